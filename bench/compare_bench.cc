@@ -1,0 +1,58 @@
+// Benchmark of Compare(): a suite of 10,000 workloads x 100 samples (5 rounds
+// x 20) per side, the size the issue sets a 1 s budget for. Also a history of
+// 10 baseline runs. The samples follow the synthetic backend's model.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "../tests/compare/synthetic_suite.h"
+#include "compare/compare.h"
+
+namespace gpugate {
+namespace {
+
+testing::NoiseModel BenchNoise() {
+  testing::NoiseModel m;
+  m.within_cv = 0.03;
+  m.round_cv = 0.01;
+  m.run_cv = 0.02;
+  m.rounds = 5;
+  m.per_round = 20;
+  return m;
+}
+
+void BM_Compare10kWorkloads(benchmark::State& state) {
+  testing::Rng rng(42);
+  const int workloads = static_cast<int>(state.range(0));
+  std::vector<Results> base{testing::MakeRun(rng, workloads, BenchNoise())};
+  Results cur = testing::MakeRun(rng, workloads, BenchNoise(), 1.1, {1, 7, 99});
+  CompareOptions options;
+  options.today = "2026-11-22";
+  const Policy policy = DefaultPolicy();
+  for (auto _ : state) {
+    Verdicts v = Compare(base, cur, policy, options);
+    benchmark::DoNotOptimize(v.metrics.data());
+  }
+  state.SetItemsProcessed(state.iterations() * workloads);
+}
+BENCHMARK(BM_Compare10kWorkloads)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+void BM_CompareHistory10Runs(benchmark::State& state) {
+  testing::Rng rng(43);
+  const int workloads = static_cast<int>(state.range(0));
+  std::vector<Results> base;
+  for (int i = 0; i < 10; ++i) base.push_back(testing::MakeRun(rng, workloads, BenchNoise()));
+  Results cur = testing::MakeRun(rng, workloads, BenchNoise());
+  CompareOptions options;
+  options.today = "2026-11-22";
+  const Policy policy = DefaultPolicy();
+  for (auto _ : state) {
+    Verdicts v = Compare(base, cur, policy, options);
+    benchmark::DoNotOptimize(v.metrics.data());
+  }
+  state.SetItemsProcessed(state.iterations() * workloads);
+}
+BENCHMARK(BM_CompareHistory10Runs)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace gpugate

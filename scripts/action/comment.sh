@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Action step "Comment on the pull request": creates or updates ONE sticky
+# comment (found by a hidden marker) with the Markdown report, through the
+# GitHub REST API with the gh CLI. The report is data: it is sent as a JSON
+# field, never evaluated. Env: GH_TOKEN, GPUGATE_MARKDOWN, GPUGATE_PR,
+# GPUGATE_REPO.
+set -euo pipefail
+marker='<!-- gpugate-report -->'
+[ -n "${GPUGATE_PR:-}" ] || { echo "not a pull request; no comment"; exit 0; }
+[ -f "$GPUGATE_MARKDOWN" ] || { echo "no Markdown report at '$GPUGATE_MARKDOWN'"; exit 0; }
+limit=60000  # GitHub rejects comment bodies over 65536 characters
+body=$(printf '%s\n' "$marker"; head -c "$limit" "$GPUGATE_MARKDOWN")
+if [ "$(wc -c < "$GPUGATE_MARKDOWN")" -gt "$limit" ]; then
+  body+=$'\n\n_(report truncated; the full report is in the job artifacts)_'
+fi
+id=$(gh api --paginate "repos/$GPUGATE_REPO/issues/$GPUGATE_PR/comments" \
+       --jq "[.[] | select(.body | startswith(\"$marker\"))][0].id // empty" | head -n 1)
+if [ -n "$id" ]; then
+  gh api -X PATCH "repos/$GPUGATE_REPO/issues/comments/$id" -f body="$body" >/dev/null
+  echo "updated comment $id"
+else
+  gh api -X POST "repos/$GPUGATE_REPO/issues/$GPUGATE_PR/comments" -f body="$body" >/dev/null
+  echo "created a comment"
+fi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Action step "Gate": fails the step by gpugate's exit code, as fail-on says.
+#   regression    exit 1 fails (and 2, 3)
+#   inconclusive  exit 1 and 4 fail (and 2, 3)
+#   never         only input and tool errors (2, 3) fail
+# Env: GPUGATE_EXIT, GPUGATE_FAIL_ON.
+set -euo pipefail
+code=${GPUGATE_EXIT:-}
+fail_on=${GPUGATE_FAIL_ON:-regression}
+case "$fail_on" in regression|inconclusive|never) ;; *)
+  echo "::error title=gpugate::fail-on must be regression, inconclusive or never (got '$fail_on')"; exit 2 ;;
+esac
+if [ -z "$code" ]; then
+  echo "::error title=gpugate::gpugate did not run (no exit code)"; exit 3
+fi
+case "$code" in
+  0) echo "gpugate: pass"; exit 0 ;;
+  1) if [ "$fail_on" = never ]; then echo "::warning title=gpugate::regression found (fail-on: never)"; exit 0; fi
+     echo "gpugate: regression (exit 1)"; exit 1 ;;
+  4) if [ "$fail_on" = inconclusive ]; then echo "gpugate: inconclusive (exit 4, fail-on: inconclusive)"; exit 4; fi
+     echo "gpugate: inconclusive results do not fail (fail-on: $fail_on)"; exit 0 ;;
+  *) echo "gpugate: input or tool error (exit $code)"; exit "$code" ;;
+esac

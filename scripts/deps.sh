@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gpugate needs to build and test, if missing.
+# Safe to run repeatedly; needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+PKGS=(cmake g++ make ninja-build pkg-config libyaml-cpp-dev rapidjson-dev
+      libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
+      libxml2-utils cmark-gfm python3)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "gpugate: installing build dependencies: ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,138 @@
+// `gpugate ab SUITE --base DIR --head DIR`: interleaved A/B of two builds on
+// one machine, judged on paired rounds (harness/ab.h), reported and gated
+// like `compare`.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/compare_common.h"
+#include "cli/progress.h"
+#include "cli/run_summary.h"
+#include "harness/ab.h"
+#include "model/environment.h"
+#include "model/results_json.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+namespace {
+
+/// Absolute path of an existing directory, or an input error.
+Result<std::string> ExistingDir(const std::string& option, const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec))
+    return InputError("--" + option + ": '" + path + "' is not a directory");
+  std::filesystem::path abs = std::filesystem::canonical(path, ec);
+  if (ec) return InputError("--" + option + ": '" + path + "': " + ec.message());
+  return abs.string();
+}
+
+InconclusiveAction ToAction(OnInconclusive o) {
+  switch (o) {
+    case OnInconclusive::kPass: return InconclusiveAction::kPass;
+    case OnInconclusive::kWarn: return InconclusiveAction::kWarn;
+    case OnInconclusive::kFail: return InconclusiveAction::kFail;
+  }
+  return InconclusiveAction::kPass;
+}
+
+/// The policy's view of the time metric, as the paired analysis needs it.
+AbAnalysisOptions AnalysisOptions(const Policy& policy, std::vector<std::string>& expired) {
+  AbAnalysisOptions ao;
+  ao.fdr_q = policy.defaults.fdr_q;
+  ao.confidence = policy.defaults.confidence;
+  ao.on_inconclusive = ToAction(policy.defaults.on_inconclusive);
+  ao.policy_name = policy.name;
+  const std::string today = UtcNowIso8601().substr(0, 10);
+  ao.threshold_for = [&policy, today, &expired](const std::string& workload) {
+    ResolvedPolicy rp = ResolvePolicy(policy, workload, "time");
+    AbThreshold t{rp.threshold, rp.severity, false, ""};
+    if (const Waiver* w = FindWaiver(policy, workload, "time")) {
+      if (w->until >= today) {
+        t.waived = true;
+        t.waiver_reason = w->reason + " (until " + w->until + ")";
+      } else {
+        expired.push_back("waiver for '" + w->match + "' expired on " + w->until + " (" + w->reason + ")");
+      }
+    }
+    return t;
+  };
+  return ao;
+}
+
+}  // namespace
+
+int AbCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("suite", po::value<std::string>()->required(), "suite file (YAML)")
+      ("base", po::value<std::string>()->required(), "base build directory ({bin} in command workloads)")
+      ("head", po::value<std::string>()->required(), "head build directory ({bin} in command workloads)")
+      ("rounds", po::value<int>()->default_value(10), "paired rounds per workload (at least 6)")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the run order (and synthetic draws)")
+      ("backend", po::value<std::string>()->default_value("auto"), "builtin kernels on: auto | cpu | cuda")
+      ("base-results", po::value<std::string>(), "also write the base side's results JSON here")
+      ("head-results", po::value<std::string>(), "also write the head side's results JSON here");
+  AddSelectionOptions(options);
+  AddCompareOptions(options);
+  po::positional_options_description positional;
+  positional.add("suite", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  AbOptions ab;
+  ab.rounds = vm["rounds"].as<int>();
+  ab.seed = vm["seed"].as<uint64_t>();
+  ab.backend = vm["backend"].as<std::string>();
+  if (ab.rounds < 1) return ReportError(InputError("--rounds must be at least 1"));
+  if (ab.backend != "auto" && ab.backend != "cpu" && ab.backend != "cuda")
+    return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + ab.backend + "'"));
+  auto base_dir = ExistingDir("base", vm["base"].as<std::string>());
+  if (!base_dir.ok()) return ReportError(base_dir.error());
+  auto head_dir = ExistingDir("head", vm["head"].as<std::string>());
+  if (!head_dir.ok()) return ReportError(head_dir.error());
+  ab.base_dir = *base_dir;
+  ab.head_dir = *head_dir;
+
+  Result<Policy> policy = PolicyFromOptions(vm);
+  if (!policy.ok()) return ReportError(policy.error());
+  Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
+  if (!sel.ok()) return ReportError(sel.error());
+  if (sel->workloads.empty())
+    return ReportError(InputError(vm["suite"].as<std::string>() + ": no workload matches the selection"));
+  if (ab.rounds < 6)
+    ReportWarning("--rounds " + std::to_string(ab.rounds) +
+                  ": fewer than 6 paired rounds cannot give a 95% interval; results will be inconclusive");
+  int same_code = 0;
+  for (const auto& w : sel->workloads) same_code += w.kind == WorkloadKind::kBuiltin ||
+                                                    (w.kind == WorkloadKind::kCommand && !UsesBinDir(w));
+  if (same_code > 0)
+    ReportWarning(std::to_string(same_code) + " workload(s) run the same code on both sides (builtin, or a "
+                  "command without {bin}): an A/A check for them");
+
+  TtyProgress progress(StderrIsTty());
+  AbData data = RunAb(sel->suite, sel->workloads, ab, &progress);
+  for (const auto& [opt, side] : {std::pair<const char*, const Results*>{"base-results", &data.base},
+                                  std::pair<const char*, const Results*>{"head-results", &data.head}}) {
+    if (!vm.count(opt)) continue;
+    if (Status st = WriteResultsFile(vm[opt].as<std::string>(), *side); !st.ok()) return ReportError(st.error());
+  }
+
+  std::vector<std::string> expired;
+  Verdicts verdicts = AnalyzeAb(data, AnalysisOptions(*policy, expired));
+  verdicts.baseline_label = "base " + ab.base_dir;
+  verdicts.current_label = "head " + ab.head_dir;
+  for (const auto& e : expired)
+    if (std::find(verdicts.warnings.begin(), verdicts.warnings.end(), e) == verdicts.warnings.end())
+      verdicts.warnings.push_back(e);
+  for (const Results* side : {&data.base, &data.head})
+    for (const auto& w : side->workloads)
+      if (w.status == WorkloadStatus::kFailed)
+        ReportError(ToolError((side == &data.base ? "base" : "head") + std::string(": workload '") + w.name +
+                              "' failed: " + w.reason));
+  return FinishComparison(verdicts, vm);
+}
+
+}  // namespace gpugate

@@ -1,0 +1,147 @@
+// `gpugate analyze TRACE`: kernel / idle / launch / memory breakdown of a
+// Chrome or Kineto trace, with optional flame graph, timeline export and
+// memory timeline. One streaming pass, plus a second one for --timeline.
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "trace/analysis.h"
+#include "trace/flame.h"
+#include "trace/report_render.h"
+#include "trace/timeline.h"
+#include "util/fs.h"
+#include "util/strings.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+namespace {
+
+struct AnalyzeArgs {
+  std::string trace;
+  std::string json, markdown, flame, timeline, memory;
+  std::string timeline_categories, timeline_window;
+  bool timeline_top_kernels = false;
+  int top = 10;
+  std::optional<int64_t> device;
+  int64_t kernel_wait_ns = 30;
+};
+
+/// "--flame F": HTML for .html/.htm, folded stacks for .folded/.txt.
+Result<bool> FlameIsHtml(const std::string& path) {
+  if (EndsWith(path, ".html") || EndsWith(path, ".htm")) return true;
+  if (EndsWith(path, ".folded") || EndsWith(path, ".txt") || path == "-") return false;
+  return InputError("--flame '" + path + "': use a .html (interactive page) or .folded (folded stacks) file name");
+}
+
+/// "A:B" in milliseconds from the start of the trace; either side may be empty.
+Status ParseWindow(const std::string& text, int64_t origin_ns, TimelineFilter& filter) {
+  size_t colon = text.find(':');
+  if (colon == std::string::npos)
+    return InputError("--timeline-window '" + text + "': expected START:END in milliseconds from the trace start");
+  auto parse = [&](const std::string& part, std::optional<int64_t>& out) -> Status {
+    if (Trim(part).empty()) return Status::Ok();
+    try {
+      size_t used = 0;
+      double ms = std::stod(part, &used);
+      if (used != part.size() || ms < 0) throw std::invalid_argument(part);
+      out = origin_ns + static_cast<int64_t>(ms * 1e6);
+    } catch (const std::exception&) {
+      return InputError("--timeline-window: '" + part + "' is not a non-negative number of milliseconds");
+    }
+    return Status::Ok();
+  };
+  if (Status s = parse(text.substr(0, colon), filter.start_ns); !s.ok()) return s;
+  if (Status s = parse(text.substr(colon + 1), filter.end_ns); !s.ok()) return s;
+  if (filter.start_ns && filter.end_ns && *filter.end_ns < *filter.start_ns)
+    return InputError("--timeline-window '" + text + "': END is before START");
+  return Status::Ok();
+}
+
+Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report) {
+  if (!a.json.empty())
+    if (Status s = WriteFileAtomic(a.json, RenderTraceJson(report)); !s.ok()) return s;
+  if (!a.markdown.empty())
+    if (Status s = WriteFileAtomic(a.markdown, RenderTraceMarkdown(report)); !s.ok()) return s;
+  if (!a.flame.empty()) {
+    auto html = FlameIsHtml(a.flame);
+    const FlameGraph& g = *report.flame;
+    std::string bytes = *html ? RenderFlameHtml(g, "gpugate flame graph: " + FileStem(report.info.path))
+                              : RenderFolded(g);
+    if (Status s = WriteFileAtomic(a.flame, bytes); !s.ok()) return s;
+  }
+  if (!a.memory.empty()) {
+    std::string bytes = EndsWith(a.memory, ".json") ? RenderMemoryTimelineJson(report.memory_timeline)
+                                                    : RenderMemoryTimelineCsv(report.memory_timeline);
+    if (report.memory_timeline.empty())
+      ReportWarning(a.trace + ": no [memory] events (record with profile_memory=True); wrote an empty timeline");
+    if (Status s = WriteFileAtomic(a.memory, bytes); !s.ok()) return s;
+  }
+  if (!a.timeline.empty()) {
+    TimelineFilter filter;
+    filter.device = a.device;
+    for (const std::string& c : Split(a.timeline_categories, ','))
+      if (!Trim(c).empty()) filter.categories.insert(Trim(c));
+    if (!a.timeline_window.empty())
+      if (Status s = ParseWindow(a.timeline_window, report.span_start_ns, filter); !s.ok()) return s;
+    if (a.timeline_top_kernels)
+      for (const KernelStats& k : report.top_kernels) filter.kernels.insert(k.name);
+    auto doc = ExportTimeline(a.trace, filter);
+    if (!doc.ok()) return doc.error();
+    if (Status s = WriteFileAtomic(a.timeline, *doc); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int AnalyzeCommand(const CommandSpec& self, const Args& args) {
+  AnalyzeArgs a;
+  po::options_description options("options");
+  options.add_options()
+      ("trace", po::value<std::string>(&a.trace)->required(), "Chrome/Kineto trace (.json or .json.gz)")
+      ("json", po::value<std::string>(&a.json), "write the analysis as JSON ('-' = stdout)")
+      ("markdown", po::value<std::string>(&a.markdown), "write a Markdown report ('-' = stdout)")
+      ("flame", po::value<std::string>(&a.flame), "flame graph: F.html (interactive) or F.folded (folded stacks, ns)")
+      ("timeline", po::value<std::string>(&a.timeline), "export selected events as Chrome trace JSON")
+      ("timeline-categories", po::value<std::string>(&a.timeline_categories),
+       "comma-separated categories for --timeline (default: all)")
+      ("timeline-window", po::value<std::string>(&a.timeline_window),
+       "START:END in ms from the trace start for --timeline")
+      ("timeline-top-kernels", po::bool_switch(&a.timeline_top_kernels),
+       "--timeline keeps only the top N kernels (other categories unaffected)")
+      ("memory", po::value<std::string>(&a.memory), "memory timeline from [memory] events: F.csv or F.json")
+      ("top", po::value<int>(&a.top)->default_value(10), "rows in top-N lists")
+      ("device", po::value<int64_t>(), "analyse only this GPU")
+      ("kernel-wait-ns", po::value<int64_t>(&a.kernel_wait_ns)->default_value(30),
+       "idle gaps shorter than this are kernel-wait (HTA's default: 30)");
+  po::positional_options_description positional;
+  positional.add("trace", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (vm.count("device")) a.device = vm["device"].as<int64_t>();
+  if (a.top < 1) return ReportError(InputError("analyze: --top must be at least 1"));
+  if (a.kernel_wait_ns < 0) return ReportError(InputError("analyze: --kernel-wait-ns must not be negative"));
+  if (!a.flame.empty()) {
+    auto html = FlameIsHtml(a.flame);
+    if (!html.ok()) return ReportError(html.error());
+  }
+
+  AnalysisOptions opt;
+  opt.top_n = a.top;
+  opt.device = a.device;
+  opt.kernel_wait_threshold_ns = a.kernel_wait_ns;
+  opt.collect_flame = !a.flame.empty();
+  opt.collect_memory_timeline = !a.memory.empty();
+  auto report = AnalyzeTrace(a.trace, opt);
+  if (!report.ok()) return ReportError(report.error());
+  if (a.device && report->devices.empty())
+    ReportWarning(a.trace + ": no GPU activity on device " + std::to_string(*a.device));
+
+  bool stdout_taken = a.json == "-" || a.markdown == "-" || a.flame == "-";
+  if (!stdout_taken) std::cout << RenderTraceConsole(*report) << std::flush;
+  if (Status s = WriteOutputs(a, *report); !s.ok()) return ReportError(s.error());
+  return 0;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,209 @@
+// `gpugate baseline update|show|prune`: keep the history of runs that compare
+// uses as its noise model between CI runs (docs/baselines.md).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/inputs.h"
+#include "model/baseline.h"
+#include "stats/summary.h"
+#include "util/fs.h"
+#include "util/strings.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+namespace {
+
+constexpr int kDefaultKeep = 30;
+
+bool IsDirectory(const std::string& path) {
+  std::error_code ec;
+  return (!path.empty() && path.back() == '/') || std::filesystem::is_directory(path, ec);
+}
+
+/// Creates the folders above `path` (mkdir -p of its DirName).
+Status MakeParentDirs(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(DirName(path), ec);
+  if (ec) return ToolError(DirName(path) + ": cannot create folder: " + ec.message());
+  return Status::Ok();
+}
+
+std::string ShortSha(const std::optional<std::string>& sha) { return sha ? sha->substr(0, 7) : "-"; }
+
+int Update(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("results,r", po::value<std::string>()->required(), "results of one complete run (merge shards first)")
+      ("baseline,b", po::value<std::string>()->required(),
+       "baseline file to update (created when missing); a folder means <folder>/<suite>/<environment>.json")
+      ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the newest K runs")
+      ("force", "append even when the environment differs (re-keys the baseline)");
+  po::positional_options_description positional;
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  const int keep = vm["keep"].as<int>();
+  if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  Result<Results> run = LoadRun(vm["results"].as<std::string>());
+  if (!run.ok()) return ReportError(run.error());
+
+  std::string path = vm["baseline"].as<std::string>();
+  if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
+  Baseline baseline;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    Result<Baseline> read = ReadBaselineFile(path);
+    if (!read.ok()) return ReportError(read.error().WithContext("while loading baseline '" + path + "'"));
+    baseline = std::move(read).value();
+  }
+  const size_t before = baseline.runs.size();
+  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0); !st.ok())
+    return ReportError(st.error().WithContext(path));
+  if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
+  if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
+  const size_t dropped = before + 1 - baseline.runs.size();
+  std::cout << path << ": appended run " << run->run.run_id << " (sha " << ShortSha(run->run.git_sha) << "); "
+            << baseline.runs.size() << " run(s) kept, " << dropped << " dropped; environment "
+            << baseline.environment_key << "\n";
+  return 0;
+}
+
+/// Between-run spread of one workload: the CV of the run medians (on logs).
+std::string BetweenRunCv(const std::vector<double>& medians) {
+  if (medians.size() < 2) return "-";
+  double mean = 0;
+  for (double m : medians) mean += std::log(m);
+  mean /= static_cast<double>(medians.size());
+  double ss = 0;
+  for (double m : medians) ss += (std::log(m) - mean) * (std::log(m) - mean);
+  double sd = std::sqrt(ss / static_cast<double>(medians.size() - 1));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * std::sqrt(std::expm1(sd * sd)));
+  return buf;
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  if (s >= 1) std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else if (s >= 1e-6) std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  else std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
+  return buf;
+}
+
+int Show(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()("baseline", po::value<std::string>()->required(), "baseline file");
+  po::positional_options_description positional;
+  positional.add("baseline", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  const std::string path = vm["baseline"].as<std::string>();
+  Result<Baseline> b = ReadBaselineFile(path);
+  if (!b.ok()) return ReportError(b.error());
+
+  std::ostringstream out;
+  out << path << ": suite " << b->suite << ", environment " << b->environment_key << ", " << b->runs.size()
+      << " run(s), oldest first\n\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "  %3s  %-20s  %-8s  %-16s  %9s  %s\n", "#", "time (UTC)", "sha", "branch",
+                "workloads", "run id / environment");
+  out << line;
+  for (size_t i = 0; i < b->runs.size(); ++i) {
+    const RunInfo& r = b->runs[i].run;
+    std::string key = EnvironmentKey(r.env);
+    std::snprintf(line, sizeof line, "  %3zu  %-20s  %-8s  %-16s  %9zu  %s%s\n", i + 1, r.time_utc.c_str(),
+                  ShortSha(r.git_sha).c_str(), r.git_branch.value_or("-").c_str(), b->runs[i].workloads.size(),
+                  r.run_id.c_str(), key == b->environment_key ? "" : ("  [" + key + "]").c_str());
+    out << line;
+  }
+  // Per workload: how many runs hold it, the median of run medians and the
+  // spread between runs, which is what compare uses as between-run noise.
+  std::vector<std::string> names;
+  for (const auto& run : b->runs)
+    for (const auto& w : run.workloads)
+      if (std::find(names.begin(), names.end(), w.name) == names.end()) names.push_back(w.name);
+  if (!names.empty()) {
+    out << "\n";
+    std::snprintf(line, sizeof line, "  %-40s  %5s  %14s  %16s\n", "workload", "runs", "median", "between-run CV");
+    out << line;
+  }
+  for (const auto& name : names) {
+    std::vector<double> medians;
+    for (const auto& run : b->runs)
+      if (const WorkloadResult* w = run.Find(name); w && w->status == WorkloadStatus::kOk) {
+        std::vector<double> all = AllSamples(*w);
+        if (!all.empty()) medians.push_back(Median(all));
+      }
+    std::string shown = name.size() > 40 ? name.substr(0, 37) + "..." : name;
+    for (char& c : shown)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // no control codes on the terminal
+    std::snprintf(line, sizeof line, "  %-40s  %5zu  %14s  %16s\n", shown.c_str(), medians.size(),
+                  medians.empty() ? "-" : Seconds(Median(medians)).c_str(), BetweenRunCv(medians).c_str());
+    out << line;
+  }
+  std::cout << out.str();
+  return 0;
+}
+
+int Prune(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("baseline", po::value<std::string>()->required(), "baseline file")
+      ("keep,k", po::value<int>()->required(), "keep the newest K runs");
+  po::positional_options_description positional;
+  positional.add("baseline", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  const int keep = vm["keep"].as<int>();
+  if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  const std::string path = vm["baseline"].as<std::string>();
+  Result<Baseline> b = ReadBaselineFile(path);
+  if (!b.ok()) return ReportError(b.error());
+  int dropped = PruneBaseline(*b, keep);
+  if (dropped > 0)
+    if (Status st = WriteBaselineFile(path, *b); !st.ok()) return ReportError(st.error());
+  std::cout << path << ": " << dropped << " run(s) dropped, " << b->runs.size() << " kept\n";
+  return 0;
+}
+
+const CommandSpec kSubcommands[] = {
+    {"update", "gpugate baseline update --results R --baseline B [--keep K] [--force]",
+     "Append a run to a baseline history (atomic), keeping the newest K runs.", nullptr},
+    {"show", "gpugate baseline show B", "List the runs of a baseline and the noise between them.", nullptr},
+    {"prune", "gpugate baseline prune B --keep K", "Drop all but the newest K runs.", nullptr},
+};
+
+}  // namespace
+
+int BaselineCommand(const CommandSpec& self, const Args& args) {
+  std::vector<std::string> names;
+  for (const auto& s : kSubcommands) names.push_back(s.name);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::ostream& out = args.empty() ? std::cerr : std::cout;
+    out << "usage: " << self.usage << "\n\n" << self.summary << "\n\nsubcommands:\n";
+    for (const auto& s : kSubcommands) out << "  " << s.usage << "\n      " << s.summary << "\n";
+    return args.empty() ? 2 : 0;
+  }
+  Args rest(args.begin() + 1, args.end());
+  for (const auto& s : kSubcommands) {
+    if (args[0] != s.name) continue;
+    CommandSpec spec{"baseline", s.usage, s.summary, nullptr};
+    if (args[0] == "update") return Update(spec, rest);
+    if (args[0] == "show") return Show(spec, rest);
+    return Prune(spec, rest);
+  }
+  return ReportError(InputError("baseline: unknown subcommand '" + args[0] + "'" + DidYouMean(args[0], names) +
+                                " (expected update, show or prune)"));
+}
+
+}  // namespace gpugate

@@ -1,0 +1,60 @@
+// Shared command-line plumbing: option parsing, errors, version.
+#include "cli/command.h"
+
+#include <iostream>
+
+#include "util/strings.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+const char* Version() { return GPUGATE_VERSION; }
+
+int ReportError(const Error& error) {
+  std::cerr << "gpugate: error: " << error.message << "\n";
+  return static_cast<int>(error.code);
+}
+
+void ReportWarning(const std::string& message) {
+  std::cerr << "gpugate: warning: " << message << "\n";
+}
+
+std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
+                                    po::options_description& options,
+                                    const po::positional_options_description& positional,
+                                    po::variables_map& vm) {
+  options.add_options()("help,h", "show this help");
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << self.usage << "\n\n" << self.summary << "\n\n" << options << "\n";
+      return 0;
+    }
+    po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& opt : options.options()) names.push_back("--" + opt->long_name());
+    std::string bad = e.get_option_name();
+    std::cerr << "gpugate: error: " << self.name << ": unknown option '" << bad << "'"
+              << DidYouMean(bad, names) << "\n"
+              << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
+    return 2;
+  } catch (const po::error& e) {
+    std::cerr << "gpugate: error: " << self.name << ": " << e.what() << "\n"
+              << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+void AddReportOptions(po::options_description& options) {
+  options.add_options()
+      ("junit", po::value<std::string>(), "write JUnit XML to this file ('-' = stdout)")
+      ("markdown", po::value<std::string>(), "write a Markdown report to this file ('-' = stdout)")
+      ("json", po::value<std::string>(), "write gpugate/verdicts/v1 JSON to this file ('-' = stdout)")
+      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
+      ("github", "on GitHub Actions: step summary, outputs and ::error annotations");
+}
+
+}  // namespace gpugate

@@ -1,0 +1,66 @@
+// `gpugate compare BASELINE CURRENT`: load both sides (any supported format),
+// compare under a policy, write the reports, exit with the gate's code.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/compare_common.h"
+#include "cli/inputs.h"
+#include "cli/reports.h"
+#include "compare/compare.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+void AddCompareOptions(po::options_description& options) {
+  options.add_options()
+      ("policy", po::value<std::string>(), "policy file (default: the built-in default policy)")
+      ("allow-env-mismatch", "compare even when the environments differ (differences are listed)")
+      ("verbose,v", "list unchanged results row by row on the console")
+      ("quiet,q", "no console report on stdout");
+  AddReportOptions(options);
+}
+
+Result<Policy> PolicyFromOptions(const po::variables_map& vm) {
+  if (!vm.count("policy")) return DefaultPolicy();
+  Result<Policy> policy = LoadPolicyFile(vm["policy"].as<std::string>());
+  if (!policy.ok()) return policy.error();
+  return policy;
+}
+
+int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm) {
+  if (Status st = EmitReports(verdicts, vm, vm.count("quiet") > 0); !st.ok())
+    return ReportError(st.error());
+  return ExitCodeFor(verdicts);
+}
+
+int CompareCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("baseline", po::value<std::string>()->required(),
+       "baseline: gpugate results or baseline history, Google Benchmark JSON, nvbench JSON, trace")
+      ("current", po::value<std::string>()->required(), "current run, in any of the same formats");
+  AddCompareOptions(options);
+  po::positional_options_description positional;
+  positional.add("baseline", 1).add("current", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  Result<Policy> policy = PolicyFromOptions(vm);
+  if (!policy.ok()) return ReportError(policy.error());
+  const std::string baseline_path = vm["baseline"].as<std::string>();
+  const std::string current_path = vm["current"].as<std::string>();
+  Result<std::vector<Results>> baseline = LoadRuns(baseline_path);
+  if (!baseline.ok()) return ReportError(baseline.error());
+  Result<Results> current = LoadRun(current_path);
+  if (!current.ok()) return ReportError(current.error());
+
+  CompareOptions compare_options;
+  compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
+  compare_options.baseline_label = baseline_path;
+  compare_options.current_label = current_path;
+  Verdicts verdicts = Compare(*baseline, *current, *policy, compare_options);
+  return FinishComparison(verdicts, vm);
+}
+
+}  // namespace gpugate

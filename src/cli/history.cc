@@ -1,0 +1,235 @@
+// `gpugate history BASELINE`: step changes over the runs stored in a baseline
+// history, per workload, by E-divisive means on the run-level values
+// (stats/change_point.h): "step +6.2% at run 14 (sha abc1234, 2026-11-20)".
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "cli/command.h"
+#include "config/suite.h"
+#include "model/baseline.h"
+#include "stats/change_point.h"
+#include "stats/summary.h"
+#include "util/fs.h"
+#include "util/json_writer.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+namespace {
+
+/// The run-level value of a workload for a metric, on a log scale (so steps
+/// are ratios), or nullopt when the run has no usable value.
+std::optional<double> RunValue(const WorkloadResult& w, const std::string& metric) {
+  if (w.status != WorkloadStatus::kOk) return std::nullopt;
+  if (metric == "time") {
+    std::vector<double> all = AllSamples(w);
+    if (all.empty()) return std::nullopt;
+    double m = Median(all);
+    return m > 0 ? std::optional<double>(std::log(m)) : std::nullopt;
+  }
+  if (metric == "throughput") {
+    std::optional<double> t = w.bytes_per_second ? w.bytes_per_second : w.flops_per_second;
+    return t && *t > 0 ? std::optional<double>(std::log(*t)) : std::nullopt;
+  }
+  if (metric == "peak_memory") {
+    return w.peak_memory_bytes && *w.peak_memory_bytes > 0
+               ? std::optional<double>(std::log(static_cast<double>(*w.peak_memory_bytes)))
+               : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+struct Step {
+  size_t run = 0;          ///< 0-based index into baseline.runs of the first run at the new level
+  double ratio = 1;        ///< new level / old level
+  double p_value = 1;
+  size_t n_before = 0, n_after = 0;
+};
+
+struct WorkloadHistory {
+  std::string name;
+  std::vector<size_t> runs;    ///< baseline run indices that hold a value
+  std::vector<double> values;  ///< log values, same order
+  std::vector<Step> steps;
+};
+
+std::string Percent(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", (ratio - 1.0) * 100.0);
+  return buf;
+}
+
+/// "step +6.2% at run 14 (sha abc1234, 2026-11-20)".
+std::string Describe(const Step& s, const Baseline& b) {
+  const RunInfo& r = b.runs[s.run].run;
+  std::string where = "sha " + (r.git_sha ? r.git_sha->substr(0, 7) : std::string("unknown"));
+  if (!r.time_utc.empty()) where += ", " + r.time_utc.substr(0, 10);
+  char p[32];
+  std::snprintf(p, sizeof p, "%.3g", s.p_value);
+  return "step " + Percent(s.ratio) + " at run " + std::to_string(s.run + 1) + " (" + where + "); " +
+         std::to_string(s.n_before) + " runs before, " + std::to_string(s.n_after) + " after, p = " + p;
+}
+
+/// Printable on a terminal: control characters replaced.
+std::string Printable(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s;
+}
+
+std::string HistoryJson(const std::string& path, const std::string& metric, const Baseline& b,
+                        const std::vector<WorkloadHistory>& hs, const ChangePointOptions& o) {
+  rapidjson::StringBuffer sb;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(sb);
+  w.StartObject();
+  w.Key("schema");
+  w.String("gpugate/history/v1");
+  w.Key("baseline");
+  WriteJsonString(w, path);
+  w.Key("suite");
+  WriteJsonString(w, b.suite);
+  w.Key("metric");
+  WriteJsonString(w, metric);
+  w.Key("runs");
+  w.Int64(static_cast<int64_t>(b.runs.size()));
+  w.Key("method");
+  w.String("e-divisive-means");
+  w.Key("alpha");
+  WriteJsonDouble(w, o.alpha);
+  w.Key("permutations");
+  w.Int(o.permutations);
+  w.Key("seed");
+  w.Uint64(o.seed);
+  w.Key("workloads");
+  w.StartArray();
+  for (const auto& h : hs) {
+    w.StartObject();
+    w.Key("name");
+    WriteJsonString(w, h.name);
+    w.Key("values");
+    w.StartArray();
+    for (double v : h.values) WriteJsonDouble(w, std::exp(v));
+    w.EndArray();
+    w.Key("change_points");
+    w.StartArray();
+    for (const auto& s : h.steps) {
+      const RunInfo& r = b.runs[s.run].run;
+      w.StartObject();
+      w.Key("run");
+      w.Int64(static_cast<int64_t>(s.run + 1));
+      w.Key("run_id");
+      WriteJsonString(w, r.run_id);
+      w.Key("git_sha");
+      if (r.git_sha) WriteJsonString(w, *r.git_sha); else w.Null();
+      w.Key("time_utc");
+      WriteJsonString(w, r.time_utc);
+      w.Key("ratio");
+      WriteJsonDouble(w, s.ratio);
+      w.Key("p_value");
+      WriteJsonDouble(w, s.p_value);
+      w.Key("runs_before");
+      w.Int64(static_cast<int64_t>(s.n_before));
+      w.Key("runs_after");
+      w.Int64(static_cast<int64_t>(s.n_after));
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+}
+
+}  // namespace
+
+int HistoryCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("baseline", po::value<std::string>()->required(), "baseline history file")
+      ("metric", po::value<std::string>()->default_value("time"), "time | throughput | peak_memory")
+      ("filter", po::value<std::vector<std::string>>()->composing(), "only workloads matching this glob")
+      ("alpha", po::value<double>()->default_value(0.01), "permutation p-value a step must reach")
+      ("permutations", po::value<int>()->default_value(499), "permutations per tested split")
+      ("min-step", po::value<double>()->default_value(0.0),
+       "ignore steps smaller than this fraction (0.02 = 2%)")
+      ("seed", po::value<uint64_t>()->default_value(1), "permutation seed")
+      ("json", po::value<std::string>(), "write gpugate/history/v1 JSON to this file ('-' = stdout)");
+  po::positional_options_description positional;
+  positional.add("baseline", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  const std::string metric = vm["metric"].as<std::string>();
+  if (metric != "time" && metric != "throughput" && metric != "peak_memory")
+    return ReportError(InputError("--metric: expected time, throughput or peak_memory, got '" + metric + "'"));
+  ChangePointOptions cp;
+  cp.alpha = vm["alpha"].as<double>();
+  cp.permutations = vm["permutations"].as<int>();
+  cp.seed = vm["seed"].as<uint64_t>();
+  if (!(cp.alpha > 0 && cp.alpha < 1)) return ReportError(InputError("--alpha must be in (0, 1)"));
+  if (cp.permutations < 1) return ReportError(InputError("--permutations must be at least 1"));
+  const double min_step = vm["min-step"].as<double>();
+  std::vector<std::string> filters;
+  if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
+
+  const std::string path = vm["baseline"].as<std::string>();
+  Result<Baseline> b = ReadBaselineFile(path);
+  if (!b.ok()) return ReportError(b.error());
+
+  // Workloads in first-seen order, each with its run-level series.
+  std::vector<WorkloadHistory> hs;
+  for (size_t r = 0; r < b->runs.size(); ++r) {
+    for (const auto& w : b->runs[r].workloads) {
+      if (!filters.empty() && std::none_of(filters.begin(), filters.end(),
+                                           [&](const std::string& g) { return GlobMatch(g, w.name); }))
+        continue;
+      auto it = std::find_if(hs.begin(), hs.end(), [&](const WorkloadHistory& h) { return h.name == w.name; });
+      if (it == hs.end()) {
+        hs.push_back(WorkloadHistory{w.name, {}, {}, {}});
+        it = hs.end() - 1;
+      }
+      if (auto v = RunValue(w, metric)) {
+        it->runs.push_back(r);
+        it->values.push_back(*v);
+      }
+    }
+  }
+  for (auto& h : hs) {
+    for (const auto& c : DetectChangePoints(h.values, cp)) {
+      Step s{h.runs[c.index], std::exp(c.median_after - c.median_before), c.p_value, c.n_before, c.n_after};
+      if (std::fabs(s.ratio - 1.0) >= min_step) h.steps.push_back(s);
+    }
+  }
+
+  int with_steps = 0;
+  std::cout << Printable(path) << ": " << b->runs.size() << " runs of suite " << Printable(b->suite) << ", metric "
+            << metric << " (E-divisive means, alpha " << cp.alpha << ")\n";
+  for (const auto& h : hs) {
+    if (h.steps.empty()) continue;
+    ++with_steps;
+    for (const auto& s : h.steps) std::cout << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
+  }
+  const int min_runs = 2 * cp.min_segment;
+  int too_short = 0;
+  for (const auto& h : hs) too_short += static_cast<int>(h.values.size()) < min_runs;
+  std::cout << "  " << with_steps << " of " << hs.size() << " workload(s) with step changes";
+  if (too_short > 0)
+    std::cout << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
+  std::cout << "\n";
+
+  if (vm.count("json")) {
+    if (Status st = WriteFileAtomic(vm["json"].as<std::string>(), HistoryJson(path, metric, *b, hs, cp)); !st.ok())
+      return ReportError(st.error());
+  }
+  return 0;
+}
+
+}  // namespace gpugate

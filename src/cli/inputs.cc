@@ -1,0 +1,68 @@
+// Comparison inputs of any supported format.
+#include "cli/inputs.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "ingest/format.h"
+#include "model/baseline.h"
+#include "model/results_json.h"
+#include "trace/to_results.h"
+
+namespace gpugate {
+
+namespace {
+
+Result<std::string> ReadHead(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return InputError(path + ": cannot open: " + std::strerror(errno));
+  std::string head(kSniffBytes, '\0');
+  size_t n = std::fread(head.data(), 1, head.size(), f);
+  std::fclose(f);
+  head.resize(n);
+  return head;
+}
+
+}  // namespace
+
+Result<std::vector<Results>> LoadRuns(const std::string& path) {
+  Result<std::string> head = ReadHead(path);
+  if (!head.ok()) return head.error();
+  if (head->empty()) return InputError(path + ": empty file");
+  InputFormat format = SniffFormat(*head);
+  auto one = [](Result<Results> r) -> Result<std::vector<Results>> {
+    if (!r.ok()) return r.error();
+    std::vector<Results> v;
+    v.push_back(std::move(r).value());
+    return v;
+  };
+  switch (format) {
+    case InputFormat::kGpugateResults:
+      return one(ReadResultsFile(path));
+    case InputFormat::kGpugateBaseline: {
+      Result<Baseline> b = ReadBaselineFile(path);
+      if (!b.ok()) return b.error();
+      if (b->runs.empty()) return InputError(path + ": the baseline holds no runs");
+      return std::move(b->runs);
+    }
+    case InputFormat::kGbench:
+    case InputFormat::kNvbench:
+      return one(IngestBenchmarkFile(path));
+    case InputFormat::kChromeTrace:
+      return one(TraceToResults(path));
+    case InputFormat::kUnknown:
+      break;
+  }
+  return InputError(path +
+                    ": unrecognised input: expected gpugate results or baseline, Google Benchmark "
+                    "JSON, nvbench JSON or a Chrome/Kineto trace");
+}
+
+Result<Results> LoadRun(const std::string& path) {
+  Result<std::vector<Results>> runs = LoadRuns(path);
+  if (!runs.ok()) return runs.error();
+  return std::move(runs->back());
+}
+
+}  // namespace gpugate

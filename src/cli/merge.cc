@@ -1,0 +1,44 @@
+// `gpugate merge A.json B.json ... -o ALL.json`: join the shards of one run
+// (`gpugate run --shard i/N` on N runners) into one results file.
+#include <iostream>
+
+#include "cli/command.h"
+#include "model/merge.h"
+#include "model/results_json.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+int MergeCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("inputs", po::value<std::vector<std::string>>()->required(), "shard results files")
+      ("output,o", po::value<std::string>()->required(), "merged results file ('-' = stdout)")
+      ("allow-partial", "merge even when some shards are missing (the result stays marked partial)");
+  po::positional_options_description positional;
+  positional.add("inputs", -1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  const auto names = vm["inputs"].as<std::vector<std::string>>();
+  std::vector<Results> shards;
+  for (const auto& name : names) {
+    Result<Results> r = ReadResultsFile(name);
+    if (!r.ok()) return ReportError(r.error());
+    shards.push_back(std::move(r).value());
+  }
+  MergeOptions merge_options;
+  merge_options.allow_partial = vm.count("allow-partial") > 0;
+  Result<Results> merged = MergeShards(shards, names, merge_options);
+  if (!merged.ok()) return ReportError(merged.error());
+  const std::string out = vm["output"].as<std::string>();
+  if (Status st = WriteResultsFile(out, *merged); !st.ok()) return ReportError(st.error());
+  if (out != "-")
+    std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << merged->run.run_id << " ("
+              << merged->workloads.size() << " workloads) into " << out << "\n";
+  if (merged->run.shard) ReportWarning("shards are missing; the merged run is marked " + *merged->run.shard);
+  return 0;
+}
+
+}  // namespace gpugate

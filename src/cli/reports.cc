@@ -1,0 +1,100 @@
+// Report I/O for compare, gate and ab.
+#include "cli/reports.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "cli/progress.h"
+#include "report/github.h"
+#include "report/registry.h"
+#include "util/fs.h"
+
+namespace gpugate {
+
+namespace {
+
+std::string UtcTimestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+std::string HostName() {
+  char buf[256] = {0};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "";
+  return buf;
+}
+
+Status AppendToFile(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::app | std::ios::binary);
+  if (!out) return ToolError(std::string(what) + ": cannot append to '" + path + "'");
+  out << text;
+  out.flush();
+  if (!out) return ToolError(std::string(what) + ": write to '" + path + "' failed");
+  return Status::Ok();
+}
+
+Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
+  const char* actions = std::getenv("GITHUB_ACTIONS");
+  if (actions == nullptr || std::string(actions) != "true") {
+    std::cerr << "gpugate: note: --github ignored: GITHUB_ACTIONS is not set\n";
+    return Status::Ok();
+  }
+  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
+    if (Status st = AppendToFile(summary, RenderGithubStepSummary(verdicts, options),
+                                 "GITHUB_STEP_SUMMARY");
+        !st.ok())
+      return st;
+  }
+  if (const char* output = std::getenv("GITHUB_OUTPUT"); output && *output) {
+    if (Status st = AppendToFile(output, RenderGithubOutput(verdicts, options), "GITHUB_OUTPUT");
+        !st.ok())
+      return st;
+  }
+  std::cout << RenderGithubAnnotations(verdicts, options);
+  std::cout.flush();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status EmitReports(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
+                   bool quiet) {
+  ReportOptions options;
+  options.color = StdoutWantsColor();
+  options.timestamp = UtcTimestamp();
+  options.hostname = HostName();
+  options.verbose = vm.count("verbose") > 0;
+
+  // File reports first, so a console on a closed pipe cannot lose them.
+  static const char* kFileFormats[] = {"junit", "markdown", "json", "html"};
+  bool console_taken = false;
+  for (const char* name : kFileFormats) {
+    if (!vm.count(name)) continue;
+    const ReportFormat* format = FindReportFormat(name);
+    GPUGATE_CHECK(format != nullptr);
+    const std::string path = vm[name].as<std::string>();
+    ReportOptions file_options = options;
+    file_options.color = false;
+    if (Status st = WriteFileAtomic(path, format->render(verdicts, file_options)); !st.ok())
+      return st;
+    console_taken |= path == "-";
+  }
+  if (!quiet && !console_taken) {
+    const ReportFormat* console = FindReportFormat("console");
+    GPUGATE_CHECK(console != nullptr);
+    std::cout << console->render(verdicts, options);
+    std::cout.flush();
+  }
+  if (vm.count("github")) return EmitGithub(verdicts, options);
+  return Status::Ok();
+}
+
+}  // namespace gpugate

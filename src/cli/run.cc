@@ -1,0 +1,92 @@
+// `gpugate run SUITE -o RESULTS`: load, select, run, write, summarise.
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/progress.h"
+#include "cli/run_summary.h"
+#include "config/suite.h"
+#include "harness/runner.h"
+#include "model/results_json.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
+                                       const std::vector<std::string>& filters,
+                                       const std::vector<std::string>& tags,
+                                       const std::string& shard_text) {
+  Result<Suite> suite = LoadSuiteFile(suite_path);
+  if (!suite.ok()) return suite.error();
+  SuiteSelection sel;
+  sel.suite = std::move(suite).value();
+  sel.workloads = FilterWorkloads(sel.suite.workloads, filters, tags);
+  if (!shard_text.empty()) {
+    Result<std::pair<int, int>> shard = ParseShard(shard_text);
+    if (!shard.ok()) return shard.error().WithContext("--shard");
+    sel.workloads = SelectShard(sel.workloads, shard->first, shard->second);
+    sel.shard = shard_text;
+  }
+  return sel;
+}
+
+void AddSelectionOptions(po::options_description& options) {
+  options.add_options()
+      ("filter", po::value<std::vector<std::string>>()->composing(),
+       "only workloads whose name matches this glob (repeatable)")
+      ("tag", po::value<std::vector<std::string>>()->composing(),
+       "only workloads carrying this tag (repeatable)")
+      ("shard", po::value<std::string>()->default_value(""),
+       "run shard i of N (\"i/N\", 1-based; a stable partition by workload name)");
+}
+
+Result<SuiteSelection> SelectFromOptions(const std::string& suite_path, const po::variables_map& vm) {
+  std::vector<std::string> filters, tags;
+  if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
+  if (vm.count("tag")) tags = vm["tag"].as<std::vector<std::string>>();
+  return SelectWorkloads(suite_path, filters, tags, vm["shard"].as<std::string>());
+}
+
+int RunCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("suite", po::value<std::string>()->required(), "suite file (YAML)")
+      ("output,o", po::value<std::string>()->required(), "results file to write ('-' = stdout)")
+      ("backend", po::value<std::string>()->default_value("auto"),
+       "builtin kernels on: auto (cuda when a device is present, else cpu) | cpu | cuda")
+      ("seed", po::value<uint64_t>()->default_value(0),
+       "extra seed for synthetic workloads (0 = the suite's seeds)")
+      ("quiet,q", "no summary table on stdout");
+  AddSelectionOptions(options);
+  po::positional_options_description positional;
+  positional.add("suite", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  const std::string backend = vm["backend"].as<std::string>();
+  if (backend != "auto" && backend != "cpu" && backend != "cuda")
+    return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'"));
+
+  Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
+  if (!sel.ok()) return ReportError(sel.error());
+  if (sel->workloads.empty())
+    return ReportError(InputError(vm["suite"].as<std::string>() +
+                                  ": no workload matches the --filter/--tag/--shard selection"));
+
+  RunOptions run_options;
+  run_options.backend = backend;
+  run_options.run_seed = vm["seed"].as<uint64_t>();
+  TtyProgress progress(StderrIsTty());
+  Results results = RunSuite(sel->suite, sel->workloads, run_options, &progress);
+  results.run.shard = sel->shard;
+
+  const std::string out = vm["output"].as<std::string>();
+  if (Status st = WriteResultsFile(out, results); !st.ok()) return ReportError(st.error());
+  if (!vm.count("quiet") && out != "-") std::cout << RenderRunSummary(results, StdoutWantsColor());
+  for (const auto& w : results.workloads)
+    if (w.status == WorkloadStatus::kFailed) return static_cast<int>(ExitCode::kToolError);
+  return 0;
+}
+
+}  // namespace gpugate

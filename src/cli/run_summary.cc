@@ -1,0 +1,78 @@
+// Human summary of a run (stdout of `gpugate run`).
+#include "cli/run_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "report/escape.h"
+
+namespace gpugate {
+
+namespace {
+
+std::string Rate(double per_second, const char* unit) {
+  char buf[64];
+  if (per_second >= 1e12) std::snprintf(buf, sizeof buf, "%.2f T%s", per_second / 1e12, unit);
+  else if (per_second >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G%s", per_second / 1e9, unit);
+  else if (per_second >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M%s", per_second / 1e6, unit);
+  else std::snprintf(buf, sizeof buf, "%.3g %s", per_second, unit);
+  return buf;
+}
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+std::string RenderRunSummary(const Results& results, bool color) {
+  struct Row { std::string name, status, median, ci, samples, throughput; bool bad; };
+  std::vector<Row> rows;
+  for (const auto& w : results.workloads) {
+    Row r;
+    r.name = EscapeTerminal(w.name);
+    r.status = ToString(w.status);
+    r.bad = w.status != WorkloadStatus::kOk;
+    if (w.status == WorkloadStatus::kOk && w.summary.n > 0) {
+      r.median = FormatDuration(w.summary.median);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "±%.1f%%", w.summary.rel_ci_half_width * 100);
+      r.ci = buf;
+      r.samples = std::to_string(w.summary.n) + "/" + std::to_string(w.rounds.size());
+      if (w.bytes_per_second) r.throughput = Rate(*w.bytes_per_second, "B/s");
+      if (w.flops_per_second) {
+        if (!r.throughput.empty()) r.throughput += "  ";
+        r.throughput += Rate(*w.flops_per_second, "FLOP/s");
+      }
+    }
+    rows.push_back(std::move(r));
+  }
+  size_t wn = 8;
+  for (const auto& r : rows) wn = std::max(wn, std::min<size_t>(r.name.size(), 60));
+  std::ostringstream out;
+  out << Pad("workload", wn) << "  " << Pad("status", 8) << Pad("median", 11) << Pad("95% CI", 9)
+      << Pad("n/rounds", 10) << "throughput\n";
+  for (const auto& r : rows) {
+    std::string status = Pad(r.status, 8);
+    if (color && r.bad) status = "\033[31m" + status + "\033[0m";
+    out << Pad(r.name, wn) << "  " << status << Pad(r.median, 11) << Pad(r.ci, 9) << Pad(r.samples, 10)
+        << r.throughput << "\n";
+  }
+  int ok = 0, failed = 0, skipped = 0;
+  for (const auto& w : results.workloads) {
+    ok += w.status == WorkloadStatus::kOk;
+    failed += w.status == WorkloadStatus::kFailed;
+    skipped += w.status == WorkloadStatus::kSkipped;
+  }
+  out << "\n" << results.workloads.size() << " workloads: " << ok << " ok, " << failed << " failed, "
+      << skipped << " skipped\n";
+  for (const auto& w : results.workloads) {
+    if (w.status == WorkloadStatus::kOk) continue;
+    out << "  " << ToString(w.status) << ": " << EscapeTerminal(w.name) << ": "
+        << EscapeTerminal(w.reason) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace gpugate

@@ -1,0 +1,38 @@
+// Shared pieces of commands that run suites (run, gate, ab, validate): suite
+// selection from --filter/--tag/--shard and the human summary of a run.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/suite.h"
+#include "model/results.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+struct SuiteSelection {
+  Suite suite;
+  std::vector<WorkloadSpec> workloads;   ///< after filter, tag and shard
+  std::optional<std::string> shard;      ///< "i/N" when sharded
+};
+
+/// Loads the suite and applies the selection.
+Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
+                                       const std::vector<std::string>& filters,
+                                       const std::vector<std::string>& tags,
+                                       const std::string& shard_text);
+
+/// Adds --filter, --tag and --shard.
+void AddSelectionOptions(boost::program_options::options_description& options);
+/// SelectWorkloads from the options AddSelectionOptions added.
+Result<SuiteSelection> SelectFromOptions(const std::string& suite_path,
+                                         const boost::program_options::variables_map& vm);
+
+/// A table: workload, status, median, +-CI, samples/rounds, throughput; then
+/// a line per failed or skipped workload with its reason.
+std::string RenderRunSummary(const Results& results, bool color);
+
+}  // namespace gpugate

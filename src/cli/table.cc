@@ -1,0 +1,41 @@
+// The command table. A new subcommand is one row here and one file in src/cli/.
+#include "cli/command.h"
+
+namespace gpugate {
+
+// Defined in src/cli/<name>.cc.
+int RunCommand(const CommandSpec&, const Args&);
+int ValidateCommand(const CommandSpec&, const Args&);
+int AnalyzeCommand(const CommandSpec&, const Args&);
+int CompareCommand(const CommandSpec&, const Args&);
+int GateCommand(const CommandSpec&, const Args&);
+int AbCommand(const CommandSpec&, const Args&);
+int BaselineCommand(const CommandSpec&, const Args&);
+int HistoryCommand(const CommandSpec&, const Args&);
+int MergeCommand(const CommandSpec&, const Args&);
+
+const std::vector<CommandSpec>& CommandTable() {
+  static const std::vector<CommandSpec> kCommands = {
+      {"run", "gpugate run SUITE.yaml -o RESULTS.json [options]",
+       "Run the suite's workloads and write results JSON.", RunCommand},
+      {"validate", "gpugate validate SUITE.yaml [--filter GLOB] [--tag TAG]",
+       "Check a suite file and print the expanded workloads.", ValidateCommand},
+      {"compare", "gpugate compare BASELINE CURRENT [--policy P] [--junit F] [--markdown F] [--json F] [--html F] [--github]",
+       "Compare two runs (gpugate, Google Benchmark, nvbench or trace files) and gate.", CompareCommand},
+      {"gate", "gpugate gate SUITE.yaml --baseline B [--policy P] [report options]",
+       "Run, compare with a baseline, confirm doubtful results by re-running, and gate.", GateCommand},
+      {"analyze", "gpugate analyze TRACE [--json F] [--markdown F] [--flame F.html|F.folded] [--timeline F.json] [--memory F] [--top N] [--device D]",
+       "Kernel, idle, launch and memory breakdown of a Chrome/Kineto trace.", AnalyzeCommand},
+      {"ab", "gpugate ab SUITE.yaml --base DIR --head DIR [--rounds N] [--seed S] [--policy P] [report options]",
+       "Interleaved A/B of two builds on this machine, judged on paired rounds.", AbCommand},
+      {"baseline", "gpugate baseline update|show|prune ...",
+       "Keep baseline histories: append a run (keep K), list runs, prune.", BaselineCommand},
+      {"history", "gpugate history BASELINE [--metric time] [--json F]",
+       "Find step changes over the runs of a baseline history (E-divisive means).", HistoryCommand},
+      {"merge", "gpugate merge A.json B.json ... -o ALL.json",
+       "Join the shards of one run (gpugate run --shard i/N) into one results file.", MergeCommand},
+  };
+  return kCommands;
+}
+
+}  // namespace gpugate

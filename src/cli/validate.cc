@@ -1,0 +1,74 @@
+// `gpugate validate SUITE`: parse, expand and list the workloads.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/run_summary.h"
+#include "report/escape.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+namespace {
+
+const char* KindName(WorkloadKind k) {
+  switch (k) {
+    case WorkloadKind::kBuiltin: return "builtin";
+    case WorkloadKind::kCommand: return "command";
+    case WorkloadKind::kSynthetic: return "synthetic";
+  }
+  return "?";
+}
+
+std::string Describe(const WorkloadSpec& w) {
+  std::string d;
+  switch (w.kind) {
+    case WorkloadKind::kBuiltin:
+      d = "kernel=" + w.kernel + " backend=" + w.backend + (w.l2_cold ? " l2=cold" : " l2=hot");
+      break;
+    case WorkloadKind::kCommand:
+      d = "argv=[";
+      for (size_t i = 0; i < w.argv.size(); ++i) d += (i ? ", " : "") + w.argv[i];
+      d += "]";
+      if (w.shell) d += " shell";
+      break;
+    case WorkloadKind::kSynthetic: {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "median=%gs cv=%g slowdown=%g", w.synthetic.median,
+                    w.synthetic.cv, w.synthetic.slowdown);
+      d = buf;
+      break;
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+int ValidateCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()("suite", po::value<std::string>()->required(), "suite file (YAML)");
+  AddSelectionOptions(options);
+  po::positional_options_description positional;
+  positional.add("suite", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
+  if (!sel.ok()) return ReportError(sel.error());
+  const Suite& suite = sel->suite;
+  std::cout << "suite '" << EscapeTerminal(suite.name) << "' (version " << suite.version << "): "
+            << suite.workloads.size() << " workloads, " << sel->workloads.size() << " selected\n";
+  for (const auto& w : sel->workloads) {
+    std::cout << "  " << EscapeTerminal(w.name) << "  [" << KindName(w.kind) << "] "
+              << EscapeTerminal(Describe(w));
+    if (!w.tags.empty()) {
+      std::cout << "  tags:";
+      for (const auto& t : w.tags) std::cout << " " << EscapeTerminal(t);
+    }
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,62 @@
+// Compare a current run with a baseline (one run or a history of runs) under a
+// policy: match workloads, estimate shifts with their intervals, control the
+// false discovery rate across the suite, classify, apply severity and waivers.
+// The method is described in docs/statistics.md and DESIGN.md ("How a verdict
+// is reached"). Pure computation: no I/O.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/policy.h"
+#include "model/results.h"
+#include "model/verdicts.h"
+
+namespace gpugate {
+
+struct CompareOptions {
+  /// Compare even when the environments differ (differences are still listed).
+  bool allow_env_mismatch = false;
+  /// Today's date (YYYY-MM-DD) for waiver expiry; empty = the system clock (UTC).
+  std::string today;
+  /// Labels for reports; empty = the run ids.
+  std::string baseline_label;
+  std::string current_label;
+};
+
+/// Compares `current` with `baseline_runs` (one run = a single baseline file,
+/// several = a history, oldest first; the newest is the reference for
+/// environment checks and for single-run comparisons). Every workload x
+/// metric gets a verdict with ratio, interval, p, BH-adjusted p, threshold,
+/// reason code and a sentence naming the method; the outcome follows the
+/// policy. Precondition: baseline_runs is non-empty.
+Verdicts Compare(const std::vector<Results>& baseline_runs, const Results& current,
+                 const Policy& policy, const CompareOptions& options);
+
+/// Same with several current runs: `current_runs[0]` is the run (its workload
+/// order, metadata, memory and throughput are reported); later entries are
+/// confirmation re-runs of some workloads (as `gate` makes them). Each
+/// re-run adds a replication unit: a run-level value against a history, or
+/// its rounds against a single baseline. Precondition: both vectors non-empty.
+Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
+                     const std::vector<Results>& current_runs, const Policy& policy,
+                     const CompareOptions& options);
+
+/// Outcome of a set of verdicts under a policy: fail when a regression with
+/// severity fail is not waived; inconclusive when on_inconclusive is fail and
+/// a statistical verdict (severity not off) is inconclusive or incomparable;
+/// pass otherwise.
+Outcome OutcomeFor(const Verdicts& verdicts, OnInconclusive on_inconclusive);
+
+/// Exit code per DESIGN.md: 1 fail, 4 inconclusive, 3 error, 0 pass.
+int ExitCodeFor(const Verdicts& verdicts);
+
+/// Workloads worth re-running before the gate decides: those with an
+/// unwaived regression or an inconclusive verdict (severity not off), in
+/// first-seen order without duplicates.
+std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);
+
+/// Signed percent text of a ratio: 1.041 -> "+4.1%", 0.95 -> "-5.0%".
+std::string FormatRatioPercent(double ratio);
+
+}  // namespace gpugate

@@ -1,0 +1,79 @@
+// Environment comparison between a baseline and the current run.
+#include "compare/environment_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace gpugate {
+
+namespace {
+
+bool HasBackend(const Results& r, const char* a, const char* b) {
+  for (const auto& w : r.workloads)
+    if (w.backend == a || w.backend == b) return true;
+  return false;
+}
+
+bool UsesCpuTiming(const Results& r) {
+  return r.run.source_format == "gbench" || HasBackend(r, "cpu", "process");
+}
+
+bool UsesGpu(const Results& r) {
+  return r.run.source_format == "nvbench" || HasBackend(r, "cuda", "cuda") ||
+         r.run.env.gpu.name.has_value();
+}
+
+void CompareText(const char* field, const std::optional<std::string>& a,
+                 const std::optional<std::string>& b, std::vector<EnvDifference>* out) {
+  if (a && b && !a->empty() && !b->empty() && *a != *b) out->push_back({field, *a, *b});
+}
+
+std::string Mhz(double hz) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f MHz", hz / 1e6);
+  return buf;
+}
+
+void CompareClock(const char* field, const std::optional<double>& a, const std::optional<double>& b,
+                  std::vector<EnvDifference>* out) {
+  if (!a || !b || !(*a > 0) || !(*b > 0)) return;
+  if (std::fabs(*a - *b) > kClockTolerance * std::max(*a, *b))
+    out->push_back({field, Mhz(*a), Mhz(*b)});
+}
+
+void CompareFlag(const char* field, const std::optional<bool>& a, const std::optional<bool>& b,
+                 std::vector<EnvDifference>* out) {
+  if (a && b && *a != *b) out->push_back({field, *a ? "on" : "off", *b ? "on" : "off"});
+}
+
+}  // namespace
+
+std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Results& current) {
+  std::vector<EnvDifference> out;
+  const Environment& a = baseline.run.env;
+  const Environment& b = current.run.env;
+  if ((UsesCpuTiming(baseline) || UsesCpuTiming(current)) && !a.cpu_model.empty() &&
+      !b.cpu_model.empty() && a.cpu_model != b.cpu_model)
+    out.push_back({"cpu_model", a.cpu_model, b.cpu_model});
+  if (UsesGpu(baseline) || UsesGpu(current)) {
+    if (a.gpu.name.has_value() != b.gpu.name.has_value()) {
+      out.push_back({"gpu.name", a.gpu.name.value_or("none"), b.gpu.name.value_or("none")});
+    } else {
+      CompareText("gpu.name", a.gpu.name, b.gpu.name, &out);
+    }
+    CompareText("gpu.driver_version", a.gpu.driver_version, b.gpu.driver_version, &out);
+    CompareText("gpu.cuda_version", a.gpu.cuda_version, b.gpu.cuda_version, &out);
+    CompareText("gpu.compute_capability", a.gpu.compute_capability, b.gpu.compute_capability,
+                &out);
+    CompareClock("gpu.sm_clock_hz", a.gpu.sm_clock_hz, b.gpu.sm_clock_hz, &out);
+    CompareClock("gpu.mem_clock_hz", a.gpu.mem_clock_hz, b.gpu.mem_clock_hz, &out);
+    CompareFlag("gpu.ecc_enabled", a.gpu.ecc_enabled, b.gpu.ecc_enabled, &out);
+    CompareFlag("gpu.mig_enabled", a.gpu.mig_enabled, b.gpu.mig_enabled, &out);
+  }
+  return out;
+}
+
+}  // namespace gpugate

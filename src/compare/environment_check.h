@@ -1,0 +1,24 @@
+// Environment comparison: whether two runs measured on the same kind of
+// machine. A baseline from another CPU model (CPU workloads), GPU model,
+// driver, CUDA version, compute capability or clock regime is incomparable.
+#pragma once
+
+#include <vector>
+
+#include "model/results.h"
+#include "model/verdicts.h"
+
+namespace gpugate {
+
+/// Relative tolerance for clock readings (max SM / memory clock).
+inline constexpr double kClockTolerance = 0.02;
+
+/// Fields that differ between the baseline and the current run. The CPU
+/// model counts when either run has CPU-timed workloads (backend cpu or
+/// process, or Google Benchmark input); GPU fields count when either run has
+/// GPU workloads (backend cuda, or nvbench input) or reports a GPU. A field
+/// unknown on one side (empty / null) is not a difference, except the GPU
+/// model itself (a run with a GPU against one without).
+std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Results& current);
+
+}  // namespace gpugate

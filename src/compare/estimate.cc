@@ -1,0 +1,244 @@
+// Shift estimators for compare. Methods cited in estimate.h.
+#include "compare/estimate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "stats/distributions.h"
+#include "stats/hodges_lehmann.h"
+#include "stats/mann_whitney.h"
+#include "stats/summary.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double Mean(std::span<const double> v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double SumSquares(std::span<const double> v) {
+  if (v.empty()) return 0.0;
+  double m = Mean(v);
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return s;
+}
+
+// Fills interval and p from estimate, se and df (t reference).
+void FillFromT(LogShift* s) {
+  if (!(s->se > 0)) {  // no spread at all: the shift is exact
+    s->ci_low = s->ci_high = s->estimate;
+    s->p_value = s->estimate == 0 ? 1.0 : 0.0;
+    return;
+  }
+  if (std::isinf(s->se)) {
+    s->ci_low = -kInf;
+    s->ci_high = kInf;
+    s->p_value = 1.0;
+    return;
+  }
+  double t = StudentTQuantile(0.5 + s->confidence / 2.0, s->df);
+  s->ci_low = s->estimate - t * s->se;
+  s->ci_high = s->estimate + t * s->se;
+  s->p_value = StudentTTwoSidedP(s->estimate / s->se, s->df);
+}
+
+}  // namespace
+
+double SampleVariance(std::span<const double> values) {
+  if (values.size() < 2) return 0.0;
+  return SumSquares(values) / static_cast<double>(values.size() - 1);
+}
+
+std::string Describe(const LogShift& shift) {
+  std::string s;
+  switch (shift.method) {
+    case ShiftMethod::kHistoryPrediction:
+      s = "t test on run-level values, " + std::to_string(shift.current_runs) + " current run" +
+          (shift.current_runs == 1 ? "" : "s") + " vs a history of " +
+          std::to_string(shift.baseline_units) + " runs";
+      break;
+    case ShiftMethod::kRoundsWelch:
+      s = "Welch t on " + std::to_string(shift.baseline_units) + " vs " +
+          std::to_string(shift.current_units) + " round medians";
+      break;
+    case ShiftMethod::kSamplesHodgesLehmann:
+      s = "Hodges-Lehmann shift, Moses interval and Mann-Whitney U on samples";
+      break;
+    case ShiftMethod::kThresholdOnly:
+      return "single value per side: threshold only, no test";
+  }
+  if (shift.prior_df > 0) s += ", variance moderated across the suite";
+  if (shift.suite_noise_added) s += " + between-run noise estimated across the suite";
+  return s;
+}
+
+double MedianInPlace(std::vector<double>& v) {
+  GPUGATE_CHECK(!v.empty());
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return lower + 0.5 * (upper - lower);
+}
+
+std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds) {
+  std::vector<double> out;
+  out.reserve(rounds.size());
+  std::vector<double> logs;
+  for (const auto& r : rounds) {
+    if (r.empty()) continue;
+    logs.clear();
+    for (double x : r) logs.push_back(std::log(x));
+    out.push_back(MedianInPlace(logs));
+  }
+  return out;
+}
+
+double RunLogLevel(const std::vector<std::vector<double>>& rounds) {
+  std::vector<double> m = RoundLogMedians(rounds);
+  GPUGATE_CHECK(!m.empty());
+  return Mean(m);
+}
+
+LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const double> current_rounds,
+                     double confidence, const VariancePrior& prior) {
+  GPUGATE_CHECK(baseline_rounds.size() >= 2 && current_rounds.size() >= 2);
+  LogShift s;
+  s.method = ShiftMethod::kRoundsWelch;
+  s.confidence = confidence;
+  s.baseline_units = static_cast<int>(baseline_rounds.size());
+  s.current_units = static_cast<int>(current_rounds.size());
+  const double n1 = static_cast<double>(baseline_rounds.size());
+  const double n2 = static_cast<double>(current_rounds.size());
+  const double df1 = n1 - 1 + prior.d0, df2 = n2 - 1 + prior.d0;
+  s.prior_df = prior.d0;
+  double a = ModerateVariance(prior, SampleVariance(baseline_rounds), n1 - 1) / n1;
+  double b = ModerateVariance(prior, SampleVariance(current_rounds), n2 - 1) / n2;
+  s.estimate = Mean(current_rounds) - Mean(baseline_rounds);
+  s.se = std::sqrt(a + b);
+  // Welch-Satterthwaite; when one side has no spread its term drops out.
+  double denom = (a > 0 ? a * a / df1 : 0.0) + (b > 0 ? b * b / df2 : 0.0);
+  s.df = denom > 0 ? (a + b) * (a + b) / denom : df1 + df2;
+  FillFromT(&s);
+  return s;
+}
+
+double PooledRunVariance(std::span<const double> history_runs, std::span<const double> current_runs,
+                         double* df) {
+  double d = static_cast<double>(history_runs.size() + current_runs.size()) - 2.0;
+  if (df) *df = d;
+  if (d < 1) return 0.0;
+  return (SumSquares(history_runs) + SumSquares(current_runs)) / d;
+}
+
+LogShift HistoryPrediction(std::span<const double> history_runs,
+                           std::span<const double> current_runs, int current_rounds,
+                           double confidence, const VariancePrior& prior) {
+  GPUGATE_CHECK(history_runs.size() >= 2 && !current_runs.empty());
+  LogShift s;
+  s.method = ShiftMethod::kHistoryPrediction;
+  s.confidence = confidence;
+  s.baseline_units = static_cast<int>(history_runs.size());
+  s.current_units = current_rounds;
+  s.current_runs = static_cast<int>(current_runs.size());
+  s.prior_df = prior.d0;
+  const double k = static_cast<double>(history_runs.size());
+  const double j = static_cast<double>(current_runs.size());
+  double df = 0;
+  double var = ModerateVariance(prior, PooledRunVariance(history_runs, current_runs, &df), df);
+  s.estimate = Mean(current_runs) - Mean(history_runs);
+  s.se = std::sqrt(var * (1.0 / k + 1.0 / j));
+  s.df = df + prior.d0;
+  s.between_run_var = s.se * s.se;
+  FillFromT(&s);
+  return s;
+}
+
+LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<const double> current_log,
+                              double confidence) {
+  LogShift s;
+  s.method = ShiftMethod::kSamplesHodgesLehmann;
+  s.confidence = confidence;
+  s.baseline_units = 1;
+  s.current_units = 1;
+  ShiftEstimate hl = HodgesLehmannShift(baseline_log, current_log, confidence);
+  s.estimate = hl.shift;
+  s.ci_low = hl.ci_low;
+  s.ci_high = hl.ci_high;
+  s.df = kInf;
+  double z = NormalQuantile(0.5 + confidence / 2.0);
+  s.se = std::isfinite(hl.ci_low) && std::isfinite(hl.ci_high)
+             ? (hl.ci_high - hl.ci_low) / (2.0 * z)
+             : kInf;
+  s.p_value = MannWhitneyU(current_log, baseline_log).p_value;
+  return s;
+}
+
+LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) {
+  if (!(tau2 > 0) || shift.method == ShiftMethod::kThresholdOnly ||
+      shift.method == ShiftMethod::kHistoryPrediction)
+    return shift;
+  LogShift s = shift;
+  s.suite_noise_added = true;
+  double w = shift.se * shift.se;
+  s.se = std::sqrt(w + tau2);
+  s.between_run_var = tau2;
+  // Welch-Satterthwaite for a sum of two variance estimates.
+  double w_term = std::isinf(shift.df) ? 0.0 : w * w / shift.df;
+  double t_term = tau2 * tau2 / std::max(1.0, tau_df);
+  s.df = (w + tau2) * (w + tau2) / (w_term + t_term);
+  FillFromT(&s);
+  return s;
+}
+
+double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df) {
+  if (tau_df) *tau_df = 0;
+  std::vector<const LogShift*> use;
+  for (const LogShift& s : shifts)
+    if (std::isfinite(s.se) && std::isfinite(s.estimate) &&
+        (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann))
+      use.push_back(&s);
+  const size_t m = use.size();
+  if (m < static_cast<size_t>(kMinSuiteForNoise)) return 0.0;
+
+  std::vector<double> d, dfs;
+  for (const LogShift* s : use) {
+    d.push_back(s->estimate);
+    dfs.push_back(std::isfinite(s->df) ? s->df : 1e6);
+  }
+  const double center = Median(d);
+  // The MAD a t_df variable has; for the normal this is 0.6745.
+  const double target = StudentTQuantile(0.75, Median(dfs));
+  std::vector<double> z(m);
+  auto spread = [&](double tau2) {
+    for (size_t i = 0; i < m; ++i)
+      z[i] = std::fabs(d[i] - center) / std::sqrt(use[i]->se * use[i]->se + tau2 + 1e-300);
+    // Upper median by selection: O(m) per evaluation.
+    auto mid = z.begin() + static_cast<std::ptrdiff_t>(m / 2);
+    std::nth_element(z.begin(), mid, z.end());
+    return *mid;
+  };
+  if (spread(0.0) <= target) return 0.0;
+  double lo = 0.0, hi = 1e-12;
+  while (spread(hi) > target && hi < 1e6) hi *= 4.0;
+  for (int iter = 0; iter < 100 && hi - lo > 1e-12 * hi; ++iter) {
+    double mid = 0.5 * (lo + hi);
+    if (spread(mid) > target) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  if (tau_df) *tau_df = std::max(1.0, 0.37 * static_cast<double>(m - 1));
+  return hi;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,113 @@
+// Shift estimators for compare: how much slower or faster the current run is,
+// on log-times, with an interval and a test that agree, and with the unit of
+// replication chosen so that noise between rounds (and between runs, when the
+// baseline holds a history) enters the error term.
+//   Kalibera & Jones (2013), "Rigorous Benchmarking in Reasonable Time", ISMM:
+//     hierarchical (run / round / sample) replication; within-run samples are
+//     not independent draws.
+//   Welch (1947), Biometrika 34:28-35: unequal-variance t with
+//     Satterthwaite degrees of freedom.
+//   Hodges & Lehmann (1963) with the Moses interval (stats/hodges_lehmann.h).
+//   DerSimonian & Laird (1986), Control. Clin. Trials 7:177-188: a
+//     between-unit variance component tau^2 estimated from the excess spread
+//     of effects; here estimated robustly (median/MAD) across a suite.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "stats/moderated_variance.h"
+
+namespace gpugate {
+
+enum class ShiftMethod {
+  kHistoryPrediction,  ///< current run vs the distribution of run-level values in a history
+  kRoundsWelch,        ///< round-level values, Welch t (one run per side)
+  kSamplesHodgesLehmann,  ///< pooled samples, HL shift + Moses CI + U test (no rounds)
+  kThresholdOnly,      ///< a single value per side: the ratio alone, no test
+};
+
+/// A shift of log(value) current minus baseline with its uncertainty.
+struct LogShift {
+  ShiftMethod method = ShiftMethod::kThresholdOnly;
+  double estimate = 0;   ///< log ratio current / baseline
+  double se = 0;         ///< standard error of `estimate` (inf when unknown)
+  double df = 0;         ///< degrees of freedom of the t reference (inf = normal)
+  double ci_low = 0, ci_high = 0;  ///< log scale, at `confidence`
+  double confidence = 0.95;
+  double p_value = 1;    ///< two-sided, H0: no shift; NaN for kThresholdOnly
+  /// Part of se^2 that is noise between runs (history or suite estimate);
+  /// used to explain an inconclusive verdict.
+  double between_run_var = 0;
+  bool suite_noise_added = false;  ///< WithBetweenRunNoise() was applied
+  int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
+  int current_units = 0;   ///< rounds on the current side
+  int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
+  double prior_df = 0;     ///< degrees of freedom borrowed from the suite (moderation)
+};
+
+/// Human name of a method for sentences ("Welch t on round medians").
+std::string Describe(const LogShift& shift);
+
+/// Median of `values` (reordered in place) by selection, O(n); the average of
+/// the two middle elements for even n, as QuantileSorted(…, 0.5). Precondition:
+/// non-empty.
+double MedianInPlace(std::vector<double>& values);
+
+/// Location of each non-empty round: the median of log(sample). Samples must
+/// be positive. Rounds are the unit of replication within a run.
+std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds);
+
+/// Run-level value: the mean of the round log-medians (Kalibera & Jones'
+/// two-level mean). Precondition: at least one non-empty round.
+double RunLogLevel(const std::vector<std::vector<double>>& rounds);
+
+/// Unbiased sample variance; 0 for fewer than two values.
+double SampleVariance(std::span<const double> values);
+
+/// Welch t on round-level values (>= 2 per side). Between-round noise is the
+/// error term; each side's variance is moderated with `prior` (Smyth 2004)
+/// and gains its d0 degrees of freedom. Interval = estimate -/+ t_{df,(1+c)/2} se
+/// and p from the same t, so p < 1 - c exactly when the interval excludes 0.
+LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const double> current_rounds,
+                     double confidence, const VariancePrior& prior = {});
+
+/// Current run(s) against a history of >= 2 run-level values (a two-sample t
+/// on run-level values; with one current run this is the prediction
+/// interval): d = mean(c) - mean(h), s^2 pooled over both with K + J - 2 df
+/// and moderated with `prior`, se = s sqrt(1/K + 1/J). A run's value holds
+/// between-run and within-run noise alike, so both enter s.
+LogShift HistoryPrediction(std::span<const double> history_runs,
+                           std::span<const double> current_runs, int current_rounds,
+                           double confidence, const VariancePrior& prior = {});
+
+/// Pooled within-group variance of history and current run levels and its df
+/// (K + J - 2), the quantity HistoryPrediction() moderates.
+double PooledRunVariance(std::span<const double> history_runs, std::span<const double> current_runs,
+                         double* df);
+
+/// HL shift of log-samples with its Moses interval and the U test p (exact
+/// for small samples without ties). se is backed out of the interval width
+/// for use in WithBetweenRunNoise().
+LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<const double> current_log,
+                              double confidence);
+
+/// Adds a between-run variance tau2 (estimated with `tau_df` degrees of
+/// freedom) to a one-run-per-side estimate: se' = sqrt(se^2 + tau2), df by
+/// Welch-Satterthwaite, interval and p recomputed from the same t.
+LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
+
+/// Between-run variance tau^2 for a family of one-run-per-side estimates
+/// (one per workload): the smallest tau^2 >= 0 for which the standardized
+/// effects (d_i - median d) / sqrt(se_i^2 + tau^2) have the spread their t
+/// reference predicts (MAD = t_{0.75, df}). Median and MAD keep real
+/// regressions (a minority) from inflating it. Returns 0 for fewer than
+/// kMinSuiteForNoise estimates. `tau_df` receives ~0.37 (m - 1), the
+/// degrees of freedom of a MAD-based variance from m values.
+double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df);
+
+/// Fewest workloads from which a suite-level between-run variance is estimated.
+inline constexpr int kMinSuiteForNoise = 8;
+
+}  // namespace gpugate

@@ -1,0 +1,283 @@
+// Policy reader: policies/*.yaml (version 1) -> Policy, with positioned errors.
+// YAML access goes through YamlReader (yaml_util.h), which turns yaml-cpp
+// exceptions into Errors.
+#include "config/policy.h"
+
+#include <cctype>
+#include <cmath>
+#include <string_view>
+#include <utility>
+
+#include "config/yaml_util.h"
+#include "util/fs.h"
+#include "util/strings.h"
+
+namespace gpugate {
+
+namespace {
+
+std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+bool IsLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+// YYYY-MM-DD with a real calendar date.
+bool IsIsoDate(const std::string& s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  int y = std::stoi(s.substr(0, 4)), m = std::stoi(s.substr(5, 2)), d = std::stoi(s.substr(8, 2));
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1) return false;
+  int max_day = kDays[m - 1] + (m == 2 && IsLeap(y) ? 1 : 0);
+  return d <= max_day;
+}
+
+std::string FileStem(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  size_t dot = base.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+class PolicyParser {
+ public:
+  explicit PolicyParser(const std::string& name) : y_(name) {}
+
+  Result<Policy> Parse(const std::string& text) {
+    GPUGATE_ASSIGN_OR_RETURN(YAML::Node root, y_.Parse(text));
+    if (!root.IsDefined() || root.IsNull())
+      return YamlReader::ErrorAt(SourceLocation{y_.file(), 1, 1},
+                                 "empty policy: expected a mapping with 'version'");
+    if (!root.IsMap())
+      return y_.ErrorAt(root, "a policy must be a mapping with 'version', got " +
+                                  YamlReader::Describe(root));
+    static const std::vector<std::string> kKeys = {"version", "name", "defaults", "rules",
+                                                   "waivers"};
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(root, kKeys));
+
+    Policy policy;
+    policy.name = FileStem(y_.file());
+    policy.path = y_.file();
+    GPUGATE_ASSIGN_OR_RETURN(YamlField version, y_.Require(root, "version"));
+    GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.Int(version));
+    if (v != kPolicyVersion)
+      return y_.ErrorAt(version, "unsupported policy version " + std::to_string(v) +
+                                     " (this gpugate reads version " +
+                                     std::to_string(kPolicyVersion) + ")");
+    if (auto f = y_.Find(root, "name")) {
+      GPUGATE_ASSIGN_OR_RETURN(policy.name, y_.String(*f));
+    }
+    if (auto f = y_.Find(root, "defaults")) {
+      GPUGATE_RETURN_IF_ERROR(ParseDefaults(*f, &policy.defaults));
+    }
+    if (auto f = y_.Find(root, "rules")) {
+      if (!f->value.IsNull()) {
+        GPUGATE_RETURN_IF_ERROR(y_.ExpectList(*f));
+        for (const YamlField& e : y_.Elements(f->value, "rules")) {
+          GPUGATE_ASSIGN_OR_RETURN(PolicyRule r, ParseRule(e));
+          policy.rules.push_back(std::move(r));
+        }
+      }
+    }
+    if (auto f = y_.Find(root, "waivers")) {
+      if (!f->value.IsNull()) {
+        GPUGATE_RETURN_IF_ERROR(y_.ExpectList(*f));
+        for (const YamlField& e : y_.Elements(f->value, "waivers")) {
+          GPUGATE_ASSIGN_OR_RETURN(Waiver w, ParseWaiver(e));
+          policy.waivers.push_back(std::move(w));
+        }
+      }
+    }
+    return policy;
+  }
+
+ private:
+  // A threshold: "3%" or a fraction 0.03, in [0, 10].
+  Result<double> Threshold(const YamlField& f) {
+    GPUGATE_ASSIGN_OR_RETURN(double t, y_.Fraction(f));
+    if (!(t >= 0) || t > 10)
+      return y_.ErrorAt(f, Quote(f.name) + " must be between 0% and 1000%, got " +
+                               YamlReader::Describe(f.value));
+    return t;
+  }
+
+  Result<std::string> Metric(const YamlField& f) {
+    GPUGATE_ASSIGN_OR_RETURN(std::string m, y_.String(f));
+    if (StartsWith(m, "kernel:") && m.size() > 7) return m;
+    const auto& names = PolicyMetricNames();
+    for (const auto& n : names)
+      if (m == n) return m;
+    return y_.ErrorAt(f, "unknown metric " + Quote(m) + DidYouMean(m, names) +
+                             " (expected time, throughput, peak_memory, kernel, kernel:NAME or *)");
+  }
+
+  Status ParseDefaults(const YamlField& f, PolicyDefaults* d) {
+    if (f.value.IsNull()) return Status::Ok();
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
+    static const std::vector<std::string> kKeys = {"threshold", "thresholds", "fdr_q",
+                                                   "on_inconclusive", "confidence"};
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    if (auto e = y_.Find(f.value, "threshold", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(d->threshold, Threshold(*e));
+    }
+    if (auto e = y_.Find(f.value, "thresholds", "defaults.")) {
+      GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*e));
+      for (const YamlField& m : y_.Entries(e->value)) {
+        YamlField key_field{m.name, m.key, m.key};
+        GPUGATE_ASSIGN_OR_RETURN(std::string metric, Metric(key_field));
+        if (metric == "*")
+          return y_.ErrorAt(key_field, "use 'threshold' for the default of every metric");
+        GPUGATE_ASSIGN_OR_RETURN(double t, Threshold(m));
+        d->metric_thresholds[metric] = t;
+      }
+    }
+    if (auto e = y_.Find(f.value, "fdr_q", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(double q, y_.Fraction(*e));
+      if (!(q > 0 && q < 1))
+        return y_.ErrorAt(*e, "'defaults.fdr_q' must be in (0, 1), got " +
+                                  YamlReader::Describe(e->value));
+      d->fdr_q = q;
+    }
+    if (auto e = y_.Find(f.value, "on_inconclusive", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string s,
+                               y_.Choice(*e, "on_inconclusive", {"pass", "warn", "fail"}));
+      d->on_inconclusive = s == "pass"   ? OnInconclusive::kPass
+                           : s == "warn" ? OnInconclusive::kWarn
+                                         : OnInconclusive::kFail;
+    }
+    if (auto e = y_.Find(f.value, "confidence", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(double c, y_.Fraction(*e));
+      if (!(c >= 0.5 && c < 1))
+        return y_.ErrorAt(*e, "'defaults.confidence' must be in [0.5, 1), got " +
+                                  YamlReader::Describe(e->value));
+      d->confidence = c;
+    }
+    return Status::Ok();
+  }
+
+  Result<PolicyRule> ParseRule(const YamlField& f) {
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
+    static const std::vector<std::string> kKeys = {"match", "metric", "threshold", "direction",
+                                                   "severity"};
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    PolicyRule r;
+    r.location = y_.Where(f.value);
+    std::string prefix = f.name + ".";
+    if (auto e = y_.Find(f.value, "match", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(r.match, y_.String(*e));
+    }
+    if (auto e = y_.Find(f.value, "metric", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(r.metric, Metric(*e));
+    }
+    if (auto e = y_.Find(f.value, "threshold", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(r.threshold, Threshold(*e));
+    }
+    if (auto e = y_.Find(f.value, "direction", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(
+          std::string s, y_.Choice(*e, "direction", {"lower_is_better", "higher_is_better"}));
+      r.lower_is_better = s == "lower_is_better";
+    }
+    if (auto e = y_.Find(f.value, "severity", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string s, y_.Choice(*e, "severity", {"fail", "warn", "off"}));
+      r.severity = s == "fail" ? Severity::kFail : s == "warn" ? Severity::kWarn : Severity::kOff;
+    }
+    if (!r.threshold && !r.lower_is_better && !r.severity)
+      return y_.ErrorAt(f, "rule sets nothing: give at least one of threshold, direction, severity");
+    return r;
+  }
+
+  Result<Waiver> ParseWaiver(const YamlField& f) {
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
+    static const std::vector<std::string> kKeys = {"match", "metric", "until", "reason"};
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    Waiver w;
+    w.location = y_.Where(f.value);
+    std::string prefix = f.name + ".";
+    GPUGATE_ASSIGN_OR_RETURN(YamlField match, y_.Require(f.value, "match", prefix));
+    GPUGATE_ASSIGN_OR_RETURN(w.match, y_.String(match));
+    if (auto e = y_.Find(f.value, "metric", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(w.metric, Metric(*e));
+    }
+    GPUGATE_ASSIGN_OR_RETURN(YamlField until, y_.Require(f.value, "until", prefix));
+    GPUGATE_ASSIGN_OR_RETURN(w.until, y_.String(until));
+    if (!IsIsoDate(w.until))
+      return y_.ErrorAt(until, Quote(until.name) + " must be a date YYYY-MM-DD, got " +
+                                   Quote(w.until));
+    GPUGATE_ASSIGN_OR_RETURN(YamlField reason, y_.Require(f.value, "reason", prefix));
+    GPUGATE_ASSIGN_OR_RETURN(w.reason, y_.String(reason));
+    if (Trim(w.reason).empty())
+      return y_.ErrorAt(reason, Quote(reason.name) + " must say why the regression is accepted");
+    return w;
+  }
+
+  YamlReader y_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& PolicyMetricNames() {
+  static const std::vector<std::string> kNames = {"time", "throughput", "peak_memory", "kernel",
+                                                  "*"};
+  return kNames;
+}
+
+Policy DefaultPolicy() {
+  Policy p;
+  p.name = "default";
+  p.defaults.metric_thresholds = {{"peak_memory", 0.10}, {"kernel", 0.10}};
+  return p;
+}
+
+Result<Policy> LoadPolicyFromString(const std::string& text, const std::string& name) {
+  return PolicyParser(name).Parse(text);
+}
+
+Result<Policy> LoadPolicyFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.error();
+  return LoadPolicyFromString(*text, path);
+}
+
+bool PolicyMetricMatches(const std::string& pattern, const std::string& metric) {
+  if (pattern == "*") return true;
+  if (pattern == "kernel") return StartsWith(metric, "kernel:");
+  return GlobMatch(pattern, metric);
+}
+
+ResolvedPolicy ResolvePolicy(const Policy& policy, const std::string& workload,
+                             const std::string& metric) {
+  ResolvedPolicy r;
+  r.threshold = policy.defaults.threshold;
+  const auto& mt = policy.defaults.metric_thresholds;
+  std::string family = StartsWith(metric, "kernel:") ? "kernel" : metric;
+  if (auto it = mt.find(metric); it != mt.end()) {
+    r.threshold = it->second;
+  } else if (auto it2 = mt.find(family); it2 != mt.end()) {
+    r.threshold = it2->second;
+  }
+  for (const PolicyRule& rule : policy.rules) {
+    if (!GlobMatch(rule.match, workload) || !PolicyMetricMatches(rule.metric, metric)) continue;
+    if (rule.threshold) r.threshold = *rule.threshold;
+    if (rule.lower_is_better) r.lower_is_better = rule.lower_is_better;
+    if (rule.severity) r.severity = *rule.severity;
+  }
+  return r;
+}
+
+const Waiver* FindWaiver(const Policy& policy, const std::string& workload,
+                         const std::string& metric) {
+  for (const Waiver& w : policy.waivers)
+    if (GlobMatch(w.match, workload) && PolicyMetricMatches(w.metric, metric)) return &w;
+  return nullptr;
+}
+
+const char* ToString(OnInconclusive o) {
+  switch (o) {
+    case OnInconclusive::kPass: return "pass";
+    case OnInconclusive::kWarn: return "warn";
+    case OnInconclusive::kFail: return "fail";
+  }
+  return "?";
+}
+
+}  // namespace gpugate

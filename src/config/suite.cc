@@ -1,0 +1,883 @@
+// Suite configuration: reads suite.yaml (version 1) with yaml-cpp into plain
+// WorkloadSpec structs, merging defaults and expanding parameters; plus the
+// size/duration parsers, name globs, tag filters and shard selection the CLI
+// applies to the expanded list. Every error is "file:line:col: message".
+#include "config/suite.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include "config/yaml_util.h"
+#include "util/fs.h"
+#include "util/strings.h"
+
+namespace gpugate {
+
+std::string SourceLocation::ToString() const {
+  if (line <= 0) return file;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+const std::vector<std::string>& BuiltinKernelNames() {
+  static const std::vector<std::string> kNames = {"copy",   "triad",       "saxpy",
+                                                  "reduce", "sgemm_naive", "sgemm_blocked"};
+  return kNames;
+}
+
+namespace {
+
+constexpr int kSuiteVersion = 1;
+// Guards against a params typo that would expand into millions of workloads.
+constexpr int64_t kMaxWorkloads = 100000;
+constexpr int kIntMax = std::numeric_limits<int>::max();
+
+const std::vector<std::string>& TopLevelKeys() {
+  static const std::vector<std::string> kKeys = {"version", "name", "defaults", "workloads"};
+  return kKeys;
+}
+
+const std::vector<std::string>& SamplingKeys() {
+  static const std::vector<std::string> kKeys = {"warmup",   "min_samples",   "max_samples",
+                                                 "min_time", "max_time",      "target_rel_ci",
+                                                 "rounds",   "timeout"};
+  return kKeys;
+}
+
+const std::vector<std::string>& KindNames() {
+  static const std::vector<std::string> kKinds = {"builtin", "command", "synthetic"};
+  return kKinds;
+}
+
+// Keys every workload may carry, whatever its kind (sampling keys added below).
+const std::vector<std::string>& CommonWorkloadKeys() {
+  static const std::vector<std::string> kKeys = {"name", "kind", "params", "tags"};
+  return kKeys;
+}
+
+// Keys that belong to one kind only, in the order of KindNames().
+const std::vector<std::vector<std::string>>& KindSpecificKeys() {
+  static const std::vector<std::vector<std::string>> kKeys = {
+      {"backend", "kernel", "l2"},
+      {"argv", "shell", "env", "cwd", "profile"},
+      {"synthetic"},
+  };
+  return kKeys;
+}
+
+const std::vector<std::string>& SyntheticKeys() {
+  static const std::vector<std::string> kKeys = {
+      "median",        "cv",             "round_drift", "run_drift", "outlier_rate",
+      "outlier_scale", "bimodal_ratio",  "bimodal_weight", "slowdown", "seed"};
+  return kKeys;
+}
+
+bool Contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string FormatSeconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%gs", s);
+  return buf;
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool IsIdentifier(const std::string& s) {
+  if (s.empty() || !IsIdentStart(s[0])) return false;
+  return std::all_of(s.begin(), s.end(), IsIdentChar);
+}
+
+// `{ident}` placeholders of a text, in order, as found (duplicates kept).
+std::vector<std::string> Placeholders(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '{') continue;
+    size_t j = i + 1;
+    while (j < text.size() && IsIdentChar(text[j])) ++j;
+    if (j < text.size() && text[j] == '}' && j > i + 1 && IsIdentStart(text[i + 1])) {
+      out.push_back(text.substr(i + 1, j - i - 1));
+      i = j;
+    }
+  }
+  return out;
+}
+
+using ParamValues = std::vector<std::pair<std::string, std::string>>;
+
+// Replaces `{p}` for every parameter p; other braces stay as written.
+std::string Substitute(const std::string& text, const ParamValues& values) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      size_t j = i + 1;
+      while (j < text.size() && IsIdentChar(text[j])) ++j;
+      if (j < text.size() && text[j] == '}') {
+        std::string ident = text.substr(i + 1, j - i - 1);
+        auto it = std::find_if(values.begin(), values.end(),
+                               [&](const auto& kv) { return kv.first == ident; });
+        if (it != values.end()) {
+          out += it->second;
+          i = j;
+          continue;
+        }
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// Where each sampling field was last set, and which were set at the level
+// (defaults or one workload) being checked.
+struct SamplingOrigin {
+  std::map<std::string, SourceLocation> at;
+  std::set<std::string> here;
+};
+
+struct Param {
+  std::string name;
+  std::vector<std::string> values;
+  std::vector<YamlField> fields;  ///< one per value, for positioned errors
+};
+
+// Params of builtin kernels that must be sizes (element counts / matrix dims).
+const std::vector<std::string>& BuiltinSizeParams() {
+  static const std::vector<std::string> kNames = {"n", "m", "k"};
+  return kNames;
+}
+
+// A workload as written: everything parsed, placeholders not yet substituted.
+struct Template {
+  WorkloadSpec spec;
+  YamlField name_field;
+  std::vector<Param> params;
+};
+
+struct SeenName {
+  SourceLocation at;
+  size_t template_index;
+};
+
+class SuiteParser {
+ public:
+  explicit SuiteParser(const std::string& file) : y_(file) {}
+
+  Result<Suite> Parse(const std::string& text) const {
+    try {
+      return ParseDocument(text);
+    } catch (const YAML::Exception& e) {
+      // Defensive: the reader checks node types before access, so yaml-cpp
+      // should not throw here; if it does, report its mark.
+      SourceLocation at{y_.file(), e.mark.line >= 0 ? e.mark.line + 1 : 1,
+                        e.mark.column >= 0 ? e.mark.column + 1 : 1};
+      return YamlReader::ErrorAt(at, "invalid suite: " + e.msg);
+    } catch (const std::exception& e) {
+      return YamlReader::ErrorAt(SourceLocation{y_.file(), 1, 1},
+                                 std::string("invalid suite: ") + e.what());
+    }
+  }
+
+ private:
+  Result<Suite> ParseDocument(const std::string& text) const {
+    GPUGATE_ASSIGN_OR_RETURN(YAML::Node root, y_.Parse(text));
+    if (!root.IsDefined() || root.IsNull())
+      return YamlReader::ErrorAt(SourceLocation{y_.file(), 1, 1},
+                                 "empty suite: expected a mapping with 'version' and 'workloads'");
+    if (!root.IsMap())
+      return y_.ErrorAt(root, "a suite must be a mapping with 'version' and 'workloads', got " +
+                                  YamlReader::Describe(root));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(root, TopLevelKeys()));
+
+    Suite suite;
+    suite.path = y_.file();
+    GPUGATE_RETURN_IF_ERROR(ParseVersion(root, &suite));
+    GPUGATE_RETURN_IF_ERROR(ParseSuiteName(root, &suite));
+    SamplingOrigin origin;
+    GPUGATE_RETURN_IF_ERROR(ParseDefaults(root, &suite.defaults, &origin));
+    GPUGATE_RETURN_IF_ERROR(ParseWorkloads(root, suite.defaults, origin, &suite.workloads));
+    return suite;
+  }
+
+  Status ParseVersion(const YAML::Node& root, Suite* suite) const {
+    GPUGATE_ASSIGN_OR_RETURN(YamlField f, y_.Require(root, "version"));
+    GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.Int(f));
+    if (v != kSuiteVersion)
+      return y_.ErrorAt(f, "unsupported suite version " + std::to_string(v) +
+                               " (this gpugate reads version " + std::to_string(kSuiteVersion) +
+                               ")");
+    suite->version = static_cast<int>(v);
+    return Status::Ok();
+  }
+
+  Status ParseSuiteName(const YAML::Node& root, Suite* suite) const {
+    suite->name = FileStem(y_.file());
+    std::optional<YamlField> f = y_.Find(root, "name");
+    if (!f) return Status::Ok();
+    GPUGATE_ASSIGN_OR_RETURN(std::string name, y_.String(*f));
+    if (Trim(name).empty()) return y_.ErrorAt(*f, "'name' must not be empty");
+    suite->name = name;
+    return Status::Ok();
+  }
+
+  Status ParseDefaults(const YAML::Node& root, Sampling* defaults, SamplingOrigin* origin) const {
+    std::optional<YamlField> f = y_.Find(root, "defaults");
+    if (!f || f->value.IsNull()) return Status::Ok();
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f->value, SamplingKeys()));
+    GPUGATE_RETURN_IF_ERROR(ParseSamplingKeys(f->value, defaults, origin));
+    return CheckSampling(*defaults, *origin);
+  }
+
+  Status ParseWorkloads(const YAML::Node& root, const Sampling& defaults,
+                        const SamplingOrigin& origin, std::vector<WorkloadSpec>* out) const {
+    std::optional<YamlField> f = y_.Find(root, "workloads");
+    if (!f)
+      return y_.ErrorAt(root, "missing required key 'workloads' (a list of workloads to run)");
+    if (!f->value.IsSequence() || f->value.size() == 0) {
+      std::string got = f->value.IsSequence() ? "an empty list" : YamlReader::Describe(f->value);
+      return y_.ErrorAt(*f, "'workloads' must be a non-empty list, got " + got);
+    }
+    std::map<std::string, SeenName> seen;
+    size_t index = 0;
+    for (const YamlField& item : y_.Elements(f->value, "workloads")) {
+      GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(item));
+      GPUGATE_ASSIGN_OR_RETURN(Template t, ParseWorkload(item.value, defaults, origin));
+      GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, out));
+    }
+    return Status::Ok();
+  }
+
+  // ---- sampling -------------------------------------------------------------
+
+  Status ParseSamplingKeys(const YAML::Node& map, Sampling* s, SamplingOrigin* origin) const {
+    origin->here.clear();
+    for (const YamlField& f : y_.Entries(map)) {
+      if (!Contains(SamplingKeys(), f.name)) continue;
+      GPUGATE_RETURN_IF_ERROR(ParseSamplingKey(f, s));
+      origin->at[f.name] = y_.Where(f);
+      origin->here.insert(f.name);
+    }
+    return Status::Ok();
+  }
+
+  Status ParseSamplingKey(const YamlField& f, Sampling* s) const {
+    if (f.name == "warmup") {
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 0, kIntMax));
+      s->warmup = static_cast<int>(v);
+    } else if (f.name == "min_samples") {
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kIntMax));
+      s->min_samples = static_cast<int>(v);
+    } else if (f.name == "max_samples") {
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kIntMax));
+      s->max_samples = static_cast<int>(v);
+    } else if (f.name == "rounds") {
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kIntMax));
+      s->rounds = static_cast<int>(v);
+    } else if (f.name == "min_time") {
+      GPUGATE_ASSIGN_OR_RETURN(s->min_time, y_.Duration(f));
+    } else if (f.name == "max_time") {
+      GPUGATE_ASSIGN_OR_RETURN(s->max_time, PositiveDuration(f));
+    } else if (f.name == "timeout") {
+      GPUGATE_ASSIGN_OR_RETURN(s->timeout, PositiveDuration(f));
+    } else if (f.name == "target_rel_ci") {
+      GPUGATE_ASSIGN_OR_RETURN(double v, y_.Fraction(f));
+      if (!(v > 0.0 && v < 1.0))
+        return y_.ErrorAt(f, "'target_rel_ci' must be a fraction between 0 and 1 (like 0.01 or "
+                             "1%), got " + YamlReader::Describe(f.value));
+      s->target_rel_ci = v;
+    }
+    return Status::Ok();
+  }
+
+  Result<double> PositiveDuration(const YamlField& f) const {
+    GPUGATE_ASSIGN_OR_RETURN(double v, y_.Duration(f));
+    if (!(v > 0.0))
+      return y_.ErrorAt(f, Quote(f.name) + " must be greater than 0, got " +
+                               YamlReader::Describe(f.value));
+    return v;
+  }
+
+  // Cross-field rules. An inconsistency is reported at the level that made it:
+  // at one of the two fields if this level set it, else not at all (the level
+  // that set both was checked already).
+  Status CheckSampling(const Sampling& s, const SamplingOrigin& o) const {
+    auto pick = [&](const char* first, const char* second) -> std::optional<SourceLocation> {
+      if (o.here.count(first)) return o.at.at(first);
+      if (o.here.count(second)) return o.at.at(second);
+      return std::nullopt;
+    };
+    if (s.max_samples < s.min_samples) {
+      if (auto at = pick("max_samples", "min_samples"))
+        return YamlReader::ErrorAt(*at, "max_samples (" + std::to_string(s.max_samples) +
+                                            ") is less than min_samples (" +
+                                            std::to_string(s.min_samples) + ")");
+    }
+    if (s.max_time < s.min_time) {
+      if (auto at = pick("max_time", "min_time"))
+        return YamlReader::ErrorAt(*at, "max_time (" + FormatSeconds(s.max_time) +
+                                            ") is less than min_time (" +
+                                            FormatSeconds(s.min_time) + ")");
+    }
+    if (s.rounds > s.max_samples) {
+      if (auto at = pick("rounds", "max_samples"))
+        return YamlReader::ErrorAt(*at, "rounds (" + std::to_string(s.rounds) +
+                                            ") exceeds max_samples (" +
+                                            std::to_string(s.max_samples) +
+                                            "): every round needs at least one sample");
+    }
+    return Status::Ok();
+  }
+
+  // ---- one workload ---------------------------------------------------------
+
+  Result<Template> ParseWorkload(const YAML::Node& map, const Sampling& defaults,
+                                 SamplingOrigin origin) const {
+    Template t;
+    t.spec.location = y_.Where(map);
+    t.spec.sampling = defaults;
+
+    size_t kind_index = 0;
+    if (std::optional<YamlField> kf = y_.Find(map, "kind")) {
+      static const std::vector<std::string> kLaterKinds = {"gbench", "nvbench", "trace", "static"};
+      if (kf->value.IsScalar() && Contains(kLaterKinds, kf->value.Scalar()))
+        return y_.ErrorAt(*kf, "kind '" + kf->value.Scalar() +
+                                   "' is not supported by this gpugate version (supported: " +
+                                   JoinNames(KindNames()) + ")");
+      GPUGATE_ASSIGN_OR_RETURN(std::string kind, y_.Choice(*kf, "kind", KindNames()));
+      kind_index = std::find(KindNames().begin(), KindNames().end(), kind) - KindNames().begin();
+    }
+    t.spec.kind = static_cast<WorkloadKind>(kind_index);
+    GPUGATE_RETURN_IF_ERROR(CheckWorkloadKeys(map, kind_index));
+
+    GPUGATE_ASSIGN_OR_RETURN(t.name_field, y_.Require(map, "name"));
+    GPUGATE_ASSIGN_OR_RETURN(t.spec.template_name, y_.String(t.name_field));
+    GPUGATE_RETURN_IF_ERROR(CheckName(t.name_field, t.spec.template_name));
+
+    GPUGATE_RETURN_IF_ERROR(ParseSamplingKeys(map, &t.spec.sampling, &origin));
+    GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin));
+
+    if (std::optional<YamlField> pf = y_.Find(map, "params"))
+      GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
+    GPUGATE_RETURN_IF_ERROR(CheckNamePlaceholders(t));
+    if (std::optional<YamlField> tf = y_.Find(map, "tags"))
+      GPUGATE_RETURN_IF_ERROR(ParseTags(*tf, &t.spec.tags));
+
+    switch (t.spec.kind) {
+      case WorkloadKind::kBuiltin:
+        GPUGATE_RETURN_IF_ERROR(ParseBuiltin(map, &t.spec));
+        GPUGATE_RETURN_IF_ERROR(CheckSizeParams(t.params));
+        break;
+      case WorkloadKind::kCommand:
+        GPUGATE_RETURN_IF_ERROR(ParseCommand(map, &t.spec));
+        break;
+      case WorkloadKind::kSynthetic:
+        GPUGATE_RETURN_IF_ERROR(ParseSynthetic(map, &t.spec.synthetic));
+        break;
+    }
+    return t;
+  }
+
+  Status CheckWorkloadKeys(const YAML::Node& map, size_t kind_index) const {
+    std::vector<std::string> allowed = CommonWorkloadKeys();
+    allowed.insert(allowed.end(), SamplingKeys().begin(), SamplingKeys().end());
+    const std::vector<std::string>& own = KindSpecificKeys()[kind_index];
+    allowed.insert(allowed.end(), own.begin(), own.end());
+    for (const YamlField& f : y_.Entries(map)) {
+      if (Contains(allowed, f.name)) continue;
+      for (size_t k = 0; k < KindNames().size(); ++k) {
+        if (k != kind_index && Contains(KindSpecificKeys()[k], f.name))
+          return y_.ErrorAt(f.key, "key " + Quote(f.name) + " applies only to kind " +
+                                       KindNames()[k] + " workloads, but this workload is kind " +
+                                       KindNames()[kind_index]);
+      }
+    }
+    return y_.CheckKeys(map, allowed);
+  }
+
+  Status CheckName(const YamlField& f, const std::string& name) const {
+    if (Trim(name).empty()) return y_.ErrorAt(f, "workload 'name' must not be empty");
+    for (char c : name)
+      if (std::iscntrl(static_cast<unsigned char>(c)))
+        return y_.ErrorAt(f, "workload name must not contain control characters");
+    return Status::Ok();
+  }
+
+  Status ParseParams(const YamlField& f, std::vector<Param>* params) const {
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
+    for (const YamlField& e : y_.Entries(f.value)) {
+      if (!IsIdentifier(e.name))
+        return y_.ErrorAt(e.key, "parameter name " + Quote(e.name) +
+                                     " must be letters, digits and '_' (not starting with a digit)");
+      for (const Param& p : *params)
+        if (p.name == e.name) return y_.ErrorAt(e.key, "duplicate parameter " + Quote(e.name));
+      YamlField named{"params." + e.name, e.key, e.value};
+      if (e.value.IsNull() || (e.value.IsSequence() && e.value.size() == 0))
+        return y_.ErrorAt(named, "parameter " + Quote(e.name) + " has no values");
+      GPUGATE_ASSIGN_OR_RETURN(std::vector<std::string> values, y_.StringList(named, true));
+      std::vector<YamlField> fields;
+      if (e.value.IsSequence()) {
+        fields = y_.Elements(e.value, named.name);
+      } else {
+        fields.push_back(named);
+      }
+      params->push_back(Param{e.name, std::move(values), std::move(fields)});
+    }
+    return Status::Ok();
+  }
+
+  Status CheckNamePlaceholders(const Template& t) const {
+    std::vector<std::string> names;
+    for (const Param& p : t.params) names.push_back(p.name);
+    for (const std::string& ph : Placeholders(t.spec.template_name)) {
+      if (Contains(names, ph)) continue;
+      std::string hint = DidYouMean(ph, names);
+      if (hint.empty())
+        hint = names.empty() ? " (this workload has no params)" : " (params: " + JoinNames(names) + ")";
+      return y_.ErrorAt(t.name_field, "unknown placeholder '{" + ph + "}' in name " +
+                                          Quote(t.spec.template_name) + hint);
+    }
+    return Status::Ok();
+  }
+
+  Status ParseTags(const YamlField& f, std::vector<std::string>* tags) const {
+    GPUGATE_ASSIGN_OR_RETURN(std::vector<std::string> list, y_.StringList(f, true));
+    for (const std::string& tag : list) {
+      if (tag.empty()) return y_.ErrorAt(f, "a tag must not be empty");
+      for (char c : tag)
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
+            std::iscntrl(static_cast<unsigned char>(c)))
+          return y_.ErrorAt(f, "tag " + Quote(tag) + " must not contain spaces or commas");
+      if (!Contains(*tags, tag)) tags->push_back(tag);
+    }
+    return Status::Ok();
+  }
+
+  Status ParseBuiltin(const YAML::Node& map, WorkloadSpec* spec) const {
+    static const std::vector<std::string> kBackends = {"auto", "cpu", "cuda"};
+    static const std::vector<std::string> kL2Modes = {"cold", "hot"};
+    if (std::optional<YamlField> f = y_.Find(map, "backend")) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->backend, y_.Choice(*f, "backend", kBackends));
+    }
+    std::optional<YamlField> kf = y_.Find(map, "kernel");
+    if (!kf)
+      return y_.ErrorAt(map, "missing required key 'kernel' for a builtin workload (one of " +
+                                 JoinNames(BuiltinKernelNames()) + ")");
+    GPUGATE_ASSIGN_OR_RETURN(spec->kernel, y_.Choice(*kf, "kernel", BuiltinKernelNames()));
+    if (std::optional<YamlField> f = y_.Find(map, "l2")) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string l2, y_.Choice(*f, "l2 mode", kL2Modes));
+      spec->l2_cold = l2 == "cold";
+    }
+    return Status::Ok();
+  }
+
+  // n, m and k of a builtin kernel must be sizes of at least 1.
+  Status CheckSizeParams(const std::vector<Param>& params) const {
+    for (const Param& p : params) {
+      if (!Contains(BuiltinSizeParams(), p.name)) continue;
+      for (const YamlField& f : p.fields) {
+        GPUGATE_ASSIGN_OR_RETURN(int64_t size, y_.Size(f));
+        if (size < 1) return y_.ErrorAt(f, Quote(f.name) + " must be at least 1, got 0");
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status ParseCommand(const YAML::Node& map, WorkloadSpec* spec) const {
+    static const std::vector<std::string> kProfiles = {"none", "cupti"};
+    if (std::optional<YamlField> f = y_.Find(map, "shell")) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->shell, y_.Bool(*f));
+    }
+    std::optional<YamlField> af = y_.Find(map, "argv");
+    if (!af)
+      return y_.ErrorAt(map, "missing required key 'argv' for a command workload "
+                             "(a list: program, then its arguments)");
+    if (af->value.IsScalar() && !spec->shell)
+      return y_.ErrorAt(*af, "'argv' must be a list of strings like [/bin/sleep, \"0.01\"]; "
+                             "to run a shell command line, set shell: true");
+    GPUGATE_ASSIGN_OR_RETURN(spec->argv, y_.StringList(*af, spec->shell));
+    if (spec->argv.empty()) return y_.ErrorAt(*af, "'argv' must not be empty");
+    if (spec->argv[0].empty()) return y_.ErrorAt(*af, "'argv[0]' (the program) must not be empty");
+    if (spec->shell && spec->argv.size() != 1)
+      return y_.ErrorAt(*af, "with shell: true, 'argv' must have exactly one element (the "
+                             "command line for /bin/sh -c), got " +
+                                 std::to_string(spec->argv.size()));
+    if (std::optional<YamlField> f = y_.Find(map, "env")) {
+      GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
+      for (const YamlField& e : y_.Entries(f->value)) {
+        if (e.name.empty() || e.name.find('=') != std::string::npos || !e.key.IsScalar())
+          return y_.ErrorAt(e.key, "environment variable name " + Quote(e.name) +
+                                       " must be non-empty and without '='");
+        YamlField named{"env." + e.name, e.key, e.value};
+        GPUGATE_ASSIGN_OR_RETURN(spec->env[e.name], y_.String(named));
+      }
+    }
+    if (std::optional<YamlField> f = y_.Find(map, "cwd")) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->cwd, y_.String(*f));
+      if (spec->cwd.empty()) return y_.ErrorAt(*f, "'cwd' must not be empty");
+    }
+    if (std::optional<YamlField> f = y_.Find(map, "profile")) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->profile, y_.Choice(*f, "profile", kProfiles));
+    }
+    return Status::Ok();
+  }
+
+  Status ParseSynthetic(const YAML::Node& map, SyntheticSpec* s) const {
+    std::optional<YamlField> sf = y_.Find(map, "synthetic");
+    if (!sf || sf->value.IsNull()) return Status::Ok();
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*sf));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(sf->value, SyntheticKeys()));
+    for (YamlField f : y_.Entries(sf->value)) {
+      std::string key = f.name;
+      f.name = "synthetic." + key;
+      if (key == "median") {
+        GPUGATE_ASSIGN_OR_RETURN(s->median, PositiveDuration(f));
+      } else if (key == "seed") {
+        GPUGATE_ASSIGN_OR_RETURN(s->seed, y_.Uint64(f));
+      } else if (key == "outlier_scale" || key == "bimodal_ratio" || key == "slowdown") {
+        GPUGATE_ASSIGN_OR_RETURN(double v, y_.Double(f));
+        if (!(v > 0.0))
+          return y_.ErrorAt(f, Quote(f.name) + " must be a factor greater than 0, got " +
+                                   YamlReader::Describe(f.value));
+        (key == "outlier_scale" ? s->outlier_scale
+                                : key == "bimodal_ratio" ? s->bimodal_ratio : s->slowdown) = v;
+      } else {
+        // cv, round_drift, run_drift, outlier_rate, bimodal_weight: fractions.
+        GPUGATE_ASSIGN_OR_RETURN(double v, y_.Fraction(f));
+        bool probability = key == "outlier_rate" || key == "bimodal_weight";
+        if (v < 0.0 || (probability && v > 1.0))
+          return y_.ErrorAt(f, Quote(f.name) + " must be " +
+                                   (probability ? "between 0 and 1" : ">= 0") + ", got " +
+                                   YamlReader::Describe(f.value));
+        if (key == "cv") s->cv = v;
+        else if (key == "round_drift") s->round_drift_cv = v;
+        else if (key == "run_drift") s->run_drift_cv = v;
+        else if (key == "outlier_rate") s->outlier_rate = v;
+        else s->bimodal_weight = v;
+      }
+    }
+    return Status::Ok();
+  }
+
+  // ---- expansion ------------------------------------------------------------
+
+  // Cartesian product of the params in declared order (the last one varies
+  // fastest), each combination substituted into name, argv, env and cwd.
+  Status Expand(const Template& t, size_t template_index, std::map<std::string, SeenName>* seen,
+                std::vector<WorkloadSpec>* out) const {
+    int64_t combos = 1;
+    for (const Param& p : t.params) {
+      combos *= static_cast<int64_t>(p.values.size());
+      if (combos + static_cast<int64_t>(out->size()) > kMaxWorkloads)
+        return y_.ErrorAt(t.spec.location, "params expand to more than " +
+                                               std::to_string(kMaxWorkloads) + " workloads");
+    }
+    std::vector<size_t> pick(t.params.size(), 0);
+    for (int64_t c = 0; c < combos; ++c) {
+      ParamValues values;
+      for (size_t i = 0; i < t.params.size(); ++i)
+        values.emplace_back(t.params[i].name, t.params[i].values[pick[i]]);
+      WorkloadSpec spec = Instantiate(t, values);
+      GPUGATE_RETURN_IF_ERROR(Remember(t, template_index, spec.name, seen));
+      out->push_back(std::move(spec));
+      for (size_t i = t.params.size(); i-- > 0;) {  // odometer step
+        if (++pick[i] < t.params[i].values.size()) break;
+        pick[i] = 0;
+      }
+    }
+    return Status::Ok();
+  }
+
+  WorkloadSpec Instantiate(const Template& t, const ParamValues& values) const {
+    WorkloadSpec spec = t.spec;
+    spec.params = values;
+    spec.name = Substitute(t.spec.template_name, values);
+    for (std::string& a : spec.argv) a = Substitute(a, values);
+    for (auto& [k, v] : spec.env) v = Substitute(v, values);
+    if (!spec.cwd.empty()) spec.cwd = ResolveCwd(Substitute(spec.cwd, values));
+    if (spec.kind == WorkloadKind::kBuiltin) {
+      for (const auto& [name, text] : values) {
+        Result<int64_t> size = ParseSize(text);
+        if (size.ok()) spec.sizes[name] = *size;
+      }
+    }
+    return spec;
+  }
+
+  // A relative cwd is taken from the suite file's folder; the result is made
+  // absolute (and lexically normal) so later stages need not know the suite path.
+  std::string ResolveCwd(const std::string& cwd) const {
+    namespace fs = std::filesystem;
+    fs::path path(cwd);
+    if (path.is_relative()) path = fs::path(DirName(y_.file())) / path;
+    std::error_code ec;
+    fs::path absolute = fs::absolute(path, ec);
+    if (!ec) path = absolute;
+    std::string out = path.lexically_normal().string();
+    if (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out;
+  }
+
+  Status Remember(const Template& t, size_t template_index, const std::string& name,
+                  std::map<std::string, SeenName>* seen) const {
+    SourceLocation here = y_.Where(t.name_field);
+    auto [it, inserted] = seen->emplace(name, SeenName{here, template_index});
+    if (inserted) return Status::Ok();
+    bool expanded = !t.params.empty();
+    std::string message = "duplicate workload name " + Quote(name) +
+                          (expanded ? " after expansion" : "") + " (also at " +
+                          it->second.at.ToString() + ")";
+    if (it->second.template_index == template_index) {
+      std::vector<std::string> in_name = Placeholders(t.spec.template_name);
+      for (const Param& p : t.params)
+        if (p.values.size() > 1 && !Contains(in_name, p.name)) {
+          message += "; parameter '" + p.name + "' has " + std::to_string(p.values.size()) +
+                     " values, so the name needs {" + p.name + "}";
+          break;
+        }
+    }
+    return YamlReader::ErrorAt(here, message);
+  }
+
+  YamlReader y_;
+};
+
+// Exact decimal arithmetic for sizes ("1.5K" = 1500) in 128 bits.
+using U128 = unsigned __int128;
+constexpr U128 kInt64Max = static_cast<U128>(std::numeric_limits<int64_t>::max());
+
+Error BadSize(const std::string& text, const std::string& why) {
+  return InputError("invalid size " + Quote(text) + ": " + why);
+}
+
+// One `[...]` class at pattern[*pos] (which is '['). On success advances *pos
+// past ']' and sets *matched; returns false for an unclosed class.
+bool MatchClass(const std::string& pattern, size_t* pos, char c, bool* matched) {
+  size_t i = *pos + 1;
+  bool negate = i < pattern.size() && (pattern[i] == '!' || pattern[i] == '^');
+  if (negate) ++i;
+  size_t first = i;
+  bool hit = false;
+  while (i < pattern.size() && (pattern[i] != ']' || i == first)) {
+    char lo = pattern[i];
+    if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
+      char hi = pattern[i + 2];
+      hit = hit || (static_cast<unsigned char>(c) >= static_cast<unsigned char>(lo) &&
+                    static_cast<unsigned char>(c) <= static_cast<unsigned char>(hi));
+      i += 3;
+    } else {
+      hit = hit || c == lo;
+      ++i;
+    }
+  }
+  if (i >= pattern.size()) return false;  // no closing ']'
+  *pos = i + 1;
+  *matched = hit != negate;
+  return true;
+}
+
+// Tries to match one pattern element at *p against c; advances *p on success.
+bool MatchOne(const std::string& pattern, size_t* p, char c) {
+  char pc = pattern[*p];
+  if (pc == '?') {
+    ++*p;
+    return true;
+  }
+  if (pc == '[') {
+    size_t pos = *p;
+    bool matched = false;
+    if (MatchClass(pattern, &pos, c, &matched)) {
+      if (matched) *p = pos;
+      return matched;
+    }
+    // Unclosed '[' is a literal.
+  }
+  if (pc == '\\' && *p + 1 < pattern.size()) {
+    if (pattern[*p + 1] != c) return false;
+    *p += 2;
+    return true;
+  }
+  if (pc != c) return false;
+  ++*p;
+  return true;
+}
+
+uint64_t Fnv1a64(const std::string& s) {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a 64-bit offset basis
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;  // FNV 64-bit prime
+  }
+  return h;
+}
+
+}  // namespace
+
+Result<Suite> LoadSuiteFromString(const std::string& text, const std::string& name) {
+  return SuiteParser(name).Parse(text);
+}
+
+Result<Suite> LoadSuiteFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.error();
+  return LoadSuiteFromString(*text, path);
+}
+
+Result<int64_t> ParseSize(const std::string& raw) {
+  std::string text = Trim(raw);
+  if (text.empty()) return BadSize(raw, "empty");
+  if (text[0] == '-') return BadSize(raw, "a size must not be negative");
+  size_t i = 0;
+  U128 whole = 0;
+  size_t whole_digits = 0;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i, ++whole_digits) {
+    whole = whole * 10 + static_cast<unsigned>(text[i] - '0');
+    if (whole > kInt64Max) return BadSize(raw, "too large (the limit is 2^63-1)");
+  }
+  U128 frac = 0, frac_scale = 1;
+  size_t frac_digits = 0;
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+      if (++frac_digits > 18) return BadSize(raw, "too many decimals");
+      frac = frac * 10 + static_cast<unsigned>(text[i] - '0');
+      frac_scale *= 10;
+    }
+    if (frac_digits == 0) return BadSize(raw, "expected digits after '.'");
+  }
+  if (whole_digits == 0)
+    return BadSize(raw, "expected a number with an optional K, M, G, T or Ki, Mi, Gi, Ti suffix "
+                        "(e.g. 4096, 1M, 16Mi)");
+  std::string suffix = Trim(std::string_view(text).substr(i));
+  U128 multiplier = 1;
+  if (!suffix.empty()) {
+    static constexpr char kPrefixes[] = "KMGT";
+    char letter = suffix[0] == 'k' ? 'K' : suffix[0];
+    const char* at = std::char_traits<char>::find(kPrefixes, 4, letter);
+    bool binary = suffix.size() == 2 && suffix[1] == 'i';
+    if (at == nullptr || (suffix.size() != 1 && !binary))
+      return BadSize(raw, "unknown suffix " + Quote(suffix) +
+                              " (use K, M, G, T for powers of 1000 or Ki, Mi, Gi, Ti for 1024)");
+    for (int k = 0; k <= at - kPrefixes; ++k) multiplier *= binary ? 1024 : 1000;
+  }
+  U128 frac_part = frac * multiplier;
+  if (frac_part % frac_scale != 0) return BadSize(raw, "not a whole number");
+  U128 value = whole * multiplier + frac_part / frac_scale;
+  if (value > kInt64Max) return BadSize(raw, "too large (the limit is 2^63-1)");
+  return static_cast<int64_t>(value);
+}
+
+Result<double> ParseDuration(const std::string& raw) {
+  std::string text = Trim(raw);
+  auto bad = [&](const std::string& why) {
+    return InputError("invalid duration " + Quote(raw) + ": " + why);
+  };
+  if (text.empty()) return bad("empty");
+  if (text[0] == '-') return bad("a duration must not be negative");
+  std::string_view number = text;
+  if (number[0] == '+') number.remove_prefix(1);
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v,
+                                   std::chars_format::general);
+  if (ec != std::errc() || ptr == number.data() || !std::isfinite(v))
+    return bad("expected a number with a unit ns, us, ms, s, m or h (e.g. 500ms, 2s)");
+  std::string unit = Trim(std::string_view(ptr, number.data() + number.size() - ptr));
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1.0;
+  else if (unit == "ms") scale = 1e-3;
+  else if (unit == "us" || unit == "\xC2\xB5s") scale = 1e-6;  // "µs"
+  else if (unit == "ns") scale = 1e-9;
+  else if (unit == "m" || unit == "min") scale = 60.0;
+  else if (unit == "h") scale = 3600.0;
+  else return bad("unknown unit " + Quote(unit) + " (use ns, us, ms, s, m or h)");
+  if (v < 0) return bad("a duration must not be negative");
+  return v * scale;
+}
+
+bool GlobMatch(const std::string& pattern, const std::string& text) {
+  // Iterative wildcard matching: on a mismatch, backtrack to the last '*' and
+  // let it absorb one more character (linear in practice, no recursion).
+  size_t p = 0, t = 0;
+  size_t star_p = std::string::npos, star_t = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star_p = ++p;
+      star_t = t;
+      continue;
+    }
+    if (p < pattern.size() && MatchOne(pattern, &p, text[t])) {
+      ++t;
+      continue;
+    }
+    if (star_p == std::string::npos) return false;
+    p = star_p;
+    t = ++star_t;
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<WorkloadSpec> FilterWorkloads(const std::vector<WorkloadSpec>& in,
+                                          const std::vector<std::string>& globs,
+                                          const std::vector<std::string>& tags) {
+  std::vector<WorkloadSpec> out;
+  for (const WorkloadSpec& w : in) {
+    bool name_ok = globs.empty() || std::any_of(globs.begin(), globs.end(), [&](const auto& g) {
+                     return GlobMatch(g, w.name);
+                   });
+    bool tag_ok = tags.empty() || std::any_of(tags.begin(), tags.end(), [&](const auto& tag) {
+                    return Contains(w.tags, tag);
+                  });
+    if (name_ok && tag_ok) out.push_back(w);
+  }
+  return out;
+}
+
+Result<std::pair<int, int>> ParseShard(const std::string& text) {
+  auto bad = [&]() {
+    return InputError("invalid shard " + Quote(text) +
+                      ": expected i/N with 1 <= i <= N (e.g. 2/4)");
+  };
+  size_t slash = text.find('/');
+  if (slash == std::string::npos) return bad();
+  auto parse = [](std::string_view s, int* out) {
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        }))
+      return false;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+    return ec == std::errc() && ptr == s.data() + s.size();
+  };
+  int index = 0, count = 0;
+  std::string_view view = text;
+  if (!parse(view.substr(0, slash), &index) || !parse(view.substr(slash + 1), &count)) return bad();
+  if (count < 1 || index < 1 || index > count) return bad();
+  return std::make_pair(index, count);
+}
+
+std::vector<WorkloadSpec> SelectShard(const std::vector<WorkloadSpec>& in, int index, int count) {
+  GPUGATE_CHECK(count >= 1 && index >= 1 && index <= count);
+  std::vector<WorkloadSpec> out;
+  for (const WorkloadSpec& w : in)
+    if (Fnv1a64(w.name) % static_cast<uint64_t>(count) == static_cast<uint64_t>(index - 1))
+      out.push_back(w);
+  return out;
+}
+
+}  // namespace gpugate

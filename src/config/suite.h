@@ -1,0 +1,119 @@
+// Suite configuration (`suite.yaml`, version 1) as plain structs. Parsing
+// (yaml-cpp) lives in suite.cc; every error names file:line:col.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "util/result.h"
+
+namespace gpugate {
+
+/// Where a value came from, for messages: "suite.yaml:12:5".
+struct SourceLocation {
+  std::string file;
+  int line = 0;    ///< 1-based; 0 when unknown
+  int column = 0;  ///< 1-based
+  std::string ToString() const;
+};
+
+/// Sampling settings; `defaults:` in the suite, overridable per workload.
+struct Sampling {
+  int warmup = 5;               ///< untimed samples before the first round
+  int min_samples = 10;         ///< total over all rounds
+  int max_samples = 200;        ///< total over all rounds
+  double min_time = 0.5;        ///< seconds of measured time, total
+  double max_time = 30.0;       ///< seconds of wall time, total
+  double target_rel_ci = 0.01;  ///< stop once 95% CI half-width of median / median <= this
+  int rounds = 5;               ///< replication units
+  double timeout = 60.0;        ///< seconds; per workload wall time before it is killed
+};
+
+/// Declared distribution of the synthetic backend (seeded, for tests/demos).
+struct SyntheticSpec {
+  double median = 1e-3;         ///< seconds
+  double cv = 0.02;             ///< lognormal coefficient of variation within a round
+  double round_drift_cv = 0.0;  ///< lognormal CV of a per-round multiplicative shift
+  double run_drift_cv = 0.0;    ///< lognormal CV of a per-run shift (between-run noise)
+  double outlier_rate = 0.0;    ///< probability a sample is an outlier
+  double outlier_scale = 3.0;   ///< outlier multiplier
+  double bimodal_ratio = 1.0;   ///< second mode = median * ratio
+  double bimodal_weight = 0.0;  ///< probability of the second mode
+  double slowdown = 1.0;        ///< multiplicative factor applied to every sample
+  uint64_t seed = 1;            ///< base seed; combined with the workload name
+};
+
+enum class WorkloadKind { kBuiltin, kCommand, kSynthetic };
+
+/// One expanded workload (parameters substituted, defaults merged).
+struct WorkloadSpec {
+  std::string name;                 ///< expanded, unique in the suite
+  std::string template_name;        ///< as written, "saxpy/{n}"
+  WorkloadKind kind = WorkloadKind::kBuiltin;
+  std::string backend = "auto";     ///< auto | cpu | cuda
+  std::vector<std::pair<std::string, std::string>> params;  ///< name -> value text
+  std::vector<std::string> tags;
+  Sampling sampling;
+  SourceLocation location;          ///< of the workload's mapping in the file
+
+  // kind: builtin
+  std::string kernel;               ///< "saxpy", "triad", "copy", "reduce", "sgemm_naive", "sgemm_blocked"
+  std::map<std::string, int64_t> sizes;  ///< numeric params parsed as sizes ("n" -> 1048576)
+  bool l2_cold = true;              ///< l2: cold | hot
+
+  // kind: command
+  std::vector<std::string> argv;    ///< {param} placeholders substituted
+  bool shell = false;               ///< run argv[0] through /bin/sh -c
+  std::map<std::string, std::string> env;
+  std::string cwd;                  ///< absolute after loading (a relative `cwd:` is taken from the suite file's folder); "" = inherit
+  std::string profile = "none";     ///< none | cupti
+
+  // kind: synthetic
+  SyntheticSpec synthetic;
+};
+
+struct Suite {
+  int version = 1;
+  std::string name;                 ///< `name:` or the file stem
+  std::string path;                 ///< file it was read from
+  Sampling defaults;
+  std::vector<WorkloadSpec> workloads;
+};
+
+/// Parses and expands a suite. Errors: "file:line:col: message", exit code 2.
+Result<Suite> LoadSuiteFile(const std::string& path);
+/// Same from text; `name` stands in for the file name in messages.
+Result<Suite> LoadSuiteFromString(const std::string& text, const std::string& name);
+
+/// Sizes: "1M" = 1000000, "1Mi" = 1048576, K/M/G and Ki/Mi/Gi, plain integers.
+Result<int64_t> ParseSize(const std::string& text);
+/// Durations: "500ms", "2s", "1m", "100us", "250ns", plain number = seconds.
+Result<double> ParseDuration(const std::string& text);
+
+/// Keeps workloads whose name matches the glob (`*`, `?`, `[...]`) and that carry the tag.
+std::vector<WorkloadSpec> FilterWorkloads(const std::vector<WorkloadSpec>& in,
+                                          const std::vector<std::string>& globs,
+                                          const std::vector<std::string>& tags);
+/// Shell-style match of the whole text: `*` any run (also across '/'), `?` one
+/// character, `[abc]`, `[a-z]`, `[!x]` (or `[^x]`), `\c` a literal c. An
+/// unclosed `[` is a literal.
+bool GlobMatch(const std::string& pattern, const std::string& text);
+
+/// Kernel names of `kind: builtin`, shared by every backend:
+/// copy, triad, saxpy, reduce, sgemm_naive, sgemm_blocked.
+const std::vector<std::string>& BuiltinKernelNames();
+
+/// Parses "--shard i/N" (1 <= i <= N). Returns {i, N}; errors exit 2.
+Result<std::pair<int, int>> ParseShard(const std::string& text);
+
+/// Shard `index` (1-based) of `count`: the workloads whose FNV-1a 64-bit name
+/// hash modulo `count` equals index - 1, in suite order. Shards are disjoint and
+/// together cover the suite, independent of filters and suite order.
+/// Precondition: 1 <= index <= count.
+std::vector<WorkloadSpec> SelectShard(const std::vector<WorkloadSpec>& in, int index, int count);
+
+}  // namespace gpugate

@@ -1,0 +1,296 @@
+// YAML reading helpers: positions, typed access and key checks (see yaml_util.h).
+#include "config/yaml_util.h"
+
+#include <charconv>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <set>
+
+#include "util/strings.h"
+
+namespace gpugate {
+
+namespace {
+
+// The text of line `line` (0-based) of `text`, without its newline.
+std::string LineOf(const std::string& text, int line) {
+  size_t start = 0;
+  for (int i = 0; i < line; ++i) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) return "";
+    start = nl + 1;
+  }
+  size_t end = text.find('\n', start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+bool HasTabInIndent(const std::string& line) {
+  for (char c : line) {
+    if (c == '\t') return true;
+    if (c != ' ') return false;
+  }
+  return false;
+}
+
+// Whole-text integer parse; accepts an optional leading '+'.
+template <class T>
+bool ParseWholeInteger(std::string_view text, T* out) {
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool ParseWholeDouble(std::string_view text, double* out) {
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out,
+                                   std::chars_format::general);
+  return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(*out);
+}
+
+std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+}  // namespace
+
+Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.empty()) return YAML::Node();
+    if (docs.size() > 1)
+      return ErrorAt(docs[1], "expected one YAML document, found a second one here");
+    return docs[0];
+  } catch (const YAML::Exception& e) {
+    int line = e.mark.line >= 0 ? e.mark.line : 0;
+    int column = e.mark.column >= 0 ? e.mark.column : 0;
+    std::string message = "invalid YAML: " + e.msg;
+    if (HasTabInIndent(LineOf(text, line)) && e.msg.find("tab") == std::string::npos)
+      message += " (tabs are not allowed for indentation; use spaces)";
+    else if (e.msg.find("tab") != std::string::npos)
+      message += " (use spaces for indentation)";
+    return ErrorAt(SourceLocation{file_, line + 1, column + 1}, message);
+  } catch (const std::exception& e) {
+    return ErrorAt(SourceLocation{file_, 1, 1}, std::string("invalid YAML: ") + e.what());
+  }
+}
+
+SourceLocation YamlReader::Where(const YAML::Node& node) const {
+  YAML::Mark m = node.Mark();
+  if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
+  return SourceLocation{file_, m.line + 1, m.column + 1};
+}
+
+SourceLocation YamlReader::Where(const YamlField& field) const {
+  bool key_has_mark = field.key.Mark().line >= 0;
+  if (key_has_mark && (field.value.IsNull() || field.value.Mark().line < 0))
+    return Where(field.key);
+  return Where(field.value);
+}
+
+Error YamlReader::ErrorAt(const SourceLocation& at, const std::string& message) {
+  return InputError(at.ToString() + ": " + message);
+}
+
+Error YamlReader::ErrorAt(const YAML::Node& node, const std::string& message) const {
+  return ErrorAt(Where(node), message);
+}
+
+Error YamlReader::ErrorAt(const YamlField& field, const std::string& message) const {
+  return ErrorAt(Where(field), message);
+}
+
+std::vector<YamlField> YamlReader::Entries(const YAML::Node& map) const {
+  std::vector<YamlField> out;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    std::string key = it->first.IsScalar() ? it->first.Scalar() : Describe(it->first);
+    out.push_back(YamlField{key, it->first, it->second});
+  }
+  return out;
+}
+
+std::vector<YamlField> YamlReader::Elements(const YAML::Node& list, std::string_view name) const {
+  std::vector<YamlField> out;
+  size_t i = 0;
+  for (auto it = list.begin(); it != list.end(); ++it, ++i) {
+    out.push_back(YamlField{std::string(name) + "[" + std::to_string(i) + "]", YAML::Node(), *it});
+  }
+  return out;
+}
+
+std::optional<YamlField> YamlReader::Find(const YAML::Node& map, std::string_view key,
+                                          std::string_view prefix) const {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key)
+      return YamlField{std::string(prefix) + std::string(key), it->first, it->second};
+  }
+  return std::nullopt;
+}
+
+Status YamlReader::CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed) const {
+  std::set<std::string> seen;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (!it->first.IsScalar())
+      return ErrorAt(it->first, "a key must be a plain name, got " + Describe(it->first));
+    const std::string& key = it->first.Scalar();
+    bool known = false;
+    for (const auto& a : allowed) known = known || a == key;
+    if (!known) return ErrorAt(it->first, "unknown key " + Quote(key) + DidYouMean(key, allowed));
+    if (!seen.insert(key).second) {
+      SourceLocation first = Where(Find(map, key)->key);
+      return ErrorAt(it->first, "duplicate key " + Quote(key) + " (first at " +
+                                    std::to_string(first.line) + ":" +
+                                    std::to_string(first.column) + ")");
+    }
+  }
+  return Status::Ok();
+}
+
+Result<YamlField> YamlReader::Require(const YAML::Node& map, std::string_view key,
+                                      std::string_view prefix) const {
+  std::optional<YamlField> f = Find(map, key, prefix);
+  if (!f) return ErrorAt(map, "missing required key " + Quote(key));
+  return *f;
+}
+
+Status YamlReader::ExpectMap(const YamlField& field) const {
+  if (field.value.IsMap()) return Status::Ok();
+  return ErrorAt(field, Quote(field.name) + " must be a mapping, got " + Describe(field.value));
+}
+
+Status YamlReader::ExpectList(const YamlField& field) const {
+  if (field.value.IsSequence()) return Status::Ok();
+  return ErrorAt(field, Quote(field.name) + " must be a list, got " + Describe(field.value));
+}
+
+Result<int64_t> YamlReader::Int(const YamlField& field) const {
+  int64_t v = 0;
+  if (!field.value.IsScalar() || !ParseWholeInteger(Trim(field.value.Scalar()), &v))
+    return ErrorAt(field, Quote(field.name) + " must be an integer, got " + Describe(field.value));
+  return v;
+}
+
+Result<int64_t> YamlReader::IntInRange(const YamlField& field, int64_t min, int64_t max) const {
+  GPUGATE_ASSIGN_OR_RETURN(int64_t v, Int(field));
+  if (v < min || v > max) {
+    std::string range = max == std::numeric_limits<int64_t>::max() ||
+                                max == std::numeric_limits<int>::max()
+                            ? ">= " + std::to_string(min)
+                            : "between " + std::to_string(min) + " and " + std::to_string(max);
+    return ErrorAt(field, Quote(field.name) + " must be " + range + ", got " + std::to_string(v));
+  }
+  return v;
+}
+
+Result<uint64_t> YamlReader::Uint64(const YamlField& field) const {
+  uint64_t v = 0;
+  if (!field.value.IsScalar() || !ParseWholeInteger(Trim(field.value.Scalar()), &v))
+    return ErrorAt(field, Quote(field.name) + " must be a non-negative integer, got " +
+                              Describe(field.value));
+  return v;
+}
+
+Result<double> YamlReader::Double(const YamlField& field) const {
+  double v = 0;
+  if (!field.value.IsScalar() || !ParseWholeDouble(Trim(field.value.Scalar()), &v))
+    return ErrorAt(field, Quote(field.name) + " must be a number, got " + Describe(field.value));
+  return v;
+}
+
+Result<bool> YamlReader::Bool(const YamlField& field) const {
+  bool v = false;
+  if (!field.value.IsScalar() || !YAML::convert<bool>::decode(field.value, v))
+    return ErrorAt(field, Quote(field.name) + " must be true or false, got " +
+                              Describe(field.value));
+  return v;
+}
+
+Result<std::string> YamlReader::String(const YamlField& field) const {
+  if (field.value.IsScalar()) return field.value.Scalar();
+  std::string message =
+      Quote(field.name) + " must be a string, got " + Describe(field.value);
+  if (field.value.IsMap() && field.value.Style() == YAML::EmitterStyle::Flow)
+    message += " (quote text that starts with '{')";
+  return ErrorAt(field, message);
+}
+
+Result<std::vector<std::string>> YamlReader::StringList(const YamlField& field,
+                                                        bool allow_single) const {
+  if (allow_single && field.value.IsScalar()) return std::vector<std::string>{field.value.Scalar()};
+  if (!field.value.IsSequence()) {
+    return ErrorAt(field, Quote(field.name) + " must be a list" +
+                              (allow_single ? std::string(" or a string") : std::string()) +
+                              ", got " + Describe(field.value));
+  }
+  std::vector<std::string> out;
+  for (const YamlField& e : Elements(field.value, field.name)) {
+    GPUGATE_ASSIGN_OR_RETURN(std::string s, String(e));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Result<std::string> YamlReader::Choice(const YamlField& field, std::string_view what,
+                                       const std::vector<std::string>& choices) const {
+  GPUGATE_ASSIGN_OR_RETURN(std::string v, String(field));
+  for (const auto& c : choices)
+    if (c == v) return v;
+  std::string hint = DidYouMean(v, choices);
+  if (hint.empty()) {
+    hint = " (expected ";
+    for (size_t i = 0; i < choices.size(); ++i) {
+      if (i > 0) hint += i + 1 == choices.size() ? " or " : ", ";
+      hint += choices[i];
+    }
+    hint += ")";
+  }
+  return ErrorAt(field, "unknown " + std::string(what) + " " + Quote(v) + hint);
+}
+
+Result<double> YamlReader::Duration(const YamlField& field) const {
+  if (!field.value.IsScalar())
+    return ErrorAt(field, Quote(field.name) + " must be a duration like 500ms or 2s, got " +
+                              Describe(field.value));
+  Result<double> d = ParseDuration(field.value.Scalar());
+  if (!d.ok()) return ErrorAt(field, Quote(field.name) + ": " + d.error().message);
+  return *d;
+}
+
+Result<double> YamlReader::Fraction(const YamlField& field) const {
+  if (!field.value.IsScalar())
+    return ErrorAt(field, Quote(field.name) + " must be a fraction like 0.01 or 1%, got " +
+                              Describe(field.value));
+  Result<double> f = ParseFraction(field.value.Scalar());
+  if (!f.ok()) return ErrorAt(field, Quote(field.name) + ": " + f.error().message);
+  return *f;
+}
+
+Result<int64_t> YamlReader::Size(const YamlField& field) const {
+  if (!field.value.IsScalar())
+    return ErrorAt(field, Quote(field.name) + " must be a size like 4096, 1M or 16Mi, got " +
+                              Describe(field.value));
+  Result<int64_t> s = ParseSize(field.value.Scalar());
+  if (!s.ok()) return ErrorAt(field, Quote(field.name) + ": " + s.error().message);
+  return *s;
+}
+
+std::string YamlReader::Describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  std::string s = node.Scalar();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return Quote(s);
+}
+
+Result<double> ParseFraction(const std::string& raw) {
+  std::string text = Trim(raw);
+  bool percent = EndsWith(text, "%");
+  if (percent) text = Trim(std::string_view(text).substr(0, text.size() - 1));
+  double v = 0;
+  if (!ParseWholeDouble(text, &v))
+    return InputError("invalid fraction " + Quote(raw) + " (expected a number like 0.01 or 1%)");
+  return percent ? v / 100.0 : v;
+}
+
+}  // namespace gpugate

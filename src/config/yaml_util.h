@@ -1,0 +1,128 @@
+// YAML reading helpers shared by the suite and policy readers: node positions
+// as file:line:col, typed scalar access that names the key and the offending
+// value, and key checks with "did you mean". Nothing here throws; yaml-cpp
+// exceptions are turned into Errors (exit code 2) at this seam.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/suite.h"
+#include "util/result.h"
+
+/// Propagates the Error of a Status/Result expression from the current function.
+#ifndef GPUGATE_RETURN_IF_ERROR
+#define GPUGATE_RETURN_IF_ERROR(expr)          \
+  do {                                         \
+    auto gpugate_status_ = (expr);             \
+    if (!gpugate_status_.ok()) return gpugate_status_.error(); \
+  } while (0)
+#endif
+
+/// `GPUGATE_ASSIGN_OR_RETURN(auto x, ReadSomething());` declares/assigns x or
+/// returns the Error from the current function.
+#ifndef GPUGATE_ASSIGN_OR_RETURN
+#define GPUGATE_YAML_CONCAT_INNER_(a, b) a##b
+#define GPUGATE_YAML_CONCAT_(a, b) GPUGATE_YAML_CONCAT_INNER_(a, b)
+#define GPUGATE_ASSIGN_OR_RETURN(lhs, expr) \
+  GPUGATE_ASSIGN_OR_RETURN_IMPL_(GPUGATE_YAML_CONCAT_(gpugate_result_, __LINE__), lhs, expr)
+#define GPUGATE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                                   \
+  if (!tmp.ok()) return tmp.error();                   \
+  lhs = std::move(tmp).value()
+#endif
+
+namespace gpugate {
+
+/// One value to read: a mapping entry (key node + value) or a list element.
+/// `name` is what messages call it: "warmup", "argv[2]", "env.PATH".
+struct YamlField {
+  std::string name;
+  YAML::Node key;    ///< the key's node; undefined for list elements
+  YAML::Node value;  ///< may be Null (`key:` with nothing after it)
+};
+
+/// Reads the nodes of one YAML file. Every Error it returns is
+/// "file:line:col: message" with 1-based line and column and exit code 2.
+class YamlReader {
+ public:
+  explicit YamlReader(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+
+  /// Parses one YAML document (an empty text gives a Null node; a second
+  /// document is an error). Syntax errors
+  /// are positioned at yaml-cpp's mark; tab indentation is named as such.
+  Result<YAML::Node> Parse(const std::string& text) const;
+
+  /// 1-based position of a node; 1:1 when yaml-cpp has none (empty document).
+  SourceLocation Where(const YAML::Node& node) const;
+  /// Position of a field's value, or of its key when the value is Null (yaml-cpp
+  /// places a Null value at the next token, which may be lines further down).
+  SourceLocation Where(const YamlField& field) const;
+
+  static Error ErrorAt(const SourceLocation& at, const std::string& message);
+  Error ErrorAt(const YAML::Node& node, const std::string& message) const;
+  Error ErrorAt(const YamlField& field, const std::string& message) const;
+
+  /// Entries of a mapping in file order. Precondition: map.IsMap().
+  std::vector<YamlField> Entries(const YAML::Node& map) const;
+  /// Elements of a list, named "<name>[i]" (0-based). Precondition: list.IsSequence().
+  std::vector<YamlField> Elements(const YAML::Node& list, std::string_view name) const;
+  /// The entry `key` of a mapping (first one if repeated), or nullopt.
+  /// Precondition: map.IsMap(). `prefix` is prepended to the field's name
+  /// ("synthetic." gives "synthetic.cv" in messages).
+  std::optional<YamlField> Find(const YAML::Node& map, std::string_view key,
+                                std::string_view prefix = "") const;
+
+  /// Every key is a scalar, appears once and is one of `allowed`; otherwise
+  /// "unknown key 'warmpu' (did you mean 'warmup'?)" at the key.
+  /// Precondition: map.IsMap().
+  Status CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed) const;
+  /// "missing required key 'name'" at the mapping when `key` is absent.
+  Result<YamlField> Require(const YAML::Node& map, std::string_view key,
+                            std::string_view prefix = "") const;
+
+  /// Type checks: "'defaults' must be a mapping, got a list".
+  Status ExpectMap(const YamlField& field) const;
+  Status ExpectList(const YamlField& field) const;
+
+  /// Typed scalars. Errors name the field and quote the value:
+  /// "'warmup' must be an integer, got 'five'".
+  Result<int64_t> Int(const YamlField& field) const;
+  Result<int64_t> IntInRange(const YamlField& field, int64_t min, int64_t max) const;
+  Result<uint64_t> Uint64(const YamlField& field) const;
+  Result<double> Double(const YamlField& field) const;
+  /// true/false (also yes/no, on/off, any case as yaml-cpp reads them).
+  Result<bool> Bool(const YamlField& field) const;
+  /// Any scalar's text (numbers and booleans included); not Null, lists or maps.
+  Result<std::string> String(const YamlField& field) const;
+  /// A list of scalars; with `allow_single` a lone scalar is a one-element list.
+  Result<std::vector<std::string>> StringList(const YamlField& field, bool allow_single) const;
+  /// One of `choices`: "unknown backend 'cdua' (did you mean 'cuda'?)".
+  /// `what` names the value in the message ("backend", "kind").
+  Result<std::string> Choice(const YamlField& field, std::string_view what,
+                             const std::vector<std::string>& choices) const;
+  /// Seconds, via ParseDuration ("500ms", "2s", plain number = seconds).
+  Result<double> Duration(const YamlField& field) const;
+  /// A fraction: a plain number (0.01) or a percentage text ("1%").
+  Result<double> Fraction(const YamlField& field) const;
+  /// A size via ParseSize ("16Mi", "1K", "4096").
+  Result<int64_t> Size(const YamlField& field) const;
+
+  /// Short description of a node for messages: "'five'", "a list", "a mapping", "nothing".
+  static std::string Describe(const YAML::Node& node);
+
+ private:
+  std::string file_;
+};
+
+/// Parses a fraction text: "0.01" -> 0.01, "1%" -> 0.01, "2.5 %" -> 0.025.
+Result<double> ParseFraction(const std::string& text);
+
+}  // namespace gpugate

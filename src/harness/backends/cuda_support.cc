@@ -1,0 +1,79 @@
+// Host-side CUDA backend logic that needs no GPU (see cuda_support.h).
+#include "harness/backends/cuda_support.h"
+
+#include <cstdio>
+
+namespace gpugate::detail {
+
+int64_t L2FlushBytes(int64_t l2_bytes) {
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  if (l2_bytes <= 0) return 64 * kMiB;
+  const int64_t twice = 2 * l2_bytes;
+  return (twice + kMiB - 1) / kMiB * kMiB;
+}
+
+double ClockHzFromCounters(int64_t cycles, int64_t nanoseconds) {
+  if (nanoseconds <= 0) return 0.0;
+  return static_cast<double>(cycles) / static_cast<double>(nanoseconds) * 1e9;
+}
+
+bool IsThrottled(const std::vector<ClockReading>& readings, double max_clock_hz, double tolerance) {
+  if (max_clock_hz <= 0) return false;
+  const double floor = (1.0 - tolerance) * max_clock_hz;
+  for (const ClockReading& r : readings)
+    if (r.sm_clock_hz > 0 && r.sm_clock_hz < floor) return true;
+  return false;
+}
+
+std::string DescribeThrottleReasons(uint64_t mask) {
+  struct Bit {
+    uint64_t bit;
+    const char* name;
+  };
+  // NVML's nvmlClocksThrottleReason* (renamed nvmlClocksEventReason*) bits.
+  static constexpr Bit kBits[] = {
+      {0x1, "gpu_idle"},           {0x2, "applications_clocks_setting"},
+      {0x4, "sw_power_cap"},       {0x8, "hw_slowdown"},
+      {0x10, "sync_boost"},        {0x20, "sw_thermal_slowdown"},
+      {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"},
+      {0x100, "display_clock_setting"},
+  };
+  if (mask == 0) return "none";
+  std::string out;
+  uint64_t rest = mask;
+  for (const Bit& b : kBits) {
+    if (mask & b.bit) {
+      if (!out.empty()) out += ",";
+      out += b.name;
+      rest &= ~b.bit;
+    }
+  }
+  if (rest != 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(rest));
+    if (!out.empty()) out += ",";
+    out += buf;
+  }
+  return out;
+}
+
+std::string FormatCudaVersion(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+std::string FormatComputeCapability(int major, int minor) {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string FormatGpuUuid(const unsigned char bytes[16]) {
+  std::string out = "GPU-";
+  char buf[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += "-";
+    std::snprintf(buf, sizeof buf, "%02x", bytes[i]);
+    out += buf;
+  }
+  return out;
+}
+
+}  // namespace gpugate::detail

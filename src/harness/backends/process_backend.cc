@@ -1,0 +1,438 @@
+// Backend "process": child processes with posix_spawnp, own process group,
+// stderr through a poll-drained pipe, exit detected through a pidfd (with a
+// waitid(WNOWAIT) polling fallback), rusage from wait4.
+#include "harness/backends/process_backend.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+extern char** environ;
+
+namespace gpugate {
+
+namespace detail {
+
+namespace {
+
+double SteadyNow() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double TimevalSeconds(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6;
+}
+
+// Owns a file descriptor.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { Reset(); }
+  int get() const { return fd_; }
+  void Reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+int OpenPidfd(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+// Keeps the last bytes written to stderr without growing without bound.
+class TailBuffer {
+ public:
+  explicit TailBuffer(size_t keep) : keep_(keep) {}
+  void Append(const char* data, size_t n) {
+    text_.append(data, n);
+    if (text_.size() > 2 * keep_ + 4096) text_.erase(0, text_.size() - keep_);
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  size_t keep_;
+  std::string text_;
+};
+
+// Reads what is available now. Returns false at end of file or on error.
+bool DrainAvailable(int fd, TailBuffer& tail) {
+  char buf[4096];
+  for (;;) {
+    ssize_t r = ::read(fd, buf, sizeof buf);
+    if (r > 0) {
+      tail.Append(buf, static_cast<size_t>(r));
+      continue;
+    }
+    if (r == 0) return false;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK;
+  }
+}
+
+// True once the child has exited (it stays a zombie, so its pid and process
+// group id cannot be reused until we reap it).
+bool HasExited(pid_t pid) {
+  siginfo_t info;
+  std::memset(&info, 0, sizeof info);
+  if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return true;
+  return info.si_pid == pid;
+}
+
+// Waits up to `seconds` for the child to exit, draining stderr meanwhile.
+// Returns true when it exited.
+bool WaitForExit(pid_t pid, int pidfd, Fd& err, bool& err_open, TailBuffer& tail, double seconds) {
+  const double deadline = SteadyNow() + seconds;
+  for (;;) {
+    if (pidfd < 0 && HasExited(pid)) return true;
+    const double remaining = deadline - SteadyNow();
+    if (remaining <= 0) return pidfd >= 0 ? HasExited(pid) : false;
+    // With a pidfd, poll sleeps until exit or output; without one, it wakes
+    // every 2 ms to check waitid.
+    int timeout_ms = static_cast<int>(std::ceil(std::min(remaining, 3600.0) * 1000.0));
+    if (pidfd < 0) timeout_ms = std::min(timeout_ms, 2);
+    pollfd fds[2];
+    int nfds = 0;
+    int pid_slot = -1, err_slot = -1;
+    if (pidfd >= 0) {
+      fds[nfds] = pollfd{pidfd, POLLIN, 0};
+      pid_slot = nfds++;
+    }
+    if (err_open) {
+      fds[nfds] = pollfd{err.get(), POLLIN, 0};
+      err_slot = nfds++;
+    }
+    if (nfds == 0) {
+      // Only possible without a pidfd and with stderr closed: sleep briefly.
+      ::usleep(static_cast<useconds_t>(timeout_ms) * 1000);
+      continue;
+    }
+    int rc = ::poll(fds, static_cast<nfds_t>(nfds), timeout_ms);
+    if (rc < 0 && errno != EINTR) return HasExited(pid);
+    if (rc <= 0) continue;
+    if (err_slot >= 0 && (fds[err_slot].revents & (POLLIN | POLLHUP | POLLERR))) {
+      if (!DrainAvailable(err.get(), tail)) {
+        err_open = false;
+        err.Reset();
+      }
+    }
+    if (pid_slot >= 0 && (fds[pid_slot].revents & POLLIN)) return true;
+  }
+}
+
+std::vector<char*> CStrings(const std::vector<std::string>& v) {
+  std::vector<char*> out;
+  out.reserve(v.size() + 1);
+  for (const auto& s : v) out.push_back(const_cast<char*>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+// posix_spawn attributes and file actions, destroyed on scope exit.
+struct SpawnSetup {
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_t actions;
+  SpawnSetup() {
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_init(&actions);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+Status ConfigureSpawn(SpawnSetup& s, int err_write, int err_read, const std::string& cwd) {
+  // Own process group (pgid = child pid), default signal dispositions for
+  // signals a parent commonly ignores or handles, empty signal mask.
+  sigset_t defaults, mask;
+  sigemptyset(&defaults);
+  for (int sig : {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM})
+    sigaddset(&defaults, sig);
+  sigemptyset(&mask);
+  int rc = posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+                                                 POSIX_SPAWN_SETSIGMASK);
+  if (rc == 0) rc = posix_spawnattr_setpgroup(&s.attr, 0);
+  if (rc == 0) rc = posix_spawnattr_setsigdefault(&s.attr, &defaults);
+  if (rc == 0) rc = posix_spawnattr_setsigmask(&s.attr, &mask);
+  if (rc == 0) rc = posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0);
+  if (rc == 0) rc = posix_spawn_file_actions_addopen(&s.actions, 1, "/dev/null", O_WRONLY, 0);
+  if (rc == 0) rc = posix_spawn_file_actions_adddup2(&s.actions, err_write, 2);
+  if (rc == 0) rc = posix_spawn_file_actions_addclose(&s.actions, err_read);
+  if (rc == 0 && !cwd.empty()) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+    rc = posix_spawn_file_actions_addchdir_np(&s.actions, cwd.c_str());
+#else
+    return ToolError("cwd is not supported on this platform (needs glibc >= 2.29)");
+#endif
+  }
+  if (rc != 0) return ToolError(std::string("cannot set up the child process: ") + std::strerror(rc));
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string SignalName(int signal) {
+  switch (signal) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGALRM: return "SIGALRM";
+    case SIGTERM: return "SIGTERM";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    case SIGSYS: return "SIGSYS";
+    default: return "signal " + std::to_string(signal);
+  }
+}
+
+std::string DescribeWaitStatus(int wait_status) {
+  if (WIFEXITED(wait_status)) return "exited with status " + std::to_string(WEXITSTATUS(wait_status));
+  if (WIFSIGNALED(wait_status)) {
+    const int sig = WTERMSIG(wait_status);
+    std::string s = "killed by signal " + SignalName(sig) + " (" + std::to_string(sig) + ")";
+#ifdef WCOREDUMP
+    if (WCOREDUMP(wait_status)) s += ", core dumped";
+#endif
+    return s;
+  }
+  return "ended with wait status " + std::to_string(wait_status);
+}
+
+std::string TailLines(std::string_view text, int max_lines, size_t max_bytes) {
+  if (max_lines <= 0) return "";
+  if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  if (text.size() > max_bytes) text = text.substr(text.size() - max_bytes);
+  size_t start = 0;
+  int seen = 0;
+  for (size_t i = text.size(); i > 0; --i) {
+    if (text[i - 1] == '\n' && ++seen == max_lines) {
+      start = i;
+      break;
+    }
+  }
+  return std::string(text.substr(start));
+}
+
+std::vector<std::string> MergeEnvironment(
+    const std::vector<std::string>& base,
+    const std::vector<std::pair<std::string, std::string>>& overrides) {
+  std::set<std::string> replaced;
+  for (const auto& [k, v] : overrides) replaced.insert(k);
+  std::vector<std::string> out;
+  for (const auto& entry : base) {
+    const std::string key = entry.substr(0, entry.find('='));
+    if (!replaced.count(key)) out.push_back(entry);
+  }
+  for (const auto& [k, v] : overrides) out.push_back(k + "=" + v);
+  return out;
+}
+
+Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_seconds,
+                                const ProcessBackendOptions& options) {
+  if (command.argv.empty()) return InputError("empty argv");
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+    return ToolError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  Fd err_read(pipe_fds[0]);
+  Fd err_write(pipe_fds[1]);
+  ::fcntl(err_read.get(), F_SETFL, ::fcntl(err_read.get(), F_GETFL) | O_NONBLOCK);
+
+  SpawnSetup setup;
+  if (Status st = ConfigureSpawn(setup, err_write.get(), err_read.get(), command.cwd); !st.ok())
+    return st.error();
+  std::vector<char*> argv = CStrings(command.argv);
+  std::vector<char*> envp = CStrings(command.envp);
+
+  pid_t pid = -1;
+  const double start = SteadyNow();
+  int rc = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
+  if (rc != 0) {
+    return ToolError("cannot run '" + command.argv[0] + "': " + std::strerror(rc));
+  }
+  err_write.Reset();
+  Fd pidfd(OpenPidfd(pid));
+
+  ExecOutcome out;
+  TailBuffer tail(options.stderr_tail_bytes);
+  bool err_open = true;
+  bool exited = WaitForExit(pid, pidfd.get(), err_read, err_open, tail, std::max(0.0, timeout_seconds));
+  double end = SteadyNow();
+  if (!exited) {
+    // Timed out: terminate the whole group, give it a grace period, then
+    // SIGKILL everything left. The leader is not reaped yet, so the group id
+    // still names our group when SIGKILL is sent.
+    out.timed_out = true;
+    ::killpg(pid, SIGTERM);
+    WaitForExit(pid, pidfd.get(), err_read, err_open, tail, options.term_grace_seconds);
+    ::killpg(pid, SIGKILL);
+    end = SteadyNow();
+  }
+  if (err_open) DrainAvailable(err_read.get(), tail);  // output written just before exit
+
+  int status = 0;
+  rusage usage;
+  std::memset(&usage, 0, sizeof usage);
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  out.wall_seconds = end - start;
+  out.wait_status = status;
+  out.user_seconds = TimevalSeconds(usage.ru_utime);
+  out.sys_seconds = TimevalSeconds(usage.ru_stime);
+  out.max_rss_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+  out.stderr_tail = TailLines(tail.text(), options.stderr_tail_lines, options.stderr_tail_bytes);
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+std::string FormatSeconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1fs", s);
+  return buf;
+}
+
+class ProcessInstance final : public WorkloadInstance {
+ public:
+  ProcessInstance(detail::CommandLine command, double timeout, ProcessBackendOptions options,
+                  std::optional<double> spawn_overhead)
+      : command_(std::move(command)),
+        timeout_(timeout),
+        deadline_(detail::SteadyNow() + timeout),
+        options_(options),
+        spawn_overhead_(spawn_overhead) {}
+
+  Result<Sample> RunSample() override {
+    const double remaining = deadline_ - detail::SteadyNow();
+    if (remaining <= 0) return ToolError("timed out after " + FormatSeconds(timeout_));
+    auto run = detail::ExecuteOnce(command_, remaining, options_);
+    if (!run.ok()) return run.error();
+    const detail::ExecOutcome& r = run.value();
+    if (r.timed_out) return ToolError("timed out after " + FormatSeconds(timeout_));
+    if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
+      std::string msg = "command '" + command_.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status);
+      if (!r.stderr_tail.empty()) msg += "; stderr (last lines):\n" + r.stderr_tail;
+      return ToolError(msg);
+    }
+    Sample s;
+    s.seconds = r.wall_seconds;
+    s.user_seconds = r.user_seconds;
+    s.sys_seconds = r.sys_seconds;
+    s.max_rss_bytes = r.max_rss_bytes;
+    return s;
+  }
+
+  void Annotate(WorkloadResult& result) const override {
+    if (spawn_overhead_) result.counters["spawn_overhead_s"] = *spawn_overhead_;
+  }
+
+ private:
+  detail::CommandLine command_;
+  double timeout_;
+  double deadline_;
+  ProcessBackendOptions options_;
+  std::optional<double> spawn_overhead_;
+};
+
+std::optional<double> MeasureSpawnOverhead(const ProcessBackendOptions& options) {
+  detail::CommandLine t;
+  t.argv = {"/bin/true"};
+  std::vector<double> walls;
+  for (int i = 0; i < 5; ++i) {
+    auto r = detail::ExecuteOnce(t, 10.0, options);
+    if (!r.ok() || r->timed_out || r->wait_status != 0) return std::nullopt;
+    walls.push_back(r->wall_seconds);
+  }
+  std::sort(walls.begin(), walls.end());
+  return walls[walls.size() / 2];
+}
+
+std::vector<std::string> InheritedEnvironment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) out.emplace_back(*e);
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> ProcessBackend::Unsupported(const WorkloadSpec& spec) const {
+  if (spec.kind != WorkloadKind::kCommand) return "backend process runs only command workloads";
+  return std::nullopt;
+}
+
+Result<std::unique_ptr<WorkloadInstance>> ProcessBackend::Prepare(const WorkloadSpec& spec) {
+  const std::string where = spec.location.line > 0 ? spec.location.ToString() + ": " : "";
+  const std::string what = "workload '" + spec.name + "': ";
+  if (spec.argv.empty() || spec.argv[0].empty()) return InputError(where + what + "argv is empty");
+
+  detail::CommandLine command;
+  if (spec.shell) {
+    command.argv = {"/bin/sh", "-c", spec.argv[0], "sh"};
+    command.argv.insert(command.argv.end(), spec.argv.begin() + 1, spec.argv.end());
+  } else {
+    command.argv = spec.argv;
+  }
+  std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
+  for (const auto& [k, v] : overrides) {
+    if (k.empty() || k.find('=') != std::string::npos)
+      return InputError(where + what + "invalid environment variable name '" + k + "'");
+  }
+  command.envp = detail::MergeEnvironment(InheritedEnvironment(), overrides);
+
+  if (!spec.cwd.empty()) {
+    std::filesystem::path cwd(spec.cwd);
+    if (cwd.is_relative() && !spec.location.file.empty())
+      cwd = std::filesystem::path(spec.location.file).parent_path() / cwd;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(cwd, ec))
+      return InputError(where + what + "cwd '" + cwd.string() + "' is not a directory");
+    command.cwd = cwd.string();
+  }
+
+  if (!spawn_overhead_measured_) {
+    spawn_overhead_ = MeasureSpawnOverhead(options_);
+    spawn_overhead_measured_ = true;
+  }
+  return std::unique_ptr<WorkloadInstance>(std::make_unique<ProcessInstance>(
+      std::move(command), spec.sampling.timeout, options_, spawn_overhead_));
+}
+
+}  // namespace gpugate

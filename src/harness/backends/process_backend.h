@@ -1,0 +1,93 @@
+// Backend "process": runs `kind: command` workloads as child processes.
+// argv is executed directly (posix_spawnp, no shell) unless `shell: true`,
+// which runs `/bin/sh -c argv[0] sh argv[1]...` (extra items become $1...).
+// Each child gets its own process group, stdin/stdout on /dev/null and stderr
+// through a pipe (drained with poll, the last lines kept for error messages).
+// A sample is one execution: wall time (steady clock, spawn to exit) plus
+// user/sys CPU time and max RSS from wait4.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/backend.h"
+
+namespace gpugate {
+
+struct ProcessBackendOptions {
+  double term_grace_seconds = 0.2;  ///< SIGTERM -> SIGKILL delay on timeout
+  int stderr_tail_lines = 20;       ///< lines of stderr kept for messages
+  size_t stderr_tail_bytes = 4096;  ///< and at most this many bytes
+};
+
+class ProcessBackend final : public Backend {
+ public:
+  explicit ProcessBackend(ProcessBackendOptions options = {}) : options_(options) {}
+  std::string Name() const override { return "process"; }
+  /// Only kind command.
+  std::optional<std::string> Unsupported(const WorkloadSpec& spec) const override;
+  /// Checks argv and cwd (kInputError when bad), builds the environment
+  /// (inherited, then spec.env on top) and starts the workload's wall-clock
+  /// budget (spec.sampling.timeout): an execution still running when the
+  /// budget is spent is killed with its whole process group and the sample
+  /// fails with "timed out after <timeout>s". A non-zero exit or a signal
+  /// fails the sample with the status and the tail of stderr. The first call
+  /// measures the spawn overhead (median of 5 runs of /bin/true), reported
+  /// as counters["spawn_overhead_s"] on every command result.
+  Result<std::unique_ptr<WorkloadInstance>> Prepare(const WorkloadSpec& spec) override;
+
+  /// Spawn overhead measured so far (seconds), if any.
+  std::optional<double> spawn_overhead_seconds() const { return spawn_overhead_; }
+
+ private:
+  ProcessBackendOptions options_;
+  std::optional<double> spawn_overhead_;
+  bool spawn_overhead_measured_ = false;
+};
+
+namespace detail {
+
+/// A fully resolved command: what posix_spawnp receives.
+struct CommandLine {
+  std::vector<std::string> argv;  ///< argv[0] is looked up in PATH
+  std::vector<std::string> envp;  ///< "KEY=value" entries, the complete environment
+  std::string cwd;                ///< empty = inherit
+};
+
+/// Outcome of one execution.
+struct ExecOutcome {
+  double wall_seconds = 0;  ///< spawn to exit (or to kill on timeout)
+  int wait_status = 0;      ///< as from wait4
+  bool timed_out = false;
+  double user_seconds = 0;
+  double sys_seconds = 0;
+  int64_t max_rss_bytes = 0;
+  std::string stderr_tail;  ///< last lines of stderr (see options)
+};
+
+/// Runs a command once, killing its process group after `timeout_seconds`
+/// (SIGTERM, then SIGKILL after the grace period). Errors only when the
+/// command cannot be started (e.g. not found), as a kToolError.
+Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_seconds,
+                                const ProcessBackendOptions& options);
+
+/// "exited with status 3", "killed by signal SIGSEGV (11)".
+std::string DescribeWaitStatus(int wait_status);
+/// "SIGSEGV" for 11; "signal 42" for numbers without a common name.
+std::string SignalName(int signal);
+/// The last `max_lines` lines of `text`, and at most its last `max_bytes`
+/// bytes; a trailing newline does not count as an empty last line.
+std::string TailLines(std::string_view text, int max_lines, size_t max_bytes);
+/// The inherited environment `base` ("K=V" entries) with `overrides` set.
+std::vector<std::string> MergeEnvironment(const std::vector<std::string>& base,
+                                          const std::vector<std::pair<std::string, std::string>>& overrides);
+
+}  // namespace detail
+
+}  // namespace gpugate

@@ -1,0 +1,330 @@
+// The measurement recipe shared by every backend:
+//   Prepare -> Warmup -> RunRounds (planned rounds, then adaptive rounds) ->
+//   Verify -> Summarize
+// and the choice of backend per workload. Semantics: docs/harness.md.
+#include "harness/runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "harness/backends/cpu_backend.h"
+#include "harness/backends/cuda_backend.h"
+#include "harness/backends/process_backend.h"
+#include "harness/backends/synthetic_backend.h"
+#include "model/environment.h"
+#include "stats/summary.h"
+
+namespace gpugate {
+
+namespace {
+
+const char* KindName(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kBuiltin: return "builtin";
+    case WorkloadKind::kCommand: return "command";
+    case WorkloadKind::kSynthetic: return "synthetic";
+  }
+  return "?";
+}
+
+std::string TimedOutMessage(double timeout) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "timed out after %.1fs", timeout);
+  return buf;
+}
+
+// Sampling settings with the invariants the recipe relies on.
+struct Plan {
+  int warmup;
+  int rounds;
+  int64_t min_samples;
+  int64_t max_samples;
+  int64_t per_round;   // ceil(min_samples / rounds)
+  double round_time;   // min_time / rounds
+  double max_time;
+  double target_rel_ci;
+  double timeout;      // <= 0: none
+
+  explicit Plan(const Sampling& s)
+      : warmup(std::max(0, s.warmup)),
+        rounds(std::max(1, s.rounds)),
+        min_samples(std::max(1, s.min_samples)),
+        max_samples(std::max<int64_t>(s.max_samples, min_samples)),
+        per_round((min_samples + rounds - 1) / rounds),
+        round_time(std::max(0.0, s.min_time) / rounds),
+        max_time(s.max_time),
+        target_rel_ci(s.target_rel_ci),
+        timeout(s.timeout) {}
+};
+
+// One workload's run: the recipe's state and its steps.
+class Recipe {
+ public:
+  Recipe(const WorkloadSpec& spec, Backend& backend, ProgressSink* progress, Clock& clock)
+      : spec_(spec), backend_(backend), progress_(progress), clock_(clock), plan_(spec.sampling) {}
+
+  WorkloadResult Run() {
+    start_ = clock_.Now();
+    Describe();
+    if (!CheckSupported() || !Prepare()) return std::move(result_);
+    if (Warmup() && RunRounds()) VerifyOutputs();
+    Summarize();
+    return std::move(result_);
+  }
+
+ private:
+  // --- steps ---------------------------------------------------------------
+
+  void Describe() {
+    result_.name = spec_.name;
+    result_.kind = KindName(spec_.kind);
+    result_.backend = backend_.Name();
+    result_.params = spec_.params;
+    result_.tags = spec_.tags;
+  }
+
+  bool CheckSupported() {
+    if (auto why = backend_.Unsupported(spec_)) {
+      result_.status = WorkloadStatus::kSkipped;
+      result_.reason = *why;
+      return false;
+    }
+    return true;
+  }
+
+  bool Prepare() {
+    auto prepared = backend_.Prepare(spec_);
+    if (!prepared.ok()) return Fail(prepared.error().message);
+    instance_ = std::move(prepared).value();
+    result_.iterations_per_sample = std::max<int64_t>(1, instance_->IterationsPerSample());
+    return true;
+  }
+
+  // Untimed samples before round 0: caches, clocks, JIT and page faults settle.
+  bool Warmup() {
+    for (int i = 0; i < plan_.warmup; ++i) {
+      if (TimedOut()) return Fail(TimedOutMessage(plan_.timeout));
+      auto s = instance_->RunSample();
+      if (!s.ok()) return Fail(s.error().message);
+    }
+    result_.warmup = plan_.warmup;
+    return true;
+  }
+
+  // Planned rounds (each at least per_round samples and round_time of
+  // measured time), then extra rounds of per_round samples while the median's
+  // CI is wider than the target and the sample and time budgets allow.
+  bool RunRounds() {
+    int round = 0;
+    for (; round < plan_.rounds && !BudgetSpent(); ++round) {
+      if (!RunRound(round, /*time_share=*/plan_.round_time)) return false;
+    }
+    while (!BudgetSpent() && !Converged()) {
+      if (!RunRound(round++, /*time_share=*/0.0)) return false;
+    }
+    return true;
+  }
+
+  bool VerifyOutputs() {
+    Status st = instance_->Verify();
+    if (!st.ok()) return Fail("verification failed: " + st.error().message);
+    return true;
+  }
+
+  void Summarize() {
+    const std::vector<double> all = AllSamples(result_);
+    result_.summary = gpugate::Summarize(all);
+    if (!instance_) return;
+    result_.work = instance_->Work();
+    const double median = result_.summary.median;
+    if (median > 0 && result_.work.bytes)
+      result_.bytes_per_second = static_cast<double>(*result_.work.bytes) / median;
+    if (median > 0 && result_.work.flops && *result_.work.flops > 0)
+      result_.flops_per_second = *result_.work.flops / median;
+    if (max_rss_) result_.peak_memory_bytes = max_rss_;
+    if (user_count_ > 0) result_.user_seconds = user_sum_ / static_cast<double>(user_count_);
+    if (sys_count_ > 0) result_.sys_seconds = sys_sum_ / static_cast<double>(sys_count_);
+    instance_->Annotate(result_);
+  }
+
+  // --- helpers -------------------------------------------------------------
+
+  bool RunRound(int round, double time_share) {
+    instance_->BeginRound(round);
+    std::vector<double> samples;
+    double measured = 0;
+    while (!RoundComplete(samples.size(), measured, time_share)) {
+      if (!TakeSample(samples, measured)) {
+        KeepRound(round, std::move(samples));
+        return false;
+      }
+    }
+    KeepRound(round, std::move(samples));
+    return true;
+  }
+
+  bool RoundComplete(size_t in_round, double measured, double time_share) const {
+    if (total_ >= plan_.max_samples) return true;
+    if (OverMaxTime() && total_ >= plan_.min_samples) return true;
+    if (static_cast<int64_t>(in_round) < plan_.per_round) return false;
+    return measured >= time_share || OverMaxTime();
+  }
+
+  // Runs one sample; stores seconds per invocation (the sample's time over
+  // its iterations), so batched and unbatched results compare.
+  bool TakeSample(std::vector<double>& samples, double& measured) {
+    if (TimedOut()) return Fail(TimedOutMessage(plan_.timeout));
+    auto s = instance_->RunSample();
+    if (!s.ok()) return Fail(s.error().message);
+    const Sample& x = s.value();
+    samples.push_back(x.seconds / static_cast<double>(result_.iterations_per_sample));
+    measured += x.seconds;
+    ++total_;
+    if (x.user_seconds) {
+      user_sum_ += *x.user_seconds;
+      ++user_count_;
+    }
+    if (x.sys_seconds) {
+      sys_sum_ += *x.sys_seconds;
+      ++sys_count_;
+    }
+    if (x.max_rss_bytes) max_rss_ = std::max(max_rss_.value_or(0), *x.max_rss_bytes);
+    return true;
+  }
+
+  void KeepRound(int round, std::vector<double> samples) {
+    if (samples.empty()) return;
+    result_.rounds.push_back(std::move(samples));
+    if (progress_) progress_->RoundFinished(spec_, round, total_);
+  }
+
+  bool BudgetSpent() const {
+    return total_ >= plan_.max_samples || (total_ >= plan_.min_samples && OverMaxTime());
+  }
+
+  bool Converged() const {
+    const std::vector<double> all = AllSamples(result_);
+    return gpugate::Summarize(all).rel_ci_half_width <= plan_.target_rel_ci;
+  }
+
+  double Elapsed() const { return clock_.Now() - start_; }
+  bool OverMaxTime() const { return Elapsed() >= plan_.max_time; }
+  bool TimedOut() const { return plan_.timeout > 0 && Elapsed() >= plan_.timeout; }
+
+  bool Fail(const std::string& reason) {
+    result_.status = WorkloadStatus::kFailed;
+    result_.reason = reason;
+    return false;
+  }
+
+  const WorkloadSpec& spec_;
+  Backend& backend_;
+  ProgressSink* progress_;
+  Clock& clock_;
+  const Plan plan_;
+
+  WorkloadResult result_;
+  std::unique_ptr<WorkloadInstance> instance_;
+  double start_ = 0;
+  int64_t total_ = 0;
+  double user_sum_ = 0, sys_sum_ = 0;
+  int64_t user_count_ = 0, sys_count_ = 0;
+  std::optional<int64_t> max_rss_;
+};
+
+WorkloadResult SkippedResult(const WorkloadSpec& spec, const std::string& backend,
+                             const std::string& reason) {
+  WorkloadResult r;
+  r.name = spec.name;
+  r.kind = KindName(spec.kind);
+  r.backend = backend;
+  r.params = spec.params;
+  r.tags = spec.tags;
+  r.status = WorkloadStatus::kSkipped;
+  r.reason = reason;
+  return r;
+}
+
+}  // namespace
+
+// --- BackendSet --------------------------------------------------------------
+
+BackendSet::BackendSet(const RunOptions& options) : options_(options) {}
+BackendSet::~BackendSet() = default;
+
+namespace {
+
+Backend* FindOrCreate(std::vector<std::unique_ptr<Backend>>& backends, const std::string& name,
+                      const RunOptions& options) {
+  for (auto& b : backends)
+    if (b->Name() == name) return b.get();
+  std::unique_ptr<Backend> made;
+  if (name == "cpu") made = std::make_unique<CpuBackend>();
+  else if (name == "process") made = std::make_unique<ProcessBackend>();
+  else if (name == "synthetic") made = std::make_unique<SyntheticBackend>(options.run_seed);
+  else made = MakeCudaBackend();
+  backends.push_back(std::move(made));
+  return backends.back().get();
+}
+
+}  // namespace
+
+Result<Backend*> BackendSet::For(const WorkloadSpec& spec) {
+  switch (spec.kind) {
+    case WorkloadKind::kCommand: return FindOrCreate(backends_, "process", options_);
+    case WorkloadKind::kSynthetic: return FindOrCreate(backends_, "synthetic", options_);
+    case WorkloadKind::kBuiltin: break;
+  }
+  const std::string want = options_.backend != "auto" ? options_.backend : spec.backend;
+  if (want == "cpu") return FindOrCreate(backends_, "cpu", options_);
+  if (want == "cuda" || want == "auto") {
+    Backend* cuda = FindOrCreate(backends_, "cuda", options_);
+    auto why = cuda->Unsupported(spec);
+    if (!why) return cuda;
+    if (want == "auto") return FindOrCreate(backends_, "cpu", options_);
+    return ToolError("backend cuda requested but " + *why);
+  }
+  return InputError("unknown backend '" + want + "' (expected auto, cpu or cuda)");
+}
+
+// --- entry points ------------------------------------------------------------
+
+WorkloadResult RunWorkload(const WorkloadSpec& spec, Backend& backend, ProgressSink* progress,
+                           Clock& clock) {
+  return Recipe(spec, backend, progress, clock).Run();
+}
+
+WorkloadResult RunWorkload(const WorkloadSpec& spec, Backend& backend, ProgressSink* progress) {
+  SteadyClock clock;
+  return RunWorkload(spec, backend, progress, clock);
+}
+
+Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
+                 const RunOptions& options, ProgressSink* progress) {
+  Results results;
+  results.run = MakeRunInfo(suite.name);
+  BackendSet backends(options);
+  const int total = static_cast<int>(workloads.size());
+  bool used_gpu = false;
+  for (int i = 0; i < total; ++i) {
+    const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
+    if (progress) progress->WorkloadStarted(spec, i, total);
+    auto backend = backends.For(spec);
+    WorkloadResult r = backend.ok()
+                           ? RunWorkload(spec, *backend.value(), progress)
+                           : SkippedResult(spec, options.backend != "auto" ? options.backend : spec.backend,
+                                           backend.error().message);
+    if (r.backend == "cuda" && r.status == WorkloadStatus::kOk) used_gpu = true;
+    if (progress) progress->WorkloadFinished(r);
+    results.workloads.push_back(std::move(r));
+  }
+  if (used_gpu) {
+    auto gpu = QueryCudaGpuInfo(0);
+    if (gpu.ok()) results.run.env.gpu = gpu.value();
+  }
+  return results;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,50 @@
+// Input format detection for `compare` and `analyze`: tells gpugate results and
+// baselines, Google Benchmark JSON, nvbench JSON and Chrome traces apart from
+// the first bytes of a file, without parsing the whole document.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "model/results.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+enum class InputFormat {
+  kGpugateResults,   ///< "schema": "gpugate/results/v1"
+  kGpugateBaseline,  ///< "schema": "gpugate/baseline/v1"
+  kGbench,           ///< Google Benchmark --benchmark_out_format=json
+  kNvbench,          ///< nvbench --json / --jsonbin
+  kChromeTrace,      ///< Chrome trace / PyTorch (Kineto) trace, or a gzip file
+  kUnknown,
+};
+
+/// How many leading bytes SniffFormat wants to see for a reliable answer.
+inline constexpr size_t kSniffBytes = 64 * 1024;
+
+/// Detects the format from the head of a file (up to kSniffBytes; fewer is
+/// fine for small files). Cheap: scans object keys and the "schema" value
+/// near the top, never builds a DOM, tolerates a head cut anywhere.
+///  - gzip magic (1f 8b) -> kChromeTrace (traces are the only gzipped input);
+///  - top-level "schema" "gpugate/results/..." or "gpugate/baseline/...";
+///  - top-level "traceEvents", or Kineto's "schemaVersion" + "deviceProperties",
+///    or a top-level array whose first event has "ph" -> kChromeTrace;
+///  - top-level "context" with "benchmarks" (or gbench context keys such as
+///    "num_cpus" when the head ends inside the context) -> kGbench;
+///  - top-level "benchmarks" with "devices" or "meta", or "meta" holding an
+///    "nvbench" version, or "devices" listing an "sm_version" -> kNvbench.
+InputFormat SniffFormat(std::string_view head);
+
+/// "gpugate results", "gpugate baseline", "Google Benchmark JSON",
+/// "nvbench JSON", "Chrome trace", "unknown".
+const char* ToString(InputFormat format);
+
+/// Reads a Google Benchmark or nvbench JSON file and converts it to results
+/// (GbenchFromJson / NvbenchFromJson; nvbench sample files are looked up next
+/// to `path`). Any other detected format is an input error (exit 2) naming
+/// what was found, so callers handle gpugate files and traces themselves.
+Result<Results> IngestBenchmarkFile(const std::string& path);
+
+}  // namespace gpugate

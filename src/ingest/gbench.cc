@@ -1,0 +1,491 @@
+// Google Benchmark JSON -> results. Recipe: parse, read the context into
+// RunInfo, read every row with type checks, group rows by run_name, turn each
+// group into a workload (repetitions as samples, aggregates as a fallback).
+#include "ingest/gbench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "ingest/ingest_util.h"
+#include "stats/summary.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/strings.h"
+
+namespace gpugate {
+namespace {
+
+using detail::FieldReader;
+
+// Members of a benchmark row that are not user counters.
+const std::set<std::string, std::less<>>& KnownRowKeys() {
+  static const std::set<std::string, std::less<>> keys = {
+      "name", "family_index", "per_family_instance_index", "run_name", "run_type",
+      "repetitions", "repetition_index", "threads", "iterations", "real_time", "cpu_time",
+      "time_unit", "aggregate_name", "aggregate_unit", "error_occurred", "error_message",
+      "skipped", "skip_message", "label", "big_o", "cpu_coefficient", "real_coefficient", "rms",
+      "bytes_per_second", "items_per_second", "counters", "allocs_per_iter", "max_bytes_used",
+      "memory"};
+  return keys;
+}
+
+// One row of "benchmarks", checked and converted to seconds.
+struct Row {
+  std::string name;
+  std::string run_name;
+  bool aggregate = false;
+  std::string aggregate_name;
+  bool fraction_unit = false;       // aggregate_unit "percentage" (cv): not a time
+  int64_t repetitions = 0;
+  int64_t iterations = 0;
+  int64_t threads = 1;
+  std::optional<double> real_s;     // real_time in seconds (aggregates: may be NaN)
+  std::optional<double> cpu_s;
+  bool failed = false;              // error_occurred
+  bool skipped = false;             // skipped (SkipWithMessage)
+  std::string message;
+  std::optional<double> bytes_per_second;
+  std::optional<double> items_per_second;
+  std::optional<int64_t> max_bytes_used;
+  std::optional<std::string> label;
+  std::map<std::string, double> counters;  // finite user counters only
+  const JsonValue* real_at = nullptr;
+};
+
+std::optional<double> Finite(std::optional<double> v) {
+  if (v && std::isfinite(*v)) return v;
+  return std::nullopt;
+}
+
+Result<double> UnitScale(const FieldReader& f, const JsonValue& row, const std::string& unit) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  const JsonValue* at = row.Find("time_unit");
+  return f.ErrorAt(at ? *at : row, f.PathOf("time_unit"),
+                   "unknown time unit '" + detail::QuoteName(unit) + "' (expected ns, us, ms or s)" +
+                       DidYouMean(unit, {"ns", "us", "ms", "s"}));
+}
+
+// A time in an iteration row must be a finite, non-negative number.
+Status CheckTime(const FieldReader& f, const JsonValue& row, const std::string& bench,
+                 const char* key) {
+  const JsonValue* v = row.Find(key);
+  if (v == nullptr || !v->IsNumber()) return Status::Ok();
+  std::string problem;
+  if (std::isnan(v->number)) problem = "is NaN";
+  else if (std::isinf(v->number)) problem = "is infinite";
+  else if (v->number < 0) problem = "is negative (" + detail::FormatNumber(v->number) + ")";
+  if (problem.empty()) return Status::Ok();
+  return f.ErrorAt(*v, "benchmark '" + detail::QuoteName(bench) + "'",
+                   std::string(key) + " " + problem);
+}
+
+// Old files (before run_type existed) mark aggregates only by a name suffix.
+bool SplitAggregateSuffix(const std::string& name, std::string* base, std::string* agg) {
+  for (const char* suffix : {"_mean", "_median", "_stddev", "_cv", "_BigO", "_RMS"}) {
+    if (EndsWith(name, suffix) && name.size() > std::string_view(suffix).size()) {
+      *base = name.substr(0, name.size() - std::string_view(suffix).size());
+      *agg = std::string(suffix + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+Status ReadCounters(const FieldReader& f, const JsonValue& row, Row* out) {
+  for (const auto& [key, value] : row.members) {
+    if (KnownRowKeys().count(key) || !value.IsNumber()) continue;
+    if (std::isfinite(value.number)) out->counters[key] = value.number;  // NaN: missing
+  }
+  Result<const JsonValue*> nested = f.Object("counters");
+  if (!nested.ok()) return nested.error();
+  if (*nested != nullptr) {
+    FieldReader cf(f.file(), **nested, f.PathOf("counters"));
+    for (const auto& [key, value] : (*nested)->members) {
+      if (value.IsNull()) continue;
+      if (!value.IsNumber())
+        return cf.ErrorAt(value, cf.PathOf(key),
+                          std::string("expected a number, got ") + value.TypeName());
+      if (std::isfinite(value.number)) out->counters[key] = value.number;
+    }
+  }
+  return Status::Ok();
+}
+
+// Reads one row; `index` only names it in messages.
+Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index) {
+  std::string path = "benchmarks[" + std::to_string(index) + "]";
+  if (!row.IsObject())
+    return JsonError(file, row, path, std::string("expected an object, got ") + row.TypeName());
+  FieldReader f(file, row, path);
+  Row r;
+
+  auto name = f.String("name");
+  if (!name.ok()) return name.error();
+  if (!*name) return f.ErrorAt(row, path, "missing \"name\"");
+  r.name = **name;
+  auto run_name = f.String("run_name");
+  if (!run_name.ok()) return run_name.error();
+  auto run_type = f.String("run_type");
+  if (!run_type.ok()) return run_type.error();
+  auto agg_name = f.String("aggregate_name");
+  if (!agg_name.ok()) return agg_name.error();
+  auto agg_unit = f.String("aggregate_unit");
+  if (!agg_unit.ok()) return agg_unit.error();
+
+  if (*run_type) {
+    if (**run_type != "iteration" && **run_type != "aggregate") {
+      const JsonValue* at = row.Find("run_type");
+      return f.ErrorAt(*at, f.PathOf("run_type"),
+                       "unknown run_type '" + detail::QuoteName(**run_type) +
+                           "' (expected iteration or aggregate)" +
+                           DidYouMean(**run_type, {"iteration", "aggregate"}));
+    }
+    r.aggregate = **run_type == "aggregate";
+    r.run_name = run_name->value_or(r.name);
+    r.aggregate_name = agg_name->value_or("");
+  } else if (*agg_name) {
+    r.aggregate = true;
+    r.aggregate_name = **agg_name;
+    r.run_name = run_name->value_or(r.name);
+  } else {
+    std::string base, agg;
+    if (!*run_name && SplitAggregateSuffix(r.name, &base, &agg)) {
+      r.aggregate = true;
+      r.run_name = base;
+      r.aggregate_name = agg;
+    } else {
+      r.run_name = run_name->value_or(r.name);
+    }
+  }
+  r.fraction_unit = r.aggregate && (agg_unit->value_or("") == "percentage" || r.aggregate_name == "cv");
+
+  auto reps = f.Integer("repetitions");
+  if (!reps.ok()) return reps.error();
+  r.repetitions = reps->value_or(0);
+  auto iters = f.Integer("iterations");
+  if (!iters.ok()) return iters.error();
+  r.iterations = iters->value_or(0);
+  auto threads = f.Integer("threads");
+  if (!threads.ok()) return threads.error();
+  r.threads = threads->value_or(1);
+  for (const char* key : {"family_index", "per_family_instance_index", "repetition_index"}) {
+    auto v = f.Integer(key);
+    if (!v.ok()) return v.error();
+  }
+
+  auto error_occurred = f.Bool("error_occurred");
+  if (!error_occurred.ok()) return error_occurred.error();
+  auto error_message = f.String("error_message");
+  if (!error_message.ok()) return error_message.error();
+  auto skipped = f.Bool("skipped");
+  if (!skipped.ok()) return skipped.error();
+  auto skip_message = f.String("skip_message");
+  if (!skip_message.ok()) return skip_message.error();
+  r.failed = error_occurred->value_or(false);
+  r.skipped = skipped->value_or(false);
+  if (r.failed) r.message = error_message->value_or("");
+  else if (r.skipped) r.message = skip_message->value_or(error_message->value_or(""));
+
+  auto unit = f.String("time_unit");
+  if (!unit.ok()) return unit.error();
+  Result<double> scale = UnitScale(f, row, unit->value_or("ns"));
+  if (!scale.ok()) return scale.error();
+  auto real = f.Number("real_time");
+  if (!real.ok()) return real.error();
+  auto cpu = f.Number("cpu_time");
+  if (!cpu.ok()) return cpu.error();
+  r.real_at = row.Find("real_time");
+  if (!r.aggregate && !r.failed && !r.skipped) {
+    if (!*real) return f.ErrorAt(row, "benchmark '" + detail::QuoteName(r.name) + "'", "missing real_time");
+    for (const char* key : {"real_time", "cpu_time"}) {
+      Status st = CheckTime(f, row, r.name, key);
+      if (!st.ok()) return st.error();
+    }
+  }
+  double s = r.fraction_unit ? 1.0 : *scale;
+  if (*real) r.real_s = **real * s;
+  if (*cpu) r.cpu_s = **cpu * s;
+
+  auto bps = f.Number("bytes_per_second");
+  if (!bps.ok()) return bps.error();
+  r.bytes_per_second = Finite(*bps);
+  auto ips = f.Number("items_per_second");
+  if (!ips.ok()) return ips.error();
+  r.items_per_second = Finite(*ips);
+  auto allocs = f.Number("allocs_per_iter");
+  if (!allocs.ok()) return allocs.error();
+  auto max_bytes = f.Number("max_bytes_used");
+  if (!max_bytes.ok()) return max_bytes.error();
+  if (*max_bytes && std::isfinite(**max_bytes) && **max_bytes >= 0)
+    r.max_bytes_used = static_cast<int64_t>(**max_bytes);
+  auto label = f.String("label");
+  if (!label.ok()) return label.error();
+  r.label = *label;
+  Status st = ReadCounters(f, row, &r);
+  if (!st.ok()) return st.error();
+  if (auto a = Finite(*allocs)) r.counters["allocs_per_iter"] = *a;
+  return r;
+}
+
+// Mean of the finite values; nullopt when there are none.
+std::optional<double> MeanOf(const std::vector<std::optional<double>>& values) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& v : values)
+    if (v && std::isfinite(*v)) {
+      sum += *v;
+      ++n;
+    }
+  if (n == 0) return std::nullopt;
+  return sum / n;
+}
+
+WorkloadResult NewWorkload(const std::string& run_name) {
+  WorkloadResult w;
+  w.name = run_name;
+  w.kind = "gbench";
+  w.backend = "ingest";
+  return w;
+}
+
+void Finish(WorkloadResult* w) {
+  std::vector<double> all = AllSamples(*w);
+  w->summary = Summarize(all);
+}
+
+// Repetitions present: one sample per iteration row, each in its own round.
+WorkloadResult FromIterations(const std::string& run_name, const std::vector<const Row*>& rows) {
+  WorkloadResult w = NewWorkload(run_name);
+  for (const Row* r : rows) {
+    if (r->failed || r->skipped) {
+      w.status = WorkloadStatus::kSkipped;
+      w.reason = std::string(r->failed ? "benchmark reported an error" : "skipped by the benchmark") +
+                 (r->message.empty() ? "" : ": " + r->message);
+      return w;
+    }
+  }
+  for (const Row* r : rows) {
+    if (*r->real_s == 0) {
+      w.status = WorkloadStatus::kSkipped;
+      w.reason = "real_time is 0 in a repetition; a zero time cannot be compared as a ratio";
+      return w;
+    }
+    w.rounds.push_back({*r->real_s});
+  }
+  w.iterations_per_sample = std::max<int64_t>(1, rows.front()->iterations);
+  w.counters["gbench_repetitions"] = static_cast<double>(rows.size());
+  if (rows.size() == 1) w.counters["single_sample"] = 1;
+  if (rows.front()->threads > 1) w.counters["threads"] = static_cast<double>(rows.front()->threads);
+
+  std::vector<std::optional<double>> cpu, bps, ips;
+  std::map<std::string, std::vector<std::optional<double>>> user;
+  for (const Row* r : rows) {
+    cpu.push_back(r->cpu_s);
+    bps.push_back(r->bytes_per_second);
+    ips.push_back(r->items_per_second);
+    for (const auto& [k, v] : r->counters) user[k].push_back(v);
+    if (r->max_bytes_used)
+      w.peak_memory_bytes = std::max(w.peak_memory_bytes.value_or(0), *r->max_bytes_used);
+  }
+  for (const auto& [k, values] : user)
+    if (auto m = MeanOf(values)) w.counters[k] = *m;
+  if (auto m = MeanOf(cpu)) w.counters["cpu_time"] = *m;
+  if (auto m = MeanOf(bps)) {
+    w.bytes_per_second = *m;
+    w.counters["bytes_per_second"] = *m;
+  }
+  if (auto m = MeanOf(ips)) w.counters["items_per_second"] = *m;
+  if (rows.front()->label) w.tags.push_back("label:" + *rows.front()->label);
+  Finish(&w);
+  return w;
+}
+
+// No iteration rows: the median (else mean) aggregate is the one sample.
+Result<WorkloadResult> FromAggregates(const std::string& file, const std::string& run_name,
+                                      const std::vector<const Row*>& rows) {
+  WorkloadResult w = NewWorkload(run_name);
+  std::map<std::string, const Row*> by_name;
+  for (const Row* r : rows) {
+    if (r->failed || r->skipped) {
+      w.status = WorkloadStatus::kSkipped;
+      w.reason = std::string(r->failed ? "benchmark reported an error" : "skipped by the benchmark") +
+                 (r->message.empty() ? "" : ": " + r->message);
+      return w;
+    }
+    by_name.emplace(r->aggregate_name, r);
+  }
+  const Row* pick = nullptr;
+  for (const char* agg : {"median", "mean"}) {
+    auto it = by_name.find(agg);
+    if (it != by_name.end() && it->second->real_s && std::isfinite(*it->second->real_s)) {
+      pick = it->second;
+      break;
+    }
+  }
+  if (pick == nullptr) {
+    w.status = WorkloadStatus::kSkipped;
+    w.reason = "only aggregate rows, and neither a median nor a mean time is a number";
+    return w;
+  }
+  if (*pick->real_s < 0)
+    return JsonError(file, *pick->real_at, "benchmark '" + detail::QuoteName(pick->name) + "'",
+                     "real_time is negative (" + detail::FormatNumber(*pick->real_s) + " s)");
+  if (*pick->real_s == 0) {
+    w.status = WorkloadStatus::kSkipped;
+    w.reason = "real_time is 0; a zero time cannot be compared as a ratio";
+    return w;
+  }
+  w.rounds.push_back({*pick->real_s});
+  w.counters["only_aggregates"] = 1;
+  w.counters["single_sample"] = 1;
+  w.counters["gbench_repetitions"] = static_cast<double>(pick->repetitions);
+  for (const auto& [agg, r] : by_name) {
+    if (!r->real_s || !std::isfinite(*r->real_s)) continue;  // NaN aggregate: missing
+    if (agg == "mean" || agg == "median" || agg == "stddev" || agg == "cv")
+      w.counters[agg] = *r->real_s;
+    else
+      w.counters["aggregate_" + agg] = *r->real_s;
+  }
+  for (const auto& [k, v] : pick->counters) w.counters[k] = v;
+  if (pick->cpu_s && std::isfinite(*pick->cpu_s)) w.counters["cpu_time"] = *pick->cpu_s;
+  if (pick->bytes_per_second) {
+    w.bytes_per_second = *pick->bytes_per_second;
+    w.counters["bytes_per_second"] = *pick->bytes_per_second;
+  }
+  if (pick->items_per_second) w.counters["items_per_second"] = *pick->items_per_second;
+  if (pick->threads > 1) w.counters["threads"] = static_cast<double>(pick->threads);
+  Finish(&w);
+  return w;
+}
+
+std::string CachesText(const JsonValue& caches) {
+  std::string out;
+  for (const JsonValue& c : caches.items) {
+    if (!c.IsObject()) continue;
+    const JsonValue* type = c.Find("type");
+    const JsonValue* level = c.Find("level");
+    const JsonValue* size = c.Find("size");
+    const JsonValue* sharing = c.Find("num_sharing");
+    if (!out.empty()) out += ", ";
+    out += "L" + (level && level->IsNumber() ? detail::FormatNumber(level->number) : "?");
+    if (type && type->IsString()) out += " " + type->string;
+    if (size && size->IsNumber()) out += " " + detail::FormatNumber(size->number) + " B";
+    if (sharing && sharing->IsNumber()) out += " x" + detail::FormatNumber(sharing->number);
+  }
+  return out;
+}
+
+// The context block: host, cores, date and the rest as source_context.
+Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* run) {
+  FieldReader f(file, context, "context");
+  auto host = f.String("host_name");
+  if (!host.ok()) return host.error();
+  auto cpus = f.Integer("num_cpus");
+  if (!cpus.ok()) return cpus.error();
+  auto mhz = f.Number("mhz_per_cpu");
+  if (!mhz.ok()) return mhz.error();
+  auto scaling = f.Bool("cpu_scaling_enabled");
+  if (!scaling.ok()) return scaling.error();
+  auto date = f.String("date");
+  if (!date.ok()) return date.error();
+  auto exe = f.String("executable");
+  if (!exe.ok()) return exe.error();
+  auto build = f.String("library_build_type");
+  if (!build.ok()) return build.error();
+  auto caches = f.Array("caches");
+  if (!caches.ok()) return caches.error();
+
+  run->env.host = host->value_or("");
+  run->env.cpu_cores = static_cast<int>(cpus->value_or(0));
+  if (*exe && !(*exe)->empty()) run->suite = FileStem(**exe);
+  if (*date) {
+    if (auto ns = detail::ParseTimestampNs(**date)) {
+      run->time_unix_ns = *ns;
+      run->time_utc = detail::FormatUtc(*ns);
+    }
+  }
+  // Every scalar member is kept verbatim (custom context from
+  // AddCustomContext arrives as top-level strings).
+  for (const auto& [key, value] : context.members) {
+    if (value.IsString()) run->source_context[key] = value.string;
+    else if (value.IsNumber()) run->source_context[key] = detail::FormatNumber(value.number);
+    else if (value.IsBool()) run->source_context[key] = value.boolean ? "true" : "false";
+  }
+  if (*caches) run->source_context["caches"] = CachesText(**caches);
+  if (const JsonValue* load = context.Find("load_avg"); load && load->IsArray()) {
+    std::string s;
+    for (const JsonValue& v : load->items)
+      if (v.IsNumber()) s += (s.empty() ? "" : ",") + detail::FormatNumber(v.number);
+    run->source_context["load_avg"] = s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
+  Result<JsonValue> doc = ParseJson(text, name);
+  if (!doc.ok()) return doc.error();
+  const JsonValue& root = *doc;
+  if (!root.IsObject())
+    return JsonError(name, root, "document",
+                     std::string("expected an object with \"context\" and \"benchmarks\", got ") +
+                         root.TypeName());
+  FieldReader top(name, root, "");
+  Result<const JsonValue*> benchmarks = top.Array("benchmarks");
+  if (!benchmarks.ok()) return benchmarks.error();
+  if (*benchmarks == nullptr)
+    return JsonError(name, root, "document", "missing \"benchmarks\" array (not Google Benchmark JSON?)");
+  Result<const JsonValue*> context = top.Object("context");
+  if (!context.ok()) return context.error();
+
+  Results results;
+  results.run.source_format = "gbench";
+  results.run.tool_version = GPUGATE_VERSION;
+  results.run.suite = FileStem(name);
+  results.run.run_id = detail::ContentRunId("gbench", text);
+  if (*context) {
+    Status st = ReadContext(name, **context, &results.run);
+    if (!st.ok()) return st.error();
+  }
+
+  std::vector<Row> rows;
+  rows.reserve((*benchmarks)->items.size());
+  for (size_t i = 0; i < (*benchmarks)->items.size(); ++i) {
+    Result<Row> row = ReadRow(name, (*benchmarks)->items[i], i);
+    if (!row.ok()) return row.error();
+    rows.push_back(std::move(*row));
+  }
+
+  // Group by run_name in order of first appearance.
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<std::vector<const Row*>, std::vector<const Row*>>> groups;
+  for (const Row& r : rows) {
+    // Complexity rows (BigO, RMS) and aggregates without a time are fits, not timings.
+    if (r.aggregate && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS" || !r.real_s)) continue;
+    auto [it, inserted] = groups.try_emplace(r.run_name);
+    if (inserted) order.push_back(r.run_name);
+    (r.aggregate ? it->second.second : it->second.first).push_back(&r);
+  }
+  for (const std::string& run_name : order) {
+    const auto& [iterations, aggregates] = groups[run_name];
+    if (!iterations.empty()) {
+      results.workloads.push_back(FromIterations(run_name, iterations));
+    } else {
+      Result<WorkloadResult> w = FromAggregates(name, run_name, aggregates);
+      if (!w.ok()) return w.error();
+      results.workloads.push_back(std::move(*w));
+    }
+  }
+  return results;
+}
+
+}  // namespace gpugate

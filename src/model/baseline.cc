@@ -1,0 +1,387 @@
+// Baseline history files: environment keys, JSON I/O (runs are embedded with
+// the results writer/reader), append with environment checks, prune.
+#include "model/baseline.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "model/results_json.h"
+#include "util/fs.h"
+#include "util/strings.h"
+
+namespace gpugate {
+
+namespace {
+
+constexpr size_t kMaxSlugLength = 48;
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+void EraseAll(std::string& s, const std::string& what) {
+  for (size_t pos = s.find(what); pos != std::string::npos; pos = s.find(what, pos)) s.erase(pos, what.size());
+}
+
+/// "550.54.15" -> "550"; "" when absent.
+std::string DriverMajor(const std::optional<std::string>& driver) {
+  if (!driver) return "";
+  size_t dot = driver->find('.');
+  return dot == std::string::npos ? *driver : driver->substr(0, dot);
+}
+
+bool HasGpu(const Environment& env) { return env.gpu.name.has_value() && !env.gpu.name->empty(); }
+
+std::string OrNone(const std::optional<std::string>& s) { return s ? "'" + *s + "'" : "none"; }
+
+/// A JSON string literal with RapidJSON's escaping.
+std::string JsonString(const std::string& s) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  return std::string(sb.GetString(), sb.GetSize());
+}
+
+/// 1-based line and column of a byte offset.
+std::pair<int, int> LineColumn(const std::string& text, size_t offset) {
+  offset = std::min(offset, text.size());
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - line_start) + 1};
+}
+
+Error ErrorAt(const std::string& name, const std::string& text, size_t offset, const std::string& message) {
+  auto [line, col] = LineColumn(text, offset);
+  return InputError(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + message);
+}
+
+/// A top-level scalar of the baseline object.
+struct TopValue {
+  enum class Type { kString, kInteger, kOther } type = Type::kOther;
+  std::string text;
+  int64_t integer = 0;
+  size_t offset = 0;  ///< of the member's key
+};
+
+/// SAX handler that records the top-level scalars and the byte range of each
+/// element of "runs" without building a DOM of the runs (they are handed to
+/// the results reader, which validates them).
+class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, BaselineScanner> {
+ public:
+  explicit BaselineScanner(const rapidjson::StringStream& stream) : stream_(stream) {}
+
+  std::map<std::string, TopValue> top;
+  std::vector<std::pair<size_t, size_t>> runs;  ///< [begin, end) byte ranges
+  bool root_is_object = false;
+  bool saw_runs = false;
+  std::optional<std::pair<size_t, std::string>> problem;  ///< offset, message
+
+  bool StartObject() {
+    if (depth_ == 0) root_is_object = true;
+    if (in_runs_ && depth_ == runs_depth_) run_begin_ = stream_.Tell() - 1;
+    ++depth_;
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) {
+    --depth_;
+    if (in_runs_ && depth_ == runs_depth_) runs.emplace_back(run_begin_, stream_.Tell());
+    return true;
+  }
+  bool StartArray() {
+    if (depth_ == 0) return Fail("expected a JSON object at the top level", stream_.Tell() - 1);
+    if (depth_ == 1 && key_ == "runs") {
+      in_runs_ = true;
+      saw_runs = true;
+      runs_depth_ = depth_ + 1;
+    } else if (in_runs_ && depth_ == runs_depth_) {
+      return Fail("runs[" + std::to_string(runs.size()) + "]: expected a results object, got array",
+                  stream_.Tell() - 1);
+    }
+    ++depth_;
+    return true;
+  }
+  bool EndArray(rapidjson::SizeType) {
+    --depth_;
+    if (in_runs_ && depth_ + 1 == runs_depth_) in_runs_ = false;
+    return true;
+  }
+  bool Key(const char* s, rapidjson::SizeType len, bool) {
+    if (depth_ == 1) {
+      key_.assign(s, len);
+      key_offset_ = stream_.Tell();  // RapidJSON reports the string's start here
+    }
+    return true;
+  }
+  bool String(const char* s, rapidjson::SizeType len, bool) {
+    return Scalar(TopValue{TopValue::Type::kString, std::string(s, len), 0, 0});
+  }
+  bool Int(int v) { return Integer(v); }
+  bool Uint(unsigned v) { return Integer(v); }
+  bool Int64(int64_t v) { return Integer(v); }
+  bool Uint64(uint64_t v) { return Integer(static_cast<int64_t>(v)); }
+  bool Default() { return Scalar(TopValue{}); }
+
+ private:
+  bool Integer(int64_t v) { return Scalar(TopValue{TopValue::Type::kInteger, "", v, 0}); }
+  bool Scalar(TopValue v) {
+    if (depth_ == 0) return Fail("expected a JSON object at the top level", stream_.Tell());
+    if (in_runs_ && depth_ == runs_depth_)
+      return Fail("runs[" + std::to_string(runs.size()) + "]: expected a results object", stream_.Tell());
+    if (depth_ == 1) {
+      v.offset = key_offset_;
+      top[key_] = std::move(v);
+    }
+    return true;
+  }
+  bool Fail(std::string message, size_t offset) {
+    problem = std::make_pair(offset, std::move(message));
+    return false;
+  }
+
+  const rapidjson::StringStream& stream_;
+  int depth_ = 0;
+  std::string key_;
+  size_t key_offset_ = 0;
+  bool in_runs_ = false;
+  int runs_depth_ = 0;
+  size_t run_begin_ = 0;
+};
+
+/// Reads "schema" and "version" and checks them against what this gpugate reads.
+Status CheckVersion(const BaselineScanner& scan, const std::string& text, const std::string& name) {
+  auto schema = scan.top.find("schema");
+  if (schema == scan.top.end())
+    return ErrorAt(name, text, 0, "missing 'schema' (expected \"" + std::string(kBaselineSchema) +
+                                      "\"); is this a gpugate baseline file?");
+  if (schema->second.type != TopValue::Type::kString)
+    return ErrorAt(name, text, schema->second.offset, "schema: expected a string");
+  const std::string prefix = "gpugate/baseline/v";
+  const std::string& s = schema->second.text;
+  if (!StartsWith(s, prefix)) {
+    std::string hint = StartsWith(s, "gpugate/results/")
+                           ? " (this is a results file; create a baseline with 'gpugate baseline update')"
+                           : "";
+    return ErrorAt(name, text, schema->second.offset,
+                   "schema: expected \"" + std::string(kBaselineSchema) + "\", got \"" + s + "\"" + hint);
+  }
+  std::string major = s.substr(prefix.size());
+  if (major != std::to_string(kBaselineMajorVersion))
+    return ErrorAt(name, text, schema->second.offset,
+                   "unsupported baseline version '" + major + "' (this gpugate reads version " +
+                       std::to_string(kBaselineMajorVersion) + ")");
+  auto version = scan.top.find("version");
+  if (version != scan.top.end()) {
+    if (version->second.type != TopValue::Type::kInteger)
+      return ErrorAt(name, text, version->second.offset, "version: expected an integer");
+    if (version->second.integer != kBaselineMajorVersion)
+      return ErrorAt(name, text, version->second.offset,
+                     "unsupported baseline version " + std::to_string(version->second.integer) +
+                         " (this gpugate reads version " + std::to_string(kBaselineMajorVersion) + ")");
+  }
+  return Status::Ok();
+}
+
+Result<std::string> RequiredString(const BaselineScanner& scan, const std::string& text,
+                                   const std::string& name, const std::string& key) {
+  auto it = scan.top.find(key);
+  if (it == scan.top.end()) return ErrorAt(name, text, 0, "missing '" + key + "'");
+  if (it->second.type != TopValue::Type::kString)
+    return ErrorAt(name, text, it->second.offset, key + ": expected a string");
+  return it->second.text;
+}
+
+}  // namespace
+
+std::string Slug(const std::string& text) {
+  std::string s = Lower(text);
+  for (const char* noise : {"(r)", "(tm)", "(c)"}) EraseAll(s, noise);
+  std::string out;
+  bool dash = false;
+  for (char c : s) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.';
+    if (keep) {
+      if (dash && !out.empty()) out += '-';
+      out += c;
+      dash = false;
+    } else {
+      dash = true;
+    }
+  }
+  if (out.size() > kMaxSlugLength) out.resize(kMaxSlugLength);
+  while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+std::string EnvironmentKey(const Environment& env) {
+  if (HasGpu(env)) {
+    std::string key = Slug(*env.gpu.name);
+    std::string drv = DriverMajor(env.gpu.driver_version);
+    if (!drv.empty()) key += "-drv" + Slug(drv);
+    if (env.gpu.cuda_version) key += "-cuda" + Slug(*env.gpu.cuda_version);
+    return key;
+  }
+  return Slug(env.cpu_model) + "-" + std::to_string(env.cpu_cores) + "c";
+}
+
+std::vector<std::string> EnvironmentDifferences(const Environment& baseline, const Environment& current) {
+  std::vector<std::string> diffs;
+  if (HasGpu(baseline) || HasGpu(current)) {
+    if (baseline.gpu.name != current.gpu.name)
+      diffs.push_back("gpu.name " + OrNone(baseline.gpu.name) + " vs " + OrNone(current.gpu.name));
+    if (DriverMajor(baseline.gpu.driver_version) != DriverMajor(current.gpu.driver_version))
+      diffs.push_back("gpu.driver_version " + OrNone(baseline.gpu.driver_version) + " vs " +
+                      OrNone(current.gpu.driver_version));
+    if (baseline.gpu.cuda_version != current.gpu.cuda_version)
+      diffs.push_back("gpu.cuda_version " + OrNone(baseline.gpu.cuda_version) + " vs " +
+                      OrNone(current.gpu.cuda_version));
+    return diffs;
+  }
+  if (baseline.cpu_model != current.cpu_model)
+    diffs.push_back("cpu_model '" + baseline.cpu_model + "' vs '" + current.cpu_model + "'");
+  if (baseline.cpu_cores != current.cpu_cores)
+    diffs.push_back("cpu_cores " + std::to_string(baseline.cpu_cores) + " vs " +
+                    std::to_string(current.cpu_cores));
+  return diffs;
+}
+
+std::string BaselinePath(const std::string& root, const std::string& suite, const std::string& environment_key) {
+  std::string dir = root.empty() ? "baselines" : root;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir + "/" + Slug(suite) + "/" + environment_key + ".json";
+}
+
+std::string BaselineToJson(const Baseline& baseline) {
+  std::string out = "{\n";
+  out += "  \"schema\": " + JsonString(kBaselineSchema) + ",\n";
+  out += "  \"version\": " + std::to_string(kBaselineMajorVersion) + ",\n";
+  out += "  \"suite\": " + JsonString(baseline.suite) + ",\n";
+  out += "  \"environment_key\": " + JsonString(baseline.environment_key) + ",\n";
+  out += "  \"runs\": [";
+  for (size_t i = 0; i < baseline.runs.size(); ++i) {
+    std::string run = ResultsToJson(baseline.runs[i]);
+    while (!run.empty() && (run.back() == '\n' || run.back() == ' ')) run.pop_back();
+    // Indent the embedded document; raw newlines never occur inside JSON strings.
+    std::string indented;
+    indented.reserve(run.size() + run.size() / 16);
+    for (char c : run) {
+      indented += c;
+      if (c == '\n') indented += "    ";
+    }
+    out += i == 0 ? "\n    " : ",\n    ";
+    out += indented;
+  }
+  out += baseline.runs.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+Result<Baseline> BaselineFromJson(const std::string& text, const std::string& name) {
+  rapidjson::StringStream stream(text.c_str());
+  BaselineScanner scan(stream);
+  rapidjson::Reader reader;
+  rapidjson::ParseResult ok = reader.Parse<rapidjson::kParseNanAndInfFlag>(stream, scan);
+  if (scan.problem) return ErrorAt(name, text, scan.problem->first, scan.problem->second);
+  if (!ok)
+    return ErrorAt(name, text, ok.Offset(), std::string("invalid JSON: ") + rapidjson::GetParseError_En(ok.Code()));
+  if (!scan.root_is_object) return ErrorAt(name, text, 0, "expected a JSON object at the top level");
+  if (Status st = CheckVersion(scan, text, name); !st.ok()) return st.error();
+
+  Baseline b;
+  auto suite = RequiredString(scan, text, name, "suite");
+  if (!suite.ok()) return suite.error();
+  b.suite = *suite;
+  auto key = RequiredString(scan, text, name, "environment_key");
+  if (!key.ok()) return key.error();
+  b.environment_key = *key;
+  if (!scan.saw_runs) {
+    auto it = scan.top.find("runs");
+    if (it != scan.top.end()) return ErrorAt(name, text, it->second.offset, "runs: expected an array");
+    return ErrorAt(name, text, 0, "missing 'runs'");
+  }
+
+  b.runs.reserve(scan.runs.size());
+  for (size_t i = 0; i < scan.runs.size(); ++i) {
+    auto [begin, end] = scan.runs[i];
+    auto [line, col] = LineColumn(text, begin);
+    // Pad with whitespace so positions in the results reader's messages are
+    // positions in this file.
+    std::string padded(static_cast<size_t>(line - 1), '\n');
+    padded.append(static_cast<size_t>(col - 1), ' ');
+    padded.append(text, begin, end - begin);
+    auto run = ResultsFromJson(padded, name);
+    if (!run.ok()) {
+      Error e = run.error();
+      e.message += " (in runs[" + std::to_string(i) + "])";
+      return e;
+    }
+    b.runs.push_back(std::move(run).value());
+  }
+  return b;
+}
+
+Result<Baseline> ReadBaselineFile(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.error();
+  return BaselineFromJson(*text, path);
+}
+
+Status WriteBaselineFile(const std::string& path, const Baseline& baseline) {
+  return WriteFileAtomic(path, BaselineToJson(baseline));
+}
+
+int PruneBaseline(Baseline& baseline, int keep) {
+  GPUGATE_CHECK(keep >= 1);
+  int excess = static_cast<int>(baseline.runs.size()) - keep;
+  if (excess <= 0) return 0;
+  baseline.runs.erase(baseline.runs.begin(), baseline.runs.begin() + excess);
+  return excess;
+}
+
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env) {
+  if (keep < 1) return InputError("--keep must be at least 1, got " + std::to_string(keep));
+  if (run.run.shard && !run.run.shard->empty())
+    return InputError("results are shard " + *run.run.shard + " of run '" + run.run.run_id +
+                      "'; join the shards with 'gpugate merge' before updating a baseline");
+  if (!baseline.suite.empty() && run.run.suite != baseline.suite)
+    return InputError("results are of suite '" + run.run.suite + "' but the baseline holds suite '" +
+                      baseline.suite + "'");
+  for (const auto& old : baseline.runs)
+    if (!run.run.run_id.empty() && old.run.run_id == run.run.run_id)
+      return InputError("run '" + run.run.run_id + "' is already in the baseline");
+
+  std::string key = EnvironmentKey(run.run.env);
+  if (!baseline.runs.empty()) {
+    std::vector<std::string> diffs = EnvironmentDifferences(baseline.runs.back().run.env, run.run.env);
+    if (diffs.empty() && key != baseline.environment_key && !force_env)
+      diffs.push_back("environment key '" + baseline.environment_key + "' vs '" + key + "'");
+    if (!diffs.empty() && !force_env) {
+      std::string what;
+      for (const auto& d : diffs) what += (what.empty() ? "" : "; ") + d;
+      return InputError("results come from another environment than the baseline (" + what +
+                        "); use a baseline per environment (" +
+                        BaselinePath("baselines", run.run.suite, key) + ") or pass --force");
+    }
+  }
+  if (baseline.suite.empty()) baseline.suite = run.run.suite;
+  baseline.environment_key = key;
+  baseline.runs.push_back(run);
+  PruneBaseline(baseline, keep);
+  return Status::Ok();
+}
+
+}  // namespace gpugate

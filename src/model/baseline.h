@@ -1,0 +1,76 @@
+// Baseline history (`gpugate/baseline/v1`): the last K runs of one suite on one
+// environment, oldest first, so compare knows the noise between CI runs and
+// `history` can look for step changes. Stored at
+// baselines/<suite>/<environment-key>.json (see docs/baselines.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/results.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+inline constexpr const char* kBaselineSchema = "gpugate/baseline/v1";
+inline constexpr int kBaselineMajorVersion = 1;
+
+/// A history of complete (unsharded) runs of one suite on one environment.
+struct Baseline {
+  std::string schema = kBaselineSchema;
+  int version = kBaselineMajorVersion;
+  std::string suite;
+  std::string environment_key;   ///< EnvironmentKey() of the runs
+  std::vector<Results> runs;     ///< oldest first
+};
+
+/// A short, stable, file-name-safe key for an environment fingerprint.
+/// With a GPU: slug(gpu.name) + "-drv" + driver major + "-cuda" + CUDA version
+/// ("nvidia-a100-sxm4-80gb-drv550-cuda13.0"); without one:
+/// slug(cpu_model) + "-" + cores + "c" ("amd-epyc-7763-64-core-processor-2c").
+/// Host names, clocks and OS are deliberately left out: runners come and go,
+/// the hardware class is what makes timings comparable.
+std::string EnvironmentKey(const Environment& env);
+
+/// Lowercase ASCII slug: letters, digits and '.' kept, every other run of
+/// characters becomes one '-', "(r)"/"(tm)" dropped, at most 48 characters.
+std::string Slug(const std::string& text);
+
+/// Fields that make two environments incomparable, as "field 'a' vs 'b'"
+/// phrases (empty when they match): CPU model and cores, GPU model, driver
+/// major version, CUDA version, compute capability.
+std::vector<std::string> EnvironmentDifferences(const Environment& baseline,
+                                                const Environment& current);
+
+/// The conventional path: <root>/<suite slug>/<environment key>.json.
+std::string BaselinePath(const std::string& root, const std::string& suite,
+                         const std::string& environment_key);
+
+/// Serialises a baseline; each run is written by ResultsToJson.
+std::string BaselineToJson(const Baseline& baseline);
+
+/// Parses a baseline. Errors name `name:line:col` of the offending value
+/// (positions inside a run refer to the baseline file); unknown major
+/// versions and other schemas are rejected (exit 2).
+Result<Baseline> BaselineFromJson(const std::string& text, const std::string& name);
+
+/// Reads a baseline file.
+Result<Baseline> ReadBaselineFile(const std::string& path);
+
+/// Writes a baseline atomically (temp file, fsync, rename): a reader, or a
+/// process killed mid-write, sees either the old or the new file, never a mix.
+Status WriteBaselineFile(const std::string& path, const Baseline& baseline);
+
+/// Appends a run and keeps the newest `keep` runs (keep >= 1).
+/// Refuses (exit 2) sharded results (merge them first), a run of another
+/// suite, a run id already present, and — unless `force_env` — a run from
+/// another environment, naming each field that differs. An empty baseline
+/// takes its suite and environment key from the run; a forced append
+/// re-keys the baseline to the new run's environment.
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env);
+
+/// Drops the oldest runs so at most `keep` remain (keep >= 1). Returns how
+/// many were dropped.
+int PruneBaseline(Baseline& baseline, int keep);
+
+}  // namespace gpugate

@@ -1,0 +1,42 @@
+// The environment fingerprint of this machine and the run metadata (git, time).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/results.h"
+
+namespace gpugate {
+
+/// Host, OS, CPU model, cores, governor, compiler. GPU fields are left null;
+/// the CUDA backend fills them when it finds a device.
+Environment DetectEnvironment();
+
+/// Tool version, UTC time, run id, git sha/branch/dirty when the working
+/// directory is inside a git repository (read without running a shell).
+RunInfo MakeRunInfo(const std::string& suite_name);
+
+/// Current UTC time as ISO-8601 ("2026-11-21T23:59:00Z") and as ns since epoch.
+std::string UtcNowIso8601();
+int64_t UnixNowNs();
+
+/// Git state of the repository that contains `dir`.
+struct GitState {
+  std::optional<std::string> sha;     ///< commit HEAD points at; null if unborn
+  std::optional<std::string> branch;  ///< "main"; null when HEAD is detached
+  std::optional<bool> dirty;          ///< tracked files modified; null if unknown
+};
+
+/// Finds the nearest `.git` (folder, or file holding "gitdir: PATH") at or
+/// above `dir` and reads HEAD, loose refs and packed-refs directly, without a
+/// shell. With `check_dirty`, runs `git status --porcelain
+/// --untracked-files=no` (argv, no shell); dirty stays null when git is not
+/// installed or fails. All fields are null outside a repository.
+GitState ReadGitState(const std::string& dir, bool check_dirty);
+
+/// CPU model named by /proc/cpuinfo text: "model name" (x86), else "Hardware"
+/// (ARM), else "cpu model" (MIPS), "Processor" or "cpu" (POWER); "" if none.
+std::string CpuModelFromCpuinfo(std::string_view cpuinfo);
+
+}  // namespace gpugate

@@ -1,0 +1,157 @@
+// The results model (`gpugate/results/v1`): what a run measured, in canonical
+// units (seconds as double, bytes as int64, fractions for ratios). Every
+// producer (harness, gbench/nvbench/trace ingest) fills these structs; every
+// consumer (compare, baseline, merge) reads them. JSON I/O: results_json.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpugate {
+
+inline constexpr const char* kResultsSchema = "gpugate/results/v1";
+inline constexpr int kResultsMajorVersion = 1;
+
+/// GPU part of the environment fingerprint. All fields are null without a GPU.
+struct GpuInfo {
+  std::optional<std::string> name;                ///< "NVIDIA A100-SXM4-80GB"
+  std::optional<std::string> driver_version;      ///< "550.54.15"
+  std::optional<std::string> cuda_version;        ///< runtime, "13.0"
+  std::optional<std::string> compute_capability;  ///< "8.0"
+  std::optional<int> device_index;
+  std::optional<int> sm_count;
+  std::optional<double> sm_clock_hz;              ///< max SM clock
+  std::optional<double> mem_clock_hz;
+  std::optional<int64_t> memory_bytes;
+  std::optional<int64_t> l2_bytes;
+  std::optional<bool> ecc_enabled;
+  std::optional<bool> mig_enabled;
+  std::optional<std::string> uuid;
+};
+
+/// Environment fingerprint: enough to tell whether two runs are comparable.
+struct Environment {
+  std::string host;
+  std::string os;              ///< "Linux 6.1.0 x86_64"
+  std::string cpu_model;
+  int cpu_cores = 0;           ///< logical CPUs online
+  std::optional<std::string> cpu_governor;
+  std::string compiler;        ///< compiler that built gpugate
+  GpuInfo gpu;
+};
+
+/// Where and when a run happened.
+struct RunInfo {
+  std::string tool_version;    ///< gpugate version
+  std::string suite;           ///< suite name (file stem unless named)
+  std::string time_utc;        ///< ISO-8601, "2026-11-21T23:59:00Z"
+  int64_t time_unix_ns = 0;
+  std::optional<std::string> git_sha;
+  std::optional<std::string> git_branch;
+  std::optional<bool> git_dirty;
+  std::optional<std::string> shard;    ///< "i/N" when the run is one shard
+  std::string run_id;          ///< unique per run; shards of one run share it
+  std::string source_format = "gpugate";  ///< gpugate | gbench | nvbench | trace
+  Environment env;
+  /// Facts an ingested file states about itself that have no field above
+  /// (gbench context: mhz_per_cpu, caches, library_build_type, executable;
+  /// nvbench meta: version, argv), as text. Empty for gpugate's own runs.
+  std::map<std::string, std::string> source_context;
+};
+
+enum class WorkloadStatus { kOk, kFailed, kSkipped };
+
+/// Summary statistics over all samples (seconds). Computed by the producer,
+/// recomputed by readers that need them; raw samples are the truth.
+struct Summary {
+  int64_t n = 0;
+  double median = 0, mean = 0, min = 0, max = 0, stddev = 0;
+  double mad = 0;              ///< median absolute deviation (unscaled)
+  double p5 = 0, p95 = 0;
+  double cv = 0;               ///< stddev / mean
+  double rel_ci_half_width = 0;  ///< 95% CI half-width of the median / median
+};
+
+/// Amount of work one sample does, so throughput can be derived.
+struct WorkCounts {
+  std::optional<int64_t> bytes;   ///< bytes moved per sample
+  std::optional<double> flops;    ///< floating point operations per sample
+  std::optional<int64_t> items;   ///< elements processed per sample
+};
+
+/// SM clock measured around samples (GPU) for cycle-space checks.
+struct ClockReading {
+  int round = 0;
+  double sm_clock_hz = 0;
+  std::optional<double> temperature_c;
+  std::optional<double> power_w;
+  std::optional<std::string> throttle_reasons;
+};
+
+/// Per-kernel record from CUPTI or a trace: instances are samples.
+struct KernelResult {
+  std::string name;
+  int64_t count = 0;
+  double total_s = 0;
+  std::vector<double> durations_s;   ///< per instance, may be empty if only totals
+  std::map<std::string, double> metrics;  ///< registers, shared_mem_bytes, ...
+};
+
+/// One workload's measurement.
+struct WorkloadResult {
+  std::string name;              ///< expanded name, unique in a run
+  std::string kind;              ///< builtin | command | synthetic | gbench | ...
+  std::string backend;           ///< cpu | cuda | process | synthetic | ingest
+  std::vector<std::pair<std::string, std::string>> params;  ///< in declared order
+  std::vector<std::string> tags;
+  WorkloadStatus status = WorkloadStatus::kOk;
+  std::string reason;            ///< why failed/skipped; stderr tail for commands
+
+  /// Raw samples in seconds, grouped by round (the unit of replication).
+  std::vector<std::vector<double>> rounds;
+  int64_t iterations_per_sample = 1;  ///< inner repetitions folded into one sample
+  int warmup = 0;
+  Summary summary;
+
+  WorkCounts work;
+  std::optional<double> bytes_per_second;  ///< derived from work.bytes / median
+  std::optional<double> flops_per_second;  ///< derived from work.flops / median
+
+  std::optional<int64_t> peak_memory_bytes;  ///< max RSS (process) or device peak
+  std::optional<double> user_seconds;        ///< mean per sample (process)
+  std::optional<double> sys_seconds;         ///< mean per sample (process)
+
+  std::vector<ClockReading> clocks;
+  bool throttled = false;
+  std::vector<KernelResult> kernels;
+  std::map<std::string, double> counters;    ///< free-form numeric counters
+  int confirmation_reruns = 0;               ///< set by `gate`
+};
+
+/// A whole run: metadata plus workloads in suite order.
+struct Results {
+  std::string schema = kResultsSchema;
+  RunInfo run;
+  std::vector<WorkloadResult> workloads;
+
+  const WorkloadResult* Find(const std::string& name) const {
+    for (const auto& w : workloads)
+      if (w.name == name) return &w;
+    return nullptr;
+  }
+};
+
+/// All samples of a workload, flattened in round order.
+inline std::vector<double> AllSamples(const WorkloadResult& w) {
+  std::vector<double> out;
+  for (const auto& r : w.rounds) out.insert(out.end(), r.begin(), r.end());
+  return out;
+}
+
+const char* ToString(WorkloadStatus s);
+
+}  // namespace gpugate

@@ -1,0 +1,753 @@
+// JSON I/O of the results model (`gpugate/results/v1`). The writer emits every
+// field in a fixed key order; the reader checks the schema version first, then
+// the type of every field, pointing at the offending value. Field reference:
+// docs/results-schema.md.
+#include "model/results_json.h"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cctype>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/json_writer.h"
+#include "util/strings.h"
+
+namespace gpugate {
+
+namespace {
+
+/// Minor version written by this gpugate. Readers accept any minor of their
+/// major: minor versions only add fields, which older readers ignore.
+constexpr int kResultsMinorVersion = 0;
+constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
+
+// ---------------------------------------------------------------------------
+// Writing
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+template <class T>
+void Field(Writer& w, const char* key, const T& value) {
+  w.Key(key);
+  WriteJsonValue(w, value);
+}
+
+void Field(Writer& w, const char* key, const char* value) {
+  w.Key(key);
+  WriteJsonString(w, value);
+}
+
+/// Numeric arrays go on one line: 10,000 workloads x 100 samples stay readable.
+void DoubleArray(Writer& w, const std::vector<double>& values) {
+  w.StartArray();
+  for (double v : values) WriteJsonDouble(w, v);
+  w.EndArray();
+}
+
+void WriteGpu(Writer& w, const GpuInfo& g) {
+  w.StartObject();
+  Field(w, "name", g.name);
+  Field(w, "driver_version", g.driver_version);
+  Field(w, "cuda_version", g.cuda_version);
+  Field(w, "compute_capability", g.compute_capability);
+  Field(w, "device_index", g.device_index);
+  Field(w, "sm_count", g.sm_count);
+  Field(w, "sm_clock_hz", g.sm_clock_hz);
+  Field(w, "mem_clock_hz", g.mem_clock_hz);
+  Field(w, "memory_bytes", g.memory_bytes);
+  Field(w, "l2_bytes", g.l2_bytes);
+  Field(w, "ecc_enabled", g.ecc_enabled);
+  Field(w, "mig_enabled", g.mig_enabled);
+  Field(w, "uuid", g.uuid);
+  w.EndObject();
+}
+
+void WriteEnvironment(Writer& w, const Environment& e) {
+  w.StartObject();
+  Field(w, "host", e.host);
+  Field(w, "os", e.os);
+  Field(w, "cpu_model", e.cpu_model);
+  Field(w, "cpu_cores", e.cpu_cores);
+  Field(w, "cpu_governor", e.cpu_governor);
+  Field(w, "compiler", e.compiler);
+  w.Key("gpu");
+  WriteGpu(w, e.gpu);
+  w.EndObject();
+}
+
+void WriteRun(Writer& w, const RunInfo& r) {
+  w.StartObject();
+  Field(w, "tool_version", r.tool_version);
+  Field(w, "suite", r.suite);
+  Field(w, "run_id", r.run_id);
+  Field(w, "time_utc", r.time_utc);
+  Field(w, "time_unix_ns", r.time_unix_ns);
+  Field(w, "git_sha", r.git_sha);
+  Field(w, "git_branch", r.git_branch);
+  Field(w, "git_dirty", r.git_dirty);
+  Field(w, "shard", r.shard);
+  Field(w, "source_format", r.source_format);
+  w.Key("environment");
+  WriteEnvironment(w, r.env);
+  w.EndObject();
+}
+
+void WriteSummary(Writer& w, const Summary& s) {
+  w.StartObject();
+  Field(w, "n", s.n);
+  Field(w, "median", s.median);
+  Field(w, "mean", s.mean);
+  Field(w, "min", s.min);
+  Field(w, "max", s.max);
+  Field(w, "stddev", s.stddev);
+  Field(w, "mad", s.mad);
+  Field(w, "p5", s.p5);
+  Field(w, "p95", s.p95);
+  Field(w, "cv", s.cv);
+  Field(w, "rel_ci_half_width", s.rel_ci_half_width);
+  w.EndObject();
+}
+
+void WriteNumberMap(Writer& w, const std::map<std::string, double>& m) {
+  w.StartObject();
+  for (const auto& [key, value] : m) {
+    WriteJsonString(w, key);  // a key is written like a string
+    WriteJsonDouble(w, value);
+  }
+  w.EndObject();
+}
+
+void WriteClock(Writer& w, const ClockReading& c) {
+  w.StartObject();
+  Field(w, "round", c.round);
+  Field(w, "sm_clock_hz", c.sm_clock_hz);
+  Field(w, "temperature_c", c.temperature_c);
+  Field(w, "power_w", c.power_w);
+  Field(w, "throttle_reasons", c.throttle_reasons);
+  w.EndObject();
+}
+
+void WriteKernel(Writer& w, const KernelResult& k) {
+  w.StartObject();
+  Field(w, "name", k.name);
+  Field(w, "count", k.count);
+  Field(w, "total_s", k.total_s);
+  w.Key("durations_s");
+  w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  DoubleArray(w, k.durations_s);
+  w.SetFormatOptions(rapidjson::kFormatDefault);
+  w.Key("metrics");
+  WriteNumberMap(w, k.metrics);
+  w.EndObject();
+}
+
+void WriteWorkload(Writer& w, const WorkloadResult& r) {
+  w.StartObject();
+  Field(w, "name", r.name);
+  Field(w, "kind", r.kind);
+  Field(w, "backend", r.backend);
+  w.Key("params");
+  w.StartObject();
+  for (const auto& [key, value] : r.params) {
+    WriteJsonString(w, key);
+    WriteJsonString(w, value);
+  }
+  w.EndObject();
+  w.Key("tags");
+  w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  w.StartArray();
+  for (const auto& t : r.tags) WriteJsonString(w, t);
+  w.EndArray();
+  w.SetFormatOptions(rapidjson::kFormatDefault);
+  Field(w, "status", ToString(r.status));
+  Field(w, "reason", r.reason);
+  Field(w, "iterations_per_sample", r.iterations_per_sample);
+  Field(w, "warmup", r.warmup);
+
+  w.Key("rounds");
+  w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  w.StartArray();
+  for (const auto& round : r.rounds) DoubleArray(w, round);
+  w.EndArray();
+  w.SetFormatOptions(rapidjson::kFormatDefault);
+
+  w.Key("summary");
+  WriteSummary(w, r.summary);
+  w.Key("work");
+  w.StartObject();
+  Field(w, "bytes", r.work.bytes);
+  Field(w, "flops", r.work.flops);
+  Field(w, "items", r.work.items);
+  w.EndObject();
+  Field(w, "bytes_per_second", r.bytes_per_second);
+  Field(w, "flops_per_second", r.flops_per_second);
+  Field(w, "peak_memory_bytes", r.peak_memory_bytes);
+  Field(w, "user_seconds", r.user_seconds);
+  Field(w, "sys_seconds", r.sys_seconds);
+  w.Key("clocks");
+  w.StartArray();
+  for (const auto& c : r.clocks) WriteClock(w, c);
+  w.EndArray();
+  Field(w, "throttled", r.throttled);
+  w.Key("kernels");
+  w.StartArray();
+  for (const auto& k : r.kernels) WriteKernel(w, k);
+  w.EndArray();
+  w.Key("counters");
+  WriteNumberMap(w, r.counters);
+  Field(w, "confirmation_reruns", r.confirmation_reruns);
+  w.EndObject();
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+/// A location in the document ("workloads[3].rounds[0][2]"), rendered only
+/// when an error is reported. Nodes live on the stack of the decoding code.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;  ///< member name; empty for an array element
+  int64_t index = -1;    ///< array index, or -1 for a member
+
+  Path Member(std::string_view k) const { return Path{this, k, -1}; }
+  Path Element(int64_t i) const { return Path{this, {}, i}; }
+
+  std::string Render() const {
+    std::string out = parent ? parent->Render() : std::string();
+    if (index >= 0) return out + "[" + std::to_string(index) + "]";
+    if (key.empty()) return out;
+    bool plain = true;
+    for (char c : key)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') plain = false;
+    if (plain) return out.empty() ? std::string(key) : out + "." + std::string(key);
+    std::string quoted = "[\"";
+    for (char c : key) {
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
+    return out + quoted + "\"]";
+  }
+};
+
+/// Keeps the first error; later checks become no-ops once one failed.
+class Decoder {
+ public:
+  explicit Decoder(const std::string& name) : name_(name) {}
+
+  bool ok() const { return !error_.has_value(); }
+  const Error& error() const { return *error_; }
+
+  void Fail(const JsonValue& at, const Path& path, const std::string& message) {
+    if (!error_) error_ = JsonError(name_, at, path.Render(), message);
+  }
+  void TypeError(const JsonValue& at, const Path& path, const char* expected) {
+    Fail(at, path, std::string("expected ") + expected + ", got " + at.TypeName());
+  }
+
+ private:
+  const std::string& name_;
+  std::optional<Error> error_;
+};
+
+// Conversions of one value. Non-optional doubles accept null as NaN (the
+// writer spells NaN and infinities as null); std::optional maps null to empty.
+
+void Decode(Decoder& d, const JsonValue& v, const Path& p, std::string* out) {
+  if (!v.IsString()) return d.TypeError(v, p, "a string");
+  *out = v.string;
+}
+
+void Decode(Decoder& d, const JsonValue& v, const Path& p, bool* out) {
+  if (!v.IsBool()) return d.TypeError(v, p, "true or false");
+  *out = v.boolean;
+}
+
+void Decode(Decoder& d, const JsonValue& v, const Path& p, double* out) {
+  if (v.IsNull()) {
+    *out = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  if (!v.IsNumber()) return d.TypeError(v, p, "a number");
+  *out = v.number;
+}
+
+void Decode(Decoder& d, const JsonValue& v, const Path& p, int64_t* out) {
+  if (!v.IsNumber()) return d.TypeError(v, p, "an integer");
+  if (!v.is_integer) {
+    if (!std::isfinite(v.number)) return d.Fail(v, p, "expected an integer, got NaN or Infinity");
+    if (v.number == std::floor(v.number)) return d.Fail(v, p, "integer out of range");
+    return d.Fail(v, p, "expected an integer, got a fractional number");
+  }
+  *out = v.integer;
+}
+
+void Decode(Decoder& d, const JsonValue& v, const Path& p, int* out) {
+  int64_t wide = 0;
+  Decode(d, v, p, &wide);
+  if (!d.ok()) return;
+  if (wide < INT_MIN || wide > INT_MAX) return d.Fail(v, p, "integer out of range");
+  *out = static_cast<int>(wide);
+}
+
+template <class T>
+void Decode(Decoder& d, const JsonValue& v, const Path& p, std::optional<T>* out) {
+  if (v.IsNull()) {
+    out->reset();
+    return;
+  }
+  T value{};
+  Decode(d, v, p, &value);
+  if (d.ok()) *out = std::move(value);
+}
+
+/// Samples and kernel durations: seconds, finite and non-negative.
+void DecodeSample(Decoder& d, const JsonValue& v, const Path& p, double* out) {
+  if (!v.IsNumber()) return d.TypeError(v, p, "a number");
+  if (!std::isfinite(v.number) || v.number < 0) {
+    std::string shown;
+    if (std::isnan(v.number)) {
+      shown = "NaN";
+    } else if (std::isinf(v.number)) {
+      shown = v.number > 0 ? "Infinity" : "-Infinity";
+    } else {
+      char buf[40];
+      shown.assign(buf, static_cast<size_t>(FormatJsonDouble(v.number, buf)));
+    }
+    return d.Fail(v, p, "sample time must be a finite, non-negative number of seconds, got " +
+                            shown);
+  }
+  *out = v.number;
+}
+
+/// Reads the members of one JSON object. Keys are looked up starting after the
+/// previous match, so reading in written order costs one comparison per field.
+/// Unknown members are ignored (later minor versions may add fields).
+class ObjectReader {
+ public:
+  ObjectReader(Decoder& d, const JsonValue& v, const Path& path)
+      : d_(d), v_(v), path_(path) {
+    if (!v.IsObject()) d_.TypeError(v, path, "an object");
+  }
+
+  bool valid() const { return v_.IsObject(); }
+  const JsonValue& value() const { return v_; }
+  const Path& path() const { return path_; }
+
+  /// The member, or nullptr. A missing required member is an error reported
+  /// at the object.
+  const JsonValue* Get(std::string_view key, bool required) {
+    if (!valid()) return nullptr;
+    const auto& m = v_.members;
+    for (size_t k = 0; k < m.size(); ++k) {
+      size_t i = (cursor_ + k) % m.size();
+      if (m[i].first == key) {
+        cursor_ = i + 1;
+        return &m[i].second;
+      }
+    }
+    if (required) d_.Fail(v_, path_, "missing field '" + std::string(key) + "'");
+    return nullptr;
+  }
+
+  /// Reads a member into `out`; a missing optional member keeps `out`.
+  template <class T>
+  const JsonValue* Read(std::string_view key, T* out, bool required) {
+    const JsonValue* v = Get(key, required);
+    if (v) Decode(d_, *v, path_.Member(key), out);
+    return v;
+  }
+  template <class T>
+  const JsonValue* Required(std::string_view key, T* out) { return Read(key, out, true); }
+  template <class T>
+  const JsonValue* Optional(std::string_view key, T* out) { return Read(key, out, false); }
+
+  /// Reads an integer count that must be at least `min`.
+  template <class T>
+  void Count(std::string_view key, T* out, bool required, T min = 0) {
+    const JsonValue* v = Read(key, out, required);
+    if (v && d_.ok() && *out < min)
+      d_.Fail(*v, path_.Member(key), "must be at least " + std::to_string(min));
+  }
+  template <class T>
+  void OptionalCount(std::string_view key, std::optional<T>* out) {
+    const JsonValue* v = Read(key, out, false);
+    if (v && d_.ok() && out->has_value() && **out < 0)
+      d_.Fail(*v, path_.Member(key), "must not be negative");
+  }
+
+  /// An array member, or nullptr (missing and optional, or wrong type).
+  const JsonValue* Array(std::string_view key, bool required) {
+    const JsonValue* v = Get(key, required);
+    if (v && !v->IsArray()) {
+      d_.TypeError(*v, path_.Member(key), "an array");
+      return nullptr;
+    }
+    return v;
+  }
+
+ private:
+  Decoder& d_;
+  const JsonValue& v_;
+  const Path& path_;
+  size_t cursor_ = 0;
+};
+
+void ReadGpu(Decoder& d, const JsonValue& v, const Path& p, GpuInfo* g) {
+  ObjectReader o(d, v, p);
+  o.Optional("name", &g->name);
+  o.Optional("driver_version", &g->driver_version);
+  o.Optional("cuda_version", &g->cuda_version);
+  o.Optional("compute_capability", &g->compute_capability);
+  o.Optional("device_index", &g->device_index);
+  o.OptionalCount("sm_count", &g->sm_count);
+  o.Optional("sm_clock_hz", &g->sm_clock_hz);
+  o.Optional("mem_clock_hz", &g->mem_clock_hz);
+  o.OptionalCount("memory_bytes", &g->memory_bytes);
+  o.OptionalCount("l2_bytes", &g->l2_bytes);
+  o.Optional("ecc_enabled", &g->ecc_enabled);
+  o.Optional("mig_enabled", &g->mig_enabled);
+  o.Optional("uuid", &g->uuid);
+}
+
+void ReadEnvironment(Decoder& d, const JsonValue& v, const Path& p, Environment* e) {
+  ObjectReader o(d, v, p);
+  o.Required("host", &e->host);
+  o.Required("os", &e->os);
+  o.Required("cpu_model", &e->cpu_model);
+  o.Count("cpu_cores", &e->cpu_cores, true);
+  o.Optional("cpu_governor", &e->cpu_governor);
+  o.Required("compiler", &e->compiler);
+  if (const JsonValue* gpu = o.Get("gpu", false); gpu && !gpu->IsNull())
+    ReadGpu(d, *gpu, p.Member("gpu"), &e->gpu);
+}
+
+void ReadRun(Decoder& d, const JsonValue& v, const Path& p, RunInfo* r) {
+  ObjectReader o(d, v, p);
+  o.Required("tool_version", &r->tool_version);
+  o.Required("suite", &r->suite);
+  o.Required("run_id", &r->run_id);
+  o.Required("time_utc", &r->time_utc);
+  o.Required("time_unix_ns", &r->time_unix_ns);
+  o.Optional("git_sha", &r->git_sha);
+  o.Optional("git_branch", &r->git_branch);
+  o.Optional("git_dirty", &r->git_dirty);
+  o.Optional("shard", &r->shard);
+  o.Optional("source_format", &r->source_format);
+  if (const JsonValue* env = o.Get("environment", true))
+    ReadEnvironment(d, *env, p.Member("environment"), &r->env);
+}
+
+void ReadSummary(Decoder& d, const JsonValue& v, const Path& p, Summary* s) {
+  ObjectReader o(d, v, p);
+  o.Count("n", &s->n, true);
+  o.Required("median", &s->median);
+  o.Required("mean", &s->mean);
+  o.Required("min", &s->min);
+  o.Required("max", &s->max);
+  o.Required("stddev", &s->stddev);
+  o.Required("mad", &s->mad);
+  o.Required("p5", &s->p5);
+  o.Required("p95", &s->p95);
+  o.Required("cv", &s->cv);
+  o.Required("rel_ci_half_width", &s->rel_ci_half_width);
+}
+
+void ReadSamples(Decoder& d, const JsonValue& v, const Path& p, std::vector<double>* out) {
+  out->reserve(v.items.size());
+  for (size_t i = 0; i < v.items.size() && d.ok(); ++i) {
+    double x = 0;
+    DecodeSample(d, v.items[i], p.Element(static_cast<int64_t>(i)), &x);
+    out->push_back(x);
+  }
+}
+
+void ReadNumberMap(Decoder& d, const JsonValue& v, const Path& p,
+                   std::map<std::string, double>* out) {
+  if (!v.IsObject()) return d.TypeError(v, p, "an object");
+  for (const auto& [key, value] : v.members) {
+    double x = 0;
+    Decode(d, value, p.Member(key), &x);
+    if (!d.ok()) return;
+    (*out)[key] = x;
+  }
+}
+
+void ReadClock(Decoder& d, const JsonValue& v, const Path& p, ClockReading* c) {
+  ObjectReader o(d, v, p);
+  o.Count("round", &c->round, true);
+  o.Required("sm_clock_hz", &c->sm_clock_hz);
+  o.Optional("temperature_c", &c->temperature_c);
+  o.Optional("power_w", &c->power_w);
+  o.Optional("throttle_reasons", &c->throttle_reasons);
+}
+
+void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) {
+  ObjectReader o(d, v, p);
+  o.Required("name", &k->name);
+  o.Count("count", &k->count, true);
+  o.Required("total_s", &k->total_s);
+  if (const JsonValue* durations = o.Array("durations_s", false))
+    ReadSamples(d, *durations, p.Member("durations_s"), &k->durations_s);
+  if (const JsonValue* metrics = o.Get("metrics", false))
+    ReadNumberMap(d, *metrics, p.Member("metrics"), &k->metrics);
+}
+
+void ReadStatus(Decoder& d, const JsonValue& v, const Path& p, WorkloadStatus* out) {
+  std::string s;
+  Decode(d, v, p, &s);
+  if (!d.ok()) return;
+  for (WorkloadStatus candidate :
+       {WorkloadStatus::kOk, WorkloadStatus::kFailed, WorkloadStatus::kSkipped}) {
+    if (s == ToString(candidate)) {
+      *out = candidate;
+      return;
+    }
+  }
+  d.Fail(v, p, "unknown status '" + s + "', expected ok, failed or skipped" +
+                   DidYouMean(s, {"ok", "failed", "skipped"}));
+}
+
+void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult* w) {
+  ObjectReader o(d, v, p);
+  if (!o.valid()) return;
+  o.Required("name", &w->name);
+  o.Required("kind", &w->kind);
+  o.Required("backend", &w->backend);
+  if (const JsonValue* params = o.Get("params", false)) {
+    const Path pp = p.Member("params");
+    if (!params->IsObject()) return d.TypeError(*params, pp, "an object");
+    for (const auto& [key, value] : params->members) {
+      std::string s;
+      Decode(d, value, pp.Member(key), &s);
+      if (!d.ok()) return;
+      w->params.emplace_back(key, std::move(s));
+    }
+  }
+  if (const JsonValue* tags = o.Array("tags", false)) {
+    const Path tp = p.Member("tags");
+    for (size_t i = 0; i < tags->items.size() && d.ok(); ++i)
+      Decode(d, tags->items[i], tp.Element(static_cast<int64_t>(i)), &w->tags.emplace_back());
+  }
+  if (const JsonValue* status = o.Get("status", true))
+    ReadStatus(d, *status, p.Member("status"), &w->status);
+  o.Optional("reason", &w->reason);
+  o.Count("iterations_per_sample", &w->iterations_per_sample, false, int64_t{1});
+  o.Count("warmup", &w->warmup, false);
+
+  if (const JsonValue* rounds = o.Array("rounds", true)) {
+    const Path rp = p.Member("rounds");
+    w->rounds.reserve(rounds->items.size());
+    for (size_t i = 0; i < rounds->items.size() && d.ok(); ++i) {
+      const JsonValue& round = rounds->items[i];
+      const Path ip = rp.Element(static_cast<int64_t>(i));
+      if (!round.IsArray()) return d.TypeError(round, ip, "an array of samples");
+      ReadSamples(d, round, ip, &w->rounds.emplace_back());
+    }
+  }
+  if (const JsonValue* summary = o.Get("summary", true))
+    ReadSummary(d, *summary, p.Member("summary"), &w->summary);
+  if (const JsonValue* work = o.Get("work", false); work && !work->IsNull()) {
+    const Path wp = p.Member("work");
+    ObjectReader wo(d, *work, wp);
+    wo.OptionalCount("bytes", &w->work.bytes);
+    wo.Optional("flops", &w->work.flops);
+    wo.OptionalCount("items", &w->work.items);
+  }
+  o.Optional("bytes_per_second", &w->bytes_per_second);
+  o.Optional("flops_per_second", &w->flops_per_second);
+  o.OptionalCount("peak_memory_bytes", &w->peak_memory_bytes);
+  o.Optional("user_seconds", &w->user_seconds);
+  o.Optional("sys_seconds", &w->sys_seconds);
+  if (const JsonValue* clocks = o.Array("clocks", false)) {
+    const Path cp = p.Member("clocks");
+    for (size_t i = 0; i < clocks->items.size() && d.ok(); ++i)
+      ReadClock(d, clocks->items[i], cp.Element(static_cast<int64_t>(i)), &w->clocks.emplace_back());
+  }
+  o.Optional("throttled", &w->throttled);
+  if (const JsonValue* kernels = o.Array("kernels", false)) {
+    const Path kp = p.Member("kernels");
+    for (size_t i = 0; i < kernels->items.size() && d.ok(); ++i)
+      ReadKernel(d, kernels->items[i], kp.Element(static_cast<int64_t>(i)),
+                 &w->kernels.emplace_back());
+  }
+  if (const JsonValue* counters = o.Get("counters", false))
+    ReadNumberMap(d, *counters, p.Member("counters"), &w->counters);
+  o.Count("confirmation_reruns", &w->confirmation_reruns, false);
+}
+
+/// "gpugate/results/v<major>" and the optional "version" object must name a
+/// major version this gpugate reads.
+void CheckVersion(Decoder& d, ObjectReader& top) {
+  const Path& root = top.path();
+  std::string schema;
+  const JsonValue* sv = top.Required("schema", &schema);
+  if (!sv || !d.ok()) return;
+  const Path sp = root.Member("schema");
+  if (!StartsWith(schema, kSchemaPrefix)) {
+    return d.Fail(*sv, sp, "not a gpugate results file: schema '" + schema + "', expected '" +
+                               kResultsSchema + "'");
+  }
+  std::string_view major_text = std::string_view(schema).substr(kSchemaPrefix.size());
+  int major = -1;
+  auto [end, ec] = std::from_chars(major_text.data(), major_text.data() + major_text.size(), major);
+  if (ec != std::errc() || end != major_text.data() + major_text.size()) {
+    return d.Fail(*sv, sp, "malformed results schema '" + schema + "', expected '" +
+                               kResultsSchema + "'");
+  }
+  if (major != kResultsMajorVersion) {
+    return d.Fail(*sv, sp, "unsupported results schema '" + schema + "' (this gpugate reads v" +
+                               std::to_string(kResultsMajorVersion) + ")");
+  }
+  const JsonValue* version = top.Get("version", false);
+  if (!version) return;
+  const Path vp = root.Member("version");
+  ObjectReader vo(d, *version, vp);
+  int file_major = 0, file_minor = 0;
+  const JsonValue* mv = vo.Required("major", &file_major);
+  vo.Count("minor", &file_minor, false);
+  if (mv && d.ok() && file_major != kResultsMajorVersion) {
+    d.Fail(*mv, vp.Member("major"),
+           "unsupported results version " + std::to_string(file_major) + "." +
+               std::to_string(file_minor) + " (this gpugate reads v" +
+               std::to_string(kResultsMajorVersion) + ")");
+  }
+}
+
+}  // namespace
+
+std::string ResultsToJson(const Results& results) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.SetIndent(' ', 2);
+  w.StartObject();
+  Field(w, "schema", kResultsSchema);
+  w.Key("version");
+  w.StartObject();
+  Field(w, "major", kResultsMajorVersion);
+  Field(w, "minor", kResultsMinorVersion);
+  w.EndObject();
+  w.Key("run");
+  WriteRun(w, results.run);
+  w.Key("workloads");
+  w.StartArray();
+  for (const auto& workload : results.workloads) WriteWorkload(w, workload);
+  w.EndArray();
+  w.EndObject();
+  std::string out(buffer.GetString(), buffer.GetSize());
+  out += '\n';
+  return out;
+}
+
+namespace {
+
+/// Decodes workloads one at a time while the document streams by, so a file
+/// of 10,000 workloads never exists as a whole DOM. The schema must be
+/// checked before any workload is trusted: elements that arrive before the
+/// "schema" member (only in hand-edited files) are kept and decoded at the end.
+class WorkloadSink {
+ public:
+  WorkloadSink(Decoder& d, Results* results) : d_(d), results_(results) {}
+
+  Status Add(const JsonValue& root, const JsonValue& element, size_t index) {
+    if (!version_checked_) {
+      if (!root.Find("schema")) {
+        pending_.emplace_back(element, index);
+        return Status::Ok();
+      }
+      if (!CheckVersionOf(root)) return d_.error();
+    }
+    Decode(element, index);
+    if (!d_.ok()) return d_.error();
+    return Status::Ok();
+  }
+
+  /// After the parse: checks the version (if no workload did) and decodes
+  /// the elements that came before the schema.
+  bool Finish(const JsonValue& root) {
+    if (!version_checked_ && !CheckVersionOf(root)) return false;
+    for (const auto& [element, index] : pending_) {
+      Decode(element, index);
+      if (!d_.ok()) return false;
+    }
+    pending_.clear();
+    return true;
+  }
+
+ private:
+  bool CheckVersionOf(const JsonValue& root) {
+    ObjectReader top(d_, root, root_path_);
+    if (top.valid()) CheckVersion(d_, top);
+    version_checked_ = true;
+    return d_.ok();
+  }
+
+  void Decode(const JsonValue& element, size_t index) {
+    const Path wp = root_path_.Member("workloads");
+    const Path ip = wp.Element(static_cast<int64_t>(index));
+    WorkloadResult& w = results_->workloads.emplace_back();
+    ReadWorkload(d_, element, ip, &w);
+    if (!d_.ok()) return;
+    auto [it, inserted] = seen_.emplace(w.name, index);
+    if (!inserted) {
+      const JsonValue* name_value = element.Find("name");
+      d_.Fail(name_value ? *name_value : element, ip.Member("name"),
+              "duplicate workload name '" + w.name + "' (first at workloads[" +
+                  std::to_string(it->second) + "])");
+    }
+  }
+
+  Decoder& d_;
+  Results* results_;
+  const Path root_path_;
+  bool version_checked_ = false;
+  std::vector<std::pair<JsonValue, size_t>> pending_;
+  std::unordered_map<std::string, size_t> seen_;
+};
+
+}  // namespace
+
+Result<Results> ResultsFromJson(const std::string& text, const std::string& name) {
+  Decoder d(name);
+  Results results;
+  results.schema = kResultsSchema;
+  WorkloadSink sink(d, &results);
+  Result<JsonValue> doc = ParseJsonStreaming(
+      text, name, "workloads",
+      [&sink](const JsonValue& root, const JsonValue& element, size_t index) {
+        return sink.Add(root, element, index);
+      });
+  if (!doc.ok()) return doc.error();
+  if (!doc->IsObject()) {
+    return JsonError(name, *doc, "", std::string("expected a results object at the top level, got ") +
+                                         doc->TypeName());
+  }
+  if (!sink.Finish(*doc)) return d.error();
+
+  const Path root;
+  ObjectReader top(d, *doc, root);
+  if (const JsonValue* run = top.Get("run", true)) ReadRun(d, *run, root.Member("run"), &results.run);
+  top.Array("workloads", true);  // present and an array (its elements were streamed)
+  if (!d.ok()) return d.error();
+  return results;
+}
+
+Result<Results> ReadResultsFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.error();
+  return ResultsFromJson(*text, path);
+}
+
+Status WriteResultsFile(const std::string& path, const Results& results) {
+  return WriteFileAtomic(path, ResultsToJson(results));
+}
+
+}  // namespace gpugate

@@ -1,0 +1,25 @@
+// JSON I/O of the results model (`gpugate/results/v1`) with RapidJSON.
+// The reader validates every field's type and rejects unknown major versions.
+#pragma once
+
+#include <string>
+
+#include "model/results.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+/// Serialises results (pretty-printed, stable key order).
+std::string ResultsToJson(const Results& results);
+
+/// Parses results; `name` is the file name used in messages
+/// ("r.json:1:345: workloads[2].rounds[0][3]: expected a number").
+Result<Results> ResultsFromJson(const std::string& text, const std::string& name);
+
+/// Reads a results file.
+Result<Results> ReadResultsFile(const std::string& path);
+
+/// Writes a results file atomically.
+Status WriteResultsFile(const std::string& path, const Results& results);
+
+}  // namespace gpugate

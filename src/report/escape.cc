@@ -1,0 +1,316 @@
+// Escaping of untrusted text for every output format (see escape.h).
+#include "report/escape.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace gpugate {
+namespace {
+
+constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+// One decoded code point: its value and byte length; `valid` is false for a
+// byte that does not start a well-formed sequence (then len == 1).
+struct CodePoint {
+  char32_t cp = 0;
+  size_t len = 1;
+  bool valid = true;
+};
+
+bool IsContinuation(unsigned char b) { return (b & 0xC0) == 0x80; }
+
+// Decodes the code point at s[i] following RFC 3629 (no overlongs, no
+// surrogates, nothing above U+10FFFF).
+CodePoint Decode(std::string_view s, size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return {b0, 1, true};
+  size_t len = 0;
+  char32_t cp = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+    cp = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    cp = b0 & 0x0F;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    cp = b0 & 0x07;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return {0xFFFD, 1, false};
+  }
+  if (i + len > s.size()) return {0xFFFD, 1, false};
+  const auto b1 = static_cast<unsigned char>(s[i + 1]);
+  if (b1 < lo || b1 > hi) return {0xFFFD, 1, false};
+  for (size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if (!IsContinuation(b)) return {0xFFFD, 1, false};
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  return {cp, len, true};
+}
+
+bool IsC0OrDel(char32_t cp) { return cp < 0x20 || cp == 0x7F; }
+bool IsC1(char32_t cp) { return cp >= 0x80 && cp <= 0x9F; }
+
+// Appends the code point's original bytes (valid) or U+FFFD (invalid).
+void AppendCodePoint(std::string& out, std::string_view s, size_t i, const CodePoint& c) {
+  if (c.valid) {
+    out.append(s.substr(i, c.len));
+  } else {
+    out += kReplacement;
+  }
+}
+
+// Skips the body of a control string (OSC, DCS, SOS, PM, APC) that starts at
+// s[i], just after its introducer, and returns the index after its terminator.
+size_t SkipControlString(std::string_view s, size_t i) {
+  // Ends at BEL, ESC '\' or 8-bit ST (C2 9C); an unterminated one runs to the end.
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b == 0x07) return i + 1;
+    if (b == 0x1B && i + 1 < s.size() && s[i + 1] == '\\') return i + 2;
+    if (b == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x9C) {
+      return i + 2;
+    }
+    ++i;
+  }
+  return i;
+}
+
+size_t SkipCsiBody(std::string_view s, size_t i) {
+  // Parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, one final 0x40-0x7E.
+  while (i < s.size() && s[i] >= 0x30 && s[i] <= 0x3F) ++i;
+  while (i < s.size() && s[i] >= 0x20 && s[i] <= 0x2F) ++i;
+  if (i < s.size() && s[i] >= 0x40 && s[i] <= 0x7E) ++i;
+  return i;
+}
+
+// Index after the escape sequence that starts with ESC at s[i].
+size_t SkipEsc(std::string_view s, size_t i) {
+  ++i;  // ESC
+  if (i >= s.size()) return i;
+  const char c = s[i];
+  if (c == '[') return SkipCsiBody(s, i + 1);
+  if (c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_') {
+    return SkipControlString(s, i + 1);
+  }
+  // nF sequences: intermediates then a final byte ("ESC ( B").
+  while (i < s.size() && s[i] >= 0x20 && s[i] <= 0x2F) ++i;
+  if (i < s.size() && s[i] >= 0x30 && s[i] <= 0x7E) ++i;
+  return i;
+}
+
+// Removes escape sequences and control characters. TAB and LF are kept;
+// CR is kept only when `keep_cr`.
+std::string RemoveTerminalControls(std::string_view s, bool keep_cr) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const CodePoint c = Decode(s, i);
+    if (c.valid && c.cp == 0x1B) {
+      i = SkipEsc(s, i);
+      continue;
+    }
+    if (c.valid && c.cp == 0x9B) {  // 8-bit CSI
+      i = SkipCsiBody(s, i + c.len);
+      continue;
+    }
+    if (c.valid && (c.cp == 0x90 || c.cp == 0x98 || c.cp == 0x9D || c.cp == 0x9E ||
+                    c.cp == 0x9F)) {  // 8-bit DCS, SOS, OSC, PM, APC
+      i = SkipControlString(s, i + c.len);
+      continue;
+    }
+    if (c.valid && (IsC0OrDel(c.cp) || IsC1(c.cp))) {
+      if (c.cp == '\t' || c.cp == '\n' || (keep_cr && c.cp == '\r')) out += static_cast<char>(c.cp);
+      i += c.len;
+      continue;
+    }
+    AppendCodePoint(out, s, i, c);
+    i += c.len;
+  }
+  return out;
+}
+
+std::string Hex2(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "\\x%02x", v & 0xFFu);
+  return buf;
+}
+
+bool IsXmlChar(char32_t cp) {
+  return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
+         (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
+std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  size_t i = 0;
+  while (i < s.size()) {
+    const CodePoint c = Decode(s, i);
+    if (!c.valid || !IsXmlChar(c.cp) || IsC1(c.cp) || c.cp == 0x7F) {
+      out += kReplacement;
+    } else {
+      switch (c.cp) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        case '\t': out += raw_whitespace ? "\t" : "&#9;"; break;
+        case '\n': out += raw_whitespace ? "\n" : "&#10;"; break;
+        case '\r': out += "&#13;"; break;
+        default: out.append(s.substr(i, c.len));
+      }
+    }
+    i += c.len;
+  }
+  return out;
+}
+
+std::string EscapeGithub(std::string_view s, bool property) {
+  const std::string clean = RemoveTerminalControls(s, /*keep_cr=*/true);
+  std::string out;
+  out.reserve(clean.size());
+  for (char ch : clean) {
+    switch (ch) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      case ':': out += property ? "%3A" : ":"; break;
+      case ',': out += property ? "%2C" : ","; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    if (!c.valid) {
+      out += kReplacement;
+      i += c.len;
+      continue;
+    }
+    switch (c.cp) {
+      case '\r':
+        // CRLF is one break.
+        if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        [[fallthrough]];
+      case '\n':
+        out += newline == MarkdownNewline::kBreak ? "<br>" : " ";
+        break;
+      case '\t': out += ' '; break;
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '\\': case '`': case '*': case '_': case '[': case ']': case '#':
+      case '~': case '|': case '$':
+        out += '\\';
+        out += static_cast<char>(c.cp);
+        break;
+      default:
+        if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
+          out += kReplacement;
+        } else {
+          out.append(text.substr(i, c.len));
+        }
+    }
+    i += c.len;
+  }
+  return out;
+}
+
+std::string EscapeXml(std::string_view text) { return EscapeXmlImpl(text, false); }
+
+std::string EscapeXmlText(std::string_view text) { return EscapeXmlImpl(text, true); }
+
+std::string EscapeHtml(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    if (!c.valid) {
+      out += kReplacement;
+    } else {
+      switch (c.cp) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        case '\t': out += '\t'; break;
+        case '\n': out += '\n'; break;
+        default:
+          if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
+            out += kReplacement;
+          } else {
+            out.append(text.substr(i, c.len));
+          }
+      }
+    }
+    i += c.len;
+  }
+  return out;
+}
+
+std::string StripAnsi(std::string_view text) { return RemoveTerminalControls(text, false); }
+
+std::string EscapeTerminal(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    if (!c.valid) {
+      out += Hex2(static_cast<unsigned char>(text[i]));
+    } else if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
+      out += Hex2(static_cast<unsigned>(c.cp));
+    } else if ((c.cp >= 0x202A && c.cp <= 0x202E) || (c.cp >= 0x2066 && c.cp <= 0x2069)) {
+      // Bidirectional overrides could make a name read differently on screen.
+      char buf[12];
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(c.cp));
+      out += buf;
+    } else if (c.cp == '\\') {
+      out += "\\\\";
+    } else {
+      out.append(text.substr(i, c.len));
+    }
+    i += c.len;
+  }
+  return out;
+}
+
+std::string EscapeGithubAnnotationMessage(std::string_view text) {
+  return EscapeGithub(text, false);
+}
+
+std::string EscapeGithubAnnotationProperty(std::string_view text) {
+  return EscapeGithub(text, true);
+}
+
+int DisplayWidth(std::string_view text) {
+  int width = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    ++width;
+    i += c.len;
+  }
+  return width;
+}
+
+}  // namespace gpugate

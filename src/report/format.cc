@@ -1,0 +1,117 @@
+// Number formatting for reports (see format.h).
+#include "report/format.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "util/strings.h"
+
+namespace gpugate {
+namespace {
+
+std::string Printf(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// Rounds a magnitude to three significant digits.
+double RoundSig3(double v) {
+  if (v == 0) return 0;
+  const double digits = std::floor(std::log10(std::fabs(v)));
+  const double scale = std::pow(10.0, 2 - digits);
+  return std::round(v * scale) / scale;
+}
+
+// Prints a value already rounded to three significant digits with the number
+// of decimals that shows exactly those digits.
+std::string Sig3Text(double r) {
+  const double a = std::fabs(r);
+  if (a >= 100) return Printf("%.0f", r);
+  if (a >= 10) return Printf("%.1f", r);
+  if (a >= 1) return Printf("%.2f", r);
+  return Printf("%#.3g", r);
+}
+
+struct Unit {
+  const char* name;
+  double scale;  // canonical units per one of this unit
+};
+
+// Picks the largest unit whose value is at least 1 (after rounding to three
+// significant digits), so 999.96 ns becomes "1.00 us", not "1000 ns".
+std::string ScaleSig3(double value, const Unit* units, int count) {
+  if (value == 0) return std::string("0 ") + units[0].name;
+  const double a = std::fabs(value);
+  int u = 0;
+  while (u + 1 < count && RoundSig3(a / units[u + 1].scale) >= 1) ++u;
+  const double r = RoundSig3(value / units[u].scale);
+  return Sig3Text(r) + " " + units[u].name;
+}
+
+}  // namespace
+
+std::string FormatPercent(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  const double pct = std::round(fraction * 1000.0) / 10.0;
+  if (pct == 0) return "0.0%";
+  return Printf("%+.1f%%", pct);
+}
+
+std::string FormatThreshold(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  const double pct = std::round(fraction * 1000.0) / 10.0;
+  if (pct == std::round(pct)) return Printf("%.0f%%", pct);
+  return Printf("%.1f%%", pct);
+}
+
+std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
+                          std::optional<double> ci_high) {
+  if (!ratio || !std::isfinite(*ratio)) return "n/a";
+  std::string out = FormatPercent(*ratio - 1.0);
+  if (ci_low && ci_high && std::isfinite(*ci_low) && std::isfinite(*ci_high)) {
+    out += " [" + FormatPercent(*ci_low - 1.0) + ", " + FormatPercent(*ci_high - 1.0) + "]";
+  }
+  return out;
+}
+
+std::string FormatDuration(double seconds) {
+  if (!std::isfinite(seconds)) return "n/a";
+  static constexpr Unit kUnits[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+  return ScaleSig3(seconds, kUnits, 4);
+}
+
+std::string FormatBytes(int64_t bytes) {
+  if (bytes > -1024 && bytes < 1024) {
+    return std::to_string(bytes) + " B";
+  }
+  static constexpr Unit kUnits[] = {{"B", 1.0},
+                                    {"KiB", 1024.0},
+                                    {"MiB", 1048576.0},
+                                    {"GiB", 1073741824.0},
+                                    {"TiB", 1099511627776.0},
+                                    {"PiB", 1125899906842624.0},
+                                    {"EiB", 1152921504606846976.0}};
+  return ScaleSig3(static_cast<double>(bytes), kUnits, 7);
+}
+
+std::string FormatPValue(double p) {
+  if (!std::isfinite(p)) return "n/a";
+  if (p < 0.0001) return "<0.0001";
+  return Printf("%.2g", p);
+}
+
+std::string FormatMetricValue(std::string_view metric, double value) {
+  if (!std::isfinite(value)) return "n/a";
+  if (metric == "time" || StartsWith(metric, "kernel:") || EndsWith(metric, "_time")) {
+    return FormatDuration(value);
+  }
+  if (metric == "peak_memory" || EndsWith(metric, "bytes") || EndsWith(metric, "_memory")) {
+    return FormatBytes(static_cast<int64_t>(std::llround(value)));
+  }
+  if (metric == "throughput") return Printf("%.3g/s", value);
+  return Printf("%.4g", value);
+}
+
+}  // namespace gpugate

@@ -1,0 +1,43 @@
+// Number formatting for reports: percentages, ratios with confidence intervals,
+// durations, byte counts and p-values. The model keeps canonical units
+// (seconds, bytes, fractions); these helpers turn them into text at the edge.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpugate {
+
+/// A fraction as a signed percentage with one decimal: 0.041 -> "+4.1%",
+/// -0.03 -> "-3.0%", values that round to zero -> "0.0%". Non-finite -> "n/a".
+std::string FormatPercent(double fraction);
+
+/// An unsigned percentage with up to one decimal, for thresholds: 0.02 -> "2%",
+/// 0.025 -> "2.5%". Non-finite -> "n/a".
+std::string FormatThreshold(double fraction);
+
+/// A ratio current/baseline as a change with its interval:
+/// (1.041, 1.029, 1.053) -> "+4.1% [+2.9%, +5.3%]". Without an interval only the
+/// change is printed; without a ratio "n/a".
+std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
+                          std::optional<double> ci_high);
+
+/// Seconds with three significant digits in ns, us, ms or s:
+/// 1.234e-3 -> "1.23 ms", 0.5 -> "500 ms", 12.345 -> "12.3 s". Non-finite -> "n/a".
+std::string FormatDuration(double seconds);
+
+/// Bytes with three significant digits in binary units: 512 -> "512 B",
+/// 1536 -> "1.50 KiB", 3 << 20 -> "3.00 MiB".
+std::string FormatBytes(int64_t bytes);
+
+/// A p-value with two significant digits; below 0.0001 "<0.0001". Non-finite -> "n/a".
+std::string FormatPValue(double p);
+
+/// A metric value in the unit its name implies: "time" and "kernel:*" as
+/// durations, "peak_memory" and "*bytes" as bytes, "throughput" per second,
+/// anything else with four significant digits.
+std::string FormatMetricValue(std::string_view metric, double value);
+
+}  // namespace gpugate

@@ -1,0 +1,46 @@
+// GitHub Actions output for `--github`: the step-summary Markdown, the
+// $GITHUB_OUTPUT lines and workflow-command annotations. Pure functions that
+// return text; the CLI appends it to $GITHUB_STEP_SUMMARY / $GITHUB_OUTPUT or
+// prints the annotations to stdout.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "model/verdicts.h"
+#include "report/options.h"
+
+namespace gpugate {
+
+/// GitHub rejects a step summary larger than 1 MiB; RenderGithubStepSummary
+/// stays below this many bytes.
+inline constexpr size_t kGithubStepSummaryLimit = 1000 * 1000;
+
+/// Markdown for $GITHUB_STEP_SUMMARY: the Markdown report. When it would
+/// exceed kGithubStepSummaryLimit, the unchanged rows are left out (with a
+/// note), and if that is not enough the text is cut at a line boundary with
+/// a note that the full report is in the other artifacts.
+std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options = {});
+
+/// One $GITHUB_OUTPUT entry: "name=value\n", or the multiline form
+/// "name<<DELIM\nvalue\nDELIM\n" when the value contains CR or LF, with a
+/// delimiter that does not occur in the value. `name` must be a plain
+/// identifier (letters, digits, '_', '-').
+std::string GithubOutputEntry(std::string_view name, std::string_view value);
+
+/// $GITHUB_OUTPUT lines: verdict=pass|fail|inconclusive|error, regressions,
+/// failing (regressions that fail the gate), improvements, inconclusive,
+/// unchanged, new, removed, skipped, incomparable (counts) and summary (the
+/// counts sentence).
+std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& options = {});
+
+/// Workflow commands, one per line: `::error title=...::...` for each
+/// regression that fails the gate, `::warning` for warn-only and waived
+/// regressions, for each warning and for an environment mismatch, and one
+/// line about inconclusive results (`::error` when the outcome is
+/// inconclusive, else `::notice`). Titles and messages are escaped with
+/// EscapeGithubAnnotationProperty / EscapeGithubAnnotationMessage.
+std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& options = {});
+
+}  // namespace gpugate

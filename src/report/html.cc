@@ -1,0 +1,106 @@
+// Self-contained HTML report (see html.h).
+#include "report/html.h"
+
+#include "report/escape.h"
+#include "report/view.h"
+
+namespace gpugate {
+namespace {
+
+constexpr const char* kStyle = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em;color:#1f2328;background:#fff}
+h1{font-size:1.4em;margin:0 0 .3em}
+h2{font-size:1.15em;margin:1.6em 0 .5em}
+p.context{color:#59636e;margin:0 0 1em}
+table{border-collapse:collapse;margin:.3em 0 1em}
+th,td{border:1px solid #d1d9e0;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+td{overflow-wrap:anywhere}
+.outcome{display:inline-block;padding:.1em .6em;border-radius:1em;color:#fff;font-weight:600}
+.pass{background:#1a7f37}.fail{background:#cf222e}.inconclusive{background:#9a6700}.error{background:#cf222e}
+section.regressions h2{color:#cf222e}section.improvements h2{color:#1a7f37}
+section.inconclusive h2{color:#9a6700}
+ul.warnings li{color:#9a6700}
+summary{cursor:pointer;font-weight:600;margin:1em 0 .5em}
+)css";
+
+void AppendTable(std::string& out, const ViewTable& t) {
+  out += "<table>\n<thead><tr>";
+  for (const auto& c : t.columns) out += "<th scope=\"col\">" + EscapeHtml(c) + "</th>";
+  out += "</tr></thead>\n<tbody>\n";
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (size_t i = 0; i < row.size(); ++i) {
+      const bool num = i < t.right_aligned.size() && t.right_aligned[i];
+      out += (num ? "<td class=\"num\">" : "<td>") + EscapeHtml(row[i]) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  out += "</tbody>\n</table>\n";
+}
+
+}  // namespace
+
+std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*/) {
+  const ReportView view = BuildView(verdicts);
+  const std::string outcome = ToString(view.outcome);
+
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>gpugate: " + EscapeHtml(outcome + ", " + view.counts) + "</title>\n<style>";
+  out += kStyle;
+  out += "</style>\n</head>\n<body>\n";
+  out += "<h1><span class=\"outcome " + outcome + "\">" + EscapeHtml(outcome) + "</span> gpugate: " +
+         EscapeHtml(view.counts) + "</h1>\n";
+  out += "<p class=\"context\">" + EscapeHtml(view.context) + "</p>\n";
+  if (verdicts.metrics.empty()) out += "<p>No results were compared.</p>\n";
+
+  for (const ViewSection& s : view.sections) {
+    const std::string count = std::to_string(s.table.rows.size());
+    out += "<section class=\"" + s.id + "\">\n";
+    if (s.folded) {
+      out += "<details>\n<summary>" + count + " " + s.id + "</summary>\n";
+      AppendTable(out, s.table);
+      out += "</details>\n";
+    } else {
+      out += "<h2>" + EscapeHtml(s.title) + " (" + count + ")</h2>\n";
+      AppendTable(out, s.table);
+    }
+    out += "</section>\n";
+  }
+
+  if (!view.env_differences.rows.empty() || !view.environment_matches) {
+    out += "<section class=\"environment\">\n<h2>Environment differences</h2>\n";
+    out += view.environment_matches
+               ? "<p>The environments differ in these fields; the comparison allowed it.</p>\n"
+               : "<p>The environments do not match: affected results are incomparable, not "
+                 "regressions.</p>\n";
+    if (!view.env_differences.rows.empty()) AppendTable(out, view.env_differences);
+    out += "</section>\n";
+  }
+
+  if (!view.suggestions.empty()) {
+    out += "<section class=\"suggestions\">\n<h2>Suggestions</h2>\n<ul>\n";
+    for (const Suggestion& s : view.suggestions) {
+      out += "<li><strong>" + std::string(PriorityName(s.priority)) + "</strong> " +
+             EscapeHtml(s.rule);
+      if (!s.workload.empty()) out += " (" + EscapeHtml(s.workload) + ")";
+      out += ": " + EscapeHtml(s.message);
+      out += SuggestionDetail(s, [](const std::string& t) { return EscapeHtml(t); });
+      out += "</li>\n";
+    }
+    out += "</ul>\n</section>\n";
+  }
+
+  if (!view.warnings.empty()) {
+    out += "<section class=\"warnings\">\n<h2>Warnings</h2>\n<ul class=\"warnings\">\n";
+    for (const std::string& w : view.warnings) out += "<li>" + EscapeHtml(w) + "</li>\n";
+    out += "</ul>\n</section>\n";
+  }
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,366 @@
+// Verdicts JSON writer and reader (see json.h, docs/verdicts-schema.md).
+#include "report/json.h"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "util/json.h"
+#include "util/json_writer.h"
+#include "util/strings.h"
+
+namespace gpugate {
+namespace {
+
+constexpr std::string_view kSchemaPrefix = "gpugate/verdicts/v";
+
+// ---------------------------------------------------------------------------
+// Writing
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+template <class T>
+void Field(Writer& w, const char* key, const T& value) {
+  w.Key(key);
+  WriteJsonValue(w, value);
+}
+
+void Field(Writer& w, const char* key, const char* value) {
+  w.Key(key);
+  WriteJsonString(w, value);
+}
+
+void WriteMetric(Writer& w, const MetricVerdict& m) {
+  w.StartObject();
+  Field(w, "workload", m.workload);
+  Field(w, "metric", m.metric);
+  Field(w, "verdict", ToString(m.verdict));
+  Field(w, "severity", ToString(m.severity));
+  Field(w, "lower_is_better", m.lower_is_better);
+  Field(w, "ratio", m.ratio);
+  Field(w, "ci_low", m.ci_low);
+  Field(w, "ci_high", m.ci_high);
+  Field(w, "confidence", m.confidence);
+  Field(w, "p_value", m.p_value);
+  Field(w, "p_adjusted", m.p_adjusted);
+  Field(w, "threshold", m.threshold);
+  Field(w, "baseline_value", m.baseline_value);
+  Field(w, "current_value", m.current_value);
+  Field(w, "baseline_n", m.baseline_n);
+  Field(w, "current_n", m.current_n);
+  Field(w, "baseline_rounds", m.baseline_rounds);
+  Field(w, "current_rounds", m.current_rounds);
+  Field(w, "baseline_history_runs", m.baseline_history_runs);
+  Field(w, "reason_code", m.reason_code);
+  Field(w, "sentence", m.sentence);
+  Field(w, "waived", m.waived);
+  Field(w, "waiver_reason", m.waiver_reason);
+  w.EndObject();
+}
+
+void WriteSuggestion(Writer& w, const Suggestion& s) {
+  w.StartObject();
+  Field(w, "workload", s.workload);
+  Field(w, "rule", s.rule);
+  Field(w, "priority", s.priority);
+  Field(w, "message", s.message);
+  Field(w, "evidence", s.evidence);
+  Field(w, "hint", s.hint);
+  w.EndObject();
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+/// Reads typed members and keeps the first error (later reads are no-ops).
+class Decoder {
+ public:
+  explicit Decoder(const std::string& name) : name_(name) {}
+
+  bool ok() const { return !error_.has_value(); }
+  const Error& error() const { return *error_; }
+
+  void Fail(const JsonValue& at, const std::string& path, const std::string& message) {
+    if (!error_) error_ = JsonError(name_, at, path, message);
+  }
+
+  /// The member, or nullptr when absent; a missing required member is an error.
+  const JsonValue* Get(const JsonValue& obj, const std::string& path, const char* key,
+                       bool required) {
+    const JsonValue* v = obj.Find(key);
+    if (!v && required) Fail(obj, path, "missing required member '" + std::string(key) + "'");
+    return v;
+  }
+
+  bool Expect(const JsonValue& v, const std::string& path, JsonValue::Type type,
+              const char* type_name) {
+    if (v.type == type) return true;
+    Fail(v, path, std::string("expected ") + type_name + ", got " + v.TypeName());
+    return false;
+  }
+
+  void String(const JsonValue& obj, const std::string& path, const char* key, std::string* out,
+              bool required = false) {
+    const JsonValue* v = Get(obj, path, key, required);
+    if (v && Expect(*v, Join(path, key), JsonValue::Type::kString, "a string")) *out = v->string;
+  }
+
+  void Bool(const JsonValue& obj, const std::string& path, const char* key, bool* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (v && Expect(*v, Join(path, key), JsonValue::Type::kBool, "a bool")) *out = v->boolean;
+  }
+
+  void Double(const JsonValue& obj, const std::string& path, const char* key, double* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (!v || !Expect(*v, Join(path, key), JsonValue::Type::kNumber, "a number")) return;
+    if (!std::isfinite(v->number)) {
+      Fail(*v, Join(path, key), "expected a finite number");
+      return;
+    }
+    *out = v->number;
+  }
+
+  void OptionalDouble(const JsonValue& obj, const std::string& path, const char* key,
+                      std::optional<double>* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (!v || v->IsNull()) return;
+    if (!Expect(*v, Join(path, key), JsonValue::Type::kNumber, "a number or null")) return;
+    if (std::isfinite(v->number)) *out = v->number;
+  }
+
+  void Int64(const JsonValue& obj, const std::string& path, const char* key, int64_t* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (v) ReadInteger(*v, Join(path, key), out);
+  }
+
+  void OptionalInt64(const JsonValue& obj, const std::string& path, const char* key,
+                     std::optional<int64_t>* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (!v || v->IsNull()) return;
+    int64_t n = 0;
+    if (ReadInteger(*v, Join(path, key), &n)) *out = n;
+  }
+
+  void Int(const JsonValue& obj, const std::string& path, const char* key, int* out) {
+    int64_t n = *out;
+    Int64(obj, path, key, &n);
+    if (!ok()) return;
+    if (n < -2147483647 || n > 2147483647) {
+      Fail(*obj.Find(key), Join(path, key), "integer out of range");
+      return;
+    }
+    *out = static_cast<int>(n);
+  }
+
+  template <class Enum, size_t N>
+  void Enumerated(const JsonValue& obj, const std::string& path, const char* key,
+                  const Enum (&values)[N], const char* what, Enum* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (!v || !Expect(*v, Join(path, key), JsonValue::Type::kString, "a string")) return;
+    std::vector<std::string> names;
+    for (Enum e : values) {
+      if (v->string == ToString(e)) {
+        *out = e;
+        return;
+      }
+      names.push_back(ToString(e));
+    }
+    Fail(*v, Join(path, key),
+         std::string("unknown ") + what + " '" + v->string + "'" + DidYouMean(v->string, names));
+  }
+
+  /// Calls `each(element, element_path)` for every element of an array member.
+  template <class F>
+  void Array(const JsonValue& obj, const std::string& path, const char* key, F each) {
+    const JsonValue* v = Get(obj, path, key, false);
+    const std::string p = Join(path, key);
+    if (!v || !Expect(*v, p, JsonValue::Type::kArray, "an array")) return;
+    for (size_t i = 0; i < v->items.size() && ok(); ++i) {
+      each(v->items[i], p + "[" + std::to_string(i) + "]");
+    }
+  }
+
+  bool Object(const JsonValue& v, const std::string& path) {
+    return Expect(v, path, JsonValue::Type::kObject, "an object");
+  }
+
+  static std::string Join(const std::string& path, const char* key) {
+    return path.empty() ? std::string(key) : path + "." + key;
+  }
+
+ private:
+  bool ReadInteger(const JsonValue& v, const std::string& path, int64_t* out) {
+    if (!Expect(v, path, JsonValue::Type::kNumber, "an integer")) return false;
+    if (!v.is_integer || !(std::fabs(v.number) < 9.2e18)) {
+      Fail(v, path, "expected an integer");
+      return false;
+    }
+    *out = v.integer;
+    return true;
+  }
+
+  const std::string& name_;
+  std::optional<Error> error_;
+};
+
+constexpr Verdict kVerdicts[] = {Verdict::kRegression, Verdict::kImprovement,
+                                 Verdict::kUnchanged,  Verdict::kInconclusive,
+                                 Verdict::kNew,        Verdict::kRemoved,
+                                 Verdict::kSkipped,    Verdict::kIncomparable};
+constexpr Severity kSeverities[] = {Severity::kFail, Severity::kWarn, Severity::kOff};
+constexpr Outcome kOutcomes[] = {Outcome::kPass, Outcome::kFail, Outcome::kInconclusive,
+                                 Outcome::kError};
+
+void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerdict* m) {
+  if (!d.Object(v, p)) return;
+  d.String(v, p, "workload", &m->workload, /*required=*/true);
+  d.String(v, p, "metric", &m->metric, /*required=*/true);
+  if (d.ok() && !v.Find("verdict")) d.Fail(v, p, "missing required member 'verdict'");
+  d.Enumerated(v, p, "verdict", kVerdicts, "verdict", &m->verdict);
+  d.Enumerated(v, p, "severity", kSeverities, "severity", &m->severity);
+  d.Bool(v, p, "lower_is_better", &m->lower_is_better);
+  d.OptionalDouble(v, p, "ratio", &m->ratio);
+  d.OptionalDouble(v, p, "ci_low", &m->ci_low);
+  d.OptionalDouble(v, p, "ci_high", &m->ci_high);
+  d.Double(v, p, "confidence", &m->confidence);
+  d.OptionalDouble(v, p, "p_value", &m->p_value);
+  d.OptionalDouble(v, p, "p_adjusted", &m->p_adjusted);
+  d.Double(v, p, "threshold", &m->threshold);
+  d.OptionalDouble(v, p, "baseline_value", &m->baseline_value);
+  d.OptionalDouble(v, p, "current_value", &m->current_value);
+  d.Int64(v, p, "baseline_n", &m->baseline_n);
+  d.Int64(v, p, "current_n", &m->current_n);
+  d.Int64(v, p, "baseline_rounds", &m->baseline_rounds);
+  d.Int64(v, p, "current_rounds", &m->current_rounds);
+  d.OptionalInt64(v, p, "baseline_history_runs", &m->baseline_history_runs);
+  d.String(v, p, "reason_code", &m->reason_code);
+  d.String(v, p, "sentence", &m->sentence);
+  d.Bool(v, p, "waived", &m->waived);
+  d.String(v, p, "waiver_reason", &m->waiver_reason);
+}
+
+void ReadSuggestion(Decoder& d, const JsonValue& v, const std::string& p, Suggestion* s) {
+  if (!d.Object(v, p)) return;
+  d.String(v, p, "workload", &s->workload);
+  d.String(v, p, "rule", &s->rule, /*required=*/true);
+  d.Int(v, p, "priority", &s->priority);
+  d.String(v, p, "message", &s->message);
+  d.String(v, p, "evidence", &s->evidence);
+  d.String(v, p, "hint", &s->hint);
+}
+
+// Accepts "gpugate/verdicts/v1" and "gpugate/verdicts/v1.<minor>".
+bool SupportedSchema(std::string_view schema) {
+  if (!StartsWith(schema, kSchemaPrefix)) return false;
+  std::string_view version = schema.substr(kSchemaPrefix.size());
+  const size_t dot = version.find('.');
+  const std::string_view major = version.substr(0, dot);
+  if (major != "1") return false;
+  if (dot == std::string_view::npos) return true;
+  const std::string_view minor = version.substr(dot + 1);
+  if (minor.empty()) return false;
+  for (char c : minor) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*/) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  Field(w, "schema", kVerdictsSchema);
+  Field(w, "tool_version", verdicts.tool_version);
+  Field(w, "baseline_label", verdicts.baseline_label);
+  Field(w, "current_label", verdicts.current_label);
+  Field(w, "policy_name", verdicts.policy_name);
+  Field(w, "fdr_q", verdicts.fdr_q);
+  Field(w, "outcome", ToString(verdicts.outcome));
+  w.Key("counts");
+  w.StartObject();
+  for (Verdict v : kVerdicts) Field(w, ToString(v), verdicts.Count(v));
+  w.EndObject();
+  Field(w, "environment_matches", verdicts.environment_matches);
+  w.Key("env_differences");
+  w.StartArray();
+  for (const auto& d : verdicts.env_differences) {
+    w.StartObject();
+    Field(w, "field", d.field);
+    Field(w, "baseline", d.baseline);
+    Field(w, "current", d.current);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("metrics");
+  w.StartArray();
+  for (const auto& m : verdicts.metrics) WriteMetric(w, m);
+  w.EndArray();
+  w.Key("suggestions");
+  w.StartArray();
+  for (const auto& s : verdicts.suggestions) WriteSuggestion(w, s);
+  w.EndArray();
+  w.Key("warnings");
+  w.StartArray();
+  for (const auto& s : verdicts.warnings) WriteJsonString(w, s);
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name) {
+  Result<JsonValue> parsed = ParseJson(text, name);
+  if (!parsed.ok()) return parsed.error();
+  const JsonValue& root = parsed.value();
+  Decoder d(name);
+  if (!d.Object(root, "")) return d.error();
+
+  Verdicts out;
+  const JsonValue* schema = d.Get(root, "", "schema", true);
+  if (!d.ok()) return d.error();
+  if (!schema->IsString() || !SupportedSchema(schema->string)) {
+    d.Fail(*schema, "schema",
+           "unsupported verdicts schema " +
+               (schema->IsString() ? "'" + schema->string + "'" : std::string("(not a string)")) +
+               "; this gpugate reads '" + kVerdictsSchema + "'");
+    return d.error();
+  }
+  out.schema = schema->string;
+  d.String(root, "", "tool_version", &out.tool_version);
+  d.String(root, "", "baseline_label", &out.baseline_label);
+  d.String(root, "", "current_label", &out.current_label);
+  d.String(root, "", "policy_name", &out.policy_name);
+  d.Double(root, "", "fdr_q", &out.fdr_q);
+  d.Enumerated(root, "", "outcome", kOutcomes, "outcome", &out.outcome);
+  d.Bool(root, "", "environment_matches", &out.environment_matches);
+  d.Array(root, "", "env_differences", [&](const JsonValue& v, const std::string& p) {
+    EnvDifference e;
+    if (!d.Object(v, p)) return;
+    d.String(v, p, "field", &e.field, /*required=*/true);
+    d.String(v, p, "baseline", &e.baseline);
+    d.String(v, p, "current", &e.current);
+    out.env_differences.push_back(std::move(e));
+  });
+  if (d.ok()) d.Get(root, "", "metrics", /*required=*/true);
+  d.Array(root, "", "metrics", [&](const JsonValue& v, const std::string& p) {
+    MetricVerdict m;
+    ReadMetric(d, v, p, &m);
+    out.metrics.push_back(std::move(m));
+  });
+  d.Array(root, "", "suggestions", [&](const JsonValue& v, const std::string& p) {
+    Suggestion s;
+    ReadSuggestion(d, v, p, &s);
+    out.suggestions.push_back(std::move(s));
+  });
+  d.Array(root, "", "warnings", [&](const JsonValue& v, const std::string& p) {
+    if (d.Expect(v, p, JsonValue::Type::kString, "a string")) out.warnings.push_back(v.string);
+  });
+  if (!d.ok()) return d.error();
+  return out;
+}
+
+}  // namespace gpugate

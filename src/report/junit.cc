@@ -1,0 +1,186 @@
+// JUnit XML report (see junit.h for the mapping of verdicts onto testcases).
+#include "report/junit.h"
+
+#include <cstdio>
+
+#include "report/escape.h"
+#include "report/format.h"
+#include "report/view.h"
+
+namespace gpugate {
+namespace {
+
+constexpr const char* kEpoch = "1970-01-01T00:00:00";
+
+enum class CaseKind { kPass, kFailure, kSkipped };
+
+CaseKind KindOf(const MetricVerdict& m, Outcome outcome) {
+  if (FailsGate(m)) return CaseKind::kFailure;
+  if (m.verdict == Verdict::kInconclusive && outcome == Outcome::kInconclusive) {
+    return CaseKind::kFailure;
+  }
+  if (m.verdict == Verdict::kSkipped || m.verdict == Verdict::kIncomparable) {
+    return CaseKind::kSkipped;
+  }
+  return CaseKind::kPass;
+}
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// The schema's ISO8601_DATETIME_PATTERN: exactly "YYYY-MM-DDTHH:MM:SS".
+// Longer stamps ("...Z", fractional seconds) are cut to that form.
+std::string SchemaTimestamp(const std::string& ts) {
+  static constexpr char kShape[] = "dddd-dd-ddTdd:dd:dd";
+  if (ts.size() < 19) return kEpoch;
+  for (size_t i = 0; i < 19; ++i) {
+    const char want = kShape[i];
+    const char c = ts[i];
+    if (want == 'd' ? (c < '0' || c > '9') : c != want) return kEpoch;
+  }
+  return ts.substr(0, 19);
+}
+
+std::string Hostname(const std::string& h) {
+  for (char c : h) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return h;
+  }
+  return "localhost";
+}
+
+// "verdict=regression ratio=1.041 ci=[1.029, 1.053] ..." (canonical numbers).
+std::string Statistics(const MetricVerdict& m) {
+  std::string s = std::string("verdict=") + ToString(m.verdict);
+  if (m.ratio) s += " ratio=" + Num(*m.ratio);
+  if (m.ci_low && m.ci_high) {
+    s += " ci=[" + Num(*m.ci_low) + ", " + Num(*m.ci_high) + "] confidence=" + Num(m.confidence);
+  }
+  if (m.p_value) s += " p=" + Num(*m.p_value);
+  if (m.p_adjusted) s += " p_adjusted=" + Num(*m.p_adjusted);
+  s += " threshold=" + Num(m.threshold);
+  s += std::string(" severity=") + ToString(m.severity);
+  if (m.waived) s += " waived=true";
+  return s;
+}
+
+// Untrusted text on one line, so a name cannot forge lines in system-out.
+std::string OneLine(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+// "incomparable: <note>" (the verdict is not repeated when the note starts with it).
+std::string SkipMessage(const MetricVerdict& m, const std::string& note) {
+  const std::string verdict = ToString(m.verdict);
+  if (note.empty()) return verdict;
+  if (note.compare(0, verdict.size(), verdict) == 0) return note;
+  return verdict + ": " + note;
+}
+
+// Human-readable detail of one result (failure body, system-out).
+std::string Detail(const MetricVerdict& m) {
+  std::string s = "change: " + FormatRatioCi(m.ratio, m.ci_low, m.ci_high);
+  if (m.ci_low && m.ci_high) s += " (" + Num(m.confidence * 100) + "% CI)";
+  s += "\np (adjusted): " + FormatPValues(m);
+  s += "\nthreshold: " + FormatThreshold(m.threshold);
+  const std::string values = FormatValues(m, " -> ");
+  if (!values.empty()) s += "\nbaseline -> current: " + values;
+  s += "\nsamples: " + std::to_string(m.baseline_n) + " vs " + std::to_string(m.current_n) +
+       " over " + std::to_string(m.baseline_rounds) + " vs " + std::to_string(m.current_rounds) +
+       " rounds";
+  if (m.baseline_history_runs) {
+    s += "; baseline history of " + std::to_string(*m.baseline_history_runs) + " runs";
+  }
+  if (!m.reason_code.empty()) s += "\nreason: " + m.reason_code;
+  const std::string note = NoteText(m);
+  if (!note.empty()) s += "\n" + note;
+  return s;
+}
+
+}  // namespace
+
+std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) {
+  const std::vector<const MetricVerdict*> ordered = OrderedMetrics(verdicts);
+  int failures = 0, skipped = 0;
+  for (const MetricVerdict* m : ordered) {
+    const CaseKind k = KindOf(*m, verdicts.outcome);
+    failures += k == CaseKind::kFailure;
+    skipped += k == CaseKind::kSkipped;
+  }
+
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  out += "  <testsuite name=\"gpugate\" package=\"gpugate\" id=\"0\" tests=\"" +
+         std::to_string(ordered.size()) + "\" failures=\"" + std::to_string(failures) +
+         "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"0\" timestamp=\"" +
+         SchemaTimestamp(options.timestamp) + "\" hostname=\"" +
+         EscapeXml(Hostname(options.hostname)) + "\">\n";
+
+  // Suite-level properties: the run, then one entry per testcase.
+  auto property = [&out](const std::string& name, const std::string& value) {
+    out += "      <property name=\"" + EscapeXml(name) + "\" value=\"" + EscapeXml(value) + "\"/>\n";
+  };
+  out += "    <properties>\n";
+  property("gpugate.outcome", ToString(verdicts.outcome));
+  property("gpugate.schema", verdicts.schema);
+  if (!verdicts.tool_version.empty()) property("gpugate.tool_version", verdicts.tool_version);
+  property("gpugate.baseline", verdicts.baseline_label);
+  property("gpugate.current", verdicts.current_label);
+  property("gpugate.policy", verdicts.policy_name);
+  property("gpugate.fdr_q", Num(verdicts.fdr_q));
+  property("gpugate.environment_matches", verdicts.environment_matches ? "true" : "false");
+  for (const auto& d : verdicts.env_differences) {
+    property("gpugate.env." + (d.field.empty() ? std::string("?") : d.field),
+             d.baseline + " -> " + d.current);
+  }
+  for (const MetricVerdict* m : ordered) {
+    property(m->metric + " " + m->workload, Statistics(*m));
+  }
+  out += "    </properties>\n";
+
+  std::string system_out;
+  for (const MetricVerdict* m : ordered) {
+    const std::string classname = "gpugate." + m->metric;
+    out += "    <testcase classname=\"" + EscapeXml(classname) + "\" name=\"" +
+           EscapeXml(m->workload) + "\" time=\"0\"";
+    const std::string note = NoteText(*m);
+    switch (KindOf(*m, verdicts.outcome)) {
+      case CaseKind::kFailure:
+        out += ">\n      <failure type=\"" + std::string(ToString(m->verdict)) + "\" message=\"" +
+               EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m)) + "</failure>\n    </testcase>\n";
+        break;
+      case CaseKind::kSkipped:
+        out += ">\n      <skipped message=\"" + EscapeXml(SkipMessage(*m, note)) +
+               "\"/>\n    </testcase>\n";
+        break;
+      case CaseKind::kPass:
+        out += "/>\n";
+        break;
+    }
+    system_out += "[" + std::string(ToString(m->verdict)) + "] " + OneLine(m->metric) + " " +
+                  OneLine(m->workload) + ": " + FormatRatioCi(m->ratio, m->ci_low, m->ci_high) +
+                  "; p " + FormatPValues(*m) + "; threshold " + FormatThreshold(m->threshold);
+    if (!note.empty()) system_out += "; " + OneLine(note);
+    system_out += "\n";
+  }
+  for (const Suggestion& s : BuildView(verdicts).suggestions) {
+    system_out += "[suggestion " + std::string(PriorityName(s.priority)) + "] " + OneLine(s.rule);
+    if (!s.workload.empty()) system_out += " (" + OneLine(s.workload) + ")";
+    system_out += ": " + OneLine(s.message);
+    system_out += SuggestionDetail(s, OneLine);
+    system_out += "\n";
+  }
+  for (const std::string& w : verdicts.warnings) system_out += "[warning] " + OneLine(w) + "\n";
+  system_out += ToString(verdicts.outcome) + std::string(": ") + CountsSentence(verdicts) + "\n";
+
+  out += "    <system-out>" + EscapeXmlText(system_out) + "</system-out>\n";
+  out += "    <system-err></system-err>\n";
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace gpugate

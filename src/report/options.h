@@ -1,0 +1,23 @@
+// Options every reporter accepts. Reporters are pure functions of the
+// verdicts and these options; whatever depends on the machine or the clock
+// (a TTY, NO_COLOR, the time, the host name) is decided by the caller.
+#pragma once
+
+#include <string>
+
+namespace gpugate {
+
+struct ReportOptions {
+  /// Console: ANSI colours. The CLI sets it when stdout is a TTY and NO_COLOR
+  /// is unset; reporters never look at the environment themselves.
+  bool color = false;
+  /// Console: list unchanged results row by row instead of one count line.
+  bool verbose = false;
+  /// JUnit `timestamp` (UTC, "YYYY-MM-DDTHH:MM:SS", what the Ant schema
+  /// accepts). Empty writes "1970-01-01T00:00:00".
+  std::string timestamp;
+  /// JUnit `hostname`; empty writes "localhost" as the schema recommends.
+  std::string hostname;
+};
+
+}  // namespace gpugate

@@ -1,0 +1,130 @@
+// E-divisive means change-point detection (Matteson & James 2014) with a
+// seeded permutation test. See change_point.h.
+#include "stats/change_point.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <utility>
+
+#include "stats/summary.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+namespace detail {
+
+Split BestSplit(std::span<const double> x, int min_segment) {
+  Split best{0, -std::numeric_limits<double>::infinity()};
+  const size_t n = x.size();
+  const size_t min_seg = static_cast<size_t>(std::max(2, min_segment));
+  if (n < 2 * min_seg) return best;
+  // Start with every value on the right: W_R = sum of all pairwise distances.
+  double within_right = 0;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) within_right += std::fabs(x[i] - x[j]);
+  double within_left = 0, between = 0;
+  for (size_t tau = 1; tau + min_seg <= n; ++tau) {
+    // Move value p = tau-1 from the right part to the left part.
+    const size_t p = tau - 1;
+    double to_left = 0, to_right = 0;
+    for (size_t i = 0; i < p; ++i) to_left += std::fabs(x[i] - x[p]);
+    for (size_t j = p + 1; j < n; ++j) to_right += std::fabs(x[p] - x[j]);
+    within_left += to_left;
+    within_right -= to_right;
+    between += to_right - to_left;
+    if (tau < min_seg) continue;
+    const double m = static_cast<double>(tau), k = static_cast<double>(n - tau);
+    // Ê = 2/(mk) Σ|X-Y| - (m choose 2)^-1 Σ|X-X'| - (k choose 2)^-1 Σ|Y-Y'|, Q̂ = mk/(m+k) Ê.
+    const double energy = 2.0 * between / (m * k) - 2.0 * within_left / (m * (m - 1)) -
+                          2.0 * within_right / (k * (k - 1));
+    const double q = m * k / (m + k) * energy;
+    if (q > best.statistic) best = Split{tau, q};
+  }
+  return best;
+}
+
+}  // namespace detail
+
+namespace {
+
+struct Segment {
+  size_t begin = 0, end = 0;  ///< [begin, end)
+};
+
+struct Candidate {
+  size_t segment = 0;
+  detail::Split split;
+};
+
+/// The largest Q̂ over all segments of `x`.
+Candidate BestOverSegments(std::span<const double> x, const std::vector<Segment>& segments, int min_segment) {
+  Candidate best{0, {0, -std::numeric_limits<double>::infinity()}};
+  for (size_t s = 0; s < segments.size(); ++s) {
+    auto split = detail::BestSplit(x.subspan(segments[s].begin, segments[s].end - segments[s].begin), min_segment);
+    if (split.statistic > best.split.statistic) best = Candidate{s, split};
+  }
+  return best;
+}
+
+/// Fisher-Yates shuffle of [begin, end) with an explicit generator, so the
+/// sequence is the same with every standard library.
+void ShuffleRange(std::vector<double>& v, size_t begin, size_t end, std::mt19937_64& rng) {
+  for (size_t i = end - begin; i > 1; --i) {
+    size_t j = static_cast<size_t>(rng() % i);
+    std::swap(v[begin + i - 1], v[begin + j]);
+  }
+}
+
+double SegmentMedian(std::span<const double> x, Segment s) { return Median(x.subspan(s.begin, s.end - s.begin)); }
+
+}  // namespace
+
+std::vector<ChangePoint> DetectChangePoints(std::span<const double> values, const ChangePointOptions& options) {
+  GPUGATE_CHECK(options.permutations >= 1);
+  std::vector<Segment> segments = {{0, values.size()}};
+  std::vector<std::pair<size_t, std::pair<double, double>>> found;  // index, (Q̂, p)
+  std::mt19937_64 rng(options.seed);
+  std::vector<double> scratch(values.begin(), values.end());
+
+  while (static_cast<int>(found.size()) < options.max_change_points) {
+    Candidate observed = BestOverSegments(values, segments, options.min_segment);
+    if (!std::isfinite(observed.split.statistic)) break;
+    // Permutation test: shuffle within every current segment, so existing
+    // change points are respected, and take the best split over segments.
+    int at_least = 0;
+    for (int r = 0; r < options.permutations; ++r) {
+      std::copy(values.begin(), values.end(), scratch.begin());
+      for (const auto& s : segments) ShuffleRange(scratch, s.begin, s.end, rng);
+      Candidate perm = BestOverSegments(scratch, segments, options.min_segment);
+      if (perm.split.statistic >= observed.split.statistic) ++at_least;
+    }
+    double p = (1.0 + at_least) / (1.0 + options.permutations);
+    if (p > options.alpha) break;
+    Segment s = segments[observed.segment];
+    size_t cut = s.begin + observed.split.index;
+    found.push_back({cut, {observed.split.statistic, p}});
+    segments[observed.segment] = Segment{s.begin, cut};
+    segments.insert(segments.begin() + static_cast<std::ptrdiff_t>(observed.segment) + 1, Segment{cut, s.end});
+  }
+
+  std::sort(found.begin(), found.end());
+  std::vector<ChangePoint> out;
+  for (size_t i = 0; i < found.size(); ++i) {
+    Segment before{i == 0 ? 0 : found[i - 1].first, found[i].first};
+    Segment after{found[i].first, i + 1 < found.size() ? found[i + 1].first : values.size()};
+    ChangePoint cp;
+    cp.index = found[i].first;
+    cp.statistic = found[i].second.first;
+    cp.p_value = found[i].second.second;
+    cp.median_before = SegmentMedian(values, before);
+    cp.median_after = SegmentMedian(values, after);
+    cp.n_before = before.end - before.begin;
+    cp.n_after = after.end - after.begin;
+    out.push_back(cp);
+  }
+  return out;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,40 @@
+// One-sample (paired) location inference: the Wilcoxon signed-rank test and
+// the Hodges-Lehmann one-sample estimate with its Walsh-average confidence
+// interval. Test and interval are inverted from the same signed-rank
+// distribution, so "p <= alpha" and "0 outside the 1-alpha interval" agree.
+//
+// Methods: Wilcoxon (1945); Hodges & Lehmann (1963); the interval from the
+// ordered Walsh averages (Tukey 1949) as in Hollander, Wolfe & Chicken,
+// Nonparametric Statistical Methods, 3rd ed., §3.1-3.3. Zeros are dropped
+// (Wilcoxon's treatment, scipy's zero_method="wilcox"). Exact null
+// distribution (dynamic programming over rank subsets) for n <= 50 without
+// ties among |d|; otherwise the normal approximation with the tie-corrected
+// variance, without continuity correction (scipy's default).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace gpugate {
+
+struct SignedRankResult {
+  int64_t n = 0;             ///< non-zero differences used
+  double w_plus = 0;         ///< sum of ranks of positive differences
+  double p_value = 1;        ///< two-sided
+  bool exact = false;        ///< exact distribution used
+  double estimate = 0;       ///< Hodges-Lehmann: median of the Walsh averages (zeros included)
+  double ci_low = 0;         ///< Walsh-average interval at `confidence`
+  double ci_high = 0;
+  double achieved_confidence = 0;  ///< coverage of the interval (discrete when exact)
+};
+
+/// Signed-rank test of "differences are symmetric about 0" plus the HL
+/// estimate and interval. An empty input gives p = 1 and a zero estimate.
+SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double confidence = 0.95);
+
+/// Exact null distribution of W+ for n untied ranks: counts[t] = number of
+/// the 2^n sign assignments with W+ = t (t = 0 .. n(n+1)/2), as doubles.
+std::vector<double> SignedRankCounts(int n);
+
+}  // namespace gpugate

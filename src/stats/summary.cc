@@ -1,0 +1,109 @@
+// Descriptive statistics. Methods cited at each declaration in summary.h.
+#include "stats/summary.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/result.h"
+
+namespace gpugate {
+
+double QuantileSorted(std::span<const double> sorted, double q) {
+  GPUGATE_CHECK(!sorted.empty());
+  if (q <= 0) return sorted.front();
+  if (q >= 1) return sorted.back();
+  double h = (static_cast<double>(sorted.size()) - 1.0) * q;
+  size_t lo = static_cast<size_t>(std::floor(h));
+  size_t hi = std::min(lo + 1, sorted.size() - 1);
+  double frac = h - static_cast<double>(lo);
+  return sorted[lo] + frac * (sorted[hi] - sorted[lo]);
+}
+
+double Median(std::span<const double> values) {
+  GPUGATE_CHECK(!values.empty());
+  std::vector<double> v(values.begin(), values.end());
+  std::sort(v.begin(), v.end());
+  return QuantileSorted(v, 0.5);
+}
+
+double MedianAbsoluteDeviation(std::span<const double> values) {
+  double m = Median(values);
+  std::vector<double> dev;
+  dev.reserve(values.size());
+  for (double x : values) dev.push_back(std::fabs(x - m));
+  return Median(dev);
+}
+
+namespace {
+
+// P(X <= k) for X ~ Binomial(n, 1/2), summed in log space to stay finite for large n.
+double BinomialHalfCdf(int n, int k) {
+  if (k < 0) return 0.0;
+  if (k >= n) return 1.0;
+  double log_half_n = -n * std::log(2.0);
+  double sum = 0.0;
+  for (int i = 0; i <= k; ++i) {
+    double log_c = std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0);
+    sum += std::exp(log_c + log_half_n);
+  }
+  return std::min(sum, 1.0);
+}
+
+}  // namespace
+
+std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double> sorted,
+                                                         double confidence) {
+  GPUGATE_CHECK(!sorted.empty());
+  const int n = static_cast<int>(sorted.size());
+  const double alpha = 1.0 - confidence;
+  int lower_rank;  // 1-based rank r with P(X <= r-1) <= alpha/2
+  if (n > 1000) {
+    // Normal approximation to the binomial: r = n/2 - z * sqrt(n)/2.
+    // z = Phi^-1(1 - alpha/2), found by bisection on the normal tail 0.5*erfc(z/sqrt 2).
+    double lo = 0.0, hi = 10.0;
+    for (int i = 0; i < 80; ++i) {
+      double mid = (lo + hi) / 2;
+      if (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha / 2) lo = mid; else hi = mid;
+    }
+    double z = (lo + hi) / 2;
+    lower_rank = static_cast<int>(std::floor(n / 2.0 - z * std::sqrt(static_cast<double>(n)) / 2.0));
+  } else {
+    lower_rank = 0;
+    for (int r = 1; r <= n / 2; ++r) {
+      if (BinomialHalfCdf(n, r - 1) <= alpha / 2) lower_rank = r; else break;
+    }
+  }
+  if (lower_rank < 1) return {sorted.front(), sorted.back()};
+  int upper_rank = n + 1 - lower_rank;
+  return {sorted[lower_rank - 1], sorted[upper_rank - 1]};
+}
+
+Summary Summarize(std::span<const double> values) {
+  Summary s;
+  if (values.empty()) return s;
+  std::vector<double> v(values.begin(), values.end());
+  std::sort(v.begin(), v.end());
+  s.n = static_cast<int64_t>(v.size());
+  s.min = v.front();
+  s.max = v.back();
+  s.median = QuantileSorted(v, 0.5);
+  s.p5 = QuantileSorted(v, 0.05);
+  s.p95 = QuantileSorted(v, 0.95);
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / static_cast<double>(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - s.mean) * (x - s.mean);
+  s.stddev = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
+  s.cv = s.mean > 0 ? s.stddev / s.mean : 0.0;
+  std::vector<double> dev;
+  dev.reserve(v.size());
+  for (double x : v) dev.push_back(std::fabs(x - s.median));
+  std::sort(dev.begin(), dev.end());
+  s.mad = QuantileSorted(dev, 0.5);
+  auto [lo, hi] = MedianConfidenceIntervalSorted(v, 0.95);
+  s.rel_ci_half_width = s.median > 0 ? (hi - lo) / 2.0 / s.median : 0.0;
+  return s;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,725 @@
+// Streaming trace analyses. OnEvent keeps aggregates plus one compact record
+// per GPU activity; Finish sorts those records per device and sweeps them once
+// to merge overlapping intervals and classify the idle gaps (definitions in
+// docs/trace.md; idle categories follow HolisticTraceAnalysis'
+// idle_time_breakdown: host wait, kernel wait, other).
+#include "trace/analysis.h"
+
+#include <algorithm>
+#include <climits>
+#include <deque>
+#include <queue>
+#include <unordered_map>
+
+#include "trace/trace_reader.h"
+
+namespace gpugate {
+
+MemcpyStats ClassifyMemcpy(std::string_view name) {
+  MemcpyStats m;
+  std::string_view rest = name;
+  size_t sp = rest.find(' ');
+  if (sp != std::string_view::npos) {
+    std::string_view head = rest.substr(0, sp);
+    rest.remove_prefix(sp + 1);
+    size_t end = rest.find(' ');
+    std::string_view kind = rest.substr(0, end);
+    m.kind = head == "Memset" ? "Memset" : std::string(kind.empty() ? "unknown" : kind);
+  } else {
+    m.kind = std::string(name);
+  }
+  size_t open = name.find('('), close = name.rfind(')');
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open)
+    m.route = std::string(name.substr(open + 1, close - open - 1));
+  if (m.route.find("Pageable") != std::string::npos) m.memory = "pageable";
+  else if (m.route.find("Pinned") != std::string::npos) m.memory = "pinned";
+  else if (m.route.find("Managed") != std::string::npos) m.memory = "managed";
+  else if (m.route.find("Device") != std::string::npos) m.memory = "device";
+  else m.memory = "unknown";
+  return m;
+}
+
+namespace {
+
+enum class GpuKind : uint8_t { kCompute = 1, kCommunication = 2, kMemcpy = 3, kMemset = 4 };
+constexpr int64_t kNoLaunch = INT64_MIN;
+
+struct GpuRec {
+  int64_t start, end;
+  int64_t launch_ts = kNoLaunch;
+  int32_t launch_dur = 0;
+  uint32_t name;
+  uint32_t thread = UINT32_MAX;  ///< launching CPU thread
+  uint16_t stream;               ///< index into State::streams
+  GpuKind kind;
+};
+
+struct RuntimeRec {
+  int64_t ts;
+  int64_t dur;
+  uint32_t thread;
+};
+
+struct CpuFrame {
+  int64_t start, end;
+  uint32_t name;
+  bool is_op;
+};
+struct LaterFirst {  // min-heap on start; at equal start the longer frame first
+  bool operator()(const CpuFrame& a, const CpuFrame& b) const {
+    return a.start != b.start ? a.start > b.start : a.end < b.end;
+  }
+};
+
+struct OpAgg {
+  int64_t count = 0, total = 0, self = 0;
+};
+
+struct KernelAttr {
+  double occ_sum = 0;
+  int64_t occ_n = 0;
+  std::optional<double> regs, smem;
+  int grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+};
+
+struct ThreadState {
+  std::string label;
+  std::priority_queue<CpuFrame, std::vector<CpuFrame>, LaterFirst> pending;
+  struct Open {
+    CpuFrame f;
+    int64_t child_ns;
+  };
+  std::vector<Open> stack;
+  int64_t last_start = INT64_MIN;
+  std::vector<CpuFrame> frames;  ///< every CPU frame (flame graph only)
+};
+
+constexpr size_t kReorderWindow = 4096;
+
+bool ContainsNccl(std::string_view s) {
+  for (size_t i = 0; i + 4 <= s.size(); ++i)
+    if ((s[i] | 0x20) == 'n' && (s[i + 1] | 0x20) == 'c' && (s[i + 2] | 0x20) == 'c' &&
+        (s[i + 3] | 0x20) == 'l')
+      return true;
+  return false;
+}
+
+}  // namespace
+
+struct TraceAnalyzer::State {
+  AnalysisOptions opt;
+  int64_t span_start = INT64_MAX, span_end = INT64_MIN;
+
+  // Interned names (kernels, memcpys, memsets, CPU frames).
+  std::unordered_map<std::string, uint32_t> name_ids;
+  std::vector<std::string> names;
+  std::vector<bool> name_nccl;
+
+  std::vector<std::pair<int64_t, int64_t>> streams;  // (device, stream)
+  std::map<std::pair<int64_t, int64_t>, uint16_t> stream_ids;
+
+  std::vector<GpuRec> gpu;
+  std::map<std::pair<int64_t, uint32_t>, KernelAttr> kernel_attr;  // (device, name)
+  std::map<std::tuple<int64_t, std::string, std::string>, MemcpyStats> traffic;
+
+  std::unordered_map<int64_t, RuntimeRec> runtime;
+  std::deque<int64_t> runtime_order;
+  std::unordered_multimap<int64_t, uint32_t> waiting_gpu;  // correlation -> gpu index
+  std::deque<int64_t> waiting_order;
+
+  std::unordered_map<uint64_t, uint32_t> thread_num_ids;
+  std::map<std::pair<std::string, std::string>, uint32_t> thread_text_ids;
+  std::vector<ThreadState> threads;
+  std::unordered_map<uint32_t, OpAgg> ops;
+  int64_t out_of_order = 0;
+
+  std::map<std::pair<int64_t, int64_t>, MemoryPeak> memory;
+  std::vector<MemorySample> memory_timeline;
+
+  uint32_t Intern(const std::string& name) {
+    auto it = name_ids.find(name);
+    if (it != name_ids.end()) return it->second;
+    uint32_t id = static_cast<uint32_t>(names.size());
+    names.push_back(name);
+    name_nccl.push_back(ContainsNccl(name));
+    name_ids.emplace(name, id);
+    return id;
+  }
+
+  uint16_t StreamId(int64_t device, int64_t stream) {
+    auto key = std::make_pair(device, stream);
+    auto it = stream_ids.find(key);
+    if (it != stream_ids.end()) return it->second;
+    uint16_t id = static_cast<uint16_t>(std::min<size_t>(streams.size(), UINT16_MAX));
+    if (streams.size() < UINT16_MAX) streams.push_back(key);
+    stream_ids.emplace(key, id);
+    return id;
+  }
+
+  uint32_t ThreadId(const TraceEvent& e) {
+    if (e.pid_is_num && e.tid_is_num) {
+      uint64_t key = (static_cast<uint64_t>(e.pid_num) << 32) ^ static_cast<uint64_t>(e.tid_num);
+      auto it = thread_num_ids.find(key);
+      if (it != thread_num_ids.end()) return it->second;
+      uint32_t id = NewThread(e);
+      thread_num_ids.emplace(key, id);
+      return id;
+    }
+    auto key = std::make_pair(e.pid_text, e.tid_text);
+    auto it = thread_text_ids.find(key);
+    if (it != thread_text_ids.end()) return it->second;
+    uint32_t id = NewThread(e);
+    thread_text_ids.emplace(key, id);
+    return id;
+  }
+  uint32_t NewThread(const TraceEvent& e) {
+    threads.emplace_back();
+    threads.back().label = "pid " + e.pid_text + " tid " + e.tid_text;
+    return static_cast<uint32_t>(threads.size() - 1);
+  }
+
+  void OnGpu(const TraceEvent& e, GpuKind kind) {
+    int64_t device = e.GpuDevice();
+    if (opt.device && device != *opt.device) return;
+    GpuRec r;
+    r.start = e.ts_ns;
+    r.end = e.EndNs();
+    r.name = Intern(e.name);
+    if (kind == GpuKind::kCompute && name_nccl[r.name]) kind = GpuKind::kCommunication;
+    r.kind = kind;
+    r.stream = StreamId(device, e.GpuStream());
+    uint32_t index = static_cast<uint32_t>(gpu.size());
+    if (e.correlation >= 0) {
+      auto it = runtime.find(e.correlation);
+      if (it != runtime.end()) {
+        r.launch_ts = it->second.ts;
+        r.launch_dur = static_cast<int32_t>(std::min<int64_t>(it->second.dur, INT32_MAX));
+        r.thread = it->second.thread;
+      } else {
+        waiting_gpu.emplace(e.correlation, index);
+        waiting_order.push_back(e.correlation);
+        while (waiting_order.size() > opt.launch_window) {
+          waiting_gpu.erase(waiting_order.front());
+          waiting_order.pop_front();
+        }
+      }
+    }
+    gpu.push_back(r);
+    if (kind == GpuKind::kCompute || kind == GpuKind::kCommunication) {
+      KernelAttr& a = kernel_attr[{device, r.name}];
+      if (e.occupancy_pct) {
+        a.occ_sum += *e.occupancy_pct;
+        ++a.occ_n;
+      }
+      if (e.registers_per_thread) a.regs = e.registers_per_thread;
+      if (e.shared_memory) a.smem = e.shared_memory;
+      if (e.grid[0]) std::copy(e.grid, e.grid + 3, a.grid);
+      if (e.block[0]) std::copy(e.block, e.block + 3, a.block);
+    } else {
+      MemcpyStats c = ClassifyMemcpy(e.name);
+      if (kind == GpuKind::kMemset) c.kind = "Memset";
+      auto key = std::make_tuple(device, c.kind, c.route);
+      auto it = traffic.find(key);
+      if (it == traffic.end()) {
+        c.device = device;
+        it = traffic.emplace(key, std::move(c)).first;
+      }
+      ++it->second.count;
+      it->second.bytes += e.bytes.value_or(0);
+      it->second.total_ns += e.dur_ns;
+    }
+  }
+
+  void OnRuntime(const TraceEvent& e, uint32_t thread) {
+    if (e.correlation < 0) return;
+    RuntimeRec rr{e.ts_ns, e.dur_ns, thread};
+    auto range = waiting_gpu.equal_range(e.correlation);
+    for (auto it = range.first; it != range.second; ++it) {
+      GpuRec& g = gpu[it->second];
+      g.launch_ts = rr.ts;
+      g.launch_dur = static_cast<int32_t>(std::min<int64_t>(rr.dur, INT32_MAX));
+      g.thread = thread;
+    }
+    waiting_gpu.erase(range.first, range.second);
+    if (runtime.insert_or_assign(e.correlation, rr).second) {
+      runtime_order.push_back(e.correlation);
+      while (runtime_order.size() > opt.launch_window) {
+        runtime.erase(runtime_order.front());
+        runtime_order.pop_front();
+      }
+    }
+  }
+
+  void OnCpu(const TraceEvent& e, uint32_t thread, bool nests) {
+    CpuFrame f{e.ts_ns, e.EndNs(), Intern(e.name), e.category == TraceCategory::kCpuOp};
+    ThreadState& t = threads[thread];
+    if (opt.collect_flame) t.frames.push_back(f);
+    if (!nests) return;
+    t.pending.push(f);
+    if (t.pending.size() > kReorderWindow) {
+      CpuFrame next = t.pending.top();
+      t.pending.pop();
+      Nest(t, next);
+    }
+  }
+
+  void Nest(ThreadState& t, const CpuFrame& f) {
+    if (f.start < t.last_start) ++out_of_order;
+    t.last_start = std::max(t.last_start, f.start);
+    while (!t.stack.empty() && (t.stack.back().f.end <= f.start || f.end > t.stack.back().f.end))
+      Close(t);
+    t.stack.push_back({f, 0});
+  }
+
+  void Close(ThreadState& t) {
+    ThreadState::Open o = t.stack.back();
+    t.stack.pop_back();
+    int64_t dur = o.f.end - o.f.start;
+    if (!t.stack.empty()) t.stack.back().child_ns += dur;
+    if (o.f.is_op) {
+      OpAgg& a = ops[o.f.name];
+      ++a.count;
+      a.total += dur;
+      a.self += std::max<int64_t>(0, dur - o.child_ns);
+    }
+  }
+
+  void OnMemory(const TraceEvent& e) {
+    MemorySample m;
+    m.ts_ns = e.ts_ns;
+    m.device_type = e.mem_device_type.value_or(-1);
+    m.device_id = e.mem_device_id.value_or(-1);
+    m.bytes = e.mem_bytes.value_or(0);
+    m.total_allocated = e.mem_total_allocated.value_or(0);
+    m.total_reserved = e.mem_total_reserved.value_or(0);
+    MemoryPeak& p = memory[{m.device_type, m.device_id}];
+    p.device_type = m.device_type;
+    p.device_id = m.device_id;
+    ++p.events;
+    if (m.total_allocated > p.peak_allocated) {
+      p.peak_allocated = m.total_allocated;
+      p.peak_ts_ns = m.ts_ns;
+    }
+    p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
+    if (opt.collect_memory_timeline) memory_timeline.push_back(m);
+  }
+};
+
+TraceAnalyzer::TraceAnalyzer(AnalysisOptions options) : s_(std::make_unique<State>()) {
+  s_->opt = std::move(options);
+}
+TraceAnalyzer::~TraceAnalyzer() = default;
+
+void TraceAnalyzer::OnEvent(const TraceEvent& e) {
+  State& s = *s_;
+  if (e.ph == 'M' || !e.has_ts) return;
+  s.span_start = std::min(s.span_start, e.ts_ns);
+  s.span_end = std::max(s.span_end, e.EndNs());
+  if (e.ph == 'i' || e.ph == 'I') {
+    if (e.name == "[memory]") s.OnMemory(e);
+    return;
+  }
+  if (e.ph != 'X') return;
+  switch (e.category) {
+    case TraceCategory::kKernel: s.OnGpu(e, GpuKind::kCompute); break;
+    case TraceCategory::kGpuMemcpy: s.OnGpu(e, GpuKind::kMemcpy); break;
+    case TraceCategory::kGpuMemset: s.OnGpu(e, GpuKind::kMemset); break;
+    case TraceCategory::kCudaRuntime:
+    case TraceCategory::kCudaDriver: {
+      uint32_t t = s.ThreadId(e);
+      s.OnRuntime(e, t);
+      s.OnCpu(e, t, false);
+      break;
+    }
+    case TraceCategory::kCpuOp:
+    case TraceCategory::kPythonFunction:
+    case TraceCategory::kUserAnnotation: s.OnCpu(e, s.ThreadId(e), true); break;
+    default: break;
+  }
+}
+
+namespace {
+
+/// Adds [start, end) to a union kept as a frontier over start-sorted input;
+/// returns the newly covered length.
+inline int64_t Extend(int64_t& frontier, int64_t start, int64_t end) {
+  if (end <= frontier) return 0;
+  int64_t added = end - std::max(start, frontier);
+  frontier = end;
+  return added;
+}
+
+void ClassifyGap(IdleBreakdown& idle, int64_t gap_start, int64_t gap, const GpuRec& next,
+                 int64_t threshold) {
+  if (gap <= 0) return;
+  if (next.launch_ts != kNoLaunch && next.launch_ts > gap_start) idle.host_wait_ns += gap;
+  else if (gap < threshold) idle.kernel_wait_ns += gap;
+  else idle.other_ns += gap;
+}
+
+int64_t Percentile(std::vector<int64_t>& v, double q) {
+  if (v.empty()) return 0;
+  size_t k = static_cast<size_t>(q * (v.size() - 1) + 0.5);
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[k];
+}
+
+std::string Pct1(double pct) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", pct);
+  return buf;
+}
+
+std::string Ms(int64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
+  State& s = *s_;
+  TraceReport rep;
+  rep.info = info;
+  rep.options = s.opt;
+  if (s.span_start > s.span_end) s.span_start = s.span_end = 0;
+  rep.span_start_ns = s.span_start;
+  rep.span_end_ns = s.span_end;
+  const int64_t span = rep.SpanNs();
+  const int64_t threshold = s.opt.kernel_wait_threshold_ns;
+
+  // CPU nesting: drain the reorder windows and close every open frame.
+  for (ThreadState& t : s.threads) {
+    while (!t.pending.empty()) {
+      CpuFrame f = t.pending.top();
+      t.pending.pop();
+      s.Nest(t, f);
+    }
+    while (!t.stack.empty()) s.Close(t);
+  }
+  rep.cpu_nesting_out_of_order = s.out_of_order;
+
+  // Unmatched launches.
+  for (const GpuRec& g : s.gpu) (g.launch_ts != kNoLaunch ? rep.launch.gpu_ops_matched : rep.launch.gpu_ops_unmatched)++;
+
+  // Order GPU records by device, then start (longest first at equal start).
+  std::vector<uint32_t> order(s.gpu.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const GpuRec &x = s.gpu[a], &y = s.gpu[b];
+    int64_t dx = s.streams[x.stream].first, dy = s.streams[y.stream].first;
+    if (dx != dy) return dx < dy;
+    if (x.start != y.start) return x.start < y.start;
+    return x.end > y.end;
+  });
+
+  std::vector<int64_t> delays;
+  std::map<uint32_t, ShortKernel> short_by_name;
+  std::map<uint32_t, KernelStats> all_kernels;
+
+  size_t i = 0;
+  while (i < order.size()) {
+    DeviceStats d;
+    d.device = s.streams[s.gpu[order[i]].stream].first;
+    d.span_ns = span;
+    d.active_start_ns = s.gpu[order[i]].start;
+    int64_t front[5];
+    for (int64_t& f : front) f = s.span_start;
+    int64_t unions[5] = {0, 0, 0, 0, 0};
+    std::map<uint16_t, StreamStats> streams;
+    std::map<uint16_t, int64_t> stream_front;
+    std::map<uint32_t, KernelStats> kernels;
+    for (; i < order.size() && s.streams[s.gpu[order[i]].stream].first == d.device; ++i) {
+      const GpuRec& g = s.gpu[order[i]];
+      // Device idle gap before this record (front[4] is the union of everything).
+      if (g.start > front[4]) ClassifyGap(d.idle, front[4], g.start - front[4], g, threshold);
+      for (int k = static_cast<int>(g.kind); k <= 4; ++k) unions[k] += Extend(front[k], g.start, g.end);
+      d.active_end_ns = std::max(d.active_end_ns, g.end);
+
+      StreamStats& st = streams[g.stream];
+      auto [fit, fresh] = stream_front.try_emplace(g.stream, g.start);
+      if (fresh) {
+        st.device = d.device;
+        st.stream = s.streams[g.stream].second;
+        st.first_ns = g.start;
+      } else if (g.start > fit->second) {
+        ClassifyGap(st.idle, fit->second, g.start - fit->second, g, threshold);
+      }
+      st.busy_ns += Extend(fit->second, g.start, g.end);
+      st.last_ns = std::max(st.last_ns, g.end);
+
+      int64_t dur = g.end - g.start;
+      if (g.kind == GpuKind::kCompute || g.kind == GpuKind::kCommunication) {
+        ++st.kernels;
+        ++d.kernel_count;
+        d.kernel_time_ns += dur;
+        KernelStats& k = kernels[g.name];
+        if (k.count == 0) k.min_ns = k.max_ns = dur;
+        ++k.count;
+        k.total_ns += dur;
+        k.min_ns = std::min(k.min_ns, dur);
+        k.max_ns = std::max(k.max_ns, dur);
+        if (s.opt.keep_kernel_samples) k.durations_ns.push_back(dur);
+        if (g.launch_ts != kNoLaunch) {
+          ++rep.launch.kernels;
+          delays.push_back(g.start - g.launch_ts);
+          rep.launch.launch_cost_ns += g.launch_dur;
+          rep.launch.kernel_runtime_ns += dur;
+          if (g.launch_dur > dur) {
+            ++rep.launch.shorter_than_launch;
+            ShortKernel& sk = short_by_name[g.name];
+            ++sk.count;
+            sk.launch_ns += g.launch_dur;
+            sk.kernel_ns += dur;
+          }
+        }
+      } else if (g.kind == GpuKind::kMemcpy) {
+        ++st.memcpys;
+        ++d.memcpy_count;
+      } else {
+        ++st.memsets;
+        ++d.memset_count;
+      }
+    }
+    // Trailing idle: nothing more was enqueued until the trace ended.
+    if (s.span_end > front[4]) d.idle.host_wait_ns += s.span_end - front[4];
+    d.busy_ns = unions[4];
+    d.compute_ns = unions[1];
+    d.communication_ns = unions[2] - unions[1];
+    d.memcpy_ns = unions[3] - unions[2];
+    d.memset_ns = unions[4] - unions[3];
+    d.idle_ns = span - d.busy_ns;
+    for (auto& [name, k] : kernels) {
+      k.name = s.names[name];
+      k.communication = s.name_nccl[name];
+      k.mean_ns = static_cast<double>(k.total_ns) / k.count;
+      k.share = d.kernel_time_ns > 0 ? static_cast<double>(k.total_ns) / d.kernel_time_ns : 0;
+      auto attr = s.kernel_attr.find({d.device, name});
+      if (attr != s.kernel_attr.end()) {
+        const KernelAttr& a = attr->second;
+        if (a.occ_n) k.mean_occupancy_pct = a.occ_sum / a.occ_n;
+        k.registers_per_thread = a.regs;
+        k.shared_memory_bytes = a.smem;
+        std::copy(a.grid, a.grid + 3, k.grid);
+        std::copy(a.block, a.block + 3, k.block);
+      }
+      KernelStats& all = all_kernels[name];
+      if (all.count == 0) {
+        all = k;
+        all.durations_ns.clear();
+      } else {
+        all.count += k.count;
+        all.total_ns += k.total_ns;
+        all.min_ns = std::min(all.min_ns, k.min_ns);
+        all.max_ns = std::max(all.max_ns, k.max_ns);
+      }
+      d.kernels.push_back(std::move(k));
+    }
+    std::sort(d.kernels.begin(), d.kernels.end(), [](const KernelStats& a, const KernelStats& b) {
+      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+    });
+    for (auto& [id, st] : streams) d.streams.push_back(st);
+    rep.devices.push_back(std::move(d));
+  }
+
+  // Kernels over all devices, top N.
+  int64_t kernel_time_all = 0;
+  for (const DeviceStats& d : rep.devices) kernel_time_all += d.kernel_time_ns;
+  for (auto& [name, k] : all_kernels) {
+    k.mean_ns = static_cast<double>(k.total_ns) / k.count;
+    k.share = kernel_time_all > 0 ? static_cast<double>(k.total_ns) / kernel_time_all : 0;
+    rep.top_kernels.push_back(std::move(k));
+  }
+  rep.distinct_kernels = static_cast<int64_t>(rep.top_kernels.size());
+  std::sort(rep.top_kernels.begin(), rep.top_kernels.end(), [](const KernelStats& a, const KernelStats& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+  });
+  if (rep.top_kernels.size() > static_cast<size_t>(s.opt.top_n)) rep.top_kernels.resize(s.opt.top_n);
+
+  // Launch statistics.
+  LaunchStats& l = rep.launch;
+  if (!delays.empty()) {
+    int64_t sum = 0;
+    for (int64_t v : delays) sum += v;
+    l.delay_mean_ns = static_cast<double>(sum) / delays.size();
+    l.delay_min_ns = *std::min_element(delays.begin(), delays.end());
+    l.delay_max_ns = *std::max_element(delays.begin(), delays.end());
+    l.delay_p50_ns = Percentile(delays, 0.5);
+    l.delay_p95_ns = Percentile(delays, 0.95);
+  }
+  for (auto& [name, sk] : short_by_name) {
+    sk.name = s.names[name];
+    l.short_kernels.push_back(sk);
+  }
+  std::sort(l.short_kernels.begin(), l.short_kernels.end(), [](const ShortKernel& a, const ShortKernel& b) {
+    return a.count != b.count ? a.count > b.count : a.name < b.name;
+  });
+  if (l.short_kernels.size() > static_cast<size_t>(s.opt.top_n)) l.short_kernels.resize(s.opt.top_n);
+
+  // Memory traffic: memcpys first (by bytes), memsets last.
+  for (auto& [key, m] : s.traffic) rep.memory_traffic.push_back(m);
+  std::stable_sort(rep.memory_traffic.begin(), rep.memory_traffic.end(),
+                   [](const MemcpyStats& a, const MemcpyStats& b) {
+                     bool ma = a.kind == "Memset", mb = b.kind == "Memset";
+                     if (ma != mb) return mb;
+                     return a.bytes > b.bytes;
+                   });
+
+  // CPU op hotspots by self time.
+  for (auto& [name, a] : s.ops) rep.cpu_ops.push_back(CpuOpStats{s.names[name], a.count, a.total, a.self});
+  std::sort(rep.cpu_ops.begin(), rep.cpu_ops.end(), [](const CpuOpStats& a, const CpuOpStats& b) {
+    return a.self_ns != b.self_ns ? a.self_ns > b.self_ns : a.name < b.name;
+  });
+  if (rep.cpu_ops.size() > static_cast<size_t>(s.opt.top_n)) rep.cpu_ops.resize(s.opt.top_n);
+
+  // Summary over all analysed devices.
+  int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
+  IdleBreakdown idle_split;
+  for (const DeviceStats& d : rep.devices) {
+    total_span += d.span_ns;
+    idle += d.idle_ns;
+    compute += d.compute_ns;
+    comm += d.communication_ns;
+    memcpy_ns += d.memcpy_ns;
+    memset_ns += d.memset_ns;
+    idle_split.host_wait_ns += d.idle.host_wait_ns;
+    idle_split.kernel_wait_ns += d.idle.kernel_wait_ns;
+    idle_split.other_ns += d.idle.other_ns;
+  }
+  auto pct = [&](int64_t v) { return total_span > 0 ? 100.0 * v / total_span : 0.0; };
+  rep.gpu_idle_time_pct = rep.devices.empty() ? 100.0 : pct(idle);
+  rep.compute_time_pct = pct(compute);
+  rep.communication_time_pct = pct(comm);
+  rep.memcpy_time_pct = pct(memcpy_ns);
+  rep.memset_time_pct = pct(memset_ns);
+
+  // Bottleneck rules (thresholds documented in docs/trace.md).
+  if (rep.devices.empty()) {
+    rep.bottlenecks.push_back({"no_gpu_activity", "The trace has no GPU kernels, memcpys or memsets.",
+                               std::to_string(info.events) + " events read"});
+  } else {
+    if (rep.gpu_idle_time_pct > 50) {
+      const char* why = "other (synchronisation, events, unattributed gaps)";
+      const char* code = "gpu_idle_other";
+      int64_t top = idle_split.other_ns;
+      if (idle_split.host_wait_ns >= top) {
+        why = "host-wait: the CPU is not feeding the GPU";
+        code = "gpu_idle_host_wait";
+        top = idle_split.host_wait_ns;
+      }
+      if (idle_split.kernel_wait_ns > top) {
+        why = "kernel-wait: launch overhead between back-to-back kernels (CUDA graphs help)";
+        code = "gpu_idle_kernel_wait";
+      }
+      rep.bottlenecks.push_back(
+          {code, "GPU idle " + Pct1(rep.gpu_idle_time_pct) + " of the traced span, mostly " + why + ".",
+           "idle " + Ms(idle) + " of " + Ms(total_span) + ": host-wait " + Ms(idle_split.host_wait_ns) +
+               ", kernel-wait " + Ms(idle_split.kernel_wait_ns) + ", other " + Ms(idle_split.other_ns)});
+    }
+    if (l.kernels >= 10 && l.shorter_than_launch * 2 > l.kernels) {
+      rep.bottlenecks.push_back(
+          {"launch_bound",
+           std::to_string(l.shorter_than_launch) + " of " + std::to_string(l.kernels) +
+               " kernels ran shorter than their launch call: launch-bound (fuse kernels or use CUDA graphs).",
+           "launch cost " + Ms(l.launch_cost_ns) + " vs kernel time " + Ms(l.kernel_runtime_ns)});
+    }
+    int64_t pageable = 0, pageable_bytes = 0, busy = 0;
+    for (const MemcpyStats& m : rep.memory_traffic)
+      if (m.memory == "pageable" && m.kind != "Memset") {
+        pageable += m.count;
+        pageable_bytes += m.bytes;
+      }
+    for (const DeviceStats& d : rep.devices) busy += d.busy_ns;
+    if (pageable > 0)
+      rep.bottlenecks.push_back({"pageable_memcpy",
+                                 std::to_string(pageable) +
+                                     " copies use pageable host memory: pin it (pin_memory=True) for "
+                                     "asynchronous, faster transfers.",
+                                 std::to_string(pageable_bytes) + " bytes in pageable copies"});
+    if (busy > 0 && memcpy_ns * 5 > busy)
+      rep.bottlenecks.push_back({"memcpy_heavy", "Memory copies take " + Pct1(100.0 * memcpy_ns / busy) +
+                                                     " of GPU busy time: keep data on the device.",
+                                 "memcpy-only time " + Ms(memcpy_ns) + " of busy " + Ms(busy)});
+    if (busy > 0 && comm * 10 > busy * 3)
+      rep.bottlenecks.push_back({"communication_bound",
+                                 "NCCL communication not overlapped with compute takes " +
+                                     Pct1(100.0 * comm / busy) + " of GPU busy time.",
+                                 "communication " + Ms(comm) + " of busy " + Ms(busy)});
+    if (!rep.top_kernels.empty() && rep.top_kernels[0].share > 0.5 && rep.top_kernels[0].count > 0)
+      rep.bottlenecks.push_back({"dominant_kernel",
+                                 "One kernel takes " + Pct1(100 * rep.top_kernels[0].share) +
+                                     " of GPU kernel time: optimise it first.",
+                                 rep.top_kernels[0].name + ": " + std::to_string(rep.top_kernels[0].count) +
+                                     " launches, " + Ms(rep.top_kernels[0].total_ns)});
+  }
+
+  // [memory] events.
+  for (auto& [key, p] : s.memory) rep.memory.push_back(p);
+  rep.memory_timeline = std::move(s.memory_timeline);
+
+  // Flame graph: nest each thread's CPU frames, then hang GPU time under the
+  // innermost frame that contains its launch call.
+  if (s.opt.collect_flame) {
+    auto g = std::make_unique<FlameGraph>();
+    std::vector<std::vector<std::pair<int64_t, int>>> frame_nodes(s.threads.size());
+    std::vector<std::vector<int>> frame_parent(s.threads.size());
+    std::vector<std::vector<int64_t>> frame_child(s.threads.size());
+    std::vector<int> thread_node(s.threads.size(), -1);
+    for (size_t t = 0; t < s.threads.size(); ++t) {
+      ThreadState& th = s.threads[t];
+      std::vector<CpuFrame>& fr = th.frames;
+      std::sort(fr.begin(), fr.end(), [](const CpuFrame& a, const CpuFrame& b) {
+        return a.start != b.start ? a.start < b.start : a.end > b.end;
+      });
+      thread_node[t] = g->Child(0, th.label);
+      auto& nodes = frame_nodes[t];
+      auto& parent = frame_parent[t];
+      auto& child_ns = frame_child[t];
+      nodes.resize(fr.size());
+      parent.assign(fr.size(), -1);
+      child_ns.assign(fr.size(), 0);
+      std::vector<int> stack;
+      for (size_t k = 0; k < fr.size(); ++k) {
+        while (!stack.empty() && (fr[stack.back()].end <= fr[k].start || fr[k].end > fr[stack.back()].end))
+          stack.pop_back();
+        int p = stack.empty() ? -1 : stack.back();
+        int pnode = p < 0 ? thread_node[t] : nodes[p].second;
+        nodes[k] = {fr[k].start, g->Child(pnode, s.names[fr[k].name])};
+        parent[k] = p;
+        int64_t dur = fr[k].end - fr[k].start;
+        if (p >= 0) child_ns[p] += dur;
+        stack.push_back(static_cast<int>(k));
+      }
+      for (size_t k = 0; k < fr.size(); ++k)
+        g->nodes[nodes[k].second].self_ns += std::max<int64_t>(0, fr[k].end - fr[k].start - child_ns[k]);
+    }
+    for (const GpuRec& r : s.gpu) {
+      int node = -1;
+      if (r.thread != UINT32_MAX && r.thread < s.threads.size()) {
+        const auto& fr = s.threads[r.thread].frames;
+        const auto& nodes = frame_nodes[r.thread];
+        auto it = std::upper_bound(fr.begin(), fr.end(), r.launch_ts,
+                                   [](int64_t ts, const CpuFrame& f) { return ts < f.start; });
+        int k = static_cast<int>(it - fr.begin()) - 1;
+        while (k >= 0 && fr[k].end <= r.launch_ts) k = frame_parent[r.thread][k];
+        node = k >= 0 ? nodes[k].second : thread_node[r.thread];
+      } else {
+        node = g->Child(0, "[gpu without launch]");
+      }
+      int leaf = g->Child(node, "[gpu] " + s.names[r.name]);
+      g->nodes[leaf].self_ns += r.end - r.start;
+    }
+    rep.flame = std::move(g);
+  }
+  return rep;
+}
+
+Result<TraceReport> AnalyzeTrace(const std::string& path, const AnalysisOptions& options) {
+  TraceAnalyzer analyzer(options);
+  auto info = ReadTrace(path, analyzer);
+  if (!info.ok()) return info.error();
+  return analyzer.Finish(*info);
+}
+
+}  // namespace gpugate

@@ -1,0 +1,185 @@
+// Trace analyses computed while a Chrome/Kineto trace streams by: kernel
+// breakdown, temporal breakdown (compute / communication / memcpy / memset /
+// idle, idle split into host-wait, kernel-wait and other), launch statistics,
+// memory traffic, CPU op hotspots, [memory] events, bottleneck rules, and the
+// flame graph. Per-event state is kept only for GPU activities (a compact
+// 40-byte record each, needed to merge overlapping intervals); CPU events are
+// aggregated on the fly unless a flame graph is requested. Definitions:
+// docs/trace.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/flame.h"
+#include "trace/trace_event.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+struct AnalysisOptions {
+  int top_n = 10;                         ///< rows in top-N lists
+  std::optional<int64_t> device;          ///< only this GPU (default: all)
+  /// Idle gaps shorter than this, not caused by the host, are "kernel wait"
+  /// (HTA's consecutive_kernel_delay default: 30 ns).
+  int64_t kernel_wait_threshold_ns = 30;
+  bool keep_kernel_samples = false;       ///< fill KernelStats::durations_ns
+  bool collect_flame = false;             ///< build TraceReport::flame
+  bool collect_memory_timeline = false;   ///< fill TraceReport::memory_timeline
+  /// Runtime calls (and GPU activities waiting for theirs) remembered for
+  /// correlation matching; the oldest are forgotten first. Kineto writes a
+  /// launch and its GPU activity close together, so a window suffices.
+  size_t launch_window = size_t{1} << 16;
+};
+
+struct IdleBreakdown {
+  int64_t host_wait_ns = 0;    ///< the launch of the next GPU work came after the gap began
+  int64_t kernel_wait_ns = 0;  ///< short gap (< threshold) between back-to-back work
+  int64_t other_ns = 0;        ///< anything else (syncs, events, unknown launches)
+  int64_t Total() const { return host_wait_ns + kernel_wait_ns + other_ns; }
+};
+
+struct KernelStats {
+  std::string name;
+  int64_t count = 0;
+  int64_t total_ns = 0, min_ns = 0, max_ns = 0;
+  double mean_ns = 0;
+  double share = 0;             ///< fraction of the kernel time (sum of durations) on its device(s)
+  bool communication = false;   ///< NCCL kernel (name contains "nccl")
+  std::optional<double> mean_occupancy_pct;
+  std::optional<double> registers_per_thread;
+  std::optional<double> shared_memory_bytes;
+  int grid[3] = {0, 0, 0};      ///< last seen launch configuration
+  int block[3] = {0, 0, 0};
+  std::vector<int64_t> durations_ns;  ///< every instance in time order (keep_kernel_samples)
+};
+
+struct StreamStats {
+  int64_t device = -1, stream = -1;
+  int64_t kernels = 0, memcpys = 0, memsets = 0;
+  int64_t busy_ns = 0;                 ///< union of the stream's activity
+  int64_t first_ns = 0, last_ns = 0;   ///< first start, last end
+  IdleBreakdown idle;                  ///< gaps between first and last activity
+};
+
+struct DeviceStats {
+  int64_t device = -1;
+  int64_t span_ns = 0;                 ///< the traced span (same for every device)
+  int64_t busy_ns = 0;                 ///< union of kernels, memcpys and memsets
+  int64_t compute_ns = 0;              ///< time at least one non-NCCL kernel runs
+  int64_t communication_ns = 0;        ///< NCCL kernels, when no compute kernel runs
+  int64_t memcpy_ns = 0;               ///< memcpy only (no kernel running)
+  int64_t memset_ns = 0;               ///< memset only
+  int64_t idle_ns = 0;                 ///< span - busy
+  IdleBreakdown idle;
+  int64_t active_start_ns = 0, active_end_ns = 0;  ///< first GPU start, last GPU end
+  int64_t kernel_count = 0, memcpy_count = 0, memset_count = 0;
+  int64_t kernel_time_ns = 0;          ///< sum of kernel durations (not merged)
+  std::vector<KernelStats> kernels;    ///< all kernels, by total time, descending
+  std::vector<StreamStats> streams;
+  double Pct(int64_t part) const { return span_ns > 0 ? 100.0 * part / span_ns : 0; }
+};
+
+struct MemcpyStats {
+  std::string kind;     ///< "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", ... ; "Memset" for memsets
+  std::string route;    ///< "Pageable -> Device" (from the event name)
+  std::string memory;   ///< "pageable", "pinned", "device", "managed" or "unknown"
+  int64_t device = -1;
+  int64_t count = 0, bytes = 0, total_ns = 0;
+  double BandwidthGBps() const { return total_ns > 0 ? static_cast<double>(bytes) / total_ns : 0; }
+};
+
+struct ShortKernel {
+  std::string name;
+  int64_t count = 0;            ///< instances whose launch call outlasted the kernel
+  int64_t launch_ns = 0;        ///< their summed launch cost
+  int64_t kernel_ns = 0;        ///< their summed run time
+};
+
+struct LaunchStats {
+  int64_t gpu_ops_matched = 0;      ///< GPU activities whose runtime call was found
+  int64_t gpu_ops_unmatched = 0;
+  int64_t kernels = 0;              ///< kernels with a known launch
+  /// Launch delay: kernel start - start of its runtime launch call.
+  double delay_mean_ns = 0;
+  int64_t delay_min_ns = 0, delay_p50_ns = 0, delay_p95_ns = 0, delay_max_ns = 0;
+  int64_t launch_cost_ns = 0;       ///< summed duration of those launch calls
+  int64_t kernel_runtime_ns = 0;    ///< summed duration of those kernels
+  int64_t shorter_than_launch = 0;  ///< kernels that ran shorter than their launch call
+  std::vector<ShortKernel> short_kernels;  ///< top N by count
+};
+
+struct CpuOpStats {
+  std::string name;
+  int64_t count = 0, total_ns = 0, self_ns = 0;
+};
+
+struct MemorySample {
+  int64_t ts_ns = 0;
+  int64_t device_type = -1;  ///< 0 CPU, 1 CUDA (Kineto's c10::DeviceType)
+  int64_t device_id = -1;
+  int64_t bytes = 0;         ///< this allocation (negative: free)
+  int64_t total_allocated = 0, total_reserved = 0;
+};
+
+struct MemoryPeak {
+  int64_t device_type = -1, device_id = -1;
+  int64_t events = 0;
+  int64_t peak_allocated = 0, peak_reserved = 0;
+  int64_t peak_ts_ns = 0;
+};
+
+struct Bottleneck {
+  std::string code;       ///< "gpu_idle_host_wait", "launch_bound", ...
+  std::string message;    ///< one sentence a human can act on
+  std::string evidence;   ///< the numbers behind it
+};
+
+struct TraceReport {
+  TraceInfo info;
+  AnalysisOptions options;
+  int64_t span_start_ns = 0, span_end_ns = 0;  ///< all timed non-metadata events
+  std::vector<DeviceStats> devices;            ///< devices with GPU activity
+  std::vector<KernelStats> top_kernels;        ///< all devices merged, top N by total
+  int64_t distinct_kernels = 0;
+  std::vector<MemcpyStats> memory_traffic;     ///< memcpy by kind/route, then memsets
+  LaunchStats launch;
+  std::vector<CpuOpStats> cpu_ops;             ///< top N by self time
+  int64_t cpu_nesting_out_of_order = 0;        ///< CPU events outside the reorder window
+  // Summary (percent of the traced span; over all analysed devices).
+  double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
+  double memcpy_time_pct = 0, memset_time_pct = 0;
+  std::vector<Bottleneck> bottlenecks;
+  std::vector<MemoryPeak> memory;              ///< per device, from [memory] events
+  std::vector<MemorySample> memory_timeline;   ///< collect_memory_timeline
+  std::unique_ptr<FlameGraph> flame;           ///< collect_flame
+
+  int64_t SpanNs() const { return span_end_ns - span_start_ns; }
+};
+
+/// Streaming analyser: feed it to ReadTrace, then call Finish once.
+class TraceAnalyzer : public TraceEventSink {
+ public:
+  explicit TraceAnalyzer(AnalysisOptions options);
+  ~TraceAnalyzer() override;
+  void OnEvent(const TraceEvent& event) override;
+  /// Computes the report. `info` is what ReadTrace returned.
+  TraceReport Finish(const TraceInfo& info);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+/// ReadTrace + TraceAnalyzer in one call.
+Result<TraceReport> AnalyzeTrace(const std::string& path, const AnalysisOptions& options);
+
+/// Memcpy kind and route from a Kineto name: "Memcpy HtoD (Pageable -> Device)"
+/// -> {"HtoD", "Pageable -> Device", "pageable"}.
+MemcpyStats ClassifyMemcpy(std::string_view name);
+
+}  // namespace gpugate

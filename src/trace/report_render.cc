@@ -1,0 +1,442 @@
+// TraceReport renderers: console, Markdown, JSON.
+#include "trace/report_render.h"
+
+#include <cstdio>
+#include <string_view>
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "report/format.h"
+
+namespace gpugate {
+namespace {
+
+constexpr size_t kNameWidth = 110;
+
+std::string Dur(int64_t ns) { return FormatDuration(static_cast<double>(ns) * 1e-9); }
+std::string DurD(double ns) { return FormatDuration(ns * 1e-9); }
+
+std::string Pct(double pct) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", pct);
+  return buf;
+}
+
+std::string Num(double v, const char* fmt = "%.2f") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+/// Printable text for a terminal: control characters become '?', long names
+/// are shortened with "...".
+std::string ConsoleText(std::string_view s, size_t width = kNameWidth) {
+  std::string out;
+  for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
+  if (out.size() > width) {
+    size_t cut = width - 3;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out = out.substr(0, cut) + "...";
+  }
+  return out;
+}
+
+/// Markdown table cell: escapes Markdown and HTML specials, shortens.
+std::string MdText(std::string_view s, size_t width = kNameWidth) {
+  std::string text = ConsoleText(s, width);
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '|': out += "\\|"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '\\': case '`': case '*': case '_': case '[': case ']': case '#': case '~':
+        out += '\\';
+        out += c;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string Pad(std::string s, size_t w, bool right = true) {
+  if (s.size() >= w) return s;
+  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
+}
+
+std::string DeviceName(const TraceReport& r, int64_t device) {
+  for (const TraceDevice& d : r.info.devices)
+    if (d.id == device) return d.name;
+  return "";
+}
+
+}  // namespace
+
+std::string RenderTraceConsole(const TraceReport& r) {
+  std::string o;
+  o += "trace " + ConsoleText(r.info.path, 200) + ": " + std::to_string(r.info.events) + " events, " +
+       FormatBytes(r.info.bytes_read) + (r.info.compressed ? " (gzip)" : "") + ", span " +
+       Dur(r.SpanNs()) + "\n";
+  o += "summary: GPU idle " + Pct(r.gpu_idle_time_pct) + ", compute " + Pct(r.compute_time_pct) +
+       ", communication " + Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) +
+       ", memset " + Pct(r.memset_time_pct) + " of the traced span\n";
+  for (const DeviceStats& d : r.devices) {
+    std::string name = DeviceName(r, d.device);
+    o += "\nGPU " + std::to_string(d.device) + (name.empty() ? "" : " (" + ConsoleText(name, 60) + ")") +
+         ": " + std::to_string(d.kernel_count) + " kernels, " + std::to_string(d.memcpy_count) +
+         " memcpys, " + std::to_string(d.memset_count) + " memsets\n";
+    auto row = [&](const char* label, int64_t ns) {
+      o += "  " + Pad(label, 14, false) + Pad(Dur(ns), 10) + Pad(Pct(d.Pct(ns)), 9) + "\n";
+    };
+    row("busy", d.busy_ns);
+    row("compute", d.compute_ns);
+    row("communication", d.communication_ns);
+    row("memcpy", d.memcpy_ns);
+    row("memset", d.memset_ns);
+    row("idle", d.idle_ns);
+    row("  host-wait", d.idle.host_wait_ns);
+    row("  kernel-wait", d.idle.kernel_wait_ns);
+    row("  other", d.idle.other_ns);
+    for (const StreamStats& s : d.streams)
+      o += "  stream " + std::to_string(s.stream) + ": " + std::to_string(s.kernels) + " kernels, " +
+           std::to_string(s.memcpys) + " memcpys, " + std::to_string(s.memsets) + " memsets, busy " +
+           Dur(s.busy_ns) + "\n";
+  }
+  if (!r.top_kernels.empty()) {
+    o += "\nTop kernels (" + std::to_string(r.top_kernels.size()) + " of " +
+         std::to_string(r.distinct_kernels) + ")\n";
+    o += "  " + Pad("total", 10) + Pad("count", 8) + Pad("mean", 10) + Pad("min", 10) + Pad("max", 10) +
+         Pad("share", 9) + "  name\n";
+    for (const KernelStats& k : r.top_kernels)
+      o += "  " + Pad(Dur(k.total_ns), 10) + Pad(std::to_string(k.count), 8) + Pad(DurD(k.mean_ns), 10) +
+           Pad(Dur(k.min_ns), 10) + Pad(Dur(k.max_ns), 10) + Pad(Pct(100 * k.share), 9) + "  " +
+           ConsoleText(k.name) + "\n";
+  }
+  const LaunchStats& l = r.launch;
+  o += "\nLaunches: " + std::to_string(l.kernels) + " kernels with a known launch call";
+  if (l.kernels) {
+    o += "; delay (launch start -> kernel start) mean " + DurD(l.delay_mean_ns) + ", p50 " +
+         Dur(l.delay_p50_ns) + ", p95 " + Dur(l.delay_p95_ns) + ", max " + Dur(l.delay_max_ns) +
+         "; launch cost " + Dur(l.launch_cost_ns) + " vs kernel time " + Dur(l.kernel_runtime_ns) + "; " +
+         std::to_string(l.shorter_than_launch) + " kernels ran shorter than their launch";
+  }
+  o += "\n";
+  if (!r.memory_traffic.empty()) {
+    o += "\nMemory traffic\n  " + Pad("kind", 7, false) + Pad("memory", 10, false) + Pad("count", 7) +
+         Pad("bytes", 12) + Pad("time", 10) + Pad("GB/s", 9) + "  route\n";
+    for (const MemcpyStats& m : r.memory_traffic)
+      o += "  " + Pad(ConsoleText(m.kind, 7), 7, false) + Pad(m.memory, 10, false) +
+           Pad(std::to_string(m.count), 7) + Pad(FormatBytes(m.bytes), 12) + Pad(Dur(m.total_ns), 10) +
+           Pad(Num(m.BandwidthGBps()), 9) + "  " + ConsoleText(m.route, 40) + " (GPU " +
+           std::to_string(m.device) + ")\n";
+  }
+  if (!r.cpu_ops.empty()) {
+    o += "\nCPU op hotspots (by self time)\n  " + Pad("self", 10) + Pad("total", 10) + Pad("count", 8) +
+         "  name\n";
+    for (const CpuOpStats& c : r.cpu_ops)
+      o += "  " + Pad(Dur(c.self_ns), 10) + Pad(Dur(c.total_ns), 10) + Pad(std::to_string(c.count), 8) + "  " +
+           ConsoleText(c.name) + "\n";
+  }
+  for (const MemoryPeak& m : r.memory)
+    o += "\nMemory (" + std::string(m.device_type == 1 ? "GPU " : "device type " + std::to_string(m.device_type) + " id ") +
+         std::to_string(m.device_id) + "): peak allocated " + FormatBytes(m.peak_allocated) + ", peak reserved " +
+         FormatBytes(m.peak_reserved) + " over " + std::to_string(m.events) + " [memory] events\n";
+  o += "\nBottlenecks\n";
+  if (r.bottlenecks.empty()) o += "  none found\n";
+  for (const Bottleneck& b : r.bottlenecks)
+    o += "  - " + ConsoleText(b.message, 400) + "\n    (" + ConsoleText(b.evidence, 300) + ")\n";
+  return o;
+}
+
+std::string RenderTraceMarkdown(const TraceReport& r) {
+  std::string o = "## Trace analysis: `" + MdText(r.info.path, 200) + "`\n\n";
+  o += std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ". GPU idle **" +
+       Pct(r.gpu_idle_time_pct) + "**, compute " + Pct(r.compute_time_pct) + ", communication " +
+       Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) + ", memset " +
+       Pct(r.memset_time_pct) + ".\n\n";
+  if (!r.bottlenecks.empty()) {
+    o += "### Bottlenecks\n\n";
+    for (const Bottleneck& b : r.bottlenecks) o += "- " + MdText(b.message, 400) + " (" + MdText(b.evidence, 300) + ")\n";
+    o += "\n";
+  }
+  if (!r.devices.empty()) {
+    o += "### Temporal breakdown\n\n| GPU | busy | compute | communication | memcpy | memset | idle | host-wait | kernel-wait | other |\n"
+         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const DeviceStats& d : r.devices)
+      o += "| " + std::to_string(d.device) + " | " + Pct(d.Pct(d.busy_ns)) + " | " + Pct(d.Pct(d.compute_ns)) +
+           " | " + Pct(d.Pct(d.communication_ns)) + " | " + Pct(d.Pct(d.memcpy_ns)) + " | " +
+           Pct(d.Pct(d.memset_ns)) + " | " + Pct(d.Pct(d.idle_ns)) + " | " + Pct(d.Pct(d.idle.host_wait_ns)) +
+           " | " + Pct(d.Pct(d.idle.kernel_wait_ns)) + " | " + Pct(d.Pct(d.idle.other_ns)) + " |\n";
+    o += "\n";
+  }
+  if (!r.top_kernels.empty()) {
+    o += "### Top kernels\n\n| kernel | count | total | mean | min | max | share |\n"
+         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const KernelStats& k : r.top_kernels)
+      o += "| " + MdText(k.name) + " | " + std::to_string(k.count) + " | " + Dur(k.total_ns) + " | " +
+           DurD(k.mean_ns) + " | " + Dur(k.min_ns) + " | " + Dur(k.max_ns) + " | " + Pct(100 * k.share) + " |\n";
+    o += "\n";
+  }
+  const LaunchStats& l = r.launch;
+  if (l.kernels) {
+    o += "### Launches\n\n" + std::to_string(l.kernels) + " kernels with a known launch call: delay mean " +
+         DurD(l.delay_mean_ns) + ", p50 " + Dur(l.delay_p50_ns) + ", p95 " + Dur(l.delay_p95_ns) +
+         "; launch cost " + Dur(l.launch_cost_ns) + " vs kernel time " + Dur(l.kernel_runtime_ns) + "; " +
+         std::to_string(l.shorter_than_launch) + " ran shorter than their launch call.\n\n";
+  }
+  if (!r.memory_traffic.empty()) {
+    o += "### Memory traffic\n\n| GPU | kind | route | memory | count | bytes | time | GB/s |\n"
+         "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
+    for (const MemcpyStats& m : r.memory_traffic)
+      o += "| " + std::to_string(m.device) + " | " + MdText(m.kind) + " | " + MdText(m.route) + " | " + m.memory +
+           " | " + std::to_string(m.count) + " | " + std::to_string(m.bytes) + " | " + Dur(m.total_ns) + " | " +
+           Num(m.BandwidthGBps()) + " |\n";
+    o += "\n";
+  }
+  if (!r.cpu_ops.empty()) {
+    o += "### CPU op hotspots\n\n| op | count | self | total |\n| --- | ---: | ---: | ---: |\n";
+    for (const CpuOpStats& c : r.cpu_ops)
+      o += "| " + MdText(c.name) + " | " + std::to_string(c.count) + " | " + Dur(c.self_ns) + " | " +
+           Dur(c.total_ns) + " |\n";
+    o += "\n";
+  }
+  return o;
+}
+
+namespace {
+
+using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void Str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+
+void Idle(JsonWriter& w, const IdleBreakdown& i) {
+  w.StartObject();
+  w.Key("host_wait_ns"); w.Int64(i.host_wait_ns);
+  w.Key("kernel_wait_ns"); w.Int64(i.kernel_wait_ns);
+  w.Key("other_ns"); w.Int64(i.other_ns);
+  w.EndObject();
+}
+
+void Kernel(JsonWriter& w, const KernelStats& k) {
+  w.StartObject();
+  w.Key("name"); Str(w, k.name);
+  w.Key("count"); w.Int64(k.count);
+  w.Key("total_ns"); w.Int64(k.total_ns);
+  w.Key("mean_ns"); w.Double(k.mean_ns);
+  w.Key("min_ns"); w.Int64(k.min_ns);
+  w.Key("max_ns"); w.Int64(k.max_ns);
+  w.Key("share"); w.Double(k.share);
+  w.Key("communication"); w.Bool(k.communication);
+  if (k.mean_occupancy_pct) { w.Key("mean_occupancy_pct"); w.Double(*k.mean_occupancy_pct); }
+  if (k.registers_per_thread) { w.Key("registers_per_thread"); w.Double(*k.registers_per_thread); }
+  if (k.shared_memory_bytes) { w.Key("shared_memory_bytes"); w.Double(*k.shared_memory_bytes); }
+  if (k.grid[0]) {
+    w.Key("grid"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(k.grid[i]); w.EndArray();
+    w.Key("block"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(k.block[i]); w.EndArray();
+  }
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string RenderTraceJson(const TraceReport& r) {
+  rapidjson::StringBuffer buf;
+  JsonWriter w(buf);
+  w.SetIndent(' ', 1);
+  w.StartObject();
+  w.Key("schema"); Str(w, kTraceAnalysisSchema);
+  w.Key("trace");
+  w.StartObject();
+  w.Key("path"); Str(w, r.info.path);
+  w.Key("compressed"); w.Bool(r.info.compressed);
+  w.Key("bytes"); w.Int64(r.info.bytes_read);
+  w.Key("events"); w.Int64(r.info.events);
+  w.Key("span_start_ns"); w.Int64(r.span_start_ns);
+  w.Key("span_end_ns"); w.Int64(r.span_end_ns);
+  w.Key("span_ns"); w.Int64(r.SpanNs());
+  if (r.info.rank) { w.Key("rank"); w.Int64(*r.info.rank); }
+  w.Key("events_by_category");
+  w.StartObject();
+  for (int c = 0; c < kTraceCategoryCount; ++c)
+    if (r.info.events_by_category[c]) {
+      w.Key(ToString(static_cast<TraceCategory>(c)));
+      w.Int64(r.info.events_by_category[c]);
+    }
+  w.EndObject();
+  w.Key("events_by_phase");
+  w.StartObject();
+  for (int p = 0; p < 128; ++p)
+    if (r.info.events_by_phase[p]) {
+      std::string key = p == 0 ? "none" : std::string(1, static_cast<char>(p));
+      Str(w, key);
+      w.Int64(r.info.events_by_phase[p]);
+    }
+  w.EndObject();
+  w.Key("unknown_categories");
+  w.StartObject();
+  for (const auto& [name, count] : r.info.unknown_categories) { Str(w, name); w.Int64(count); }
+  w.EndObject();
+  w.Key("devices");
+  w.StartArray();
+  for (const TraceDevice& d : r.info.devices) {
+    w.StartObject();
+    w.Key("id"); w.Int64(d.id);
+    w.Key("name"); Str(w, d.name);
+    if (d.total_global_mem) { w.Key("total_global_mem"); w.Int64(*d.total_global_mem); }
+    if (d.compute_major) { w.Key("compute_capability"); Str(w, std::to_string(*d.compute_major) + "." + std::to_string(d.compute_minor.value_or(0))); }
+    if (d.num_sms) { w.Key("num_sms"); w.Int(*d.num_sms); }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+
+  w.Key("summary");
+  w.StartObject();
+  w.Key("gpu_idle_time_pct"); w.Double(r.gpu_idle_time_pct);
+  w.Key("compute_time_pct"); w.Double(r.compute_time_pct);
+  w.Key("communication_time_pct"); w.Double(r.communication_time_pct);
+  w.Key("memcpy_time_pct"); w.Double(r.memcpy_time_pct);
+  w.Key("memset_time_pct"); w.Double(r.memset_time_pct);
+  w.Key("top_kernels");
+  w.StartArray();
+  for (const KernelStats& k : r.top_kernels) Kernel(w, k);
+  w.EndArray();
+  w.Key("distinct_kernels"); w.Int64(r.distinct_kernels);
+  w.Key("bottlenecks");
+  w.StartArray();
+  for (const Bottleneck& b : r.bottlenecks) {
+    w.StartObject();
+    w.Key("code"); Str(w, b.code);
+    w.Key("message"); Str(w, b.message);
+    w.Key("evidence"); Str(w, b.evidence);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+
+  w.Key("devices");
+  w.StartArray();
+  for (const DeviceStats& d : r.devices) {
+    w.StartObject();
+    w.Key("device"); w.Int64(d.device);
+    w.Key("span_ns"); w.Int64(d.span_ns);
+    w.Key("busy_ns"); w.Int64(d.busy_ns);
+    w.Key("compute_ns"); w.Int64(d.compute_ns);
+    w.Key("communication_ns"); w.Int64(d.communication_ns);
+    w.Key("memcpy_ns"); w.Int64(d.memcpy_ns);
+    w.Key("memset_ns"); w.Int64(d.memset_ns);
+    w.Key("idle_ns"); w.Int64(d.idle_ns);
+    w.Key("idle"); Idle(w, d.idle);
+    w.Key("active_start_ns"); w.Int64(d.active_start_ns);
+    w.Key("active_end_ns"); w.Int64(d.active_end_ns);
+    w.Key("kernel_count"); w.Int64(d.kernel_count);
+    w.Key("memcpy_count"); w.Int64(d.memcpy_count);
+    w.Key("memset_count"); w.Int64(d.memset_count);
+    w.Key("kernel_time_ns"); w.Int64(d.kernel_time_ns);
+    w.Key("streams");
+    w.StartArray();
+    for (const StreamStats& s : d.streams) {
+      w.StartObject();
+      w.Key("stream"); w.Int64(s.stream);
+      w.Key("kernels"); w.Int64(s.kernels);
+      w.Key("memcpys"); w.Int64(s.memcpys);
+      w.Key("memsets"); w.Int64(s.memsets);
+      w.Key("busy_ns"); w.Int64(s.busy_ns);
+      w.Key("first_ns"); w.Int64(s.first_ns);
+      w.Key("last_ns"); w.Int64(s.last_ns);
+      w.Key("idle"); Idle(w, s.idle);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("kernels");
+    w.StartArray();
+    for (const KernelStats& k : d.kernels) Kernel(w, k);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+
+  const LaunchStats& l = r.launch;
+  w.Key("launch");
+  w.StartObject();
+  w.Key("gpu_ops_matched"); w.Int64(l.gpu_ops_matched);
+  w.Key("gpu_ops_unmatched"); w.Int64(l.gpu_ops_unmatched);
+  w.Key("kernels"); w.Int64(l.kernels);
+  w.Key("delay_mean_ns"); w.Double(l.delay_mean_ns);
+  w.Key("delay_min_ns"); w.Int64(l.delay_min_ns);
+  w.Key("delay_p50_ns"); w.Int64(l.delay_p50_ns);
+  w.Key("delay_p95_ns"); w.Int64(l.delay_p95_ns);
+  w.Key("delay_max_ns"); w.Int64(l.delay_max_ns);
+  w.Key("launch_cost_ns"); w.Int64(l.launch_cost_ns);
+  w.Key("kernel_runtime_ns"); w.Int64(l.kernel_runtime_ns);
+  w.Key("shorter_than_launch"); w.Int64(l.shorter_than_launch);
+  w.Key("short_kernels");
+  w.StartArray();
+  for (const ShortKernel& s : l.short_kernels) {
+    w.StartObject();
+    w.Key("name"); Str(w, s.name);
+    w.Key("count"); w.Int64(s.count);
+    w.Key("launch_ns"); w.Int64(s.launch_ns);
+    w.Key("kernel_ns"); w.Int64(s.kernel_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+
+  w.Key("memory_traffic");
+  w.StartArray();
+  for (const MemcpyStats& m : r.memory_traffic) {
+    w.StartObject();
+    w.Key("device"); w.Int64(m.device);
+    w.Key("kind"); Str(w, m.kind);
+    w.Key("route"); Str(w, m.route);
+    w.Key("memory"); Str(w, m.memory);
+    w.Key("count"); w.Int64(m.count);
+    w.Key("bytes"); w.Int64(m.bytes);
+    w.Key("total_ns"); w.Int64(m.total_ns);
+    w.Key("bandwidth_gbps"); w.Double(m.BandwidthGBps());
+    w.EndObject();
+  }
+  w.EndArray();
+
+  w.Key("cpu_ops");
+  w.StartArray();
+  for (const CpuOpStats& c : r.cpu_ops) {
+    w.StartObject();
+    w.Key("name"); Str(w, c.name);
+    w.Key("count"); w.Int64(c.count);
+    w.Key("self_ns"); w.Int64(c.self_ns);
+    w.Key("total_ns"); w.Int64(c.total_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+
+  w.Key("memory");
+  w.StartArray();
+  for (const MemoryPeak& m : r.memory) {
+    w.StartObject();
+    w.Key("device_type"); w.Int64(m.device_type);
+    w.Key("device_id"); w.Int64(m.device_id);
+    w.Key("events"); w.Int64(m.events);
+    w.Key("peak_allocated"); w.Int64(m.peak_allocated);
+    w.Key("peak_reserved"); w.Int64(m.peak_reserved);
+    w.Key("peak_ts_ns"); w.Int64(m.peak_ts_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("options");
+  w.StartObject();
+  w.Key("top_n"); w.Int(r.options.top_n);
+  if (r.options.device) { w.Key("device"); w.Int64(*r.options.device); }
+  w.Key("kernel_wait_threshold_ns"); w.Int64(r.options.kernel_wait_threshold_ns);
+  w.EndObject();
+  w.EndObject();
+  std::string out(buf.GetString(), buf.GetSize());
+  out += '\n';
+  return out;
+}
+
+}  // namespace gpugate

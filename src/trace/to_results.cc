@@ -1,0 +1,94 @@
+// TraceReport -> Results conversion (see to_results.h).
+#include "trace/to_results.h"
+
+#include <ctime>
+
+#include "stats/summary.h"
+#include "util/fs.h"
+
+namespace gpugate {
+namespace {
+
+std::string IsoUtc(int64_t unix_ns) {
+  std::time_t secs = static_cast<std::time_t>(unix_ns / 1000000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void FillGpu(const TraceDevice& d, GpuInfo& gpu) {
+  if (!d.name.empty()) gpu.name = d.name;
+  gpu.device_index = static_cast<int>(d.id);
+  if (d.compute_major)
+    gpu.compute_capability = std::to_string(*d.compute_major) + "." + std::to_string(d.compute_minor.value_or(0));
+  gpu.sm_count = d.num_sms;
+  gpu.memory_bytes = d.total_global_mem;
+}
+
+}  // namespace
+
+Results TraceReportToResults(const TraceReport& report) {
+  Results r;
+  r.run.tool_version = GPUGATE_VERSION;
+  r.run.suite = FileStem(FileStem(report.info.path));  // "x.json.gz" -> "x"
+  r.run.source_format = "trace";
+  r.run.time_unix_ns = report.span_start_ns;
+  r.run.time_utc = IsoUtc(report.span_start_ns);
+  r.run.run_id = "trace-" + r.run.suite + "-" + std::to_string(report.span_start_ns);
+  // The GPU of the first analysed device (all devices of one trace are one machine).
+  int64_t first = report.devices.empty() ? 0 : report.devices.front().device;
+  for (const TraceDevice& d : report.info.devices)
+    if (d.id == first) FillGpu(d, r.run.env.gpu);
+
+  for (const DeviceStats& d : report.devices) {
+    WorkloadResult w;
+    w.name = "gpu" + std::to_string(d.device);
+    w.kind = "trace";
+    w.backend = "ingest";
+    w.params = {{"device", std::to_string(d.device)}};
+    w.tags = {"trace"};
+    w.rounds = {{static_cast<double>(d.busy_ns) * 1e-9}};
+    std::vector<double> all = AllSamples(w);
+    w.summary = Summarize(all);
+    for (const KernelStats& k : d.kernels) {
+      KernelResult kr;
+      kr.name = k.name;
+      kr.count = k.count;
+      kr.total_s = static_cast<double>(k.total_ns) * 1e-9;
+      kr.durations_s.reserve(k.durations_ns.size());
+      for (int64_t ns : k.durations_ns) kr.durations_s.push_back(static_cast<double>(ns) * 1e-9);
+      if (k.mean_occupancy_pct) kr.metrics["occupancy_pct"] = *k.mean_occupancy_pct;
+      if (k.registers_per_thread) kr.metrics["registers_per_thread"] = *k.registers_per_thread;
+      if (k.shared_memory_bytes) kr.metrics["shared_mem_bytes"] = *k.shared_memory_bytes;
+      w.kernels.push_back(std::move(kr));
+    }
+    int64_t memcpy_bytes = 0;
+    for (const MemcpyStats& m : report.memory_traffic)
+      if (m.device == d.device && m.kind != "Memset") memcpy_bytes += m.bytes;
+    w.counters["span_s"] = static_cast<double>(d.span_ns) * 1e-9;
+    w.counters["busy_s"] = static_cast<double>(d.busy_ns) * 1e-9;
+    w.counters["idle_fraction"] = d.span_ns ? static_cast<double>(d.idle_ns) / d.span_ns : 0;
+    w.counters["compute_fraction"] = d.span_ns ? static_cast<double>(d.compute_ns) / d.span_ns : 0;
+    w.counters["communication_fraction"] = d.span_ns ? static_cast<double>(d.communication_ns) / d.span_ns : 0;
+    w.counters["kernel_count"] = static_cast<double>(d.kernel_count);
+    w.counters["kernel_time_s"] = static_cast<double>(d.kernel_time_ns) * 1e-9;
+    w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);
+    w.counters["memcpy_bytes"] = static_cast<double>(memcpy_bytes);
+    r.workloads.push_back(std::move(w));
+  }
+  return r;
+}
+
+Result<Results> TraceToResults(const std::string& path) {
+  AnalysisOptions options;
+  options.keep_kernel_samples = true;
+  auto report = AnalyzeTrace(path, options);
+  if (!report.ok()) return report.error();
+  if (report->devices.empty())
+    return InputError(path + ": no GPU activity (kernels, memcpys or memsets) in the trace; nothing to compare");
+  return TraceReportToResults(*report);
+}
+
+}  // namespace gpugate

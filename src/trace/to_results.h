@@ -1,0 +1,26 @@
+// Traces as gate inputs: a Chrome/Kineto trace becomes gpugate results, one
+// workload per GPU, kernels as KernelResult with every instance as a sample,
+// so `compare` can say which kernel got slower.
+#pragma once
+
+#include <string>
+
+#include "model/results.h"
+#include "trace/analysis.h"
+#include "util/result.h"
+
+namespace gpugate {
+
+/// Reads the trace at `path` and converts it (run.source_format = "trace").
+/// Workloads are named "gpu<device>" (stable across trace files, so two traces
+/// of the same program match); their single round holds one sample, the
+/// device's GPU busy time (union of kernels, memcpys and memsets) in seconds.
+/// Kernels carry every instance's duration (durations_s, time order), count
+/// and total. Environment.gpu comes from deviceProperties. Errors: the reader's
+/// (exit 2), or a trace without GPU activity (exit 2).
+Result<Results> TraceToResults(const std::string& path);
+
+/// The conversion itself, for a report analysed with keep_kernel_samples.
+Results TraceReportToResults(const TraceReport& report);
+
+}  // namespace gpugate

@@ -1,0 +1,984 @@
+// Streaming Chrome/Kineto trace reader: a buffered byte source (file, memory,
+// or zlib inflate over either), a RapidJSON-compatible input stream over it,
+// and a SAX handler that turns the token stream into TraceEvent records.
+#include "trace/trace_reader.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace gpugate {
+
+const char* ToString(TraceCategory c) {
+  switch (c) {
+    case TraceCategory::kNone: return "none";
+    case TraceCategory::kKernel: return "kernel";
+    case TraceCategory::kGpuMemcpy: return "gpu_memcpy";
+    case TraceCategory::kGpuMemset: return "gpu_memset";
+    case TraceCategory::kCudaRuntime: return "cuda_runtime";
+    case TraceCategory::kCudaDriver: return "cuda_driver";
+    case TraceCategory::kCudaSync: return "cuda_sync";
+    case TraceCategory::kCpuOp: return "cpu_op";
+    case TraceCategory::kPythonFunction: return "python_function";
+    case TraceCategory::kUserAnnotation: return "user_annotation";
+    case TraceCategory::kGpuUserAnnotation: return "gpu_user_annotation";
+    case TraceCategory::kAc2g: return "ac2g";
+    case TraceCategory::kCpuInstantEvent: return "cpu_instant_event";
+    case TraceCategory::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+TraceCategory CategoryFromString(std::string_view s) {
+  switch (s.size()) {
+    case 0: return TraceCategory::kNone;
+    case 4:
+      if (s == "ac2g") return TraceCategory::kAc2g;
+      break;
+    case 6:
+      if (s == "kernel") return TraceCategory::kKernel;
+      if (s == "cpu_op") return TraceCategory::kCpuOp;
+      if (s == "Kernel") return TraceCategory::kKernel;  // older Kineto spelling
+      break;
+    case 9:
+      if (s == "cuda_sync") return TraceCategory::kCudaSync;
+      break;
+    case 10:
+      if (s == "gpu_memcpy") return TraceCategory::kGpuMemcpy;
+      if (s == "gpu_memset") return TraceCategory::kGpuMemset;
+      if (s == "Memcpy" || s == "Memset") break;
+      break;
+    case 11:
+      if (s == "cuda_driver") return TraceCategory::kCudaDriver;
+      break;
+    case 12:
+      if (s == "cuda_runtime") return TraceCategory::kCudaRuntime;
+      break;
+    case 15:
+      if (s == "python_function") return TraceCategory::kPythonFunction;
+      if (s == "user_annotation") return TraceCategory::kUserAnnotation;
+      break;
+    case 16:
+      if (s == "async_cpu_to_gpu") return TraceCategory::kAc2g;
+      break;
+    case 17:
+      if (s == "cpu_instant_event") return TraceCategory::kCpuInstantEvent;
+      break;
+    case 19:
+      if (s == "gpu_user_annotation") return TraceCategory::kGpuUserAnnotation;
+      break;
+    default: break;
+  }
+  return TraceCategory::kUnknown;
+}
+
+std::optional<int64_t> MicrosTextToNanos(std::string_view text) {
+  // value = digits * 10^exp10 microseconds; ns = digits * 10^(exp10 + 3).
+  size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+  unsigned __int128 mant = 0;
+  int exp10 = 0;
+  int digits = 0;
+  bool any = false, round_up = false, dropped = false;
+  auto take = [&](char c, bool fraction) {
+    any = true;
+    if (digits < 36) {
+      if (mant != 0 || c != '0') ++digits;
+      mant = mant * 10 + static_cast<unsigned>(c - '0');
+      if (fraction) --exp10;
+    } else {
+      if (!dropped) round_up = c >= '5';
+      dropped = true;
+      if (!fraction) ++exp10;
+    }
+  };
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) take(text[i], false);
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) take(text[i], true);
+  }
+  if (!any) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    int e = 0;
+    auto [p, ec] = std::from_chars(text.data() + i, text.data() + text.size(), e);
+    if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+    if (e > 100 || e < -100) return e < 0 ? std::optional<int64_t>(0) : std::nullopt;
+    exp10 += e;
+    i = text.size();
+  }
+  if (i != text.size()) return std::nullopt;
+  if (round_up) ++mant;  // only when more than 36 digits were written
+  int shift = exp10 + 3;
+  constexpr unsigned __int128 kMax = static_cast<unsigned __int128>(INT64_MAX);
+  if (shift >= 0) {
+    for (int k = 0; k < shift; ++k) {
+      mant *= 10;
+      if (mant > kMax) return std::nullopt;
+    }
+  } else {
+    unsigned rem_first = 0;
+    for (int k = 0; k < -shift; ++k) {
+      rem_first = static_cast<unsigned>(mant % 10);
+      mant /= 10;
+      if (mant == 0 && k + 1 < -shift) {
+        rem_first = 0;
+        break;
+      }
+    }
+    if (rem_first >= 5) ++mant;
+  }
+  if (mant > kMax) return std::nullopt;
+  int64_t v = static_cast<int64_t>(mant);
+  return negative ? -v : v;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Byte sources.
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Fills up to `cap` bytes; 0 at the end of data or on error (see error()).
+  virtual size_t Read(char* buf, size_t cap) = 0;
+  const std::string& error() const { return error_; }
+
+ protected:
+  std::string error_;
+};
+
+class FileSource : public ByteSource {
+ public:
+  explicit FileSource(int fd) : fd_(fd) {}
+  ~FileSource() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  size_t Read(char* buf, size_t cap) override {
+    size_t done = 0;
+    while (done < cap) {
+      ssize_t n = ::read(fd_, buf + done, cap - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        error_ = std::string("read failed: ") + std::strerror(errno);
+        break;
+      }
+      if (n == 0) break;
+      done += static_cast<size_t>(n);
+    }
+    return done;
+  }
+
+ private:
+  int fd_;
+};
+
+class MemorySource : public ByteSource {
+ public:
+  explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
+  size_t Read(char* buf, size_t cap) override {
+    size_t n = std::min(cap, bytes_.size() - pos_);
+    std::memcpy(buf, bytes_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  std::string_view bytes_;
+  size_t pos_ = 0;
+};
+
+/// Inflates a gzip stream (16 + MAX_WBITS: gzip header and trailer checked),
+/// member after member, in fixed-size chunks.
+class GzipSource : public ByteSource {
+ public:
+  explicit GzipSource(std::unique_ptr<ByteSource> in) : in_(std::move(in)), inbuf_(1 << 16) {
+    std::memset(&z_, 0, sizeof(z_));
+    ok_ = inflateInit2(&z_, 16 + MAX_WBITS) == Z_OK;
+    if (!ok_) error_ = "zlib initialisation failed";
+  }
+  ~GzipSource() override { inflateEnd(&z_); }
+
+  size_t Read(char* buf, size_t cap) override {
+    size_t produced = 0;
+    while (ok_ && produced < cap) {
+      if (z_.avail_in == 0 && !in_eof_) {
+        size_t n = in_->Read(inbuf_.data(), inbuf_.size());
+        if (!in_->error().empty()) {
+          error_ = in_->error();
+          ok_ = false;
+          break;
+        }
+        if (n == 0) in_eof_ = true;
+        z_.next_in = reinterpret_cast<Bytef*>(inbuf_.data());
+        z_.avail_in = static_cast<uInt>(n);
+      }
+      if (member_done_) {
+        if (z_.avail_in == 0 && in_eof_) break;  // clean end of the last member
+        inflateReset(&z_);
+        member_done_ = false;
+      }
+      z_.next_out = reinterpret_cast<Bytef*>(buf + produced);
+      z_.avail_out = static_cast<uInt>(cap - produced);
+      int ret = inflate(&z_, Z_NO_FLUSH);
+      produced = cap - z_.avail_out;
+      if (ret == Z_STREAM_END) {
+        member_done_ = true;
+        continue;
+      }
+      if (ret == Z_OK) continue;
+      if (ret == Z_BUF_ERROR && z_.avail_in == 0 && in_eof_) {
+        error_ = "truncated gzip stream (compressed data ends early)";
+        ok_ = false;
+        break;
+      }
+      if (ret == Z_BUF_ERROR) continue;
+      error_ = std::string("corrupt gzip data: ") + (z_.msg ? z_.msg : zError(ret));
+      ok_ = false;
+    }
+    return produced;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> in_;
+  std::vector<char> inbuf_;
+  z_stream z_;
+  bool ok_ = false;
+  bool in_eof_ = false;
+  bool member_done_ = false;
+};
+
+/// Where the bytes come from: a path or memory. Opens fresh sources (the error
+/// path re-reads the start of the data to turn an offset into line:col).
+struct Origin {
+  std::string name;
+  const std::string* path = nullptr;
+  std::string_view bytes;
+
+  Result<bool> IsGzip() const {
+    unsigned char magic[2] = {0, 0};
+    if (path) {
+      int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return InputError(name + ": cannot open: " + std::strerror(errno));
+      ssize_t n = ::pread(fd, magic, 2, 0);
+      ::close(fd);
+      return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    }
+    return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+           static_cast<unsigned char>(bytes[1]) == 0x8b;
+  }
+
+  Result<std::unique_ptr<ByteSource>> Open(bool gzip) const {
+    std::unique_ptr<ByteSource> raw;
+    if (path) {
+      int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return InputError(name + ": cannot open: " + std::strerror(errno));
+      ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+      raw = std::make_unique<FileSource>(fd);
+    } else {
+      raw = std::make_unique<MemorySource>(bytes);
+    }
+    if (gzip) return std::unique_ptr<ByteSource>(std::make_unique<GzipSource>(std::move(raw)));
+    return raw;
+  }
+};
+
+// ---------------------------------------------------------------------------
+// RapidJSON input stream over a ByteSource. A '\0' sentinel after the valid
+// bytes lets Peek() be a plain load; '\0' also means "end" to RapidJSON.
+
+class TraceStream {
+ public:
+  using Ch = char;
+  static constexpr size_t kBufferSize = 1 << 18;
+
+  explicit TraceStream(ByteSource* source) : source_(source), buf_(kBufferSize + 1) { Refill(); }
+
+  Ch Peek() const { return buf_[pos_]; }
+  Ch Take() {
+    Ch c = buf_[pos_];
+    if (pos_ < len_ && ++pos_ == len_) Refill();
+    return c;
+  }
+  size_t Tell() const { return base_ + pos_; }
+  bool AtEnd() const { return eof_ && pos_ >= len_; }
+
+  // Output side, unused (no in-situ parsing).
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  size_t PutEnd(Ch*) { return 0; }
+
+ private:
+  void Refill() {
+    if (eof_) return;
+    base_ += len_;
+    len_ = source_->Read(buf_.data(), kBufferSize);
+    pos_ = 0;
+    buf_[len_] = '\0';
+    if (len_ == 0) eof_ = true;
+  }
+
+  ByteSource* source_;
+  std::vector<char> buf_;
+  size_t len_ = 0, pos_ = 0, base_ = 0;
+  bool eof_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// Number helpers (numbers arrive as text: kParseNumbersAsStringsFlag).
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc() && p == s.data() + s.size()) return v;
+  double d = 0;
+  auto [p2, ec2] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ec2 == std::errc() && p2 == s.data() + s.size() && std::isfinite(d) &&
+      std::fabs(d) < 9.2e18)
+    return static_cast<int64_t>(std::llround(d));
+  return std::nullopt;
+}
+
+std::optional<double> ParseDouble(std::string_view s) {
+  double d = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ec == std::errc() && p == s.data() + s.size()) return d;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// SAX handler.
+
+enum class Frame : uint8_t { kRoot, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
+
+enum class RootKey : uint8_t { kOther, kTraceEvents, kDeviceProperties, kDistributedInfo,
+                               kDisplayTimeUnit, kSchemaVersion, kTraceName };
+enum class EventKey : uint8_t { kOther, kPh, kCat, kName, kTs, kDur, kPid, kTid, kId, kArgs, kScope };
+enum class ArgKey : uint8_t { kOther, kCorrelation, kExternalId, kStream, kDevice, kGrid, kBlock,
+                              kRegisters, kSharedMemory, kOccupancy, kBytes, kBandwidth,
+                              kMemBytes, kTotalAllocated, kTotalReserved, kDeviceId, kDeviceType };
+enum class DeviceKey : uint8_t { kOther, kId, kName, kTotalGlobalMem, kMajor, kMinor, kNumSms,
+                                 kMaxThreads, kRegs, kSharedMem, kWarpSize };
+enum class DistKey : uint8_t { kOther, kRank, kWorldSize, kBackend };
+
+inline bool Eq(const char* s, size_t n, const char* lit, size_t m) {
+  return n == m && std::memcmp(s, lit, n) == 0;
+}
+#define GPUGATE_KEY_IS(lit) Eq(s, n, lit, sizeof(lit) - 1)
+
+EventKey LookupEventKey(const char* s, size_t n) {
+  switch (n) {
+    case 1:
+      if (s[0] == 's') return EventKey::kScope;
+      break;
+    case 2:
+      if (GPUGATE_KEY_IS("ph")) return EventKey::kPh;
+      if (GPUGATE_KEY_IS("ts")) return EventKey::kTs;
+      if (GPUGATE_KEY_IS("id")) return EventKey::kId;
+      break;
+    case 3:
+      if (GPUGATE_KEY_IS("cat")) return EventKey::kCat;
+      if (GPUGATE_KEY_IS("dur")) return EventKey::kDur;
+      if (GPUGATE_KEY_IS("pid")) return EventKey::kPid;
+      if (GPUGATE_KEY_IS("tid")) return EventKey::kTid;
+      break;
+    case 4:
+      if (GPUGATE_KEY_IS("name")) return EventKey::kName;
+      if (GPUGATE_KEY_IS("args")) return EventKey::kArgs;
+      break;
+    default: break;
+  }
+  return EventKey::kOther;
+}
+
+ArgKey LookupArgKey(const char* s, size_t n) {
+  switch (n) {
+    case 4:
+      if (GPUGATE_KEY_IS("grid")) return ArgKey::kGrid;
+      break;
+    case 5:
+      if (GPUGATE_KEY_IS("block")) return ArgKey::kBlock;
+      if (GPUGATE_KEY_IS("bytes")) return ArgKey::kBytes;
+      if (GPUGATE_KEY_IS("Bytes")) return ArgKey::kMemBytes;
+      break;
+    case 6:
+      if (GPUGATE_KEY_IS("stream")) return ArgKey::kStream;
+      if (GPUGATE_KEY_IS("device")) return ArgKey::kDevice;
+      break;
+    case 9:
+      if (GPUGATE_KEY_IS("Device Id")) return ArgKey::kDeviceId;
+      break;
+    case 11:
+      if (GPUGATE_KEY_IS("correlation")) return ArgKey::kCorrelation;
+      if (GPUGATE_KEY_IS("External id")) return ArgKey::kExternalId;
+      if (GPUGATE_KEY_IS("Device Type")) return ArgKey::kDeviceType;
+      break;
+    case 13:
+      if (GPUGATE_KEY_IS("shared memory")) return ArgKey::kSharedMemory;
+      break;
+    case 14:
+      if (GPUGATE_KEY_IS("Total Reserved")) return ArgKey::kTotalReserved;
+      break;
+    case 15:
+      if (GPUGATE_KEY_IS("Total Allocated")) return ArgKey::kTotalAllocated;
+      break;
+    case 20:
+      if (GPUGATE_KEY_IS("registers per thread")) return ArgKey::kRegisters;
+      break;
+    case 23:
+      if (GPUGATE_KEY_IS("memory bandwidth (GB/s)")) return ArgKey::kBandwidth;
+      break;
+    case 25:
+      if (GPUGATE_KEY_IS("est. achieved occupancy %")) return ArgKey::kOccupancy;
+      break;
+    default: break;
+  }
+  return ArgKey::kOther;
+}
+
+#undef GPUGATE_KEY_IS
+
+class Handler {
+ public:
+  using Ch = char;
+  Handler(TraceEventSink& sink, TraceInfo& info, TraceStream& stream)
+      : sink_(sink), info_(info), stream_(stream), capture_args_(sink.WantsArgsJson()),
+        writer_(args_buffer_) {
+    stack_.reserve(16);
+  }
+
+  const std::string& error() const { return error_; }
+  size_t error_offset() const { return error_offset_; }
+  bool saw_events() const { return saw_events_; }
+
+  // --- scalars -------------------------------------------------------------
+  bool Null() {
+    if (capture_depth_) writer_.Null();
+    return Scalar("null", "null", false, false);
+  }
+  bool Bool(bool b) {
+    if (capture_depth_) writer_.Bool(b);
+    return Scalar("bool", b ? "true" : "false", false, false);
+  }
+  bool Int(int) { return true; }
+  bool Uint(unsigned) { return true; }
+  bool Int64(int64_t) { return true; }
+  bool Uint64(uint64_t) { return true; }
+  bool Double(double) { return true; }
+  bool RawNumber(const Ch* s, rapidjson::SizeType n, bool) {
+    if (capture_depth_) writer_.RawValue(s, n, rapidjson::kNumberType);
+    return Scalar("number", std::string_view(s, n), false, true);
+  }
+  bool String(const Ch* s, rapidjson::SizeType n, bool) {
+    if (capture_depth_) writer_.String(s, n);
+    return Scalar("string", std::string_view(s, n), true, false);
+  }
+
+  // --- containers ----------------------------------------------------------
+  bool StartObject() {
+    if (capture_depth_) {
+      writer_.StartObject();
+      ++capture_depth_;
+    }
+    if (stack_.empty()) return Push(Frame::kRoot);
+    switch (stack_.back()) {
+      case Frame::kRoot:
+        if (root_key_ == RootKey::kDistributedInfo) return Push(Frame::kDist);
+        if (root_key_ == RootKey::kTraceEvents) return Fail("traceEvents: expected an array, got object", 1);
+        return Push(Frame::kSkip);
+      case Frame::kEvents:
+        ResetEvent();
+        return Push(Frame::kEvent);
+      case Frame::kEvent:
+        if (event_key_ == EventKey::kArgs) {
+          event_.has_args = true;
+          if (capture_args_) {
+            args_buffer_.Clear();
+            writer_.Reset(args_buffer_);
+            writer_.StartObject();
+            capture_depth_ = 1;
+          }
+          return Push(Frame::kArgs);
+        }
+        if (event_key_ != EventKey::kOther) return WrongType("object", 1);
+        return Push(Frame::kSkip);
+      case Frame::kDevices:
+        info_.devices.emplace_back();
+        return Push(Frame::kDevice);
+      default:
+        return Push(Frame::kSkip);
+    }
+  }
+
+  bool Key(const Ch* s, rapidjson::SizeType n, bool) {
+    if (capture_depth_) writer_.Key(s, n);
+    switch (stack_.back()) {
+      case Frame::kRoot: root_key_ = LookupRootKey(std::string_view(s, n)); break;
+      case Frame::kEvent: event_key_ = LookupEventKey(s, n); break;
+      case Frame::kArgs: arg_key_ = LookupArgKey(s, n); break;
+      case Frame::kDevice: device_key_ = LookupDeviceKey(std::string_view(s, n)); break;
+      case Frame::kDist: dist_key_ = LookupDistKey(std::string_view(s, n)); break;
+      default: break;
+    }
+    if (stack_.back() == Frame::kEvent || stack_.back() == Frame::kRoot)
+      key_text_.assign(s, n);
+    return true;
+  }
+
+  bool EndObject(rapidjson::SizeType) {
+    Frame f = stack_.back();
+    stack_.pop_back();
+    if (capture_depth_) {
+      writer_.EndObject();
+      if (--capture_depth_ == 0) event_.args_json.assign(args_buffer_.GetString(), args_buffer_.GetSize());
+    }
+    if (f == Frame::kEvent) return FinishEvent();
+    return true;
+  }
+
+  bool StartArray() {
+    if (capture_depth_) {
+      writer_.StartArray();
+      ++capture_depth_;
+    }
+    if (stack_.empty()) {
+      info_.bare_array = true;
+      saw_events_ = true;
+      return Push(Frame::kEvents);
+    }
+    switch (stack_.back()) {
+      case Frame::kRoot:
+        if (root_key_ == RootKey::kTraceEvents) {
+          saw_events_ = true;
+          return Push(Frame::kEvents);
+        }
+        if (root_key_ == RootKey::kDeviceProperties) return Push(Frame::kDevices);
+        return Push(Frame::kSkip);
+      case Frame::kEvents:
+        return Fail("traceEvents[" + std::to_string(event_index_) + "]: expected an object, got array", 1);
+      case Frame::kEvent:
+        if (event_key_ != EventKey::kOther) return WrongType("array", 1);
+        return Push(Frame::kSkip);
+      case Frame::kArgs:
+        if (arg_key_ == ArgKey::kGrid || arg_key_ == ArgKey::kBlock) {
+          dim_index_ = 0;
+          dim_target_ = arg_key_ == ArgKey::kGrid ? event_.grid : event_.block;
+          return Push(Frame::kArgDims);
+        }
+        return Push(Frame::kSkip);
+      default:
+        return Push(Frame::kSkip);
+    }
+  }
+
+  bool EndArray(rapidjson::SizeType) {
+    stack_.pop_back();
+    if (capture_depth_) {
+      writer_.EndArray();
+      --capture_depth_;
+    }
+    return true;
+  }
+
+ private:
+  bool Push(Frame f) {
+    stack_.push_back(f);
+    return true;
+  }
+
+  bool Fail(std::string message, size_t back) {
+    error_ = std::move(message);
+    size_t tell = stream_.Tell();
+    error_offset_ = tell >= back ? tell - back : 0;
+    return false;
+  }
+
+  bool WrongType(const char* got, size_t back) {
+    return Fail("traceEvents[" + std::to_string(event_index_) + "]." + key_text_ +
+                    ": expected " + ExpectedFor(event_key_) + ", got " + got,
+                back);
+  }
+
+  static const char* ExpectedFor(EventKey k) {
+    switch (k) {
+      case EventKey::kTs:
+      case EventKey::kDur: return "a number";
+      case EventKey::kPid:
+      case EventKey::kTid:
+      case EventKey::kId: return "a number or a string";
+      case EventKey::kArgs: return "an object";
+      default: return "a string";
+    }
+  }
+
+  static RootKey LookupRootKey(std::string_view k) {
+    if (k == "traceEvents") return RootKey::kTraceEvents;
+    if (k == "deviceProperties") return RootKey::kDeviceProperties;
+    if (k == "distributedInfo") return RootKey::kDistributedInfo;
+    if (k == "displayTimeUnit") return RootKey::kDisplayTimeUnit;
+    if (k == "schemaVersion") return RootKey::kSchemaVersion;
+    if (k == "traceName") return RootKey::kTraceName;
+    return RootKey::kOther;
+  }
+  static DeviceKey LookupDeviceKey(std::string_view k) {
+    if (k == "id") return DeviceKey::kId;
+    if (k == "name") return DeviceKey::kName;
+    if (k == "totalGlobalMem") return DeviceKey::kTotalGlobalMem;
+    if (k == "computeMajor") return DeviceKey::kMajor;
+    if (k == "computeMinor") return DeviceKey::kMinor;
+    if (k == "numSms") return DeviceKey::kNumSms;
+    if (k == "maxThreadsPerMultiprocessor") return DeviceKey::kMaxThreads;
+    if (k == "regsPerMultiprocessor") return DeviceKey::kRegs;
+    if (k == "sharedMemPerMultiprocessor") return DeviceKey::kSharedMem;
+    if (k == "warpSize") return DeviceKey::kWarpSize;
+    return DeviceKey::kOther;
+  }
+  static DistKey LookupDistKey(std::string_view k) {
+    if (k == "rank") return DistKey::kRank;
+    if (k == "world_size") return DistKey::kWorldSize;
+    if (k == "backend") return DistKey::kBackend;
+    return DistKey::kOther;
+  }
+
+  /// One scalar value in the current frame. `text` is the number text or the
+  /// string contents.
+  bool Scalar(const char* type, std::string_view text, bool is_string, bool is_number) {
+    if (stack_.empty()) {
+      error_offset_ = 0;
+      error_ = std::string("expected a trace (a JSON object or array) at the top level, got ") + type;
+      return false;
+    }
+    switch (stack_.back()) {
+      case Frame::kRoot: return RootScalar(type, text, is_string, is_number);
+      case Frame::kEvents:
+        return Fail("traceEvents[" + std::to_string(event_index_) + "]: expected an object, got " + type,
+                    is_string ? text.size() + 2 : text.size());
+      case Frame::kEvent: return EventScalar(type, text, is_string, is_number);
+      case Frame::kArgs:
+        if (is_number) ArgNumber(text);
+        return true;
+      case Frame::kArgDims:
+        if (is_number && dim_index_ < 3) {
+          auto v = ParseInt(text);
+          dim_target_[dim_index_] = v ? static_cast<int>(*v) : 0;
+        }
+        ++dim_index_;
+        return true;
+      case Frame::kDevice: DeviceScalar(text, is_string, is_number); return true;
+      case Frame::kDist:
+        if (dist_key_ == DistKey::kRank && is_number) info_.rank = ParseInt(text);
+        if (dist_key_ == DistKey::kWorldSize && is_number) info_.world_size = ParseInt(text);
+        if (dist_key_ == DistKey::kBackend && is_string) info_.distributed_backend.assign(text);
+        return true;
+      default: return true;
+    }
+  }
+
+  bool RootScalar(const char* type, std::string_view text, bool is_string, bool is_number) {
+    switch (root_key_) {
+      case RootKey::kTraceEvents:
+        return Fail(std::string("traceEvents: expected an array, got ") + type,
+                    is_string ? text.size() + 2 : text.size());
+      case RootKey::kDisplayTimeUnit:
+        if (is_string) info_.display_time_unit.assign(text);
+        return true;
+      case RootKey::kTraceName:
+        if (is_string) info_.trace_name.assign(text);
+        return true;
+      case RootKey::kSchemaVersion:
+        if (is_number) info_.schema_version = ParseInt(text);
+        return true;
+      default: return true;
+    }
+  }
+
+  bool EventScalar(const char* type, std::string_view text, bool is_string, bool is_number) {
+    size_t back = is_string ? text.size() + 2 : text.size();
+    switch (event_key_) {
+      case EventKey::kPh:
+        if (!is_string) return WrongType(type, back);
+        event_.ph = text.empty() ? 0 : text[0];
+        return true;
+      case EventKey::kCat:
+        if (!is_string) return WrongType(type, back);
+        event_.cat.assign(text);
+        return true;
+      case EventKey::kName:
+        if (!is_string) return WrongType(type, back);
+        event_.name.assign(text);
+        return true;
+      case EventKey::kScope:
+        if (is_string) event_.scope.assign(text);
+        return true;
+      case EventKey::kTs:
+      case EventKey::kDur: {
+        if (!is_number) return WrongType(type, back);
+        auto ns = MicrosTextToNanos(text);
+        if (!ns)
+          return Fail("traceEvents[" + std::to_string(event_index_) + "]." + key_text_ +
+                          ": number out of range: " + std::string(text),
+                      back);
+        if (event_key_ == EventKey::kTs) {
+          event_.has_ts = true;
+          event_.ts_ns = *ns;
+        } else {
+          event_.has_dur = true;
+          event_.dur_ns = *ns;
+        }
+        return true;
+      }
+      case EventKey::kPid:
+      case EventKey::kTid: {
+        bool pid = event_key_ == EventKey::kPid;
+        if (is_number) {
+          auto v = ParseInt(text);
+          (pid ? event_.pid_is_num : event_.tid_is_num) = v.has_value();
+          (pid ? event_.pid_num : event_.tid_num) = v.value_or(0);
+          (pid ? event_.pid_text : event_.tid_text).assign(text);
+          return true;
+        }
+        if (is_string) {
+          (pid ? event_.pid_text : event_.tid_text).assign(text);
+          return true;
+        }
+        return WrongType(type, back);
+      }
+      case EventKey::kId:
+        if (!is_string && !is_number) return WrongType(type, back);
+        event_.id.assign(text);
+        return true;
+      case EventKey::kArgs:
+        return WrongType(type, back);
+      case EventKey::kOther: return true;
+    }
+    return true;
+  }
+
+  void ArgNumber(std::string_view text) {
+    switch (arg_key_) {
+      case ArgKey::kCorrelation: event_.correlation = ParseInt(text).value_or(-1); break;
+      case ArgKey::kExternalId: event_.external_id = ParseInt(text).value_or(-1); break;
+      case ArgKey::kStream: event_.stream = ParseInt(text).value_or(-1); break;
+      case ArgKey::kDevice: event_.device = ParseInt(text).value_or(-1); break;
+      case ArgKey::kRegisters: event_.registers_per_thread = ParseDouble(text); break;
+      case ArgKey::kSharedMemory: event_.shared_memory = ParseDouble(text); break;
+      case ArgKey::kOccupancy: event_.occupancy_pct = ParseDouble(text); break;
+      case ArgKey::kBytes: event_.bytes = ParseInt(text); break;
+      case ArgKey::kBandwidth: event_.bandwidth_gbps = ParseDouble(text); break;
+      case ArgKey::kMemBytes: event_.mem_bytes = ParseInt(text); break;
+      case ArgKey::kTotalAllocated: event_.mem_total_allocated = ParseInt(text); break;
+      case ArgKey::kTotalReserved: event_.mem_total_reserved = ParseInt(text); break;
+      case ArgKey::kDeviceId: event_.mem_device_id = ParseInt(text); break;
+      case ArgKey::kDeviceType: event_.mem_device_type = ParseInt(text); break;
+      default: break;
+    }
+  }
+
+  void DeviceScalar(std::string_view text, bool is_string, bool is_number) {
+    TraceDevice& d = info_.devices.back();
+    if (is_string) {
+      if (device_key_ == DeviceKey::kName) d.name.assign(text);
+      return;
+    }
+    if (!is_number) return;
+    auto v = ParseInt(text);
+    if (!v) return;
+    switch (device_key_) {
+      case DeviceKey::kId: d.id = *v; break;
+      case DeviceKey::kTotalGlobalMem: d.total_global_mem = *v; break;
+      case DeviceKey::kMajor: d.compute_major = static_cast<int>(*v); break;
+      case DeviceKey::kMinor: d.compute_minor = static_cast<int>(*v); break;
+      case DeviceKey::kNumSms: d.num_sms = static_cast<int>(*v); break;
+      case DeviceKey::kMaxThreads: d.max_threads_per_sm = static_cast<int>(*v); break;
+      case DeviceKey::kRegs: d.regs_per_sm = static_cast<int>(*v); break;
+      case DeviceKey::kSharedMem: d.shared_mem_per_sm = *v; break;
+      case DeviceKey::kWarpSize: d.warp_size = static_cast<int>(*v); break;
+      default: break;
+    }
+  }
+
+  void ResetEvent() {
+    TraceEvent& e = event_;
+    e.ph = 0;
+    e.category = TraceCategory::kNone;
+    e.cat.clear();
+    e.name.clear();
+    e.has_ts = e.has_dur = false;
+    e.ts_ns = e.dur_ns = 0;
+    e.pid_is_num = e.tid_is_num = false;
+    e.pid_num = e.tid_num = 0;
+    e.pid_text.clear();
+    e.tid_text.clear();
+    e.id.clear();
+    e.scope.clear();
+    e.correlation = e.external_id = e.stream = e.device = -1;
+    for (int i = 0; i < 3; ++i) e.grid[i] = e.block[i] = 0;
+    e.registers_per_thread.reset();
+    e.shared_memory.reset();
+    e.occupancy_pct.reset();
+    e.bytes.reset();
+    e.bandwidth_gbps.reset();
+    e.mem_bytes.reset();
+    e.mem_total_allocated.reset();
+    e.mem_total_reserved.reset();
+    e.mem_device_id.reset();
+    e.mem_device_type.reset();
+    e.has_args = false;
+    e.args_json.clear();
+    event_key_ = EventKey::kOther;
+  }
+
+  bool FinishEvent() {
+    TraceEvent& e = event_;
+    bool timed = e.ph == 'X' || e.ph == 'i' || e.ph == 'I' || e.ph == 'B' || e.ph == 'E';
+    if (timed && !e.has_ts)
+      return Fail("traceEvents[" + std::to_string(event_index_) + "]: event '" + e.name +
+                      "' (ph " + std::string(1, e.ph) + ") has no ts",
+                  1);
+    if (e.ph == 'X' && !e.has_dur)
+      return Fail("traceEvents[" + std::to_string(event_index_) + "]: complete event '" + e.name +
+                      "' (ph X) has no dur",
+                  1);
+    if (e.dur_ns < 0) {
+      e.dur_ns = 0;
+      ++info_.negative_durations;
+    }
+    e.category = CategoryFromString(e.cat);
+    if (e.category == TraceCategory::kUnknown) CountUnknown(e.cat);
+    ++info_.events;
+    ++info_.events_by_phase[static_cast<unsigned char>(e.ph) & 0x7f];
+    ++info_.events_by_category[static_cast<int>(e.category)];
+    ++event_index_;
+    sink_.OnEvent(e);
+    return true;
+  }
+
+  void CountUnknown(const std::string& cat) {
+    for (auto& [name, count] : info_.unknown_categories)
+      if (name == cat) {
+        ++count;
+        return;
+      }
+    if (info_.unknown_categories.size() < 64) info_.unknown_categories.emplace_back(cat, 1);
+  }
+
+  TraceEventSink& sink_;
+  TraceInfo& info_;
+  TraceStream& stream_;
+  bool capture_args_;
+  int capture_depth_ = 0;
+  rapidjson::StringBuffer args_buffer_;
+  rapidjson::Writer<rapidjson::StringBuffer> writer_;
+
+  std::vector<Frame> stack_;
+  RootKey root_key_ = RootKey::kOther;
+  EventKey event_key_ = EventKey::kOther;
+  ArgKey arg_key_ = ArgKey::kOther;
+  DeviceKey device_key_ = DeviceKey::kOther;
+  DistKey dist_key_ = DistKey::kOther;
+  int dim_index_ = 0;
+  int* dim_target_ = nullptr;
+  std::string key_text_;
+  TraceEvent event_;
+  int64_t event_index_ = 0;
+  bool saw_events_ = false;
+  std::string error_;
+  size_t error_offset_ = 0;
+};
+
+/// "line:col" (1-based) of a byte offset, found by re-reading the data.
+std::string LineColumn(const Origin& origin, bool gzip, size_t offset) {
+  auto src = origin.Open(gzip);
+  if (!src.ok()) return "?:?";
+  std::vector<char> buf(1 << 16);
+  size_t pos = 0, line = 1, col = 1;
+  while (pos < offset) {
+    size_t n = (*src)->Read(buf.data(), std::min(buf.size(), offset - pos));
+    if (n == 0) break;
+    for (size_t i = 0; i < n; ++i) {
+      if (buf[i] == '\n') {
+        ++line;
+        col = 1;
+      } else if ((static_cast<unsigned char>(buf[i]) & 0xC0) != 0x80) {
+        ++col;  // count characters, not UTF-8 continuation bytes
+      }
+    }
+    pos += n;
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
+  auto gz = origin.IsGzip();
+  if (!gz.ok()) return gz.error();
+  auto source = origin.Open(*gz);
+  if (!source.ok()) return source.error();
+
+  TraceInfo info;
+  info.path = origin.name;
+  info.compressed = *gz;
+  TraceStream stream(source->get());
+  Handler handler(sink, info, stream);
+  rapidjson::Reader reader;
+  constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+  rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, handler);
+  info.bytes_read = static_cast<int64_t>(stream.Tell());
+
+  const std::string& source_error = (*source)->error();
+  if (!source_error.empty())
+    return InputError(origin.name + ": " + source_error + " (after " +
+                      std::to_string(stream.Tell()) + " decompressed bytes)");
+  if (!ok) {
+    std::string message;
+    size_t offset = ok.Offset();
+    if (!handler.error().empty()) {
+      message = handler.error();
+      offset = handler.error_offset();
+    } else if (ok.Code() == rapidjson::kParseErrorDocumentEmpty) {
+      message = stream.Tell() == 0 ? "empty trace file" : "no JSON value (only whitespace)";
+    } else if (stream.AtEnd() && offset >= stream.Tell()) {
+      message = std::string("unexpected end of file (truncated trace?): ") +
+                rapidjson::GetParseError_En(ok.Code());
+    } else {
+      message = std::string("not valid JSON: ") + rapidjson::GetParseError_En(ok.Code());
+    }
+    return InputError(origin.name + ":" + LineColumn(origin, *gz, offset) + ": " + message);
+  }
+  if (!handler.saw_events())
+    return InputError(origin.name + ":1:1: not a Chrome trace: no \"traceEvents\" array");
+  return info;
+}
+
+}  // namespace
+
+Result<TraceInfo> ReadTrace(const std::string& path, TraceEventSink& sink) {
+  Origin origin;
+  origin.name = path;
+  origin.path = &path;
+  return Read(origin, sink);
+}
+
+Result<TraceInfo> ReadTraceFromString(std::string_view bytes, const std::string& name,
+                                      TraceEventSink& sink) {
+  Origin origin;
+  origin.name = name;
+  origin.bytes = bytes;
+  return Read(origin, sink);
+}
+
+}  // namespace gpugate

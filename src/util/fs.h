@@ -1,0 +1,24 @@
+// File helpers: whole-file reads and atomic writes (temp file + fsync + rename),
+// so an interrupted gpugate never leaves a half-written artifact behind.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/result.h"
+
+namespace gpugate {
+
+/// Reads a whole file. Error (exit 2) names the path and the OS reason.
+Result<std::string> ReadFile(const std::string& path);
+
+/// Writes `bytes` to `path` atomically: a temp file in the same folder,
+/// fsync, rename over the target, fsync of the folder. "-" writes stdout.
+Status WriteFileAtomic(const std::string& path, std::string_view bytes);
+
+/// File name without folders and the last extension: "a/b/suite.yaml" -> "suite".
+std::string FileStem(const std::string& path);
+/// Folder part of a path ("." when none).
+std::string DirName(const std::string& path);
+
+}  // namespace gpugate

@@ -1,0 +1,412 @@
+// The positioned JSON DOM: RapidJSON's SAX reader drives a small builder, and
+// an input stream wrapper remembers where the current token began so every
+// JsonValue carries the 1-based line and column of its first character.
+//
+// Columns count UTF-8 code points (a tab is one column), so they match what
+// editors show. Integers stay exact in int64; other numbers are re-read from
+// the source text with std::from_chars (correctly rounded), so files written
+// with shortest round-trip formatting read back bit for bit.
+#include "util/json.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <system_error>
+
+namespace gpugate {
+
+const JsonValue* JsonValue::Find(std::string_view key) const {
+  if (type != Type::kObject) return nullptr;
+  for (const auto& [k, v] : members)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+const char* JsonValue::TypeName() const {
+  switch (type) {
+    case Type::kNull: return "null";
+    case Type::kBool: return "bool";
+    case Type::kNumber: return "number";
+    case Type::kString: return "string";
+    case Type::kArray: return "array";
+    case Type::kObject: return "object";
+  }
+  return "?";
+}
+
+Error JsonError(const std::string& name, const JsonValue& at, const std::string& path,
+                const std::string& message) {
+  std::string text = name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": ";
+  if (!path.empty()) text += path + ": ";
+  text += message;
+  return InputError(std::move(text));
+}
+
+namespace {
+
+// Deeper documents are rejected: RapidJSON's reader and the DOM's destructor
+// both recurse once per level.
+constexpr size_t kMaxDepth = 512;
+
+/// Input stream for rapidjson::GenericReader over an in-memory buffer that
+/// records the byte offset where the most recent token (value or key) began.
+/// A tiny lexer state (inside a string, inside a bare token) tells token starts
+/// from their continuation characters.
+class PositionStream {
+ public:
+  using Ch = char;
+
+  PositionStream(const char* begin, const char* cur, const char* end)
+      : begin_(begin), p_(cur), end_(end) {}
+
+  Ch Peek() const { return p_ != end_ ? *p_ : '\0'; }
+  Ch Take() {
+    if (p_ == end_) return '\0';
+    const char c = *p_;
+    Track(c);
+    ++p_;
+    return c;
+  }
+  size_t Tell() const { return static_cast<size_t>(p_ - begin_); }
+
+  // Writing is only used by in-situ parsing, which this stream does not support.
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  size_t PutEnd(Ch*) { return 0; }
+
+  /// Offset (from the start of the buffer) of the last token's first byte.
+  size_t token_start() const { return token_start_; }
+
+ private:
+  void Track(char c) {
+    if (in_string_) {
+      if (escape_) {
+        escape_ = false;
+      } else if (c == '\\') {
+        escape_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      }
+      return;
+    }
+    switch (c) {
+      case ' ': case '\t': case '\n': case '\r': case ',': case ':': case ']': case '}':
+        in_token_ = false;
+        break;
+      case '[': case '{':
+        token_start_ = Tell();
+        in_token_ = false;
+        break;
+      case '"':
+        token_start_ = Tell();
+        in_string_ = true;
+        in_token_ = false;
+        break;
+      default:  // numbers and literals: the first character starts the token
+        if (!in_token_) {
+          token_start_ = Tell();
+          in_token_ = true;
+        }
+    }
+  }
+
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  size_t token_start_ = 0;
+  bool in_string_ = false;
+  bool escape_ = false;
+  bool in_token_ = false;
+};
+
+/// Converts byte offsets to line/column, moving forward only (O(n) overall).
+class LineCounter {
+ public:
+  LineCounter(std::string_view text, size_t start) : text_(text), offset_(start) {}
+
+  void AdvanceTo(size_t offset) {
+    if (offset > text_.size()) offset = text_.size();
+    if (offset <= offset_) return;
+    const char* p = text_.data() + offset_;
+    const char* end = text_.data() + offset;
+    offset_ = offset;
+    if (end - p < 64) {  // the usual gap between two values: a plain loop is fastest
+      for (; p < end; ++p) {
+        const unsigned char c = static_cast<unsigned char>(*p);
+        if (c == '\n') {
+          ++line_;
+          column_ = 1;
+        } else if ((c & 0xC0) != 0x80) {  // not a UTF-8 continuation byte
+          ++column_;
+        }
+      }
+      return;
+    }
+    const auto newlines = std::count(p, end, '\n');
+    if (newlines > 0) {
+      line_ += static_cast<int>(newlines);
+      const char* last = static_cast<const char*>(::memrchr(p, '\n', static_cast<size_t>(end - p)));
+      p = last + 1;
+      column_ = 1;
+    }
+    column_ += static_cast<int>(std::count_if(p, end, [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+  }
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  std::string_view text_;
+  size_t offset_;
+  int line_ = 1;
+  int column_ = 1;
+};
+
+/// SAX handler that builds the DOM. Members of the top-level container go
+/// straight into the root (so a streaming handler can see them); deeper
+/// children are collected in a per-depth scratch vector (reused between
+/// siblings) and moved into their container, sized exactly, when it closes.
+/// The value under construction at each depth is the last element of its
+/// parent's children, and only the innermost list grows, so the pointers to
+/// open containers stay valid.
+///
+/// Numbers: RapidJSON recognises the literal; the value is then re-read from
+/// the source text with std::from_chars, which rounds correctly (RapidJSON's
+/// own conversion is only exact with kParseFullPrecisionFlag, and slower).
+class Builder {
+ public:
+  Builder(std::string_view text, size_t start, const PositionStream& stream,
+          const std::string& name)
+      : text_(text), name_(name), stream_(stream), lines_(text, start) {}
+
+  /// Streams the elements of the top-level object's member `key`.
+  void Stream(std::string_view key, const JsonElementHandler* handler) {
+    stream_key_ = key;
+    stream_handler_ = handler;
+  }
+
+  bool Null() {
+    NewValue(JsonValue::Type::kNull);
+    return Done();
+  }
+  bool Bool(bool b) {
+    NewValue(JsonValue::Type::kBool)->boolean = b;
+    return Done();
+  }
+  bool Int(int i) { return Integer(i); }
+  bool Uint(unsigned u) { return Integer(u); }
+  bool Int64(int64_t i) { return Integer(i); }
+  bool Uint64(uint64_t u) {
+    if (u <= static_cast<uint64_t>(INT64_MAX)) return Integer(static_cast<int64_t>(u));
+    return Double(0);  // beyond int64: kept as a double only
+  }
+  bool Double(double) {
+    JsonValue* v = NewValue(JsonValue::Type::kNumber);
+    return ConvertDouble(NumberText(), v) && Done();
+  }
+  bool RawNumber(const char*, rapidjson::SizeType, bool) { return Double(0); }
+  bool String(const char* str, rapidjson::SizeType length, bool /*copy*/) {
+    NewValue(JsonValue::Type::kString)->string.assign(str, length);
+    return Done();
+  }
+  bool StartObject() { return Open(JsonValue::Type::kObject); }
+  bool Key(const char* str, rapidjson::SizeType length, bool /*copy*/) {
+    key_.assign(str, length);
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) {
+    Frame& f = frames_[--depth_];
+    if (!f.members.empty()) {
+      auto& out = f.value->members;
+      out.reserve(f.members.size());
+      std::move(f.members.begin(), f.members.end(), std::back_inserter(out));
+      f.members.clear();
+    }
+    return Done();
+  }
+  bool StartArray() { return Open(JsonValue::Type::kArray); }
+  bool EndArray(rapidjson::SizeType) {
+    Frame& f = frames_[--depth_];
+    if (!f.items.empty()) {
+      auto& out = f.value->items;
+      out.reserve(f.items.size());
+      std::move(f.items.begin(), f.items.end(), std::back_inserter(out));
+      f.items.clear();
+    }
+    return Done();
+  }
+
+  JsonValue& root() { return root_; }
+  /// Set when the handler stopped the parse (as opposed to a syntax error).
+  const std::optional<Error>& error() const { return error_; }
+
+ private:
+  struct Frame {
+    JsonValue* value = nullptr;
+    bool streamed = false;  // elements go to the streaming handler
+    std::vector<JsonValue> items;
+    std::vector<std::pair<std::string, JsonValue>> members;
+  };
+
+  JsonValue* NewValue(JsonValue::Type type) {
+    JsonValue* v;
+    if (depth_ == 0) {
+      v = &root_;
+    } else if (depth_ == 1) {  // direct child of the root
+      if (root_.type == JsonValue::Type::kArray) {
+        v = &root_.items.emplace_back();
+      } else {
+        v = &root_.members.emplace_back(std::move(key_), JsonValue()).second;
+      }
+    } else {
+      Frame& f = frames_[depth_ - 1];
+      if (f.value->type == JsonValue::Type::kArray) {
+        v = &f.items.emplace_back();
+      } else {
+        v = &f.members.emplace_back(std::move(key_), JsonValue()).second;
+      }
+    }
+    v->type = type;
+    lines_.AdvanceTo(stream_.token_start());
+    v->line = lines_.line();
+    v->column = lines_.column();
+    return v;
+  }
+
+  bool Open(JsonValue::Type type) {
+    const bool streamed = stream_handler_ && depth_ == 1 && type == JsonValue::Type::kArray &&
+                          root_.type == JsonValue::Type::kObject &&
+                          key_ == stream_key_;
+    JsonValue* v = NewValue(type);
+    if (depth_ >= kMaxDepth)
+      return Fail(v, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    if (depth_ == frames_.size()) frames_.emplace_back();
+    frames_[depth_].value = v;
+    frames_[depth_].streamed = streamed;
+    ++depth_;
+    return true;
+  }
+
+  /// After a value is complete: hands an element of the streamed array to
+  /// the handler and drops it.
+  bool Done() {
+    if (depth_ != 2 || !frames_[1].streamed) return true;
+    Frame& array = frames_[1];
+    Status st = (*stream_handler_)(root_, array.items.back(), streamed_count_++);
+    array.items.pop_back();
+    if (!st.ok()) {
+      error_ = st.error();
+      return false;
+    }
+    return true;
+  }
+
+  bool Integer(int64_t i) {
+    JsonValue* v = NewValue(JsonValue::Type::kNumber);
+    v->is_integer = true;
+    v->integer = i;
+    v->number = static_cast<double>(i);
+    return Done();
+  }
+
+  /// The literal just read: from the token start to the stream position.
+  std::string_view NumberText() const {
+    const size_t begin = stream_.token_start();
+    return text_.substr(begin, stream_.Tell() - begin);
+  }
+
+  bool Fail(const JsonValue* at, const std::string& message) {
+    error_ = InputError(name_ + ":" + std::to_string(at->line) + ":" +
+                        std::to_string(at->column) + ": " + message);
+    return false;
+  }
+
+  bool ConvertDouble(std::string_view literal, JsonValue* v) {
+    const char* first = literal.data();
+    const char* last = first + literal.size();
+    double d = 0;
+    auto [ptr, ec] = std::from_chars(first, last, d);
+    if (ec == std::errc::result_out_of_range) {
+      // Underflow keeps the nearest representable value (0 or a subnormal);
+      // overflow is an error.
+      const std::string copy(literal);
+      d = std::strtod(copy.c_str(), nullptr);
+      if (std::isinf(d)) return Fail(v, "number '" + copy + "' is out of range");
+    } else if (ec != std::errc() || ptr != last) {
+      return Fail(v, "invalid number '" + std::string(literal) + "'");
+    }
+    v->number = d;
+    return true;
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+  const PositionStream& stream_;
+  LineCounter lines_;
+  JsonValue root_;
+  std::vector<Frame> frames_;  // frames_[0, depth_) are open containers
+  size_t depth_ = 0;
+  std::string key_;
+  std::string_view stream_key_;
+  const JsonElementHandler* stream_handler_ = nullptr;
+  size_t streamed_count_ = 0;
+  std::optional<Error> error_;
+};
+
+bool IsBlank(std::string_view text) {
+  for (char c : text)
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+Result<JsonValue> Parse(std::string_view text, const std::string& name,
+                        std::string_view stream_key, const JsonElementHandler* on_element) {
+  size_t start = 0;
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") start = 3;  // UTF-8 BOM
+  if (IsBlank(text.substr(start))) return InputError(name + ": empty file");
+
+  PositionStream stream(text.data(), text.data() + start, text.data() + text.size());
+  Builder builder(text, start, stream, name);
+  if (on_element) builder.Stream(stream_key, on_element);
+  rapidjson::Reader reader;
+  // No kParseFullPrecisionFlag: the builder re-reads every non-integer
+  // literal with std::from_chars, which is correctly rounded.
+  constexpr unsigned kFlags = rapidjson::kParseNanAndInfFlag;
+  rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, builder);
+  if (!ok) {
+    if (ok.Code() == rapidjson::kParseErrorTermination && builder.error()) return *builder.error();
+    LineCounter where(text, start);
+    where.AdvanceTo(ok.Offset());
+    return InputError(name + ":" + std::to_string(where.line()) + ":" +
+                      std::to_string(where.column()) + ": " +
+                      rapidjson::GetParseError_En(ok.Code()));
+  }
+  return std::move(builder.root());
+}
+
+}  // namespace
+
+Result<JsonValue> ParseJson(std::string_view text, const std::string& name) {
+  return Parse(text, name, {}, nullptr);
+}
+
+Result<JsonValue> ParseJsonStreaming(std::string_view text, const std::string& name,
+                                     std::string_view array_key,
+                                     const JsonElementHandler& on_element) {
+  return Parse(text, name, array_key, &on_element);
+}
+
+}  // namespace gpugate

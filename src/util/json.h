@@ -1,0 +1,69 @@
+// A small positioned JSON DOM for gpugate's readers: every value remembers the
+// line and column where it starts, so type errors can point at the input
+// ("r.json:14:22: workloads[0].rounds[1][3]: expected a number, got string").
+// Parsed with RapidJSON's SAX reader (NaN/Infinity literals accepted; callers
+// decide whether they are valid where they appear). Not for huge files: traces
+// use the streaming reader in src/trace/.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "util/result.h"
+
+namespace gpugate {
+
+class JsonValue {
+ public:
+  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
+
+  Type type = Type::kNull;
+  bool boolean = false;
+  double number = 0;          ///< every number (int64 values converted too)
+  bool is_integer = false;    ///< the literal was an integer
+  int64_t integer = 0;        ///< exact value when is_integer (and it fits)
+  std::string string;
+  std::vector<JsonValue> items;                            ///< array elements
+  std::vector<std::pair<std::string, JsonValue>> members;  ///< object members, file order
+  int line = 0;               ///< 1-based position of the value's first character
+  int column = 0;
+
+  bool IsNull() const { return type == Type::kNull; }
+  bool IsBool() const { return type == Type::kBool; }
+  bool IsNumber() const { return type == Type::kNumber; }
+  bool IsString() const { return type == Type::kString; }
+  bool IsArray() const { return type == Type::kArray; }
+  bool IsObject() const { return type == Type::kObject; }
+  /// Member by key (first match) or nullptr; nullptr too when not an object.
+  const JsonValue* Find(std::string_view key) const;
+  /// "null", "bool", "number", "string", "array", "object".
+  const char* TypeName() const;
+};
+
+/// Parses a whole document. Syntax errors: "name:line:col: <what>", exit code 2.
+Result<JsonValue> ParseJson(std::string_view text, const std::string& name);
+
+/// Called by ParseJsonStreaming for each element of the streamed array:
+/// `root` is the top-level object as parsed so far (members before the array
+/// are complete), `index` the element's position in the array. A non-ok
+/// Status stops the parse and is returned as is.
+using JsonElementHandler =
+    std::function<Status(const JsonValue& root, const JsonValue& element, size_t index)>;
+
+/// Like ParseJson, but when the top level is an object, each element of its
+/// array member `array_key` is passed to `on_element` as soon as it is
+/// complete and then dropped, so memory stays bounded by one element. The
+/// returned document has that array with no items (its position is kept).
+Result<JsonValue> ParseJsonStreaming(std::string_view text, const std::string& name,
+                                     std::string_view array_key,
+                                     const JsonElementHandler& on_element);
+
+/// "name:line:col: path: message" for a value in a parsed document.
+Error JsonError(const std::string& name, const JsonValue& at, const std::string& path,
+                const std::string& message);
+
+}  // namespace gpugate

@@ -1,0 +1,24 @@
+// Small string helpers shared by parsers and the CLI.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpugate {
+
+/// Levenshtein distance (for "did you mean").
+int EditDistance(std::string_view a, std::string_view b);
+
+/// The closest candidate within a small distance, or "" when nothing is close.
+std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates);
+
+/// " (did you mean 'x'?)" or "".
+std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
+
+std::vector<std::string> Split(std::string_view s, char sep);
+std::string Trim(std::string_view s);
+bool StartsWith(std::string_view s, std::string_view prefix);
+bool EndsWith(std::string_view s, std::string_view suffix);
+
+}  // namespace gpugate

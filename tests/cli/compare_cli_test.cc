@@ -1,0 +1,119 @@
+// End-to-end tests of `compare` and `gate`: the real binary on synthetic
+// suites and real third-party files; exit codes, reports and GitHub outputs.
+#include <gtest/gtest.h>
+
+#include "cli/run_binary.h"
+#include "model/results_json.h"
+
+namespace gpugate {
+namespace {
+
+using testing::RunGpugate;
+
+// Two workloads; `slowdown` applies to "b" only.
+std::string SyntheticSuite(double slowdown) {
+  return "version: 1\n"
+         "name: e2e\n"
+         "defaults: {warmup: 0, min_samples: 40, max_samples: 60, rounds: 5, min_time: 0s}\n"
+         "workloads:\n"
+         "  - name: a\n    kind: synthetic\n    synthetic: {median: 1ms, cv: 1%, seed: 11}\n"
+         "  - name: b\n    kind: synthetic\n    synthetic: {median: 2ms, cv: 1%, seed: 12, slowdown: " +
+         std::to_string(slowdown) + "}\n";
+}
+
+class CompareCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::MakeTempDir();
+    testing::WriteAll(dir_ + "/base.yaml", SyntheticSuite(1.0));
+    testing::WriteAll(dir_ + "/slow.yaml", SyntheticSuite(1.25));
+    ASSERT_EQ(RunGpugate({"run", dir_ + "/base.yaml", "-o", dir_ + "/base.json", "-q"}).exit_code, 0);
+    ASSERT_EQ(RunGpugate({"run", dir_ + "/base.yaml", "-o", dir_ + "/same.json", "-q", "--seed", "7"})
+                  .exit_code,
+              0);
+    ASSERT_EQ(RunGpugate({"run", dir_ + "/slow.yaml", "-o", dir_ + "/slow.json", "-q", "--seed", "7"})
+                  .exit_code,
+              0);
+  }
+  void TearDown() override { testing::RemoveTree(dir_); }
+  std::string dir_;
+};
+
+TEST_F(CompareCliTest, SameCodePasses) {
+  auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json"});
+  EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+}
+
+TEST_F(CompareCliTest, SlowdownFailsAndWritesEveryReport) {
+  auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--junit",
+                       dir_ + "/j.xml", "--markdown", dir_ + "/r.md", "--json", dir_ + "/v.json",
+                       "--html", dir_ + "/r.html"});
+  EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("regression"), std::string::npos) << o.out;
+  EXPECT_NE(testing::ReadAll(dir_ + "/j.xml").find("<failure"), std::string::npos);
+  EXPECT_NE(testing::ReadAll(dir_ + "/r.md").find("| "), std::string::npos);
+  EXPECT_NE(testing::ReadAll(dir_ + "/v.json").find("gpugate/verdicts/v1"), std::string::npos);
+  EXPECT_NE(testing::ReadAll(dir_ + "/r.html").find("<html"), std::string::npos);
+}
+
+TEST_F(CompareCliTest, GithubOutputsWhenRunningInActions) {
+  std::string out = dir_ + "/gh_output", summary = dir_ + "/gh_summary";
+  auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--github", "-q"}, "",
+                      {"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + out, "GITHUB_STEP_SUMMARY=" + summary});
+  EXPECT_EQ(o.exit_code, 1);
+  std::string outputs = testing::ReadAll(out);
+  EXPECT_NE(outputs.find("verdict=fail"), std::string::npos) << outputs;
+  EXPECT_NE(outputs.find("regressions=1"), std::string::npos) << outputs;
+  EXPECT_FALSE(testing::ReadAll(summary).empty());
+  EXPECT_NE(o.out.find("::error"), std::string::npos) << o.out;
+}
+
+TEST_F(CompareCliTest, BadInputsExitTwo) {
+  testing::WriteAll(dir_ + "/garbage.json", "{\"hello\": ");
+  auto truncated = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/garbage.json"});
+  EXPECT_EQ(truncated.exit_code, 2);
+  EXPECT_NE(truncated.err.find("garbage.json"), std::string::npos) << truncated.err;
+  auto missing = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/nope.json"});
+  EXPECT_EQ(missing.exit_code, 2);
+  testing::WriteAll(dir_ + "/bad_policy.yaml", "version: 1\ndefaults:\n  treshold: 5%\n");
+  auto policy = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--policy",
+                            dir_ + "/bad_policy.yaml"});
+  EXPECT_EQ(policy.exit_code, 2);
+  EXPECT_NE(policy.err.find("bad_policy.yaml:3:3:"), std::string::npos) << policy.err;
+}
+
+TEST_F(CompareCliTest, GateRunsComparesAndConfirms) {
+  auto pass = RunGpugate({"gate", dir_ + "/base.yaml", "--baseline", dir_ + "/base.json", "--seed",
+                          "3", "-o", dir_ + "/gate.json", "-q"});
+  EXPECT_EQ(pass.exit_code, 0) << pass.out << pass.err;
+  EXPECT_TRUE(ReadResultsFile(dir_ + "/gate.json").ok());
+  auto fail = RunGpugate({"gate", dir_ + "/slow.yaml", "--baseline", dir_ + "/base.json", "--seed",
+                          "3", "-o", dir_ + "/gate2.json", "-q"});
+  EXPECT_EQ(fail.exit_code, 1) << fail.out << fail.err;
+  auto r = ReadResultsFile(dir_ + "/gate2.json");
+  ASSERT_TRUE(r.ok());
+  const WorkloadResult* b = r->Find("b");
+  ASSERT_NE(b, nullptr);
+  // The regressed workload was re-run before the gate decided, and the extra
+  // rounds are kept.
+  EXPECT_GE(b->confirmation_reruns, 1);
+  EXPECT_GT(b->rounds.size(), 5u);
+  auto no_baseline = RunGpugate({"gate", dir_ + "/base.yaml", "--baseline", dir_ + "/none.json"});
+  EXPECT_EQ(no_baseline.exit_code, 2);
+}
+
+TEST(CompareIngestCliTest, NvbenchFixturePair) {
+  auto o = RunGpugate({"compare", "tests/data/nvbench/nvbench_test_ref.json",
+                       "tests/data/nvbench/nvbench_test_cmp.json", "--allow-env-mismatch"});
+  EXPECT_NE(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.exit_code, 3) << o.err;
+}
+
+TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
+  auto o = RunGpugate({"compare", "tests/data/gbench/gbench_local_repetitions5.json",
+                       "tests/data/gbench/gbench_local_repetitions5.json"});
+  EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,101 @@
+// End-to-end tests of the CI lifecycle commands with the real binary:
+// baseline update/show/prune, history, merge of shards, and ab on the
+// synthetic backend (A/A passes, a 30% slowdown fails with exit 1).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/run_binary.h"
+
+namespace gpugate {
+namespace {
+
+using testing::RunGpugate;
+
+const char* kSuite = R"(version: 1
+name: life
+defaults: {warmup: 0, min_samples: 30, max_samples: 30, min_time: 0, rounds: 5}
+workloads:
+  - name: syn/{id}
+    kind: synthetic
+    params: {id: [a, b, c, d]}
+    synthetic: {median: 1ms, cv: 1%, slowdown: SLOWDOWN, seed: 3}
+)";
+
+std::string Suite(const std::string& slowdown) {
+  std::string s = kSuite;
+  s.replace(s.find("SLOWDOWN"), 8, slowdown);
+  return s;
+}
+
+class LifecycleCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::MakeTempDir();
+    testing::WriteAll(dir_ + "/same.yaml", Suite("1.0"));
+    testing::WriteAll(dir_ + "/slow.yaml", Suite("1.3"));
+  }
+  void TearDown() override { testing::RemoveTree(dir_); }
+  testing::Outcome Run(const std::vector<std::string>& args) { return RunGpugate(args, dir_); }
+  std::string dir_;
+};
+
+TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
+  for (int i = 1; i <= 7; ++i) {
+    std::string r = "r" + std::to_string(i) + ".json";
+    ASSERT_EQ(Run({"run", "same.yaml", "-o", r, "-q", "--seed", std::to_string(i)}).exit_code, 0);
+    auto up = Run({"baseline", "update", "--results", r, "--baseline", "baselines/", "--keep", "6"});
+    ASSERT_EQ(up.exit_code, 0) << up.err;
+    EXPECT_NE(up.out.find("baselines/life/"), std::string::npos) << up.out;
+  }
+  auto show_dir = Run({"baseline", "show", "baselines"});
+  EXPECT_EQ(show_dir.exit_code, 2);  // a folder is not a baseline file
+  // Find the file: the only one under baselines/life/.
+  auto up = Run({"baseline", "update", "--results", "r7.json", "--baseline", "baselines/", "--keep", "6"});
+  EXPECT_EQ(up.exit_code, 2);  // the same run twice
+  EXPECT_NE(up.err.find("already in the baseline"), std::string::npos) << up.err;
+  std::string path = up.err.substr(up.err.find("baselines/life/"));
+  path = path.substr(0, path.find(".json") + 5);
+  auto show = Run({"baseline", "show", path});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("6 run(s)"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("between-run CV"), std::string::npos);
+  auto hist = Run({"history", path, "--json", "h.json"});
+  ASSERT_EQ(hist.exit_code, 0) << hist.err;
+  EXPECT_NE(hist.out.find("0 of 4 workload(s) with step changes"), std::string::npos) << hist.out;
+  EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"gpugate/history/v1\""), std::string::npos);
+  auto prune = Run({"baseline", "prune", path, "--keep", "2"});
+  ASSERT_EQ(prune.exit_code, 0) << prune.err;
+  EXPECT_NE(prune.out.find("4 run(s) dropped, 2 kept"), std::string::npos) << prune.out;
+  EXPECT_EQ(Run({"baseline", "prune", path, "--keep", "0"}).exit_code, 2);
+  EXPECT_EQ(Run({"baseline", "updte"}).exit_code, 2);
+  EXPECT_EQ(Run({"history", "r1.json"}).exit_code, 2);  // a results file is not a history
+}
+
+TEST_F(LifecycleCliTest, MergeShards) {
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "s1.json", "-q", "--shard", "1/2"}).exit_code, 0);
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "s2.json", "-q", "--shard", "2/2"}).exit_code, 0);
+  // Two separate `gpugate run` invocations are two runs: refused.
+  auto m = Run({"merge", "s1.json", "s2.json", "-o", "all.json"});
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_NE(m.err.find("not a shard of the same run"), std::string::npos) << m.err;
+  EXPECT_EQ(Run({"merge", "s1.json", "-o", "all.json"}).exit_code, 2);  // shard 2/2 missing
+  auto partial = Run({"merge", "s1.json", "-o", "part.json", "--allow-partial"});
+  EXPECT_EQ(partial.exit_code, 0) << partial.err;
+}
+
+TEST_F(LifecycleCliTest, AbSyntheticPassAndRegression) {
+  ASSERT_EQ(Run({"validate", "same.yaml"}).exit_code, 0);
+  auto aa = Run({"ab", "same.yaml", "--base", ".", "--head", ".", "--rounds", "8", "--json", "aa.json",
+                 "--quiet"});
+  EXPECT_EQ(aa.exit_code, 0) << aa.err;
+  std::string v = testing::ReadAll(dir_ + "/aa.json");
+  EXPECT_NE(v.find("paired over 8 rounds"), std::string::npos);
+  auto slow = Run({"ab", "slow.yaml", "--base", ".", "--head", ".", "--rounds", "8", "--markdown", "-"});
+  EXPECT_EQ(slow.exit_code, 1) << slow.err;
+  EXPECT_NE(slow.out.find("paired over 8 rounds"), std::string::npos) << slow.out;
+  EXPECT_EQ(Run({"ab", "same.yaml", "--base", "nope", "--head", "."}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,147 @@
+// End-to-end tests of `run` and `validate`: the real binary, exit codes,
+// messages and written files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "cli/run_binary.h"
+#include "model/results_json.h"
+
+namespace gpugate {
+namespace {
+
+using testing::RunGpugate;
+
+TEST(CliTest, VersionAndHelp) {
+  auto v = RunGpugate({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("gpugate "), std::string::npos);
+  auto h = RunGpugate({"--help"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("run"), std::string::npos);
+  EXPECT_NE(h.out.find("validate"), std::string::npos);
+  auto rh = RunGpugate({"run", "--help"});
+  EXPECT_EQ(rh.exit_code, 0);
+  EXPECT_NE(rh.out.find("--filter"), std::string::npos);
+}
+
+TEST(CliTest, UnknownCommandSuggests) {
+  auto o = RunGpugate({"rnu"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("gpugate: error: unknown command 'rnu' (did you mean 'run'?)"),
+            std::string::npos)
+      << o.err;
+}
+
+TEST(CliTest, UnknownOptionIsUsageError) {
+  auto o = RunGpugate({"run", "examples/synthetic.yaml", "-o", "/dev/null", "--fitler", "x"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("gpugate: error:"), std::string::npos);
+}
+
+TEST(CliTest, MissingSuiteFileIsInputError) {
+  auto o = RunGpugate({"validate", "no/such/suite.yaml"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("no/such/suite.yaml"), std::string::npos) << o.err;
+}
+
+// Every malformed suite in tests/data/bad_suites exits 2 naming line:col.
+TEST(CliTest, BadSuitesExitTwoWithLocation) {
+  namespace fs = std::filesystem;
+  std::string dir = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/bad_suites";
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream in(entry.path());
+    std::string first;
+    std::getline(in, first);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(first, m, std::regex(R"(# expect: (\d+):(\d+) (.*))")))
+        << entry.path();
+    std::string rel = "tests/data/bad_suites/" + entry.path().filename().string();
+    for (const char* cmd : {"validate", "run"}) {
+      std::vector<std::string> args = {cmd, rel};
+      if (std::string(cmd) == "run") args.insert(args.end(), {"-o", "/dev/null"});
+      auto o = RunGpugate(args);
+      EXPECT_EQ(o.exit_code, 2) << rel << "\n" << o.err;
+      std::string want = "gpugate: error: " + rel + ":" + m[1].str() + ":" + m[2].str() + ":";
+      EXPECT_EQ(o.err.rfind(want, 0), 0u) << rel << "\nwant prefix: " << want << "\ngot: " << o.err;
+      EXPECT_NE(o.err.find(m[3].str()), std::string::npos) << rel << "\n" << o.err;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 15);
+}
+
+TEST(CliTest, ValidateListsExpandedWorkloads) {
+  auto o = RunGpugate({"validate", "examples/cpu.yaml"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("sgemm_blocked"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("triad"), std::string::npos) << o.out;
+}
+
+TEST(CliTest, RunSyntheticWritesResults) {
+  std::string dir = testing::MakeTempDir();
+  std::string out = dir + "/r.json";
+  auto o = RunGpugate({"run", "examples/synthetic.yaml", "-o", out});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto r = ReadResultsFile(out);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(r->workloads.size(), 3u);
+  for (const auto& w : r->workloads) {
+    EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.name << ": " << w.reason;
+    EXPECT_GE(w.summary.n, w.rounds.size());
+  }
+  EXPECT_NE(o.out.find("workloads:"), std::string::npos);
+  // No progress drawing when stderr is not a terminal.
+  EXPECT_EQ(o.err.find("\r"), std::string::npos);
+  testing::RemoveTree(dir);
+}
+
+TEST(CliTest, RunFilterAndShardSelect) {
+  std::string dir = testing::MakeTempDir();
+  auto none = RunGpugate({"run", "examples/synthetic.yaml", "-o", dir + "/x.json", "--filter",
+                          "does-not-match*"});
+  EXPECT_EQ(none.exit_code, 2);
+  size_t total = 0;
+  for (int i = 1; i <= 2; ++i) {
+    std::string out = dir + "/s" + std::to_string(i) + ".json";
+    auto o = RunGpugate({"run", "examples/synthetic.yaml", "-o", out, "--shard",
+                         std::to_string(i) + "/2", "-q"});
+    if (o.exit_code == 2) continue;  // an empty shard is a selection error
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    auto r = ReadResultsFile(out);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->run.shard.value_or(""), std::to_string(i) + "/2");
+    total += r->workloads.size();
+  }
+  auto all = RunGpugate({"validate", "examples/synthetic.yaml"});
+  EXPECT_NE(all.out.find(std::to_string(total) + " workloads"), std::string::npos) << all.out;
+  auto bad = RunGpugate({"run", "examples/synthetic.yaml", "-o", dir + "/y.json", "--shard", "3/2"});
+  EXPECT_EQ(bad.exit_code, 2);
+  testing::RemoveTree(dir);
+}
+
+TEST(CliTest, FailingCommandWorkloadExitsThreeAndIsRecorded) {
+  std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/s.yaml",
+                    "version: 1\n"
+                    "defaults: {warmup: 0, min_samples: 2, max_samples: 2, rounds: 1, min_time: 0s}\n"
+                    "workloads:\n"
+                    "  - name: ok\n    kind: command\n    argv: [/bin/true]\n"
+                    "  - name: fails\n    kind: command\n    argv: [/bin/sh, -c, 'echo boom >&2; exit 7']\n");
+  auto o = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json"});
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  auto r = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->workloads.size(), 2u);
+  EXPECT_EQ(r->workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r->workloads[1].status, WorkloadStatus::kFailed);
+  EXPECT_NE(r->workloads[1].reason.find("boom"), std::string::npos) << r->workloads[1].reason;
+  testing::RemoveTree(dir);
+}
+
+}  // namespace
+}  // namespace gpugate

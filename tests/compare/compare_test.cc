@@ -1,0 +1,316 @@
+// Tests for Compare(): matching, verdicts and their reasons, environment
+// checks, derived and threshold metrics, kernels, policy, exit codes.
+#include "compare/compare.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace gpugate {
+namespace {
+
+// Five rounds of four samples around `median`, with a fixed +-1% pattern
+// within rounds and a +-0.5% pattern between rounds.
+WorkloadResult Workload(const std::string& name, double median) {
+  WorkloadResult w;
+  w.name = name;
+  w.backend = "cpu";
+  const double within[] = {0.99, 1.0, 1.01, 1.003};
+  const double between[] = {1.0, 1.005, 0.995, 1.002, 0.998};
+  for (double r : between) {
+    std::vector<double> round;
+    for (double x : within) round.push_back(median * r * x);
+    w.rounds.push_back(round);
+  }
+  return w;
+}
+
+Results MakeResults(std::vector<WorkloadResult> ws, const std::string& id = "run") {
+  Results r;
+  r.run.run_id = id;
+  r.run.env.cpu_model = "Test CPU";
+  r.workloads = std::move(ws);
+  return r;
+}
+
+CompareOptions Opts() {
+  CompareOptions o;
+  o.today = "2026-11-22";
+  return o;
+}
+
+const MetricVerdict* Find(const Verdicts& v, const std::string& w, const std::string& metric) {
+  for (const auto& m : v.metrics)
+    if (m.workload == w && m.metric == metric) return &m;
+  return nullptr;
+}
+
+TEST(Compare, ClearRegressionAndUnchangedWithReasons) {
+  Results base = MakeResults({Workload("a", 1e-3), Workload("b", 2e-3)});
+  Results cur = MakeResults({Workload("a", 1.2e-3), Workload("b", 2e-3)});
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* a = Find(v, "a", "time");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->verdict, Verdict::kRegression);
+  EXPECT_EQ(a->reason_code, "significant_above_threshold");
+  EXPECT_NEAR(*a->ratio, 1.2, 1e-9);
+  EXPECT_GT(*a->ci_low, 1.05);
+  EXPECT_LE(*a->p_adjusted, 0.05);
+  EXPECT_EQ(a->baseline_n, 20);
+  EXPECT_EQ(a->current_rounds, 5);
+  EXPECT_NE(a->sentence.find("+20.0% ["), std::string::npos) << a->sentence;
+  EXPECT_NE(a->sentence.find("exceeds the 5% threshold; 20 vs 20 samples over 5 rounds"),
+            std::string::npos) << a->sentence;
+  EXPECT_NE(a->sentence.find("Welch t on 5 vs 5 round medians"), std::string::npos);
+  const MetricVerdict* b = Find(v, "b", "time");
+  EXPECT_EQ(b->verdict, Verdict::kUnchanged);
+  EXPECT_EQ(b->reason_code, "within_threshold");
+  EXPECT_EQ(v.outcome, Outcome::kFail);
+  EXPECT_EQ(ExitCodeFor(v), 1);
+  EXPECT_EQ(WorkloadsToConfirm(v), std::vector<std::string>{"a"});
+}
+
+TEST(Compare, ImprovementIsSymmetric) {
+  Verdicts v = Compare({MakeResults({Workload("a", 1e-3)})}, MakeResults({Workload("a", 0.8e-3)}),
+                       DefaultPolicy(), Opts());
+  EXPECT_EQ(v.metrics.at(0).verdict, Verdict::kImprovement);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+}
+
+TEST(Compare, NewRemovedSkippedAndParams) {
+  WorkloadResult failed = Workload("c", 1e-3);
+  failed.status = WorkloadStatus::kFailed;
+  failed.reason = "exit code 3";
+  WorkloadResult p1 = Workload("p", 1e-3);
+  p1.params = {{"n", "1M"}};
+  WorkloadResult p2 = Workload("p", 1e-3);
+  p2.params = {{"n", "16M"}};
+  Results base = MakeResults({Workload("a", 1e-3), Workload("gone", 1e-3), Workload("c", 1e-3), p1});
+  Results cur = MakeResults({Workload("a", 1e-3), Workload("fresh", 1e-3), failed, p2});
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(v, "fresh", "time")->verdict, Verdict::kNew);
+  EXPECT_EQ(Find(v, "gone", "time")->verdict, Verdict::kRemoved);
+  const MetricVerdict* c = Find(v, "c", "time");
+  EXPECT_EQ(c->verdict, Verdict::kSkipped);
+  EXPECT_EQ(c->reason_code, "current_failed");
+  EXPECT_NE(c->sentence.find("exit code 3"), std::string::npos);
+  // Same name, other parameters: a different workload.
+  EXPECT_EQ(v.Count(Verdict::kNew), 2);
+  EXPECT_EQ(v.Count(Verdict::kRemoved), 2);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+}
+
+TEST(Compare, EnvironmentMismatchIsIncomparableUnlessAllowed) {
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1.5e-3)});
+  base.run.env.gpu.name = "NVIDIA A100";
+  cur.run.env.gpu.name = "NVIDIA H100";
+  base.run.env.gpu.driver_version = "550.54";
+  cur.run.env.gpu.driver_version = "560.10";
+  cur.run.env.cpu_model = "Other CPU";
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_FALSE(v.environment_matches);
+  ASSERT_EQ(v.env_differences.size(), 3u);
+  EXPECT_EQ(v.env_differences[0].field, "cpu_model");
+  EXPECT_EQ(v.env_differences[1].field, "gpu.name");
+  EXPECT_EQ(v.env_differences[1].current, "NVIDIA H100");
+  EXPECT_EQ(v.env_differences[2].field, "gpu.driver_version");
+  EXPECT_EQ(v.metrics.at(0).verdict, Verdict::kIncomparable);
+  EXPECT_EQ(ExitCodeFor(v), 0);  // never a regression
+  bool suggested = false;
+  for (const auto& s : v.suggestions) suggested |= s.rule == "environment-mismatch";
+  EXPECT_TRUE(suggested);
+
+  CompareOptions allow = Opts();
+  allow.allow_env_mismatch = true;
+  Verdicts w = Compare({base}, cur, DefaultPolicy(), allow);
+  EXPECT_EQ(w.metrics.at(0).verdict, Verdict::kRegression);
+  EXPECT_EQ(w.env_differences.size(), 3u);
+  EXPECT_FALSE(w.warnings.empty());
+}
+
+TEST(Compare, ClockDifferenceBeyondToleranceIsListed) {
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1e-3)});
+  base.run.env.gpu.name = cur.run.env.gpu.name = "GPU";
+  base.run.env.gpu.sm_clock_hz = 1410e6;
+  cur.run.env.gpu.sm_clock_hz = 1400e6;  // within 2%
+  EXPECT_TRUE(Compare({base}, cur, DefaultPolicy(), Opts()).environment_matches);
+  cur.run.env.gpu.sm_clock_hz = 1200e6;
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  ASSERT_EQ(v.env_differences.size(), 1u);
+  EXPECT_EQ(v.env_differences[0].field, "gpu.sm_clock_hz");
+  EXPECT_EQ(v.env_differences[0].baseline, "1410 MHz");
+}
+
+TEST(Compare, ThroughputIsDerivedAndNotASecondTest) {
+  WorkloadResult b = Workload("a", 1e-3), c = Workload("a", 1.2e-3);
+  b.bytes_per_second = 4e9;
+  c.bytes_per_second = 4e9 / 1.2;
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  const MetricVerdict* t = Find(v, "a", "time");
+  const MetricVerdict* tp = Find(v, "a", "throughput");
+  ASSERT_NE(tp, nullptr);
+  EXPECT_FALSE(tp->lower_is_better);
+  EXPECT_EQ(tp->verdict, Verdict::kRegression);
+  EXPECT_NEAR(*tp->ratio, 1.0 / 1.2, 1e-9);
+  EXPECT_NEAR(*tp->ci_high, 1.0 / *t->ci_low, 1e-12);
+  // One hypothesis in the family: the adjusted p equals the raw p.
+  EXPECT_DOUBLE_EQ(*t->p_adjusted, *t->p_value);
+  EXPECT_DOUBLE_EQ(*tp->p_adjusted, *t->p_adjusted);
+  EXPECT_NE(tp->sentence.find("derived from time"), std::string::npos);
+}
+
+TEST(Compare, PeakMemoryByThreshold) {
+  WorkloadResult b = Workload("a", 1e-3), c = Workload("a", 1e-3);
+  b.peak_memory_bytes = 1000000;
+  c.peak_memory_bytes = 1200000;
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  const MetricVerdict* m = Find(v, "a", "peak_memory");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->verdict, Verdict::kRegression);
+  EXPECT_EQ(m->reason_code, "threshold_only");
+  EXPECT_DOUBLE_EQ(m->threshold, 0.10);
+  EXPECT_FALSE(m->p_value.has_value());
+  c.peak_memory_bytes = 1050000;
+  v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(v, "a", "peak_memory")->verdict, Verdict::kUnchanged);
+}
+
+TEST(Compare, KernelsNewVanishedAndRegressed) {
+  WorkloadResult b = Workload("a", 1e-3), c = Workload("a", 1e-3);
+  auto kernel = [](const std::string& name, double d) {
+    KernelResult k;
+    k.name = name;
+    for (int i = 0; i < 30; ++i) k.durations_s.push_back(d * (1.0 + 0.001 * (i % 7)));
+    k.count = 30;
+    return k;
+  };
+  b.kernels = {kernel("gemm", 1e-4), kernel("old", 1e-5)};
+  c.kernels = {kernel("gemm", 1.5e-4), kernel("fresh", 1e-5)};
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  const MetricVerdict* g = Find(v, "a", "kernel:gemm");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->verdict, Verdict::kRegression);
+  EXPECT_NE(g->sentence.find("Hodges-Lehmann"), std::string::npos);
+  EXPECT_NEAR(*g->ratio, 1.5, 1e-3);
+  EXPECT_EQ(Find(v, "a", "kernel:fresh")->verdict, Verdict::kNew);
+  EXPECT_EQ(Find(v, "a", "kernel:old")->verdict, Verdict::kRemoved);
+  bool most = false;
+  for (const auto& s : v.suggestions)
+    most |= s.rule == "kernel-regressed-most" && s.message.find("gemm") != std::string::npos;
+  EXPECT_TRUE(most);
+}
+
+TEST(Compare, SingleSamplePerSideRestsOnThreshold) {
+  WorkloadResult b, c;
+  b.name = c.name = "one";
+  b.rounds = {{1.0e-3}};
+  c.rounds = {{1.1e-3}};
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  const MetricVerdict& m = v.metrics.at(0);
+  EXPECT_EQ(m.verdict, Verdict::kRegression);
+  EXPECT_EQ(m.reason_code, "threshold_only");
+  EXPECT_NE(m.sentence.find("rests on the threshold alone"), std::string::npos) << m.sentence;
+}
+
+TEST(Compare, SingleRoundUsesHodgesLehmannOnSamples) {
+  WorkloadResult b, c;
+  b.name = c.name = "g";
+  for (int i = 0; i < 12; ++i) {
+    b.rounds.resize(1);
+    c.rounds.resize(1);
+    b.rounds[0].push_back(1e-3 * (1 + 0.002 * i));
+    c.rounds[0].push_back(1.3e-3 * (1 + 0.002 * i));
+  }
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  const MetricVerdict& m = v.metrics.at(0);
+  EXPECT_EQ(m.verdict, Verdict::kRegression);
+  EXPECT_NEAR(*m.ratio, 1.3, 1e-9);
+  EXPECT_NE(m.sentence.find("Mann-Whitney"), std::string::npos);
+  // Exact U: complete separation of 12 vs 12.
+  EXPECT_LT(*m.p_value, 1e-5);
+}
+
+TEST(Compare, HistoryOfRunsIsUsed) {
+  std::vector<Results> hist;
+  for (int i = 0; i < 10; ++i) hist.push_back(MakeResults({Workload("a", 1e-3 * (1 + 0.01 * (i % 3)))}));
+  Verdicts v = Compare(hist, MakeResults({Workload("a", 1.5e-3)}), DefaultPolicy(), Opts());
+  const MetricVerdict& m = v.metrics.at(0);
+  EXPECT_EQ(m.verdict, Verdict::kRegression);
+  EXPECT_EQ(m.baseline_history_runs, 10);
+  EXPECT_NE(m.sentence.find("vs a history of 10 runs"), std::string::npos) << m.sentence;
+}
+
+TEST(Compare, ThrottledRunCannotRegress) {
+  WorkloadResult c = Workload("a", 1.3e-3);
+  c.throttled = true;
+  Verdicts v = Compare({MakeResults({Workload("a", 1e-3)})}, MakeResults({c}), DefaultPolicy(), Opts());
+  EXPECT_EQ(v.metrics.at(0).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(v.metrics.at(0).reason_code, "throttled");
+  bool flagged = false;
+  for (const auto& s : v.suggestions) flagged |= s.rule == "throttled";
+  EXPECT_TRUE(flagged);
+}
+
+TEST(Compare, WaiversSeverityAndInconclusivePolicy) {
+  Results base = MakeResults({Workload("a", 1e-3), Workload("b", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1.2e-3), Workload("b", 1e-3)});
+  Policy p = DefaultPolicy();
+  p.waivers.push_back({"a", "time", "2026-12-31", "known, tracked in #12", {}});
+  Verdicts v = Compare({base}, cur, p, Opts());
+  EXPECT_TRUE(Find(v, "a", "time")->waived);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+  EXPECT_TRUE(WorkloadsToConfirm(v).empty());
+
+  p.waivers[0].until = "2026-11-01";
+  v = Compare({base}, cur, p, Opts());
+  EXPECT_FALSE(Find(v, "a", "time")->waived);
+  EXPECT_EQ(ExitCodeFor(v), 1);
+  bool named = false;
+  for (const auto& w : v.warnings) named |= w.find("expired on 2026-11-01") != std::string::npos;
+  EXPECT_TRUE(named);
+
+  p.waivers.clear();
+  p.rules.push_back({"a", "time", std::nullopt, std::nullopt, Severity::kWarn, {}});
+  v = Compare({base}, cur, p, Opts());
+  EXPECT_EQ(Find(v, "a", "time")->severity, Severity::kWarn);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+
+  // A 3% shift with a 5% threshold: interval straddles it -> inconclusive.
+  Results cur3 = MakeResults({Workload("a", 1.03e-3), Workload("b", 1e-3)});
+  Policy q = DefaultPolicy();
+  q.rules.push_back({"a", "time", 0.03, std::nullopt, std::nullopt, {}});
+  v = Compare({base}, cur3, q, Opts());
+  EXPECT_EQ(Find(v, "a", "time")->verdict, Verdict::kInconclusive);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+  q.defaults.on_inconclusive = OnInconclusive::kFail;
+  v = Compare({base}, cur3, q, Opts());
+  EXPECT_EQ(ExitCodeFor(v), 4);
+}
+
+TEST(Compare, ConfirmationRunsAddReplication) {
+  std::vector<Results> hist;
+  for (int i = 0; i < 10; ++i)
+    hist.push_back(MakeResults({Workload("a", 1e-3 * (1 + 0.2 * ((i * 7) % 5 - 2) / 2.0))}));
+  Results cur = MakeResults({Workload("a", 1.6e-3)});
+  Verdicts one = Compare(hist, cur, DefaultPolicy(), Opts());
+  Verdicts three = CompareRuns(hist, {cur, MakeResults({Workload("a", 1.7e-3)}), MakeResults({Workload("a", 1.5e-3)})},
+                               DefaultPolicy(), Opts());
+  double w1 = *one.metrics[0].ci_high / *one.metrics[0].ci_low;
+  double w3 = *three.metrics[0].ci_high / *three.metrics[0].ci_low;
+  EXPECT_LT(w3, w1);
+  EXPECT_EQ(three.metrics[0].current_rounds, 15);
+  EXPECT_NE(three.metrics[0].sentence.find("in 3 runs"), std::string::npos);
+}
+
+TEST(Compare, FormatRatioPercent) {
+  EXPECT_EQ(FormatRatioPercent(1.041), "+4.1%");
+  EXPECT_EQ(FormatRatioPercent(0.95), "-5.0%");
+  EXPECT_EQ(FormatRatioPercent(1.0), "+0.0%");
+  EXPECT_EQ(FormatRatioPercent(12.5), "+1150%");
+}
+
+}  // namespace
+}  // namespace gpugate

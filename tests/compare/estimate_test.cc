@@ -1,0 +1,105 @@
+// Tests for the shift estimators of compare/ against scipy reference values.
+#include "compare/estimate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace gpugate {
+namespace {
+
+// Reference: Debian /usr/bin/python3, scipy 1.10.1:
+//   stats.ttest_ind(c, b, equal_var=False) -> t, p; Welch df and
+//   d -/+ stats.t.ppf(0.975, df) * se computed by hand.
+TEST(CompareEstimate, RoundsWelchMatchesScipy) {
+  std::vector<double> b = {-6.90, -6.88, -6.91, -6.87, -6.89};
+  std::vector<double> c = {-6.80, -6.83, -6.79, -6.82, -6.78, -6.81};
+  LogShift s = RoundsWelch(b, c, 0.95);
+  EXPECT_EQ(s.method, ShiftMethod::kRoundsWelch);
+  EXPECT_NEAR(s.estimate, 0.08500000000000085, 1e-12);
+  EXPECT_NEAR(s.se, 0.010408329997330684, 1e-12);
+  EXPECT_NEAR(s.df, 8.989361702127656, 1e-9);
+  EXPECT_NEAR(s.p_value, 1.8902703665773873e-05, 1e-10);
+  EXPECT_NEAR(s.ci_low, 0.06145047356095874, 1e-9);
+  EXPECT_NEAR(s.ci_high, 0.10854952643904296, 1e-9);
+  EXPECT_NEAR(s.estimate / s.se, 8.166535844059512, 1e-9);
+}
+
+// Reference: d = x - mean(h); se = std(h, ddof=1) * sqrt(1 + 1/K);
+//   p = 2 * stats.t.sf(|d/se|, K-1); low = d - stats.t.ppf(0.975, K-1) * se
+TEST(CompareEstimate, HistoryPredictionMatchesScipy) {
+  std::vector<double> h = {0.10, 0.31, -0.05, 0.22, 0.02, 0.15, -0.12, 0.08, 0.27, 0.01};
+  std::vector<double> x = {0.60};
+  LogShift s = HistoryPrediction(h, x, 5, 0.95);
+  EXPECT_EQ(s.method, ShiftMethod::kHistoryPrediction);
+  EXPECT_NEAR(s.estimate, 0.501, 1e-12);
+  EXPECT_NEAR(s.se, 0.14653744307248653, 1e-12);
+  EXPECT_DOUBLE_EQ(s.df, 9.0);
+  EXPECT_NEAR(s.p_value, 0.0076409606173276174, 1e-10);
+  EXPECT_NEAR(s.ci_low, 0.16950927354382428, 1e-9);
+  EXPECT_DOUBLE_EQ(s.between_run_var, s.se * s.se);  // all of it is between-run noise
+}
+
+TEST(CompareEstimate, ModerationAddsPriorDegreesOfFreedom) {
+  std::vector<double> b = {-6.90, -6.88, -6.91, -6.87, -6.89};
+  std::vector<double> c = {-6.80, -6.83, -6.79, -6.82, -6.78, -6.81};
+  VariancePrior prior{40.0, 0.0004};
+  LogShift s = RoundsWelch(b, c, 0.95, prior);
+  // Each side: (40 * 0.0004 + (n-1) s^2) / (40 + n - 1), df n - 1 + 40.
+  double vb = (40 * 0.0004 + 4 * 0.00025) / 44.0;
+  double vc = (40 * 0.0004 + 5 * 0.00035) / 45.0;
+  EXPECT_NEAR(s.se, std::sqrt(vb / 5 + vc / 6), 1e-12);
+  EXPECT_GT(s.df, 80.0);
+  EXPECT_DOUBLE_EQ(s.prior_df, 40.0);
+}
+
+TEST(CompareEstimate, BetweenRunNoiseWidensIntervalAndKeepsAgreement) {
+  std::vector<double> b = {0.0, 0.01, -0.01, 0.005, -0.005};
+  std::vector<double> c = {0.10, 0.11, 0.09, 0.105, 0.095};
+  LogShift s = RoundsWelch(b, c, 0.95);
+  LogShift w = WithBetweenRunNoise(s, 0.04, 20.0);
+  EXPECT_TRUE(w.suite_noise_added);
+  EXPECT_NEAR(w.se, std::sqrt(s.se * s.se + 0.04), 1e-15);
+  EXPECT_GT(w.ci_high - w.ci_low, 0.5);
+  EXPECT_GT(w.p_value, 0.05);   // no longer significant...
+  EXPECT_LT(w.ci_low, 0.0);     // ...and the interval covers 0: they agree
+  EXPECT_LT(s.p_value, 1e-6);
+}
+
+TEST(CompareEstimate, SuiteBetweenRunVarianceFromExcessSpread) {
+  // 40 workloads whose rounds say se = 0.01 but whose effects are +-0.2 * 0.6745:
+  // the spread (MAD) of N(0, 0.2^2), so sqrt(se^2 + tau^2) must come out as 0.2.
+  std::vector<LogShift> shifts;
+  for (int i = 0; i < 40; ++i) {
+    LogShift s;
+    s.method = ShiftMethod::kRoundsWelch;
+    s.se = 0.01;
+    s.df = 1e6;
+    s.estimate = (i % 2 ? 1.0 : -1.0) * 0.2 * 0.6744897501960817;
+    shifts.push_back(s);
+  }
+  double tau_df = 0;
+  double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
+  EXPECT_NEAR(std::sqrt(tau2 + 0.0001), 0.2, 1e-4);
+  EXPECT_NEAR(tau_df, 0.37 * 39, 1e-9);
+  // Effects the rounds explain: no extra variance.
+  for (auto& s : shifts) s.estimate *= 0.01;
+  EXPECT_EQ(EstimateSuiteBetweenRunVariance(shifts, &tau_df), 0.0);
+  // Too few workloads to estimate.
+  shifts.resize(kMinSuiteForNoise - 1);
+  for (auto& s : shifts) s.estimate *= 100;
+  EXPECT_EQ(EstimateSuiteBetweenRunVariance(shifts, &tau_df), 0.0);
+}
+
+TEST(CompareEstimate, RoundLevelsAreMediansOfLogs) {
+  std::vector<std::vector<double>> rounds = {{1.0, std::exp(1.0), std::exp(2.0)}, {}, {std::exp(3.0)}};
+  auto m = RoundLogMedians(rounds);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_NEAR(m[0], 1.0, 1e-15);
+  EXPECT_NEAR(m[1], 3.0, 1e-15);
+  EXPECT_NEAR(RunLogLevel(rounds), 2.0, 1e-15);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,87 @@
+// Test helper: suites of results drawn from the synthetic backend's model
+// (lognormal samples with a per-run shift, a per-round shift and within-round
+// scatter, each given as a coefficient of variation), with a self-contained
+// seeded generator so the draws are identical on every platform.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/results.h"
+
+namespace gpugate::testing {
+
+/// splitmix64 (Steele, Lea & Flood 2014) with Box-Muller normals.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double Uniform() { return (static_cast<double>(Next() >> 11) + 0.5) * 0x1.0p-53; }
+  double Normal() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    double u = Uniform(), v = Uniform();
+    double r = std::sqrt(-2.0 * std::log(u));
+    spare_ = r * std::sin(2.0 * M_PI * v);
+    has_spare_ = true;
+    return r * std::cos(2.0 * M_PI * v);
+  }
+
+ private:
+  uint64_t state_;
+  double spare_ = 0;
+  bool has_spare_ = false;
+};
+
+/// Log-scale sigma of a lognormal with coefficient of variation `cv`.
+inline double SigmaForCv(double cv) { return std::sqrt(std::log1p(cv * cv)); }
+
+struct NoiseModel {
+  double within_cv = 0.02;   ///< scatter of samples within a round
+  double round_cv = 0.01;    ///< per-round multiplicative shift
+  double run_cv = 0.0;       ///< per-run shift, independent per workload
+  int rounds = 5;
+  int per_round = 6;
+};
+
+/// One run of `workloads` synthetic workloads ("w0", "w1", ...), medians
+/// spread from 10 us to ~10 ms; workloads in `slowed` get `slowdown`.
+inline Results MakeRun(Rng& rng, int workloads, const NoiseModel& m, double slowdown = 1.0,
+                       const std::set<int>& slowed = {}) {
+  Results r;
+  r.run.run_id = "synthetic";
+  r.run.env.cpu_model = "Synthetic CPU";
+  const double s_within = SigmaForCv(m.within_cv);
+  const double s_round = SigmaForCv(m.round_cv);
+  const double s_run = SigmaForCv(m.run_cv);
+  for (int i = 0; i < workloads; ++i) {
+    WorkloadResult w;
+    w.name = "w" + std::to_string(i);
+    w.kind = "synthetic";
+    w.backend = "synthetic";
+    double median = 1e-5 * std::pow(1.15, i % 50);
+    double level = std::log(median) + (slowed.count(i) ? std::log(slowdown) : 0.0) +
+                   s_run * rng.Normal();
+    for (int k = 0; k < m.rounds; ++k) {
+      double round_level = level + s_round * rng.Normal();
+      std::vector<double> samples;
+      for (int j = 0; j < m.per_round; ++j)
+        samples.push_back(std::exp(round_level + s_within * rng.Normal()));
+      w.rounds.push_back(std::move(samples));
+    }
+    r.workloads.push_back(std::move(w));
+  }
+  return r;
+}
+
+}  // namespace gpugate::testing

@@ -1,0 +1,127 @@
+// Tests for the policy reader (policies/*.yaml, version 1) and rule resolution.
+#include "config/policy.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace gpugate {
+namespace {
+
+TEST(Policy, ParsesEveryField) {
+  const char* text = R"(version: 1
+name: team
+defaults:
+  threshold: 3%
+  thresholds: {peak_memory: 10%, kernel: 0.08}
+  fdr_q: 0.01
+  on_inconclusive: fail
+  confidence: 0.99
+rules:
+  - match: "gemm/*"
+    metric: time
+    threshold: 1.5%
+    severity: fail
+  - match: "io/*"
+    severity: warn
+  - match: "*"
+    metric: throughput
+    direction: higher_is_better
+waivers:
+  - match: "io/read"
+    metric: time
+    until: 2026-12-31
+    reason: "disk change, see #42"
+)";
+  Result<Policy> p = LoadPolicyFromString(text, "team.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->name, "team");
+  EXPECT_DOUBLE_EQ(p->defaults.threshold, 0.03);
+  EXPECT_DOUBLE_EQ(p->defaults.metric_thresholds.at("peak_memory"), 0.10);
+  EXPECT_DOUBLE_EQ(p->defaults.fdr_q, 0.01);
+  EXPECT_EQ(p->defaults.on_inconclusive, OnInconclusive::kFail);
+  EXPECT_DOUBLE_EQ(p->defaults.confidence, 0.99);
+  ASSERT_EQ(p->rules.size(), 3u);
+  EXPECT_EQ(p->rules[0].location.line, 10);
+  ASSERT_EQ(p->waivers.size(), 1u);
+  EXPECT_EQ(p->waivers[0].until, "2026-12-31");
+
+  ResolvedPolicy g = ResolvePolicy(*p, "gemm/1024", "time");
+  EXPECT_DOUBLE_EQ(g.threshold, 0.015);
+  EXPECT_EQ(g.severity, Severity::kFail);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(*p, "gemm/1024", "kernel:sgemm").threshold, 0.08);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(*p, "other", "peak_memory").threshold, 0.10);
+  EXPECT_EQ(ResolvePolicy(*p, "io/write", "time").severity, Severity::kWarn);
+  EXPECT_EQ(ResolvePolicy(*p, "x", "throughput").lower_is_better, false);
+  EXPECT_FALSE(ResolvePolicy(*p, "x", "time").lower_is_better.has_value());
+  EXPECT_NE(FindWaiver(*p, "io/read", "time"), nullptr);
+  EXPECT_EQ(FindWaiver(*p, "io/read", "peak_memory"), nullptr);
+}
+
+TEST(Policy, DefaultPolicyAndMetricPatterns) {
+  Policy d = DefaultPolicy();
+  EXPECT_EQ(d.name, "default");
+  EXPECT_DOUBLE_EQ(ResolvePolicy(d, "a", "time").threshold, 0.05);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(d, "a", "kernel:k").threshold, 0.10);
+  EXPECT_DOUBLE_EQ(d.defaults.fdr_q, 0.05);
+  EXPECT_TRUE(PolicyMetricMatches("kernel", "kernel:gemm"));
+  EXPECT_FALSE(PolicyMetricMatches("kernel", "time"));
+  EXPECT_TRUE(PolicyMetricMatches("kernel:ge*", "kernel:gemm"));
+  EXPECT_TRUE(PolicyMetricMatches("*", "peak_memory"));
+}
+
+struct BadPolicy {
+  const char* text;
+  const char* where;    // "line:col"
+  const char* message;  // substring
+};
+
+class PolicyErrors : public ::testing::TestWithParam<BadPolicy> {};
+
+TEST_P(PolicyErrors, ArePositionedAndExplain) {
+  const BadPolicy& b = GetParam();
+  Result<Policy> p = LoadPolicyFromString(b.text, "p.yaml");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ExitCode::kInputError);
+  EXPECT_NE(p.error().message.find(std::string("p.yaml:") + b.where + ":"), std::string::npos)
+      << p.error().message;
+  EXPECT_NE(p.error().message.find(b.message), std::string::npos) << p.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, PolicyErrors,
+    ::testing::Values(
+        BadPolicy{"version: 2\n", "1:10", "unsupported policy version 2"},
+        BadPolicy{"version: 1\ndefautls: {}\n", "2:1", "did you mean 'defaults'"},
+        BadPolicy{"version: 1\ndefaults:\n  treshold: 5%\n", "3:3", "did you mean 'threshold'"},
+        BadPolicy{"version: 1\ndefaults:\n  threshold: five\n", "3:14", "invalid fraction"},
+        BadPolicy{"version: 1\ndefaults:\n  fdr_q: 1.5\n", "3:10", "must be in (0, 1)"},
+        BadPolicy{"version: 1\ndefaults:\n  on_inconclusive: fial\n", "3:20", "expected pass, warn or fail"},
+        BadPolicy{"version: 1\nrules:\n  - match: a\n    metric: tim\n    threshold: 3%\n", "4:13",
+                  "did you mean 'time'"},
+        BadPolicy{"version: 1\nrules:\n  - match: a\n    severity: fatal\n", "4:15",
+                  "unknown severity 'fatal'"},
+        BadPolicy{"version: 1\nrules:\n  - match: a\n", "3:5", "rule sets nothing"},
+        BadPolicy{"version: 1\nwaivers:\n  - match: a\n    until: 2026-02-30\n    reason: x\n",
+                  "4:12", "must be a date YYYY-MM-DD"},
+        BadPolicy{"version: 1\nwaivers:\n  - match: a\n    until: 2026-02-01\n", "3:5",
+                  "missing required key 'reason'"},
+        BadPolicy{"version: 1\nrules: {a: 1}\n", "2:8", "must be a list"},
+        BadPolicy{"- 1\n", "1:1", "must be a mapping"}));
+
+TEST(Policy, ShippedPoliciesLoad) {
+  for (const char* f : {"policies/default.yaml", "policies/strict.yaml"}) {
+    Result<Policy> p = LoadPolicyFile(std::string(GPUGATE_SOURCE_DIR) + "/" + f);
+    ASSERT_TRUE(p.ok()) << f << ": " << p.error().message;
+  }
+  Result<Policy> d = LoadPolicyFile(std::string(GPUGATE_SOURCE_DIR) + "/policies/default.yaml");
+  Policy builtin = DefaultPolicy();
+  EXPECT_DOUBLE_EQ(d->defaults.threshold, builtin.defaults.threshold);
+  EXPECT_DOUBLE_EQ(d->defaults.fdr_q, builtin.defaults.fdr_q);
+  EXPECT_EQ(d->defaults.metric_thresholds, builtin.defaults.metric_thresholds);
+  EXPECT_EQ(d->defaults.on_inconclusive, builtin.defaults.on_inconclusive);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,599 @@
+// Unit tests of the suite configuration: parameter expansion, defaults merge,
+// sizes and durations, name globs, tag filters and shard selection.
+#include "config/suite.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "config/yaml_util.h"
+#include "util/fs.h"
+
+namespace gpugate {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Pair;
+
+Suite LoadOk(const std::string& text, const std::string& name = "suite.yaml") {
+  Result<Suite> suite = LoadSuiteFromString(text, name);
+  EXPECT_TRUE(suite.ok()) << (suite.ok() ? "" : suite.error().message);
+  return suite.ok() ? std::move(suite).value() : Suite{};
+}
+
+std::string LoadError(const std::string& text, const std::string& name = "suite.yaml") {
+  Result<Suite> suite = LoadSuiteFromString(text, name);
+  if (suite.ok()) return "<loaded without error>";
+  EXPECT_EQ(suite.error().code, ExitCode::kInputError);
+  return suite.error().message;
+}
+
+std::vector<std::string> Names(const std::vector<WorkloadSpec>& w) {
+  std::vector<std::string> out;
+  for (const auto& s : w) out.push_back(s.name);
+  return out;
+}
+
+// ---- loading and expansion ------------------------------------------------
+
+TEST(SuiteLoadTest, CartesianProductInDeclaredOrderLastParamFastest) {
+  Suite suite = LoadOk(R"(version: 1
+workloads:
+  - name: sgemm_{variant}/{n}
+    kernel: sgemm_blocked
+    params:
+      n: [256, 1Ki]
+      variant: [a, b, c]
+)");
+  EXPECT_THAT(Names(suite.workloads),
+              ElementsAre("sgemm_a/256", "sgemm_b/256", "sgemm_c/256", "sgemm_a/1Ki",
+                          "sgemm_b/1Ki", "sgemm_c/1Ki"));
+  const WorkloadSpec& w = suite.workloads[4];
+  EXPECT_EQ(w.template_name, "sgemm_{variant}/{n}");
+  EXPECT_THAT(w.params, ElementsAre(Pair("n", "1Ki"), Pair("variant", "b")));
+  // Only values that read as sizes become sizes.
+  EXPECT_EQ(w.sizes.size(), 1u);
+  EXPECT_EQ(w.sizes.at("n"), 1024);
+  EXPECT_EQ(suite.workloads[0].sizes.at("n"), 256);
+}
+
+TEST(SuiteLoadTest, ParamsKeepDeclaredOrderNotAlphabetical) {
+  Suite suite = LoadOk(R"(version: 1
+workloads:
+  - name: w/{z}/{a}
+    kind: synthetic
+    params: {z: [1, 2], a: x}
+)");
+  EXPECT_THAT(Names(suite.workloads), ElementsAre("w/1/x", "w/2/x"));
+  EXPECT_THAT(suite.workloads[0].params, ElementsAre(Pair("z", "1"), Pair("a", "x")));
+  EXPECT_TRUE(suite.workloads[0].sizes.empty());  // sizes only for builtin kernels
+}
+
+TEST(SuiteLoadTest, SubstitutesParamsInArgvEnvAndCwd) {
+  Suite suite = LoadOk(R"(version: 1
+workloads:
+  - name: sleep/{t}
+    kind: command
+    params: {t: ["0.01", "0.02"]}
+    argv: [/bin/sleep, "{t}", "${HOME}", "{unknown}"]
+    env: {DELAY: "t={t}", FIXED: plain}
+    cwd: /tmp/run-{t}
+)");
+  ASSERT_EQ(suite.workloads.size(), 2u);
+  const WorkloadSpec& w = suite.workloads[1];
+  EXPECT_EQ(w.kind, WorkloadKind::kCommand);
+  EXPECT_EQ(w.name, "sleep/0.02");
+  // Braces that are not parameters stay as written (shell text, awk, ...).
+  EXPECT_THAT(w.argv, ElementsAre("/bin/sleep", "0.02", "${HOME}", "{unknown}"));
+  EXPECT_THAT(w.env, ElementsAre(Pair("DELAY", "t=0.02"), Pair("FIXED", "plain")));
+  EXPECT_EQ(w.cwd, "/tmp/run-0.02");
+  EXPECT_FALSE(w.shell);
+  EXPECT_EQ(w.profile, "none");
+}
+
+TEST(SuiteLoadTest, RelativeCwdIsResolvedAgainstTheSuiteFolder) {
+  const std::string text = R"(version: 1
+workloads:
+  - {name: a, kind: command, argv: [/bin/true], cwd: work}
+  - {name: b, kind: command, argv: [/bin/true], cwd: /abs/dir}
+)";
+  // Resolved to an absolute path at load time.
+  const std::string cwd = std::filesystem::current_path().string();
+  Suite nested = LoadOk(text, "ci/suites/gpu.yaml");
+  EXPECT_EQ(nested.workloads[0].cwd, cwd + "/ci/suites/work");
+  EXPECT_EQ(nested.workloads[1].cwd, "/abs/dir");
+  Suite here = LoadOk(text, "gpu.yaml");
+  EXPECT_EQ(here.workloads[0].cwd, cwd + "/work");
+  Suite absolute = LoadOk(text, "/etc/gpugate/../suites/gpu.yaml");
+  EXPECT_EQ(absolute.workloads[0].cwd, "/etc/suites/work");
+}
+
+TEST(SuiteLoadTest, ShellTrueTakesOneCommandLine) {
+  Suite suite = LoadOk(R"(version: 1
+workloads:
+  - name: list
+    kind: command
+    shell: true
+    argv: ["ls | wc -l"]
+  - name: single-string
+    kind: command
+    shell: true
+    argv: "echo hi"
+)");
+  EXPECT_TRUE(suite.workloads[0].shell);
+  EXPECT_THAT(suite.workloads[0].argv, ElementsAre("ls | wc -l"));
+  EXPECT_THAT(suite.workloads[1].argv, ElementsAre("echo hi"));
+}
+
+TEST(SuiteLoadTest, DefaultsMergeOverBuiltInsAndWorkloadsOverrideDefaults) {
+  Suite suite = LoadOk(R"(version: 1
+defaults:
+  warmup: 2
+  min_samples: 6
+  max_time: 10s
+  target_rel_ci: 2%
+workloads:
+  - name: inherits
+    kernel: copy
+  - name: overrides
+    kernel: triad
+    warmup: 0
+    rounds: 3
+    min_time: 0
+    timeout: 1m
+    target_rel_ci: 0.005
+)");
+  const Sampling built_in;
+  EXPECT_EQ(suite.defaults.warmup, 2);
+  EXPECT_EQ(suite.defaults.max_samples, built_in.max_samples);
+
+  const Sampling& a = suite.workloads[0].sampling;
+  EXPECT_EQ(a.warmup, 2);
+  EXPECT_EQ(a.min_samples, 6);
+  EXPECT_EQ(a.max_samples, built_in.max_samples);
+  EXPECT_DOUBLE_EQ(a.min_time, built_in.min_time);
+  EXPECT_DOUBLE_EQ(a.max_time, 10.0);
+  EXPECT_DOUBLE_EQ(a.target_rel_ci, 0.02);
+  EXPECT_EQ(a.rounds, built_in.rounds);
+  EXPECT_DOUBLE_EQ(a.timeout, built_in.timeout);
+
+  const Sampling& b = suite.workloads[1].sampling;
+  EXPECT_EQ(b.warmup, 0);
+  EXPECT_EQ(b.min_samples, 6);  // still from defaults
+  EXPECT_EQ(b.rounds, 3);
+  EXPECT_DOUBLE_EQ(b.min_time, 0.0);
+  EXPECT_DOUBLE_EQ(b.max_time, 10.0);
+  EXPECT_DOUBLE_EQ(b.timeout, 60.0);
+  EXPECT_DOUBLE_EQ(b.target_rel_ci, 0.005);
+}
+
+TEST(SuiteLoadTest, CrossFieldCheckPointsAtTheWorkloadThatBreaksIt) {
+  // Defaults are consistent; the second workload lowers max_samples below them.
+  std::string error = LoadError(R"(version: 1
+defaults: {min_samples: 20, max_samples: 40}
+workloads:
+  - name: fine
+    kernel: copy
+  - name: broken
+    kernel: copy
+    max_samples: 8
+)");
+  EXPECT_EQ(error, "suite.yaml:8:18: max_samples (8) is less than min_samples (20)");
+}
+
+TEST(SuiteLoadTest, ReadsBuiltinCommandAndSyntheticFields) {
+  Suite suite = LoadOk(R"(version: 1
+name: mixed
+workloads:
+  - name: k
+    kernel: reduce
+    backend: cpu
+    l2: hot
+    tags: memory
+  - name: c
+    kind: command
+    argv: [/bin/true]
+    profile: cupti
+    tags: [process, smoke, process]
+  - name: s
+    kind: synthetic
+    synthetic:
+      median: 250us
+      cv: 5%
+      round_drift: 0.01
+      run_drift: 0.02
+      outlier_rate: 0.1
+      outlier_scale: 4
+      bimodal_ratio: 1.5
+      bimodal_weight: 0.25
+      slowdown: 1.10
+      seed: 42
+)");
+  EXPECT_EQ(suite.name, "mixed");
+  const WorkloadSpec& k = suite.workloads[0];
+  EXPECT_EQ(k.kind, WorkloadKind::kBuiltin);
+  EXPECT_EQ(k.kernel, "reduce");
+  EXPECT_EQ(k.backend, "cpu");
+  EXPECT_FALSE(k.l2_cold);
+  EXPECT_THAT(k.tags, ElementsAre("memory"));
+  EXPECT_EQ(k.location.ToString(), "suite.yaml:4:5");
+
+  const WorkloadSpec& c = suite.workloads[1];
+  EXPECT_EQ(c.profile, "cupti");
+  EXPECT_THAT(c.tags, ElementsAre("process", "smoke"));  // duplicates dropped
+
+  const SyntheticSpec& s = suite.workloads[2].synthetic;
+  EXPECT_DOUBLE_EQ(s.median, 250e-6);
+  EXPECT_DOUBLE_EQ(s.cv, 0.05);
+  EXPECT_DOUBLE_EQ(s.round_drift_cv, 0.01);
+  EXPECT_DOUBLE_EQ(s.run_drift_cv, 0.02);
+  EXPECT_DOUBLE_EQ(s.outlier_rate, 0.1);
+  EXPECT_DOUBLE_EQ(s.outlier_scale, 4.0);
+  EXPECT_DOUBLE_EQ(s.bimodal_ratio, 1.5);
+  EXPECT_DOUBLE_EQ(s.bimodal_weight, 0.25);
+  EXPECT_DOUBLE_EQ(s.slowdown, 1.10);
+  EXPECT_EQ(s.seed, 42u);
+}
+
+TEST(SuiteLoadTest, SuiteNameDefaultsToFileStemAndKindToBuiltin) {
+  Suite suite = LoadOk("version: 1\nworkloads: [{name: x, kernel: copy}]\n", "dir/nightly.yaml");
+  EXPECT_EQ(suite.name, "nightly");
+  EXPECT_EQ(suite.path, "dir/nightly.yaml");
+  EXPECT_EQ(suite.version, 1);
+  EXPECT_EQ(suite.workloads[0].kind, WorkloadKind::kBuiltin);
+  EXPECT_EQ(suite.workloads[0].backend, "auto");
+  EXPECT_TRUE(suite.workloads[0].l2_cold);
+}
+
+TEST(SuiteLoadTest, DuplicateAcrossTemplatesNamesBothPlaces) {
+  std::string error = LoadError(R"(version: 1
+workloads:
+  - name: copy/{n}
+    kernel: copy
+    params: {n: [1Mi, 2Mi]}
+  - name: copy/2Mi
+    kernel: copy
+)");
+  EXPECT_EQ(error, "suite.yaml:6:11: duplicate workload name 'copy/2Mi' (also at suite.yaml:3:11)");
+}
+
+TEST(SuiteLoadTest, DuplicateWithinOneTemplateNamesTheMissingPlaceholder) {
+  std::string error = LoadError(R"(version: 1
+workloads:
+  - name: saxpy
+    kernel: saxpy
+    params: {n: [1Mi, 2Mi]}
+)");
+  EXPECT_THAT(error, HasSubstr("duplicate workload name 'saxpy' after expansion (also at "
+                               "suite.yaml:3:11)"));
+  EXPECT_THAT(error, HasSubstr("so the name needs {n}"));
+}
+
+TEST(SuiteLoadTest, UnknownPlaceholderSuggestsAParam) {
+  std::string error = LoadError(R"(version: 1
+workloads:
+  - name: copy/{nn}
+    kernel: copy
+    params: {n: 1Mi}
+)");
+  EXPECT_EQ(error,
+            "suite.yaml:3:11: unknown placeholder '{nn}' in name 'copy/{nn}' (did you mean 'n'?)");
+}
+
+TEST(SuiteLoadTest, RejectsExplosiveExpansion) {
+  std::string values = "[";
+  for (int i = 0; i < 100; ++i) values += (i ? "," : "") + std::to_string(i);
+  values += "]";
+  std::string error = LoadError("version: 1\nworkloads:\n  - name: w/{a}/{b}/{c}\n"
+                                "    kind: synthetic\n    params: {a: " + values +
+                                ", b: " + values + ", c: " + values + "}\n");
+  EXPECT_THAT(error, HasSubstr("expand to more than 100000 workloads"));
+}
+
+TEST(SuiteLoadTest, MissingFileIsAnInputError) {
+  Result<Suite> suite = LoadSuiteFile("/nonexistent/dir/suite.yaml");
+  ASSERT_FALSE(suite.ok());
+  EXPECT_EQ(suite.error().code, ExitCode::kInputError);
+  EXPECT_THAT(suite.error().message, HasSubstr("/nonexistent/dir/suite.yaml"));
+}
+
+TEST(SuiteLoadTest, ExampleSuitesLoad) {
+  for (const char* name : {"cpu", "synthetic", "command"}) {
+    std::string path = std::string(GPUGATE_SOURCE_DIR) + "/examples/" + name + ".yaml";
+    Result<Suite> suite = LoadSuiteFile(path);
+    ASSERT_TRUE(suite.ok()) << suite.error().message;
+    EXPECT_GE(suite->workloads.size(), 3u) << path;
+  }
+}
+
+TEST(SuiteLoadTest, EveryTruncationOfAnExampleLoadsOrFailsWithAPosition) {
+  // Cutting a valid file at every byte yields all kinds of broken YAML; none
+  // may throw or crash, and every failure must carry "file:line:col: ".
+  Result<std::string> text = ReadFile(std::string(GPUGATE_SOURCE_DIR) + "/examples/command.yaml");
+  ASSERT_TRUE(text.ok()) << text.error().message;
+  const std::regex positioned(R"(^cut\.yaml:[0-9]+:[0-9]+: .+)");
+  int failures = 0;
+  for (size_t len = 0; len <= text->size(); ++len) {
+    Result<Suite> suite = LoadSuiteFromString(text->substr(0, len), "cut.yaml");
+    if (suite.ok()) continue;
+    ++failures;
+    EXPECT_EQ(suite.error().code, ExitCode::kInputError);
+    EXPECT_TRUE(std::regex_match(suite.error().message, positioned))
+        << "cut at " << len << ": " << suite.error().message;
+  }
+  EXPECT_GT(failures, 100);
+}
+
+TEST(SuiteLoadTest, SourceLocationFormat) {
+  EXPECT_EQ((SourceLocation{"a.yaml", 12, 5}.ToString()), "a.yaml:12:5");
+  EXPECT_EQ((SourceLocation{"a.yaml", 0, 0}.ToString()), "a.yaml");
+}
+
+TEST(SuiteLoadTest, BuiltinKernelNamesAreTheSixKernels) {
+  EXPECT_THAT(BuiltinKernelNames(),
+              ElementsAre("copy", "triad", "saxpy", "reduce", "sgemm_naive", "sgemm_blocked"));
+}
+
+// ---- sizes ----------------------------------------------------------------
+
+TEST(SuiteSizeTest, ParsesDecimalAndBinarySuffixes) {
+  struct Case {
+    const char* text;
+    int64_t want;
+  } cases[] = {
+      {"4096", 4096},
+      {"0", 0},
+      {"1K", 1000},
+      {"1k", 1000},
+      {"1M", 1000000},
+      {"1G", 1000000000},
+      {"1T", 1000000000000},
+      {"1Ki", 1024},
+      {"16Mi", 16777216},
+      {"1Gi", 1073741824},
+      {"2Ti", 2199023255552},
+      {"1.5K", 1500},
+      {"1.5Ki", 1536},
+      {"0.25Mi", 262144},
+      {" 8Mi ", 8388608},
+      {"9223372036854775807", 9223372036854775807},
+  };
+  for (const Case& c : cases) {
+    Result<int64_t> r = ParseSize(c.text);
+    ASSERT_TRUE(r.ok()) << c.text << ": " << r.error().message;
+    EXPECT_EQ(*r, c.want) << c.text;
+  }
+}
+
+TEST(SuiteSizeTest, RejectsNegativeFractionalOverflowAndGarbage) {
+  struct Case {
+    const char* text;
+    const char* why;
+  } cases[] = {
+      {"", "empty"},
+      {"-1", "negative"},
+      {"-1Ki", "negative"},
+      {"1.5", "not a whole number"},
+      {"1.1Ki", "not a whole number"},  // 1126.4
+      {"abc", "expected a number"},
+      {"1X", "unknown suffix 'X'"},
+      {"1Kb", "unknown suffix 'Kb'"},
+      {"1Mii", "unknown suffix"},
+      {"1.", "expected digits after '.'"},
+      {".5K", "expected a number"},
+      {"9223372036854775808", "too large"},
+      {"8388608Ti", "too large"},  // exactly 2^63
+      {"99999999999999999999999", "too large"},
+  };
+  for (const Case& c : cases) {
+    Result<int64_t> r = ParseSize(c.text);
+    ASSERT_FALSE(r.ok()) << c.text << " parsed as " << *r;
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+    EXPECT_THAT(r.error().message, HasSubstr(c.why)) << c.text;
+  }
+}
+
+// ---- durations ------------------------------------------------------------
+
+TEST(SuiteDurationTest, ParsesUnitsToSeconds) {
+  struct Case {
+    const char* text;
+    double want;
+  } cases[] = {
+      {"500ms", 0.5}, {"2s", 2.0},     {"1m", 60.0},      {"1.5m", 90.0},     {"1h", 3600.0},
+      {"100us", 1e-4}, {"250ns", 2.5e-7}, {"1.5", 1.5},   {"0", 0.0},         {"1e-3", 1e-3},
+      {"30 s", 30.0}, {"2min", 120.0}, {"5\xC2\xB5s", 5e-6},
+  };
+  for (const Case& c : cases) {
+    Result<double> r = ParseDuration(c.text);
+    ASSERT_TRUE(r.ok()) << c.text << ": " << r.error().message;
+    EXPECT_DOUBLE_EQ(*r, c.want) << c.text;
+  }
+}
+
+TEST(SuiteDurationTest, RejectsBadDurations) {
+  struct Case {
+    const char* text;
+    const char* why;
+  } cases[] = {
+      {"", "empty"},
+      {"-1s", "negative"},
+      {"5 parsecs", "unknown unit 'parsecs'"},
+      {"1x", "unknown unit 'x'"},
+      {"ms", "expected a number"},
+      {"inf", "expected a number"},
+      {"nan", "expected a number"},
+      {"1e999", "expected a number"},
+  };
+  for (const Case& c : cases) {
+    Result<double> r = ParseDuration(c.text);
+    ASSERT_FALSE(r.ok()) << c.text << " parsed as " << *r;
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+    EXPECT_THAT(r.error().message, HasSubstr(c.why)) << c.text;
+  }
+}
+
+TEST(SuiteDurationTest, FractionsTakePlainNumbersOrPercent) {
+  EXPECT_DOUBLE_EQ(*ParseFraction("0.01"), 0.01);
+  EXPECT_DOUBLE_EQ(*ParseFraction("1%"), 0.01);
+  EXPECT_DOUBLE_EQ(*ParseFraction("2.5 %"), 0.025);
+  EXPECT_FALSE(ParseFraction("one percent").ok());
+  EXPECT_FALSE(ParseFraction("%").ok());
+}
+
+// ---- globs and filters ----------------------------------------------------
+
+TEST(SuiteGlobTest, MatchesWildcardsAndClasses) {
+  EXPECT_TRUE(GlobMatch("*", ""));
+  EXPECT_TRUE(GlobMatch("*", "saxpy/1Mi"));
+  EXPECT_TRUE(GlobMatch("saxpy/*", "saxpy/1Mi"));
+  EXPECT_TRUE(GlobMatch("*/1Mi", "saxpy/1Mi"));
+  EXPECT_TRUE(GlobMatch("s*y/*i", "saxpy/1Mi"));
+  EXPECT_TRUE(GlobMatch("sgemm_*", "sgemm_blocked"));
+  EXPECT_TRUE(GlobMatch("copy?", "copy2"));
+  EXPECT_TRUE(GlobMatch("copy[123]", "copy2"));
+  EXPECT_TRUE(GlobMatch("copy[a-c]", "copyb"));
+  EXPECT_TRUE(GlobMatch("copy[!a-c]", "copyd"));
+  EXPECT_TRUE(GlobMatch("copy[^a-c]", "copyd"));
+  EXPECT_TRUE(GlobMatch("a[]]b", "a]b"));
+  EXPECT_TRUE(GlobMatch("a\\*b", "a*b"));
+  EXPECT_TRUE(GlobMatch("a[b", "a[b"));  // unclosed class is literal
+  EXPECT_TRUE(GlobMatch("**a**", "bab"));
+
+  EXPECT_FALSE(GlobMatch("saxpy", "saxpy/1Mi"));  // whole-name match
+  EXPECT_FALSE(GlobMatch("saxpy/*", "triad/1Mi"));
+  EXPECT_FALSE(GlobMatch("copy?", "copy"));
+  EXPECT_FALSE(GlobMatch("copy[123]", "copy4"));
+  EXPECT_FALSE(GlobMatch("copy[!a-c]", "copyb"));
+  EXPECT_FALSE(GlobMatch("a\\*b", "axb"));
+  EXPECT_FALSE(GlobMatch("*a", "ab"));
+  EXPECT_FALSE(GlobMatch("", "a"));
+}
+
+std::vector<WorkloadSpec> Workloads(
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& named_tags) {
+  std::vector<WorkloadSpec> out;
+  for (const auto& [name, tags] : named_tags) {
+    WorkloadSpec w;
+    w.name = name;
+    w.tags = tags;
+    out.push_back(w);
+  }
+  return out;
+}
+
+TEST(SuiteFilterTest, GlobsAnyTagsAnyBothMustHold) {
+  std::vector<WorkloadSpec> all = Workloads({{"copy/1Mi", {"memory"}},
+                                             {"triad/1Mi", {"memory", "stream"}},
+                                             {"sgemm_naive/512", {"compute"}},
+                                             {"sgemm_blocked/512", {"compute"}},
+                                             {"untagged", {}}});
+  EXPECT_EQ(Names(FilterWorkloads(all, {}, {})), Names(all));
+  EXPECT_THAT(Names(FilterWorkloads(all, {"sgemm_*"}, {})),
+              ElementsAre("sgemm_naive/512", "sgemm_blocked/512"));
+  EXPECT_THAT(Names(FilterWorkloads(all, {"copy/*", "*naive*"}, {})),
+              ElementsAre("copy/1Mi", "sgemm_naive/512"));
+  EXPECT_THAT(Names(FilterWorkloads(all, {}, {"memory"})), ElementsAre("copy/1Mi", "triad/1Mi"));
+  EXPECT_THAT(Names(FilterWorkloads(all, {}, {"stream", "compute"})),
+              ElementsAre("triad/1Mi", "sgemm_naive/512", "sgemm_blocked/512"));
+  EXPECT_THAT(Names(FilterWorkloads(all, {"*/1Mi", "sgemm_naive*"}, {"memory"})),
+              ElementsAre("copy/1Mi", "triad/1Mi"));
+  EXPECT_TRUE(FilterWorkloads(all, {"nothing*"}, {}).empty());
+  EXPECT_TRUE(FilterWorkloads(all, {}, {"gpu"}).empty());
+}
+
+// ---- shards ---------------------------------------------------------------
+
+TEST(SuiteShardTest, ParsesIndexOverCount) {
+  Result<std::pair<int, int>> s = ParseShard("2/4");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->first, 2);
+  EXPECT_EQ(s->second, 4);
+  EXPECT_TRUE(ParseShard("1/1").ok());
+  for (const char* bad : {"0/4", "5/4", "1/0", "2", "a/b", "-1/2", "1/2/3", "/2", "1/", " 1/2"}) {
+    Result<std::pair<int, int>> r = ParseShard(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+    EXPECT_THAT(r.error().message, HasSubstr("expected i/N")) << bad;
+  }
+}
+
+TEST(SuiteShardTest, ShardsAreDisjointCoverTheSuiteAndKeepOrder) {
+  std::vector<WorkloadSpec> all;
+  for (int i = 0; i < 60; ++i) {
+    WorkloadSpec w;
+    w.name = "w" + std::to_string(i);
+    all.push_back(w);
+  }
+  for (int count : {1, 2, 3, 7}) {
+    std::multiset<std::string> seen;
+    for (int index = 1; index <= count; ++index) {
+      std::vector<WorkloadSpec> shard = SelectShard(all, index, count);
+      // Order preserved: positions in the suite increase within a shard.
+      std::vector<size_t> positions;
+      for (const auto& w : shard) {
+        positions.push_back(std::stoul(w.name.substr(1)));
+        seen.insert(w.name);
+      }
+      EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end()));
+      if (count > 1) {
+        EXPECT_LT(shard.size(), all.size()) << index << "/" << count;
+      }
+    }
+    EXPECT_EQ(seen.size(), all.size()) << "count " << count;
+    for (const auto& w : all) EXPECT_EQ(seen.count(w.name), 1u) << w.name << " count " << count;
+  }
+}
+
+TEST(SuiteShardTest, AssignmentFollowsFnv1a64OfTheName) {
+  // Reference hashes computed once with Python (FNV-1a 64, offset basis
+  // 0xcbf29ce484222325, prime 0x100000001b3); FNV-1a("a") = 0xaf63dc4c8601ec8c
+  // is the published test vector. Shard = hash % N + 1:
+  //   a -> %3 = 1, copy -> 2, triad -> 1, saxpy/1Mi -> 1, sgemm_blocked/512 -> 2
+  std::vector<WorkloadSpec> all = Workloads(
+      {{"a", {}}, {"copy", {}}, {"triad", {}}, {"saxpy/1Mi", {}}, {"sgemm_blocked/512", {}}});
+  EXPECT_THAT(Names(SelectShard(all, 1, 3)), ElementsAre());
+  EXPECT_THAT(Names(SelectShard(all, 2, 3)), ElementsAre("a", "triad", "saxpy/1Mi"));
+  EXPECT_THAT(Names(SelectShard(all, 3, 3)), ElementsAre("copy", "sgemm_blocked/512"));
+  // %4: a -> 0, copy -> 0, triad -> 3, saxpy/1Mi -> 2, sgemm_blocked/512 -> 0
+  EXPECT_THAT(Names(SelectShard(all, 1, 4)), ElementsAre("a", "copy", "sgemm_blocked/512"));
+  EXPECT_THAT(Names(SelectShard(all, 3, 4)), ElementsAre("saxpy/1Mi"));
+  EXPECT_THAT(Names(SelectShard(all, 4, 4)), ElementsAre("triad"));
+}
+
+// ---- YAML helpers ---------------------------------------------------------
+
+TEST(SuiteYamlReaderTest, TypedAccessNamesFieldAndPosition) {
+  YamlReader y("p.yaml");
+  Result<YAML::Node> root = y.Parse("a: 3\nbeta: x\nc:\nd: [1, 2]\n");
+  ASSERT_TRUE(root.ok());
+  ASSERT_TRUE(y.CheckKeys(*root, {"a", "beta", "c", "d"}).ok());
+  Status unknown = y.CheckKeys(*root, {"a", "betta", "c", "d"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message, "p.yaml:2:1: unknown key 'beta' (did you mean 'betta'?)");
+
+  EXPECT_EQ(*y.Int(*y.Find(*root, "a")), 3);
+  Result<int64_t> bad = y.Int(*y.Find(*root, "beta"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "p.yaml:2:7: 'beta' must be an integer, got 'x'");
+  // A missing value is reported at its key, not at the next token.
+  Result<std::string> null_value = y.String(*y.Find(*root, "c"));
+  ASSERT_FALSE(null_value.ok());
+  EXPECT_EQ(null_value.error().message, "p.yaml:3:1: 'c' must be a string, got nothing");
+  Result<std::vector<std::string>> list = y.StringList(*y.Find(*root, "d"), false);
+  ASSERT_TRUE(list.ok());
+  EXPECT_THAT(*list, ElementsAre("1", "2"));
+  Result<YamlField> missing = y.Require(*root, "e");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "p.yaml:1:1: missing required key 'e'");
+}
+
+}  // namespace
+}  // namespace gpugate

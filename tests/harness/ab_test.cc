@@ -1,0 +1,285 @@
+// Tests of interleaved A/B: side specs ({bin}, synthetic slowdown and shared
+// drift), the interleaving itself with a fake round runner, the paired
+// analysis on literal data, and the acceptance check on the synthetic
+// backend: with drift injected between rounds, paired analysis stays silent
+// on A/A where an unpaired comparison of two separate runs alarms, and it
+// still finds a 5% slowdown.
+#include "harness/ab.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "stats/benjamini_hochberg.h"
+#include "stats/mann_whitney.h"
+
+namespace gpugate {
+namespace {
+
+WorkloadSpec Synthetic(const std::string& name, double slowdown = 1.0, double round_drift = 0.10,
+                       double run_drift = 0.05) {
+  WorkloadSpec s;
+  s.name = name;
+  s.kind = WorkloadKind::kSynthetic;
+  s.sampling.warmup = 0;
+  s.sampling.rounds = 10;
+  s.sampling.min_samples = 100;
+  s.sampling.max_samples = 100;
+  s.sampling.min_time = 0;
+  s.sampling.max_time = 30;
+  s.sampling.target_rel_ci = 0;
+  s.synthetic.median = 1e-3;
+  s.synthetic.cv = 0.02;
+  s.synthetic.round_drift_cv = round_drift;
+  s.synthetic.run_drift_cv = run_drift;
+  s.synthetic.slowdown = slowdown;
+  s.synthetic.seed = 7;
+  return s;
+}
+
+TEST(AbTest, SideSpecSubstitutesBinPerSide) {
+  WorkloadSpec c;
+  c.name = "prog";
+  c.kind = WorkloadKind::kCommand;
+  c.argv = {"{bin}/prog", "--data", "{bin}/in.txt", "-n", "5"};
+  c.env = {{"LD_LIBRARY_PATH", "{bin}/lib"}};
+  c.cwd = "{bin}";
+  c.sampling.min_samples = 10;
+  c.sampling.max_samples = 200;
+  c.sampling.rounds = 5;
+  AbOptions o;
+  o.base_dir = "/b";
+  o.head_dir = "/h";
+  EXPECT_TRUE(UsesBinDir(c));
+  WorkloadSpec b = AbSideSpec(c, AbSide::kBase, 0, o);
+  WorkloadSpec h = AbSideSpec(c, AbSide::kHead, 0, o);
+  EXPECT_EQ(b.argv, (std::vector<std::string>{"/b/prog", "--data", "/b/in.txt", "-n", "5"}));
+  EXPECT_EQ(h.argv[0], "/h/prog");
+  EXPECT_EQ(h.env.at("LD_LIBRARY_PATH"), "/h/lib");
+  EXPECT_EQ(b.cwd, "/b");
+  EXPECT_EQ(h.sampling.rounds, 1);
+  EXPECT_EQ(h.sampling.min_samples, 2);   // ceil(10 / 5)
+  EXPECT_EQ(h.sampling.max_samples, 40);  // ceil(200 / 5)
+  c.argv = {"python3", "x.py"};
+  c.env.clear();
+  c.cwd.clear();
+  EXPECT_FALSE(UsesBinDir(c));
+}
+
+TEST(AbTest, SyntheticSidesShareDriftButNotNoise) {
+  WorkloadSpec s = Synthetic("w", 1.2);
+  AbOptions o;
+  WorkloadSpec b0 = AbSideSpec(s, AbSide::kBase, 0, o), h0 = AbSideSpec(s, AbSide::kHead, 0, o);
+  WorkloadSpec b1 = AbSideSpec(s, AbSide::kBase, 1, o);
+  EXPECT_DOUBLE_EQ(b0.synthetic.slowdown, 1.0);
+  EXPECT_DOUBLE_EQ(h0.synthetic.slowdown, 1.2);
+  EXPECT_DOUBLE_EQ(b0.synthetic.median, h0.synthetic.median);  // same round: same drift
+  EXPECT_NE(b0.synthetic.median, b1.synthetic.median);         // next round: new drift
+  EXPECT_NE(b0.synthetic.seed, h0.synthetic.seed);             // own noise per side
+  EXPECT_DOUBLE_EQ(b0.synthetic.round_drift_cv, 0.0);
+  EXPECT_DOUBLE_EQ(b0.synthetic.run_drift_cv, 0.0);
+}
+
+/// A fake round runner: fixed samples, head `factor` times slower, records calls.
+struct FakeRunner {
+  double factor = 1.0;
+  int fail_head_round = -1;
+  std::vector<std::pair<int, AbSide>> calls;
+  WorkloadResult operator()(const WorkloadSpec& spec, AbSide side, int round) {
+    calls.push_back({round, side});
+    WorkloadResult r;
+    r.name = spec.name;
+    r.kind = "command";
+    if (side == AbSide::kHead && round == fail_head_round) {
+      r.status = WorkloadStatus::kFailed;
+      r.reason = "exit code 1: boom";
+      return r;
+    }
+    double drift = 1.0 + 0.2 * (round % 3);  // strong drift between rounds
+    double x = 1e-3 * drift * (side == AbSide::kHead ? factor : 1.0);
+    r.rounds = {{x * 0.99, x, x * 1.01 + 1e-7 * round}};
+    r.summary.median = x;
+    return r;
+  }
+};
+
+TEST(AbTest, InterleavesWithSeededCoins) {
+  Suite suite;
+  suite.name = "s";
+  std::vector<WorkloadSpec> ws = {Synthetic("a"), Synthetic("b")};
+  FakeRunner fake;
+  AbOptions o;
+  o.rounds = 100;
+  o.seed = 5;
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return fake(s, side, r); });
+  ASSERT_EQ(fake.calls.size(), 400u);
+  int head_first = 0;
+  for (size_t i = 0; i < fake.calls.size(); i += 2) {
+    EXPECT_EQ(fake.calls[i].first, fake.calls[i + 1].first);    // both sides in the same round
+    EXPECT_NE(fake.calls[i].second, fake.calls[i + 1].second);  // one of each
+    head_first += fake.calls[i].second == AbSide::kHead;
+  }
+  EXPECT_GT(head_first, 70);
+  EXPECT_LT(head_first, 130);
+  ASSERT_EQ(d.base.workloads.size(), 2u);
+  EXPECT_EQ(d.base.workloads[0].rounds.size(), 100u);
+  EXPECT_EQ(d.head.workloads[1].rounds.size(), 100u);
+  EXPECT_EQ(d.head_first[0].size(), 100u);
+  // Same seed, same order.
+  FakeRunner again;
+  AbData d2 = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return again(s, side, r); });
+  EXPECT_EQ(d.head_first, d2.head_first);
+}
+
+TEST(AbTest, PairedAnalysisCancelsDriftAndFindsTenPercent) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("w")};
+  AbOptions o;
+  o.rounds = 12;
+  FakeRunner slow;
+  slow.factor = 1.10;
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return slow(s, side, r); });
+  std::vector<double> lr = PairedLogRatios(d.base.workloads[0], d.head.workloads[0]);
+  ASSERT_EQ(lr.size(), 12u);
+  for (double x : lr) EXPECT_NEAR(x, std::log(1.10), 1e-3);  // drift cancels in every pair
+  AbAnalysisOptions ao;
+  Verdicts v = AnalyzeAb(d, ao);
+  ASSERT_EQ(v.metrics.size(), 1u);
+  EXPECT_EQ(v.metrics[0].verdict, Verdict::kRegression) << v.metrics[0].sentence;
+  EXPECT_NEAR(*v.metrics[0].ratio, 1.10, 0.002);
+  EXPECT_NE(v.metrics[0].sentence.find("paired over 12 rounds"), std::string::npos) << v.metrics[0].sentence;
+  EXPECT_NE(v.metrics[0].sentence.find("exceeds the 5% threshold"), std::string::npos);
+  EXPECT_EQ(v.outcome, Outcome::kFail);
+  EXPECT_EQ(AbExitCode(v), 1);
+  // Warn-only severity passes; waived too.
+  ao.threshold_for = [](const std::string&) { return AbThreshold{0.05, Severity::kWarn, false, ""}; };
+  EXPECT_EQ(AbExitCode(AnalyzeAb(d, ao)), 0);
+}
+
+TEST(AbTest, IdenticalSidesAreUnchanged) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("w")};
+  AbOptions o;
+  o.rounds = 10;
+  FakeRunner same;
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return same(s, side, r); });
+  Verdicts v = AnalyzeAb(d, {});
+  EXPECT_EQ(v.metrics[0].verdict, Verdict::kUnchanged) << v.metrics[0].sentence;
+  EXPECT_EQ(AbExitCode(v), 0);
+}
+
+TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("w")};
+  AbOptions o;
+  o.rounds = 4;
+  FakeRunner slow;
+  slow.factor = 1.3;
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return slow(s, side, r); });
+  AbAnalysisOptions ao;
+  Verdicts v = AnalyzeAb(d, ao);
+  EXPECT_EQ(v.metrics[0].verdict, Verdict::kInconclusive);
+  EXPECT_EQ(v.metrics[0].reason_code, "too_few_rounds");
+  EXPECT_EQ(AbExitCode(v), 0);
+  ao.on_inconclusive = InconclusiveAction::kFail;
+  EXPECT_EQ(AbExitCode(AnalyzeAb(d, ao)), 4);
+}
+
+TEST(AbTest, FailedRoundIsAToolError) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("bad"), Synthetic("good")};
+  AbOptions o;
+  o.rounds = 8;
+  FakeRunner f;
+  f.fail_head_round = 3;
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) {
+    FakeRunner& use = f;
+    if (s.name == "good" && side == AbSide::kHead && r == 3) {
+      WorkloadResult ok = FakeRunner{}(s, side, r);
+      return ok;
+    }
+    return use(s, side, r);
+  });
+  EXPECT_EQ(d.head.workloads[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(d.head.workloads[1].status, WorkloadStatus::kOk);
+  Verdicts v = AnalyzeAb(d, {});
+  EXPECT_EQ(v.metrics[0].verdict, Verdict::kSkipped);
+  EXPECT_EQ(v.metrics[0].reason_code, "workload_failed");
+  EXPECT_NE(v.metrics[0].sentence.find("head failed: exit code 1: boom"), std::string::npos);
+  EXPECT_EQ(v.outcome, Outcome::kError);
+  EXPECT_EQ(AbExitCode(v), 3);
+}
+
+/// Counts per-workload alarms of the two analyses over `suites` suite runs.
+struct Figures {
+  int workloads = 0, paired_regressions = 0, unpaired_alarms = 0;
+  int suites = 0, suites_paired_alarm = 0, suites_unpaired_alarm = 0;
+};
+
+Figures Measure(double slowdown, int suites, int per_suite) {
+  Figures f;
+  Suite suite;
+  suite.name = "synthetic-ab";
+  std::vector<WorkloadSpec> ws;
+  for (int i = 0; i < per_suite; ++i) ws.push_back(Synthetic("syn/" + std::to_string(i), slowdown));
+  AbAnalysisOptions ao;
+  ao.threshold_for = [](const std::string&) { return AbThreshold{0.02, Severity::kFail, false, ""}; };
+  for (int s = 0; s < suites; ++s) {
+    ++f.suites;
+    // Paired: interleaved A/B with drift shared inside each round.
+    AbOptions o;
+    o.rounds = 10;
+    o.seed = 100 + s;
+    Verdicts v = AnalyzeAb(RunAb(suite, ws, o), ao);
+    int reg = v.Count(Verdict::kRegression);
+    f.paired_regressions += reg;
+    f.suites_paired_alarm += reg > 0;
+    // Unpaired: two separate runs (each with its own run and round drift),
+    // all samples compared by a Mann-Whitney U test, BH across the suite.
+    RunOptions ro;
+    ro.run_seed = 2 * s + 1;
+    Results base = RunSuite(suite, ws, ro);
+    ro.run_seed = 2 * s + 2;
+    std::vector<WorkloadSpec> head_ws = ws;
+    Results head = RunSuite(suite, head_ws, ro);
+    std::vector<double> p;
+    for (size_t w = 0; w < ws.size(); ++w) {
+      std::vector<double> x = AllSamples(head.workloads[w]), y = AllSamples(base.workloads[w]);
+      p.push_back(MannWhitneyU(x, y).p_value);
+    }
+    std::vector<double> adj = BenjaminiHochbergAdjust(p);
+    int alarms = 0;
+    for (double a : adj) alarms += a <= 0.05;
+    f.unpaired_alarms += alarms;
+    f.suites_unpaired_alarm += alarms > 0;
+    f.workloads += static_cast<int>(ws.size());
+  }
+  return f;
+}
+
+TEST(AbTest, SyntheticDriftBetweenRoundsPairedVersusUnpaired) {
+  // Within-round CV 2%, drift between rounds CV 10%, between runs CV 5%;
+  // 10 rounds of 10 samples per side; threshold 2%, FDR q = 5%.
+  Figures aa = Measure(1.0, 25, 20);
+  std::printf("A/A (%d workloads in %d suites): paired regressions %d (suites with any: %d); "
+              "unpaired MW alarms %d (suites with any: %d)\n",
+              aa.workloads, aa.suites, aa.paired_regressions, aa.suites_paired_alarm, aa.unpaired_alarms,
+              aa.suites_unpaired_alarm);
+  EXPECT_EQ(aa.paired_regressions, 0);
+  EXPECT_GE(aa.unpaired_alarms, aa.workloads / 2);  // the unpaired comparison alarms on most
+
+  // The unpaired runs are of identical specs (slowdown only applies to the
+  // head side of A/B), so the 5% case measures the paired analysis alone.
+  Figures slow = Measure(1.05, 25, 20);
+  double caught = static_cast<double>(slow.paired_regressions) / slow.workloads;
+  std::printf("5%% slowdown (%d workloads): paired regressions %d (%.1f%%)\n", slow.workloads,
+              slow.paired_regressions, 100.0 * caught);
+  EXPECT_GE(caught, 0.95);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,77 @@
+// Tests of the CUDA backend's host-side logic (no GPU needed) and of how the
+// backend reports a missing device.
+#include "harness/backends/cuda_support.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/backends/cuda_backend.h"
+
+namespace gpugate {
+namespace {
+
+TEST(CudaSupportTest, L2FlushIsTwiceL2RoundedToMiB) {
+  EXPECT_EQ(detail::L2FlushBytes(40 << 20), 80 << 20);                // A100: 40 MiB
+  EXPECT_EQ(detail::L2FlushBytes(6291456), 12 << 20);                 // 6 MiB
+  EXPECT_EQ(detail::L2FlushBytes(1000000), 2 << 20);                  // 2,000,000 B -> 2 MiB
+  EXPECT_EQ(detail::L2FlushBytes(0), 64 << 20);                       // unknown
+  EXPECT_EQ(detail::L2FlushBytes(-1), 64 << 20);
+}
+
+TEST(CudaSupportTest, ClockFromCycleAndTimerDeltas) {
+  EXPECT_DOUBLE_EQ(detail::ClockHzFromCounters(1410000, 1000000), 1.41e9);  // 1.41 GHz over 1 ms
+  EXPECT_DOUBLE_EQ(detail::ClockHzFromCounters(100, 0), 0.0);
+}
+
+TEST(CudaSupportTest, ThrottleWhenAnyReadingIsMoreThanTenPercentLow) {
+  std::vector<ClockReading> r(3);
+  r[0].sm_clock_hz = 1.41e9;
+  r[1].sm_clock_hz = 1.30e9;  // 7.8% low: still fine
+  r[2].sm_clock_hz = 1.40e9;
+  EXPECT_FALSE(detail::IsThrottled(r, 1.41e9));
+  r[1].sm_clock_hz = 1.26e9;  // 10.6% low
+  EXPECT_TRUE(detail::IsThrottled(r, 1.41e9));
+  EXPECT_FALSE(detail::IsThrottled(r, 0.0));    // maximum unknown
+  EXPECT_FALSE(detail::IsThrottled({}, 1.41e9));
+  r[1].sm_clock_hz = 0;  // failed reading is ignored
+  EXPECT_FALSE(detail::IsThrottled(r, 1.41e9));
+}
+
+TEST(CudaSupportTest, DescribeThrottleReasons) {
+  EXPECT_EQ(detail::DescribeThrottleReasons(0), "none");
+  EXPECT_EQ(detail::DescribeThrottleReasons(0x4), "sw_power_cap");
+  EXPECT_EQ(detail::DescribeThrottleReasons(0x1 | 0x40), "gpu_idle,hw_thermal_slowdown");
+  EXPECT_EQ(detail::DescribeThrottleReasons(0x8 | 0x1000), "hw_slowdown,0x1000");
+}
+
+TEST(CudaSupportTest, VersionFormatting) {
+  EXPECT_EQ(detail::FormatCudaVersion(13000), "13.0");
+  EXPECT_EQ(detail::FormatCudaVersion(12040), "12.4");
+  EXPECT_EQ(detail::FormatCudaVersion(11080), "11.8");
+  EXPECT_EQ(detail::FormatComputeCapability(9, 0), "9.0");
+  const unsigned char uuid[16] = {0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0,
+                                  0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
+  EXPECT_EQ(detail::FormatGpuUuid(uuid), "GPU-12345678-9abc-def0-0123-456789abcdef");
+}
+
+TEST(CudaBackendTest, WithoutDeviceEverythingIsUnsupportedWithReason) {
+  auto why = CudaUnavailableReason();
+  if (!why) GTEST_SKIP() << "a CUDA device is present";
+#ifdef GPUGATE_HAVE_CUDA
+  EXPECT_EQ(why->rfind("no CUDA device: ", 0), 0u) << *why;
+#else
+  EXPECT_EQ(*why, "gpugate was built without CUDA");
+#endif
+  auto backend = MakeCudaBackend();
+  EXPECT_EQ(backend->Name(), "cuda");
+  WorkloadSpec spec;
+  spec.kind = WorkloadKind::kBuiltin;
+  spec.kernel = "saxpy";
+  EXPECT_EQ(backend->Unsupported(spec), why);
+  EXPECT_FALSE(backend->Prepare(spec).ok());
+  auto info = QueryCudaGpuInfo(0);
+  ASSERT_FALSE(info.ok());
+  EXPECT_EQ(info.error().message, *why);
+}
+
+}  // namespace
+}  // namespace gpugate

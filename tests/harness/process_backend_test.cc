@@ -1,0 +1,278 @@
+// Tests of the process backend: real child processes (sh, sleep, touch).
+#include "harness/backends/process_backend.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace gpugate {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ProcessBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/gpugate-process-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  WorkloadSpec Command(std::vector<std::string> argv, double timeout = 30) {
+    WorkloadSpec spec;
+    spec.name = "cmd";
+    spec.kind = WorkloadKind::kCommand;
+    spec.argv = std::move(argv);
+    spec.sampling.timeout = timeout;
+    return spec;
+  }
+
+  Result<Sample> RunOnce(const WorkloadSpec& spec) {
+    auto inst = backend_.Prepare(spec);
+    if (!inst.ok()) return inst.error();
+    return (*inst)->RunSample();
+  }
+
+  std::string ReadText(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  ProcessBackend backend_;
+  fs::path dir_;
+};
+
+// A process that no longer runs: gone, or a zombie no one has reaped yet
+// (containers whose pid 1 does not reap orphans keep those).
+bool ProcessGone(pid_t pid) {
+  if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() &&
+         (line[paren + 2] == 'Z' || line[paren + 2] == 'X');
+}
+
+bool WaitGone(pid_t pid, double seconds) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (ProcessGone(pid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return ProcessGone(pid);
+}
+
+TEST_F(ProcessBackendTest, SuccessReportsWallTimeAndRusage) {
+  // A busy shell loop burns CPU time in the child.
+  auto r = RunOnce(Command({"/bin/sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GT(r->seconds, 0);
+  ASSERT_TRUE(r->user_seconds && r->sys_seconds && r->max_rss_bytes);
+  EXPECT_GT(*r->user_seconds + *r->sys_seconds, 0);
+  EXPECT_LE(*r->user_seconds + *r->sys_seconds, r->seconds * 1.5 + 0.01);
+  EXPECT_GT(*r->max_rss_bytes, 100 * 1024);  // a shell needs more than 100 KiB
+}
+
+TEST_F(ProcessBackendTest, TimeoutKillsWholeProcessGroup) {
+  const fs::path pidfile = dir_ / "grandchild.pid";
+  auto spec = Command({"/bin/sh", "-c", "sleep 100 & echo $! > '" + pidfile.string() + "'; wait"}, 0.5);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = RunOnce(spec);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "timed out after 0.5s");
+  EXPECT_EQ(r.error().code, ExitCode::kToolError);
+  EXPECT_LT(took, 5.0);
+  const pid_t grandchild = static_cast<pid_t>(std::stol(ReadText(pidfile)));
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(WaitGone(grandchild, 2.0)) << "grandchild sleep " << grandchild << " survived";
+}
+
+TEST_F(ProcessBackendTest, TimeoutEscalatesToSigkill) {
+  // Both the shell and its grandchild ignore SIGTERM; only SIGKILL ends them.
+  const fs::path pidfile = dir_ / "stubborn.pid";
+  auto spec = Command(
+      {"/bin/sh", "-c", "trap '' TERM; sleep 100 & echo $! > '" + pidfile.string() + "'; wait"}, 0.5);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = RunOnce(spec);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "timed out after 0.5s");
+  EXPECT_LT(took, 5.0);
+  const pid_t grandchild = static_cast<pid_t>(std::stol(ReadText(pidfile)));
+  EXPECT_TRUE(WaitGone(grandchild, 2.0));
+}
+
+TEST_F(ProcessBackendTest, CrashIsReportedWithSignalAndStderr) {
+  auto r = RunOnce(Command({"/bin/sh", "-c", "echo 'about to crash' >&2; kill -SEGV $$"}));
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.error().message;
+  EXPECT_NE(m.find("killed by signal SIGSEGV (11)"), std::string::npos) << m;
+  EXPECT_NE(m.find("about to crash"), std::string::npos) << m;
+  EXPECT_EQ(r.error().code, ExitCode::kToolError);
+}
+
+TEST_F(ProcessBackendTest, NonZeroExitKeepsLast20LinesOfStderr) {
+  auto r = RunOnce(Command(
+      {"/bin/sh", "-c", "i=1; while [ $i -le 50 ]; do echo line$i >&2; i=$((i+1)); done; exit 3"}));
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.error().message;
+  EXPECT_NE(m.find("command '/bin/sh' exited with status 3"), std::string::npos) << m;
+  EXPECT_NE(m.find("line31\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("line50"), std::string::npos) << m;
+  EXPECT_EQ(m.find("line30\n"), std::string::npos) << m;
+}
+
+TEST_F(ProcessBackendTest, LargeStderrDoesNotDeadlock) {
+  // 1 MiB of stderr is far beyond a pipe's buffer; the parent must drain it.
+  auto r = RunOnce(Command({"/bin/sh", "-c", "head -c 1048576 /dev/zero | tr '\\0' x >&2"}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+}
+
+TEST_F(ProcessBackendTest, EnvAndCwdAreHonoured) {
+  auto spec = Command({"/bin/sh", "-c", "printf '%s' \"$GPUGATE_TEST_VALUE\" > out.txt"});
+  spec.env = {{"GPUGATE_TEST_VALUE", "hello world"}};
+  spec.cwd = dir_.string();
+  auto r = RunOnce(spec);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(ReadText(dir_ / "out.txt"), "hello world");
+}
+
+TEST_F(ProcessBackendTest, EnvironmentIsInherited) {
+  ::setenv("GPUGATE_INHERITED_TEST", "from-parent", 1);
+  auto spec = Command({"/bin/sh", "-c", "test \"$GPUGATE_INHERITED_TEST\" = from-parent"});
+  auto r = RunOnce(spec);
+  ::unsetenv("GPUGATE_INHERITED_TEST");
+  EXPECT_TRUE(r.ok()) << r.error().message;
+}
+
+TEST_F(ProcessBackendTest, RelativeCwdIsResolvedAgainstSuiteFolder) {
+  fs::create_directory(dir_ / "work");
+  auto spec = Command({"/bin/sh", "-c", "pwd > here.txt"});
+  spec.cwd = "work";
+  spec.location.file = (dir_ / "suite.yaml").string();
+  spec.location.line = 3;
+  auto r = RunOnce(spec);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(ReadText(dir_ / "work" / "here.txt"), (dir_ / "work").string() + "\n");
+}
+
+TEST_F(ProcessBackendTest, NoShellUnlessAsked) {
+  auto spec = Command({"touch", "file;touch injected"});
+  spec.cwd = dir_.string();
+  auto r = RunOnce(spec);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(fs::exists(dir_ / "file;touch injected"));
+  EXPECT_FALSE(fs::exists(dir_ / "injected"));
+}
+
+TEST_F(ProcessBackendTest, ShellTrueRunsThroughSh) {
+  auto spec = Command({"touch a; touch \"$1\"", "b"});
+  spec.shell = true;
+  spec.cwd = dir_.string();
+  auto r = RunOnce(spec);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(fs::exists(dir_ / "a"));
+  EXPECT_TRUE(fs::exists(dir_ / "b"));
+}
+
+TEST_F(ProcessBackendTest, MissingProgramIsToolError) {
+  auto r = RunOnce(Command({"/nonexistent/gpugate-no-such-program"}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "cannot run '/nonexistent/gpugate-no-such-program': No such file or directory");
+}
+
+TEST_F(ProcessBackendTest, BadCwdAndEmptyArgvAreInputErrors) {
+  auto spec = Command({"true"});
+  spec.cwd = (dir_ / "missing").string();
+  spec.location = SourceLocation{"suite.yaml", 7, 5};
+  auto r = backend_.Prepare(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_EQ(r.error().message.rfind("suite.yaml:7:5: workload 'cmd': cwd '", 0), 0u) << r.error().message;
+  auto empty = backend_.Prepare(Command({}));
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().code, ExitCode::kInputError);
+}
+
+TEST_F(ProcessBackendTest, SpawnOverheadIsMeasuredOnce) {
+  auto a = backend_.Prepare(Command({"true"}));
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(backend_.spawn_overhead_seconds().has_value());
+  const double first = *backend_.spawn_overhead_seconds();
+  EXPECT_GT(first, 0);
+  EXPECT_LT(first, 1.0);
+  auto b = backend_.Prepare(Command({"true"}));
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(*backend_.spawn_overhead_seconds(), first);
+  WorkloadResult result;
+  (*b)->Annotate(result);
+  EXPECT_EQ(result.counters.at("spawn_overhead_s"), first);
+}
+
+TEST_F(ProcessBackendTest, BudgetIsSharedByExecutions) {
+  // Each execution takes ~0.3 s; the 1 s budget covers about three of them.
+  auto inst = backend_.Prepare(Command({"sleep", "0.3"}, 1.0));
+  ASSERT_TRUE(inst.ok());
+  int ok = 0;
+  Result<Sample> last = ToolError("not run");
+  for (int i = 0; i < 10; ++i) {
+    last = (*inst)->RunSample();
+    if (!last.ok()) break;
+    ++ok;
+  }
+  EXPECT_GE(ok, 1);  // at most 3 fit; fewer when the machine is very busy
+  EXPECT_LE(ok, 3);
+  ASSERT_FALSE(last.ok());
+  EXPECT_EQ(last.error().message, "timed out after 1.0s");
+}
+
+TEST(ProcessDetailTest, TailLines) {
+  EXPECT_EQ(detail::TailLines("a\nb\nc\n", 2, 100), "b\nc");
+  EXPECT_EQ(detail::TailLines("a\nb\nc", 5, 100), "a\nb\nc");
+  EXPECT_EQ(detail::TailLines("abcdef", 3, 4), "cdef");
+  EXPECT_EQ(detail::TailLines("", 3, 4), "");
+  EXPECT_EQ(detail::TailLines("x\n", 0, 4), "");
+}
+
+TEST(ProcessDetailTest, DescribeWaitStatus) {
+  // Wait statuses built by real children (portable across libcs).
+  pid_t p = ::fork();
+  if (p == 0) ::_exit(7);
+  int st = 0;
+  ASSERT_EQ(::waitpid(p, &st, 0), p);
+  EXPECT_EQ(detail::DescribeWaitStatus(st), "exited with status 7");
+  p = ::fork();
+  if (p == 0) {
+    ::raise(SIGTERM);
+    ::_exit(0);
+  }
+  ASSERT_EQ(::waitpid(p, &st, 0), p);
+  EXPECT_EQ(detail::DescribeWaitStatus(st), "killed by signal SIGTERM (15)");
+  EXPECT_EQ(detail::SignalName(SIGKILL), "SIGKILL");
+  EXPECT_EQ(detail::SignalName(63), "signal 63");
+}
+
+TEST(ProcessDetailTest, MergeEnvironmentOverridesAndAppends) {
+  auto env = detail::MergeEnvironment({"A=1", "B=2", "C=x=y"}, {{"B", "3"}, {"D", "4"}});
+  EXPECT_EQ(env, (std::vector<std::string>{"A=1", "C=x=y", "B=3", "D=4"}));
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,108 @@
+// Tests of input format detection on every ingest test file, on heads cut at
+// awkward places, and on literal heads of the other formats.
+#include "ingest/format.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "util/fs.h"
+
+namespace gpugate {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Data(const std::string& rel) {
+  Result<std::string> text = ReadFile(std::string(GPUGATE_SOURCE_DIR) + "/tests/data/" + rel);
+  EXPECT_TRUE(text.ok()) << rel;
+  return text.ok() ? *text : std::string();
+}
+
+TEST(SniffFormat, EveryGbenchFile) {
+  for (const char* f : {"gbench/github-action-benchmark_googlecpp_output.json",
+                        "gbench/conbench_arrow_tensor_conversion_repetitions3.json",
+                        "gbench/gbench_local_repetitions5.json",
+                        "gbench/gbench_local_nan_error_aggonly.json"}) {
+    std::string text = Data(f);
+    EXPECT_EQ(SniffFormat(text), InputFormat::kGbench) << f;
+    // Cut inside the context: its keys are enough.
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, 300)), InputFormat::kGbench) << f;
+  }
+}
+
+TEST(SniffFormat, EveryNvbenchFile) {
+  for (const char* f : {"nvbench/nvbench_test_ref.json", "nvbench/nvbench_test_cmp.json"}) {
+    std::string text = Data(f);
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, kSniffBytes)), InputFormat::kNvbench) << f;
+    // Cut inside meta, after meta.version.nvbench (byte 400 of the file).
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, 400)), InputFormat::kNvbench) << f;
+    // Cut inside meta.argv: nothing tells yet.
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, 40)), InputFormat::kUnknown) << f;
+  }
+}
+
+TEST(SniffFormat, GpugateFilesByTheirSchema) {
+  EXPECT_EQ(SniffFormat(R"({"schema": "gpugate/results/v1", "run": {"suite": "s"}})"),
+            InputFormat::kGpugateResults);
+  EXPECT_EQ(SniffFormat("\xEF\xBB\xBF  {\n  \"schema\" : \"gpugate/baseline/v1\", \"runs\": ["),
+            InputFormat::kGpugateBaseline);
+  // A "schema" below the top level says nothing.
+  EXPECT_EQ(SniffFormat(R"({"x": {"schema": "gpugate/results/v1"}})"), InputFormat::kUnknown);
+  // Keys inside string values are not keys.
+  EXPECT_EQ(SniffFormat(R"({"note": "\"context\": {}, \"benchmarks\": []"})"), InputFormat::kUnknown);
+}
+
+TEST(SniffFormat, ChromeTracesInAllTheirShapes) {
+  // Kineto: schemaVersion and deviceProperties come long before traceEvents.
+  EXPECT_EQ(SniffFormat("\n{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [\n    {\n      \"id\": 0, "
+                        "\"name\": \"NVIDIA A100-PG509-200\","),
+            InputFormat::kChromeTrace);
+  EXPECT_EQ(SniffFormat(R"({"displayTimeUnit": "ns", "traceEvents": [{"ph": "X"}]})"),
+            InputFormat::kChromeTrace);
+  // JSON array format, possibly without the closing bracket.
+  EXPECT_EQ(SniffFormat(R"([{"name": "k", "ph": "X", "ts": 1, "dur": 2},)"), InputFormat::kChromeTrace);
+  EXPECT_EQ(SniffFormat(R"([{"name": "k", "args": {"ph": 1}}])"), InputFormat::kUnknown);
+  // gzip magic: a compressed trace.
+  EXPECT_EQ(SniffFormat(std::string("\x1f\x8b\x08\x00", 4)), InputFormat::kChromeTrace);
+}
+
+TEST(SniffFormat, UnknownInput) {
+  EXPECT_EQ(SniffFormat(""), InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat("   \n"), InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat("name,value\n"), InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat("{}"), InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat(R"({"benchmarks": []})"), InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat("{\"cont"), InputFormat::kUnknown);
+  EXPECT_STREQ(ToString(InputFormat::kNvbench), "nvbench JSON");
+}
+
+TEST(IngestBenchmarkFile, DispatchesByContent) {
+  std::string dir = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/";
+  Result<Results> g = IngestBenchmarkFile(dir + "gbench/gbench_local_repetitions5.json");
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_EQ(g->run.source_format, "gbench");
+  EXPECT_EQ(g->workloads.size(), 3u);
+
+  Result<Results> n = IngestBenchmarkFile(dir + "nvbench/nvbench_test_ref.json");
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  EXPECT_EQ(n->run.source_format, "nvbench");
+  EXPECT_EQ(n->workloads.size(), 126u);
+
+  std::filesystem::path p = std::filesystem::path(::testing::TempDir()) / "gpugate_sniff_results.json";
+  std::ofstream(p) << R"({"schema": "gpugate/results/v1"})";
+  Result<Results> other = IngestBenchmarkFile(p.string());
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().code, ExitCode::kInputError);
+  EXPECT_THAT(other.error().message, HasSubstr("is a gpugate results"));
+
+  Result<Results> missing = IngestBenchmarkFile(dir + "gbench/no_such_file.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ExitCode::kInputError);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,375 @@
+// Tests of the Google Benchmark JSON reader on real files (tests/data/gbench,
+// origin in tests/data/ORIGIN.md) and on small literal documents.
+//
+// Expected counts (workloads, skipped, samples) were computed independently
+// with Debian's Python over the same files:
+//   for f in tests/data/gbench/*.json; do /usr/bin/python3 -c "
+//   import json,sys; B=json.load(open(sys.argv[1]))['benchmarks']
+//   R=[b for b in B if b.get('aggregate_name') not in ('BigO','RMS')]
+//   g={}; [g.setdefault(b.get('run_name',b['name']),[]).append(b) for b in R]
+//   it=lambda v:[b for b in v if b.get('run_type')!='aggregate']
+//   bad=lambda v:any(b.get('error_occurred') or b.get('skipped') for b in v)
+//   print(len(g), sum(bad(it(v)) for v in g.values()),
+//         sum(0 if bad(it(v)) else (len(it(v)) or 1) for v in g.values()))" $f; done
+//   conbench_arrow_tensor_conversion_repetitions3.json  2 0 6
+//   gbench_local_nan_error_aggonly.json                 5 1 10
+//   gbench_local_repetitions5.json                      3 0 15
+//   github-action-benchmark_googlecpp_output.json       2 0 2
+// Sample values are real_time * unit scale, printed by
+//   /usr/bin/python3 -c "import json; d=json.load(open(F)); print(repr(b['real_time']*1e-9))".
+#include "ingest/gbench.h"
+
+#include <cmath>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "util/fs.h"
+
+namespace gpugate {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string DataPath(const std::string& rel) {
+  return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/gbench/" + rel;
+}
+
+Results Load(const std::string& rel) {
+  Result<std::string> text = ReadFile(DataPath(rel));
+  EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().message);
+  if (!text.ok()) return Results{};
+  Result<Results> r = GbenchFromJson(*text, rel);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? *r : Results{};
+}
+
+size_t TotalSamples(const Results& r) {
+  size_t n = 0;
+  for (const auto& w : r.workloads) n += AllSamples(w).size();
+  return n;
+}
+
+size_t CountStatus(const Results& r, WorkloadStatus s) {
+  size_t n = 0;
+  for (const auto& w : r.workloads) n += w.status == s ? 1 : 0;
+  return n;
+}
+
+double Counter(const WorkloadResult& w, const std::string& key) {
+  auto it = w.counters.find(key);
+  return it == w.counters.end() ? -12345.0 : it->second;
+}
+
+// A one-row document: line 4 holds the row, whose first 139 characters are
+// the fixed prefix below; "real_time": starts the value at column 153
+// (positions computed with Python's str.index over the same text).
+std::string Doc(const std::string& tail) {
+  const std::string row =
+      "{\"name\": \"BM_x/8\", \"run_name\": \"BM_x/8\", \"run_type\": \"iteration\", "
+      "\"repetitions\": 1, \"repetition_index\": 0, \"threads\": 1, \"iterations\": 10, ";
+  return "{\n\"context\": {\"host_name\": \"h\"},\n\"benchmarks\": [\n" + row + tail + "\n]}\n";
+}
+
+TEST(GbenchIngest, FileWithoutRepetitionsGivesOneSampleEach) {
+  Results r = Load("github-action-benchmark_googlecpp_output.json");
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(TotalSamples(r), 2u);
+  const WorkloadResult& w = r.workloads[0];
+  EXPECT_EQ(w.name, "fib_10");
+  EXPECT_EQ(w.kind, "gbench");
+  EXPECT_EQ(w.backend, "ingest");
+  ASSERT_EQ(w.rounds.size(), 1u);
+  EXPECT_DOUBLE_EQ(w.rounds[0][0], 2.1498980114547953e-07);
+  EXPECT_EQ(w.iterations_per_sample, 3070566);
+  EXPECT_EQ(Counter(w, "single_sample"), 1);
+  EXPECT_EQ(Counter(w, "gbench_repetitions"), 1);
+  EXPECT_DOUBLE_EQ(Counter(w, "cpu_time"), 2.1365507206163295e-07);
+  EXPECT_EQ(r.workloads[1].name, "fib_20");
+  EXPECT_DOUBLE_EQ(r.workloads[1].rounds[0][0], 2.7455600415007055e-05);
+  EXPECT_DOUBLE_EQ(r.workloads[1].summary.median, 2.7455600415007055e-05);
+
+  EXPECT_EQ(r.run.source_format, "gbench");
+  EXPECT_EQ(r.run.env.host, "Corgi.local");
+  EXPECT_EQ(r.run.env.cpu_cores, 4);
+  EXPECT_EQ(r.run.suite, "a");  // executable "./a.out"
+  EXPECT_EQ(r.run.source_context.at("mhz_per_cpu"), "2700");
+  EXPECT_EQ(r.run.source_context.at("library_build_type"), "release");
+  EXPECT_EQ(r.run.source_context.at("cpu_scaling_enabled"), "false");
+  EXPECT_EQ(r.run.source_context.at("date"), "2019-11-29 21:26:59");
+  EXPECT_THAT(r.run.source_context.at("caches"), HasSubstr("L3 Unified 3145728 B x4"));
+  // A local time without a zone cannot be placed on the UTC axis.
+  EXPECT_EQ(r.run.time_utc, "");
+  EXPECT_EQ(r.run.time_unix_ns, 0);
+  EXPECT_THAT(r.run.run_id, StartsWith("gbench-"));
+}
+
+TEST(GbenchIngest, RepetitionsBecomeOneRoundEach) {
+  Results r = Load("conbench_arrow_tensor_conversion_repetitions3.json");
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_EQ(TotalSamples(r), 6u);
+  const WorkloadResult& w = r.workloads[0];
+  EXPECT_EQ(w.name, "Int8RowMajorTensorConversionFixture<Int32Type>/ConvertToSparseCOOTensorInt32");
+  ASSERT_EQ(w.rounds.size(), 3u);
+  EXPECT_DOUBLE_EQ(w.rounds[0][0], 8.857283803106814e-05);
+  EXPECT_DOUBLE_EQ(w.rounds[1][0], 8.765301273132746e-05);
+  EXPECT_DOUBLE_EQ(w.rounds[2][0], 8.933275062069818e-05);
+  EXPECT_EQ(Counter(w, "gbench_repetitions"), 3);
+  EXPECT_EQ(w.counters.count("single_sample"), 0u);
+  EXPECT_EQ(w.counters.count("only_aggregates"), 0u);  // raw rows exist: aggregates unused
+  ASSERT_TRUE(w.bytes_per_second.has_value());
+  EXPECT_DOUBLE_EQ(*w.bytes_per_second, 488719840.85010594);
+  EXPECT_DOUBLE_EQ(Counter(w, "cpu_time"), 8.83988344988345e-05);
+  // The second family has no aggregate rows at all; repetitions still count.
+  const WorkloadResult& c = r.workloads[1];
+  ASSERT_EQ(c.rounds.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.rounds[1][0], 9.05697118398229e-05);
+  EXPECT_DOUBLE_EQ(*c.bytes_per_second, 474958882.80717134);
+  // "2022-09-02T16:11:56-05:00" is 21:11:56 UTC.
+  EXPECT_EQ(r.run.time_utc, "2022-09-02T21:11:56Z");
+  EXPECT_EQ(r.run.time_unix_ns, 1662153116LL * 1000000000LL);
+  EXPECT_EQ(r.run.env.cpu_cores, 10);
+}
+
+TEST(GbenchIngest, FiveRepetitionsOfThreeBenchmarks) {
+  Results r = Load("gbench_local_repetitions5.json");
+  ASSERT_EQ(r.workloads.size(), 3u);
+  EXPECT_EQ(TotalSamples(r), 15u);
+  EXPECT_EQ(r.workloads[0].name, "BM_VectorSum/1024");
+  EXPECT_EQ(r.workloads[1].name, "BM_VectorSum/65536");
+  EXPECT_EQ(r.workloads[2].name, "BM_Alloc/4096");
+  EXPECT_DOUBLE_EQ(r.workloads[0].rounds[0][0], 8.3850483106984768e-07);
+  EXPECT_EQ(r.workloads[0].summary.n, 5);
+  // Median of the five repetitions equals the file's own _median row.
+  EXPECT_DOUBLE_EQ(r.workloads[0].summary.median, 7.99338124614659e-07);
+  EXPECT_FALSE(r.workloads[2].bytes_per_second.has_value());
+  EXPECT_EQ(r.run.source_context.at("library_build_type"), "debug");
+  EXPECT_EQ(r.run.time_utc, "2026-11-21T22:54:09Z");
+}
+
+TEST(GbenchIngest, NanCountersErrorsUnitsAndAggregateOnly) {
+  Results r = Load("gbench_local_nan_error_aggonly.json");
+  ASSERT_EQ(r.workloads.size(), 5u);
+  EXPECT_EQ(TotalSamples(r), 10u);
+  EXPECT_EQ(CountStatus(r, WorkloadStatus::kOk), 4u);
+  EXPECT_EQ(CountStatus(r, WorkloadStatus::kSkipped), 1u);
+
+  const WorkloadResult& zero = r.workloads[0];
+  EXPECT_EQ(zero.name, "BM_ZeroCounter/8");
+  EXPECT_EQ(zero.rounds.size(), 3u);
+  EXPECT_EQ(Counter(zero, "misses"), 0.0);  // iteration rows say 0; the cv row's NaN is unused
+  EXPECT_DOUBLE_EQ(Counter(zero, "items_per_second"),
+                   (4669495942.866813 + 4066978176.768938 + 4681188928.8836155) / 3);
+
+  const WorkloadResult& fails = r.workloads[2];
+  EXPECT_EQ(fails.name, "BM_Fails");
+  EXPECT_EQ(fails.status, WorkloadStatus::kSkipped);
+  EXPECT_THAT(fails.reason, HasSubstr("device not available"));
+  EXPECT_TRUE(fails.rounds.empty());
+
+  // time_unit "us": 0.05380392232968412 us per iteration.
+  const WorkloadResult& us = r.workloads[3];
+  EXPECT_EQ(us.name, "BM_Us");
+  ASSERT_EQ(us.rounds.size(), 3u);
+  EXPECT_DOUBLE_EQ(us.rounds[0][0], 0.05380392232968412e-6);
+  EXPECT_EQ(us.iterations_per_sample, 335005);
+
+  // Aggregates only (time_unit "ms"): the median is the sample; the cv row's
+  // counter is NaN and simply missing; cv is a fraction, not a time.
+  const WorkloadResult& agg = r.workloads[4];
+  EXPECT_EQ(agg.name, "BM_AggOnly");
+  EXPECT_EQ(agg.status, WorkloadStatus::kOk);
+  ASSERT_EQ(agg.rounds.size(), 1u);
+  EXPECT_DOUBLE_EQ(agg.rounds[0][0], 3.218612061528352e-05 * 1e-3);
+  EXPECT_EQ(Counter(agg, "only_aggregates"), 1);
+  EXPECT_EQ(Counter(agg, "single_sample"), 1);
+  EXPECT_EQ(Counter(agg, "gbench_repetitions"), 3);
+  EXPECT_DOUBLE_EQ(Counter(agg, "mean"), 3.0244660955853363e-05 * 1e-3);
+  EXPECT_DOUBLE_EQ(Counter(agg, "stddev"), 3.4227671625938973e-06 * 1e-3);
+  EXPECT_DOUBLE_EQ(Counter(agg, "cv"), 0.11316930176833331);
+  EXPECT_EQ(Counter(agg, "zero"), 0.0);
+}
+
+TEST(GbenchIngest, UnitConversion) {
+  for (auto [unit, scale] : {std::pair<const char*, double>{"ns", 1e-9}, {"us", 1e-6},
+                             {"ms", 1e-3}, {"s", 1.0}}) {
+    std::string text = Doc(std::string("\"real_time\": 2.5, \"cpu_time\": 2.0, \"time_unit\": \"") +
+                           unit + "\"}");
+    Result<Results> r = GbenchFromJson(text, "u.json");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_DOUBLE_EQ(r->workloads[0].rounds[0][0], 2.5 * scale) << unit;
+    EXPECT_DOUBLE_EQ(r->workloads[0].counters.at("cpu_time"), 2.0 * scale) << unit;
+  }
+}
+
+TEST(GbenchIngest, NanInfNegativeTimesAreRejectedWithPositionAndName) {
+  struct Case {
+    const char* value;
+    const char* message;
+  };
+  for (const Case& c : {Case{"NaN", "t.json:4:153: benchmark 'BM_x/8': real_time is NaN"},
+                        Case{"Infinity", "t.json:4:153: benchmark 'BM_x/8': real_time is infinite"},
+                        Case{"-Infinity", "t.json:4:153: benchmark 'BM_x/8': real_time is infinite"},
+                        Case{"-2.5", "t.json:4:153: benchmark 'BM_x/8': real_time is negative (-2.5)"}}) {
+    Result<Results> r = GbenchFromJson(
+        Doc(std::string("\"real_time\": ") + c.value + ", \"cpu_time\": 1.0, \"time_unit\": \"ns\"}"),
+        "t.json");
+    ASSERT_FALSE(r.ok()) << c.value;
+    EXPECT_EQ(r.error().message, c.message);
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  }
+  // cpu_time is a time too; "-1" starts at column 170.
+  Result<Results> r = GbenchFromJson(
+      Doc("\"real_time\": 5.0, \"cpu_time\": -1, \"time_unit\": \"ns\"}"), "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:4:170: benchmark 'BM_x/8': cpu_time is negative (-1)");
+}
+
+TEST(GbenchIngest, NanInIterationCounterIsMissingNotAnError) {
+  Result<Results> r = GbenchFromJson(
+      Doc("\"real_time\": 5.0, \"cpu_time\": 5.0, \"time_unit\": \"ns\", \"misses\": NaN, "
+          "\"hits\": 3, \"items_per_second\": Infinity}"),
+      "t.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const WorkloadResult& w = r->workloads[0];
+  EXPECT_EQ(w.counters.count("misses"), 0u);
+  EXPECT_EQ(w.counters.count("items_per_second"), 0u);
+  EXPECT_EQ(w.counters.at("hits"), 3.0);
+}
+
+TEST(GbenchIngest, NanAggregatesAreMissingValues) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+{"name": "BM_a_mean", "run_name": "BM_a", "run_type": "aggregate", "repetitions": 4, "threads": 1,
+ "aggregate_name": "mean", "aggregate_unit": "time", "iterations": 4, "real_time": NaN, "cpu_time": NaN, "time_unit": "us"},
+{"name": "BM_a_median", "run_name": "BM_a", "run_type": "aggregate", "repetitions": 4, "threads": 1,
+ "aggregate_name": "median", "aggregate_unit": "time", "iterations": 4, "real_time": 7.0, "cpu_time": 7.0, "time_unit": "us"},
+{"name": "BM_a_stddev", "run_name": "BM_a", "run_type": "aggregate", "repetitions": 4, "threads": 1,
+ "aggregate_name": "stddev", "aggregate_unit": "time", "iterations": 4, "real_time": Infinity, "cpu_time": 0, "time_unit": "us"},
+{"name": "BM_b_mean", "run_name": "BM_b", "run_type": "aggregate", "repetitions": 4, "threads": 1,
+ "aggregate_name": "mean", "aggregate_unit": "time", "iterations": 4, "real_time": NaN, "cpu_time": NaN, "time_unit": "us"}
+]})";
+  Result<Results> r = GbenchFromJson(text, "agg.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 2u);
+  const WorkloadResult& a = r->workloads[0];
+  EXPECT_EQ(a.status, WorkloadStatus::kOk);
+  EXPECT_DOUBLE_EQ(a.rounds[0][0], 7.0e-6);
+  EXPECT_EQ(a.counters.count("mean"), 0u);
+  EXPECT_EQ(a.counters.count("stddev"), 0u);
+  EXPECT_EQ(a.counters.at("gbench_repetitions"), 4.0);
+  // Nothing usable for BM_b: skipped with a reason, not a crash or an error.
+  EXPECT_EQ(r->workloads[1].status, WorkloadStatus::kSkipped);
+  EXPECT_THAT(r->workloads[1].reason, HasSubstr("only aggregate rows"));
+}
+
+TEST(GbenchIngest, WrongTypesPointAtTheValue) {
+  Result<Results> r = GbenchFromJson(
+      Doc("\"real_time\": \"fast\", \"cpu_time\": 1.0, \"time_unit\": \"ns\"}"), "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:4:153: benchmarks[0].real_time: expected a number, got string");
+
+  r = GbenchFromJson(R"({"context": {}, "benchmarks": {}})", "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:1:31: benchmarks: expected an array, got object");
+
+  r = GbenchFromJson(R"({"context": [], "benchmarks": []})", "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:1:13: context: expected an object, got array");
+
+  r = GbenchFromJson(R"({"context": {"num_cpus": "two"}, "benchmarks": []})", "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:1:26: context.num_cpus: expected an integer, got string");
+
+  r = GbenchFromJson(Doc("\"real_time\": 1.0, \"time_unit\": \"nss\"}"), "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("unknown time unit 'nss'"));
+  EXPECT_THAT(r.error().message, HasSubstr("did you mean 'ns'?"));
+
+  r = GbenchFromJson(R"({"benchmarks": [{"name": "x", "iterations": 1.5, "real_time": 1}]})", "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:1:45: benchmarks[0].iterations: expected an integer, got 1.5");
+
+  r = GbenchFromJson(R"({"benchmarks": [{"name": "x", "iterations": 1, "real_time": 1, "error_occurred": "yes"}]})",
+                     "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("benchmarks[0].error_occurred: expected true or false"));
+
+  r = GbenchFromJson(R"({"benchmarks": [{"name": "x", "iterations": 1}]})", "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("benchmark 'x': missing real_time"));
+}
+
+TEST(GbenchIngest, EmptyTruncatedAndForeignInput) {
+  Result<Results> r = GbenchFromJson("", "empty.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_THAT(r.error().message, StartsWith("empty.json"));
+
+  Result<std::string> full = ReadFile(DataPath("gbench_local_repetitions5.json"));
+  ASSERT_TRUE(full.ok());
+  r = GbenchFromJson(full->substr(0, 2000), "cut.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_THAT(r.error().message, StartsWith("cut.json:"));
+
+  r = GbenchFromJson(R"({"context": {}})", "nob.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("missing \"benchmarks\" array"));
+
+  r = GbenchFromJson("[1, 2]", "arr.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, StartsWith("arr.json:1:1: "));
+}
+
+TEST(GbenchIngest, ErrorAndSkipRowsMakeTheWorkloadSkipped) {
+  const std::string text = R"({"benchmarks": [
+{"name": "BM_e", "run_name": "BM_e", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
+ "iterations": 5, "real_time": 3, "cpu_time": 3, "time_unit": "ns"},
+{"name": "BM_e", "run_name": "BM_e", "run_type": "iteration", "repetitions": 2, "repetition_index": 1,
+ "error_occurred": true, "error_message": "lost the GPU", "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns"},
+{"name": "BM_s", "run_name": "BM_s", "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
+ "skipped": true, "skip_message": "needs AVX-512", "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ns"},
+{"name": "BM_z", "run_name": "BM_z", "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
+ "iterations": 5, "real_time": 0, "cpu_time": 0, "time_unit": "ns"}
+]})";
+  Result<Results> r = GbenchFromJson(text, "e.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 3u);
+  EXPECT_EQ(r->workloads[0].status, WorkloadStatus::kSkipped);
+  EXPECT_EQ(r->workloads[0].reason, "benchmark reported an error: lost the GPU");
+  EXPECT_EQ(r->workloads[1].status, WorkloadStatus::kSkipped);
+  EXPECT_EQ(r->workloads[1].reason, "skipped by the benchmark: needs AVX-512");
+  EXPECT_EQ(r->workloads[2].status, WorkloadStatus::kSkipped);
+  EXPECT_THAT(r->workloads[2].reason, HasSubstr("real_time is 0"));
+}
+
+TEST(GbenchIngest, OldFilesWithoutRunTypeAndComplexityRows) {
+  // Before run_type existed, aggregates were known only by their suffix.
+  const std::string text = R"({"benchmarks": [
+{"name": "BM_old/1", "iterations": 10, "real_time": 4, "cpu_time": 4, "time_unit": "ns"},
+{"name": "BM_old/1", "iterations": 10, "real_time": 6, "cpu_time": 6, "time_unit": "ns"},
+{"name": "BM_old/1_mean", "iterations": 2, "real_time": 5, "cpu_time": 5, "time_unit": "ns"},
+{"name": "BM_cx_BigO", "run_name": "BM_cx", "run_type": "aggregate", "aggregate_name": "BigO",
+ "cpu_coefficient": 1.5, "real_coefficient": 1.5, "big_o": "N", "time_unit": "ns"},
+{"name": "BM_cx_RMS", "run_name": "BM_cx", "run_type": "aggregate", "aggregate_name": "RMS", "rms": 0.1}
+]})";
+  Result<Results> r = GbenchFromJson(text, "old.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 1u);
+  EXPECT_EQ(r->workloads[0].name, "BM_old/1");
+  EXPECT_EQ(r->workloads[0].rounds.size(), 2u);
+  EXPECT_DOUBLE_EQ(r->workloads[0].summary.mean, 5e-9);
+}
+
+TEST(GbenchIngest, HostileNamesAreQuotedInMessages) {
+  const std::string text =
+      "{\"benchmarks\": [{\"name\": \"BM_\\u001b[31mred\\nx\", \"iterations\": 1, \"real_time\": NaN}]}";
+  Result<Results> r = GbenchFromJson(text, "h.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("benchmark 'BM_\\x1b[31mred\\x0ax': real_time is NaN"));
+}
+
+}  // namespace
+}  // namespace gpugate

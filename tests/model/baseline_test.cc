@@ -1,0 +1,247 @@
+// Tests of baseline histories: environment keys, JSON round trip, append with
+// keep K, environment/suite/shard refusals, prune, version checks, and a
+// baseline file that survives SIGKILL in the middle of writes.
+#include "model/baseline.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/run_binary.h"
+#include "util/fs.h"
+
+namespace gpugate {
+namespace {
+
+Environment CpuEnv(const std::string& model = "Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz", int cores = 2) {
+  Environment e;
+  e.host = "runner-1";
+  e.os = "Linux 6.1.0 x86_64";
+  e.cpu_model = model;
+  e.cpu_cores = cores;
+  e.compiler = "GNU 12.2.0";
+  return e;
+}
+
+/// A run with `workloads` workloads of `samples` samples in 2 rounds.
+Results MakeRun(const std::string& id, int workloads = 2, int samples = 6, double base = 1e-3,
+                Environment env = CpuEnv()) {
+  Results r;
+  r.run.tool_version = "0.1.0";
+  r.run.suite = "cpu";
+  r.run.run_id = id;
+  r.run.time_utc = "2026-11-20T10:00:00Z";
+  r.run.time_unix_ns = 1795000000000000000;
+  r.run.git_sha = "abc1234def";
+  r.run.env = std::move(env);
+  for (int w = 0; w < workloads; ++w) {
+    WorkloadResult wr;
+    wr.name = "synthetic/w" + std::to_string(w);
+    wr.kind = "synthetic";
+    wr.backend = "synthetic";
+    wr.rounds.resize(2);
+    for (int s = 0; s < samples; ++s) wr.rounds[s % 2].push_back(base * (1.0 + 0.001 * s + 0.01 * w));
+    wr.summary.n = samples;
+    wr.summary.median = base;
+    r.workloads.push_back(std::move(wr));
+  }
+  return r;
+}
+
+TEST(BaselineTest, EnvironmentKeyCpuAndGpu) {
+  EXPECT_EQ(EnvironmentKey(CpuEnv()), "intel-xeon-platinum-8370c-cpu-2.80ghz-2c");
+  Environment g = CpuEnv();
+  g.gpu.name = "NVIDIA A100-SXM4-80GB";
+  g.gpu.driver_version = "550.54.15";
+  g.gpu.cuda_version = "13.0";
+  EXPECT_EQ(EnvironmentKey(g), "nvidia-a100-sxm4-80gb-drv550-cuda13.0");
+  // Host and OS do not enter the key.
+  Environment other = CpuEnv();
+  other.host = "runner-7";
+  other.os = "Linux 6.8";
+  EXPECT_EQ(EnvironmentKey(other), EnvironmentKey(CpuEnv()));
+  EXPECT_EQ(Slug("  ##  "), "unknown");
+  EXPECT_EQ(BaselinePath("baselines/", "My Suite", "k"), "baselines/my-suite/k.json");
+}
+
+TEST(BaselineTest, RoundTrip) {
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  ASSERT_TRUE(AppendRun(b, MakeRun("r2", 3, 8, 2e-3), 5, false).ok());
+  std::string text = BaselineToJson(b);
+  auto back = BaselineFromJson(text, "b.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->suite, "cpu");
+  EXPECT_EQ(back->environment_key, EnvironmentKey(CpuEnv()));
+  ASSERT_EQ(back->runs.size(), 2u);
+  EXPECT_EQ(back->runs[0].run.run_id, "r1");
+  EXPECT_EQ(back->runs[1].run.run_id, "r2");
+  ASSERT_EQ(back->runs[1].workloads.size(), 3u);
+  EXPECT_EQ(back->runs[1].workloads[2].rounds, b.runs[1].workloads[2].rounds);
+  EXPECT_EQ(BaselineToJson(*back), text);  // stable bytes
+}
+
+TEST(BaselineTest, AppendKeepsNewestK) {
+  Baseline b;
+  for (int i = 1; i <= 7; ++i) ASSERT_TRUE(AppendRun(b, MakeRun("r" + std::to_string(i)), 3, false).ok());
+  ASSERT_EQ(b.runs.size(), 3u);
+  EXPECT_EQ(b.runs[0].run.run_id, "r5");
+  EXPECT_EQ(b.runs[2].run.run_id, "r7");
+  EXPECT_EQ(PruneBaseline(b, 1), 2);
+  ASSERT_EQ(b.runs.size(), 1u);
+  EXPECT_EQ(b.runs[0].run.run_id, "r7");
+  EXPECT_EQ(PruneBaseline(b, 4), 0);
+  EXPECT_FALSE(AppendRun(b, MakeRun("r8"), 0, false).ok());
+}
+
+TEST(BaselineTest, RefusesOtherEnvironmentUnlessForced) {
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  Results other = MakeRun("r2", 2, 6, 1e-3, CpuEnv("AMD EPYC 7763 64-Core Processor", 4));
+  Status st = AppendRun(b, other, 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ExitCode::kInputError);
+  EXPECT_NE(st.error().message.find("cpu_model 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz' vs "
+                                    "'AMD EPYC 7763 64-Core Processor'"), std::string::npos)
+      << st.error().message;
+  EXPECT_NE(st.error().message.find("cpu_cores 2 vs 4"), std::string::npos);
+  EXPECT_NE(st.error().message.find("--force"), std::string::npos);
+  EXPECT_EQ(b.runs.size(), 1u);
+  ASSERT_TRUE(AppendRun(b, other, 5, true).ok());
+  EXPECT_EQ(b.runs.size(), 2u);
+  EXPECT_EQ(b.environment_key, "amd-epyc-7763-64-core-processor-4c");
+}
+
+TEST(BaselineTest, RefusesShardsOtherSuitesAndDuplicates) {
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  Results shard = MakeRun("r2");
+  shard.run.shard = "1/2";
+  Status st = AppendRun(b, shard, 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("gpugate merge"), std::string::npos);
+  Results empty_shard = MakeRun("r3");
+  empty_shard.run.shard = "";  // `gpugate run` without --shard
+  EXPECT_TRUE(AppendRun(b, empty_shard, 5, false).ok());
+  Results other = MakeRun("r4");
+  other.run.suite = "gpu";
+  EXPECT_FALSE(AppendRun(b, other, 5, true).ok());
+  st = AppendRun(b, MakeRun("r1"), 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("already"), std::string::npos);
+}
+
+TEST(BaselineTest, RejectsBadFiles) {
+  auto check = [](const std::string& text, const std::string& want) {
+    auto r = BaselineFromJson(text, "b.json");
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+    EXPECT_NE(r.error().message.find(want), std::string::npos) << r.error().message;
+  };
+  check("[1]", "b.json:1:1: expected a JSON object");
+  check("{\"schema\": \"gpugate/baseline/v2\", \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": []}",
+        "unsupported baseline version '2'");
+  check("{\"schema\": \"gpugate/results/v1\"}", "this is a results file");
+  check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", \"environment_key\": \"k\"}", "missing 'runs'");
+  check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": 3, \"environment_key\": \"k\", \"runs\": []}",
+        "b.json:1:35: suite: expected a string");
+  check("{\"schema\": \"gpugate/baseline/v1\",\n \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [7]}",
+        "b.json:2:49: runs[0]: expected a results object");
+  check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [",
+        "invalid JSON");
+  // An error inside a run points into the baseline file.
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  std::string text = BaselineToJson(b);
+  size_t at = text.find("\"run_id\": \"r1\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 14, "\"run_id\": 17  ");
+  int line = 1;
+  for (size_t i = 0; i < at; ++i) line += text[i] == '\n';
+  auto r = BaselineFromJson(text, "b.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("b.json:" + std::to_string(line) + ":"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("(in runs[0])"), std::string::npos);
+}
+
+TEST(BaselineTest, FileRoundTripIsAtomic) {
+  std::string dir = testing::MakeTempDir();
+  std::string path = dir + "/b.json";
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  ASSERT_TRUE(WriteBaselineFile(path, b).ok());
+  auto back = ReadBaselineFile(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->runs.size(), 1u);
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) entries += e.is_regular_file();
+  EXPECT_EQ(entries, 1u);  // no temp file left behind
+  testing::RemoveTree(dir);
+}
+
+/// Version k of the baseline the writer child produces: (k % 4) + 1 runs whose
+/// ids and first sample encode k.
+Baseline Version(int k) {
+  Baseline b;
+  for (int i = 0; i <= k % 4; ++i) {
+    Results r = MakeRun("v" + std::to_string(k) + "-" + std::to_string(i), 60, 200, 1e-3 + k * 1e-6);
+    EXPECT_TRUE(AppendRun(b, r, 10, false).ok());
+  }
+  return b;
+}
+
+TEST(BaselineTest, SurvivesSigkillMidWrite) {
+  std::string dir = testing::MakeTempDir();
+  std::string path = dir + "/b.json";
+  ASSERT_TRUE(WriteBaselineFile(path, Version(0)).ok());
+  std::mt19937 rng(20261122);
+  const int kKills = 25;
+  int versions_seen = 0, last_k = -1;
+  for (int kill = 0; kill < kKills; ++kill) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (int k = 1;; ++k)
+        if (!WriteBaselineFile(path, Version(k)).ok()) _exit(3);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 + rng() % 150));
+    ASSERT_EQ(::kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "writer ended on its own: " << status;
+    auto b = ReadBaselineFile(path);
+    ASSERT_TRUE(b.ok()) << "after kill " << kill << ": " << b.error().message;
+    ASSERT_FALSE(b->runs.empty());
+    // Identify the version from the first run id and check it is complete.
+    const std::string& id = b->runs[0].run.run_id;
+    int k = std::stoi(id.substr(1, id.find('-') - 1));
+    ASSERT_EQ(b->runs.size(), static_cast<size_t>(k % 4 + 1)) << id;
+    for (size_t i = 0; i < b->runs.size(); ++i) {
+      EXPECT_EQ(b->runs[i].run.run_id, "v" + std::to_string(k) + "-" + std::to_string(i));
+      ASSERT_EQ(b->runs[i].workloads.size(), 60u);
+      EXPECT_EQ(AllSamples(b->runs[i].workloads[59]).size(), 200u);
+    }
+    EXPECT_EQ(BaselineToJson(*b), BaselineToJson(Version(k)));
+    if (k != last_k) ++versions_seen;
+    last_k = k;
+    // Temp files of the killed writer may remain; they never replace the target.
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().filename() != "b.json") std::filesystem::remove(e.path());
+  }
+  std::printf("baseline SIGKILL test: %d kills, file intact every time, %d distinct versions observed\n", kKills,
+              versions_seen);
+  EXPECT_GE(versions_seen, 3);
+  testing::RemoveTree(dir);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,56 @@
+// Console report: order, folding of unchanged rows, colour only on request.
+#include "report/console.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/report_fixtures.h"
+
+namespace gpugate {
+namespace {
+
+using testing_fixtures::MixedVerdicts;
+using testing_fixtures::PassVerdicts;
+
+TEST(ReportConsole, RegressionsFirstAndSummaryLast) {
+  const std::string text = RenderConsole(MixedVerdicts());
+  const size_t header = text.find("VERDICT");
+  ASSERT_NE(header, std::string::npos) << text;
+  const size_t first_row = text.find('\n', header) + 1;
+  EXPECT_EQ(text.substr(first_row, 10), "regression") << text;
+  EXPECT_LT(text.find("saxpy/16M"), text.find("reduce/64M"));
+  EXPECT_LT(text.find("regression (warn)"), text.find("regression (waived)"));
+  EXPECT_NE(text.find("3 unchanged results not listed"), std::string::npos);
+  const std::string last = "FAIL: 3 regressions (1 waived, 1 warn only), 1 improvement, "
+                           "3 unchanged, 1 inconclusive, 1 new, 1 removed, 1 skipped, "
+                           "1 incomparable\n";
+  ASSERT_GE(text.size(), last.size());
+  EXPECT_EQ(text.substr(text.size() - last.size()), last);
+}
+
+TEST(ReportConsole, ColumnsAreAligned) {
+  ReportOptions verbose;
+  verbose.verbose = true;
+  const std::string text = RenderConsole(PassVerdicts(), verbose);
+  // Header and both rows put the workload column at the same offset.
+  const size_t header = text.find("VERDICT");
+  const size_t row1 = text.find("improvement ");
+  const size_t row2 = text.find("unchanged ");
+  ASSERT_NE(row2, std::string::npos) << text;
+  const size_t col = text.find("WORKLOAD") - header;
+  EXPECT_EQ(text.find("matmul/bf16/8192") - row1, col) << text;
+  EXPECT_EQ(text.find("matmul/bf16/1024") - row2, col) << text;
+}
+
+TEST(ReportConsole, ColourOnlyWhenAsked) {
+  EXPECT_EQ(RenderConsole(MixedVerdicts()).find('\x1b'), std::string::npos);
+  ReportOptions o;
+  o.color = true;
+  const std::string colored = RenderConsole(MixedVerdicts(), o);
+  EXPECT_NE(colored.find("\x1b[1;31mregression\x1b[0m"), std::string::npos);
+  EXPECT_NE(colored.find("\x1b[1;31mFAIL\x1b[0m: "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

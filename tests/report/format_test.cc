@@ -1,0 +1,83 @@
+// Tests for report number formatting (expected strings worked out by hand
+// from the rounding rules in format.h).
+#include "report/format.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace gpugate {
+namespace {
+
+TEST(ReportFormat, PercentHasSignAndOneDecimal) {
+  EXPECT_EQ(FormatPercent(0.041), "+4.1%");
+  EXPECT_EQ(FormatPercent(-0.03), "-3.0%");
+  EXPECT_EQ(FormatPercent(1.5), "+150.0%");
+  EXPECT_EQ(FormatPercent(0.0004), "0.0%");
+  EXPECT_EQ(FormatPercent(-0.0004), "0.0%");
+  EXPECT_EQ(FormatPercent(std::numeric_limits<double>::quiet_NaN()), "n/a");
+}
+
+TEST(ReportFormat, ThresholdDropsZeroDecimal) {
+  EXPECT_EQ(FormatThreshold(0.02), "2%");
+  EXPECT_EQ(FormatThreshold(0.025), "2.5%");
+  EXPECT_EQ(FormatThreshold(0.1), "10%");
+}
+
+TEST(ReportFormat, RatioWithInterval) {
+  EXPECT_EQ(FormatRatioCi(1.041, 1.029, 1.053), "+4.1% [+2.9%, +5.3%]");
+  EXPECT_EQ(FormatRatioCi(0.87, 0.85, 0.89), "-13.0% [-15.0%, -11.0%]");
+  EXPECT_EQ(FormatRatioCi(0.87, std::nullopt, std::nullopt), "-13.0%");
+  EXPECT_EQ(FormatRatioCi(std::nullopt, 0.9, 1.1), "n/a");
+}
+
+TEST(ReportFormat, DurationThreeSignificantDigits) {
+  EXPECT_EQ(FormatDuration(1.234e-3), "1.23 ms");
+  EXPECT_EQ(FormatDuration(0.5), "500 ms");
+  EXPECT_EQ(FormatDuration(12.345), "12.3 s");
+  EXPECT_EQ(FormatDuration(2.05e-5), "20.5 us");
+  EXPECT_EQ(FormatDuration(1e-9), "1.00 ns");
+  EXPECT_EQ(FormatDuration(0.5e-9), "0.500 ns");
+  EXPECT_EQ(FormatDuration(0), "0 ns");
+  EXPECT_EQ(FormatDuration(3600), "3600 s");
+  EXPECT_EQ(FormatDuration(-1.5e-3), "-1.50 ms");
+  EXPECT_EQ(FormatDuration(std::numeric_limits<double>::infinity()), "n/a");
+}
+
+TEST(ReportFormat, DurationRoundsIntoTheNextUnit) {
+  // 999.96 ns rounds to 1000 ns at three digits, which is 1.00 us.
+  EXPECT_EQ(FormatDuration(999.96e-9), "1.00 us");
+  EXPECT_EQ(FormatDuration(0.99996), "1.00 s");
+  EXPECT_EQ(FormatDuration(999.4e-9), "999 ns");
+}
+
+TEST(ReportFormat, BytesInBinaryUnits) {
+  EXPECT_EQ(FormatBytes(0), "0 B");
+  EXPECT_EQ(FormatBytes(512), "512 B");
+  EXPECT_EQ(FormatBytes(1023), "1023 B");
+  EXPECT_EQ(FormatBytes(1536), "1.50 KiB");
+  EXPECT_EQ(FormatBytes(int64_t{3} << 20), "3.00 MiB");
+  EXPECT_EQ(FormatBytes(1048575), "1.00 MiB");
+  EXPECT_EQ(FormatBytes(int64_t{1} << 30), "1.00 GiB");
+  EXPECT_EQ(FormatBytes(-2048), "-2.00 KiB");
+}
+
+TEST(ReportFormat, PValue) {
+  EXPECT_EQ(FormatPValue(0.0012), "0.0012");
+  EXPECT_EQ(FormatPValue(0.61), "0.61");
+  EXPECT_EQ(FormatPValue(0.04), "0.04");
+  EXPECT_EQ(FormatPValue(1.0), "1");
+  EXPECT_EQ(FormatPValue(0.00001), "<0.0001");
+}
+
+TEST(ReportFormat, MetricValueUsesTheMetricsUnit) {
+  EXPECT_EQ(FormatMetricValue("time", 1.234e-3), "1.23 ms");
+  EXPECT_EQ(FormatMetricValue("kernel:sgemm", 1.1e-4), "110 us");
+  EXPECT_EQ(FormatMetricValue("peak_memory", 1073741824.0), "1.00 GiB");
+  EXPECT_EQ(FormatMetricValue("throughput", 4.88e10), "4.88e+10/s");
+  EXPECT_EQ(FormatMetricValue("registers", 64), "64");
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,116 @@
+// GitHub Actions output: $GITHUB_OUTPUT lines and workflow-command annotations.
+#include "report/github.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/markdown.h"
+#include "report/report_fixtures.h"
+
+namespace gpugate {
+namespace {
+
+using testing_fixtures::Metric;
+using testing_fixtures::MismatchVerdicts;
+using testing_fixtures::MixedVerdicts;
+using testing_fixtures::PassVerdicts;
+
+TEST(ReportGithub, OutputLines) {
+  EXPECT_EQ(RenderGithubOutput(MixedVerdicts()),
+            "verdict=fail\n"
+            "regressions=3\n"
+            "failing=1\n"
+            "improvements=1\n"
+            "inconclusive=1\n"
+            "unchanged=3\n"
+            "new=1\n"
+            "removed=1\n"
+            "skipped=1\n"
+            "incomparable=1\n"
+            "summary=3 regressions (1 waived, 1 warn only), 1 improvement, 3 unchanged, "
+            "1 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable\n");
+  EXPECT_EQ(RenderGithubOutput(MismatchVerdicts()).substr(0, 21), "verdict=inconclusive\n");
+  EXPECT_EQ(RenderGithubOutput(PassVerdicts()).substr(0, 13), "verdict=pass\n");
+}
+
+TEST(ReportGithub, MultilineValuesUseADelimiterNotInTheValue) {
+  EXPECT_EQ(GithubOutputEntry("k", "v"), "k=v\n");
+  EXPECT_EQ(GithubOutputEntry("k", "a\nb"), "k<<GPUGATE_EOF\na\nb\nGPUGATE_EOF\n");
+  EXPECT_EQ(GithubOutputEntry("k", "a\nGPUGATE_EOF\nb"),
+            "k<<GPUGATE_EOF_1\na\nGPUGATE_EOF\nb\nGPUGATE_EOF_1\n");
+  EXPECT_EQ(GithubOutputEntry("k", "x\r"), "k<<GPUGATE_EOF\nx\r\nGPUGATE_EOF\n");
+}
+
+TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
+  const std::string text = RenderGithubAnnotations(MixedVerdicts());
+  EXPECT_EQ(text,
+            "::error title=gpugate regression%3A saxpy/16M (time)::+4.1%25 [+2.9%25, +5.3%25] (p 0.0012 "
+            "(0.004), threshold 2%25): +4.1%25 [+2.9%25, +5.3%25] exceeds the 2%25 threshold; 30 vs 30 "
+            "samples over 5 rounds\n"
+            "::warning title=gpugate regression%3A gemm/fp16/4096 (peak_memory)::+25.0%25 [+25.0%25, "
+            "+25.0%25] (p n/a, threshold 10%25): warn only: peak memory +25.0%25 exceeds the 10%25 "
+            "threshold\n"
+            "::warning title=gpugate regression%3A conv2d/nhwc (time)::+12.0%25 [+8.0%25, +16.0%25] (p "
+            "0.0004 (0.002), threshold 2%25): waived (new algorithm lands in #812, until "
+            "2026-12-31): +12.0%25 [+8.0%25, +16.0%25] exceeds the 2%25 threshold\n"
+            "::notice title=gpugate inconclusive::1 result was inconclusive (noise larger than the "
+            "effect or too few samples): train-step (time)\n"
+            "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
+            "2026-10-01: perf fix tracked in #771\n");
+}
+
+TEST(ReportGithub, InconclusiveOutcomeIsAnErrorAndMismatchAWarning) {
+  const std::string text = RenderGithubAnnotations(MismatchVerdicts());
+  EXPECT_NE(text.find("::error title=gpugate inconclusive::1 result was inconclusive"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("::warning title=gpugate environment mismatch::the baseline was measured "
+                      "in a different environment: gpu.name NVIDIA A100-SXM4-80GB -> NVIDIA "
+                      "H100 80GB HBM3; gpu.compute_capability 8.0 -> 9.0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(RenderGithubAnnotations(PassVerdicts()), "");
+}
+
+TEST(ReportGithub, StepSummaryIsTheMarkdownReport) {
+  EXPECT_EQ(RenderGithubStepSummary(MixedVerdicts()), RenderMarkdown(MixedVerdicts()));
+}
+
+Verdicts ManyResults(int n, Verdict verdict) {
+  Verdicts v;
+  v.outcome = verdict == Verdict::kRegression ? Outcome::kFail : Outcome::kPass;
+  for (int i = 0; i < n; ++i) {
+    MetricVerdict m = Metric("suite/some-long-workload-name/with/parameters/n=" + std::to_string(i),
+                             "time", verdict);
+    m.ratio = 1.1;
+    m.sentence = "a sentence long enough to make every row take about two hundred bytes of "
+                 "Markdown once the table cells are written out";
+    v.metrics.push_back(m);
+  }
+  return v;
+}
+
+TEST(ReportGithub, StepSummaryDropsUnchangedRowsToFitTheLimit) {
+  const Verdicts v = ManyResults(15000, Verdict::kUnchanged);
+  ASSERT_GT(RenderMarkdown(v).size(), kGithubStepSummaryLimit);
+  const std::string md = RenderGithubStepSummary(v);
+  EXPECT_LE(md.size(), kGithubStepSummaryLimit);
+  EXPECT_EQ(md.substr(0, md.find('\n')),
+            "## :white_check_mark: gpugate: 0 regressions, 0 improvements, 15000 unchanged, "
+            "0 inconclusive");
+  EXPECT_NE(md.find("15000 unchanged results are not listed"), std::string::npos);
+  EXPECT_EQ(md.find("n=14999"), std::string::npos);
+}
+
+TEST(ReportGithub, StepSummaryIsCutAtALineWhenStillTooLarge) {
+  const Verdicts v = ManyResults(10000, Verdict::kRegression);
+  const std::string md = RenderGithubStepSummary(v);
+  EXPECT_LE(md.size(), kGithubStepSummaryLimit);
+  EXPECT_GT(md.size(), kGithubStepSummaryLimit - 1000);
+  EXPECT_NE(md.find("report cut to fit"), std::string::npos);
+  EXPECT_EQ(md.rfind("## :x: gpugate: 10000 regressions", 0), 0u);
+}
+
+}  // namespace
+}  // namespace gpugate

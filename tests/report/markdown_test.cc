@@ -1,0 +1,110 @@
+// Markdown report: summary line first, section order, folding, and that
+// cmark-gfm renders the tables.
+#include "report/markdown.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "report/report_fixtures.h"
+#include "report/report_test_util.h"
+
+namespace gpugate {
+namespace {
+
+using testing_fixtures::HaveTool;
+using testing_fixtures::MismatchVerdicts;
+using testing_fixtures::MixedVerdicts;
+using testing_fixtures::PassVerdicts;
+using testing_fixtures::ReadText;
+using testing_fixtures::RunShell;
+using testing_fixtures::TempPath;
+using testing_fixtures::WriteText;
+
+size_t CountOf(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + what.size())) ++n;
+  return n;
+}
+
+TEST(ReportMarkdown, SummaryLineComesFirst) {
+  const std::string md = RenderMarkdown(MixedVerdicts());
+  EXPECT_EQ(md.substr(0, md.find('\n')),
+            "## :x: gpugate: 3 regressions (1 waived, 1 warn only), 1 improvement, 3 unchanged, "
+            "1 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable");
+  const std::string pass = RenderMarkdown(PassVerdicts());
+  EXPECT_EQ(pass.substr(0, pass.find('\n')),
+            "## :white_check_mark: gpugate: 0 regressions, 1 improvement, 1 unchanged, "
+            "0 inconclusive");
+}
+
+TEST(ReportMarkdown, RegressionsFirstAndUnchangedFolded) {
+  const std::string md = RenderMarkdown(MixedVerdicts());
+  const size_t reg = md.find("### :x: Regressions (3)");
+  const size_t impr = md.find("### :rocket: Improvements (1)");
+  const size_t inc = md.find("### :grey_question: Inconclusive (1)");
+  const size_t other = md.find("New, removed, skipped and incomparable (4)");
+  const size_t details = md.find("<details>\n<summary>3 unchanged</summary>");
+  ASSERT_NE(reg, std::string::npos) << md;
+  ASSERT_NE(details, std::string::npos) << md;
+  EXPECT_LT(reg, impr);
+  EXPECT_LT(impr, inc);
+  EXPECT_LT(inc, other);
+  EXPECT_LT(other, details);
+  // The failing regression is the first row; the waived one is marked.
+  EXPECT_NE(md.find("| saxpy/16M | time | +4.1% \\[+2.9%, +5.3%\\] | 0.0012 (0.004) | 2% | "
+                    "1.23 ms \u2192 1.28 ms | +4.1% \\[+2.9%, +5.3%\\] exceeds the 2% threshold; "
+                    "30 vs 30 samples over 5 rounds |"),
+            std::string::npos)
+      << md;
+  EXPECT_LT(md.find("saxpy/16M"), md.find("conv2d/nhwc"));
+  EXPECT_NE(md.find("waived (new algorithm lands in \\#812, until 2026-12-31): "),
+            std::string::npos);
+  EXPECT_NE(md.find("### :warning: Warnings"), std::string::npos);
+  EXPECT_NE(md.find("- **high** noisy-runner: between-run noise is 4.1x the within-run noise "
+                    "\u2014 evidence: CV between runs 18%, within runs 4.4%; hint: keep a "
+                    "baseline history of 10 runs or use \\`gpugate ab\\`\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(ReportMarkdown, RendersTablesWithCmarkGfm) {
+  if (!HaveTool("cmark-gfm")) GTEST_SKIP() << "cmark-gfm is not installed";
+  struct Case {
+    Verdicts verdicts;
+    size_t tables;
+  };
+  // mixed: regressions, improvements, inconclusive, other, unchanged, environment
+  const Case cases[] = {{MixedVerdicts(), 6}, {MismatchVerdicts(), 3}, {PassVerdicts(), 2}};
+  for (const Case& c : cases) {
+    const std::string in = TempPath(".md"), out = TempPath(".html");
+    WriteText(in, RenderMarkdown(c.verdicts));
+    ASSERT_EQ(RunShell("cmark-gfm -e table '" + in + "' > '" + out + "'"), 0);
+    const std::string html = ReadText(out);
+    EXPECT_EQ(CountOf(html, "<table>"), c.tables) << html;
+    EXPECT_EQ(CountOf(html, "<tr>"), CountOf(html, "</tr>"));
+    std::remove(in.c_str());
+    std::remove(out.c_str());
+  }
+}
+
+TEST(ReportMarkdown, WithoutTheTableExtensionNoTableAppears) {
+  // Guards the test above: plain CommonMark does not know tables.
+  if (!HaveTool("cmark-gfm")) GTEST_SKIP() << "cmark-gfm is not installed";
+  const std::string in = TempPath(".md"), out = TempPath(".html");
+  WriteText(in, RenderMarkdown(PassVerdicts()));
+  ASSERT_EQ(RunShell("cmark-gfm '" + in + "' > '" + out + "'"), 0);
+  EXPECT_EQ(ReadText(out).find("<table>"), std::string::npos);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+}
+
+TEST(ReportMarkdown, EmptyVerdicts) {
+  const std::string md = RenderMarkdown(Verdicts{});
+  EXPECT_NE(md.find("No results were compared."), std::string::npos);
+  EXPECT_EQ(md.find("|"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

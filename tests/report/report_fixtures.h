@@ -1,0 +1,207 @@
+// Fixed verdicts shared by the report tests: every verdict kind, waivers,
+// warn-only severity, suggestions, environment differences and warnings.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "model/verdicts.h"
+
+namespace gpugate::testing_fixtures {
+
+inline MetricVerdict Metric(std::string workload, std::string metric, Verdict verdict) {
+  MetricVerdict m;
+  m.workload = std::move(workload);
+  m.metric = std::move(metric);
+  m.verdict = verdict;
+  m.threshold = 0.02;
+  m.baseline_n = 30;
+  m.current_n = 30;
+  m.baseline_rounds = 5;
+  m.current_rounds = 5;
+  return m;
+}
+
+inline MetricVerdict WithStats(MetricVerdict m, double ratio, double lo, double hi, double p,
+                               double p_adj, double baseline, double current) {
+  m.ratio = ratio;
+  m.ci_low = lo;
+  m.ci_high = hi;
+  m.p_value = p;
+  m.p_adjusted = p_adj;
+  m.baseline_value = baseline;
+  m.current_value = current;
+  return m;
+}
+
+/// A failing comparison with one result of every kind.
+inline Verdicts MixedVerdicts() {
+  Verdicts v;
+  v.tool_version = "0.1.0";
+  v.baseline_label = "baselines/main/a100.json";
+  v.current_label = "results.json";
+  v.policy_name = "default";
+  v.fdr_q = 0.05;
+  v.outcome = Outcome::kFail;
+
+  auto unchanged1 = WithStats(Metric("saxpy/1M", "time", Verdict::kUnchanged), 1.003, 0.991,
+                              1.012, 0.61, 0.83, 2.05e-5, 2.056e-5);
+  unchanged1.reason_code = "interval_inside_threshold";
+  unchanged1.sentence = "+0.3% [-0.9%, +1.2%] lies inside the 2% threshold";
+  v.metrics.push_back(unchanged1);
+
+  auto reg = WithStats(Metric("saxpy/16M", "time", Verdict::kRegression), 1.041, 1.029, 1.053,
+                       0.0012, 0.004, 1.234e-3, 1.2846e-3);
+  reg.reason_code = "significant_above_threshold";
+  reg.sentence =
+      "+4.1% [+2.9%, +5.3%] exceeds the 2% threshold; 30 vs 30 samples over 5 rounds";
+  v.metrics.push_back(reg);
+
+  auto impr = WithStats(Metric("reduce/64M", "time", Verdict::kImprovement), 0.87, 0.85, 0.89,
+                        0.00001, 0.00008, 3.2e-3, 2.784e-3);
+  impr.reason_code = "significant_below_threshold";
+  impr.sentence = "-13.0% [-15.0%, -11.0%] is faster beyond the 2% threshold";
+  v.metrics.push_back(impr);
+
+  auto warn = WithStats(Metric("gemm/fp16/4096", "peak_memory", Verdict::kRegression), 1.25,
+                        1.25, 1.25, 0.0, 0.0, 1073741824.0, 1342177280.0);
+  warn.severity = Severity::kWarn;
+  warn.threshold = 0.1;
+  warn.p_value.reset();
+  warn.p_adjusted.reset();
+  warn.reason_code = "deterministic_above_threshold";
+  warn.sentence = "peak memory +25.0% exceeds the 10% threshold";
+  v.metrics.push_back(warn);
+
+  auto waived = WithStats(Metric("conv2d/nhwc", "time", Verdict::kRegression), 1.12, 1.08, 1.16,
+                          0.0004, 0.002, 4.5e-4, 5.04e-4);
+  waived.waived = true;
+  waived.waiver_reason = "new algorithm lands in #812, until 2026-12-31";
+  waived.reason_code = "significant_above_threshold";
+  waived.sentence = "+12.0% [+8.0%, +16.0%] exceeds the 2% threshold";
+  v.metrics.push_back(waived);
+
+  auto inc = WithStats(Metric("train-step", "time", Verdict::kInconclusive), 1.03, 0.97, 1.09,
+                       0.21, 0.48, 0.812, 0.836);
+  inc.reason_code = "noise_exceeds_effect";
+  inc.sentence =
+      "+3.0% [-3.0%, +9.0%] straddles the 2% threshold; between-run noise (CV 9%) is larger "
+      "than the effect: add a baseline history or use interleaved A/B";
+  v.metrics.push_back(inc);
+
+  auto kernel = WithStats(Metric("train-step", "kernel:ampere_sgemm_128x64_tn", Verdict::kUnchanged),
+                          0.998, 0.99, 1.006, 0.7, 0.88, 1.1e-4, 1.098e-4);
+  kernel.reason_code = "interval_inside_threshold";
+  kernel.sentence = "-0.2% [-1.0%, +0.6%] lies inside the 2% threshold";
+  v.metrics.push_back(kernel);
+
+  auto tput = WithStats(Metric("saxpy/1M", "throughput", Verdict::kUnchanged), 0.997, 0.988,
+                        1.009, 0.58, 0.83, 4.88e10, 4.865e10);
+  tput.lower_is_better = false;
+  tput.reason_code = "interval_inside_threshold";
+  tput.sentence = "-0.3% [-1.2%, +0.9%] lies inside the 2% threshold";
+  v.metrics.push_back(tput);
+
+  auto added = Metric("histogram/256", "time", Verdict::kNew);
+  added.baseline_n = 0;
+  added.baseline_rounds = 0;
+  added.current_value = 7.5e-5;
+  added.reason_code = "not_in_baseline";
+  added.sentence = "not in the baseline; recorded for next time";
+  v.metrics.push_back(added);
+
+  auto removed = Metric("scan/legacy", "time", Verdict::kRemoved);
+  removed.current_n = 0;
+  removed.current_rounds = 0;
+  removed.baseline_value = 2.2e-4;
+  removed.reason_code = "not_in_current";
+  removed.sentence = "in the baseline but not in this run";
+  v.metrics.push_back(removed);
+
+  auto skipped = Metric("nccl/allreduce", "time", Verdict::kSkipped);
+  skipped.current_n = 0;
+  skipped.current_rounds = 0;
+  skipped.reason_code = "workload_skipped";
+  skipped.sentence = "skipped: needs 2 GPUs, found 1";
+  v.metrics.push_back(skipped);
+
+  auto incomparable = WithStats(Metric("fft/1D/2^20", "time", Verdict::kIncomparable), 0.71,
+                                0.69, 0.73, 0.0001, 0.0005, 9.1e-5, 6.46e-5);
+  incomparable.reason_code = "clock_regime_differs";
+  incomparable.sentence = "SM clock locked at 1410 MHz in the baseline, boost in this run";
+  v.metrics.push_back(incomparable);
+
+  v.env_differences.push_back({"gpu.sm_clock_policy", "locked 1410 MHz", "boost"});
+  v.env_differences.push_back({"driver_version", "535.104.05", "535.129.03"});
+
+  v.suggestions.push_back({"saxpy/16M", "memory-bound", 2,
+                           "saxpy/16M runs at 71% of the measured peak bandwidth",
+                           "1.29 ms for 201 MB moved; peak 1.55 TB/s",
+                           "fuse the following kernel to reuse data in L2"});
+  v.suggestions.push_back({"", "noisy-runner", 1,
+                           "between-run noise is 4.1x the within-run noise",
+                           "CV between runs 18%, within runs 4.4%",
+                           "keep a baseline history of 10 runs or use `gpugate ab`"});
+  v.suggestions.push_back({"train-step", "launch-overhead", 3,
+                           "38% of GPU time is idle between 4,812 short kernels", "",
+                           "capture the step in a CUDA graph"});
+
+  v.warnings.push_back(
+      "waiver for 'attention/*' (time) expired on 2026-10-01: perf fix tracked in #771");
+  return v;
+}
+
+/// The environments differ; the policy asks for certainty, so the outcome is
+/// inconclusive.
+inline Verdicts MismatchVerdicts() {
+  Verdicts v;
+  v.tool_version = "0.1.0";
+  v.baseline_label = "baselines/nightly/a100.json";
+  v.current_label = "h100-run.json";
+  v.policy_name = "strict";
+  v.fdr_q = 0.01;
+  v.environment_matches = false;
+  v.outcome = Outcome::kInconclusive;
+  v.env_differences.push_back({"gpu.name", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"});
+  v.env_differences.push_back({"gpu.compute_capability", "8.0", "9.0"});
+
+  auto a = WithStats(Metric("saxpy/16M", "time", Verdict::kIncomparable), 0.58, 0.57, 0.59,
+                     0.0001, 0.0002, 1.234e-3, 7.16e-4);
+  a.confidence = 0.99;
+  a.reason_code = "environment_mismatch";
+  a.sentence = "measured on a different GPU model; not compared";
+  v.metrics.push_back(a);
+
+  auto b = WithStats(Metric("cpu/parse-json", "time", Verdict::kInconclusive), 1.018, 0.995,
+                     1.041, 0.12, 0.12, 0.0312, 0.03176);
+  b.confidence = 0.99;
+  b.baseline_history_runs = 12;
+  b.reason_code = "interval_straddles_threshold";
+  b.sentence = "+1.8% [-0.5%, +4.1%] neither excludes nor stays inside the 1% threshold";
+  b.threshold = 0.01;
+  v.metrics.push_back(b);
+  return v;
+}
+
+/// A clean pass: one improvement, the rest unchanged, nothing else.
+inline Verdicts PassVerdicts() {
+  Verdicts v;
+  v.tool_version = "0.1.0";
+  v.baseline_label = "main@4f2c9e1";
+  v.current_label = "pr-1234@77ab0d3";
+  v.policy_name = "default";
+  v.outcome = Outcome::kPass;
+  auto i = WithStats(Metric("matmul/bf16/8192", "time", Verdict::kImprovement), 0.952, 0.941,
+                     0.962, 0.00003, 0.00006, 0.01523, 0.0145);
+  i.reason_code = "significant_below_threshold";
+  i.sentence = "-4.8% [-5.9%, -3.8%] is faster beyond the 2% threshold";
+  v.metrics.push_back(i);
+  auto u = WithStats(Metric("matmul/bf16/1024", "time", Verdict::kUnchanged), 1.001, 0.996, 1.006,
+                     0.74, 0.74, 2.71e-5, 2.713e-5);
+  u.reason_code = "interval_inside_threshold";
+  u.sentence = "+0.1% [-0.4%, +0.6%] lies inside the 2% threshold";
+  v.metrics.push_back(u);
+  return v;
+}
+
+}  // namespace gpugate::testing_fixtures

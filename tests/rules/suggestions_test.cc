@@ -1,0 +1,108 @@
+// Tests for the suggestion rules.
+#include "rules/suggestions.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace gpugate {
+namespace {
+
+const Suggestion* FindRule(const std::vector<Suggestion>& s, const std::string& rule) {
+  for (const auto& x : s)
+    if (x.rule == rule) return &x;
+  return nullptr;
+}
+
+TEST(Suggestions, MeasureNoiseSeparatesWithinAndBetweenRounds) {
+  WorkloadResult w;
+  // Rounds at e^0 and e^0.1 with within-round log deviations of -0.05, 0, +0.05.
+  for (double level : {0.0, 0.1}) {
+    std::vector<double> r;
+    for (double d : {-0.05, 0.0, 0.05}) r.push_back(std::exp(level + d));
+    w.rounds.push_back(r);
+  }
+  NoiseProfile n = MeasureNoise(w);
+  EXPECT_EQ(n.rounds, 2);
+  EXPECT_NEAR(n.within, 0.05, 1e-12);                    // sqrt((2 * 0.005) / (2 * 2))
+  EXPECT_NEAR(n.between, 0.1 / std::sqrt(2.0), 1e-12);   // SD of {0, 0.1}
+}
+
+TEST(Suggestions, NoisyWorkloadAndBetweenRunNoise) {
+  Results cur;
+  WorkloadResult quiet, noisy;
+  quiet.name = "quiet";
+  noisy.name = "noisy";
+  for (int r = 0; r < 3; ++r) {
+    quiet.rounds.push_back({1.0, 1.001, 0.999});
+    noisy.rounds.push_back({1.0, 1.2, 0.85});
+  }
+  cur.workloads = {quiet, noisy};
+  Verdicts v;
+  MetricVerdict m;
+  m.workload = "noisy";
+  m.metric = "time";
+  m.verdict = Verdict::kInconclusive;
+  m.reason_code = "between_run_noise";
+  v.metrics.push_back(m);
+  auto s = SuggestFromComparison({}, cur, v);
+  const Suggestion* n = FindRule(s, "noisy-workload");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->workload, "noisy");
+  EXPECT_NE(n->hint.find("interleaved A/B"), std::string::npos);
+  const Suggestion* b = FindRule(s, "between-run-noise");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->priority, 1);
+  EXPECT_EQ(b->workload, "");
+  EXPECT_NE(b->hint.find("baseline history"), std::string::npos);
+  EXPECT_EQ(s.front().priority, 1);  // sorted by priority
+  int noisy_count = 0;
+  for (const auto& x : s) noisy_count += x.rule == "noisy-workload";
+  EXPECT_EQ(noisy_count, 1);  // the quiet workload is not flagged
+}
+
+TEST(Suggestions, ArithmeticIntensityHintForRegressions) {
+  Results cur;
+  WorkloadResult w;
+  w.name = "triad";
+  w.rounds = {{1e-3}};
+  w.work.bytes = 24000000;  // 24 MB per sample
+  w.work.flops = 2000000;   // 2 MFLOP: 0.083 FLOP/byte
+  WorkloadResult g = w;
+  g.name = "gemm";
+  g.work.bytes = 12000000;
+  g.work.flops = 2e9;       // 167 FLOP/byte
+  cur.workloads = {w, g};
+  Verdicts v;
+  for (const char* name : {"triad", "gemm"}) {
+    MetricVerdict m;
+    m.workload = name;
+    m.metric = "time";
+    m.verdict = Verdict::kRegression;
+    m.current_value = 1e-3;
+    v.metrics.push_back(m);
+  }
+  auto s = SuggestFromComparison({}, cur, v);
+  const Suggestion* mem = FindRule(s, "memory-bound");
+  ASSERT_NE(mem, nullptr);
+  EXPECT_EQ(mem->workload, "triad");
+  EXPECT_NE(mem->evidence.find("24 GB/s"), std::string::npos) << mem->evidence;
+  const Suggestion* comp = FindRule(s, "compute-bound");
+  ASSERT_NE(comp, nullptr);
+  EXPECT_EQ(comp->workload, "gemm");
+}
+
+TEST(Suggestions, NothingForACleanComparison) {
+  Results cur;
+  WorkloadResult w;
+  w.name = "a";
+  w.rounds = {{1.0, 1.001}, {1.0005, 0.9995}};
+  cur.workloads = {w};
+  Verdicts v;
+  EXPECT_TRUE(SuggestFromComparison({}, cur, v).empty());
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,309 @@
+// Tests of the trace analyses: a hand-made trace with every number worked out
+// by hand (tests/trace/trace_test_data.h), and the real Kineto fixtures with
+// reference values from an independent Python script.
+#include "trace/analysis.h"
+
+#include <gtest/gtest.h>
+
+#include "trace/report_render.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_test_data.h"
+#include "util/json.h"
+
+namespace gpugate {
+namespace {
+
+using testing::TraceDataPath;
+
+TraceReport AnalyzeHand(AnalysisOptions opt = {}) {
+  TraceAnalyzer analyzer(opt);
+  auto info = ReadTraceFromString(testing::kHandTrace, "hand.json", analyzer);
+  EXPECT_TRUE(info.ok()) << info.error().message;
+  return analyzer.Finish(*info);
+}
+
+const KernelStats* FindKernel(const std::vector<KernelStats>& ks, const std::string& name) {
+  for (const KernelStats& k : ks)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+TEST(TraceAnalysisTest, TemporalBreakdownOfHandTrace) {
+  TraceReport r = AnalyzeHand();
+  EXPECT_EQ(r.span_start_ns, 0);
+  EXPECT_EQ(r.span_end_ns, 200000);
+  ASSERT_EQ(r.devices.size(), 2u);
+  const DeviceStats& d0 = r.devices[0];
+  EXPECT_EQ(d0.device, 0);
+  EXPECT_EQ(d0.busy_ns, 34000);
+  EXPECT_EQ(d0.compute_ns, 20000);
+  EXPECT_EQ(d0.communication_ns, 10000);
+  EXPECT_EQ(d0.memcpy_ns, 3000);
+  EXPECT_EQ(d0.memset_ns, 1000);
+  EXPECT_EQ(d0.idle_ns, 166000);
+  EXPECT_EQ(d0.idle.host_wait_ns, 160990);
+  EXPECT_EQ(d0.idle.kernel_wait_ns, 10);
+  EXPECT_EQ(d0.idle.other_ns, 5000);
+  EXPECT_EQ(d0.kernel_count, 4);
+  EXPECT_EQ(d0.memcpy_count, 1);
+  EXPECT_EQ(d0.memset_count, 1);
+  EXPECT_EQ(d0.kernel_time_ns, 35000);
+  EXPECT_EQ(d0.active_start_ns, 20000);
+  EXPECT_EQ(d0.active_end_ns, 76010);
+
+  const DeviceStats& d1 = r.devices[1];
+  EXPECT_EQ(d1.busy_ns, 50000);
+  EXPECT_EQ(d1.compute_ns, 50000);
+  EXPECT_EQ(d1.idle.other_ns, 100000);
+  EXPECT_EQ(d1.idle.host_wait_ns, 50000);
+
+  // Over both devices: span 400 us, idle 316 us, compute 70 us, NCCL 10 us.
+  EXPECT_DOUBLE_EQ(r.gpu_idle_time_pct, 79.0);
+  EXPECT_DOUBLE_EQ(r.compute_time_pct, 17.5);
+  EXPECT_DOUBLE_EQ(r.communication_time_pct, 2.5);
+}
+
+TEST(TraceAnalysisTest, PerStreamIdleFollowsHtaDefinition) {
+  TraceReport r = AnalyzeHand();
+  const DeviceStats& d0 = r.devices[0];
+  ASSERT_EQ(d0.streams.size(), 2u);
+  const StreamStats& s7 = d0.streams[0].stream == 7 ? d0.streams[0] : d0.streams[1];
+  const StreamStats& s8 = d0.streams[0].stream == 8 ? d0.streams[0] : d0.streams[1];
+  // Stream 7: k1 [20,30), k1 [40,45), memcpy [62,70), memset [75.01,76.01).
+  EXPECT_EQ(s7.kernels, 2);
+  EXPECT_EQ(s7.memcpys, 1);
+  EXPECT_EQ(s7.memsets, 1);
+  EXPECT_EQ(s7.busy_ns, 24000);
+  EXPECT_EQ(s7.idle.host_wait_ns, 17000);  // [45,62), memcpy launched at 60
+  EXPECT_EQ(s7.idle.other_ns, 15010);      // [30,40) launch 15; [70,75.01) launch 21
+  EXPECT_EQ(s7.idle.kernel_wait_ns, 0);
+  // Stream 8: k2 [25,35), NCCL [65,75) launched at 61 > 35.
+  EXPECT_EQ(s8.busy_ns, 20000);
+  EXPECT_EQ(s8.idle.host_wait_ns, 30000);
+}
+
+TEST(TraceAnalysisTest, KernelBreakdownAndAttributes) {
+  AnalysisOptions opt;
+  opt.keep_kernel_samples = true;
+  TraceReport r = AnalyzeHand(opt);
+  const KernelStats* k1 = FindKernel(r.devices[0].kernels, "k1");
+  ASSERT_NE(k1, nullptr);
+  EXPECT_EQ(k1->count, 2);
+  EXPECT_EQ(k1->total_ns, 15000);
+  EXPECT_EQ(k1->min_ns, 5000);
+  EXPECT_EQ(k1->max_ns, 10000);
+  EXPECT_DOUBLE_EQ(k1->mean_ns, 7500);
+  EXPECT_DOUBLE_EQ(k1->share, 15.0 / 35.0);
+  EXPECT_EQ(k1->mean_occupancy_pct, 60);
+  EXPECT_EQ(k1->registers_per_thread, 32);
+  EXPECT_EQ(k1->grid[1], 2);
+  EXPECT_EQ(k1->durations_ns, (std::vector<int64_t>{10000, 5000}));
+  const KernelStats* nccl = FindKernel(r.devices[0].kernels, "ncclKernel_AllReduce_RING_LL_Sum_float");
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_TRUE(nccl->communication);
+  // Across devices, k3 (50 us) leads.
+  ASSERT_GE(r.top_kernels.size(), 2u);
+  EXPECT_EQ(r.top_kernels[0].name, "k3");
+  EXPECT_EQ(r.top_kernels[1].name, "k1");
+  EXPECT_EQ(r.distinct_kernels, 4);
+  opt.top_n = 1;
+  EXPECT_EQ(AnalyzeHand(opt).top_kernels.size(), 1u);
+}
+
+TEST(TraceAnalysisTest, LaunchStatistics) {
+  TraceReport r = AnalyzeHand();
+  const LaunchStats& l = r.launch;
+  EXPECT_EQ(l.gpu_ops_matched, 6);    // 4 kernels, memcpy, memset on GPU 0
+  EXPECT_EQ(l.gpu_ops_unmatched, 1);  // k3 has no correlation
+  EXPECT_EQ(l.kernels, 4);
+  EXPECT_DOUBLE_EQ(l.delay_mean_ns, 12500);
+  EXPECT_EQ(l.delay_min_ns, 4000);
+  EXPECT_EQ(l.delay_max_ns, 25000);
+  EXPECT_EQ(l.delay_p50_ns, 12000);
+  EXPECT_EQ(l.launch_cost_ns, 11000);
+  EXPECT_EQ(l.kernel_runtime_ns, 35000);
+  EXPECT_EQ(l.shorter_than_launch, 1);
+  ASSERT_EQ(l.short_kernels.size(), 1u);
+  EXPECT_EQ(l.short_kernels[0].name, "k1");
+  EXPECT_EQ(l.short_kernels[0].launch_ns, 6000);
+  EXPECT_EQ(l.short_kernels[0].kernel_ns, 5000);
+}
+
+TEST(TraceAnalysisTest, MemoryTrafficCpuOpsAndMemoryEvents) {
+  AnalysisOptions opt;
+  opt.collect_memory_timeline = true;
+  TraceReport r = AnalyzeHand(opt);
+  ASSERT_EQ(r.memory_traffic.size(), 2u);
+  EXPECT_EQ(r.memory_traffic[0].kind, "HtoD");
+  EXPECT_EQ(r.memory_traffic[0].route, "Pinned -> Device");
+  EXPECT_EQ(r.memory_traffic[0].memory, "pinned");
+  EXPECT_EQ(r.memory_traffic[0].bytes, 8000);
+  EXPECT_EQ(r.memory_traffic[0].total_ns, 8000);
+  EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps(), 1.0);
+  EXPECT_EQ(r.memory_traffic[1].kind, "Memset");
+  EXPECT_EQ(r.memory_traffic[1].bytes, 64);
+
+  // outer [1,100) contains inner [10,30): self 79 us; inner self 20 us.
+  ASSERT_EQ(r.cpu_ops.size(), 2u);
+  EXPECT_EQ(r.cpu_ops[0].name, "outer");
+  EXPECT_EQ(r.cpu_ops[0].total_ns, 99000);
+  EXPECT_EQ(r.cpu_ops[0].self_ns, 79000);
+  EXPECT_EQ(r.cpu_ops[1].self_ns, 20000);
+
+  ASSERT_EQ(r.memory.size(), 1u);
+  EXPECT_EQ(r.memory[0].device_type, 1);
+  EXPECT_EQ(r.memory[0].events, 2);
+  EXPECT_EQ(r.memory[0].peak_allocated, 4096);
+  EXPECT_EQ(r.memory[0].peak_reserved, 2097152);
+  EXPECT_EQ(r.memory[0].peak_ts_ns, 5000);
+  ASSERT_EQ(r.memory_timeline.size(), 2u);
+  EXPECT_EQ(r.memory_timeline[1].bytes, -4096);
+}
+
+TEST(TraceAnalysisTest, DeviceFilterAndThreshold) {
+  AnalysisOptions opt;
+  opt.device = 1;
+  TraceReport r = AnalyzeHand(opt);
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].device, 1);
+  EXPECT_DOUBLE_EQ(r.gpu_idle_time_pct, 75.0);
+
+  // With a 6 us threshold the 5 us gap [35,40) becomes kernel-wait.
+  AnalysisOptions wide;
+  wide.kernel_wait_threshold_ns = 6000;
+  TraceReport w = AnalyzeHand(wide);
+  EXPECT_EQ(w.devices[0].idle.kernel_wait_ns, 5010);
+  EXPECT_EQ(w.devices[0].idle.other_ns, 0);
+}
+
+TEST(TraceAnalysisTest, ClassifyMemcpyNames) {
+  MemcpyStats a = ClassifyMemcpy("Memcpy DtoH (Device -> Pageable)");
+  EXPECT_EQ(a.kind, "DtoH");
+  EXPECT_EQ(a.memory, "pageable");
+  MemcpyStats b = ClassifyMemcpy("Memcpy DtoD (Device -> Device)");
+  EXPECT_EQ(b.kind, "DtoD");
+  EXPECT_EQ(b.memory, "device");
+  MemcpyStats c = ClassifyMemcpy("Memcpy PtoP (Device -> Device)");
+  EXPECT_EQ(c.kind, "PtoP");
+}
+
+TEST(TraceAnalysisTest, BottlenecksCarryEvidence) {
+  TraceReport r = AnalyzeHand();
+  ASSERT_FALSE(r.bottlenecks.empty());
+  EXPECT_EQ(r.bottlenecks[0].code, "gpu_idle_host_wait");
+  EXPECT_EQ(r.bottlenecks[0].message,
+            "GPU idle 79.0% of the traced span, mostly host-wait: the CPU is not feeding the GPU.");
+  EXPECT_NE(r.bottlenecks[0].evidence.find("host-wait 0.211 ms"), std::string::npos) << r.bottlenecks[0].evidence;
+}
+
+// Reference values: /usr/bin/python3 over the same files with json.load(...,
+// parse_float=Decimal), ns = Decimal(ts) * 1000; kernels = X events with cat
+// "kernel"; busy = union of kernel, gpu_memcpy and gpu_memset intervals after
+// sorting; span = min ts .. max ts+dur over non-"M" events:
+//   kernels=[e for e in ev if e.get('ph')=='X' and e.get('cat')=='kernel']
+//   sum(ns(e['dur']) for e in kernels); sum(int(e['args']['bytes']) for memcpys)
+TEST(TraceAnalysisTest, SimpleAddFixtureMatchesIndependentCount) {
+  auto r = AnalyzeTrace(TraceDataPath("kineto_simple_add_a100.json"), {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->info.events, 1348);
+  ASSERT_EQ(r->devices.size(), 1u);
+  const DeviceStats& d = r->devices[0];
+  EXPECT_EQ(d.kernel_count, 79);
+  EXPECT_EQ(d.kernel_time_ns, 10728000);
+  EXPECT_EQ(d.memcpy_count, 16);
+  EXPECT_EQ(d.memset_count, 3);
+  EXPECT_EQ(d.busy_ns, 49758000);
+  EXPECT_EQ(r->SpanNs(), 41602740000);
+  EXPECT_EQ(r->distinct_kernels, 16);
+  int64_t memcpy_bytes = 0;
+  for (const MemcpyStats& m : r->memory_traffic)
+    if (m.kind != "Memset") memcpy_bytes += m.bytes;
+  EXPECT_EQ(memcpy_bytes, 244403360);
+  EXPECT_EQ(r->memory_traffic[0].memory, "pageable");
+  EXPECT_EQ(r->memory_traffic[0].kind, "HtoD");
+  // Self time by op, same nesting rule in Python (sort by start, longer first,
+  // stack of containing frames): aten::empty_strided 26 calls, 24610368000 ns.
+  ASSERT_FALSE(r->cpu_ops.empty());
+  EXPECT_EQ(r->cpu_ops[0].name, "aten::empty_strided");
+  EXPECT_EQ(r->cpu_ops[0].count, 26);
+  EXPECT_EQ(r->cpu_ops[0].self_ns, 24610368000);
+}
+
+TEST(TraceAnalysisTest, CudaEventSyncFixtureMatchesIndependentCount) {
+  auto r = AnalyzeTrace(TraceDataPath("kineto_cuda_event_sync.json"), {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->devices.size(), 1u);
+  EXPECT_EQ(r->devices[0].kernel_count, 4);
+  EXPECT_EQ(r->devices[0].kernel_time_ns, 49000);
+  EXPECT_EQ(r->devices[0].busy_ns, 51000);
+  EXPECT_EQ(r->SpanNs(), 3287000);
+  ASSERT_EQ(r->memory_traffic.size(), 1u);
+  EXPECT_EQ(r->memory_traffic[0].bytes, 1);
+}
+
+TEST(TraceAnalysisTest, NsResolutionGzipFixtureMatchesIndependentCount) {
+  auto r = AnalyzeTrace(TraceDataPath("kineto_ns_resolution_rank0.json.gz"), {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->devices.size(), 1u);
+  const DeviceStats& d = r->devices[0];
+  EXPECT_EQ(d.kernel_count, 4350);
+  EXPECT_EQ(d.kernel_time_ns, 468153602);
+  EXPECT_EQ(d.memcpy_count, 1600);
+  EXPECT_EQ(d.memset_count, 145);
+  EXPECT_EQ(d.busy_ns, 472454441);
+  EXPECT_EQ(r->SpanNs(), 597891386);
+  EXPECT_EQ(r->distinct_kernels, 77);
+  int64_t memcpy_bytes = 0;
+  for (const MemcpyStats& m : r->memory_traffic)
+    if (m.kind != "Memset") memcpy_bytes += m.bytes;
+  EXPECT_EQ(memcpy_bytes, 512205160);
+  // Python, same nesting rule: aten::convolution_backward 265 calls, total
+  // 93057800 ns, self 91570437 ns.
+  ASSERT_FALSE(r->cpu_ops.empty());
+  EXPECT_EQ(r->cpu_ops[0].name, "aten::convolution_backward");
+  EXPECT_EQ(r->cpu_ops[0].total_ns, 93057800);
+  EXPECT_EQ(r->cpu_ops[0].self_ns, 91570437);
+}
+
+TEST(TraceAnalysisTest, TraceWithoutKernelsSaysSo) {
+  auto r = AnalyzeTrace(TraceDataPath("kineto_cupti_profiler_range.json"), {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->devices.empty());
+  EXPECT_EQ(r->info.events, 4222);
+  EXPECT_EQ(r->info.events_by_category[static_cast<int>(TraceCategory::kUnknown)], 79);  // 77 profiler ranges + 2 Trace
+  ASSERT_EQ(r->bottlenecks.size(), 1u);
+  EXPECT_EQ(r->bottlenecks[0].code, "no_gpu_activity");
+}
+
+TEST(TraceAnalysisTest, JsonReportParsesAndCarriesSummary) {
+  TraceReport r = AnalyzeHand();
+  std::string json = RenderTraceJson(r);
+  auto doc = ParseJson(json, "report.json");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v1");
+  const JsonValue* summary = doc->Find("summary");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_DOUBLE_EQ(summary->Find("gpu_idle_time_pct")->number, 79.0);
+  EXPECT_DOUBLE_EQ(summary->Find("compute_time_pct")->number, 17.5);
+  EXPECT_DOUBLE_EQ(summary->Find("communication_time_pct")->number, 2.5);
+  EXPECT_TRUE(summary->Find("top_kernels")->IsArray());
+  EXPECT_TRUE(summary->Find("bottlenecks")->IsArray());
+  EXPECT_EQ(doc->Find("devices")->items[0].Find("idle")->Find("host_wait_ns")->integer, 160990);
+}
+
+TEST(TraceAnalysisTest, RenderersEscapeHostileNames) {
+  const char* text =
+      R"({"traceEvents":[{"ph":"X","cat":"kernel","name":"evil|<b>*x*\u001b[31m","pid":0,"tid":7,"ts":1,"dur":1,)"
+      R"("args":{"device":0,"stream":7}}]})";
+  TraceAnalyzer analyzer({});
+  auto info = ReadTraceFromString(text, "evil.json", analyzer);
+  ASSERT_TRUE(info.ok());
+  TraceReport r = analyzer.Finish(*info);
+  std::string md = RenderTraceMarkdown(r);
+  EXPECT_NE(md.find("evil\\|&lt;b&gt;\\*x\\*?\\[31m"), std::string::npos) << md;
+  std::string console = RenderTraceConsole(r);
+  EXPECT_EQ(console.find('\x1b'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,101 @@
+// End-to-end tests of `gpugate analyze`: the real binary on the fixtures,
+// exit codes, error messages and the files it writes.
+#include <gtest/gtest.h>
+
+#include "cli/run_binary.h"
+#include "trace/trace_test_data.h"
+#include "util/json.h"
+
+namespace gpugate {
+namespace {
+
+using testing::ReadAll;
+using testing::RunGpugate;
+using testing::TraceDataPath;
+
+TEST(AnalyzeCliTest, ConsoleTableByDefault) {
+  auto o = RunGpugate({"analyze", "tests/data/traces/kineto_simple_add_a100.json", "--top", "3"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("GPU 0 (NVIDIA A100-PG509-200): 79 kernels, 16 memcpys, 3 memsets"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("Top kernels (3 of 16)"), std::string::npos);
+  EXPECT_NE(o.out.find("host-wait"), std::string::npos);
+  EXPECT_NE(o.out.find("Bottlenecks"), std::string::npos);
+}
+
+TEST(AnalyzeCliTest, WritesAllArtifacts) {
+  std::string dir = testing::MakeTempDir();
+  auto o = RunGpugate({"analyze", TraceDataPath("kineto_ns_resolution_rank0.json.gz"), "--json", dir + "/a.json",
+                       "--markdown", dir + "/a.md", "--flame", dir + "/f.html", "--timeline", dir + "/t.json",
+                       "--timeline-categories", "kernel,gpu_memcpy", "--timeline-window", "0:100",
+                       "--memory", dir + "/m.csv"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto report = ParseJson(ReadAll(dir + "/a.json"), "a.json");
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_EQ(report->Find("devices")->items[0].Find("kernel_count")->integer, 4350);
+  EXPECT_NE(ReadAll(dir + "/a.md").find("### Top kernels"), std::string::npos);
+  std::string html = ReadAll(dir + "/f.html");
+  EXPECT_NE(html.find("var DATA="), std::string::npos);
+  EXPECT_NE(html.find("[gpu] "), std::string::npos);
+  auto timeline = ParseJson(ReadAll(dir + "/t.json"), "t.json");
+  ASSERT_TRUE(timeline.ok()) << timeline.error().message;
+  const auto& events = timeline->Find("traceEvents")->items;
+  ASSERT_FALSE(events.empty());
+  for (const JsonValue& e : events) {
+    for (const char* key : {"name", "ph", "ts", "pid", "tid", "cat", "args"}) ASSERT_NE(e.Find(key), nullptr) << key;
+    const std::string& cat = e.Find("cat")->string;
+    EXPECT_TRUE(cat == "kernel" || cat == "gpu_memcpy" || e.Find("ph")->string == "M") << cat;
+  }
+  // The trace has no [memory] events: a header-only CSV and a warning.
+  EXPECT_EQ(ReadAll(dir + "/m.csv"), "ts_ns,device_type,device_id,bytes,total_allocated,total_reserved\n");
+  EXPECT_NE(o.err.find("gpugate: warning:"), std::string::npos);
+  auto folded = RunGpugate({"analyze", TraceDataPath("kineto_cuda_event_sync.json"), "--flame", dir + "/f.folded"});
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  EXPECT_NE(ReadAll(dir + "/f.folded").find(";cudaLaunchKernel;[gpu] "), std::string::npos);
+  testing::RemoveTree(dir);
+}
+
+TEST(AnalyzeCliTest, JsonToStdoutSuppressesConsole) {
+  auto o = RunGpugate({"analyze", "tests/data/traces/kineto_cuda_event_sync.json", "--json", "-"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto doc = ParseJson(o.out, "stdout");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v1");
+}
+
+TEST(AnalyzeCliTest, BadInputsExitTwoWithPosition) {
+  std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/empty.json", "");
+  testing::WriteAll(dir + "/text.json", "hello\n");
+  testing::WriteAll(dir + "/typed.json", "[{\"ph\": \"X\", \"ts\": \"1\", \"dur\": 1}]");
+  testing::WriteAll(dir + "/cut.json", std::string(testing::kHandTrace).substr(0, 700));
+  auto empty = RunGpugate({"analyze", dir + "/empty.json"});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_EQ(empty.err, "gpugate: error: " + dir + "/empty.json:1:1: empty trace file\n");
+  auto text = RunGpugate({"analyze", dir + "/text.json"});
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_NE(text.err.find(dir + "/text.json:1:1: not valid JSON"), std::string::npos) << text.err;
+  auto typed = RunGpugate({"analyze", dir + "/typed.json"});
+  EXPECT_EQ(typed.exit_code, 2);
+  EXPECT_NE(typed.err.find("typed.json:1:20: traceEvents[0].ts: expected a number, got string"), std::string::npos)
+      << typed.err;
+  auto cut = RunGpugate({"analyze", dir + "/cut.json"});
+  EXPECT_EQ(cut.exit_code, 2);
+  EXPECT_NE(cut.err.find("truncated trace?"), std::string::npos) << cut.err;
+  auto missing = RunGpugate({"analyze", dir + "/nope.json"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("cannot open"), std::string::npos);
+  auto flame = RunGpugate({"analyze", TraceDataPath("kineto_cuda_event_sync.json"), "--flame", dir + "/x.svg"});
+  EXPECT_EQ(flame.exit_code, 2);
+  EXPECT_NE(flame.err.find("use a .html (interactive page) or .folded"), std::string::npos);
+  auto window = RunGpugate({"analyze", TraceDataPath("kineto_cuda_event_sync.json"), "--timeline", dir + "/t.json",
+                            "--timeline-window", "5:1"});
+  EXPECT_EQ(window.exit_code, 2);
+  EXPECT_NE(window.err.find("END is before START"), std::string::npos);
+  auto usage = RunGpugate({"analyze"});
+  EXPECT_EQ(usage.exit_code, 2);
+  testing::RemoveTree(dir);
+}
+
+}  // namespace
+}  // namespace gpugate

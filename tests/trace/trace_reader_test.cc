@@ -1,0 +1,238 @@
+// Tests of the streaming Chrome/Kineto trace reader: exact timestamps, both
+// top-level forms, Kineto args, gzip, and the error messages for broken input.
+#include "trace/trace_reader.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "trace/trace_test_data.h"
+
+namespace gpugate {
+namespace {
+
+using testing::TraceDataPath;
+
+struct Collect : TraceEventSink {
+  std::vector<TraceEvent> events;
+  bool args = false;
+  void OnEvent(const TraceEvent& e) override { events.push_back(e); }
+  bool WantsArgsJson() const override { return args; }
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(TraceReaderTest, MicrosTextToNanosIsExact) {
+  EXPECT_EQ(MicrosTextToNanos("1712194298123456.789"), 1712194298123456789);
+  EXPECT_EQ(MicrosTextToNanos("1694039994071305"), 1694039994071305000);
+  EXPECT_EQ(MicrosTextToNanos("63.813"), 63813);
+  EXPECT_EQ(MicrosTextToNanos("0.0005"), 1);       // half rounds away from zero
+  EXPECT_EQ(MicrosTextToNanos("0.0004"), 0);
+  EXPECT_EQ(MicrosTextToNanos("1.5e3"), 1500000);
+  EXPECT_EQ(MicrosTextToNanos("1.7121942981234568E15"), 1712194298123456800);
+  EXPECT_EQ(MicrosTextToNanos("-2.5"), -2500);
+  EXPECT_EQ(MicrosTextToNanos("0"), 0);
+  EXPECT_FALSE(MicrosTextToNanos("1e30").has_value());  // does not fit in int64 ns
+  EXPECT_FALSE(MicrosTextToNanos("abc").has_value());
+  EXPECT_FALSE(MicrosTextToNanos("").has_value());
+}
+
+TEST(TraceReaderTest, ReadsObjectFormWithMetadataAndArgs) {
+  Collect sink;
+  auto info = ReadTraceFromString(testing::kHandTrace, "hand.json", sink);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_FALSE(info->bare_array);
+  EXPECT_FALSE(info->compressed);
+  EXPECT_EQ(info->events, 22);
+  ASSERT_EQ(info->devices.size(), 2u);
+  EXPECT_EQ(info->devices[1].id, 1);
+  EXPECT_EQ(info->devices[0].name, "Test GPU");
+  EXPECT_EQ(info->devices[0].num_sms, 132);
+  EXPECT_EQ(info->devices[0].compute_major, 9);
+  EXPECT_EQ(info->rank, 3);
+  EXPECT_EQ(info->world_size, 8);
+  EXPECT_EQ(info->distributed_backend, "nccl");
+  EXPECT_EQ(info->events_by_category[static_cast<int>(TraceCategory::kKernel)], 5);
+  EXPECT_EQ(info->events_by_category[static_cast<int>(TraceCategory::kUnknown)], 1);
+  ASSERT_EQ(info->unknown_categories.size(), 1u);
+  EXPECT_EQ(info->unknown_categories[0].first, "weird_cat");
+  EXPECT_EQ(info->events_by_phase['X'], 17);
+  EXPECT_EQ(info->events_by_phase['i'], 2);
+  EXPECT_EQ(info->events_by_phase['s'], 1);
+  EXPECT_EQ(info->events_by_phase['f'], 1);
+  EXPECT_EQ(info->events_by_phase['M'], 1);
+
+  const TraceEvent* k1 = nullptr;
+  const TraceEvent* memset = nullptr;
+  const TraceEvent* mem = nullptr;
+  for (const TraceEvent& e : sink.events) {
+    if (e.name == "k1" && !k1) k1 = &e;
+    if (e.category == TraceCategory::kGpuMemset) memset = &e;
+    if (e.name == "[memory]" && !mem) mem = &e;
+  }
+  ASSERT_TRUE(k1 && memset && mem);
+  EXPECT_EQ(k1->ts_ns, 20000);
+  EXPECT_EQ(k1->dur_ns, 10000);
+  EXPECT_EQ(k1->correlation, 1);
+  EXPECT_EQ(k1->GpuDevice(), 0);
+  EXPECT_EQ(k1->GpuStream(), 7);
+  EXPECT_EQ(k1->grid[0], 4);
+  EXPECT_EQ(k1->grid[1], 2);
+  EXPECT_EQ(k1->block[0], 128);
+  EXPECT_EQ(k1->registers_per_thread, 32);
+  EXPECT_EQ(k1->shared_memory, 1024);
+  EXPECT_EQ(k1->occupancy_pct, 50);
+  EXPECT_EQ(memset->ts_ns, 75010);
+  EXPECT_EQ(memset->bytes, 64);
+  EXPECT_EQ(mem->mem_total_reserved, 2097152);
+  EXPECT_EQ(mem->mem_bytes, 4096);
+  EXPECT_EQ(mem->scope, "t");
+  EXPECT_TRUE(sink.events[0].args_json.empty());  // not requested
+}
+
+TEST(TraceReaderTest, ReadsBareArrayAndStringPids) {
+  Collect sink;
+  sink.args = true;
+  const char* text =
+      R"([{"ph":"X","cat":"Trace","name":"span","pid":"Spans","tid":"PyTorch Profiler","ts":1.5,"dur":2,)"
+      R"("args":{"Op count":0,"nested":{"a":[1,2]}}},
+          {"ph":"i","name":"mark","pid":"","tid":"","ts":3,"s":"g"}])";
+  auto info = ReadTraceFromString(text, "bare.json", sink);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(info->bare_array);
+  ASSERT_EQ(sink.events.size(), 2u);
+  EXPECT_FALSE(sink.events[0].pid_is_num);
+  EXPECT_EQ(sink.events[0].pid_text, "Spans");
+  EXPECT_EQ(sink.events[0].ts_ns, 1500);
+  EXPECT_EQ(sink.events[0].args_json, R"({"Op count":0,"nested":{"a":[1,2]}})");
+  EXPECT_EQ(sink.events[0].category, TraceCategory::kUnknown);
+  EXPECT_EQ(sink.events[1].ph, 'i');
+}
+
+TEST(TraceReaderTest, OlderAc2gSpellingIsKnown) {
+  EXPECT_EQ(CategoryFromString("async_cpu_to_gpu"), TraceCategory::kAc2g);
+  EXPECT_EQ(CategoryFromString("ac2g"), TraceCategory::kAc2g);
+  EXPECT_EQ(CategoryFromString("gpu_user_annotation"), TraceCategory::kGpuUserAnnotation);
+  EXPECT_EQ(CategoryFromString("python_function"), TraceCategory::kPythonFunction);
+  EXPECT_EQ(CategoryFromString("cuda_driver"), TraceCategory::kCudaDriver);
+  EXPECT_EQ(CategoryFromString("something_new"), TraceCategory::kUnknown);
+}
+
+TEST(TraceReaderTest, GzipFixtureReadsLikeItsContent) {
+  // Values from: python3 -c "import gzip,json; d=json.load(gzip.open(P)); print(len(d['traceEvents']))"
+  // (68,692 events; also stated in tests/data/ORIGIN.md).
+  Collect sink;
+  auto info = ReadTrace(TraceDataPath("kineto_ns_resolution_rank0.json.gz"), sink);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(info->compressed);
+  EXPECT_EQ(info->events, 68692);
+  EXPECT_EQ(info->display_time_unit, "ns");
+  EXPECT_EQ(info->devices.size(), 8u);
+  EXPECT_EQ(info->devices[0].name, "Tesla V100-SXM2-32GB");
+  // First event: "ts": 1712195495519689.047, "dur": 63.813 (zcat | head).
+  EXPECT_EQ(sink.events[0].ts_ns, 1712195495519689047);
+  EXPECT_EQ(sink.events[0].dur_ns, 63813);
+}
+
+TEST(TraceReaderTest, EmptyFileIsAnError) {
+  Collect sink;
+  auto r = ReadTraceFromString("", "empty.json", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_EQ(r.error().message, "empty.json:1:1: empty trace file");
+}
+
+TEST(TraceReaderTest, NonJsonPointsAtLineAndColumn) {
+  Collect sink;
+  auto r = ReadTraceFromString("{\"traceEvents\": [\n  {\"ph\": \"X\" oops}\n]}", "bad.json", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_EQ(r.error().message.rfind("bad.json:2:14: not valid JSON: ", 0), 0u) << r.error().message;
+}
+
+TEST(TraceReaderTest, TruncatedFileIsReported) {
+  std::string text = testing::kHandTrace;
+  text.resize(text.size() / 2);
+  Collect sink;
+  auto r = ReadTraceFromString(text, "cut.json", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("cut.json:"), std::string::npos);
+  EXPECT_NE(r.error().message.find("unexpected end of file (truncated trace?)"), std::string::npos)
+      << r.error().message;
+}
+
+TEST(TraceReaderTest, WrongTypedTsNamesTheMember) {
+  Collect sink;
+  auto r = ReadTraceFromString(
+      "{\"traceEvents\": [\n{\"ph\": \"X\", \"ts\": 1, \"dur\": 1},\n{\"ph\": \"X\", \"ts\": \"12\", \"dur\": 1}]}",
+      "typed.json", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "typed.json:3:19: traceEvents[1].ts: expected a number, got string");
+}
+
+TEST(TraceReaderTest, OtherShapeErrors) {
+  Collect sink;
+  auto a = ReadTraceFromString("{\"foo\": 1}", "nofield.json", sink);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().message, "nofield.json:1:1: not a Chrome trace: no \"traceEvents\" array");
+  auto b = ReadTraceFromString("42", "scalar.json", sink);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("expected a trace (a JSON object or array) at the top level, got number"),
+            std::string::npos);
+  auto c = ReadTraceFromString("[{\"ph\": \"X\", \"ts\": 1}]", "nodur.json", sink);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("(ph X) has no dur"), std::string::npos);
+  auto d = ReadTraceFromString("[1]", "num.json", sink);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message.find("traceEvents[0]: expected an object, got number"), std::string::npos);
+  auto e = ReadTraceFromString("{\"traceEvents\": {}}", "obj.json", sink);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message.find("traceEvents: expected an array, got object"), std::string::npos);
+}
+
+TEST(TraceReaderTest, MissingFileIsAnInputError) {
+  Collect sink;
+  auto r = ReadTrace("/nonexistent/trace.json", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_NE(r.error().message.find("/nonexistent/trace.json: cannot open"), std::string::npos);
+}
+
+TEST(TraceReaderTest, TruncatedGzipIsReported) {
+  std::string gz = Slurp(TraceDataPath("kineto_ns_resolution_rank0.json.gz"));
+  ASSERT_GT(gz.size(), 1000u);
+  gz.resize(gz.size() / 2);
+  Collect sink;
+  auto r = ReadTraceFromString(gz, "half.json.gz", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.rfind("half.json.gz: truncated gzip stream", 0), 0u) << r.error().message;
+}
+
+TEST(TraceReaderTest, GzipOfBrokenJsonGivesDecompressedPosition) {
+  // Compress a small broken document with zlib (gzip wrapper) in memory.
+  std::string text = "[\n {\"ph\": \"X\", \"ts\": 1, \"dur\": true}\n]";
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(256, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(text.data());
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  Collect sink;
+  auto r = ReadTraceFromString(out, "b.json.gz", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "b.json.gz:2:30: traceEvents[0].dur: expected a number, got bool");
+}
+
+}  // namespace
+}  // namespace gpugate

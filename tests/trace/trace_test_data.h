@@ -1,0 +1,74 @@
+// A small hand-made Kineto-style trace whose breakdown is worked out by hand
+// in the comments below, shared by the trace tests.
+#pragma once
+
+#include <string>
+
+namespace gpugate::testing {
+
+inline std::string TraceDataPath(const std::string& name) {
+  return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/traces/" + name;
+}
+
+// Timeline (us). Span [0, 200] from the "step" annotation.
+// CPU thread 100: step [0,200) > outer [1,100) > inner [10,30) > launches
+//   corr1 [11,13), corr2 [13,15), corr5 [15,21), memset corr6 [21,22);
+//   outer > cudaMemcpyAsync corr3 [60,63) > cudaLaunchKernel corr4 [61,62).
+// GPU 0: stream 7: k1 [20,30) c1, k1 [40,45) c5, memcpy [62,70) c3 8000 B,
+//                  memset [75.010,76.010) c6;
+//        stream 8: k2 [25,35) c2, ncclKernel [65,75) c4.
+// GPU 1: stream 7: k3 [100,150), no correlation.
+// Device 0 by hand: compute [20,35)+[40,45) = 20 us; communication [65,75)
+//   = 10 us; memcpy only [62,65) = 3 us; memset 1 us; busy 34 us.
+//   Idle gaps: [0,20) launch 11 > 0 -> host-wait 20 us; [35,40) launch 15 <
+//   35 and 5 us >= 30 ns -> other; [45,62) launch 60 > 45 -> host-wait 17 us;
+//   [75,75.010) launch 21 < 75, 10 ns < 30 ns -> kernel-wait; [76.010,200)
+//   trailing -> host-wait 123.99 us. Host-wait 160.99 us, kernel-wait 10 ns,
+//   other 5 us; idle 166 us.
+// Device 1: busy 50 us; [0,100) no launch -> other 100 us; trailing 50 us
+//   host-wait.
+// Launch delays (kernel start - launch start): 9, 12, 25, 4 us; mean 12.5 us;
+//   launch cost 2+2+6+1 = 11 us vs kernel time 35 us; k1 [40,45) (5 us) ran
+//   shorter than its 6 us launch.
+inline constexpr const char* kHandTrace = R"json({
+ "schemaVersion": 1,
+ "deviceProperties": [
+  {"id": 0, "name": "Test GPU", "totalGlobalMem": 1000, "computeMajor": 9, "computeMinor": 0, "numSms": 132},
+  {"id": 1, "name": "Test GPU", "totalGlobalMem": 1000, "computeMajor": 9, "computeMinor": 0, "numSms": 132}
+ ],
+ "distributedInfo": {"rank": 3, "world_size": 8, "backend": "nccl"},
+ "traceEvents": [
+  {"ph": "M", "name": "process_name", "pid": 100, "tid": 0, "ts": 0, "args": {"name": "python"}},
+  {"ph": "X", "cat": "user_annotation", "name": "step", "pid": 100, "tid": 100, "ts": 0, "dur": 200},
+  {"ph": "X", "cat": "cpu_op", "name": "outer", "pid": 100, "tid": 100, "ts": 1, "dur": 99, "args": {"External id": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "inner", "pid": 100, "tid": 100, "ts": 10, "dur": 20},
+  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 100, "tid": 100, "ts": 5,
+   "args": {"Device Type": 1, "Device Id": 0, "Addr": 1, "Bytes": 4096, "Total Allocated": 4096, "Total Reserved": 2097152}},
+  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 100, "tid": 100, "ts": 90,
+   "args": {"Device Type": 1, "Device Id": 0, "Addr": 1, "Bytes": -4096, "Total Allocated": 0, "Total Reserved": 2097152}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 100, "ts": 11, "dur": 2, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 100, "ts": 13, "dur": 2, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 100, "ts": 15, "dur": 6, "args": {"correlation": 5}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemsetAsync", "pid": 100, "tid": 100, "ts": 21, "dur": 1, "args": {"correlation": 6}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 100, "tid": 100, "ts": 60, "dur": 3, "args": {"correlation": 3}},
+  {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 1, "pid": 100, "tid": 100, "ts": 11},
+  {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 1, "pid": 0, "tid": 7, "ts": 20, "bp": "e"},
+  {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 20, "dur": 10,
+   "args": {"correlation": 1, "device": 0, "stream": 7, "grid": [4, 2, 1], "block": [128, 1, 1],
+            "registers per thread": 32, "shared memory": 1024, "est. achieved occupancy %": 50}},
+  {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 8, "ts": 25, "dur": 10, "args": {"correlation": 2, "device": 0, "stream": 8}},
+  {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 40, "dur": 5,
+   "args": {"correlation": 5, "device": 0, "stream": 7, "est. achieved occupancy %": 70}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": 62, "dur": 8,
+   "args": {"correlation": 3, "device": 0, "stream": 7, "bytes": 8000, "memory bandwidth (GB/s)": 1.0}},
+  {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float", "pid": 0, "tid": 8, "ts": 65, "dur": 10,
+   "args": {"correlation": 4, "device": 0, "stream": 8}},
+  {"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 7, "ts": 75.010, "dur": 1,
+   "args": {"correlation": 6, "device": 0, "stream": 7, "bytes": 64}},
+  {"ph": "X", "cat": "kernel", "name": "k3", "pid": 1, "tid": 7, "ts": 100, "dur": 50, "args": {"device": 1, "stream": 7}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 100, "ts": 61, "dur": 1, "args": {"correlation": 4}},
+  {"ph": "X", "cat": "weird_cat", "name": "w", "pid": 100, "tid": 100, "ts": 150, "dur": 1}
+ ]
+})json";
+
+}  // namespace gpugate::testing

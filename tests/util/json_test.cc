@@ -1,0 +1,309 @@
+// Tests of the positioned JSON DOM (src/util/json.h): value positions, syntax
+// errors with line:col, numbers (NaN/Infinity literals, exact int64, correctly
+// rounded doubles), unicode escapes and rejection of trailing garbage.
+#include "util/json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "util/json_writer.h"
+
+namespace gpugate {
+namespace {
+
+JsonValue MustParse(std::string_view text) {
+  Result<JsonValue> r = ParseJson(text, "t.json");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : JsonValue();
+}
+
+std::string ParseError(std::string_view text) {
+  Result<JsonValue> r = ParseJson(text, "t.json");
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  return r.error().message;
+}
+
+TEST(JsonParse, ValuesRememberLineAndColumn) {
+  const std::string text =
+      "{\n"
+      "  \"a\": [1, 22,\n"
+      "        \"x\\\"y\", null],\n"
+      "  \"b\": {\"c\": true}\n"
+      "}\n";
+  JsonValue root = MustParse(text);
+  EXPECT_EQ(root.line, 1);
+  EXPECT_EQ(root.column, 1);
+  const JsonValue* a = root.Find("a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->line, 2);
+  EXPECT_EQ(a->column, 8);
+  ASSERT_EQ(a->items.size(), 4u);
+  EXPECT_EQ(a->items[0].line, 2);
+  EXPECT_EQ(a->items[0].column, 9);
+  EXPECT_EQ(a->items[1].column, 12);
+  EXPECT_EQ(a->items[2].line, 3);
+  EXPECT_EQ(a->items[2].column, 9);
+  EXPECT_EQ(a->items[2].string, "x\"y");
+  EXPECT_EQ(a->items[3].line, 3);
+  EXPECT_EQ(a->items[3].column, 17);
+  const JsonValue* c = root.Find("b")->Find("c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->line, 4);
+  EXPECT_EQ(c->column, 14);
+  EXPECT_TRUE(c->IsBool());
+  EXPECT_TRUE(c->boolean);
+}
+
+TEST(JsonParse, ColumnsCountCodePointsNotBytes) {
+  // "é" is two bytes in UTF-8 but one column.
+  JsonValue root = MustParse("{\"\xC3\xA9\": 1, \"k\": -2.5e1}");
+  ASSERT_EQ(root.members.size(), 2u);
+  EXPECT_EQ(root.members[0].second.column, 7);
+  EXPECT_EQ(root.members[1].second.column, 15);
+  EXPECT_EQ(root.members[1].second.number, -25.0);
+}
+
+TEST(JsonParse, PositionsAfterLongGaps) {
+  std::string long_string;
+  for (int i = 0; i < 100; ++i) long_string += "\xC3\xA9";  // 100 x "é"
+  JsonValue a = MustParse("[\"" + long_string + "\", 1]");
+  EXPECT_EQ(a.items[1].column, 106);
+  JsonValue b = MustParse("[1," + std::string(80, ' ') + "\n" + std::string(70, ' ') + "\n   2]");
+  EXPECT_EQ(b.items[1].line, 3);
+  EXPECT_EQ(b.items[1].column, 4);
+}
+
+TEST(JsonParse, MinifiedSingleLinePositions) {
+  JsonValue root = MustParse("[[0.5,1.5],[2.5,NaN]]");
+  ASSERT_EQ(root.items.size(), 2u);
+  EXPECT_EQ(root.items[1].column, 12);
+  EXPECT_EQ(root.items[1].items[1].column, 17);
+  EXPECT_TRUE(std::isnan(root.items[1].items[1].number));
+}
+
+TEST(JsonParse, SyntaxErrorsNameLineAndColumn) {
+  EXPECT_EQ(ParseError("{\n  \"a\": 1,\n  \"b\": tru\n}"), "t.json:3:11: Invalid value.");
+  EXPECT_EQ(ParseError("[1,\n 2,,3]"), "t.json:2:4: Invalid value.");
+  EXPECT_EQ(ParseError("{\"a\" 1}"), "t.json:1:6: Missing a colon after a name of object member.");
+  EXPECT_EQ(ParseError("[1, 2"), "t.json:1:6: Missing a comma or ']' after an array element.");
+  EXPECT_EQ(ParseError("\"abc"), "t.json:1:5: Missing a closing quotation mark in string.");
+}
+
+TEST(JsonParse, EmptyInputIsAnError) {
+  EXPECT_EQ(ParseError(""), "t.json: empty file");
+  EXPECT_EQ(ParseError(" \n\t\n"), "t.json: empty file");
+}
+
+TEST(JsonParse, TrailingGarbageIsRejected) {
+  EXPECT_EQ(ParseError("{} x"),
+            "t.json:1:4: The document root must not be followed by other values.");
+  EXPECT_EQ(ParseError("[1]\n[2]"),
+            "t.json:2:1: The document root must not be followed by other values.");
+  // Trailing whitespace is fine.
+  EXPECT_TRUE(ParseJson("[1]\n\n  ", "t.json").ok());
+}
+
+TEST(JsonParse, NanAndInfinityLiteralsAreNumbers) {
+  JsonValue root = MustParse("[NaN, Infinity, -Infinity, Inf, -Inf]");
+  ASSERT_EQ(root.items.size(), 5u);
+  for (const JsonValue& v : root.items) {
+    EXPECT_TRUE(v.IsNumber());
+    EXPECT_FALSE(v.is_integer);
+  }
+  EXPECT_TRUE(std::isnan(root.items[0].number));
+  EXPECT_EQ(root.items[1].number, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(root.items[2].number, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(root.items[3].number, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(root.items[4].number, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(ParseError("[Nan]"), "t.json:1:4: Invalid value.");
+}
+
+TEST(JsonParse, IntegersStayExact) {
+  JsonValue root = MustParse(
+      "[0, -0, 42, 9007199254740993, 9223372036854775807, -9223372036854775808,"
+      " 9223372036854775808, 1e3, 2.0]");
+  ASSERT_EQ(root.items.size(), 9u);
+  EXPECT_TRUE(root.items[0].is_integer);
+  EXPECT_TRUE(root.items[1].is_integer);
+  EXPECT_EQ(root.items[2].integer, 42);
+  // 2^53 + 1 is not a double but is an exact int64.
+  EXPECT_TRUE(root.items[3].is_integer);
+  EXPECT_EQ(root.items[3].integer, 9007199254740993LL);
+  EXPECT_EQ(root.items[4].integer, std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(root.items[5].integer, std::numeric_limits<int64_t>::min());
+  // One past int64: kept as a number only.
+  EXPECT_FALSE(root.items[6].is_integer);
+  EXPECT_EQ(root.items[6].number, 9223372036854775808.0);
+  // Exponent or fraction: a number, not an integer literal.
+  EXPECT_FALSE(root.items[7].is_integer);
+  EXPECT_EQ(root.items[7].number, 1000.0);
+  EXPECT_FALSE(root.items[8].is_integer);
+  EXPECT_EQ(root.items[8].number, 2.0);
+}
+
+TEST(JsonParse, DoublesAreCorrectlyRounded) {
+  JsonValue root = MustParse(
+      "[0.1, 5e-324, 1.7976931348623157e308, 2.2250738585072014e-308, 1e-400,"
+      " 0.30000000000000004, 123456789012345678901234567890]");
+  ASSERT_EQ(root.items.size(), 7u);
+  EXPECT_EQ(root.items[0].number, 0.1);
+  EXPECT_EQ(root.items[1].number, std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(root.items[2].number, std::numeric_limits<double>::max());
+  EXPECT_EQ(root.items[3].number, std::numeric_limits<double>::min());
+  EXPECT_EQ(root.items[4].number, 0.0);  // underflow rounds to zero
+  EXPECT_EQ(root.items[5].number, 0.1 + 0.2);
+  EXPECT_EQ(root.items[6].number, 1.2345678901234568e29);
+  EXPECT_EQ(ParseError("[1, 1e400]"),
+            "t.json:1:5: Number too big to be stored in double.");
+  EXPECT_EQ(ParseError("[1.8e308]"), "t.json:1:2: number '1.8e308' is out of range");
+}
+
+TEST(JsonParse, ShortestFormattedDoublesRoundTripBitForBit) {
+  std::mt19937_64 rng(12345);
+  std::string text = "[";
+  std::vector<double> expected;
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t bits = rng();
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    if (!std::isfinite(d)) continue;
+    char buf[40];
+    int n = FormatJsonDouble(d, buf);
+    if (!expected.empty()) text += ',';
+    text.append(buf, static_cast<size_t>(n));
+    expected.push_back(d);
+  }
+  text += "]";
+  JsonValue root = MustParse(text);
+  ASSERT_EQ(root.items.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    uint64_t a, b;
+    std::memcpy(&a, &expected[i], sizeof a);
+    std::memcpy(&b, &root.items[i].number, sizeof b);
+    ASSERT_EQ(a, b) << "index " << i;
+  }
+}
+
+TEST(JsonParse, UnicodeEscapesBecomeUtf8) {
+  JsonValue root = MustParse(R"(["\u00e9\u20ac", "\ud83d\ude00", "a\u0000b", "\n\t\\\/"])");
+  ASSERT_EQ(root.items.size(), 4u);
+  EXPECT_EQ(root.items[0].string, "\xC3\xA9\xE2\x82\xAC");
+  EXPECT_EQ(root.items[1].string, "\xF0\x9F\x98\x80");
+  EXPECT_EQ(root.items[2].string, std::string("a\0b", 3));
+  EXPECT_EQ(root.items[3].string, "\n\t\\/");
+  EXPECT_EQ(ParseError(R"(["\ud83d"])"),
+            "t.json:1:3: The surrogate pair in string is invalid.");
+}
+
+TEST(JsonParse, ObjectsKeepFileOrderAndFindFirstMatch) {
+  JsonValue root = MustParse(R"({"z": 1, "a": 2, "z": 3})");
+  ASSERT_EQ(root.members.size(), 3u);
+  EXPECT_EQ(root.members[0].first, "z");
+  EXPECT_EQ(root.members[1].first, "a");
+  EXPECT_EQ(root.Find("z")->integer, 1);
+  EXPECT_EQ(root.Find("missing"), nullptr);
+  EXPECT_EQ(root.Find("a")->Find("x"), nullptr);  // not an object
+}
+
+TEST(JsonParse, TypeNames) {
+  JsonValue root = MustParse(R"([null, false, 1, "s", [], {}])");
+  std::vector<std::string> names;
+  for (const auto& v : root.items) names.push_back(v.TypeName());
+  EXPECT_EQ(names, (std::vector<std::string>{"null", "bool", "number", "string", "array",
+                                             "object"}));
+}
+
+TEST(JsonParse, ByteOrderMarkIsSkipped) {
+  JsonValue root = MustParse("\xEF\xBB\xBF{\"a\": 1}");
+  EXPECT_EQ(root.column, 1);
+  EXPECT_EQ(root.Find("a")->column, 7);
+}
+
+TEST(JsonParse, DeepNestingIsRejected) {
+  std::string text(600, '[');
+  text += std::string(600, ']');
+  EXPECT_EQ(ParseError(text), "t.json:1:513: nesting deeper than 512 levels");
+  std::string ok(100, '[');
+  ok += std::string(100, ']');
+  EXPECT_TRUE(ParseJson(ok, "t.json").ok());
+}
+
+TEST(JsonStreaming, ElementsArePassedOneByOneAndDropped) {
+  const std::string text =
+      "{\"head\": 1,\n"
+      " \"items\": [{\"a\": [1, 2]},\n"
+      "           7, \"s\"],\n"
+      " \"tail\": {\"items\": [5]}}";
+  std::vector<std::string> seen;
+  Result<JsonValue> doc = ParseJsonStreaming(
+      text, "t.json", "items",
+      [&](const JsonValue& root, const JsonValue& element, size_t index) -> Status {
+        // Members before the array are complete; later ones are not there yet.
+        EXPECT_NE(root.Find("head"), nullptr);
+        EXPECT_EQ(root.Find("tail"), nullptr);
+        seen.push_back(std::to_string(index) + ":" + element.TypeName() + "@" +
+                       std::to_string(element.line) + ":" + std::to_string(element.column));
+        if (index == 0) {
+          EXPECT_EQ(element.Find("a")->items[1].integer, 2);
+        }
+        return Status::Ok();
+      });
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  EXPECT_EQ(seen, (std::vector<std::string>{"0:object@2:12", "1:number@3:12", "2:string@3:15"}));
+  const JsonValue* items = doc->Find("items");
+  ASSERT_NE(items, nullptr);
+  EXPECT_TRUE(items->IsArray());
+  EXPECT_TRUE(items->items.empty());
+  EXPECT_EQ(items->line, 2);
+  EXPECT_EQ(items->column, 11);
+  // Only the top-level member is streamed; a nested one of the same name stays.
+  EXPECT_EQ(doc->Find("tail")->Find("items")->items.size(), 1u);
+}
+
+TEST(JsonStreaming, HandlerErrorStopsTheParse) {
+  int calls = 0;
+  Result<JsonValue> doc = ParseJsonStreaming(
+      "{\"items\": [1, 2, 3, 4]}", "t.json", "items",
+      [&](const JsonValue&, const JsonValue& element, size_t) -> Status {
+        ++calls;
+        if (element.integer == 2) return InputError("t.json: stop at 2");
+        return Status::Ok();
+      });
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.error().message, "t.json: stop at 2");
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(JsonStreaming, OtherDocumentsParseAsUsual) {
+  auto fail = [](const JsonValue&, const JsonValue&, size_t) -> Status {
+    return InputError("unexpected");
+  };
+  Result<JsonValue> array = ParseJsonStreaming("[[1], {\"items\": [2]}]", "t.json", "items", fail);
+  ASSERT_TRUE(array.ok());
+  EXPECT_EQ(array->items.size(), 2u);
+  EXPECT_EQ(ParseJsonStreaming("{\"items\": [1,]}", "t.json", "items",
+                               [](const JsonValue&, const JsonValue&, size_t) {
+                                 return Status::Ok();
+                               })
+                .error()
+                .message,
+            "t.json:1:14: Invalid value.");
+}
+
+TEST(JsonError, FormatsNameLineColumnPathMessage) {
+  JsonValue root = MustParse("{\n  \"x\": \"s\"\n}");
+  Error e = JsonError("r.json", *root.Find("x"), "workloads[0].x", "expected a number, got string");
+  EXPECT_EQ(e.message, "r.json:2:8: workloads[0].x: expected a number, got string");
+  EXPECT_EQ(e.code, ExitCode::kInputError);
+  EXPECT_EQ(JsonError("r.json", root, "", "not results").message, "r.json:1:1: not results");
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -57,6 +57,8 @@ int RunCommand(const CommandSpec& self, const Args& args) {
        "builtin kernels on: auto (cuda when a device is present, else cpu) | cpu | cuda")
       ("seed", po::value<uint64_t>()->default_value(0),
        "extra seed for synthetic workloads (0 = the suite's seeds)")
+      ("run-id", po::value<std::string>(),
+       "run id to record (default: random); shards of one run must share it to be merged")
       ("quiet,q", "no summary table on stdout");
   AddSelectionOptions(options);
   po::positional_options_description positional;
@@ -80,6 +82,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   TtyProgress progress(StderrIsTty());
   Results results = RunSuite(sel->suite, sel->workloads, run_options, &progress);
   results.run.shard = sel->shard;
+  if (vm.count("run-id")) results.run.run_id = vm["run-id"].as<std::string>();
 
   const std::string out = vm["output"].as<std::string>();
   if (Status st = WriteResultsFile(out, results); !st.ok()) return ReportError(st.error());

@@ -7,7 +7,7 @@
 
 namespace gpugate {
 
-/// Levenshtein distance (for "did you mean").
+/// Edit distance with adjacent transpositions (for "did you mean").
 int EditDistance(std::string_view a, std::string_view b);
 
 /// The closest candidate within a small distance, or "" when nothing is close.

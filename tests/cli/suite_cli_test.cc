@@ -124,6 +124,28 @@ TEST(CliTest, RunFilterAndShardSelect) {
   testing::RemoveTree(dir);
 }
 
+TEST(CliTest, ShardsOfOneRunIdMerge) {
+  std::string dir = testing::MakeTempDir();
+  std::vector<std::string> merge_args = {"merge"};
+  for (int i = 1; i <= 2; ++i) {
+    std::string out = dir + "/s" + std::to_string(i) + ".json";
+    auto o = RunGpugate({"run", "examples/synthetic.yaml", "-o", out, "-q", "--shard",
+                         std::to_string(i) + "/2", "--run-id", "ci-42"});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    auto r = ReadResultsFile(out);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->run.run_id, "ci-42");
+    merge_args.push_back(out);
+  }
+  merge_args.insert(merge_args.end(), {"-o", dir + "/all.json"});
+  auto m = RunGpugate(merge_args);
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  auto all = ReadResultsFile(dir + "/all.json");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->workloads.size(), 6u);
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, FailingCommandWorkloadExitsThreeAndIsRecorded) {
   std::string dir = testing::MakeTempDir();
   testing::WriteAll(dir + "/s.yaml",

@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"version: 1\ndefaults:\n  treshold: 5%\n", "3:3", "did you mean 'threshold'"},
         BadPolicy{"version: 1\ndefaults:\n  threshold: five\n", "3:14", "invalid fraction"},
         BadPolicy{"version: 1\ndefaults:\n  fdr_q: 1.5\n", "3:10", "must be in (0, 1)"},
-        BadPolicy{"version: 1\ndefaults:\n  on_inconclusive: fial\n", "3:20", "expected pass, warn or fail"},
+        BadPolicy{"version: 1\ndefaults:\n  on_inconclusive: fial\n", "3:20", "(did you mean 'fail'?)"},
         BadPolicy{"version: 1\nrules:\n  - match: a\n    metric: tim\n    threshold: 3%\n", "4:13",
                   "did you mean 'time'"},
         BadPolicy{"version: 1\nrules:\n  - match: a\n    severity: fatal\n", "4:15",

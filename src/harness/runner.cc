@@ -42,6 +42,7 @@ struct Plan {
   int64_t min_samples;
   int64_t max_samples;
   int64_t per_round;   // ceil(min_samples / rounds)
+  int64_t planned_cap; // max(per_round, max_samples / rounds): planned rounds all fit
   double round_time;   // min_time / rounds
   double max_time;
   double target_rel_ci;
@@ -53,6 +54,7 @@ struct Plan {
         min_samples(std::max(1, s.min_samples)),
         max_samples(std::max<int64_t>(s.max_samples, min_samples)),
         per_round((min_samples + rounds - 1) / rounds),
+        planned_cap(std::max<int64_t>(per_round, max_samples / rounds)),
         round_time(std::max(0.0, s.min_time) / rounds),
         max_time(s.max_time),
         target_rel_ci(s.target_rel_ci),
@@ -119,10 +121,10 @@ class Recipe {
   bool RunRounds() {
     int round = 0;
     for (; round < plan_.rounds && !BudgetSpent(); ++round) {
-      if (!RunRound(round, /*time_share=*/plan_.round_time)) return false;
+      if (!RunRound(round, /*time_share=*/plan_.round_time, plan_.planned_cap)) return false;
     }
     while (!BudgetSpent() && !Converged()) {
-      if (!RunRound(round++, /*time_share=*/0.0)) return false;
+      if (!RunRound(round++, /*time_share=*/0.0, plan_.per_round)) return false;
     }
     return true;
   }
@@ -151,11 +153,13 @@ class Recipe {
 
   // --- helpers -------------------------------------------------------------
 
-  bool RunRound(int round, double time_share) {
+  // A round ends once it has `per_round` samples and its time share, or
+  // `cap` samples (so every planned round fits into max_samples).
+  bool RunRound(int round, double time_share, int64_t cap) {
     instance_->BeginRound(round);
     std::vector<double> samples;
     double measured = 0;
-    while (!RoundComplete(samples.size(), measured, time_share)) {
+    while (!RoundComplete(samples.size(), measured, time_share, cap)) {
       if (!TakeSample(samples, measured)) {
         KeepRound(round, std::move(samples));
         return false;
@@ -165,8 +169,9 @@ class Recipe {
     return true;
   }
 
-  bool RoundComplete(size_t in_round, double measured, double time_share) const {
+  bool RoundComplete(size_t in_round, double measured, double time_share, int64_t cap) const {
     if (total_ >= plan_.max_samples) return true;
+    if (static_cast<int64_t>(in_round) >= cap) return true;
     if (OverMaxTime() && total_ >= plan_.min_samples) return true;
     if (static_cast<int64_t>(in_round) < plan_.per_round) return false;
     return measured >= time_share || OverMaxTime();

@@ -96,6 +96,13 @@ void WriteRun(Writer& w, const RunInfo& r) {
   Field(w, "git_dirty", r.git_dirty);
   Field(w, "shard", r.shard);
   Field(w, "source_format", r.source_format);
+  w.Key("source_context");
+  w.StartObject();
+  for (const auto& [key, value] : r.source_context) {
+    WriteJsonString(w, key);
+    WriteJsonString(w, value);
+  }
+  w.EndObject();
   w.Key("environment");
   WriteEnvironment(w, r.env);
   w.EndObject();
@@ -442,6 +449,16 @@ void ReadRun(Decoder& d, const JsonValue& v, const Path& p, RunInfo* r) {
   o.Optional("git_dirty", &r->git_dirty);
   o.Optional("shard", &r->shard);
   o.Optional("source_format", &r->source_format);
+  if (const JsonValue* ctx = o.Get("source_context", false); ctx && !ctx->IsNull()) {
+    const Path cp = p.Member("source_context");
+    if (!ctx->IsObject()) return d.TypeError(*ctx, cp, "an object");
+    for (const auto& [key, value] : ctx->members) {
+      std::string text;
+      Decode(d, value, cp.Member(key), &text);
+      if (!d.ok()) return;
+      r->source_context[key] = std::move(text);
+    }
+  }
   if (const JsonValue* env = o.Get("environment", true))
     ReadEnvironment(d, *env, p.Member("environment"), &r->env);
 }

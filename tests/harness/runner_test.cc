@@ -103,6 +103,17 @@ TEST(RunnerTest, MinTimeIsSharedByRounds) {
   }
 }
 
+TEST(RunnerTest, MinTimeNeverStarvesPlannedRounds) {
+  Sampling s = QuickSampling();
+  s.min_time = 1.0;     // 200 ms per round would need ~200 samples each
+  s.max_samples = 60;   // so each planned round is capped at 60 / 5 = 12
+  SyntheticBackend backend;
+  WorkloadResult r = RunWorkload(SyntheticSpecWith(0.001, s), backend);
+  ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+  ASSERT_EQ(r.rounds.size(), 5u);
+  for (const auto& round : r.rounds) EXPECT_EQ(round.size(), 12u);
+}
+
 TEST(RunnerTest, MaxSamplesBelowMinSamplesStillTakesMinSamples) {
   Sampling s = QuickSampling();
   s.min_samples = 12;

@@ -57,6 +57,7 @@ void ExpectSameResults(const Results& a, const Results& b) {
   EXPECT_EQ(ra.shard, rb.shard);
   EXPECT_EQ(ra.run_id, rb.run_id);
   EXPECT_EQ(ra.source_format, rb.source_format);
+  EXPECT_EQ(ra.source_context, rb.source_context);
   const Environment& ea = ra.env;
   const Environment& eb = rb.env;
   EXPECT_EQ(ea.host, eb.host);
@@ -161,6 +162,7 @@ Results FullResults() {
   run.shard = "2/4";
   run.run_id = "7c9e6679f4b14b6c9d4e0a1b2c3d4e5f";
   run.source_format = "gbench";
+  run.source_context = {{"library_build_type", "release"}, {"mhz_per_cpu", "2200"}};
   Environment& env = run.env;
   env.host = "ci-runner-7";
   env.os = "Linux 6.1.0-26-amd64 x86_64";

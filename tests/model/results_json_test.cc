@@ -559,8 +559,9 @@ std::string SchemaDoc() {
 void CollectKeys(const JsonValue& v, std::set<std::string>* keys, bool free_form) {
   for (const auto& [key, child] : v.members) {
     if (!free_form) keys->insert(key);
-    // Values of params, counters and metrics are data, not schema fields.
-    const bool data = key == "params" || key == "counters" || key == "metrics";
+    // Values of params, counters, metrics and source_context are data, not schema fields.
+    const bool data = key == "params" || key == "counters" || key == "metrics" ||
+                      key == "source_context";
     CollectKeys(child, keys, data);
   }
   for (const auto& item : v.items) CollectKeys(item, keys, false);

@@ -46,10 +46,14 @@ void AppendConfirmation(WorkloadResult& into, const WorkloadResult& rerun) {
   into.throttled = into.throttled || rerun.throttled;
 }
 
-/// Re-runs `names` once more with a fresh seed and merges the rounds.
-void Confirm(const std::vector<std::string>& names, const std::vector<WorkloadSpec>& specs,
-             const RunOptions& base_options, int attempt, Results& results,
-             ProgressSink* progress) {
+/// Re-runs `names` once more with a fresh seed. Returns the re-run as a run
+/// of its own (the comparison counts it as one more replication unit) and
+/// merges its rounds into `results` (the file written with -o).
+Results Confirm(const std::vector<std::string>& names, const std::vector<WorkloadSpec>& specs,
+                const RunOptions& base_options, int attempt, Results& results,
+                ProgressSink* progress) {
+  Results rerun_run;
+  rerun_run.run = results.run;
   RunOptions options = base_options;
   options.run_seed = ConfirmationSeed(base_options.run_seed, attempt);
   BackendSet backends(options);
@@ -66,7 +70,9 @@ void Confirm(const std::vector<std::string>& names, const std::vector<WorkloadSp
     if (progress) progress->WorkloadStarted(*spec, index++, static_cast<int>(names.size()));
     WorkloadResult rerun = RunWorkload(*spec, **backend, progress);
     AppendConfirmation(*result, rerun);
+    rerun_run.workloads.push_back(std::move(rerun));
   }
+  return rerun_run;
 }
 
 }  // namespace
@@ -118,15 +124,16 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
   compare_options.baseline_label = baseline_path;
   compare_options.current_label = "this run";
-  Verdicts verdicts = Compare(*baseline, results, *policy, compare_options);
+  std::vector<Results> runs = {results};
+  Verdicts verdicts = CompareRuns(*baseline, runs, *policy, compare_options);
   for (int attempt = 1; attempt <= confirm; ++attempt) {
     std::vector<std::string> doubtful = WorkloadsToConfirm(verdicts);
     if (doubtful.empty()) break;
     std::cerr << "gpugate: confirming " << doubtful.size() << " workload"
               << (doubtful.size() == 1 ? "" : "s") << " (re-run " << attempt << " of " << confirm
               << ")\n";
-    Confirm(doubtful, sel->workloads, run_options, attempt, results, &progress);
-    verdicts = Compare(*baseline, results, *policy, compare_options);
+    runs.push_back(Confirm(doubtful, sel->workloads, run_options, attempt, results, &progress));
+    verdicts = CompareRuns(*baseline, runs, *policy, compare_options);
   }
 
   if (vm.count("output")) {

@@ -9,6 +9,7 @@ int ValidateCommand(const CommandSpec&, const Args&);
 int AnalyzeCommand(const CommandSpec&, const Args&);
 int CompareCommand(const CommandSpec&, const Args&);
 int GateCommand(const CommandSpec&, const Args&);
+int PolicyCommand(const CommandSpec&, const Args&);
 int AbCommand(const CommandSpec&, const Args&);
 int BaselineCommand(const CommandSpec&, const Args&);
 int HistoryCommand(const CommandSpec&, const Args&);
@@ -24,6 +25,8 @@ const std::vector<CommandSpec>& CommandTable() {
        "Compare two runs (gpugate, Google Benchmark, nvbench or trace files) and gate.", CompareCommand},
       {"gate", "gpugate gate SUITE.yaml --baseline B [--policy P] [report options]",
        "Run, compare with a baseline, confirm doubtful results by re-running, and gate.", GateCommand},
+      {"policy", "gpugate policy check POLICY.yaml",
+       "Check a policy file and print its thresholds, rules and waivers.", PolicyCommand},
       {"analyze", "gpugate analyze TRACE [--json F] [--markdown F] [--flame F.html|F.folded] [--timeline F.json] [--memory F] [--top N] [--device D]",
        "Kernel, idle, launch and memory breakdown of a Chrome/Kineto trace.", AnalyzeCommand},
       {"ab", "gpugate ab SUITE.yaml --base DIR --head DIR [--rounds N] [--seed S] [--policy P] [report options]",

@@ -34,23 +34,6 @@ double MedianAbsoluteDeviation(std::span<const double> values) {
   return Median(dev);
 }
 
-namespace {
-
-// P(X <= k) for X ~ Binomial(n, 1/2), summed in log space to stay finite for large n.
-double BinomialHalfCdf(int n, int k) {
-  if (k < 0) return 0.0;
-  if (k >= n) return 1.0;
-  double log_half_n = -n * std::log(2.0);
-  double sum = 0.0;
-  for (int i = 0; i <= k; ++i) {
-    double log_c = std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0);
-    sum += std::exp(log_c + log_half_n);
-  }
-  return std::min(sum, 1.0);
-}
-
-}  // namespace
-
 std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double> sorted,
                                                          double confidence) {
   GPUGATE_CHECK(!sorted.empty());
@@ -68,9 +51,16 @@ std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double>
     double z = (lo + hi) / 2;
     lower_rank = static_cast<int>(std::floor(n / 2.0 - z * std::sqrt(static_cast<double>(n)) / 2.0));
   } else {
+    // Largest r with P(X <= r-1) <= alpha/2, X ~ Binomial(n, 1/2); the CDF is
+    // accumulated term by term (log-space pmf keeps large n finite): O(n).
     lower_rank = 0;
+    const double log_half_n = -n * std::log(2.0);
+    const double log_n_fact = std::lgamma(n + 1.0);
+    double cdf = 0.0;
     for (int r = 1; r <= n / 2; ++r) {
-      if (BinomialHalfCdf(n, r - 1) <= alpha / 2) lower_rank = r; else break;
+      const int i = r - 1;
+      cdf += std::exp(log_n_fact - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + log_half_n);
+      if (cdf <= alpha / 2) lower_rank = r; else break;
     }
   }
   if (lower_rank < 1) return {sorted.front(), sorted.back()};

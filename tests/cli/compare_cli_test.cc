@@ -117,3 +117,24 @@ TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+TEST(PolicyCliTest, ShippedPoliciesCheckAndBadOnesFail) {
+  for (const char* p : {"policies/default.yaml", "policies/strict.yaml"}) {
+    auto o = testing::RunGpugate({"policy", "check", p});
+    EXPECT_EQ(o.exit_code, 0) << p << o.err;
+    EXPECT_NE(o.out.find("threshold"), std::string::npos) << o.out;
+  }
+  std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/p.yaml", "version: 1\nrules:\n  - match: '*'\n    severty: warn\n");
+  auto bad = testing::RunGpugate({"policy", "check", dir + "/p.yaml"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(dir + "/p.yaml:4:5:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("did you mean 'severity'"), std::string::npos) << bad.err;
+  testing::RemoveTree(dir);
+}
+
+}  // namespace
+}  // namespace gpugate

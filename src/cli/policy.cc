@@ -1,0 +1,63 @@
+// `gpugate policy check FILE`: parse a policy and print what it says.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "config/policy.h"
+#include "report/escape.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+namespace {
+
+std::string Percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g%%", fraction * 100);
+  return buf;
+}
+
+void PrintPolicy(const Policy& p) {
+  std::cout << "policy '" << EscapeTerminal(p.name) << "' (version " << p.version << ")\n"
+            << "  threshold " << Percent(p.defaults.threshold) << ", FDR q = " << p.defaults.fdr_q
+            << ", confidence " << Percent(p.defaults.confidence) << ", on_inconclusive "
+            << ToString(p.defaults.on_inconclusive) << "\n";
+  for (const auto& [metric, t] : p.defaults.metric_thresholds)
+    std::cout << "  threshold for " << EscapeTerminal(metric) << ": " << Percent(t) << "\n";
+  for (const auto& r : p.rules) {
+    std::cout << "  rule " << r.location.line << ": match '" << EscapeTerminal(r.match)
+              << "' metric '" << EscapeTerminal(r.metric) << "'";
+    if (r.threshold) std::cout << " threshold " << Percent(*r.threshold);
+    if (r.lower_is_better)
+      std::cout << (*r.lower_is_better ? " lower_is_better" : " higher_is_better");
+    if (r.severity) std::cout << " severity " << ToString(*r.severity);
+    std::cout << "\n";
+  }
+  for (const auto& w : p.waivers)
+    std::cout << "  waiver " << w.location.line << ": match '" << EscapeTerminal(w.match)
+              << "' metric '" << EscapeTerminal(w.metric) << "' until " << w.until << ": "
+              << EscapeTerminal(w.reason) << "\n";
+}
+
+}  // namespace
+
+int PolicyCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("action", po::value<std::string>()->required(), "check")
+      ("file", po::value<std::string>()->required(), "policy file (YAML)");
+  po::positional_options_description positional;
+  positional.add("action", 1).add("file", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (vm["action"].as<std::string>() != "check")
+    return ReportError(InputError("policy: unknown action '" + vm["action"].as<std::string>() +
+                                  "' (expected 'check')"));
+  Result<Policy> policy = LoadPolicyFile(vm["file"].as<std::string>());
+  if (!policy.ok()) return ReportError(policy.error());
+  PrintPolicy(*policy);
+  return 0;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,72 @@
+// Tests of descriptive statistics. Reference values from Debian's numpy/scipy:
+//   /usr/bin/python3 -c "import numpy as np; x=[3,1,4,1,5,9,2,6,5,3,5];
+//     print(np.median(x), np.percentile(x,5), np.percentile(x,95), np.std(x,ddof=1))"
+//   -> 4.0 1.0 7.5 2.3664319132398464; MAD = 1.0
+// Median CI ranks: largest r with scipy.stats.binom.cdf(r-1, n, 0.5) <= 0.025:
+//   n=6 -> (1,6), 10 -> (2,9), 11 -> (2,10), 20 -> (6,15), 100 -> (40,61), 1000 -> (469,532)
+#include "stats/summary.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace gpugate {
+namespace {
+
+TEST(SummaryTest, MatchesNumpy) {
+  std::vector<double> x = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5};
+  Summary s = Summarize(x);
+  EXPECT_EQ(s.n, 11);
+  EXPECT_DOUBLE_EQ(s.median, 4.0);
+  EXPECT_DOUBLE_EQ(s.mean, 4.0);
+  EXPECT_DOUBLE_EQ(s.p5, 1.0);
+  EXPECT_DOUBLE_EQ(s.p95, 7.5);
+  EXPECT_NEAR(s.stddev, 2.3664319132398464, 1e-12);
+  EXPECT_DOUBLE_EQ(s.mad, 1.0);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 9.0);
+  EXPECT_NEAR(s.cv, 2.3664319132398464 / 4.0, 1e-12);
+  // n = 11: CI ranks (2, 10) of the sorted values 1 1 2 3 3 4 5 5 5 6 9 -> [1, 6].
+  EXPECT_DOUBLE_EQ(s.rel_ci_half_width, (6.0 - 1.0) / 2 / 4.0);
+}
+
+TEST(SummaryTest, MedianCiRanksMatchBinomial) {
+  struct Case { int n, lo, hi; };
+  for (Case c : {Case{6, 1, 6}, Case{10, 2, 9}, Case{11, 2, 10}, Case{20, 6, 15},
+                 Case{100, 40, 61}, Case{1000, 469, 532}}) {
+    std::vector<double> v(c.n);
+    std::iota(v.begin(), v.end(), 1.0);  // value == rank
+    auto [lo, hi] = MedianConfidenceIntervalSorted(v, 0.95);
+    EXPECT_EQ(lo, c.lo) << "n=" << c.n;
+    EXPECT_EQ(hi, c.hi) << "n=" << c.n;
+  }
+}
+
+TEST(SummaryTest, SmallSamplesFallBackToRange) {
+  std::vector<double> v = {1, 2, 3, 4, 5};
+  auto [lo, hi] = MedianConfidenceIntervalSorted(v, 0.95);
+  EXPECT_EQ(lo, 1);
+  EXPECT_EQ(hi, 5);
+}
+
+TEST(SummaryTest, LargeSamplesUseNormalApproximation) {
+  std::vector<double> v(10000);
+  std::iota(v.begin(), v.end(), 1.0);
+  auto [lo, hi] = MedianConfidenceIntervalSorted(v, 0.95);
+  // n/2 -+ 1.96 * sqrt(n) / 2 = 5000 -+ 98.
+  EXPECT_NEAR(lo, 4902, 2);
+  EXPECT_NEAR(hi, 5099, 2);
+}
+
+TEST(SummaryTest, EmptyAndQuantiles) {
+  EXPECT_EQ(Summarize(std::vector<double>{}).n, 0);
+  std::vector<double> v = {1, 2, 3, 4};
+  EXPECT_DOUBLE_EQ(QuantileSorted(v, 0.5), 2.5);
+  EXPECT_DOUBLE_EQ(QuantileSorted(v, 0.0), 1);
+  EXPECT_DOUBLE_EQ(QuantileSorted(v, 1.0), 4);
+  EXPECT_DOUBLE_EQ(Median(std::vector<double>{5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(MedianAbsoluteDeviation(std::vector<double>{1, 1, 2, 2, 4, 6, 9}), 1);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -24,13 +24,7 @@ using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
 template <class T>
 void Field(Writer& w, const char* key, const T& value) {
-  w.Key(key);
-  WriteJsonValue(w, value);
-}
-
-void Field(Writer& w, const char* key, const char* value) {
-  w.Key(key);
-  WriteJsonString(w, value);
+  WriteJsonField(w, key, value);
 }
 
 void WriteMetric(Writer& w, const MetricVerdict& m) {

@@ -2,10 +2,11 @@
 // breakdown, temporal breakdown (compute / communication / memcpy / memset /
 // idle, idle split into host-wait, kernel-wait and other), launch statistics,
 // memory traffic, CPU op hotspots, [memory] events, bottleneck rules, and the
-// flame graph. Per-event state is kept only for GPU activities (a compact
-// 40-byte record each, needed to merge overlapping intervals); CPU events are
-// aggregated on the fly unless a flame graph is requested. Definitions:
-// docs/trace.md.
+// flame graph. Memory does not grow with the number of events: GPU activities
+// pass through a bounded reorder window and are swept into running interval
+// unions, launch delays go to a bounded quantile sketch, and CPU events are
+// aggregated on the fly (unless a flame graph is requested, which keeps every
+// frame). Definitions: docs/trace.md.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +35,53 @@ struct AnalysisOptions {
   /// correlation matching; the oldest are forgotten first. Kineto writes a
   /// launch and its GPU activity close together, so a window suffices.
   size_t launch_window = size_t{1} << 16;
+  /// GPU activities held in a min-heap by start time before they are swept
+  /// into the per-device interval unions. Unions, idle gaps and per-stream
+  /// figures are exact when no activity arrives more than this many GPU
+  /// activities out of start-time order; a GPU activity must meet its launch
+  /// call while it is in this window to count as matched.
+  size_t gpu_reorder_window = size_t{1} << 16;
 };
+
+namespace detail {
+
+/// Quantiles of an integer stream in bounded memory: values are kept exactly
+/// while there are at most `exact_cap` of them; beyond that they go to a
+/// signed log-bucket histogram whose buckets are 1% wide in relative terms
+/// (|v| in [1.01^i, 1.01^(i+1)) ns for 1 ns <= |v| < 1000 s, plus one bucket
+/// for 0; larger magnitudes share the outermost bucket). A histogram quantile
+/// is the geometric middle of its bucket clamped to the observed [min, max],
+/// so its relative error is at most 1% (the bucket width) for |v| < 1000 s.
+/// Rank rule (both modes): the value of rank round(q * (n - 1)) in sorted
+/// order. Memory: exact_cap values, then about 45 KB.
+class BoundedQuantiles {
+ public:
+  explicit BoundedQuantiles(size_t exact_cap = 100000);
+  void Add(int64_t v);
+  /// q in [0, 1]; 0 when empty.
+  int64_t Quantile(double q);
+  int64_t count() const { return count_; }
+  int64_t min() const { return min_; }
+  int64_t max() const { return max_; }
+  double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0; }
+  bool exact() const { return !histogram_; }
+
+  static constexpr double kBucketRatio = 1.01;
+  static constexpr int kBuckets = 2778;  ///< ceil(log(1e12) / log(1.01)): 1 ns .. 1000 s
+
+ private:
+  static int Bucket(int64_t magnitude);
+  void Spill();
+  size_t exact_cap_;
+  int64_t count_ = 0, min_ = 0, max_ = 0;
+  long double sum_ = 0;
+  std::vector<int64_t> exact_;
+  bool histogram_ = false;
+  std::vector<int64_t> pos_, neg_;  ///< kBuckets counts each
+  int64_t zero_ = 0;
+};
+
+}  // namespace detail
 
 struct IdleBreakdown {
   int64_t host_wait_ns = 0;    ///< the launch of the next GPU work came after the gap began

@@ -86,4 +86,18 @@ void WriteJsonValue(Writer& w, const std::optional<T>& v) {
   }
 }
 
+/// Writes `"key": value` with the overloads above.
+template <class Writer, class T>
+void WriteJsonField(Writer& w, const char* key, const T& value) {
+  w.Key(key);
+  WriteJsonValue(w, value);
+}
+
+/// Writes `"key": "text"` for a C string.
+template <class Writer>
+void WriteJsonField(Writer& w, const char* key, const char* value) {
+  w.Key(key);
+  WriteJsonString(w, value);
+}
+
 }  // namespace gpugate

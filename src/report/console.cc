@@ -59,8 +59,26 @@ struct Row {
   const char* color = nullptr;     // colour of the verdict cell
 };
 
-void AppendRows(std::string& out, const std::vector<Row>& rows, bool color) {
+/// Table cells wider than this are shortened in the middle (C++ kernel names
+/// run to thousands of characters; the Markdown, JSON and HTML reports keep
+/// them whole).
+constexpr int kMaxCellWidth = 64;
+
+/// Keeps the first and last code points of a long cell around an ellipsis.
+std::string Ellipsize(const std::string& cell) {
+  if (DisplayWidth(cell) <= kMaxCellWidth) return cell;
+  std::vector<size_t> starts;  // byte offset of each code point
+  for (size_t i = 0; i < cell.size(); ++i)
+    if ((static_cast<unsigned char>(cell[i]) & 0xC0) != 0x80) starts.push_back(i);
+  const size_t keep = (kMaxCellWidth - 1) / 2;
+  if (starts.size() <= 2 * keep + 1) return cell;
+  return cell.substr(0, starts[keep]) + "\u2026" + cell.substr(starts[starts.size() - keep]);
+}
+
+void AppendRows(std::string& out, std::vector<Row> rows, bool color) {
   if (rows.empty()) return;
+  for (Row& r : rows)
+    for (size_t i = 0; i + 1 < r.cells.size(); ++i) r.cells[i] = Ellipsize(r.cells[i]);
   std::vector<int> width(rows.front().cells.size(), 0);
   for (const Row& r : rows) {
     for (size_t i = 0; i < r.cells.size(); ++i) {

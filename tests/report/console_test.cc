@@ -54,3 +54,25 @@ TEST(ReportConsole, ColourOnlyWhenAsked) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+TEST(ReportConsole, LongNamesAreShortenedInTheMiddle) {
+  Verdicts v = testing_fixtures::PassVerdicts();
+  ASSERT_FALSE(v.metrics.empty());
+  std::string name = "void gemm_kernel<" + std::string(500, 'x') + ">(float*, int)_END";
+  v.metrics[0].metric = "kernel:" + name;
+  ReportOptions verbose;
+  verbose.verbose = true;
+  const std::string text = RenderConsole(v, verbose);
+  EXPECT_EQ(text.find(name), std::string::npos);
+  EXPECT_NE(text.find("kernel:void gemm_kernel<"), std::string::npos) << text;
+  EXPECT_NE(text.find("\u2026"), std::string::npos) << text;
+  EXPECT_NE(text.find("int)_END"), std::string::npos) << text;
+  for (size_t pos = 0, next; (next = text.find('\n', pos)) != std::string::npos; pos = next + 1)
+    EXPECT_LT(next - pos, 400u) << text.substr(pos, next - pos);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,12 +1,15 @@
-// Streaming trace analyses. OnEvent keeps aggregates plus one compact record
-// per GPU activity; Finish sorts those records per device and sweeps them once
-// to merge overlapping intervals and classify the idle gaps (definitions in
-// docs/trace.md; idle categories follow HolisticTraceAnalysis'
-// idle_time_breakdown: host wait, kernel wait, other).
+// Streaming trace analyses. OnEvent keeps aggregates; GPU activities wait in a
+// bounded min-heap by start time (the reorder window) and are then swept, in
+// start order, into per-device and per-stream running interval unions that
+// also classify the idle gaps (definitions in docs/trace.md; idle categories
+// follow HolisticTraceAnalysis' idle_time_breakdown: host wait, kernel wait,
+// other). Launch delays go to a bounded quantile sketch, so memory does not
+// grow with the number of events.
 #include "trace/analysis.h"
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <deque>
 #include <queue>
 #include <unordered_map>
@@ -47,12 +50,47 @@ constexpr int64_t kNoLaunch = INT64_MIN;
 struct GpuRec {
   int64_t start, end;
   int64_t launch_ts = kNoLaunch;
+  int64_t correlation = -1;
+  uint64_t seq = 0;              ///< arrival order
   int32_t launch_dur = 0;
   uint32_t name;
   uint32_t thread = UINT32_MAX;  ///< launching CPU thread
   uint16_t stream;               ///< index into State::streams
   GpuKind kind;
+  bool waiting = false;          ///< listed in State::waiting_gpu
 };
+
+/// Running state of one device's sweep over its start-ordered GPU activities.
+struct DeviceSweep {
+  bool started = false;
+  int64_t first_start = 0, first_launch_ts = kNoLaunch;  ///< for the leading gap
+  /// front[k]: end of the union of activities of kind <= k (index 4: all).
+  int64_t front[5] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
+  int64_t unions[5] = {0, 0, 0, 0, 0};
+  DeviceStats d;
+  std::map<uint16_t, StreamStats> streams;
+  std::map<uint16_t, int64_t> stream_front;
+  std::map<uint32_t, KernelStats> kernels;
+};
+
+/// Adds [start, end) to a union kept as a frontier (the end of the union so
+/// far); returns the newly covered length. Exact for start-ordered input; an
+/// interval starting before the frontier is taken to overlap the union up to
+/// the frontier, so only its part beyond the frontier is added.
+inline int64_t Extend(int64_t& frontier, int64_t start, int64_t end) {
+  if (end <= frontier) return 0;
+  int64_t added = end - std::max(start, frontier);
+  frontier = end;
+  return added;
+}
+
+void ClassifyGap(IdleBreakdown& idle, int64_t gap_start, int64_t gap, int64_t next_launch_ts,
+                 int64_t threshold) {
+  if (gap <= 0) return;
+  if (next_launch_ts != kNoLaunch && next_launch_ts > gap_start) idle.host_wait_ns += gap;
+  else if (gap < threshold) idle.kernel_wait_ns += gap;
+  else idle.other_ns += gap;
+}
 
 struct RuntimeRec {
   int64_t ts;
@@ -118,13 +156,24 @@ struct TraceAnalyzer::State {
   std::vector<std::pair<int64_t, int64_t>> streams;  // (device, stream)
   std::map<std::pair<int64_t, int64_t>, uint16_t> stream_ids;
 
-  std::vector<GpuRec> gpu;
+  // GPU activities in the reorder window: records live in `pool` (freed slots
+  // are reused), `heap` orders their slots by start, longest first at equal
+  // start, then arrival.
+  std::vector<GpuRec> pool;
+  std::vector<uint32_t> free_slots;
+  std::vector<uint32_t> heap;
+  uint64_t next_seq = 0;
+  std::map<int64_t, DeviceSweep> sweeps;
+  detail::BoundedQuantiles delays;
+  LaunchStats launch;
+  std::map<uint32_t, ShortKernel> short_by_name;
+  std::vector<GpuRec> flame_gpu;  ///< swept activities (flame graph only)
   std::map<std::pair<int64_t, uint32_t>, KernelAttr> kernel_attr;  // (device, name)
   std::map<std::tuple<int64_t, std::string, std::string>, MemcpyStats> traffic;
 
   std::unordered_map<int64_t, RuntimeRec> runtime;
   std::deque<int64_t> runtime_order;
-  std::unordered_multimap<int64_t, uint32_t> waiting_gpu;  // correlation -> gpu index
+  std::unordered_multimap<int64_t, uint32_t> waiting_gpu;  // correlation -> pool slot
   std::deque<int64_t> waiting_order;
 
   std::unordered_map<uint64_t, uint32_t> thread_num_ids;
@@ -188,7 +237,16 @@ struct TraceAnalyzer::State {
     if (kind == GpuKind::kCompute && name_nccl[r.name]) kind = GpuKind::kCommunication;
     r.kind = kind;
     r.stream = StreamId(device, e.GpuStream());
-    uint32_t index = static_cast<uint32_t>(gpu.size());
+    r.seq = next_seq++;
+    r.correlation = e.correlation;
+    uint32_t index;
+    if (!free_slots.empty()) {
+      index = free_slots.back();
+      free_slots.pop_back();
+    } else {
+      index = static_cast<uint32_t>(pool.size());
+      pool.emplace_back();
+    }
     if (e.correlation >= 0) {
       auto it = runtime.find(e.correlation);
       if (it != runtime.end()) {
@@ -196,6 +254,7 @@ struct TraceAnalyzer::State {
         r.launch_dur = static_cast<int32_t>(std::min<int64_t>(it->second.dur, INT32_MAX));
         r.thread = it->second.thread;
       } else {
+        r.waiting = true;
         waiting_gpu.emplace(e.correlation, index);
         waiting_order.push_back(e.correlation);
         while (waiting_order.size() > opt.launch_window) {
@@ -204,7 +263,10 @@ struct TraceAnalyzer::State {
         }
       }
     }
-    gpu.push_back(r);
+    pool[index] = r;
+    heap.push_back(index);
+    std::push_heap(heap.begin(), heap.end(), HeapLater{this});
+    if (heap.size() > std::max<size_t>(opt.gpu_reorder_window, 1)) SweepEarliest();
     if (kind == GpuKind::kCompute || kind == GpuKind::kCommunication) {
       KernelAttr& a = kernel_attr[{device, r.name}];
       if (e.occupancy_pct) {
@@ -235,7 +297,8 @@ struct TraceAnalyzer::State {
     RuntimeRec rr{e.ts_ns, e.dur_ns, thread};
     auto range = waiting_gpu.equal_range(e.correlation);
     for (auto it = range.first; it != range.second; ++it) {
-      GpuRec& g = gpu[it->second];
+      GpuRec& g = pool[it->second];
+      g.waiting = false;
       g.launch_ts = rr.ts;
       g.launch_dur = static_cast<int32_t>(std::min<int64_t>(rr.dur, INT32_MAX));
       g.thread = thread;
@@ -247,6 +310,103 @@ struct TraceAnalyzer::State {
         runtime.erase(runtime_order.front());
         runtime_order.pop_front();
       }
+    }
+  }
+
+  struct HeapLater {  // std heaps are max-heaps: "a after b" puts the earliest on top
+    const State* s;
+    bool operator()(uint32_t a, uint32_t b) const {
+      const GpuRec &x = s->pool[a], &y = s->pool[b];
+      if (x.start != y.start) return x.start > y.start;
+      if (x.end != y.end) return x.end < y.end;
+      return x.seq > y.seq;
+    }
+  };
+
+  /// Takes the earliest activity out of the reorder window and sweeps it.
+  void SweepEarliest() {
+    std::pop_heap(heap.begin(), heap.end(), HeapLater{this});
+    uint32_t slot = heap.back();
+    heap.pop_back();
+    GpuRec g = pool[slot];
+    if (g.waiting) {  // its launch call can no longer be matched
+      auto range = waiting_gpu.equal_range(g.correlation);
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second == slot) {
+          waiting_gpu.erase(it);
+          break;
+        }
+    }
+    free_slots.push_back(slot);
+    Sweep(g);
+  }
+
+  /// Adds one activity, in start order per device, to the running unions,
+  /// idle classification, per-stream, per-kernel and launch statistics.
+  void Sweep(const GpuRec& g) {
+    (g.launch_ts != kNoLaunch ? launch.gpu_ops_matched : launch.gpu_ops_unmatched)++;
+    if (opt.collect_flame) flame_gpu.push_back(g);
+    const int64_t threshold = opt.kernel_wait_threshold_ns;
+    DeviceSweep& w = sweeps[streams[g.stream].first];
+    DeviceStats& d = w.d;
+    if (!w.started) {
+      w.started = true;
+      w.first_start = g.start;
+      w.first_launch_ts = g.launch_ts;
+      d.device = streams[g.stream].first;
+      d.active_start_ns = g.start;
+    } else if (g.start > w.front[4]) {
+      // Device idle gap before this record (front[4] is the union of everything).
+      ClassifyGap(d.idle, w.front[4], g.start - w.front[4], g.launch_ts, threshold);
+    }
+    d.active_start_ns = std::min(d.active_start_ns, g.start);
+    for (int k = static_cast<int>(g.kind); k <= 4; ++k) w.unions[k] += Extend(w.front[k], g.start, g.end);
+    d.active_end_ns = std::max(d.active_end_ns, g.end);
+
+    StreamStats& st = w.streams[g.stream];
+    auto [fit, fresh] = w.stream_front.try_emplace(g.stream, g.start);
+    if (fresh) {
+      st.device = d.device;
+      st.stream = streams[g.stream].second;
+      st.first_ns = g.start;
+    } else if (g.start > fit->second) {
+      ClassifyGap(st.idle, fit->second, g.start - fit->second, g.launch_ts, threshold);
+    }
+    st.first_ns = std::min(st.first_ns, g.start);
+    st.busy_ns += Extend(fit->second, g.start, g.end);
+    st.last_ns = std::max(st.last_ns, g.end);
+
+    int64_t dur = g.end - g.start;
+    if (g.kind == GpuKind::kCompute || g.kind == GpuKind::kCommunication) {
+      ++st.kernels;
+      ++d.kernel_count;
+      d.kernel_time_ns += dur;
+      KernelStats& k = w.kernels[g.name];
+      if (k.count == 0) k.min_ns = k.max_ns = dur;
+      ++k.count;
+      k.total_ns += dur;
+      k.min_ns = std::min(k.min_ns, dur);
+      k.max_ns = std::max(k.max_ns, dur);
+      if (opt.keep_kernel_samples) k.durations_ns.push_back(dur);
+      if (g.launch_ts != kNoLaunch) {
+        ++launch.kernels;
+        delays.Add(g.start - g.launch_ts);
+        launch.launch_cost_ns += g.launch_dur;
+        launch.kernel_runtime_ns += dur;
+        if (g.launch_dur > dur) {
+          ++launch.shorter_than_launch;
+          ShortKernel& sk = short_by_name[g.name];
+          ++sk.count;
+          sk.launch_ns += g.launch_dur;
+          sk.kernel_ns += dur;
+        }
+      }
+    } else if (g.kind == GpuKind::kMemcpy) {
+      ++st.memcpys;
+      ++d.memcpy_count;
+    } else {
+      ++st.memsets;
+      ++d.memset_count;
     }
   }
 
@@ -340,30 +500,6 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
 
 namespace {
 
-/// Adds [start, end) to a union kept as a frontier over start-sorted input;
-/// returns the newly covered length.
-inline int64_t Extend(int64_t& frontier, int64_t start, int64_t end) {
-  if (end <= frontier) return 0;
-  int64_t added = end - std::max(start, frontier);
-  frontier = end;
-  return added;
-}
-
-void ClassifyGap(IdleBreakdown& idle, int64_t gap_start, int64_t gap, const GpuRec& next,
-                 int64_t threshold) {
-  if (gap <= 0) return;
-  if (next.launch_ts != kNoLaunch && next.launch_ts > gap_start) idle.host_wait_ns += gap;
-  else if (gap < threshold) idle.kernel_wait_ns += gap;
-  else idle.other_ns += gap;
-}
-
-int64_t Percentile(std::vector<int64_t>& v, double q) {
-  if (v.empty()) return 0;
-  size_t k = static_cast<size_t>(q * (v.size() - 1) + 0.5);
-  std::nth_element(v.begin(), v.begin() + k, v.end());
-  return v[k];
-}
-
 std::string Pct1(double pct) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", pct);
@@ -400,97 +536,25 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   }
   rep.cpu_nesting_out_of_order = s.out_of_order;
 
-  // Unmatched launches.
-  for (const GpuRec& g : s.gpu) (g.launch_ts != kNoLaunch ? rep.launch.gpu_ops_matched : rep.launch.gpu_ops_unmatched)++;
-
-  // Order GPU records by device, then start (longest first at equal start).
-  std::vector<uint32_t> order(s.gpu.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const GpuRec &x = s.gpu[a], &y = s.gpu[b];
-    int64_t dx = s.streams[x.stream].first, dy = s.streams[y.stream].first;
-    if (dx != dy) return dx < dy;
-    if (x.start != y.start) return x.start < y.start;
-    return x.end > y.end;
-  });
-
-  std::vector<int64_t> delays;
-  std::map<uint32_t, ShortKernel> short_by_name;
+  // Drain the GPU reorder window, then close each device's sweep.
+  while (!s.heap.empty()) s.SweepEarliest();
+  rep.launch = std::move(s.launch);
   std::map<uint32_t, KernelStats> all_kernels;
-
-  size_t i = 0;
-  while (i < order.size()) {
-    DeviceStats d;
-    d.device = s.streams[s.gpu[order[i]].stream].first;
+  for (auto& [device, w] : s.sweeps) {
+    DeviceStats& d = w.d;
     d.span_ns = span;
-    d.active_start_ns = s.gpu[order[i]].start;
-    int64_t front[5];
-    for (int64_t& f : front) f = s.span_start;
-    int64_t unions[5] = {0, 0, 0, 0, 0};
-    std::map<uint16_t, StreamStats> streams;
-    std::map<uint16_t, int64_t> stream_front;
-    std::map<uint32_t, KernelStats> kernels;
-    for (; i < order.size() && s.streams[s.gpu[order[i]].stream].first == d.device; ++i) {
-      const GpuRec& g = s.gpu[order[i]];
-      // Device idle gap before this record (front[4] is the union of everything).
-      if (g.start > front[4]) ClassifyGap(d.idle, front[4], g.start - front[4], g, threshold);
-      for (int k = static_cast<int>(g.kind); k <= 4; ++k) unions[k] += Extend(front[k], g.start, g.end);
-      d.active_end_ns = std::max(d.active_end_ns, g.end);
-
-      StreamStats& st = streams[g.stream];
-      auto [fit, fresh] = stream_front.try_emplace(g.stream, g.start);
-      if (fresh) {
-        st.device = d.device;
-        st.stream = s.streams[g.stream].second;
-        st.first_ns = g.start;
-      } else if (g.start > fit->second) {
-        ClassifyGap(st.idle, fit->second, g.start - fit->second, g, threshold);
-      }
-      st.busy_ns += Extend(fit->second, g.start, g.end);
-      st.last_ns = std::max(st.last_ns, g.end);
-
-      int64_t dur = g.end - g.start;
-      if (g.kind == GpuKind::kCompute || g.kind == GpuKind::kCommunication) {
-        ++st.kernels;
-        ++d.kernel_count;
-        d.kernel_time_ns += dur;
-        KernelStats& k = kernels[g.name];
-        if (k.count == 0) k.min_ns = k.max_ns = dur;
-        ++k.count;
-        k.total_ns += dur;
-        k.min_ns = std::min(k.min_ns, dur);
-        k.max_ns = std::max(k.max_ns, dur);
-        if (s.opt.keep_kernel_samples) k.durations_ns.push_back(dur);
-        if (g.launch_ts != kNoLaunch) {
-          ++rep.launch.kernels;
-          delays.push_back(g.start - g.launch_ts);
-          rep.launch.launch_cost_ns += g.launch_dur;
-          rep.launch.kernel_runtime_ns += dur;
-          if (g.launch_dur > dur) {
-            ++rep.launch.shorter_than_launch;
-            ShortKernel& sk = short_by_name[g.name];
-            ++sk.count;
-            sk.launch_ns += g.launch_dur;
-            sk.kernel_ns += dur;
-          }
-        }
-      } else if (g.kind == GpuKind::kMemcpy) {
-        ++st.memcpys;
-        ++d.memcpy_count;
-      } else {
-        ++st.memsets;
-        ++d.memset_count;
-      }
-    }
+    // Leading gap: from the start of the trace to the first GPU activity.
+    if (w.first_start > s.span_start)
+      ClassifyGap(d.idle, s.span_start, w.first_start - s.span_start, w.first_launch_ts, threshold);
     // Trailing idle: nothing more was enqueued until the trace ended.
-    if (s.span_end > front[4]) d.idle.host_wait_ns += s.span_end - front[4];
-    d.busy_ns = unions[4];
-    d.compute_ns = unions[1];
-    d.communication_ns = unions[2] - unions[1];
-    d.memcpy_ns = unions[3] - unions[2];
-    d.memset_ns = unions[4] - unions[3];
+    if (s.span_end > w.front[4]) d.idle.host_wait_ns += s.span_end - w.front[4];
+    d.busy_ns = w.unions[4];
+    d.compute_ns = w.unions[1];
+    d.communication_ns = w.unions[2] - w.unions[1];
+    d.memcpy_ns = w.unions[3] - w.unions[2];
+    d.memset_ns = w.unions[4] - w.unions[3];
     d.idle_ns = span - d.busy_ns;
-    for (auto& [name, k] : kernels) {
+    for (auto& [name, k] : w.kernels) {
       k.name = s.names[name];
       k.communication = s.name_nccl[name];
       k.mean_ns = static_cast<double>(k.total_ns) / k.count;
@@ -519,7 +583,7 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     std::sort(d.kernels.begin(), d.kernels.end(), [](const KernelStats& a, const KernelStats& b) {
       return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
     });
-    for (auto& [id, st] : streams) d.streams.push_back(st);
+    for (auto& [id, st] : w.streams) d.streams.push_back(st);
     rep.devices.push_back(std::move(d));
   }
 
@@ -539,16 +603,14 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
 
   // Launch statistics.
   LaunchStats& l = rep.launch;
-  if (!delays.empty()) {
-    int64_t sum = 0;
-    for (int64_t v : delays) sum += v;
-    l.delay_mean_ns = static_cast<double>(sum) / delays.size();
-    l.delay_min_ns = *std::min_element(delays.begin(), delays.end());
-    l.delay_max_ns = *std::max_element(delays.begin(), delays.end());
-    l.delay_p50_ns = Percentile(delays, 0.5);
-    l.delay_p95_ns = Percentile(delays, 0.95);
+  if (s.delays.count() > 0) {
+    l.delay_mean_ns = s.delays.mean();
+    l.delay_min_ns = s.delays.min();
+    l.delay_max_ns = s.delays.max();
+    l.delay_p50_ns = s.delays.Quantile(0.5);
+    l.delay_p95_ns = s.delays.Quantile(0.95);
   }
-  for (auto& [name, sk] : short_by_name) {
+  for (auto& [name, sk] : s.short_by_name) {
     sk.name = s.names[name];
     l.short_kernels.push_back(sk);
   }
@@ -694,7 +756,9 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
       for (size_t k = 0; k < fr.size(); ++k)
         g->nodes[nodes[k].second].self_ns += std::max<int64_t>(0, fr[k].end - fr[k].start - child_ns[k]);
     }
-    for (const GpuRec& r : s.gpu) {
+    std::sort(s.flame_gpu.begin(), s.flame_gpu.end(),
+              [](const GpuRec& a, const GpuRec& b) { return a.seq < b.seq; });
+    for (const GpuRec& r : s.flame_gpu) {
       int node = -1;
       if (r.thread != UINT32_MAX && r.thread < s.threads.size()) {
         const auto& fr = s.threads[r.thread].frames;
@@ -714,6 +778,80 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   }
   return rep;
 }
+
+namespace detail {
+
+BoundedQuantiles::BoundedQuantiles(size_t exact_cap) : exact_cap_(exact_cap) {}
+
+int BoundedQuantiles::Bucket(int64_t magnitude) const {
+  // magnitude >= 1; bucket i holds [1.01^i, 1.01^(i+1)), the last one also
+  // everything larger.
+  auto it = std::upper_bound(lower_.begin(), lower_.end(), static_cast<double>(magnitude));
+  return std::clamp(static_cast<int>(it - lower_.begin()) - 1, 0, kBuckets - 1);
+}
+
+int64_t BoundedQuantiles::Representative(int bucket) const {
+  // The integers of bucket b are ceil(lo) .. ceil(hi) - 1; pick the one
+  // nearest the geometric middle.
+  double lo = lower_[bucket], hi = lower_[bucket + 1];
+  int64_t first = static_cast<int64_t>(std::ceil(lo));
+  int64_t last = std::max(first, static_cast<int64_t>(std::ceil(hi)) - 1);
+  return std::clamp(static_cast<int64_t>(std::llround(std::sqrt(lo * hi))), first, last);
+}
+
+void BoundedQuantiles::Spill() {
+  histogram_ = true;
+  lower_.resize(kBuckets + 1);
+  for (int i = 0; i <= kBuckets; ++i) lower_[i] = std::pow(kBucketRatio, i);
+  pos_.assign(kBuckets, 0);
+  neg_.assign(kBuckets, 0);
+  for (int64_t v : exact_) {
+    if (v == 0) ++zero_;
+    else if (v > 0) ++pos_[Bucket(v)];
+    else ++neg_[Bucket(v == INT64_MIN ? INT64_MAX : -v)];
+  }
+  std::vector<int64_t>().swap(exact_);
+}
+
+void BoundedQuantiles::Add(int64_t v) {
+  if (count_ == 0) min_ = max_ = v;
+  min_ = std::min(min_, v);
+  max_ = std::max(max_, v);
+  sum_ += v;
+  ++count_;
+  if (!histogram_) {
+    exact_.push_back(v);
+    if (exact_.size() > exact_cap_) Spill();
+    return;
+  }
+  if (v == 0) ++zero_;
+  else if (v > 0) ++pos_[Bucket(v)];
+  else ++neg_[Bucket(v == INT64_MIN ? INT64_MAX : -v)];
+}
+
+int64_t BoundedQuantiles::Quantile(double q) {
+  if (count_ == 0) return 0;
+  q = std::clamp(q, 0.0, 1.0);
+  int64_t k = static_cast<int64_t>(q * static_cast<double>(count_ - 1) + 0.5);
+  if (!histogram_) {
+    std::nth_element(exact_.begin(), exact_.begin() + k, exact_.end());
+    return exact_[k];
+  }
+  int64_t seen = 0;
+  for (int b = kBuckets - 1; b >= 0; --b) {  // most negative first
+    seen += neg_[b];
+    if (k < seen) return std::clamp(-Representative(b), min_, max_);
+  }
+  seen += zero_;
+  if (k < seen) return std::clamp<int64_t>(0, min_, max_);
+  for (int b = 0; b < kBuckets; ++b) {
+    seen += pos_[b];
+    if (k < seen) return std::clamp(Representative(b), min_, max_);
+  }
+  return max_;
+}
+
+}  // namespace detail
 
 Result<TraceReport> AnalyzeTrace(const std::string& path, const AnalysisOptions& options) {
   TraceAnalyzer analyzer(options);

@@ -50,8 +50,10 @@ namespace detail {
 /// signed log-bucket histogram whose buckets are 1% wide in relative terms
 /// (|v| in [1.01^i, 1.01^(i+1)) ns for 1 ns <= |v| < 1000 s, plus one bucket
 /// for 0; larger magnitudes share the outermost bucket). A histogram quantile
-/// is the geometric middle of its bucket clamped to the observed [min, max],
-/// so its relative error is at most 1% (the bucket width) for |v| < 1000 s.
+/// is an integer inside its bucket (the one nearest the bucket's geometric
+/// middle), clamped to the observed [min, max]; every value in the bucket is
+/// within 1% of it, so its relative error is at most 1% (the bucket width)
+/// for |v| < 1000 s.
 /// Rank rule (both modes): the value of rank round(q * (n - 1)) in sorted
 /// order. Memory: exact_cap values, then about 45 KB.
 class BoundedQuantiles {
@@ -67,17 +69,19 @@ class BoundedQuantiles {
   bool exact() const { return !histogram_; }
 
   static constexpr double kBucketRatio = 1.01;
-  static constexpr int kBuckets = 2778;  ///< ceil(log(1e12) / log(1.01)): 1 ns .. 1000 s
+  static constexpr int kBuckets = 2777;  ///< 1.01^2777 > 1e12: 1 ns .. 1000 s
 
  private:
-  static int Bucket(int64_t magnitude);
+  int Bucket(int64_t magnitude) const;
+  int64_t Representative(int bucket) const;  ///< magnitude reported for a bucket
   void Spill();
   size_t exact_cap_;
   int64_t count_ = 0, min_ = 0, max_ = 0;
-  long double sum_ = 0;
+  int64_t sum_ = 0;
   std::vector<int64_t> exact_;
   bool histogram_ = false;
   std::vector<int64_t> pos_, neg_;  ///< kBuckets counts each
+  std::vector<double> lower_;       ///< lower_[i] = 1.01^i, i <= kBuckets
   int64_t zero_ = 0;
 };
 

@@ -1,10 +1,10 @@
 // `gpugate policy check FILE`: parse a policy and print what it says.
-#include <cstdio>
 #include <iostream>
 
 #include "cli/command.h"
 #include "config/policy.h"
 #include "report/escape.h"
+#include "report/format.h"
 
 namespace po = boost::program_options;
 
@@ -12,23 +12,19 @@ namespace gpugate {
 
 namespace {
 
-std::string Percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g%%", fraction * 100);
-  return buf;
-}
-
 void PrintPolicy(const Policy& p) {
   std::cout << "policy '" << EscapeTerminal(p.name) << "' (version " << p.version << ")\n"
-            << "  threshold " << Percent(p.defaults.threshold) << ", FDR q = " << p.defaults.fdr_q
-            << ", confidence " << Percent(p.defaults.confidence) << ", on_inconclusive "
+            << "  threshold " << FormatThreshold(p.defaults.threshold)
+            << ", FDR q = " << p.defaults.fdr_q
+            << ", confidence " << FormatThreshold(p.defaults.confidence) << ", on_inconclusive "
             << ToString(p.defaults.on_inconclusive) << "\n";
   for (const auto& [metric, t] : p.defaults.metric_thresholds)
-    std::cout << "  threshold for " << EscapeTerminal(metric) << ": " << Percent(t) << "\n";
+    std::cout << "  threshold for " << EscapeTerminal(metric) << ": " << FormatThreshold(t)
+              << "\n";
   for (const auto& r : p.rules) {
     std::cout << "  rule " << r.location.line << ": match '" << EscapeTerminal(r.match)
               << "' metric '" << EscapeTerminal(r.metric) << "'";
-    if (r.threshold) std::cout << " threshold " << Percent(*r.threshold);
+    if (r.threshold) std::cout << " threshold " << FormatThreshold(*r.threshold);
     if (r.lower_is_better)
       std::cout << (*r.lower_is_better ? " lower_is_better" : " higher_is_better");
     if (r.severity) std::cout << " severity " << ToString(*r.severity);

@@ -209,9 +209,12 @@ class Recipe {
     return total_ >= plan_.max_samples || (total_ >= plan_.min_samples && OverMaxTime());
   }
 
+  // Both the median's interval over all samples and the run level's interval
+  // over rounds (which sees drift between rounds) must reach the target.
   bool Converged() const {
     const std::vector<double> all = AllSamples(result_);
-    return gpugate::Summarize(all).rel_ci_half_width <= plan_.target_rel_ci;
+    return gpugate::Summarize(all).rel_ci_half_width <= plan_.target_rel_ci &&
+           RoundLevelRelHalfWidth(result_.rounds) <= plan_.target_rel_ci;
   }
 
   double Elapsed() const { return clock_.Now() - start_; }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stats/distributions.h"
 #include "util/result.h"
 
 namespace gpugate {
@@ -94,6 +95,27 @@ Summary Summarize(std::span<const double> values) {
   auto [lo, hi] = MedianConfidenceIntervalSorted(v, 0.95);
   s.rel_ci_half_width = s.median > 0 ? (hi - lo) / 2.0 / s.median : 0.0;
   return s;
+}
+
+double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds, double confidence) {
+  std::vector<double> levels;
+  std::vector<double> logs;
+  for (const auto& r : rounds) {
+    if (r.empty()) continue;
+    logs.clear();
+    for (double x : r) logs.push_back(std::log(x));
+    levels.push_back(Median(logs));
+  }
+  const size_t k = levels.size();
+  if (k < 2) return 0.0;
+  double mean = 0;
+  for (double v : levels) mean += v;
+  mean /= static_cast<double>(k);
+  double ss = 0;
+  for (double v : levels) ss += (v - mean) * (v - mean);
+  const double se = std::sqrt(ss / static_cast<double>(k - 1) / static_cast<double>(k));
+  const double t = StudentTQuantile(0.5 + confidence / 2.0, static_cast<double>(k - 1));
+  return std::expm1(t * se);
 }
 
 }  // namespace gpugate

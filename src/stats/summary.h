@@ -35,4 +35,14 @@ std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double>
 /// An empty input gives a zero Summary with n = 0.
 Summary Summarize(std::span<const double> values);
 
+/// Relative half-width of the confidence interval of a run's level measured
+/// over rounds: the level is the mean of the rounds' median log-times
+/// (Kalibera & Jones 2013, two-level design), its interval a t interval with
+/// R - 1 degrees of freedom, returned as expm1(half-width). Drift between
+/// rounds widens it where the pooled-sample interval of the median cannot
+/// see it. Returns 0 for fewer than two non-empty rounds; samples must be
+/// positive.
+double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds,
+                              double confidence = 0.95);
+
 }  // namespace gpugate

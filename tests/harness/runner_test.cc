@@ -11,6 +11,7 @@
 #include "harness/backends/cuda_backend.h"
 #include "harness/backends/process_backend.h"
 #include "harness/backends/synthetic_backend.h"
+#include "stats/summary.h"
 
 namespace gpugate {
 namespace {
@@ -74,6 +75,25 @@ TEST(RunnerTest, ModerateNoiseStopsBetweenMinAndMax) {
   EXPECT_GT(Total(r), 10);
   EXPECT_LT(Total(r), 200);
   EXPECT_LE(r.summary.rel_ci_half_width, 0.01);
+}
+
+TEST(RunnerTest, DriftBetweenRoundsAddsRounds) {
+  // Tight samples (CV 0.1%) but 3% drift between rounds: the pooled samples'
+  // median interval is narrow at once; the run level's interval over rounds
+  // is not, so rounds are added until it reaches 1% or max_samples.
+  Sampling s = QuickSampling();
+  s.max_samples = 400;
+  WorkloadSpec spec = SyntheticSpecWith(0.001, s);
+  spec.synthetic.round_drift_cv = 0.03;
+  SyntheticBackend backend;
+  WorkloadResult r = RunWorkload(spec, backend);
+  ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+  EXPECT_GT(r.rounds.size(), 5u);
+  EXPECT_LE(RoundLevelRelHalfWidth(r.rounds), 0.01);
+  // Without drift the planned 5 rounds suffice.
+  spec.synthetic.round_drift_cv = 0;
+  WorkloadResult quiet = RunWorkload(spec, backend);
+  EXPECT_EQ(quiet.rounds.size(), 5u);
 }
 
 TEST(RunnerTest, NeverStopsBeforeMinSamples) {

@@ -70,3 +70,23 @@ TEST(SummaryTest, EmptyAndQuantiles) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+// Reference: numpy/scipy (Debian python3-scipy):
+//   lv = [median(log(r)) for r in R]; se = std(lv, ddof=1) / sqrt(4)
+//   expm1(t.ppf(0.975, 3) * se) = 0.1733047067379725, at 90%: 0.125454866130487
+TEST(SummaryTest, RoundLevelIntervalMatchesScipy) {
+  std::vector<std::vector<double>> rounds = {{1.0, 1.2}, {1.1}, {0.95, 1.0, 1.05}, {1.3, 1.25}};
+  EXPECT_NEAR(RoundLevelRelHalfWidth(rounds), 0.1733047067379725, 1e-9);
+  EXPECT_NEAR(RoundLevelRelHalfWidth(rounds, 0.90), 0.125454866130487, 1e-9);
+  // Empty rounds are ignored; fewer than two rounds give no interval.
+  rounds.push_back({});
+  EXPECT_NEAR(RoundLevelRelHalfWidth(rounds), 0.1733047067379725, 1e-9);
+  EXPECT_EQ(RoundLevelRelHalfWidth({{1.0, 2.0, 3.0}}), 0.0);
+  EXPECT_EQ(RoundLevelRelHalfWidth({}), 0.0);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,6 +1,7 @@
-// Benchmark of Compare(): a suite of 10,000 workloads x 100 samples (5 rounds
-// x 20) per side, the size the issue sets a 1 s budget for. Also a history of
-// 10 baseline runs. The samples follow the synthetic backend's model.
+// Benchmark of Compare(): a suite of 10,000 workloads x 100 samples per side,
+// the size with a 1 s budget, as 5 rounds x 20 and as 20 rounds x 5 (the
+// default round count). Also a history of 10 baseline runs. The samples
+// follow the synthetic backend's model.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -11,21 +12,22 @@
 namespace gpugate {
 namespace {
 
-testing::NoiseModel BenchNoise() {
+testing::NoiseModel BenchNoise(int rounds = 5) {
   testing::NoiseModel m;
   m.within_cv = 0.03;
   m.round_cv = 0.01;
   m.run_cv = 0.02;
-  m.rounds = 5;
-  m.per_round = 20;
+  m.rounds = rounds;
+  m.per_round = 100 / rounds;
   return m;
 }
 
 void BM_Compare10kWorkloads(benchmark::State& state) {
   testing::Rng rng(42);
   const int workloads = static_cast<int>(state.range(0));
-  std::vector<Results> base{testing::MakeRun(rng, workloads, BenchNoise())};
-  Results cur = testing::MakeRun(rng, workloads, BenchNoise(), 1.1, {1, 7, 99});
+  const int rounds = static_cast<int>(state.range(1));
+  std::vector<Results> base{testing::MakeRun(rng, workloads, BenchNoise(rounds))};
+  Results cur = testing::MakeRun(rng, workloads, BenchNoise(rounds), 1.1, {1, 7, 99});
   CompareOptions options;
   options.today = "2026-11-22";
   const Policy policy = DefaultPolicy();
@@ -35,7 +37,10 @@ void BM_Compare10kWorkloads(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * workloads);
 }
-BENCHMARK(BM_Compare10kWorkloads)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compare10kWorkloads)
+    ->Args({10000, 5})
+    ->Args({10000, 20})
+    ->Unit(benchmark::kMillisecond);
 
 void BM_CompareHistory10Runs(benchmark::State& state) {
   testing::Rng rng(43);

@@ -207,7 +207,7 @@ run_case regression-never push '{"mode": "compare", "baseline": "base.json", "cu
 expect regression-never "job passes" "j['job_exit']" 0
 expect regression-never verdict "j['outputs']['verdict']" fail
 
-# inconclusive: +5% at 4% noise against a 5% threshold, policy says inconclusive fails
+# inconclusive: +5% at 4% noise against the strict policy's 2% threshold; inconclusive fails
 run_case inconclusive push '{"mode": "compare", "baseline": "base.json", "current": "unsure.json", "policy": "strict.yaml", "fail-on": "inconclusive"}'
 expect inconclusive verdict "j['outputs']['verdict']" inconclusive
 expect inconclusive exit-code "j['outputs']['exit-code']" 4

@@ -84,7 +84,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
       ("baseline", po::value<std::string>()->required(),
        "baseline to compare with: gpugate results or a baseline history (any compare input)")
       ("output,o", po::value<std::string>(), "also write the results (with confirmation rounds)")
-      ("confirm", po::value<int>()->default_value(2),
+      ("confirm", po::value<int>()->default_value(kDefaultConfirmations),
        "at most this many confirmation re-runs of inconclusive or regressed workloads (0 = none)")
       ("backend", po::value<std::string>()->default_value("auto"), "auto | cpu | cuda")
       ("seed", po::value<uint64_t>()->default_value(0), "extra seed for synthetic workloads");

@@ -56,6 +56,9 @@ int ExitCodeFor(const Verdicts& verdicts);
 /// first-seen order without duplicates.
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);
 
+/// Confirmation re-runs `gpugate gate` makes by default (--confirm).
+inline constexpr int kDefaultConfirmations = 3;
+
 /// Signed percent text of a ratio: 1.041 -> "+4.1%", 0.95 -> "-5.0%".
 std::string FormatRatioPercent(double ratio);
 

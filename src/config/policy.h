@@ -25,9 +25,9 @@ enum class OnInconclusive { kPass, kWarn, kFail };
 const std::vector<std::string>& PolicyMetricNames();
 
 struct PolicyDefaults {
-  double threshold = 0.05;                        ///< practical threshold, fraction
+  double threshold = 0.03;                        ///< practical threshold, fraction
   std::map<std::string, double> metric_thresholds;  ///< per metric name ("peak_memory" -> 0.10)
-  double fdr_q = 0.05;                            ///< Benjamini-Hochberg level for the suite
+  double fdr_q = 0.01;                            ///< Benjamini-Hochberg level for the suite
   OnInconclusive on_inconclusive = OnInconclusive::kPass;
   double confidence = 0.95;                       ///< level of the reported intervals
 };
@@ -63,13 +63,13 @@ struct Policy {
 /// What the policy says about one workload x metric. Later rules win, field
 /// by field.
 struct ResolvedPolicy {
-  double threshold = 0.05;
+  double threshold = 0.03;
   std::optional<bool> lower_is_better;
   Severity severity = Severity::kFail;
 };
 
-/// The built-in policy (same content as policies/default.yaml): 5% threshold,
-/// 10% for peak memory and per-kernel times, q = 0.05, inconclusive passes.
+/// The built-in policy (same content as policies/default.yaml): 3% threshold,
+/// 10% for peak memory and per-kernel times, q = 0.01, inconclusive passes.
 Policy DefaultPolicy();
 
 /// Parses a policy. Errors: "file:line:col: message", exit code 2; unknown

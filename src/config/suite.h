@@ -28,8 +28,8 @@ struct Sampling {
   int max_samples = 200;        ///< total over all rounds
   double min_time = 0.5;        ///< seconds of measured time, total
   double max_time = 30.0;       ///< seconds of wall time, total
-  double target_rel_ci = 0.01;  ///< stop once 95% CI half-width of median / median <= this
-  int rounds = 5;               ///< replication units
+  double target_rel_ci = 0.01;  ///< stop once the relative 95% CI half-widths of the median and of the run level over rounds are <= this
+  int rounds = 20;              ///< replication units
   double timeout = 60.0;        ///< seconds; per workload wall time before it is killed
 };
 

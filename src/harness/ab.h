@@ -74,7 +74,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
 
 /// What the policy says about one workload's time metric.
 struct AbThreshold {
-  double threshold = 0.05;            ///< practical threshold as a fraction
+  double threshold = 0.03;            ///< practical threshold as a fraction (as DefaultPolicy())
   Severity severity = Severity::kFail;
   bool waived = false;
   std::string waiver_reason;
@@ -83,11 +83,11 @@ struct AbThreshold {
 enum class InconclusiveAction { kPass, kWarn, kFail };
 
 struct AbAnalysisOptions {
-  double fdr_q = 0.05;               ///< Benjamini-Hochberg level across workloads
+  double fdr_q = 0.01;               ///< Benjamini-Hochberg level across workloads (as DefaultPolicy())
   double confidence = 0.95;          ///< interval level
   InconclusiveAction on_inconclusive = InconclusiveAction::kPass;
   std::string policy_name = "default";
-  /// Threshold per workload name; unset means 5% / fail for every workload.
+  /// Threshold per workload name; unset means 3% / fail for every workload.
   std::function<AbThreshold(const std::string& workload)> threshold_for;
 };
 

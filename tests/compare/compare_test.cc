@@ -56,11 +56,11 @@ TEST(Compare, ClearRegressionAndUnchangedWithReasons) {
   EXPECT_EQ(a->reason_code, "significant_above_threshold");
   EXPECT_NEAR(*a->ratio, 1.2, 1e-9);
   EXPECT_GT(*a->ci_low, 1.05);
-  EXPECT_LE(*a->p_adjusted, 0.05);
+  EXPECT_LE(*a->p_adjusted, 0.01);
   EXPECT_EQ(a->baseline_n, 20);
   EXPECT_EQ(a->current_rounds, 5);
   EXPECT_NE(a->sentence.find("+20.0% ["), std::string::npos) << a->sentence;
-  EXPECT_NE(a->sentence.find("exceeds the 5% threshold; 20 vs 20 samples over 5 rounds"),
+  EXPECT_NE(a->sentence.find("exceeds the 3% threshold; 20 vs 20 samples over 5 rounds"),
             std::string::npos) << a->sentence;
   EXPECT_NE(a->sentence.find("Welch t on 5 vs 5 round medians"), std::string::npos);
   const MetricVerdict* b = Find(v, "b", "time");

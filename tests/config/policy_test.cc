@@ -62,9 +62,9 @@ waivers:
 TEST(Policy, DefaultPolicyAndMetricPatterns) {
   Policy d = DefaultPolicy();
   EXPECT_EQ(d.name, "default");
-  EXPECT_DOUBLE_EQ(ResolvePolicy(d, "a", "time").threshold, 0.05);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(d, "a", "time").threshold, 0.03);
   EXPECT_DOUBLE_EQ(ResolvePolicy(d, "a", "kernel:k").threshold, 0.10);
-  EXPECT_DOUBLE_EQ(d.defaults.fdr_q, 0.05);
+  EXPECT_DOUBLE_EQ(d.defaults.fdr_q, 0.01);
   EXPECT_TRUE(PolicyMetricMatches("kernel", "kernel:gemm"));
   EXPECT_FALSE(PolicyMetricMatches("kernel", "time"));
   EXPECT_TRUE(PolicyMetricMatches("kernel:ge*", "kernel:gemm"));

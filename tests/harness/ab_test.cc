@@ -152,7 +152,7 @@ TEST(AbTest, PairedAnalysisCancelsDriftAndFindsTenPercent) {
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kRegression) << v.metrics[0].sentence;
   EXPECT_NEAR(*v.metrics[0].ratio, 1.10, 0.002);
   EXPECT_NE(v.metrics[0].sentence.find("paired over 12 rounds"), std::string::npos) << v.metrics[0].sentence;
-  EXPECT_NE(v.metrics[0].sentence.find("exceeds the 5% threshold"), std::string::npos);
+  EXPECT_NE(v.metrics[0].sentence.find("exceeds the 3% threshold"), std::string::npos);
   EXPECT_EQ(v.outcome, Outcome::kFail);
   EXPECT_EQ(AbExitCode(v), 1);
   // Warn-only severity passes; waived too.

@@ -153,7 +153,9 @@ LogShift HistoryPrediction(std::span<const double> history_runs,
   const double k = static_cast<double>(history_runs.size());
   const double j = static_cast<double>(current_runs.size());
   double df = 0;
-  double var = ModerateVariance(prior, PooledRunVariance(history_runs, current_runs, &df), df);
+  // Two statements: the pooled variance sets df, which must be read after.
+  const double pooled = PooledRunVariance(history_runs, current_runs, &df);
+  double var = ModerateVariance(prior, pooled, df);
   s.estimate = Mean(current_runs) - Mean(history_runs);
   s.se = std::sqrt(var * (1.0 / k + 1.0 / j));
   s.df = df + prior.d0;
@@ -199,13 +201,16 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) 
   return s;
 }
 
+bool TakesSuiteNoise(const LogShift& s) {
+  return std::isfinite(s.se) && std::isfinite(s.estimate) &&
+         (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann);
+}
+
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df) {
   if (tau_df) *tau_df = 0;
   std::vector<const LogShift*> use;
   for (const LogShift& s : shifts)
-    if (std::isfinite(s.se) && std::isfinite(s.estimate) &&
-        (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann))
-      use.push_back(&s);
+    if (TakesSuiteNoise(s)) use.push_back(&s);
   const size_t m = use.size();
   if (m < static_cast<size_t>(kMinSuiteForNoise)) return 0.0;
 

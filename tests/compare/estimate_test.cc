@@ -41,6 +41,19 @@ TEST(CompareEstimate, HistoryPredictionMatchesScipy) {
   EXPECT_DOUBLE_EQ(s.between_run_var, s.se * s.se);  // all of it is between-run noise
 }
 
+TEST(CompareEstimate, HistoryPredictionModeratesItsOwnVariance) {
+  // A noisy workload against a quiet suite prior keeps most of its own
+  // variance: (d0 s0^2 + (K + J - 2) s^2) / (d0 + K + J - 2).
+  std::vector<double> h = {0.0, 0.2, -0.2, 0.1, -0.1};  // s^2 = 0.025 over 4 df
+  std::vector<double> x = {0.0};
+  VariancePrior prior{2.0, 1e-4};
+  LogShift s = HistoryPrediction(h, x, 10, 0.95, prior);
+  const double var = (2.0 * 1e-4 + 4 * 0.025) / 6.0;
+  EXPECT_NEAR(s.se, std::sqrt(var * (1.0 / 5 + 1.0)), 1e-12);
+  EXPECT_DOUBLE_EQ(s.df, 6.0);
+  EXPECT_DOUBLE_EQ(s.prior_df, 2.0);
+}
+
 TEST(CompareEstimate, ModerationAddsPriorDegreesOfFreedom) {
   std::vector<double> b = {-6.90, -6.88, -6.91, -6.87, -6.89};
   std::vector<double> c = {-6.80, -6.83, -6.79, -6.82, -6.78, -6.81};

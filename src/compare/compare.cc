@@ -472,6 +472,17 @@ class Comparer {
       shifts.push_back(*p.shift);
       where.push_back(i);
     }
+    const auto eligible = std::count_if(shifts.begin(), shifts.end(), TakesSuiteNoise);
+    if (eligible > 0 && eligible < kMinSuiteForNoise) {
+      for (size_t i : where)
+        if (TakesSuiteNoise(*pending_[i].shift)) pending_[i].shift->between_run_unmeasured = true;
+      out_.warnings.push_back(
+          std::string(family == Family::kTime ? "time" : "kernel") + ": one run per side and " +
+          std::to_string(eligible) + " comparison" + (eligible == 1 ? "" : "s") +
+          ": noise between runs cannot be estimated, so no verdict is decided; keep a baseline "
+          "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
+      return;
+    }
     double tau_df = 0;
     double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
     if (!(tau2 > 0)) return;
@@ -572,7 +583,15 @@ class Comparer {
     if (!std::isfinite(lo) || !std::isfinite(hi)) interval = FormatRatioPercent(*mv.ratio) + " [unbounded]";
     std::string thr = PercentText(mv.threshold);
     std::string head;
-    if (significant && bad_lo > limit) {
+    if (s.between_run_unmeasured) {
+      // Within-run scatter alone understates the noise between runs (often
+      // several times over): no decision either way.
+      mv.verdict = Verdict::kInconclusive;
+      mv.reason_code = "between_run_noise_unmeasured";
+      head = interval + " holds within-run noise only: one run per side and too few workloads "
+             "to estimate the noise between runs; use a baseline history (baseline update) or "
+             "interleaved A/B";
+    } else if (significant && bad_lo > limit) {
       mv.verdict = Verdict::kRegression;
       mv.reason_code = "significant_above_threshold";
       head = interval + " exceeds the " + thr + " threshold";

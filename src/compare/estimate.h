@@ -41,6 +41,9 @@ struct LogShift {
   /// used to explain an inconclusive verdict.
   double between_run_var = 0;
   bool suite_noise_added = false;  ///< WithBetweenRunNoise() was applied
+  /// One run per side and too few such comparisons in the family to estimate
+  /// the noise between runs: the interval holds within-run noise only.
+  bool between_run_unmeasured = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
@@ -107,7 +110,14 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
 /// degrees of freedom of a MAD-based variance from m values.
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df);
 
-/// Fewest workloads from which a suite-level between-run variance is estimated.
-inline constexpr int kMinSuiteForNoise = 8;
+/// Fewest one-run-per-side comparisons from which a suite-level between-run
+/// variance is estimated. With 3 the estimate has ~1 degree of freedom, so it
+/// widens intervals a lot when the effects disagree, and not at all when they
+/// agree with their standard errors.
+inline constexpr int kMinSuiteForNoise = 3;
+
+/// Whether a shift is a one-run-per-side estimate that suite-level
+/// between-run noise applies to (finite, Welch on rounds or HL on samples).
+bool TakesSuiteNoise(const LogShift& shift);
 
 }  // namespace gpugate

@@ -47,7 +47,8 @@ void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   int n = 0;
   std::string names;
   for (const MetricVerdict& m : v.metrics) {
-    if (m.reason_code != "between_run_noise") continue;
+    if (m.reason_code != "between_run_noise" && m.reason_code != "between_run_noise_unmeasured")
+      continue;
     if (++n <= 3) names += (names.empty() ? "" : ", ") + m.workload + " (" + m.metric + ")";
   }
   if (n == 0) return;

@@ -10,13 +10,15 @@ namespace {
 
 using testing::RunGpugate;
 
-// Two workloads; `slowdown` applies to "b" only.
+// Three workloads (one run per side needs at least three comparisons to
+// estimate the noise between runs); `slowdown` applies to "b" only.
 std::string SyntheticSuite(double slowdown) {
   return "version: 1\n"
          "name: e2e\n"
          "defaults: {warmup: 0, min_samples: 40, max_samples: 60, rounds: 5, min_time: 0s}\n"
          "workloads:\n"
          "  - name: a\n    kind: synthetic\n    synthetic: {median: 1ms, cv: 1%, seed: 11}\n"
+         "  - name: c\n    kind: synthetic\n    synthetic: {median: 500us, cv: 1%, seed: 13}\n"
          "  - name: b\n    kind: synthetic\n    synthetic: {median: 2ms, cv: 1%, seed: 12, slowdown: " +
          std::to_string(slowdown) + "}\n";
 }

@@ -26,11 +26,16 @@ WorkloadResult Workload(const std::string& name, double median) {
   return w;
 }
 
+// A run of `ws` plus two steady workloads that are the same in every run:
+// with one run per side, Compare() needs at least kMinSuiteForNoise
+// comparisons to estimate the noise between runs before it decides anything.
 Results MakeResults(std::vector<WorkloadResult> ws, const std::string& id = "run") {
   Results r;
   r.run.run_id = id;
   r.run.env.cpu_model = "Test CPU";
   r.workloads = std::move(ws);
+  r.workloads.push_back(Workload("steady/1", 1e-3));
+  r.workloads.push_back(Workload("steady/2", 3e-3));
   return r;
 }
 
@@ -156,8 +161,9 @@ TEST(Compare, ThroughputIsDerivedAndNotASecondTest) {
   EXPECT_EQ(tp->verdict, Verdict::kRegression);
   EXPECT_NEAR(*tp->ratio, 1.0 / 1.2, 1e-9);
   EXPECT_NEAR(*tp->ci_high, 1.0 / *t->ci_low, 1e-12);
-  // One hypothesis in the family: the adjusted p equals the raw p.
-  EXPECT_DOUBLE_EQ(*t->p_adjusted, *t->p_value);
+  // Three time hypotheses in the family (a and the two steady workloads) and
+  // none for throughput: BH multiplies the smallest p by 3, not by 4.
+  EXPECT_DOUBLE_EQ(*t->p_adjusted, 3 * *t->p_value);
   EXPECT_DOUBLE_EQ(*tp->p_adjusted, *t->p_adjusted);
   EXPECT_NE(tp->sentence.find("derived from time"), std::string::npos);
 }
@@ -187,8 +193,12 @@ TEST(Compare, KernelsNewVanishedAndRegressed) {
     k.count = 30;
     return k;
   };
-  b.kernels = {kernel("gemm", 1e-4), kernel("old", 1e-5)};
-  c.kernels = {kernel("gemm", 1.5e-4), kernel("fresh", 1e-5)};
+  // Two steady kernels besides gemm: the kernel family needs at least three
+  // one-run comparisons to estimate the noise between runs.
+  b.kernels = {kernel("gemm", 1e-4), kernel("old", 1e-5), kernel("copy", 2e-5),
+               kernel("fill", 3e-6)};
+  c.kernels = {kernel("gemm", 1.5e-4), kernel("fresh", 1e-5), kernel("copy", 2e-5),
+               kernel("fill", 3e-6)};
   Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
   const MetricVerdict* g = Find(v, "a", "kernel:gemm");
   ASSERT_NE(g, nullptr);
@@ -201,6 +211,53 @@ TEST(Compare, KernelsNewVanishedAndRegressed) {
   for (const auto& s : v.suggestions)
     most |= s.rule == "kernel-regressed-most" && s.message.find("gemm") != std::string::npos;
   EXPECT_TRUE(most);
+}
+
+TEST(Compare, TooFewOneRunComparisonsDecideNothing) {
+  // One run per side and two workloads: within-run scatter is tight, but the
+  // noise between runs (often several times larger) cannot be estimated, so a
+  // +20% shift is not called a regression, nor an identical workload
+  // unchanged.
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  base.workloads = {Workload("a", 1e-3), Workload("b", 2e-3)};
+  cur.workloads = {Workload("a", 1.2e-3), Workload("b", 2e-3)};
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  for (const char* name : {"a", "b"}) {
+    const MetricVerdict* m = Find(v, name, "time");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->verdict, Verdict::kInconclusive) << m->sentence;
+    EXPECT_EQ(m->reason_code, "between_run_noise_unmeasured");
+    EXPECT_NE(m->sentence.find("baseline history"), std::string::npos) << m->sentence;
+  }
+  EXPECT_NEAR(*Find(v, "a", "time")->ratio, 1.2, 1e-9);
+  EXPECT_EQ(v.outcome, Outcome::kPass);
+  bool warned = false;
+  for (const auto& w : v.warnings) warned |= w.find("cannot be estimated") != std::string::npos;
+  EXPECT_TRUE(warned);
+  bool suggested = false;
+  for (const auto& s : v.suggestions) suggested |= s.rule == "between-run-noise";
+  EXPECT_TRUE(suggested);
+  // With a third comparison whose effect agrees with its standard error the
+  // spread across the suite is explained, and the suite decides.
+  base.workloads.push_back(Workload("c", 3e-3));
+  cur.workloads.push_back(Workload("c", 3e-3));
+  v = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(v, "a", "time")->verdict, Verdict::kRegression);
+  EXPECT_EQ(Find(v, "b", "time")->verdict, Verdict::kUnchanged);
+  // A history measures the noise between runs directly, whatever the count.
+  std::vector<Results> hist;
+  for (int i = 0; i < 5; ++i) {
+    Results h;
+    h.run.env.cpu_model = "Test CPU";
+    h.workloads = {Workload("a", 1e-3 * (1 + 0.01 * (i % 2)))};
+    hist.push_back(h);
+  }
+  Results one;
+  one.run.env.cpu_model = "Test CPU";
+  one.workloads = {Workload("a", 1.5e-3)};
+  EXPECT_EQ(Find(Compare(hist, one, DefaultPolicy(), Opts()), "a", "time")->verdict,
+            Verdict::kRegression);
 }
 
 TEST(Compare, SingleSamplePerSideRestsOnThreshold) {

@@ -11,7 +11,8 @@
 //   quiet:     within-run CV 2%, 1% drift between rounds, no between-run noise;
 //   shared VM: within-run CV 4%, 1% drift between rounds, between-run CV 20%.
 // "Detected" means a regression verdict. The rates are printed; 200 suite
-// runs per scenario by default, GPUGATE_ACCEPTANCE_FULL=1 for 1000.
+// runs per scenario by default (1000 where a rate sits near its bound),
+// GPUGATE_ACCEPTANCE_FULL=1 for 1000 everywhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,9 +32,11 @@ namespace {
 
 constexpr int kWorkloads = 50;
 
+constexpr int kFullSuiteRuns = 1000;
+
 int SuiteRuns() {
   const char* full = std::getenv("GPUGATE_ACCEPTANCE_FULL");
-  return full && std::string(full) == "1" ? 1000 : 200;
+  return full && std::string(full) == "1" ? kFullSuiteRuns : 200;
 }
 
 struct Regime {
@@ -88,6 +91,7 @@ struct Scenario {
   double slowdown = 1.0;  // applied to one workload per suite run
   int confirmations = 0;  // gate re-runs of regressed/inconclusive workloads
   Policy policy = DefaultPolicy();
+  int suites = 0;         // suite runs; 0 = SuiteRuns()
 };
 
 struct Rates {
@@ -103,7 +107,7 @@ struct Rates {
 
 Rates Simulate(const Scenario& s, uint64_t seed) {
   const std::vector<WorkloadSpec> specs = SuiteSpecs(s.regime);
-  const int suites = SuiteRuns();
+  const int suites = s.suites > 0 ? s.suites : SuiteRuns();
   int false_suites = 0;
   long slowed = 0, slowed_reg = 0, nulls = 0, null_inc = 0, null_noise = 0, null_reg = 0;
   long samples = 0, rounds = 0, measured = 0, reruns = 0;
@@ -205,11 +209,17 @@ TEST(CompareAcceptance, SharedVmOneRunPerSideStaysQuiet) {
 }
 
 TEST(CompareAcceptance, SharedVmHistoryAaStaysQuiet) {
-  Rates aa = Simulate({"shared VM A/A, history of 10 runs", SharedVm(), 10}, 301);
+  // The rate is near its bound (FDR control at q = 0.01 allows ~0.5% in the
+  // slower direction), so 200 suite runs could not tell 0.8% from 1.5%: this
+  // scenario always runs the full 1000.
+  Scenario aa_s{"shared VM A/A, history of 10 runs", SharedVm(), 10};
+  aa_s.suites = kFullSuiteRuns;
+  Rates aa = Simulate(aa_s, 301);
   EXPECT_LE(aa.suites_with_false_regression, 0.01);
-  Rates gate = Simulate(
-      {"shared VM A/A, history of 10 runs, gate", SharedVm(), 10, 1.0, kDefaultConfirmations},
-      302);
+  Scenario gate_s{"shared VM A/A, history of 10 runs, gate", SharedVm(), 10, 1.0,
+                  kDefaultConfirmations};
+  gate_s.suites = kFullSuiteRuns;
+  Rates gate = Simulate(gate_s, 302);
   EXPECT_LE(gate.suites_with_false_regression, 0.01);
 }
 

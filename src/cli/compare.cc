@@ -1,6 +1,9 @@
-// `gpugate compare BASELINE CURRENT`: load both sides (any supported format),
-// compare under a policy, write the reports, exit with the gate's code.
+// `gpugate compare BASELINE CURRENT [CURRENT...]`: load both sides (any
+// supported format), compare under a policy, write the reports, exit with the
+// gate's code. Several current files are repeated runs of the same code.
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/command.h"
 #include "cli/compare_common.h"
@@ -39,27 +42,36 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   options.add_options()
       ("baseline", po::value<std::string>()->required(),
        "baseline: gpugate results or baseline history, Google Benchmark JSON, nvbench JSON, trace")
-      ("current", po::value<std::string>()->required(), "current run, in any of the same formats");
+      ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
+       "current run, in any of the same formats; several files are repeated runs of the same "
+       "code (separate processes), each one more replication unit");
   AddCompareOptions(options);
   po::positional_options_description positional;
-  positional.add("baseline", 1).add("current", 1);
+  positional.add("baseline", 1).add("current", -1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
 
   Result<Policy> policy = PolicyFromOptions(vm);
   if (!policy.ok()) return ReportError(policy.error());
   const std::string baseline_path = vm["baseline"].as<std::string>();
-  const std::string current_path = vm["current"].as<std::string>();
+  const std::vector<std::string> current_paths = vm["current"].as<std::vector<std::string>>();
   Result<std::vector<Results>> baseline = LoadRuns(baseline_path);
   if (!baseline.ok()) return ReportError(baseline.error());
-  Result<Results> current = LoadRun(current_path);
-  if (!current.ok()) return ReportError(current.error());
+  std::vector<Results> current;
+  for (const std::string& path : current_paths) {
+    Result<Results> run = LoadRun(path);
+    if (!run.ok()) return ReportError(run.error());
+    current.push_back(std::move(run).value());
+  }
 
   CompareOptions compare_options;
   compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
   compare_options.baseline_label = baseline_path;
-  compare_options.current_label = current_path;
-  Verdicts verdicts = Compare(*baseline, *current, *policy, compare_options);
+  compare_options.current_label = current_paths.front();
+  if (current_paths.size() > 1)
+    compare_options.current_label += " (+" + std::to_string(current_paths.size() - 1) +
+                                      " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
+  Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
   return FinishComparison(verdicts, vm);
 }
 

@@ -46,6 +46,35 @@ TEST_F(CompareCliTest, SameCodePasses) {
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
 }
 
+TEST_F(CompareCliTest, SeveralCurrentRunsAreReplicationUnits) {
+  // A baseline history of three runs and three current runs of the slowed
+  // build: the t test on run-level values uses all three current runs.
+  for (const char* seed : {"21", "22"}) {
+    ASSERT_EQ(RunGpugate({"run", dir_ + "/base.yaml", "-o", dir_ + "/b" + seed + ".json", "-q",
+                          "--seed", seed}).exit_code, 0);
+    ASSERT_EQ(RunGpugate({"run", dir_ + "/slow.yaml", "-o", dir_ + "/s" + seed + ".json", "-q",
+                          "--seed", seed}).exit_code, 0);
+  }
+  const std::string hist = dir_ + "/hist.json";
+  for (const char* run : {"/base.json", "/b21.json", "/b22.json"})
+    ASSERT_EQ(RunGpugate({"baseline", "update", "--results", dir_ + run, "--baseline", hist})
+                  .exit_code, 0);
+  auto o = RunGpugate({"compare", hist, dir_ + "/slow.json", dir_ + "/s21.json",
+                       dir_ + "/s22.json", "--json", dir_ + "/v.json", "-v"});
+  EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("(+2 more runs)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("3 current runs vs a history of 3 runs"), std::string::npos) << o.out;
+  // Identical code, two current runs (neither in the history): no regression.
+  ASSERT_EQ(RunGpugate({"run", dir_ + "/base.yaml", "-o", dir_ + "/b23.json", "-q", "--seed", "23"})
+                .exit_code, 0);
+  auto same = RunGpugate({"compare", hist, dir_ + "/same.json", dir_ + "/b23.json"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  // Every current file is checked like the first.
+  auto bad = RunGpugate({"compare", hist, dir_ + "/slow.json", dir_ + "/missing.json"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("missing.json"), std::string::npos) << bad.err;
+}
+
 TEST_F(CompareCliTest, SlowdownFailsAndWritesEveryReport) {
   auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--junit",
                        dir_ + "/j.xml", "--markdown", dir_ + "/r.md", "--json", dir_ + "/v.json",

@@ -483,16 +483,30 @@ class Comparer {
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
       return;
     }
-    double tau_df = 0;
-    double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
-    if (!(tau2 > 0)) return;
-    for (size_t j = 0; j < where.size(); ++j)
-      pending_[where[j]].shift = WithBetweenRunNoise(*pending_[where[j]].shift, tau2, tau_df);
-    out_.warnings.push_back(
-        std::string(family == Family::kTime ? "time" : "kernel") +
-        ": the spread of effects across the suite exceeds what the rounds explain; between-run "
-        "noise of about " + PercentText(std::expm1(std::sqrt(tau2))) +
-        " was added to every one-run comparison (a baseline history measures it directly)");
+    // Two readings of the excess spread, each fitted to the whole family: a
+    // variance common to all workloads (tau^2) and one proportional to each
+    // workload's own (phi). Each comparison gets the larger, so neither the
+    // quiet workloads nor the noisy ones are left with too short an interval.
+    double tau_df = 0, phi_df = 0;
+    const double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
+    const double phi = EstimateSuiteOverdispersion(shifts, &phi_df);
+    if (!(tau2 > 0) && !(phi > 1)) return;
+    const double df = std::max(tau_df, phi_df);
+    for (size_t i : where) {
+      const LogShift& s = *pending_[i].shift;
+      if (!TakesSuiteNoise(s)) continue;
+      const double extra = std::max(tau2, (phi - 1.0) * s.se * s.se);
+      pending_[i].shift = WithBetweenRunNoise(s, extra, df);
+    }
+    std::string what = std::string(family == Family::kTime ? "time" : "kernel") +
+                       ": the spread of effects across the suite exceeds what the rounds "
+                       "explain; noise between runs was added to every one-run comparison: ";
+    if (tau2 > 0) what += "at least " + PercentText(std::expm1(std::sqrt(tau2)));
+    if (tau2 > 0 && phi > 1) what += ", and ";
+    if (phi > 1)
+      what += "for noisy workloads up to " + Fmt("%.2g", std::sqrt(phi)) +
+              " times their within-run uncertainty";
+    out_.warnings.push_back(what + " (a baseline history measures it directly)");
   }
 
   void Adjust() {

@@ -246,4 +246,30 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
   return hi;
 }
 
+double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df) {
+  if (df) *df = 0;
+  std::vector<double> d, dfs, se;
+  for (const LogShift& s : shifts)
+    if (TakesSuiteNoise(s)) {
+      d.push_back(s.estimate);
+      se.push_back(s.se);
+      dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
+    }
+  const size_t m = d.size();
+  if (m < static_cast<size_t>(kMinSuiteForNoise)) return 1.0;
+  const double center = Median(d);
+  const double target = StudentTQuantile(0.75, Median(dfs));
+  std::vector<double> r(m);
+  for (size_t i = 0; i < m; ++i) {
+    const double dev = std::fabs(d[i] - center);
+    r[i] = dev == 0 ? 0.0 : (se[i] > 0 ? dev / se[i] : kInf);
+  }
+  auto mid = r.begin() + static_cast<std::ptrdiff_t>(m / 2);  // upper median, as for tau^2
+  std::nth_element(r.begin(), mid, r.end());
+  const double ratio = *mid / target;
+  if (!(ratio > 1.0) || !std::isfinite(ratio)) return 1.0;
+  if (df) *df = std::max(1.0, 0.37 * static_cast<double>(m - 1));
+  return ratio * ratio;
+}
+
 }  // namespace gpugate

@@ -11,6 +11,8 @@
 //   DerSimonian & Laird (1986), Control. Clin. Trials 7:177-188: a
 //     between-unit variance component tau^2 estimated from the excess spread
 //     of effects; here estimated robustly (median/MAD) across a suite.
+//   McCullagh & Nelder (1989), Generalized Linear Models, 2nd ed., 4.5: an
+//     overdispersion factor phi scaling each unit's own variance.
 #pragma once
 
 #include <span>
@@ -109,6 +111,16 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
 /// kMinSuiteForNoise estimates. `tau_df` receives ~0.37 (m - 1), the
 /// degrees of freedom of a MAD-based variance from m values.
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df);
+
+/// Overdispersion factor phi >= 1 for the same family: the smallest phi for
+/// which the standardized effects (d_i - median d) / (se_i sqrt(phi)) have
+/// the median absolute deviation their t reference predicts (a quasi-
+/// likelihood dispersion, McCullagh & Nelder 1989, estimated robustly). It
+/// models noise between runs that grows with a workload's own scatter (a
+/// noisy benchmark also shifts most between processes), where
+/// EstimateSuiteBetweenRunVariance() models the part common to all. Returns 1
+/// for fewer than kMinSuiteForNoise estimates; `df` as for tau^2.
+double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df);
 
 /// Fewest one-run-per-side comparisons from which a suite-level between-run
 /// variance is estimated. With 3 the estimate has ~1 degree of freedom, so it

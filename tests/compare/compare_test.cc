@@ -260,6 +260,44 @@ TEST(Compare, TooFewOneRunComparisonsDecideNothing) {
             Verdict::kRegression);
 }
 
+TEST(Compare, NoisyWorkloadShiftIsNoRegressionWhenTheSuiteShowsBetweenRunNoise) {
+  // One run per side. Twenty quiet workloads shift by -3..+3% between the
+  // runs (their rounds say +-0.3%), so the suite shows noise between runs; a
+  // noisy workload (within-run scatter ~20%) is +80% slower. A common
+  // between-run variance (~3%) would leave its interval narrow enough to call
+  // +80% a regression; noise between runs that grows with a workload's own
+  // scatter covers it: inconclusive.
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  const double shifts[] = {1.03, 0.98, 1.02, 0.97, 1.01, 0.99, 1.025, 0.975};
+  for (int i = 0; i < 20; ++i) {
+    const std::string name = "quiet/" + std::to_string(i);
+    base.workloads.push_back(Workload(name, 1e-3 * (i + 1)));
+    cur.workloads.push_back(Workload(name, 1e-3 * (i + 1) * shifts[i % 8]));
+  }
+  auto noisy = [](double median) {
+    WorkloadResult w;
+    w.name = "noisy";
+    const double f[] = {0.7, 1.0, 1.3, 0.85, 1.2, 1.05, 0.8, 1.25};
+    for (int r = 0; r < 5; ++r) {
+      std::vector<double> round;
+      for (int k = 0; k < 4; ++k) round.push_back(median * f[(r + 3 * k) % 8]);
+      w.rounds.push_back(round);
+    }
+    return w;
+  };
+  base.workloads.push_back(noisy(1e-3));
+  cur.workloads.push_back(noisy(1.8e-3));
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* n = Find(v, "noisy", "time");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->verdict, Verdict::kInconclusive) << n->sentence;
+  EXPECT_NE(v.outcome, Outcome::kFail);
+  bool warned = false;
+  for (const auto& w : v.warnings) warned |= w.find("times their within-run uncertainty") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
 TEST(Compare, SingleSamplePerSideRestsOnThreshold) {
   WorkloadResult b, c;
   b.name = c.name = "one";

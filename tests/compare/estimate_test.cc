@@ -105,6 +105,33 @@ TEST(CompareEstimate, SuiteBetweenRunVarianceFromExcessSpread) {
   EXPECT_EQ(EstimateSuiteBetweenRunVariance(shifts, &tau_df), 0.0);
 }
 
+TEST(CompareEstimate, SuiteOverdispersionScalesWithOwnScatter) {
+  // Seven workloads whose effects are +-3 * 0.6745 of their own standard
+  // errors (se from 1% to 32%), around a workload with no effect: the spread
+  // is 3 times what each workload's scatter explains, so phi = 9.
+  const double se[] = {0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.05};
+  const double z = 3 * 0.6744897501960817;
+  std::vector<LogShift> shifts;
+  for (int i = 0; i < 7; ++i) {
+    LogShift s;
+    s.method = ShiftMethod::kSamplesHodgesLehmann;
+    s.se = se[i];
+    s.df = 1e6;
+    s.estimate = i == 6 ? 0.0 : (i % 2 ? -z : z) * se[i];
+    shifts.push_back(s);
+  }
+  double df = 0;
+  EXPECT_NEAR(EstimateSuiteOverdispersion(shifts, &df), 9.0, 1e-3);
+  EXPECT_NEAR(df, 0.37 * 6, 1e-9);
+  // Spread within what the scatter explains: phi = 1, no degrees of freedom.
+  for (auto& s : shifts) s.estimate /= 4;
+  EXPECT_DOUBLE_EQ(EstimateSuiteOverdispersion(shifts, &df), 1.0);
+  EXPECT_EQ(df, 0.0);
+  // Too few comparisons: nothing is estimated.
+  shifts.resize(2);
+  EXPECT_DOUBLE_EQ(EstimateSuiteOverdispersion(shifts, &df), 1.0);
+}
+
 TEST(CompareEstimate, RoundLevelsAreMediansOfLogs) {
   std::vector<std::vector<double>> rounds = {{1.0, std::exp(1.0), std::exp(2.0)}, {}, {std::exp(3.0)}};
   auto m = RoundLogMedians(rounds);

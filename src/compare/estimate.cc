@@ -79,29 +79,6 @@ std::string Describe(const LogShift& shift) {
   return s;
 }
 
-double MedianInPlace(std::vector<double>& v) {
-  GPUGATE_CHECK(!v.empty());
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  double upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return lower + 0.5 * (upper - lower);
-}
-
-std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds) {
-  std::vector<double> out;
-  out.reserve(rounds.size());
-  std::vector<double> logs;
-  for (const auto& r : rounds) {
-    if (r.empty()) continue;
-    logs.clear();
-    for (double x : r) logs.push_back(std::log(x));
-    out.push_back(MedianInPlace(logs));
-  }
-  return out;
-}
-
 double RunLogLevel(const std::vector<std::vector<double>>& rounds) {
   std::vector<double> m = RoundLogMedians(rounds);
   GPUGATE_CHECK(!m.empty());

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "stats/moderated_variance.h"
+#include "stats/summary.h"  // MedianInPlace, RoundLogMedians
 
 namespace gpugate {
 
@@ -54,15 +55,6 @@ struct LogShift {
 
 /// Human name of a method for sentences ("Welch t on round medians").
 std::string Describe(const LogShift& shift);
-
-/// Median of `values` (reordered in place) by selection, O(n); the average of
-/// the two middle elements for even n, as QuantileSorted(…, 0.5). Precondition:
-/// non-empty.
-double MedianInPlace(std::vector<double>& values);
-
-/// Location of each non-empty round: the median of log(sample). Samples must
-/// be positive. Rounds are the unit of replication within a run.
-std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds);
 
 /// Run-level value: the mean of the round log-medians (Kalibera & Jones'
 /// two-level mean). Precondition: at least one non-empty round.

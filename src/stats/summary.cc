@@ -97,15 +97,31 @@ Summary Summarize(std::span<const double> values) {
   return s;
 }
 
-double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds, double confidence) {
-  std::vector<double> levels;
+double MedianInPlace(std::vector<double>& v) {
+  GPUGATE_CHECK(!v.empty());
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return lower + 0.5 * (upper - lower);
+}
+
+std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds) {
+  std::vector<double> out;
+  out.reserve(rounds.size());
   std::vector<double> logs;
   for (const auto& r : rounds) {
     if (r.empty()) continue;
     logs.clear();
     for (double x : r) logs.push_back(std::log(x));
-    levels.push_back(Median(logs));
+    out.push_back(MedianInPlace(logs));
   }
+  return out;
+}
+
+double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds, double confidence) {
+  const std::vector<double> levels = RoundLogMedians(rounds);
   const size_t k = levels.size();
   if (k < 2) return 0.0;
   double mean = 0;

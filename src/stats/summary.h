@@ -35,6 +35,15 @@ std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double>
 /// An empty input gives a zero Summary with n = 0.
 Summary Summarize(std::span<const double> values);
 
+/// Median of `values` (reordered in place) by selection, O(n); the average of
+/// the two middle elements for even n, as QuantileSorted(…, 0.5). Precondition:
+/// non-empty.
+double MedianInPlace(std::vector<double>& values);
+
+/// Location of each non-empty round: the median of log(sample). Samples must
+/// be positive. Rounds are the unit of replication within a run.
+std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds);
+
 /// Relative half-width of the confidence interval of a run's level measured
 /// over rounds: the level is the mean of the rounds' median log-times
 /// (Kalibera & Jones 2013, two-level design), its interval a t interval with

@@ -263,7 +263,8 @@ Figures Measure(double slowdown, int suites, int per_suite) {
 
 TEST(AbTest, SyntheticDriftBetweenRoundsPairedVersusUnpaired) {
   // Within-round CV 2%, drift between rounds CV 10%, between runs CV 5%;
-  // 10 rounds of 10 samples per side; threshold 2%, FDR q = 5%.
+  // 10 rounds of 10 samples per side; threshold 2%; paired: the default FDR q
+  // (1%); unpaired: BH at q = 5%.
   Figures aa = Measure(1.0, 25, 20);
   std::printf("A/A (%d workloads in %d suites): paired regressions %d (suites with any: %d); "
               "unpaired MW alarms %d (suites with any: %d)\n",

@@ -1,6 +1,6 @@
 // `gpugate ab SUITE --base DIR --head DIR`: interleaved A/B of two builds on
-// one machine, judged on paired rounds (harness/ab.h), reported and gated
-// like `compare`.
+// one machine (harness/ab.h measures), judged on paired rounds by the one
+// judge (compare/), reported and gated like `compare`.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +9,7 @@
 #include "cli/compare_common.h"
 #include "cli/progress.h"
 #include "cli/run_summary.h"
+#include "compare/compare.h"
 #include "harness/ab.h"
 #include "model/environment.h"
 #include "model/results_json.h"
@@ -27,39 +28,6 @@ Result<std::string> ExistingDir(const std::string& option, const std::string& pa
   std::filesystem::path abs = std::filesystem::canonical(path, ec);
   if (ec) return InputError("--" + option + ": '" + path + "': " + ec.message());
   return abs.string();
-}
-
-InconclusiveAction ToAction(OnInconclusive o) {
-  switch (o) {
-    case OnInconclusive::kPass: return InconclusiveAction::kPass;
-    case OnInconclusive::kWarn: return InconclusiveAction::kWarn;
-    case OnInconclusive::kFail: return InconclusiveAction::kFail;
-  }
-  return InconclusiveAction::kPass;
-}
-
-/// The policy's view of the time metric, as the paired analysis needs it.
-AbAnalysisOptions AnalysisOptions(const Policy& policy, std::vector<std::string>& expired) {
-  AbAnalysisOptions ao;
-  ao.fdr_q = policy.defaults.fdr_q;
-  ao.confidence = policy.defaults.confidence;
-  ao.on_inconclusive = ToAction(policy.defaults.on_inconclusive);
-  ao.policy_name = policy.name;
-  const std::string today = UtcNowIso8601().substr(0, 10);
-  ao.threshold_for = [&policy, today, &expired](const std::string& workload) {
-    ResolvedPolicy rp = ResolvePolicy(policy, workload, "time");
-    AbThreshold t{rp.threshold, rp.severity, false, ""};
-    if (const Waiver* w = FindWaiver(policy, workload, "time")) {
-      if (w->until >= today) {
-        t.waived = true;
-        t.waiver_reason = w->reason + " (until " + w->until + ")";
-      } else {
-        expired.push_back("waiver for '" + w->match + "' expired on " + w->until + " (" + w->reason + ")");
-      }
-    }
-    return t;
-  };
-  return ao;
 }
 
 }  // namespace
@@ -120,18 +88,12 @@ int AbCommand(const CommandSpec& self, const Args& args) {
     if (Status st = WriteResultsFile(vm[opt].as<std::string>(), *side); !st.ok()) return ReportError(st.error());
   }
 
-  std::vector<std::string> expired;
-  Verdicts verdicts = AnalyzeAb(data, AnalysisOptions(*policy, expired));
-  verdicts.baseline_label = "base " + ab.base_dir;
-  verdicts.current_label = "head " + ab.head_dir;
-  for (const auto& e : expired)
-    if (std::find(verdicts.warnings.begin(), verdicts.warnings.end(), e) == verdicts.warnings.end())
-      verdicts.warnings.push_back(e);
-  for (const Results* side : {&data.base, &data.head})
-    for (const auto& w : side->workloads)
-      if (w.status == WorkloadStatus::kFailed)
-        ReportError(ToolError((side == &data.base ? "base" : "head") + std::string(": workload '") + w.name +
-                              "' failed: " + w.reason));
+  CompareOptions compare_options;
+  compare_options.paired = true;
+  compare_options.baseline_label = "base " + ab.base_dir;
+  compare_options.current_label = "head " + ab.head_dir;
+  const std::vector<Results> base_runs{data.base}, head_runs{data.head};
+  Verdicts verdicts = CompareRuns(base_runs, head_runs, *policy, compare_options);
   return FinishComparison(verdicts, vm);
 }
 

@@ -1,6 +1,9 @@
-// Compare: the recipe MatchWorkloads -> Estimate -> AddSuiteNoise -> Adjust
-// (Benjamini-Hochberg) -> Classify -> ApplyPolicy -> Suggest -> Outcome.
-// Method: docs/statistics.md.
+// Compare, the one judge: the recipe MatchWorkloads -> Estimate (per family:
+// remove run speed factors, moderate variances, estimate shifts, calibrate
+// the reference) -> Adjust (Benjamini-Hochberg, one-sided) -> Classify ->
+// ApplyPolicy -> Suggest -> Outcome. Every mode goes through it: two files,
+// a history, several current runs (gate confirmations), interleaved A/B
+// (paired rounds) and per-kernel times. Method: docs/statistics.md.
 #include "compare/compare.h"
 
 #include <algorithm>
@@ -17,9 +20,11 @@
 
 #include "compare/environment_check.h"
 #include "compare/estimate.h"
+#include "compare/run_factor.h"
 #include "config/suite.h"
 #include "rules/suggestions.h"
 #include "stats/benjamini_hochberg.h"
+#include "stats/distributions.h"
 #include "stats/summary.h"
 #include "util/result.h"
 
@@ -28,6 +33,17 @@ namespace gpugate {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Reference for one-run-per-side comparisons and for histories too short to
+// measure their own: Student t with 4 degrees of freedom (Lange, Little &
+// Taylor 1989 recommend ~4 for robust t models).
+constexpr double kHeavyTailDf = 4.0;
+// Above this the t reference is treated as normal-tailed.
+constexpr double kMaxReferenceDf = 30.0;
+// Fewest leave-one-out statistics from which a history's reference is measured.
+constexpr int kMinNullStatistics = 30;
+// Up to this many one-run comparisons the noise is estimated leaving each out.
+constexpr int kExactLeaveOneOut = 256;
 
 using Rounds = std::vector<std::vector<double>>;
 
@@ -40,8 +56,15 @@ enum class Family { kNone, kTime, kKernel };
 struct Units {
   ShiftMethod method = ShiftMethod::kThresholdOnly;
   std::vector<double> base, cur;
+  std::vector<int> base_run, cur_run;  // history: run index of each value
   int current_rounds = 0;
   double log_ratio = 0;
+};
+
+// A history run or a current run together with its index in its list.
+struct Indexed {
+  int run = 0;
+  Rounds rounds;
 };
 
 struct Pending {
@@ -51,6 +74,7 @@ struct Pending {
   Family family = Family::kNone;
   int derived_from = -1;          // throughput: index of its time entry
   bool decided = false;           // verdict fixed before classification
+  bool common = false;            // the suite's common speed shift, not a workload
   bool throttled_current = false;
   bool throttled_baseline = false;
 };
@@ -126,24 +150,43 @@ Rounds KernelRounds(const KernelResult& k) {
 }
 
 // Chooses the estimator the data supports (see docs/statistics.md):
-// history of >= 2 runs -> t on run-level values; >= 2 rounds per side ->
-// Welch on round medians; >= 2 samples per side -> HL/Moses on samples; else
-// the ratio alone. `history` is oldest first and ends with the reference
-// (newest) baseline; `current` holds the current run and any confirmation runs.
-std::optional<Units> MakeUnits(const std::vector<Rounds>& history,
-                               const std::vector<Rounds>& current) {
+// paired rounds (A/B) -> signed rank on per-round ratios; history of >= 2
+// runs -> t on run-level values; >= 2 rounds per side -> Welch on round
+// medians; >= 2 samples per side -> HL/Moses on samples; else the ratio
+// alone. `history` is oldest first and ends with the reference (newest)
+// baseline; `current` holds the current run and any confirmation runs.
+std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
+                               const std::vector<Indexed>& current, bool paired) {
   if (history.empty() || current.empty()) return std::nullopt;
   Units u;
   Rounds cur_all;
-  for (const Rounds& r : current) cur_all.insert(cur_all.end(), r.begin(), r.end());
+  for (const Indexed& r : current) cur_all.insert(cur_all.end(), r.rounds.begin(), r.rounds.end());
   u.current_rounds = static_cast<int>(cur_all.size());
-  if (history.size() >= 2) {
-    u.method = ShiftMethod::kHistoryPrediction;
-    for (const Rounds& r : history) u.base.push_back(RunLogLevel(r));
-    for (const Rounds& r : current) u.cur.push_back(RunLogLevel(r));
+  if (paired) {
+    // Round r of the base pairs with round r of the head (same machine state).
+    u.method = ShiftMethod::kPairedRounds;
+    const Rounds& base = history.back().rounds;
+    const Rounds& head = current.front().rounds;
+    for (size_t r = 0; r < std::min(base.size(), head.size()); ++r) {
+      std::vector<double> b = base[r], h = head[r];
+      u.cur.push_back(std::log(MedianInPlace(h)) - std::log(MedianInPlace(b)));
+    }
+    u.current_rounds = static_cast<int>(u.cur.size());
     return u;
   }
-  const Rounds& base = history.back();
+  if (history.size() >= 2) {
+    u.method = ShiftMethod::kHistoryPrediction;
+    for (const Indexed& r : history) {
+      u.base.push_back(RunLogLevel(r.rounds));
+      u.base_run.push_back(r.run);
+    }
+    for (const Indexed& r : current) {
+      u.cur.push_back(RunLogLevel(r.rounds));
+      u.cur_run.push_back(r.run);
+    }
+    return u;
+  }
+  const Rounds& base = history.back().rounds;
   if (base.size() >= 2 && cur_all.size() >= 2) {
     u.method = ShiftMethod::kRoundsWelch;
     u.base = RoundLogMedians(base);
@@ -161,16 +204,17 @@ std::optional<Units> MakeUnits(const std::vector<Rounds>& history,
   return u;
 }
 
-LogShift ThresholdOnlyShift(const Units& u, double confidence) {
-  LogShift s;
-  s.method = ShiftMethod::kThresholdOnly;
-  s.confidence = confidence;
-  s.estimate = u.log_ratio;
-  s.ci_low = s.ci_high = s.estimate;
-  s.p_value = kNaN;
-  s.baseline_units = s.current_units = 1;
-  return s;
-}
+// How far identical-code runs of a history stray from the rest of it: each
+// history run is predicted from the others (leave one out, the same moderated
+// t) and the statistics, pooled over the family, fix a scale inflation and a
+// tail weight for the reference. Without enough of them (< kMinNullStatistics)
+// a fixed heavy-tailed reference (t, 4 df).
+struct Calibration {
+  double scale = 1.0;   // multiplies se
+  double max_df = kHeavyTailDf;
+  bool measured = false;
+  int statistics = 0;
+};
 
 class Comparer {
  public:
@@ -187,16 +231,15 @@ class Comparer {
     Header();
     CheckEnvironment();
     MatchWorkloads();
-    EstimateShifts(Family::kTime);
-    EstimateShifts(Family::kKernel);
-    AddSuiteNoise(Family::kTime);
-    AddSuiteNoise(Family::kKernel);
+    Estimate(Family::kTime);
+    Estimate(Family::kKernel);
     Adjust();
     Classify();
     ApplyPolicy();
+    RequireDetectable();
     for (Pending& p : pending_) out_.metrics.push_back(std::move(p.mv));
     out_.suggestions = SuggestFromComparison(runs_, current_, out_);
-    out_.outcome = OutcomeFor(out_, policy_.defaults.on_inconclusive);
+    out_.outcome = OutcomeFor(out_, policy_.defaults);
     AddOutcomeWarnings();
     return std::move(out_);
   }
@@ -210,6 +253,7 @@ class Comparer {
 #endif
     out_.policy_name = policy_.name;
     out_.fdr_q = policy_.defaults.fdr_q;
+    out_.require_detectable = policy_.defaults.require_detectable;
     out_.baseline_label = !options_.baseline_label.empty() ? options_.baseline_label
                                                            : Reference().run.run_id;
     if (runs_.size() > 1 && options_.baseline_label.empty())
@@ -227,21 +271,25 @@ class Comparer {
           "machine, not the code");
   }
 
-  MetricVerdict Base(const WorkloadResult& w, const std::string& metric, bool lower_is_better) {
+  MetricVerdict Base(const std::string& workload, const std::string& metric,
+                     bool lower_is_better) {
     MetricVerdict mv;
-    mv.workload = w.name;
+    mv.workload = workload;
     mv.metric = metric;
     mv.confidence = policy_.defaults.confidence;
-    ResolvedPolicy rp = ResolvePolicy(policy_, w.name, metric);
+    ResolvedPolicy rp = ResolvePolicy(policy_, workload, metric);
     mv.threshold = rp.threshold;
     mv.severity = rp.severity;
     mv.lower_is_better = rp.lower_is_better.value_or(lower_is_better);
     return mv;
   }
+  MetricVerdict Base(const WorkloadResult& w, const std::string& metric, bool lower_is_better) {
+    return Base(w.name, metric, lower_is_better);
+  }
 
-  void Decided(MetricVerdict mv, Verdict v, std::string code, std::string sentence) {
+  void Decided(MetricVerdict mv, Verdict v, Reason reason, std::string sentence) {
     mv.verdict = v;
-    mv.reason_code = std::move(code);
+    mv.reason = reason;
     mv.sentence = std::move(sentence);
     Pending p;
     p.mv = std::move(mv);
@@ -260,68 +308,84 @@ class Comparer {
     std::set<std::string> seen;
     for (const WorkloadResult& w : current_.workloads) {
       std::string key = Key(w);
-      std::vector<const WorkloadResult*> confirmations;  // later current runs, status ok
+      confirmations_.clear();  // later current runs with their index, status ok
       for (size_t i = 1; i < current_runs_.size(); ++i) {
         auto it = cur_index[i].find(key);
-        if (it != cur_index[i].end() && it->second->status == WorkloadStatus::kOk)
-          confirmations.push_back(it->second);
+        if (it == cur_index[i].end()) continue;
+        if (it->second->status == WorkloadStatus::kOk)
+          confirmations_.push_back({static_cast<int>(i), it->second});
+        else if (it->second->status == WorkloadStatus::kFailed)
+          failed_confirmation_ = it->second;
       }
-      confirmations_ = std::move(confirmations);
       seen.insert(key);
       const WorkloadResult* ref = nullptr;
-      std::vector<const WorkloadResult*> history;  // status ok, oldest first
+      std::vector<std::pair<int, const WorkloadResult*>> history;  // status ok, oldest first
       for (size_t i = 0; i < runs_.size(); ++i) {
         auto it = index[i].find(key);
         if (it == index[i].end()) continue;
         ref = it->second;
-        if (it->second->status == WorkloadStatus::kOk) history.push_back(it->second);
+        if (it->second->status == WorkloadStatus::kOk)
+          history.push_back({static_cast<int>(i), it->second});
       }
       CompareWorkload(w, ref, history);
+      failed_confirmation_ = nullptr;
     }
     for (const WorkloadResult& b : Reference().workloads) {
       if (seen.count(Key(b))) continue;
-      Decided(Base(b, "time", true), Verdict::kRemoved, "removed_workload",
+      Decided(Base(b, "time", true), Verdict::kRemoved, Reason::kRemovedWorkload,
               "in the baseline but not in the current run");
     }
   }
 
   void CompareWorkload(const WorkloadResult& w, const WorkloadResult* ref,
-                       const std::vector<const WorkloadResult*>& history) {
+                       const std::vector<std::pair<int, const WorkloadResult*>>& history) {
     if (ref == nullptr) {
-      Decided(Base(w, "time", true), Verdict::kNew, "new_workload",
+      Decided(Base(w, "time", true), Verdict::kNew, Reason::kNewWorkload,
               "not in the baseline: no comparison yet");
       return;
     }
-    if (w.status != WorkloadStatus::kOk || ref->status != WorkloadStatus::kOk) {
-      bool cur_bad = w.status != WorkloadStatus::kOk;
-      const WorkloadResult& bad = cur_bad ? w : *ref;
-      std::string code = std::string(cur_bad ? "current_" : "baseline_") + ToString(bad.status);
-      std::string sentence = std::string(cur_bad ? "current run: " : "baseline: ") +
-                             ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason);
-      Decided(Base(w, "time", true), Verdict::kSkipped, code, sentence);
+    const WorkloadResult* cur_bad = w.status != WorkloadStatus::kOk ? &w : failed_confirmation_;
+    if (cur_bad != nullptr || ref->status != WorkloadStatus::kOk) {
+      const bool current_side = cur_bad != nullptr;
+      const WorkloadResult& bad = current_side ? *cur_bad : *ref;
+      const bool failed = bad.status == WorkloadStatus::kFailed;
+      // In A/B the base side ran in this job too: its failure is this job's.
+      const bool ran_now = current_side || options_.paired;
+      Reason reason = ran_now ? (failed ? Reason::kCurrentFailed : Reason::kCurrentSkipped)
+                              : (failed ? Reason::kBaselineFailed : Reason::kBaselineSkipped);
+      std::string where = options_.paired ? (current_side ? "head: " : "base: ")
+                          : current_side  ? (&bad == &w ? "current run: " : "confirmation re-run: ")
+                                          : "baseline: ";
+      Decided(Base(w, "time", true), Verdict::kSkipped, reason,
+              where + ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason));
       return;
     }
     if (!out_.environment_matches && !options_.allow_env_mismatch) {
       std::string what;
       for (const auto& d : out_.env_differences) what += (what.empty() ? "" : ", ") + d.field;
-      Decided(Base(w, "time", true), Verdict::kIncomparable, "environment_mismatch",
+      Decided(Base(w, "time", true), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
               "environments differ (" + what + "); use --allow-env-mismatch to compare anyway");
       return;
     }
     // Time (primary).
-    std::vector<Rounds> hist;
-    for (const WorkloadResult* h : history) {
+    std::vector<Indexed> hist;
+    for (const auto& [run, h] : history) {
       Rounds r = Clean(h->rounds);
-      if (!r.empty()) hist.push_back(std::move(r));
+      if (!r.empty()) hist.push_back({run, std::move(r)});
     }
-    std::vector<Rounds> cur{Clean(w.rounds)};
-    for (const WorkloadResult* c : confirmations_) {
-      Rounds r = Clean(c->rounds);
-      if (!r.empty()) cur.push_back(std::move(r));
+    std::vector<Indexed> cur;
+    if (Rounds r = Clean(w.rounds); !r.empty()) {
+      cur.push_back({0, std::move(r)});
+      for (const auto& [run, c] : confirmations_) {
+        Rounds rc = Clean(c->rounds);
+        if (!rc.empty()) cur.push_back({run, std::move(rc)});
+      }
     }
-    if (cur.front().empty()) cur.clear();
     int time_index = static_cast<int>(pending_.size());
-    AddStatistical(Base(w, "time", true), hist, cur, Family::kTime, w, *ref);
+    bool throttled_current = w.throttled;
+    for (const auto& c : confirmations_) throttled_current |= c.second->throttled;
+    AddStatistical(Base(w, "time", true), hist, cur, Family::kTime, throttled_current,
+                   ref->throttled);
     // Throughput: derived from time, so it shares time's test (not a second
     // hypothesis in the FDR family).
     auto tp = [](const WorkloadResult& x) {
@@ -353,7 +417,7 @@ class Comparer {
   }
 
   void CompareKernels(const WorkloadResult& w, const WorkloadResult& ref,
-                      const std::vector<const WorkloadResult*>& history) {
+                      const std::vector<std::pair<int, const WorkloadResult*>>& history) {
     auto find = [](const WorkloadResult& x, const std::string& name) -> const KernelResult* {
       for (const auto& k : x.kernels)
         if (k.name == name) return &k;
@@ -363,171 +427,400 @@ class Comparer {
       std::string metric = "kernel:" + k.name;
       const KernelResult* bk = find(ref, k.name);
       if (bk == nullptr) {
-        Decided(Base(w, metric, true), Verdict::kNew, "new_kernel",
+        Decided(Base(w, metric, true), Verdict::kNew, Reason::kNewKernel,
                 "kernel not launched in the baseline");
         continue;
       }
-      std::vector<Rounds> hist;
-      for (const WorkloadResult* h : history)
+      std::vector<Indexed> hist;
+      for (const auto& [run, h] : history)
         if (const KernelResult* hk = find(*h, k.name)) {
           Rounds r = KernelRounds(*hk);
-          if (!r.empty()) hist.push_back(std::move(r));
+          if (!r.empty()) hist.push_back({run, std::move(r)});
         }
-      std::vector<Rounds> cur{KernelRounds(k)};
-      for (const WorkloadResult* c : confirmations_)
-        if (const KernelResult* ck = find(*c, k.name)) {
-          Rounds r = KernelRounds(*ck);
-          if (!r.empty()) cur.push_back(std::move(r));
-        }
-      if (cur.front().empty()) cur.clear();
-      AddStatistical(Base(w, metric, true), hist, cur, Family::kKernel, w, ref);
+      std::vector<Indexed> cur;
+      if (Rounds r = KernelRounds(k); !r.empty()) {
+        cur.push_back({0, std::move(r)});
+        for (const auto& [run, c] : confirmations_)
+          if (const KernelResult* ck = find(*c, k.name)) {
+            Rounds rc = KernelRounds(*ck);
+            if (!rc.empty()) cur.push_back({run, std::move(rc)});
+          }
+      }
+      bool throttled_current = w.throttled;
+      for (const auto& c : confirmations_) throttled_current |= c.second->throttled;
+      AddStatistical(Base(w, metric, true), hist, cur, Family::kKernel, throttled_current,
+                     ref.throttled);
     }
     for (const KernelResult& bk : ref.kernels)
       if (find(w, bk.name) == nullptr)
-        Decided(Base(w, "kernel:" + bk.name, true), Verdict::kRemoved, "vanished_kernel",
+        Decided(Base(w, "kernel:" + bk.name, true), Verdict::kRemoved, Reason::kVanishedKernel,
                 "kernel launched in the baseline but not in the current run");
   }
 
-  void AddStatistical(MetricVerdict mv, const std::vector<Rounds>& hist,
-                      const std::vector<Rounds>& cur, Family family, const WorkloadResult& w,
-                      const WorkloadResult& ref) {
+  void AddStatistical(MetricVerdict mv, const std::vector<Indexed>& hist,
+                      const std::vector<Indexed>& cur, Family family, bool throttled_current,
+                      bool throttled_baseline) {
     Pending p;
     p.family = family;
-    p.throttled_current = w.throttled;
-    p.throttled_baseline = ref.throttled;
-    for (const WorkloadResult* c : confirmations_) p.throttled_current |= c->throttled;
+    p.throttled_current = throttled_current;
+    p.throttled_baseline = throttled_baseline;
     if (!hist.empty()) {
-      mv.baseline_value = MedianOf(hist.back());
-      mv.baseline_n = CountSamples(hist.back());
-      mv.baseline_rounds = static_cast<int64_t>(hist.back().size());
-      if (hist.size() >= 2) mv.baseline_history_runs = static_cast<int64_t>(hist.size());
+      mv.baseline_value = MedianOf(hist.back().rounds);
+      mv.baseline_n = CountSamples(hist.back().rounds);
+      mv.baseline_rounds = static_cast<int64_t>(hist.back().rounds.size());
+      if (hist.size() >= 2 && !options_.paired)
+        mv.baseline_history_runs = static_cast<int64_t>(hist.size());
     }
     if (!cur.empty()) {
       Rounds all;
-      for (const Rounds& r : cur) all.insert(all.end(), r.begin(), r.end());
+      for (const Indexed& r : cur) all.insert(all.end(), r.rounds.begin(), r.rounds.end());
       mv.current_value = MedianOf(all);
       mv.current_n = CountSamples(all);
       mv.current_rounds = static_cast<int64_t>(all.size());
     }
-    p.units = MakeUnits(hist, cur);
+    p.units = MakeUnits(hist, cur, options_.paired);
     p.mv = std::move(mv);
     if (!p.units) {
       p.mv.verdict = Verdict::kInconclusive;
-      p.mv.reason_code = "too_few_samples";
+      p.mv.reason = Reason::kTooFewSamples;
       p.mv.sentence = "no valid samples on one side";
       p.decided = true;
     }
     pending_.push_back(std::move(p));
   }
 
-  // Variances of round medians (Welch) and of run levels (history) are
-  // moderated toward priors estimated from the whole family (Smyth 2004),
-  // then every shift is computed.
-  void EstimateShifts(Family family) {
-    std::vector<double> round_var, round_df, run_var, run_df;
-    for (const Pending& p : pending_) {
-      if (p.family != family || !p.units || p.decided) continue;
-      const Units& u = *p.units;
-      if (u.method == ShiftMethod::kRoundsWelch) {
-        round_var.push_back(SampleVariance(u.base));
-        round_df.push_back(static_cast<double>(u.base.size()) - 1);
-        round_var.push_back(SampleVariance(u.cur));
-        round_df.push_back(static_cast<double>(u.cur.size()) - 1);
-      } else if (u.method == ShiftMethod::kHistoryPrediction) {
-        double df = 0;
-        run_var.push_back(PooledRunVariance(u.base, u.cur, &df));
-        run_df.push_back(df);
-      }
+  // ---- Estimation -------------------------------------------------------
+
+  std::vector<size_t> Members(Family family, ShiftMethod method) const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      const Pending& p = pending_[i];
+      if (p.family == family && p.units && !p.decided && !p.common && p.units->method == method)
+        out.push_back(i);
     }
-    VariancePrior round_prior = EstimateVariancePrior(round_var, round_df);
-    VariancePrior run_prior = EstimateVariancePrior(run_var, run_df);
+    return out;
+  }
+
+  std::vector<size_t> OneRunMembers(Family family) const {
+    std::vector<size_t> a = Members(family, ShiftMethod::kRoundsWelch);
+    std::vector<size_t> b = Members(family, ShiftMethod::kSamplesHodgesLehmann);
+    a.insert(a.end(), b.begin(), b.end());
+    std::sort(a.begin(), a.end());
+    return a;
+  }
+
+  void Estimate(Family family) {
     const double conf = policy_.defaults.confidence;
-    for (Pending& p : pending_) {
-      if (p.family != family || !p.units || p.decided) continue;
-      const Units& u = *p.units;
-      switch (u.method) {
-        case ShiftMethod::kHistoryPrediction:
-          p.shift = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, run_prior);
-          break;
-        case ShiftMethod::kRoundsWelch:
-          p.shift = RoundsWelch(u.base, u.cur, conf, round_prior);
-          break;
-        case ShiftMethod::kSamplesHodgesLehmann:
-          p.shift = SamplesHodgesLehmann(u.base, u.cur, conf);
-          break;
-        case ShiftMethod::kThresholdOnly:
-          p.shift = ThresholdOnlyShift(u, conf);
-          break;
-      }
+    EstimateHistory(family, conf);
+    EstimateOneRunPerSide(family, conf);
+    for (size_t i : Members(family, ShiftMethod::kPairedRounds))
+      pending_[i].shift = PairedRounds(pending_[i].units->cur, conf);
+    for (size_t i : Members(family, ShiftMethod::kThresholdOnly)) {
+      const Units& u = *pending_[i].units;
+      LogShift s;
+      s.method = ShiftMethod::kThresholdOnly;
+      s.confidence = conf;
+      s.estimate = u.log_ratio;
+      s.ci_low = s.ci_high = s.estimate;
+      s.p_value = kNaN;
+      s.baseline_units = s.current_units = 1;
+      pending_[i].shift = s;
     }
   }
 
-  // Suite-level between-run noise for one-run-per-side estimates.
-  void AddSuiteNoise(Family family) {
+  // History: remove each run's speed factor (median polish over the family),
+  // moderate the run-level variances, t on run levels, then judge against
+  // the reference that identical-code runs of this history follow.
+  void EstimateHistory(Family family, double conf) {
+    std::vector<size_t> members = Members(family, ShiftMethod::kHistoryPrediction);
+    if (members.empty()) return;
+    RunFactors factors;
+    const int n_base = static_cast<int>(runs_.size());
+    const int n_cur = static_cast<int>(current_runs_.size());
+    const bool remove = family == Family::kTime &&
+                        members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
+    if (remove) {
+      std::vector<std::vector<double>> table(members.size(),
+                                             std::vector<double>(n_base + n_cur, kNaN));
+      for (size_t m = 0; m < members.size(); ++m) {
+        const Units& u = *pending_[members[m]].units;
+        for (size_t j = 0; j < u.base.size(); ++j) table[m][u.base_run[j]] = u.base[j];
+        for (size_t j = 0; j < u.cur.size(); ++j) table[m][n_base + u.cur_run[j]] = u.cur[j];
+      }
+      std::vector<bool> fit(n_base + n_cur, false);
+      for (int k = 0; k < n_base; ++k) fit[k] = true;
+      factors = PolishRunFactors(table, fit);
+      for (size_t m : members) {
+        Units& u = *pending_[m].units;
+        for (size_t j = 0; j < u.base.size(); ++j) u.base[j] -= factors.factor[u.base_run[j]];
+        for (size_t j = 0; j < u.cur.size(); ++j) u.cur[j] -= factors.factor[n_base + u.cur_run[j]];
+      }
+    }
+    std::vector<double> run_var, run_df;
+    for (size_t m : members) {
+      const Units& u = *pending_[m].units;
+      double df = 0;
+      run_var.push_back(PooledRunVariance(u.base, u.cur, &df));
+      run_df.push_back(df);
+    }
+    const VariancePrior prior = EstimateVariancePrior(run_var, run_df);
+    const Calibration ref = HistoryReference(members, prior);
+    for (size_t m : members) {
+      const Units& u = *pending_[m].units;
+      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior);
+      s.common_factor_removed = remove;
+      pending_[m].shift = Calibrated(s, ref);
+    }
+    if (remove) AddCommonShift(family, factors, n_base, n_cur, conf, ref);
+  }
+
+  Calibration HistoryReference(const std::vector<size_t>& members, const VariancePrior& prior) const {
+    std::vector<double> t;
+    std::vector<double> dfs;
+    std::vector<double> rest;
+    for (size_t m : members) {
+      const Units& u = *pending_[m].units;
+      const size_t k = u.base.size();
+      if (k < 3) continue;
+      for (size_t left = 0; left < k; ++left) {
+        rest.clear();
+        for (size_t j = 0; j < k; ++j)
+          if (j != left) rest.push_back(u.base[j]);
+        const double var = ModerateVariance(prior, SampleVariance(rest), static_cast<double>(rest.size()) - 1);
+        if (!(var > 0)) continue;
+        double mean = 0;
+        for (double x : rest) mean += x;
+        mean /= static_cast<double>(rest.size());
+        const double se = std::sqrt(var * (1.0 + 1.0 / static_cast<double>(rest.size())));
+        t.push_back(std::fabs(u.base[left] - mean) / se);
+        dfs.push_back(static_cast<double>(rest.size()) - 1 + prior.d0);
+      }
+    }
+    Calibration ref;
+    ref.statistics = static_cast<int>(t.size());
+    if (static_cast<int>(t.size()) < kMinNullStatistics) return ref;
+    ref.measured = true;
+    const double df = Median(dfs);
+    std::vector<double> sorted = t;
+    std::sort(sorted.begin(), sorted.end());
+    const double q50 = QuantileSorted(sorted, 0.5);
+    const double q90 = QuantileSorted(sorted, 0.9);
+    const double ref50 = StudentTQuantile(0.75, df);
+    // Scale: identical-code statistics spread more than the t predicts.
+    ref.scale = std::max(1.0, q50 / ref50);
+    // Tail weight: the t whose 90%/50% quantile ratio of |T| matches the
+    // observed one (a normal has 2.44, t_4 2.82, t_2 3.52, Cauchy 6.3).
+    const double ratio = q50 > 0 ? q90 / q50 : 0.0;
+    ref.max_df = kMaxReferenceDf;
+    auto tail_ratio = [](double nu) {
+      return StudentTQuantile(0.95, nu) / StudentTQuantile(0.75, nu);
+    };
+    if (ratio > tail_ratio(kMaxReferenceDf)) {
+      double lo = 1.0, hi = kMaxReferenceDf;  // tail_ratio falls as nu grows
+      if (ratio >= tail_ratio(lo)) {
+        hi = lo;
+      } else {
+        for (int it = 0; it < 50; ++it) {
+          const double mid = std::sqrt(lo * hi);
+          if (tail_ratio(mid) > ratio) lo = mid; else hi = mid;
+        }
+      }
+      ref.max_df = hi;
+    }
+    ref.max_df = std::min(ref.max_df, std::max(1.0, df));
+    return ref;
+  }
+
+  static LogShift Calibrated(const LogShift& s, const Calibration& ref) {
+    LogShift out = WithReference(s, ref.scale, ref.max_df);
+    out.heavy_tailed = ref.max_df < kMaxReferenceDf;
+    return out;
+  }
+
+  // The family's common shift: the current runs' speed factors against the
+  // history's (a t on run factors). It is one more hypothesis: a change that
+  // slows every workload alike is invisible once factors are removed.
+  void AddCommonShift(Family family, const RunFactors& f, int n_base, int n_cur, double conf,
+                      const Calibration& ref) {
+    std::vector<double> hist, cur;
+    for (int k = 0; k < n_base; ++k)
+      if (f.estimated[k]) hist.push_back(f.factor[k]);
+    for (int j = 0; j < n_cur; ++j)
+      if (f.estimated[n_base + j]) cur.push_back(f.factor[n_base + j]);
+    Pending p;
+    p.family = family;
+    p.common = true;
+    p.mv = Base(kCommonWorkload, "time", true);
+    p.mv.baseline_history_runs = static_cast<int64_t>(hist.size());
+    p.mv.current_rounds = static_cast<int64_t>(cur.size());
+    if (hist.size() < 2 || cur.empty()) {
+      p.mv.verdict = Verdict::kInconclusive;
+      p.mv.reason = Reason::kNoReplication;
+      p.mv.sentence = "a shift common to all workloads needs run speed factors of at least 2 "
+                      "history runs and of a current run covering most workloads";
+      p.decided = true;
+      pending_.push_back(std::move(p));
+      return;
+    }
+    LogShift s = HistoryPrediction(hist, cur, static_cast<int>(cur.size()), conf);
+    p.shift = Calibrated(s, ref);
+    pending_.push_back(std::move(p));
+  }
+
+  // One run per side: remove the common speed factor (median shift of the
+  // family), then give each workload the between-run noise the OTHER
+  // workloads show (leave one out: a workload's own change cannot widen its
+  // own interval) and judge it against a heavy-tailed reference.
+  void EstimateOneRunPerSide(Family family, double conf) {
+    std::vector<size_t> members = OneRunMembers(family);
+    if (members.empty()) return;
+    std::vector<double> round_var, round_df;
+    for (size_t m : members) {
+      const Units& u = *pending_[m].units;
+      if (u.method != ShiftMethod::kRoundsWelch) continue;
+      round_var.push_back(SampleVariance(u.base));
+      round_df.push_back(static_cast<double>(u.base.size()) - 1);
+      round_var.push_back(SampleVariance(u.cur));
+      round_df.push_back(static_cast<double>(u.cur.size()) - 1);
+    }
+    const VariancePrior round_prior = EstimateVariancePrior(round_var, round_df);
     std::vector<LogShift> shifts;
-    std::vector<size_t> where;
-    for (size_t i = 0; i < pending_.size(); ++i) {
-      const Pending& p = pending_[i];
-      if (p.family != family || !p.shift) continue;
-      shifts.push_back(*p.shift);
-      where.push_back(i);
+    for (size_t m : members) {
+      const Units& u = *pending_[m].units;
+      shifts.push_back(u.method == ShiftMethod::kRoundsWelch
+                           ? RoundsWelch(u.base, u.cur, conf, round_prior)
+                           : SamplesHodgesLehmann(u.base, u.cur, conf));
+    }
+    // Common speed factor of the two processes.
+    double common = 0;
+    const bool remove = family == Family::kTime &&
+                        members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
+    if (remove) {
+      std::vector<double> d;
+      for (const LogShift& s : shifts)
+        if (std::isfinite(s.estimate)) d.push_back(s.estimate);
+      if (d.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
+        common = Median(d);
+        for (LogShift& s : shifts) {
+          s.estimate -= common;
+          s.ci_low -= common;
+          s.ci_high -= common;
+          s.common_factor_removed = true;
+        }
+      }
     }
     const auto eligible = std::count_if(shifts.begin(), shifts.end(), TakesSuiteNoise);
-    if (eligible > 0 && eligible < kMinSuiteForNoise) {
-      for (size_t i : where)
-        if (TakesSuiteNoise(*pending_[i].shift)) pending_[i].shift->between_run_unmeasured = true;
+    const int need = kMinSuiteForNoise + 1;  // the others, leaving one out
+    if (eligible > 0 && eligible < need) {
+      for (LogShift& s : shifts)
+        if (TakesSuiteNoise(s)) s.between_run_unmeasured = true;
       out_.warnings.push_back(
           std::string(family == Family::kTime ? "time" : "kernel") + ": one run per side and " +
           std::to_string(eligible) + " comparison" + (eligible == 1 ? "" : "s") +
-          ": noise between runs cannot be estimated, so no verdict is decided; keep a baseline "
+          ": noise between runs cannot be estimated, so nothing is judged; keep a baseline "
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
-      return;
+    } else if (eligible > 0) {
+      AddLeaveOneOutNoise(&shifts, family);
     }
-    // Two readings of the excess spread, each fitted to the whole family: a
-    // variance common to all workloads (tau^2) and one proportional to each
-    // workload's own (phi). Each comparison gets the larger, so neither the
-    // quiet workloads nor the noisy ones are left with too short an interval.
-    double tau_df = 0, phi_df = 0;
-    const double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
-    const double phi = EstimateSuiteOverdispersion(shifts, &phi_df);
-    if (!(tau2 > 0) && !(phi > 1)) return;
-    const double df = std::max(tau_df, phi_df);
-    for (size_t i : where) {
-      const LogShift& s = *pending_[i].shift;
-      if (!TakesSuiteNoise(s)) continue;
-      const double extra = std::max(tau2, (phi - 1.0) * s.se * s.se);
-      pending_[i].shift = WithBetweenRunNoise(s, extra, df);
+    for (size_t j = 0; j < members.size(); ++j) pending_[members[j]].shift = shifts[j];
+    if (remove) {
+      Pending p;
+      p.family = family;
+      p.common = true;
+      p.decided = true;
+      p.mv = Base(kCommonWorkload, "time", true);
+      p.mv.ratio = std::exp(common);
+      p.mv.verdict = Verdict::kInconclusive;
+      p.mv.reason = Reason::kNoReplication;
+      p.mv.sentence = FormatRatioPercent(std::exp(common)) +
+                      " common to all workloads: with one run per side a shift of the whole "
+                      "suite cannot be told apart from the machine's speed; it was removed "
+                      "before judging each workload (a history of runs judges it)";
+      pending_.push_back(std::move(p));
     }
-    std::string what = std::string(family == Family::kTime ? "time" : "kernel") +
-                       ": the spread of effects across the suite exceeds what the rounds "
-                       "explain; noise between runs was added to every one-run comparison: ";
-    if (tau2 > 0) what += "at least " + PercentText(std::expm1(std::sqrt(tau2)));
-    if (tau2 > 0 && phi > 1) what += ", and ";
-    if (phi > 1)
-      what += "for noisy workloads up to " + Fmt("%.2g", std::sqrt(phi)) +
-              " times their within-run uncertainty";
-    out_.warnings.push_back(what + " (a baseline history measures it directly)");
   }
 
+  // Between-run noise for each one-run comparison from the others' excess
+  // spread: a variance common to all (tau^2) and one proportional to each
+  // workload's own (phi); each comparison gets the larger. Exact leave-one-
+  // out up to kExactLeaveOneOut comparisons; above that one workload cannot
+  // move the robust estimates, and the family's are used.
+  void AddLeaveOneOutNoise(std::vector<LogShift>* shifts, Family family) {
+    const size_t m = shifts->size();
+    const bool exact = m <= static_cast<size_t>(kExactLeaveOneOut);
+    double all_tau_df = 0, all_phi_df = 0;
+    const double all_tau2 = EstimateSuiteBetweenRunVariance(*shifts, &all_tau_df);
+    const double all_phi = EstimateSuiteOverdispersion(*shifts, &all_phi_df);
+    std::vector<LogShift> others;
+    double max_extra_pct = 0;
+    for (size_t i = 0; i < m; ++i) {
+      LogShift& s = (*shifts)[i];
+      if (!TakesSuiteNoise(s)) continue;
+      double tau2 = all_tau2, phi = all_phi, tau_df = all_tau_df, phi_df = all_phi_df;
+      if (exact) {
+        others.clear();
+        for (size_t j = 0; j < m; ++j)
+          if (j != i) others.push_back((*shifts)[j]);
+        tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df);
+        phi = EstimateSuiteOverdispersion(others, &phi_df);
+      }
+      const double extra = std::max(tau2, (phi - 1.0) * s.se * s.se);
+      LogShift noisy = extra > 0 ? WithBetweenRunNoise(s, extra, std::max(tau_df, phi_df)) : s;
+      noisy.common_factor_removed = s.common_factor_removed;
+      s = WithHeavyTailedReference(noisy, kHeavyTailDf);
+      max_extra_pct = std::max(max_extra_pct, std::expm1(std::sqrt(std::max(0.0, extra))));
+    }
+    if (all_tau2 > 0 || all_phi > 1) {
+      std::string what = std::string(family == Family::kTime ? "time" : "kernel") +
+                         ": one run per side; the spread of effects across the suite exceeds "
+                         "what the rounds explain, so noise between runs (measured on the "
+                         "other workloads) was added to each comparison: ";
+      if (all_tau2 > 0) what += "at least " + PercentText(std::expm1(std::sqrt(all_tau2)));
+      if (all_tau2 > 0 && all_phi > 1) what += ", and ";
+      if (all_phi > 1)
+        what += "for noisy workloads up to " + Fmt("%.2g", std::sqrt(all_phi)) +
+                " times their within-run uncertainty";
+      out_.warnings.push_back(what + " (a baseline history measures it directly)");
+    }
+  }
+
+  // ---- Decision ---------------------------------------------------------
+
+  // One-sided p-value toward "worse" and toward "better" of a tested entry.
+  static std::pair<double, double> BadGood(const Pending& p, const LogShift& s) {
+    const bool lower = p.mv.lower_is_better;
+    return lower ? std::pair{s.p_greater, s.p_less} : std::pair{s.p_less, s.p_greater};
+  }
+
+  // Benjamini-Hochberg, separately for the regression direction and the
+  // improvement direction (each hypothesis is one-sided).
   void Adjust() {
-    std::vector<double> p;
+    std::vector<double> bad, good;
     std::vector<size_t> where;
     for (size_t i = 0; i < pending_.size(); ++i) {
       const Pending& x = pending_[i];
       if (x.decided || !x.shift || x.family == Family::kNone) continue;
       if (x.shift->method == ShiftMethod::kThresholdOnly) continue;
-      p.push_back(x.shift->p_value);
+      auto [b, g] = BadGood(x, *x.shift);
+      bad.push_back(b);
+      good.push_back(g);
       where.push_back(i);
     }
-    std::vector<double> adj = BenjaminiHochbergAdjust(p);
+    std::vector<double> bad_adj = BenjaminiHochbergAdjust(bad);
+    std::vector<double> good_adj = BenjaminiHochbergAdjust(good);
     for (size_t j = 0; j < where.size(); ++j) {
-      pending_[where[j]].mv.p_value = p[j];
-      pending_[where[j]].mv.p_adjusted = adj[j];
+      Pending& p = pending_[where[j]];
+      const bool worse = bad[j] <= good[j];
+      p.mv.p_value = worse ? bad[j] : good[j];
+      p.mv.p_adjusted = worse ? bad_adj[j] : good_adj[j];
     }
   }
 
   std::string SizeText(const MetricVerdict& mv, const LogShift& s) const {
     std::string t;
+    if (s.method == ShiftMethod::kPairedRounds) {
+      return std::to_string(s.current_units) + " paired rounds";
+    }
     if (s.method == ShiftMethod::kHistoryPrediction) {
       t = std::to_string(mv.current_n) + " samples over " + std::to_string(mv.current_rounds) +
           " rounds";
@@ -552,7 +845,7 @@ class Comparer {
     double limit = std::log1p(mv->threshold);
     mv->ratio = ratio;
     mv->ci_low = mv->ci_high = ratio;
-    mv->reason_code = "threshold_only";
+    mv->reason = Reason::kThresholdOnly;
     std::string head = FormatRatioPercent(ratio);
     if (bad > limit) {
       mv->verdict = Verdict::kRegression;
@@ -579,17 +872,31 @@ class Comparer {
     mv.ci_low = std::exp(lo);
     mv.ci_high = std::exp(hi);
     mv.confidence = s.confidence;
+    const std::string name = p->common ? "the suite's common shift" : "";
     if (s.method == ShiftMethod::kThresholdOnly) {
-      ThresholdVerdict(&mv, std::exp(est),
-                       SizeText(mv, s) +
-                           ": the verdict rests on the threshold alone (no repetitions to test)" +
-                           derived);
+      if (policy_.defaults.threshold_without_replication) {
+        ThresholdVerdict(&mv, std::exp(est),
+                         SizeText(mv, s) + ": one value per side, judged on the threshold "
+                                           "alone (policy no_replication: threshold)" + derived);
+      } else {
+        mv.verdict = Verdict::kInconclusive;
+        mv.reason = Reason::kNoReplication;
+        mv.ci_low.reset();
+        mv.ci_high.reset();
+        mv.sentence = FormatRatioPercent(*mv.ratio) +
+                      " from one value per side: without repetitions no noise can be measured, "
+                      "so nothing is judged (repetitions, several runs or a history would; "
+                      "policy no_replication: threshold accepts the ratio alone)" + derived;
+      }
       return;
     }
     // Work in "badness": positive = worse, whatever the direction.
     double bad_lo = mv.lower_is_better ? lo : -hi;
     double bad_hi = mv.lower_is_better ? hi : -lo;
     double limit = std::log1p(mv.threshold);
+    const double mde_log = MinimumDetectableLog(s, limit);
+    if (std::isfinite(mde_log)) mv.mde = std::expm1(mde_log);
+    if (!mv.lower_is_better && mv.mde) mv.mde = -std::expm1(-mde_log);
     double q = policy_.defaults.fdr_q;
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
     std::string interval = FormatRatioPercent(*mv.ratio) + " [" + FormatRatioPercent(*mv.ci_low) +
@@ -601,46 +908,61 @@ class Comparer {
       // Within-run scatter alone understates the noise between runs (often
       // several times over): no decision either way.
       mv.verdict = Verdict::kInconclusive;
-      mv.reason_code = "between_run_noise_unmeasured";
+      mv.reason = Reason::kBetweenRunNoiseUnmeasured;
+      mv.mde.reset();
       head = interval + " holds within-run noise only: one run per side and too few workloads "
              "to estimate the noise between runs; use a baseline history (baseline update) or "
              "interleaved A/B";
-    } else if (significant && bad_lo > limit) {
+    } else if (significant && bad_lo > limit && bad_hi >= bad_lo && est * (mv.lower_is_better ? 1 : -1) > 0) {
       mv.verdict = Verdict::kRegression;
-      mv.reason_code = "significant_above_threshold";
+      mv.reason = Reason::kSignificantAboveThreshold;
       head = interval + " exceeds the " + thr + " threshold";
     } else if (significant && bad_hi < -limit) {
       mv.verdict = Verdict::kImprovement;
-      mv.reason_code = "significant_improvement";
+      mv.reason = Reason::kSignificantImprovement;
       head = interval + " improves beyond the " + thr + " threshold";
     } else if (bad_lo >= -limit && bad_hi <= limit) {
       mv.verdict = Verdict::kUnchanged;
-      mv.reason_code = "within_threshold";
+      mv.reason = Reason::kWithinThreshold;
       head = interval + " lies within the " + thr + " threshold";
     } else {
       mv.verdict = Verdict::kInconclusive;
       if (!std::isfinite(lo) || !std::isfinite(hi)) {
-        mv.reason_code = "too_few_samples";
-        head = interval + ": too few samples for a " + PercentText(s.confidence) + " interval";
+        mv.reason = Reason::kTooFewSamples;
+        head = interval + ": too few " +
+               (s.method == ShiftMethod::kPairedRounds ? "paired rounds (at least " +
+                                                              std::to_string(kMinPairedRounds) +
+                                                              ", use --rounds)"
+                                                        : std::string("samples")) +
+               " for a " + PercentText(s.confidence) + " interval";
       } else if (bad_lo > limit || bad_hi < -limit) {
-        mv.reason_code = "not_significant_after_fdr";
+        mv.reason = Reason::kNotSignificantAfterFdr;
         head = interval + " is beyond the " + thr +
                " threshold but not significant after false-discovery adjustment (q=" +
                PValueText(q) + ")";
       } else if (s.between_run_var > 0.5 * s.se * s.se) {
-        mv.reason_code = "between_run_noise";
+        mv.reason = Reason::kBetweenRunNoise;
         head = interval + ": noise between runs exceeds the effect; " +
                (s.method == ShiftMethod::kHistoryPrediction
                     ? "more current runs or interleaved A/B would decide"
                     : "use a baseline history (baseline update) or interleaved A/B");
       } else {
-        mv.reason_code = "straddles_threshold";
-        head = interval + " straddles the " + thr + " threshold; more rounds would decide";
+        mv.reason = Reason::kStraddlesThreshold;
+        head = interval + " straddles the " + thr + " threshold; " +
+               (s.method == ShiftMethod::kPairedRounds ? "more paired rounds (--rounds) would decide"
+                                                        : "more rounds would decide");
       }
     }
-    mv.sentence = head + "; " + SizeText(mv, s) + "; " + Describe(s) + ", p=" +
-                  PValueText(s.p_value) + ", p_adj=" +
-                  PValueText(mv.p_adjusted.value_or(kNaN)) + derived;
+    std::string sees = mv.mde ? "; could have seen " + FormatRatioPercent(1.0 + *mv.mde) +
+                                    " (90% power)"
+                              : "";
+    mv.sentence = (name.empty() ? "" : name + ": ") + head + "; " +
+                  (p->common ? std::to_string(s.current_runs) + " current run factor(s) vs " +
+                                   std::to_string(s.baseline_units) + " history run factors"
+                             : SizeText(mv, s)) +
+                  "; " + Describe(s) + ", p=" + PValueText(mv.p_value.value_or(kNaN)) +
+                  " (one-sided), p_adj=" + PValueText(mv.p_adjusted.value_or(kNaN)) + sees +
+                  derived;
   }
 
   void Classify() {
@@ -653,7 +975,7 @@ class Comparer {
       const Pending& time = pending_[static_cast<size_t>(p.derived_from)];
       if (!time.shift) {
         p.mv.verdict = time.mv.verdict;
-        p.mv.reason_code = time.mv.reason_code;
+        p.mv.reason = time.mv.reason;
         p.mv.sentence = "derived from time: " + time.mv.sentence;
         continue;
       }
@@ -683,7 +1005,7 @@ class Comparer {
       bool moved = mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement;
       if (moved && (p.throttled_current || p.throttled_baseline)) {
         mv.verdict = Verdict::kInconclusive;
-        mv.reason_code = "throttled";
+        mv.reason = Reason::kThrottled;
         mv.sentence = std::string("the ") + (p.throttled_current ? "current" : "baseline") +
                       " run throttled, so the shift may be the clock's: " + mv.sentence;
       }
@@ -696,11 +1018,38 @@ class Comparer {
     }
   }
 
+  // require_detectable: an undecided tested result that could not have seen
+  // the required slowdown is reported as a runner too noisy to guard it.
+  void RequireDetectable() {
+    if (!policy_.defaults.require_detectable) return;
+    const double need = *policy_.defaults.require_detectable;
+    int count = 0;
+    for (Pending& p : pending_) {
+      MetricVerdict& mv = p.mv;
+      if (mv.verdict != Verdict::kInconclusive || mv.severity == Severity::kOff) continue;
+      if (p.derived_from >= 0) continue;  // judged with its time metric
+      if (mv.mde && *mv.mde <= need) continue;
+      mv.reason = Reason::kUndetectable;
+      mv.sentence = "too noisy to guard: " +
+                    (mv.mde ? "the smallest slowdown this comparison could see is " +
+                                  FormatRatioPercent(1.0 + *mv.mde)
+                            : std::string("this comparison could see no slowdown at all")) +
+                    ", the policy requires " + FormatRatioPercent(1.0 + need) + " (" +
+                    mv.sentence + ")";
+      ++count;
+    }
+    if (count > 0)
+      out_.warnings.push_back(std::to_string(count) +
+                              " result(s) could not have seen the required " +
+                              FormatRatioPercent(1.0 + need) + " slowdown (require_detectable)");
+  }
+
   void AddOutcomeWarnings() {
-    int warn = 0, inconclusive = 0;
+    int warn = 0, inconclusive = 0, incomparable = 0;
     for (const MetricVerdict& m : out_.metrics) {
       if (m.verdict == Verdict::kRegression && !m.waived && m.severity == Severity::kWarn) ++warn;
       if (m.verdict == Verdict::kInconclusive && m.severity != Severity::kOff) ++inconclusive;
+      if (m.verdict == Verdict::kIncomparable && m.severity != Severity::kOff) ++incomparable;
     }
     if (warn > 0)
       out_.warnings.push_back(std::to_string(warn) +
@@ -708,6 +1057,11 @@ class Comparer {
     if (inconclusive > 0 && policy_.defaults.on_inconclusive == OnInconclusive::kWarn)
       out_.warnings.push_back(std::to_string(inconclusive) +
                               " inconclusive result(s); the policy asks for a warning");
+    if (incomparable > 0 && policy_.defaults.on_incomparable != OnInconclusive::kPass)
+      out_.warnings.push_back(std::to_string(incomparable) +
+                              " result(s) incomparable: the environments differ, so nothing "
+                              "about them was judged (on_incomparable: " +
+                              ToString(policy_.defaults.on_incomparable) + ")");
   }
 
   const std::vector<Results>& runs_;
@@ -716,7 +1070,10 @@ class Comparer {
   const Policy& policy_;
   const CompareOptions& options_;
   std::vector<Pending> pending_;
-  std::vector<const WorkloadResult*> confirmations_;  // of the workload being matched
+  // Of the workload being matched: later current runs (index, result), and a
+  // confirmation re-run that failed.
+  std::vector<std::pair<int, const WorkloadResult*>> confirmations_;
+  const WorkloadResult* failed_confirmation_ = nullptr;
   Verdicts out_;
 };
 
@@ -742,17 +1099,38 @@ Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
   return Comparer(baseline_runs, current_runs, policy, options).Run();
 }
 
-Outcome OutcomeFor(const Verdicts& verdicts, OnInconclusive on_inconclusive) {
-  bool fail = false, doubtful = false;
+Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
+  bool fail = false, error = false, uncertain = false;
+  int decided = 0, undecided = 0;
   for (const MetricVerdict& m : verdicts.metrics) {
+    if (m.reason == Reason::kCurrentFailed) error = true;  // whatever its severity
     if (m.severity == Severity::kOff) continue;
-    if (m.verdict == Verdict::kRegression && !m.waived && m.severity == Severity::kFail)
-      fail = true;
-    if (m.verdict == Verdict::kInconclusive || m.verdict == Verdict::kIncomparable)
-      doubtful = true;
+    switch (m.verdict) {
+      case Verdict::kRegression:
+        fail = fail || (!m.waived && m.severity == Severity::kFail);
+        ++decided;
+        break;
+      case Verdict::kImprovement:
+      case Verdict::kUnchanged:
+        ++decided;
+        break;
+      case Verdict::kInconclusive:
+        ++undecided;
+        uncertain = uncertain || defaults.on_inconclusive == OnInconclusive::kFail ||
+                    m.reason == Reason::kUndetectable;
+        break;
+      case Verdict::kIncomparable:
+        ++undecided;
+        uncertain = uncertain || defaults.on_incomparable == OnInconclusive::kFail;
+        break;
+      default:
+        break;
+    }
   }
   if (fail) return Outcome::kFail;
-  if (doubtful && on_inconclusive == OnInconclusive::kFail) return Outcome::kInconclusive;
+  if (error) return Outcome::kError;
+  if (uncertain) return Outcome::kInconclusive;
+  if (decided == 0 && undecided > 0) return Outcome::kNotJudged;
   return Outcome::kPass;
 }
 
@@ -762,6 +1140,7 @@ int ExitCodeFor(const Verdicts& verdicts) {
     case Outcome::kFail: return static_cast<int>(ExitCode::kRegression);
     case Outcome::kInconclusive: return static_cast<int>(ExitCode::kInconclusive);
     case Outcome::kError: return static_cast<int>(ExitCode::kToolError);
+    case Outcome::kNotJudged: return static_cast<int>(ExitCode::kPass);
   }
   return static_cast<int>(ExitCode::kToolError);
 }
@@ -770,7 +1149,8 @@ std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts) {
   std::vector<std::string> out;
   std::set<std::string> seen;
   for (const MetricVerdict& m : verdicts.metrics) {
-    if (m.severity == Severity::kOff) continue;
+    if (m.severity == Severity::kOff || m.workload == kCommonWorkload) continue;
+    if (m.reason == Reason::kNoReplication) continue;  // another run would not help
     bool want = (m.verdict == Verdict::kRegression && !m.waived) ||
                 m.verdict == Verdict::kInconclusive;
     if (want && seen.insert(m.workload).second) out.push_back(m.workload);

@@ -22,7 +22,14 @@ struct CompareOptions {
   /// Labels for reports; empty = the run ids.
   std::string baseline_label;
   std::string current_label;
+  /// Interleaved A/B: baseline_runs = {base}, current_runs = {head}, and
+  /// round r of a base workload pairs with round r of its head.
+  bool paired = false;
 };
+
+/// Workload name of the verdict on the suite's common speed shift (the part
+/// of every workload's change that the runs' speed factors carry).
+inline constexpr const char* kCommonWorkload = "(suite)";
 
 /// Compares `current` with `baseline_runs` (one run = a single baseline file,
 /// several = a history, oldest first; the newest is the reference for
@@ -42,18 +49,23 @@ Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
                      const std::vector<Results>& current_runs, const Policy& policy,
                      const CompareOptions& options);
 
-/// Outcome of a set of verdicts under a policy: fail when a regression with
-/// severity fail is not waived; inconclusive when on_inconclusive is fail and
-/// a statistical verdict (severity not off) is inconclusive or incomparable;
-/// pass otherwise.
-Outcome OutcomeFor(const Verdicts& verdicts, OnInconclusive on_inconclusive);
+/// Outcome of a set of verdicts under a policy, in this order: fail when a
+/// regression with severity fail is not waived; error when a workload of the
+/// current run (or a confirmation re-run) failed; inconclusive when the
+/// policy asks for certainty that is missing (on_inconclusive: fail,
+/// on_incomparable: fail, or a result below require_detectable); not_judged
+/// when nothing was decided (every result with severity not off is
+/// inconclusive or incomparable); pass otherwise.
+Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults);
 
-/// Exit code per DESIGN.md: 1 fail, 4 inconclusive, 3 error, 0 pass.
+/// The one exit rule (DESIGN.md): 1 fail, 3 error, 4 inconclusive, 0 pass
+/// and not_judged (which reports never show as a pass).
 int ExitCodeFor(const Verdicts& verdicts);
 
 /// Workloads worth re-running before the gate decides: those with an
-/// unwaived regression or an inconclusive verdict (severity not off), in
-/// first-seen order without duplicates.
+/// unwaived regression or an inconclusive verdict (severity not off; not the
+/// suite's common shift, not one value per side), in first-seen order
+/// without duplicates.
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);
 
 /// Confirmation re-runs `gpugate gate` makes by default (--confirm).

@@ -9,6 +9,7 @@
 #include "stats/distributions.h"
 #include "stats/hodges_lehmann.h"
 #include "stats/mann_whitney.h"
+#include "stats/signed_rank.h"
 #include "stats/summary.h"
 #include "util/result.h"
 
@@ -35,18 +36,32 @@ void FillFromT(LogShift* s) {
   if (!(s->se > 0)) {  // no spread at all: the shift is exact
     s->ci_low = s->ci_high = s->estimate;
     s->p_value = s->estimate == 0 ? 1.0 : 0.0;
+    s->p_greater = s->estimate > 0 ? 0.0 : 1.0;
+    s->p_less = s->estimate < 0 ? 0.0 : 1.0;
     return;
   }
   if (std::isinf(s->se)) {
     s->ci_low = -kInf;
     s->ci_high = kInf;
     s->p_value = 1.0;
+    s->p_greater = s->p_less = 1.0;
     return;
   }
   double t = StudentTQuantile(0.5 + s->confidence / 2.0, s->df);
   s->ci_low = s->estimate - t * s->se;
   s->ci_high = s->estimate + t * s->se;
-  s->p_value = StudentTTwoSidedP(s->estimate / s->se, s->df);
+  const double z = s->estimate / s->se;
+  s->p_value = StudentTTwoSidedP(z, s->df);
+  s->p_less = StudentTCdf(z, s->df);
+  s->p_greater = StudentTCdf(-z, s->df);
+}
+
+// One-sided p-values from a two-sided one for a symmetric reference.
+void OneSidedFromTwoSided(LogShift* s) {
+  const double half = s->p_value / 2.0;
+  s->p_greater = s->estimate > 0 ? half : 1.0 - half;
+  s->p_less = s->estimate < 0 ? half : 1.0 - half;
+  if (s->estimate == 0) s->p_greater = s->p_less = std::min(1.0, 0.5 + half);
 }
 
 }  // namespace
@@ -73,7 +88,13 @@ std::string Describe(const LogShift& shift) {
       break;
     case ShiftMethod::kThresholdOnly:
       return "single value per side: threshold only, no test";
+    case ShiftMethod::kPairedRounds:
+      s = "Wilcoxon signed-rank on " + std::to_string(shift.current_units) +
+          " paired rounds (interleaved A/B), Hodges-Lehmann estimate";
+      break;
   }
+  if (shift.common_factor_removed) s += ", run speed factor removed";
+  if (shift.heavy_tailed) s += ", heavy-tailed reference";
   if (shift.prior_df > 0) s += ", variance moderated across the suite";
   if (shift.suite_noise_added) s += " + between-run noise estimated across the suite";
   return s;
@@ -158,7 +179,62 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
              ? (hl.ci_high - hl.ci_low) / (2.0 * z)
              : kInf;
   s.p_value = MannWhitneyU(current_log, baseline_log).p_value;
+  OneSidedFromTwoSided(&s);
   return s;
+}
+
+LogShift PairedRounds(std::span<const double> log_ratios, double confidence) {
+  LogShift s;
+  s.method = ShiftMethod::kPairedRounds;
+  s.confidence = confidence;
+  s.baseline_units = s.current_units = static_cast<int>(log_ratios.size());
+  SignedRankResult w = WilcoxonSignedRank(log_ratios, confidence);
+  s.estimate = w.estimate;
+  s.df = kInf;
+  s.p_value = w.p_value;
+  if (static_cast<int>(log_ratios.size()) < kMinPairedRounds) {
+    s.ci_low = -kInf;
+    s.ci_high = kInf;
+    s.se = kInf;
+  } else {
+    s.ci_low = w.ci_low;
+    s.ci_high = w.ci_high;
+    const double z = NormalQuantile(0.5 + confidence / 2.0);
+    s.se = (w.ci_high - w.ci_low) / (2.0 * z);
+  }
+  OneSidedFromTwoSided(&s);
+  return s;
+}
+
+LogShift WithHeavyTailedReference(const LogShift& shift, double max_df) {
+  if (!std::isfinite(shift.se) || !(shift.se > 0) || shift.df <= max_df ||
+      shift.method == ShiftMethod::kThresholdOnly || shift.method == ShiftMethod::kPairedRounds)
+    return shift;
+  LogShift s = shift;
+  s.df = max_df;
+  s.heavy_tailed = true;
+  FillFromT(&s);
+  return s;
+}
+
+LogShift WithReference(const LogShift& shift, double scale, double max_df) {
+  if (!std::isfinite(shift.se) || !(shift.se > 0) || shift.method == ShiftMethod::kThresholdOnly)
+    return shift;
+  LogShift s = shift;
+  if (scale > 1.0) {
+    s.se *= scale;
+    s.between_run_var = std::max(s.between_run_var, s.se * s.se - shift.se * shift.se);
+  }
+  s.df = std::min(s.df, max_df);
+  FillFromT(&s);
+  return s;
+}
+
+double MinimumDetectableLog(const LogShift& shift, double log_limit, double power) {
+  if (!std::isfinite(shift.se) || shift.method == ShiftMethod::kThresholdOnly) return kInf;
+  const double df = shift.df > 0 ? shift.df : kInf;
+  return log_limit + (StudentTQuantile(0.5 + shift.confidence / 2.0, df) +
+                      StudentTQuantile(power, df)) * shift.se;
 }
 
 LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) {

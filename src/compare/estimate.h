@@ -29,6 +29,7 @@ enum class ShiftMethod {
   kRoundsWelch,        ///< round-level values, Welch t (one run per side)
   kSamplesHodgesLehmann,  ///< pooled samples, HL shift + Moses CI + U test (no rounds)
   kThresholdOnly,      ///< a single value per side: the ratio alone, no test
+  kPairedRounds,       ///< interleaved A/B: per-round log ratios, signed-rank HL + Walsh interval
 };
 
 /// A shift of log(value) current minus baseline with its uncertainty.
@@ -40,6 +41,14 @@ struct LogShift {
   double ci_low = 0, ci_high = 0;  ///< log scale, at `confidence`
   double confidence = 0.95;
   double p_value = 1;    ///< two-sided, H0: no shift; NaN for kThresholdOnly
+  /// One-sided p-values from the same reference: H1 "current larger" and
+  /// H1 "current smaller" (regressions are tested one-sided).
+  double p_greater = 0.5, p_less = 0.5;
+  /// A common speed factor of the runs was removed from `estimate`.
+  bool common_factor_removed = false;
+  /// The interval uses a heavy-tailed reference (df capped), see
+  /// WithHeavyTailedReference().
+  bool heavy_tailed = false;
   /// Part of se^2 that is noise between runs (history or suite estimate);
   /// used to explain an inconclusive verdict.
   double between_run_var = 0;
@@ -94,6 +103,32 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
 /// freedom) to a one-run-per-side estimate: se' = sqrt(se^2 + tau2), df by
 /// Welch-Satterthwaite, interval and p recomputed from the same t.
 LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
+
+/// Paired rounds (interleaved A/B): `log_ratios[r]` = ln(head_r / base_r).
+/// Wilcoxon signed-rank test, Hodges-Lehmann estimate and Walsh-average
+/// interval (stats/signed_rank.h); se is backed out of the interval width.
+LogShift PairedRounds(std::span<const double> log_ratios, double confidence);
+
+/// Fewest paired rounds for a 95% Walsh interval (2^-5 = 0.031 > 0.025).
+inline constexpr int kMinPairedRounds = 6;
+
+/// The same shift judged against a heavier-tailed reference: Student t with
+/// at most `max_df` degrees of freedom (interval and p recomputed). Benchmark
+/// noise between processes has heavy tails (bimodal layouts, a neighbour's
+/// burst); a normal reference calibrated on the median spread understates
+/// the extremes. Lange, Little & Taylor (1989, JASA 84:881) use t with ~4 df
+/// as the robust default.
+LogShift WithHeavyTailedReference(const LogShift& shift, double max_df);
+
+/// The same shift with se multiplied by `scale` (>= 1) and the reference's
+/// degrees of freedom capped at `max_df`; interval and p recomputed.
+LogShift WithReference(const LogShift& shift, double scale, double max_df);
+
+/// Minimum detectable effect on the log scale: the true shift for which the
+/// lower end of the interval exceeds `log_limit` with probability `power`,
+/// under the shift's own reference: log_limit + (t_{(1+c)/2} + t_power) se.
+/// Infinity when se is not finite.
+double MinimumDetectableLog(const LogShift& shift, double log_limit, double power = 0.9);
 
 /// Between-run variance tau^2 for a family of one-run-per-side estimates
 /// (one per workload): the smallest tau^2 >= 0 for which the standardized

@@ -114,8 +114,9 @@ class PolicyParser {
   Status ParseDefaults(const YamlField& f, PolicyDefaults* d) {
     if (f.value.IsNull()) return Status::Ok();
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
-    static const std::vector<std::string> kKeys = {"threshold", "thresholds", "fdr_q",
-                                                   "on_inconclusive", "confidence"};
+    static const std::vector<std::string> kKeys = {
+        "threshold",       "thresholds",     "fdr_q",          "on_inconclusive",
+        "on_incomparable", "no_replication", "require_detectable", "confidence"};
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
     if (auto e = y_.Find(f.value, "threshold", "defaults.")) {
       GPUGATE_ASSIGN_OR_RETURN(d->threshold, Threshold(*e));
@@ -144,6 +145,25 @@ class PolicyParser {
       d->on_inconclusive = s == "pass"   ? OnInconclusive::kPass
                            : s == "warn" ? OnInconclusive::kWarn
                                          : OnInconclusive::kFail;
+    }
+    if (auto e = y_.Find(f.value, "on_incomparable", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string s,
+                               y_.Choice(*e, "on_incomparable", {"pass", "warn", "fail"}));
+      d->on_incomparable = s == "pass"   ? OnInconclusive::kPass
+                           : s == "warn" ? OnInconclusive::kWarn
+                                         : OnInconclusive::kFail;
+    }
+    if (auto e = y_.Find(f.value, "no_replication", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string s,
+                               y_.Choice(*e, "no_replication", {"inconclusive", "threshold"}));
+      d->threshold_without_replication = s == "threshold";
+    }
+    if (auto e = y_.Find(f.value, "require_detectable", "defaults.")) {
+      GPUGATE_ASSIGN_OR_RETURN(double t, y_.Fraction(*e));
+      if (!(t > 0) || t > 10)
+        return y_.ErrorAt(*e, "'defaults.require_detectable' must be above 0% and at most "
+                              "1000%, got " + YamlReader::Describe(e->value));
+      d->require_detectable = t;
     }
     if (auto e = y_.Find(f.value, "confidence", "defaults.")) {
       GPUGATE_ASSIGN_OR_RETURN(double c, y_.Fraction(*e));

@@ -29,6 +29,17 @@ struct PolicyDefaults {
   std::map<std::string, double> metric_thresholds;  ///< per metric name ("peak_memory" -> 0.10)
   double fdr_q = 0.01;                            ///< Benjamini-Hochberg level for the suite
   OnInconclusive on_inconclusive = OnInconclusive::kPass;
+  /// What a result from a different environment does: pass silently, warn
+  /// (headline and annotation; the default) or fail (exit 4).
+  OnInconclusive on_incomparable = OnInconclusive::kWarn;
+  /// One value per side: false (default) = inconclusive with reason
+  /// no_replication; true (`no_replication: threshold`) = the ratio alone
+  /// against the threshold, for users who accept that risk.
+  bool threshold_without_replication = false;
+  /// When set, a tested result that could not have seen a slowdown of this
+  /// size (minimum detectable effect above it) makes the outcome
+  /// inconclusive: a runner too noisy to guard the workload is reported.
+  std::optional<double> require_detectable;
   double confidence = 0.95;                       ///< level of the reported intervals
 };
 

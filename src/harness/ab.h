@@ -6,10 +6,9 @@
 //
 //   for round r: for each workload: a coin picks the side that goes first;
 //                run one round of base and one of head (fresh Prepare each)
-//   per workload: d_r = ln(median head_r) - ln(median base_r)
-//                 Wilcoxon signed-rank test on d, Hodges-Lehmann estimate and
-//                 Walsh-average interval (stats/signed_rank.h), BH across
-//                 workloads, thresholds as in compare/.
+// The harness only measures. The verdicts come from the one judge:
+// CompareRuns({base}, {head}, policy, {.paired = true}) pairs round r of the
+// base with round r of the head (compare/, ShiftMethod::kPairedRounds).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +19,6 @@
 #include "config/suite.h"
 #include "harness/runner.h"
 #include "model/results.h"
-#include "model/verdicts.h"
 #include "util/result.h"
 
 namespace gpugate {
@@ -71,36 +69,5 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
 /// RunAb with the real backends.
 AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, const AbOptions& options,
              ProgressSink* progress = nullptr);
-
-/// What the policy says about one workload's time metric.
-struct AbThreshold {
-  double threshold = 0.03;            ///< practical threshold as a fraction (as DefaultPolicy())
-  Severity severity = Severity::kFail;
-  bool waived = false;
-  std::string waiver_reason;
-};
-
-enum class InconclusiveAction { kPass, kWarn, kFail };
-
-struct AbAnalysisOptions {
-  double fdr_q = 0.01;               ///< Benjamini-Hochberg level across workloads (as DefaultPolicy())
-  double confidence = 0.95;          ///< interval level
-  InconclusiveAction on_inconclusive = InconclusiveAction::kPass;
-  std::string policy_name = "default";
-  /// Threshold per workload name; unset means 3% / fail for every workload.
-  std::function<AbThreshold(const std::string& workload)> threshold_for;
-};
-
-/// Per-round log-ratios ln(median head_r / median base_r) over the rounds
-/// both sides completed.
-std::vector<double> PairedLogRatios(const WorkloadResult& base, const WorkloadResult& head);
-
-/// Verdicts (metric "time") from the paired rounds; outcome as `gate` orders
-/// it: a failing regression -> fail, else a failed workload -> error, else an
-/// inconclusive result under on_inconclusive=fail -> inconclusive, else pass.
-Verdicts AnalyzeAb(const AbData& data, const AbAnalysisOptions& options);
-
-/// Exit code for an outcome (DESIGN.md): pass 0, fail 1, error 3, inconclusive 4.
-int AbExitCode(const Verdicts& verdicts);
 
 }  // namespace gpugate

@@ -42,8 +42,47 @@ const char* ToString(Outcome o) {
     case Outcome::kFail: return "fail";
     case Outcome::kInconclusive: return "inconclusive";
     case Outcome::kError: return "error";
+    case Outcome::kNotJudged: return "not_judged";
   }
   return "?";
+}
+
+const char* ToString(Reason r) {
+  switch (r) {
+    case Reason::kNone: return "";
+    case Reason::kSignificantAboveThreshold: return "significant_above_threshold";
+    case Reason::kSignificantImprovement: return "significant_improvement";
+    case Reason::kWithinThreshold: return "within_threshold";
+    case Reason::kStraddlesThreshold: return "straddles_threshold";
+    case Reason::kNotSignificantAfterFdr: return "not_significant_after_fdr";
+    case Reason::kBetweenRunNoise: return "between_run_noise";
+    case Reason::kBetweenRunNoiseUnmeasured: return "between_run_noise_unmeasured";
+    case Reason::kTooFewSamples: return "too_few_samples";
+    case Reason::kNoReplication: return "no_replication";
+    case Reason::kThresholdOnly: return "threshold_only";
+    case Reason::kUndetectable: return "undetectable";
+    case Reason::kThrottled: return "throttled";
+    case Reason::kEnvironmentMismatch: return "environment_mismatch";
+    case Reason::kNewWorkload: return "new_workload";
+    case Reason::kRemovedWorkload: return "removed_workload";
+    case Reason::kNewKernel: return "new_kernel";
+    case Reason::kVanishedKernel: return "vanished_kernel";
+    case Reason::kCurrentFailed: return "current_failed";
+    case Reason::kCurrentSkipped: return "current_skipped";
+    case Reason::kBaselineFailed: return "baseline_failed";
+    case Reason::kBaselineSkipped: return "baseline_skipped";
+  }
+  return "?";
+}
+
+const std::vector<Reason>& AllReasons() {
+  static const std::vector<Reason> all = [] {
+    std::vector<Reason> v;
+    for (int i = 0; i <= static_cast<int>(Reason::kBaselineSkipped); ++i)
+      v.push_back(static_cast<Reason>(i));
+    return v;
+  }();
+  return all;
 }
 
 }  // namespace gpugate

@@ -25,6 +25,35 @@ enum class Verdict {
 
 enum class Severity { kFail, kWarn, kOff };
 
+/// Why a verdict is what it is (machine-readable; the JSON spelling is
+/// ToString()). One list for every comparison mode.
+enum class Reason {
+  kNone,
+  // Statistical decisions.
+  kSignificantAboveThreshold,   ///< regression: significant after FDR, bound beyond the threshold
+  kSignificantImprovement,      ///< improvement, the mirror image
+  kWithinThreshold,             ///< unchanged: the interval lies inside the threshold
+  kStraddlesThreshold,          ///< inconclusive: the interval crosses the threshold
+  kNotSignificantAfterFdr,      ///< beyond the threshold but not significant after adjustment
+  kBetweenRunNoise,             ///< inconclusive: noise between runs exceeds the effect
+  kBetweenRunNoiseUnmeasured,   ///< cannot judge: too few comparisons to estimate it
+  kTooFewSamples,               ///< no finite interval (too few samples or rounds)
+  kNoReplication,               ///< one value per side: no test possible
+  kThresholdOnly,               ///< decided on the ratio alone (deterministic metric or opt-in)
+  kUndetectable,                ///< the comparison could not see the policy's required effect
+  kThrottled,                   ///< a side throttled: the shift may be the clock's
+  // Decided without a test.
+  kEnvironmentMismatch,
+  kNewWorkload,
+  kRemovedWorkload,
+  kNewKernel,
+  kVanishedKernel,
+  kCurrentFailed,
+  kCurrentSkipped,
+  kBaselineFailed,
+  kBaselineSkipped,
+};
+
 /// One workload x metric comparison.
 struct MetricVerdict {
   std::string workload;          ///< expanded workload name (untrusted text)
@@ -48,7 +77,12 @@ struct MetricVerdict {
   int64_t baseline_rounds = 0, current_rounds = 0; ///< replication units
   std::optional<int64_t> baseline_history_runs;    ///< runs in the baseline history
 
-  std::string reason_code;   ///< machine-readable: "significant_above_threshold", ...
+  /// Minimum detectable effect: the slowdown (fraction, 0.1 = +10%) this
+  /// comparison would call a regression with 90% probability; unset when no
+  /// test was possible (one value per side, no finite interval).
+  std::optional<double> mde;
+
+  Reason reason = Reason::kNone;  ///< machine-readable reason (JSON "reason_code")
   std::string sentence;      ///< "+4.1% [+2.9%, +5.3%] exceeds the 2% threshold; ..."
   bool waived = false;
   std::string waiver_reason;
@@ -71,8 +105,15 @@ struct EnvDifference {
   std::string current;
 };
 
-/// Overall outcome, mapped onto the exit code by the caller.
-enum class Outcome { kPass, kFail, kInconclusive, kError };
+/// Overall outcome; ExitCodeFor() maps it onto the exit code.
+///   kPass        something was decided and nothing fails
+///   kNotJudged   nothing could be decided (every tested result inconclusive
+///                or incomparable) and the policy lets that pass: exit 0,
+///                but never shown as a pass
+///   kFail        an unwaived regression with severity fail (exit 1)
+///   kInconclusive  the policy asks for certainty that is missing (exit 4)
+///   kError       a workload of the current run failed (exit 3)
+enum class Outcome { kPass, kFail, kInconclusive, kError, kNotJudged };
 
 struct Verdicts {
   std::string schema = kVerdictsSchema;
@@ -86,6 +127,8 @@ struct Verdicts {
   std::vector<MetricVerdict> metrics;
   std::vector<Suggestion> suggestions;
   std::vector<std::string> warnings;   ///< expired waivers, noisy baselines, ...
+  /// The policy's require_detectable (fraction), when set.
+  std::optional<double> require_detectable;
   Outcome outcome = Outcome::kPass;
 
   int Count(Verdict v) const {
@@ -98,5 +141,9 @@ struct Verdicts {
 const char* ToString(Verdict v);
 const char* ToString(Severity s);
 const char* ToString(Outcome o);
+const char* ToString(Reason r);
+
+/// Every Reason, in declaration order (for readers and tests).
+const std::vector<Reason>& AllReasons();
 
 }  // namespace gpugate

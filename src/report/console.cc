@@ -39,6 +39,7 @@ const char* OutcomeColor(Outcome o) {
     case Outcome::kFail: return kRed;
     case Outcome::kInconclusive: return kYellow;
     case Outcome::kError: return kRed;
+    case Outcome::kNotJudged: return kYellow;
   }
   return kBold;
 }

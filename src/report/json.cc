@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -48,7 +49,8 @@ void WriteMetric(Writer& w, const MetricVerdict& m) {
   Field(w, "baseline_rounds", m.baseline_rounds);
   Field(w, "current_rounds", m.current_rounds);
   Field(w, "baseline_history_runs", m.baseline_history_runs);
-  Field(w, "reason_code", m.reason_code);
+  Field(w, "mde", m.mde);
+  Field(w, "reason_code", ToString(m.reason));
   Field(w, "sentence", m.sentence);
   Field(w, "waived", m.waived);
   Field(w, "waiver_reason", m.waiver_reason);
@@ -206,7 +208,33 @@ constexpr Verdict kVerdicts[] = {Verdict::kRegression, Verdict::kImprovement,
                                  Verdict::kSkipped,    Verdict::kIncomparable};
 constexpr Severity kSeverities[] = {Severity::kFail, Severity::kWarn, Severity::kOff};
 constexpr Outcome kOutcomes[] = {Outcome::kPass, Outcome::kFail, Outcome::kInconclusive,
-                                 Outcome::kError};
+                                 Outcome::kError, Outcome::kNotJudged};
+constexpr Reason kReasons[] = {
+    Reason::kNone,
+    Reason::kSignificantAboveThreshold,
+    Reason::kSignificantImprovement,
+    Reason::kWithinThreshold,
+    Reason::kStraddlesThreshold,
+    Reason::kNotSignificantAfterFdr,
+    Reason::kBetweenRunNoise,
+    Reason::kBetweenRunNoiseUnmeasured,
+    Reason::kTooFewSamples,
+    Reason::kNoReplication,
+    Reason::kThresholdOnly,
+    Reason::kUndetectable,
+    Reason::kThrottled,
+    Reason::kEnvironmentMismatch,
+    Reason::kNewWorkload,
+    Reason::kRemovedWorkload,
+    Reason::kNewKernel,
+    Reason::kVanishedKernel,
+    Reason::kCurrentFailed,
+    Reason::kCurrentSkipped,
+    Reason::kBaselineFailed,
+    Reason::kBaselineSkipped,
+};
+static_assert(std::size(kReasons) == static_cast<size_t>(Reason::kBaselineSkipped) + 1,
+              "kReasons lists every Reason");
 
 void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerdict* m) {
   if (!d.Object(v, p)) return;
@@ -230,7 +258,8 @@ void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerd
   d.Int64(v, p, "baseline_rounds", &m->baseline_rounds);
   d.Int64(v, p, "current_rounds", &m->current_rounds);
   d.OptionalInt64(v, p, "baseline_history_runs", &m->baseline_history_runs);
-  d.String(v, p, "reason_code", &m->reason_code);
+  d.OptionalDouble(v, p, "mde", &m->mde);
+  if (v.Find("reason_code")) d.Enumerated(v, p, "reason_code", kReasons, "reason code", &m->reason);
   d.String(v, p, "sentence", &m->sentence);
   d.Bool(v, p, "waived", &m->waived);
   d.String(v, p, "waiver_reason", &m->waiver_reason);
@@ -274,6 +303,7 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
   Field(w, "current_label", verdicts.current_label);
   Field(w, "policy_name", verdicts.policy_name);
   Field(w, "fdr_q", verdicts.fdr_q);
+  Field(w, "require_detectable", verdicts.require_detectable);
   Field(w, "outcome", ToString(verdicts.outcome));
   w.Key("counts");
   w.StartObject();
@@ -329,6 +359,7 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
   d.String(root, "", "current_label", &out.current_label);
   d.String(root, "", "policy_name", &out.policy_name);
   d.Double(root, "", "fdr_q", &out.fdr_q);
+  d.OptionalDouble(root, "", "require_detectable", &out.require_detectable);
   d.Enumerated(root, "", "outcome", kOutcomes, "outcome", &out.outcome);
   d.Bool(root, "", "environment_matches", &out.environment_matches);
   d.Array(root, "", "env_differences", [&](const JsonValue& v, const std::string& p) {

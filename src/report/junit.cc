@@ -96,7 +96,7 @@ std::string Detail(const MetricVerdict& m) {
   if (m.baseline_history_runs) {
     s += "; baseline history of " + std::to_string(*m.baseline_history_runs) + " runs";
   }
-  if (!m.reason_code.empty()) s += "\nreason: " + m.reason_code;
+  if (m.reason != Reason::kNone) s += "\nreason: " + std::string(ToString(m.reason));
   const std::string note = NoteText(m);
   if (!note.empty()) s += "\n" + note;
   return s;

@@ -13,6 +13,7 @@ const char* OutcomeEmoji(Outcome o) {
     case Outcome::kFail: return ":x:";
     case Outcome::kInconclusive: return ":grey_question:";
     case Outcome::kError: return ":warning:";
+    case Outcome::kNotJudged: return ":grey_question:";
   }
   return ":grey_question:";
 }

@@ -168,7 +168,7 @@ std::string FormatValues(const MetricVerdict& m, const char* arrow) {
 }
 
 std::string NoteText(const MetricVerdict& m) {
-  std::string text = m.sentence.empty() ? m.reason_code : m.sentence;
+  std::string text = m.sentence.empty() ? std::string(ToString(m.reason)) : m.sentence;
   if (m.verdict != Verdict::kRegression) return text;
   if (m.waived) {
     return "waived" + (m.waiver_reason.empty() ? std::string() : " (" + m.waiver_reason + ")") +

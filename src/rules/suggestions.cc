@@ -47,7 +47,7 @@ void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   int n = 0;
   std::string names;
   for (const MetricVerdict& m : v.metrics) {
-    if (m.reason_code != "between_run_noise" && m.reason_code != "between_run_noise_unmeasured")
+    if (m.reason != Reason::kBetweenRunNoise && m.reason != Reason::kBetweenRunNoiseUnmeasured)
       continue;
     if (++n <= 3) names += (names.empty() ? "" : ", ") + m.workload + " (" + m.metric + ")";
   }

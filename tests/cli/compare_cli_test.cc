@@ -10,8 +10,8 @@ namespace {
 
 using testing::RunGpugate;
 
-// Three workloads (one run per side needs at least three comparisons to
-// estimate the noise between runs); `slowdown` applies to "b" only.
+// Four workloads (one run per side estimates each workload's noise between
+// runs from at least three others); `slowdown` applies to "b" only.
 std::string SyntheticSuite(double slowdown) {
   return "version: 1\n"
          "name: e2e\n"
@@ -19,6 +19,7 @@ std::string SyntheticSuite(double slowdown) {
          "workloads:\n"
          "  - name: a\n    kind: synthetic\n    synthetic: {median: 1ms, cv: 1%, seed: 11}\n"
          "  - name: c\n    kind: synthetic\n    synthetic: {median: 500us, cv: 1%, seed: 13}\n"
+         "  - name: d\n    kind: synthetic\n    synthetic: {median: 3ms, cv: 1%, seed: 14}\n"
          "  - name: b\n    kind: synthetic\n    synthetic: {median: 2ms, cv: 1%, seed: 12, slowdown: " +
          std::to_string(slowdown) + "}\n";
 }

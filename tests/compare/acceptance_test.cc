@@ -144,7 +144,7 @@ Rates Simulate(const Scenario& s, uint64_t seed) {
         false_regression |= m.verdict == Verdict::kRegression;
         null_reg += m.verdict == Verdict::kRegression;
         null_inc += m.verdict == Verdict::kInconclusive;
-        null_noise += m.reason_code == "between_run_noise";
+        null_noise += m.reason == Reason::kBetweenRunNoise;
       }
     }
     false_suites += false_regression;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,9 @@ WorkloadResult Workload(const std::string& name, double median) {
   return w;
 }
 
-// A run of `ws` plus two steady workloads that are the same in every run:
-// with one run per side, Compare() needs at least kMinSuiteForNoise
-// comparisons to estimate the noise between runs before it decides anything.
+// A run of `ws` plus three steady workloads that are the same in every run:
+// with one run per side, Compare() estimates each workload's noise between
+// runs from at least kMinSuiteForNoise OTHER comparisons before it decides.
 Results MakeResults(std::vector<WorkloadResult> ws, const std::string& id = "run") {
   Results r;
   r.run.run_id = id;
@@ -36,6 +37,7 @@ Results MakeResults(std::vector<WorkloadResult> ws, const std::string& id = "run
   r.workloads = std::move(ws);
   r.workloads.push_back(Workload("steady/1", 1e-3));
   r.workloads.push_back(Workload("steady/2", 3e-3));
+  r.workloads.push_back(Workload("steady/3", 5e-3));
   return r;
 }
 
@@ -58,7 +60,7 @@ TEST(Compare, ClearRegressionAndUnchangedWithReasons) {
   const MetricVerdict* a = Find(v, "a", "time");
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->verdict, Verdict::kRegression);
-  EXPECT_EQ(a->reason_code, "significant_above_threshold");
+  EXPECT_EQ(a->reason, Reason::kSignificantAboveThreshold);
   EXPECT_NEAR(*a->ratio, 1.2, 1e-9);
   EXPECT_GT(*a->ci_low, 1.05);
   EXPECT_LE(*a->p_adjusted, 0.01);
@@ -70,7 +72,7 @@ TEST(Compare, ClearRegressionAndUnchangedWithReasons) {
   EXPECT_NE(a->sentence.find("Welch t on 5 vs 5 round medians"), std::string::npos);
   const MetricVerdict* b = Find(v, "b", "time");
   EXPECT_EQ(b->verdict, Verdict::kUnchanged);
-  EXPECT_EQ(b->reason_code, "within_threshold");
+  EXPECT_EQ(b->reason, Reason::kWithinThreshold);
   EXPECT_EQ(v.outcome, Outcome::kFail);
   EXPECT_EQ(ExitCodeFor(v), 1);
   EXPECT_EQ(WorkloadsToConfirm(v), std::vector<std::string>{"a"});
@@ -98,12 +100,15 @@ TEST(Compare, NewRemovedSkippedAndParams) {
   EXPECT_EQ(Find(v, "gone", "time")->verdict, Verdict::kRemoved);
   const MetricVerdict* c = Find(v, "c", "time");
   EXPECT_EQ(c->verdict, Verdict::kSkipped);
-  EXPECT_EQ(c->reason_code, "current_failed");
+  EXPECT_EQ(c->reason, Reason::kCurrentFailed);
   EXPECT_NE(c->sentence.find("exit code 3"), std::string::npos);
   // Same name, other parameters: a different workload.
   EXPECT_EQ(v.Count(Verdict::kNew), 2);
   EXPECT_EQ(v.Count(Verdict::kRemoved), 2);
-  EXPECT_EQ(ExitCodeFor(v), 0);
+  // A workload of the current run failed: the outcome is an error in every
+  // report, and the exit code says the same.
+  EXPECT_EQ(v.outcome, Outcome::kError);
+  EXPECT_EQ(ExitCodeFor(v), 3);
 }
 
 TEST(Compare, EnvironmentMismatchIsIncomparableUnlessAllowed) {
@@ -161,9 +166,9 @@ TEST(Compare, ThroughputIsDerivedAndNotASecondTest) {
   EXPECT_EQ(tp->verdict, Verdict::kRegression);
   EXPECT_NEAR(*tp->ratio, 1.0 / 1.2, 1e-9);
   EXPECT_NEAR(*tp->ci_high, 1.0 / *t->ci_low, 1e-12);
-  // Three time hypotheses in the family (a and the two steady workloads) and
-  // none for throughput: BH multiplies the smallest p by 3, not by 4.
-  EXPECT_DOUBLE_EQ(*t->p_adjusted, 3 * *t->p_value);
+  // Four time hypotheses in the family (a and the three steady workloads)
+  // and none for throughput: BH multiplies the smallest p by 4, not by 5.
+  EXPECT_DOUBLE_EQ(*t->p_adjusted, 4 * *t->p_value);
   EXPECT_DOUBLE_EQ(*tp->p_adjusted, *t->p_adjusted);
   EXPECT_NE(tp->sentence.find("derived from time"), std::string::npos);
 }
@@ -176,7 +181,7 @@ TEST(Compare, PeakMemoryByThreshold) {
   const MetricVerdict* m = Find(v, "a", "peak_memory");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->verdict, Verdict::kRegression);
-  EXPECT_EQ(m->reason_code, "threshold_only");
+  EXPECT_EQ(m->reason, Reason::kThresholdOnly);
   EXPECT_DOUBLE_EQ(m->threshold, 0.10);
   EXPECT_FALSE(m->p_value.has_value());
   c.peak_memory_bytes = 1050000;
@@ -193,12 +198,12 @@ TEST(Compare, KernelsNewVanishedAndRegressed) {
     k.count = 30;
     return k;
   };
-  // Two steady kernels besides gemm: the kernel family needs at least three
-  // one-run comparisons to estimate the noise between runs.
+  // Three steady kernels besides gemm: each one-run comparison's noise
+  // between runs is estimated from at least three others.
   b.kernels = {kernel("gemm", 1e-4), kernel("old", 1e-5), kernel("copy", 2e-5),
-               kernel("fill", 3e-6)};
+               kernel("fill", 3e-6), kernel("scan", 7e-6)};
   c.kernels = {kernel("gemm", 1.5e-4), kernel("fresh", 1e-5), kernel("copy", 2e-5),
-               kernel("fill", 3e-6)};
+               kernel("fill", 3e-6), kernel("scan", 7e-6)};
   Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
   const MetricVerdict* g = Find(v, "a", "kernel:gemm");
   ASSERT_NE(g, nullptr);
@@ -227,21 +232,24 @@ TEST(Compare, TooFewOneRunComparisonsDecideNothing) {
     const MetricVerdict* m = Find(v, name, "time");
     ASSERT_NE(m, nullptr);
     EXPECT_EQ(m->verdict, Verdict::kInconclusive) << m->sentence;
-    EXPECT_EQ(m->reason_code, "between_run_noise_unmeasured");
+    EXPECT_EQ(m->reason, Reason::kBetweenRunNoiseUnmeasured);
     EXPECT_NE(m->sentence.find("baseline history"), std::string::npos) << m->sentence;
   }
   EXPECT_NEAR(*Find(v, "a", "time")->ratio, 1.2, 1e-9);
-  EXPECT_EQ(v.outcome, Outcome::kPass);
+  EXPECT_EQ(v.outcome, Outcome::kNotJudged);  // exit 0, but never shown as a pass
+  EXPECT_EQ(ExitCodeFor(v), 0);
   bool warned = false;
   for (const auto& w : v.warnings) warned |= w.find("cannot be estimated") != std::string::npos;
   EXPECT_TRUE(warned);
   bool suggested = false;
   for (const auto& s : v.suggestions) suggested |= s.rule == "between-run-noise";
   EXPECT_TRUE(suggested);
-  // With a third comparison whose effect agrees with its standard error the
-  // spread across the suite is explained, and the suite decides.
+  // With two more comparisons whose effects agree with their standard errors
+  // the spread across the suite is explained, and the suite decides.
   base.workloads.push_back(Workload("c", 3e-3));
   cur.workloads.push_back(Workload("c", 3e-3));
+  base.workloads.push_back(Workload("d", 4e-3));
+  cur.workloads.push_back(Workload("d", 4e-3));
   v = Compare({base}, cur, DefaultPolicy(), Opts());
   EXPECT_EQ(Find(v, "a", "time")->verdict, Verdict::kRegression);
   EXPECT_EQ(Find(v, "b", "time")->verdict, Verdict::kUnchanged);
@@ -303,11 +311,23 @@ TEST(Compare, SingleSamplePerSideRestsOnThreshold) {
   b.name = c.name = "one";
   b.rounds = {{1.0e-3}};
   c.rounds = {{1.1e-3}};
+  // By default one value per side decides nothing: no noise can be measured.
   Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
   const MetricVerdict& m = v.metrics.at(0);
-  EXPECT_EQ(m.verdict, Verdict::kRegression);
-  EXPECT_EQ(m.reason_code, "threshold_only");
-  EXPECT_NE(m.sentence.find("rests on the threshold alone"), std::string::npos) << m.sentence;
+  EXPECT_EQ(m.verdict, Verdict::kInconclusive) << m.sentence;
+  EXPECT_EQ(m.reason, Reason::kNoReplication);
+  EXPECT_FALSE(m.ci_low.has_value());  // never a zero-width interval
+  EXPECT_NEAR(*m.ratio, 1.1, 1e-9);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+  const std::vector<std::string> confirm = WorkloadsToConfirm(v);
+  EXPECT_EQ(std::find(confirm.begin(), confirm.end(), "one"), confirm.end());  // re-runs can't help
+  // A policy may opt in to the ratio alone.
+  Policy opt_in = DefaultPolicy();
+  opt_in.defaults.threshold_without_replication = true;
+  const MetricVerdict t = Compare({MakeResults({b})}, MakeResults({c}), opt_in, Opts()).metrics.at(0);
+  EXPECT_EQ(t.verdict, Verdict::kRegression);
+  EXPECT_EQ(t.reason, Reason::kThresholdOnly);
+  EXPECT_NE(t.sentence.find("threshold alone"), std::string::npos) << t.sentence;
 }
 
 TEST(Compare, SingleRoundUsesHodgesLehmannOnSamples) {
@@ -343,7 +363,7 @@ TEST(Compare, ThrottledRunCannotRegress) {
   c.throttled = true;
   Verdicts v = Compare({MakeResults({Workload("a", 1e-3)})}, MakeResults({c}), DefaultPolicy(), Opts());
   EXPECT_EQ(v.metrics.at(0).verdict, Verdict::kInconclusive);
-  EXPECT_EQ(v.metrics.at(0).reason_code, "throttled");
+  EXPECT_EQ(v.metrics.at(0).reason, Reason::kThrottled);
   bool flagged = false;
   for (const auto& s : v.suggestions) flagged |= s.rule == "throttled";
   EXPECT_TRUE(flagged);

@@ -14,11 +14,31 @@
 #include <string>
 #include <vector>
 
+#include "compare/compare.h"
+#include "config/policy.h"
 #include "stats/benjamini_hochberg.h"
 #include "stats/mann_whitney.h"
 
 namespace gpugate {
 namespace {
+
+// The one judge on an A/B run: paired rounds.
+Verdicts Judge(const AbData& d, const Policy& policy = DefaultPolicy()) {
+  CompareOptions o;
+  o.paired = true;
+  o.today = "2026-01-01";
+  return CompareRuns({d.base}, {d.head}, policy, o);
+}
+
+Policy WithTimeRule(double threshold, Severity severity) {
+  Policy p = DefaultPolicy();
+  PolicyRule r;
+  r.metric = "time";
+  r.threshold = threshold;
+  r.severity = severity;
+  p.rules.push_back(r);
+  return p;
+}
 
 WorkloadSpec Synthetic(const std::string& name, double slowdown = 1.0, double round_drift = 0.10,
                        double run_drift = 0.05) {
@@ -143,21 +163,16 @@ TEST(AbTest, PairedAnalysisCancelsDriftAndFindsTenPercent) {
   FakeRunner slow;
   slow.factor = 1.10;
   AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return slow(s, side, r); });
-  std::vector<double> lr = PairedLogRatios(d.base.workloads[0], d.head.workloads[0]);
-  ASSERT_EQ(lr.size(), 12u);
-  for (double x : lr) EXPECT_NEAR(x, std::log(1.10), 1e-3);  // drift cancels in every pair
-  AbAnalysisOptions ao;
-  Verdicts v = AnalyzeAb(d, ao);
+  Verdicts v = Judge(d);
   ASSERT_EQ(v.metrics.size(), 1u);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kRegression) << v.metrics[0].sentence;
-  EXPECT_NEAR(*v.metrics[0].ratio, 1.10, 0.002);
-  EXPECT_NE(v.metrics[0].sentence.find("paired over 12 rounds"), std::string::npos) << v.metrics[0].sentence;
+  EXPECT_NEAR(*v.metrics[0].ratio, 1.10, 0.002);  // drift cancels in every pair
+  EXPECT_NE(v.metrics[0].sentence.find("12 paired rounds"), std::string::npos) << v.metrics[0].sentence;
   EXPECT_NE(v.metrics[0].sentence.find("exceeds the 3% threshold"), std::string::npos);
   EXPECT_EQ(v.outcome, Outcome::kFail);
-  EXPECT_EQ(AbExitCode(v), 1);
-  // Warn-only severity passes; waived too.
-  ao.threshold_for = [](const std::string&) { return AbThreshold{0.05, Severity::kWarn, false, ""}; };
-  EXPECT_EQ(AbExitCode(AnalyzeAb(d, ao)), 0);
+  EXPECT_EQ(ExitCodeFor(v), 1);
+  // Warn-only severity passes.
+  EXPECT_EQ(ExitCodeFor(Judge(d, WithTimeRule(0.05, Severity::kWarn))), 0);
 }
 
 TEST(AbTest, IdenticalSidesAreUnchanged) {
@@ -167,9 +182,9 @@ TEST(AbTest, IdenticalSidesAreUnchanged) {
   o.rounds = 10;
   FakeRunner same;
   AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return same(s, side, r); });
-  Verdicts v = AnalyzeAb(d, {});
+  Verdicts v = Judge(d);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kUnchanged) << v.metrics[0].sentence;
-  EXPECT_EQ(AbExitCode(v), 0);
+  EXPECT_EQ(ExitCodeFor(v), 0);
 }
 
 TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {
@@ -180,13 +195,14 @@ TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {
   FakeRunner slow;
   slow.factor = 1.3;
   AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return slow(s, side, r); });
-  AbAnalysisOptions ao;
-  Verdicts v = AnalyzeAb(d, ao);
+  Verdicts v = Judge(d);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kInconclusive);
-  EXPECT_EQ(v.metrics[0].reason_code, "too_few_rounds");
-  EXPECT_EQ(AbExitCode(v), 0);
-  ao.on_inconclusive = InconclusiveAction::kFail;
-  EXPECT_EQ(AbExitCode(AnalyzeAb(d, ao)), 4);
+  EXPECT_EQ(v.metrics[0].reason, Reason::kTooFewSamples);
+  EXPECT_EQ(v.outcome, Outcome::kNotJudged);  // nothing decided: never shown as a pass
+  EXPECT_EQ(ExitCodeFor(v), 0);
+  Policy strict = DefaultPolicy();
+  strict.defaults.on_inconclusive = OnInconclusive::kFail;
+  EXPECT_EQ(ExitCodeFor(Judge(d, strict)), 4);
 }
 
 TEST(AbTest, FailedRoundIsAToolError) {
@@ -206,12 +222,13 @@ TEST(AbTest, FailedRoundIsAToolError) {
   });
   EXPECT_EQ(d.head.workloads[0].status, WorkloadStatus::kFailed);
   EXPECT_EQ(d.head.workloads[1].status, WorkloadStatus::kOk);
-  Verdicts v = AnalyzeAb(d, {});
+  Verdicts v = Judge(d);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kSkipped);
-  EXPECT_EQ(v.metrics[0].reason_code, "workload_failed");
-  EXPECT_NE(v.metrics[0].sentence.find("head failed: exit code 1: boom"), std::string::npos);
+  EXPECT_EQ(v.metrics[0].reason, Reason::kCurrentFailed);
+  EXPECT_NE(v.metrics[0].sentence.find("head: failed: exit code 1: boom"), std::string::npos)
+      << v.metrics[0].sentence;
   EXPECT_EQ(v.outcome, Outcome::kError);
-  EXPECT_EQ(AbExitCode(v), 3);
+  EXPECT_EQ(ExitCodeFor(v), 3);
 }
 
 /// Counts per-workload alarms of the two analyses over `suites` suite runs.
@@ -226,15 +243,14 @@ Figures Measure(double slowdown, int suites, int per_suite) {
   suite.name = "synthetic-ab";
   std::vector<WorkloadSpec> ws;
   for (int i = 0; i < per_suite; ++i) ws.push_back(Synthetic("syn/" + std::to_string(i), slowdown));
-  AbAnalysisOptions ao;
-  ao.threshold_for = [](const std::string&) { return AbThreshold{0.02, Severity::kFail, false, ""}; };
+  const Policy policy = WithTimeRule(0.02, Severity::kFail);
   for (int s = 0; s < suites; ++s) {
     ++f.suites;
     // Paired: interleaved A/B with drift shared inside each round.
     AbOptions o;
     o.rounds = 10;
     o.seed = 100 + s;
-    Verdicts v = AnalyzeAb(RunAb(suite, ws, o), ao);
+    Verdicts v = Judge(RunAb(suite, ws, o), policy);
     int reg = v.Count(Verdict::kRegression);
     f.paired_regressions += reg;
     f.suites_paired_alarm += reg > 0;

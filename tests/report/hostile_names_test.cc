@@ -46,7 +46,7 @@ Verdicts HostileVerdicts() {
   v.outcome = Outcome::kFail;
   auto reg = WithStats(Metric(kHostile, "time", Verdict::kRegression), 1.2, 1.1, 1.3, 0.001,
                        0.002, 1e-3, 1.2e-3);
-  reg.reason_code = "significant_above_threshold";
+  reg.reason = Reason::kSignificantAboveThreshold;
   reg.sentence = "sentence " + kHostile;
   v.metrics.push_back(reg);
   auto kernel = WithStats(Metric("w", "kernel:" + kHostile, Verdict::kRegression), 1.2, 1.1, 1.3,

@@ -38,7 +38,7 @@ void ExpectSameMetric(const MetricVerdict& a, const MetricVerdict& b) {
   EXPECT_EQ(a.baseline_rounds, b.baseline_rounds);
   EXPECT_EQ(a.current_rounds, b.current_rounds);
   EXPECT_EQ(a.baseline_history_runs, b.baseline_history_runs);
-  EXPECT_EQ(a.reason_code, b.reason_code);
+  EXPECT_EQ(a.reason, b.reason);
   EXPECT_EQ(a.sentence, b.sentence);
   EXPECT_EQ(a.waived, b.waived);
   EXPECT_EQ(a.waiver_reason, b.waiver_reason);

@@ -46,20 +46,20 @@ inline Verdicts MixedVerdicts() {
 
   auto unchanged1 = WithStats(Metric("saxpy/1M", "time", Verdict::kUnchanged), 1.003, 0.991,
                               1.012, 0.61, 0.83, 2.05e-5, 2.056e-5);
-  unchanged1.reason_code = "interval_inside_threshold";
+  unchanged1.reason = Reason::kWithinThreshold;
   unchanged1.sentence = "+0.3% [-0.9%, +1.2%] lies inside the 2% threshold";
   v.metrics.push_back(unchanged1);
 
   auto reg = WithStats(Metric("saxpy/16M", "time", Verdict::kRegression), 1.041, 1.029, 1.053,
                        0.0012, 0.004, 1.234e-3, 1.2846e-3);
-  reg.reason_code = "significant_above_threshold";
+  reg.reason = Reason::kSignificantAboveThreshold;
   reg.sentence =
       "+4.1% [+2.9%, +5.3%] exceeds the 2% threshold; 30 vs 30 samples over 5 rounds";
   v.metrics.push_back(reg);
 
   auto impr = WithStats(Metric("reduce/64M", "time", Verdict::kImprovement), 0.87, 0.85, 0.89,
                         0.00001, 0.00008, 3.2e-3, 2.784e-3);
-  impr.reason_code = "significant_below_threshold";
+  impr.reason = Reason::kSignificantImprovement;
   impr.sentence = "-13.0% [-15.0%, -11.0%] is faster beyond the 2% threshold";
   v.metrics.push_back(impr);
 
@@ -69,7 +69,7 @@ inline Verdicts MixedVerdicts() {
   warn.threshold = 0.1;
   warn.p_value.reset();
   warn.p_adjusted.reset();
-  warn.reason_code = "deterministic_above_threshold";
+  warn.reason = Reason::kThresholdOnly;
   warn.sentence = "peak memory +25.0% exceeds the 10% threshold";
   v.metrics.push_back(warn);
 
@@ -77,13 +77,13 @@ inline Verdicts MixedVerdicts() {
                           0.0004, 0.002, 4.5e-4, 5.04e-4);
   waived.waived = true;
   waived.waiver_reason = "new algorithm lands in #812, until 2026-12-31";
-  waived.reason_code = "significant_above_threshold";
+  waived.reason = Reason::kSignificantAboveThreshold;
   waived.sentence = "+12.0% [+8.0%, +16.0%] exceeds the 2% threshold";
   v.metrics.push_back(waived);
 
   auto inc = WithStats(Metric("train-step", "time", Verdict::kInconclusive), 1.03, 0.97, 1.09,
                        0.21, 0.48, 0.812, 0.836);
-  inc.reason_code = "noise_exceeds_effect";
+  inc.reason = Reason::kBetweenRunNoise;
   inc.sentence =
       "+3.0% [-3.0%, +9.0%] straddles the 2% threshold; between-run noise (CV 9%) is larger "
       "than the effect: add a baseline history or use interleaved A/B";
@@ -91,14 +91,14 @@ inline Verdicts MixedVerdicts() {
 
   auto kernel = WithStats(Metric("train-step", "kernel:ampere_sgemm_128x64_tn", Verdict::kUnchanged),
                           0.998, 0.99, 1.006, 0.7, 0.88, 1.1e-4, 1.098e-4);
-  kernel.reason_code = "interval_inside_threshold";
+  kernel.reason = Reason::kWithinThreshold;
   kernel.sentence = "-0.2% [-1.0%, +0.6%] lies inside the 2% threshold";
   v.metrics.push_back(kernel);
 
   auto tput = WithStats(Metric("saxpy/1M", "throughput", Verdict::kUnchanged), 0.997, 0.988,
                         1.009, 0.58, 0.83, 4.88e10, 4.865e10);
   tput.lower_is_better = false;
-  tput.reason_code = "interval_inside_threshold";
+  tput.reason = Reason::kWithinThreshold;
   tput.sentence = "-0.3% [-1.2%, +0.9%] lies inside the 2% threshold";
   v.metrics.push_back(tput);
 
@@ -106,7 +106,7 @@ inline Verdicts MixedVerdicts() {
   added.baseline_n = 0;
   added.baseline_rounds = 0;
   added.current_value = 7.5e-5;
-  added.reason_code = "not_in_baseline";
+  added.reason = Reason::kNewWorkload;
   added.sentence = "not in the baseline; recorded for next time";
   v.metrics.push_back(added);
 
@@ -114,20 +114,20 @@ inline Verdicts MixedVerdicts() {
   removed.current_n = 0;
   removed.current_rounds = 0;
   removed.baseline_value = 2.2e-4;
-  removed.reason_code = "not_in_current";
+  removed.reason = Reason::kRemovedWorkload;
   removed.sentence = "in the baseline but not in this run";
   v.metrics.push_back(removed);
 
   auto skipped = Metric("nccl/allreduce", "time", Verdict::kSkipped);
   skipped.current_n = 0;
   skipped.current_rounds = 0;
-  skipped.reason_code = "workload_skipped";
+  skipped.reason = Reason::kCurrentSkipped;
   skipped.sentence = "skipped: needs 2 GPUs, found 1";
   v.metrics.push_back(skipped);
 
   auto incomparable = WithStats(Metric("fft/1D/2^20", "time", Verdict::kIncomparable), 0.71,
                                 0.69, 0.73, 0.0001, 0.0005, 9.1e-5, 6.46e-5);
-  incomparable.reason_code = "clock_regime_differs";
+  incomparable.reason = Reason::kEnvironmentMismatch;
   incomparable.sentence = "SM clock locked at 1410 MHz in the baseline, boost in this run";
   v.metrics.push_back(incomparable);
 
@@ -168,7 +168,7 @@ inline Verdicts MismatchVerdicts() {
   auto a = WithStats(Metric("saxpy/16M", "time", Verdict::kIncomparable), 0.58, 0.57, 0.59,
                      0.0001, 0.0002, 1.234e-3, 7.16e-4);
   a.confidence = 0.99;
-  a.reason_code = "environment_mismatch";
+  a.reason = Reason::kEnvironmentMismatch;
   a.sentence = "measured on a different GPU model; not compared";
   v.metrics.push_back(a);
 
@@ -176,7 +176,7 @@ inline Verdicts MismatchVerdicts() {
                      1.041, 0.12, 0.12, 0.0312, 0.03176);
   b.confidence = 0.99;
   b.baseline_history_runs = 12;
-  b.reason_code = "interval_straddles_threshold";
+  b.reason = Reason::kStraddlesThreshold;
   b.sentence = "+1.8% [-0.5%, +4.1%] neither excludes nor stays inside the 1% threshold";
   b.threshold = 0.01;
   v.metrics.push_back(b);
@@ -193,12 +193,12 @@ inline Verdicts PassVerdicts() {
   v.outcome = Outcome::kPass;
   auto i = WithStats(Metric("matmul/bf16/8192", "time", Verdict::kImprovement), 0.952, 0.941,
                      0.962, 0.00003, 0.00006, 0.01523, 0.0145);
-  i.reason_code = "significant_below_threshold";
+  i.reason = Reason::kSignificantImprovement;
   i.sentence = "-4.8% [-5.9%, -3.8%] is faster beyond the 2% threshold";
   v.metrics.push_back(i);
   auto u = WithStats(Metric("matmul/bf16/1024", "time", Verdict::kUnchanged), 1.001, 0.996, 1.006,
                      0.74, 0.74, 2.71e-5, 2.713e-5);
-  u.reason_code = "interval_inside_threshold";
+  u.reason = Reason::kWithinThreshold;
   u.sentence = "+0.1% [-0.4%, +0.6%] lies inside the 2% threshold";
   v.metrics.push_back(u);
   return v;

@@ -45,7 +45,7 @@ TEST(Suggestions, NoisyWorkloadAndBetweenRunNoise) {
   m.workload = "noisy";
   m.metric = "time";
   m.verdict = Verdict::kInconclusive;
-  m.reason_code = "between_run_noise";
+  m.reason = Reason::kBetweenRunNoise;
   v.metrics.push_back(m);
   auto s = SuggestFromComparison({}, cur, v);
   const Suggestion* n = FindRule(s, "noisy-workload");

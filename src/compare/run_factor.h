@@ -1,0 +1,36 @@
+// Common speed factors of runs. Benchmarks measured in one process slow down
+// together (a busier neighbour, a slower host, a different clock): their
+// run-to-run shifts are strongly correlated. Removing each run's common factor
+// before testing a workload leaves the noise that is the workload's own.
+//   Tukey (1977), Exploratory Data Analysis, ch. 11: median polish of a
+//   two-way table (workload x run) into row levels and column effects, robust
+//   to a minority of cells that moved for another reason (a real regression).
+#pragma once
+
+#include <vector>
+
+namespace gpugate {
+
+/// Fewest workloads from which a run's common factor is estimated; with fewer
+/// the factor is left at 0 and the run's values are compared as they are.
+inline constexpr int kMinWorkloadsForRunFactor = 5;
+
+struct RunFactors {
+  std::vector<double> factor;     ///< per run (log scale); 0 where not estimated
+  std::vector<bool> estimated;    ///< per run: the factor was estimated
+  std::vector<double> level;      ///< per workload: its level at factor 0
+};
+
+/// Median polish of `table` (rows = workloads, columns = runs, NaN = missing)
+/// over the columns `fit` marks: row levels and column factors, the fitted
+/// factors centred to mean 0 (levels read at an average run). Columns
+/// not in `fit` (current runs) get factor = median_i(table[i][k] - level[i])
+/// when they hold at least max(kMinWorkloadsForRunFactor, ceil(min_share *
+/// rows)) values, which keeps a re-run of a few doubtful workloads (whose
+/// shared move may be the very change under test) from being "corrected".
+/// A fitted column with fewer than kMinWorkloadsForRunFactor values is not
+/// estimated either.
+RunFactors PolishRunFactors(const std::vector<std::vector<double>>& table,
+                            const std::vector<bool>& fit, double min_share = 0.5);
+
+}  // namespace gpugate

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -215,6 +216,49 @@ struct Calibration {
   bool measured = false;
   int statistics = 0;
 };
+
+// The reference that identical-code statistics `abs_t` (|t| values whose
+// nominal reference is Student t with `df`) actually follow: a scale (how
+// much more they spread at the median than the reference says) and a tail
+// weight (the t whose 90%/50% quantile ratio of |T| matches theirs; a normal
+// has 2.44, t_4 2.82, t_2 3.52). Heavier tails are adopted only when the
+// observed ratio exceeds the normal one by two of its standard errors
+// (delta method on the two order statistics, with half the statistics
+// counted as independent), so sampling noise in a normal family does not
+// cost power. Fewer than kMinNullStatistics statistics: t with kHeavyTailDf.
+Calibration CalibrateReference(std::vector<double> abs_t, double df) {
+  Calibration ref;
+  ref.statistics = static_cast<int>(abs_t.size());
+  if (static_cast<int>(abs_t.size()) < kMinNullStatistics) return ref;
+  ref.measured = true;
+  std::sort(abs_t.begin(), abs_t.end());
+  const double q50 = QuantileSorted(abs_t, 0.5);
+  const double q90 = QuantileSorted(abs_t, 0.9);
+  ref.scale = std::max(1.0, q50 / StudentTQuantile(0.75, df));
+  ref.max_df = std::min(kMaxReferenceDf, std::max(1.0, df));
+  auto tail_ratio = [](double nu) {
+    return StudentTQuantile(0.95, nu) / StudentTQuantile(0.75, nu);
+  };
+  const double ratio = q50 > 0 ? q90 / q50 : 0.0;
+  const double n_eff = 0.5 * static_cast<double>(abs_t.size());
+  const double se_ratio = ratio * 1.463 / std::sqrt(n_eff);
+  if (ratio > tail_ratio(ref.max_df) + 2.0 * se_ratio) {
+    double lo = 1.0, hi = ref.max_df;  // tail_ratio falls as nu grows
+    if (ratio >= tail_ratio(lo)) {
+      hi = lo;
+    } else {
+      for (int it = 0; it < 50; ++it) {
+        const double mid = std::sqrt(lo * hi);
+        if (tail_ratio(mid) > ratio) lo = mid; else hi = mid;
+      }
+    }
+    ref.max_df = hi;
+  }
+  if (std::getenv("GPUGATE_DEBUG_CALIBRATION"))
+    std::fprintf(stderr, "calibration: n=%zu df=%.1f q50=%.3f scale=%.3f ratio=%.3f+-%.3f max_df=%.1f\n",
+                 abs_t.size(), df, q50, ref.scale, ratio, se_ratio, ref.max_df);
+  return ref;
+}
 
 class Comparer {
  public:
@@ -596,44 +640,12 @@ class Comparer {
         dfs.push_back(static_cast<double>(rest.size()) - 1 + prior.d0);
       }
     }
-    Calibration ref;
-    ref.statistics = static_cast<int>(t.size());
-    if (static_cast<int>(t.size()) < kMinNullStatistics) return ref;
-    ref.measured = true;
-    const double df = Median(dfs);
-    std::vector<double> sorted = t;
-    std::sort(sorted.begin(), sorted.end());
-    const double q50 = QuantileSorted(sorted, 0.5);
-    const double q90 = QuantileSorted(sorted, 0.9);
-    const double ref50 = StudentTQuantile(0.75, df);
-    // Scale: identical-code statistics spread more than the t predicts.
-    ref.scale = std::max(1.0, q50 / ref50);
-    // Tail weight: the t whose 90%/50% quantile ratio of |T| matches the
-    // observed one (a normal has 2.44, t_4 2.82, t_2 3.52, Cauchy 6.3).
-    const double ratio = q50 > 0 ? q90 / q50 : 0.0;
-    ref.max_df = kMaxReferenceDf;
-    auto tail_ratio = [](double nu) {
-      return StudentTQuantile(0.95, nu) / StudentTQuantile(0.75, nu);
-    };
-    if (ratio > tail_ratio(kMaxReferenceDf)) {
-      double lo = 1.0, hi = kMaxReferenceDf;  // tail_ratio falls as nu grows
-      if (ratio >= tail_ratio(lo)) {
-        hi = lo;
-      } else {
-        for (int it = 0; it < 50; ++it) {
-          const double mid = std::sqrt(lo * hi);
-          if (tail_ratio(mid) > ratio) lo = mid; else hi = mid;
-        }
-      }
-      ref.max_df = hi;
-    }
-    ref.max_df = std::min(ref.max_df, std::max(1.0, df));
-    return ref;
+    return CalibrateReference(t, Median(dfs));
   }
 
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {
     LogShift out = WithReference(s, ref.scale, ref.max_df);
-    out.heavy_tailed = ref.max_df < kMaxReferenceDf;
+    out.heavy_tailed = ref.max_df < s.df;
     return out;
   }
 
@@ -721,6 +733,19 @@ class Comparer {
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
     } else if (eligible > 0) {
       AddLeaveOneOutNoise(&shifts, family);
+      // The family's own standardized effects are the identical-code
+      // statistics of this pair of runs (most workloads did not change).
+      std::vector<double> abs_t, dfs;
+      for (const LogShift& s : shifts)
+        if (TakesSuiteNoise(s) && s.se > 0) {
+          abs_t.push_back(std::fabs(s.estimate) / s.se);
+          dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
+        }
+      if (!abs_t.empty()) {
+        const Calibration ref = CalibrateReference(abs_t, Median(dfs));
+        for (LogShift& s : shifts)
+          if (TakesSuiteNoise(s)) s = Calibrated(s, ref);
+      }
     }
     for (size_t j = 0; j < members.size(); ++j) pending_[members[j]].shift = shifts[j];
     if (remove) {
@@ -767,7 +792,7 @@ class Comparer {
       const double extra = std::max(tau2, (phi - 1.0) * s.se * s.se);
       LogShift noisy = extra > 0 ? WithBetweenRunNoise(s, extra, std::max(tau_df, phi_df)) : s;
       noisy.common_factor_removed = s.common_factor_removed;
-      s = WithHeavyTailedReference(noisy, kHeavyTailDf);
+      s = noisy;
       max_extra_pct = std::max(max_extra_pct, std::expm1(std::sqrt(std::max(0.0, extra))));
     }
     if (all_tau2 > 0 || all_phi > 1) {

@@ -429,3 +429,160 @@ TEST(Compare, FormatRatioPercent) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+// A run of `n` workloads whose levels all move by `speed` (a run's common
+// factor) and by `own[i]` (each workload's own noise); `slow` multiplies
+// workload 0 on top.
+Results FactorRun(int n, double speed, const std::vector<double>& own, double slow = 1.0) {
+  std::vector<WorkloadResult> ws;
+  for (int i = 0; i < n; ++i)
+    ws.push_back(Workload("w" + std::to_string(i),
+                          1e-3 * (i + 1) * speed * own[i % own.size()] * (i == 0 ? slow : 1.0)));
+  return MakeResults(ws);
+}
+
+TEST(CompareJudge, RunSpeedFactorIsRemovedAndItsShiftJudgedOnItsOwn) {
+  // Ten history runs whose speed varies by +-15% as a whole (every workload
+  // alike) and by +-1% per workload; the current run is 15% slow as a whole
+  // and workload 0 is 10% slower on top. Without removing the factor, +-15%
+  // between runs would hide the +10%; with it, w0 is a regression and the
+  // others are not.
+  const double speeds[] = {1.0, 1.15, 0.9, 1.1, 0.95, 1.12, 0.88, 1.05, 0.97, 1.08};
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k)
+    hist.push_back(FactorRun(8, speeds[k], {1.0 + 0.01 * ((k * 3) % 5 - 2) / 2.0, 1.0, 0.995}));
+  Results cur = FactorRun(8, 1.15, {1.0, 1.004, 0.998}, 1.10);
+  Verdicts v = Compare(hist, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(v, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
+  EXPECT_NEAR(*w0->ratio, 1.10, 0.02);
+  EXPECT_NE(w0->sentence.find("run speed factor removed"), std::string::npos) << w0->sentence;
+  for (int i = 1; i < 8; ++i)
+    EXPECT_NE(Find(v, "w" + std::to_string(i), "time")->verdict, Verdict::kRegression);
+  // The common shift (+15%) is within what the history's run speeds do.
+  const MetricVerdict* common = Find(v, kCommonWorkload, "time");
+  ASSERT_NE(common, nullptr);
+  EXPECT_NE(common->verdict, Verdict::kRegression) << common->sentence;
+  // A whole suite 60% slower than any history run is a regression of the
+  // common shift even though no workload stands out from the others.
+  Results all_slow = FactorRun(8, 1.6, {1.0, 1.004, 0.998});
+  Verdicts s = Compare(hist, all_slow, DefaultPolicy(), Opts());
+  const MetricVerdict* c2 = Find(s, kCommonWorkload, "time");
+  ASSERT_NE(c2, nullptr);
+  EXPECT_EQ(c2->verdict, Verdict::kRegression) << c2->sentence;
+  EXPECT_EQ(ExitCodeFor(s), 1);
+}
+
+TEST(CompareJudge, OneRunPerSideRemovesTheCommonShiftAndSaysSo) {
+  // Two files: every workload 30% slower (a slower machine or a global
+  // change: one run per side cannot tell), workload 0 twice as slow.
+  std::vector<WorkloadResult> b, c;
+  for (int i = 0; i < 8; ++i) {
+    b.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1)));
+    c.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1) * 1.3 * (i == 0 ? 2.0 : 1.0)));
+  }
+  Verdicts v = Compare({MakeResults(b)}, MakeResults(c), DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(v, "w0", "time");
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
+  EXPECT_NEAR(*w0->ratio, 2.0, 0.1);
+  EXPECT_NE(Find(v, "w3", "time")->verdict, Verdict::kRegression);
+  const MetricVerdict* common = Find(v, kCommonWorkload, "time");
+  ASSERT_NE(common, nullptr);
+  EXPECT_EQ(common->verdict, Verdict::kInconclusive);
+  EXPECT_EQ(common->reason, Reason::kNoReplication);
+  EXPECT_NEAR(*common->ratio, 1.3, 0.01);
+  EXPECT_EQ(ExitCodeFor(v), 1);
+}
+
+TEST(CompareJudge, EveryTestedVerdictStatesItsMinimumDetectableEffect) {
+  Results base = MakeResults({Workload("a", 1e-3), Workload("b", 2e-3)});
+  Results cur = MakeResults({Workload("a", 1.2e-3), Workload("b", 2e-3)});
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  for (const auto& m : v.metrics) {
+    if (m.workload == kCommonWorkload) continue;
+    ASSERT_TRUE(m.mde.has_value()) << m.workload << " " << m.metric;
+    // Above the threshold (it must clear it) and finite.
+    EXPECT_GT(*m.mde, m.threshold);
+    EXPECT_LT(*m.mde, 1.0);
+    EXPECT_NE(m.sentence.find("could have seen"), std::string::npos) << m.sentence;
+  }
+}
+
+TEST(CompareJudge, RequireDetectableFailsWhereTheRunnerIsTooNoisy) {
+  // One value per side: nothing can be seen, so a policy that requires a
+  // detectable 10% fails (exit 4) and names the reason.
+  WorkloadResult b, c;
+  b.name = c.name = "one";
+  b.rounds = {{1.0e-3}};
+  c.rounds = {{1.0e-3}};
+  Policy p = DefaultPolicy();
+  p.defaults.require_detectable = 0.10;
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), p, Opts());
+  const MetricVerdict* m = Find(v, "one", "time");
+  EXPECT_EQ(m->reason, Reason::kUndetectable);
+  EXPECT_NE(m->sentence.find("too noisy to guard"), std::string::npos) << m->sentence;
+  EXPECT_EQ(v.outcome, Outcome::kInconclusive);
+  EXPECT_EQ(ExitCodeFor(v), 4);
+  // A quiet comparison that could see 10% passes under the same policy.
+  Verdicts q = Compare({MakeResults({Workload("a", 1e-3)})}, MakeResults({Workload("a", 1e-3)}), p,
+                       Opts());
+  EXPECT_EQ(ExitCodeFor(q), 0) << q.metrics[0].sentence;
+  EXPECT_EQ(q.outcome, Outcome::kPass);
+}
+
+TEST(CompareJudge, IncomparableIsNeverASilentPass) {
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1.5e-3)});
+  cur.run.env.cpu_model = "Other CPU";
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_EQ(v.outcome, Outcome::kNotJudged);  // every result incomparable
+  EXPECT_EQ(ExitCodeFor(v), 0);
+  bool warned = false;
+  for (const auto& w : v.warnings) warned |= w.find("incomparable") != std::string::npos;
+  EXPECT_TRUE(warned);
+  Policy fail = DefaultPolicy();
+  fail.defaults.on_incomparable = OnInconclusive::kFail;
+  EXPECT_EQ(ExitCodeFor(Compare({base}, cur, fail, Opts())), 4);
+  Policy pass = DefaultPolicy();
+  pass.defaults.on_incomparable = OnInconclusive::kPass;
+  Verdicts quiet = Compare({base}, cur, pass, Opts());
+  for (const auto& w : quiet.warnings) EXPECT_EQ(w.find("incomparable"), std::string::npos) << w;
+}
+
+TEST(CompareJudge, RegressionsAreTestedOneSided) {
+  // The p-value of a slowdown is one-sided: half the two-sided one of a
+  // symmetric reference.
+  Results base = MakeResults({Workload("a", 1e-3), Workload("b", 2e-3)});
+  Results cur = MakeResults({Workload("a", 1.02e-3), Workload("b", 2e-3)});
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* a = Find(v, "a", "time");
+  ASSERT_TRUE(a->p_value.has_value());
+  EXPECT_LT(*a->p_value, 0.5);
+  EXPECT_NE(a->sentence.find("(one-sided)"), std::string::npos) << a->sentence;
+}
+
+TEST(CompareJudge, ConfirmationRunThatFailsIsAnError) {
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1.2e-3)});
+  Results rerun;
+  rerun.run = cur.run;
+  WorkloadResult bad;
+  bad.name = "a";
+  bad.status = WorkloadStatus::kFailed;
+  bad.reason = "killed by signal 9";
+  rerun.workloads.push_back(bad);
+  Verdicts v = CompareRuns({base}, {cur, rerun}, DefaultPolicy(), Opts());
+  const MetricVerdict* a = Find(v, "a", "time");
+  EXPECT_EQ(a->reason, Reason::kCurrentFailed);
+  EXPECT_NE(a->sentence.find("confirmation re-run: failed: killed by signal 9"), std::string::npos)
+      << a->sentence;
+  EXPECT_EQ(v.outcome, Outcome::kError);
+  EXPECT_EQ(ExitCodeFor(v), 3);
+}
+
+}  // namespace
+}  // namespace gpugate

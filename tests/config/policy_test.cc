@@ -17,6 +17,9 @@ defaults:
   thresholds: {peak_memory: 10%, kernel: 0.08}
   fdr_q: 0.01
   on_inconclusive: fail
+  on_incomparable: pass
+  no_replication: threshold
+  require_detectable: 10%
   confidence: 0.99
 rules:
   - match: "gemm/*"
@@ -42,8 +45,12 @@ waivers:
   EXPECT_DOUBLE_EQ(p->defaults.fdr_q, 0.01);
   EXPECT_EQ(p->defaults.on_inconclusive, OnInconclusive::kFail);
   EXPECT_DOUBLE_EQ(p->defaults.confidence, 0.99);
+  EXPECT_EQ(p->defaults.on_incomparable, OnInconclusive::kPass);
+  EXPECT_TRUE(p->defaults.threshold_without_replication);
+  ASSERT_TRUE(p->defaults.require_detectable.has_value());
+  EXPECT_DOUBLE_EQ(*p->defaults.require_detectable, 0.10);
   ASSERT_EQ(p->rules.size(), 3u);
-  EXPECT_EQ(p->rules[0].location.line, 10);
+  EXPECT_EQ(p->rules[0].location.line, 13);
   ASSERT_EQ(p->waivers.size(), 1u);
   EXPECT_EQ(p->waivers[0].until, "2026-12-31");
 
@@ -98,6 +105,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"version: 1\ndefaults:\n  threshold: five\n", "3:14", "invalid fraction"},
         BadPolicy{"version: 1\ndefaults:\n  fdr_q: 1.5\n", "3:10", "must be in (0, 1)"},
         BadPolicy{"version: 1\ndefaults:\n  on_inconclusive: fial\n", "3:20", "(did you mean 'fail'?)"},
+        BadPolicy{"version: 1\ndefaults:\n  on_incomparable: ignore\n", "3:20", "on_incomparable"},
+        BadPolicy{"version: 1\ndefaults:\n  no_replication: guess\n", "3:19", "no_replication"},
+        BadPolicy{"version: 1\ndefaults:\n  require_detectable: 0%\n", "3:23",
+                  "'defaults.require_detectable' must be above 0%"},
         BadPolicy{"version: 1\nrules:\n  - match: a\n    metric: tim\n    threshold: 3%\n", "4:13",
                   "did you mean 'time'"},
         BadPolicy{"version: 1\nrules:\n  - match: a\n    severity: fatal\n", "4:15",
@@ -121,6 +132,15 @@ TEST(Policy, ShippedPoliciesLoad) {
   EXPECT_DOUBLE_EQ(d->defaults.fdr_q, builtin.defaults.fdr_q);
   EXPECT_EQ(d->defaults.metric_thresholds, builtin.defaults.metric_thresholds);
   EXPECT_EQ(d->defaults.on_inconclusive, builtin.defaults.on_inconclusive);
+  EXPECT_EQ(d->defaults.on_incomparable, builtin.defaults.on_incomparable);
+  EXPECT_EQ(d->defaults.threshold_without_replication, builtin.defaults.threshold_without_replication);
+  EXPECT_EQ(d->defaults.require_detectable, builtin.defaults.require_detectable);
+  // strict: certainty where the runner can give it.
+  Result<Policy> s = LoadPolicyFile(std::string(GPUGATE_SOURCE_DIR) + "/policies/strict.yaml");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->defaults.require_detectable, 0.10);
+  EXPECT_EQ(s->defaults.on_inconclusive, OnInconclusive::kPass);
+  EXPECT_EQ(s->defaults.on_incomparable, OnInconclusive::kFail);
 }
 
 }  // namespace

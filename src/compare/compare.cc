@@ -581,8 +581,8 @@ class Comparer {
     RunFactors factors;
     const int n_base = static_cast<int>(runs_.size());
     const int n_cur = static_cast<int>(current_runs_.size());
-    const bool remove = family == Family::kTime &&
-                        members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
+    bool remove = family == Family::kTime &&
+                  members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
     if (remove) {
       std::vector<std::vector<double>> table(members.size(),
                                              std::vector<double>(n_base + n_cur, kNaN));
@@ -594,6 +594,11 @@ class Comparer {
       std::vector<bool> fit(n_base + n_cur, false);
       for (int k = 0; k < n_base; ++k) fit[k] = true;
       factors = PolishRunFactors(table, fit);
+      // Only a factor the history shows: with independent noise, removing
+      // one would only add the median's noise to every comparison.
+      remove = factors.common;
+    }
+    if (remove) {
       for (size_t m : members) {
         Units& u = *pending_[m].units;
         for (size_t j = 0; j < u.base.size(); ++j) u.base[j] -= factors.factor[u.base_run[j]];

@@ -77,6 +77,34 @@ RunFactors PolishRunFactors(const std::vector<std::vector<double>>& table,
   row_levels();
   for (size_t k = 0; k < cols; ++k) out.estimated[k] = use[k];
 
+  // Is there a common factor at all? Compare the fitted factors' spread with
+  // what the median of the workloads' residual noise gives by chance.
+  std::vector<double> fitted;
+  for (size_t k = 0; k < cols; ++k)
+    if (use[k]) fitted.push_back(out.factor[k]);
+  if (fitted.size() >= 3) {
+    double ss = 0;
+    for (double f : fitted) ss += f * f;  // centred at mean 0 above
+    out.factor_variance = ss / static_cast<double>(fitted.size() - 1);
+    std::vector<double> noise;
+    for (size_t i = 0; i < rows; ++i) {
+      double r2 = 0;
+      int n = 0;
+      for (size_t k = 0; k < cols; ++k)
+        if (use[k] && present(i, k)) {
+          const double r = table[i][k] - out.level[i] - out.factor[k];
+          r2 += r * r;
+          ++n;
+        }
+      if (n >= 2) noise.push_back(r2 / (n - 1));
+    }
+    if (!noise.empty()) {
+      const double m = static_cast<double>(noise.size());
+      out.chance_variance = 1.5707963267948966 * MedianInPlace(noise) / m;
+      out.common = out.factor_variance > 2.0 * out.chance_variance;
+    }
+  }
+
   // Columns not fitted (current runs): their factor against the levels.
   const size_t need = std::max(static_cast<size_t>(kMinWorkloadsForRunFactor),
                                static_cast<size_t>(std::ceil(min_share * static_cast<double>(rows))));

@@ -19,6 +19,16 @@ struct RunFactors {
   std::vector<double> factor;     ///< per run (log scale); 0 where not estimated
   std::vector<bool> estimated;    ///< per run: the factor was estimated
   std::vector<double> level;      ///< per workload: its level at factor 0
+  /// Variance of the fitted factors across the fitted runs, and the variance
+  /// a median of the workloads' own noise would show if the runs had no
+  /// common factor at all ((pi/2) sigma^2 / m for m workloads, the large-
+  /// sample variance of a median).
+  double factor_variance = 0;
+  double chance_variance = 0;
+  /// The fitted factors vary more than chance (factor_variance > 2 x
+  /// chance_variance with at least 3 fitted runs): there is a common factor
+  /// to remove. Removing one that is not there only adds the median's noise.
+  bool common = false;
 };
 
 /// Median polish of `table` (rows = workloads, columns = runs, NaN = missing)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -27,6 +28,39 @@ TEST(RunFactor, RecoversAdditiveFactorsAndIgnoresAMinorityOfMovers) {
   EXPECT_NEAR(f.factor[4], 0.3, 1e-12);  // the mover does not shift the median
   for (bool e : f.estimated) EXPECT_TRUE(e);
   EXPECT_NEAR(f.level[2], 3.0, 1e-12);
+  EXPECT_TRUE(f.common);
+}
+
+// Deterministic standard normals (Box-Muller on a 64-bit LCG).
+std::vector<double> Normals(int n, uint64_t seed) {
+  std::vector<double> out;
+  auto uniform = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (static_cast<double>(seed >> 11) + 0.5) / 9007199254740992.0;
+  };
+  for (int i = 0; i < n; ++i)
+    out.push_back(std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()));
+  return out;
+}
+
+TEST(RunFactor, IndependentNoiseHasNoCommonFactorToRemove) {
+  // 30 workloads x 10 runs of independent noise (sd 0.2): the fitted factors
+  // vary only as medians of noise do; correlated noise (a factor of sd 0.2
+  // per run) is recognised.
+  const int rows = 30, cols = 10;
+  std::vector<double> z = Normals(rows * cols, 7), c = Normals(cols, 11);
+  std::vector<std::vector<double>> indep(rows, std::vector<double>(cols));
+  std::vector<std::vector<double>> shared(rows, std::vector<double>(cols));
+  for (int i = 0; i < rows; ++i)
+    for (int k = 0; k < cols; ++k) {
+      indep[i][k] = i + 0.2 * z[i * cols + k];
+      shared[i][k] = i + 0.2 * c[k] + 0.05 * z[i * cols + k];
+    }
+  std::vector<bool> fit(cols, true);
+  RunFactors a = PolishRunFactors(indep, fit);
+  EXPECT_FALSE(a.common) << a.factor_variance << " vs chance " << a.chance_variance;
+  RunFactors b = PolishRunFactors(shared, fit);
+  EXPECT_TRUE(b.common) << b.factor_variance << " vs chance " << b.chance_variance;
 }
 
 TEST(RunFactor, TooFewWorkloadsOrAPartialRunAreLeftAlone) {

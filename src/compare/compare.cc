@@ -39,8 +39,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // measure their own: Student t with 4 degrees of freedom (Lange, Little &
 // Taylor 1989 recommend ~4 for robust t models).
 constexpr double kHeavyTailDf = 4.0;
-// Above this the t reference is treated as normal-tailed.
-constexpr double kMaxReferenceDf = 30.0;
 // Fewest leave-one-out statistics from which a history's reference is measured.
 constexpr int kMinNullStatistics = 30;
 // Up to this many one-run comparisons the noise is estimated leaving each out.
@@ -234,16 +232,19 @@ Calibration CalibrateReference(std::vector<double> abs_t, double df) {
   std::sort(abs_t.begin(), abs_t.end());
   const double q50 = QuantileSorted(abs_t, 0.5);
   const double q90 = QuantileSorted(abs_t, 0.9);
-  ref.scale = std::max(1.0, q50 / StudentTQuantile(0.75, df));
-  ref.max_df = std::min(kMaxReferenceDf, std::max(1.0, df));
+  // Scale: only a spread beyond the median's own sampling error (its
+  // relative standard error is ~1.17/sqrt(n) for |t|, with n halved as below).
+  const double n_eff = 0.5 * static_cast<double>(abs_t.size());
+  const double spread = q50 / StudentTQuantile(0.75, df);
+  if (spread > 1.0 + 2.0 * 1.166 / std::sqrt(n_eff)) ref.scale = spread;
+  ref.max_df = std::max(1.0, df);
   auto tail_ratio = [](double nu) {
     return StudentTQuantile(0.95, nu) / StudentTQuantile(0.75, nu);
   };
   const double ratio = q50 > 0 ? q90 / q50 : 0.0;
-  const double n_eff = 0.5 * static_cast<double>(abs_t.size());
   const double se_ratio = ratio * 1.463 / std::sqrt(n_eff);
   if (ratio > tail_ratio(ref.max_df) + 2.0 * se_ratio) {
-    double lo = 1.0, hi = ref.max_df;  // tail_ratio falls as nu grows
+    double lo = 1.0, hi = std::min(ref.max_df, 1e4);  // tail_ratio falls as nu grows
     if (ratio >= tail_ratio(lo)) {
       hi = lo;
     } else {

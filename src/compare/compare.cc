@@ -60,11 +60,29 @@ struct Units {
   double log_ratio = 0;
 };
 
-// A history run or a current run together with its index in its list.
+// A history run or a current run together with its index in its list, and
+// the noise its producer reported for a single summary value, if any.
 struct Indexed {
   int run = 0;
   Rounds rounds;
+  std::optional<std::pair<double, double>> reported_noise;  // (relative sd, samples)
 };
+
+// Noise reported next to a single summary value: nvbench summaries without
+// samples (nv/.../stdev/relative over sample_size), Google Benchmark
+// aggregate-only rows (stddev / mean over the repetitions).
+std::optional<std::pair<double, double>> ReportedNoiseOf(const WorkloadResult& w) {
+  auto get = [&w](const char* key) -> double {
+    auto it = w.counters.find(key);
+    return it == w.counters.end() || !std::isfinite(it->second) ? 0.0 : it->second;
+  };
+  if (get("only_summary") == 1 && get("stdev_rel") > 0 && get("sample_size") >= 2)
+    return std::pair{get("stdev_rel"), get("sample_size")};
+  if (get("only_aggregates") == 1 && get("stddev") > 0 && get("mean") > 0 &&
+      get("gbench_repetitions") >= 2)
+    return std::pair{get("stddev") / get("mean"), get("gbench_repetitions")};
+  return std::nullopt;
+}
 
 struct Pending {
   MetricVerdict mv;
@@ -198,8 +216,16 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
     u.cur = FlatLogs(cur_all);
     return u;
   }
-  u.method = ShiftMethod::kThresholdOnly;
   u.log_ratio = std::log(MedianOf(cur_all)) - std::log(MedianOf(base));
+  if (current.size() == 1 && history.back().reported_noise && current.front().reported_noise) {
+    u.method = ShiftMethod::kReportedNoise;
+    u.base = {std::log(MedianOf(base)), history.back().reported_noise->first,
+              history.back().reported_noise->second};
+    u.cur = {std::log(MedianOf(cur_all)), current.front().reported_noise->first,
+             current.front().reported_noise->second};
+    return u;
+  }
+  u.method = ShiftMethod::kThresholdOnly;
   return u;
 }
 
@@ -416,14 +442,14 @@ class Comparer {
     std::vector<Indexed> hist;
     for (const auto& [run, h] : history) {
       Rounds r = Clean(h->rounds);
-      if (!r.empty()) hist.push_back({run, std::move(r)});
+      if (!r.empty()) hist.push_back({run, std::move(r), ReportedNoiseOf(*h)});
     }
     std::vector<Indexed> cur;
     if (Rounds r = Clean(w.rounds); !r.empty()) {
-      cur.push_back({0, std::move(r)});
+      cur.push_back({0, std::move(r), ReportedNoiseOf(w)});
       for (const auto& [run, c] : confirmations_) {
         Rounds rc = Clean(c->rounds);
-        if (!rc.empty()) cur.push_back({run, std::move(rc)});
+        if (!rc.empty()) cur.push_back({run, std::move(rc), ReportedNoiseOf(*c)});
       }
     }
     int time_index = static_cast<int>(pending_.size());
@@ -480,15 +506,15 @@ class Comparer {
       for (const auto& [run, h] : history)
         if (const KernelResult* hk = find(*h, k.name)) {
           Rounds r = KernelRounds(*hk);
-          if (!r.empty()) hist.push_back({run, std::move(r)});
+          if (!r.empty()) hist.push_back({run, std::move(r), std::nullopt});
         }
       std::vector<Indexed> cur;
       if (Rounds r = KernelRounds(k); !r.empty()) {
-        cur.push_back({0, std::move(r)});
+        cur.push_back({0, std::move(r), std::nullopt});
         for (const auto& [run, c] : confirmations_)
           if (const KernelResult* ck = find(*c, k.name)) {
             Rounds rc = KernelRounds(*ck);
-            if (!rc.empty()) cur.push_back({run, std::move(rc)});
+            if (!rc.empty()) cur.push_back({run, std::move(rc), std::nullopt});
           }
       }
       bool throttled_current = w.throttled;
@@ -549,7 +575,9 @@ class Comparer {
   std::vector<size_t> OneRunMembers(Family family) const {
     std::vector<size_t> a = Members(family, ShiftMethod::kRoundsWelch);
     std::vector<size_t> b = Members(family, ShiftMethod::kSamplesHodgesLehmann);
+    std::vector<size_t> c = Members(family, ShiftMethod::kReportedNoise);
     a.insert(a.end(), b.begin(), b.end());
+    a.insert(a.end(), c.begin(), c.end());
     std::sort(a.begin(), a.end());
     return a;
   }
@@ -705,9 +733,18 @@ class Comparer {
     std::vector<LogShift> shifts;
     for (size_t m : members) {
       const Units& u = *pending_[m].units;
-      shifts.push_back(u.method == ShiftMethod::kRoundsWelch
-                           ? RoundsWelch(u.base, u.cur, conf, round_prior)
-                           : SamplesHodgesLehmann(u.base, u.cur, conf));
+      switch (u.method) {
+        case ShiftMethod::kRoundsWelch:
+          shifts.push_back(RoundsWelch(u.base, u.cur, conf, round_prior));
+          break;
+        case ShiftMethod::kReportedNoise:
+          shifts.push_back(ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0], u.cur[1],
+                                         u.cur[2], conf));
+          break;
+        default:
+          shifts.push_back(SamplesHodgesLehmann(u.base, u.cur, conf));
+          break;
+      }
     }
     // Common speed factor of the two processes.
     double common = 0;
@@ -851,6 +888,10 @@ class Comparer {
     std::string t;
     if (s.method == ShiftMethod::kPairedRounds) {
       return std::to_string(s.current_units) + " paired rounds";
+    }
+    if (s.method == ShiftMethod::kReportedNoise) {
+      return "one summary per side over " + std::to_string(s.baseline_units) + " vs " +
+             std::to_string(s.current_units) + " samples";
     }
     if (s.method == ShiftMethod::kHistoryPrediction) {
       t = std::to_string(mv.current_n) + " samples over " + std::to_string(mv.current_rounds) +

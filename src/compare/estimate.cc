@@ -88,6 +88,11 @@ std::string Describe(const LogShift& shift) {
       break;
     case ShiftMethod::kThresholdOnly:
       return "single value per side: threshold only, no test";
+    case ShiftMethod::kReportedNoise:
+      s = "Welch t on the reported means and their reported noise (" +
+          std::to_string(shift.baseline_units) + " vs " + std::to_string(shift.current_units) +
+          " samples)";
+      break;
     case ShiftMethod::kPairedRounds:
       s = "Wilcoxon signed-rank on " + std::to_string(shift.current_units) +
           " paired rounds (interleaved A/B), Hodges-Lehmann estimate";
@@ -206,6 +211,25 @@ LogShift PairedRounds(std::span<const double> log_ratios, double confidence) {
   return s;
 }
 
+LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, double log_current,
+                       double rel_sd_current, double n_current, double confidence) {
+  GPUGATE_CHECK(n_base >= 2 && n_current >= 2);
+  LogShift s;
+  s.method = ShiftMethod::kReportedNoise;
+  s.confidence = confidence;
+  s.baseline_units = static_cast<int>(n_base);
+  s.current_units = static_cast<int>(n_current);
+  const double vb = std::log1p(rel_sd_base * rel_sd_base);
+  const double vc = std::log1p(rel_sd_current * rel_sd_current);
+  const double a = vb / n_base, b = vc / n_current;
+  s.estimate = log_current - log_base;
+  s.se = std::sqrt(a + b);
+  const double denom = (a > 0 ? a * a / (n_base - 1) : 0.0) + (b > 0 ? b * b / (n_current - 1) : 0.0);
+  s.df = denom > 0 ? (a + b) * (a + b) / denom : n_base + n_current - 2;
+  FillFromT(&s);
+  return s;
+}
+
 LogShift WithHeavyTailedReference(const LogShift& shift, double max_df) {
   if (!std::isfinite(shift.se) || !(shift.se > 0) || shift.df <= max_df ||
       shift.method == ShiftMethod::kThresholdOnly || shift.method == ShiftMethod::kPairedRounds)
@@ -256,7 +280,8 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) 
 
 bool TakesSuiteNoise(const LogShift& s) {
   return std::isfinite(s.se) && std::isfinite(s.estimate) &&
-         (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann);
+         (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann ||
+          s.method == ShiftMethod::kReportedNoise);
 }
 
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df) {

@@ -30,6 +30,7 @@ enum class ShiftMethod {
   kSamplesHodgesLehmann,  ///< pooled samples, HL shift + Moses CI + U test (no rounds)
   kThresholdOnly,      ///< a single value per side: the ratio alone, no test
   kPairedRounds,       ///< interleaved A/B: per-round log ratios, signed-rank HL + Walsh interval
+  kReportedNoise,      ///< one summary value per side with the producer's own noise (nvbench, gbench aggregates)
 };
 
 /// A shift of log(value) current minus baseline with its uncertainty.
@@ -108,6 +109,14 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
 /// Wilcoxon signed-rank test, Hodges-Lehmann estimate and Walsh-average
 /// interval (stats/signed_rank.h); se is backed out of the interval width.
 LogShift PairedRounds(std::span<const double> log_ratios, double confidence);
+
+/// One summary value per side with the noise its producer reported (relative
+/// standard deviation `rel_sd` over `n` samples): Welch t on the log means,
+/// sigma_log = sqrt(ln(1 + rel_sd^2)) (lognormal), se^2 = sb^2/nb + sc^2/nc,
+/// Satterthwaite df. Within-run noise only, like RoundsWelch: suite-level
+/// between-run noise applies on top.
+LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, double log_current,
+                       double rel_sd_current, double n_current, double confidence);
 
 /// Fewest paired rounds for a 95% Walsh interval (2^-5 = 0.031 > 0.025).
 inline constexpr int kMinPairedRounds = 6;

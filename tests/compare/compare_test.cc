@@ -586,3 +586,42 @@ TEST(CompareJudge, ConfirmationRunThatFailsIsAnError) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+TEST(CompareJudge, SummariesUseTheirReportedNoiseNeverAZeroWidthInterval) {
+  // nvbench summaries without samples: one mean per state with its relative
+  // standard deviation over its sample count.
+  auto state = [](const std::string& name, double mean) {
+    WorkloadResult w;
+    w.name = name;
+    w.rounds = {{mean}};
+    w.counters = {{"only_summary", 1}, {"single_sample", 1}, {"stdev_rel", 0.01},
+                  {"sample_size", 200}};
+    return w;
+  };
+  std::vector<WorkloadResult> b, c;
+  for (int i = 0; i < 6; ++i) {
+    b.push_back(state("s" + std::to_string(i), 1e-4 * (i + 1)));
+    c.push_back(state("s" + std::to_string(i), 1e-4 * (i + 1) * (i == 0 ? 1.25 : 1.0)));
+  }
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  base.workloads = b;
+  cur.workloads = c;
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* s0 = Find(v, "s0", "time");
+  EXPECT_EQ(s0->verdict, Verdict::kRegression) << s0->sentence;
+  EXPECT_LT(*s0->ci_low, *s0->ci_high);
+  EXPECT_NE(s0->sentence.find("reported noise"), std::string::npos) << s0->sentence;
+  EXPECT_EQ(Find(v, "s3", "time")->verdict, Verdict::kUnchanged) << Find(v, "s3", "time")->sentence;
+  // Without the reported noise the same values decide nothing.
+  for (auto* side : {&base, &cur})
+    for (auto& w : side->workloads) w.counters.erase("stdev_rel");
+  Verdicts none = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(none, "s0", "time")->reason, Reason::kNoReplication);
+}
+
+}  // namespace
+}  // namespace gpugate

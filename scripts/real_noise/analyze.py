@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Describes the noise in a real-noise corpus (docs/real-noise.md), no judge
+involved: per benchmark the between-process spread of the per-process median,
+how much benchmarks of one process move together, and whether the page-size
+lottery benchmark is bimodal across processes.
+
+    scripts/real_noise/analyze.py CORPUS_DIR
+
+CORPUS_DIR holds quiet/*.json and noisy/*.json (collect.sh). Standard library only.
+"""
+import glob
+import json
+import math
+import os
+import statistics
+import sys
+
+LOTTERY = "BM_TlbChaseThpLottery"
+REFERENCE = "BM_TlbChase"  # the same chase with the default backing
+
+
+def load(path):
+    """(per-benchmark median real time in seconds, context) of one process."""
+    doc = json.load(open(path))
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    reps = {}
+    for row in doc["benchmarks"]:
+        if row.get("run_type", "iteration") != "iteration":
+            continue
+        reps.setdefault(row["run_name"], []).append(row["real_time"] * scale[row.get("time_unit", "ns")])
+    return {name: statistics.median(v) for name, v in reps.items()}, doc.get("context", {})
+
+
+def cv(values):
+    """Sample standard deviation over mean."""
+    return statistics.stdev(values) / statistics.mean(values)
+
+
+def robust_cv(values):
+    """1.4826 * MAD / median: the normal-consistent scale of the median
+    absolute deviation (Hampel 1974), relative to the median."""
+    m = statistics.median(values)
+    return 1.4826 * statistics.median(abs(v - m) for v in values) / m
+
+
+def pearson(x, y):
+    mx, my = statistics.mean(x), statistics.mean(y)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+def shifts(procs, names):
+    """Log shift of each process's median from the benchmark's median over
+    processes: d[p][b] = log m[p][b] - median_p log m[p][b]."""
+    centre = {b: statistics.median(math.log(p[b]) for p in procs) for b in names}
+    return [[math.log(p[b]) - centre[b] for b in names] for p in procs]
+
+
+def comovement(procs, names):
+    """Mean pairwise correlation of the benchmarks' shifts across processes,
+    and the share of shift variance a per-process common factor (the median
+    shift of the process over benchmarks, as a run speed factor) explains."""
+    d = shifts(procs, names)
+    cols = list(zip(*d))
+    corr = [pearson(cols[i], cols[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+    corr = [c for c in corr if not math.isnan(c)]
+    total = sum(x * x for row in d for x in row)
+    resid = 0.0
+    for row in d:
+        f = statistics.median(row)
+        resid += sum((x - f) ** 2 for x in row)
+    return statistics.mean(corr), 1 - resid / total if total > 0 else float("nan"), d
+
+
+def ashman_d(a, b):
+    """Ashman, Bird & Zepf (1994): separation of two modes; D > 2 is a clean split."""
+    if len(a) < 2 or len(b) < 2:
+        return float("nan")
+    return math.sqrt(2) * abs(statistics.mean(a) - statistics.mean(b)) / math.sqrt(
+        statistics.variance(a) + statistics.variance(b))
+
+
+def main():
+    corpus = sys.argv[1]
+    conds = {}
+    for cond in ("quiet", "noisy"):
+        files = sorted(glob.glob(os.path.join(corpus, cond, "*.json")))
+        conds[cond] = [(os.path.relpath(f, corpus),) + load(f) for f in files]
+    names = [n for n in conds["quiet"][0][1]]
+    print("## Between-process spread of the per-process median\n")
+    print("| benchmark | median (quiet) | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
+    print("|---|---|---|---|---|---|---|")
+    for b in names:
+        q = [p[1][b] for p in conds["quiet"]]
+        n = [p[1][b] for p in conds["noisy"]]
+        med = statistics.median(q)
+        unit = (1e9, "ns") if med < 1e-6 else (1e6, "us") if med < 1e-3 else (1e3, "ms")
+        print("| %s | %.3g %s | %.1f%% | %.1f%% | %s | %s | %s |" % (
+            b, med * unit[0], unit[1], 100 * cv(q), 100 * robust_cv(q),
+            "%.1f%%" % (100 * cv(n)) if len(n) > 1 else "-",
+            "%.1f%%" % (100 * robust_cv(n)) if len(n) > 1 else "-",
+            "%.3f" % (statistics.median(n) / med) if n else "-"))
+
+    print("\n## Do benchmarks of one process move together?\n")
+    for cond in ("quiet", "noisy", "all"):
+        procs = [p[1] for p in (conds["quiet"] + conds["noisy"] if cond == "all" else conds[cond])]
+        if len(procs) < 3:
+            continue
+        others = [b for b in names if b != LOTTERY]
+        r, share, _ = comovement(procs, others)
+        print("- %s (%d processes, %d benchmarks without the lottery): mean pairwise correlation of "
+              "log shifts %.2f; a per-process common factor explains %.0f%% of the shift variance"
+              % (cond, len(procs), len(others), r, 100 * share))
+
+    print("\n## Is %s bimodal across processes?\n" % LOTTERY)
+    rows = []
+    for cond in ("quiet", "noisy"):
+        for f, med, ctx in conds[cond]:
+            ref = med.get(REFERENCE)
+            rows.append((med[LOTTERY], ctx.get("thp_lottery", "?"), ctx.get("anon_huge_kib", "?"), cond, f,
+                         med[LOTTERY] / ref if ref else float("nan")))
+    rows.sort()
+    print("| per-process median | pages | AnonHugePages KiB | condition | file | / %s of the process |" % REFERENCE)
+    print("|---|---|---|---|---|---|")
+    for v, pages, kib, cond, f, rel in rows:
+        print("| %.2f ms | %s | %s | %s | %s | %.2f |" % (v * 1e3, pages, kib, cond, f, rel))
+    for cond in ("quiet", "noisy", None):
+        sel = [r for r in rows if cond is None or r[3] == cond]
+        huge = [r[0] for r in sel if r[1] == "huge"]
+        small = [r[0] for r in sel if r[1] == "small"]
+        huge_rel = [r[5] for r in sel if r[1] == "huge"]
+        small_rel = [r[5] for r in sel if r[1] == "small"]
+        if huge and small:
+            print("\n%s: %d huge, %d small; median %.2f vs %.2f ms (small/huge %.2f); Ashman's D %.1f "
+                  "on times, %.1f on times relative to %s of the same process; "
+                  "overlap: slowest huge %.2f ms, fastest small %.2f ms" % (
+                      cond or "all", len(huge), len(small), statistics.median(huge) * 1e3,
+                      statistics.median(small) * 1e3, statistics.median(small) / statistics.median(huge),
+                      ashman_d(huge, small), ashman_d(huge_rel, small_rel), REFERENCE, max(huge) * 1e3, min(small) * 1e3))
+
+
+if __name__ == "__main__":
+    main()

@@ -22,14 +22,14 @@ TEST(ReportGithub, OutputLines) {
             "regressions=3\n"
             "failing=1\n"
             "improvements=1\n"
-            "inconclusive=1\n"
+            "inconclusive=2\n"
             "unchanged=3\n"
             "new=1\n"
             "removed=1\n"
             "skipped=1\n"
             "incomparable=1\n"
             "summary=3 regressions (1 waived, 1 warn only), 1 improvement, 3 unchanged, "
-            "1 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable\n");
+            "2 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable\n");
   EXPECT_EQ(RenderGithubOutput(MismatchVerdicts()).substr(0, 21), "verdict=inconclusive\n");
   EXPECT_EQ(RenderGithubOutput(PassVerdicts()).substr(0, 13), "verdict=pass\n");
 }
@@ -54,8 +54,8 @@ TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
             "::warning title=gpugate regression%3A conv2d/nhwc (time)::+12.0%25 [+8.0%25, +16.0%25] (p "
             "0.0004 (0.002), threshold 2%25): waived (new algorithm lands in #812, until "
             "2026-12-31): +12.0%25 [+8.0%25, +16.0%25] exceeds the 2%25 threshold\n"
-            "::notice title=gpugate inconclusive::1 result was inconclusive (noise larger than the "
-            "effect or too few samples): train-step (time)\n"
+            "::notice title=gpugate inconclusive::2 results were inconclusive (noise larger than "
+            "the effect or too few samples): train-step (time); (suite) (time)\n"
             "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
             "2026-10-01: perf fix tracked in #771\n");
 }

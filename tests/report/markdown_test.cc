@@ -32,7 +32,7 @@ TEST(ReportMarkdown, SummaryLineComesFirst) {
   const std::string md = RenderMarkdown(MixedVerdicts());
   EXPECT_EQ(md.substr(0, md.find('\n')),
             "## :x: gpugate: 3 regressions (1 waived, 1 warn only), 1 improvement, 3 unchanged, "
-            "1 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable");
+            "2 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable");
   const std::string pass = RenderMarkdown(PassVerdicts());
   EXPECT_EQ(pass.substr(0, pass.find('\n')),
             "## :white_check_mark: gpugate: 0 regressions, 1 improvement, 1 unchanged, "
@@ -43,7 +43,7 @@ TEST(ReportMarkdown, RegressionsFirstAndUnchangedFolded) {
   const std::string md = RenderMarkdown(MixedVerdicts());
   const size_t reg = md.find("### :x: Regressions (3)");
   const size_t impr = md.find("### :rocket: Improvements (1)");
-  const size_t inc = md.find("### :grey_question: Inconclusive (1)");
+  const size_t inc = md.find("### :grey_question: Inconclusive (2)");
   const size_t other = md.find("New, removed, skipped and incomparable (4)");
   const size_t details = md.find("<details>\n<summary>3 unchanged</summary>");
   ASSERT_NE(reg, std::string::npos) << md;

@@ -21,7 +21,7 @@ std::string Command(const char* kind, const std::string& title, const std::strin
 
 std::string RegressionMessage(const MetricVerdict& m) {
   return FormatRatioCi(m.ratio, m.ci_low, m.ci_high) + " (p " + FormatPValues(m) +
-         ", threshold " + FormatThreshold(m.threshold) + "): " + NoteText(m);
+         ", threshold " + FormatThreshold(m.threshold) + "): " + FullNoteText(m);
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ std::string Detail(const MetricVerdict& m) {
     s += "; baseline history of " + std::to_string(*m.baseline_history_runs) + " runs";
   }
   if (m.reason != Reason::kNone) s += "\nreason: " + std::string(ToString(m.reason));
-  const std::string note = NoteText(m);
+  const std::string note = FullNoteText(m);
   if (!note.empty()) s += "\n" + note;
   return s;
 }
@@ -147,7 +147,7 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     const std::string classname = "gpugate." + m->metric;
     out += "    <testcase classname=\"" + EscapeXml(classname) + "\" name=\"" +
            EscapeXml(m->workload) + "\" time=\"0\"";
-    const std::string note = NoteText(*m);
+    const std::string note = FullNoteText(*m);
     switch (KindOf(*m, verdicts.outcome)) {
       case CaseKind::kFailure:
         out += ">\n      <failure type=\"" + std::string(ToString(m->verdict)) + "\" message=\"" +

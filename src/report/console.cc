@@ -2,6 +2,7 @@
 #include "report/console.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "report/escape.h"
 #include "report/format.h"
@@ -20,6 +21,7 @@ constexpr const char* kDim = "\x1b[2m";
 constexpr const char* kBold = "\x1b[1m";
 
 const char* VerdictColor(const MetricVerdict& m) {
+  if (FailedToRun(m)) return kRed;
   switch (m.verdict) {
     case Verdict::kRegression: return FailsGate(m) ? kRed : kYellow;
     case Verdict::kImprovement: return kGreen;
@@ -39,7 +41,7 @@ const char* OutcomeColor(Outcome o) {
     case Outcome::kFail: return kRed;
     case Outcome::kInconclusive: return kYellow;
     case Outcome::kError: return kRed;
-    case Outcome::kNotJudged: return kYellow;
+    case Outcome::kNotJudged: return kBold;  // neutral: neither a pass nor a failure
   }
   return kBold;
 }
@@ -58,6 +60,7 @@ std::string Paint(const std::string& text, const char* color, bool enabled) {
 struct Row {
   std::vector<std::string> cells;  // escaped, uncoloured
   const char* color = nullptr;     // colour of the verdict cell
+  std::string detail;              // escaped; a line of its own under the row (verbose)
 };
 
 /// Table cells wider than this are shortened in the middle (C++ kernel names
@@ -96,6 +99,57 @@ void AppendRows(std::string& out, std::vector<Row> rows, bool color) {
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+    if (!r.detail.empty()) {
+      out += std::string(width[0] + 2, ' ') + Paint(r.detail, kDim, color) + "\n";
+    }
+  }
+}
+
+// Removes a column whose cells below the header are all empty.
+void DropEmptyColumn(std::vector<Row>& rows, size_t column) {
+  for (size_t i = 1; i < rows.size(); ++i)
+    if (!rows[i].cells[column].empty()) return;
+  for (Row& r : rows) r.cells.erase(r.cells.begin() + static_cast<std::ptrdiff_t>(column));
+}
+
+// One row per shown result (derived throughput folded under its time row);
+// unchanged results are one count line unless verbose, which also puts each
+// result's full sentence under its row.
+void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptions& options) {
+  const std::vector<const MetricVerdict*> shown = ShownMetrics(verdicts);
+  constexpr size_t kCouldSeeColumn = 5;
+  std::vector<Row> rows;
+  rows.push_back({{"VERDICT", "WORKLOAD", "METRIC", Upper(ChangeHeader(shown)), "P (ADJUSTED)",
+                   "COULD SEE", "NOTE"},
+                  nullptr,
+                  ""});
+  int folded = 0;
+  for (const MetricVerdict* m : shown) {
+    if (m->verdict == Verdict::kUnchanged && !options.verbose) {
+      ++folded;
+      continue;
+    }
+    // What could have been seen tells something where nothing moved.
+    const bool could_see = m->verdict == Verdict::kInconclusive ||
+                           m->verdict == Verdict::kUnchanged;
+    const std::string note = NoteText(*m, verdicts.require_detectable);
+    const std::string full = FullNoteText(*m, verdicts.require_detectable);
+    rows.push_back({{VerdictLabel(*m), EscapeTerminal(m->workload), EscapeTerminal(m->metric),
+                     FormatRatioCi(m->ratio, m->ci_low, m->ci_high), FormatPValues(*m),
+                     could_see && m->mde ? DetectableText(*m) : "", EscapeTerminal(note)},
+                    VerdictColor(*m),
+                    options.verbose && full != note ? EscapeTerminal(full) : ""});
+  }
+  DropEmptyColumn(rows, kCouldSeeColumn);
+  out += "\n";
+  if (rows.size() > 1) {
+    AppendRows(out, rows, options.color);
+  } else if (verdicts.metrics.empty()) {
+    out += "No results were compared.\n";
+  }
+  if (folded > 0) {
+    out += std::to_string(folded) + " unchanged result" + (folded == 1 ? "" : "s") +
+           " not listed (verbose output lists them).\n";
   }
 }
 
@@ -106,36 +160,7 @@ std::string RenderConsole(const Verdicts& verdicts, const ReportOptions& options
   const bool color = options.color;
   std::string out = "gpugate: " + EscapeTerminal(view.context) + "\n";
 
-  const std::vector<const MetricVerdict*> ordered = OrderedMetrics(verdicts);
-  std::vector<Row> rows;
-  rows.push_back({{"VERDICT", "WORKLOAD", "METRIC", Upper(ChangeHeader(ordered)),
-                   "P (ADJUSTED)", "NOTE"},
-                  nullptr});
-  int folded = 0;
-  for (const MetricVerdict* m : ordered) {
-    if (m->verdict == Verdict::kUnchanged && !options.verbose) {
-      ++folded;
-      continue;
-    }
-    std::string verdict = ToString(m->verdict);
-    if (m->verdict == Verdict::kRegression && !FailsGate(*m)) {
-      verdict += m->waived ? " (waived)" : m->severity == Severity::kWarn ? " (warn)" : " (off)";
-    }
-    rows.push_back({{verdict, EscapeTerminal(m->workload), EscapeTerminal(m->metric),
-                     FormatRatioCi(m->ratio, m->ci_low, m->ci_high), FormatPValues(*m),
-                     EscapeTerminal(NoteText(*m))},
-                    VerdictColor(*m)});
-  }
-  out += "\n";
-  if (rows.size() > 1) {
-    AppendRows(out, rows, color);
-  } else if (verdicts.metrics.empty()) {
-    out += "No results were compared.\n";
-  }
-  if (folded > 0) {
-    out += std::to_string(folded) + " unchanged result" + (folded == 1 ? "" : "s") +
-           " not listed (verbose output lists them).\n";
-  }
+  AppendResults(out, verdicts, options);
 
   if (!view.env_differences.rows.empty() || !view.environment_matches) {
     out += "\n";
@@ -165,8 +190,16 @@ std::string RenderConsole(const Verdicts& verdicts, const ReportOptions& options
     }
   }
 
-  out += "\n" + Paint(Upper(ToString(view.outcome)), OutcomeColor(view.outcome), color) + ": " +
-         view.counts + "\n";
+  // What could have been seen, the policy's requirement (unless the summary
+  // says it) and why the outcome is what it is, then the one summary line.
+  out += "\n";
+  if (!view.detectable.empty()) out += "could have seen: " + view.detectable + " (90% power)\n";
+  if (!view.requirement.empty() && view.summary.find(view.requirement) == std::string::npos) {
+    out += view.requirement + "\n";
+  }
+  if (!view.outcome_note.empty()) out += view.outcome_note + "\n";
+  out += Paint(Upper(view.label), OutcomeColor(view.outcome), color) + ": " +
+         EscapeTerminal(view.summary) + "\n";
   return out;
 }
 

@@ -66,6 +66,16 @@ std::string FormatThreshold(double fraction) {
   return Printf("%.1f%%", pct);
 }
 
+std::string FormatDetectable(double fraction, bool lower_is_better) {
+  if (!std::isfinite(fraction) || fraction < 0) return "n/a";
+  const double pct = fraction * 100.0;
+  const char* sign = lower_is_better ? "+" : "-";
+  if (std::round(pct) >= 10) return sign + Printf("%.0f%%", pct);
+  const double tenths = std::round(pct * 10.0) / 10.0;
+  if (tenths == std::round(tenths)) return sign + Printf("%.0f%%", tenths);
+  return sign + Printf("%.1f%%", tenths);
+}
+
 std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
                           std::optional<double> ci_high) {
   if (!ratio || !std::isfinite(*ratio)) return "n/a";

@@ -18,6 +18,13 @@ std::string FormatPercent(double fraction);
 /// 0.025 -> "2.5%". Non-finite -> "n/a".
 std::string FormatThreshold(double fraction);
 
+/// A minimum detectable effect, compactly: two significant digits, at most
+/// one decimal, signed as the change it stands for (a slowdown of a
+/// lower-is-better metric "+", a drop of a higher-is-better one "-"):
+/// 0.113 -> "+11%", 0.042 -> "+4.2%", 0.0049 -> "+0.5%"; with
+/// lower_is_better false 0.2 -> "-20%". Non-finite or negative -> "n/a".
+std::string FormatDetectable(double fraction, bool lower_is_better = true);
+
 /// A ratio current/baseline as a change with its interval:
 /// (1.041, 1.029, 1.053) -> "+4.1% [+2.9%, +5.3%]". Without an interval only the
 /// change is printed; without a ratio "n/a".

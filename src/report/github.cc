@@ -3,6 +3,10 @@
 // runner's command parser: data escapes % CR LF; properties also : and ,.
 #include "report/github.h"
 
+#include <cstdio>
+#include <optional>
+#include <vector>
+
 #include "report/escape.h"
 #include "report/format.h"
 #include "report/markdown.h"
@@ -20,8 +24,20 @@ std::string Command(const char* kind, const std::string& title, const std::strin
 }
 
 std::string RegressionMessage(const MetricVerdict& m) {
-  return FormatRatioCi(m.ratio, m.ci_low, m.ci_high) + " (p " + FormatPValues(m) +
-         ", threshold " + FormatThreshold(m.threshold) + "): " + NoteText(m);
+  return FormatRatioCi(m.ratio, m.ci_low, m.ci_high) + " (p " + FormatPValues(m) + "): " +
+         NoteText(m);
+}
+
+// "A (time); B (time); and 3 more".
+std::string NameList(const std::vector<const MetricVerdict*>& rows) {
+  std::string out;
+  for (size_t i = 0; i < rows.size() && i < kMaxNamedInconclusive; ++i) {
+    out += (i ? "; " : "") + rows[i]->workload + " (" + rows[i]->metric + ")";
+  }
+  if (rows.size() > kMaxNamedInconclusive) {
+    out += "; and " + std::to_string(rows.size() - kMaxNamedInconclusive) + " more";
+  }
+  return out;
 }
 
 }  // namespace
@@ -30,19 +46,24 @@ std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOption
   std::string md = RenderMarkdown(verdicts, options);
   if (md.size() <= kGithubStepSummaryLimit) return md;
 
-  // Drop the unchanged rows first (they are folded away anyway), but keep the
-  // summary line of the full report, which counts them.
-  const std::string headline = md.substr(0, md.find('\n'));
-  Verdicts slim = verdicts;
-  slim.metrics.clear();
-  for (const auto& m : verdicts.metrics) {
-    if (m.verdict != Verdict::kUnchanged) slim.metrics.push_back(m);
+  // Drop the unchanged rows first (they are folded away anyway); the
+  // headline and what could have been seen still describe every result.
+  ReportView view = BuildView(verdicts);
+  size_t dropped = 0;
+  for (auto it = view.sections.begin(); it != view.sections.end();) {
+    if (it->id != "unchanged") {
+      ++it;
+      continue;
+    }
+    dropped += it->table.rows.size();
+    it = view.sections.erase(it);
   }
-  md = RenderMarkdown(slim, options);
-  md.replace(0, md.find('\n'), headline);
-  md += "\n" + std::to_string(verdicts.Count(Verdict::kUnchanged)) +
-        " unchanged results are not listed to fit GitHub's step summary size limit; the JSON, "
-        "JUnit and HTML reports have every row.\n";
+  md = RenderMarkdownView(view);
+  if (dropped > 0) {
+    md += "\n" + std::to_string(dropped) +
+          " unchanged results are not listed to fit GitHub's step summary size limit; the JSON, "
+          "JUnit and HTML reports have every row.\n";
+  }
   if (md.size() <= kGithubStepSummaryLimit) return md;
 
   const std::string cut =
@@ -66,11 +87,25 @@ std::string GithubOutputEntry(std::string_view name, std::string_view value) {
 }
 
 std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*options*/) {
-  int failing = 0;
-  for (const auto& m : verdicts.metrics) failing += FailsGate(m);
-  std::string out = GithubOutputEntry("verdict", ToString(verdicts.outcome));
+  const ReportView view = BuildView(verdicts);
+  const Detectability d = DetectabilityOf(verdicts, /*undecided_only=*/false);
+  int failing = 0, errors = 0;
+  for (const auto& m : verdicts.metrics) {
+    failing += FailsGate(m);
+    errors += FailedToRun(m);
+  }
+  auto fraction = [](std::optional<double> v) {
+    if (!v) return std::string();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", *v);
+    return std::string(buf);
+  };
+  // `outcome` and `verdict` are the same value (`verdict` is the older name).
+  std::string out = GithubOutputEntry("outcome", ToString(verdicts.outcome));
+  out += GithubOutputEntry("verdict", ToString(verdicts.outcome));
   out += GithubOutputEntry("regressions", std::to_string(verdicts.Count(Verdict::kRegression)));
   out += GithubOutputEntry("failing", std::to_string(failing));
+  out += GithubOutputEntry("errors", std::to_string(errors));
   out += GithubOutputEntry("improvements", std::to_string(verdicts.Count(Verdict::kImprovement)));
   out += GithubOutputEntry("inconclusive", std::to_string(verdicts.Count(Verdict::kInconclusive)));
   out += GithubOutputEntry("unchanged", std::to_string(verdicts.Count(Verdict::kUnchanged)));
@@ -78,14 +113,23 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
   out += GithubOutputEntry("removed", std::to_string(verdicts.Count(Verdict::kRemoved)));
   out += GithubOutputEntry("skipped", std::to_string(verdicts.Count(Verdict::kSkipped)));
   out += GithubOutputEntry("incomparable", std::to_string(verdicts.Count(Verdict::kIncomparable)));
-  out += GithubOutputEntry("summary", CountsSentence(verdicts));
+  out += GithubOutputEntry("undetectable", std::to_string(d.undetectable));
+  out += GithubOutputEntry("mde_min", fraction(d.lowest));
+  out += GithubOutputEntry("mde_max", fraction(d.highest));
+  out += GithubOutputEntry("summary", view.headline);
   return out;
 }
 
 std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& /*options*/) {
+  const ReportView view = BuildView(verdicts);
   std::string out;
   std::vector<const MetricVerdict*> inconclusive;
-  for (const MetricVerdict* m : OrderedMetrics(verdicts)) {
+  for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+    if (FailedToRun(*m)) {
+      out += Command("error", "gpugate workload failed: " + m->workload + " (" + m->metric + ")",
+                     FullNoteText(*m));
+      continue;
+    }
     if (m->verdict == Verdict::kInconclusive) inconclusive.push_back(m);
     if (m->verdict != Verdict::kRegression) continue;
     const std::string title = "gpugate regression: " + m->workload + " (" + m->metric + ")";
@@ -95,16 +139,16 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
       out += Command("warning", title, RegressionMessage(*m));
     }
   }
-  if (!inconclusive.empty()) {
+  if (verdicts.outcome == Outcome::kNotJudged) {
+    // Exit code 0, but the check must not read as a pass.
+    out += Command("warning", "gpugate not judged",
+                   view.headline + " (nothing was decided; not a pass): " + NameList(inconclusive));
+  } else if (!inconclusive.empty()) {
     std::string message = std::to_string(inconclusive.size()) + " result" +
                           (inconclusive.size() == 1 ? " was" : "s were") +
-                          " inconclusive (noise larger than the effect or too few samples): ";
-    for (size_t i = 0; i < inconclusive.size() && i < kMaxNamedInconclusive; ++i) {
-      message += (i ? "; " : "") + inconclusive[i]->workload + " (" + inconclusive[i]->metric + ")";
-    }
-    if (inconclusive.size() > kMaxNamedInconclusive) {
-      message += "; and " + std::to_string(inconclusive.size() - kMaxNamedInconclusive) + " more";
-    }
+                          " inconclusive (noise larger than the effect or too few samples)";
+    if (!view.requirement.empty()) message += "; " + view.requirement;
+    message += ": " + NameList(inconclusive);
     const char* kind = verdicts.outcome == Outcome::kInconclusive ? "error" : "notice";
     out += Command(kind, "gpugate inconclusive", message);
   }

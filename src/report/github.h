@@ -19,8 +19,9 @@ inline constexpr size_t kGithubStepSummaryLimit = 1000 * 1000;
 
 /// Markdown for $GITHUB_STEP_SUMMARY: the Markdown report. When it would
 /// exceed kGithubStepSummaryLimit, the unchanged rows are left out (with a
-/// note), and if that is not enough the text is cut at a line boundary with
-/// a note that the full report is in the other artifacts.
+/// note; the headline still counts them), and if that is not enough the
+/// text is cut at a line boundary with a note that the full report is in
+/// the other artifacts.
 std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options = {});
 
 /// One $GITHUB_OUTPUT entry: "name=value\n", or the multiline form
@@ -29,17 +30,22 @@ std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOption
 /// identifier (letters, digits, '_', '-').
 std::string GithubOutputEntry(std::string_view name, std::string_view value);
 
-/// $GITHUB_OUTPUT lines: verdict=pass|fail|inconclusive|error, regressions,
-/// failing (regressions that fail the gate), improvements, inconclusive,
-/// unchanged, new, removed, skipped, incomparable (counts) and summary (the
-/// counts sentence).
+/// $GITHUB_OUTPUT lines: outcome=pass|fail|inconclusive|error|not_judged
+/// (never pass when nothing was decided) and verdict (the same value, its
+/// older name); counts of metrics as in the verdicts JSON: regressions,
+/// failing (regressions that fail the gate), errors (results of workloads
+/// that failed to run), improvements, inconclusive, unchanged, new, removed,
+/// skipped, incomparable, undetectable (workloads too noisy for the policy's
+/// require_detectable); mde_min and mde_max (fractions; empty when nothing
+/// was tested); summary (the report's headline).
 std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& options = {});
 
 /// Workflow commands, one per line: `::error title=...::...` for each
-/// regression that fails the gate, `::warning` for warn-only and waived
-/// regressions, for each warning and for an environment mismatch, and one
-/// line about inconclusive results (`::error` when the outcome is
-/// inconclusive, else `::notice`). Titles and messages are escaped with
+/// workload that failed to run and each regression that fails the gate,
+/// `::warning` for warn-only and waived regressions, for each warning and
+/// for an environment mismatch, and one line about inconclusive results
+/// (`::warning` "not judged" when nothing was decided, `::error` when the
+/// outcome is inconclusive, else `::notice`). Titles and messages are escaped with
 /// EscapeGithubAnnotationProperty / EscapeGithubAnnotationMessage.
 std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& options = {});
 

@@ -19,8 +19,9 @@ td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 td{overflow-wrap:anywhere}
 .outcome{display:inline-block;padding:.1em .6em;border-radius:1em;color:#fff;font-weight:600}
 .pass{background:#1a7f37}.fail{background:#cf222e}.inconclusive{background:#9a6700}.error{background:#cf222e}
-section.regressions h2{color:#cf222e}section.improvements h2{color:#1a7f37}
-section.inconclusive h2{color:#9a6700}
+.not_judged{background:#59636e}
+section.tone-fail h2{color:#cf222e}section.tone-warn h2{color:#9a6700}
+section.tone-good h2{color:#1a7f37}section.tone-undecided h2{color:#59636e}
 ul.warnings li{color:#9a6700}
 summary{cursor:pointer;font-weight:600;margin:1em 0 .5em}
 )css";
@@ -44,24 +45,35 @@ void AppendTable(std::string& out, const ViewTable& t) {
 
 std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*/) {
   const ReportView view = BuildView(verdicts);
+  // The badge's class is the outcome's machine spelling; its text the label.
   const std::string outcome = ToString(view.outcome);
 
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>gpugate: " + EscapeHtml(outcome + ", " + view.counts) + "</title>\n<style>";
+      "<title>gpugate: " + EscapeHtml(view.label + ", " + view.summary) + "</title>\n<style>";
   out += kStyle;
   out += "</style>\n</head>\n<body>\n";
-  out += "<h1><span class=\"outcome " + outcome + "\">" + EscapeHtml(outcome) + "</span> gpugate: " +
-         EscapeHtml(view.counts) + "</h1>\n";
-  out += "<p class=\"context\">" + EscapeHtml(view.context) + "</p>\n";
-  if (verdicts.metrics.empty()) out += "<p>No results were compared.</p>\n";
+  out += "<h1><span class=\"outcome " + outcome + "\">" + EscapeHtml(view.label) +
+         "</span> gpugate: " + EscapeHtml(view.summary) + "</h1>\n";
+  if (!view.outcome_note.empty()) {
+    out += "<p class=\"context\">" + EscapeHtml(SentenceCase(view.outcome_note)) + ".</p>\n";
+  }
+  if (!view.detectable.empty()) {
+    out += "<p class=\"context\">Could have seen: " + EscapeHtml(view.detectable) +
+           " (the smallest slowdown each comparison catches with 90% power).</p>\n";
+  }
+  if (!view.requirement.empty() && view.summary.find(view.requirement) == std::string::npos) {
+    out += "<p class=\"context\">" + EscapeHtml(SentenceCase(view.requirement)) + ".</p>\n";
+  }
+  out += "<p class=\"context\">" + EscapeHtml(SentenceCase(view.context)) + ".</p>\n";
+  if (view.results == 0) out += "<p>No results were compared.</p>\n";
 
   for (const ViewSection& s : view.sections) {
     const std::string count = std::to_string(s.table.rows.size());
-    out += "<section class=\"" + s.id + "\">\n";
+    out += "<section class=\"" + EscapeHtml(s.id) + " tone-" + ToneName(s.tone) + "\">\n";
     if (s.folded) {
-      out += "<details>\n<summary>" + count + " " + s.id + "</summary>\n";
+      out += "<details>\n<summary>" + count + " " + EscapeHtml(s.id) + "</summary>\n";
       AppendTable(out, s.table);
       out += "</details>\n";
     } else {

@@ -2,6 +2,7 @@
 #include "report/junit.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "report/escape.h"
 #include "report/format.h"
@@ -12,12 +13,15 @@ namespace {
 
 constexpr const char* kEpoch = "1970-01-01T00:00:00";
 
-enum class CaseKind { kPass, kFailure, kSkipped };
+enum class CaseKind { kPass, kFailure, kError, kSkipped };
 
 CaseKind KindOf(const MetricVerdict& m, Outcome outcome) {
+  if (FailedToRun(m)) return CaseKind::kError;
   if (FailsGate(m)) return CaseKind::kFailure;
-  if (m.verdict == Verdict::kInconclusive && outcome == Outcome::kInconclusive) {
-    return CaseKind::kFailure;
+  if (m.verdict == Verdict::kInconclusive) {
+    // Undecided is never a pass: a failure when the policy asks for
+    // certainty, otherwise skipped (not judged).
+    return outcome == Outcome::kInconclusive ? CaseKind::kFailure : CaseKind::kSkipped;
   }
   if (m.verdict == Verdict::kSkipped || m.verdict == Verdict::kIncomparable) {
     return CaseKind::kSkipped;
@@ -61,6 +65,7 @@ std::string Statistics(const MetricVerdict& m) {
   if (m.p_value) s += " p=" + Num(*m.p_value);
   if (m.p_adjusted) s += " p_adjusted=" + Num(*m.p_adjusted);
   s += " threshold=" + Num(m.threshold);
+  if (m.mde) s += " mde=" + Num(*m.mde);
   s += std::string(" severity=") + ToString(m.severity);
   if (m.waived) s += " waived=true";
   return s;
@@ -82,12 +87,14 @@ std::string SkipMessage(const MetricVerdict& m, const std::string& note) {
   return verdict + ": " + note;
 }
 
-// Human-readable detail of one result (failure body, system-out).
-std::string Detail(const MetricVerdict& m) {
+// Human-readable detail of one result (failure and error bodies): the
+// numbers, then the full sentence.
+std::string Detail(const MetricVerdict& m, std::optional<double> require_detectable) {
   std::string s = "change: " + FormatRatioCi(m.ratio, m.ci_low, m.ci_high);
   if (m.ci_low && m.ci_high) s += " (" + Num(m.confidence * 100) + "% CI)";
   s += "\np (adjusted): " + FormatPValues(m);
   s += "\nthreshold: " + FormatThreshold(m.threshold);
+  if (m.mde) s += "\ncould see: " + DetectableText(m) + " (90% power)";
   const std::string values = FormatValues(m, " -> ");
   if (!values.empty()) s += "\nbaseline -> current: " + values;
   s += "\nsamples: " + std::to_string(m.baseline_n) + " vs " + std::to_string(m.current_n) +
@@ -97,7 +104,7 @@ std::string Detail(const MetricVerdict& m) {
     s += "; baseline history of " + std::to_string(*m.baseline_history_runs) + " runs";
   }
   if (m.reason != Reason::kNone) s += "\nreason: " + std::string(ToString(m.reason));
-  const std::string note = NoteText(m);
+  const std::string note = FullNoteText(m, require_detectable);
   if (!note.empty()) s += "\n" + note;
   return s;
 }
@@ -105,18 +112,22 @@ std::string Detail(const MetricVerdict& m) {
 }  // namespace
 
 std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) {
+  const ReportView view = BuildView(verdicts);
+  const std::optional<double> need = verdicts.require_detectable;
   const std::vector<const MetricVerdict*> ordered = OrderedMetrics(verdicts);
-  int failures = 0, skipped = 0;
+  int failures = 0, errors = 0, skipped = 0;
   for (const MetricVerdict* m : ordered) {
     const CaseKind k = KindOf(*m, verdicts.outcome);
     failures += k == CaseKind::kFailure;
+    errors += k == CaseKind::kError;
     skipped += k == CaseKind::kSkipped;
   }
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   out += "  <testsuite name=\"gpugate\" package=\"gpugate\" id=\"0\" tests=\"" +
          std::to_string(ordered.size()) + "\" failures=\"" + std::to_string(failures) +
-         "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"0\" timestamp=\"" +
+         "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
+         "\" time=\"0\" timestamp=\"" +
          SchemaTimestamp(options.timestamp) + "\" hostname=\"" +
          EscapeXml(Hostname(options.hostname)) + "\">\n";
 
@@ -126,6 +137,9 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
   };
   out += "    <properties>\n";
   property("gpugate.outcome", ToString(verdicts.outcome));
+  property("gpugate.headline", view.headline);
+  if (!view.detectable.empty()) property("gpugate.could_see", view.detectable);
+  if (need) property("gpugate.require_detectable", Num(*need));
   property("gpugate.schema", verdicts.schema);
   if (!verdicts.tool_version.empty()) property("gpugate.tool_version", verdicts.tool_version);
   property("gpugate.baseline", verdicts.baseline_label);
@@ -147,11 +161,17 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     const std::string classname = "gpugate." + m->metric;
     out += "    <testcase classname=\"" + EscapeXml(classname) + "\" name=\"" +
            EscapeXml(m->workload) + "\" time=\"0\"";
-    const std::string note = NoteText(*m);
+    const std::string note = NoteText(*m, need);
     switch (KindOf(*m, verdicts.outcome)) {
       case CaseKind::kFailure:
         out += ">\n      <failure type=\"" + std::string(ToString(m->verdict)) + "\" message=\"" +
-               EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m)) + "</failure>\n    </testcase>\n";
+               EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m, need)) +
+               "</failure>\n    </testcase>\n";
+        break;
+      case CaseKind::kError:
+        out += ">\n      <error type=\"" + std::string(ToString(m->reason)) + "\" message=\"" +
+               EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m, need)) +
+               "</error>\n    </testcase>\n";
         break;
       case CaseKind::kSkipped:
         out += ">\n      <skipped message=\"" + EscapeXml(SkipMessage(*m, note)) +
@@ -161,13 +181,14 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
         out += "/>\n";
         break;
     }
-    system_out += "[" + std::string(ToString(m->verdict)) + "] " + OneLine(m->metric) + " " +
+    system_out += "[" + OneLine(VerdictLabel(*m)) + "] " + OneLine(m->metric) + " " +
                   OneLine(m->workload) + ": " + FormatRatioCi(m->ratio, m->ci_low, m->ci_high) +
                   "; p " + FormatPValues(*m) + "; threshold " + FormatThreshold(m->threshold);
+    if (m->mde) system_out += "; could see " + DetectableText(*m);
     if (!note.empty()) system_out += "; " + OneLine(note);
     system_out += "\n";
   }
-  for (const Suggestion& s : BuildView(verdicts).suggestions) {
+  for (const Suggestion& s : view.suggestions) {
     system_out += "[suggestion " + std::string(PriorityName(s.priority)) + "] " + OneLine(s.rule);
     if (!s.workload.empty()) system_out += " (" + OneLine(s.workload) + ")";
     system_out += ": " + OneLine(s.message);
@@ -175,7 +196,9 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     system_out += "\n";
   }
   for (const std::string& w : verdicts.warnings) system_out += "[warning] " + OneLine(w) + "\n";
-  system_out += ToString(verdicts.outcome) + std::string(": ") + CountsSentence(verdicts) + "\n";
+  if (!view.detectable.empty()) system_out += "could have seen: " + view.detectable + "\n";
+  if (!view.requirement.empty()) system_out += view.requirement + "\n";
+  system_out += ToString(verdicts.outcome) + std::string(": ") + view.summary + "\n";
 
   out += "    <system-out>" + EscapeXmlText(system_out) + "</system-out>\n";
   out += "    <system-err></system-err>\n";

@@ -3,16 +3,21 @@
 // <testsuites>, one <testcase classname="gpugate.<metric>" name="<workload>">
 // per workload x metric.
 //
-// Mapping: a regression whose severity is `fail` and that is not waived is a
-// <failure type="regression">; skipped and incomparable results are
-// <skipped>; inconclusive results are a <failure type="inconclusive"> only
-// when the overall outcome is `inconclusive` (the policy asked for
-// certainty), otherwise they pass. Everything else passes. The schema allows
-// neither <properties> nor <system-out> inside a testcase, so the ratio,
-// interval, p-values and threshold of each testcase are suite-level
+// Mapping: a workload that failed to run is an <error type="current_failed">
+// (the outcome `error`); a regression whose severity is `fail` and that is
+// not waived is a <failure type="regression">; inconclusive results are a
+// <failure type="inconclusive"> when the overall outcome is `inconclusive`
+// (the policy asked for certainty) and otherwise <skipped> (not judged:
+// never a pass); skipped and incomparable results are <skipped>. Everything
+// else passes. Messages are the short notes; failure and error bodies carry
+// the numbers and the full sentence. The schema allows neither <properties>
+// nor <system-out> inside a testcase, so the ratio, interval, p-values,
+// threshold and minimum detectable effect of each testcase are suite-level
 // <property name="<metric> <workload>"> entries and a line each in the
 // suite's <system-out>, which also carries the notes of passing results
-// (warn-only or waived regressions, new, removed).
+// (warn-only or waived regressions, new, removed). Suite properties carry
+// the outcome (gpugate.outcome, machine spelling), the headline, what the
+// comparison could have seen and the policy's require_detectable.
 #pragma once
 
 #include <string>

@@ -1,29 +1,35 @@
 // GitHub-flavoured Markdown report (see markdown.h).
 #include "report/markdown.h"
 
+#include <vector>
+
 #include "report/escape.h"
 #include "report/view.h"
 
 namespace gpugate {
 namespace {
 
+// A pass mark only for a pass: not_judged gets a neutral mark.
 const char* OutcomeEmoji(Outcome o) {
   switch (o) {
     case Outcome::kPass: return ":white_check_mark:";
     case Outcome::kFail: return ":x:";
     case Outcome::kInconclusive: return ":grey_question:";
-    case Outcome::kError: return ":warning:";
-    case Outcome::kNotJudged: return ":grey_question:";
+    case Outcome::kError: return ":no_entry:";
+    case Outcome::kNotJudged: return ":white_circle:";
   }
   return ":grey_question:";
 }
 
-std::string SectionEmoji(const ViewSection& s, bool any_failing) {
-  if (s.id == "regressions") return any_failing ? ":x:" : ":warning:";
+const char* SectionEmoji(const ViewSection& s) {
+  if (s.id == "failed") return ":no_entry:";
+  if (s.id == "regressions") {
+    if (s.tone == Tone::kFail) return ":x:";
+    return s.tone == Tone::kWarn ? ":warning:" : ":heavy_minus_sign:";
+  }
   if (s.id == "improvements") return ":rocket:";
   if (s.id == "inconclusive") return ":grey_question:";
-  if (s.id == "other") return ":heavy_minus_sign:";
-  return ":white_check_mark:";
+  return ":heavy_minus_sign:";
 }
 
 void AppendTable(std::string& out, const ViewTable& t) {
@@ -47,16 +53,29 @@ void AppendTable(std::string& out, const ViewTable& t) {
 }  // namespace
 
 std::string RenderMarkdown(const Verdicts& verdicts, const ReportOptions& /*options*/) {
-  const ReportView view = BuildView(verdicts);
-  bool any_failing = false;
-  for (const auto& m : verdicts.metrics) any_failing = any_failing || FailsGate(m);
+  return RenderMarkdownView(BuildView(verdicts));
+}
 
+std::string RenderMarkdownView(const ReportView& view) {
   std::string out;
   out += "## " + std::string(OutcomeEmoji(view.outcome)) + " gpugate: " +
-         EscapeMarkdown(view.counts) + "\n\n";
-  out += "Outcome: **" + std::string(ToString(view.outcome)) + "**; " +
-         EscapeMarkdown(view.context) + ".\n";
-  if (verdicts.metrics.empty()) out += "\nNo results were compared.\n";
+         EscapeMarkdown(view.headline) + "\n\n";
+  // One paragraph of short lines (backslash line breaks).
+  std::vector<std::string> lines;
+  std::string outcome = "Outcome: **" + EscapeMarkdown(view.label) + "**";
+  if (!view.outcome_note.empty()) outcome += " (" + EscapeMarkdown(view.outcome_note) + ")";
+  lines.push_back(outcome + "; " + EscapeMarkdown(view.context) + ".");
+  if (!view.detectable.empty()) {
+    lines.push_back("Could have seen: " + EscapeMarkdown(view.detectable) +
+                    " (the smallest slowdown each comparison catches with 90% power).");
+  }
+  if (!view.requirement.empty() && view.headline.find(view.requirement) == std::string::npos) {
+    lines.push_back(EscapeMarkdown(SentenceCase(view.requirement)) + ".");
+  }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out += lines[i] + (i + 1 < lines.size() ? "\\\n" : "\n");
+  }
+  if (view.results == 0) out += "\nNo results were compared.\n";
 
   for (const ViewSection& s : view.sections) {
     const std::string count = std::to_string(s.table.rows.size());
@@ -66,7 +85,7 @@ std::string RenderMarkdown(const Verdicts& verdicts, const ReportOptions& /*opti
       AppendTable(out, s.table);
       out += "\n</details>\n";
     } else {
-      out += "\n### " + SectionEmoji(s, any_failing) + " " + EscapeMarkdown(s.title) + " (" +
+      out += "\n### " + std::string(SectionEmoji(s)) + " " + EscapeMarkdown(s.title) + " (" +
              count + ")\n\n";
       AppendTable(out, s.table);
     }

@@ -11,7 +11,8 @@ struct ReportOptions {
   /// Console: ANSI colours. The CLI sets it when stdout is a TTY and NO_COLOR
   /// is unset; reporters never look at the environment themselves.
   bool color = false;
-  /// Console: list unchanged results row by row instead of one count line.
+  /// Console: list unchanged results row by row instead of one count line,
+  /// and print each result's full sentence under its row.
   bool verbose = false;
   /// JUnit `timestamp` (UTC, "YYYY-MM-DDTHH:MM:SS", what the Ant schema
   /// accepts). Empty writes "1970-01-01T00:00:00".

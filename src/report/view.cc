@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <utility>
 
+#include "compare/compare.h"
 #include "report/format.h"
 
 namespace gpugate {
@@ -33,48 +37,259 @@ std::string FormatFraction(double v) {
   return buf;
 }
 
-std::vector<std::string> ResultCells(const MetricVerdict& m, bool with_p, bool with_values,
-                                     bool with_reason) {
-  std::vector<std::string> row = {m.workload, m.metric,
-                                  FormatRatioCi(m.ratio, m.ci_low, m.ci_high)};
-  if (with_p) row.push_back(FormatPValues(m));
-  row.push_back(FormatThreshold(m.threshold));
-  if (with_values) row.push_back(FormatValues(m));
-  if (with_reason) row.push_back(NoteText(m));
-  return row;
+bool Undecided(Verdict v) { return v == Verdict::kInconclusive || v == Verdict::kIncomparable; }
+
+// The columns a result table can have, in the order they appear.
+enum class Column {
+  kWorkload, kMetric, kVerdict, kChange, kP, kThreshold, kCouldSee, kValues, kNote
+};
+
+struct ColumnSpec {
+  const char* name;  // empty: ChangeHeader
+  bool right_aligned;
+};
+
+ColumnSpec SpecOf(Column c) {
+  switch (c) {
+    case Column::kWorkload: return {"Workload", false};
+    case Column::kMetric: return {"Metric", false};
+    case Column::kVerdict: return {"Verdict", false};
+    case Column::kChange: return {"", true};
+    case Column::kP: return {"p (adjusted)", true};
+    case Column::kThreshold: return {"Threshold", true};
+    case Column::kCouldSee: return {"Could see", true};
+    case Column::kValues: return {"Baseline \u2192 current", false};
+    case Column::kNote: return {"Note", false};
+  }
+  return {"", false};
 }
 
-ViewTable ResultTable(const std::vector<const MetricVerdict*>& rows, bool with_p,
-                      bool with_values, bool with_reason) {
-  ViewTable t;
-  t.columns = {"Workload", "Metric", ChangeHeader(rows)};
-  t.right_aligned = {false, false, true};
-  if (with_p) {
-    t.columns.push_back("p (adjusted)");
-    t.right_aligned.push_back(true);
+std::string Cell(Column c, const MetricVerdict& m, std::optional<double> require_detectable) {
+  switch (c) {
+    case Column::kWorkload: return m.workload;
+    case Column::kMetric: return m.metric;
+    case Column::kVerdict: return VerdictLabel(m);
+    case Column::kChange: return FormatRatioCi(m.ratio, m.ci_low, m.ci_high);
+    case Column::kP: return FormatPValues(m);
+    case Column::kThreshold: return FormatThreshold(m.threshold);
+    case Column::kCouldSee: return DetectableText(m);
+    case Column::kValues: return FormatValues(m);
+    case Column::kNote: return NoteText(m, require_detectable);
   }
-  t.columns.push_back("Threshold");
-  t.right_aligned.push_back(true);
-  if (with_values) {
-    t.columns.push_back("Baseline \u2192 current");
-    t.right_aligned.push_back(false);
-  }
-  if (with_reason) {
-    t.columns.push_back("Reason");
-    t.right_aligned.push_back(false);
-  }
-  for (const MetricVerdict* m : rows) t.rows.push_back(ResultCells(*m, with_p, with_values, with_reason));
-  return t;
+  return "";
 }
 
-ViewTable OtherTable(const std::vector<const MetricVerdict*>& rows) {
+ViewTable ResultTable(const std::vector<const MetricVerdict*>& rows,
+                      const std::vector<Column>& columns,
+                      std::optional<double> require_detectable) {
   ViewTable t;
-  t.columns = {"Workload", "Metric", "Verdict", "Reason"};
-  t.right_aligned = {false, false, false, false};
+  for (Column c : columns) {
+    const ColumnSpec spec = SpecOf(c);
+    t.columns.push_back(c == Column::kChange ? ChangeHeader(rows) : spec.name);
+    t.right_aligned.push_back(spec.right_aligned);
+  }
   for (const MetricVerdict* m : rows) {
-    t.rows.push_back({m->workload, m->metric, ToString(m->verdict), NoteText(*m)});
+    std::vector<std::string> cells;
+    for (Column c : columns) cells.push_back(Cell(c, *m, require_detectable));
+    t.rows.push_back(std::move(cells));
   }
   return t;
+}
+
+Tone RegressionTone(const std::vector<const MetricVerdict*>& rows) {
+  Tone tone = Tone::kNeutral;
+  for (const MetricVerdict* m : rows) {
+    if (FailsGate(*m)) return Tone::kFail;
+    if (!m->waived && m->severity == Severity::kWarn) tone = Tone::kWarn;
+  }
+  return tone;
+}
+
+// "3 inconclusive, 1 incomparable": what was left undecided.
+std::string UndecidedCounts(const std::vector<const MetricVerdict*>& shown) {
+  int inconclusive = 0, incomparable = 0;
+  for (const MetricVerdict* m : shown) {
+    inconclusive += m->verdict == Verdict::kInconclusive;
+    incomparable += m->verdict == Verdict::kIncomparable;
+  }
+  std::string out = std::to_string(inconclusive) + " inconclusive";
+  if (incomparable > 0) out += ", " + std::to_string(incomparable) + " incomparable";
+  return out;
+}
+
+int FailedWorkloads(const Verdicts& verdicts) {
+  std::set<std::string> failed;
+  for (const auto& m : verdicts.metrics)
+    if (FailedToRun(m)) failed.insert(m.workload);
+  return static_cast<int>(failed.size());
+}
+
+std::string RangeText(const Detectability& d) {
+  if (!d.lowest || !d.highest) return "";
+  const std::string lo = FormatDetectable(*d.lowest), hi = FormatDetectable(*d.highest);
+  return lo == hi ? lo : lo + " \u2026 " + hi;
+}
+
+const char* OutcomeNote(Outcome o) {
+  switch (o) {
+    case Outcome::kPass:
+    case Outcome::kFail: return "";
+    case Outcome::kInconclusive: return "the policy asks for certainty that is missing";
+    case Outcome::kError: return "a workload of this run failed, so its results are missing";
+    case Outcome::kNotJudged:
+      return "nothing was decided, so this is not a pass; the policy lets it through";
+  }
+  return "";
+}
+
+// CountsSentence, with or without the count of workloads that failed to run
+// (the error headline names them already).
+std::string CountsText(const Verdicts& verdicts, bool with_failed) {
+  int regressions = 0, improvements = 0, unchanged = 0, inconclusive = 0;
+  int waived = 0, warn_only = 0, off = 0, failed = 0;
+  std::map<Verdict, int> others;  // new, removed, skipped, incomparable
+  for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+    switch (m->verdict) {
+      case Verdict::kRegression:
+        ++regressions;
+        if (m->waived) {
+          ++waived;
+        } else if (m->severity == Severity::kWarn) {
+          ++warn_only;
+        } else if (m->severity == Severity::kOff) {
+          ++off;
+        }
+        break;
+      case Verdict::kImprovement: ++improvements; break;
+      case Verdict::kUnchanged: ++unchanged; break;
+      case Verdict::kInconclusive: ++inconclusive; break;
+      default:
+        if (FailedToRun(*m)) {
+          ++failed;
+        } else {
+          ++others[m->verdict];
+        }
+    }
+  }
+  std::string out = Plural(regressions, "regression", "regressions");
+  std::vector<std::string> notes;
+  if (waived > 0) notes.push_back(std::to_string(waived) + " waived");
+  if (warn_only > 0) notes.push_back(std::to_string(warn_only) + " warn only");
+  if (off > 0) notes.push_back(std::to_string(off) + " severity off");
+  if (!notes.empty()) {
+    out += " (";
+    for (size_t i = 0; i < notes.size(); ++i) out += (i ? ", " : "") + notes[i];
+    out += ")";
+  }
+  out += ", " + Plural(improvements, "improvement", "improvements");
+  out += ", " + std::to_string(unchanged) + " unchanged";
+  out += ", " + std::to_string(inconclusive) + " inconclusive";
+  for (Verdict v : {Verdict::kNew, Verdict::kRemoved, Verdict::kSkipped}) {
+    if (others[v] > 0) out += ", " + std::to_string(others[v]) + " " + ToString(v);
+  }
+  if (with_failed && failed > 0) out += ", " + std::to_string(failed) + " failed";
+  if (others[Verdict::kIncomparable] > 0) {
+    out += ", " + std::to_string(others[Verdict::kIncomparable]) + " incomparable";
+  }
+  return out;
+}
+
+// The headline, summary, what could have been seen and the policy's
+// requirement (see ReportView).
+void AddHeadline(const Verdicts& verdicts, ReportView* view) {
+  const Detectability all = DetectabilityOf(verdicts, /*undecided_only=*/false);
+  view->detectable = RangeText(all);
+  if (verdicts.require_detectable) {
+    view->requirement = "policy requires " + FormatDetectable(*verdicts.require_detectable) + ": ";
+    view->requirement += all.undetectable > 0
+                             ? Plural(all.undetectable, "workload", "workloads") +
+                                   " too noisy to guard"
+                             : "every tested result could see it";
+  }
+  switch (verdicts.outcome) {
+    case Outcome::kPass:
+    case Outcome::kFail:
+      view->summary = view->counts;
+      break;
+    case Outcome::kInconclusive:
+      view->summary = view->counts;
+      if (all.undetectable > 0) view->summary += "; " + view->requirement;
+      break;
+    case Outcome::kNotJudged: {
+      const Detectability undecided = DetectabilityOf(verdicts, /*undecided_only=*/true);
+      view->summary = UndecidedCounts(ShownMetrics(verdicts)) + "; " +
+                      (undecided.lowest ? "could not see changes below " +
+                                              FormatDetectable(*undecided.lowest)
+                                        : std::string("nothing could be tested"));
+      break;
+    }
+    case Outcome::kError: {
+      const int failed = FailedWorkloads(verdicts);
+      view->summary = (failed > 0 ? Plural(failed, "workload", "workloads") + " failed to run"
+                                  : std::string("a workload failed to run")) +
+                      "; " + CountsText(verdicts, /*with_failed=*/false);
+      break;
+    }
+  }
+  const bool named = verdicts.outcome == Outcome::kNotJudged || verdicts.outcome == Outcome::kError;
+  view->headline = named ? view->label + ": " + view->summary : view->summary;
+}
+
+// The groups of results, each with the columns that say something about it.
+void AddSections(const Verdicts& verdicts, ReportView* view) {
+  const std::optional<double> need = verdicts.require_detectable;
+  std::vector<const MetricVerdict*> failed, regressions, improvements, inconclusive, other,
+      unchanged;
+  for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+    if (FailedToRun(*m)) {
+      failed.push_back(m);
+      continue;
+    }
+    switch (m->verdict) {
+      case Verdict::kRegression: regressions.push_back(m); break;
+      case Verdict::kImprovement: improvements.push_back(m); break;
+      case Verdict::kInconclusive: inconclusive.push_back(m); break;
+      case Verdict::kUnchanged: unchanged.push_back(m); break;
+      default: other.push_back(m);
+    }
+  }
+  using C = Column;
+  const std::vector<Column> decided = {C::kWorkload, C::kMetric, C::kChange, C::kP, C::kValues,
+                                       C::kNote};
+  if (!failed.empty()) {
+    view->sections.push_back({"failed", "Failed to run", false, Tone::kFail,
+                              ResultTable(failed, {C::kWorkload, C::kMetric, C::kNote}, need)});
+  }
+  if (!regressions.empty()) {
+    view->sections.push_back({"regressions", "Regressions", false, RegressionTone(regressions),
+                              ResultTable(regressions, decided, need)});
+  }
+  if (!improvements.empty()) {
+    view->sections.push_back({"improvements", "Improvements", false, Tone::kGood,
+                              ResultTable(improvements, decided, need)});
+  }
+  if (!inconclusive.empty()) {
+    const Tone tone =
+        verdicts.outcome == Outcome::kInconclusive ? Tone::kWarn : Tone::kUndecided;
+    view->sections.push_back(
+        {"inconclusive", "Inconclusive", false, tone,
+         ResultTable(inconclusive,
+                     {C::kWorkload, C::kMetric, C::kChange, C::kP, C::kCouldSee, C::kNote},
+                     need)});
+  }
+  if (!other.empty()) {
+    view->sections.push_back(
+        {"other", "New, removed, skipped and incomparable", false, Tone::kNeutral,
+         ResultTable(other, {C::kWorkload, C::kMetric, C::kVerdict, C::kNote}, need)});
+  }
+  if (!unchanged.empty()) {
+    view->sections.push_back(
+        {"unchanged", "Unchanged", true, Tone::kNeutral,
+         ResultTable(unchanged,
+                     {C::kWorkload, C::kMetric, C::kChange, C::kThreshold, C::kCouldSee,
+                      C::kValues},
+                     need)});
+  }
 }
 
 }  // namespace
@@ -82,6 +297,8 @@ ViewTable OtherTable(const std::vector<const MetricVerdict*>& rows) {
 bool FailsGate(const MetricVerdict& m) {
   return m.verdict == Verdict::kRegression && m.severity == Severity::kFail && !m.waived;
 }
+
+bool FailedToRun(const MetricVerdict& m) { return m.reason == Reason::kCurrentFailed; }
 
 int VerdictOrder(Verdict v) {
   switch (v) {
@@ -101,8 +318,12 @@ std::vector<const MetricVerdict*> OrderedMetrics(const Verdicts& verdicts) {
   std::vector<const MetricVerdict*> out;
   out.reserve(verdicts.metrics.size());
   for (const auto& m : verdicts.metrics) out.push_back(&m);
-  std::stable_sort(out.begin(), out.end(), [](const MetricVerdict* a, const MetricVerdict* b) {
-    const int oa = VerdictOrder(a->verdict), ob = VerdictOrder(b->verdict);
+  // A workload that failed to run comes first: it makes the outcome an error.
+  auto order = [](const MetricVerdict& m) {
+    return FailedToRun(m) ? -1 : VerdictOrder(m.verdict);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const MetricVerdict* a, const MetricVerdict* b) {
+    const int oa = order(*a), ob = order(*b);
     if (oa != ob) return oa < ob;
     const int wa = RegressionWeight(*a), wb = RegressionWeight(*b);
     if (wa != wb) return wa < wb;
@@ -114,37 +335,32 @@ std::vector<const MetricVerdict*> OrderedMetrics(const Verdicts& verdicts) {
   return out;
 }
 
-std::string CountsSentence(const Verdicts& verdicts) {
-  const int regressions = verdicts.Count(Verdict::kRegression);
-  int waived = 0, warn_only = 0, off = 0;
-  for (const auto& m : verdicts.metrics) {
-    if (m.verdict != Verdict::kRegression) continue;
-    if (m.waived) {
-      ++waived;
-    } else if (m.severity == Severity::kWarn) {
-      ++warn_only;
-    } else if (m.severity == Severity::kOff) {
-      ++off;
+std::vector<const MetricVerdict*> ShownMetrics(const Verdicts& verdicts) {
+  std::map<std::string, Verdict> time_verdict;  // first "time" result of each workload
+  for (const auto& m : verdicts.metrics)
+    if (m.metric == "time") time_verdict.emplace(m.workload, m.verdict);
+  std::vector<const MetricVerdict*> out;
+  for (const MetricVerdict* m : OrderedMetrics(verdicts)) {
+    if (m->metric == "throughput") {
+      const auto it = time_verdict.find(m->workload);
+      if (it != time_verdict.end() && it->second == m->verdict) continue;
     }
-  }
-  std::string out = Plural(regressions, "regression", "regressions");
-  std::vector<std::string> notes;
-  if (waived > 0) notes.push_back(std::to_string(waived) + " waived");
-  if (warn_only > 0) notes.push_back(std::to_string(warn_only) + " warn only");
-  if (off > 0) notes.push_back(std::to_string(off) + " severity off");
-  if (!notes.empty()) {
-    out += " (";
-    for (size_t i = 0; i < notes.size(); ++i) out += (i ? ", " : "") + notes[i];
-    out += ")";
-  }
-  out += ", " + Plural(verdicts.Count(Verdict::kImprovement), "improvement", "improvements");
-  out += ", " + std::to_string(verdicts.Count(Verdict::kUnchanged)) + " unchanged";
-  out += ", " + std::to_string(verdicts.Count(Verdict::kInconclusive)) + " inconclusive";
-  for (Verdict v : {Verdict::kNew, Verdict::kRemoved, Verdict::kSkipped, Verdict::kIncomparable}) {
-    const int n = verdicts.Count(v);
-    if (n > 0) out += ", " + std::to_string(n) + " " + ToString(v);
+    out.push_back(m);
   }
   return out;
+}
+
+std::string CountsSentence(const Verdicts& verdicts) { return CountsText(verdicts, true); }
+
+const char* OutcomeLabel(Outcome o) {
+  switch (o) {
+    case Outcome::kPass: return "pass";
+    case Outcome::kFail: return "fail";
+    case Outcome::kInconclusive: return "inconclusive";
+    case Outcome::kError: return "error";
+    case Outcome::kNotJudged: return "not judged";
+  }
+  return "error";
 }
 
 const char* PriorityName(int priority) {
@@ -167,15 +383,90 @@ std::string FormatValues(const MetricVerdict& m, const char* arrow) {
   return b + arrow + c;
 }
 
-std::string NoteText(const MetricVerdict& m) {
-  std::string text = m.sentence.empty() ? std::string(ToString(m.reason)) : m.sentence;
-  if (m.verdict != Verdict::kRegression) return text;
+std::string DetectableText(const MetricVerdict& m) {
+  return m.mde ? FormatDetectable(*m.mde, m.lower_is_better) : "n/a";
+}
+
+std::string VerdictLabel(const MetricVerdict& m) {
+  if (FailedToRun(m)) return "failed";
+  std::string label = ToString(m.verdict);
+  if (m.verdict == Verdict::kRegression && !FailsGate(m)) {
+    label += m.waived ? " (waived)" : m.severity == Severity::kWarn ? " (warn)" : " (off)";
+  }
+  return label;
+}
+
+std::string ShortNote(const MetricVerdict& m, std::optional<double> require_detectable) {
+  const std::string threshold = FormatThreshold(m.threshold) + " threshold";
+  auto sentence_or = [&m](const char* fallback) {
+    return m.sentence.empty() ? std::string(fallback) : m.sentence;
+  };
+  switch (m.reason) {
+    case Reason::kNone: return m.sentence;
+    case Reason::kSignificantAboveThreshold: return "significant, above the " + threshold;
+    case Reason::kSignificantImprovement: return "significant, beyond the " + threshold;
+    case Reason::kWithinThreshold: return "within the " + threshold;
+    case Reason::kStraddlesThreshold: return "interval straddles the " + threshold;
+    case Reason::kNotSignificantAfterFdr:
+      return "beyond the " + threshold + " but not significant after FDR control";
+    case Reason::kBetweenRunNoise: return "noise between runs exceeds the effect";
+    case Reason::kBetweenRunNoiseUnmeasured:
+      return "noise between runs not measurable: too few comparisons";
+    case Reason::kTooFewSamples: return "too few samples for an interval";
+    case Reason::kNoReplication:
+      return m.workload == kCommonWorkload
+                 ? "shift common to all workloads: one run per side cannot judge it"
+                 : "one value per side: nothing tested";
+    case Reason::kThresholdOnly:
+      switch (m.verdict) {
+        case Verdict::kRegression: return "above the " + threshold + " (ratio alone, no test)";
+        case Verdict::kImprovement: return "beyond the " + threshold + " (ratio alone, no test)";
+        case Verdict::kUnchanged: return "within the " + threshold + " (ratio alone, no test)";
+        default: return "ratio alone, no test";
+      }
+    case Reason::kUndetectable:  // what it could see is DetectableText's
+      return require_detectable
+                 ? "too noisy to guard: policy requires " + FormatDetectable(*require_detectable)
+                 : "too noisy to guard";
+    case Reason::kThrottled: return "a side throttled: the shift may be the clock's";
+    case Reason::kEnvironmentMismatch: return "environments differ: not compared";
+    case Reason::kNewWorkload: return "not in the baseline";
+    case Reason::kRemovedWorkload: return "not in this run";
+    case Reason::kNewKernel: return "kernel not in the baseline";
+    case Reason::kVanishedKernel: return "kernel not launched in this run";
+    // The cause comes from the workload itself ("needs 2 GPUs"): keep it.
+    case Reason::kCurrentFailed: return sentence_or("failed in this run");
+    case Reason::kCurrentSkipped: return sentence_or("skipped in this run");
+    case Reason::kBaselineFailed: return sentence_or("failed in the baseline");
+    case Reason::kBaselineSkipped: return sentence_or("skipped in the baseline");
+  }
+  return m.sentence;
+}
+
+std::string WithPolicyPrefix(const MetricVerdict& m, const std::string& note) {
+  if (m.verdict != Verdict::kRegression) return note;
   if (m.waived) {
     return "waived" + (m.waiver_reason.empty() ? std::string() : " (" + m.waiver_reason + ")") +
-           ": " + text;
+           ": " + note;
   }
-  if (m.severity == Severity::kWarn) return "warn only: " + text;
-  if (m.severity == Severity::kOff) return "severity off: " + text;
+  if (m.severity == Severity::kWarn) return "warn only: " + note;
+  if (m.severity == Severity::kOff) return "severity off: " + note;
+  return note;
+}
+
+std::string NoteText(const MetricVerdict& m, std::optional<double> require_detectable) {
+  return WithPolicyPrefix(m, ShortNote(m, require_detectable));
+}
+
+std::string FullNoteText(const MetricVerdict& m, std::optional<double> require_detectable) {
+  if (m.sentence.empty()) return NoteText(m, require_detectable);
+  return WithPolicyPrefix(m, m.sentence);
+}
+
+std::string SentenceCase(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') {
+    text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  }
   return text;
 }
 
@@ -190,46 +481,46 @@ std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows) {
   return buf;
 }
 
+Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
+  Detectability d;
+  std::set<std::string> undetectable;
+  for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+    if (m->reason == Reason::kUndetectable) undetectable.insert(m->workload);
+    if (!m->mde || !m->lower_is_better) continue;
+    if (undecided_only && !Undecided(m->verdict)) continue;
+    ++d.tested;
+    d.lowest = d.lowest ? std::min(*d.lowest, *m->mde) : *m->mde;
+    d.highest = d.highest ? std::max(*d.highest, *m->mde) : *m->mde;
+  }
+  d.undetectable = static_cast<int>(undetectable.size());
+  return d;
+}
+
+const char* ToneName(Tone tone) {
+  switch (tone) {
+    case Tone::kFail: return "fail";
+    case Tone::kWarn: return "warn";
+    case Tone::kGood: return "good";
+    case Tone::kUndecided: return "undecided";
+    case Tone::kNeutral: return "neutral";
+  }
+  return "neutral";
+}
+
 ReportView BuildView(const Verdicts& verdicts) {
   ReportView view;
   view.outcome = verdicts.outcome;
+  view.label = OutcomeLabel(verdicts.outcome);
   view.counts = CountsSentence(verdicts);
+  view.outcome_note = OutcomeNote(verdicts.outcome);
+  view.results = static_cast<int>(verdicts.metrics.size());
   view.context = "baseline " + (verdicts.baseline_label.empty() ? "?" : verdicts.baseline_label) +
                  " vs current " + (verdicts.current_label.empty() ? "?" : verdicts.current_label);
   if (!verdicts.policy_name.empty()) view.context += "; policy " + verdicts.policy_name;
   view.context += " (FDR q = " + FormatFraction(verdicts.fdr_q) + ")";
   if (!verdicts.tool_version.empty()) view.context += "; gpugate " + verdicts.tool_version;
-
-  std::vector<const MetricVerdict*> regressions, improvements, inconclusive, other, unchanged;
-  for (const MetricVerdict* m : OrderedMetrics(verdicts)) {
-    switch (m->verdict) {
-      case Verdict::kRegression: regressions.push_back(m); break;
-      case Verdict::kImprovement: improvements.push_back(m); break;
-      case Verdict::kInconclusive: inconclusive.push_back(m); break;
-      case Verdict::kUnchanged: unchanged.push_back(m); break;
-      default: other.push_back(m);
-    }
-  }
-  if (!regressions.empty()) {
-    view.sections.push_back({"regressions", "Regressions", false,
-                             ResultTable(regressions, true, true, true)});
-  }
-  if (!improvements.empty()) {
-    view.sections.push_back({"improvements", "Improvements", false,
-                             ResultTable(improvements, true, true, true)});
-  }
-  if (!inconclusive.empty()) {
-    view.sections.push_back({"inconclusive", "Inconclusive", false,
-                             ResultTable(inconclusive, true, false, true)});
-  }
-  if (!other.empty()) {
-    view.sections.push_back({"other", "New, removed, skipped and incomparable", false,
-                             OtherTable(other)});
-  }
-  if (!unchanged.empty()) {
-    view.sections.push_back({"unchanged", "Unchanged", true,
-                             ResultTable(unchanged, false, true, false)});
-  }
+  AddHeadline(verdicts, &view);
+  AddSections(verdicts, &view);
 
   view.environment_matches = verdicts.environment_matches;
   view.env_differences.columns = {"Field", "Baseline", "Current"};

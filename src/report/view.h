@@ -1,10 +1,14 @@
 // What every human-readable report shows, computed once from the verdicts:
-// the counts line, rows in reporting order (regressions first), the cells of
-// each section as plain text, environment differences, suggestions and
-// warnings. Markdown, HTML and the console render this view, escaping each
-// cell for their format; nothing here is escaped.
+// the headline (never a pass unless something was decided and nothing
+// failed), what the comparison could have seen, the rows in reporting order
+// (regressions first, derived throughput folded under its time row), short
+// notes derived from reason codes, the cells of each section as plain text,
+// environment differences, suggestions and warnings. Markdown, HTML and the
+// console render this view, escaping each cell for their format; nothing
+// here is escaped.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,18 +20,34 @@ namespace gpugate {
 /// `fail` and that no waiver covers.
 bool FailsGate(const MetricVerdict& m);
 
+/// True when the workload of this result failed to run in the current run
+/// (what makes the outcome `error`).
+bool FailedToRun(const MetricVerdict& m);
+
 /// Position of a verdict in reports: regression, improvement, inconclusive,
 /// incomparable, skipped, new, removed, unchanged.
 int VerdictOrder(Verdict v);
 
-/// Metrics in reporting order: by VerdictOrder; regressions that fail the
-/// gate before warn-only and waived ones; within a group larger effects
-/// first; otherwise input order.
+/// Metrics in reporting order: workloads that failed to run, then by
+/// VerdictOrder; regressions that fail the gate before warn-only and waived
+/// ones; within a group larger effects first; otherwise input order.
 std::vector<const MetricVerdict*> OrderedMetrics(const Verdicts& verdicts);
 
+/// OrderedMetrics without the throughput results that are folded under their
+/// time result: a "throughput" metric whose workload has a "time" result
+/// with the same verdict is derived from it (same test, same interval
+/// mirrored), so the human-readable reports show one row. JSON and JUnit
+/// keep every metric.
+std::vector<const MetricVerdict*> ShownMetrics(const Verdicts& verdicts);
+
 /// "2 regressions (1 waived), 1 improvement, 40 unchanged, 3 inconclusive";
-/// new, removed, skipped and incomparable are appended when present.
+/// new, removed, skipped (other than failed), failed and incomparable are
+/// appended when present. Counts the rows of ShownMetrics.
 std::string CountsSentence(const Verdicts& verdicts);
+
+/// How reports name an outcome: "pass", "fail", "inconclusive", "error",
+/// "not judged" (ToString gives the machine spelling).
+const char* OutcomeLabel(Outcome o);
 
 /// "high", "medium", "low" for priorities 1, 2, 3 (others are clamped).
 const char* PriorityName(int priority);
@@ -38,9 +58,37 @@ std::string FormatPValues(const MetricVerdict& m);
 /// "1.00 ms → 1.04 ms" (with `arrow`), or "" when neither value is known.
 std::string FormatValues(const MetricVerdict& m, const char* arrow = " \u2192 ");
 
-/// The sentence with what the policy did to it: "waived until fixed (reason):
-/// ...", "warn only: ...", "severity off: ...". Falls back to the reason code.
-std::string NoteText(const MetricVerdict& m);
+/// The minimum detectable effect of a result ("+11%"), or "n/a" when
+/// nothing could be tested.
+std::string DetectableText(const MetricVerdict& m);
+
+/// The verdict as a row shows it: "regression (warn)", "regression
+/// (waived)", "regression (off)", "failed" for a workload that failed to
+/// run, else the verdict's name.
+std::string VerdictLabel(const MetricVerdict& m);
+
+/// A short note derived from the reason code (and the minimum detectable
+/// effect where it is the point): "noise between runs exceeds the effect",
+/// "within the 2% threshold", "too noisy to guard: could see +14%, policy
+/// requires +10%". Never repeats the interval, which has its own column. A
+/// workload that failed or was skipped keeps its sentence (the cause).
+/// `require_detectable` is the policy's (Verdicts::require_detectable).
+std::string ShortNote(const MetricVerdict& m, std::optional<double> require_detectable = {});
+
+/// `note` with what the policy did to the result: "waived (reason): ...",
+/// "warn only: ...", "severity off: ..." for regressions; else `note`.
+std::string WithPolicyPrefix(const MetricVerdict& m, const std::string& note);
+
+/// The short note with its policy prefix (what tables show).
+std::string NoteText(const MetricVerdict& m, std::optional<double> require_detectable = {});
+
+/// The full sentence with its policy prefix (verbose console, JUnit bodies);
+/// falls back to the short note when the result has no sentence.
+std::string FullNoteText(const MetricVerdict& m, std::optional<double> require_detectable = {});
+
+/// `text` with its first letter upper-cased (ASCII), to start a sentence
+/// with a view text ("policy requires ..." -> "Policy requires ...").
+std::string SentenceCase(std::string text);
 
 /// Column label of the interval: "Change [95% CI]" when every row shares the
 /// confidence level, else "Change [CI]".
@@ -56,6 +104,18 @@ std::string SuggestionDetail(const Suggestion& s, Escape escape) {
   return out.empty() ? out : " \u2014 " + out;
 }
 
+/// What the minimum detectable effects of a set of results say.
+struct Detectability {
+  int tested = 0;                ///< shown results with a minimum detectable effect
+  std::optional<double> lowest;  ///< smallest of them (fraction)
+  std::optional<double> highest;
+  int undetectable = 0;          ///< workloads too noisy for require_detectable
+};
+
+/// Over the shown lower-is-better results (and, for `undecided_only`, only
+/// inconclusive and incomparable ones).
+Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only);
+
 /// A table of plain-text cells.
 struct ViewTable {
   std::vector<std::string> columns;
@@ -63,18 +123,46 @@ struct ViewTable {
   std::vector<std::vector<std::string>> rows;
 };
 
+/// How a section is coloured: a section's colour follows what its results
+/// do to the gate.
+enum class Tone {
+  kFail,       ///< failed workloads; regressions when one of them fails the gate
+  kWarn,       ///< warn-only regressions; inconclusive results the policy fails
+  kGood,       ///< improvements
+  kUndecided,  ///< inconclusive results that do not decide the outcome
+  kNeutral,    ///< everything else (unchanged; new, removed, skipped; waived regressions)
+};
+
+/// "fail", "warn", "good", "undecided", "neutral" (HTML class suffixes).
+const char* ToneName(Tone tone);
+
 /// One group of results.
 struct ViewSection {
-  std::string id;       ///< "regressions", "improvements", "inconclusive", "other", "unchanged"
+  /// "failed", "regressions", "improvements", "inconclusive", "other", "unchanged"
+  std::string id;
   std::string title;    ///< "Regressions"
   bool folded = false;  ///< shown collapsed (unchanged results)
+  Tone tone = Tone::kNeutral;
   ViewTable table;
 };
 
 struct ReportView {
   Outcome outcome = Outcome::kPass;
-  std::string counts;    ///< CountsSentence
-  std::string context;   ///< "baseline A vs current B; policy P (FDR q = 0.05); gpugate 1.0"
+  std::string label;      ///< OutcomeLabel: "not judged"
+  /// Heading text after "gpugate: ": the counts for pass, fail and
+  /// inconclusive; "not judged: 16 inconclusive; could not see changes below
+  /// +11%"; "error: 1 workload failed to run; <counts>". Always names the
+  /// outcome for not_judged and error, whose mark alone would not.
+  std::string headline;
+  /// The closing console line after "LABEL: " (the headline without the
+  /// "not judged: " / "error: " prefix).
+  std::string summary;
+  std::string counts;        ///< CountsSentence
+  std::string outcome_note;  ///< why the outcome is what it is; empty for pass and fail
+  std::string detectable;    ///< "+1.4% … +12%" over tested results; empty when none
+  std::string requirement;   ///< "policy requires +10%: 3 workloads too noisy to guard"; or empty
+  std::string context;       ///< "baseline A vs current B; policy P (FDR q = 0.05); gpugate 1.0"
+  int results = 0;           ///< number of results compared
   std::vector<ViewSection> sections;  ///< only groups that have rows, in order
   bool environment_matches = true;
   ViewTable env_differences;          ///< Field | Baseline | Current

@@ -21,9 +21,10 @@ TEST(ReportConsole, RegressionsFirstAndSummaryLast) {
   EXPECT_EQ(text.substr(first_row, 10), "regression") << text;
   EXPECT_LT(text.find("saxpy/16M"), text.find("reduce/64M"));
   EXPECT_LT(text.find("regression (warn)"), text.find("regression (waived)"));
-  EXPECT_NE(text.find("3 unchanged results not listed"), std::string::npos);
+  // saxpy/1M's throughput is folded under its time row: two unchanged rows.
+  EXPECT_NE(text.find("2 unchanged results not listed"), std::string::npos);
   const std::string last = "FAIL: 3 regressions (1 waived, 1 warn only), 1 improvement, "
-                           "3 unchanged, 1 inconclusive, 1 new, 1 removed, 1 skipped, "
+                           "2 unchanged, 2 inconclusive, 1 new, 1 removed, 1 skipped, "
                            "1 incomparable\n";
   ASSERT_GE(text.size(), last.size());
   EXPECT_EQ(text.substr(text.size() - last.size()), last);
@@ -72,6 +73,65 @@ TEST(ReportConsole, LongNamesAreShortenedInTheMiddle) {
   EXPECT_NE(text.find("int)_END"), std::string::npos) << text;
   for (size_t pos = 0, next; (next = text.find('\n', pos)) != std::string::npos; pos = next + 1)
     EXPECT_LT(next - pos, 400u) << text.substr(pos, next - pos);
+}
+
+// The closing line of a report.
+std::string LastLine(std::string text) {
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text.substr(text.rfind('\n') + 1);
+}
+
+TEST(ReportConsole, ErrorSummaryNamesTheFailureAndNeverSaysPass) {
+  const std::string text = RenderConsole(testing_fixtures::ErrorVerdicts());
+  const std::string last = LastLine(text);
+  EXPECT_EQ(last.rfind("ERROR: 1 workload failed to run; ", 0), 0u) << last;
+  EXPECT_EQ(last.find("PASS"), std::string::npos) << last;
+  EXPECT_EQ(last.find("pass"), std::string::npos) << last;
+  // The failed workload is the first row, with its cause.
+  const size_t header = text.find("VERDICT");
+  const size_t first_row = text.find('\n', header) + 1;
+  EXPECT_EQ(text.substr(first_row, 6), "failed") << text;
+  EXPECT_NE(text.find("exit code 139 (SIGSEGV)"), std::string::npos) << text;
+}
+
+TEST(ReportConsole, NotJudgedIsNeitherPassNorFail) {
+  const std::string text = RenderConsole(testing_fixtures::NotJudgedVerdicts());
+  EXPECT_EQ(LastLine(text), "NOT JUDGED: 4 inconclusive; could not see changes below +11%");
+  EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
+  EXPECT_NE(text.find("could have seen: +11% \u2026 +30% (90% power)\n"), std::string::npos)
+      << text;
+  ReportOptions color;
+  color.color = true;
+  EXPECT_NE(RenderConsole(testing_fixtures::NotJudgedVerdicts(), color)
+                .find("\x1b[1mNOT JUDGED\x1b[0m: "),
+            std::string::npos);
+}
+
+TEST(ReportConsole, ShortNotesWithoutTheIntervalAndDerivedThroughputFolded) {
+  ReportOptions verbose;
+  verbose.verbose = true;
+  const std::string plain = RenderConsole(testing_fixtures::NotJudgedVerdicts());
+  // One row for outliers: its throughput is derived from time, same verdict.
+  EXPECT_EQ(plain.find("throughput"), std::string::npos) << plain;
+  // The interval is a column; the note does not repeat it.
+  EXPECT_EQ(plain.find("[-13.8%, +16.0%]"), plain.rfind("[-13.8%, +16.0%]")) << plain;
+  EXPECT_NE(plain.find("+30%       noise between runs exceeds the effect\n"), std::string::npos)
+      << plain;
+  EXPECT_EQ(plain.find("Welch"), std::string::npos) << plain;
+  // Verbose output adds each full sentence on a line of its own.
+  const std::string full = RenderConsole(testing_fixtures::NotJudgedVerdicts(), verbose);
+  EXPECT_NE(full.find("\n              +0.0% [-13.8%, +16.0%]: noise between runs exceeds the "
+                      "effect; use a baseline history"),
+            std::string::npos)
+      << full;
+}
+
+TEST(ReportConsole, RequireDetectableIsInTheSummary) {
+  const std::string text = RenderConsole(testing_fixtures::RequireDetectableVerdicts());
+  EXPECT_EQ(LastLine(text),
+            "INCONCLUSIVE: 0 regressions, 0 improvements, 2 unchanged, 4 inconclusive; policy "
+            "requires +10%: 3 workloads too noisy to guard");
+  EXPECT_NE(text.find("too noisy to guard: policy requires +10%"), std::string::npos) << text;
 }
 
 }  // namespace

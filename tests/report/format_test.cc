@@ -25,6 +25,19 @@ TEST(ReportFormat, ThresholdDropsZeroDecimal) {
   EXPECT_EQ(FormatThreshold(0.1), "10%");
 }
 
+TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {
+  EXPECT_EQ(FormatDetectable(0.113), "+11%");
+  EXPECT_EQ(FormatDetectable(0.38), "+38%");
+  EXPECT_EQ(FormatDetectable(0.042), "+4.2%");
+  EXPECT_EQ(FormatDetectable(0.04), "+4%");
+  EXPECT_EQ(FormatDetectable(0.0996), "+10%");
+  EXPECT_EQ(FormatDetectable(0.0049), "+0.5%");
+  EXPECT_EQ(FormatDetectable(2.5), "+250%");
+  EXPECT_EQ(FormatDetectable(0.2, /*lower_is_better=*/false), "-20%");
+  EXPECT_EQ(FormatDetectable(-0.1), "n/a");
+  EXPECT_EQ(FormatDetectable(std::numeric_limits<double>::infinity()), "n/a");
+}
+
 TEST(ReportFormat, RatioWithInterval) {
   EXPECT_EQ(FormatRatioCi(1.041, 1.029, 1.053), "+4.1% [+2.9%, +5.3%]");
   EXPECT_EQ(FormatRatioCi(0.87, 0.85, 0.89), "-13.0% [-15.0%, -11.0%]");

@@ -17,21 +17,54 @@ using testing_fixtures::MixedVerdicts;
 using testing_fixtures::PassVerdicts;
 
 TEST(ReportGithub, OutputLines) {
+  // Counts are of metrics, as in the JSON; the summary is the headline,
+  // which counts rows (saxpy/1M's throughput is folded under its time).
   EXPECT_EQ(RenderGithubOutput(MixedVerdicts()),
+            "outcome=fail\n"
             "verdict=fail\n"
             "regressions=3\n"
             "failing=1\n"
+            "errors=0\n"
             "improvements=1\n"
-            "inconclusive=1\n"
+            "inconclusive=2\n"
             "unchanged=3\n"
             "new=1\n"
             "removed=1\n"
             "skipped=1\n"
             "incomparable=1\n"
-            "summary=3 regressions (1 waived, 1 warn only), 1 improvement, 3 unchanged, "
-            "1 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable\n");
-  EXPECT_EQ(RenderGithubOutput(MismatchVerdicts()).substr(0, 21), "verdict=inconclusive\n");
-  EXPECT_EQ(RenderGithubOutput(PassVerdicts()).substr(0, 13), "verdict=pass\n");
+            "undetectable=0\n"
+            "mde_min=0.014\n"
+            "mde_max=0.124\n"
+            "summary=3 regressions (1 waived, 1 warn only), 1 improvement, 2 unchanged, "
+            "2 inconclusive, 1 new, 1 removed, 1 skipped, 1 incomparable\n");
+  EXPECT_EQ(RenderGithubOutput(MismatchVerdicts()).substr(0, 42),
+            "outcome=inconclusive\nverdict=inconclusive\n");
+  EXPECT_EQ(RenderGithubOutput(PassVerdicts()).substr(0, 26), "outcome=pass\nverdict=pass\n");
+}
+
+TEST(ReportGithub, NotJudgedAndErrorAreNeverAPass) {
+  const std::string not_judged = RenderGithubOutput(testing_fixtures::NotJudgedVerdicts());
+  EXPECT_EQ(not_judged.rfind("outcome=not_judged\nverdict=not_judged\n", 0), 0u) << not_judged;
+  EXPECT_NE(not_judged.find("\nsummary=not judged: 4 inconclusive; could not see changes below "
+                            "+11%\n"),
+            std::string::npos)
+      << not_judged;
+  EXPECT_EQ(not_judged.find("pass"), std::string::npos) << not_judged;
+  EXPECT_EQ(RenderGithubAnnotations(testing_fixtures::NotJudgedVerdicts()),
+            "::warning title=gpugate not judged::not judged: 4 inconclusive; could not see "
+            "changes below +11%25 (nothing was decided; not a pass): noisy (time); bimodal "
+            "(time); outliers (time); (suite) (time)\n");
+
+  const std::string error = RenderGithubOutput(testing_fixtures::ErrorVerdicts());
+  EXPECT_EQ(error.rfind("outcome=error\nverdict=error\n", 0), 0u) << error;
+  EXPECT_NE(error.find("\nerrors=1\n"), std::string::npos) << error;
+  EXPECT_EQ(RenderGithubAnnotations(testing_fixtures::ErrorVerdicts()),
+            "::error title=gpugate workload failed%3A train-step (time)::current run: failed: "
+            "exit code 139 (SIGSEGV) in round 3\n");
+  const std::string required = RenderGithubOutput(testing_fixtures::RequireDetectableVerdicts());
+  EXPECT_NE(required.find("\nundetectable=3\nmde_min=0.041\nmde_max=0.238\n"),
+            std::string::npos)
+      << required;
 }
 
 TEST(ReportGithub, MultilineValuesUseADelimiterNotInTheValue) {
@@ -45,17 +78,16 @@ TEST(ReportGithub, MultilineValuesUseADelimiterNotInTheValue) {
 TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
   const std::string text = RenderGithubAnnotations(MixedVerdicts());
   EXPECT_EQ(text,
-            "::error title=gpugate regression%3A saxpy/16M (time)::+4.1%25 [+2.9%25, +5.3%25] (p 0.0012 "
-            "(0.004), threshold 2%25): +4.1%25 [+2.9%25, +5.3%25] exceeds the 2%25 threshold; 30 vs 30 "
-            "samples over 5 rounds\n"
-            "::warning title=gpugate regression%3A gemm/fp16/4096 (peak_memory)::+25.0%25 [+25.0%25, "
-            "+25.0%25] (p n/a, threshold 10%25): warn only: peak memory +25.0%25 exceeds the 10%25 "
-            "threshold\n"
-            "::warning title=gpugate regression%3A conv2d/nhwc (time)::+12.0%25 [+8.0%25, +16.0%25] (p "
-            "0.0004 (0.002), threshold 2%25): waived (new algorithm lands in #812, until "
-            "2026-12-31): +12.0%25 [+8.0%25, +16.0%25] exceeds the 2%25 threshold\n"
-            "::notice title=gpugate inconclusive::1 result was inconclusive (noise larger than the "
-            "effect or too few samples): train-step (time)\n"
+            "::error title=gpugate regression%3A saxpy/16M (time)::+4.1%25 [+2.9%25, +5.3%25] (p "
+            "0.0012 (0.004)): significant, above the 2%25 threshold\n"
+            "::warning title=gpugate regression%3A gemm/fp16/4096 (peak_memory)::+25.0%25 "
+            "[+25.0%25, +25.0%25] (p n/a): warn only: above the 10%25 threshold (ratio alone, no "
+            "test)\n"
+            "::warning title=gpugate regression%3A conv2d/nhwc (time)::+12.0%25 [+8.0%25, "
+            "+16.0%25] (p 0.0004 (0.002)): waived (new algorithm lands in #812, until "
+            "2026-12-31): significant, above the 2%25 threshold\n"
+            "::notice title=gpugate inconclusive::2 results were inconclusive (noise larger than "
+            "the effect or too few samples): train-step (time); (suite) (time)\n"
             "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
             "2026-10-01: perf fix tracked in #771\n");
 }
@@ -84,6 +116,7 @@ Verdicts ManyResults(int n, Verdict verdict) {
     MetricVerdict m = Metric("suite/some-long-workload-name/with/parameters/n=" + std::to_string(i),
                              "time", verdict);
     m.ratio = 1.1;
+    m.mde = 0.05 + 0.0001 * i;
     m.sentence = "a sentence long enough to make every row take about two hundred bytes of "
                  "Markdown once the table cells are written out";
     v.metrics.push_back(m);
@@ -101,6 +134,9 @@ TEST(ReportGithub, StepSummaryDropsUnchangedRowsToFitTheLimit) {
             "0 inconclusive");
   EXPECT_NE(md.find("15000 unchanged results are not listed"), std::string::npos);
   EXPECT_EQ(md.find("n=14999"), std::string::npos);
+  // What could have been seen still covers every result.
+  EXPECT_NE(md.find("Could have seen: +5% \u2026 +155% "), std::string::npos)
+      << md.substr(0, 600);
 }
 
 TEST(ReportGithub, StepSummaryIsCutAtALineWhenStillTooLarge) {

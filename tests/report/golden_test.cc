@@ -17,9 +17,12 @@
 namespace gpugate {
 namespace {
 
+using testing_fixtures::ErrorVerdicts;
 using testing_fixtures::MismatchVerdicts;
 using testing_fixtures::MixedVerdicts;
+using testing_fixtures::NotJudgedVerdicts;
 using testing_fixtures::PassVerdicts;
+using testing_fixtures::RequireDetectableVerdicts;
 
 struct Fixture {
   const char* name;
@@ -28,7 +31,12 @@ struct Fixture {
 
 const std::vector<Fixture>& Fixtures() {
   static const std::vector<Fixture> kFixtures = {
-      {"mixed", MixedVerdicts}, {"mismatch", MismatchVerdicts}, {"pass", PassVerdicts}};
+      {"mixed", MixedVerdicts},
+      {"mismatch", MismatchVerdicts},
+      {"pass", PassVerdicts},
+      {"not_judged", NotJudgedVerdicts},
+      {"error", ErrorVerdicts},
+      {"require_detectable", RequireDetectableVerdicts}};
   return kFixtures;
 }
 

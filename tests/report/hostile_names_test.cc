@@ -63,6 +63,11 @@ Verdicts HostileVerdicts() {
   auto unchanged = Metric(kHostile, "time", Verdict::kUnchanged);
   unchanged.ratio = 1.0;
   v.metrics.push_back(unchanged);
+  // A workload that failed: its sentence (the cause) is shown as it is.
+  auto failed = Metric(kHostile, "time", Verdict::kSkipped);
+  failed.reason = Reason::kCurrentFailed;
+  failed.sentence = "failed: " + kHostile;
+  v.metrics.push_back(failed);
   v.env_differences.push_back({"gpu.name " + kHostile, kHostile, kBadUtf8});
   v.environment_matches = false;
   v.suggestions.push_back({kHostile, "rule " + kHostile, 1, kHostile, kHostile, kHostile});
@@ -154,8 +159,8 @@ TEST(ReportHostile, MarkdownRendersAsTablesWithCmarkGfm) {
     ++tables;
     pos = end;
   }
-  // regressions, inconclusive, other, unchanged, environment differences
-  EXPECT_EQ(tables, 5);
+  // failed, regressions, inconclusive, other, unchanged, environment differences
+  EXPECT_EQ(tables, 6);
   std::remove(in.c_str());
   std::remove(out.c_str());
 }
@@ -206,8 +211,9 @@ TEST(ReportHostile, GithubAnnotationsStayOneCommandPerLine) {
   const std::string text = RenderGithubAnnotations(HostileVerdicts());
   EXPECT_FALSE(HasRawControl(text));
   const std::vector<std::string> lines = Lines(text);
-  // failing regression, waived regression, inconclusive, environment, warning
-  ASSERT_EQ(lines.size(), 5u) << text;
+  // failed workload, failing regression, waived regression, inconclusive,
+  // environment, warning
+  ASSERT_EQ(lines.size(), 6u) << text;
   for (const std::string& line : lines) {
     EXPECT_TRUE(line.rfind("::error title=", 0) == 0 || line.rfind("::warning title=", 0) == 0 ||
                 line.rfind("::notice title=", 0) == 0)
@@ -220,12 +226,19 @@ TEST(ReportHostile, GithubAnnotationsStayOneCommandPerLine) {
     EXPECT_EQ(title.find_first_of(":,"), std::string::npos) << "title not escaped: " << line;
     EXPECT_NE(title.find("gpugate"), std::string::npos) << line;
   }
-  EXPECT_EQ(lines[0].rfind("::error title=gpugate regression%3A evil|name`code`<script>", 0), 0u)
-      << lines[0];
-  EXPECT_NE(lines[0].find("%250A%3A%3Aerror%3A%3Aboom *b* _i_ [x](y) #h (time)::+20.0%25 "),
-            std::string::npos)
+  EXPECT_EQ(lines[0].rfind("::error title=gpugate workload failed%3A evil|name`code`<script>", 0),
+            0u)
       << lines[0];
   EXPECT_NE(lines[0].find("]]>%0Aline2red%250A::error::boom"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("::error title=gpugate regression%3A evil|name`code`<script>", 0), 0u)
+      << lines[1];
+  EXPECT_NE(lines[1].find("%250A%3A%3Aerror%3A%3Aboom *b* _i_ [x](y) #h (time)::+20.0%25 "),
+            std::string::npos)
+      << lines[1];
+  EXPECT_NE(
+      lines[2].find("waived (waiver evil|name`code`<script>alert(1)</script>&amp;]]>%0Aline2"),
+      std::string::npos)
+      << lines[2];
 }
 
 TEST(ReportHostile, JsonRoundTripsHostileText) {

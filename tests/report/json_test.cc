@@ -13,10 +13,13 @@
 namespace gpugate {
 namespace {
 
+using testing_fixtures::ErrorVerdicts;
 using testing_fixtures::Metric;
 using testing_fixtures::MismatchVerdicts;
 using testing_fixtures::MixedVerdicts;
+using testing_fixtures::NotJudgedVerdicts;
 using testing_fixtures::PassVerdicts;
+using testing_fixtures::RequireDetectableVerdicts;
 
 void ExpectSameMetric(const MetricVerdict& a, const MetricVerdict& b) {
   EXPECT_EQ(a.workload, b.workload);
@@ -38,6 +41,7 @@ void ExpectSameMetric(const MetricVerdict& a, const MetricVerdict& b) {
   EXPECT_EQ(a.baseline_rounds, b.baseline_rounds);
   EXPECT_EQ(a.current_rounds, b.current_rounds);
   EXPECT_EQ(a.baseline_history_runs, b.baseline_history_runs);
+  EXPECT_EQ(a.mde, b.mde);
   EXPECT_EQ(a.reason, b.reason);
   EXPECT_EQ(a.sentence, b.sentence);
   EXPECT_EQ(a.waived, b.waived);
@@ -51,6 +55,7 @@ void ExpectSame(const Verdicts& a, const Verdicts& b) {
   EXPECT_EQ(a.current_label, b.current_label);
   EXPECT_EQ(a.policy_name, b.policy_name);
   EXPECT_EQ(a.fdr_q, b.fdr_q);
+  EXPECT_EQ(a.require_detectable, b.require_detectable);
   EXPECT_EQ(a.environment_matches, b.environment_matches);
   EXPECT_EQ(a.outcome, b.outcome);
   ASSERT_EQ(a.env_differences.size(), b.env_differences.size());
@@ -77,7 +82,9 @@ void ExpectSame(const Verdicts& a, const Verdicts& b) {
 }
 
 TEST(ReportJson, RoundTripIsExact) {
-  for (const Verdicts& v : {MixedVerdicts(), MismatchVerdicts(), PassVerdicts(), Verdicts{}}) {
+  for (const Verdicts& v : {MixedVerdicts(), MismatchVerdicts(), PassVerdicts(),
+                            NotJudgedVerdicts(), ErrorVerdicts(), RequireDetectableVerdicts(),
+                            Verdicts{}}) {
     const std::string text = RenderJson(v);
     Result<Verdicts> back = VerdictsFromJson(text, "v.json");
     ASSERT_TRUE(back.ok()) << back.error().message << "\n" << text;

@@ -26,7 +26,10 @@ std::string Xsd() { return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/junit/
 TEST(ReportJunit, ValidatesAgainstTheAntSchema) {
   if (!HaveTool("xmllint")) GTEST_SKIP() << "xmllint is not installed";
   int i = 0;
-  for (const Verdicts& v : {MixedVerdicts(), MismatchVerdicts(), PassVerdicts(), Verdicts{}}) {
+  for (const Verdicts& v : {MixedVerdicts(), MismatchVerdicts(), PassVerdicts(),
+                            testing_fixtures::NotJudgedVerdicts(),
+                            testing_fixtures::ErrorVerdicts(),
+                            testing_fixtures::RequireDetectableVerdicts(), Verdicts{}}) {
     ReportOptions o;
     o.timestamp = "2026-03-04T05:06:07";
     const std::string path = TempPath("_" + std::to_string(i++) + ".xml");
@@ -55,20 +58,33 @@ TEST(ReportJunit, SchemaValidationCatchesABrokenDocument) {
 
 TEST(ReportJunit, CountsFailuresAndSkips) {
   const std::string xml = RenderJunit(MixedVerdicts());
-  // 12 results; only the unwaived fail-severity regression fails; skipped and
-  // incomparable are skipped; warn-only, waived and inconclusive pass.
-  EXPECT_NE(xml.find("tests=\"12\" failures=\"1\" errors=\"0\" skipped=\"2\""), std::string::npos)
+  // 13 results; only the unwaived fail-severity regression fails; skipped,
+  // incomparable and inconclusive (not judged) are skipped; warn-only and
+  // waived pass.
+  EXPECT_NE(xml.find("tests=\"13\" failures=\"1\" errors=\"0\" skipped=\"4\""), std::string::npos)
       << xml;
+  // The message is the short note; the body has the numbers and the sentence.
   EXPECT_NE(xml.find("<testcase classname=\"gpugate.time\" name=\"saxpy/16M\" time=\"0\">\n"
-                     "      <failure type=\"regression\" message=\"+4.1% [+2.9%, +5.3%] exceeds"),
+                     "      <failure type=\"regression\" message=\"significant, above the 2% "
+                     "threshold\">change: +4.1% [+2.9%, +5.3%] (95% CI)\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("could see: +1.9% (90% power)\n"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("+4.1% [+2.9%, +5.3%] exceeds the 2% threshold; 30 vs 30 samples over 5 "
+                     "rounds</failure>"),
             std::string::npos)
       << xml;
   EXPECT_NE(xml.find("<testcase classname=\"gpugate.time\" name=\"conv2d/nhwc\" time=\"0\"/>"),
             std::string::npos);
-  EXPECT_NE(xml.find("<skipped message=\"incomparable: SM clock locked"), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"incomparable: environments differ: not compared\"/>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<skipped message=\"inconclusive: noise between runs exceeds the effect\"/>"),
+            std::string::npos)
+      << xml;
   EXPECT_NE(xml.find("<property name=\"time saxpy/16M\" value=\"verdict=regression ratio=1.041 "
                      "ci=[1.029, 1.053] confidence=0.95 p=0.0012 p_adjusted=0.004 "
-                     "threshold=0.02 severity=fail\"/>"),
+                     "threshold=0.02 mde=0.019 severity=fail\"/>"),
             std::string::npos)
       << xml;
 }
@@ -81,6 +97,36 @@ TEST(ReportJunit, InconclusiveFailsOnlyWhenTheOutcomeSaysSo) {
   v.outcome = Outcome::kPass;
   EXPECT_NE(RenderJunit(v).find("failures=\"0\""), std::string::npos);
   EXPECT_EQ(RenderJunit(v).find("<failure"), std::string::npos);
+}
+
+TEST(ReportJunit, AFailedWorkloadIsAnError) {
+  const std::string xml = RenderJunit(testing_fixtures::ErrorVerdicts());
+  EXPECT_NE(xml.find("tests=\"4\" failures=\"0\" errors=\"1\" skipped=\"1\""), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<testcase classname=\"gpugate.time\" name=\"train-step\" time=\"0\">\n"
+                     "      <error type=\"current_failed\" message=\"current run: failed: exit "
+                     "code 139 (SIGSEGV) in round 3\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<property name=\"gpugate.outcome\" value=\"error\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("\nerror: 1 workload failed to run; "), std::string::npos) << xml;
+}
+
+TEST(ReportJunit, NotJudgedPassesNoTestcase) {
+  const std::string xml = RenderJunit(testing_fixtures::NotJudgedVerdicts());
+  // Every result is undecided: all skipped, none passed, none failed.
+  EXPECT_NE(xml.find("tests=\"5\" failures=\"0\" errors=\"0\" skipped=\"5\""), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<property name=\"gpugate.outcome\" value=\"not_judged\"/>\n"
+                     "      <property name=\"gpugate.headline\" value=\"not judged: 4 "
+                     "inconclusive; could not see changes below +11%\"/>\n"
+                     "      <property name=\"gpugate.could_see\" value=\"+11% \u2026 +30%\"/>"),
+            std::string::npos)
+      << xml;
+  const std::string required = RenderJunit(testing_fixtures::RequireDetectableVerdicts());
+  EXPECT_NE(required.find("<property name=\"gpugate.require_detectable\" value=\"0.1\"/>"),
+            std::string::npos)
+      << required;
 }
 
 TEST(ReportJunit, TimestampAndHostname) {

@@ -1,0 +1,136 @@
+// The report view: the headline per outcome, what could have been seen,
+// derived throughput folded under its time row, and short notes derived
+// from reason codes.
+#include "report/view.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/report_fixtures.h"
+
+namespace gpugate {
+namespace {
+
+using testing_fixtures::ErrorVerdicts;
+using testing_fixtures::Metric;
+using testing_fixtures::MixedVerdicts;
+using testing_fixtures::NotJudgedVerdicts;
+using testing_fixtures::PassVerdicts;
+using testing_fixtures::RequireDetectableVerdicts;
+
+TEST(ReportView, HeadlineNamesOutcomesThatAreNotAPass) {
+  EXPECT_EQ(BuildView(PassVerdicts()).headline,
+            "0 regressions, 1 improvement, 1 unchanged, 0 inconclusive");
+  const ReportView not_judged = BuildView(NotJudgedVerdicts());
+  EXPECT_EQ(not_judged.label, "not judged");
+  EXPECT_EQ(not_judged.headline, "not judged: 4 inconclusive; could not see changes below +11%");
+  EXPECT_EQ(not_judged.summary, "4 inconclusive; could not see changes below +11%");
+  EXPECT_NE(not_judged.outcome_note.find("not a pass"), std::string::npos);
+  const ReportView error = BuildView(ErrorVerdicts());
+  EXPECT_EQ(error.headline,
+            "error: 1 workload failed to run; 0 regressions, 1 improvement, 1 unchanged, "
+            "0 inconclusive, 1 skipped");
+  const ReportView required = BuildView(RequireDetectableVerdicts());
+  EXPECT_EQ(required.requirement, "policy requires +10%: 3 workloads too noisy to guard");
+  EXPECT_EQ(required.headline,
+            "0 regressions, 0 improvements, 2 unchanged, 4 inconclusive; policy requires +10%: "
+            "3 workloads too noisy to guard");
+}
+
+TEST(ReportView, NotJudgedWithNothingTestable) {
+  Verdicts v;
+  v.outcome = Outcome::kNotJudged;
+  v.metrics.push_back(testing_fixtures::CommonShift());
+  const ReportView view = BuildView(v);
+  EXPECT_EQ(view.headline, "not judged: 1 inconclusive; nothing could be tested");
+  EXPECT_EQ(view.detectable, "");
+}
+
+TEST(ReportView, WhatCouldHaveBeenSeen) {
+  // Over every tested lower-is-better result (the throughput's drop is not
+  // a slowdown and is folded anyway).
+  EXPECT_EQ(BuildView(MixedVerdicts()).detectable, "+1.4% \u2026 +12%");
+  EXPECT_EQ(BuildView(RequireDetectableVerdicts()).detectable, "+4.1% \u2026 +24%");
+  Verdicts one = PassVerdicts();
+  one.metrics.resize(1);
+  EXPECT_EQ(BuildView(one).detectable, "+1.2%");
+  const Detectability d = DetectabilityOf(NotJudgedVerdicts(), /*undecided_only=*/true);
+  EXPECT_EQ(d.tested, 3);
+  EXPECT_DOUBLE_EQ(*d.lowest, 0.113);
+  EXPECT_DOUBLE_EQ(*d.highest, 0.296);
+  EXPECT_EQ(DetectabilityOf(RequireDetectableVerdicts(), false).undetectable, 3);
+}
+
+TEST(ReportView, DerivedThroughputIsFoldedUnderItsTimeRow) {
+  const Verdicts v = NotJudgedVerdicts();
+  for (const MetricVerdict* m : ShownMetrics(v)) EXPECT_NE(m->metric, "throughput");
+  EXPECT_EQ(ShownMetrics(v).size(), v.metrics.size() - 1);
+  // A throughput result whose verdict differs from time's keeps its row.
+  Verdicts differs = v;
+  for (MetricVerdict& m : differs.metrics)
+    if (m.metric == "throughput") m.verdict = Verdict::kUnchanged;
+  EXPECT_EQ(ShownMetrics(differs).size(), differs.metrics.size());
+  // Counts follow the rows shown.
+  EXPECT_EQ(CountsSentence(v), "0 regressions, 0 improvements, 0 unchanged, 4 inconclusive");
+}
+
+TEST(ReportView, FailedWorkloadsComeFirstAndAreCountedAsFailed) {
+  const Verdicts v = ErrorVerdicts();
+  const std::vector<const MetricVerdict*> shown = ShownMetrics(v);
+  ASSERT_FALSE(shown.empty());
+  EXPECT_TRUE(FailedToRun(*shown.front()));
+  EXPECT_EQ(VerdictLabel(*shown.front()), "failed");
+  EXPECT_EQ(CountsSentence(v),
+            "0 regressions, 1 improvement, 1 unchanged, 0 inconclusive, 1 skipped, 1 failed");
+  const ReportView view = BuildView(v);
+  ASSERT_FALSE(view.sections.empty());
+  EXPECT_EQ(view.sections.front().id, "failed");
+  EXPECT_EQ(view.sections.front().tone, Tone::kFail);
+}
+
+TEST(ReportView, EveryReasonHasAShortNoteWithoutTheInterval) {
+  for (Reason r : AllReasons()) {
+    MetricVerdict m = Metric("w", "time", Verdict::kInconclusive);
+    m.ratio = 1.03;
+    m.ci_low = 0.97;
+    m.ci_high = 1.09;
+    m.mde = 0.12;
+    m.reason = r;
+    m.sentence = "+3.0% [-3.0%, +9.0%] a long sentence with every number in it";
+    const std::string note = ShortNote(m, 0.1);
+    SCOPED_TRACE(ToString(r));
+    EXPECT_FALSE(note.empty());
+    // Workloads that failed or were skipped keep their cause; nothing else
+    // repeats the interval.
+    const bool keeps_cause = r == Reason::kNone || r == Reason::kCurrentFailed ||
+                             r == Reason::kCurrentSkipped || r == Reason::kBaselineFailed ||
+                             r == Reason::kBaselineSkipped;
+    EXPECT_EQ(note.find("[-3.0%, +9.0%]") != std::string::npos, keeps_cause) << note;
+    EXPECT_LT(note.size(), 80u) << note;
+  }
+  MetricVerdict noisy = Metric("w", "time", Verdict::kInconclusive);
+  noisy.reason = Reason::kBetweenRunNoise;
+  EXPECT_EQ(ShortNote(noisy), "noise between runs exceeds the effect");
+  noisy.reason = Reason::kUndetectable;
+  EXPECT_EQ(ShortNote(noisy, 0.1), "too noisy to guard: policy requires +10%");
+  MetricVerdict suite = testing_fixtures::CommonShift();
+  EXPECT_EQ(ShortNote(suite), "shift common to all workloads: one run per side cannot judge it");
+}
+
+TEST(ReportView, NotesCarryWhatThePolicyDid) {
+  MetricVerdict m = Metric("w", "time", Verdict::kRegression);
+  m.reason = Reason::kSignificantAboveThreshold;
+  m.sentence = "+4.1% [+2.9%, +5.3%] exceeds the 2% threshold";
+  EXPECT_EQ(NoteText(m), "significant, above the 2% threshold");
+  EXPECT_EQ(FullNoteText(m), "+4.1% [+2.9%, +5.3%] exceeds the 2% threshold");
+  m.severity = Severity::kWarn;
+  EXPECT_EQ(NoteText(m), "warn only: significant, above the 2% threshold");
+  EXPECT_EQ(VerdictLabel(m), "regression (warn)");
+  m.waived = true;
+  m.waiver_reason = "tracked in #1";
+  EXPECT_EQ(NoteText(m), "waived (tracked in #1): significant, above the 2% threshold");
+}
+
+}  // namespace
+}  // namespace gpugate

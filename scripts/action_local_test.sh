@@ -115,16 +115,19 @@ json.dump({"outputs": outputs, "job_exit": failed_code, "log": log, "summary": o
 PY
 
 # --- fixtures: synthetic suites ---------------------------------------------------
-suite() {  # suite NAME SLOWDOWN CV -> $WORK/ws/NAME.yaml
+suite() {  # suite NAME SLOWDOWN CV -> $WORK/ws/NAME.yaml (SLOWDOWN on kernel/a only)
   cat > "$WORK/ws/$1.yaml" <<EOF
 version: 1
 name: action-test
 defaults: {warmup: 0, min_samples: 40, max_samples: 40, min_time: 0, rounds: 5}
 workloads:
+  - name: kernel/a
+    kind: synthetic
+    synthetic: {median: 1ms, cv: $3, slowdown: $2, seed: 11}
   - name: kernel/{id}
     kind: synthetic
-    params: {id: [a, b, c]}
-    synthetic: {median: 1ms, cv: $3, slowdown: $2, seed: 11}
+    params: {id: [b, c, d, e]}
+    synthetic: {median: 1ms, cv: $3, seed: 11}
 EOF
 }
 mkdir -p "$WORK/ws"
@@ -199,7 +202,7 @@ expect_summary pass "unchanged"
 run_case regression push '{"mode": "compare", "baseline": "base.json", "current": "slow.json"}'
 expect regression verdict "j['outputs']['verdict']" fail
 expect regression exit-code "j['outputs']['exit-code']" 1
-expect regression regressions "j['outputs']['regressions']" 3
+expect regression regressions "j['outputs']['regressions']" 1
 expect regression "job fails" "j['job_exit']" 1
 expect_summary regression "regression"
 # fail-on: never keeps the job green
@@ -232,7 +235,7 @@ expect_summary input-error "gpugate: error"
 run_case ab push '{"mode": "ab", "suite": "quiet.yaml", "base-dir": "base", "head-dir": "head", "rounds": "8"}'
 expect ab verdict "j['outputs']['verdict']" pass
 expect ab "job passes" "j['job_exit']" 0
-expect_summary ab "3 unchanged"
+expect_summary ab "5 unchanged"
 expect_summary ab "vs current head "
 
 # refresh: run and append to a baseline folder

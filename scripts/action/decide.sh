@@ -3,7 +3,9 @@
 #   regression    exit 1 fails (and 2, 3)
 #   inconclusive  exit 1 and 4 fail (and 2, 3)
 #   never         only input and tool errors (2, 3) fail
-# Env: GPUGATE_EXIT, GPUGATE_FAIL_ON.
+# Exit 0 with outcome not_judged (nothing could be decided) passes the step but
+# is never reported as a pass.
+# Env: GPUGATE_EXIT, GPUGATE_OUTCOME, GPUGATE_FAIL_ON.
 set -euo pipefail
 code=${GPUGATE_EXIT:-}
 fail_on=${GPUGATE_FAIL_ON:-regression}
@@ -14,7 +16,12 @@ if [ -z "$code" ]; then
   echo "::error title=gpugate::gpugate did not run (no exit code)"; exit 3
 fi
 case "$code" in
-  0) echo "gpugate: pass"; exit 0 ;;
+  0) if [ "${GPUGATE_OUTCOME:-}" = not_judged ]; then
+       echo "gpugate: not judged: nothing could be decided (exit 0; see the report for what could have been seen)"
+     else
+       echo "gpugate: pass"
+     fi
+     exit 0 ;;
   1) if [ "$fail_on" = never ]; then echo "::warning title=gpugate::regression found (fail-on: never)"; exit 0; fi
      echo "gpugate: regression (exit 1)"; exit 1 ;;
   4) if [ "$fail_on" = inconclusive ]; then echo "gpugate: inconclusive (exit 4, fail-on: inconclusive)"; exit 4; fi

@@ -27,9 +27,6 @@ struct CompareOptions {
   bool paired = false;
 };
 
-/// Workload name of the verdict on the suite's common speed shift (the part
-/// of every workload's change that the runs' speed factors carry).
-inline constexpr const char* kCommonWorkload = "(suite)";
 
 /// Compares `current` with `baseline_runs` (one run = a single baseline file,
 /// several = a history, oldest first; the newest is the reference for

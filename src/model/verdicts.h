@@ -12,6 +12,10 @@ namespace gpugate {
 
 inline constexpr const char* kVerdictsSchema = "gpugate/verdicts/v1";
 
+/// Workload name of the verdict on the suite's common speed shift (the part
+/// of every workload's change that the runs' speed factors carry).
+inline constexpr const char* kCommonWorkload = "(suite)";
+
 enum class Verdict {
   kRegression,
   kImprovement,

@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "compare/compare.h"
+#include "model/verdicts.h"
 #include "report/format.h"
 
 namespace gpugate {

@@ -91,7 +91,7 @@ TEST_F(LifecycleCliTest, AbSyntheticPassAndRegression) {
   EXPECT_EQ(aa.exit_code, 0) << aa.err;
   std::string v = testing::ReadAll(dir_ + "/aa.json");
   EXPECT_NE(v.find("8 paired rounds"), std::string::npos);
-  auto slow = Run({"ab", "slow.yaml", "--base", ".", "--head", ".", "--rounds", "8", "--markdown", "-"});
+  auto slow = Run({"ab", "slow.yaml", "--base", ".", "--head", ".", "--rounds", "8", "-v"});
   EXPECT_EQ(slow.exit_code, 1) << slow.err;
   EXPECT_NE(slow.out.find("8 paired rounds"), std::string::npos) << slow.out;
   EXPECT_EQ(Run({"ab", "same.yaml", "--base", "nope", "--head", "."}).exit_code, 2);

@@ -643,9 +643,10 @@ class Comparer {
     }
     const VariancePrior prior = EstimateVariancePrior(run_var, run_df);
     const Calibration ref = HistoryReference(members, prior);
+    const double current_scale = family == Family::kTime ? CurrentRunNoiseScale(members) : 1.0;
     for (size_t m : members) {
       const Units& u = *pending_[m].units;
-      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior);
+      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale);
       s.common_factor_removed = remove;
       pending_[m].shift = Calibrated(s, ref);
     }
@@ -675,6 +676,39 @@ class Comparer {
       }
     }
     return CalibrateReference(t, Median(dfs));
+  }
+
+  // How much more the current runs scatter around the workloads' levels than
+  // a typical history run does: the median absolute residual across the
+  // family, per run (a run on a busier machine scatters every workload
+  // more), current over the history's median, squared, at least 1. Needs
+  // kMinWorkloadsForRunFactor workloads in a run to be read.
+  double CurrentRunNoiseScale(const std::vector<size_t>& members) const {
+    if (members.size() < static_cast<size_t>(kMinWorkloadsForRunFactor)) return 1.0;
+    std::map<int, std::vector<double>> hist, cur;
+    std::vector<double> buf;
+    for (size_t m : members) {
+      const Units& u = *pending_[m].units;
+      buf.assign(u.base.begin(), u.base.end());
+      const double level = MedianInPlace(buf);
+      for (size_t j = 0; j < u.base.size(); ++j) hist[u.base_run[j]].push_back(std::fabs(u.base[j] - level));
+      for (size_t j = 0; j < u.cur.size(); ++j) cur[u.cur_run[j]].push_back(std::fabs(u.cur[j] - level));
+    }
+    auto scales = [](std::map<int, std::vector<double>>& runs) {
+      std::vector<double> out;
+      for (auto& [run, r] : runs)
+        if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) out.push_back(MedianInPlace(r));
+      return out;
+    };
+    std::vector<double> h = scales(hist), c = scales(cur);
+    if (h.size() < 2 || c.empty()) return 1.0;
+    const double typical = MedianInPlace(h);
+    if (!(typical > 0)) return 1.0;
+    // Discounted by one standard error of a median absolute value over the
+    // family (~1.17/sqrt(m) relative), so chance alone does not widen.
+    const double ratio = MedianInPlace(c) / typical /
+                         (1.0 + 1.166 / std::sqrt(static_cast<double>(members.size())));
+    return std::max(1.0, ratio * ratio);
   }
 
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {

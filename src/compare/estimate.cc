@@ -144,7 +144,8 @@ double PooledRunVariance(std::span<const double> history_runs, std::span<const d
 
 LogShift HistoryPrediction(std::span<const double> history_runs,
                            std::span<const double> current_runs, int current_rounds,
-                           double confidence, const VariancePrior& prior) {
+                           double confidence, const VariancePrior& prior,
+                           double current_var_scale) {
   GPUGATE_CHECK(history_runs.size() >= 2 && !current_runs.empty());
   LogShift s;
   s.method = ShiftMethod::kHistoryPrediction;
@@ -160,7 +161,7 @@ LogShift HistoryPrediction(std::span<const double> history_runs,
   const double pooled = PooledRunVariance(history_runs, current_runs, &df);
   double var = ModerateVariance(prior, pooled, df);
   s.estimate = Mean(current_runs) - Mean(history_runs);
-  s.se = std::sqrt(var * (1.0 / k + 1.0 / j));
+  s.se = std::sqrt(var * (1.0 / k + std::max(1.0, current_var_scale) / j));
   s.df = df + prior.d0;
   s.between_run_var = s.se * s.se;
   FillFromT(&s);

@@ -85,9 +85,15 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
 /// interval): d = mean(c) - mean(h), s^2 pooled over both with K + J - 2 df
 /// and moderated with `prior`, se = s sqrt(1/K + 1/J). A run's value holds
 /// between-run and within-run noise alike, so both enter s.
+///
+/// `current_var_scale` (>= 1) multiplies the current runs' share of the
+/// variance: a current run measured on a noisier machine state than the
+/// history's typical run (every workload scattered more around its level)
+/// carries more noise than the history's variance says.
 LogShift HistoryPrediction(std::span<const double> history_runs,
                            std::span<const double> current_runs, int current_rounds,
-                           double confidence, const VariancePrior& prior = {});
+                           double confidence, const VariancePrior& prior = {},
+                           double current_var_scale = 1.0);
 
 /// Pooled within-group variance of history and current run levels and its df
 /// (K + J - 2), the quantity HistoryPrediction() moderates.

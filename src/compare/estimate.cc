@@ -285,7 +285,8 @@ bool TakesSuiteNoise(const LogShift& s) {
           s.method == ShiftMethod::kReportedNoise);
 }
 
-double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df) {
+double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
+                                       double quantile) {
   if (tau_df) *tau_df = 0;
   std::vector<const LogShift*> use;
   for (const LogShift& s : shifts)
@@ -300,13 +301,14 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
   }
   const double center = Median(d);
   // The MAD a t_df variable has; for the normal this is 0.6745.
-  const double target = StudentTQuantile(0.75, Median(dfs));
+  const double target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
+  const auto rank = static_cast<std::ptrdiff_t>(std::min(m - 1, static_cast<size_t>(quantile * static_cast<double>(m))));
   std::vector<double> z(m);
   auto spread = [&](double tau2) {
     for (size_t i = 0; i < m; ++i)
       z[i] = std::fabs(d[i] - center) / std::sqrt(use[i]->se * use[i]->se + tau2 + 1e-300);
     // Upper median by selection: O(m) per evaluation.
-    auto mid = z.begin() + static_cast<std::ptrdiff_t>(m / 2);
+    auto mid = z.begin() + rank;
     std::nth_element(z.begin(), mid, z.end());
     return *mid;
   };
@@ -325,7 +327,8 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
   return hi;
 }
 
-double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df) {
+double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
+                                   double quantile) {
   if (df) *df = 0;
   std::vector<double> d, dfs, se;
   for (const LogShift& s : shifts)
@@ -337,13 +340,14 @@ double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df)
   const size_t m = d.size();
   if (m < static_cast<size_t>(kMinSuiteForNoise)) return 1.0;
   const double center = Median(d);
-  const double target = StudentTQuantile(0.75, Median(dfs));
+  const double target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
   std::vector<double> r(m);
   for (size_t i = 0; i < m; ++i) {
     const double dev = std::fabs(d[i] - center);
     r[i] = dev == 0 ? 0.0 : (se[i] > 0 ? dev / se[i] : kInf);
   }
-  auto mid = r.begin() + static_cast<std::ptrdiff_t>(m / 2);  // upper median, as for tau^2
+  auto mid = r.begin() + static_cast<std::ptrdiff_t>(
+                             std::min(m - 1, static_cast<size_t>(quantile * static_cast<double>(m))));
   std::nth_element(r.begin(), mid, r.end());
   const double ratio = *mid / target;
   if (!(ratio > 1.0) || !std::isfinite(ratio)) return 1.0;

@@ -152,7 +152,8 @@ double MinimumDetectableLog(const LogShift& shift, double log_limit, double powe
 /// regressions (a minority) from inflating it. Returns 0 for fewer than
 /// kMinSuiteForNoise estimates. `tau_df` receives ~0.37 (m - 1), the
 /// degrees of freedom of a MAD-based variance from m values.
-double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df);
+double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
+                                       double quantile = 0.5);
 
 /// Overdispersion factor phi >= 1 for the same family: the smallest phi for
 /// which the standardized effects (d_i - median d) / (se_i sqrt(phi)) have
@@ -162,7 +163,8 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
 /// noisy benchmark also shifts most between processes), where
 /// EstimateSuiteBetweenRunVariance() models the part common to all. Returns 1
 /// for fewer than kMinSuiteForNoise estimates; `df` as for tau^2.
-double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df);
+double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
+                                   double quantile = 0.5);
 
 /// Fewest one-run-per-side comparisons from which a suite-level between-run
 /// variance is estimated. With 3 the estimate has ~1 degree of freedom, so it

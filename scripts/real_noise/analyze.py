@@ -17,6 +17,7 @@ import sys
 
 LOTTERY = "BM_TlbChaseThpLottery"
 REFERENCE = "BM_TlbChase"  # the same chase with the default backing
+WITHIN_CV = {}  # file -> benchmark -> CV of its repetitions
 
 
 def load(path):
@@ -28,6 +29,9 @@ def load(path):
         if row.get("run_type", "iteration") != "iteration":
             continue
         reps.setdefault(row["run_name"], []).append(row["real_time"] * scale[row.get("time_unit", "ns")])
+    global WITHIN_CV
+    for name, v in reps.items():
+        WITHIN_CV.setdefault(path, {})[name] = cv(v) if len(v) > 1 else float("nan")
     return {name: statistics.median(v) for name, v in reps.items()}, doc.get("context", {})
 
 
@@ -90,15 +94,18 @@ def main():
         conds[cond] = [(os.path.relpath(f, corpus),) + load(f) for f in files]
     names = [n for n in conds["quiet"][0][1]]
     print("## Between-process spread of the per-process median\n")
-    print("| benchmark | median (quiet) | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
-    print("|---|---|---|---|---|---|---|")
+    print("CV: of the per-process medians over processes; robust CV: 1.4826 MAD / median of the same;")
+    print("within: median over quiet processes of the CV of one process's repetitions.\n")
+    print("| benchmark | median (quiet) | within-process CV | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
+    print("|---|---|---|---|---|---|---|---|")
     for b in names:
         q = [p[1][b] for p in conds["quiet"]]
         n = [p[1][b] for p in conds["noisy"]]
         med = statistics.median(q)
         unit = (1e9, "ns") if med < 1e-6 else (1e6, "us") if med < 1e-3 else (1e3, "ms")
-        print("| %s | %.3g %s | %.1f%% | %.1f%% | %s | %s | %s |" % (
-            b, med * unit[0], unit[1], 100 * cv(q), 100 * robust_cv(q),
+        within = statistics.median(WITHIN_CV[os.path.join(corpus, p[0])][b] for p in conds["quiet"])
+        print("| %s | %.3g %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |" % (
+            b, med * unit[0], unit[1], 100 * within, 100 * cv(q), 100 * robust_cv(q),
             "%.1f%%" % (100 * cv(n)) if len(n) > 1 else "-",
             "%.1f%%" % (100 * robust_cv(n)) if len(n) > 1 else "-",
             "%.3f" % (statistics.median(n) / med) if n else "-"))

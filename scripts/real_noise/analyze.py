@@ -17,6 +17,7 @@ import sys
 
 LOTTERY = "BM_TlbChaseThpLottery"
 REFERENCE = "BM_TlbChase"  # the same chase with the default backing
+WITHIN_CV = {}  # file -> benchmark -> CV of its repetitions
 
 
 def load(path):
@@ -28,6 +29,9 @@ def load(path):
         if row.get("run_type", "iteration") != "iteration":
             continue
         reps.setdefault(row["run_name"], []).append(row["real_time"] * scale[row.get("time_unit", "ns")])
+    global WITHIN_CV
+    for name, v in reps.items():
+        WITHIN_CV.setdefault(path, {})[name] = cv(v) if len(v) > 1 else float("nan")
     return {name: statistics.median(v) for name, v in reps.items()}, doc.get("context", {})
 
 
@@ -90,15 +94,18 @@ def main():
         conds[cond] = [(os.path.relpath(f, corpus),) + load(f) for f in files]
     names = [n for n in conds["quiet"][0][1]]
     print("## Between-process spread of the per-process median\n")
-    print("| benchmark | median (quiet) | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
-    print("|---|---|---|---|---|---|---|")
+    print("CV: of the per-process medians over processes; robust CV: 1.4826 MAD / median of the same;")
+    print("within: median over quiet processes of the CV of one process's repetitions.\n")
+    print("| benchmark | median (quiet) | within-process CV | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
+    print("|---|---|---|---|---|---|---|---|")
     for b in names:
         q = [p[1][b] for p in conds["quiet"]]
         n = [p[1][b] for p in conds["noisy"]]
         med = statistics.median(q)
         unit = (1e9, "ns") if med < 1e-6 else (1e6, "us") if med < 1e-3 else (1e3, "ms")
-        print("| %s | %.3g %s | %.1f%% | %.1f%% | %s | %s | %s |" % (
-            b, med * unit[0], unit[1], 100 * cv(q), 100 * robust_cv(q),
+        within = statistics.median(WITHIN_CV[os.path.join(corpus, p[0])][b] for p in conds["quiet"])
+        print("| %s | %.3g %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |" % (
+            b, med * unit[0], unit[1], 100 * within, 100 * cv(q), 100 * robust_cv(q),
             "%.1f%%" % (100 * cv(n)) if len(n) > 1 else "-",
             "%.1f%%" % (100 * robust_cv(n)) if len(n) > 1 else "-",
             "%.3f" % (statistics.median(n) / med) if n else "-"))
@@ -126,19 +133,36 @@ def main():
     print("|---|---|---|---|---|---|")
     for v, pages, kib, cond, f, rel in rows:
         print("| %.2f ms | %s | %s | %s | %s | %.2f |" % (v * 1e3, pages, kib, cond, f, rel))
-    for cond in ("quiet", "noisy", None):
-        sel = [r for r in rows if cond is None or r[3] == cond]
+    # The machine's own load spreads both modes; the calmer half of the quiet
+    # processes (1-min load average at start below the quiet median, from
+    # processes.tsv) shows the split with less of it.
+    start_load = {}
+    table = os.path.join(corpus, "processes.tsv")
+    if os.path.exists(table):
+        for line in open(table).read().splitlines()[1:]:
+            cells = line.split("\t")
+            start_load[cells[0]] = float(cells[3])
+    quiet_loads = [start_load[r[4]] for r in rows if r[3] == "quiet" and r[4] in start_load]
+    calm = statistics.median(quiet_loads) if quiet_loads else None
+    groups = [("quiet", lambda r: r[3] == "quiet"), ("noisy", lambda r: r[3] == "noisy"),
+              ("all", lambda r: True)]
+    if calm is not None:
+        groups.append(("quiet, load below %.2f" % calm,
+                       lambda r: r[3] == "quiet" and start_load.get(r[4], calm) < calm))
+    for cond, keep in groups:
+        sel = [r for r in rows if keep(r)]
         huge = [r[0] for r in sel if r[1] == "huge"]
         small = [r[0] for r in sel if r[1] == "small"]
         huge_rel = [r[5] for r in sel if r[1] == "huge"]
         small_rel = [r[5] for r in sel if r[1] == "small"]
         if huge and small:
-            print("\n%s: %d huge, %d small; median %.2f vs %.2f ms (small/huge %.2f); Ashman's D %.1f "
-                  "on times, %.1f on times relative to %s of the same process; "
-                  "overlap: slowest huge %.2f ms, fastest small %.2f ms" % (
-                      cond or "all", len(huge), len(small), statistics.median(huge) * 1e3,
+            print("\n%s: %d huge, %d small; median %.2f vs %.2f ms (small/huge %.2f); %d of %d huge "
+                  "faster than every small, %d of %d small slower than every huge; Ashman's D %.1f "
+                  "on times, %.1f on times relative to %s of the same process" % (
+                      cond, len(huge), len(small), statistics.median(huge) * 1e3,
                       statistics.median(small) * 1e3, statistics.median(small) / statistics.median(huge),
-                      ashman_d(huge, small), ashman_d(huge_rel, small_rel), REFERENCE, max(huge) * 1e3, min(small) * 1e3))
+                      sum(h < min(small) for h in huge), len(huge), sum(x > max(huge) for x in small),
+                      len(small), ashman_d(huge, small), ashman_d(huge_rel, small_rel), REFERENCE))
 
 
 if __name__ == "__main__":

@@ -230,6 +230,11 @@ Corpus LoadCorpus(const std::vector<std::string>& dirs) {
       }
     }
   }
+  // Collection order (the files' own start times; ties keep path order), so
+  // a drawn history is oldest first as a baseline history keeps it.
+  std::stable_sort(c.processes.begin(), c.processes.end(), [](const Process& a, const Process& b) {
+    return a.run.run.time_unix_ns < b.run.run.time_unix_ns;
+  });
   // Benchmarks every process measured successfully.
   for (const WorkloadResult& w : c.processes.front().run.workloads) {
     bool everywhere = true;
@@ -423,7 +428,7 @@ class Evaluator {
   };
 
   // Disjoint processes for the two sides; the history in collection order
-  // (oldest first, as a baseline history keeps it).
+  // (oldest first, as a baseline history keeps it; see LoadCorpus).
   Draw DrawRuns(const Mode& mode, PortableRandom& rng) {
     Draw d;
     auto pick = [&](const Process& p) -> const Results& { return mode.single_value ? p.single : p.run; };

@@ -761,8 +761,11 @@ class Comparer {
       pending_.push_back(std::move(p));
       return;
     }
+    // The workloads' calibration describes workloads, not run factors: the
+    // factors get the prior reference alone.
+    (void)ref;
     LogShift s = HistoryPrediction(hist, cur, static_cast<int>(cur.size()), conf);
-    p.shift = Calibrated(s, ref);
+    p.shift = Calibrated(s, Calibration{});
     pending_.push_back(std::move(p));
   }
 

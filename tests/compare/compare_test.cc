@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -433,43 +435,54 @@ TEST(Compare, FormatRatioPercent) {
 namespace gpugate {
 namespace {
 
+// Deterministic standard normal draws (Box-Muller on a 64-bit LCG).
+double Normal(uint64_t* state) {
+  auto uniform = [state] {
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (static_cast<double>(*state >> 11) + 0.5) / 9007199254740992.0;
+  };
+  const double u = uniform(), v = uniform();
+  return std::sqrt(-2 * std::log(u)) * std::cos(6.283185307179586 * v);
+}
+
 // A run of `n` workloads whose levels all move by `speed` (a run's common
-// factor) and by `own[i]` (each workload's own noise); `slow` multiplies
-// workload 0 on top.
-Results FactorRun(int n, double speed, const std::vector<double>& own, double slow = 1.0) {
+// factor) and by their own noise (lognormal, sd `own_sd`, seeded by `seed`);
+// `slow` multiplies workload 0 on top.
+Results FactorRun(int n, double speed, uint64_t seed, double slow = 1.0, double own_sd = 0.01) {
   std::vector<WorkloadResult> ws;
   for (int i = 0; i < n; ++i)
-    ws.push_back(Workload("w" + std::to_string(i),
-                          1e-3 * (i + 1) * speed * own[i % own.size()] * (i == 0 ? slow : 1.0)));
+    ws.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1) * speed *
+                                                       std::exp(own_sd * Normal(&seed)) *
+                                                       (i == 0 ? slow : 1.0)));
   return MakeResults(ws);
 }
 
 TEST(CompareJudge, RunSpeedFactorIsRemovedAndItsShiftJudgedOnItsOwn) {
-  // Ten history runs whose speed varies by +-15% as a whole (every workload
-  // alike) and by +-1% per workload; the current run is 15% slow as a whole
-  // and workload 0 is 10% slower on top. Without removing the factor, +-15%
-  // between runs would hide the +10%; with it, w0 is a regression and the
+  // Ten history runs whose speed varies by +-5% as a whole (every workload
+  // alike) and by +-1% per workload; the current run is 5% slow as a whole
+  // and workload 0 is 20% slower on top. Without removing the factor, +-5%
+  // between runs would blur the +20%; with it, w0 is a regression and the
   // others are not.
-  const double speeds[] = {1.0, 1.15, 0.9, 1.1, 0.95, 1.12, 0.88, 1.05, 0.97, 1.08};
+  const double speeds[] = {1.0, 1.05, 0.96, 1.03, 0.98, 1.04, 0.95, 1.02, 0.99, 1.03};
   std::vector<Results> hist;
   for (int k = 0; k < 10; ++k)
-    hist.push_back(FactorRun(8, speeds[k], {1.0 + 0.01 * ((k * 3) % 5 - 2) / 2.0, 1.0, 0.995}));
-  Results cur = FactorRun(8, 1.15, {1.0, 1.004, 0.998}, 1.10);
+    hist.push_back(FactorRun(8, speeds[k], 100 + k));
+  Results cur = FactorRun(8, 1.05, 7, 1.20);
   Verdicts v = Compare(hist, cur, DefaultPolicy(), Opts());
   const MetricVerdict* w0 = Find(v, "w0", "time");
   ASSERT_NE(w0, nullptr);
   EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
-  EXPECT_NEAR(*w0->ratio, 1.10, 0.02);
+  EXPECT_NEAR(*w0->ratio, 1.20, 0.03);
   EXPECT_NE(w0->sentence.find("run speed factor removed"), std::string::npos) << w0->sentence;
   for (int i = 1; i < 8; ++i)
     EXPECT_NE(Find(v, "w" + std::to_string(i), "time")->verdict, Verdict::kRegression);
-  // The common shift (+15%) is within what the history's run speeds do.
+  // The common shift (+5%) is within what the history's run speeds do.
   const MetricVerdict* common = Find(v, kCommonWorkload, "time");
   ASSERT_NE(common, nullptr);
   EXPECT_NE(common->verdict, Verdict::kRegression) << common->sentence;
   // A whole suite twice as slow as any history run is a regression of the
   // common shift even though no workload stands out from the others.
-  Results all_slow = FactorRun(8, 2.0, {1.0, 1.004, 0.998});
+  Results all_slow = FactorRun(8, 2.0, 9);
   Verdicts s = Compare(hist, all_slow, DefaultPolicy(), Opts());
   const MetricVerdict* c2 = Find(s, kCommonWorkload, "time");
   ASSERT_NE(c2, nullptr);

@@ -843,9 +843,18 @@ class Comparer {
           dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
         }
       if (!abs_t.empty() && between_run_noise) {
+        // The heavy tails belong to the noise between the runs, not to the
+        // rounds' own scatter: each comparison's reference blends the two by
+        // the share w of its variance that is between-run noise,
+        // 1/df = w/df_between + (1 - w)/df (as Satterthwaite blends variances).
         const Calibration ref = CalibrateReference(abs_t, dfs);
-        for (LogShift& s : shifts)
-          if (TakesSuiteNoise(s)) s = Calibrated(s, ref);
+        for (LogShift& s : shifts) {
+          if (!TakesSuiteNoise(s) || !(s.se > 0)) continue;
+          const double w = std::clamp(s.between_run_var / (s.se * s.se), 0.0, 1.0);
+          Calibration blended = ref;
+          blended.max_df = 1.0 / (w / ref.max_df + (1.0 - w) / std::max(1.0, s.df));
+          s = Calibrated(s, blended);
+        }
       }
     }
     for (size_t j = 0; j < members.size(); ++j) pending_[members[j]].shift = shifts[j];

@@ -429,12 +429,13 @@ class Comparer {
 
   void CompareWorkload(const WorkloadResult& w, const WorkloadResult* ref,
                        const std::vector<std::pair<int, const WorkloadResult*>>& history) {
-    if (ref == nullptr) {
+    if (ref == nullptr && w.status != WorkloadStatus::kFailed) {
       Decided(Base(w, "time", true), Verdict::kNew, Reason::kNewWorkload,
               "not in the baseline: no comparison yet");
       return;
     }
     const WorkloadResult* cur_bad = w.status != WorkloadStatus::kOk ? &w : failed_confirmation_;
+    if (ref == nullptr) ref = &w;  // a new workload that failed: reported as this run's failure
     if (cur_bad != nullptr || ref->status != WorkloadStatus::kOk) {
       const bool current_side = cur_bad != nullptr;
       const WorkloadResult& bad = current_side ? *cur_bad : *ref;

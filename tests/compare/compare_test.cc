@@ -595,6 +595,12 @@ TEST(CompareJudge, ConfirmationRunThatFailsIsAnError) {
       << a->sentence;
   EXPECT_EQ(v.outcome, Outcome::kError);
   EXPECT_EQ(ExitCodeFor(v), 3);
+  // A workload new to the baseline that failed is this run's failure, not "new".
+  Results with_new = MakeResults({Workload("a", 1e-3), bad});
+  with_new.workloads[1].name = "fresh";
+  Verdicts n = Compare({base}, with_new, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(n, "fresh", "time")->reason, Reason::kCurrentFailed);
+  EXPECT_EQ(ExitCodeFor(n), 3);
 }
 
 }  // namespace

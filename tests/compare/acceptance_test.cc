@@ -135,7 +135,7 @@ Rates Simulate(const Scenario& s, uint64_t seed) {
     }
     bool false_regression = false;
     for (const MetricVerdict& m : v.metrics) {
-      if (m.metric != "time") continue;
+      if (m.metric != "time" || m.workload == kCommonWorkload) continue;
       if (std::stoi(m.workload.substr(1)) == target) {
         ++slowed;
         slowed_reg += m.verdict == Verdict::kRegression;

@@ -3,8 +3,21 @@
 # (when nvcc is present) and without it, as CI does.
 #   scripts/test.sh            both configurations
 #   scripts/test.sh --quick    only the default configuration
+#   scripts/test.sh --full     also the acceptance scenarios at 1000 suite runs
+#                              each (GPUGATE_ACCEPTANCE_FULL=1; default 100)
+# Only some tests: (cd build && ctest -L unit), -L acceptance, -LE acceptance.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+quick=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    --full) export GPUGATE_ACCEPTANCE_FULL=1 ;;
+    *) echo "usage: scripts/test.sh [--quick] [--full]" >&2; exit 2 ;;
+  esac
+done
+
 scripts/deps.sh
 
 run_config() {
@@ -15,6 +28,6 @@ run_config() {
 }
 
 run_config build -DGPUGATE_WITH_CUDA=AUTO
-if [ "${1:-}" != "--quick" ]; then
+if [ "$quick" = 0 ]; then
   run_config build-nocuda -DGPUGATE_WITH_CUDA=OFF -DGPUGATE_BUILD_BENCH=OFF
 fi

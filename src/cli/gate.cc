@@ -1,7 +1,7 @@
 // `gpugate gate SUITE --baseline B`: run the suite, compare with the baseline,
 // re-run the workloads that came out inconclusive or regressed (bounded), and
-// decide. Every confirmation round is kept in the results.
-#include <algorithm>
+// decide (the loop is gate/gate.h). Every confirmation round is kept in the
+// results.
 #include <iostream>
 
 #include "cli/command.h"
@@ -10,9 +10,8 @@
 #include "cli/progress.h"
 #include "cli/run_summary.h"
 #include "compare/compare.h"
-#include "harness/runner.h"
+#include "gate/gate.h"
 #include "model/results_json.h"
-#include "stats/summary.h"
 
 namespace po = boost::program_options;
 
@@ -20,60 +19,27 @@ namespace gpugate {
 
 namespace {
 
-/// Seeds of confirmation attempts differ from the first run's, so synthetic
-/// workloads draw fresh samples (a large odd constant keeps them apart).
-uint64_t ConfirmationSeed(uint64_t run_seed, int attempt) {
-  return run_seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(attempt);
-}
-
-/// Appends a confirmation run's rounds to the first result of a workload.
-void AppendConfirmation(WorkloadResult& into, const WorkloadResult& rerun) {
-  into.confirmation_reruns += 1;
-  if (rerun.status != WorkloadStatus::kOk) {
-    into.status = rerun.status;
-    into.reason = "confirmation re-run " + std::to_string(into.confirmation_reruns) + ": " +
-                  rerun.reason;
-    return;
+/// The terminal's progress, plus a line on stderr when a re-run starts.
+class GateCliProgress final : public GateProgress {
+ public:
+  explicit GateCliProgress(bool tty) : tty_(tty) {}
+  void WorkloadStarted(const WorkloadSpec& spec, int index, int total) override {
+    tty_.WorkloadStarted(spec, index, total);
   }
-  into.rounds.insert(into.rounds.end(), rerun.rounds.begin(), rerun.rounds.end());
-  std::vector<double> all = AllSamples(into);
-  into.summary = Summarize(all);
-  if (into.work.bytes && into.summary.median > 0)
-    into.bytes_per_second = static_cast<double>(*into.work.bytes) / into.summary.median;
-  if (into.work.flops && into.summary.median > 0)
-    into.flops_per_second = *into.work.flops / into.summary.median;
-  into.clocks.insert(into.clocks.end(), rerun.clocks.begin(), rerun.clocks.end());
-  into.throttled = into.throttled || rerun.throttled;
-}
-
-/// Re-runs `names` once more with a fresh seed. Returns the re-run as a run
-/// of its own (the comparison counts it as one more replication unit) and
-/// merges its rounds into `results` (the file written with -o).
-Results Confirm(const std::vector<std::string>& names, const std::vector<WorkloadSpec>& specs,
-                const RunOptions& base_options, int attempt, Results& results,
-                ProgressSink* progress) {
-  Results rerun_run;
-  rerun_run.run = results.run;
-  RunOptions options = base_options;
-  options.run_seed = ConfirmationSeed(base_options.run_seed, attempt);
-  BackendSet backends(options);
-  int index = 0;
-  for (const auto& name : names) {
-    auto spec = std::find_if(specs.begin(), specs.end(),
-                             [&](const WorkloadSpec& s) { return s.name == name; });
-    auto result = std::find_if(results.workloads.begin(), results.workloads.end(),
-                               [&](const WorkloadResult& w) { return w.name == name; });
-    if (spec == specs.end() || result == results.workloads.end()) continue;
-    if (result->status != WorkloadStatus::kOk) continue;
-    Result<Backend*> backend = backends.For(*spec);
-    if (!backend.ok()) continue;
-    if (progress) progress->WorkloadStarted(*spec, index++, static_cast<int>(names.size()));
-    WorkloadResult rerun = RunWorkload(*spec, **backend, progress);
-    AppendConfirmation(*result, rerun);
-    rerun_run.workloads.push_back(std::move(rerun));
+  void RoundFinished(const WorkloadSpec& spec, int round, int64_t samples) override {
+    tty_.RoundFinished(spec, round, samples);
   }
-  return rerun_run;
-}
+  void WorkloadFinished(const WorkloadResult& result) override { tty_.WorkloadFinished(result); }
+  void ConfirmationStarted(const std::vector<std::string>& workloads, int attempt,
+                           int max_attempts) override {
+    std::cerr << "gpugate: confirming " << workloads.size() << " workload"
+              << (workloads.size() == 1 ? "" : "s") << " (re-run " << attempt << " of "
+              << max_attempts << ")\n";
+  }
+
+ private:
+  TtyProgress tty_;
+};
 
 }  // namespace
 
@@ -113,43 +79,24 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   if (!baseline.ok())
     return ReportError(baseline.error().WithContext("while loading the baseline"));
 
-  RunOptions run_options;
-  run_options.backend = backend;
-  run_options.run_seed = vm["seed"].as<uint64_t>();
-  TtyProgress progress(StderrIsTty());
-  Results results = RunSuite(sel->suite, sel->workloads, run_options, &progress);
-  results.run.shard = sel->shard;
-
-  CompareOptions compare_options;
-  compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
-  compare_options.baseline_label = baseline_path;
-  compare_options.current_label = "this run";
-  std::vector<Results> runs = {results};
-  Verdicts verdicts = CompareRuns(*baseline, runs, *policy, compare_options);
-  for (int attempt = 1; attempt <= confirm; ++attempt) {
-    std::vector<std::string> doubtful = WorkloadsToConfirm(verdicts);
-    if (doubtful.empty()) break;
-    std::cerr << "gpugate: confirming " << doubtful.size() << " workload"
-              << (doubtful.size() == 1 ? "" : "s") << " (re-run " << attempt << " of " << confirm
-              << ")\n";
-    runs.push_back(Confirm(doubtful, sel->workloads, run_options, attempt, results, &progress));
-    verdicts = CompareRuns(*baseline, runs, *policy, compare_options);
-  }
+  GateOptions gate;
+  gate.confirmations = confirm;
+  gate.run.backend = backend;
+  gate.run.run_seed = vm["seed"].as<uint64_t>();
+  gate.compare.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
+  gate.compare.baseline_label = baseline_path;
+  gate.compare.current_label = "this run";
+  GateCliProgress progress(StderrIsTty());
+  GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
+  outcome.results.run.shard = sel->shard;
 
   if (vm.count("output")) {
-    if (Status st = WriteResultsFile(vm["output"].as<std::string>(), results); !st.ok())
+    if (Status st = WriteResultsFile(vm["output"].as<std::string>(), outcome.results); !st.ok())
       return ReportError(st.error());
   }
-  int code = FinishComparison(verdicts, vm);
-  bool failed = std::any_of(results.workloads.begin(), results.workloads.end(),
-                            [](const WorkloadResult& w) { return w.status == WorkloadStatus::kFailed; });
-  if (failed && (code == 0 || code == 4)) {
-    for (const auto& w : results.workloads)
-      if (w.status == WorkloadStatus::kFailed)
-        std::cerr << "gpugate: error: workload '" << w.name << "' failed: " << w.reason << "\n";
-    return static_cast<int>(ExitCode::kToolError);
-  }
-  return code;
+  // A workload that failed in the run or in a re-run is in the verdicts (an
+  // error outcome): the exit code is theirs alone.
+  return FinishComparison(outcome.verdicts, vm);
 }
 
 }  // namespace gpugate

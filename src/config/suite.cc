@@ -16,6 +16,7 @@
 
 #include "config/yaml_util.h"
 #include "util/fs.h"
+#include "util/random.h"
 #include "util/strings.h"
 
 namespace gpugate {
@@ -717,15 +718,6 @@ bool MatchOne(const std::string& pattern, size_t* p, char c) {
   if (pc != c) return false;
   ++*p;
   return true;
-}
-
-uint64_t Fnv1a64(const std::string& s) {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a 64-bit offset basis
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;  // FNV 64-bit prime
-  }
-  return h;
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ class Recipe {
     start_ = clock_.Now();
     Describe();
     if (!CheckSupported() || !Prepare()) return std::move(result_);
+    Tick();
     if (Warmup() && RunRounds()) VerifyOutputs();
     Summarize();
     return std::move(result_);
@@ -109,6 +110,7 @@ class Recipe {
     for (int i = 0; i < plan_.warmup; ++i) {
       if (TimedOut()) return Fail(TimedOutMessage(plan_.timeout));
       auto s = instance_->RunSample();
+      Tick();
       if (!s.ok()) return Fail(s.error().message);
     }
     result_.warmup = plan_.warmup;
@@ -136,8 +138,7 @@ class Recipe {
   }
 
   void Summarize() {
-    const std::vector<double> all = AllSamples(result_);
-    result_.summary = gpugate::Summarize(all);
+    result_.summary = SummarizeSorted(sorted_);
     if (!instance_) return;
     result_.work = instance_->Work();
     const double median = result_.summary.median;
@@ -157,6 +158,7 @@ class Recipe {
   // `cap` samples (so every planned round fits into max_samples).
   bool RunRound(int round, double time_share, int64_t cap) {
     instance_->BeginRound(round);
+    Tick();
     std::vector<double> samples;
     double measured = 0;
     while (!RoundComplete(samples.size(), measured, time_share, cap)) {
@@ -182,9 +184,12 @@ class Recipe {
   bool TakeSample(std::vector<double>& samples, double& measured) {
     if (TimedOut()) return Fail(TimedOutMessage(plan_.timeout));
     auto s = instance_->RunSample();
+    Tick();
     if (!s.ok()) return Fail(s.error().message);
     const Sample& x = s.value();
-    samples.push_back(x.seconds / static_cast<double>(result_.iterations_per_sample));
+    const double seconds = x.seconds / static_cast<double>(result_.iterations_per_sample);
+    samples.push_back(seconds);
+    sorted_.insert(std::upper_bound(sorted_.begin(), sorted_.end(), seconds), seconds);
     measured += x.seconds;
     ++total_;
     if (x.user_seconds) {
@@ -201,8 +206,17 @@ class Recipe {
 
   void KeepRound(int round, std::vector<double> samples) {
     if (samples.empty()) return;
+    AddRoundLevel(samples);
     result_.rounds.push_back(std::move(samples));
     if (progress_) progress_->RoundFinished(spec_, round, total_);
+  }
+
+  // The round's level for the stop rule (RoundLogMedians of the new round),
+  // computed once instead of at every check.
+  void AddRoundLevel(const std::vector<double>& samples) {
+    scratch_.clear();
+    for (double x : samples) scratch_.push_back(std::log(x));
+    round_levels_.push_back(MedianInPlace(scratch_));
   }
 
   bool BudgetSpent() const {
@@ -211,13 +225,19 @@ class Recipe {
 
   // Both the median's interval over all samples and the run level's interval
   // over rounds (which sees drift between rounds) must reach the target.
+  // Adaptive rounds can be one sample each, so a check must not cost a
+  // summary: samples are kept sorted as they arrive (the median's interval is
+  // then three lookups), round levels are kept as rounds end, and the t
+  // quantile is skipped when the normal bound already says no.
   bool Converged() const {
-    const std::vector<double> all = AllSamples(result_);
-    return gpugate::Summarize(all).rel_ci_half_width <= plan_.target_rel_ci &&
-           RoundLevelRelHalfWidth(result_.rounds) <= plan_.target_rel_ci;
+    return MedianRelCiHalfWidthSorted(sorted_) <= plan_.target_rel_ci &&
+           RoundLevelWithin(round_levels_, plan_.target_rel_ci);
   }
 
-  double Elapsed() const { return clock_.Now() - start_; }
+  // The clock is read once after each step that can take time (Prepare,
+  // BeginRound, every sample); the budget checks in between use that reading.
+  void Tick() { elapsed_ = clock_.Now() - start_; }
+  double Elapsed() const { return elapsed_; }
   bool OverMaxTime() const { return Elapsed() >= plan_.max_time; }
   bool TimedOut() const { return plan_.timeout > 0 && Elapsed() >= plan_.timeout; }
 
@@ -236,10 +256,14 @@ class Recipe {
   WorkloadResult result_;
   std::unique_ptr<WorkloadInstance> instance_;
   double start_ = 0;
+  double elapsed_ = 0;
   int64_t total_ = 0;
   double user_sum_ = 0, sys_sum_ = 0;
   int64_t user_count_ = 0, sys_count_ = 0;
   std::optional<int64_t> max_rss_;
+  std::vector<double> sorted_;        // every measured sample, ascending
+  std::vector<double> round_levels_;  // median log-time of each kept round
+  std::vector<double> scratch_;       // log-times of the round being kept
 };
 
 WorkloadResult SkippedResult(const WorkloadSpec& spec, const std::string& backend,

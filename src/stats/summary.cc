@@ -35,12 +35,8 @@ double MedianAbsoluteDeviation(std::span<const double> values) {
   return Median(dev);
 }
 
-std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double> sorted,
-                                                         double confidence) {
-  GPUGATE_CHECK(!sorted.empty());
-  const int n = static_cast<int>(sorted.size());
+int MedianCiLowerRank(int n, double confidence) {
   const double alpha = 1.0 - confidence;
-  int lower_rank;  // 1-based rank r with P(X <= r-1) <= alpha/2
   if (n > 1000) {
     // Normal approximation to the binomial: r = n/2 - z * sqrt(n)/2.
     // z = Phi^-1(1 - alpha/2), found by bisection on the normal tail 0.5*erfc(z/sqrt 2).
@@ -50,30 +46,50 @@ std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double>
       if (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha / 2) lo = mid; else hi = mid;
     }
     double z = (lo + hi) / 2;
-    lower_rank = static_cast<int>(std::floor(n / 2.0 - z * std::sqrt(static_cast<double>(n)) / 2.0));
-  } else {
-    // Largest r with P(X <= r-1) <= alpha/2, X ~ Binomial(n, 1/2); the CDF is
-    // accumulated term by term (log-space pmf keeps large n finite): O(n).
-    lower_rank = 0;
-    const double log_half_n = -n * std::log(2.0);
-    const double log_n_fact = std::lgamma(n + 1.0);
-    double cdf = 0.0;
-    for (int r = 1; r <= n / 2; ++r) {
-      const int i = r - 1;
-      cdf += std::exp(log_n_fact - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + log_half_n);
-      if (cdf <= alpha / 2) lower_rank = r; else break;
-    }
+    return std::max(0, static_cast<int>(std::floor(n / 2.0 - z * std::sqrt(static_cast<double>(n)) / 2.0)));
   }
+  // Largest r with P(X <= r-1) <= alpha/2, X ~ Binomial(n, 1/2); the CDF is
+  // accumulated term by term, each pmf from the last by the ratio
+  // P(X = i+1) / P(X = i) = (n - i) / (i + 1), starting from 2^-n (exact, and
+  // a normal double for n <= 1000): O(r) multiplications.
+  int lower_rank = 0;
+  double pmf = std::ldexp(1.0, -n);
+  double cdf = 0.0;
+  for (int r = 1; r <= n / 2; ++r) {
+    const int i = r - 1;
+    if (i > 0) pmf *= static_cast<double>(n - i + 1) / static_cast<double>(i);
+    cdf += pmf;
+    if (cdf <= alpha / 2) lower_rank = r; else break;
+  }
+  return lower_rank;
+}
+
+std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double> sorted,
+                                                         double confidence) {
+  GPUGATE_CHECK(!sorted.empty());
+  const int n = static_cast<int>(sorted.size());
+  const int lower_rank = MedianCiLowerRank(n, confidence);
   if (lower_rank < 1) return {sorted.front(), sorted.back()};
-  int upper_rank = n + 1 - lower_rank;
+  const int upper_rank = n + 1 - lower_rank;
   return {sorted[lower_rank - 1], sorted[upper_rank - 1]};
 }
 
+double MedianRelCiHalfWidthSorted(std::span<const double> sorted, double confidence) {
+  if (sorted.empty()) return 0.0;
+  const double median = QuantileSorted(sorted, 0.5);
+  const auto [lo, hi] = MedianConfidenceIntervalSorted(sorted, confidence);
+  return median > 0 ? (hi - lo) / 2.0 / median : 0.0;
+}
+
 Summary Summarize(std::span<const double> values) {
-  Summary s;
-  if (values.empty()) return s;
   std::vector<double> v(values.begin(), values.end());
   std::sort(v.begin(), v.end());
+  return SummarizeSorted(v);
+}
+
+Summary SummarizeSorted(std::span<const double> v) {
+  Summary s;
+  if (v.empty()) return s;
   s.n = static_cast<int64_t>(v.size());
   s.min = v.front();
   s.max = v.back();
@@ -90,10 +106,8 @@ Summary Summarize(std::span<const double> values) {
   std::vector<double> dev;
   dev.reserve(v.size());
   for (double x : v) dev.push_back(std::fabs(x - s.median));
-  std::sort(dev.begin(), dev.end());
-  s.mad = QuantileSorted(dev, 0.5);
-  auto [lo, hi] = MedianConfidenceIntervalSorted(v, 0.95);
-  s.rel_ci_half_width = s.median > 0 ? (hi - lo) / 2.0 / s.median : 0.0;
+  s.mad = MedianInPlace(dev);
+  s.rel_ci_half_width = MedianRelCiHalfWidthSorted(v, 0.95);
   return s;
 }
 
@@ -121,7 +135,13 @@ std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& roun
 }
 
 double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds, double confidence) {
-  const std::vector<double> levels = RoundLogMedians(rounds);
+  return RoundLevelRelHalfWidthOfLevels(RoundLogMedians(rounds), confidence);
+}
+
+namespace {
+
+// Standard error of the mean of the levels (0 for fewer than two).
+double LevelStandardError(std::span<const double> levels) {
   const size_t k = levels.size();
   if (k < 2) return 0.0;
   double mean = 0;
@@ -129,9 +149,24 @@ double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds, do
   mean /= static_cast<double>(k);
   double ss = 0;
   for (double v : levels) ss += (v - mean) * (v - mean);
-  const double se = std::sqrt(ss / static_cast<double>(k - 1) / static_cast<double>(k));
+  return std::sqrt(ss / static_cast<double>(k - 1) / static_cast<double>(k));
+}
+
+}  // namespace
+
+double RoundLevelRelHalfWidthOfLevels(std::span<const double> levels, double confidence) {
+  const size_t k = levels.size();
+  if (k < 2) return 0.0;
+  const double se = LevelStandardError(levels);
   const double t = StudentTQuantile(0.5 + confidence / 2.0, static_cast<double>(k - 1));
   return std::expm1(t * se);
+}
+
+bool RoundLevelWithin(std::span<const double> levels, double target, double confidence) {
+  if (levels.size() < 2) return 0.0 <= target;
+  const double se = LevelStandardError(levels);
+  if (std::expm1(NormalQuantile(0.5 + confidence / 2.0) * se) > target) return false;
+  return RoundLevelRelHalfWidthOfLevels(levels, confidence) <= target;
 }
 
 }  // namespace gpugate

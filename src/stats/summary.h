@@ -30,10 +30,26 @@ double MedianAbsoluteDeviation(std::span<const double> values);
 std::pair<double, double> MedianConfidenceIntervalSorted(std::span<const double> sorted,
                                                          double confidence = 0.95);
 
+/// Lower rank r (1-based) of that interval for n samples: it is
+/// [x_(r), x_(n+1-r)], the largest r with P(X <= r-1) <= (1-confidence)/2 for
+/// X ~ Binomial(n, 1/2) (the normal approximation above n = 1000). 0 when no
+/// order-statistic interval reaches `confidence` (the sample range is used).
+int MedianCiLowerRank(int n, double confidence = 0.95);
+
+/// Relative half-width of the median's 95% (or `confidence`) interval over
+/// ascending `sorted` samples: half the interval's width over the median
+/// (type-7 quantile), 0 when empty or when the median is not positive.
+/// O(rank) work, no copy: a stop rule that keeps its samples sorted as they
+/// arrive can ask it after every sample. Summarize's rel_ci_half_width.
+double MedianRelCiHalfWidthSorted(std::span<const double> sorted, double confidence = 0.95);
+
 /// Summary of samples (seconds): median, mean, min, max, sample stddev, MAD,
 /// p5, p95, CV and the relative half-width of the median's 95% CI.
 /// An empty input gives a zero Summary with n = 0.
 Summary Summarize(std::span<const double> values);
+
+/// Summarize() of samples already in ascending order (no copy or sort).
+Summary SummarizeSorted(std::span<const double> sorted);
 
 /// Median of `values` (reordered in place) by selection, O(n); the average of
 /// the two middle elements for even n, as QuantileSorted(…, 0.5). Precondition:
@@ -53,5 +69,16 @@ std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& roun
 /// positive.
 double RoundLevelRelHalfWidth(const std::vector<std::vector<double>>& rounds,
                               double confidence = 0.95);
+
+/// The same interval from the rounds' median log-times (RoundLogMedians).
+double RoundLevelRelHalfWidthOfLevels(std::span<const double> round_log_medians,
+                                      double confidence = 0.95);
+
+/// Whether RoundLevelRelHalfWidthOfLevels(levels, confidence) <= target, the
+/// stop rule's question, answered without the Student-t quantile when the
+/// normal quantile already settles it: t(df) > z for every df, so an
+/// interval too wide at z is too wide at t.
+bool RoundLevelWithin(std::span<const double> round_log_medians, double target,
+                      double confidence = 0.95);
 
 }  // namespace gpugate

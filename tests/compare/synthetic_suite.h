@@ -1,7 +1,7 @@
 // Test helper: suites of results drawn from the synthetic backend's model
 // (lognormal samples with a per-run shift, a per-round shift and within-round
-// scatter, each given as a coefficient of variation), with a self-contained
-// seeded generator so the draws are identical on every platform.
+// scatter, each given as a coefficient of variation), drawn from the shared
+// seeded generator (util/random.h) so the draws are identical on every platform.
 #pragma once
 
 #include <cmath>
@@ -11,37 +11,12 @@
 #include <vector>
 
 #include "model/results.h"
+#include "util/random.h"
 
 namespace gpugate::testing {
 
-/// splitmix64 (Steele, Lea & Flood 2014) with Box-Muller normals.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double Uniform() { return (static_cast<double>(Next() >> 11) + 0.5) * 0x1.0p-53; }
-  double Normal() {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    double u = Uniform(), v = Uniform();
-    double r = std::sqrt(-2.0 * std::log(u));
-    spare_ = r * std::sin(2.0 * M_PI * v);
-    has_spare_ = true;
-    return r * std::cos(2.0 * M_PI * v);
-  }
-
- private:
-  uint64_t state_;
-  double spare_ = 0;
-  bool has_spare_ = false;
-};
+/// The seeded generator: counter-based SplitMix64 with Box-Muller normals.
+using Rng = RandomStream;
 
 /// Log-scale sigma of a lognormal with coefficient of variation `cv`.
 inline double SigmaForCv(double cv) { return std::sqrt(std::log1p(cv * cv)); }

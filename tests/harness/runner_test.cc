@@ -96,6 +96,34 @@ TEST(RunnerTest, DriftBetweenRoundsAddsRounds) {
   EXPECT_EQ(quiet.rounds.size(), 5u);
 }
 
+TEST(RunnerTest, AdaptivePhaseStopsAtTheFirstRoundBothIntervalsAllow) {
+  // The stop rule as defined on whole summaries: after the last round both
+  // intervals are within the target, and one round earlier one was not.
+  // The runner computes it incrementally; this checks it from scratch, over
+  // seeds and noise levels with and without drift between rounds.
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    WorkloadSpec spec = SyntheticSpecWith(0.01 * static_cast<double>(1 + seed % 4), QuickSampling());
+    spec.synthetic.seed = seed;
+    spec.synthetic.round_drift_cv = seed % 3 == 0 ? 0.01 : 0.0;
+    SyntheticBackend backend;
+    WorkloadResult r = RunWorkload(spec, backend);
+    ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+    if (Total(r) >= 200 || r.rounds.size() <= 5u) continue;  // budget or planned rounds only
+    auto within = [](const std::vector<std::vector<double>>& rounds) {
+      WorkloadResult w;
+      w.rounds = rounds;
+      return Summarize(AllSamples(w)).rel_ci_half_width <= 0.01 &&
+             RoundLevelRelHalfWidth(rounds) <= 0.01;
+    };
+    EXPECT_TRUE(within(r.rounds)) << "seed " << seed;
+    std::vector<std::vector<double>> earlier(r.rounds.begin(), r.rounds.end() - 1);
+    EXPECT_FALSE(within(earlier)) << "seed " << seed;
+    ++checked;
+  }
+  EXPECT_GE(checked, 6);
+}
+
 TEST(RunnerTest, NeverStopsBeforeMinSamples) {
   Sampling s = QuickSampling();
   s.min_samples = 25;

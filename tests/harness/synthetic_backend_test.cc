@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include "stats/summary.h"
 
@@ -66,13 +65,51 @@ TEST(SyntheticBackendTest, MedianAndCvMatchDeclared) {
   EXPECT_GT(s.min, 0);
 }
 
+TEST(SyntheticBackendTest, MeanMatchesTheLognormalModel) {
+  // A lognormal with median m and CV c has mean m * sqrt(1 + c^2); with
+  // c = 0.2 and n = 20000 the standard error of the mean is 0.2 / sqrt(20000)
+  // = 0.14% of it, so a 1% tolerance is 7 standard errors.
+  auto x = Draw(Spec("mean", Lognormal(1e-3, 0.2)), 20000);
+  Summary s = Summarize(x);
+  EXPECT_NEAR(s.mean, 1e-3 * std::sqrt(1.0 + 0.2 * 0.2), 0.01e-3);
+  EXPECT_NEAR(s.cv, 0.2, 0.2 * 0.05);  // se of the CV ~ 0.6% relative
+}
+
 TEST(SyntheticBackendTest, SlowdownScalesEverySample) {
-  SyntheticSpec slow = Lognormal(1e-3, 0.1);
+  // Every parameter that draws (noise, mode, outlier, round and run drift)
+  // is set: each sample still reads the same random numbers, so the ratio
+  // is exactly the slowdown, sample by sample and round by round.
+  SyntheticSpec base = Lognormal(1e-3, 0.1);
+  base.outlier_rate = 0.1;
+  base.outlier_scale = 3;
+  base.bimodal_weight = 0.3;
+  base.bimodal_ratio = 2;
+  base.round_drift_cv = 0.05;
+  base.run_drift_cv = 0.2;
+  SyntheticSpec slow = base;
   slow.slowdown = 1.1;
-  auto a = Draw(Spec("s", Lognormal(1e-3, 0.1)), 200);
-  auto b = Draw(Spec("s", slow), 200);
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i] / a[i], 1.1, 1e-12);
+  for (int round : {0, 3}) {
+    auto a = Draw(Spec("s", base), 200, /*run_seed=*/4, round);
+    auto b = Draw(Spec("s", slow), 200, /*run_seed=*/4, round);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i] / a[i], 1.1, 1e-12);
+  }
+}
+
+TEST(SyntheticBackendTest, SampleDependsOnItsIndexNotOnRounds) {
+  // Counter-based draws: sample i of an instance reads the same numbers
+  // whatever rounds began before it (without round drift, the same value).
+  auto spec = Spec("c", Lognormal(1e-3, 0.1));
+  SyntheticBackend backend(3);
+  auto a = backend.Prepare(spec);
+  auto b = backend.Prepare(spec);
+  ASSERT_TRUE(a.ok() && b.ok());
+  (*b)->BeginRound(7);
+  (*b)->BeginRound(2);
+  for (int i = 0; i < 20; ++i) {
+    if (i == 10) (*a)->BeginRound(1);
+    EXPECT_EQ((*a)->RunSample()->seconds, (*b)->RunSample()->seconds) << "sample " << i;
+  }
 }
 
 TEST(SyntheticBackendTest, OutlierRateAndScale) {
@@ -152,42 +189,6 @@ TEST(SyntheticBackendTest, OnlySyntheticWorkloads) {
   WorkloadSpec spec;
   spec.kind = WorkloadKind::kBuiltin;
   EXPECT_TRUE(backend.Unsupported(spec).has_value());
-}
-
-TEST(PortableRandomTest, EngineIsTheStandardMt19937_64) {
-  // [rand.predef]: the 10000th output of a default-constructed mt19937_64
-  // (seed 5489) is 9981545732273789042; Uniform() keeps its top 53 bits.
-  detail::PortableRandom r(5489);
-  for (int i = 0; i < 9999; ++i) r.Uniform();
-  EXPECT_EQ(r.Uniform(), static_cast<double>(9981545732273789042ULL >> 11) * 0x1.0p-53);
-}
-
-TEST(PortableRandomTest, NormalHasUnitVariance) {
-  detail::PortableRandom r(1);
-  const int n = 20000;
-  double sum = 0, sq = 0;
-  for (int i = 0; i < n; ++i) {
-    double z = r.Normal();
-    sum += z;
-    sq += z * z;
-  }
-  double mean = sum / n;
-  EXPECT_NEAR(mean, 0.0, 0.03);          // sd of the mean 0.007
-  EXPECT_NEAR(sq / n - mean * mean, 1.0, 0.05);  // sd of the variance 0.01
-}
-
-TEST(SeedMixTest, Fnv1aKnownVectors) {
-  // Published FNV-1a 64-bit test vectors (also recomputed with a 5-line
-  // Python implementation of the algorithm).
-  EXPECT_EQ(detail::Fnv1a64(""), 0xcbf29ce484222325ULL);
-  EXPECT_EQ(detail::Fnv1a64("a"), 0xaf63dc4c8601ec8cULL);
-  EXPECT_EQ(detail::Fnv1a64("foobar"), 0x85944171f73967e8ULL);
-}
-
-TEST(SeedMixTest, MixSeparatesNearbyInputs) {
-  EXPECT_NE(detail::MixSeeds(1, 2, 3), detail::MixSeeds(1, 2, 4));
-  EXPECT_NE(detail::MixSeeds(1, 2, 3), detail::MixSeeds(2, 1, 3));
-  EXPECT_EQ(detail::MixSeeds(1, 2, 3), detail::MixSeeds(1, 2, 3));
 }
 
 }  // namespace

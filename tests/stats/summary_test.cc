@@ -8,7 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
+
+#include "util/random.h"
 
 namespace gpugate {
 namespace {
@@ -86,6 +89,56 @@ TEST(SummaryTest, RoundLevelIntervalMatchesScipy) {
   EXPECT_NEAR(RoundLevelRelHalfWidth(rounds), 0.1733047067379725, 1e-9);
   EXPECT_EQ(RoundLevelRelHalfWidth({{1.0, 2.0, 3.0}}), 0.0);
   EXPECT_EQ(RoundLevelRelHalfWidth({}), 0.0);
+}
+
+}  // namespace
+}  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+// The rank as first written: the binomial pmf from lgamma at every term.
+int LowerRankByLgamma(int n, double confidence) {
+  const double alpha = 1.0 - confidence;
+  int lower_rank = 0;
+  const double log_half_n = -n * std::log(2.0);
+  const double log_n_fact = std::lgamma(n + 1.0);
+  double cdf = 0.0;
+  for (int r = 1; r <= n / 2; ++r) {
+    const int i = r - 1;
+    cdf += std::exp(log_n_fact - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) + log_half_n);
+    if (cdf <= alpha / 2) lower_rank = r; else break;
+  }
+  return lower_rank;
+}
+
+TEST(SummaryTest, MedianCiRankRecurrenceMatchesLgammaEverywhere) {
+  // The pmf recurrence gives the same rank as the lgamma formula for every
+  // n where the exact binomial is used.
+  for (double confidence : {0.90, 0.95, 0.99})
+    for (int n = 1; n <= 1000; ++n)
+      ASSERT_EQ(MedianCiLowerRank(n, confidence), LowerRankByLgamma(n, confidence))
+          << "n=" << n << " confidence=" << confidence;
+}
+
+TEST(SummaryTest, SortedMedianIntervalIsTheSummarys) {
+  std::vector<double> v = {1, 1, 2, 3, 3, 4, 5, 5, 5, 6, 9};  // ranks (2, 10): [1, 6]
+  EXPECT_DOUBLE_EQ(MedianRelCiHalfWidthSorted(v), (6.0 - 1.0) / 2 / 4.0);
+  EXPECT_EQ(MedianRelCiHalfWidthSorted(std::vector<double>{}), 0.0);
+  EXPECT_EQ(MedianRelCiHalfWidthSorted(std::vector<double>{-2, 0, 0}), 0.0);  // median 0
+}
+
+TEST(SummaryTest, RoundLevelWithinAgreesWithTheInterval) {
+  RandomStream rng(12);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int k = 1 + trial % 30;
+    const double sd = 0.001 * (1 + trial % 20);
+    std::vector<double> levels;
+    for (int i = 0; i < k; ++i) levels.push_back(sd * rng.Normal());
+    const double width = RoundLevelRelHalfWidthOfLevels(levels);
+    for (double target : {0.002, 0.005, 0.01, 0.02, width})
+      EXPECT_EQ(RoundLevelWithin(levels, target), width <= target) << "k=" << k;
+  }
 }
 
 }  // namespace

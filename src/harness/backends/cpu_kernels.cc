@@ -8,20 +8,12 @@
 #include <utility>
 
 #include "harness/do_not_optimize.h"
+#include "util/random.h"
 #include "util/strings.h"
 
 namespace gpugate {
 
 namespace detail {
-
-namespace {
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-}  // namespace
 
 void FillPseudoRandom(float* data, int64_t n, uint64_t seed, float lo, float hi) {
   const uint64_t base = SplitMix64(seed);

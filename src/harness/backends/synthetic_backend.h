@@ -10,19 +10,23 @@
 //   mode          bimodal_ratio with probability bimodal_weight, else 1
 //   noise         lognormal(cv)
 //   outlier       outlier_scale with probability outlier_rate, else 1
-// Seed: Mix(spec.synthetic.seed, Fnv1a64(name), run_seed); every sample draws
-// the same number of random numbers whatever the parameters, so two specs
+// Randomness is counter-based (util/random.h): with
+//   key = MixSeeds(spec.synthetic.seed, Fnv1a64(name), run_seed),
+// run_factor reads draws 0-1 of stream MixSeeds(key, 1, 0), round_factor[r]
+// draws 0-1 of MixSeeds(key, 2, r), and sample i of the instance (warmup
+// included) draws 4i..4i+3 of MixSeeds(key, 3, 0): a uniform for mode, two
+// for noise's normal (Box-Muller), a uniform for outlier. Every value is a
+// function of its position alone, whatever the parameters, so two specs
 // that differ only in `slowdown` give exactly proportional samples.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
-#include <string_view>
 
 #include "harness/backend.h"
+#include "util/random.h"
 
 namespace gpugate {
 
@@ -42,32 +46,11 @@ class SyntheticBackend final : public Backend {
 
 namespace detail {
 
-/// FNV-1a, 64 bit (Fowler, Noll, Vo).
-uint64_t Fnv1a64(std::string_view text);
-/// Combines seeds with the splitmix64 finaliser so nearby inputs give
-/// unrelated outputs.
-uint64_t MixSeeds(uint64_t a, uint64_t b, uint64_t c);
-
-/// Portable random variates on top of std::mt19937_64 (whose output sequence
-/// the standard fixes), unlike std::*_distribution whose algorithms differ
-/// between standard libraries.
-class PortableRandom {
- public:
-  explicit PortableRandom(uint64_t seed) : engine_(seed) {}
-  /// Uniform in [0, 1) with 53 random bits.
-  double Uniform();
-  /// Standard normal by the Box-Muller transform (Box & Muller 1958); uses
-  /// one pair of uniforms per call and discards the second variate, so the
-  /// number of engine draws per call is fixed (two).
-  double Normal();
-  /// Lognormal with median 1 and coefficient of variation `cv`:
-  /// exp(sigma * Z) with sigma^2 = ln(1 + cv^2). cv = 0 gives exactly 1 but
-  /// still consumes its draws.
-  double LognormalFactor(double cv);
-
- private:
-  std::mt19937_64 engine_;
-};
+// The names the A/B interleaving (harness/ab.cc) draws its machine drift and
+// order with; the helpers themselves live in util/random.h.
+using ::gpugate::Fnv1a64;
+using ::gpugate::MixSeeds;
+using PortableRandom = ::gpugate::RandomStream;
 
 }  // namespace detail
 

@@ -1,0 +1,68 @@
+// End-to-end tests of `gpugate gate` when a workload fails: the exit code is
+// the verdicts' (ExitCodeFor), and a failed workload makes it 3.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/run_binary.h"
+#include "model/results_json.h"
+
+namespace gpugate {
+namespace {
+
+using testing::RunGpugate;
+
+// Four synthetic workloads and a command workload `probe_name` that fails
+// once the file `dir/broken` exists.
+std::string Suite(const std::string& dir, const std::string& probe_name) {
+  return "version: 1\n"
+         "name: gate-failures\n"
+         "defaults: {warmup: 0, min_samples: 40, max_samples: 60, rounds: 5, min_time: 0s}\n"
+         "workloads:\n"
+         "  - name: a\n    kind: synthetic\n    synthetic: {median: 1ms, cv: 1%, seed: 11}\n"
+         "  - name: b\n    kind: synthetic\n    synthetic: {median: 2ms, cv: 1%, seed: 12}\n"
+         "  - name: c\n    kind: synthetic\n    synthetic: {median: 500us, cv: 1%, seed: 13}\n"
+         "  - name: d\n    kind: synthetic\n    synthetic: {median: 3ms, cv: 1%, seed: 14}\n"
+         "  - name: " + probe_name + "\n    kind: command\n"
+         "    argv: [/bin/sh, -c, 'test ! -e " + dir + "/broken']\n"
+         "    warmup: 0\n    min_samples: 3\n    max_samples: 3\n    rounds: 3\n"
+         "    min_time: 0s\n";
+}
+
+class GateCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::MakeTempDir();
+    testing::WriteAll(dir_ + "/suite.yaml", Suite(dir_, "probe"));
+    testing::WriteAll(dir_ + "/suite_new.yaml", Suite(dir_, "new-probe"));
+    ASSERT_EQ(RunGpugate({"run", dir_ + "/suite.yaml", "-o", dir_ + "/base.json", "-q"}).exit_code,
+              0);
+    testing::WriteAll(dir_ + "/broken", "");
+  }
+  void TearDown() override { testing::RemoveTree(dir_); }
+  std::string dir_;
+};
+
+TEST_F(GateCliTest, WorkloadFailingInTheRunExitsThree) {
+  auto o = RunGpugate({"gate", dir_ + "/suite.yaml", "--baseline", dir_ + "/base.json", "--seed",
+                       "3", "-o", dir_ + "/gate.json"});
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  EXPECT_NE((o.out + o.err).find("probe"), std::string::npos) << o.out << o.err;
+  auto r = ReadResultsFile(dir_ + "/gate.json");
+  ASSERT_TRUE(r.ok());
+  const WorkloadResult* probe = r->Find("probe");
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe->status, WorkloadStatus::kFailed);
+}
+
+// A failing workload that the baseline does not know yet must fail the gate
+// too. This relies on the judge reporting a failed new workload as an error
+// (compare/); until it does, the verdict is `new` and this test fails.
+TEST_F(GateCliTest, NewWorkloadFailingInTheRunExitsThree) {
+  auto o = RunGpugate({"gate", dir_ + "/suite_new.yaml", "--baseline", dir_ + "/base.json",
+                       "--seed", "3"});
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+}
+
+}  // namespace
+}  // namespace gpugate

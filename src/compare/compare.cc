@@ -255,8 +255,9 @@ struct Calibration {
 // - tail weight: the t whose 90%/50% quantile ratio of |T| matches theirs
 //   (normal 2.44, t_4 2.82, t_2 3.52) is adopted when their ratio differs
 //   from the prior's by more than its sampling error (delta method on the two
-//   order statistics: relative se ~1.46/sqrt(n); 2 se toward heavier tails,
-//   1.5 toward lighter), never beyond the nominal df;
+//   order statistics: relative se ~1.46/sqrt(n)): 2 se toward heavier tails
+//   (the t matching their ratio), 1 se toward lighter (the t matching the
+//   light end of their ratio's interval), never beyond the nominal df;
 // - scale: how much more they spread at the median than the reference says,
 //   beyond the median's own sampling error (~1.17/sqrt(n) relative).
 // Fewer than kMinNullStatistics statistics: the prior alone.
@@ -297,7 +298,11 @@ Calibration CalibrateReference(const std::vector<double>& abs_t_in, const std::v
   const double ratio = q50 > 0 ? q90 / q50 : 0.0;
   const double se_ratio = ratio * 1.463 / std::sqrt(n);
   const double prior = tail_ratio(ref.max_df);
-  if (ratio > prior + 2.0 * se_ratio || ratio < prior - 1.5 * se_ratio) ref.max_df = solve(ratio);
+  if (ratio > prior + 2.0 * se_ratio) {
+    ref.max_df = solve(ratio);
+  } else if (ratio < prior - se_ratio) {
+    ref.max_df = solve(ratio - se_ratio);  // lighter: the light end of what they allow
+  }
   const double spread = q50 / StudentTQuantile(0.75, ref.max_df);
   if (spread > 1.0 + 2.0 * 1.166 / std::sqrt(n)) ref.scale = spread;
   if (std::getenv("GPUGATE_DEBUG_CALIBRATION"))
@@ -851,7 +856,11 @@ class Comparer {
         const Calibration ref = CalibrateReference(abs_t, dfs);
         for (LogShift& s : shifts) {
           if (!TakesSuiteNoise(s) || !(s.se > 0)) continue;
-          const double w = std::clamp(s.between_run_var / (s.se * s.se), 0.0, 1.0);
+          // Without enough statistics to measure the family (ref.measured
+          // false), nothing says the rounds' share is safe: the prior alone.
+          const double w = ref.measured
+                               ? std::clamp(s.between_run_var / (s.se * s.se), 0.0, 1.0)
+                               : 1.0;
           Calibration blended = ref;
           blended.max_df = 1.0 / (w / ref.max_df + (1.0 - w) / std::max(1.0, s.df));
           s = Calibrated(s, blended);

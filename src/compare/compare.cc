@@ -897,8 +897,10 @@ class Comparer {
     double all_tau_df = 0, all_phi_df = 0;
     const double all_tau2 = EstimateSuiteBetweenRunVariance(*shifts, &all_tau_df, kNoiseQuantile);
     const double all_phi = EstimateSuiteOverdispersion(*shifts, &all_phi_df, kNoiseQuantile);
+    // The others as they were measured: every estimate below reads these, not
+    // the comparisons already widened in this loop.
+    const std::vector<LogShift> measured = *shifts;
     std::vector<LogShift> others;
-    double max_extra_pct = 0;
     for (size_t i = 0; i < m; ++i) {
       LogShift& s = (*shifts)[i];
       if (!TakesSuiteNoise(s)) continue;
@@ -906,7 +908,7 @@ class Comparer {
       if (exact) {
         others.clear();
         for (size_t j = 0; j < m; ++j)
-          if (j != i) others.push_back((*shifts)[j]);
+          if (j != i) others.push_back(measured[j]);
         tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df, kNoiseQuantile);
         phi = EstimateSuiteOverdispersion(others, &phi_df, kNoiseQuantile);
       }
@@ -914,7 +916,6 @@ class Comparer {
       LogShift noisy = extra > 0 ? WithBetweenRunNoise(s, extra, std::max(tau_df, phi_df)) : s;
       noisy.common_factor_removed = s.common_factor_removed;
       s = noisy;
-      max_extra_pct = std::max(max_extra_pct, std::expm1(std::sqrt(std::max(0.0, extra))));
     }
     if (all_tau2 > 0 || all_phi > 1) {
       std::string what = std::string(family == Family::kTime ? "time" : "kernel") +

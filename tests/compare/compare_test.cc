@@ -644,3 +644,31 @@ TEST(CompareJudge, SummariesUseTheirReportedNoiseNeverAZeroWidthInterval) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+TEST(CompareJudge, OneRunNoiseDoesNotDependOnTheOrderOfWorkloads) {
+  // Each comparison's between-run noise comes from the others as measured:
+  // reversing the order of the workloads changes no interval.
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  const double shifts[] = {1.06, 0.95, 1.03, 0.97, 1.08, 0.99, 1.02, 0.93, 1.05, 1.0};
+  for (int i = 0; i < 10; ++i) {
+    base.workloads.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1)));
+    cur.workloads.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1) * shifts[i]));
+  }
+  Verdicts a = Compare({base}, cur, DefaultPolicy(), Opts());
+  std::reverse(base.workloads.begin(), base.workloads.end());
+  std::reverse(cur.workloads.begin(), cur.workloads.end());
+  Verdicts b = Compare({base}, cur, DefaultPolicy(), Opts());
+  for (int i = 0; i < 10; ++i) {
+    const std::string w = "w" + std::to_string(i);
+    ASSERT_TRUE(Find(a, w, "time")->ci_low.has_value());
+    EXPECT_DOUBLE_EQ(*Find(a, w, "time")->ci_low, *Find(b, w, "time")->ci_low) << w;
+    EXPECT_DOUBLE_EQ(*Find(a, w, "time")->ci_high, *Find(b, w, "time")->ci_high) << w;
+  }
+}
+
+}  // namespace
+}  // namespace gpugate

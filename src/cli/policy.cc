@@ -17,7 +17,13 @@ void PrintPolicy(const Policy& p) {
             << "  threshold " << FormatThreshold(p.defaults.threshold)
             << ", FDR q = " << p.defaults.fdr_q
             << ", confidence " << FormatThreshold(p.defaults.confidence) << ", on_inconclusive "
-            << ToString(p.defaults.on_inconclusive) << "\n";
+            << ToString(p.defaults.on_inconclusive) << "\n"
+            << "  on_incomparable " << ToString(p.defaults.on_incomparable) << ", no_replication "
+            << (p.defaults.threshold_without_replication ? "threshold" : "inconclusive")
+            << ", require_detectable "
+            << (p.defaults.require_detectable ? FormatThreshold(*p.defaults.require_detectable)
+                                              : std::string("off"))
+            << "\n";
   for (const auto& [metric, t] : p.defaults.metric_thresholds)
     std::cout << "  threshold for " << EscapeTerminal(metric) << ": " << FormatThreshold(t)
               << "\n";

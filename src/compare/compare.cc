@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -305,9 +304,6 @@ Calibration CalibrateReference(const std::vector<double>& abs_t_in, const std::v
   }
   const double spread = q50 / StudentTQuantile(0.75, ref.max_df);
   if (spread > 1.0 + 2.0 * 1.166 / std::sqrt(n)) ref.scale = spread;
-  if (std::getenv("GPUGATE_DEBUG_CALIBRATION"))
-    std::fprintf(stderr, "calibration: n=%zu q50=%.3f scale=%.3f ratio=%.3f+-%.3f max_df=%.1f\n",
-                 abs_t.size(), q50, ref.scale, ratio, se_ratio, ref.max_df);
   return ref;
 }
 
@@ -675,7 +671,7 @@ class Comparer {
       s.common_factor_removed = remove;
       pending_[m].shift = Calibrated(s, ref);
     }
-    if (remove) AddCommonShift(family, factors, n_base, n_cur, conf, ref);
+    if (remove) AddCommonShift(family, factors, n_base, n_cur, conf);
   }
 
   Calibration HistoryReference(const std::vector<size_t>& members, const VariancePrior& prior) const {
@@ -745,8 +741,7 @@ class Comparer {
   // The family's common shift: the current runs' speed factors against the
   // history's (a t on run factors). It is one more hypothesis: a change that
   // slows every workload alike is invisible once factors are removed.
-  void AddCommonShift(Family family, const RunFactors& f, int n_base, int n_cur, double conf,
-                      const Calibration& ref) {
+  void AddCommonShift(Family family, const RunFactors& f, int n_base, int n_cur, double conf) {
     std::vector<double> hist, cur;
     for (int k = 0; k < n_base; ++k)
       if (f.estimated[k]) hist.push_back(f.factor[k]);
@@ -769,7 +764,6 @@ class Comparer {
     }
     // The workloads' calibration describes workloads, not run factors: the
     // factors get the prior reference alone.
-    (void)ref;
     LogShift s = HistoryPrediction(hist, cur, static_cast<int>(cur.size()), conf);
     p.shift = Calibrated(s, Calibration{});
     pending_.push_back(std::move(p));

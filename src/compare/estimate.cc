@@ -231,17 +231,6 @@ LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, doubl
   return s;
 }
 
-LogShift WithHeavyTailedReference(const LogShift& shift, double max_df) {
-  if (!std::isfinite(shift.se) || !(shift.se > 0) || shift.df <= max_df ||
-      shift.method == ShiftMethod::kThresholdOnly || shift.method == ShiftMethod::kPairedRounds)
-    return shift;
-  LogShift s = shift;
-  s.df = max_df;
-  s.heavy_tailed = true;
-  FillFromT(&s);
-  return s;
-}
-
 LogShift WithReference(const LogShift& shift, double scale, double max_df) {
   if (!std::isfinite(shift.se) || !(shift.se > 0) || shift.method == ShiftMethod::kThresholdOnly)
     return shift;

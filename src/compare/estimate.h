@@ -47,8 +47,8 @@ struct LogShift {
   double p_greater = 0.5, p_less = 0.5;
   /// A common speed factor of the runs was removed from `estimate`.
   bool common_factor_removed = false;
-  /// The interval uses a heavy-tailed reference (df capped), see
-  /// WithHeavyTailedReference().
+  /// The interval uses a heavy-tailed reference (df capped below the
+  /// nominal one, see WithReference() and docs/statistics.md 1g).
   bool heavy_tailed = false;
   /// Part of se^2 that is noise between runs (history or suite estimate);
   /// used to explain an inconclusive verdict.
@@ -126,14 +126,6 @@ LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, doubl
 
 /// Fewest paired rounds for a 95% Walsh interval (2^-5 = 0.031 > 0.025).
 inline constexpr int kMinPairedRounds = 6;
-
-/// The same shift judged against a heavier-tailed reference: Student t with
-/// at most `max_df` degrees of freedom (interval and p recomputed). Benchmark
-/// noise between processes has heavy tails (bimodal layouts, a neighbour's
-/// burst); a normal reference calibrated on the median spread understates
-/// the extremes. Lange, Little & Taylor (1989, JASA 84:881) use t with ~4 df
-/// as the robust default.
-LogShift WithHeavyTailedReference(const LogShift& shift, double max_df);
 
 /// The same shift with se multiplied by `scale` (>= 1) and the reference's
 /// degrees of freedom capped at `max_df`; interval and p recomputed.

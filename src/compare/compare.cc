@@ -1059,7 +1059,7 @@ class Comparer {
       head = interval + " holds within-run noise only: one run per side and too few workloads "
              "to estimate the noise between runs; use a baseline history (baseline update) or "
              "interleaved A/B";
-    } else if (significant && bad_lo > limit && bad_hi >= bad_lo && est * (mv.lower_is_better ? 1 : -1) > 0) {
+    } else if (significant && bad_lo > limit) {
       mv.verdict = Verdict::kRegression;
       mv.reason = Reason::kSignificantAboveThreshold;
       head = interval + " exceeds the " + thr + " threshold";

@@ -86,6 +86,42 @@ def ashman_d(a, b):
         statistics.variance(a) + statistics.variance(b))
 
 
+def two_file_bounds(procs, names, budget=0.02, effects=(1.0, 2.0)):
+    """What two-file judging could reach at best on this corpus. Every ordered
+    pair of processes is an identical-code comparison; the pair's median shift
+    over benchmarks (its common speed factor) is removed, as the judge does.
+    The oracle knows each benchmark's own identical-code distribution, which
+    one pair of runs cannot show: it flags a benchmark above the quantile that
+    leaves budget/len(names) false alarms per benchmark (about `budget` of
+    suites). Returns ({effect: oracle detection}, ratio rule rows)."""
+    logs = [{b: math.log(p[b]) for b in names} for p in procs]
+    diffs = {b: [] for b in names}
+    for i in range(len(logs)):
+        for j in range(len(logs)):
+            if i == j:
+                continue
+            d = [logs[j][b] - logs[i][b] for b in names]
+            c = statistics.median(d)
+            for b, x in zip(names, d):
+                diffs[b].append(x - c)
+    per = budget / len(names)
+    oracle = {}
+    for e in effects:
+        hit = []
+        for b in names:
+            d = sorted(diffs[b])
+            cut = d[min(len(d) - 1, int((1 - per) * len(d)))]
+            hit.append(sum(x + math.log1p(e) > cut for x in d) / len(d))
+        oracle[e] = statistics.mean(hit)
+    rules = []
+    for r in (2.0, 2.5, 3.0):
+        false = statistics.mean(sum(x > math.log(r) for x in diffs[b]) / len(diffs[b]) for b in names)
+        det = {e: statistics.mean(sum(x + math.log1p(e) > math.log(r) for x in diffs[b]) / len(diffs[b])
+                                  for b in names) for e in effects}
+        rules.append((r, false, 1 - (1 - false) ** len(names), det))
+    return oracle, rules
+
+
 def main():
     corpus = sys.argv[1]
     conds = {}
@@ -163,6 +199,18 @@ def main():
                       statistics.median(small) * 1e3, statistics.median(small) / statistics.median(huge),
                       sum(h < min(small) for h in huge), len(huge), sum(x > max(huge) for x in small),
                       len(small), ashman_d(huge, small), ashman_d(huge_rel, small_rel), REFERENCE))
+
+    procs = [p[1] for p in conds["quiet"] + conds["noisy"]]
+    oracle, rules = two_file_bounds(procs, names)
+    print("\n## What two files could reach at best\n")
+    print("Every ordered pair of the %d processes as identical code, its median shift removed. An oracle "
+          "that knows each benchmark's own identical-code distribution, with 2%% of suites falsely "
+          "alarmed: detects %.1f%% of +100%% and %.1f%% of +200%% (injected on a benchmark drawn at "
+          "random)." % (len(procs), 100 * oracle[1.0], 100 * oracle[2.0]))
+    for r, false, suites, det in rules:
+        print("- ratio rule: flag above x%.1f: %.2f%% of benchmarks falsely (about %.1f%% of suites), "
+              "%.1f%% of +100%%, %.1f%% of +200%%" % (r, 100 * false, 100 * suites, 100 * det[1.0],
+                                                     100 * det[2.0]))
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
       ("backend", po::value<std::string>()->default_value("auto"), "auto | cpu | cuda")
       ("seed", po::value<uint64_t>()->default_value(0), "extra seed for synthetic workloads");
   AddSelectionOptions(options);
+  AddBinOption(options);
   AddCompareOptions(options);
   po::positional_options_description positional;
   positional.add("suite", 1);
@@ -74,6 +75,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   if (sel->workloads.empty())
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
+  if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const std::string baseline_path = vm["baseline"].as<std::string>();
   Result<std::vector<Results>> baseline = LoadRuns(baseline_path);
   if (!baseline.ok())

@@ -1,4 +1,5 @@
 // `gpugate run SUITE -o RESULTS`: load, select, run, write, summarise.
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -6,6 +7,7 @@
 #include "cli/progress.h"
 #include "cli/run_summary.h"
 #include "config/suite.h"
+#include "harness/ab.h"
 #include "harness/runner.h"
 #include "model/results_json.h"
 
@@ -41,6 +43,29 @@ void AddSelectionOptions(po::options_description& options) {
        "run shard i of N (\"i/N\", 1-based; a stable partition by workload name)");
 }
 
+void AddBinOption(po::options_description& options) {
+  options.add_options()("bin", po::value<std::string>(),
+                        "build folder that {bin} stands for in command, gbench and nvbench workloads");
+}
+
+Status ApplyBinOption(SuiteSelection* selection, const po::variables_map& vm) {
+  if (!vm.count("bin")) {
+    for (const WorkloadSpec& w : selection->workloads)
+      if (UsesBinDir(w))
+        return InputError((w.location.line > 0 ? w.location.ToString() + ": " : std::string()) +
+                          "workload '" + w.name +
+                          "' uses {bin}: pass --bin DIR (its build folder), or compare two builds "
+                          "with gpugate ab --base DIR --head DIR");
+    return Status::Ok();
+  }
+  std::error_code ec;
+  const std::string dir = vm["bin"].as<std::string>();
+  if (!std::filesystem::is_directory(dir, ec)) return InputError("--bin: '" + dir + "' is not a directory");
+  const std::string abs = std::filesystem::absolute(dir, ec).lexically_normal().string();
+  for (WorkloadSpec& w : selection->workloads) w = WithBinDir(w, abs);
+  return Status::Ok();
+}
+
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path, const po::variables_map& vm) {
   std::vector<std::string> filters, tags;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
@@ -61,6 +86,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
        "run id to record (default: random); shards of one run must share it to be merged")
       ("quiet,q", "no summary table on stdout");
   AddSelectionOptions(options);
+  AddBinOption(options);
   po::positional_options_description positional;
   positional.add("suite", 1);
   po::variables_map vm;
@@ -75,6 +101,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   if (sel->workloads.empty())
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
+  if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
 
   RunOptions run_options;
   run_options.backend = backend;

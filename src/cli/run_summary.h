@@ -27,6 +27,12 @@ Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
 
 /// Adds --filter, --tag and --shard.
 void AddSelectionOptions(boost::program_options::options_description& options);
+/// --bin DIR: the build folder "{bin}" stands for in command and benchmark-
+/// program workloads (run, gate, validate; ab has --base/--head).
+void AddBinOption(boost::program_options::options_description& options);
+/// Replaces "{bin}" in the selected workloads by --bin; without --bin, a
+/// selected workload that uses {bin} is an input error naming it.
+Status ApplyBinOption(SuiteSelection* selection, const boost::program_options::variables_map& vm);
 /// SelectWorkloads from the options AddSelectionOptions added.
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path,
                                          const boost::program_options::variables_map& vm);

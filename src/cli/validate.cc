@@ -3,6 +3,7 @@
 
 #include "cli/command.h"
 #include "cli/run_summary.h"
+#include "harness/program_runner.h"
 #include "report/escape.h"
 
 namespace po = boost::program_options;
@@ -11,14 +12,6 @@ namespace gpugate {
 
 namespace {
 
-const char* KindName(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kBuiltin: return "builtin";
-    case WorkloadKind::kCommand: return "command";
-    case WorkloadKind::kSynthetic: return "synthetic";
-  }
-  return "?";
-}
 
 std::string Describe(const WorkloadSpec& w) {
   std::string d;
@@ -32,6 +25,14 @@ std::string Describe(const WorkloadSpec& w) {
       d += "]";
       if (w.shell) d += " shell";
       break;
+    case WorkloadKind::kGbench:
+    case WorkloadKind::kNvbench: {
+      d = "runs [";
+      const std::vector<std::string> argv = ProgramArgv(w, "<json>");
+      for (size_t i = 0; i < argv.size(); ++i) d += (i ? ", " : "") + argv[i];
+      d += "] " + std::to_string(w.sampling.rounds) + " processes, one round each";
+      break;
+    }
     case WorkloadKind::kSynthetic: {
       char buf[128];
       std::snprintf(buf, sizeof buf, "median=%gs cv=%g slowdown=%g", w.synthetic.median,
@@ -49,6 +50,8 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()("suite", po::value<std::string>()->required(), "suite file (YAML)");
   AddSelectionOptions(options);
+  options.add_options()("bin", po::value<std::string>(),
+                        "build folder that {bin} stands for (shown resolved when given)");
   po::positional_options_description positional;
   positional.add("suite", 1);
   po::variables_map vm;
@@ -56,11 +59,13 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
 
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
+  if (vm.count("bin"))
+    if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const Suite& suite = sel->suite;
   std::cout << "suite '" << EscapeTerminal(suite.name) << "' (version " << suite.version << "): "
             << suite.workloads.size() << " workloads, " << sel->workloads.size() << " selected\n";
   for (const auto& w : sel->workloads) {
-    std::cout << "  " << EscapeTerminal(w.name) << "  [" << KindName(w.kind) << "] "
+    std::cout << "  " << EscapeTerminal(w.name) << "  [" << ToString(w.kind) << "] "
               << EscapeTerminal(Describe(w));
     if (!w.tags.empty()) {
       std::cout << "  tags:";

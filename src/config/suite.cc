@@ -52,7 +52,8 @@ const std::vector<std::string>& SamplingKeys() {
 }
 
 const std::vector<std::string>& KindNames() {
-  static const std::vector<std::string> kKinds = {"builtin", "command", "synthetic"};
+  static const std::vector<std::string> kKinds = {"builtin", "command", "synthetic", "gbench",
+                                                  "nvbench"};
   return kKinds;
 }
 
@@ -68,6 +69,8 @@ const std::vector<std::vector<std::string>>& KindSpecificKeys() {
       {"backend", "kernel", "l2"},
       {"argv", "shell", "env", "cwd", "profile"},
       {"synthetic"},
+      {"argv", "env", "cwd", "filter", "repetitions"},
+      {"argv", "env", "cwd", "benchmarks", "axes"},
   };
   return kKeys;
 }
@@ -357,7 +360,7 @@ class SuiteParser {
 
     size_t kind_index = 0;
     if (std::optional<YamlField> kf = y_.Find(map, "kind")) {
-      static const std::vector<std::string> kLaterKinds = {"gbench", "nvbench", "trace", "static"};
+      static const std::vector<std::string> kLaterKinds = {"trace", "static"};
       if (kf->value.IsScalar() && Contains(kLaterKinds, kf->value.Scalar()))
         return y_.ErrorAt(*kf, "kind '" + kf->value.Scalar() +
                                    "' is not supported by this gpugate version (supported: " +
@@ -374,6 +377,8 @@ class SuiteParser {
 
     GPUGATE_RETURN_IF_ERROR(ParseSamplingKeys(map, &t.spec.sampling, &origin));
     GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin));
+    if (IsBenchmarkProgram(t.spec.kind))
+      GPUGATE_RETURN_IF_ERROR(ProgramSampling(map, origin, &t.spec));
 
     if (std::optional<YamlField> pf = y_.Find(map, "params"))
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
@@ -391,6 +396,10 @@ class SuiteParser {
         break;
       case WorkloadKind::kSynthetic:
         GPUGATE_RETURN_IF_ERROR(ParseSynthetic(map, &t.spec.synthetic));
+        break;
+      case WorkloadKind::kGbench:
+      case WorkloadKind::kNvbench:
+        GPUGATE_RETURN_IF_ERROR(ParseProgram(map, &t.spec));
         break;
     }
     return t;
@@ -502,14 +511,29 @@ class SuiteParser {
   }
 
   Status ParseCommand(const YAML::Node& map, WorkloadSpec* spec) const {
-    static const std::vector<std::string> kProfiles = {"none", "cupti"};
     if (std::optional<YamlField> f = y_.Find(map, "shell")) {
       GPUGATE_ASSIGN_OR_RETURN(spec->shell, y_.Bool(*f));
     }
+    GPUGATE_RETURN_IF_ERROR(ParseProcess(map, spec));
+    if (std::optional<YamlField> f = y_.Find(map, "profile")) {
+      static const std::vector<std::string> kProfiles = {"none", "cupti"};
+      GPUGATE_ASSIGN_OR_RETURN(spec->profile, y_.Choice(*f, "profile", kProfiles));
+      if (spec->profile != "none")
+        return y_.ErrorAt(*f, "profile '" + spec->profile +
+                                  "' is not built in this gpugate version: its kernels would "
+                                  "not be recorded (remove the key, or use profile: none)");
+    }
+    return Status::Ok();
+  }
+
+  // argv, env and cwd of a workload that runs a process (command, gbench,
+  // nvbench).
+  Status ParseProcess(const YAML::Node& map, WorkloadSpec* spec) const {
+    const std::string kind = ToString(spec->kind);
     std::optional<YamlField> af = y_.Find(map, "argv");
     if (!af)
-      return y_.ErrorAt(map, "missing required key 'argv' for a command workload "
-                             "(a list: program, then its arguments)");
+      return y_.ErrorAt(map, "missing required key 'argv' for a " + kind +
+                             " workload (a list: program, then its arguments)");
     if (af->value.IsScalar() && !spec->shell)
       return y_.ErrorAt(*af, "'argv' must be a list of strings like [/bin/sleep, \"0.01\"]; "
                              "to run a shell command line, set shell: true");
@@ -534,9 +558,64 @@ class SuiteParser {
       GPUGATE_ASSIGN_OR_RETURN(spec->cwd, y_.String(*f));
       if (spec->cwd.empty()) return y_.ErrorAt(*f, "'cwd' must not be empty");
     }
-    if (std::optional<YamlField> f = y_.Find(map, "profile")) {
-      GPUGATE_ASSIGN_OR_RETURN(spec->profile, y_.Choice(*f, "profile", kProfiles));
+    return Status::Ok();
+  }
+
+  // kind gbench / nvbench: the process keys and the program's selection.
+  Status ParseProgram(const YAML::Node& map, WorkloadSpec* spec) const {
+    GPUGATE_RETURN_IF_ERROR(ParseProcess(map, spec));
+    if (spec->kind == WorkloadKind::kGbench) {
+      if (std::optional<YamlField> f = y_.Find(map, "filter")) {
+        GPUGATE_ASSIGN_OR_RETURN(spec->filter, y_.String(*f));
+        if (spec->filter.empty()) return y_.ErrorAt(*f, "'filter' must not be empty");
+      }
+      if (std::optional<YamlField> f = y_.Find(map, "repetitions")) {
+        GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(*f, 1, 100000));
+        spec->repetitions = static_cast<int>(v);
+      }
+    } else {
+      if (std::optional<YamlField> f = y_.Find(map, "benchmarks")) {
+        GPUGATE_ASSIGN_OR_RETURN(spec->benchmarks, y_.StringList(*f, true));
+        for (const std::string& b : spec->benchmarks)
+          if (b.empty()) return y_.ErrorAt(*f, "'benchmarks' entries must not be empty");
+      }
+      if (std::optional<YamlField> f = y_.Find(map, "axes")) {
+        GPUGATE_ASSIGN_OR_RETURN(spec->axes, y_.StringList(*f, true));
+        for (const std::string& a : spec->axes)
+          if (a.find('=') == std::string::npos)
+            return y_.ErrorAt(*f, "'axes' entries are nvbench --axis values like "
+                                  "\"Elements=[1024,4096]\", got '" + a + "'");
+      }
     }
+    for (const std::string& a : spec->argv)
+      if (a.find("{bin}") == std::string::npos && a.rfind("--benchmark_out", 0) == 0)
+        return y_.ErrorAt(map, "argv must not set " + a.substr(0, a.find('=')) +
+                               ": gpugate writes the program's JSON itself");
+    return Status::Ok();
+  }
+
+  // Sampling of a benchmark program: a process is a round. The program times
+  // its own iterations, so the per-sample keys do not apply on the workload;
+  // `min_time` set on the workload is passed to Google Benchmark; `rounds`
+  // defaults to kProgramDefaultRounds processes.
+  Status ProgramSampling(const YAML::Node& map, const SamplingOrigin& origin,
+                         WorkloadSpec* spec) const {
+    static const std::vector<std::string> kNotHere = {"warmup", "min_samples", "max_samples",
+                                                      "target_rel_ci"};
+    for (const YamlField& f : y_.Entries(map)) {
+      if (Contains(kNotHere, f.name))
+        return y_.ErrorAt(f.key, "key " + Quote(f.name) + " does not apply to a " +
+                                     ToString(spec->kind) +
+                                     " workload: the program decides its own iterations and "
+                                     "samples; a process is one round (set 'rounds')");
+      if (f.name == "min_time") {
+        if (spec->kind != WorkloadKind::kGbench)
+          return y_.ErrorAt(f.key, "key 'min_time' does not apply to an nvbench workload "
+                                   "(pass nvbench's --min-time in argv)");
+        spec->program_min_time = spec->sampling.min_time;
+      }
+    }
+    if (!origin.at.count("rounds")) spec->sampling.rounds = kProgramDefaultRounds;
     return Status::Ok();
   }
 
@@ -613,6 +692,9 @@ class SuiteParser {
     for (std::string& a : spec.argv) a = Substitute(a, values);
     for (auto& [k, v] : spec.env) v = Substitute(v, values);
     if (!spec.cwd.empty()) spec.cwd = ResolveCwd(Substitute(spec.cwd, values));
+    spec.filter = Substitute(spec.filter, values);
+    for (std::string& b : spec.benchmarks) b = Substitute(b, values);
+    for (std::string& a : spec.axes) a = Substitute(a, values);
     if (spec.kind == WorkloadKind::kBuiltin) {
       for (const auto& [name, text] : values) {
         Result<int64_t> size = ParseSize(text);
@@ -724,6 +806,17 @@ bool MatchOne(const std::string& pattern, size_t* p, char c) {
 
 Result<Suite> LoadSuiteFromString(const std::string& text, const std::string& name) {
   return SuiteParser(name).Parse(text);
+}
+
+const char* ToString(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kBuiltin: return "builtin";
+    case WorkloadKind::kCommand: return "command";
+    case WorkloadKind::kSynthetic: return "synthetic";
+    case WorkloadKind::kGbench: return "gbench";
+    case WorkloadKind::kNvbench: return "nvbench";
+  }
+  return "?";
 }
 
 Result<Suite> LoadSuiteFile(const std::string& path) {

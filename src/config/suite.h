@@ -47,7 +47,21 @@ struct SyntheticSpec {
   uint64_t seed = 1;            ///< base seed; combined with the workload name
 };
 
-enum class WorkloadKind { kBuiltin, kCommand, kSynthetic };
+enum class WorkloadKind { kBuiltin, kCommand, kSynthetic, kGbench, kNvbench };
+
+/// "builtin", "command", "synthetic", "gbench", "nvbench".
+const char* ToString(WorkloadKind kind);
+
+/// Whether the workload is a benchmark program (gbench, nvbench): one process
+/// is one round of every benchmark it reports, each its own workload
+/// "<name>/<benchmark>" (harness/program_runner.h).
+inline bool IsBenchmarkProgram(WorkloadKind kind) {
+  return kind == WorkloadKind::kGbench || kind == WorkloadKind::kNvbench;
+}
+
+/// Processes per run of a benchmark program when `rounds` is set neither on
+/// the workload nor in `defaults:`.
+inline constexpr int kProgramDefaultRounds = 5;
 
 /// One expanded workload (parameters substituted, defaults merged).
 struct WorkloadSpec {
@@ -70,7 +84,17 @@ struct WorkloadSpec {
   bool shell = false;               ///< run argv[0] through /bin/sh -c
   std::map<std::string, std::string> env;
   std::string cwd;                  ///< absolute after loading (a relative `cwd:` is taken from the suite file's folder); "" = inherit
-  std::string profile = "none";     ///< none | cupti
+  std::string profile = "none";     ///< none (the only profile this version builds)
+
+  // kind: gbench and nvbench (argv, env and cwd as for command; no shell)
+  std::string filter;               ///< gbench: --benchmark_filter regex ("" = all)
+  int repetitions = 0;              ///< gbench: --benchmark_repetitions (0 = the program's default)
+  std::optional<double> program_min_time;  ///< gbench: --benchmark_min_time, seconds (workload's `min_time:`)
+  std::vector<std::string> benchmarks;     ///< nvbench: --benchmark per entry ("" list = all)
+  std::vector<std::string> axes;           ///< nvbench: --axis per entry (after the benchmarks)
+  /// Set by the gate for a confirmation re-run: only these benchmarks (names
+  /// as the program reports them), instead of `filter` / `benchmarks`.
+  std::vector<std::string> only_benchmarks;
 
   // kind: synthetic
   SyntheticSpec synthetic;

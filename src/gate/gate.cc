@@ -2,8 +2,10 @@
 #include "gate/gate.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
+#include "harness/program_runner.h"
 #include "stats/summary.h"
 #include "util/result.h"
 
@@ -62,13 +64,35 @@ class Gate {
   }
 
   // The workloads the judge wants re-run (regressed or inconclusive), in its
-  // order, that can run again: declared in this suite and not yet failed.
+  // order, that can run again: declared in this suite and not yet failed. A
+  // benchmark program is re-run once, for its doubtful benchmarks only
+  // (WorkloadSpec::only_benchmarks).
   std::vector<WorkloadSpec> Doubtful() {
     std::vector<WorkloadSpec> specs;
+    doubtful_names_.clear();
     for (const std::string& name : WorkloadsToConfirm(out_.verdicts)) {
-      const WorkloadSpec* spec = FindSpec(workloads_, name);
       const WorkloadResult* result = FindWorkload(out_.results, name);
-      if (spec && result && result->status == WorkloadStatus::kOk) specs.push_back(*spec);
+      if (!result || result->status != WorkloadStatus::kOk) continue;
+      if (const WorkloadSpec* spec = FindSpec(workloads_, name)) {
+        specs.push_back(*spec);
+        doubtful_names_.push_back(name);
+        continue;
+      }
+      for (const WorkloadSpec& spec : workloads_) {
+        std::optional<std::string> bench = ProgramBenchmarkOf(spec, name);
+        if (!bench) continue;
+        auto same = std::find_if(specs.begin(), specs.end(),
+                                 [&](const WorkloadSpec& s) { return s.name == spec.name; });
+        if (same == specs.end()) {
+          specs.push_back(spec);
+          same = specs.end() - 1;
+        }
+        if (std::find(same->only_benchmarks.begin(), same->only_benchmarks.end(), *bench) ==
+            same->only_benchmarks.end())
+          same->only_benchmarks.push_back(*bench);
+        doubtful_names_.push_back(name);
+        break;
+      }
     }
     return specs;
   }
@@ -76,11 +100,7 @@ class Gate {
   // Re-runs `doubtful` once with the attempt's seed: a run of its own for the
   // judge, and its rounds merged into the results.
   void Confirm(const std::vector<WorkloadSpec>& doubtful, int attempt) {
-    if (progress_) {
-      std::vector<std::string> names;
-      for (const WorkloadSpec& s : doubtful) names.push_back(s.name);
-      progress_->ConfirmationStarted(names, attempt, options_.confirmations);
-    }
+    if (progress_) progress_->ConfirmationStarted(doubtful_names_, attempt, options_.confirmations);
     RunOptions run = options_.run;
     run.run_seed = ConfirmationSeed(options_.run.run_seed, attempt);
     Results rerun = run_suite_(doubtful, run, progress_);
@@ -97,6 +117,7 @@ class Gate {
   GateProgress* progress_;
   const SuiteRunner& run_suite_;
   GateOutcome out_;
+  std::vector<std::string> doubtful_names_;  // results behind Doubtful()'s specs
 };
 
 }  // namespace

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <utility>
 
 #include "harness/backends/synthetic_backend.h"
+#include "harness/program_runner.h"
 #include "model/environment.h"
 #include "stats/summary.h"
 
@@ -61,12 +63,21 @@ void Finish(WorkloadResult& w) {
 }  // namespace
 
 bool UsesBinDir(const WorkloadSpec& spec) {
-  if (spec.kind != WorkloadKind::kCommand) return false;
+  if (spec.kind != WorkloadKind::kCommand && !IsBenchmarkProgram(spec.kind)) return false;
   for (const auto& a : spec.argv)
     if (a.find("{bin}") != std::string::npos) return true;
   for (const auto& [k, v] : spec.env)
     if (v.find("{bin}") != std::string::npos) return true;
   return spec.cwd.find("{bin}") != std::string::npos;
+}
+
+WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir) {
+  WorkloadSpec s = spec;
+  if (spec.kind != WorkloadKind::kCommand && !IsBenchmarkProgram(spec.kind)) return s;
+  for (auto& a : s.argv) a = ReplaceAll(a, "{bin}", dir);
+  for (auto& [k, v] : s.env) v = ReplaceAll(v, "{bin}", dir);
+  s.cwd = ReplaceAll(s.cwd, "{bin}", dir);
+  return s;
 }
 
 WorkloadSpec AbSideSpec(const WorkloadSpec& spec, AbSide side, int round, const AbOptions& options) {
@@ -79,10 +90,8 @@ WorkloadSpec AbSideSpec(const WorkloadSpec& spec, AbSide side, int round, const 
   s.sampling.max_time = spec.sampling.max_time / (2.0 * std::max(1, options.rounds));
 
   const std::string& dir = side == AbSide::kHead ? options.head_dir : options.base_dir;
-  if (spec.kind == WorkloadKind::kCommand) {
-    for (auto& a : s.argv) a = ReplaceAll(a, "{bin}", dir);
-    for (auto& [k, v] : s.env) v = ReplaceAll(v, "{bin}", dir);
-    s.cwd = ReplaceAll(s.cwd, "{bin}", dir);
+  if (spec.kind == WorkloadKind::kCommand || IsBenchmarkProgram(spec.kind)) {
+    s = WithBinDir(s, dir);
   } else if (spec.kind == WorkloadKind::kSynthetic) {
     SyntheticSpec& syn = s.synthetic;
     // Machine drift: one run factor and one factor per round, shared by both
@@ -113,9 +122,17 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   data.base.run.git_sha.reset();
   data.head.run.git_sha.reset();
 
+  // One entry per reported workload (a benchmark program reports several),
+  // in the order first seen; `spec` is the suite workload it came from.
+  struct Pair {
+    size_t spec = 0;
+    WorkloadResult side[2];
+    char started[2] = {0, 0};
+  };
+  std::vector<Pair> pairs;
+  std::map<std::string, size_t> index;
   const size_t n = workloads.size();
-  std::vector<WorkloadResult> base(n), head(n);
-  std::vector<char> started_base(n, 0), started_head(n, 0), done(n, 0);
+  std::vector<char> done(n, 0);
   data.head_first.assign(n, {});
   detail::PortableRandom coins(detail::MixSeeds(options.seed, kCoinStream, 0));
   const int total = static_cast<int>(n) * options.rounds;
@@ -129,27 +146,36 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       data.head_first[w].push_back(head_first);
       for (int k = 0; k < 2; ++k) {
         const AbSide side = (k == 0) == head_first ? AbSide::kHead : AbSide::kBase;
-        WorkloadResult res = run_round(AbSideSpec(spec, side, r, options), side, r);
-        bool is_head = side == AbSide::kHead;
-        AddRound(is_head ? head[w] : base[w], is_head ? started_head[w] : started_base[w], res, spec.name);
-        if (res.status != WorkloadStatus::kOk) {
+        const int s = side == AbSide::kHead ? 1 : 0;
+        std::vector<WorkloadResult> results = run_round(AbSideSpec(spec, side, r, options), side, r);
+        bool any_ok = false;
+        for (const WorkloadResult& res : results) {
+          auto [it, added] = index.emplace(res.name, pairs.size());
+          if (added) pairs.push_back(Pair{w, {}, {0, 0}});
+          Pair& p = pairs[it->second];
+          AddRound(p.side[s], p.started[s], res, res.name);
+          any_ok = any_ok || res.status == WorkloadStatus::kOk;
+        }
+        if (!any_ok) {
           done[w] = 1;
           break;
         }
       }
-      if (progress) progress->RoundFinished(spec, r, static_cast<int64_t>(base[w].rounds.size()));
+      if (progress) progress->RoundFinished(spec, r, r + 1);
     }
   }
-  for (size_t w = 0; w < n; ++w) {
+  for (Pair& p : pairs) {
     // A side that never ran (its partner failed first) inherits the failure.
-    if (!started_base[w]) AddRound(base[w], started_base[w], head[w], workloads[w].name);
-    if (!started_head[w]) AddRound(head[w], started_head[w], base[w], workloads[w].name);
-    Finish(base[w]);
-    Finish(head[w]);
-    if (progress) progress->WorkloadFinished(head[w]);
+    for (int s = 0; s < 2; ++s)
+      if (!p.started[s] && p.side[1 - s].status != WorkloadStatus::kOk)
+        AddRound(p.side[s], p.started[s], p.side[1 - s], p.side[1 - s].name);
+    for (int s = 0; s < 2; ++s) {
+      if (!p.started[s]) continue;
+      Finish(p.side[s]);
+      (s == 1 ? data.head : data.base).workloads.push_back(p.side[s]);
+    }
+    if (progress) progress->WorkloadFinished(p.started[1] ? p.side[1] : p.side[0]);
   }
-  data.base.workloads = std::move(base);
-  data.head.workloads = std::move(head);
   return data;
 }
 
@@ -158,7 +184,8 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   RunOptions run_options;
   run_options.backend = options.backend;
   BackendSet backends(run_options);
-  auto runner = [&backends](const WorkloadSpec& spec, AbSide, int) {
+  auto runner = [&backends](const WorkloadSpec& spec, AbSide, int) -> std::vector<WorkloadResult> {
+    if (IsBenchmarkProgram(spec.kind)) return RunProgramWorkload(spec);
     auto backend = backends.For(spec);
     if (!backend.ok()) {
       WorkloadResult skipped;
@@ -166,9 +193,9 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       skipped.status = backend.error().code == ExitCode::kInputError ? WorkloadStatus::kFailed
                                                                         : WorkloadStatus::kSkipped;
       skipped.reason = backend.error().message;
-      return skipped;
+      return {skipped};
     }
-    return RunWorkload(spec, **backend);
+    return {RunWorkload(spec, **backend)};
   };
   AbData data = RunAb(suite, workloads, options, runner, progress);
   data.base.run.env = DetectEnvironment();

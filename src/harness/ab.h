@@ -33,23 +33,29 @@ struct AbOptions {
   std::string backend = "auto";  ///< as RunOptions.backend
 };
 
-/// The raw data of an A/B run: two results with the same workloads in the
-/// same order; rounds[r] of a base workload pairs with rounds[r] of its head.
+/// The raw data of an A/B run: two results with the workloads in the order
+/// they were first reported; rounds[r] of a base workload pairs with
+/// rounds[r] of its head.
 struct AbData {
   Results base;
   Results head;
-  /// head_first[w][r]: whether head ran first in round r of workload w.
+  /// head_first[w][r]: whether head ran first in round r of suite workload w.
   std::vector<std::vector<bool>> head_first;
 };
 
-/// Runs one round of one side of a workload. The default runs the side's spec
-/// through BackendSet + RunWorkload; tests substitute their own.
-using AbRoundRunner = std::function<WorkloadResult(const WorkloadSpec& side_spec, AbSide side, int round)>;
+/// Runs one round of one side of a workload: one result, or for a benchmark
+/// program (gbench, nvbench) one per benchmark its process reported. The
+/// default runs the side's spec through BackendSet + RunWorkload, or
+/// RunProgramWorkload; tests substitute their own.
+using AbRoundRunner =
+    std::function<std::vector<WorkloadResult>(const WorkloadSpec& side_spec, AbSide side, int round)>;
 
 /// The spec one side runs in one round:
 /// - sampling: one round of ceil(min_samples/rounds) .. ceil(max_samples/rounds)
 ///   samples, min_time/rounds, max_time/(2 * ab rounds), same warmup and stop rule;
-/// - command: "{bin}" replaced by the side's directory in argv, env values and cwd;
+/// - command, gbench, nvbench: "{bin}" replaced by the side's directory in
+///   argv, env values and cwd; a benchmark program runs one process per side
+///   and round, and its benchmarks pair round by round;
 /// - synthetic: the head applies `slowdown`, the base runs at 1.0 (so a suite
 ///   with slowdown 1.0 is an A/A check); the per-run and per-round drift
 ///   factors are drawn once per A/B round and shared by both sides, as machine
@@ -57,8 +63,12 @@ using AbRoundRunner = std::function<WorkloadResult(const WorkloadSpec& side_spec
 /// - builtin: unchanged (both sides run the same code: an A/A sanity check).
 WorkloadSpec AbSideSpec(const WorkloadSpec& spec, AbSide side, int round, const AbOptions& options);
 
-/// True when a command workload mentions "{bin}" (else both sides run the
-/// same command).
+/// The spec with "{bin}" replaced by `dir` in argv, env values and cwd
+/// (command and benchmark-program workloads; others unchanged).
+WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir);
+
+/// True when a command or benchmark-program workload mentions "{bin}" (else
+/// both sides run the same command).
 bool UsesBinDir(const WorkloadSpec& spec);
 
 /// Interleaves the workloads' rounds. Never fails for a workload failure: it

@@ -13,6 +13,7 @@
 #include "harness/backends/cuda_backend.h"
 #include "harness/backends/process_backend.h"
 #include "harness/backends/synthetic_backend.h"
+#include "harness/program_runner.h"
 #include "model/environment.h"
 #include "stats/summary.h"
 
@@ -20,14 +21,6 @@ namespace gpugate {
 
 namespace {
 
-const char* KindName(WorkloadKind kind) {
-  switch (kind) {
-    case WorkloadKind::kBuiltin: return "builtin";
-    case WorkloadKind::kCommand: return "command";
-    case WorkloadKind::kSynthetic: return "synthetic";
-  }
-  return "?";
-}
 
 std::string TimedOutMessage(double timeout) {
   char buf[64];
@@ -82,7 +75,7 @@ class Recipe {
 
   void Describe() {
     result_.name = spec_.name;
-    result_.kind = KindName(spec_.kind);
+    result_.kind = ToString(spec_.kind);
     result_.backend = backend_.Name();
     result_.params = spec_.params;
     result_.tags = spec_.tags;
@@ -270,7 +263,7 @@ WorkloadResult SkippedResult(const WorkloadSpec& spec, const std::string& backen
                              const std::string& reason) {
   WorkloadResult r;
   r.name = spec.name;
-  r.kind = KindName(spec.kind);
+  r.kind = ToString(spec.kind);
   r.backend = backend;
   r.params = spec.params;
   r.tags = spec.tags;
@@ -307,6 +300,10 @@ Result<Backend*> BackendSet::For(const WorkloadSpec& spec) {
   switch (spec.kind) {
     case WorkloadKind::kCommand: return FindOrCreate(backends_, "process", options_);
     case WorkloadKind::kSynthetic: return FindOrCreate(backends_, "synthetic", options_);
+    case WorkloadKind::kGbench:
+    case WorkloadKind::kNvbench:
+      return ToolError(std::string("a ") + ToString(spec.kind) +
+                       " workload runs as a benchmark program (RunProgramWorkload), not on a backend");
     case WorkloadKind::kBuiltin: break;
   }
   const std::string want = options_.backend != "auto" ? options_.backend : spec.backend;
@@ -343,6 +340,10 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
   for (int i = 0; i < total; ++i) {
     const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
     if (progress) progress->WorkloadStarted(spec, i, total);
+    if (IsBenchmarkProgram(spec.kind)) {
+      for (WorkloadResult& r : RunProgramWorkload(spec, progress)) results.workloads.push_back(std::move(r));
+      continue;
+    }
     auto backend = backends.For(spec);
     WorkloadResult r = backend.ok()
                            ? RunWorkload(spec, *backend.value(), progress)

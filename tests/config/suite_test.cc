@@ -188,6 +188,74 @@ workloads:
   EXPECT_EQ(error, "suite.yaml:8:18: max_samples (8) is less than min_samples (20)");
 }
 
+TEST(SuiteLoadTest, ReadsBenchmarkProgramWorkloads) {
+  Suite suite = LoadOk(R"(version: 1
+defaults:
+  warmup: 3
+  max_time: 20s
+workloads:
+  - name: kernels-{n}
+    kind: gbench
+    argv: ["{bin}/kernels", --benchmark_enable_random_interleaving=true]
+    params: {n: [8, 64]}
+    filter: "BM_Sort/{n}"
+    repetitions: 3
+    min_time: 50ms
+    env: {OMP_NUM_THREADS: "1"}
+  - name: gpu
+    kind: nvbench
+    argv: [./nvbench_prog]
+    benchmarks: [copy, triad]
+    axes: ["Elements=[1024,4096]"]
+    rounds: 7
+)");
+  ASSERT_EQ(suite.workloads.size(), 3u);
+  const WorkloadSpec& g = suite.workloads[1];
+  EXPECT_EQ(g.kind, WorkloadKind::kGbench);
+  EXPECT_EQ(g.name, "kernels-64");
+  EXPECT_EQ(g.filter, "BM_Sort/64");
+  EXPECT_EQ(g.repetitions, 3);
+  ASSERT_TRUE(g.program_min_time);
+  EXPECT_DOUBLE_EQ(*g.program_min_time, 0.05);
+  EXPECT_EQ(g.sampling.rounds, kProgramDefaultRounds);  // not set anywhere
+  EXPECT_DOUBLE_EQ(g.sampling.max_time, 20.0);          // the suite's budget
+  EXPECT_EQ(g.env.at("OMP_NUM_THREADS"), "1");
+  EXPECT_TRUE(IsBenchmarkProgram(g.kind));
+  const WorkloadSpec& n = suite.workloads[2];
+  EXPECT_EQ(n.kind, WorkloadKind::kNvbench);
+  EXPECT_THAT(n.benchmarks, ElementsAre("copy", "triad"));
+  EXPECT_THAT(n.axes, ElementsAre("Elements=[1024,4096]"));
+  EXPECT_EQ(n.sampling.rounds, 7);
+  EXPECT_FALSE(n.program_min_time);
+  EXPECT_STREQ(ToString(n.kind), "nvbench");
+}
+
+TEST(SuiteLoadTest, RejectsWhatABenchmarkProgramCannotDo) {
+  EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    warmup: 2\n"),
+            "suite.yaml:6:5: key 'warmup' does not apply to a gbench workload: the program decides its "
+            "own iterations and samples; a process is one round (set 'rounds')");
+  EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    shell: true\n"),
+            "suite.yaml:6:5: key 'shell' applies only to kind command workloads, but this workload is kind gbench");
+  EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: nvbench\n    argv: [k]\n    filter: x\n"),
+            "suite.yaml:6:5: key 'filter' applies only to kind gbench workloads, but this workload is kind nvbench");
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k, --benchmark_out=x.json]\n"),
+              HasSubstr("argv must not set --benchmark_out: gpugate writes the program's JSON itself"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    repetitions: 0\n"),
+              HasSubstr("suite.yaml:6:18:"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: nvbench\n    argv: [k]\n    min_time: 1s\n"),
+              HasSubstr("suite.yaml:6:5: key 'min_time' does not apply to an nvbench workload"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: nvbench\n    argv: [k]\n    axes: [Elements]\n"),
+              HasSubstr("'axes' entries are nvbench --axis values"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n"),
+              HasSubstr("missing required key 'argv' for a gbench workload"));
+}
+
+TEST(SuiteLoadTest, ProfileCuptiIsAnErrorUntilBuilt) {
+  EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    profile: cupti\n"),
+            "suite.yaml:6:14: profile 'cupti' is not built in this gpugate version: its kernels would "
+            "not be recorded (remove the key, or use profile: none)");
+}
+
 TEST(SuiteLoadTest, ReadsBuiltinCommandAndSyntheticFields) {
   Suite suite = LoadOk(R"(version: 1
 name: mixed
@@ -200,7 +268,7 @@ workloads:
   - name: c
     kind: command
     argv: [/bin/true]
-    profile: cupti
+    profile: none
     tags: [process, smoke, process]
   - name: s
     kind: synthetic
@@ -226,7 +294,7 @@ workloads:
   EXPECT_EQ(k.location.ToString(), "suite.yaml:4:5");
 
   const WorkloadSpec& c = suite.workloads[1];
-  EXPECT_EQ(c.profile, "cupti");
+  EXPECT_EQ(c.profile, "none");
   EXPECT_THAT(c.tags, ElementsAre("process", "smoke"));  // duplicates dropped
 
   const SyntheticSpec& s = suite.workloads[2].synthetic;

@@ -127,6 +127,56 @@ struct FakeRunner {
   }
 };
 
+TEST(AbTest, BenchmarkProgramsPairPerBenchmark) {
+  // A program reports two benchmarks per process; the head's BM_b is 30%
+  // slower. Each benchmark pairs its own rounds, so only BM_b regresses.
+  Suite suite;
+  suite.name = "s";
+  WorkloadSpec prog;
+  prog.name = "prog";
+  prog.kind = WorkloadKind::kGbench;
+  prog.argv = {"{bin}/kernels"};
+  AbOptions o;
+  o.rounds = 10;
+  o.base_dir = "/base";
+  o.head_dir = "/head";
+  std::vector<std::string> argv0;
+  AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
+    EXPECT_EQ(s.sampling.rounds, 1);  // one process per side and round
+    argv0.push_back(s.argv[0]);
+    std::vector<WorkloadResult> out;
+    for (const char* bench : {"BM_a", "BM_b"}) {
+      WorkloadResult r;
+      r.name = s.name + "/" + bench;
+      r.kind = "gbench";
+      const double drift = 1.0 + 0.25 * (round % 4);  // strong drift between rounds
+      const bool slow = side == AbSide::kHead && std::string(bench) == "BM_b";
+      const double x = 1e-6 * drift * (slow ? 1.3 : 1.0) * (1.0 + 0.001 * (round % 3));
+      r.rounds = {{x * 0.995, x, x * 1.005}};
+      r.summary.median = x;
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+  ASSERT_EQ(argv0.size(), 20u);
+  for (const std::string& a : argv0) EXPECT_TRUE(a == "/base/kernels" || a == "/head/kernels") << a;
+  ASSERT_EQ(d.base.workloads.size(), 2u);
+  ASSERT_EQ(d.head.workloads.size(), 2u);
+  EXPECT_EQ(d.head.workloads[1].name, "prog/BM_b");
+  EXPECT_EQ(d.head.workloads[1].rounds.size(), 10u);
+  Verdicts v = Judge(d);
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.metric != "time") continue;
+    if (m.workload == "prog/BM_b") {
+      EXPECT_EQ(m.verdict, Verdict::kRegression) << m.sentence;
+      EXPECT_NEAR(m.ratio.value_or(0), 1.3, 0.01);
+    } else {
+      EXPECT_NE(m.verdict, Verdict::kRegression) << m.workload << ": " << m.sentence;
+      EXPECT_NE(m.verdict, Verdict::kImprovement) << m.workload << ": " << m.sentence;
+    }
+  }
+}
+
 TEST(AbTest, InterleavesWithSeededCoins) {
   Suite suite;
   suite.name = "s";
@@ -135,7 +185,7 @@ TEST(AbTest, InterleavesWithSeededCoins) {
   AbOptions o;
   o.rounds = 100;
   o.seed = 5;
-  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return fake(s, side, r); });
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{fake(s, side, r)}; });
   ASSERT_EQ(fake.calls.size(), 400u);
   int head_first = 0;
   for (size_t i = 0; i < fake.calls.size(); i += 2) {
@@ -151,7 +201,7 @@ TEST(AbTest, InterleavesWithSeededCoins) {
   EXPECT_EQ(d.head_first[0].size(), 100u);
   // Same seed, same order.
   FakeRunner again;
-  AbData d2 = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return again(s, side, r); });
+  AbData d2 = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{again(s, side, r)}; });
   EXPECT_EQ(d.head_first, d2.head_first);
 }
 
@@ -162,7 +212,7 @@ TEST(AbTest, PairedAnalysisCancelsDriftAndFindsTenPercent) {
   o.rounds = 12;
   FakeRunner slow;
   slow.factor = 1.10;
-  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return slow(s, side, r); });
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{slow(s, side, r)}; });
   Verdicts v = Judge(d);
   ASSERT_EQ(v.metrics.size(), 1u);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kRegression) << v.metrics[0].sentence;
@@ -181,7 +231,7 @@ TEST(AbTest, IdenticalSidesAreUnchanged) {
   AbOptions o;
   o.rounds = 10;
   FakeRunner same;
-  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return same(s, side, r); });
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{same(s, side, r)}; });
   Verdicts v = Judge(d);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kUnchanged) << v.metrics[0].sentence;
   EXPECT_EQ(ExitCodeFor(v), 0);
@@ -194,7 +244,7 @@ TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {
   o.rounds = 4;
   FakeRunner slow;
   slow.factor = 1.3;
-  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return slow(s, side, r); });
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{slow(s, side, r)}; });
   Verdicts v = Judge(d);
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kInconclusive);
   EXPECT_EQ(v.metrics[0].reason, Reason::kTooFewSamples);
@@ -216,9 +266,9 @@ TEST(AbTest, FailedRoundIsAToolError) {
     FakeRunner& use = f;
     if (s.name == "good" && side == AbSide::kHead && r == 3) {
       WorkloadResult ok = FakeRunner{}(s, side, r);
-      return ok;
+      return std::vector{ok};
     }
-    return use(s, side, r);
+    return std::vector{use(s, side, r)};
   });
   EXPECT_EQ(d.head.workloads[0].status, WorkloadStatus::kFailed);
   EXPECT_EQ(d.head.workloads[1].status, WorkloadStatus::kOk);

@@ -385,13 +385,13 @@ std::optional<double> MeasureSpawnOverhead(const ProcessBackendOptions& options)
   return walls[walls.size() / 2];
 }
 
-std::vector<std::string> InheritedEnvironment() {
+}  // namespace
+
+std::vector<std::string> detail::InheritedEnvironment() {
   std::vector<std::string> out;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) out.emplace_back(*e);
   return out;
 }
-
-}  // namespace
 
 std::optional<std::string> ProcessBackend::Unsupported(const WorkloadSpec& spec) const {
   if (spec.kind != WorkloadKind::kCommand) return "backend process runs only command workloads";
@@ -415,7 +415,7 @@ Result<std::unique_ptr<WorkloadInstance>> ProcessBackend::Prepare(const Workload
     if (k.empty() || k.find('=') != std::string::npos)
       return InputError(where + what + "invalid environment variable name '" + k + "'");
   }
-  command.envp = detail::MergeEnvironment(InheritedEnvironment(), overrides);
+  command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
 
   if (!spec.cwd.empty()) {
     std::filesystem::path cwd(spec.cwd);

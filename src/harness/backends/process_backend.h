@@ -84,6 +84,8 @@ std::string SignalName(int signal);
 /// The last `max_lines` lines of `text`, and at most its last `max_bytes`
 /// bytes; a trailing newline does not count as an empty last line.
 std::string TailLines(std::string_view text, int max_lines, size_t max_bytes);
+/// This process's environment as "K=V" entries.
+std::vector<std::string> InheritedEnvironment();
 /// The inherited environment `base` ("K=V" entries) with `overrides` set.
 std::vector<std::string> MergeEnvironment(const std::vector<std::string>& base,
                                           const std::vector<std::pair<std::string, std::string>>& overrides);

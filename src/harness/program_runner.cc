@@ -1,0 +1,357 @@
+// Benchmark programs as workloads (see program_runner.h). Recipe of a run:
+//   for each process: Execute -> Merge (one round per benchmark)
+//   then Finish (summaries, throughput, counters over processes).
+#include "harness/program_runner.h"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+#include "harness/backends/process_backend.h"
+#include "ingest/gbench.h"
+#include "ingest/nvbench.h"
+#include "stats/summary.h"
+#include "util/fs.h"
+
+namespace gpugate {
+
+namespace {
+
+// Fewest processes run before the max_time budget may stop a program early:
+// two rounds give the judge a first look at the noise between processes.
+constexpr int kMinProcesses = 2;
+
+std::string SecondsText(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1fs", s);
+  return buf;
+}
+
+// Google Benchmark's --benchmark_min_time takes seconds as a number.
+std::string MinTimeText(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", s);
+  return buf;
+}
+
+// Counters that describe one process's file, not the merged rounds.
+bool PerFileFlag(const std::string& key) {
+  return key == "single_sample" || key == "only_aggregates" || key == "only_summary" ||
+         key == "sample_file_missing";
+}
+
+// A temporary folder, removed when the object goes out of scope.
+class TempDir {
+ public:
+  TempDir() {
+    std::error_code ec;
+    std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+    if (ec) base = "/tmp";
+    std::string pattern = (base / "gpugate-program-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TempDir() {
+    if (path_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Flattens an ingested workload into one round (one process) named after the
+// spec, carrying the spec's params and tags before the program's own params.
+WorkloadResult AsProcessRound(const WorkloadSpec& spec, WorkloadResult w) {
+  WorkloadResult out = std::move(w);
+  out.name = spec.name + "/" + out.name;
+  out.kind = ToString(spec.kind);
+  out.backend = "process";
+  std::vector<std::pair<std::string, std::string>> params = spec.params;
+  params.insert(params.end(), out.params.begin(), out.params.end());
+  out.params = std::move(params);
+  std::vector<std::string> tags = spec.tags;
+  for (const std::string& t : out.tags)
+    if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
+  out.tags = std::move(tags);
+  std::vector<double> samples = AllSamples(out);
+  out.rounds.clear();
+  if (!samples.empty()) out.rounds.push_back(std::move(samples));
+  return out;
+}
+
+// The benchmarks of one process, merged over processes.
+class ProgramRun {
+ public:
+  ProgramRun(const WorkloadSpec& spec, ProgressSink* progress, Clock& clock,
+             const ProgramExecutor& execute)
+      : spec_(spec), progress_(progress), clock_(clock), execute_(execute) {}
+
+  std::vector<WorkloadResult> Run() {
+    const double start = clock_.Now();
+    const int rounds = std::max(1, spec_.sampling.rounds);
+    for (int p = 0; p < rounds; ++p) {
+      const double elapsed = clock_.Now() - start;
+      if (p >= kMinProcesses && elapsed >= spec_.sampling.max_time) break;
+      ProgramProcess proc = execute_(spec_, spec_.sampling.timeout);
+      if (proc.failure) {
+        Failed(p, rounds, *proc.failure);
+        break;
+      }
+      if (proc.benchmarks.empty()) {
+        Failed(p, rounds, "the program reported no benchmark" +
+                              std::string(spec_.filter.empty() ? "" : " (filter '" + spec_.filter +
+                                                                           "' matched none?)"));
+        break;
+      }
+      Merge(p, std::move(proc.benchmarks));
+      if (progress_) progress_->RoundFinished(spec_, p, p + 1);
+    }
+    for (WorkloadResult& w : out_) {
+      Finish(w);
+      if (progress_) progress_->WorkloadFinished(w);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void Failed(int process, int rounds, const std::string& why) {
+    const std::string reason =
+        "process " + std::to_string(process + 1) + " of " + std::to_string(rounds) + ": " + why;
+    if (out_.empty()) {
+      WorkloadResult w;
+      w.name = spec_.name;
+      w.kind = ToString(spec_.kind);
+      w.backend = "process";
+      w.params = spec_.params;
+      w.tags = spec_.tags;
+      w.status = WorkloadStatus::kFailed;
+      w.reason = reason;
+      out_.push_back(std::move(w));
+      return;
+    }
+    for (WorkloadResult& w : out_) {
+      if (w.status != WorkloadStatus::kOk) continue;
+      w.status = WorkloadStatus::kFailed;
+      w.reason = reason;
+    }
+  }
+
+  void Merge(int process, std::vector<WorkloadResult> benchmarks) {
+    std::vector<char> seen(out_.size(), 0);
+    for (WorkloadResult& b : benchmarks) {
+      WorkloadResult round = AsProcessRound(spec_, std::move(b));
+      auto it = index_.find(round.name);
+      if (it == index_.end()) {
+        index_[round.name] = out_.size();
+        seen.push_back(1);
+        Collect(out_.size(), round);
+        out_.push_back(std::move(round));
+        continue;
+      }
+      seen[it->second] = 1;
+      WorkloadResult& into = out_[it->second];
+      if (into.status != WorkloadStatus::kOk) continue;
+      if (round.status != WorkloadStatus::kOk) {
+        into.status = round.status;
+        into.reason = "process " + std::to_string(process + 1) + ": " + round.reason;
+        continue;
+      }
+      Collect(it->second, round);
+      for (auto& r : round.rounds) into.rounds.push_back(std::move(r));
+    }
+    for (size_t i = 0; i < out_.size(); ++i) {
+      if (seen[i] || out_[i].status != WorkloadStatus::kOk) continue;
+      out_[i].status = WorkloadStatus::kFailed;
+      out_[i].reason = "process " + std::to_string(process + 1) +
+                       " did not report this benchmark, which earlier processes did";
+    }
+  }
+
+  // Per-process readings whose merged value is their median over processes.
+  void Collect(size_t i, const WorkloadResult& round) {
+    PerProcess& p = per_process_[i];
+    if (round.bytes_per_second) p.bytes_per_second.push_back(*round.bytes_per_second);
+    if (round.flops_per_second) p.flops_per_second.push_back(*round.flops_per_second);
+    for (const auto& [k, v] : round.counters)
+      if (!PerFileFlag(k)) p.counters[k].push_back(v);
+  }
+
+  void Finish(WorkloadResult& w) {
+    auto it = index_.find(w.name);
+    if (it == index_.end()) return;  // the failed spec placeholder
+    PerProcess& p = per_process_[it->second];
+    const size_t processes = w.rounds.size();
+    if (processes > 1) {
+      for (auto c = w.counters.begin(); c != w.counters.end();)
+        c = PerFileFlag(c->first) ? w.counters.erase(c) : std::next(c);
+      for (auto& [k, values] : p.counters) w.counters[k] = Median(values);
+    }
+    if (!p.bytes_per_second.empty()) w.bytes_per_second = Median(p.bytes_per_second);
+    if (!p.flops_per_second.empty()) w.flops_per_second = Median(p.flops_per_second);
+    w.counters["processes"] = static_cast<double>(processes);
+    w.summary = Summarize(AllSamples(w));
+  }
+
+  struct PerProcess {
+    std::vector<double> bytes_per_second, flops_per_second;
+    std::map<std::string, std::vector<double>> counters;
+  };
+
+  const WorkloadSpec& spec_;
+  ProgressSink* progress_;
+  Clock& clock_;
+  const ProgramExecutor& execute_;
+  std::vector<WorkloadResult> out_;
+  std::map<std::string, size_t> index_;
+  std::map<size_t, PerProcess> per_process_;
+};
+
+bool IsEreSpecial(char c) {
+  switch (c) {
+    case '.': case '[': case '{': case '(': case ')': case '*': case '+':
+    case '?': case '^': case '$': case '|': case '\\':
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string ExactNamesFilter(const std::vector<std::string>& names) {
+  std::string out = "^(";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += '|';
+    for (char c : names[i]) {
+      // ']' and '}' as one-character brackets: libstdc++'s std::regex (which
+      // Google Benchmark may use) rejects "\\]" and "\\}"; regcomp accepts both.
+      if (c == ']' || c == '}') {
+        out += '[';
+        out += c;
+        out += ']';
+        continue;
+      }
+      if (IsEreSpecial(c)) out += '\\';
+      out += c;
+    }
+  }
+  return out + ")$";
+}
+
+std::vector<std::string> ProgramArgv(const WorkloadSpec& spec, const std::string& json_path) {
+  std::vector<std::string> argv = spec.argv;
+  if (spec.kind == WorkloadKind::kGbench) {
+    const std::string filter = !spec.only_benchmarks.empty() ? ExactNamesFilter(spec.only_benchmarks)
+                                                             : spec.filter;
+    if (!filter.empty()) argv.push_back("--benchmark_filter=" + filter);
+    if (spec.repetitions > 0) argv.push_back("--benchmark_repetitions=" + std::to_string(spec.repetitions));
+    if (spec.program_min_time) argv.push_back("--benchmark_min_time=" + MinTimeText(*spec.program_min_time));
+    argv.push_back("--benchmark_out=" + json_path);
+    argv.push_back("--benchmark_out_format=json");
+  } else {
+    const std::vector<std::string>& benchmarks =
+        !spec.only_benchmarks.empty() ? spec.only_benchmarks : spec.benchmarks;
+    if (benchmarks.empty()) {
+      for (const std::string& a : spec.axes) argv.insert(argv.end(), {"--axis", a});
+    }
+    for (const std::string& b : benchmarks) {
+      argv.insert(argv.end(), {"--benchmark", b});
+      for (const std::string& a : spec.axes) argv.insert(argv.end(), {"--axis", a});
+    }
+    argv.insert(argv.end(), {"--jsonbin", json_path});
+  }
+  return argv;
+}
+
+std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const std::string& result_name) {
+  if (!IsBenchmarkProgram(spec.kind)) return std::nullopt;
+  const std::string prefix = spec.name + "/";
+  if (result_name.size() <= prefix.size() || result_name.compare(0, prefix.size(), prefix) != 0)
+    return std::nullopt;
+  std::string bench = result_name.substr(prefix.size());
+  if (spec.kind == WorkloadKind::kNvbench) {
+    // "<benchmark>/<state>" or "<benchmark> [devN]": nvbench selects benchmarks.
+    bench = bench.substr(0, bench.find('/'));
+    const size_t dev = bench.find(" [dev");
+    if (dev != std::string::npos) bench.resize(dev);
+  }
+  return bench;
+}
+
+ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) {
+  ProgramProcess out;
+  TempDir dir;
+  if (dir.path().empty()) {
+    out.failure = "cannot create a temporary folder for the program's JSON";
+    return out;
+  }
+  const std::string json_path = dir.path() + "/out.json";
+  detail::CommandLine command;
+  command.argv = ProgramArgv(spec, json_path);
+  std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
+  command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
+  command.cwd = spec.cwd;
+  if (!spec.cwd.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(spec.cwd, ec)) {
+      out.failure = "cwd '" + spec.cwd + "' is not a directory";
+      return out;
+    }
+  }
+  auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
+  if (!run.ok()) {
+    out.failure = run.error().message;
+    return out;
+  }
+  const detail::ExecOutcome& r = run.value();
+  const std::string tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
+  if (r.timed_out) {
+    out.failure = "timed out after " + SecondsText(timeout_seconds) + tail;
+    return out;
+  }
+  if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
+    out.failure = "'" + spec.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status) + tail;
+    return out;
+  }
+  Result<std::string> text = ReadFile(json_path);
+  if (!text.ok()) {
+    out.failure = "'" + spec.argv[0] + "' exited 0 but wrote no JSON (is it a " +
+                  std::string(ToString(spec.kind) == std::string("gbench") ? "Google Benchmark"
+                                                                           : "nvbench") +
+                  " program?)" + tail;
+    return out;
+  }
+  const std::string label = spec.name + " (JSON of '" + spec.argv[0] + "')";
+  Result<Results> parsed = spec.kind == WorkloadKind::kGbench
+                               ? GbenchFromJson(*text, label)
+                               : NvbenchFromJson(*text, label, dir.path());
+  if (!parsed.ok()) {
+    out.failure = "unreadable JSON: " + parsed.error().message;
+    return out;
+  }
+  out.benchmarks = std::move(parsed->workloads);
+  return out;
+}
+
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
+                                               Clock& clock, const ProgramExecutor& execute) {
+  return ProgramRun(spec, progress, clock, execute).Run();
+}
+
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress) {
+  SteadyClock clock;
+  const ProgramExecutor execute = RunProgramOnce;
+  return RunProgramWorkload(spec, progress, clock, execute);
+}
+
+}  // namespace gpugate

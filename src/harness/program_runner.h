@@ -1,0 +1,71 @@
+// Benchmark programs as workloads (`kind: gbench`, `kind: nvbench`): the
+// program times its own benchmarks; gpugate runs it as a child process, reads
+// the JSON it writes and turns every benchmark it reports into a workload
+// "<workload name>/<benchmark name>". One process is one round of every
+// benchmark (the unit of replication), so a run of `rounds` processes sees the
+// noise between processes, and `ab` pairs round r of base with round r of head
+// per benchmark.
+//
+//   for each process (up to `rounds`, stopping early past `max_time` once 2 ran):
+//     run argv + selection + output flags -> read JSON (ingest/) -> one round each
+//
+// Semantics and flags: docs/suite.md ("Benchmark programs").
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/suite.h"
+#include "harness/clock.h"
+#include "harness/runner.h"
+#include "model/results.h"
+
+namespace gpugate {
+
+/// What one process of a program gave: per benchmark a result whose single
+/// round holds this process's samples, or why the process failed.
+struct ProgramProcess {
+  std::vector<WorkloadResult> benchmarks;  ///< names as the program reports them
+  std::optional<std::string> failure;      ///< crash, non-zero exit, timeout, unreadable JSON
+};
+
+/// Runs a program once (seam for tests): `spec` as resolved for this process,
+/// `timeout_seconds` its wall-clock limit.
+using ProgramExecutor = std::function<ProgramProcess(const WorkloadSpec& spec, double timeout_seconds)>;
+
+/// The command line of one process: spec.argv followed by the selection
+/// (gbench: --benchmark_filter, --benchmark_repetitions, --benchmark_min_time;
+/// nvbench: --benchmark and --axis per entry) and the output flags
+/// (gbench: --benchmark_out=<json_path> --benchmark_out_format=json;
+/// nvbench: --jsonbin <json_path>). `only_benchmarks`, when set, replaces the
+/// suite's selection.
+std::vector<std::string> ProgramArgv(const WorkloadSpec& spec, const std::string& json_path);
+
+/// A POSIX extended regular expression (Google Benchmark's filter syntax)
+/// that matches exactly the given names: "^(a|b\\/8)$" with every special
+/// character escaped. Precondition: names non-empty.
+std::string ExactNamesFilter(const std::vector<std::string>& names);
+
+/// The program's benchmark name of a result "<spec name>/<benchmark>", or
+/// nothing when the result does not belong to the spec.
+std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const std::string& result_name);
+
+/// Runs the program once for real (a fresh temporary folder for its JSON,
+/// removed afterwards), stdout discarded, stderr's tail kept for messages.
+ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds);
+
+/// Runs the program `spec.sampling.rounds` times (fewer once `max_time` of
+/// wall time is spent and 2 processes ran) and merges the processes per
+/// benchmark. A failing first process gives one failed workload named after
+/// the spec; a later failure marks every benchmark failed with the process
+/// number and the reason; a benchmark a later process no longer reports is
+/// failed. Benchmarks the program skips are skipped with its reason.
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
+                                               Clock& clock, const ProgramExecutor& execute);
+
+/// Same with the real executor and a steady clock.
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress = nullptr);
+
+}  // namespace gpugate

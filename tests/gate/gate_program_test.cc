@@ -1,0 +1,135 @@
+// The gate's re-runs of a benchmark program (kind gbench): only the doubtful
+// benchmarks are measured again, named exactly (WorkloadSpec::only_benchmarks,
+// which the program runner turns into an escaped --benchmark_filter).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gate/gate.h"
+#include "harness/program_runner.h"
+#include "util/random.h"
+
+namespace gpugate {
+namespace {
+
+const std::vector<std::string> kBenchmarks = {"BM_Copy/4096", "BM_Sort/1024", "BM_Hash/64",
+                                              "BM_Map<int>(8)", "BM_Sum/65536"};
+
+WorkloadSpec Program() {
+  WorkloadSpec s;
+  s.name = "prog";
+  s.kind = WorkloadKind::kGbench;
+  s.argv = {"/opt/bench/kernels"};
+  return s;
+}
+
+// A stand-in for a gbench program run by the suite runner: every benchmark
+// (or only `only_benchmarks`) as "prog/<benchmark>", 8 rounds of 3 samples,
+// within-round CV 0.5%; `slow` runs `slowdown` times slower in recorded runs.
+class FakeProgramLab {
+ public:
+  std::string slow;
+  double slowdown = 1.0;
+  std::vector<std::vector<std::string>> only;  // only_benchmarks of each recorded call
+  std::vector<std::string> filters;            // the --benchmark_filter each call would pass
+
+  Results Measure(const std::vector<WorkloadSpec>& specs, uint64_t seed, bool record) {
+    Results r;
+    r.run.run_id = "fake-" + std::to_string(seed);
+    r.run.env.cpu_model = "Fake CPU";
+    for (const WorkloadSpec& spec : specs) {
+      if (record) {
+        only.push_back(spec.only_benchmarks);
+        std::string filter;
+        for (const std::string& a : ProgramArgv(spec, "/tmp/out.json"))
+          if (a.rfind("--benchmark_filter=", 0) == 0) filter = a.substr(19);
+        filters.push_back(filter);
+      }
+      for (size_t b = 0; b < kBenchmarks.size(); ++b) {
+        const std::string& bench = kBenchmarks[b];
+        if (!spec.only_benchmarks.empty() &&
+            std::find(spec.only_benchmarks.begin(), spec.only_benchmarks.end(), bench) ==
+                spec.only_benchmarks.end())
+          continue;
+        WorkloadResult w;
+        w.name = spec.name + "/" + bench;
+        w.kind = "gbench";
+        w.backend = "process";
+        RandomStream rng(MixSeeds(seed, Fnv1a64(w.name), 0));
+        const double level = 1e-5 * static_cast<double>(b + 1) *
+                             (record && bench == slow ? slowdown : 1.0) * rng.LognormalFactor(0.002);
+        for (int k = 0; k < 8; ++k) {
+          std::vector<double> round;
+          for (int j = 0; j < 3; ++j) round.push_back(level * rng.LognormalFactor(0.005));
+          w.rounds.push_back(std::move(round));
+        }
+        r.workloads.push_back(std::move(w));
+      }
+    }
+    return r;
+  }
+
+  std::vector<Results> Baseline() {
+    std::vector<Results> runs;
+    for (uint64_t s = 2001; s <= 2006; ++s) runs.push_back(Measure({Program()}, s, false));
+    return runs;
+  }
+
+  SuiteRunner Runner() {
+    return [this](const std::vector<WorkloadSpec>& specs, const RunOptions& options, ProgressSink*) {
+      return Measure(specs, options.run_seed, true);
+    };
+  }
+};
+
+class Names final : public GateProgress {
+ public:
+  void ConfirmationStarted(const std::vector<std::string>& workloads, int, int) override {
+    started.push_back(workloads);
+  }
+  std::vector<std::vector<std::string>> started;
+};
+
+TEST(GateProgramTest, ReRunsOnlyTheDoubtfulBenchmarkOfAProgram) {
+  FakeProgramLab lab;
+  lab.slow = "BM_Map<int>(8)";
+  lab.slowdown = 1.3;
+  Names names;
+  GateOptions o;
+  o.confirmations = 2;
+  o.run.run_seed = 7;
+  o.compare.today = "2026-11-23";
+  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, &names, lab.Runner());
+  // The first run measures everything; each re-run only the slowed benchmark.
+  ASSERT_EQ(lab.only.size(), 3u);
+  EXPECT_TRUE(lab.only[0].empty());
+  EXPECT_EQ(lab.filters[0], "");
+  for (size_t call = 1; call < lab.only.size(); ++call) {
+    EXPECT_EQ(lab.only[call], std::vector<std::string>{"BM_Map<int>(8)"});
+    EXPECT_EQ(lab.filters[call], "^(BM_Map<int>\\(8\\))$");
+  }
+  ASSERT_EQ(names.started.size(), 2u);
+  EXPECT_EQ(names.started[0], std::vector<std::string>{"prog/BM_Map<int>(8)"});
+  for (const MetricVerdict& m : out.verdicts.metrics) {
+    if (m.metric != "time") continue;
+    EXPECT_EQ(m.verdict, m.workload == "prog/BM_Map<int>(8)" ? Verdict::kRegression : Verdict::kUnchanged)
+        << m.workload << ": " << m.sentence;
+  }
+  // The re-runs' rounds were merged into the slowed benchmark only.
+  for (const WorkloadResult& w : out.results.workloads)
+    EXPECT_EQ(w.confirmation_reruns, w.name == "prog/BM_Map<int>(8)" ? 2 : 0) << w.name;
+}
+
+TEST(GateProgramTest, NothingDoubtfulMeansNoReRun) {
+  FakeProgramLab lab;
+  GateOptions o;
+  o.confirmations = 3;
+  o.run.run_seed = 9;
+  o.compare.today = "2026-11-23";
+  RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+  EXPECT_EQ(lab.only.size(), 1u);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,277 @@
+// Benchmark programs as workloads (harness/program_runner.h): the command line
+// gpugate builds, the exact-name filter of re-runs, how processes merge into
+// rounds (through a fake executor and a fake clock), and real processes: the
+// example Google Benchmark program, a crash, a program that writes no JSON.
+#include "harness/program_runner.h"
+
+#include <gtest/gtest.h>
+#include <regex.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace gpugate {
+namespace {
+
+WorkloadSpec Gbench(std::vector<std::string> argv) {
+  WorkloadSpec s;
+  s.name = "prog";
+  s.kind = WorkloadKind::kGbench;
+  s.argv = std::move(argv);
+  s.sampling.rounds = 3;
+  s.sampling.timeout = 30;
+  s.sampling.max_time = 1000;
+  return s;
+}
+
+class FakeClock final : public Clock {
+ public:
+  double Now() override { return now; }
+  double now = 0;
+};
+
+WorkloadResult Bench(const std::string& name, std::vector<double> samples) {
+  WorkloadResult w;
+  w.name = name;
+  w.kind = "gbench";
+  w.backend = "ingest";
+  for (double s : samples) w.rounds.push_back({s});  // ingest: one round per repetition
+  w.counters["gbench_repetitions"] = static_cast<double>(samples.size());
+  if (samples.size() == 1) w.counters["single_sample"] = 1;
+  return w;
+}
+
+TEST(ProgramArgvTest, GbenchAddsSelectionAndOutput) {
+  WorkloadSpec s = Gbench({"/b/kernels", "--benchmark_enable_random_interleaving=true"});
+  s.filter = "BM_Sort.*";
+  s.repetitions = 3;
+  s.program_min_time = 0.05;
+  EXPECT_EQ(ProgramArgv(s, "/t/out.json"),
+            (std::vector<std::string>{"/b/kernels", "--benchmark_enable_random_interleaving=true",
+                                      "--benchmark_filter=BM_Sort.*", "--benchmark_repetitions=3",
+                                      "--benchmark_min_time=0.05", "--benchmark_out=/t/out.json",
+                                      "--benchmark_out_format=json"}));
+  s.only_benchmarks = {"BM_Sort/8", "BM_Sort/64"};
+  EXPECT_EQ(ProgramArgv(s, "/t/o.json")[2], "--benchmark_filter=^(BM_Sort/8|BM_Sort/64)$");
+  s.only_benchmarks = {"BM_x[1]{2}"};
+  EXPECT_EQ(ProgramArgv(s, "/t/o.json")[2], "--benchmark_filter=^(BM_x\\[1[]]\\{2[}])$");
+}
+
+TEST(ProgramArgvTest, NvbenchSelectsBenchmarksAndAxes) {
+  WorkloadSpec s = Gbench({"/b/nvbench_prog"});
+  s.kind = WorkloadKind::kNvbench;
+  s.benchmarks = {"copy", "triad"};
+  s.axes = {"Elements=[1024,4096]"};
+  EXPECT_EQ(ProgramArgv(s, "/t/out.json"),
+            (std::vector<std::string>{"/b/nvbench_prog", "--benchmark", "copy", "--axis",
+                                      "Elements=[1024,4096]", "--benchmark", "triad", "--axis",
+                                      "Elements=[1024,4096]", "--jsonbin", "/t/out.json"}));
+  s.benchmarks.clear();
+  EXPECT_EQ(ProgramArgv(s, "/t/out.json"),
+            (std::vector<std::string>{"/b/nvbench_prog", "--axis", "Elements=[1024,4096]",
+                                      "--jsonbin", "/t/out.json"}));
+}
+
+TEST(ExactNamesFilterTest, MatchesExactlyTheNamesAndNothingElse) {
+  const std::vector<std::string> names = {"BM_a/8", "BM_b<int>(2)", "x.y*z+[q]{1}|^$\\?"};
+  const std::string filter = ExactNamesFilter(names);
+  // Google Benchmark compiles the filter as a POSIX extended regex, with
+  // std::regex or regcomp depending on the build: both must read it.
+  const std::regex re(filter, std::regex::extended);
+  regex_t posix;
+  ASSERT_EQ(regcomp(&posix, filter.c_str(), REG_EXTENDED | REG_NOSUB), 0) << filter;
+  for (const std::string& n : names) {
+    EXPECT_TRUE(std::regex_search(n, re)) << n;
+    EXPECT_EQ(regexec(&posix, n.c_str(), 0, nullptr, 0), 0) << n;
+  }
+  for (const char* other : {"BM_a/80", "xBM_a/8", "BM_b<int>2", "xxyyz+[q]{1}|^$\\?", "BM_a"}) {
+    EXPECT_FALSE(std::regex_search(std::string(other), re)) << other;
+    EXPECT_NE(regexec(&posix, other, 0, nullptr, 0), 0) << other;
+  }
+  regfree(&posix);
+}
+
+TEST(ProgramBenchmarkOfTest, SplitsTheSpecName) {
+  WorkloadSpec s = Gbench({"/b/k"});
+  EXPECT_EQ(ProgramBenchmarkOf(s, "prog/BM_x/8"), "BM_x/8");
+  EXPECT_EQ(ProgramBenchmarkOf(s, "prog2/BM_x"), std::nullopt);
+  EXPECT_EQ(ProgramBenchmarkOf(s, "prog/"), std::nullopt);
+  s.kind = WorkloadKind::kNvbench;
+  EXPECT_EQ(ProgramBenchmarkOf(s, "prog/copy/Elements=1024"), "copy");
+  EXPECT_EQ(ProgramBenchmarkOf(s, "prog/copy [dev1]"), "copy");
+  s.kind = WorkloadKind::kCommand;
+  EXPECT_EQ(ProgramBenchmarkOf(s, "prog/BM_x"), std::nullopt);
+}
+
+TEST(RunProgramWorkloadTest, EachProcessIsOneRoundOfEveryBenchmark) {
+  FakeClock clock;
+  int calls = 0;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ++calls;
+    ProgramProcess p;
+    p.benchmarks = {Bench("BM_a", {1e-6 * calls, 1.1e-6 * calls}), Bench("BM_b", {2e-6, 2.2e-6})};
+    return p;
+  };
+  std::vector<WorkloadResult> out = RunProgramWorkload(Gbench({"/b/k"}), nullptr, clock, exec);
+  EXPECT_EQ(calls, 3);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].name, "prog/BM_a");
+  EXPECT_EQ(out[1].name, "prog/BM_b");
+  for (const WorkloadResult& w : out) {
+    EXPECT_EQ(w.status, WorkloadStatus::kOk);
+    EXPECT_EQ(w.kind, "gbench");
+    EXPECT_EQ(w.backend, "process");
+    ASSERT_EQ(w.rounds.size(), 3u);
+    for (const auto& r : w.rounds) EXPECT_EQ(r.size(), 2u);
+    EXPECT_EQ(w.counters.at("processes"), 3);
+    EXPECT_EQ(w.counters.count("single_sample"), 0u);
+    EXPECT_EQ(w.summary.n, 6);
+  }
+  EXPECT_DOUBLE_EQ(out[0].rounds[2][0], 3e-6);
+}
+
+TEST(RunProgramWorkloadTest, FirstProcessFailingIsOneFailedWorkload) {
+  FakeClock clock;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ProgramProcess p;
+    p.failure = "'/b/k' killed by signal SIGSEGV (11)";
+    return p;
+  };
+  std::vector<WorkloadResult> out = RunProgramWorkload(Gbench({"/b/k"}), nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].name, "prog");
+  EXPECT_EQ(out[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(out[0].reason, "process 1 of 3: '/b/k' killed by signal SIGSEGV (11)");
+}
+
+TEST(RunProgramWorkloadTest, LaterFailureAndVanishedBenchmarkFailTheirWorkloads) {
+  FakeClock clock;
+  int calls = 0;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ++calls;
+    ProgramProcess p;
+    p.benchmarks = {Bench("BM_a", {1e-6})};
+    if (calls == 1) p.benchmarks.push_back(Bench("BM_gone", {1e-6}));
+    if (calls == 3) p.failure = "'/b/k' exited with status 2";
+    return p;
+  };
+  std::vector<WorkloadResult> out = RunProgramWorkload(Gbench({"/b/k"}), nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(out[0].reason, "process 3 of 3: '/b/k' exited with status 2");
+  EXPECT_EQ(out[1].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(out[1].reason, "process 2 did not report this benchmark, which earlier processes did");
+}
+
+TEST(RunProgramWorkloadTest, SkippedBenchmarkKeepsTheProgramsReason) {
+  FakeClock clock;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ProgramProcess p;
+    WorkloadResult skipped = Bench("BM_gpu", {});
+    skipped.status = WorkloadStatus::kSkipped;
+    skipped.reason = "no CUDA device";
+    p.benchmarks = {Bench("BM_a", {1e-6}), skipped};
+    return p;
+  };
+  std::vector<WorkloadResult> out = RunProgramWorkload(Gbench({"/b/k"}), nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(out[1].status, WorkloadStatus::kSkipped);
+  EXPECT_EQ(out[1].reason, "no CUDA device");
+}
+
+TEST(RunProgramWorkloadTest, MaxTimeStopsAfterTwoProcesses) {
+  FakeClock clock;
+  int calls = 0;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ++calls;
+    clock.now += 10;  // each process takes 10 s
+    ProgramProcess p;
+    p.benchmarks = {Bench("BM_a", {1e-6})};
+    return p;
+  };
+  WorkloadSpec s = Gbench({"/b/k"});
+  s.sampling.rounds = 10;
+  s.sampling.max_time = 5;
+  std::vector<WorkloadResult> out = RunProgramWorkload(s, nullptr, clock, exec);
+  EXPECT_EQ(calls, 2);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].rounds.size(), 2u);
+}
+
+TEST(RunProgramWorkloadTest, NoBenchmarkReportedIsAFailure) {
+  FakeClock clock;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) { return ProgramProcess{}; };
+  WorkloadSpec s = Gbench({"/b/k"});
+  s.filter = "BM_nothing";
+  std::vector<WorkloadResult> out = RunProgramWorkload(s, nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].status, WorkloadStatus::kFailed);
+  EXPECT_NE(out[0].reason.find("reported no benchmark (filter 'BM_nothing' matched none?)"),
+            std::string::npos);
+}
+
+// ---- real processes ---------------------------------------------------------
+
+TEST(RunProgramOnceTest, CrashAndNonZeroExitAreFailuresWithStderr) {
+  WorkloadSpec s = Gbench({"/bin/sh", "-c", "echo broken >&2; exit 3"});
+  ProgramProcess p = RunProgramOnce(s, 10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("exited with status 3"), std::string::npos) << *p.failure;
+  EXPECT_NE(p.failure->find("broken"), std::string::npos) << *p.failure;
+  s.argv = {"/bin/sh", "-c", "kill -SEGV $$"};
+  p = RunProgramOnce(s, 10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("SIGSEGV"), std::string::npos) << *p.failure;
+}
+
+TEST(RunProgramOnceTest, NoJsonAndBrokenJsonAreFailures) {
+  ProgramProcess p = RunProgramOnce(Gbench({"/bin/true"}), 10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("wrote no JSON (is it a Google Benchmark program?)"), std::string::npos)
+      << *p.failure;
+  // Writes "{bad" to the --benchmark_out file.
+  p = RunProgramOnce(Gbench({"/bin/sh", "-c",
+                             "for a; do case $a in --benchmark_out=*) printf '{bad' > \"${a#--benchmark_out=}\";; "
+                             "esac; done", "sh"}),
+                     10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("unreadable JSON: prog (JSON of '/bin/sh'):1:"), std::string::npos) << *p.failure;
+}
+
+TEST(RunProgramOnceTest, TimeoutKillsTheProgram) {
+  ProgramProcess p = RunProgramOnce(Gbench({"/bin/sh", "-c", "sleep 30", "sh"}), 0.3);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("timed out after 0.3s"), std::string::npos) << *p.failure;
+}
+
+#ifdef GPUGATE_GBENCH_EXAMPLE_DIR
+TEST(RunProgramWorkloadTest, RunsTheExampleGoogleBenchmarkProgram) {
+  WorkloadSpec s = Gbench({std::string(GPUGATE_GBENCH_EXAMPLE_DIR) + "/base/gbench_kernels"});
+  s.filter = "BM_(HashChain|StringAppend)";
+  s.repetitions = 2;
+  s.program_min_time = 0.01;
+  s.sampling.rounds = 2;
+  std::vector<WorkloadResult> out = RunProgramWorkload(s);
+  ASSERT_EQ(out.size(), 2u) << (out.empty() ? "" : out[0].reason);
+  EXPECT_EQ(out[0].name, "prog/BM_HashChain/4096");
+  EXPECT_EQ(out[1].name, "prog/BM_StringAppend/256");
+  for (const WorkloadResult& w : out) {
+    EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.reason;
+    ASSERT_EQ(w.rounds.size(), 2u);
+    EXPECT_EQ(w.rounds[0].size(), 2u);
+    EXPECT_GT(w.summary.median, 0);
+    EXPECT_LT(w.summary.median, 1e-3);
+  }
+  // A re-run of one benchmark by exact name.
+  s.only_benchmarks = {"BM_StringAppend/256"};
+  s.sampling.rounds = 1;
+  out = RunProgramWorkload(s);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].name, "prog/BM_StringAppend/256");
+}
+#endif
+
+}  // namespace
+}  // namespace gpugate

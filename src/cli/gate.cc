@@ -12,6 +12,7 @@
 #include "compare/compare.h"
 #include "gate/gate.h"
 #include "model/results_json.h"
+#include "report/escape.h"
 
 namespace po = boost::program_options;
 
@@ -32,9 +33,15 @@ class GateCliProgress final : public GateProgress {
   void WorkloadFinished(const WorkloadResult& result) override { tty_.WorkloadFinished(result); }
   void ConfirmationStarted(const std::vector<std::string>& workloads, int attempt,
                            int max_attempts) override {
+    // The names, escaped (they are untrusted text); a long list is cut.
+    constexpr size_t kShown = 10;
     std::cerr << "gpugate: confirming " << workloads.size() << " workload"
               << (workloads.size() == 1 ? "" : "s") << " (re-run " << attempt << " of "
-              << max_attempts << ")\n";
+              << max_attempts << "):";
+    for (size_t i = 0; i < workloads.size() && i < kShown; ++i)
+      std::cerr << (i ? ", " : " ") << EscapeTerminal(workloads[i]);
+    if (workloads.size() > kShown) std::cerr << ", and " << workloads.size() - kShown << " more";
+    std::cerr << "\n";
   }
 
  private:

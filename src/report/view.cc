@@ -430,6 +430,7 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
                  : "too noisy to guard";
     case Reason::kThrottled: return "a side throttled: the shift may be the clock's";
     case Reason::kEnvironmentMismatch: return "environments differ: not compared";
+    case Reason::kMetricMismatch: return "the sides measured different metrics: not compared";
     case Reason::kNewWorkload: return "not in the baseline";
     case Reason::kRemovedWorkload: return "not in this run";
     case Reason::kNewKernel: return "kernel not in the baseline";

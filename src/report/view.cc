@@ -378,8 +378,13 @@ std::string FormatPValues(const MetricVerdict& m) {
 
 std::string FormatValues(const MetricVerdict& m, const char* arrow) {
   if (!m.baseline_value && !m.current_value) return "";
-  const std::string b = m.baseline_value ? FormatMetricValue(m.metric, *m.baseline_value) : "n/a";
-  const std::string c = m.current_value ? FormatMetricValue(m.metric, *m.current_value) : "n/a";
+  // A metric with its own unit (a custom value, a count) says it; time,
+  // throughput and memory are formatted by their name.
+  auto format = [&m](double v) {
+    return m.unit.empty() ? FormatMetricValue(m.metric, v) : FormatValueInUnit(v, m.unit);
+  };
+  const std::string b = m.baseline_value ? format(*m.baseline_value) : "n/a";
+  const std::string c = m.current_value ? format(*m.current_value) : "n/a";
   return b + arrow + c;
 }
 

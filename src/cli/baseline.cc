@@ -12,6 +12,8 @@
 #include "cli/command.h"
 #include "cli/inputs.h"
 #include "model/baseline.h"
+#include "report/escape.h"
+#include "report/format.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/strings.h"
@@ -139,16 +141,24 @@ int Show(const CommandSpec& self, const Args& args) {
   }
   for (const auto& name : names) {
     std::vector<double> medians;
+    const WorkloadResult* newest = nullptr;  // its primary metric names the unit
     for (const auto& run : b->runs)
       if (const WorkloadResult* w = run.Find(name); w && w->status == WorkloadStatus::kOk) {
         std::vector<double> all = AllSamples(*w);
         if (!all.empty()) medians.push_back(Median(all));
+        newest = w;
       }
+    std::string median = "-";
+    if (!medians.empty()) {
+      median = newest == nullptr || HasTimeMetric(*newest)
+                   ? Seconds(Median(medians))
+                   : EscapeTerminal(FormatValueInUnit(Median(medians), newest->unit));
+    }
     std::string shown = name.size() > 40 ? name.substr(0, 37) + "..." : name;
     for (char& c : shown)
       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // no control codes on the terminal
     std::snprintf(line, sizeof line, "  %-40s  %5zu  %14s  %16s\n", shown.c_str(), medians.size(),
-                  medians.empty() ? "-" : Seconds(Median(medians)).c_str(), BetweenRunCv(medians).c_str());
+                  median.c_str(), BetweenRunCv(medians).c_str());
     out << line;
   }
   std::cout << out.str();

@@ -25,10 +25,11 @@ namespace gpugate {
 namespace {
 
 /// The run-level value of a workload for a metric, on a log scale (so steps
-/// are ratios), or nullopt when the run has no usable value.
+/// are ratios), or nullopt when the run has no usable value. The samples are
+/// read for the workload's primary metric (time unless it says otherwise).
 std::optional<double> RunValue(const WorkloadResult& w, const std::string& metric) {
   if (w.status != WorkloadStatus::kOk) return std::nullopt;
-  if (metric == "time") {
+  if (metric == w.metric) {
     std::vector<double> all = AllSamples(w);
     if (all.empty()) return std::nullopt;
     double m = Median(all);
@@ -154,7 +155,8 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()
       ("baseline", po::value<std::string>()->required(), "baseline history file")
-      ("metric", po::value<std::string>()->default_value("time"), "time | throughput | peak_memory")
+      ("metric", po::value<std::string>()->default_value("time"),
+       "time | throughput | peak_memory, or the name of a workload's own primary metric (value, ...)")
       ("filter", po::value<std::vector<std::string>>()->composing(), "only workloads matching this glob")
       ("alpha", po::value<double>()->default_value(0.01), "permutation p-value a step must reach")
       ("permutations", po::value<int>()->default_value(499), "permutations per tested split")
@@ -168,8 +170,6 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
 
   const std::string metric = vm["metric"].as<std::string>();
-  if (metric != "time" && metric != "throughput" && metric != "peak_memory")
-    return ReportError(InputError("--metric: expected time, throughput or peak_memory, got '" + metric + "'"));
   ChangePointOptions cp;
   cp.alpha = vm["alpha"].as<double>();
   cp.permutations = vm["permutations"].as<int>();
@@ -183,6 +183,13 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   const std::string path = vm["baseline"].as<std::string>();
   Result<Baseline> b = ReadBaselineFile(path);
   if (!b.ok()) return ReportError(b.error());
+  bool known = metric == "time" || metric == "throughput" || metric == "peak_memory";
+  for (const Results& run : b->runs)
+    for (const WorkloadResult& w : run.workloads) known = known || w.metric == metric;
+  if (!known)
+    return ReportError(InputError("--metric: expected time, throughput, peak_memory or a primary "
+                                  "metric of the baseline's workloads, got '" + Printable(metric) +
+                                  "'"));
 
   // Workloads in first-seen order, each with its run-level series.
   std::vector<WorkloadHistory> hs;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/escape.h"
+#include "report/format.h"
 
 namespace gpugate {
 
@@ -35,7 +36,8 @@ std::string RenderRunSummary(const Results& results, bool color) {
     r.status = ToString(w.status);
     r.bad = w.status != WorkloadStatus::kOk;
     if (w.status == WorkloadStatus::kOk && w.summary.n > 0) {
-      r.median = FormatDuration(w.summary.median);
+      r.median = HasTimeMetric(w) ? FormatDuration(w.summary.median)
+                                  : EscapeTerminal(FormatValueInUnit(w.summary.median, w.unit));
       char buf[32];
       std::snprintf(buf, sizeof buf, "±%.1f%%", w.summary.rel_ci_half_width * 100);
       r.ci = buf;

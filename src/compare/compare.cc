@@ -51,8 +51,20 @@ constexpr int kExactLeaveOneOut = 256;
 
 using Rounds = std::vector<std::vector<double>>;
 
-// Family of hypotheses for BH and for the suite's between-run noise.
-enum class Family { kNone, kTime, kKernel };
+// Family of hypotheses for BH and for the suite's between-run noise: times
+// (whose runs share a speed factor), kernel times, and other noisy primary
+// metrics (a custom benchmark's values), which share no speed factor.
+enum class Family { kNone, kTime, kKernel, kOther };
+
+const char* FamilyName(Family family) {
+  switch (family) {
+    case Family::kTime: return "time";
+    case Family::kKernel: return "kernel";
+    case Family::kOther: return "other metrics";
+    case Family::kNone: break;
+  }
+  return "";
+}
 
 // The replication units of one comparison, before variances are moderated
 // across the suite: round medians (Welch), run levels (history), log samples
@@ -74,8 +86,9 @@ struct Indexed {
 };
 
 // Noise reported next to a single summary value: nvbench summaries without
-// samples (nv/.../stdev/relative over sample_size), Google Benchmark
-// aggregate-only rows (stddev / mean over the repetitions).
+// samples (nv/.../stdev/relative over sample_size), pytest-benchmark stats
+// without data (the same counters: stddev / mean over the rounds), Google
+// Benchmark aggregate-only rows (stddev / mean over the repetitions).
 std::optional<std::pair<double, double>> ReportedNoiseOf(const WorkloadResult& w) {
   auto get = [&w](const char* key) -> double {
     auto it = w.counters.find(key);
@@ -133,16 +146,28 @@ std::string TodayUtc() {
   return buf;
 }
 
-// Keeps positive finite values only (log-scale statistics need them).
-Rounds Clean(const Rounds& in) {
+// Keeps finite values that are at least `min` (log-scale statistics need
+// positive ones; counts may be 0).
+Rounds KeepFinite(const Rounds& in, double min) {
   Rounds out;
   for (const auto& r : in) {
     std::vector<double> c;
     for (double x : r)
-      if (std::isfinite(x) && x > 0) c.push_back(x);
+      if (std::isfinite(x) && x >= min) c.push_back(x);
     if (!c.empty()) out.push_back(std::move(c));
   }
   return out;
+}
+
+Rounds Clean(const Rounds& in) {
+  return KeepFinite(in, std::numeric_limits<double>::min());
+}
+
+// "time (s)", "value (ops/sec)": a primary metric for sentences.
+std::string MetricText(const WorkloadResult& w) { return w.metric + " (" + w.unit + ")"; }
+
+bool SameMetric(const WorkloadResult& a, const WorkloadResult& b) {
+  return a.metric == b.metric && a.unit == b.unit;
 }
 
 int64_t CountSamples(const Rounds& r) {
@@ -324,6 +349,7 @@ class Comparer {
     MatchWorkloads();
     Estimate(Family::kTime);
     Estimate(Family::kKernel);
+    Estimate(Family::kOther);
     Adjust();
     Classify();
     ApplyPolicy();
@@ -377,6 +403,13 @@ class Comparer {
   MetricVerdict Base(const WorkloadResult& w, const std::string& metric, bool lower_is_better) {
     return Base(w.name, metric, lower_is_better);
   }
+  // The verdict of a workload's primary metric: under its own name (policy
+  // lookups use it), in its direction, with its unit when not time.
+  MetricVerdict Primary(const WorkloadResult& w) {
+    MetricVerdict mv = Base(w.name, w.metric, w.lower_is_better);
+    if (!HasTimeMetric(w)) mv.unit = w.unit;
+    return mv;
+  }
 
   void Decided(MetricVerdict mv, Verdict v, Reason reason, std::string sentence) {
     mv.verdict = v;
@@ -423,7 +456,7 @@ class Comparer {
     }
     for (const WorkloadResult& b : Reference().workloads) {
       if (seen.count(Key(b))) continue;
-      Decided(Base(b, "time", true), Verdict::kRemoved, Reason::kRemovedWorkload,
+      Decided(Primary(b), Verdict::kRemoved, Reason::kRemovedWorkload,
               "in the baseline but not in the current run");
     }
   }
@@ -431,7 +464,7 @@ class Comparer {
   void CompareWorkload(const WorkloadResult& w, const WorkloadResult* ref,
                        const std::vector<std::pair<int, const WorkloadResult*>>& history) {
     if (ref == nullptr && w.status != WorkloadStatus::kFailed) {
-      Decided(Base(w, "time", true), Verdict::kNew, Reason::kNewWorkload,
+      Decided(Primary(w), Verdict::kNew, Reason::kNewWorkload,
               "not in the baseline: no comparison yet");
       return;
     }
@@ -448,42 +481,59 @@ class Comparer {
       std::string where = options_.paired ? (current_side ? "head: " : "base: ")
                           : current_side  ? (&bad == &w ? "current run: " : "confirmation re-run: ")
                                           : "baseline: ";
-      Decided(Base(w, "time", true), Verdict::kSkipped, reason,
+      Decided(Primary(w), Verdict::kSkipped, reason,
               where + ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason));
+      return;
+    }
+    if (!SameMetric(*ref, w)) {
+      Decided(Primary(w), Verdict::kIncomparable, Reason::kMetricMismatch,
+              "the baseline measured " + MetricText(*ref) + ", the current run " + MetricText(w) +
+                  ": different quantities cannot be compared");
       return;
     }
     if (!out_.environment_matches && !options_.allow_env_mismatch) {
       std::string what;
       for (const auto& d : out_.env_differences) what += (what.empty() ? "" : ", ") + d.field;
-      Decided(Base(w, "time", true), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
+      Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
               "environments differ (" + what + "); use --allow-env-mismatch to compare anyway");
       return;
     }
-    // Time (primary).
+    // The primary metric (time unless the workload measured something else).
+    // A deterministic count keeps its zeros; noisy metrics need positive values.
+    const bool deterministic = w.deterministic || ref->deterministic;
+    auto keep = [deterministic](const Rounds& r) {
+      return deterministic ? KeepFinite(r, 0.0) : Clean(r);
+    };
     std::vector<Indexed> hist;
     for (const auto& [run, h] : history) {
-      Rounds r = Clean(h->rounds);
+      if (!SameMetric(*h, w)) continue;  // an older run that measured something else
+      Rounds r = keep(h->rounds);
       if (!r.empty()) hist.push_back({run, std::move(r), ReportedNoiseOf(*h)});
     }
     std::vector<Indexed> cur;
-    if (Rounds r = Clean(w.rounds); !r.empty()) {
+    if (Rounds r = keep(w.rounds); !r.empty()) {
       cur.push_back({0, std::move(r), ReportedNoiseOf(w)});
       for (const auto& [run, c] : confirmations_) {
-        Rounds rc = Clean(c->rounds);
+        Rounds rc = keep(c->rounds);
         if (!rc.empty()) cur.push_back({run, std::move(rc), ReportedNoiseOf(*c)});
       }
     }
     int time_index = static_cast<int>(pending_.size());
     bool throttled_current = w.throttled;
     for (const auto& c : confirmations_) throttled_current |= c.second->throttled;
-    AddStatistical(Base(w, "time", true), hist, cur, Family::kTime, throttled_current,
-                   ref->throttled);
+    if (deterministic) {
+      AddDeterministic(Primary(w), hist, cur);
+    } else {
+      AddStatistical(Primary(w), hist, cur, HasTimeMetric(w) ? Family::kTime : Family::kOther,
+                     throttled_current, ref->throttled);
+    }
     // Throughput: derived from time, so it shares time's test (not a second
     // hypothesis in the FDR family).
     auto tp = [](const WorkloadResult& x) {
       return x.bytes_per_second ? x.bytes_per_second : x.flops_per_second;
     };
-    if (tp(w) && tp(*ref) && (w.bytes_per_second.has_value() == ref->bytes_per_second.has_value())) {
+    if (HasTimeMetric(w) && !deterministic && tp(w) && tp(*ref) &&
+        (w.bytes_per_second.has_value() == ref->bytes_per_second.has_value())) {
       Pending p;
       p.mv = Base(w, "throughput", false);
       p.mv.baseline_value = *tp(*ref);
@@ -547,6 +597,38 @@ class Comparer {
       if (find(w, bk.name) == nullptr)
         Decided(Base(w, "kernel:" + bk.name, true), Verdict::kRemoved, Reason::kVanishedKernel,
                 "kernel launched in the baseline but not in the current run");
+  }
+
+  // A deterministic primary metric (a count): the current value against the
+  // newest baseline's on the policy threshold alone, as for peak memory.
+  // There is no noise to test; a zero baseline makes any increase infinite.
+  void AddDeterministic(MetricVerdict mv, const std::vector<Indexed>& hist,
+                        const std::vector<Indexed>& cur) {
+    if (hist.empty() || cur.empty()) {
+      Decided(std::move(mv), Verdict::kInconclusive, Reason::kTooFewSamples,
+              "no valid values on one side");
+      return;
+    }
+    Rounds all;
+    for (const Indexed& r : cur) all.insert(all.end(), r.rounds.begin(), r.rounds.end());
+    const double base = MedianOf(hist.back().rounds);
+    const double current = MedianOf(all);
+    mv.baseline_value = base;
+    mv.current_value = current;
+    mv.baseline_n = CountSamples(hist.back().rounds);
+    mv.current_n = CountSamples(all);
+    mv.baseline_rounds = static_cast<int64_t>(hist.back().rounds.size());
+    mv.current_rounds = static_cast<int64_t>(all.size());
+    const double ratio = base > 0 ? current / base
+                         : current > 0 ? std::numeric_limits<double>::infinity()
+                                       : 1.0;
+    ThresholdVerdict(&mv, ratio,
+                     mv.metric + " is deterministic (the same code gives the same value), so it "
+                                 "is judged on the threshold alone, without a test");
+    Pending p;
+    p.mv = std::move(mv);
+    p.decided = true;
+    pending_.push_back(std::move(p));
   }
 
   void AddStatistical(MetricVerdict mv, const std::vector<Indexed>& hist,
@@ -826,7 +908,7 @@ class Comparer {
       for (LogShift& s : shifts)
         if (TakesSuiteNoise(s)) s.between_run_unmeasured = true;
       out_.warnings.push_back(
-          std::string(family == Family::kTime ? "time" : "kernel") + ": one run per side and " +
+          std::string(FamilyName(family)) + ": one run per side and " +
           std::to_string(eligible) + " comparison" + (eligible == 1 ? "" : "s") +
           ": noise between runs cannot be estimated, so nothing is judged; keep a baseline "
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
@@ -912,7 +994,7 @@ class Comparer {
       s = noisy;
     }
     if (all_tau2 > 0 || all_phi > 1) {
-      std::string what = std::string(family == Family::kTime ? "time" : "kernel") +
+      std::string what = std::string(FamilyName(family)) +
                          ": one run per side; the spread of effects across the suite exceeds "
                          "what the rounds explain, so noise between runs (measured on the "
                          "other workloads) was added to each comparison: ";

@@ -63,6 +63,7 @@ const char* ToString(Reason r) {
     case Reason::kUndetectable: return "undetectable";
     case Reason::kThrottled: return "throttled";
     case Reason::kEnvironmentMismatch: return "environment_mismatch";
+    case Reason::kMetricMismatch: return "metric_mismatch";
     case Reason::kNewWorkload: return "new_workload";
     case Reason::kRemovedWorkload: return "removed_workload";
     case Reason::kNewKernel: return "new_kernel";

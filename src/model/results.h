@@ -65,8 +65,9 @@ struct RunInfo {
 
 enum class WorkloadStatus { kOk, kFailed, kSkipped };
 
-/// Summary statistics over all samples (seconds). Computed by the producer,
-/// recomputed by readers that need them; raw samples are the truth.
+/// Summary statistics over all samples, in the primary metric's unit (seconds
+/// for time). Computed by the producer, recomputed by readers that need them;
+/// raw samples are the truth.
 struct Summary {
   int64_t n = 0;
   double median = 0, mean = 0, min = 0, max = 0, stddev = 0;
@@ -101,6 +102,9 @@ struct KernelResult {
   std::map<std::string, double> metrics;  ///< registers, shared_mem_bytes, ...
 };
 
+/// Name of the default primary metric: seconds per invocation.
+inline constexpr const char* kTimeMetric = "time";
+
 /// One workload's measurement.
 struct WorkloadResult {
   std::string name;              ///< expanded name, unique in a run
@@ -111,7 +115,18 @@ struct WorkloadResult {
   WorkloadStatus status = WorkloadStatus::kOk;
   std::string reason;            ///< why failed/skipped; stderr tail for commands
 
-  /// Raw samples in seconds, grouped by round (the unit of replication).
+  /// The primary metric that `rounds` and `summary` hold. "time" (seconds,
+  /// lower is better) unless a producer measured something else: a custom
+  /// benchmark value in its own unit ("value", "ops/sec"), or a count.
+  std::string metric = kTimeMetric;
+  std::string unit = "s";        ///< unit of the samples; "s" for time
+  bool lower_is_better = true;
+  /// The metric does not vary between runs of the same code (a count such as
+  /// executed instructions): compare judges it on the threshold alone.
+  bool deterministic = false;
+
+  /// Raw samples of the primary metric (seconds for time), grouped by round
+  /// (the unit of replication).
   std::vector<std::vector<double>> rounds;
   int64_t iterations_per_sample = 1;  ///< inner repetitions folded into one sample
   int warmup = 0;
@@ -144,6 +159,9 @@ struct Results {
     return nullptr;
   }
 };
+
+/// Whether the primary metric is the default one (time in seconds).
+inline bool HasTimeMetric(const WorkloadResult& w) { return w.metric == kTimeMetric; }
 
 /// All samples of a workload, flattened in round order.
 inline std::vector<double> AllSamples(const WorkloadResult& w) {

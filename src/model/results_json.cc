@@ -27,7 +27,7 @@ namespace {
 
 /// Minor version written by this gpugate. Readers accept any minor of their
 /// major: minor versions only add fields, which older readers ignore.
-constexpr int kResultsMinorVersion = 0;
+constexpr int kResultsMinorVersion = 1;
 constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 
 // ---------------------------------------------------------------------------
@@ -173,6 +173,14 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
   Field(w, "reason", r.reason);
   Field(w, "iterations_per_sample", r.iterations_per_sample);
   Field(w, "warmup", r.warmup);
+  // The primary metric: written only when it is not time in seconds, so files
+  // of timed workloads stay as they were.
+  if (!HasTimeMetric(r) || r.unit != "s") {
+    Field(w, "metric", r.metric);
+    Field(w, "unit", r.unit);
+  }
+  if (!r.lower_is_better) Field(w, "lower_is_better", r.lower_is_better);
+  if (r.deterministic) Field(w, "deterministic", r.deterministic);
 
   w.Key("rounds");
   w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
@@ -527,6 +535,23 @@ void ReadStatus(Decoder& d, const JsonValue& v, const Path& p, WorkloadStatus* o
                    DidYouMean(s, {"ok", "failed", "skipped"}));
 }
 
+/// metric, unit, lower_is_better, deterministic (minor version 1). Time is
+/// always in seconds: samples of a time metric are compared as seconds.
+void ReadPrimaryMetric(Decoder& d, ObjectReader& o, WorkloadResult* w) {
+  const JsonValue* metric = o.Optional("metric", &w->metric);
+  const JsonValue* unit = o.Optional("unit", &w->unit);
+  o.Optional("lower_is_better", &w->lower_is_better);
+  o.Optional("deterministic", &w->deterministic);
+  if (!d.ok()) return;
+  if (metric && w->metric.empty())
+    return d.Fail(*metric, o.path().Member("metric"), "must not be empty");
+  if (HasTimeMetric(*w) && w->unit != "s")
+    return d.Fail(unit ? *unit : o.value(), o.path().Member("unit"),
+                  "the time metric is in seconds, got unit '" + w->unit + "'");
+  if (metric && !HasTimeMetric(*w) && !unit)
+    d.Fail(*metric, o.path().Member("unit"), "a metric other than time needs its 'unit'");
+}
+
 void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult* w) {
   ObjectReader o(d, v, p);
   if (!o.valid()) return;
@@ -553,6 +578,7 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
   o.Optional("reason", &w->reason);
   o.Count("iterations_per_sample", &w->iterations_per_sample, false, int64_t{1});
   o.Count("warmup", &w->warmup, false);
+  ReadPrimaryMetric(d, o, w);
 
   if (const JsonValue* rounds = o.Array("rounds", true)) {
     const Path rp = p.Member("rounds");

@@ -48,6 +48,7 @@ enum class Reason {
   kThrottled,                   ///< a side throttled: the shift may be the clock's
   // Decided without a test.
   kEnvironmentMismatch,
+  kMetricMismatch,              ///< baseline and current measured different primary metrics
   kNewWorkload,
   kRemovedWorkload,
   kNewKernel,
@@ -77,6 +78,10 @@ struct MetricVerdict {
 
   std::optional<double> baseline_value;  ///< median, canonical units
   std::optional<double> current_value;
+  /// Unit of the two values when the metric's name does not imply it: a
+  /// workload's primary metric other than time ("ops/sec", "instructions").
+  /// Empty for time, throughput, peak_memory and kernel times.
+  std::string unit;
   int64_t baseline_n = 0, current_n = 0;           ///< samples
   int64_t baseline_rounds = 0, current_rounds = 0; ///< replication units
   std::optional<int64_t> baseline_history_runs;    ///< runs in the baseline history

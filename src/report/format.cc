@@ -124,4 +124,14 @@ std::string FormatMetricValue(std::string_view metric, double value) {
   return Printf("%.4g", value);
 }
 
+std::string FormatValueInUnit(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return "n/a";
+  if (unit == "s") return FormatDuration(value);
+  if (unit == "B") return FormatBytes(static_cast<int64_t>(std::llround(value)));
+  const bool integral = value == std::floor(value) && std::fabs(value) < 1e15;
+  std::string text = Printf(integral ? "%.0f" : "%.4g", value);
+  if (!unit.empty()) text += " " + std::string(unit);
+  return text;
+}
+
 }  // namespace gpugate

@@ -47,4 +47,13 @@ std::string FormatPValue(double p);
 /// anything else with four significant digits.
 std::string FormatMetricValue(std::string_view metric, double value);
 
+/// A value in an explicit unit (a workload's own primary metric): "s" as a
+/// duration, "B" as bytes; otherwise integers below 10^15 exactly and other
+/// numbers with four significant digits, followed by the unit:
+/// (70, "req/s") -> "70 req/s", (1234567, "instructions") -> "1234567
+/// instructions", (0.51917, "x") -> "0.5192 x". An empty unit prints the
+/// number alone. The unit is untrusted text: callers escape the result for
+/// their output format. Non-finite -> "n/a".
+std::string FormatValueInUnit(double value, std::string_view unit);
+
 }  // namespace gpugate

@@ -44,6 +44,7 @@ void WriteMetric(Writer& w, const MetricVerdict& m) {
   Field(w, "threshold", m.threshold);
   Field(w, "baseline_value", m.baseline_value);
   Field(w, "current_value", m.current_value);
+  if (!m.unit.empty()) Field(w, "unit", m.unit);
   Field(w, "baseline_n", m.baseline_n);
   Field(w, "current_n", m.current_n);
   Field(w, "baseline_rounds", m.baseline_rounds);
@@ -224,6 +225,7 @@ constexpr Reason kReasons[] = {
     Reason::kUndetectable,
     Reason::kThrottled,
     Reason::kEnvironmentMismatch,
+    Reason::kMetricMismatch,
     Reason::kNewWorkload,
     Reason::kRemovedWorkload,
     Reason::kNewKernel,
@@ -253,6 +255,7 @@ void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerd
   d.Double(v, p, "threshold", &m->threshold);
   d.OptionalDouble(v, p, "baseline_value", &m->baseline_value);
   d.OptionalDouble(v, p, "current_value", &m->current_value);
+  d.String(v, p, "unit", &m->unit);
   d.Int64(v, p, "baseline_n", &m->baseline_n);
   d.Int64(v, p, "current_n", &m->current_n);
   d.Int64(v, p, "baseline_rounds", &m->baseline_rounds);

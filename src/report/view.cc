@@ -378,8 +378,13 @@ std::string FormatPValues(const MetricVerdict& m) {
 
 std::string FormatValues(const MetricVerdict& m, const char* arrow) {
   if (!m.baseline_value && !m.current_value) return "";
-  const std::string b = m.baseline_value ? FormatMetricValue(m.metric, *m.baseline_value) : "n/a";
-  const std::string c = m.current_value ? FormatMetricValue(m.metric, *m.current_value) : "n/a";
+  // A metric with its own unit (a custom value, a count) says it; time,
+  // throughput and memory are formatted by their name.
+  auto format = [&m](double v) {
+    return m.unit.empty() ? FormatMetricValue(m.metric, v) : FormatValueInUnit(v, m.unit);
+  };
+  const std::string b = m.baseline_value ? format(*m.baseline_value) : "n/a";
+  const std::string c = m.current_value ? format(*m.current_value) : "n/a";
   return b + arrow + c;
 }
 
@@ -430,6 +435,7 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
                  : "too noisy to guard";
     case Reason::kThrottled: return "a side throttled: the shift may be the clock's";
     case Reason::kEnvironmentMismatch: return "environments differ: not compared";
+    case Reason::kMetricMismatch: return "the sides measured different metrics: not compared";
     case Reason::kNewWorkload: return "not in the baseline";
     case Reason::kRemovedWorkload: return "not in this run";
     case Reason::kNewKernel: return "kernel not in the baseline";

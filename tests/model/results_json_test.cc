@@ -102,6 +102,10 @@ void ExpectSameResults(const Results& a, const Results& b) {
     }
     EXPECT_EQ(wa.iterations_per_sample, wb.iterations_per_sample);
     EXPECT_EQ(wa.warmup, wb.warmup);
+    EXPECT_EQ(wa.metric, wb.metric);
+    EXPECT_EQ(wa.unit, wb.unit);
+    EXPECT_EQ(wa.lower_is_better, wb.lower_is_better);
+    EXPECT_EQ(wa.deterministic, wb.deterministic);
     const Summary& sa = wa.summary;
     const Summary& sb = wb.summary;
     EXPECT_EQ(sa.n, sb.n);
@@ -228,6 +232,10 @@ Results FullResults() {
   s.backend = "synthetic";
   s.status = WorkloadStatus::kSkipped;
   s.reason = "no GPU";
+  s.metric = "instructions";
+  s.unit = "instructions";
+  s.lower_is_better = false;
+  s.deterministic = true;
   return r;
 }
 
@@ -270,7 +278,7 @@ TEST(ResultsJson, StartsWithSchemaAndVersion) {
       "  \"schema\": \"gpugate/results/v1\",\n"
       "  \"version\": {\n"
       "    \"major\": 1,\n"
-      "    \"minor\": 0\n"
+      "    \"minor\": 1\n"
       "  },\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
 }
@@ -495,6 +503,62 @@ TEST(ResultsJson, UnknownKeysAndNewerMinorVersionsAreTolerated) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->workloads.size(), 1u);
   EXPECT_EQ(r->run.tool_version, "0.1.0");
+}
+
+TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
+  Results r;
+  r.run.suite = "s";
+  WorkloadResult& t = r.workloads.emplace_back();
+  t.name = "timed";
+  t.rounds = {{0.5}};
+  WorkloadResult& v = r.workloads.emplace_back();
+  v.name = "throughput";
+  v.metric = "value";
+  v.unit = "ops/sec";
+  v.lower_is_better = false;
+  v.rounds = {{70.0}};
+  WorkloadResult& c = r.workloads.emplace_back();
+  c.name = "count";
+  c.metric = "instructions";
+  c.unit = "instructions";
+  c.deterministic = true;
+  c.rounds = {{1234567.0}};
+  const std::string text = ResultsToJson(r);
+  Result<JsonValue> doc = ParseJson(text, "r.json");
+  ASSERT_TRUE(doc.ok());
+  const JsonValue& workloads = *doc->Find("workloads");
+  // Time in seconds keeps the 1.0 layout.
+  for (const char* key : {"metric", "unit", "lower_is_better", "deterministic"})
+    EXPECT_EQ(workloads.items[0].Find(key), nullptr) << key;
+  EXPECT_EQ(workloads.items[1].Find("unit")->string, "ops/sec");
+  EXPECT_FALSE(workloads.items[1].Find("lower_is_better")->boolean);
+  EXPECT_EQ(workloads.items[1].Find("deterministic"), nullptr);
+  EXPECT_TRUE(workloads.items[2].Find("deterministic")->boolean);
+  EXPECT_EQ(workloads.items[2].Find("lower_is_better"), nullptr);
+  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 1);
+  Result<Results> back = ResultsFromJson(text, "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSameResults(r, *back);
+  EXPECT_TRUE(HasTimeMetric(back->workloads[0]));
+  EXPECT_FALSE(HasTimeMetric(back->workloads[1]));
+}
+
+TEST(ResultsJson, BadPrimaryMetricsAreRejected) {
+  DocParts p;
+  p.extra = " \"unit\": \"ms\",";
+  EXPECT_EQ(ErrorOf(Doc(p)),
+            "r.json:9:88: workloads[0].unit: the time metric is in seconds, got unit 'ms'");
+  DocParts q;
+  q.extra = " \"metric\": \"value\",";
+  EXPECT_EQ(ErrorOf(Doc(q)),
+            "r.json:9:90: workloads[0].unit: a metric other than time needs its 'unit'");
+  DocParts e;
+  e.extra = " \"metric\": \"\", \"unit\": \"x\",";
+  EXPECT_EQ(ErrorOf(Doc(e)), "r.json:9:90: workloads[0].metric: must not be empty");
+  DocParts b;
+  b.extra = " \"deterministic\": 1,";
+  EXPECT_EQ(ErrorOf(Doc(b)),
+            "r.json:9:97: workloads[0].deterministic: expected true or false, got number");
 }
 
 TEST(ResultsJson, SchemaAfterWorkloadsIsStillCheckedFirst) {

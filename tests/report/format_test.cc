@@ -92,5 +92,18 @@ TEST(ReportFormat, MetricValueUsesTheMetricsUnit) {
   EXPECT_EQ(FormatMetricValue("registers", 64), "64");
 }
 
+TEST(ReportFormat, ValueInItsOwnUnit) {
+  EXPECT_EQ(FormatValueInUnit(70, "req/s"), "70 req/s");
+  EXPECT_EQ(FormatValueInUnit(1234567, "instructions"), "1234567 instructions");
+  EXPECT_EQ(FormatValueInUnit(0.519165, "x"), "0.5192 x");
+  EXPECT_EQ(FormatValueInUnit(3886.75, "ns/iter"), "3887 ns/iter");
+  EXPECT_EQ(FormatValueInUnit(2.5e15, "ops"), "2.5e+15 ops");
+  EXPECT_EQ(FormatValueInUnit(42, ""), "42");
+  // Seconds and bytes keep their usual scaling.
+  EXPECT_EQ(FormatValueInUnit(1.234e-3, "s"), "1.23 ms");
+  EXPECT_EQ(FormatValueInUnit(3 << 20, "B"), "3.00 MiB");
+  EXPECT_EQ(FormatValueInUnit(std::numeric_limits<double>::quiet_NaN(), "x"), "n/a");
+}
+
 }  // namespace
 }  // namespace gpugate

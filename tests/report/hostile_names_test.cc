@@ -68,6 +68,13 @@ Verdicts HostileVerdicts() {
   failed.reason = Reason::kCurrentFailed;
   failed.sentence = "failed: " + kHostile;
   v.metrics.push_back(failed);
+  // A custom benchmark's unit is untrusted text too (its values are shown in
+  // the regressions table; severity off keeps it out of the annotations).
+  auto custom = WithStats(Metric("custom", "value", Verdict::kRegression), 1.2, 1.1, 1.3, 0.001,
+                          0.002, 70, 84);
+  custom.unit = "unit " + kHostile;
+  custom.severity = Severity::kOff;
+  v.metrics.push_back(custom);
   v.env_differences.push_back({"gpu.name " + kHostile, kHostile, kBadUtf8});
   v.environment_matches = false;
   v.suggestions.push_back({kHostile, "rule " + kHostile, 1, kHostile, kHostile, kHostile});
@@ -132,6 +139,13 @@ TEST(ReportHostile, MarkdownEscapesEverything) {
     if (header_pipes == 0) header_pipes = pipes;
     EXPECT_EQ(pipes, header_pipes) << line;
   }
+}
+
+TEST(ReportHostile, UnitsAreEscapedWhereValuesAreShown) {
+  const std::string md = RenderMarkdown(HostileVerdicts());
+  EXPECT_NE(md.find("70 unit evil\\|name\\`code\\`&lt;script&gt;"), std::string::npos) << md;
+  const std::string html = RenderHtml(HostileVerdicts());
+  EXPECT_NE(html.find("70 unit evil|name`code`&lt;script&gt;"), std::string::npos) << html;
 }
 
 TEST(ReportHostile, MarkdownRendersAsTablesWithCmarkGfm) {

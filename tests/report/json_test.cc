@@ -36,6 +36,7 @@ void ExpectSameMetric(const MetricVerdict& a, const MetricVerdict& b) {
   EXPECT_EQ(a.threshold, b.threshold);
   EXPECT_EQ(a.baseline_value, b.baseline_value);
   EXPECT_EQ(a.current_value, b.current_value);
+  EXPECT_EQ(a.unit, b.unit);
   EXPECT_EQ(a.baseline_n, b.baseline_n);
   EXPECT_EQ(a.current_n, b.current_n);
   EXPECT_EQ(a.baseline_rounds, b.baseline_rounds);
@@ -91,6 +92,23 @@ TEST(ReportJson, RoundTripIsExact) {
     ExpectSame(v, back.value());
     EXPECT_EQ(RenderJson(back.value()), text);
   }
+}
+
+TEST(ReportJson, UnitIsWrittenOnlyWhenSet) {
+  Verdicts v;
+  v.metrics.push_back(testing_fixtures::Metric("t", "time", Verdict::kUnchanged));
+  MetricVerdict value = testing_fixtures::Metric("req", "value", Verdict::kInconclusive);
+  value.unit = "req/s";
+  value.baseline_value = 70;
+  value.current_value = 50;
+  v.metrics.push_back(value);
+  const std::string text = RenderJson(v);
+  EXPECT_EQ(text.find("\"unit\""), text.rfind("\"unit\"")) << text;  // once
+  EXPECT_NE(text.find("\"unit\": \"req/s\""), std::string::npos) << text;
+  Result<Verdicts> back = VerdictsFromJson(text, "v.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->metrics[0].unit, "");
+  EXPECT_EQ(back->metrics[1].unit, "req/s");
 }
 
 TEST(ReportJson, ReadsTheGoldenFile) {

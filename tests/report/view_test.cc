@@ -89,6 +89,23 @@ TEST(ReportView, FailedWorkloadsComeFirstAndAreCountedAsFailed) {
   EXPECT_EQ(view.sections.front().tone, Tone::kFail);
 }
 
+TEST(ReportView, ValuesAreShownInTheMetricsUnit) {
+  MetricVerdict time = Metric("t", "time", Verdict::kUnchanged);
+  time.baseline_value = 1e-3;
+  time.current_value = 1.2e-3;
+  EXPECT_EQ(FormatValues(time, " -> "), "1.00 ms -> 1.20 ms");
+  MetricVerdict value = Metric("req", "value", Verdict::kInconclusive);
+  value.unit = "req/s";
+  value.baseline_value = 70;
+  value.current_value = 50.5;
+  EXPECT_EQ(FormatValues(value, " -> "), "70 req/s -> 50.5 req/s");
+  MetricVerdict count = Metric("parse", "instructions", Verdict::kRegression);
+  count.unit = "instructions";
+  count.baseline_value = 1000000;
+  count.current_value = 1010000;
+  EXPECT_EQ(FormatValues(count, " -> "), "1000000 instructions -> 1010000 instructions");
+}
+
 TEST(ReportView, EveryReasonHasAShortNoteWithoutTheInterval) {
   for (Reason r : AllReasons()) {
     MetricVerdict m = Metric("w", "time", Verdict::kInconclusive);

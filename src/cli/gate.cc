@@ -75,7 +75,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
   const std::string baseline_path = vm["baseline"].as<std::string>();
-  Result<std::vector<Results>> baseline = LoadRuns(baseline_path);
+  Result<std::vector<Results>> baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
   if (!baseline.ok())
     return ReportError(baseline.error().WithContext("while loading the baseline"));
 

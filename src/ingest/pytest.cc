@@ -86,6 +86,11 @@ Status ReadCommitInfo(const std::string& file, const JsonValue& info, RunInfo* r
     run->git_dirty = *dirty;
   }
   if (*branch && !(*branch)->empty() && (**branch)[0] != '(') run->git_branch = **branch;
+  // The project (the folder pytest ran in) names the suite, so the runs of
+  // one suite stay one suite whatever their files are called.
+  auto project = f.String("project");
+  if (!project.ok()) return project.error();
+  if (*project && !(*project)->empty()) run->suite = **project;
   KeepScalars(info, "commit_info", run);
   return Status::Ok();
 }

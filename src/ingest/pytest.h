@@ -16,9 +16,11 @@ namespace gpugate {
 /// "pytest", kind "pytest", backend "ingest"); `name` is the file name in
 /// messages.
 ///
-/// One workload per benchmark, in file order, named by "fullname" (else
-/// "name"); scalar "params" become params, "group" a tag "group:<name>",
-/// numeric "extra_info" members counters["extra_info/<key>"]. With
+/// The suite is commit_info.project (the folder pytest ran in), else the
+/// file stem. One workload per benchmark, in file order, named by
+/// "fullname" (else "name"); scalar "params" become params, "group" a tag
+/// "group:<name>", numeric "extra_info" members
+/// counters["extra_info/<key>"]. With
 /// stats.data (every round's time per call, in seconds: pytest-benchmark
 /// divides each round by its iterations) the rounds of the one process form
 /// one gpugate round and iterations_per_sample = stats.iterations. Without

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/compare_common.h"
 #include "cli/inputs.h"
 #include "model/baseline.h"
 #include "report/escape.h"
@@ -49,13 +50,14 @@ int Update(const CommandSpec& self, const Args& args) {
        "baseline file to update (created when missing); a folder means <folder>/<suite>/<environment>.json")
       ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the newest K runs")
       ("force", "append even when the environment differs (re-keys the baseline)");
+  AddIngestOptions(options);
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
 
   const int keep = vm["keep"].as<int>();
   if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
-  Result<Results> run = LoadRun(vm["results"].as<std::string>());
+  Result<Results> run = LoadRun(vm["results"].as<std::string>(), IngestOptionsFrom(vm));
   if (!run.ok()) return ReportError(run.error());
 
   std::string path = vm["baseline"].as<std::string>();

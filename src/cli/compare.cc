@@ -21,7 +21,21 @@ void AddCompareOptions(po::options_description& options) {
       ("allow-env-mismatch", "compare even when the environments differ (differences are listed)")
       ("verbose,v", "list unchanged results row by row and every verdict's full sentence on the console")
       ("quiet,q", "no console report on stdout");
+  AddIngestOptions(options);
   AddReportOptions(options);
+}
+
+void AddIngestOptions(po::options_description& options) {
+  options.add_options()
+      ("bigger-is-better",
+       "custom benchmark JSON ([{name, unit, value}]): bigger values are better "
+       "(github-action-benchmark's customBiggerIsBetter); default: smaller is better");
+}
+
+IngestOptions IngestOptionsFrom(const po::variables_map& vm) {
+  IngestOptions o;
+  o.bigger_is_better = vm.count("bigger-is-better") > 0;
+  return o;
 }
 
 Result<Policy> PolicyFromOptions(const po::variables_map& vm) {
@@ -41,7 +55,8 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()
       ("baseline", po::value<std::string>()->required(),
-       "baseline: gpugate results or baseline history, Google Benchmark JSON, nvbench JSON, trace")
+       "baseline: gpugate results or baseline history, Google Benchmark, nvbench, custom or "
+       "pytest-benchmark JSON, trace")
       ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
        "current run, in any of the same formats; several files are repeated runs of the same "
        "code (separate processes), each one more replication unit");
@@ -55,11 +70,12 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (!policy.ok()) return ReportError(policy.error());
   const std::string baseline_path = vm["baseline"].as<std::string>();
   const std::vector<std::string> current_paths = vm["current"].as<std::vector<std::string>>();
-  Result<std::vector<Results>> baseline = LoadRuns(baseline_path);
+  const IngestOptions ingest = IngestOptionsFrom(vm);
+  Result<std::vector<Results>> baseline = LoadRuns(baseline_path, ingest);
   if (!baseline.ok()) return ReportError(baseline.error());
   std::vector<Results> current;
   for (const std::string& path : current_paths) {
-    Result<Results> run = LoadRun(path);
+    Result<Results> run = LoadRun(path, ingest);
     if (!run.ok()) return ReportError(run.error());
     current.push_back(std::move(run).value());
   }

@@ -84,7 +84,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
                                   ": no workload matches the --filter/--tag/--shard selection"));
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const std::string baseline_path = vm["baseline"].as<std::string>();
-  Result<std::vector<Results>> baseline = LoadRuns(baseline_path);
+  Result<std::vector<Results>> baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
   if (!baseline.ok())
     return ReportError(baseline.error().WithContext("while loading the baseline"));
 

@@ -26,7 +26,7 @@ Result<std::string> ReadHead(const std::string& path) {
 
 }  // namespace
 
-Result<std::vector<Results>> LoadRuns(const std::string& path) {
+Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptions& options) {
   Result<std::string> head = ReadHead(path);
   if (!head.ok()) return head.error();
   if (head->empty()) return InputError(path + ": empty file");
@@ -48,19 +48,20 @@ Result<std::vector<Results>> LoadRuns(const std::string& path) {
     }
     case InputFormat::kGbench:
     case InputFormat::kNvbench:
-      return one(IngestBenchmarkFile(path));
+    case InputFormat::kCustom:
+    case InputFormat::kPytest:
+      return one(IngestBenchmarkFile(path, options));
     case InputFormat::kChromeTrace:
       return one(TraceToResults(path));
     case InputFormat::kUnknown:
       break;
   }
-  return InputError(path +
-                    ": unrecognised input: expected gpugate results or baseline, Google Benchmark "
-                    "JSON, nvbench JSON or a Chrome/Kineto trace");
+  return InputError(path + ": unrecognised input: expected gpugate results or baseline, " +
+                    kBenchmarkFormatsText + ", or a Chrome/Kineto trace");
 }
 
-Result<Results> LoadRun(const std::string& path) {
-  Result<std::vector<Results>> runs = LoadRuns(path);
+Result<Results> LoadRun(const std::string& path, const IngestOptions& options) {
+  Result<std::vector<Results>> runs = LoadRuns(path, options);
   if (!runs.ok()) return runs.error();
   return std::move(runs->back());
 }

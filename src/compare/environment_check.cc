@@ -18,7 +18,8 @@ bool HasBackend(const Results& r, const char* a, const char* b) {
 }
 
 bool UsesCpuTiming(const Results& r) {
-  return r.run.source_format == "gbench" || HasBackend(r, "cpu", "process");
+  return r.run.source_format == "gbench" || r.run.source_format == "pytest" ||
+         HasBackend(r, "cpu", "process");
 }
 
 bool UsesGpu(const Results& r) {

@@ -89,7 +89,7 @@ std::string Describe(const LogShift& shift) {
     case ShiftMethod::kThresholdOnly:
       return "single value per side: threshold only, no test";
     case ShiftMethod::kReportedNoise:
-      s = "Welch t on the reported means and their reported noise (" +
+      s = "Welch t on the two reported values and their reported noise (" +
           std::to_string(shift.baseline_units) + " vs " + std::to_string(shift.current_units) +
           " samples)";
       break;

@@ -108,7 +108,7 @@ class PolicyParser {
     for (const auto& n : names)
       if (m == n) return m;
     return y_.ErrorAt(f, "unknown metric " + Quote(m) + DidYouMean(m, names) +
-                             " (expected time, throughput, peak_memory, kernel, kernel:NAME or *)");
+                             " (expected time, throughput, peak_memory, kernel, kernel:NAME, value or *)");
   }
 
   Status ParseDefaults(const YamlField& f, PolicyDefaults* d) {
@@ -236,8 +236,8 @@ class PolicyParser {
 }  // namespace
 
 const std::vector<std::string>& PolicyMetricNames() {
-  static const std::vector<std::string> kNames = {"time", "throughput", "peak_memory", "kernel",
-                                                  "*"};
+  static const std::vector<std::string> kNames = {"time",   "throughput", "peak_memory",
+                                                  "kernel", "value",      "*"};
   return kNames;
 }
 

@@ -21,7 +21,8 @@ inline constexpr int kPolicyVersion = 1;
 enum class OnInconclusive { kPass, kWarn, kFail };
 
 /// Metric names a policy may name: "time", "throughput", "peak_memory",
-/// "kernel" (every "kernel:<name>" metric) and "*" (any).
+/// "kernel" (every "kernel:<name>" metric), "value" (a custom benchmark's
+/// value in a unit that is not a time) and "*" (any).
 const std::vector<std::string>& PolicyMetricNames();
 
 struct PolicyDefaults {

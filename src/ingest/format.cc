@@ -1,14 +1,17 @@
 // Input format detection: a key scanner over the head of a JSON file. It only
 // tracks nesting depth and string boundaries, so a head cut in the middle of a
-// value still yields the keys seen so far.
+// value still yields the keys seen so far. IngestBenchmarkFile dispatches to
+// the reader of the detected format.
 #include "ingest/format.h"
 
 #include <set>
 #include <string>
 #include <utility>
 
+#include "ingest/custom.h"
 #include "ingest/gbench.h"
 #include "ingest/nvbench.h"
+#include "ingest/pytest.h"
 #include "util/fs.h"
 #include "util/strings.h"
 
@@ -23,7 +26,7 @@ struct HeadKeys {
   std::set<std::string> deeper;  // any depth >= 3
   std::string schema;
   bool root_is_array = false;
-  bool first_element_has_ph = false;
+  std::set<std::string> first_element;  // keys of the first element of a root array
 };
 
 size_t SkipSpace(std::string_view s, size_t i) {
@@ -77,7 +80,7 @@ HeadKeys ScanKeys(std::string_view s, size_t start) {
       size_t j = SkipSpace(s, i);
       if (j >= s.size() || s[j] != ':') continue;  // a value, not a key
       if (keys.root_is_array) {
-        if (in_first_element && depth == 2 && text == "ph") keys.first_element_has_ph = true;
+        if (in_first_element && depth == 2) keys.first_element.insert(text);
       } else if (depth == 1) {
         if (text == "schema") {
           size_t v = SkipSpace(s, j + 1);
@@ -115,12 +118,18 @@ InputFormat SniffFormat(std::string_view head) {
   if (i >= head.size() || (head[i] != '{' && head[i] != '[')) return InputFormat::kUnknown;
 
   HeadKeys k = ScanKeys(head, i);
-  if (k.root_is_array)
-    return k.first_element_has_ph ? InputFormat::kChromeTrace : InputFormat::kUnknown;
+  if (k.root_is_array) {
+    if (Has(k.first_element, "ph")) return InputFormat::kChromeTrace;
+    if (Has(k.first_element, "name") && Has(k.first_element, "unit") &&
+        Has(k.first_element, "value"))
+      return InputFormat::kCustom;
+    return InputFormat::kUnknown;
+  }
   if (StartsWith(k.schema, "gpugate/results/")) return InputFormat::kGpugateResults;
   if (StartsWith(k.schema, "gpugate/baseline/")) return InputFormat::kGpugateBaseline;
   if (Has(k.top, "traceEvents") || (Has(k.top, "schemaVersion") && Has(k.top, "deviceProperties")))
     return InputFormat::kChromeTrace;
+  if (Has(k.top, "machine_info") || Has(k.top, "commit_info")) return InputFormat::kPytest;
   if (Has(k.top, "context") &&
       (Has(k.top, "benchmarks") || Has(k.second, "num_cpus") || Has(k.second, "library_build_type") ||
        Has(k.second, "mhz_per_cpu")))
@@ -138,13 +147,15 @@ const char* ToString(InputFormat format) {
     case InputFormat::kGpugateBaseline: return "gpugate baseline";
     case InputFormat::kGbench: return "Google Benchmark JSON";
     case InputFormat::kNvbench: return "nvbench JSON";
+    case InputFormat::kCustom: return "custom benchmark JSON";
+    case InputFormat::kPytest: return "pytest-benchmark JSON";
     case InputFormat::kChromeTrace: return "Chrome trace";
     case InputFormat::kUnknown: return "unknown";
   }
   return "unknown";
 }
 
-Result<Results> IngestBenchmarkFile(const std::string& path) {
+Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions& options) {
   Result<std::string> text = ReadFile(path);
   if (!text.ok()) return text.error();
   std::string_view head(*text);
@@ -153,14 +164,14 @@ Result<Results> IngestBenchmarkFile(const std::string& path) {
   switch (format) {
     case InputFormat::kGbench: return GbenchFromJson(*text, path);
     case InputFormat::kNvbench: return NvbenchFromJson(*text, path, DirName(path));
+    case InputFormat::kCustom: return CustomFromJson(*text, path, options.bigger_is_better);
+    case InputFormat::kPytest: return PytestFromJson(*text, path);
     case InputFormat::kUnknown:
-      return InputError(path +
-                        ": not a recognised benchmark file (expected Google Benchmark JSON with "
-                        "\"context\" and \"benchmarks\", or nvbench JSON with \"devices\" and "
-                        "\"benchmarks\")");
+      return InputError(path + ": not a recognised benchmark file (expected " +
+                        kBenchmarkFormatsText + ")");
     default:
       return InputError(path + ": is a " + std::string(ToString(format)) +
-                        ", not Google Benchmark or nvbench JSON");
+                        ", not a benchmark file (" + kBenchmarkFormatsText + ")");
   }
 }
 

@@ -1,6 +1,7 @@
 // Input format detection for `compare` and `analyze`: tells gpugate results and
-// baselines, Google Benchmark JSON, nvbench JSON and Chrome traces apart from
-// the first bytes of a file, without parsing the whole document.
+// baselines, Google Benchmark, nvbench, custom benchmark and pytest-benchmark
+// JSON and Chrome traces apart from the first bytes of a file, without parsing
+// the whole document; and the one entry point that reads a benchmark file.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,8 @@ enum class InputFormat {
   kGpugateBaseline,  ///< "schema": "gpugate/baseline/v1"
   kGbench,           ///< Google Benchmark --benchmark_out_format=json
   kNvbench,          ///< nvbench --json / --jsonbin
+  kCustom,           ///< github-action-benchmark "custom": [{name, unit, value}, ...]
+  kPytest,           ///< pytest-benchmark --benchmark-json / --benchmark-save
   kChromeTrace,      ///< Chrome trace / PyTorch (Kineto) trace, or a gzip file
   kUnknown,
 };
@@ -31,6 +34,9 @@ inline constexpr size_t kSniffBytes = 64 * 1024;
 ///  - top-level "schema" "gpugate/results/..." or "gpugate/baseline/...";
 ///  - top-level "traceEvents", or Kineto's "schemaVersion" + "deviceProperties",
 ///    or a top-level array whose first event has "ph" -> kChromeTrace;
+///  - a top-level array whose first element has "name", "unit" and "value"
+///    -> kCustom;
+///  - top-level "machine_info" or "commit_info" -> kPytest;
 ///  - top-level "context" with "benchmarks" (or gbench context keys such as
 ///    "num_cpus" when the head ends inside the context) -> kGbench;
 ///  - top-level "benchmarks" with "devices" or "meta", or "meta" holding an
@@ -38,13 +44,28 @@ inline constexpr size_t kSniffBytes = 64 * 1024;
 InputFormat SniffFormat(std::string_view head);
 
 /// "gpugate results", "gpugate baseline", "Google Benchmark JSON",
-/// "nvbench JSON", "Chrome trace", "unknown".
+/// "nvbench JSON", "custom benchmark JSON", "pytest-benchmark JSON",
+/// "Chrome trace", "unknown".
 const char* ToString(InputFormat format);
 
-/// Reads a Google Benchmark or nvbench JSON file and converts it to results
-/// (GbenchFromJson / NvbenchFromJson; nvbench sample files are looked up next
-/// to `path`). Any other detected format is an input error (exit 2) naming
-/// what was found, so callers handle gpugate files and traces themselves.
-Result<Results> IngestBenchmarkFile(const std::string& path);
+/// The benchmark formats IngestBenchmarkFile reads, for messages.
+inline constexpr const char* kBenchmarkFormatsText =
+    "Google Benchmark JSON, nvbench JSON, custom benchmark JSON "
+    "([{\"name\", \"unit\", \"value\"}, ...]) or pytest-benchmark JSON";
+
+/// What a benchmark file does not say about itself.
+struct IngestOptions {
+  /// Custom benchmark JSON has no direction: smaller values are better
+  /// (github-action-benchmark's customSmallerIsBetter) unless this is set
+  /// (customBiggerIsBetter). Other formats measure time and ignore it.
+  bool bigger_is_better = false;
+};
+
+/// Reads a benchmark file of any supported format and converts it to results
+/// (GbenchFromJson, NvbenchFromJson with sample files looked up next to
+/// `path`, CustomFromJson, PytestFromJson). The one entry point for benchmark
+/// files. Any other detected format is an input error (exit 2) naming what
+/// was found, so callers handle gpugate files and traces themselves.
+Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions& options = {});
 
 }  // namespace gpugate

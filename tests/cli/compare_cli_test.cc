@@ -2,8 +2,13 @@
 // suites and real third-party files; exit codes, reports and GitHub outputs.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+#include <utility>
+
 #include "cli/run_binary.h"
 #include "model/results_json.h"
+#include "report/json.h"
 
 namespace gpugate {
 namespace {
@@ -145,6 +150,98 @@ TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
   auto o = RunGpugate({"compare", "tests/data/gbench/gbench_local_repetitions5.json",
                        "tests/data/gbench/gbench_local_repetitions5.json"});
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+}
+
+TEST(CompareIngestCliTest, PytestFilesWithAndWithoutData) {
+  const std::string dir = testing::MakeTempDir();
+  const std::pair<const char*, const char*> pairs[] = {
+      {"textops_base.json", "textops_slow.json"},
+      {"textops_base_saved.json", "textops_slow_saved.json"},
+      {"textops_base.json", "textops_base_rerun.json"}};
+  for (const auto& [base, head] : pairs) {
+    SCOPED_TRACE(std::string(base) + " vs " + head);
+    const std::string json = dir + "/v.json";
+    auto o = RunGpugate({"compare", std::string("tests/data/pytest/") + base,
+                         std::string("tests/data/pytest/") + head, "--json", json});
+    EXPECT_TRUE(o.exit_code == 0 || o.exit_code == 1) << o.out << o.err;
+    Result<Verdicts> v = VerdictsFromJson(testing::ReadAll(json), json);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    int judged = 0;
+    for (const MetricVerdict& m : v->metrics)
+      if (m.workload.rfind("test_textops.py::", 0) == 0 && m.metric == "time") ++judged;
+    EXPECT_EQ(judged, 6);
+  }
+  testing::RemoveTree(dir);
+}
+
+// Five custom benchmarks in ops/sec; `first` is the first one's value.
+std::string CustomFile(double first) {
+  std::string out = "[\n";
+  const double values[] = {first, 2000, 3000, 4000, 5000};
+  for (int i = 0; i < 5; ++i)
+    out += std::string(i ? ",\n" : "") + "  {\"name\": \"bench " + std::to_string(i) +
+           "\", \"unit\": \"ops/sec\", \"value\": " + std::to_string(values[i]) + "}";
+  return out + "\n]\n";
+}
+
+TEST(CompareIngestCliTest, CustomFilesInEitherDirection) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/base.json", CustomFile(1000));
+  testing::WriteAll(dir + "/head.json", CustomFile(700));
+  testing::WriteAll(dir + "/threshold.yaml", "version: 1\ndefaults:\n  no_replication: threshold\n");
+  // One value per side: nothing is tested by default (not judged, exit 0).
+  auto plain = RunGpugate({"compare", dir + "/base.json", dir + "/head.json"});
+  EXPECT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  EXPECT_NE(plain.out.find("one value per side"), std::string::npos) << plain.out;
+  // On the threshold alone, smaller is better: a drop is an improvement ...
+  auto smaller = RunGpugate({"compare", dir + "/base.json", dir + "/head.json", "--policy",
+                             dir + "/threshold.yaml"});
+  EXPECT_EQ(smaller.exit_code, 0) << smaller.out << smaller.err;
+  // ... and with --bigger-is-better the same drop is a regression, shown in
+  // the benchmark's own unit.
+  auto bigger = RunGpugate({"compare", dir + "/base.json", dir + "/head.json", "--policy",
+                            dir + "/threshold.yaml", "--bigger-is-better", "--markdown",
+                            dir + "/r.md"});
+  EXPECT_EQ(bigger.exit_code, 1) << bigger.out << bigger.err;
+  const std::string md = testing::ReadAll(dir + "/r.md");
+  EXPECT_NE(md.find("| bench 0 | value | -30.0% "), std::string::npos) << md;
+  EXPECT_NE(md.find("1000 ops/sec \u2192 700 ops/sec"), std::string::npos) << md;
+  // A policy can name the metric.
+  testing::WriteAll(dir + "/loose.yaml",
+                    "version: 1\ndefaults:\n  no_replication: threshold\n  thresholds:\n"
+                    "    value: 50%\n");
+  auto loose = RunGpugate({"compare", dir + "/base.json", dir + "/head.json", "--policy",
+                           dir + "/loose.yaml", "--bigger-is-better"});
+  EXPECT_EQ(loose.exit_code, 0) << loose.out << loose.err;
+  // The real third-party files: time in ns against another file.
+  auto real = RunGpugate(
+      {"compare", "tests/data/custom/github-action-benchmark_customSmallerIsBetter_output2.json",
+       "tests/data/custom/github-action-benchmark_customSmallerIsBetter_output2.json"});
+  EXPECT_EQ(real.exit_code, 0) << real.out << real.err;
+  testing::RemoveTree(dir);
+}
+
+TEST(CompareIngestCliTest, HostileBenchmarkFilesExitTwoWithTheirPosition) {
+  const std::string dir = testing::MakeTempDir();
+  int cases = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(GPUGATE_SOURCE_DIR) + "/tests/data/bad_ingest")) {
+    if (entry.path().extension() != ".json") continue;
+    // The first line "# expect: LINE:COL substring" is blanked (bad_ingest_test.cc).
+    const std::string text = testing::ReadAll(entry.path().string());
+    const size_t eol = text.find('\n');
+    const std::string expect = text.substr(10, eol - 10);
+    const std::string position = expect.substr(0, expect.find(' '));
+    const std::string path = dir + "/" + entry.path().filename().string();
+    testing::WriteAll(path, text.substr(eol));
+    auto o = RunGpugate({"compare", path, path});
+    EXPECT_EQ(o.exit_code, 2) << path << "\n" << o.out << o.err;
+    EXPECT_EQ(o.err.rfind("gpugate: error: " + path + ":" + position + ": ", 0), 0u) << o.err;
+    EXPECT_NE(o.err.find(expect.substr(expect.find(' ') + 1)), std::string::npos) << o.err;
+    ++cases;
+  }
+  EXPECT_GE(cases, 27);
+  testing::RemoveTree(dir);
 }
 
 }  // namespace

@@ -45,6 +45,47 @@ TEST(SniffFormat, EveryNvbenchFile) {
   }
 }
 
+TEST(SniffFormat, EveryCustomFile) {
+  for (const char* f : {"custom/github-action-benchmark_customBiggerIsBetter_output.json",
+                        "custom/github-action-benchmark_customSmallerIsBetter_output.json",
+                        "custom/github-action-benchmark_customSmallerIsBetter_output2.json"}) {
+    std::string text = Data(f);
+    EXPECT_EQ(SniffFormat(text), InputFormat::kCustom) << f;
+    // Cut inside the first entry, after its "value": enough.
+    const size_t cut = text.find("\"value\"") + 9;
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, cut)), InputFormat::kCustom) << f;
+    // Cut before "value" was seen: nothing tells yet.
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, text.find("\"value\""))),
+              InputFormat::kUnknown)
+        << f;
+  }
+  // Key order does not matter; a later element is not looked at.
+  EXPECT_EQ(SniffFormat(R"([{"value": 1, "range": "3", "unit": "x", "name": "a"}])"),
+            InputFormat::kCustom);
+  EXPECT_EQ(SniffFormat(R"([{"name": "a", "unit": "x"}, {"name": "b", "unit": "x", "value": 1}])"),
+            InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat("[]"), InputFormat::kUnknown);
+  EXPECT_EQ(SniffFormat(R"([{"name": "a", "unit": "x", "value": 1, "ph": "X"}])"),
+            InputFormat::kChromeTrace);
+}
+
+TEST(SniffFormat, EveryPytestFile) {
+  for (const char* f : {"pytest/textops_base.json", "pytest/textops_base_saved.json",
+                        "pytest/textops_slow.json", "pytest/textops_slow_saved.json",
+                        "pytest/textops_base_rerun.json",
+                        "pytest/github-action-benchmark_pytest_output.json",
+                        "pytest/github-action-benchmark_pytest_several_units.json"}) {
+    std::string text = Data(f);
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, kSniffBytes)), InputFormat::kPytest)
+        << f;
+    // Cut inside machine_info: its key is enough.
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, 40)), InputFormat::kPytest) << f;
+  }
+  EXPECT_EQ(SniffFormat(R"({"commit_info": {}, "benchmarks": []})"), InputFormat::kPytest);
+  EXPECT_STREQ(ToString(InputFormat::kPytest), "pytest-benchmark JSON");
+  EXPECT_STREQ(ToString(InputFormat::kCustom), "custom benchmark JSON");
+}
+
 TEST(SniffFormat, GpugateFilesByTheirSchema) {
   EXPECT_EQ(SniffFormat(R"({"schema": "gpugate/results/v1", "run": {"suite": "s"}})"),
             InputFormat::kGpugateResults);
@@ -98,6 +139,32 @@ TEST(IngestBenchmarkFile, DispatchesByContent) {
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error().code, ExitCode::kInputError);
   EXPECT_THAT(other.error().message, HasSubstr("is a gpugate results"));
+
+  Result<Results> c = IngestBenchmarkFile(
+      dir + "custom/github-action-benchmark_customBiggerIsBetter_output.json");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->run.source_format, "custom");
+  EXPECT_TRUE(c->workloads.at(0).lower_is_better);
+  IngestOptions bigger;
+  bigger.bigger_is_better = true;
+  Result<Results> cb = IngestBenchmarkFile(
+      dir + "custom/github-action-benchmark_customBiggerIsBetter_output.json", bigger);
+  ASSERT_TRUE(cb.ok()) << cb.error().message;
+  EXPECT_FALSE(cb->workloads.at(0).lower_is_better);
+
+  Result<Results> py = IngestBenchmarkFile(dir + "pytest/textops_base.json");
+  ASSERT_TRUE(py.ok()) << py.error().message;
+  EXPECT_EQ(py->run.source_format, "pytest");
+  EXPECT_EQ(py->workloads.size(), 6u);
+
+  std::filesystem::path unknown =
+      std::filesystem::path(::testing::TempDir()) / "gpugate_sniff_unknown.json";
+  std::ofstream(unknown) << R"({"rows": []})";
+  Result<Results> u = IngestBenchmarkFile(unknown.string());
+  ASSERT_FALSE(u.ok());
+  EXPECT_EQ(u.error().code, ExitCode::kInputError);
+  EXPECT_THAT(u.error().message, HasSubstr("custom benchmark JSON"));
+  EXPECT_THAT(u.error().message, HasSubstr("pytest-benchmark JSON"));
 
   Result<Results> missing = IngestBenchmarkFile(dir + "gbench/no_such_file.json");
   ASSERT_FALSE(missing.ok());

@@ -1,0 +1,193 @@
+// Custom benchmark JSON -> results. Recipe: parse, check that the top level is
+// an array, read every entry with type checks (name, unit, value, range,
+// extra), reject repeated names, turn each entry into a one-sample workload.
+#include "ingest/custom.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "ingest/ingest_util.h"
+#include "stats/summary.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/strings.h"
+
+namespace gpugate {
+namespace {
+
+using detail::FieldReader;
+
+// A spread reported next to a value: relative ("5%") or in the value's unit.
+struct Range {
+  double amount = 0;
+  bool relative = false;
+};
+
+// Reads "5%", "± 1,234", "+/- 0.5", "3": an optional plus-minus sign, a
+// number (commas as thousands separators are dropped), an optional "%".
+// Anything else ("stddev: 0.01") is not a spread gpugate can read.
+std::optional<Range> ParseRangeText(std::string_view text) {
+  std::string s = Trim(text);
+  for (const char* sign : {"\xC2\xB1", "+/-", "+-"}) {
+    if (StartsWith(s, sign)) {
+      s = Trim(std::string_view(s).substr(std::string_view(sign).size()));
+      break;
+    }
+  }
+  Range r;
+  if (EndsWith(s, "%")) {
+    r.relative = true;
+    s = Trim(std::string_view(s).substr(0, s.size() - 1));
+  }
+  std::string digits;
+  for (char c : s)
+    if (c != ',') digits.push_back(c);
+  if (digits.empty()) return std::nullopt;
+  double v = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(v) || v < 0)
+    return std::nullopt;
+  r.amount = r.relative ? v / 100.0 : v;
+  return r;
+}
+
+// One entry of the array, checked.
+struct Entry {
+  std::string name;
+  const JsonValue* name_at = nullptr;
+  std::string unit;
+  double value = 0;
+  std::optional<Range> range;
+};
+
+// The value must be a finite, non-negative number.
+Status CheckValue(const FieldReader& f, const JsonValue& at, const std::string& bench,
+                  double value) {
+  std::string problem;
+  if (std::isnan(value)) problem = "is NaN";
+  else if (std::isinf(value)) problem = "is infinite";
+  else if (value < 0) problem = "is negative (" + detail::FormatNumber(value) + ")";
+  if (problem.empty()) return Status::Ok();
+  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", "value " + problem);
+}
+
+Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t index) {
+  const std::string path = "[" + std::to_string(index) + "]";
+  if (!item.IsObject())
+    return JsonError(file, item, path,
+                     std::string("expected an object with \"name\", \"unit\" and \"value\", got ") +
+                         item.TypeName());
+  FieldReader f(file, item, path);
+  Entry e;
+  auto name = f.String("name");
+  if (!name.ok()) return name.error();
+  if (!*name) return f.ErrorAt(item, path, "missing \"name\"");
+  if ((*name)->empty()) return f.ErrorAt(*item.Find("name"), f.PathOf("name"), "empty name");
+  e.name = **name;
+  e.name_at = item.Find("name");
+  const std::string subject = "benchmark '" + detail::QuoteName(e.name) + "'";
+  auto unit = f.String("unit");
+  if (!unit.ok()) return unit.error();
+  if (!*unit) return f.ErrorAt(item, subject, "missing \"unit\"");
+  e.unit = **unit;
+  auto value = f.Number("value");
+  if (!value.ok()) return value.error();
+  if (!*value) return f.ErrorAt(item, subject, "missing \"value\"");
+  if (Status st = CheckValue(f, *item.Find("value"), e.name, **value); !st.ok()) return st.error();
+  e.value = **value;
+  // "extra" is free text for people (tooltips); checked, then not kept.
+  auto extra = f.String("extra");
+  if (!extra.ok()) return extra.error();
+  if (const JsonValue* range = item.Find("range"); range && !range->IsNull()) {
+    if (range->IsNumber()) {
+      if (std::isfinite(range->number) && range->number >= 0) e.range = Range{range->number, false};
+    } else if (range->IsString()) {
+      e.range = ParseRangeText(range->string);
+    } else {
+      return f.ErrorAt(*range, f.PathOf("range"),
+                       std::string("expected a string or a number, got ") + range->TypeName());
+    }
+  }
+  return e;
+}
+
+WorkloadResult ToWorkload(const Entry& e, bool bigger_is_better) {
+  WorkloadResult w;
+  w.name = e.name;
+  w.kind = "custom";
+  w.backend = "ingest";
+  w.lower_is_better = !bigger_is_better;
+  double scale = 1.0;
+  if (std::optional<double> s = CustomTimeUnitScale(e.unit)) {
+    scale = *s;  // metric "time", unit "s": the defaults
+  } else {
+    w.metric = "value";
+    w.unit = e.unit;
+  }
+  if (e.range) {
+    if (e.range->relative) w.counters["range_rel"] = e.range->amount;
+    else w.counters["range"] = e.range->amount * scale;
+  }
+  if (e.value == 0) {
+    w.status = WorkloadStatus::kSkipped;
+    w.reason = "value is 0; a ratio needs a positive value";
+    return w;
+  }
+  w.rounds.push_back({e.value * scale});
+  w.counters["single_sample"] = 1;
+  w.summary = Summarize(AllSamples(w));
+  return w;
+}
+
+}  // namespace
+
+std::optional<double> CustomTimeUnitScale(std::string_view unit) {
+  std::string u = Trim(unit);
+  for (const char* per : {"/iter", "/op", "/call"}) {
+    if (EndsWith(u, per)) {
+      u = Trim(std::string_view(u).substr(0, u.size() - std::string_view(per).size()));
+      break;
+    }
+  }
+  if (u == "ns") return 1e-9;
+  if (u == "us" || u == "\xC2\xB5s" || u == "\xCE\xBCs") return 1e-6;  // micro sign, Greek mu
+  if (u == "ms") return 1e-3;
+  if (u == "s") return 1.0;
+  return std::nullopt;
+}
+
+Result<Results> CustomFromJson(std::string_view text, const std::string& name,
+                               bool bigger_is_better) {
+  Result<JsonValue> doc = ParseJson(text, name);
+  if (!doc.ok()) return doc.error();
+  const JsonValue& root = *doc;
+  if (!root.IsArray())
+    return JsonError(name, root, "document",
+                     std::string("expected an array of {\"name\", \"unit\", \"value\"} objects, "
+                                 "got ") +
+                         root.TypeName());
+
+  Results results;
+  results.run.source_format = "custom";
+  results.run.tool_version = GPUGATE_VERSION;
+  results.run.suite = FileStem(name);
+  results.run.run_id = detail::ContentRunId("custom", text);
+  results.workloads.reserve(root.items.size());
+  std::map<std::string, const JsonValue*, std::less<>> first_at;  // name -> its first "name"
+  for (size_t i = 0; i < root.items.size(); ++i) {
+    Result<Entry> e = ReadEntry(name, root.items[i], i);
+    if (!e.ok()) return e.error();
+    auto [it, inserted] = first_at.emplace(e->name, e->name_at);
+    if (!inserted)
+      return JsonError(name, *e->name_at, "[" + std::to_string(i) + "].name",
+                       "benchmark name '" + detail::QuoteName(e->name) + "' is used twice (first at " +
+                           std::to_string(it->second->line) + ":" +
+                           std::to_string(it->second->column) + ")");
+    results.workloads.push_back(ToWorkload(*e, bigger_is_better));
+  }
+  return results;
+}
+
+}  // namespace gpugate

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(cmake g++ make ninja-build pkg-config libyaml-cpp-dev rapidjson-dev
       libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
-      libxml2-utils cmark-gfm python3 python3-yaml)
+      libxml2-utils cmark-gfm python3 python3-yaml valgrind)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -625,6 +625,7 @@ class Comparer {
     ThresholdVerdict(&mv, ratio,
                      mv.metric + " is deterministic (the same code gives the same value), so it "
                                  "is judged on the threshold alone, without a test");
+    mv.reason = Reason::kDeterministic;
     Pending p;
     p.mv = std::move(mv);
     p.decided = true;

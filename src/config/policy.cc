@@ -56,6 +56,8 @@ class PolicyParser {
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(root, kKeys));
 
     Policy policy;
+    // Per-metric thresholds the file does not name keep the built-in ones.
+    policy.defaults.metric_thresholds = DefaultPolicy().defaults.metric_thresholds;
     policy.name = FileStem(y_.file());
     policy.path = y_.file();
     GPUGATE_ASSIGN_OR_RETURN(YamlField version, y_.Require(root, "version"));
@@ -108,7 +110,7 @@ class PolicyParser {
     for (const auto& n : names)
       if (m == n) return m;
     return y_.ErrorAt(f, "unknown metric " + Quote(m) + DidYouMean(m, names) +
-                             " (expected time, throughput, peak_memory, kernel, kernel:NAME, value or *)");
+                             " (expected time, throughput, peak_memory, kernel, kernel:NAME, value, instructions or *)");
   }
 
   Status ParseDefaults(const YamlField& f, PolicyDefaults* d) {
@@ -236,15 +238,17 @@ class PolicyParser {
 }  // namespace
 
 const std::vector<std::string>& PolicyMetricNames() {
-  static const std::vector<std::string> kNames = {"time",   "throughput", "peak_memory",
-                                                  "kernel", "value",      "*"};
+  static const std::vector<std::string> kNames = {"time",  "throughput",   "peak_memory", "kernel",
+                                                  "value", "instructions", "*"};
   return kNames;
 }
 
 Policy DefaultPolicy() {
   Policy p;
   p.name = "default";
-  p.defaults.metric_thresholds = {{"peak_memory", 0.10}, {"kernel", 0.10}};
+  // Instructions executed (measure: instructions) are deterministic: the same
+  // binary on the same input counts the same, so a small threshold holds.
+  p.defaults.metric_thresholds = {{"peak_memory", 0.10}, {"kernel", 0.10}, {"instructions", 0.005}};
   return p;
 }
 

@@ -67,7 +67,7 @@ const std::vector<std::string>& CommonWorkloadKeys() {
 const std::vector<std::vector<std::string>>& KindSpecificKeys() {
   static const std::vector<std::vector<std::string>> kKeys = {
       {"backend", "kernel", "l2"},
-      {"argv", "shell", "env", "cwd", "profile"},
+      {"argv", "shell", "env", "cwd", "profile", "measure", "cache_sim"},
       {"synthetic"},
       {"argv", "env", "cwd", "filter", "repetitions"},
       {"argv", "env", "cwd", "benchmarks", "axes"},
@@ -379,6 +379,8 @@ class SuiteParser {
     GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin));
     if (IsBenchmarkProgram(t.spec.kind))
       GPUGATE_RETURN_IF_ERROR(ProgramSampling(map, origin, &t.spec));
+    if (t.spec.kind == WorkloadKind::kCommand)
+      GPUGATE_RETURN_IF_ERROR(ParseMeasure(map, origin, &t.spec));
 
     if (std::optional<YamlField> pf = y_.Find(map, "params"))
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
@@ -558,6 +560,31 @@ class SuiteParser {
       GPUGATE_ASSIGN_OR_RETURN(spec->cwd, y_.String(*f));
       if (spec->cwd.empty()) return y_.ErrorAt(*f, "'cwd' must not be empty");
     }
+    return Status::Ok();
+  }
+
+  // `measure:` of a command workload. Instructions are counted per execution
+  // (a round of one sample); the sampling keys about time do not apply.
+  Status ParseMeasure(const YAML::Node& map, const SamplingOrigin& origin, WorkloadSpec* spec) const {
+    static const std::vector<std::string> kMeasures = {"time", "instructions"};
+    if (std::optional<YamlField> f = y_.Find(map, "measure")) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->measure, y_.Choice(*f, "measure", kMeasures));
+    }
+    std::optional<YamlField> cf = y_.Find(map, "cache_sim");
+    if (cf) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->cache_sim, y_.Bool(*cf));
+      if (spec->measure != "instructions")
+        return y_.ErrorAt(cf->key, "'cache_sim' applies only with measure: instructions");
+    }
+    if (spec->measure != "instructions") return Status::Ok();
+    static const std::vector<std::string> kNotHere = {"warmup", "min_samples", "max_samples",
+                                                      "min_time", "target_rel_ci"};
+    for (const YamlField& f : y_.Entries(map))
+      if (Contains(kNotHere, f.name))
+        return y_.ErrorAt(f.key, "key " + Quote(f.name) +
+                                     " does not apply with measure: instructions: each execution "
+                                     "is one count (set 'rounds' for how many)");
+    if (!origin.at.count("rounds")) spec->sampling.rounds = kInstructionDefaultRounds;
     return Status::Ok();
   }
 

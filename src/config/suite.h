@@ -63,6 +63,11 @@ inline bool IsBenchmarkProgram(WorkloadKind kind) {
 /// the workload nor in `defaults:`.
 inline constexpr int kProgramDefaultRounds = 5;
 
+/// Executions per run of a `measure: instructions` workload when `rounds` is
+/// set neither on the workload nor in `defaults:` (the count is deterministic:
+/// more executions only confirm it).
+inline constexpr int kInstructionDefaultRounds = 3;
+
 /// One expanded workload (parameters substituted, defaults merged).
 struct WorkloadSpec {
   std::string name;                 ///< expanded, unique in the suite
@@ -85,6 +90,11 @@ struct WorkloadSpec {
   std::map<std::string, std::string> env;
   std::string cwd;                  ///< absolute after loading (a relative `cwd:` is taken from the suite file's folder); "" = inherit
   std::string profile = "none";     ///< none (the only profile this version builds)
+  /// time: wall time per execution (the process backend); instructions:
+  /// instructions executed under valgrind's cachegrind, a deterministic count
+  /// (harness/instruction_runner.h).
+  std::string measure = "time";
+  bool cache_sim = false;           ///< instructions: also simulate caches (estimated cycles)
 
   // kind: gbench and nvbench (argv, env and cwd as for command; no shell)
   std::string filter;               ///< gbench: --benchmark_filter regex ("" = all)

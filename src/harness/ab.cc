@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "harness/backends/synthetic_backend.h"
+#include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
 #include "model/environment.h"
 #include "stats/summary.h"
@@ -186,6 +187,8 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   BackendSet backends(run_options);
   auto runner = [&backends](const WorkloadSpec& spec, AbSide, int) -> std::vector<WorkloadResult> {
     if (IsBenchmarkProgram(spec.kind)) return RunProgramWorkload(spec);
+    if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions")
+      return {RunInstructionWorkload(spec)};
     auto backend = backends.For(spec);
     if (!backend.ok()) {
       WorkloadResult skipped;

@@ -13,6 +13,7 @@
 #include "harness/backends/cuda_backend.h"
 #include "harness/backends/process_backend.h"
 #include "harness/backends/synthetic_backend.h"
+#include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
 #include "model/environment.h"
 #include "stats/summary.h"
@@ -342,6 +343,12 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
     if (progress) progress->WorkloadStarted(spec, i, total);
     if (IsBenchmarkProgram(spec.kind)) {
       for (WorkloadResult& r : RunProgramWorkload(spec, progress)) results.workloads.push_back(std::move(r));
+      continue;
+    }
+    if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
+      WorkloadResult r = RunInstructionWorkload(spec, progress);
+      if (progress) progress->WorkloadFinished(r);
+      results.workloads.push_back(std::move(r));
       continue;
     }
     auto backend = backends.For(spec);

@@ -60,6 +60,7 @@ const char* ToString(Reason r) {
     case Reason::kTooFewSamples: return "too_few_samples";
     case Reason::kNoReplication: return "no_replication";
     case Reason::kThresholdOnly: return "threshold_only";
+    case Reason::kDeterministic: return "deterministic_count";
     case Reason::kUndetectable: return "undetectable";
     case Reason::kThrottled: return "throttled";
     case Reason::kEnvironmentMismatch: return "environment_mismatch";

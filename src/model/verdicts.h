@@ -43,7 +43,8 @@ enum class Reason {
   kBetweenRunNoiseUnmeasured,   ///< cannot judge: too few comparisons to estimate it
   kTooFewSamples,               ///< no finite interval (too few samples or rounds)
   kNoReplication,               ///< one value per side: no test possible
-  kThresholdOnly,               ///< decided on the ratio alone (deterministic metric or opt-in)
+  kThresholdOnly,               ///< decided on the ratio alone (one value per side, opt-in; peak memory)
+  kDeterministic,               ///< a deterministic count (instructions) on the threshold alone
   kUndetectable,                ///< the comparison could not see the policy's required effect
   kThrottled,                   ///< a side throttled: the shift may be the clock's
   // Decided without a test.

@@ -222,6 +222,7 @@ constexpr Reason kReasons[] = {
     Reason::kTooFewSamples,
     Reason::kNoReplication,
     Reason::kThresholdOnly,
+    Reason::kDeterministic,
     Reason::kUndetectable,
     Reason::kThrottled,
     Reason::kEnvironmentMismatch,

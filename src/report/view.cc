@@ -429,6 +429,13 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
         case Verdict::kUnchanged: return "within the " + threshold + " (ratio alone, no test)";
         default: return "ratio alone, no test";
       }
+    case Reason::kDeterministic:
+      switch (m.verdict) {
+        case Verdict::kRegression: return "deterministic count, above the " + threshold;
+        case Verdict::kImprovement: return "deterministic count, beyond the " + threshold;
+        case Verdict::kUnchanged: return "deterministic count, within the " + threshold;
+        default: return "deterministic count";
+      }
     case Reason::kUndetectable:  // what it could see is DetectableText's
       return require_detectable
                  ? "too noisy to guard: policy requires " + FormatDetectable(*require_detectable)

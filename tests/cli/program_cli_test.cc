@@ -4,7 +4,9 @@
 // gate and ab.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/run_binary.h"
@@ -179,6 +181,42 @@ workloads:
   RemoveTree(dir);
 }
 #endif
+
+TEST(ProgramCliTest, InstructionLaneGatesAOnePercentChange) {
+  auto where = RunGpugate({"validate", "--help"});  // the binary runs
+  ASSERT_EQ(where.exit_code, 0);
+  if (std::system("command -v valgrind >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "valgrind is not installed (apt-get install valgrind)";
+  const std::string dir = MakeTempDir();
+  // A shell loop of N iterations: its instruction count grows with N.
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+name: instr
+workloads:
+  - name: loop
+    kind: command
+    shell: true
+    argv: ['i=0; while [ $i -lt $N ]; do i=$((i+1)); done']
+    measure: instructions
+    rounds: 2
+)yaml");
+  auto v = RunGpugate({"validate", dir + "/s.yaml"});
+  EXPECT_NE(v.out.find("measure=instructions (under valgrind's cachegrind) 2 executions"), std::string::npos) << v.out;
+  for (const auto& [file, n] : {std::pair<std::string, std::string>{"base", "3000"}, {"same", "3000"}, {"plus1", "3030"}}) {
+    auto r = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/" + file + ".json", "-q"}, "", {"N=" + n});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  auto same = RunGpugate({"compare", dir + "/base.json", dir + "/same.json", "--json", dir + "/v.json", "-q"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  auto plus1 = RunGpugate({"compare", dir + "/base.json", dir + "/plus1.json", "--json", dir + "/v1.json"});
+  EXPECT_EQ(plus1.exit_code, 1) << plus1.out << plus1.err;
+  EXPECT_NE(plus1.out.find("deterministic count, above the 0.5% threshold"), std::string::npos) << plus1.out;
+  auto verdicts = VerdictsFromJson(ReadAll(dir + "/v1.json"), "v1.json");
+  ASSERT_TRUE(verdicts.ok());
+  ASSERT_FALSE(verdicts->metrics.empty());
+  EXPECT_EQ(verdicts->metrics[0].metric, "instructions");
+  EXPECT_EQ(verdicts->metrics[0].verdict, Verdict::kRegression);
+  RemoveTree(dir);
+}
 
 }  // namespace
 }  // namespace gpugate

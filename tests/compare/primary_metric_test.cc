@@ -62,7 +62,7 @@ TEST(PrimaryMetric, DeterministicCountAboveTheThresholdIsARegression) {
   EXPECT_EQ(m.unit, "instructions");
   EXPECT_DOUBLE_EQ(m.threshold, 0.005);
   EXPECT_EQ(m.verdict, Verdict::kRegression);
-  EXPECT_EQ(m.reason, Reason::kThresholdOnly);
+  EXPECT_EQ(m.reason, Reason::kDeterministic);
   EXPECT_NEAR(*m.ratio, 1.01, 1e-12);
   EXPECT_FALSE(m.p_value.has_value());
   EXPECT_EQ(*m.baseline_value, 1000000);
@@ -83,7 +83,7 @@ TEST(PrimaryMetric, IdenticalCountsAreUnchangedAndPass) {
     const MetricVerdict* m = Find(v, name, "instructions");
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ(m->verdict, Verdict::kUnchanged) << name;
-    EXPECT_EQ(m->reason, Reason::kThresholdOnly) << name;
+    EXPECT_EQ(m->reason, Reason::kDeterministic) << name;
     EXPECT_DOUBLE_EQ(*m->ratio, 1.0) << name;
     EXPECT_NE(m->sentence.find("0.0% lies within the 0.5% threshold"), std::string::npos)
         << m->sentence;

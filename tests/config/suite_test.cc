@@ -250,6 +250,24 @@ TEST(SuiteLoadTest, RejectsWhatABenchmarkProgramCannotDo) {
               HasSubstr("missing required key 'argv' for a gbench workload"));
 }
 
+TEST(SuiteLoadTest, MeasureInstructionsOnACommand) {
+  Suite suite = LoadOk("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                       "    measure: instructions\n    cache_sim: true\n");
+  ASSERT_EQ(suite.workloads.size(), 1u);
+  EXPECT_EQ(suite.workloads[0].measure, "instructions");
+  EXPECT_TRUE(suite.workloads[0].cache_sim);
+  EXPECT_EQ(suite.workloads[0].sampling.rounds, kInstructionDefaultRounds);
+  EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    cache_sim: true\n"),
+            "suite.yaml:6:5: 'cache_sim' applies only with measure: instructions");
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    measure: instructions\n    min_time: 1s\n"),
+              HasSubstr("suite.yaml:7:5: key 'min_time' does not apply with measure: instructions"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    measure: cycles\n"),
+              HasSubstr("suite.yaml:6:14:"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    measure: instructions\n"),
+              HasSubstr("key 'measure' applies only to kind command workloads, but this workload is kind gbench"));
+}
+
 TEST(SuiteLoadTest, ProfileCuptiIsAnErrorUntilBuilt) {
   EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    profile: cupti\n"),
             "suite.yaml:6:14: profile 'cupti' is not built in this gpugate version: its kernels would "

@@ -24,6 +24,9 @@ std::string Describe(const WorkloadSpec& w) {
       for (size_t i = 0; i < w.argv.size(); ++i) d += (i ? ", " : "") + w.argv[i];
       d += "]";
       if (w.shell) d += " shell";
+      if (!w.results.empty())
+        d += " results=" + w.results + " (each benchmark in it a workload) " +
+             std::to_string(w.sampling.rounds) + " executions, one round each";
       if (w.measure == "instructions")
         d += std::string(" measure=instructions (under valgrind's cachegrind") +
              (w.cache_sim ? ", cache simulation" : "") + ") " + std::to_string(w.sampling.rounds) + " executions";

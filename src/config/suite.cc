@@ -67,7 +67,7 @@ const std::vector<std::string>& CommonWorkloadKeys() {
 const std::vector<std::vector<std::string>>& KindSpecificKeys() {
   static const std::vector<std::vector<std::string>> kKeys = {
       {"backend", "kernel", "l2"},
-      {"argv", "shell", "env", "cwd", "profile", "measure", "cache_sim"},
+      {"argv", "shell", "env", "cwd", "profile", "measure", "cache_sim", "results", "bigger_is_better"},
       {"synthetic"},
       {"argv", "env", "cwd", "filter", "repetitions"},
       {"argv", "env", "cwd", "benchmarks", "axes"},
@@ -379,8 +379,10 @@ class SuiteParser {
     GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin));
     if (IsBenchmarkProgram(t.spec.kind))
       GPUGATE_RETURN_IF_ERROR(ProgramSampling(map, origin, &t.spec));
-    if (t.spec.kind == WorkloadKind::kCommand)
+    if (t.spec.kind == WorkloadKind::kCommand) {
       GPUGATE_RETURN_IF_ERROR(ParseMeasure(map, origin, &t.spec));
+      GPUGATE_RETURN_IF_ERROR(ParseResultsFile(map, origin, &t.spec));
+    }
 
     if (std::optional<YamlField> pf = y_.Find(map, "params"))
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
@@ -563,6 +565,33 @@ class SuiteParser {
     return Status::Ok();
   }
 
+  // `results:` of a command workload: the benchmark file it writes. Each
+  // execution is a round of every benchmark in it, as for a benchmark program.
+  Status ParseResultsFile(const YAML::Node& map, const SamplingOrigin& origin, WorkloadSpec* spec) const {
+    std::optional<YamlField> rf = y_.Find(map, "results");
+    std::optional<YamlField> bf = y_.Find(map, "bigger_is_better");
+    if (bf) {
+      if (!rf) return y_.ErrorAt(bf->key, "'bigger_is_better' applies only with 'results'");
+      GPUGATE_ASSIGN_OR_RETURN(spec->bigger_is_better, y_.Bool(*bf));
+    }
+    if (!rf) return Status::Ok();
+    GPUGATE_ASSIGN_OR_RETURN(spec->results, y_.String(*rf));
+    if (spec->results.empty()) return y_.ErrorAt(*rf, "'results' must not be empty");
+    if (spec->measure == "instructions")
+      return y_.ErrorAt(rf->key, "'results' and measure: instructions do not go together: the "
+                                 "count is of the whole command, not of its benchmarks");
+    static const std::vector<std::string> kNotHere = {"warmup", "min_samples", "max_samples",
+                                                      "min_time", "target_rel_ci"};
+    for (const YamlField& f : y_.Entries(map))
+      if (Contains(kNotHere, f.name))
+        return y_.ErrorAt(f.key, "key " + Quote(f.name) +
+                                     " does not apply to a command with 'results': the program "
+                                     "measures its own benchmarks; an execution is one round "
+                                     "(set 'rounds')");
+    if (!origin.at.count("rounds")) spec->sampling.rounds = kProgramDefaultRounds;
+    return Status::Ok();
+  }
+
   // `measure:` of a command workload. Instructions are counted per execution
   // (a round of one sample); the sampling keys about time do not apply.
   Status ParseMeasure(const YAML::Node& map, const SamplingOrigin& origin, WorkloadSpec* spec) const {
@@ -720,6 +749,7 @@ class SuiteParser {
     for (auto& [k, v] : spec.env) v = Substitute(v, values);
     if (!spec.cwd.empty()) spec.cwd = ResolveCwd(Substitute(spec.cwd, values));
     spec.filter = Substitute(spec.filter, values);
+    if (!spec.results.empty()) spec.results = Substitute(spec.results, values);
     for (std::string& b : spec.benchmarks) b = Substitute(b, values);
     for (std::string& a : spec.axes) a = Substitute(a, values);
     if (spec.kind == WorkloadKind::kBuiltin) {

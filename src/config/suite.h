@@ -59,6 +59,7 @@ inline bool IsBenchmarkProgram(WorkloadKind kind) {
   return kind == WorkloadKind::kGbench || kind == WorkloadKind::kNvbench;
 }
 
+
 /// Processes per run of a benchmark program when `rounds` is set neither on
 /// the workload nor in `defaults:`.
 inline constexpr int kProgramDefaultRounds = 5;
@@ -95,6 +96,12 @@ struct WorkloadSpec {
   /// (harness/instruction_runner.h).
   std::string measure = "time";
   bool cache_sim = false;           ///< instructions: also simulate caches (estimated cycles)
+  /// A benchmark file the command writes (Google Benchmark, nvbench, pytest-
+  /// benchmark or custom JSON): each benchmark in it becomes a workload
+  /// "<name>/<benchmark>" and each execution a round, as for kind gbench.
+  /// Absolute after loading (relative to `cwd`, else gpugate's directory).
+  std::string results;
+  bool bigger_is_better = false;    ///< results: custom JSON values are bigger-is-better
 
   // kind: gbench and nvbench (argv, env and cwd as for command; no shell)
   std::string filter;               ///< gbench: --benchmark_filter regex ("" = all)
@@ -109,6 +116,12 @@ struct WorkloadSpec {
   // kind: synthetic
   SyntheticSpec synthetic;
 };
+
+/// Whether the workload reports benchmarks of its own (a benchmark program,
+/// or a command with `results:`), each a workload of its own.
+inline bool ReportsBenchmarks(const WorkloadSpec& spec) {
+  return IsBenchmarkProgram(spec.kind) || (spec.kind == WorkloadKind::kCommand && !spec.results.empty());
+}
 
 struct Suite {
   int version = 1;

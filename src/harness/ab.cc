@@ -69,7 +69,7 @@ bool UsesBinDir(const WorkloadSpec& spec) {
     if (a.find("{bin}") != std::string::npos) return true;
   for (const auto& [k, v] : spec.env)
     if (v.find("{bin}") != std::string::npos) return true;
-  return spec.cwd.find("{bin}") != std::string::npos;
+  return spec.cwd.find("{bin}") != std::string::npos || spec.results.find("{bin}") != std::string::npos;
 }
 
 WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir) {
@@ -78,6 +78,7 @@ WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir) {
   for (auto& a : s.argv) a = ReplaceAll(a, "{bin}", dir);
   for (auto& [k, v] : s.env) v = ReplaceAll(v, "{bin}", dir);
   s.cwd = ReplaceAll(s.cwd, "{bin}", dir);
+  s.results = ReplaceAll(s.results, "{bin}", dir);
   return s;
 }
 
@@ -186,7 +187,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   run_options.backend = options.backend;
   BackendSet backends(run_options);
   auto runner = [&backends](const WorkloadSpec& spec, AbSide, int) -> std::vector<WorkloadResult> {
-    if (IsBenchmarkProgram(spec.kind)) return RunProgramWorkload(spec);
+    if (ReportsBenchmarks(spec)) return RunProgramWorkload(spec);
     if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions")
       return {RunInstructionWorkload(spec)};
     auto backend = backends.For(spec);

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "harness/backends/process_backend.h"
+#include "ingest/format.h"
 #include "ingest/gbench.h"
 #include "ingest/nvbench.h"
 #include "stats/summary.h"
@@ -250,6 +251,12 @@ std::string ExactNamesFilter(const std::vector<std::string>& names) {
 
 std::vector<std::string> ProgramArgv(const WorkloadSpec& spec, const std::string& json_path) {
   std::vector<std::string> argv = spec.argv;
+  if (spec.kind == WorkloadKind::kCommand) {
+    if (!spec.shell) return argv;
+    std::vector<std::string> out = {"/bin/sh", "-c", spec.argv[0], "sh"};
+    out.insert(out.end(), spec.argv.begin() + 1, spec.argv.end());
+    return out;
+  }
   if (spec.kind == WorkloadKind::kGbench) {
     const std::string filter = !spec.only_benchmarks.empty() ? ExactNamesFilter(spec.only_benchmarks)
                                                              : spec.filter;
@@ -274,7 +281,7 @@ std::vector<std::string> ProgramArgv(const WorkloadSpec& spec, const std::string
 }
 
 std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const std::string& result_name) {
-  if (!IsBenchmarkProgram(spec.kind)) return std::nullopt;
+  if (!ReportsBenchmarks(spec)) return std::nullopt;
   const std::string prefix = spec.name + "/";
   if (result_name.size() <= prefix.size() || result_name.compare(0, prefix.size(), prefix) != 0)
     return std::nullopt;
@@ -288,7 +295,69 @@ std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const st
   return bench;
 }
 
+namespace {
+
+// Modification time of a file, or nothing when it does not exist.
+std::optional<std::filesystem::file_time_type> ModifiedAt(const std::string& path) {
+  std::error_code ec;
+  auto t = std::filesystem::last_write_time(path, ec);
+  if (ec) return std::nullopt;
+  return t;
+}
+
+// A command with `results:`: run it, then read the benchmark file it wrote
+// (it must have written it in this execution).
+ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_seconds) {
+  ProgramProcess out;
+  std::filesystem::path file(spec.results);
+  if (file.is_relative() && !spec.cwd.empty()) file = std::filesystem::path(spec.cwd) / file;
+  const std::string path = file.string();
+  const auto before = ModifiedAt(path);
+  detail::CommandLine command;
+  command.argv = ProgramArgv(spec, path);
+  std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
+  command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
+  command.cwd = spec.cwd;
+  auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
+  if (!run.ok()) {
+    out.failure = run.error().message;
+    return out;
+  }
+  const detail::ExecOutcome& r = run.value();
+  const std::string tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
+  if (r.timed_out) {
+    out.failure = "timed out after " + SecondsText(timeout_seconds) + tail;
+    return out;
+  }
+  if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
+    out.failure = "command '" + spec.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status) + tail;
+    return out;
+  }
+  const auto after = ModifiedAt(path);
+  if (!after || (before && *after == *before)) {
+    out.failure = "the command did not write its results file '" + path + "'" + tail;
+    return out;
+  }
+  IngestOptions options;
+  options.bigger_is_better = spec.bigger_is_better;
+  Result<Results> parsed = IngestBenchmarkFile(path, options);
+  if (!parsed.ok()) {
+    out.failure = "results file: " + parsed.error().message;
+    return out;
+  }
+  for (WorkloadResult& w : parsed->workloads) {
+    if (!spec.only_benchmarks.empty() &&
+        std::find(spec.only_benchmarks.begin(), spec.only_benchmarks.end(), w.name) == spec.only_benchmarks.end())
+      continue;
+    out.benchmarks.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace
+
 ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) {
+  if (spec.kind == WorkloadKind::kCommand) return RunCommandWithResults(spec, timeout_seconds);
   ProgramProcess out;
   TempDir dir;
   if (dir.path().empty()) {

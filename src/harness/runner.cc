@@ -341,7 +341,7 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
   for (int i = 0; i < total; ++i) {
     const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
     if (progress) progress->WorkloadStarted(spec, i, total);
-    if (IsBenchmarkProgram(spec.kind)) {
+    if (ReportsBenchmarks(spec)) {
       for (WorkloadResult& r : RunProgramWorkload(spec, progress)) results.workloads.push_back(std::move(r));
       continue;
     }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -181,6 +182,42 @@ workloads:
   RemoveTree(dir);
 }
 #endif
+
+TEST(ProgramCliTest, CommandWithAResultsFileReportsEachBenchmark) {
+  const std::string dir = MakeTempDir();
+  // Writes github-action-benchmark custom JSON: two benchmarks, any language.
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+workloads:
+  - name: py
+    kind: command
+    shell: true
+    argv: ['printf "[{\"name\": \"parse\", \"unit\": \"ms\", \"value\": 12.5}, {\"name\": \"ops\", \"unit\": \"ops/sec\", \"value\": 900}]" > out.json']
+    cwd: work
+    results: out.json
+    rounds: 3
+  - name: stale
+    kind: command
+    argv: [/bin/true]
+    cwd: work
+    results: out.json
+)yaml");
+  std::filesystem::create_directories(dir + "/work");
+  auto r = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // "stale" fails
+  auto results = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  ASSERT_EQ(results->workloads.size(), 3u);
+  EXPECT_EQ(results->workloads[0].name, "py/parse");
+  EXPECT_EQ(results->workloads[0].rounds.size(), 3u);
+  EXPECT_DOUBLE_EQ(results->workloads[0].rounds[0][0], 0.0125);
+  EXPECT_EQ(results->workloads[1].name, "py/ops");
+  EXPECT_EQ(results->workloads[1].unit, "ops/sec");
+  EXPECT_EQ(results->workloads[2].name, "stale");
+  EXPECT_EQ(results->workloads[2].status, WorkloadStatus::kFailed);
+  EXPECT_NE(results->workloads[2].reason.find("the command did not write its results file"), std::string::npos)
+      << results->workloads[2].reason;
+  RemoveTree(dir);
+}
 
 TEST(ProgramCliTest, InstructionLaneGatesAOnePercentChange) {
   auto where = RunGpugate({"validate", "--help"});  // the binary runs

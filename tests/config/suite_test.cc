@@ -268,6 +268,24 @@ TEST(SuiteLoadTest, MeasureInstructionsOnACommand) {
               HasSubstr("key 'measure' applies only to kind command workloads, but this workload is kind gbench"));
 }
 
+TEST(SuiteLoadTest, CommandWithAResultsFile) {
+  Suite suite = LoadOk("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                       "    results: out/{v}.json\n    params: {v: [a]}\n    bigger_is_better: true\n");
+  ASSERT_EQ(suite.workloads.size(), 1u);
+  EXPECT_EQ(suite.workloads[0].results, "out/a.json");
+  EXPECT_TRUE(suite.workloads[0].bigger_is_better);
+  EXPECT_EQ(suite.workloads[0].sampling.rounds, kProgramDefaultRounds);
+  EXPECT_TRUE(ReportsBenchmarks(suite.workloads[0]));
+  EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    bigger_is_better: true\n"),
+            "suite.yaml:6:5: 'bigger_is_better' applies only with 'results'");
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    results: r.json\n    warmup: 2\n"),
+              HasSubstr("suite.yaml:7:5: key 'warmup' does not apply to a command with 'results'"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    measure: instructions\n    results: r.json\n"),
+              HasSubstr("suite.yaml:7:5: 'results' and measure: instructions do not go together"));
+}
+
 TEST(SuiteLoadTest, ProfileCuptiIsAnErrorUntilBuilt) {
   EXPECT_EQ(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    profile: cupti\n"),
             "suite.yaml:6:14: profile 'cupti' is not built in this gpugate version: its kernels would "

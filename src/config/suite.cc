@@ -369,6 +369,12 @@ class SuiteParser {
       kind_index = std::find(KindNames().begin(), KindNames().end(), kind) - KindNames().begin();
     }
     t.spec.kind = static_cast<WorkloadKind>(kind_index);
+    if (std::optional<YamlField> mf = y_.Find(map, "measure"); mf && IsBenchmarkProgram(t.spec.kind))
+      return y_.ErrorAt(mf->key, std::string("'measure' is not built for kind ") + ToString(t.spec.kind) +
+                                     ": the program sizes its iterations by time, so an instruction "
+                                     "count of it would not be deterministic; run one benchmark with "
+                                     "a fixed iteration count as a command workload with measure: "
+                                     "instructions");
     GPUGATE_RETURN_IF_ERROR(CheckWorkloadKeys(map, kind_index));
 
     GPUGATE_ASSIGN_OR_RETURN(t.name_field, y_.Require(map, "name"));

@@ -265,7 +265,7 @@ TEST(SuiteLoadTest, MeasureInstructionsOnACommand) {
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    measure: cycles\n"),
               HasSubstr("suite.yaml:6:14:"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    measure: instructions\n"),
-              HasSubstr("key 'measure' applies only to kind command workloads, but this workload is kind gbench"));
+              HasSubstr("suite.yaml:6:5: 'measure' is not built for kind gbench: the program sizes its iterations by time"));
 }
 
 TEST(SuiteLoadTest, CommandWithAResultsFile) {

@@ -2,6 +2,7 @@
 // re-run the workloads that came out inconclusive or regressed (bounded), and
 // decide (the loop is gate/gate.h). Every confirmation round is kept in the
 // results.
+#include <filesystem>
 #include <iostream>
 
 #include "cli/command.h"
@@ -11,6 +12,7 @@
 #include "cli/run_summary.h"
 #include "compare/compare.h"
 #include "gate/gate.h"
+#include "model/environment.h"
 #include "model/results_json.h"
 #include "report/escape.h"
 
@@ -84,9 +86,22 @@ int GateCommand(const CommandSpec& self, const Args& args) {
                                   ": no workload matches the --filter/--tag/--shard selection"));
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const std::string baseline_path = vm["baseline"].as<std::string>();
-  Result<std::vector<Results>> baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
-  if (!baseline.ok())
-    return ReportError(baseline.error().WithContext("while loading the baseline"));
+  // First run: no baseline file yet. The suite is measured and every
+  // workload is new (outcome not_judged, exit 0); the results start it.
+  std::error_code ec;
+  const bool first_run = !std::filesystem::exists(baseline_path, ec) && !ec;
+  Result<std::vector<Results>> baseline = std::vector<Results>{};
+  if (first_run) {
+    Results empty;
+    empty.run.suite = sel->suite.name;
+    empty.run.run_id = "none";
+    empty.run.env = DetectEnvironment();
+    baseline->push_back(std::move(empty));
+  } else {
+    baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
+    if (!baseline.ok())
+      return ReportError(baseline.error().WithContext("while loading the baseline"));
+  }
 
   GateOptions gate;
   gate.confirmations = confirm;
@@ -96,8 +111,21 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   gate.compare.baseline_label = baseline_path;
   gate.compare.current_label = "this run";
   GateCliProgress progress(StderrIsTty());
+  if (first_run) gate.confirmations = 0;  // nothing to confirm against
   GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
   outcome.results.run.shard = sel->shard;
+  if (first_run) {
+    outcome.verdicts.environment_matches = true;
+    outcome.verdicts.env_differences.clear();
+    outcome.verdicts.warnings.insert(
+        outcome.verdicts.warnings.begin(),
+        "no baseline yet at " + baseline_path + ": nothing was compared, this run starts it (" +
+            (vm.count("output") ? "gpugate baseline update --results " + vm["output"].as<std::string>() +
+                                      " --baseline " + baseline_path
+                                : std::string("write it with -o, then gpugate baseline update --results FILE --baseline ") +
+                                      baseline_path) +
+            ")");
+  }
 
   if (vm.count("output")) {
     if (Status st = WriteResultsFile(vm["output"].as<std::string>(), outcome.results); !st.ok())

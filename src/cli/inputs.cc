@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "ingest/format.h"
 #include "model/baseline.h"
@@ -27,6 +28,20 @@ Result<std::string> ReadHead(const std::string& path) {
 }  // namespace
 
 Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::string found;
+    int n = 0;
+    for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator() && n < 5; it.increment(ec)) {
+      if (it->is_regular_file(ec) && it->path().extension() == ".json") {
+        found += (n++ ? ", " : " (JSON files there: ") + it->path().string();
+      }
+    }
+    if (n > 0) found += n == 5 ? ", ...)" : ")";
+    return InputError(path + ": is a folder; give one file (gpugate baseline update keeps "
+                             "<folder>/<suite>/<environment>.json)" + found);
+  }
   Result<std::string> head = ReadHead(path);
   if (!head.ok()) return head.error();
   if (head->empty()) return InputError(path + ": empty file");

@@ -1352,6 +1352,12 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         ++undecided;
         uncertain = uncertain || defaults.on_incomparable == OnInconclusive::kFail;
         break;
+      case Verdict::kNew:
+      case Verdict::kRemoved:
+        // Nothing to compare it with: not a decision (a suite of only new
+        // workloads, e.g. a first run, is not judged, never a pass).
+        ++undecided;
+        break;
       default:
         break;
     }

@@ -107,13 +107,18 @@ Tone RegressionTone(const std::vector<const MetricVerdict*>& rows) {
 
 // "3 inconclusive, 1 incomparable": what was left undecided.
 std::string UndecidedCounts(const std::vector<const MetricVerdict*>& shown) {
-  int inconclusive = 0, incomparable = 0;
+  int inconclusive = 0, incomparable = 0, fresh = 0, removed = 0;
   for (const MetricVerdict* m : shown) {
     inconclusive += m->verdict == Verdict::kInconclusive;
     incomparable += m->verdict == Verdict::kIncomparable;
+    fresh += m->verdict == Verdict::kNew;
+    removed += m->verdict == Verdict::kRemoved;
   }
   std::string out = std::to_string(inconclusive) + " inconclusive";
   if (incomparable > 0) out += ", " + std::to_string(incomparable) + " incomparable";
+  // New and removed workloads had nothing to be compared with.
+  if (fresh > 0) out += ", " + std::to_string(fresh) + " new (no baseline)";
+  if (removed > 0) out += ", " + std::to_string(removed) + " removed";
   return out;
 }
 

@@ -135,8 +135,22 @@ TEST_F(CompareCliTest, GateRunsComparesAndConfirms) {
   // rounds are kept.
   EXPECT_GE(b->confirmation_reruns, 1);
   EXPECT_GT(b->rounds.size(), 5u);
-  auto no_baseline = RunGpugate({"gate", dir_ + "/base.yaml", "--baseline", dir_ + "/none.json"});
-  EXPECT_EQ(no_baseline.exit_code, 2);
+  // First run: no baseline file yet. Nothing is compared; the outcome is
+  // not_judged (exit 0, never a pass) and the report says the run starts it.
+  auto no_baseline = RunGpugate({"gate", dir_ + "/base.yaml", "--baseline", dir_ + "/none.json", "-o",
+                                 dir_ + "/first.json", "--json", dir_ + "/first_v.json"});
+  EXPECT_EQ(no_baseline.exit_code, 0) << no_baseline.err;
+  EXPECT_NE(no_baseline.out.find("NOT JUDGED: 0 inconclusive, 4 new (no baseline)"), std::string::npos)
+      << no_baseline.out;
+  EXPECT_NE(no_baseline.out.find("no baseline yet at " + dir_ + "/none.json: nothing was compared, this run "
+                                 "starts it (gpugate baseline update --results " + dir_ + "/first.json"),
+            std::string::npos)
+      << no_baseline.out;
+  EXPECT_NE(testing::ReadAll(dir_ + "/first_v.json").find("\"outcome\": \"not_judged\""), std::string::npos);
+  // A folder given where a file is expected says so (not "empty file").
+  auto folder = RunGpugate({"compare", dir_, dir_ + "/first.json"});
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.err.find(dir_ + ": is a folder; give one file"), std::string::npos) << folder.err;
 }
 
 TEST(CompareIngestCliTest, NvbenchFixturePair) {

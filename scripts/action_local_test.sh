@@ -231,6 +231,14 @@ expect input-error exit-code "j['outputs']['exit-code']" 2
 expect input-error "job fails" "j['job_exit']" 2
 expect_summary input-error "gpugate: error"
 
+# extra-args are shell words: the quotes group and are removed
+run_case extra-args push "{\"mode\": \"ab\", \"suite\": \"quiet.yaml\", \"base-dir\": \"base\", \"head-dir\": \"head\", \"rounds\": \"8\", \"extra-args\": \"--filter 'kernel/[ab]'\"}"
+expect extra-args verdict "j['outputs']['verdict']" pass
+expect_summary extra-args "2 unchanged"
+run_case extra-args-bad push "{\"mode\": \"ab\", \"suite\": \"quiet.yaml\", \"base-dir\": \"base\", \"head-dir\": \"head\", \"extra-args\": \"--filter 'kernel\"}"
+expect extra-args-bad exit-code "j['outputs']['exit-code']" 2
+expect extra-args-bad verdict "j['outputs']['verdict']" error
+
 # interleaved A/B on the synthetic backend (A/A): passes
 run_case ab push '{"mode": "ab", "suite": "quiet.yaml", "base-dir": "base", "head-dir": "head", "rounds": "8"}'
 expect ab verdict "j['outputs']['verdict']" pass

@@ -22,8 +22,24 @@ reports=()
 [ -n "${GPUGATE_HTML:-}" ] && reports+=(--html "$GPUGATE_HTML")
 policy=()
 [ -n "${GPUGATE_POLICY:-}" ] && policy=(--policy "$GPUGATE_POLICY")
+# extra-args are shell words: quotes group ("--filter 'sgemm *'" is two
+# arguments, the second without its quotes); nothing is evaluated.
 extra=()
-read -r -a extra <<< "${GPUGATE_EXTRA_ARGS:-}"
+if [ -n "${GPUGATE_EXTRA_ARGS:-}" ]; then
+  if command -v python3 >/dev/null 2>&1; then
+    words=$(mktemp)
+    python3 -c 'import shlex, sys
+words = shlex.split(sys.argv[1])
+sys.stdout.write("".join(w + "\0" for w in words))' "$GPUGATE_EXTRA_ARGS" > "$words" 2>/dev/null ||
+      { rm -f "$words"; fail_input "extra-args: not valid shell words (an unclosed quote?)"; }
+    mapfile -d '' -t extra < "$words"
+    rm -f "$words"
+  elif [[ "$GPUGATE_EXTRA_ARGS" == *[\'\"\\]* ]]; then
+    fail_input "extra-args with quotes or backslashes needs python3 on the runner to split them into words"
+  else
+    read -r -a extra <<< "$GPUGATE_EXTRA_ARGS"
+  fi
+fi
 
 code=0
 case "${GPUGATE_MODE:-gate}" in

@@ -94,7 +94,9 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   compare_options.current_label = "head " + ab.head_dir;
   const std::vector<Results> base_runs{data.base}, head_runs{data.head};
   Verdicts verdicts = CompareRuns(base_runs, head_runs, *policy, compare_options);
-  return FinishComparison(verdicts, vm);
+  std::vector<std::string> reported;
+  for (const WorkloadResult& w : data.head.workloads) reported.push_back(w.name);
+  return FinishComparison(verdicts, vm, WorkloadSources(sel->workloads, reported));
 }
 
 }  // namespace gpugate

@@ -45,10 +45,27 @@ Result<Policy> PolicyFromOptions(const po::variables_map& vm) {
   return policy;
 }
 
-int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm) {
-  if (Status st = EmitReports(verdicts, vm, vm.count("quiet") > 0); !st.ok())
+int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm,
+                     const std::map<std::string, ReportOptions::Source>& sources) {
+  if (Status st = EmitReports(verdicts, vm, vm.count("quiet") > 0, sources); !st.ok())
     return ReportError(st.error());
   return ExitCodeFor(verdicts);
+}
+
+std::map<std::string, ReportOptions::Source> WorkloadSources(const std::vector<WorkloadSpec>& workloads,
+                                                             const std::vector<std::string>& reported) {
+  std::map<std::string, ReportOptions::Source> out;
+  for (const std::string& name : reported) {
+    for (const WorkloadSpec& w : workloads) {
+      const bool same = w.name == name;
+      const bool part = ReportsBenchmarks(w) && name.size() > w.name.size() &&
+                        name.compare(0, w.name.size() + 1, w.name + "/") == 0;
+      if (!same && !part) continue;
+      if (!w.location.file.empty()) out[name] = ReportOptions::Source{w.location.file, w.location.line};
+      break;
+    }
+  }
+  return out;
 }
 
 int CompareCommand(const CommandSpec& self, const Args& args) {

@@ -3,9 +3,15 @@
 
 #include <boost/program_options.hpp>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "config/policy.h"
+#include "config/suite.h"
 #include "ingest/format.h"
 #include "model/verdicts.h"
+#include "report/options.h"
 #include "util/result.h"
 
 namespace gpugate {
@@ -22,6 +28,11 @@ IngestOptions IngestOptionsFrom(const boost::program_options::variables_map& vm)
 Result<Policy> PolicyFromOptions(const boost::program_options::variables_map& vm);
 
 /// Writes the reports and returns the exit code the verdicts call for.
-int FinishComparison(const Verdicts& verdicts, const boost::program_options::variables_map& vm);
+int FinishComparison(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
+                     const std::map<std::string, ReportOptions::Source>& sources = {});
+/// Where each workload of `workloads` (and each benchmark a program or a
+/// command with results reported, by its name prefix) is declared.
+std::map<std::string, ReportOptions::Source> WorkloadSources(const std::vector<WorkloadSpec>& workloads,
+                                                             const std::vector<std::string>& reported);
 
 }  // namespace gpugate

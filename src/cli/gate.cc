@@ -133,7 +133,9 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   }
   // A workload that failed in the run or in a re-run is in the verdicts (an
   // error outcome): the exit code is theirs alone.
-  return FinishComparison(outcome.verdicts, vm);
+  std::vector<std::string> reported;
+  for (const WorkloadResult& w : outcome.results.workloads) reported.push_back(w.name);
+  return FinishComparison(outcome.verdicts, vm, WorkloadSources(sel->workloads, reported));
 }
 
 }  // namespace gpugate

@@ -66,8 +66,9 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
 }  // namespace
 
 Status EmitReports(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
-                   bool quiet) {
+                   bool quiet, const std::map<std::string, ReportOptions::Source>& sources) {
   ReportOptions options;
+  options.sources = sources;
   options.color = StdoutWantsColor();
   options.timestamp = UtcTimestamp();
   options.hostname = HostName();

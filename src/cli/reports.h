@@ -3,6 +3,11 @@
 // this is the I/O edge.
 #pragma once
 
+#include <map>
+#include <string>
+
+#include "report/options.h"
+
 #include <boost/program_options.hpp>
 
 #include "model/verdicts.h"
@@ -14,6 +19,6 @@ namespace gpugate {
 /// requested report file atomically, and with --github (when GITHUB_ACTIONS
 /// is set) appends the step summary, writes outputs and prints annotations.
 Status EmitReports(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
-                   bool quiet);
+                   bool quiet, const std::map<std::string, ReportOptions::Source>& sources = {});
 
 }  // namespace gpugate

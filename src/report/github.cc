@@ -18,9 +18,23 @@ namespace {
 // Inconclusive results named in the one annotation that lists them.
 constexpr size_t kMaxNamedInconclusive = 10;
 
-std::string Command(const char* kind, const std::string& title, const std::string& message) {
-  return std::string("::") + kind + " title=" + EscapeGithubAnnotationProperty(title) +
+std::string Command(const char* kind, const std::string& title, const std::string& message,
+                    const ReportOptions::Source* source = nullptr) {
+  std::string properties;
+  if (source && !source->file.empty()) {
+    properties = " file=" + EscapeGithubAnnotationProperty(source->file);
+    if (source->line > 0) properties += ",line=" + std::to_string(source->line);
+    properties += ",";
+  } else {
+    properties = " ";
+  }
+  return std::string("::") + kind + properties + "title=" + EscapeGithubAnnotationProperty(title) +
          "::" + EscapeGithubAnnotationMessage(message) + "\n";
+}
+
+const ReportOptions::Source* SourceOf(const ReportOptions& options, const std::string& workload) {
+  auto it = options.sources.find(workload);
+  return it == options.sources.end() ? nullptr : &it->second;
 }
 
 std::string RegressionMessage(const MetricVerdict& m) {
@@ -103,8 +117,18 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
   // `outcome` and `verdict` are the same value (`verdict` is the older name).
   std::string out = GithubOutputEntry("outcome", ToString(verdicts.outcome));
   out += GithubOutputEntry("verdict", ToString(verdicts.outcome));
-  out += GithubOutputEntry("regressions", std::to_string(verdicts.Count(Verdict::kRegression)));
+  // `regressions` and `failing` count the regressions that fail the gate;
+  // waived and warn-only ones are counted apart.
+  int waived = 0, warn_only = 0;
+  for (const auto& m : verdicts.metrics) {
+    if (m.verdict != Verdict::kRegression || FailsGate(m)) continue;
+    if (m.waived) ++waived;
+    else if (m.severity == Severity::kWarn) ++warn_only;
+  }
+  out += GithubOutputEntry("regressions", std::to_string(failing));
   out += GithubOutputEntry("failing", std::to_string(failing));
+  out += GithubOutputEntry("waived", std::to_string(waived));
+  out += GithubOutputEntry("warn_only", std::to_string(warn_only));
   out += GithubOutputEntry("errors", std::to_string(errors));
   out += GithubOutputEntry("improvements", std::to_string(verdicts.Count(Verdict::kImprovement)));
   out += GithubOutputEntry("inconclusive", std::to_string(verdicts.Count(Verdict::kInconclusive)));
@@ -120,23 +144,23 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
   return out;
 }
 
-std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& /*options*/) {
+std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& options) {
   const ReportView view = BuildView(verdicts);
   std::string out;
   std::vector<const MetricVerdict*> inconclusive;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (FailedToRun(*m)) {
       out += Command("error", "gpugate workload failed: " + m->workload + " (" + m->metric + ")",
-                     FullNoteText(*m));
+                     FullNoteText(*m), SourceOf(options, m->workload));
       continue;
     }
     if (m->verdict == Verdict::kInconclusive) inconclusive.push_back(m);
     if (m->verdict != Verdict::kRegression) continue;
     const std::string title = "gpugate regression: " + m->workload + " (" + m->metric + ")";
     if (FailsGate(*m)) {
-      out += Command("error", title, RegressionMessage(*m));
+      out += Command("error", title, RegressionMessage(*m), SourceOf(options, m->workload));
     } else if (m->waived || m->severity == Severity::kWarn) {
-      out += Command("warning", title, RegressionMessage(*m));
+      out += Command("warning", title, RegressionMessage(*m), SourceOf(options, m->workload));
     }
   }
   if (verdicts.outcome == Outcome::kNotJudged) {

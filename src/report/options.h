@@ -3,6 +3,8 @@
 // (a TTY, NO_COLOR, the time, the host name) is decided by the caller.
 #pragma once
 
+#include <map>
+
 #include <string>
 
 namespace gpugate {
@@ -19,6 +21,13 @@ struct ReportOptions {
   std::string timestamp;
   /// JUnit `hostname`; empty writes "localhost" as the schema recommends.
   std::string hostname;
+  /// Where each workload is declared (suite file and line), when the
+  /// command ran a suite (gate, ab): GitHub annotations point at it.
+  struct Source {
+    std::string file;
+    int line = 0;
+  };
+  std::map<std::string, Source> sources;
 };
 
 }  // namespace gpugate

@@ -17,13 +17,16 @@ using testing_fixtures::MixedVerdicts;
 using testing_fixtures::PassVerdicts;
 
 TEST(ReportGithub, OutputLines) {
-  // Counts are of metrics, as in the JSON; the summary is the headline,
+  // Counts are of metrics, as in the JSON (regressions: those that fail the
+  // gate; waived and warn-only apart); the summary is the headline,
   // which counts rows (saxpy/1M's throughput is folded under its time).
   EXPECT_EQ(RenderGithubOutput(MixedVerdicts()),
             "outcome=fail\n"
             "verdict=fail\n"
-            "regressions=3\n"
+            "regressions=1\n"
             "failing=1\n"
+            "waived=1\n"
+            "warn_only=1\n"
             "errors=0\n"
             "improvements=1\n"
             "inconclusive=2\n"
@@ -90,6 +93,18 @@ TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
             "the effect or too few samples): train-step (time); (suite) (time)\n"
             "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
             "2026-10-01: perf fix tracked in #771\n");
+}
+
+TEST(ReportGithub, AnnotationsPointAtTheSuiteLineOfTheWorkload) {
+  ReportOptions options;
+  options.sources["saxpy/16M"] = ReportOptions::Source{"perf/suite,a:b.yaml", 12};
+  const std::string text = RenderGithubAnnotations(MixedVerdicts(), options);
+  // Properties escape ',' and ':' (a file name cannot add a property).
+  EXPECT_NE(text.find("::error file=perf/suite%2Ca%3Ab.yaml,line=12,title=gpugate regression%3A saxpy/16M "
+                      "(time)::"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("::warning title=gpugate regression%3A conv2d/nhwc"), std::string::npos) << text;
 }
 
 TEST(ReportGithub, InconclusiveOutcomeIsAnErrorAndMismatchAWarning) {

@@ -60,27 +60,6 @@ std::optional<std::vector<int64_t>> Numbers(std::string_view text, int* bad_colu
   return out;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::error_code ec;
-    std::filesystem::path base = std::filesystem::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "gpugate-cachegrind-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 std::string SecondsText(double s) {
   char buf[32];
@@ -158,7 +137,7 @@ class InstructionRun {
   }
 
   Result<InstructionCounts> ExecuteOnce(double* wall) {
-    TempDir dir;
+    TempDir dir("gpugate-cachegrind");
     if (dir.path().empty()) return ToolError("cannot create a temporary folder for cachegrind's output");
     detail::CommandLine run = command_;
     run.argv = CachegrindArgv(valgrind_, command_.argv, dir.path(), spec_.cache_sim);

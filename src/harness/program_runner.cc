@@ -47,28 +47,6 @@ bool PerFileFlag(const std::string& key) {
          key == "sample_file_missing";
 }
 
-// A temporary folder, removed when the object goes out of scope.
-class TempDir {
- public:
-  TempDir() {
-    std::error_code ec;
-    std::filesystem::path base = std::filesystem::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "gpugate-program-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // Flattens an ingested workload into one round (one process) named after the
 // spec, carrying the spec's params and tags before the program's own params.
@@ -297,6 +275,26 @@ std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const st
 
 namespace {
 
+// Runs one process of `spec` with `argv` and the spec's environment and cwd.
+// Returns why it failed (cannot start, timeout, non-zero exit, signal), or
+// nothing; `tail` gets the "; stderr (last lines): ..." suffix for messages.
+std::optional<std::string> RunProcess(const WorkloadSpec& spec, std::vector<std::string> argv,
+                                      double timeout_seconds, const std::string& who, std::string* tail) {
+  detail::CommandLine command;
+  command.argv = std::move(argv);
+  std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
+  command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
+  command.cwd = spec.cwd;
+  auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
+  if (!run.ok()) return run.error().message;
+  const detail::ExecOutcome& r = run.value();
+  *tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
+  if (r.timed_out) return "timed out after " + SecondsText(timeout_seconds) + *tail;
+  if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0))
+    return who + " " + detail::DescribeWaitStatus(r.wait_status) + *tail;
+  return std::nullopt;
+}
+
 // Modification time of a file, or nothing when it does not exist.
 std::optional<std::filesystem::file_time_type> ModifiedAt(const std::string& path) {
   std::error_code ec;
@@ -313,24 +311,10 @@ ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_se
   if (file.is_relative() && !spec.cwd.empty()) file = std::filesystem::path(spec.cwd) / file;
   const std::string path = file.string();
   const auto before = ModifiedAt(path);
-  detail::CommandLine command;
-  command.argv = ProgramArgv(spec, path);
-  std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
-  command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
-  command.cwd = spec.cwd;
-  auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
-  if (!run.ok()) {
-    out.failure = run.error().message;
-    return out;
-  }
-  const detail::ExecOutcome& r = run.value();
-  const std::string tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
-  if (r.timed_out) {
-    out.failure = "timed out after " + SecondsText(timeout_seconds) + tail;
-    return out;
-  }
-  if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
-    out.failure = "command '" + spec.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status) + tail;
+  std::string tail;
+  if (auto failed = RunProcess(spec, ProgramArgv(spec, path), timeout_seconds,
+                               "command '" + spec.argv[0] + "'", &tail)) {
+    out.failure = *failed;
     return out;
   }
   const auto after = ModifiedAt(path);
@@ -359,17 +343,12 @@ ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_se
 ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) {
   if (spec.kind == WorkloadKind::kCommand) return RunCommandWithResults(spec, timeout_seconds);
   ProgramProcess out;
-  TempDir dir;
+  TempDir dir("gpugate-program");
   if (dir.path().empty()) {
     out.failure = "cannot create a temporary folder for the program's JSON";
     return out;
   }
   const std::string json_path = dir.path() + "/out.json";
-  detail::CommandLine command;
-  command.argv = ProgramArgv(spec, json_path);
-  std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
-  command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
-  command.cwd = spec.cwd;
   if (!spec.cwd.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(spec.cwd, ec)) {
@@ -377,19 +356,10 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
       return out;
     }
   }
-  auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
-  if (!run.ok()) {
-    out.failure = run.error().message;
-    return out;
-  }
-  const detail::ExecOutcome& r = run.value();
-  const std::string tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
-  if (r.timed_out) {
-    out.failure = "timed out after " + SecondsText(timeout_seconds) + tail;
-    return out;
-  }
-  if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
-    out.failure = "'" + spec.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status) + tail;
+  std::string tail;
+  if (auto failed = RunProcess(spec, ProgramArgv(spec, json_path), timeout_seconds,
+                               "'" + spec.argv[0] + "'", &tail)) {
+    out.failure = *failed;
     return out;
   }
   Result<std::string> text = ReadFile(json_path);

@@ -16,6 +16,21 @@ Result<std::string> ReadFile(const std::string& path);
 /// fsync, rename over the target, fsync of the folder. "-" writes stdout.
 Status WriteFileAtomic(const std::string& path, std::string_view bytes);
 
+/// A fresh folder under the system's temporary directory
+/// ("<tmp>/<prefix>-XXXXXX"), removed with its contents when the object goes
+/// out of scope. path() is empty when it could not be created.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix);
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 /// File name without folders and the last extension: "a/b/suite.yaml" -> "suite".
 std::string FileStem(const std::string& path);
 /// Folder part of a path ("." when none).

@@ -7,12 +7,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "cli/command.h"
 #include "cli/compare_common.h"
 #include "cli/inputs.h"
+#include "cli/run_summary.h"
 #include "model/baseline.h"
+#include "model/environment.h"
 #include "report/escape.h"
 #include "report/format.h"
 #include "stats/summary.h"
@@ -47,18 +51,26 @@ int Update(const CommandSpec& self, const Args& args) {
   options.add_options()
       ("results,r", po::value<std::string>()->required(), "results of one complete run (merge shards first)")
       ("baseline,b", po::value<std::string>()->required(),
-       "baseline file to update (created when missing); a folder means <folder>/<suite>/<environment>.json")
+       "baseline file to update (created when missing); a folder means <folder>/<suite>/<runner class>.json")
       ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the newest K runs")
       ("force", "append even when the environment differs (re-keys the baseline)");
+  AddEnvKeyOption(options);
   AddIngestOptions(options);
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  std::optional<std::string> env_key;
+  if (vm.count("env-key")) {
+    Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
+    if (!key.ok()) return ReportError(key.error().WithContext("--env-key"));
+    env_key = *key;
+  }
 
   const int keep = vm["keep"].as<int>();
   if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
   Result<Results> run = LoadRun(vm["results"].as<std::string>(), IngestOptionsFrom(vm));
   if (!run.ok()) return ReportError(run.error());
+  if (env_key) run->run.env.runner_class = env_key;
 
   std::string path = vm["baseline"].as<std::string>();
   if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
@@ -122,12 +134,17 @@ int Show(const CommandSpec& self, const Args& args) {
   std::snprintf(line, sizeof line, "  %3s  %-20s  %-8s  %-16s  %9s  %s\n", "#", "time (UTC)", "sha", "branch",
                 "workloads", "run id / environment");
   out << line;
+  // Within a runner class the CPU models may differ: then each run names its own.
+  std::set<std::string> cpus;
+  for (const auto& run : b->runs) cpus.insert(run.run.env.cpu_model);
   for (size_t i = 0; i < b->runs.size(); ++i) {
     const RunInfo& r = b->runs[i].run;
     std::string key = EnvironmentKey(r.env);
+    std::string tag = key == b->environment_key ? "" : "  [" + key + "]";
+    if (cpus.size() > 1) tag += "  (" + EscapeTerminal(r.env.cpu_model) + ")";
     std::snprintf(line, sizeof line, "  %3zu  %-20s  %-8s  %-16s  %9zu  %s%s\n", i + 1, r.time_utc.c_str(),
                   ShortSha(r.git_sha).c_str(), r.git_branch.value_or("-").c_str(), b->runs[i].workloads.size(),
-                  r.run_id.c_str(), key == b->environment_key ? "" : ("  [" + key + "]").c_str());
+                  r.run_id.c_str(), tag.c_str());
     out << line;
   }
   // Per workload: how many runs hold it, the median of run medians and the

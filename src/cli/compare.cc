@@ -1,6 +1,7 @@
 // `gpugate compare BASELINE CURRENT [CURRENT...]`: load both sides (any
 // supported format), compare under a policy, write the reports, exit with the
 // gate's code. Several current files are repeated runs of the same code.
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -9,7 +10,10 @@
 #include "cli/compare_common.h"
 #include "cli/inputs.h"
 #include "cli/reports.h"
+#include "cli/run_summary.h"
 #include "compare/compare.h"
+#include "model/baseline.h"
+#include "model/environment.h"
 
 namespace po = boost::program_options;
 
@@ -73,10 +77,12 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   options.add_options()
       ("baseline", po::value<std::string>()->required(),
        "baseline: gpugate results or baseline history, Google Benchmark, nvbench, custom or "
-       "pytest-benchmark JSON, trace")
+       "pytest-benchmark JSON, trace; or a baselines folder, where the current run's "
+       "<suite>/<runner class>.json is used")
       ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
        "current run, in any of the same formats; several files are repeated runs of the same "
        "code (separate processes), each one more replication unit");
+  AddEnvKeyOption(options);
   AddCompareOptions(options);
   po::positional_options_description positional;
   positional.add("baseline", 1).add("current", -1);
@@ -85,17 +91,47 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
 
   Result<Policy> policy = PolicyFromOptions(vm);
   if (!policy.ok()) return ReportError(policy.error());
-  const std::string baseline_path = vm["baseline"].as<std::string>();
+  std::string baseline_path = vm["baseline"].as<std::string>();
   const std::vector<std::string> current_paths = vm["current"].as<std::vector<std::string>>();
   const IngestOptions ingest = IngestOptionsFrom(vm);
-  Result<std::vector<Results>> baseline = LoadRuns(baseline_path, ingest);
-  if (!baseline.ok()) return ReportError(baseline.error());
   std::vector<Results> current;
   for (const std::string& path : current_paths) {
     Result<Results> run = LoadRun(path, ingest);
     if (!run.ok()) return ReportError(run.error());
     current.push_back(std::move(run).value());
   }
+  // --env-key names the class of files that carry none (other tools' JSON).
+  if (vm.count("env-key")) {
+    Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
+    if (!key.ok()) return ReportError(key.error().WithContext("--env-key"));
+    for (Results& r : current) r.run.env.runner_class = *key;
+  }
+  // A baselines folder: the file of the current run's suite and runner
+  // class. None there is a first run, as for gate: every workload is new and
+  // nothing is judged (exit 0, outcome not_judged), with a warning that says
+  // which classes the folder holds.
+  std::error_code ec;
+  std::string first_run;
+  Result<std::vector<Results>> baseline = std::vector<Results>{};
+  if ((!baseline_path.empty() && baseline_path.back() == '/') ||
+      std::filesystem::is_directory(baseline_path, ec)) {
+    const std::string key = EnvironmentKey(current.front().run.env);
+    BaselineInFolder found = FindBaselineInFolder(baseline_path, current.front().run.suite, {key});
+    if (!found.exists) {
+      first_run = NoBaselineInFolderText(baseline_path, current.front().run.suite, key, found);
+      Results empty;
+      empty.run.suite = current.front().run.suite;
+      empty.run.run_id = "none";
+      empty.run.env = current.front().run.env;
+      baseline->push_back(std::move(empty));
+    }
+    baseline_path = found.path;
+  }
+  if (first_run.empty()) baseline = LoadRuns(baseline_path, ingest);
+  if (!baseline.ok()) return ReportError(baseline.error());
+  if (vm.count("env-key"))
+    for (Results& r : *baseline)
+      if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;
 
   CompareOptions compare_options;
   compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
@@ -105,6 +141,11 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     compare_options.current_label += " (+" + std::to_string(current_paths.size() - 1) +
                                       " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
+  if (!first_run.empty())
+    verdicts.warnings.insert(verdicts.warnings.begin(),
+                             first_run + ": nothing was compared (gpugate baseline update --results " +
+                                 current_paths.front() + " --baseline " + vm["baseline"].as<std::string>() +
+                                 " starts it)");
   return FinishComparison(verdicts, vm);
 }
 

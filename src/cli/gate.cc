@@ -12,6 +12,8 @@
 #include "cli/run_summary.h"
 #include "compare/compare.h"
 #include "gate/gate.h"
+#include "harness/backends/cuda_backend.h"
+#include "model/baseline.h"
 #include "model/environment.h"
 #include "model/results_json.h"
 #include "report/escape.h"
@@ -57,7 +59,9 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   options.add_options()
       ("suite", po::value<std::string>()->required(), "suite file (YAML)")
       ("baseline", po::value<std::string>()->required(),
-       "baseline to compare with: gpugate results or a baseline history (any compare input)")
+       "baseline to compare with: gpugate results or a baseline history (any compare input), or "
+       "a baselines folder, where <suite>/<runner class>.json is used; a missing file is a first "
+       "run (nothing judged, exit 0)")
       ("output,o", po::value<std::string>(), "also write the results (with confirmation rounds)")
       ("confirm", po::value<int>()->default_value(kDefaultConfirmations),
        "at most this many confirmation re-runs of inconclusive or regressed workloads (0 = none)")
@@ -65,11 +69,13 @@ int GateCommand(const CommandSpec& self, const Args& args) {
       ("seed", po::value<uint64_t>()->default_value(0), "extra seed for synthetic workloads");
   AddSelectionOptions(options);
   AddBinOption(options);
+  AddEnvKeyOption(options);
   AddCompareOptions(options);
   po::positional_options_description positional;
   positional.add("suite", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
   const int confirm = vm["confirm"].as<int>();
   if (confirm < 0 || confirm > 10)
@@ -85,10 +91,31 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
-  const std::string baseline_path = vm["baseline"].as<std::string>();
+  std::string baseline_path = vm["baseline"].as<std::string>();
+  std::error_code ec;
+  // A baselines folder: the file of this suite and runner class. Without a
+  // named class the key is the CPU's, or the GPU's when a device is present
+  // (whichever file exists; the run's own results decide what update writes).
+  std::string folder;
+  if ((!baseline_path.empty() && baseline_path.back() == '/') ||
+      std::filesystem::is_directory(baseline_path, ec)) {
+    folder = baseline_path;
+    const Environment env = DetectEnvironment();
+    std::vector<std::string> keys = {EnvironmentKey(env)};
+    if (!env.runner_class) {
+      if (Result<GpuInfo> gpu = QueryCudaGpuInfo(0); gpu.ok()) {
+        Environment with_gpu = env;
+        with_gpu.gpu = *gpu;
+        keys.insert(keys.begin(), EnvironmentKey(with_gpu));
+      }
+    }
+    BaselineInFolder found = FindBaselineInFolder(folder, sel->suite.name, keys);
+    baseline_path = found.path;
+    if (!found.exists) ReportWarning(NoBaselineInFolderText(folder, sel->suite.name, keys.front(), found));
+    else std::cerr << "gpugate: baseline " << EscapeTerminal(baseline_path) << "\n";
+  }
   // First run: no baseline file yet. The suite is measured and every
   // workload is new (outcome not_judged, exit 0); the results start it.
-  std::error_code ec;
   const bool first_run = !std::filesystem::exists(baseline_path, ec) && !ec;
   Result<std::vector<Results>> baseline = std::vector<Results>{};
   if (first_run) {
@@ -121,9 +148,9 @@ int GateCommand(const CommandSpec& self, const Args& args) {
         outcome.verdicts.warnings.begin(),
         "no baseline yet at " + baseline_path + ": nothing was compared, this run starts it (" +
             (vm.count("output") ? "gpugate baseline update --results " + vm["output"].as<std::string>() +
-                                      " --baseline " + baseline_path
+                                      " --baseline " + (folder.empty() ? baseline_path : folder)
                                 : std::string("write it with -o, then gpugate baseline update --results FILE --baseline ") +
-                                      baseline_path) +
+                                      (folder.empty() ? baseline_path : folder)) +
             ")");
   }
 

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 
 #include "ingest/format.h"
@@ -73,6 +74,45 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   }
   return InputError(path + ": unrecognised input: expected gpugate results or baseline, " +
                     kBenchmarkFormatsText + ", or a Chrome/Kineto trace");
+}
+
+BaselineInFolder FindBaselineInFolder(const std::string& folder, const std::string& suite,
+                                      const std::vector<std::string>& keys) {
+  GPUGATE_CHECK(!keys.empty());
+  BaselineInFolder out;
+  std::error_code ec;
+  for (const std::string& key : keys) {
+    std::string path = BaselinePath(folder, suite, key);
+    if (std::filesystem::is_regular_file(path, ec)) {
+      out.path = path;
+      out.exists = true;
+      break;
+    }
+  }
+  if (!out.exists) out.path = BaselinePath(folder, suite, keys.front());
+  const std::filesystem::path dir = std::filesystem::path(out.path).parent_path();
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() != ".json" || it->path().string() == out.path) continue;
+    out.others.push_back(it->path().stem().string());
+    if (out.others.size() >= 50) break;
+  }
+  std::sort(out.others.begin(), out.others.end());
+  return out;
+}
+
+std::string NoBaselineInFolderText(const std::string& folder, const std::string& suite,
+                                   const std::string& key, const BaselineInFolder& found) {
+  std::string text = "no baseline for suite '" + suite + "' and runner class '" + key + "' in " +
+                     folder + " (" + found.path + " does not exist)";
+  if (found.others.empty()) {
+    text += "; the folder holds no baseline of this suite yet";
+  } else {
+    text += "; it holds the runner class" + std::string(found.others.size() == 1 ? " " : "es ");
+    for (size_t i = 0; i < found.others.size(); ++i) text += (i ? ", " : "") + found.others[i];
+    text += ": name one with --env-key";
+  }
+  return text;
 }
 
 Result<Results> LoadRun(const std::string& path, const IngestOptions& options) {

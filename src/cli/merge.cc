@@ -1,9 +1,13 @@
 // `gpugate merge A.json B.json ... -o ALL.json`: join the shards of one run
 // (`gpugate run --shard i/N` on N runners) into one results file.
 #include <iostream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "cli/command.h"
 #include "model/merge.h"
+#include "report/escape.h"
 #include "model/results_json.h"
 
 namespace po = boost::program_options;
@@ -38,6 +42,23 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
     std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << merged->run.run_id << " ("
               << merged->workloads.size() << " workloads) into " << out << "\n";
   if (merged->run.shard) ReportWarning("shards are missing; the merged run is marked " + *merged->run.shard);
+  // Within one runner class shards may run on different CPU models: say so,
+  // since the merged run carries the first shard's CPU model.
+  std::map<std::string, std::vector<std::string>> cpus;
+  for (size_t i = 0; i < shards.size(); ++i)
+    cpus[shards[i].run.env.cpu_model].push_back(shards[i].run.shard.value_or(names[i]));
+  if (cpus.size() > 1) {
+    std::string what;
+    for (const auto& [model, which] : cpus) {
+      std::string list;
+      for (const auto& w : which) list += (list.empty() ? "" : ", ") + w;
+      what += (what.empty() ? "" : "; ") + EscapeTerminal(model) + " (" + EscapeTerminal(list) + ")";
+    }
+    ReportWarning("the shards ran on " + std::to_string(cpus.size()) + " CPU models of runner class '" +
+                  EscapeTerminal(merged->run.env.runner_class.value_or("")) + "': " + what +
+                  "; the merged run records " + EscapeTerminal(merged->run.env.cpu_model) +
+                  ", and the speed difference between its shards counts as noise when it is compared");
+  }
   return 0;
 }
 

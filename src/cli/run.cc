@@ -1,4 +1,5 @@
 // `gpugate run SUITE -o RESULTS`: load, select, run, write, summarise.
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "config/suite.h"
 #include "harness/ab.h"
 #include "harness/runner.h"
+#include "model/environment.h"
 #include "model/results_json.h"
 
 namespace po = boost::program_options;
@@ -66,6 +68,25 @@ Status ApplyBinOption(SuiteSelection* selection, const po::variables_map& vm) {
   return Status::Ok();
 }
 
+void AddEnvKeyOption(po::options_description& options) {
+  options.add_options()("env-key", po::value<std::string>(),
+                        "runner class the run belongs to: its baseline file is <suite>/<class>.json, "
+                        "and runs of one class are compared across CPU models (default: "
+                        "GPUGATE_ENV_KEY, or <os>-<arch>-<image> on GitHub-hosted runners, else the "
+                        "CPU or GPU model)");
+}
+
+Status ApplyEnvKeyOption(const po::variables_map& vm) {
+  if (!vm.count("env-key")) return Status::Ok();
+  Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
+  if (!key.ok()) return key.error().WithContext("--env-key");
+  // Through the process environment, so every run of this command (and its
+  // confirmation re-runs) records the class.
+  if (::setenv("GPUGATE_ENV_KEY", key->c_str(), 1) != 0)
+    return ToolError("--env-key: cannot set GPUGATE_ENV_KEY");
+  return Status::Ok();
+}
+
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path, const po::variables_map& vm) {
   std::vector<std::string> filters, tags;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
@@ -87,10 +108,12 @@ int RunCommand(const CommandSpec& self, const Args& args) {
       ("quiet,q", "no summary table on stdout");
   AddSelectionOptions(options);
   AddBinOption(options);
+  AddEnvKeyOption(options);
   po::positional_options_description positional;
   positional.add("suite", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "auto" && backend != "cpu" && backend != "cuda")

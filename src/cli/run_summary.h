@@ -33,6 +33,11 @@ void AddBinOption(boost::program_options::options_description& options);
 /// Replaces "{bin}" in the selected workloads by --bin; without --bin, a
 /// selected workload that uses {bin} is an input error naming it.
 Status ApplyBinOption(SuiteSelection* selection, const boost::program_options::variables_map& vm);
+/// --env-key CLASS: the runner class (run, gate, compare, baseline update).
+void AddEnvKeyOption(boost::program_options::options_description& options);
+/// Checks --env-key and sets GPUGATE_ENV_KEY to its slug, which
+/// DetectEnvironment records in every run this process makes.
+Status ApplyEnvKeyOption(const boost::program_options::variables_map& vm);
 /// SelectWorkloads from the options AddSelectionOptions added.
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path,
                                          const boost::program_options::variables_map& vm);

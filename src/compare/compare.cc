@@ -21,6 +21,7 @@
 #include "compare/environment_check.h"
 #include "compare/estimate.h"
 #include "compare/run_factor.h"
+#include "model/baseline.h"
 #include "config/suite.h"
 #include "rules/suggestions.h"
 #include "stats/benjamini_hochberg.h"
@@ -350,6 +351,7 @@ class Comparer {
     Estimate(Family::kTime);
     Estimate(Family::kKernel);
     Estimate(Family::kOther);
+    AddCpuModelsRow();
     Adjust();
     Classify();
     ApplyPolicy();
@@ -382,10 +384,90 @@ class Comparer {
   void CheckEnvironment() {
     out_.env_differences = CompareEnvironments(Reference(), current_);
     out_.environment_matches = out_.env_differences.empty();
+    CheckCpuModels();
     if (!out_.environment_matches && options_.allow_env_mismatch)
       out_.warnings.push_back(
           "environments differ but --allow-env-mismatch is set: verdicts may reflect the "
           "machine, not the code");
+  }
+
+  // Within one runner class the runs may come from different CPU models.
+  // Their speed difference is removed like any run's speed factor, which
+  // needs kMinWorkloadsForRunFactor timed workloads; with fewer, the CPU
+  // models make the runs incomparable.
+  void CheckCpuModels() {
+    if (!out_.environment_matches) return;
+    std::set<std::string> models;
+    auto add = [&](const Results& r) {
+      if (SameRunnerClass(r.run.env, current_.run.env) && !r.run.env.cpu_model.empty())
+        models.insert(r.run.env.cpu_model);
+    };
+    for (const Results& r : runs_) add(r);
+    for (const Results& r : current_runs_) add(r);
+    if (models.size() < 2) return;
+    int timed = 0;
+    for (const WorkloadResult& w : current_.workloads)
+      timed += w.status == WorkloadStatus::kOk && HasTimeMetric(w) && !w.deterministic;
+    if (timed >= kMinWorkloadsForRunFactor) {
+      cpu_mixed_ = true;
+      return;
+    }
+    out_.environment_matches = false;
+    out_.env_differences.push_back({"cpu_model", Reference().run.env.cpu_model, current_.run.env.cpu_model});
+    out_.warnings.push_back("the runs come from " + std::to_string(models.size()) +
+                            " CPU models of runner class '" + current_.run.env.runner_class.value_or("") +
+                            "' and the current run has " + std::to_string(timed) +
+                            " timed workload(s): the speed factor between CPU models needs at least " +
+                            std::to_string(kMinWorkloadsForRunFactor));
+  }
+
+  // The environment row that names the CPUs involved, with each history
+  // CPU's speed relative to the current run where the factors are known.
+  void AddCpuModelsRow() {
+    if (!cpu_mixed_ || !out_.environment_matches) return;
+    const size_t n_base = runs_.size();
+    auto factor_of = [&](size_t col, double* f) {
+      if (col >= time_factor_known_.size() || !time_factor_known_[col]) return false;
+      *f = time_factor_[col];
+      return true;
+    };
+    double cur_sum = 0;
+    int cur_n = 0;
+    for (size_t j = 0; j < current_runs_.size(); ++j) {
+      double f;
+      if (factor_of(n_base + j, &f)) cur_sum += f, ++cur_n;
+    }
+    struct Model { int runs = 0; double sum = 0; int known = 0; };
+    std::map<std::string, Model> models;
+    std::vector<std::string> order;
+    for (size_t k = 0; k < n_base; ++k) {
+      const std::string& m = runs_[k].run.env.cpu_model;
+      if (!models.count(m)) order.push_back(m);
+      Model& e = models[m];
+      ++e.runs;
+      double f;
+      if (factor_of(k, &f)) e.sum += f, ++e.known;
+    }
+    std::string text;
+    for (const std::string& m : order) {
+      const Model& e = models[m];
+      text += (text.empty() ? "" : "; ") + m + ": " + std::to_string(e.runs) + " run" + (e.runs == 1 ? "" : "s");
+      if (e.known > 0 && cur_n > 0) {
+        const double rel = std::exp(e.sum / e.known - cur_sum / cur_n);
+        char buf[64];
+        if (std::fabs(rel - 1) < 0.005)
+          std::snprintf(buf, sizeof buf, ", the current run's speed");
+        else
+          std::snprintf(buf, sizeof buf, ", %.0f%% %s", std::fabs(rel - 1) * 100,
+                        rel >= 1 ? "slower than the current run" : "faster than the current run");
+        text += buf;
+      }
+    }
+    EnvDifference row{"cpu_model (runner class " + current_.run.env.runner_class.value_or("") +
+                          "; run speed factors removed)",
+                      text, current_.run.env.cpu_model};
+    row.within_runner_class = true;
+    out_.env_differences.push_back(std::move(row));
   }
 
   MetricVerdict Base(const std::string& workload, const std::string& metric,
@@ -728,8 +810,13 @@ class Comparer {
       for (int k = 0; k < n_base; ++k) fit[k] = true;
       factors = PolishRunFactors(table, fit);
       // Only a factor the history shows: with independent noise, removing
-      // one would only add the median's noise to every comparison.
-      remove = factors.common;
+      // one would only add the median's noise to every comparison. Runs on
+      // different CPU models of one class always differ in speed.
+      remove = factors.common || cpu_mixed_;
+      if (family == Family::kTime) {
+        time_factor_ = factors.factor;
+        time_factor_known_ = factors.estimated;
+      }
     }
     if (remove) {
       for (size_t m : members) {
@@ -826,8 +913,11 @@ class Comparer {
   // slows every workload alike is invisible once factors are removed.
   void AddCommonShift(Family family, const RunFactors& f, int n_base, int n_cur, double conf) {
     std::vector<double> hist, cur;
+    // Across CPU models a whole-suite shift is the CPUs' speed: only history
+    // runs on the current run's CPU model say what its factor should be.
     for (int k = 0; k < n_base; ++k)
-      if (f.estimated[k]) hist.push_back(f.factor[k]);
+      if (f.estimated[k] && (!cpu_mixed_ || runs_[k].run.env.cpu_model == current_.run.env.cpu_model))
+        hist.push_back(f.factor[k]);
     for (int j = 0; j < n_cur; ++j)
       if (f.estimated[n_base + j]) cur.push_back(f.factor[n_base + j]);
     Pending p;
@@ -839,8 +929,12 @@ class Comparer {
     if (hist.size() < 2 || cur.empty()) {
       p.mv.verdict = Verdict::kInconclusive;
       p.mv.reason = Reason::kNoReplication;
-      p.mv.sentence = "a shift common to all workloads needs run speed factors of at least 2 "
-                      "history runs and of a current run covering most workloads";
+      p.mv.sentence = cpu_mixed_
+                          ? "a shift common to all workloads needs run speed factors of at least 2 "
+                            "history runs on the current run's CPU model (" +
+                                current_.run.env.cpu_model + ") and of a current run covering most workloads"
+                          : "a shift common to all workloads needs run speed factors of at least 2 "
+                            "history runs and of a current run covering most workloads";
       p.decided = true;
       pending_.push_back(std::move(p));
       return;
@@ -895,6 +989,10 @@ class Comparer {
         if (std::isfinite(s.estimate)) d.push_back(s.estimate);
       if (d.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
         common = Median(d);
+        if (cpu_mixed_) {  // base run 0 at factor 0, the current run at `common`
+          time_factor_ = {0.0, common};
+          time_factor_known_ = {true, true};
+        }
         for (LogShift& s : shifts) {
           s.estimate -= common;
           s.ci_low -= common;
@@ -1303,6 +1401,13 @@ class Comparer {
   // confirmation re-run that failed.
   std::vector<std::pair<int, const WorkloadResult*>> confirmations_;
   const WorkloadResult* failed_confirmation_ = nullptr;
+  // Runs of one runner class on more than one CPU model (history and
+  // current together): run speed factors are always removed, and the
+  // environment section lists the CPUs with their speed relative to the
+  // current run.
+  bool cpu_mixed_ = false;
+  std::vector<double> time_factor_;     // per run (history, then current), log
+  std::vector<bool> time_factor_known_;
   Verdicts out_;
 };
 

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "model/baseline.h"
+
 namespace gpugate {
 
 namespace {
@@ -56,7 +58,10 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
   std::vector<EnvDifference> out;
   const Environment& a = baseline.run.env;
   const Environment& b = current.run.env;
-  if ((UsesCpuTiming(baseline) || UsesCpuTiming(current)) && !a.cpu_model.empty() &&
+  const bool one_class = SameRunnerClass(a, b);
+  if (!one_class && a.runner_class && b.runner_class)
+    out.push_back({"runner_class", *a.runner_class, *b.runner_class});
+  if (!one_class && (UsesCpuTiming(baseline) || UsesCpuTiming(current)) && !a.cpu_model.empty() &&
       !b.cpu_model.empty() && a.cpu_model != b.cpu_model)
     out.push_back({"cpu_model", a.cpu_model, b.cpu_model});
   if (UsesGpu(baseline) || UsesGpu(current)) {

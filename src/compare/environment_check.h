@@ -13,7 +13,11 @@ namespace gpugate {
 /// Relative tolerance for clock readings (max SM / memory clock).
 inline constexpr double kClockTolerance = 0.02;
 
-/// Fields that differ between the baseline and the current run. The CPU
+/// Fields that differ between the baseline and the current run. Runs that
+/// name different runner classes differ in runner_class (a run naming none
+/// is not a difference: files from other tools carry no class). Within one
+/// runner class the CPU model is not a difference (compare removes each
+/// run's speed factor and reports the CPUs involved). Otherwise the CPU
 /// model counts when either run has CPU-timed workloads (backend cpu or
 /// process, or Google Benchmark input); GPU fields count when either run has
 /// GPU workloads (backend cuda, or nvbench input) or reports a GPU. A field

@@ -229,6 +229,7 @@ std::string Slug(const std::string& text) {
 }
 
 std::string EnvironmentKey(const Environment& env) {
+  if (env.runner_class && !env.runner_class->empty()) return Slug(*env.runner_class);
   if (HasGpu(env)) {
     std::string key = Slug(*env.gpu.name);
     std::string drv = DriverMajor(env.gpu.driver_version);
@@ -239,8 +240,16 @@ std::string EnvironmentKey(const Environment& env) {
   return Slug(env.cpu_model) + "-" + std::to_string(env.cpu_cores) + "c";
 }
 
+bool SameRunnerClass(const Environment& a, const Environment& b) {
+  return a.runner_class && b.runner_class && !a.runner_class->empty() &&
+         *a.runner_class == *b.runner_class;
+}
+
 std::vector<std::string> EnvironmentDifferences(const Environment& baseline, const Environment& current) {
   std::vector<std::string> diffs;
+  const bool one_class = SameRunnerClass(baseline, current);
+  if (!one_class && (baseline.runner_class || current.runner_class))
+    diffs.push_back("runner_class " + OrNone(baseline.runner_class) + " vs " + OrNone(current.runner_class));
   if (HasGpu(baseline) || HasGpu(current)) {
     if (baseline.gpu.name != current.gpu.name)
       diffs.push_back("gpu.name " + OrNone(baseline.gpu.name) + " vs " + OrNone(current.gpu.name));
@@ -252,6 +261,7 @@ std::vector<std::string> EnvironmentDifferences(const Environment& baseline, con
                       OrNone(current.gpu.cuda_version));
     return diffs;
   }
+  if (one_class) return diffs;  // CPU models may differ within a class
   if (baseline.cpu_model != current.cpu_model)
     diffs.push_back("cpu_model '" + baseline.cpu_model + "' vs '" + current.cpu_model + "'");
   if (baseline.cpu_cores != current.cpu_cores)

@@ -25,7 +25,7 @@ struct Baseline {
 };
 
 /// A short, stable, file-name-safe key for an environment fingerprint.
-/// With a GPU: slug(gpu.name) + "-drv" + driver major + "-cuda" + CUDA version
+/// The runner class when one is named (env.runner_class). Otherwise, with a GPU: slug(gpu.name) + "-drv" + driver major + "-cuda" + CUDA version
 /// ("nvidia-a100-sxm4-80gb-drv550-cuda13.0"); without one:
 /// slug(cpu_model) + "-" + cores + "c" ("amd-epyc-7763-64-core-processor-2c").
 /// Host names, clocks and OS are deliberately left out: runners come and go,
@@ -36,9 +36,15 @@ std::string EnvironmentKey(const Environment& env);
 /// characters becomes one '-', "(r)"/"(tm)" dropped, at most 48 characters.
 std::string Slug(const std::string& text);
 
+/// Both environments name the same runner class.
+bool SameRunnerClass(const Environment& a, const Environment& b);
+
 /// Fields that make two environments incomparable, as "field 'a' vs 'b'"
-/// phrases (empty when they match): CPU model and cores, GPU model, driver
-/// major version, CUDA version, compute capability.
+/// phrases (empty when they match): the runner class (when either names
+/// one); with a GPU on either side the GPU model, driver major version and
+/// CUDA version; otherwise CPU model and cores, except within one runner
+/// class, where runs on different CPUs are compared with each run's speed
+/// factor removed (docs/baselines.md "Runner classes").
 std::vector<std::string> EnvironmentDifferences(const Environment& baseline,
                                                 const Environment& current);
 

@@ -3,13 +3,17 @@
 // "dirty" check runs git, through posix_spawn with an argv (never a shell).
 #include "model/environment.h"
 
+#include "model/baseline.h"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -243,7 +247,33 @@ Environment DetectEnvironment() {
     if (!g.empty()) env.cpu_governor = g;
   }
   env.compiler = GPUGATE_COMPILER;
+  env.runner_class = RunnerClassFromVariables([](const char* name) { return std::getenv(name); });
   return env;
+}
+
+std::optional<std::string> RunnerClassFromVariables(const std::function<const char*(const char*)>& get) {
+  auto value = [&](const char* name) -> std::string {
+    const char* v = get(name);
+    return v ? std::string(v) : std::string();
+  };
+  if (std::string key = value("GPUGATE_ENV_KEY"); !key.empty()) {
+    if (auto parsed = ParseRunnerClass(key); parsed.ok()) return *parsed;
+    return std::nullopt;
+  }
+  if (value("GITHUB_ACTIONS") != "true") return std::nullopt;
+  const std::string image = value("ImageOS");
+  if (image.empty()) return std::nullopt;  // self-hosted: the user names the class
+  std::string os = value("RUNNER_OS"), arch = value("RUNNER_ARCH");
+  return Slug((os.empty() ? "os" : os) + "-" + (arch.empty() ? "arch" : arch) + "-" + image);
+}
+
+Result<std::string> ParseRunnerClass(const std::string& text) {
+  bool alnum = false;
+  for (unsigned char c : text) alnum = alnum || std::isalnum(c);
+  if (!alnum)
+    return InputError("runner class '" + text +
+                      "' has no letter or digit; name it like 'ubuntu-24.04' or 'gpu-a100'");
+  return Slug(text);
 }
 
 RunInfo MakeRunInfo(const std::string& suite_name) {

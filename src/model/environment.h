@@ -1,17 +1,32 @@
 // The environment fingerprint of this machine and the run metadata (git, time).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "model/results.h"
+#include "util/result.h"
 
 namespace gpugate {
 
-/// Host, OS, CPU model, cores, governor, compiler. GPU fields are left null;
-/// the CUDA backend fills them when it finds a device.
+/// Host, OS, CPU model, cores, governor, compiler, and the runner class the
+/// process environment names (RunnerClassFromVariables over getenv). GPU
+/// fields are left null; the CUDA backend fills them when it finds a device.
 Environment DetectEnvironment();
+
+/// The runner class the process environment names: GPUGATE_ENV_KEY when set
+/// and not empty; on a GitHub-hosted runner (GITHUB_ACTIONS=true, ImageOS
+/// set) "<RUNNER_OS>-<RUNNER_ARCH>-<ImageOS>", e.g. "linux-x64-ubuntu24";
+/// otherwise null (self-hosted and local machines name their class with
+/// --env-key, or keep the CPU/GPU key). `get` returns a variable or nullptr.
+/// The value is a slug (Slug in model/baseline.h).
+std::optional<std::string> RunnerClassFromVariables(const std::function<const char*(const char*)>& get);
+
+/// Checks a runner class a user names (--env-key): at least one letter or
+/// digit. Returns its slug, the form stored in results and file names.
+Result<std::string> ParseRunnerClass(const std::string& text);
 
 /// Tool version, UTC time, run id, git sha/branch/dirty when the working
 /// directory is inside a git repository (read without running a shell).

@@ -42,6 +42,11 @@ struct Environment {
   std::optional<std::string> cpu_governor;
   std::string compiler;        ///< compiler that built gpugate
   GpuInfo gpu;
+  /// The runner class the run belongs to (`--env-key`, GPUGATE_ENV_KEY, or
+  /// the GitHub-hosted default "<os>-<arch>-<image>"), as a slug; null when
+  /// none was named. Runs of one class share a baseline file even when their
+  /// CPU models differ (docs/baselines.md "Runner classes").
+  std::optional<std::string> runner_class;
 };
 
 /// Where and when a run happened.

@@ -73,6 +73,7 @@ void WriteEnvironment(Writer& w, const Environment& e) {
   Field(w, "cpu_cores", e.cpu_cores);
   Field(w, "cpu_governor", e.cpu_governor);
   Field(w, "compiler", e.compiler);
+  if (e.runner_class) Field(w, "runner_class", e.runner_class);
   w.Key("gpu");
   WriteGpu(w, e.gpu);
   w.EndObject();
@@ -435,6 +436,7 @@ void ReadEnvironment(Decoder& d, const JsonValue& v, const Path& p, Environment*
   o.Count("cpu_cores", &e->cpu_cores, true);
   o.Optional("cpu_governor", &e->cpu_governor);
   o.Required("compiler", &e->compiler);
+  o.Optional("runner_class", &e->runner_class);
   if (const JsonValue* gpu = o.Get("gpu", false); gpu && !gpu->IsNull())
     ReadGpu(d, *gpu, p.Member("gpu"), &e->gpu);
 }

@@ -113,6 +113,10 @@ struct EnvDifference {
   std::string field;      ///< "gpu.name", "cpu_model", ...
   std::string baseline;
   std::string current;
+  /// A difference within one runner class that the comparison models (CPU
+  /// models: run speed factors removed), listed so the report names the
+  /// machines involved; not a mismatch.
+  bool within_runner_class = false;
 };
 
 /// Overall outcome; ExitCodeFor() maps it onto the exit code.

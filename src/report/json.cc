@@ -321,6 +321,7 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
     Field(w, "field", d.field);
     Field(w, "baseline", d.baseline);
     Field(w, "current", d.current);
+    if (d.within_runner_class) Field(w, "within_runner_class", true);
     w.EndObject();
   }
   w.EndArray();
@@ -372,6 +373,7 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
     d.String(v, p, "field", &e.field, /*required=*/true);
     d.String(v, p, "baseline", &e.baseline);
     d.String(v, p, "current", &e.current);
+    d.Bool(v, p, "within_runner_class", &e.within_runner_class);
     out.env_differences.push_back(std::move(e));
   });
   if (d.ok()) d.Get(root, "", "metrics", /*required=*/true);

@@ -84,10 +84,11 @@ void Throttled(const Results& current, std::vector<Suggestion>* out) {
 }
 
 void EnvironmentMismatch(const Verdicts& v, std::vector<Suggestion>* out) {
-  if (v.env_differences.empty()) return;
   std::string ev;
   for (const EnvDifference& d : v.env_differences)
-    ev += (ev.empty() ? "" : "; ") + d.field + ": " + d.baseline + " -> " + d.current;
+    if (!d.within_runner_class)
+      ev += (ev.empty() ? "" : "; ") + d.field + ": " + d.baseline + " -> " + d.current;
+  if (ev.empty()) return;
   Suggestion s;
   s.rule = "environment-mismatch";
   s.priority = 1;

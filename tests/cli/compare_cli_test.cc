@@ -147,10 +147,13 @@ TEST_F(CompareCliTest, GateRunsComparesAndConfirms) {
             std::string::npos)
       << no_baseline.out;
   EXPECT_NE(testing::ReadAll(dir_ + "/first_v.json").find("\"outcome\": \"not_judged\""), std::string::npos);
-  // A folder given where a file is expected says so (not "empty file").
+  // A folder is a baselines folder: with no file for the suite and runner
+  // class there, it is a first run and says so (not "empty file").
   auto folder = RunGpugate({"compare", dir_, dir_ + "/first.json"});
-  EXPECT_EQ(folder.exit_code, 2);
-  EXPECT_NE(folder.err.find(dir_ + ": is a folder; give one file"), std::string::npos) << folder.err;
+  EXPECT_EQ(folder.exit_code, 0) << folder.err;
+  EXPECT_NE(folder.out.find("no baseline for suite 'e2e' and runner class"), std::string::npos) << folder.out;
+  EXPECT_NE(folder.out.find("the folder holds no baseline of this suite yet"), std::string::npos) << folder.out;
+  EXPECT_NE(folder.out.find("NOT JUDGED"), std::string::npos) << folder.out;
 }
 
 TEST(CompareIngestCliTest, NvbenchFixturePair) {

@@ -72,6 +72,37 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   EXPECT_EQ(Run({"history", "r1.json"}).exit_code, 2);  // a results file is not a history
 }
 
+TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
+  for (int i = 1; i <= 3; ++i) {
+    std::string r = "r" + std::to_string(i) + ".json";
+    ASSERT_EQ(Run({"run", "same.yaml", "-o", r, "-q", "--seed", std::to_string(i), "--env-key", "CI A"}).exit_code, 0);
+    auto up = Run({"baseline", "update", "--results", r, "--baseline", "baselines/"});
+    ASSERT_EQ(up.exit_code, 0) << up.err;
+    EXPECT_NE(up.out.find("baselines/life/ci-a.json"), std::string::npos) << up.out;
+  }
+  EXPECT_NE(testing::ReadAll(dir_ + "/r1.json").find("\"runner_class\": \"ci-a\""), std::string::npos);
+  // compare FOLDER CURRENT: the current run's class picks the file.
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "cur.json", "-q", "--seed", "9", "--env-key", "ci-a"}).exit_code, 0);
+  auto cmp = Run({"compare", "baselines", "cur.json"});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find("baselines/life/ci-a.json"), std::string::npos) << cmp.out;
+  // Another class: nothing judged, and the classes the folder holds named.
+  auto other = Run({"compare", "baselines/", "cur.json", "--env-key", "ci-b"});
+  EXPECT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_NE(other.out.find("no baseline for suite 'life' and runner class 'ci-b'"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("holds the runner class ci-a"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("NOT JUDGED"), std::string::npos) << other.out;
+  // gate with the folder: the class's file, or a first run for a new class.
+  auto gate = Run({"gate", "same.yaml", "--baseline", "baselines", "--env-key", "ci-a", "--confirm", "0"});
+  EXPECT_EQ(gate.exit_code, 0) << gate.err;
+  EXPECT_NE(gate.err.find("baseline baselines/life/ci-a.json"), std::string::npos) << gate.err;
+  auto first = Run({"gate", "same.yaml", "--baseline", "baselines/", "--env-key", "ci-new"});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("no baseline yet at baselines/life/ci-new.json"), std::string::npos) << first.out;
+  EXPECT_NE(first.err.find("holds the runner class ci-a"), std::string::npos) << first.err;
+  EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--env-key", "//"}).exit_code, 2);
+}
+
 TEST_F(LifecycleCliTest, MergeShards) {
   ASSERT_EQ(Run({"run", "same.yaml", "-o", "s1.json", "-q", "--shard", "1/2"}).exit_code, 0);
   ASSERT_EQ(Run({"run", "same.yaml", "-o", "s2.json", "-q", "--shard", "2/2"}).exit_code, 0);

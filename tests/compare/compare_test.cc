@@ -511,6 +511,81 @@ TEST(CompareJudge, OneRunPerSideRemovesTheCommonShiftAndSaysSo) {
   EXPECT_EQ(ExitCodeFor(v), 1);
 }
 
+// Runs of one runner class on CPU models of different speed: a history
+// that alternates between a CPU 25% slower and the current run's CPU.
+Results OnCpu(Results r, const std::string& cls, const std::string& cpu) {
+  r.run.env.runner_class = cls;
+  r.run.env.cpu_model = cpu;
+  return r;
+}
+
+TEST(CompareRunnerClass, CpuModelsOfOneClassAreComparedWithTheirSpeedRemoved) {
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) {
+    const bool slow_cpu = k % 2 == 0;
+    hist.push_back(OnCpu(FactorRun(8, slow_cpu ? 1.25 : 1.0, 300 + k), "linux-x64-ubuntu24",
+                         slow_cpu ? "Intel Xeon 8370C" : "AMD EPYC 7763"));
+  }
+  Results clean = OnCpu(FactorRun(8, 1.0, 7), "linux-x64-ubuntu24", "AMD EPYC 7763");
+  Verdicts v = Compare(hist, clean, DefaultPolicy(), Opts());
+  EXPECT_TRUE(v.environment_matches);
+  EXPECT_EQ(v.Count(Verdict::kIncomparable), 0);
+  EXPECT_EQ(v.Count(Verdict::kRegression), 0);
+  // The report names the CPUs and how fast each was against this run.
+  ASSERT_EQ(v.env_differences.size(), 1u);
+  EXPECT_TRUE(v.env_differences[0].within_runner_class);
+  EXPECT_NE(v.env_differences[0].baseline.find("Intel Xeon 8370C: 5 runs, 2"), std::string::npos)
+      << v.env_differences[0].baseline;
+  EXPECT_NE(v.env_differences[0].baseline.find("% slower than the current run"), std::string::npos);
+  EXPECT_EQ(v.env_differences[0].current, "AMD EPYC 7763");
+  for (const Suggestion& s : v.suggestions) EXPECT_NE(s.rule, "environment-mismatch");
+
+  // A real +50% on one workload is still found, on either CPU.
+  Results slow = OnCpu(FactorRun(8, 1.25, 8, 1.5), "linux-x64-ubuntu24", "Intel Xeon 8370C");
+  Verdicts r = Compare(hist, slow, DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(r, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
+  EXPECT_NEAR(*w0->ratio, 1.5, 0.05);
+  EXPECT_EQ(r.Count(Verdict::kRegression), 1);
+  // The whole-suite shift is judged against runs on the same CPU only: the
+  // slower CPU is not a regression of the suite.
+  const MetricVerdict* common = Find(r, kCommonWorkload, "time");
+  ASSERT_NE(common, nullptr);
+  EXPECT_NE(common->verdict, Verdict::kRegression) << common->sentence;
+}
+
+TEST(CompareRunnerClass, OtherClassOrNoClassWithAnotherCpuIsIncomparable) {
+  Results base = OnCpu(FactorRun(8, 1.0, 1), "linux-x64-ubuntu24", "AMD EPYC 7763");
+  Results other_class = OnCpu(FactorRun(8, 1.0, 2), "gpu-a100", "AMD EPYC 7763");
+  Verdicts v = Compare({base}, other_class, DefaultPolicy(), Opts());
+  EXPECT_FALSE(v.environment_matches);
+  ASSERT_FALSE(v.env_differences.empty());
+  EXPECT_EQ(v.env_differences[0].field, "runner_class");
+  Results no_class = FactorRun(8, 1.0, 3);
+  no_class.run.env.cpu_model = "Intel Xeon 8370C";
+  Results base_no_class = FactorRun(8, 1.0, 4);
+  base_no_class.run.env.cpu_model = "AMD EPYC 7763";
+  Verdicts w = Compare({base_no_class}, no_class, DefaultPolicy(), Opts());
+  EXPECT_FALSE(w.environment_matches);
+  EXPECT_GT(w.Count(Verdict::kIncomparable), 0);
+}
+
+TEST(CompareRunnerClass, TooFewTimedWorkloadsToLearnTheCpuFactorIsIncomparable) {
+  std::vector<WorkloadResult> two = {Workload("a", 1e-3), Workload("b", 2e-3)};
+  Results base, cur;
+  base.workloads = two;
+  cur.workloads = two;
+  base = OnCpu(base, "c", "CPU one");
+  cur = OnCpu(cur, "c", "CPU two");
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_FALSE(v.environment_matches);
+  EXPECT_EQ(v.Count(Verdict::kIncomparable), 2);
+  bool said = false;
+  for (const auto& w : v.warnings) said = said || w.find("needs at least 5") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(CompareJudge, EveryTestedVerdictStatesItsMinimumDetectableEffect) {
   Results base = MakeResults({Workload("a", 1e-3), Workload("b", 2e-3)});
   Results cur = MakeResults({Workload("a", 1.2e-3), Workload("b", 2e-3)});

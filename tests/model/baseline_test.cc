@@ -2,8 +2,12 @@
 // keep K, environment/suite/shard refusals, prune, version checks, and a
 // baseline file that survives SIGKILL in the middle of writes.
 #include "model/baseline.h"
+#include "model/environment.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,6 +75,56 @@ TEST(BaselineTest, EnvironmentKeyCpuAndGpu) {
   EXPECT_EQ(EnvironmentKey(other), EnvironmentKey(CpuEnv()));
   EXPECT_EQ(Slug("  ##  "), "unknown");
   EXPECT_EQ(BaselinePath("baselines/", "My Suite", "k"), "baselines/my-suite/k.json");
+}
+
+TEST(BaselineTest, RunnerClassKeysTheFileAndAllowsOtherCpusWithinIt) {
+  Environment a = CpuEnv();
+  a.runner_class = "linux-x64-ubuntu24";
+  Environment b = CpuEnv("AMD EPYC 7763 64-Core Processor", 4);
+  b.runner_class = "linux-x64-ubuntu24";
+  EXPECT_EQ(EnvironmentKey(a), "linux-x64-ubuntu24");
+  EXPECT_TRUE(EnvironmentDifferences(a, b).empty());
+  Baseline base;
+  ASSERT_TRUE(AppendRun(base, MakeRun("r1", 2, 6, 1e-3, a), 5, false).ok());
+  Status same_class = AppendRun(base, MakeRun("r2", 2, 6, 1e-3, b), 5, false);
+  EXPECT_TRUE(same_class.ok()) << same_class.error().message;
+  EXPECT_EQ(base.environment_key, "linux-x64-ubuntu24");
+  // Another class, or none, is another environment.
+  Environment c = b;
+  c.runner_class = "gpu-a100";
+  Status other = AppendRun(base, MakeRun("r3", 2, 6, 1e-3, c), 5, false);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("runner_class 'linux-x64-ubuntu24' vs 'gpu-a100'"), std::string::npos)
+      << other.error().message;
+  Status none = AppendRun(base, MakeRun("r4", 2, 6, 1e-3, CpuEnv()), 5, false);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("vs none"), std::string::npos) << none.error().message;
+  // A GPU stays strict within a class.
+  Environment g1 = a, g2 = a;
+  g1.gpu.name = "NVIDIA A100-SXM4-80GB";
+  g2.gpu.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_FALSE(EnvironmentDifferences(g1, g2).empty());
+}
+
+TEST(BaselineTest, RunnerClassFromTheProcessEnvironment) {
+  auto from = [](std::map<std::string, std::string> vars) {
+    return RunnerClassFromVariables([&vars](const char* name) -> const char* {
+      auto it = vars.find(name);
+      return it == vars.end() ? nullptr : it->second.c_str();
+    });
+  };
+  EXPECT_EQ(from({}), std::nullopt);
+  EXPECT_EQ(from({{"GPUGATE_ENV_KEY", "Ubuntu 24.04 (4 cores)"}}), "ubuntu-24.04-4-cores");
+  EXPECT_EQ(from({{"GITHUB_ACTIONS", "true"}, {"RUNNER_OS", "Linux"}, {"RUNNER_ARCH", "X64"},
+                  {"ImageOS", "ubuntu24"}}),
+            "linux-x64-ubuntu24");
+  // Self-hosted runners have no image: the user names the class.
+  EXPECT_EQ(from({{"GITHUB_ACTIONS", "true"}, {"RUNNER_OS", "Linux"}, {"RUNNER_ARCH", "X64"}}), std::nullopt);
+  EXPECT_EQ(from({{"GPUGATE_ENV_KEY", "gpu-a100"}, {"GITHUB_ACTIONS", "true"}, {"ImageOS", "ubuntu24"}}),
+            "gpu-a100");
+  EXPECT_FALSE(ParseRunnerClass("").ok());
+  EXPECT_FALSE(ParseRunnerClass("--/..").ok());
+  EXPECT_EQ(*ParseRunnerClass("../../etc"), "..-..-etc");
 }
 
 TEST(BaselineTest, RoundTrip) {

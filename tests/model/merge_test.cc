@@ -94,6 +94,18 @@ TEST(MergeTest, RefusesOtherEnvironments) {
   ExpectRefused({Shard({"a"}, "1/2"), other}, "s1.json: environment differs from s0.json (cpu_model 'Xeon' vs 'EPYC')");
 }
 
+TEST(MergeTest, AcceptsShardsOfOneRunnerClassOnDifferentCpus) {
+  Results one = Shard({"a"}, "1/2");
+  Results two = Shard({"b"}, "2/2");
+  one.run.env.runner_class = two.run.env.runner_class = "linux-x64-ubuntu24";
+  two.run.env.cpu_model = "EPYC";
+  Result<Results> merged = MergeShards({one, two}, {"s0.json", "s1.json"});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged->workloads.size(), 2u);
+  two.run.env.runner_class = "other";
+  ExpectRefused({one, two}, "runner_class 'linux-x64-ubuntu24' vs 'other'");
+}
+
 TEST(MergeTest, RefusesOverlapDuplicatesAndMissing) {
   ExpectRefused({Shard({"a", "b"}, "1/2"), Shard({"b"}, "2/2")}, "workload 'b' is also in s0.json");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "1/2")}, "shard 1/2 is also s0.json");

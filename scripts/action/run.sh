@@ -41,11 +41,35 @@ sys.stdout.write("".join(w + "\0" for w in words))' "$GPUGATE_EXTRA_ARGS" > "$wo
   fi
 fi
 
+# The runner class: gpugate reads GPUGATE_ENV_KEY (default: <os>-<arch>-<image>
+# on GitHub-hosted runners; self-hosted runners should name one).
+if [ -n "${GPUGATE_ENV_KEY_INPUT:-}" ]; then export GPUGATE_ENV_KEY="$GPUGATE_ENV_KEY_INPUT"; fi
+branch=${GPUGATE_BASELINE_BRANCH:-}
+source_branch=${GPUGATE_SOURCE_BRANCH:-}
+branch_tool="$(dirname "$0")/baseline_branch.sh"
+if [ -n "$branch" ] && [ -z "$source_branch" ]; then
+  fail_input "baseline-branch needs the branch the runs belong to (github.base_ref or github.ref_name is empty)"
+fi
+
+# The baseline for gate and compare: the input, or the history of the branch
+# this change goes into, read from the baseline branch (read-only).
+resolve_baseline() {
+  baseline=${GPUGATE_BASELINE:-}
+  if [ -n "$branch" ]; then
+    baseline="${RUNNER_TEMP:-/tmp}/gpugate-baselines/"
+    rm -rf "$baseline"
+    GPUGATE_BIN="$bin" bash "$branch_tool" fetch "$branch" "$source_branch" "$baseline" ||
+      fail_input "could not read the baseline branch '$branch'"
+  fi
+  [ -n "$baseline" ] || fail_input "mode '$GPUGATE_MODE' needs the input 'baseline' or 'baseline-branch'"
+}
+
 code=0
 case "${GPUGATE_MODE:-gate}" in
   gate)
-    need GPUGATE_SUITE suite; need GPUGATE_BASELINE baseline
-    "$bin" gate "$GPUGATE_SUITE" --baseline "$GPUGATE_BASELINE" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
+    need GPUGATE_SUITE suite
+    resolve_baseline
+    "$bin" gate "$GPUGATE_SUITE" --baseline "$baseline" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
     code=$? ;;
   ab)
     need GPUGATE_SUITE suite; need GPUGATE_BASE_DIR base-dir; need GPUGATE_HEAD_DIR head-dir
@@ -53,24 +77,62 @@ case "${GPUGATE_MODE:-gate}" in
       --rounds "${GPUGATE_ROUNDS:-10}" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
     code=$? ;;
   compare)
-    need GPUGATE_BASELINE baseline; need GPUGATE_CURRENT current
-    "$bin" compare "$GPUGATE_BASELINE" "$GPUGATE_CURRENT" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
+    current=${GPUGATE_CURRENT:-}
+    if [ -n "${GPUGATE_SHARDS:-}" ]; then
+      # The shards of one run (gpugate run --shard i/N on N jobs), joined.
+      mapfile -t shard_files < <(compgen -G "$GPUGATE_SHARDS" || true)
+      [ "${#shard_files[@]}" -gt 0 ] || fail_input "shards: no file matches '$GPUGATE_SHARDS'"
+      current="${RUNNER_TEMP:-/tmp}/gpugate-merged.json"
+      "$bin" merge "${shard_files[@]}" -o "$current"
+      code=$?
+      [ "$code" -eq 0 ] || { echo "exit-code=$code" >> "$out"; echo "verdict=error" >> "$out"; exit 0; }
+      echo "results=$current" >> "$out"
+    fi
+    [ -n "$current" ] || fail_input "mode 'compare' needs the input 'current' or 'shards'"
+    resolve_baseline
+    "$bin" compare "$baseline" "$current" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
     code=$? ;;
-  refresh)
-    need GPUGATE_SUITE suite; need GPUGATE_BASELINE baseline
+  run)
+    need GPUGATE_SUITE suite
     results=${GPUGATE_RESULTS:-gpugate-results.json}
     "$bin" run "$GPUGATE_SUITE" -o "$results" "${extra[@]}"
     code=$?
     if [ "$code" -eq 0 ]; then
+      echo "results=$results" >> "$out"
+      echo "verdict=not_judged" >> "$out"   # measured only: nothing compared
+    fi ;;
+  refresh)
+    need GPUGATE_SUITE suite
+    [ -n "$branch" ] || need GPUGATE_BASELINE baseline
+    results=${GPUGATE_RESULTS:-gpugate-results.json}
+    "$bin" run "$GPUGATE_SUITE" -o "$results" "${extra[@]}"
+    code=$?
+    history=""
+    if [ "$code" -eq 0 ] && [ -n "$branch" ]; then
+      # Append on the baseline branch (compare-and-swap push, retried on a race).
+      line=$(GPUGATE_BIN="$bin" bash "$branch_tool" push "$branch" "$source_branch" "$results" "${GPUGATE_KEEP:-30}")
+      code=$?
+      echo "$line"
+      if [ "$code" -eq 0 ]; then
+        rel=$(sed -n 's/: appended.*//p' <<< "$line" | tail -n 1)
+        echo "baseline=$branch:$rel" >> "$out"
+        check="${RUNNER_TEMP:-/tmp}/gpugate-baselines-check/"
+        rm -rf "$check"
+        GPUGATE_BIN="$bin" bash "$branch_tool" fetch "$branch" "$source_branch" "$check" >/dev/null &&
+          history=$("$bin" history "$check${rel#"$source_branch"/}")
+      fi
+    elif [ "$code" -eq 0 ]; then
       line=$("$bin" baseline update --results "$results" --baseline "$GPUGATE_BASELINE" --keep "${GPUGATE_KEEP:-30}")
       code=$?
       echo "$line"
+      if [ "$code" -eq 0 ]; then
+        path=${line%%: appended*}
+        echo "baseline=$path" >> "$out"
+        history=$("$bin" history "$path")
+      fi
     fi
     if [ "$code" -eq 0 ]; then
-      path=${line%%: appended*}
-      echo "baseline=$path" >> "$out"
       echo "results=$results" >> "$out"
-      history=$("$bin" history "$path")
       echo "$history"
       if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
         { echo "### gpugate baseline refresh"; echo; echo '```'; echo "$line"; echo "$history"; echo '```'; } \
@@ -79,7 +141,7 @@ case "${GPUGATE_MODE:-gate}" in
       echo "verdict=pass" >> "$out"
     fi ;;
   *)
-    fail_input "mode must be gate, ab, compare or refresh (got '${GPUGATE_MODE}')" ;;
+    fail_input "mode must be gate, ab, compare, refresh or run (got '${GPUGATE_MODE}')" ;;
 esac
 
 echo "exit-code=$code" >> "$out"

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Baseline history on a dedicated git branch (default `gpugate-baselines`),
+# so nightly runs keep it without pull requests (docs/github-actions.md,
+# "Where the history lives").
+#
+# The branch holds one folder per source branch (the branch the runs were
+# measured on, e.g. main/), and in it gpugate's baselines folder layout:
+#   <source branch>/<suite>/<runner class>.json    (the newest K runs each)
+# It always has exactly one commit: every update replaces it, so the branch
+# never grows beyond K runs per suite and class. Updates are compare-and-swap:
+# the push carries --force-with-lease on the commit the update started from;
+# a concurrent update makes it fail, and the update is redone on top of the
+# other one (both runs are kept).
+#
+#   baseline_branch.sh fetch BRANCH SOURCE DEST
+#       DEST/ gets the files of SOURCE/ on BRANCH (read-only; fork PRs can do
+#       it with a read token). A missing branch or folder leaves DEST empty
+#       and says so: the gate then reports a first run.
+#   baseline_branch.sh push BRANCH SOURCE RESULTS KEEP
+#       Appends RESULTS (one complete run) to SOURCE/<suite>/<class>.json on
+#       BRANCH with `gpugate baseline update --keep KEEP` and pushes, retrying
+#       a lost race up to GPUGATE_PUSH_ATTEMPTS times (default 5).
+#
+# Env: GPUGATE_BIN (gpugate), GPUGATE_REMOTE (default origin), GPUGATE_ENV_KEY
+# (passed on by gpugate itself). Runs inside the repository's checkout.
+set -euo pipefail
+
+remote=${GPUGATE_REMOTE:-origin}
+bin=${GPUGATE_BIN:-gpugate}
+
+die() { echo "::error title=gpugate::$1" >&2; exit 2; }
+
+# A branch or folder name from the workflow: letters, digits, . _ - / only,
+# no "..", not starting with - or /.
+check_name() {
+  [[ "$2" =~ ^[A-Za-z0-9._][A-Za-z0-9._/-]*$ && "$2" != *..* ]] ||
+    die "$1 '$2' is not a plain branch or folder name"
+}
+
+# Fetches BRANCH into refs/gpugate/baselines; prints its commit, or nothing
+# when the remote has no such branch.
+fetch_branch() {
+  local branch=$1 out
+  if out=$(git fetch --quiet --no-tags --depth=1 "$remote" \
+             "+refs/heads/$branch:refs/gpugate/baselines" 2>&1); then
+    git rev-parse refs/gpugate/baselines
+    return 0
+  fi
+  if git ls-remote --exit-code --heads "$remote" "refs/heads/$branch" >/dev/null 2>&1; then
+    echo "$out" >&2
+    die "cannot fetch the baseline branch '$branch' from $remote"
+  fi
+  git update-ref -d refs/gpugate/baselines 2>/dev/null || true
+}
+
+cmd_fetch() {
+  local branch=$1 source=$2 dest=$3 commit
+  check_name "baseline branch" "$branch"; check_name "source branch" "$source"
+  mkdir -p "$dest"
+  commit=$(fetch_branch "$branch")
+  if [ -z "$commit" ]; then
+    echo "gpugate: no branch '$branch' on $remote yet: no baseline (the first refresh creates it)"
+    return 0
+  fi
+  if ! git cat-file -e "$commit:$source" 2>/dev/null; then
+    echo "gpugate: branch '$branch' has no baselines of '$source' yet"
+    return 0
+  fi
+  git archive --format=tar "$commit" "$source" |
+    tar -x -C "$dest" --strip-components="$(awk -F/ '{print NF}' <<< "$source")"
+  echo "gpugate: baselines of '$source' from $branch@${commit:0:12} in $dest"
+}
+
+# One attempt: update on top of what the remote has now, then push with a
+# lease on it. Exit 0 pushed, 10 lost the race, other = error.
+attempt() {
+  local branch=$1 source=$2 results=$3 keep=$4 work old tree line path rel blob commit
+  work=$(mktemp -d)
+  old=$(fetch_branch "$branch")
+  if [ -n "$old" ] && git cat-file -e "$old:$source" 2>/dev/null; then
+    mkdir -p "$work/tree"
+    git archive --format=tar "$old" "$source" | tar -x -C "$work/tree"
+  fi
+  mkdir -p "$work/tree/$source"
+  if ! line=$("$bin" baseline update --results "$results" --baseline "$work/tree/$source/" --keep "$keep"); then
+    rm -rf "$work"; return 2
+  fi
+  echo "$line" | sed "s|$work/tree/||"
+  path=${line%%: appended*}
+  rel=${path#"$work/tree/"}
+  # The new tree: the old one with this file replaced, built in a private
+  # index (the checkout's index and work tree are not touched).
+  export GIT_INDEX_FILE="$work/index"
+  if [ -n "$old" ]; then git read-tree "$old"; else git read-tree --empty; fi
+  blob=$(git hash-object -w "$path")
+  git update-index --add --cacheinfo "100644,$blob,$rel"
+  tree=$(git write-tree)
+  unset GIT_INDEX_FILE
+  commit=$(GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-gpugate} GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-gpugate@localhost} \
+           GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-gpugate} GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-gpugate@localhost} \
+           git commit-tree "$tree" -m "gpugate baselines: $rel" -m "${line##*: }")
+  rm -rf "$work"
+  if git push --quiet --force-with-lease="refs/heads/$branch:$old" "$remote" "$commit:refs/heads/$branch" 2>/dev/null; then
+    echo "gpugate: pushed $branch@${commit:0:12} ($rel)"
+    return 0
+  fi
+  return 10
+}
+
+cmd_push() {
+  local branch=$1 source=$2 results=$3 keep=$4 n rc
+  check_name "baseline branch" "$branch"; check_name "source branch" "$source"
+  [ -f "$results" ] || die "no results file '$results'"
+  local attempts=${GPUGATE_PUSH_ATTEMPTS:-5}
+  for ((n = 1; n <= attempts; n++)); do
+    rc=0
+    attempt "$branch" "$source" "$results" "$keep" || rc=$?
+    [ "$rc" -eq 0 ] && return 0
+    [ "$rc" -ne 10 ] && exit "$rc"
+    echo "gpugate: $branch moved while updating (attempt $n of $attempts); updating again on top of it"
+    sleep "$(awk -v n="$n" 'BEGIN { srand(); printf "%.2f", n * (0.5 + rand()) }')"
+  done
+  die "could not push the baseline to '$branch' after $attempts attempts (other jobs kept moving it)"
+}
+
+case "${1:-}" in
+  fetch) [ $# -eq 4 ] || die "usage: baseline_branch.sh fetch BRANCH SOURCE DEST"; cmd_fetch "$2" "$3" "$4" ;;
+  push) [ $# -eq 5 ] || die "usage: baseline_branch.sh push BRANCH SOURCE RESULTS KEEP"; cmd_push "$2" "$3" "$4" "$5" ;;
+  *) die "usage: baseline_branch.sh fetch|push ..." ;;
+esac

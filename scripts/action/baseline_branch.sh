@@ -77,6 +77,7 @@ attempt() {
   local branch=$1 source=$2 results=$3 keep=$4 work old tree line path rel blob commit
   work=$(mktemp -d)
   old=$(fetch_branch "$branch")
+  [ -n "$old" ] || echo "gpugate: no branch '$branch' on $remote yet: creating it"
   if [ -n "$old" ] && git cat-file -e "$old:$source" 2>/dev/null; then
     mkdir -p "$work/tree"
     git archive --format=tar "$old" "$source" | tar -x -C "$work/tree"

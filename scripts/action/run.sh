@@ -119,7 +119,7 @@ case "${GPUGATE_MODE:-gate}" in
         check="${RUNNER_TEMP:-/tmp}/gpugate-baselines-check/"
         rm -rf "$check"
         GPUGATE_BIN="$bin" bash "$branch_tool" fetch "$branch" "$source_branch" "$check" >/dev/null &&
-          history=$("$bin" history "$check${rel#"$source_branch"/}")
+          history=$(cd "$check" && "$bin" history "${rel#"$source_branch"/}")
       fi
     elif [ "$code" -eq 0 ]; then
       line=$("$bin" baseline update --results "$results" --baseline "$GPUGATE_BASELINE" --keep "${GPUGATE_KEEP:-30}")

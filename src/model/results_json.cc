@@ -27,7 +27,7 @@ namespace {
 
 /// Minor version written by this gpugate. Readers accept any minor of their
 /// major: minor versions only add fields, which older readers ignore.
-constexpr int kResultsMinorVersion = 1;
+constexpr int kResultsMinorVersion = 2;
 constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 
 // ---------------------------------------------------------------------------

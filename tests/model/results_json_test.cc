@@ -278,7 +278,7 @@ TEST(ResultsJson, StartsWithSchemaAndVersion) {
       "  \"schema\": \"gpugate/results/v1\",\n"
       "  \"version\": {\n"
       "    \"major\": 1,\n"
-      "    \"minor\": 1\n"
+      "    \"minor\": 2\n"
       "  },\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
 }
@@ -535,7 +535,7 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   EXPECT_EQ(workloads.items[1].Find("deterministic"), nullptr);
   EXPECT_TRUE(workloads.items[2].Find("deterministic")->boolean);
   EXPECT_EQ(workloads.items[2].Find("lower_is_better"), nullptr);
-  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 1);
+  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 2);
   Result<Results> back = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ExpectSameResults(r, *back);

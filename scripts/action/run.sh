@@ -7,10 +7,13 @@ set -uo pipefail
 bin=${GPUGATE_BIN:?no gpugate binary from the setup step}
 out=${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}
 
+say_outcome() {  # the outcome and its older name, verdict
+  { echo "outcome=$1"; echo "verdict=$1"; } >> "$out"
+}
 fail_input() {  # a problem with the action's inputs: exit code 2
   echo "::error title=gpugate::$1"
   echo "exit-code=2" >> "$out"
-  echo "verdict=error" >> "$out"
+  say_outcome error
   exit 0
 }
 need() { [ -n "${!1:-}" ] || fail_input "mode '$GPUGATE_MODE' needs the input '$2'"; }
@@ -85,7 +88,7 @@ case "${GPUGATE_MODE:-gate}" in
       current="${RUNNER_TEMP:-/tmp}/gpugate-merged.json"
       "$bin" merge "${shard_files[@]}" -o "$current"
       code=$?
-      [ "$code" -eq 0 ] || { echo "exit-code=$code" >> "$out"; echo "verdict=error" >> "$out"; exit 0; }
+      [ "$code" -eq 0 ] || { echo "exit-code=$code" >> "$out"; say_outcome error; exit 0; }
       echo "results=$current" >> "$out"
     fi
     [ -n "$current" ] || fail_input "mode 'compare' needs the input 'current' or 'shards'"
@@ -99,7 +102,7 @@ case "${GPUGATE_MODE:-gate}" in
     code=$?
     if [ "$code" -eq 0 ]; then
       echo "results=$results" >> "$out"
-      echo "verdict=not_judged" >> "$out"   # measured only: nothing compared
+      say_outcome not_judged   # measured only: nothing compared
     fi ;;
   refresh)
     need GPUGATE_SUITE suite
@@ -138,7 +141,7 @@ case "${GPUGATE_MODE:-gate}" in
         { echo "### gpugate baseline refresh"; echo; echo '```'; echo "$line"; echo "$history"; echo '```'; } \
           >> "$GITHUB_STEP_SUMMARY"
       fi
-      echo "verdict=pass" >> "$out"
+      say_outcome not_judged   # a refresh stores a run; it judges nothing
     fi ;;
   *)
     fail_input "mode must be gate, ab, compare, refresh or run (got '${GPUGATE_MODE}')" ;;
@@ -148,7 +151,7 @@ echo "exit-code=$code" >> "$out"
 # gpugate writes verdict= itself with --github; when it stopped before
 # judging (input or tool error), say so.
 if ! grep -q '^verdict=' "$out"; then
-  echo "verdict=error" >> "$out"
+  say_outcome error
   for k in regressions improvements inconclusive; do echo "$k=0" >> "$out"; done
   echo "::error title=gpugate::gpugate exited with code $code before reaching a verdict (see the log above)"
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then

@@ -16,6 +16,9 @@
 #                 the report through a stand-in `gh`
 #   6 race        two nightly refreshes at once (the remote holds each push
 #                 for 2 s): both runs are kept
+#   7 sharded PR  examples/workflows/sharded.yml: four `mode: run` shard jobs
+#                 with one run id, then `mode: compare` of the merged shards
+#                 against the base branch's history
 #
 # The action's steps run through scripts/action/local_runner.py with the
 # inputs of the example workflows (examples/workflows/*.yml). The setup step
@@ -103,18 +106,24 @@ checkout() {  # checkout DIR BRANCH
 }
 
 # The `with:` inputs of the gpugate step of an example workflow, as JSON.
+# ${{ matrix.shard }}, ${{ github.run_id }} and ${{ github.run_attempt }} are
+# replaced by MATRIX_SHARD, 4242 and 1.
 example_inputs() {  # example_inputs WORKFLOW JOB
-  /usr/bin/python3 - "$ROOT/examples/workflows/$1" "$2" <<'PY'
-import json, sys, yaml
+  /usr/bin/python3 - "$ROOT/examples/workflows/$1" "$2" "${MATRIX_SHARD:-}" <<'PY'
+import json, re, sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
+ctx = {"matrix.shard": sys.argv[3], "github.run_id": "4242", "github.run_attempt": "1"}
+def sub(v):
+    return re.sub(r"\$\{\{\s*([a-z_.]+)\s*\}\}", lambda m: ctx[m.group(1)], str(v))
 for step in wf["jobs"][sys.argv[2]]["steps"]:
     if "gpugate" in str(step.get("uses", "")):
-        print(json.dumps({k: str(v) for k, v in (step.get("with") or {}).items()}))
+        print(json.dumps({k: sub(v) for k, v in (step.get("with") or {}).items()}))
         break
 else:
     sys.exit("no gpugate step in " + sys.argv[1])
 PY
 }
+get_extra() { /usr/bin/python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("extra-args", ""))' "$1"; }
 merge_json() { /usr/bin/python3 -c 'import json,sys; a=json.loads(sys.argv[1]); a.update(json.loads(sys.argv[2])); print(json.dumps(a))' "$1" "$2"; }
 
 NIGHTLY=$(example_inputs nightly-refresh.yml refresh)
@@ -276,6 +285,28 @@ check "race: one job lost the lease and updated again" \
   grep -qh "moved while updating" "$WORK/race-a/log.txt" "$WORK/race-b/log.txt"
 check "race: the branch still has one commit" \
   [ "$(git -C "$WORK/remote.git" rev-list --count gpugate-baselines)" = 1 ]
+
+# 7. the sharded workflow on a clean PR: four shard jobs, one gate job.
+mkdir -p "$WORK/ws-gate-sharded"
+checkout "$WORK/ws-shards" pr-clean
+SHARD_T0=$(date +%s.%N)
+for shard in 1 2 3 4; do
+  inputs=$(MATRIX_SHARD=$shard example_inputs sharded.yml shard)
+  job "shard-$shard" "$WORK/ws-shards" "$(merge_json "$inputs" "{\"extra-args\": \"$(get_extra "$inputs") --seed $((1000 + shard))\"}")" "$(pr_github pr-clean 5)"
+  expect "shard-$shard" exit-code "j['outputs']['exit-code']" 0
+  expect "shard-$shard" outcome "j['outputs']['outcome']" not_judged
+  cp "$WORK/ws-shards/shard-$shard.json" "$WORK/ws-gate-sharded/"   # upload + download-artifact
+done
+checkout "$WORK/ws-gate-sharded/repo" pr-clean
+mv "$WORK"/ws-gate-sharded/shard-*.json "$WORK/ws-gate-sharded/repo/"
+job gate-sharded "$WORK/ws-gate-sharded/repo" "$(example_inputs sharded.yml gate)" "$(pr_github pr-clean 5)"
+SHARD_T1=$(date +%s.%N)
+TIMES+=("$(printf '%-14s %6.2f s   (4 shard jobs and the gate job)' sharded "$(awk -v a="$SHARD_T0" -v b="$SHARD_T1" 'BEGIN { print b - a }')")")
+expect gate-sharded exit-code "j['outputs']['exit-code']" 0
+expect gate-sharded job "j['job_exit']" 0
+expect gate-sharded "outcome decided or honestly not" "j['outputs']['outcome'] in ('pass', 'not_judged')" True
+expect gate-sharded "all six workloads compared" "int(j['outputs']['new'] or 0) + int(j['outputs']['removed'] or 0)" 0
+expect_log gate-sharded "merged 4 shard(s) of run 4242"
 
 # Warm setup (gpugate found ready, as after a cache hit) in every job: < 10 s.
 slowest=$(/usr/bin/python3 - "$WORK" <<'PY'

@@ -42,8 +42,8 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
     std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << merged->run.run_id << " ("
               << merged->workloads.size() << " workloads) into " << out << "\n";
   if (merged->run.shard) ReportWarning("shards are missing; the merged run is marked " + *merged->run.shard);
-  // Within one runner class shards may run on different CPU models: say so,
-  // since the merged run carries the first shard's CPU model.
+  // Within one runner class shards may run on different CPU models: say so
+  // (each merged workload records its CPU model).
   std::map<std::string, std::vector<std::string>> cpus;
   for (size_t i = 0; i < shards.size(); ++i)
     cpus[shards[i].run.env.cpu_model].push_back(shards[i].run.shard.value_or(names[i]));
@@ -56,8 +56,9 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
     }
     ReportWarning("the shards ran on " + std::to_string(cpus.size()) + " CPU models of runner class '" +
                   EscapeTerminal(merged->run.env.runner_class.value_or("")) + "': " + what +
-                  "; the merged run records " + EscapeTerminal(merged->run.env.cpu_model) +
-                  ", and the speed difference between its shards counts as noise when it is compared");
+                  "; each workload records its CPU model, and compare removes each CPU's speed "
+                  "factor separately (it needs at least 5 workloads per CPU; with fewer the speed "
+                  "difference counts as a change)");
   }
   return 0;
 }

@@ -26,6 +26,7 @@ Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
   SuiteSelection sel;
   sel.suite = std::move(suite).value();
   sel.workloads = FilterWorkloads(sel.suite.workloads, filters, tags);
+  sel.before_shard = sel.workloads.size();
   if (!shard_text.empty()) {
     Result<std::pair<int, int>> shard = ParseShard(shard_text);
     if (!shard.ok()) return shard.error().WithContext("--shard");
@@ -121,9 +122,14 @@ int RunCommand(const CommandSpec& self, const Args& args) {
 
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
-  if (sel->workloads.empty())
+  // An empty shard of a non-empty selection is a valid, empty part of the
+  // run (a matrix of more shards than the partition fills): merge takes it.
+  if (sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
+  if (sel->workloads.empty())
+    ReportWarning("shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
+                  " selected workloads; writing an empty shard for gpugate merge");
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
 
   RunOptions run_options;

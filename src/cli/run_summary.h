@@ -17,6 +17,7 @@ struct SuiteSelection {
   Suite suite;
   std::vector<WorkloadSpec> workloads;   ///< after filter, tag and shard
   std::optional<std::string> shard;      ///< "i/N" when sharded
+  size_t before_shard = 0;               ///< workloads the filters and tags selected
 };
 
 /// Loads the suite and applies the selection.

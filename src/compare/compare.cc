@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -74,8 +75,19 @@ struct Units {
   ShiftMethod method = ShiftMethod::kThresholdOnly;
   std::vector<double> base, cur;
   std::vector<int> base_run, cur_run;  // history: run index of each value
+  std::vector<std::string> base_cpu, cur_cpu;  // history: CPU model of each value
   int current_rounds = 0;
   double log_ratio = 0;
+};
+
+// A column of the run-factor table: a run (history or current), or the part
+// of a merged run measured on one CPU model, with its fitted factor.
+struct FactorColumn {
+  bool current = false;
+  int run = 0;
+  std::string cpu;
+  double factor = 0;
+  bool known = false;
 };
 
 // A history run or a current run together with its index in its list, and
@@ -84,6 +96,7 @@ struct Indexed {
   int run = 0;
   Rounds rounds;
   std::optional<std::pair<double, double>> reported_noise;  // (relative sd, samples)
+  std::string cpu;  // CPU model the value was measured on; empty = the run's
 };
 
 // Noise reported next to a single summary value: nvbench summaries without
@@ -227,10 +240,12 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
     for (const Indexed& r : history) {
       u.base.push_back(RunLogLevel(r.rounds));
       u.base_run.push_back(r.run);
+      u.base_cpu.push_back(r.cpu);
     }
     for (const Indexed& r : current) {
       u.cur.push_back(RunLogLevel(r.rounds));
       u.cur_run.push_back(r.run);
+      u.cur_cpu.push_back(r.cpu);
     }
     return u;
   }
@@ -391,6 +406,10 @@ class Comparer {
           "machine, not the code");
   }
 
+  static std::string CpuOf(const WorkloadResult& w, const Results& run) {
+    return w.cpu_model ? *w.cpu_model : run.run.env.cpu_model;
+  }
+
   // Within one runner class the runs may come from different CPU models.
   // Their speed difference is removed like any run's speed factor, which
   // needs kMinWorkloadsForRunFactor timed workloads; with fewer, the CPU
@@ -404,19 +423,32 @@ class Comparer {
     };
     for (const Results& r : runs_) add(r);
     for (const Results& r : current_runs_) add(r);
+    // A merged run whose shards ran on different CPUs names them per workload.
+    for (const auto* list : {&runs_, &current_runs_})
+      for (const Results& r : *list)
+        for (const WorkloadResult& w : r.workloads)
+          if (w.cpu_model && !w.cpu_model->empty()) models.insert(*w.cpu_model);
     if (models.size() < 2) return;
-    int timed = 0;
+    // Timed workloads of the current run per CPU model (a merged run may
+    // span several): each CPU's speed factor needs kMinWorkloadsForRunFactor.
+    std::map<std::string, int> timed;
     for (const WorkloadResult& w : current_.workloads)
-      timed += w.status == WorkloadStatus::kOk && HasTimeMetric(w) && !w.deterministic;
-    if (timed >= kMinWorkloadsForRunFactor) {
+      if (w.status == WorkloadStatus::kOk && HasTimeMetric(w) && !w.deterministic) ++timed[CpuOf(w, current_)];
+    int total = 0;
+    for (const auto& [cpu, n] : timed) {
+      total += n;
+      if (n < kMinWorkloadsForRunFactor) unfactored_cpus_.insert(cpu);
+    }
+    if (unfactored_cpus_.size() < timed.size()) {
       cpu_mixed_ = true;
       return;
     }
+    unfactored_cpus_.clear();
     out_.environment_matches = false;
     out_.env_differences.push_back({"cpu_model", Reference().run.env.cpu_model, current_.run.env.cpu_model});
     out_.warnings.push_back("the runs come from " + std::to_string(models.size()) +
                             " CPU models of runner class '" + current_.run.env.runner_class.value_or("") +
-                            "' and the current run has " + std::to_string(timed) +
+                            "' and the current run has " + std::to_string(total) +
                             " timed workload(s): the speed factor between CPU models needs at least " +
                             std::to_string(kMinWorkloadsForRunFactor));
   }
@@ -425,33 +457,35 @@ class Comparer {
   // CPU's speed relative to the current run where the factors are known.
   void AddCpuModelsRow() {
     if (!cpu_mixed_ || !out_.environment_matches) return;
-    const size_t n_base = runs_.size();
-    auto factor_of = [&](size_t col, double* f) {
-      if (col >= time_factor_known_.size() || !time_factor_known_[col]) return false;
-      *f = time_factor_[col];
-      return true;
-    };
+    const std::string& cpu = current_.run.env.cpu_model;
     double cur_sum = 0;
     int cur_n = 0;
-    for (size_t j = 0; j < current_runs_.size(); ++j) {
-      double f;
-      if (factor_of(n_base + j, &f)) cur_sum += f, ++cur_n;
-    }
-    struct Model { int runs = 0; double sum = 0; int known = 0; };
+    for (const FactorColumn& c : time_columns_)
+      if (c.current && c.known && c.cpu == cpu) cur_sum += c.factor, ++cur_n;
+    struct Model { std::set<int> runs; double sum = 0; int known = 0; };
     std::map<std::string, Model> models;
     std::vector<std::string> order;
-    for (size_t k = 0; k < n_base; ++k) {
-      const std::string& m = runs_[k].run.env.cpu_model;
+    auto note = [&](const std::string& m) -> Model& {
       if (!models.count(m)) order.push_back(m);
-      Model& e = models[m];
-      ++e.runs;
-      double f;
-      if (factor_of(k, &f)) e.sum += f, ++e.known;
+      return models[m];
+    };
+    for (size_t k = 0; k < runs_.size(); ++k) {
+      note(runs_[k].run.env.cpu_model).runs.insert(static_cast<int>(k));
+      for (const WorkloadResult& w : runs_[k].workloads)
+        if (w.cpu_model) note(*w.cpu_model).runs.insert(static_cast<int>(k));
     }
+    for (const FactorColumn& c : time_columns_)
+      if (!c.current && c.known) {
+        Model& e = note(c.cpu);
+        e.sum += c.factor;
+        ++e.known;
+      }
     std::string text;
     for (const std::string& m : order) {
       const Model& e = models[m];
-      text += (text.empty() ? "" : "; ") + m + ": " + std::to_string(e.runs) + " run" + (e.runs == 1 ? "" : "s");
+      if (e.runs.empty()) continue;
+      const size_t n = e.runs.size();
+      text += (text.empty() ? "" : "; ") + m + ": " + std::to_string(n) + " run" + (n == 1 ? "" : "s");
       if (e.known > 0 && cur_n > 0) {
         const double rel = std::exp(e.sum / e.known - cur_sum / cur_n);
         char buf[64];
@@ -463,9 +497,18 @@ class Comparer {
         text += buf;
       }
     }
+    // A merged current run may span CPUs itself.
+    std::set<std::string> current_cpus;
+    for (const WorkloadResult& w : current_.workloads)
+      if (w.cpu_model) current_cpus.insert(*w.cpu_model);
+    std::string now = cpu;
+    if (current_cpus.size() > 1) {
+      now = "shards on ";
+      for (const std::string& c : current_cpus) now += (now.size() > 10 ? ", " : "") + c;
+    }
     EnvDifference row{"cpu_model (runner class " + current_.run.env.runner_class.value_or("") +
                           "; run speed factors removed)",
-                      text, current_.run.env.cpu_model};
+                      text, now};
     row.within_runner_class = true;
     out_.env_differences.push_back(std::move(row));
   }
@@ -580,6 +623,13 @@ class Comparer {
               "environments differ (" + what + "); use --allow-env-mismatch to compare anyway");
       return;
     }
+    if (cpu_mixed_ && HasTimeMetric(w) && !w.deterministic && unfactored_cpus_.count(CpuOf(w, current_))) {
+      Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
+              "ran on " + CpuOf(w, current_) + " with fewer than " +
+                  std::to_string(kMinWorkloadsForRunFactor) +
+                  " timed workloads of this run: that CPU's speed factor cannot be estimated");
+      return;
+    }
     // The primary metric (time unless the workload measured something else).
     // A deterministic count keeps its zeros; noisy metrics need positive values.
     const bool deterministic = w.deterministic || ref->deterministic;
@@ -590,14 +640,14 @@ class Comparer {
     for (const auto& [run, h] : history) {
       if (!SameMetric(*h, w)) continue;  // an older run that measured something else
       Rounds r = keep(h->rounds);
-      if (!r.empty()) hist.push_back({run, std::move(r), ReportedNoiseOf(*h)});
+      if (!r.empty()) hist.push_back({run, std::move(r), ReportedNoiseOf(*h), CpuOf(*h, runs_[run])});
     }
     std::vector<Indexed> cur;
     if (Rounds r = keep(w.rounds); !r.empty()) {
-      cur.push_back({0, std::move(r), ReportedNoiseOf(w)});
+      cur.push_back({0, std::move(r), ReportedNoiseOf(w), CpuOf(w, current_)});
       for (const auto& [run, c] : confirmations_) {
         Rounds rc = keep(c->rounds);
-        if (!rc.empty()) cur.push_back({run, std::move(rc), ReportedNoiseOf(*c)});
+        if (!rc.empty()) cur.push_back({run, std::move(rc), ReportedNoiseOf(*c), CpuOf(*c, current_runs_[run])});
       }
     }
     int time_index = static_cast<int>(pending_.size());
@@ -659,15 +709,15 @@ class Comparer {
       for (const auto& [run, h] : history)
         if (const KernelResult* hk = find(*h, k.name)) {
           Rounds r = KernelRounds(*hk);
-          if (!r.empty()) hist.push_back({run, std::move(r), std::nullopt});
+          if (!r.empty()) hist.push_back({run, std::move(r), std::nullopt, {}});
         }
       std::vector<Indexed> cur;
       if (Rounds r = KernelRounds(k); !r.empty()) {
-        cur.push_back({0, std::move(r), std::nullopt});
+        cur.push_back({0, std::move(r), std::nullopt, {}});
         for (const auto& [run, c] : confirmations_)
           if (const KernelResult* ck = find(*c, k.name)) {
             Rounds rc = KernelRounds(*ck);
-            if (!rc.empty()) cur.push_back({run, std::move(rc), std::nullopt});
+            if (!rc.empty()) cur.push_back({run, std::move(rc), std::nullopt, {}});
           }
       }
       bool throttled_current = w.throttled;
@@ -794,35 +844,55 @@ class Comparer {
     std::vector<size_t> members = Members(family, ShiftMethod::kHistoryPrediction);
     if (members.empty()) return;
     RunFactors factors;
-    const int n_base = static_cast<int>(runs_.size());
-    const int n_cur = static_cast<int>(current_runs_.size());
+    // Columns of the factor table: one per run, or one per (run, CPU model)
+    // when a merged run's shards ran on different CPU models, so each CPU's
+    // workloads get their own speed factor.
+    std::vector<FactorColumn> columns;
+    std::map<std::tuple<bool, int, std::string>, int> column_of;
+    auto column = [&](bool current, int run, const std::string& cpu) {
+      const std::string key_cpu = cpu_mixed_ ? cpu : std::string();
+      auto [it, fresh] = column_of.emplace(std::make_tuple(current, run, key_cpu), static_cast<int>(columns.size()));
+      if (fresh) columns.push_back({current, run, cpu});
+      return it->second;
+    };
+    std::vector<std::vector<int>> base_col(members.size()), cur_col(members.size());
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      for (size_t j = 0; j < u.base.size(); ++j) base_col[m].push_back(column(false, u.base_run[j], u.base_cpu[j]));
+      for (size_t j = 0; j < u.cur.size(); ++j) cur_col[m].push_back(column(true, u.cur_run[j], u.cur_cpu[j]));
+    }
     bool remove = family == Family::kTime &&
                   members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
     if (remove) {
-      std::vector<std::vector<double>> table(members.size(),
-                                             std::vector<double>(n_base + n_cur, kNaN));
+      std::vector<std::vector<double>> table(members.size(), std::vector<double>(columns.size(), kNaN));
       for (size_t m = 0; m < members.size(); ++m) {
         const Units& u = *pending_[members[m]].units;
-        for (size_t j = 0; j < u.base.size(); ++j) table[m][u.base_run[j]] = u.base[j];
-        for (size_t j = 0; j < u.cur.size(); ++j) table[m][n_base + u.cur_run[j]] = u.cur[j];
+        for (size_t j = 0; j < u.base.size(); ++j) table[m][base_col[m][j]] = u.base[j];
+        for (size_t j = 0; j < u.cur.size(); ++j) table[m][cur_col[m][j]] = u.cur[j];
       }
-      std::vector<bool> fit(n_base + n_cur, false);
-      for (int k = 0; k < n_base; ++k) fit[k] = true;
-      factors = PolishRunFactors(table, fit);
+      std::vector<bool> fit(columns.size(), false), whole_run_part(columns.size(), false);
+      for (size_t c = 0; c < columns.size(); ++c) {
+        fit[c] = !columns[c].current;
+        // A part of the current run (its workloads on one CPU model), not a
+        // re-run of a few doubtful workloads.
+        whole_run_part[c] = columns[c].current && columns[c].run == 0;
+      }
+      factors = PolishRunFactors(table, fit, 0.5, &whole_run_part);
       // Only a factor the history shows: with independent noise, removing
       // one would only add the median's noise to every comparison. Runs on
       // different CPU models of one class always differ in speed.
       remove = factors.common || cpu_mixed_;
-      if (family == Family::kTime) {
-        time_factor_ = factors.factor;
-        time_factor_known_ = factors.estimated;
+      for (size_t c = 0; c < columns.size(); ++c) {
+        columns[c].factor = factors.factor[c];
+        columns[c].known = factors.estimated[c];
       }
+      if (family == Family::kTime) time_columns_ = columns;
     }
     if (remove) {
-      for (size_t m : members) {
-        Units& u = *pending_[m].units;
-        for (size_t j = 0; j < u.base.size(); ++j) u.base[j] -= factors.factor[u.base_run[j]];
-        for (size_t j = 0; j < u.cur.size(); ++j) u.cur[j] -= factors.factor[n_base + u.cur_run[j]];
+      for (size_t m = 0; m < members.size(); ++m) {
+        Units& u = *pending_[members[m]].units;
+        for (size_t j = 0; j < u.base.size(); ++j) u.base[j] -= factors.factor[base_col[m][j]];
+        for (size_t j = 0; j < u.cur.size(); ++j) u.cur[j] -= factors.factor[cur_col[m][j]];
       }
     }
     std::vector<double> run_var, run_df;
@@ -841,7 +911,7 @@ class Comparer {
       s.common_factor_removed = remove;
       pending_[m].shift = Calibrated(s, ref);
     }
-    if (remove) AddCommonShift(family, factors, n_base, n_cur, conf);
+    if (remove) AddCommonShift(family, columns, conf);
   }
 
   Calibration HistoryReference(const std::vector<size_t>& members, const VariancePrior& prior) const {
@@ -911,15 +981,15 @@ class Comparer {
   // The family's common shift: the current runs' speed factors against the
   // history's (a t on run factors). It is one more hypothesis: a change that
   // slows every workload alike is invisible once factors are removed.
-  void AddCommonShift(Family family, const RunFactors& f, int n_base, int n_cur, double conf) {
+  void AddCommonShift(Family family, const std::vector<FactorColumn>& columns, double conf) {
     std::vector<double> hist, cur;
     // Across CPU models a whole-suite shift is the CPUs' speed: only history
     // runs on the current run's CPU model say what its factor should be.
-    for (int k = 0; k < n_base; ++k)
-      if (f.estimated[k] && (!cpu_mixed_ || runs_[k].run.env.cpu_model == current_.run.env.cpu_model))
-        hist.push_back(f.factor[k]);
-    for (int j = 0; j < n_cur; ++j)
-      if (f.estimated[n_base + j]) cur.push_back(f.factor[n_base + j]);
+    const std::string& cpu = current_.run.env.cpu_model;
+    for (const FactorColumn& c : columns) {
+      if (!c.known || (cpu_mixed_ && c.cpu != cpu)) continue;
+      (c.current ? cur : hist).push_back(c.factor);
+    }
     Pending p;
     p.family = family;
     p.common = true;
@@ -989,10 +1059,9 @@ class Comparer {
         if (std::isfinite(s.estimate)) d.push_back(s.estimate);
       if (d.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
         common = Median(d);
-        if (cpu_mixed_) {  // base run 0 at factor 0, the current run at `common`
-          time_factor_ = {0.0, common};
-          time_factor_known_ = {true, true};
-        }
+        if (cpu_mixed_)  // base run 0 at factor 0, the current run at `common`
+          time_columns_ = {{false, 0, Reference().run.env.cpu_model, 0.0, true},
+                           {true, 0, current_.run.env.cpu_model, common, true}};
         for (LogShift& s : shifts) {
           s.estimate -= common;
           s.ci_low -= common;
@@ -1406,8 +1475,10 @@ class Comparer {
   // environment section lists the CPUs with their speed relative to the
   // current run.
   bool cpu_mixed_ = false;
-  std::vector<double> time_factor_;     // per run (history, then current), log
-  std::vector<bool> time_factor_known_;
+  // CPU models of the current run with too few timed workloads for their
+  // own speed factor: those workloads are incomparable.
+  std::set<std::string> unfactored_cpus_;
+  std::vector<FactorColumn> time_columns_;  // the time family's factor columns
   Verdicts out_;
 };
 

@@ -18,7 +18,8 @@ double MedianOrNaN(std::vector<double>& v) {
 }  // namespace
 
 RunFactors PolishRunFactors(const std::vector<std::vector<double>>& table,
-                            const std::vector<bool>& fit, double min_share) {
+                            const std::vector<bool>& fit, double min_share,
+                            const std::vector<bool>* share_exempt) {
   const size_t rows = table.size();
   const size_t cols = fit.size();
   RunFactors out;
@@ -109,7 +110,8 @@ RunFactors PolishRunFactors(const std::vector<std::vector<double>>& table,
   const size_t need = std::max(static_cast<size_t>(kMinWorkloadsForRunFactor),
                                static_cast<size_t>(std::ceil(min_share * static_cast<double>(rows))));
   for (size_t k = 0; k < cols; ++k) {
-    if (fit[k] || count[k] < need) continue;
+    const bool exempt = share_exempt != nullptr && k < share_exempt->size() && (*share_exempt)[k];
+    if (fit[k] || count[k] < (exempt ? static_cast<size_t>(kMinWorkloadsForRunFactor) : need)) continue;
     const double f = column_factor(k);
     if (!std::isfinite(f)) continue;
     out.factor[k] = f;

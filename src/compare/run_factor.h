@@ -39,8 +39,11 @@ struct RunFactors {
 /// rows)) values, which keeps a re-run of a few doubtful workloads (whose
 /// shared move may be the very change under test) from being "corrected".
 /// A fitted column with fewer than kMinWorkloadsForRunFactor values is not
-/// estimated either.
+/// estimated either. Columns `share_exempt` marks (the parts of one current
+/// run measured on different CPU models) need only kMinWorkloadsForRunFactor
+/// values, not the share.
 RunFactors PolishRunFactors(const std::vector<std::vector<double>>& table,
-                            const std::vector<bool>& fit, double min_share = 0.5);
+                            const std::vector<bool>& fit, double min_share = 0.5,
+                            const std::vector<bool>* share_exempt = nullptr);
 
 }  // namespace gpugate

@@ -88,6 +88,10 @@ Result<Results> MergeShards(const std::vector<Results>& shards, const std::vecto
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a].first < ids[b].first; });
   Results merged = shards[order[0]];
   merged.workloads.clear();
+  // Shards of one runner class on different CPU models: each workload keeps
+  // the CPU model it ran on.
+  bool cpus_differ = false;
+  for (const Results& s : shards) cpus_differ = cpus_differ || s.run.env.cpu_model != shards[0].run.env.cpu_model;
   std::map<std::string, size_t> owner;
   for (size_t i : order) {
     for (const auto& w : shards[i].workloads) {
@@ -96,6 +100,8 @@ Result<Results> MergeShards(const std::vector<Results>& shards, const std::vecto
         return InputError(names[i] + ": workload '" + w.name + "' is also in " + names[it->second] +
                           "; shards of one run must hold disjoint workloads");
       merged.workloads.push_back(w);
+      if (cpus_differ && !merged.workloads.back().cpu_model)
+        merged.workloads.back().cpu_model = shards[i].run.env.cpu_model;
     }
     if (shards[i].run.time_unix_ns < merged.run.time_unix_ns) {
       merged.run.time_unix_ns = shards[i].run.time_unix_ns;

@@ -22,7 +22,8 @@ struct MergeOptions {
 /// fields that make timings incomparable, see EnvironmentDifferences), a
 /// workload present in two shards, the same shard twice, shard counts that
 /// disagree, a mix of sharded and unsharded files, and missing shards unless
-/// allowed. The result has the first shard's metadata, the earliest start
+/// allowed. Shards of one runner class may come from different CPU models:
+/// then every merged workload records its shard's CPU model (cpu_model). The result has the first shard's metadata, the earliest start
 /// time, no shard marker, and workloads ordered by shard index then file order.
 Result<Results> MergeShards(const std::vector<Results>& shards, const std::vector<std::string>& names,
                             const MergeOptions& options = {});

@@ -150,6 +150,11 @@ struct WorkloadResult {
   std::vector<KernelResult> kernels;
   std::map<std::string, double> counters;    ///< free-form numeric counters
   int confirmation_reruns = 0;               ///< set by `gate`
+  /// The CPU model this workload ran on when it differs within the run: set
+  /// by `merge` on every workload when the shards of one runner class ran on
+  /// different CPU models (compare then gives each CPU's workloads their own
+  /// speed factor). Null otherwise: the run's environment.cpu_model holds.
+  std::optional<std::string> cpu_model;
 };
 
 /// A whole run: metadata plus workloads in suite order.

@@ -215,6 +215,7 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
   w.Key("counters");
   WriteNumberMap(w, r.counters);
   Field(w, "confirmation_reruns", r.confirmation_reruns);
+  if (r.cpu_model) Field(w, "cpu_model", r.cpu_model);
   w.EndObject();
 }
 
@@ -621,6 +622,7 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
   if (const JsonValue* counters = o.Get("counters", false))
     ReadNumberMap(d, *counters, p.Member("counters"), &w->counters);
   o.Count("confirmation_reruns", &w->confirmation_reruns, false);
+  o.Optional("cpu_model", &w->cpu_model);
 }
 
 /// "gpugate/results/v<major>" and the optional "version" object must name a

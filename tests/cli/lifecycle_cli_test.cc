@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cli/run_binary.h"
 
@@ -101,6 +102,27 @@ TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
   EXPECT_NE(first.out.find("no baseline yet at baselines/life/ci-new.json"), std::string::npos) << first.out;
   EXPECT_NE(first.err.find("holds the runner class ci-a"), std::string::npos) << first.err;
   EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--env-key", "//"}).exit_code, 2);
+}
+
+TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
+  // Four workloads over 12 shards: most shards are empty, and each is still
+  // a valid part of the run (a matrix larger than the suite).
+  std::vector<std::string> merge = {"merge"};
+  int empty = 0;
+  for (int i = 1; i <= 12; ++i) {
+    const std::string out = "s" + std::to_string(i) + ".json";
+    auto r = Run({"run", "same.yaml", "-o", out, "-q", "--shard", std::to_string(i) + "/12", "--run-id", "m1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (r.err.find("holds none of the 4 selected workloads") != std::string::npos) ++empty;
+    merge.push_back(out);
+  }
+  EXPECT_GE(empty, 8);
+  merge.insert(merge.end(), {"-o", "all.json"});
+  auto m = Run(merge);
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_NE(m.err.find("merged 12 shard(s) of run m1 (4 workloads)"), std::string::npos) << m.err;
+  // A filter that selects nothing stays an error, shard or not.
+  EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--filter", "nope*", "--shard", "1/2"}).exit_code, 2);
 }
 
 TEST_F(LifecycleCliTest, MergeShards) {

@@ -555,6 +555,53 @@ TEST(CompareRunnerClass, CpuModelsOfOneClassAreComparedWithTheirSpeedRemoved) {
   EXPECT_NE(common->verdict, Verdict::kRegression) << common->sentence;
 }
 
+// A merged run whose shards ran on two CPU models: workloads from `slow_cpu_from` on the
+// slower CPU (x1.25), each workload naming its CPU as merge records it.
+Results ShardedRun(int n, uint64_t seed, double slow, int slow_cpu_from) {
+  Results r = OnCpu(FactorRun(n, 1.0, seed, slow), "linux-x64-ubuntu24", "AMD EPYC 7763");
+  for (WorkloadResult& w : r.workloads) {
+    const bool on_b = w.name[0] == 'w' && std::stoi(w.name.substr(1)) >= slow_cpu_from;
+    w.cpu_model = on_b ? "Intel Xeon 8370C" : "AMD EPYC 7763";
+    if (on_b)
+      for (auto& round : w.rounds)
+        for (double& x : round) x *= 1.25;
+  }
+  return r;
+}
+
+TEST(CompareRunnerClass, ShardsOnTwoCpusGetTheirOwnSpeedFactor) {
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) {
+    const bool slow_cpu = k % 2 == 0;
+    hist.push_back(OnCpu(FactorRun(12, slow_cpu ? 1.25 : 1.0, 400 + k), "linux-x64-ubuntu24",
+                         slow_cpu ? "Intel Xeon 8370C" : "AMD EPYC 7763"));
+  }
+  // Workloads w6..w11 ran on the slower CPU; w0 is 50% slower for real.
+  Results cur = ShardedRun(12, 11, 1.5, 6);
+  Verdicts v = Compare(hist, cur, DefaultPolicy(), Opts());
+  EXPECT_TRUE(v.environment_matches);
+  const MetricVerdict* w0 = Find(v, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
+  EXPECT_NEAR(*w0->ratio, 1.5, 0.06);
+  for (int i = 1; i < 12; ++i) {
+    const MetricVerdict* m = Find(v, "w" + std::to_string(i), "time");
+    ASSERT_NE(m, nullptr);
+    EXPECT_NE(m->verdict, Verdict::kRegression) << m->workload << ": " << m->sentence;
+    EXPECT_NE(m->verdict, Verdict::kIncomparable) << m->workload << ": " << m->sentence;
+  }
+  ASSERT_FALSE(v.env_differences.empty());
+  EXPECT_NE(v.env_differences.back().current.find("shards on "), std::string::npos)
+      << v.env_differences.back().current;
+  // A shard with too few workloads on its CPU: those are incomparable, the
+  // rest is judged.
+  Results few = ShardedRun(12, 12, 1.5, 10);
+  Verdicts f = Compare(hist, few, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(f, "w10", "time")->verdict, Verdict::kIncomparable);
+  EXPECT_EQ(Find(f, "w11", "time")->verdict, Verdict::kIncomparable);
+  EXPECT_EQ(Find(f, "w0", "time")->verdict, Verdict::kRegression) << Find(f, "w0", "time")->sentence;
+}
+
 TEST(CompareRunnerClass, OtherClassOrNoClassWithAnotherCpuIsIncomparable) {
   Results base = OnCpu(FactorRun(8, 1.0, 1), "linux-x64-ubuntu24", "AMD EPYC 7763");
   Results other_class = OnCpu(FactorRun(8, 1.0, 2), "gpu-a100", "AMD EPYC 7763");

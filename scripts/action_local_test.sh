@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Local runner test of action.yml: executes the composite action's steps the
-# way the GitHub runner does (inputs and expressions substituted, each step in
-# `bash --noprofile --norc -eo pipefail`, a fresh $GITHUB_OUTPUT file per step
-# parsed into steps.<id>.outputs, one $GITHUB_STEP_SUMMARY, GITHUB_ACTIONS=true,
+# way the GitHub runner does (scripts/action/local_runner.py: inputs and
+# expressions substituted, each step in `bash --noprofile --norc -eo
+# pipefail`, a fresh $GITHUB_OUTPUT file per step parsed into
+# steps.<id>.outputs, one $GITHUB_STEP_SUMMARY, GITHUB_ACTIONS=true,
 # GITHUB_WORKSPACE and RUNNER_TEMP set, `if:` and `continue-on-error`
 # honoured), then asserts the action's outputs, the step summary and whether
 # the job failed, for: pass, regression, inconclusive, tool error, input
@@ -22,97 +23,7 @@ trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/path"
 ln -s "$BIN" "$WORK/path/gpugate"  # "gpugate on PATH": the action uses it instead of building
 
-# --- the runner ---------------------------------------------------------------
-cat > "$WORK/runner.py" <<'PY'
-"""Runs a composite action's steps like the GitHub Actions runner."""
-import json, os, re, subprocess, sys, tempfile
-import yaml
-
-action_path, inputs_json, workspace, event = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-action = yaml.safe_load(open(os.path.join(action_path, "action.yml")))
-inputs = {k: str(v.get("default", "")) for k, v in action.get("inputs", {}).items()}
-given = json.loads(inputs_json)
-unknown = set(given) - set(inputs)
-if unknown:
-    sys.exit(f"runner: unknown inputs {sorted(unknown)}")
-inputs.update(given)
-ctx = {"inputs": inputs, "steps": {},
-       "github": {"action_path": action_path, "event_name": event, "token": "fake-token",
-                  "repository": "example/repo", "event": {"pull_request": {"number": "7"}}}}
-
-def lookup(path):
-    cur = ctx
-    for part in path.split("."):
-        if not isinstance(cur, dict):
-            return ""
-        cur = cur.get(part, "")
-    return "" if isinstance(cur, dict) else str(cur)
-
-IDENT = re.compile(r"\b(inputs|steps|github)((?:\.[A-Za-z0-9_-]+)+)")
-
-def evaluate(expr):
-    expr = IDENT.sub(lambda m: repr(lookup(m.group(1) + m.group(2))), expr.strip())
-    expr = expr.replace("&&", " and ").replace("||", " or ")
-    return eval(expr, {"__builtins__": {}}, {})
-
-def substitute(text):
-    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(evaluate(m.group(1))), str(text))
-
-def parse_outputs(path):
-    out, lines, i = {}, open(path).read().split("\n"), 0
-    while i < len(lines):
-        line = lines[i]
-        m = re.match(r"^([A-Za-z0-9_-]+)<<(.+)$", line)
-        if m:
-            name, delim, value = m.group(1), m.group(2), []
-            i += 1
-            while i < len(lines) and lines[i] != delim:
-                value.append(lines[i]); i += 1
-            out[name] = "\n".join(value)
-        elif "=" in line:
-            k, v = line.split("=", 1)
-            out[k] = v
-        i += 1
-    return out
-
-temp = os.environ["RUNNER_TEMP"]
-summary = os.path.join(temp, "step_summary.md")
-open(summary, "w").close()
-failed_code = 0
-log = []
-for step in action["runs"]["steps"]:
-    sid = step.get("id", "")
-    cond = step.get("if")
-    if cond is not None:
-        cond = cond.strip()
-        if cond.startswith("${{"):
-            cond = cond[3:-2]
-        if failed_code or not evaluate(cond):
-            log.append(f"skip {sid}")
-            continue
-    elif failed_code:
-        log.append(f"skip {sid} (job failed)")
-        continue
-    out_file = tempfile.mktemp(dir=temp, prefix="output_")
-    open(out_file, "w").close()
-    env = dict(os.environ)
-    env.update({"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": out_file, "GITHUB_STEP_SUMMARY": summary,
-                "GITHUB_WORKSPACE": workspace, "GITHUB_ACTION_PATH": action_path, "GITHUB_EVENT_NAME": event,
-                "CI": "true"})
-    for k, v in (step.get("env") or {}).items():
-        env[k] = substitute(v)
-    script = tempfile.mktemp(dir=temp, prefix="step_", suffix=".sh")
-    open(script, "w").write(substitute(step["run"]))
-    rc = subprocess.call(["bash", "--noprofile", "--norc", "-eo", "pipefail", script], env=env, cwd=workspace)
-    ctx["steps"][sid] = {"outputs": parse_outputs(out_file)}
-    log.append(f"step {sid}: exit {rc}")
-    if rc != 0 and not step.get("continue-on-error", False):
-        failed_code = rc
-
-outputs = {k: substitute(v["value"]) for k, v in action.get("outputs", {}).items()}
-json.dump({"outputs": outputs, "job_exit": failed_code, "log": log, "summary": open(summary).read()},
-          open(os.path.join(temp, "job.json"), "w"), indent=1)
-PY
+# --- the runner: scripts/action/local_runner.py (steps as GitHub runs them) ---
 
 # --- fixtures: synthetic suites ---------------------------------------------------
 suite() {  # suite NAME SLOWDOWN CV -> $WORK/ws/NAME.yaml (SLOWDOWN on kernel/a only)
@@ -159,10 +70,15 @@ mkdir -p "$WORK/ws/base" "$WORK/ws/head"
 failures=0
 passed=0
 run_case() {  # run_case NAME EVENT INPUTS_JSON -> $WORK/job.json
-  local temp="$WORK/tmp-$1"
+  # SETUP=cache: gpugate is not on PATH but in the cached install prefix;
+  # SETUP=none: neither.
+  local temp="$WORK/tmp-$1" path="$WORK/path:$PATH"
   rm -rf "$temp"; mkdir -p "$temp"
-  ( cd "$WORK/ws" && PATH="$WORK/path:$PATH" RUNNER_TEMP="$temp" \
-      /usr/bin/python3 "$WORK/runner.py" "$ROOT" "$3" "$WORK/ws" "$2" ) > "$temp/log.txt" 2>&1 || true
+  if [ -n "${SETUP:-}" ]; then path=$PATH; fi
+  if [ "${SETUP:-}" = cache ]; then mkdir -p "$temp/gpugate-prefix/bin"; ln -s "$BIN" "$temp/gpugate-prefix/bin/gpugate"; fi
+  ( cd "$WORK/ws" && PATH="$path" RUNNER_TEMP="$temp" \
+      /usr/bin/python3 "$ROOT/scripts/action/local_runner.py" "$ROOT" "$3" "$WORK/ws" \
+        "{\"event_name\": \"$2\", \"event\": {\"pull_request\": {\"number\": \"7\"}}}" ) > "$temp/log.txt" 2>&1 || true
   cp "$temp/job.json" "$WORK/job.json" 2>/dev/null || echo '{}' > "$WORK/job.json"
   CASE_LOG="$temp/log.txt"
 }
@@ -251,6 +167,20 @@ run_case refresh push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "b
 expect refresh "job passes" "j['job_exit']" 0
 expect refresh "baseline written" "__import__('glob').glob('$WORK/ws/baselines/action-test/*.json') != []" True
 expect_summary refresh "gpugate baseline refresh"
+
+# setup from the cache: the prefix the cache step restores, no build
+SETUP=cache run_case cache-hit push '{"mode": "compare", "baseline": "base.json", "current": "same.json"}'
+expect cache-hit verdict "j['outputs']['verdict']" pass
+expect cache-hit "cache step played by the caller" "any(l.startswith('uses cache') for l in j['log'])" True
+expect cache-hit "warm setup under 10 s" "j['durations']['setup'] < 10" True
+if grep -q "gpugate: set up from cache" "$CASE_LOG" && ! grep -q "cmake" "$CASE_LOG"; then passed=$((passed + 1)); else
+  failures=$((failures + 1)); echo "FAIL [cache-hit] setup did not use the cached prefix without building"; tail -n 15 "$CASE_LOG"; fi
+echo "warm setup (cache hit): $(get "j['durations']['setup']") s"
+# build-from-source: never, and nothing on PATH or in the cache: input error
+SETUP=none run_case never push '{"mode": "compare", "baseline": "base.json", "current": "same.json", "build-from-source": "never"}'
+expect never "job fails" "j['job_exit']" 2
+if grep -q "is not on PATH or in .*build-from-source is 'never'" "$CASE_LOG"; then passed=$((passed + 1)); else
+  failures=$((failures + 1)); echo "FAIL [never] no clear error"; tail -n 15 "$CASE_LOG"; fi
 
 echo "action local test: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]

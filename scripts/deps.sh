@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages gpugate needs to build and test, if missing.
-# Safe to run repeatedly; needs root (or sudo) only when something is missing.
+# Installs the Debian packages gpugate needs, if missing. Safe to run
+# repeatedly; uses root (or sudo) only when something is missing.
+#   scripts/deps.sh           build and test (development, CI)
+#   scripts/deps.sh --build   only what building the gpugate binary needs
 set -euo pipefail
 
-PKGS=(cmake g++ make ninja-build pkg-config libyaml-cpp-dev rapidjson-dev
-      libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
-      libxml2-utils cmark-gfm python3 python3-yaml valgrind)
+BUILD_PKGS=(cmake g++ make ninja-build pkg-config libyaml-cpp-dev rapidjson-dev
+            libboost-program-options-dev zlib1g-dev)
+case "${1:-}" in
+  --build) PKGS=("${BUILD_PKGS[@]}") ;;
+  "") PKGS=("${BUILD_PKGS[@]}" libgtest-dev libgmock-dev libbenchmark-dev libxml2-utils cmark-gfm
+            python3 python3-yaml valgrind git) ;;
+  *) echo "usage: scripts/deps.sh [--build]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -21,9 +21,9 @@
 #                 against the base branch's history
 #
 # The action's steps run through scripts/action/local_runner.py with the
-# inputs of the example workflows (examples/workflows/*.yml). The setup step
-# finds gpugate ready (a warm setup, as after a cache hit); its time is
-# checked against 10 s. Workloads are synthetic (drawn timings, seeded), so
+# inputs of the example workflows (examples/workflows/*.yml). Each job starts
+# as after a cache hit: actions/cache has restored the install prefix, and
+# the setup step must use it (a warm setup; its time is checked against 10 s). Workloads are synthetic (drawn timings, seeded), so
 # the replay tests the lifecycle, not the machine.
 #
 #   scripts/lifecycle/replay.sh GPUGATE_BINARY        (KEEP_WORK=1 keeps the folder)
@@ -43,8 +43,9 @@ export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export RUNNER_OS=Linux RUNNER_ARCH=X64 ImageOS=ubuntu24
 unset GPUGATE_ENV_KEY
 
-# gpugate "on PATH" as the setup step finds it; `run` results are rewritten
-# to the night's CPU model when REPLAY_CPU="MODEL:FACTOR" is set.
+# gpugate as the cache restores it ($RUNNER_TEMP/gpugate-prefix/bin); `run`
+# results are rewritten to the night's CPU model when REPLAY_CPU="MODEL:FACTOR"
+# is set.
 mkdir -p "$WORK/path"
 cat > "$WORK/path/gpugate" <<EOF
 #!/usr/bin/env bash
@@ -134,9 +135,10 @@ passed=0
 declare -a TIMES=()
 job() {  # job NAME WORKSPACE INPUTS_JSON GITHUB_JSON -> $WORK/NAME/job.json
   local temp="$WORK/$1" t0 t1
-  mkdir -p "$temp"
+  mkdir -p "$temp/gpugate-prefix/bin"
+  cp "$WORK/path/gpugate" "$temp/gpugate-prefix/bin/gpugate"   # the cache hit
   t0=$(date +%s.%N)
-  ( cd "$2" && PATH="$WORK/path:$PATH" RUNNER_TEMP="$temp" \
+  ( cd "$2" && RUNNER_TEMP="$temp" \
       /usr/bin/python3 "$ROOT/scripts/action/local_runner.py" "$ROOT" "$3" "$2" "$4" ) > "$temp/log.txt" 2>&1 || true
   t1=$(date +%s.%N)
   [ -f "$temp/job.json" ] || echo '{}' > "$temp/job.json"
@@ -181,6 +183,7 @@ expect bootstrap outcome "j['outputs']['outcome']" not_judged
 expect bootstrap job "j['job_exit']" 0
 expect bootstrap new "j['outputs']['new']" 6
 expect_log bootstrap "no branch 'gpugate-baselines' on origin yet"
+expect_log bootstrap "gpugate: set up from cache"
 check "bootstrap: the step summary says no baseline yet" grep -qF "no baseline yet" <(get bootstrap "j['summary']")
 
 # 2. ten nightly refreshes on main, the CPU model changing between nights:

@@ -101,8 +101,8 @@ EOF
   git switch -q main && git switch -qc pr-clean && echo "# docs" >> perf/policy.yaml &&
   git commit -qam "a clean change" && git push -q origin pr-clean )
 
-checkout() {  # checkout DIR BRANCH
-  git clone -q "$WORK/remote.git" "$1"
+checkout() {  # checkout DIR BRANCH -- shallow, as actions/checkout does
+  git clone -q --depth 1 --no-single-branch "file://$WORK/remote.git" "$1"
   git -C "$1" switch -q "$2" 2>/dev/null || git -C "$1" switch -q -c "$2" "origin/$2"
 }
 

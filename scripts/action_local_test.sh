@@ -8,6 +8,10 @@
 # honoured), then asserts the action's outputs, the step summary and whether
 # the job failed, for: pass, regression, inconclusive, tool error, input
 # error, A/B and baseline refresh. Synthetic suites keep results deterministic.
+# The setup cases (cache hit, miss, always, a cached binary that does not
+# run, never) run with stand-ins for cmake, apt-get and sudo that record
+# their calls: a warm setup must call none of them, a build must configure
+# without tests, benchmarks and examples and install into the cached prefix.
 #   scripts/action_local_test.sh GPUGATE_BINARY
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +26,17 @@ WORK=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/path"
 ln -s "$BIN" "$WORK/path/gpugate"  # "gpugate on PATH": the action uses it instead of building
+# Stand-ins for the setup cases: each records its call in $GPUGATE_TEST_CALLS;
+# `cmake --install BUILD --prefix P` puts the binary under test into P/bin.
+mkdir -p "$WORK/shims"
+for tool in cmake apt-get sudo; do
+  cat > "$WORK/shims/$tool" <<EOF
+#!/usr/bin/env bash
+echo "$tool \$*" >> "\$GPUGATE_TEST_CALLS"
+if [ "$tool" = cmake ] && [ "\${1:-}" = --install ]; then mkdir -p "\$4/bin"; ln -sf "$BIN" "\$4/bin/gpugate"; fi
+EOF
+  chmod +x "$WORK/shims/$tool"
+done
 
 # --- the runner: scripts/action/local_runner.py (steps as GitHub runs them) ---
 
@@ -69,14 +84,28 @@ mkdir -p "$WORK/ws/base" "$WORK/ws/head"
 # --- cases ------------------------------------------------------------------------
 failures=0
 passed=0
-run_case() {  # run_case NAME EVENT INPUTS_JSON -> $WORK/job.json
+run_case() {  # run_case NAME EVENT INPUTS_JSON -> $WORK/job.json, $CASE_LOG, $CASE_CALLS
+  # SETUP unset: gpugate on PATH. Else the stand-ins come first on PATH and
   # SETUP=cache: gpugate is not on PATH but in the cached install prefix;
-  # SETUP=none: neither.
-  local temp="$WORK/tmp-$1" path="$WORK/path:$PATH"
+  # SETUP=none: neither; SETUP=always: both; SETUP=broken: the cached binary
+  # does not run (its recorded runtime packages are all installed).
+  local temp="$WORK/tmp-$1" path="$WORK/path:$PATH" prefix
   rm -rf "$temp"; mkdir -p "$temp"
-  if [ -n "${SETUP:-}" ]; then path=$PATH; fi
-  if [ "${SETUP:-}" = cache ]; then mkdir -p "$temp/gpugate-prefix/bin"; ln -s "$BIN" "$temp/gpugate-prefix/bin/gpugate"; fi
-  ( cd "$WORK/ws" && PATH="$path" RUNNER_TEMP="$temp" \
+  prefix="$temp/gpugate-prefix"
+  CASE_CALLS="$temp/calls.txt"
+  : > "$CASE_CALLS"
+  case "${SETUP:-}" in
+    "") ;;
+    always) path="$WORK/shims:$WORK/path:$PATH" ;;
+    *) path="$WORK/shims:$PATH" ;;
+  esac
+  case "${SETUP:-}" in
+    cache|always) mkdir -p "$prefix/bin"; ln -s "$BIN" "$prefix/bin/gpugate" ;;
+    broken) mkdir -p "$prefix/bin" "$prefix/share/gpugate"
+            printf '#!/bin/sh\nexit 127\n' > "$prefix/bin/gpugate"; chmod +x "$prefix/bin/gpugate"
+            echo bash > "$prefix/share/gpugate/runtime-packages" ;;
+  esac
+  ( cd "$WORK/ws" && PATH="$path" RUNNER_TEMP="$temp" GPUGATE_TEST_CALLS="$CASE_CALLS" \
       /usr/bin/python3 "$ROOT/scripts/action/local_runner.py" "$ROOT" "$3" "$WORK/ws" \
         "{\"event_name\": \"$2\", \"event\": {\"pull_request\": {\"number\": \"7\"}}}" ) > "$temp/log.txt" 2>&1 || true
   cp "$temp/job.json" "$WORK/job.json" 2>/dev/null || echo '{}' > "$WORK/job.json"
@@ -95,6 +124,12 @@ expect() {  # expect CASE WHAT EXPR WANT
     echo "FAIL [$1] $2: expected '$4', got '$got'"
     sed 's/^/    | /' "$CASE_LOG" | tail -n 15
   fi
+}
+check() {  # check CASE WHAT COMMAND...: passes when COMMAND succeeds
+  local name=$1 what=$2
+  shift 2
+  if "$@" > /dev/null 2>&1; then passed=$((passed + 1)); else
+    failures=$((failures + 1)); echo "FAIL [$name] $what"; sed 's/^/    | /' "$CASE_LOG" | tail -n 15; fi
 }
 expect_summary() {  # expect_summary CASE TEXT
   local text
@@ -172,10 +207,35 @@ expect_summary refresh "gpugate baseline refresh"
 SETUP=cache run_case cache-hit push '{"mode": "compare", "baseline": "base.json", "current": "same.json"}'
 expect cache-hit verdict "j['outputs']['verdict']" pass
 expect cache-hit "cache step played by the caller" "any(l.startswith('uses cache') for l in j['log'])" True
+expect cache-hit "nothing to save" "'skip save' in j['log']" True
 expect cache-hit "warm setup under 10 s" "j['durations']['setup'] < 10" True
-if grep -q "gpugate: set up from cache" "$CASE_LOG" && ! grep -q "cmake" "$CASE_LOG"; then passed=$((passed + 1)); else
-  failures=$((failures + 1)); echo "FAIL [cache-hit] setup did not use the cached prefix without building"; tail -n 15 "$CASE_LOG"; fi
+check cache-hit "uses the cached prefix" grep -qF "set up from cache ($WORK/tmp-cache-hit/gpugate-prefix/bin/gpugate)" "$CASE_LOG"
+check cache-hit "no cmake, apt-get or sudo (called: $(tr '\n' ';' < "$CASE_CALLS"))" test ! -s "$CASE_CALLS"
 echo "warm setup (cache hit): $(get "j['durations']['setup']") s"
+# a miss: build (cmake stood in for) without tests, benchmarks or examples,
+# install into the prefix, save it
+SETUP=none run_case cache-miss push '{"mode": "compare", "baseline": "base.json", "current": "same.json"}'
+expect cache-miss verdict "j['outputs']['verdict']" pass
+expect cache-miss "built gpugate saved" "any(l.startswith('uses save') for l in j['log'])" True
+check cache-miss "installed into the prefix" grep -qF "set up from built ($WORK/tmp-cache-miss/gpugate-prefix/bin/gpugate)" "$CASE_LOG"
+for arg in -DGPUGATE_BUILD_TESTS=OFF -DGPUGATE_BUILD_BENCH=OFF -DGPUGATE_BUILD_EXAMPLES=OFF -DGPUGATE_STATIC_DEPS=AUTO; do
+  check cache-miss "configured with $arg" grep -q -e "^cmake -S .* $arg" "$CASE_CALLS"
+done
+check cache-miss "builds only the gpugate target" grep -q -e "^cmake --build .* --target gpugate$" "$CASE_CALLS"
+if command -v dpkg > /dev/null; then
+  check cache-miss "records the runtime packages" test -s "$WORK/tmp-cache-miss/gpugate-prefix/share/gpugate/runtime-packages"
+fi
+# always: builds although gpugate is on PATH and in the prefix; no restore
+SETUP=always run_case always push '{"mode": "compare", "baseline": "base.json", "current": "same.json", "build-from-source": "always"}'
+expect always "no restore" "'skip cache' in j['log']" True
+check always "rebuilds" grep -qF "set up from built" "$CASE_LOG"
+# a cached binary that does not run, its runtime packages present: no
+# apt-get, then a build
+SETUP=broken run_case broken-cache push '{"mode": "compare", "baseline": "base.json", "current": "same.json"}'
+expect broken-cache verdict "j['outputs']['verdict']" pass
+check broken-cache "tries the recorded runtime packages" grep -q "installing the packages it was linked against" "$CASE_LOG"
+check broken-cache "rebuilds" grep -qF "set up from built" "$CASE_LOG"
+check broken-cache "no apt-get when nothing is missing" bash -c "! grep -q -e '^apt-get' -e '^sudo' '$CASE_CALLS'"
 # build-from-source: never, and nothing on PATH or in the cache: input error
 SETUP=none run_case never push '{"mode": "compare", "baseline": "base.json", "current": "same.json", "build-from-source": "never"}'
 expect never "job fails" "j['job_exit']" 2

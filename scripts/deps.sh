@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpugate needs, if missing. Safe to run
-# repeatedly; uses root (or sudo) only when something is missing.
-#   scripts/deps.sh           build and test (development, CI)
-#   scripts/deps.sh --build   only what building the gpugate binary needs
+# repeatedly; uses root (or sudo) only when something is missing, and runs
+# no apt-get at all when nothing is.
+#   scripts/deps.sh                 build and test (development, CI)
+#   scripts/deps.sh --build         only what building the gpugate binary needs
+#   scripts/deps.sh --packages P..  just these (e.g. the runtime packages a
+#                                   cached gpugate recorded when it was built)
 set -euo pipefail
 
-BUILD_PKGS=(cmake g++ make ninja-build pkg-config libyaml-cpp-dev rapidjson-dev
+BUILD_PKGS=(cmake g++ make ninja-build libyaml-cpp-dev rapidjson-dev
             libboost-program-options-dev zlib1g-dev)
 case "${1:-}" in
   --build) PKGS=("${BUILD_PKGS[@]}") ;;
-  "") PKGS=("${BUILD_PKGS[@]}" libgtest-dev libgmock-dev libbenchmark-dev libxml2-utils cmark-gfm
-            python3 python3-yaml valgrind git) ;;
-  *) echo "usage: scripts/deps.sh [--build]" >&2; exit 2 ;;
+  --packages) shift; PKGS=("$@") ;;
+  "") PKGS=("${BUILD_PKGS[@]}" pkg-config libgtest-dev libgmock-dev libbenchmark-dev libxml2-utils
+            cmark-gfm python3 python3-yaml valgrind git) ;;
+  *) echo "usage: scripts/deps.sh [--build | --packages PACKAGE...]" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -21,7 +25,7 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
-echo "gpugate: installing build dependencies: ${missing[*]}" >&2
+echo "gpugate: installing missing packages: ${missing[*]}" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive

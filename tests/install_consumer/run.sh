@@ -13,6 +13,11 @@ start=$(date +%s.%N)
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 "$work/prefix/bin/gpugate" --version
 [ -f "$work/prefix/include/gpugate/model/results.h" ] || { echo "headers not installed"; exit 1; }
+# The package must stand on its own: no path into this build or source tree.
+source=$(cd "$here/../.." && pwd)
+if grep -rn -e "$build" -e "$source" "$work/prefix/lib/cmake/gpugate"; then
+  echo "the installed CMake package refers to the build or source tree"; exit 1
+fi
 cat > "$work/suite.yaml" <<'YAML'
 version: 1
 name: consumer

@@ -17,8 +17,8 @@
 #include "cli/run_summary.h"
 #include "model/baseline.h"
 #include "model/environment.h"
-#include "report/escape.h"
-#include "report/format.h"
+#include "util/text/escape.h"
+#include "util/text/format.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/strings.h"
@@ -44,7 +44,7 @@ Status MakeParentDirs(const std::string& path) {
   return Status::Ok();
 }
 
-std::string ShortSha(const std::optional<std::string>& sha) { return sha ? sha->substr(0, 7) : "-"; }
+std::string ShortSha(const std::optional<std::string>& sha) { return sha ? EscapeTerminal(ShortenText(*sha, 7)) : "-"; }
 
 int Update(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
@@ -87,9 +87,9 @@ int Update(const CommandSpec& self, const Args& args) {
   if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();
-  std::cout << path << ": appended run " << run->run.run_id << " (sha " << ShortSha(run->run.git_sha) << "); "
-            << baseline.runs.size() << " run(s) kept, " << dropped << " dropped; environment "
-            << baseline.environment_key << "\n";
+  std::cout << EscapeTerminal(path) << ": appended run " << EscapeTerminal(run->run.run_id) << " (sha "
+            << ShortSha(run->run.git_sha) << "); " << baseline.runs.size() << " run(s) kept, " << dropped
+            << " dropped; environment " << EscapeTerminal(baseline.environment_key) << "\n";
   return 0;
 }
 
@@ -128,24 +128,26 @@ int Show(const CommandSpec& self, const Args& args) {
   if (!b.ok()) return ReportError(b.error());
 
   std::ostringstream out;
-  out << path << ": suite " << b->suite << ", environment " << b->environment_key << ", " << b->runs.size()
-      << " run(s), oldest first\n\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "  %3s  %-20s  %-8s  %-16s  %9s  %s\n", "#", "time (UTC)", "sha", "branch",
-                "workloads", "run id / environment");
-  out << line;
+  out << EscapeTerminal(path) << ": suite " << EscapeTerminal(b->suite) << ", environment "
+      << EscapeTerminal(b->environment_key) << ", " << b->runs.size() << " run(s), oldest first\n\n";
+  // Every field may come from a pull request: escaped, padded by display width.
+  auto run_row = [&out](const std::string& n, const std::string& time, const std::string& sha,
+                        const std::string& branch, const std::string& workloads, const std::string& rest) {
+    out << "  " << PadText(n, 3, true) << "  " << PadText(time, 20) << "  " << PadText(sha, 8) << "  "
+        << PadText(branch, 16) << "  " << PadText(workloads, 9, true) << "  " << rest << "\n";
+  };
+  run_row("#", "time (UTC)", "sha", "branch", "workloads", "run id / environment");
   // Within a runner class the CPU models may differ: then each run names its own.
   std::set<std::string> cpus;
   for (const auto& run : b->runs) cpus.insert(run.run.env.cpu_model);
   for (size_t i = 0; i < b->runs.size(); ++i) {
     const RunInfo& r = b->runs[i].run;
     std::string key = EnvironmentKey(r.env);
-    std::string tag = key == b->environment_key ? "" : "  [" + key + "]";
+    std::string tag = key == b->environment_key ? "" : "  [" + EscapeTerminal(key) + "]";
     if (cpus.size() > 1) tag += "  (" + EscapeTerminal(r.env.cpu_model) + ")";
-    std::snprintf(line, sizeof line, "  %3zu  %-20s  %-8s  %-16s  %9zu  %s%s\n", i + 1, r.time_utc.c_str(),
-                  ShortSha(r.git_sha).c_str(), r.git_branch.value_or("-").c_str(), b->runs[i].workloads.size(),
-                  r.run_id.c_str(), tag.c_str());
-    out << line;
+    run_row(std::to_string(i + 1), EscapeTerminal(r.time_utc), ShortSha(r.git_sha),
+            EscapeTerminal(r.git_branch.value_or("-")), std::to_string(b->runs[i].workloads.size()),
+            EscapeTerminal(r.run_id) + tag);
   }
   // Per workload: how many runs hold it, the median of run medians and the
   // spread between runs, which is what compare uses as between-run noise.
@@ -153,10 +155,14 @@ int Show(const CommandSpec& self, const Args& args) {
   for (const auto& run : b->runs)
     for (const auto& w : run.workloads)
       if (std::find(names.begin(), names.end(), w.name) == names.end()) names.push_back(w.name);
+  auto workload_row = [&out](const std::string& name, const std::string& runs, const std::string& median,
+                             const std::string& cv) {
+    out << "  " << PadText(name, 40) << "  " << PadText(runs, 5, true) << "  " << PadText(median, 14, true)
+        << "  " << PadText(cv, 16, true) << "\n";
+  };
   if (!names.empty()) {
     out << "\n";
-    std::snprintf(line, sizeof line, "  %-40s  %5s  %14s  %16s\n", "workload", "runs", "median", "between-run CV");
-    out << line;
+    workload_row("workload", "runs", "median", "between-run CV");
   }
   for (const auto& name : names) {
     std::vector<double> medians;
@@ -173,12 +179,8 @@ int Show(const CommandSpec& self, const Args& args) {
                    ? Seconds(Median(medians))
                    : EscapeTerminal(FormatValueInUnit(Median(medians), newest->unit));
     }
-    std::string shown = name.size() > 40 ? name.substr(0, 37) + "..." : name;
-    for (char& c : shown)
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // no control codes on the terminal
-    std::snprintf(line, sizeof line, "  %-40s  %5zu  %14s  %16s\n", shown.c_str(), medians.size(),
-                  median.c_str(), BetweenRunCv(medians).c_str());
-    out << line;
+    workload_row(EscapeTerminal(ShortenText(name, 40)), std::to_string(medians.size()), median,
+                 BetweenRunCv(medians));
   }
   std::cout << out.str();
   return 0;
@@ -201,7 +203,7 @@ int Prune(const CommandSpec& self, const Args& args) {
   int dropped = PruneBaseline(*b, keep);
   if (dropped > 0)
     if (Status st = WriteBaselineFile(path, *b); !st.ok()) return ReportError(st.error());
-  std::cout << path << ": " << dropped << " run(s) dropped, " << b->runs.size() << " kept\n";
+  std::cout << EscapeTerminal(path) << ": " << dropped << " run(s) dropped, " << b->runs.size() << " kept\n";
   return 0;
 }
 

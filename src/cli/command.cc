@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 
@@ -12,12 +13,12 @@ namespace gpugate {
 const char* Version() { return GPUGATE_VERSION; }
 
 int ReportError(const Error& error) {
-  std::cerr << "gpugate: error: " << error.message << "\n";
+  std::cerr << "gpugate: error: " << EscapeTerminalLines(error.message) << "\n";
   return static_cast<int>(error.code);
 }
 
 void ReportWarning(const std::string& message) {
-  std::cerr << "gpugate: warning: " << message << "\n";
+  std::cerr << "gpugate: warning: " << EscapeTerminalLines(message) << "\n";
 }
 
 std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
@@ -36,12 +37,12 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
     std::vector<std::string> names;
     for (const auto& opt : options.options()) names.push_back("--" + opt->long_name());
     std::string bad = e.get_option_name();
-    std::cerr << "gpugate: error: " << self.name << ": unknown option '" << bad << "'"
+    std::cerr << "gpugate: error: " << self.name << ": unknown option '" << EscapeTerminal(bad) << "'"
               << DidYouMean(bad, names) << "\n"
               << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
     return 2;
   } catch (const po::error& e) {
-    std::cerr << "gpugate: error: " << self.name << ": " << e.what() << "\n"
+    std::cerr << "gpugate: error: " << self.name << ": " << EscapeTerminalLines(e.what()) << "\n"
               << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
     return 2;
   }

@@ -16,7 +16,7 @@
 #include "model/baseline.h"
 #include "model/environment.h"
 #include "model/results_json.h"
-#include "report/escape.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 

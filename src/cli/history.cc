@@ -16,6 +16,7 @@
 #include "stats/change_point.h"
 #include "stats/summary.h"
 #include "util/fs.h"
+#include "util/text/escape.h"
 #include "util/json_writer.h"
 
 namespace po = boost::program_options;
@@ -78,12 +79,8 @@ std::string Describe(const Step& s, const Baseline& b) {
          std::to_string(s.n_before) + " runs before, " + std::to_string(s.n_after) + " after, p = " + p;
 }
 
-/// Printable on a terminal: control characters replaced.
-std::string Printable(std::string s) {
-  for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return s;
-}
+/// Untrusted text on a terminal, through the text layer.
+std::string Printable(std::string_view s) { return EscapeTerminal(s); }
 
 std::string HistoryJson(const std::string& path, const std::string& metric, const Baseline& b,
                         const std::vector<WorkloadHistory>& hs, const ChangePointOptions& o) {

@@ -6,6 +6,8 @@
 
 #include "cli/command.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
+#include "util/text/workflow_guard.h"
 
 namespace {
 
@@ -25,6 +27,7 @@ void PrintTopHelp(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  gpugate::InstallWorkflowCommandGuard();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     PrintTopHelp(std::cerr);
@@ -45,13 +48,14 @@ int main(int argc, char** argv) {
       try {
         return c.run(c, std::vector<std::string>(args.begin() + 1, args.end()));
       } catch (const std::exception& e) {
-        std::cerr << "gpugate: error: internal: " << e.what() << "\n";
+        std::cerr << "gpugate: error: internal: " << gpugate::EscapeTerminalLines(e.what()) << "\n";
         return 3;
       }
     }
     names.push_back(c.name);
   }
-  std::cerr << "gpugate: error: unknown command '" << cmd << "'" << gpugate::DidYouMean(cmd, names)
+  std::cerr << "gpugate: error: unknown command '" << gpugate::EscapeTerminal(cmd) << "'"
+            << gpugate::DidYouMean(cmd, names)
             << "\nsee 'gpugate --help'\n";
   return 2;
 }

@@ -7,7 +7,7 @@
 
 #include "cli/command.h"
 #include "model/merge.h"
-#include "report/escape.h"
+#include "util/text/escape.h"
 #include "model/results_json.h"
 
 namespace po = boost::program_options;
@@ -39,8 +39,8 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
   const std::string out = vm["output"].as<std::string>();
   if (Status st = WriteResultsFile(out, *merged); !st.ok()) return ReportError(st.error());
   if (out != "-")
-    std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << merged->run.run_id << " ("
-              << merged->workloads.size() << " workloads) into " << out << "\n";
+    std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << EscapeTerminal(merged->run.run_id) << " ("
+              << merged->workloads.size() << " workloads) into " << EscapeTerminal(out) << "\n";
   if (merged->run.shard) ReportWarning("shards are missing; the merged run is marked " + *merged->run.shard);
   // Within one runner class shards may run on different CPU models: say so
   // (each merged workload records its CPU model).

@@ -3,8 +3,8 @@
 
 #include "cli/command.h"
 #include "config/policy.h"
-#include "report/escape.h"
-#include "report/format.h"
+#include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace po = boost::program_options;
 

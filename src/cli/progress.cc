@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "report/escape.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 

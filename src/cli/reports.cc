@@ -11,6 +11,7 @@
 #include "cli/progress.h"
 #include "report/github.h"
 #include "report/registry.h"
+#include "util/text/workflow_guard.h"
 #include "util/fs.h"
 
 namespace gpugate {
@@ -58,8 +59,7 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
         !st.ok())
       return st;
   }
-  std::cout << RenderGithubAnnotations(verdicts, options);
-  std::cout.flush();
+  WriteWorkflowCommands(RenderGithubAnnotations(verdicts, options));
   return Status::Ok();
 }
 

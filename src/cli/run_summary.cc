@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "report/escape.h"
-#include "report/format.h"
+#include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -19,10 +19,6 @@ std::string Rate(double per_second, const char* unit) {
   else if (per_second >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M%s", per_second / 1e6, unit);
   else std::snprintf(buf, sizeof buf, "%.3g %s", per_second, unit);
   return buf;
-}
-
-std::string Pad(const std::string& s, size_t width) {
-  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
 }  // namespace
@@ -51,14 +47,14 @@ std::string RenderRunSummary(const Results& results, bool color) {
     rows.push_back(std::move(r));
   }
   size_t wn = 8;
-  for (const auto& r : rows) wn = std::max(wn, std::min<size_t>(r.name.size(), 60));
+  for (const auto& r : rows) wn = std::max(wn, std::min<size_t>(static_cast<size_t>(DisplayWidth(r.name)), 60));
   std::ostringstream out;
-  out << Pad("workload", wn) << "  " << Pad("status", 8) << Pad("median", 11) << Pad("95% CI", 9)
-      << Pad("n/rounds", 10) << "throughput\n";
+  out << PadText("workload", static_cast<int>(wn)) << "  " << PadText("status", 8) << PadText("median", 11) << PadText("95% CI", 9)
+      << PadText("n/rounds", 10) << "throughput\n";
   for (const auto& r : rows) {
-    std::string status = Pad(r.status, 8);
+    std::string status = PadText(r.status, 8);
     if (color && r.bad) status = "\033[31m" + status + "\033[0m";
-    out << Pad(r.name, wn) << "  " << status << Pad(r.median, 11) << Pad(r.ci, 9) << Pad(r.samples, 10)
+    out << PadText(r.name, static_cast<int>(wn)) << "  " << status << PadText(r.median, 11) << PadText(r.ci, 9) << PadText(r.samples, 10)
         << r.throughput << "\n";
   }
   int ok = 0, failed = 0, skipped = 0;

@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "cli/run_summary.h"
 #include "harness/program_runner.h"
-#include "report/escape.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 

@@ -17,6 +17,7 @@
 #include "model/results_json.h"
 #include "util/fs.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -44,13 +45,8 @@ bool HasGpu(const Environment& env) { return env.gpu.name.has_value() && !env.gp
 
 std::string OrNone(const std::optional<std::string>& s) { return s ? "'" + *s + "'" : "none"; }
 
-/// A JSON string literal with RapidJSON's escaping.
-std::string JsonString(const std::string& s) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  return std::string(sb.GetString(), sb.GetSize());
-}
+/// A JSON string literal, escaped by the text layer.
+std::string JsonString(const std::string& s) { return JsonStringLiteral(s); }
 
 /// 1-based line and column of a byte offset.
 std::pair<int, int> LineColumn(const std::string& text, size_t offset) {

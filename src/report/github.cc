@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "report/escape.h"
-#include "report/format.h"
+#include "util/text/escape.h"
+#include "util/text/format.h"
 #include "report/markdown.h"
 #include "report/view.h"
 

@@ -1,7 +1,7 @@
 // Self-contained HTML report (see html.h).
 #include "report/html.h"
 
-#include "report/escape.h"
+#include "util/text/escape.h"
 #include "report/view.h"
 
 namespace gpugate {

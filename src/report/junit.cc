@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "report/escape.h"
-#include "report/format.h"
+#include "util/text/escape.h"
+#include "util/text/format.h"
 #include "report/view.h"
 
 namespace gpugate {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "report/escape.h"
+#include "util/text/escape.h"
 #include "report/view.h"
 
 namespace gpugate {

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "model/verdicts.h"
-#include "report/format.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 namespace {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "util/text/escape.h"
+
 namespace gpugate {
 
 int FlameGraph::Child(int parent, const std::string& name) {
@@ -61,49 +63,9 @@ void FoldedWalk(const FlameGraph& g, int node, std::string& prefix, std::string&
 }
 
 /// JSON string literal safe inside an HTML <script> element.
-void AppendJsString(std::string& out, std::string_view s) {
-  out += '"';
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '<': out += "\\u003c"; break;
-      case '>': out += "\\u003e"; break;
-      case '&': out += "\\u0026"; break;
-      case '\n': out += "\\n"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-                   (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-                    static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-          out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
-          i += 2;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
+void AppendJsString(std::string& out, std::string_view s) { out += JsonStringLiteral(s, /*for_script=*/true); }
 
-std::string HtmlEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string HtmlEscape(std::string_view s) { return EscapeHtml(s); }
 
 constexpr const char* kHtmlHead = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -7,7 +7,8 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
-#include "report/format.h"
+#include "util/json_writer.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -29,42 +30,19 @@ std::string Num(double v, const char* fmt = "%.2f") {
   return buf;
 }
 
-/// Printable text for a terminal: control characters become '?', long names
-/// are shortened with "...".
+/// Untrusted text for a terminal, through the text layer; long names are
+/// shortened with "...".
 std::string ConsoleText(std::string_view s, size_t width = kNameWidth) {
-  std::string out;
-  for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
-  if (out.size() > width) {
-    size_t cut = width - 3;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-    out = out.substr(0, cut) + "...";
-  }
-  return out;
+  return EscapeTerminal(ShortenText(s, width));
 }
 
-/// Markdown table cell: escapes Markdown and HTML specials, shortens.
+/// Untrusted text for a Markdown table cell, shortened.
 std::string MdText(std::string_view s, size_t width = kNameWidth) {
-  std::string text = ConsoleText(s, width);
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '|': out += "\\|"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\\': case '`': case '*': case '_': case '[': case ']': case '#': case '~':
-        out += '\\';
-        out += c;
-        break;
-      default: out += c;
-    }
-  }
-  return out;
+  return EscapeMarkdown(ShortenText(s, width));
 }
 
-std::string Pad(std::string s, size_t w, bool right = true) {
-  if (s.size() >= w) return s;
-  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
+std::string Pad(std::string_view s, size_t w, bool right = true) {
+  return PadText(s, static_cast<int>(w), right);
 }
 
 std::string DeviceName(const TraceReport& r, int64_t device) {
@@ -210,7 +188,7 @@ namespace {
 
 using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void Str(JsonWriter& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+void Str(JsonWriter& w, std::string_view s) { WriteJsonString(w, s); }
 
 void Idle(JsonWriter& w, const IdleBreakdown& i) {
   w.StartObject();

@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include "trace/trace_reader.h"
+#include "util/json_writer.h"
 
 namespace gpugate {
 
@@ -25,7 +26,7 @@ bool IsGpuSide(TraceCategory c) {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void Str(Writer& w, std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+void Str(Writer& w, std::string_view s) { WriteJsonString(w, s); }
 
 }  // namespace
 

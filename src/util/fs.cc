@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace gpugate {
@@ -44,8 +45,10 @@ Status WriteAll(int fd, std::string_view bytes, const std::string& what) {
 
 Status WriteFileAtomic(const std::string& path, std::string_view bytes) {
   if (path == "-") {
-    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-    std::fflush(stdout);
+    // Through std::cout, so the console's guards (workflow_guard.h) see it.
+    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::cout.flush();
+    if (!std::cout) return ToolError("cannot write to standard output");
     return Status::Ok();
   }
   std::string dir = DirName(path);

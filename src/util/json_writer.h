@@ -1,6 +1,7 @@
 // Helpers for writing gpugate's JSON files with a RapidJSON Writer or
 // PrettyWriter: doubles in shortest round-trip form, non-finite numbers and
-// empty optionals as null, strings forced to valid UTF-8.
+// empty optionals as null, strings escaped by the text layer (valid UTF-8,
+// nothing a GitHub runner would execute).
 #pragma once
 
 #include <rapidjson/rapidjson.h>
@@ -11,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -35,13 +38,6 @@ inline int FormatJsonDouble(double v, char (&buf)[40]) {
   return n;
 }
 
-/// Length of the longest valid UTF-8 prefix of `s` (RFC 3629: no overlong
-/// forms, no surrogates, nothing above U+10FFFF).
-size_t ValidUtf8Prefix(std::string_view s);
-
-/// `s` with every invalid UTF-8 sequence replaced by U+FFFD.
-std::string SanitizeUtf8(std::string_view s);
-
 /// Writes a double; NaN and infinities become null (JSON has no spelling).
 template <class Writer>
 void WriteJsonDouble(Writer& w, double v) {
@@ -54,14 +50,26 @@ void WriteJsonDouble(Writer& w, double v) {
   w.RawValue(buf, static_cast<size_t>(n), rapidjson::kNumberType);
 }
 
-/// Writes a string as valid UTF-8 (invalid bytes become U+FFFD).
+/// Whether RapidJSON can write `s` as it is: printable ASCII without '"',
+/// '\\' and "##[" (the common case, checked without allocating).
+inline bool IsPlainJsonText(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') return false;
+    if (c == '#' && i + 2 < s.size() && s[i + 1] == '#' && s[i + 2] == '[') return false;
+  }
+  return true;
+}
+
+/// Writes a string through the text layer (JsonStringLiteral): valid UTF-8
+/// (invalid bytes become U+FFFD), controls, bidi controls and "##[" escaped.
 template <class Writer>
 void WriteJsonString(Writer& w, std::string_view s) {
-  if (ValidUtf8Prefix(s) == s.size()) {
+  if (IsPlainJsonText(s)) {
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
   } else {
-    const std::string clean = SanitizeUtf8(s);
-    w.String(clean.data(), static_cast<rapidjson::SizeType>(clean.size()));
+    const std::string literal = JsonStringLiteral(s);
+    w.RawValue(literal.data(), literal.size(), rapidjson::kStringType);
   }
 }
 

@@ -54,7 +54,7 @@ TEST(JsonWriter, InvalidUtf8IsReplaced) {
   EXPECT_EQ(ValidUtf8Prefix("\xED\xA0\x80"), 0u);      // UTF-16 surrogate
   EXPECT_EQ(ValidUtf8Prefix("\xF4\x90\x80\x80"), 0u);  // above U+10FFFF
   EXPECT_EQ(ValidUtf8Prefix("\xE2\x82"), 0u);          // truncated
-  EXPECT_EQ(SanitizeUtf8("ok\xFFok\xE2\x82"), "ok\xEF\xBF\xBDok\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(RepairUtf8("ok\xFFok\xE2\x82"), "ok\xEF\xBF\xBDok\xEF\xBF\xBD\xEF\xBF\xBD");
 
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);

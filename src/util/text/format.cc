@@ -1,5 +1,5 @@
 // Number formatting for reports (see format.h).
-#include "report/format.h"
+#include "util/text/format.h"
 
 #include <cmath>
 #include <cstdio>

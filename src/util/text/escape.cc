@@ -1,5 +1,5 @@
 // Escaping of untrusted text for every output format (see escape.h).
-#include "report/escape.h"
+#include "util/text/escape.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -56,6 +56,54 @@ CodePoint Decode(std::string_view s, size_t i) {
 
 bool IsC0OrDel(char32_t cp) { return cp < 0x20 || cp == 0x7F; }
 bool IsC1(char32_t cp) { return cp >= 0x80 && cp <= 0x9F; }
+
+// Controls of the Unicode bidirectional algorithm: embeddings and overrides,
+// isolates, and the implicit marks.
+bool IsBidiControl(char32_t cp) {
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
+         cp == 0x200F || cp == 0x061C;
+}
+
+bool IsLineSeparator(char32_t cp) { return cp == 0x2028 || cp == 0x2029; }
+
+// Blank for the runner's "line starts with ::" test, taken broadly: what
+// .NET's char.IsWhiteSpace accepts (ASCII blanks, NEL, NBSP, the Unicode
+// space separators, line and paragraph separators) plus zero-width space and
+// BOM, so no trimming rule of any version can expose a "::".
+bool IsBlank(char32_t cp) {
+  return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x200B) || IsLineSeparator(cp) || cp == 0x202F || cp == 0x205F ||
+         cp == 0x3000 || cp == 0xFEFF;
+}
+
+// "##[" starts at s[i] (the legacy workflow command prefix).
+bool StartsLegacyCommand(std::string_view s, size_t i) {
+  return i + 2 < s.size() && s[i] == '#' && s[i + 1] == '#' && s[i + 2] == '[';
+}
+
+// "\uNNNN" -- how a bidi control or line separator is shown to people.
+std::string VisibleCodePoint(char32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(cp));
+  return buf;
+}
+
+// Replaces bidi controls with their visible form (text already valid UTF-8).
+std::string ShowBidiControls(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const CodePoint c = Decode(s, i);
+    if (c.valid && IsBidiControl(c.cp)) {
+      out += VisibleCodePoint(c.cp);
+    } else {
+      out.append(s.substr(i, c.len));
+    }
+    i += c.len;
+  }
+  return out;
+}
 
 // Appends the code point's original bytes (valid) or U+FFFD (invalid).
 void AppendCodePoint(std::string& out, std::string_view s, size_t i, const CodePoint& c) {
@@ -156,6 +204,10 @@ std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace) {
     const CodePoint c = Decode(s, i);
     if (!c.valid || !IsXmlChar(c.cp) || IsC1(c.cp) || c.cp == 0x7F) {
       out += kReplacement;
+    } else if (IsBidiControl(c.cp)) {
+      out += VisibleCodePoint(c.cp);
+    } else if (StartsLegacyCommand(s, i)) {
+      out += "&#35;";
     } else {
       switch (c.cp) {
         case '&': out += "&amp;"; break;
@@ -175,7 +227,7 @@ std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace) {
 }
 
 std::string EscapeGithub(std::string_view s, bool property) {
-  const std::string clean = RemoveTerminalControls(s, /*keep_cr=*/true);
+  const std::string clean = ShowBidiControls(RemoveTerminalControls(s, /*keep_cr=*/true));
   std::string out;
   out.reserve(clean.size());
   for (char ch : clean) {
@@ -224,6 +276,9 @@ std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
       default:
         if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
           out += kReplacement;
+        } else if (IsBidiControl(c.cp)) {
+          out += '\\';  // a Markdown backslash escape of the backslash
+          out += VisibleCodePoint(c.cp);
         } else {
           out.append(text.substr(i, c.len));
         }
@@ -257,6 +312,8 @@ std::string EscapeHtml(std::string_view text) {
         default:
           if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
             out += kReplacement;
+          } else if (IsBidiControl(c.cp)) {
+            out += VisibleCodePoint(c.cp);
           } else {
             out.append(text.substr(i, c.len));
           }
@@ -269,29 +326,112 @@ std::string EscapeHtml(std::string_view text) {
 
 std::string StripAnsi(std::string_view text) { return RemoveTerminalControls(text, false); }
 
-std::string EscapeTerminal(std::string_view text) {
+namespace {
+
+std::string EscapeTerminalImpl(std::string_view text, bool keep_lines) {
   std::string out;
   out.reserve(text.size());
+  bool blank_so_far = true;  // only blanks since the start of the line
   size_t i = 0;
   while (i < text.size()) {
     const CodePoint c = Decode(text, i);
+    bool blank = false;
     if (!c.valid) {
       out += Hex2(static_cast<unsigned char>(text[i]));
+    } else if (keep_lines && (c.cp == '\n' || c.cp == '\t')) {
+      out += static_cast<char>(c.cp);
+      blank = true;
+      if (c.cp == '\n') blank_so_far = true;
     } else if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
       out += Hex2(static_cast<unsigned>(c.cp));
-    } else if ((c.cp >= 0x202A && c.cp <= 0x202E) || (c.cp >= 0x2066 && c.cp <= 0x2069)) {
-      // Bidirectional overrides could make a name read differently on screen.
-      char buf[12];
-      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(c.cp));
-      out += buf;
+    } else if (IsBidiControl(c.cp) || IsLineSeparator(c.cp)) {
+      out += VisibleCodePoint(c.cp);
+    } else if (c.cp == '\\') {
+      out += keep_lines ? "\\" : "\\\\";
+    } else if (c.cp == ':' && blank_so_far && i + 1 < text.size() && text[i + 1] == ':') {
+      out += "\\x3a";
+    } else if (StartsLegacyCommand(text, i)) {
+      out += "\\x23";
+    } else {
+      out.append(text.substr(i, c.len));
+      blank = IsBlank(c.cp);
+    }
+    if (!blank) blank_so_far = false;
+    i += c.len;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string EscapeTerminal(std::string_view text) { return EscapeTerminalImpl(text, false); }
+
+std::string EscapeTerminalLines(std::string_view text) { return EscapeTerminalImpl(text, true); }
+
+std::string JsonStringLiteral(std::string_view text, bool for_script) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    char buf[8];
+    if (!c.valid) {
+      out += kReplacement;
+    } else if (c.cp == '"') {
+      out += "\\\"";
     } else if (c.cp == '\\') {
       out += "\\\\";
+    } else if (c.cp == '\n') {
+      out += "\\n";
+    } else if (c.cp == '\t') {
+      out += "\\t";
+    } else if (IsC0OrDel(c.cp) || IsC1(c.cp) || IsBidiControl(c.cp) || IsLineSeparator(c.cp) ||
+               (for_script && (c.cp == '<' || c.cp == '>' || c.cp == '&')) ||
+               StartsLegacyCommand(text, i)) {
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(c.cp));
+      out += buf;
     } else {
       out.append(text.substr(i, c.len));
     }
     i += c.len;
   }
+  out += '"';
   return out;
+}
+
+size_t ValidUtf8Prefix(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    if (!c.valid) return i;
+    i += c.len;
+  }
+  return i;
+}
+
+std::string RepairUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const CodePoint c = Decode(text, i);
+    AppendCodePoint(out, text, i, c);
+    i += c.len;
+  }
+  return out;
+}
+
+std::string ShortenText(std::string_view text, size_t width) {
+  size_t i = 0, count = 0, cut = 0;
+  const size_t keep = width > 3 ? width - 3 : width;
+  while (i < text.size()) {
+    if (count == keep) cut = i;
+    if (count == width) return std::string(text.substr(0, cut)) + (width > 3 ? "..." : "");
+    i += Decode(text, i).len;
+    ++count;
+  }
+  return std::string(text);
 }
 
 std::string EscapeGithubAnnotationMessage(std::string_view text) {
@@ -311,6 +451,13 @@ int DisplayWidth(std::string_view text) {
     i += c.len;
   }
   return width;
+}
+
+std::string PadText(std::string_view text, int width, bool align_right) {
+  const int fill = width - DisplayWidth(text);
+  if (fill <= 0) return std::string(text);
+  return align_right ? std::string(static_cast<size_t>(fill), ' ') + std::string(text)
+                     : std::string(text) + std::string(static_cast<size_t>(fill), ' ');
 }
 
 }  // namespace gpugate

@@ -1,6 +1,6 @@
 // Tests for report number formatting (expected strings worked out by hand
 // from the rounding rules in format.h).
-#include "report/format.h"
+#include "util/text/format.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,112 @@
+// The text layer: escaping of untrusted text (workload, metric and kernel
+// names, labels, sentences) for every output format -- Markdown, XML, HTML,
+// JSON string literals, the terminal and GitHub workflow commands -- and the
+// UTF-8 checks they share. Every output of gpugate goes through here, so a
+// fix to escaping fixes them all.
+//
+// Every function repairs invalid UTF-8 (each bad byte becomes U+FFFD, or a
+// visible \xNN on the terminal) so no format is left with bytes its readers
+// reject. Bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E,
+// U+200F, U+061C), which could make a name read differently on screen, are
+// shown as the text "\u202E" in every format meant for people; JSON keeps
+// them as \u escapes (its value is data). No escaped text can start a
+// GitHub workflow command: "##[" never survives, and text that starts with
+// "::" (after blanks) does not either (see also workflow_guard.h, which
+// checks whole lines of the console).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+// The number formatting helpers (FormatPercent, FormatRatioCi, FormatDuration,
+// FormatBytes, ...) live in format.h; included here so that code printing
+// untrusted names and numbers needs one header.
+#include "util/text/format.h"  // IWYU pragma: export
+
+namespace gpugate {
+
+/// How EscapeMarkdown writes a line break of the input.
+enum class MarkdownNewline {
+  kSpace,  ///< a single space (keeps a table row on one line)
+  kBreak,  ///< "<br>" (a visible break that still keeps the row on one line)
+};
+
+/// Makes text literal in GitHub-flavoured Markdown, including inside a table
+/// cell: `\ ` * _ [ ] # ~ | $` get a backslash, `& < >` become entities,
+/// CR/LF become a space or "<br>", tabs a space, other control characters
+/// U+FFFD. The result never starts a block and never ends a table cell.
+std::string EscapeMarkdown(std::string_view text,
+                           MarkdownNewline newline = MarkdownNewline::kSpace);
+
+/// Escapes for XML 1.0 text and attribute values alike: `& < > " '` become
+/// entities, TAB/LF/CR become character references (so attribute value
+/// normalisation keeps them), and characters XML 1.0 forbids (C0 controls
+/// other than TAB/LF/CR, U+FFFE, U+FFFF) become U+FFFD. Safe to use in
+/// CDATA-free text: "]]>" cannot survive because '>' is escaped.
+std::string EscapeXml(std::string_view text);
+
+/// Like EscapeXml, but keeps LF and TAB as raw characters (for element text,
+/// where they are preserved and easier to read).
+std::string EscapeXmlText(std::string_view text);
+
+/// Escapes for HTML element text and quoted attribute values: `& < > " '`
+/// become entities, control characters other than TAB/LF become U+FFFD.
+std::string EscapeHtml(std::string_view text);
+
+/// Removes terminal escape sequences (CSI "ESC [ ... final", OSC "ESC ] ...
+/// BEL|ESC \\", other two-byte ESC forms, 8-bit C1 controls) and every other
+/// control character except TAB and LF. Use on text that is meant to be shown
+/// without its colours.
+std::string StripAnsi(std::string_view text);
+
+/// Makes untrusted text inert on a terminal while keeping it visible: every
+/// control character (ESC, CR, LF, BEL, DEL, C1...) and invalid byte is
+/// written as "\xNN" (ASCII), a bidi control as "\uNNNN", a backslash as
+/// "\\". A ':' that would begin "::" after leading blanks and a '#' that
+/// would begin "##[" are written as "\x3a" and "\x23" (GitHub workflow
+/// command syntax). The result is one line of printable text.
+std::string EscapeTerminal(std::string_view text);
+
+/// Like EscapeTerminal, for gpugate's own messages that quote untrusted
+/// text (errors, warnings): line feeds and tabs are kept, backslashes are
+/// not doubled; every other control character, bidi control and invalid
+/// byte is written as \xNN / \uNNNN.
+std::string EscapeTerminalLines(std::string_view text);
+
+/// A JSON string literal, quotes included, whose parsed value is `text`
+/// (invalid UTF-8 repaired to U+FFFD). '"', '\\', control characters, DEL,
+/// C1, U+2028/U+2029 and bidi controls are written as escapes, and the '#'
+/// that would begin "##[" as \u0023, so no line of a JSON file read by a
+/// GitHub runner is a workflow command. With `for_script`, '<', '>' and '&'
+/// are escaped too, so the literal is safe inside an HTML <script> element.
+std::string JsonStringLiteral(std::string_view text, bool for_script = false);
+
+/// Length of the longest valid UTF-8 prefix of `text` (RFC 3629: no overlong
+/// forms, no surrogates, nothing above U+10FFFF).
+size_t ValidUtf8Prefix(std::string_view text);
+
+/// `text` with every invalid UTF-8 byte replaced by U+FFFD.
+std::string RepairUtf8(std::string_view text);
+
+/// At most `width` code points of `text`, ending in "..." when it was cut
+/// (never inside a UTF-8 sequence). Shorten before escaping.
+std::string ShortenText(std::string_view text, size_t width);
+
+/// Escapes the message part of a GitHub workflow command
+/// ("::error title=...::MESSAGE"): '%' -> %25, CR -> %0D, LF -> %0A, after
+/// removing terminal escape sequences and other control characters.
+std::string EscapeGithubAnnotationMessage(std::string_view text);
+
+/// Escapes a workflow-command property value (title=..., file=...): as the
+/// message, plus ':' -> %3A and ',' -> %2C.
+std::string EscapeGithubAnnotationProperty(std::string_view text);
+
+/// Number of terminal columns the text takes, counting one per code point
+/// (a close approximation for names; wide East-Asian glyphs count as one).
+int DisplayWidth(std::string_view text);
+
+/// `text` padded with spaces to `width` display columns (DisplayWidth), on
+/// the right, or on the left when `align_right`; longer text is unchanged.
+std::string PadText(std::string_view text, int width, bool align_right = false);
+
+}  // namespace gpugate

@@ -1,0 +1,162 @@
+// Tests for escaping untrusted text in every output format.
+#include "util/text/escape.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace gpugate {
+namespace {
+
+using namespace std::string_literals;
+
+TEST(TextEscape, MarkdownEscapesTableAndInlineSyntax) {
+  EXPECT_EQ(EscapeMarkdown("a|b"), "a\\|b");
+  EXPECT_EQ(EscapeMarkdown("`x`"), "\\`x\\`");
+  EXPECT_EQ(EscapeMarkdown("*b* _i_ [l](u) # ~s~ $m$ \\"),
+            "\\*b\\* \\_i\\_ \\[l\\](u) \\# \\~s\\~ \\$m\\$ \\\\");
+  EXPECT_EQ(EscapeMarkdown("<script>&amp;"), "&lt;script&gt;&amp;amp;");
+  EXPECT_EQ(EscapeMarkdown("plain/name-1.0"), "plain/name-1.0");
+}
+
+TEST(TextEscape, MarkdownNewlinesStayOnOneLine) {
+  EXPECT_EQ(EscapeMarkdown("a\nb\r\nc\rd\te"), "a b c d e");
+  EXPECT_EQ(EscapeMarkdown("a\nb\r\nc", MarkdownNewline::kBreak), "a<br>b<br>c");
+}
+
+TEST(TextEscape, MarkdownReplacesControlCharacters) {
+  EXPECT_EQ(EscapeMarkdown("a\x1b[31mb\x00" "c\x7f"s), "a\uFFFD\\[31mb\uFFFDc\uFFFD");
+}
+
+TEST(TextEscape, XmlEscapesMarkupAndQuotes) {
+  EXPECT_EQ(EscapeXml("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(EscapeXml("]]>"), "]]&gt;");
+}
+
+TEST(TextEscape, XmlKeepsWhitespaceAsReferences) {
+  EXPECT_EQ(EscapeXml("a\tb\nc\rd"), "a&#9;b&#10;c&#13;d");
+  EXPECT_EQ(EscapeXmlText("a\tb\nc\rd"), "a\tb\nc&#13;d");
+}
+
+TEST(TextEscape, XmlReplacesCharactersXml10Forbids) {
+  // NUL, ESC, vertical tab, form feed, DEL, C1 NEL (U+0085), U+FFFE.
+  EXPECT_EQ(EscapeXml("a\x00\x1b\x0b\x0c\x7f\xc2\x85\xef\xbf\xbe"s),
+            "a\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD");
+}
+
+TEST(TextEscape, InvalidUtf8BecomesReplacementCharacter) {
+  EXPECT_EQ(EscapeXml("a\xff" "b"), "a\uFFFDb");
+  EXPECT_EQ(EscapeXml("\xc0\xaf"), "\uFFFD\uFFFD");          // overlong '/'
+  EXPECT_EQ(EscapeXml("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // surrogate U+D800
+  EXPECT_EQ(EscapeHtml("\xe2\x82"), "\uFFFD\uFFFD");           // truncated sequence
+  EXPECT_EQ(EscapeXml("\xce\xbc" "s \xe2\x86\x92 \xf0\x9f\x9a\x80"), "\xce\xbcs \xe2\x86\x92 \xf0\x9f\x9a\x80");
+}
+
+TEST(TextEscape, Html) {
+  EXPECT_EQ(EscapeHtml("<script>alert('x')</script> & \"q\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+  EXPECT_EQ(EscapeHtml("a\x1b" "b\nc"), "a\uFFFDb\nc");
+}
+
+TEST(TextEscape, StripAnsiRemovesSequences) {
+  EXPECT_EQ(StripAnsi("\x1b[1;31mred\x1b[0m"), "red");
+  EXPECT_EQ(StripAnsi("a\x1b]8;;http://evil\x07link\x1b]8;;\x1b\\b"), "alinkb");
+  EXPECT_EQ(StripAnsi("x\x1b(By"), "xy");
+  EXPECT_EQ(StripAnsi("a\xc2\x9b" "2Jb"), "ab");  // 8-bit CSI
+  EXPECT_EQ(StripAnsi("a\rb\x07\x08" "c\td\n"), "abc\td\n");
+  EXPECT_EQ(StripAnsi("trailing\x1b"), "trailing");
+}
+
+TEST(TextEscape, TerminalShowsControlsVisibly) {
+  EXPECT_EQ(EscapeTerminal("\x1b[31mred"), "\\x1b[31mred");
+  EXPECT_EQ(EscapeTerminal("a\nb\rc"), "a\\x0ab\\x0dc");
+  EXPECT_EQ(EscapeTerminal("back\\slash"), "back\\\\slash");
+  EXPECT_EQ(EscapeTerminal("nul\x00" "bad\xff"s), "nul\\x00bad\\xff");
+  EXPECT_EQ(EscapeTerminal("c1\xc2\x9b"), "c1\\x9b");
+  EXPECT_EQ(EscapeTerminal("rtl\xe2\x80\xae" "gnp.exe"), "rtl\\u202Egnp.exe");
+  EXPECT_EQ(EscapeTerminal("\xce\xbcs"), "\xce\xbcs");
+}
+
+TEST(TextEscape, GithubMessageEscapesPercentAndNewlines) {
+  EXPECT_EQ(EscapeGithubAnnotationMessage("50% a\r\nb"), "50%25 a%0D%0Ab");
+  EXPECT_EQ(EscapeGithubAnnotationMessage("%0A"), "%250A");
+  EXPECT_EQ(EscapeGithubAnnotationMessage("x ::error::y, z"), "x ::error::y, z");
+  EXPECT_EQ(EscapeGithubAnnotationMessage("\x1b[31mred\x1b[0m"), "red");
+}
+
+TEST(TextEscape, GithubPropertyAlsoEscapesColonAndComma) {
+  EXPECT_EQ(EscapeGithubAnnotationProperty("a::error::b,c%\n"),
+            "a%3A%3Aerror%3A%3Ab%2Cc%25%0A");
+}
+
+TEST(TextEscape, DisplayWidthCountsCodePoints) {
+  EXPECT_EQ(DisplayWidth("abc"), 3);
+  EXPECT_EQ(DisplayWidth("\xce\xbcs \xe2\x86\x92"), 4);
+  EXPECT_EQ(DisplayWidth("\xff"), 1);
+}
+
+// GitHub's runner executes a line that starts with "::" (after blanks) or
+// contains "##[": no escaped field may produce either.
+TEST(TextEscape, TerminalNeutralisesWorkflowCommandSyntax) {
+  EXPECT_EQ(EscapeTerminal("::stop-commands::x"), "\\x3a:stop-commands::x");
+  EXPECT_EQ(EscapeTerminal("  ::error::x"), "  \\x3a:error::x");
+  EXPECT_EQ(EscapeTerminal("\xc2\xa0\xe3\x80\x80::warning::x"), "\xc2\xa0\xe3\x80\x80\\x3a:warning::x");
+  EXPECT_EQ(EscapeTerminal("ns::func"), "ns::func");  // not at the start: harmless, kept
+  EXPECT_EQ(EscapeTerminal("a##[error]b"), "a\\x23#[error]b");
+  EXPECT_EQ(EscapeTerminal("###[x"), "#\\x23#[x");
+  EXPECT_EQ(EscapeTerminal("# [ok] ##"), "# [ok] ##");
+  EXPECT_EQ(EscapeTerminal("line\xe2\x80\xa8sep"), "line\\u2028sep");
+  EXPECT_EQ(EscapeTerminal("lrm\xe2\x80\x8e" "alm\xd8\x9c"), "lrm\\u200Ealm\\u061C");
+}
+
+TEST(TextEscape, TerminalLinesKeepsLineBreaksAndChecksEachLine) {
+  EXPECT_EQ(EscapeTerminalLines("a\n::error::x\tb\\c\x1b[1m"), "a\n\\x3a:error::x\tb\\c\\x1b[1m");
+  EXPECT_EQ(EscapeTerminalLines("x\r::y"), "x\\x0d::y");
+}
+
+TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {
+  const std::string name = "w##[error]pwn";
+  EXPECT_EQ(EscapeMarkdown(name).find("##["), std::string::npos);
+  EXPECT_EQ(EscapeXml(name).find("##["), std::string::npos);
+  EXPECT_EQ(EscapeXml(name), "w&#35;#[error]pwn");
+  EXPECT_EQ(JsonStringLiteral(name), "\"w\\u0023#[error]pwn\"");
+  EXPECT_EQ(EscapeGithubAnnotationMessage("::stop-commands::x"), "::stop-commands::x");  // after "::error ...::" it is a message
+}
+
+TEST(TextEscape, BidiControlsAreVisibleInFormatsForPeople) {
+  const std::string name = "rtl\xe2\x80\xae" "gnp";
+  EXPECT_EQ(EscapeHtml(name), "rtl\\u202Egnp");
+  EXPECT_EQ(EscapeXml(name), "rtl\\u202Egnp");
+  EXPECT_EQ(EscapeMarkdown(name), "rtl\\\\u202Egnp");
+  EXPECT_EQ(EscapeGithubAnnotationMessage(name), "rtl\\u202Egnp");
+  EXPECT_EQ(JsonStringLiteral(name), "\"rtl\\u202Egnp\"");  // JSON keeps the value
+}
+
+TEST(TextEscape, JsonStringLiteral) {
+  EXPECT_EQ(JsonStringLiteral("plain"), "\"plain\"");
+  EXPECT_EQ(JsonStringLiteral("q\"b\\n\nt\t\x01\x7f"), "\"q\\\"b\\\\n\\nt\\t\\u0001\\u007F\"");
+  EXPECT_EQ(JsonStringLiteral("c1\xc2\x9b"), "\"c1\\u009B\"");
+  EXPECT_EQ(JsonStringLiteral("bad\xff"), "\"bad\xef\xbf\xbd\"");
+  EXPECT_EQ(JsonStringLiteral("</script>&", true), "\"\\u003C/script\\u003E\\u0026\"");
+  EXPECT_EQ(JsonStringLiteral("sep\xe2\x80\xa8"), "\"sep\\u2028\"");
+}
+
+TEST(TextEscape, Utf8Helpers) {
+  EXPECT_EQ(ValidUtf8Prefix("ok\xce\xbc"), 4u);
+  EXPECT_EQ(ValidUtf8Prefix("ok\xce"), 2u);
+  EXPECT_EQ(RepairUtf8("a\xc0\xaf" "b"), "a\xef\xbf\xbd\xef\xbf\xbd" "b");
+}
+
+TEST(TextEscape, ShortenAndPadCountCodePoints) {
+  EXPECT_EQ(ShortenText("abcdef", 6), "abcdef");
+  EXPECT_EQ(ShortenText("abcdefg", 6), "abc...");
+  EXPECT_EQ(ShortenText("\xce\xbc\xce\xbc\xce\xbc\xce\xbc\xce\xbc", 4), "\xce\xbc...");
+  EXPECT_EQ(ShortenText("abcdef", 2), "ab");
+  EXPECT_EQ(PadText("\xce\xbcs", 4), "\xce\xbcs  ");
+  EXPECT_EQ(PadText("7", 3, true), "  7");
+  EXPECT_EQ(PadText("toolong", 3), "toolong");
+}
+
+}  // namespace
+}  // namespace gpugate

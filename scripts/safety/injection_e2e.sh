@@ -20,28 +20,33 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cd "$W"
 
-# Names in YAML double-quoted form (YAML turns \e, \x9b, \u202e... into the
-# characters themselves).
-NAMES=(
+# Names a suite accepts: printable text that spells workflow commands (YAML
+# double-quoted form: \u00a0 is a no-break space).
+SUITE_NAMES=(
   '::stop-commands::tok1'
   '::error file=a.c,line=1::pwned'
   '   ::warning::spaced'
   'x##[error]legacy'
   '\u00a0::notice::nbsp'
+  'tail##'
+  '%0A::error::pct'
+)
+# Names no suite accepts (controls, bidi, line separators): they reach
+# gpugate through files other tools wrote (traces, results fields).
+RAW_NAMES=(
   'c1\x9b31mred'
-  'esc\e[31mred\e]0;title\a'
+  'esc\x1b[31mred\x1b]0;title\x07'
   'rtl\u202egnp.exe'
   'nl\n::error::second line'
   'cr\r::error::after cr'
   'lsep\u2028::error::x'
-  'tail##'
 )
 {
   echo 'version: 1'
   echo 'name: "suite::stop-commands::s ##[error]s"'
   echo 'defaults: {warmup: 0, min_samples: 10, max_samples: 10, min_time: 0, rounds: 2}'
   echo 'workloads:'
-  for n in "${NAMES[@]}"; do
+  for n in "${SUITE_NAMES[@]}"; do
     echo "  - name: \"$n\""
     echo '    kind: synthetic'
     echo '    synthetic: {median: 1ms, cv: 1%, slowdown: SLOW}'
@@ -55,9 +60,11 @@ sed 's/SLOW/1.0/' template.yaml > base.yaml
 sed 's/SLOW/1.6/' template.yaml > slow.yaml
 
 # A trace whose kernels and annotations carry the same names.
-python3 - "${NAMES[@]}" <<'EOF'
+python3 - "${SUITE_NAMES[@]}" "${RAW_NAMES[@]}" <<'EOF'
 import json, sys
-names = [n.encode().decode('unicode_escape') if '\\' in n else n for n in sys.argv[1:]]
+names = [n.encode('latin-1', 'backslashreplace').decode('unicode_escape') if '\\' in n else n
+         for n in sys.argv[1:]]
+names.append(b'bad\xff\xfe::error::utf8'.decode('utf-8', 'surrogateescape'))
 ev = []
 t = 1000
 for i, n in enumerate(names):
@@ -67,7 +74,8 @@ for i, n in enumerate(names):
                "args": {"device": 0, "stream": 7, "correlation": i + 1}})
     ev.append({"ph": "X", "cat": "user_annotation", "name": n, "pid": 1, "tid": 1, "ts": t, "dur": 70})
     t += 100
-open("trace.json", "w").write(json.dumps({"traceEvents": ev}))
+open("trace.json", "wb").write(json.dumps({"traceEvents": ev}, ensure_ascii=False)
+                                .encode("utf-8", "surrogateescape"))
 EOF
 
 out=0
@@ -96,6 +104,17 @@ d["run"]["source_context"] = {"k::error::": "##[v]"}
 json.dump(d, open("base.json", "w"))
 EOF2
   run run-slow run slow.yaml -o slow.json
+  # Names no suite accepts, in a results file another tool could have written:
+  # either refused with an escaped error or escaped in every report.
+  python3 - <<'EOF3'
+import json
+d = json.load(open("slow.json"))
+raw = ["c1\x9b31m", "esc\x1b[31m\x1b]0;t\x07", "rtl\u202egnp", "nl\n::error::x", "lsep\u2028::error::y"]
+for w, r in zip(d["workloads"], raw):
+    w["name"] = r + w["name"]
+d["workloads"][-1]["reason"] = "\x1b[2J##[error]reason\n::error::z"
+json.dump(d, open("slow_raw.json", "w"))
+EOF3
   run update baseline update --results base.json --baseline hist.json
   run show baseline show hist.json
   run history history hist.json
@@ -103,6 +122,8 @@ EOF2
   run compare-md compare base.json slow.json --markdown - --quiet
   run compare-json compare base.json slow.json --json - --quiet
   run compare-junit compare base.json slow.json --junit - --quiet
+  run compare-raw compare base.json slow_raw.json --github
+  run compare-raw-md compare base.json slow_raw.json --markdown - --quiet
   run gate gate --suite slow.yaml --baseline hist.json --confirm 0 --github
   run filter run base.yaml -o none.json --filter $'::error::nothing\n##[x]'
   run shard1 run base.yaml -o s1.json --shard 1/2 --run-id sh

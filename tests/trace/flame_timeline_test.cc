@@ -56,7 +56,7 @@ TEST(TraceFlameTest, FoldedAndHtmlEscapeNames) {
   EXPECT_EQ(RenderFolded(g), "a:b c;</script><img src=x onerror=alert(1)> 5\n");
   std::string html = RenderFlameHtml(g, "t <&>");
   EXPECT_EQ(html.find("</script><img"), std::string::npos);
-  EXPECT_NE(html.find("\\u003c/script\\u003e\\u003cimg src=x onerror=alert(1)\\u003e"), std::string::npos);
+  EXPECT_NE(html.find("\\u003C/script\\u003E\\u003Cimg src=x onerror=alert(1)\\u003E"), std::string::npos);
   EXPECT_NE(html.find("<title>t &lt;&amp;&gt;</title>"), std::string::npos);
   EXPECT_EQ(html.find("http"), std::string::npos);  // self-contained: no external resources
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);

@@ -237,6 +237,13 @@ std::string EscapeGithub(std::string_view s, bool property) {
       case '\n': out += "%0A"; break;
       case ':': out += property ? "%3A" : ":"; break;
       case ',': out += property ? "%2C" : ","; break;
+      case '[':
+        // "##[" starts a legacy command anywhere in a line, even inside an
+        // annotation: a zero-width space keeps the two '#' apart.
+        if (out.size() >= 2 && out.compare(out.size() - 2, 2, "##") == 0)
+          out.insert(out.size() - 1, "\xE2\x80\x8B");
+        out += ch;
+        break;
       default: out += ch;
     }
   }

@@ -83,6 +83,7 @@ TEST(TextEscape, GithubMessageEscapesPercentAndNewlines) {
   EXPECT_EQ(EscapeGithubAnnotationMessage("%0A"), "%250A");
   EXPECT_EQ(EscapeGithubAnnotationMessage("x ::error::y, z"), "x ::error::y, z");
   EXPECT_EQ(EscapeGithubAnnotationMessage("\x1b[31mred\x1b[0m"), "red");
+  EXPECT_EQ(EscapeGithubAnnotationMessage("p/##[warning]x ###["), "p/#\xE2\x80\x8B#[warning]x ##\xE2\x80\x8B#[");
 }
 
 TEST(TextEscape, GithubPropertyAlsoEscapesColonAndComma) {

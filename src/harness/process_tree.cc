@@ -103,15 +103,26 @@ class Cleanup {
     // The workload's processes started no earlier than its leader; older
     // children of gpugate (or of whoever exec'ed it) are not the workload's.
     if (auto leader = ReadStat(options_.proc_root, leader_)) not_before_ = leader->start_ticks;
+    // Fast path: no child but the leader means nothing below us at all (a
+    // leftover's chain up to us starts with one of our children, alive or an
+    // unreaped zombie, and only our own reaping removes one).
+    if (auto children = detail::ChildrenOf(options_.proc_root, self_)) {
+      if (std::all_of(children->begin(), children->end(), [this](pid_t c) { return c == leader_; })) {
+        report_.seconds = SteadyNow() - start;
+        return report_;
+      }
+    }
     for (;;) {
       std::vector<ProcStat> found = Scan();
       if (found.empty()) break;
       const bool after_grace = SteadyNow() >= grace_end_;
       std::vector<int> waitable;
+      bool reaped = false;
       for (const ProcStat& p : found) {
         Tracked* t = Track(p);
         if (p.zombie()) {
-          if (p.ppid == self_) ::waitpid(p.pid, nullptr, WNOHANG);  // our unreaped child: its pid is safe
+          // Our unreaped child: its pid cannot have been reused.
+          if (p.ppid == self_) reaped = ::waitpid(p.pid, nullptr, WNOHANG) == p.pid || reaped;
           continue;
         }
         if (t == nullptr) continue;  // the pid was reused between scan and pidfd_open
@@ -124,7 +135,7 @@ class Cleanup {
           if (!p.zombie() || p.ppid != self_) report_.survivors.push_back(p.pid);
         break;
       }
-      Wait(waitable, after_grace);
+      if (!reaped || !waitable.empty()) Wait(waitable, after_grace);
     }
     for (pid_t pid : order_) {
       const Tracked& t = tracked_.at(pid);
@@ -362,6 +373,32 @@ std::vector<ProcStat> ReadProcTable(const std::string& proc_root) {
     if (auto p = ParseProcStat(*text)) out.push_back(std::move(*p));
   }
   ::closedir(dir);
+  return out;
+}
+
+std::optional<std::vector<pid_t>> ChildrenOf(const std::string& proc_root, pid_t pid) {
+  const std::string tasks = proc_root + "/" + std::to_string(pid) + "/task";
+  DIR* dir = ::opendir(tasks.c_str());
+  if (dir == nullptr) return std::nullopt;
+  std::vector<pid_t> out;
+  bool any_file = false;  // kernels without CONFIG_PROC_CHILDREN have none
+  while (const dirent* e = ::readdir(dir)) {
+    if (!AllDigits(e->d_name)) continue;
+    auto text = ReadSmallFile(tasks + "/" + e->d_name + "/children");
+    if (!text) continue;
+    any_file = true;
+    int64_t v = -1;
+    for (char c : *text + " ") {
+      if (c >= '0' && c <= '9') {
+        v = (v < 0 ? 0 : v * 10) + (c - '0');
+      } else if (v >= 0) {
+        out.push_back(static_cast<pid_t>(v));
+        v = -1;
+      }
+    }
+  }
+  ::closedir(dir);
+  if (!any_file) return std::nullopt;
   return out;
 }
 

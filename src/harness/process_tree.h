@@ -80,8 +80,9 @@ struct LeftoverReport {
 /// found by rescanning and get SIGKILL once the grace period is over. Every
 /// zombie that ends up as this process's child is reaped. Signals go through
 /// pidfds where the kernel has pidfd_open (5.3), each checked against the
-/// start time seen in the scan, so a reused pid is never signalled. Nothing
-/// found costs one scan of /proc and no wait.
+/// start time seen in the scan, so a reused pid is never signalled. When this
+/// process has no child but `leader` (read from /proc/self/task/*/children)
+/// there is nothing to scan for, and it returns at once.
 LeftoverReport EndLeftovers(pid_t leader, const LeftoverOptions& options = {});
 
 /// Sums the reports of a workload's executions into one note.
@@ -114,6 +115,11 @@ std::optional<ProcStat> ParseProcStat(std::string_view text);
 /// Every process under `proc_root` (its numeric folders' `stat` files);
 /// processes that vanish while it reads are left out.
 std::vector<ProcStat> ReadProcTable(const std::string& proc_root = "/proc");
+
+/// The children of process `pid` from `<proc_root>/<pid>/task/*/children`
+/// (alive and unreaped zombies), or nothing when the kernel does not have
+/// those files (CONFIG_PROC_CHILDREN) or the process is gone.
+std::optional<std::vector<pid_t>> ChildrenOf(const std::string& proc_root, pid_t pid);
 
 /// The processes of `table` that descend from `ancestor` (its children, their
 /// children, ...), parents before their children, leaving out the pids in

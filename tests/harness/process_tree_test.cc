@@ -113,6 +113,27 @@ TEST_F(FakeProcTest, MissingRootGivesAnEmptyTable) {
   EXPECT_TRUE(detail::ReadProcTable((root_ / "absent").string()).empty());
 }
 
+TEST_F(FakeProcTest, ChildrenOfReadsEveryTasksChildrenFile) {
+  fs::create_directories(root_ / "100" / "task" / "100");
+  fs::create_directories(root_ / "100" / "task" / "101");
+  fs::create_directories(root_ / "100" / "task" / "102");  // a thread that just ended: no file
+  std::ofstream(root_ / "100" / "task" / "100" / "children") << "150 210 ";
+  std::ofstream(root_ / "100" / "task" / "101" / "children") << "";
+  auto children = detail::ChildrenOf(root_.string(), 100);
+  ASSERT_TRUE(children.has_value());
+  EXPECT_EQ(*children, (std::vector<pid_t>{150, 210}));
+  std::ofstream(root_ / "100" / "task" / "101" / "children") << "7";  // no trailing space
+  children = detail::ChildrenOf(root_.string(), 100);
+  ASSERT_TRUE(children.has_value());
+  EXPECT_EQ(children->size(), 3u);
+}
+
+TEST_F(FakeProcTest, ChildrenOfIsUnknownWithoutTheFiles) {
+  fs::create_directories(root_ / "100" / "task" / "100");  // a kernel without CONFIG_PROC_CHILDREN
+  EXPECT_FALSE(detail::ChildrenOf(root_.string(), 100).has_value());
+  EXPECT_FALSE(detail::ChildrenOf(root_.string(), 999).has_value());  // gone
+}
+
 // gpugate is 100, the workload's leader 150 (started at tick 500). Its
 // leftovers were reparented to 100; 120 is an older child of gpugate (started
 // before the leader) whose own child must not be touched either.

@@ -26,29 +26,38 @@ sleep_s=20
 token="leftover-$$-$(date +%s%N)"
 work=$(mktemp -d /tmp/gpugate-leftover-XXXXXX)
 
-marked_pids() {
-  local d
-  for d in /proc/[0-9]*; do
-    grep -qzx "ORPHAN_PROBE_TOKEN=$token" "$d/environ" 2>/dev/null && echo "${d#/proc/}"
-  done
-}
-
-# Zombies whose parent is one of the given pids.
-zombies_below() {
-  local parents=" $* " d stat rest state ppid
-  for d in /proc/[0-9]*; do
-    stat=$(cat "$d/stat" 2>/dev/null) || continue
-    rest=${stat##*) }
-    state=${rest%% *}
-    rest=${rest#* }
-    ppid=${rest%% *}
-    [[ $state == Z && $parents == *" $ppid "* ]] && echo "${d#/proc/}"
-  done
+# "marked PIDS..." (processes whose environment holds the marker) and
+# "zombies PIDS..." (zombies whose parent is one of them), one /proc pass.
+scan_proc() {
+  python3 - "ORPHAN_PROBE_TOKEN=$token" <<'EOF'
+import os, sys
+marker = sys.argv[1].encode()
+marked, parent_of, state_of = [], {}, {}
+for name in os.listdir("/proc"):
+    if not name.isdigit():
+        continue
+    pid = int(name)
+    try:
+        with open(f"/proc/{name}/environ", "rb") as f:
+            if marker in f.read().split(b"\0"):
+                marked.append(pid)
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{name}/stat", "rb") as f:
+            rest = f.read().rsplit(b")", 1)[1].split()
+        state_of[pid], parent_of[pid] = rest[0], int(rest[1])
+    except (OSError, IndexError, ValueError):
+        pass
+zombies = [p for p, s in state_of.items() if s == b"Z" and parent_of[p] in marked]
+print("marked", *sorted(marked))
+print("zombies", *sorted(zombies))
+EOF
 }
 
 cleanup() {
   local p
-  for p in $(marked_pids); do kill -KILL "$p" 2>/dev/null; done
+  for p in $(scan_proc | sed -n 's/^marked//p'); do kill -KILL "$p" 2>/dev/null; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -71,9 +80,9 @@ end=$(date +%s%N)
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
 
 in_run=$(cat "$work/check.txt" 2>/dev/null || echo "marked=? zombies=?")
-left=$(marked_pids | tr '\n' ' ')
-# shellcheck disable=SC2086
-zombies=$(zombies_below $left | tr '\n' ' ')
+scan=$(scan_proc)
+left=$(echo "$scan" | sed -n 's/^marked *//p')
+zombies=$(echo "$scan" | sed -n 's/^zombies *//p')
 n_left=$(echo $left | wc -w)
 n_zombies=$(echo $zombies | wc -w)
 

@@ -97,56 +97,11 @@ class Cleanup {
   Cleanup& operator=(const Cleanup&) = delete;
 
   LeftoverReport Run() {
-    const double start = SteadyNow();
-    grace_end_ = start + options_.term_grace_seconds;
-    const double hard_end = start + std::max(options_.max_seconds, options_.term_grace_seconds);
-    // The workload's processes started no earlier than its leader; older
-    // children of gpugate (or of whoever exec'ed it) are not the workload's.
-    if (auto leader = ReadStat(options_.proc_root, leader_)) not_before_ = leader->start_ticks;
-    // Fast path: no child but the leader means nothing below us at all (a
-    // leftover's chain up to us starts with one of our children, alive or an
-    // unreaped zombie, and only our own reaping removes one).
-    if (auto children = detail::ChildrenOf(options_.proc_root, self_)) {
-      if (std::all_of(children->begin(), children->end(), [this](pid_t c) { return c == leader_; })) {
-        report_.seconds = SteadyNow() - start;
-        return report_;
+    Begin();
+    if (!NothingBelowUs())
+      while (Pass()) {
       }
-    }
-    for (;;) {
-      std::vector<ProcStat> found = Scan();
-      if (found.empty()) break;
-      const bool after_grace = SteadyNow() >= grace_end_;
-      std::vector<int> waitable;
-      bool reaped = false;
-      for (const ProcStat& p : found) {
-        Tracked* t = Track(p);
-        if (p.zombie()) {
-          // Our unreaped child: its pid cannot have been reused.
-          if (p.ppid == self_) reaped = ::waitpid(p.pid, nullptr, WNOHANG) == p.pid || reaped;
-          continue;
-        }
-        if (t == nullptr) continue;  // the pid was reused between scan and pidfd_open
-        Signal(p, *t, after_grace);
-        if (t->pidfd >= 0) waitable.push_back(t->pidfd);
-      }
-      SignalGroup(found, after_grace);
-      if (SteadyNow() >= hard_end) {
-        for (const ProcStat& p : found)
-          if (!p.zombie() || p.ppid != self_) report_.survivors.push_back(p.pid);
-        break;
-      }
-      if (!reaped || !waitable.empty()) Wait(waitable, after_grace);
-    }
-    for (pid_t pid : order_) {
-      const Tracked& t = tracked_.at(pid);
-      if (std::find(report_.survivors.begin(), report_.survivors.end(), pid) != report_.survivors.end())
-        continue;
-      report_.ended.push_back(pid);
-      if (t.zombie_when_found) ++report_.zombies;
-      if (t.killed) ++report_.needed_sigkill;
-    }
-    report_.seconds = SteadyNow() - start;
-    return report_;
+    return Summarize();
   }
 
  private:
@@ -157,6 +112,77 @@ class Cleanup {
     bool termed = false;
     bool killed = false;
   };
+
+  // --- steps ---------------------------------------------------------------
+
+  void Begin() {
+    start_ = SteadyNow();
+    grace_end_ = start_ + options_.term_grace_seconds;
+    hard_end_ = start_ + std::max(options_.max_seconds, options_.term_grace_seconds);
+    // The workload's processes started no earlier than its leader; older
+    // children of gpugate (or of whoever exec'ed it) are not the workload's.
+    if (auto leader = ReadStat(options_.proc_root, leader_)) not_before_ = leader->start_ticks;
+  }
+
+  // No child but the leader means nothing below us at all: a leftover's
+  // chain up to us starts with one of our children (alive, or a zombie until
+  // we reap it). Cheap, so the usual case needs no scan of /proc.
+  bool NothingBelowUs() const {
+    auto children = detail::ChildrenOf(options_.proc_root, self_);
+    return children && std::all_of(children->begin(), children->end(),
+                                   [this](pid_t c) { return c == leader_; });
+  }
+
+  // One scan: reap, signal, wait. False once nothing is found or the bound
+  // has run out.
+  bool Pass() {
+    const std::vector<ProcStat> found = Scan();
+    if (found.empty()) return false;
+    const bool after_grace = SteadyNow() >= grace_end_;
+    std::vector<int> waitable;
+    bool reaped = false;
+    for (const ProcStat& p : found) {
+      Tracked* t = Track(p);
+      if (p.zombie()) {
+        reaped = Reap(p) || reaped;
+        continue;
+      }
+      if (t == nullptr) continue;  // the pid was reused between scan and pidfd_open
+      Signal(p, *t, after_grace);
+      if (t->pidfd >= 0) waitable.push_back(t->pidfd);
+    }
+    SignalGroup(found, after_grace);
+    if (SteadyNow() >= hard_end_) {
+      for (const ProcStat& p : found)
+        if (!p.zombie() || p.ppid != self_) report_.survivors.push_back(p.pid);
+      return false;
+    }
+    // A pass that only reaped is followed by the next scan at once.
+    if (!reaped || !waitable.empty()) Wait(waitable, after_grace);
+    return true;
+  }
+
+  LeftoverReport Summarize() {
+    for (pid_t pid : order_) {
+      const Tracked& t = tracked_.at(pid);
+      if (std::find(report_.survivors.begin(), report_.survivors.end(), pid) != report_.survivors.end())
+        continue;
+      report_.ended.push_back(pid);
+      if (t.zombie_when_found) ++report_.zombies;
+      if (t.killed && t.termed) ++report_.needed_sigkill;
+    }
+    report_.seconds = SteadyNow() - start_;
+    return report_;
+  }
+
+  // --- helpers ---------------------------------------------------------------
+
+  // Reaps a zombie that is our child (its pid cannot have been reused: an
+  // unreaped zombie keeps it). One below a living leftover waits until that
+  // one is ended and it is reparented to us.
+  bool Reap(const ProcStat& p) const {
+    return p.ppid == self_ && ::waitpid(p.pid, nullptr, WNOHANG) == p.pid;
+  }
 
   std::vector<ProcStat> Scan() const {
     return detail::Descendants(detail::ReadProcTable(options_.proc_root), self_, {leader_}, not_before_);
@@ -190,9 +216,10 @@ class Cleanup {
   }
 
   // SIGTERM (and SIGCONT, so a stopped process gets to handle it) the first
-  // time a process is seen; SIGKILL once the grace period is over.
+  // time a process is seen in the grace period; SIGKILL after it (at once
+  // for a process first seen then).
   void Signal(const ProcStat& p, Tracked& t, bool after_grace) {
-    if (!t.termed) {
+    if (!t.termed && !after_grace) {
       SendSignal(p.pid, t.pidfd, SIGTERM);
       if (p.stopped()) SendSignal(p.pid, t.pidfd, SIGCONT);
       t.termed = true;
@@ -240,7 +267,7 @@ class Cleanup {
   const LeftoverOptions& options_;
   const pid_t self_;
   uint64_t not_before_ = 0;
-  double grace_end_ = 0;
+  double start_ = 0, grace_end_ = 0, hard_end_ = 0;
   bool group_termed_ = false, group_killed_ = false;
   std::map<pid_t, Tracked> tracked_;
   std::vector<pid_t> order_;

@@ -64,6 +64,7 @@ struct LeftoverOptions {
 struct LeftoverReport {
   std::vector<pid_t> ended;      ///< every process found, in the order found
   int needed_sigkill = 0;        ///< of them: still running after SIGTERM and the grace period
+                                 ///< (one first found after it gets SIGKILL at once, not counted)
   int zombies = 0;               ///< of them: already exited (zombies), only reaped
   std::vector<pid_t> survivors;  ///< still there when max_seconds ran out
   double seconds = 0;            ///< time the clean-up took

@@ -70,6 +70,8 @@ std::string RenderRunSummary(const Results& results, bool color) {
     out << "  " << ToString(w.status) << ": " << EscapeTerminal(w.name) << ": "
         << EscapeTerminal(w.reason) << "\n";
   }
+  for (const auto& w : results.workloads)
+    for (const auto& note : w.notes) out << "  note: " << EscapeTerminal(w.name) << ": " << EscapeTerminal(note) << "\n";
   return out.str();
 }
 

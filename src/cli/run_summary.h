@@ -44,7 +44,8 @@ Result<SuiteSelection> SelectFromOptions(const std::string& suite_path,
                                          const boost::program_options::variables_map& vm);
 
 /// A table: workload, status, median, +-CI, samples/rounds, throughput; then
-/// a line per failed or skipped workload with its reason.
+/// a line per failed or skipped workload with its reason, and a line per note
+/// ("note: <workload>: <note>"), all escaped for the terminal.
 std::string RenderRunSummary(const Results& results, bool color);
 
 }  // namespace gpugate

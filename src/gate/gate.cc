@@ -129,6 +129,7 @@ uint64_t ConfirmationSeed(uint64_t run_seed, int attempt) {
 
 void AppendConfirmation(WorkloadResult& into, const WorkloadResult& rerun) {
   into.confirmation_reruns += 1;
+  AppendNotes(into, rerun.notes, "confirmation re-run " + std::to_string(into.confirmation_reruns) + ": ");
   if (rerun.status != WorkloadStatus::kOk) {
     into.status = rerun.status;
     into.reason = "confirmation re-run " + std::to_string(into.confirmation_reruns) + ": " +

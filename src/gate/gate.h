@@ -74,8 +74,9 @@ uint64_t ConfirmationSeed(uint64_t run_seed, int attempt);
 
 /// Merges a confirmation re-run of a workload into its first result: its
 /// rounds, clocks and throttling are appended and the summary and throughput
-/// recomputed; a re-run that did not succeed marks the result with its
-/// status and the reason "confirmation re-run N: ...".
+/// recomputed, its notes kept as "confirmation re-run N: ..."; a re-run that
+/// did not succeed marks the result with its status and the reason
+/// "confirmation re-run N: ...".
 void AppendConfirmation(WorkloadResult& into, const WorkloadResult& rerun);
 
 }  // namespace gpugate

@@ -31,14 +31,19 @@ std::string ReplaceAll(std::string s, const std::string& from, const std::string
 
 int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 
-/// Merges one round's result of one side into the side's aggregate.
-void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, const std::string& name) {
+/// Merges one round's result of one side into the side's aggregate; its
+/// notes are kept as "round <r + 1>: ..." (none when `r` < 0: a result
+/// inherited from the other side).
+void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, const std::string& name,
+              int r) {
   if (!started) {
     agg = round;
     agg.name = name;
     agg.rounds.clear();
+    agg.notes.clear();
     started = 1;
   }
+  if (r >= 0) AppendNotes(agg, round.notes, "round " + std::to_string(r + 1) + ": ");
   if (round.status != WorkloadStatus::kOk) {
     agg.status = round.status;
     agg.reason = round.reason;
@@ -155,7 +160,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
           auto [it, added] = index.emplace(res.name, pairs.size());
           if (added) pairs.push_back(Pair{w, {}, {0, 0}});
           Pair& p = pairs[it->second];
-          AddRound(p.side[s], p.started[s], res, res.name);
+          AddRound(p.side[s], p.started[s], res, res.name, r);
           any_ok = any_ok || res.status == WorkloadStatus::kOk;
         }
         if (!any_ok) {
@@ -170,7 +175,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     // A side that never ran (its partner failed first) inherits the failure.
     for (int s = 0; s < 2; ++s)
       if (!p.started[s] && p.side[1 - s].status != WorkloadStatus::kOk)
-        AddRound(p.side[s], p.started[s], p.side[1 - s], p.side[1 - s].name);
+        AddRound(p.side[s], p.started[s], p.side[1 - s], p.side[1 - s].name, -1);
     for (int s = 0; s < 2; ++s) {
       if (!p.started[s]) continue;
       Finish(p.side[s]);

@@ -100,6 +100,7 @@ class InstructionRun {
     if (!ll.empty()) result_.counters["ll_misses"] = median(ll);
     result_.counters["valgrind_wall_s"] = wall / rounds;
     result_.summary = Summarize(AllSamples(result_));
+    AddLeftoverNote();
     return std::move(result_);
   }
 
@@ -144,6 +145,7 @@ class InstructionRun {
     auto outcome = detail::ExecuteOnce(run, spec_.sampling.timeout, ProcessBackendOptions{});
     if (!outcome.ok()) return outcome.error();
     const detail::ExecOutcome& o = outcome.value();
+    leftovers_.Add(o.leftovers);
     *wall += o.wall_seconds;
     const std::string tail = o.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + o.stderr_tail;
     if (o.timed_out) return ToolError("timed out after " + SecondsText(spec_.sampling.timeout) + " under valgrind" + tail);
@@ -153,6 +155,9 @@ class InstructionRun {
     int files = 0;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(dir.path(), ec)) {
+      // A process the command left behind was ended wherever it had got to:
+      // its count is not part of the workload.
+      if (LeftBehind(o.leftovers, entry.path().filename().string())) continue;
       Result<std::string> text = ReadFile(entry.path().string());
       if (!text.ok()) return text.error();
       Result<InstructionCounts> c = ParseCachegrindOut(*text, entry.path().filename().string());
@@ -170,7 +175,21 @@ class InstructionRun {
     result_.status = WorkloadStatus::kFailed;
     result_.reason = reason;
     result_.summary = Summarize(AllSamples(result_));
+    AddLeftoverNote();
     return std::move(result_);
+  }
+
+  // "cg.<pid>" of a process in `leftovers`.
+  static bool LeftBehind(const LeftoverReport& leftovers, const std::string& file) {
+    if (file.rfind("cg.", 0) != 0) return false;
+    const std::string pid = file.substr(3);
+    for (pid_t p : leftovers.ended)
+      if (pid == std::to_string(p)) return true;
+    return false;
+  }
+
+  void AddLeftoverNote() {
+    if (std::string note = leftovers_.Note(); !note.empty()) result_.notes.push_back(std::move(note));
   }
 
   const WorkloadSpec& spec_;
@@ -178,6 +197,7 @@ class InstructionRun {
   std::string valgrind_;
   detail::CommandLine command_;
   WorkloadResult result_;
+  LeftoverTally leftovers_;
 };
 
 }  // namespace

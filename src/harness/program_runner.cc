@@ -82,6 +82,7 @@ class ProgramRun {
       const double elapsed = clock_.Now() - start;
       if (p >= kMinProcesses && elapsed >= spec_.sampling.max_time) break;
       ProgramProcess proc = execute_(spec_, spec_.sampling.timeout);
+      leftovers_.Add(proc.leftovers);
       if (proc.failure) {
         Failed(p, rounds, *proc.failure);
         break;
@@ -95,7 +96,9 @@ class ProgramRun {
       Merge(p, std::move(proc.benchmarks));
       if (progress_) progress_->RoundFinished(spec_, p, p + 1);
     }
+    const std::string note = leftovers_.Note();
     for (WorkloadResult& w : out_) {
+      if (!note.empty()) w.notes.push_back(note);
       Finish(w);
       if (progress_) progress_->WorkloadFinished(w);
     }
@@ -193,6 +196,7 @@ class ProgramRun {
   std::vector<WorkloadResult> out_;
   std::map<std::string, size_t> index_;
   std::map<size_t, PerProcess> per_process_;
+  LeftoverTally leftovers_;
 };
 
 bool IsEreSpecial(char c) {
@@ -279,7 +283,8 @@ namespace {
 // Returns why it failed (cannot start, timeout, non-zero exit, signal), or
 // nothing; `tail` gets the "; stderr (last lines): ..." suffix for messages.
 std::optional<std::string> RunProcess(const WorkloadSpec& spec, std::vector<std::string> argv,
-                                      double timeout_seconds, const std::string& who, std::string* tail) {
+                                      double timeout_seconds, const std::string& who, std::string* tail,
+                                      LeftoverReport* leftovers) {
   detail::CommandLine command;
   command.argv = std::move(argv);
   std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
@@ -288,6 +293,7 @@ std::optional<std::string> RunProcess(const WorkloadSpec& spec, std::vector<std:
   auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
   if (!run.ok()) return run.error().message;
   const detail::ExecOutcome& r = run.value();
+  *leftovers = r.leftovers;
   *tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
   if (r.timed_out) return "timed out after " + SecondsText(timeout_seconds) + *tail;
   if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0))
@@ -313,7 +319,7 @@ ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_se
   const auto before = ModifiedAt(path);
   std::string tail;
   if (auto failed = RunProcess(spec, ProgramArgv(spec, path), timeout_seconds,
-                               "command '" + spec.argv[0] + "'", &tail)) {
+                               "command '" + spec.argv[0] + "'", &tail, &out.leftovers)) {
     out.failure = *failed;
     return out;
   }
@@ -358,7 +364,7 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
   }
   std::string tail;
   if (auto failed = RunProcess(spec, ProgramArgv(spec, json_path), timeout_seconds,
-                               "'" + spec.argv[0] + "'", &tail)) {
+                               "'" + spec.argv[0] + "'", &tail, &out.leftovers)) {
     out.failure = *failed;
     return out;
   }

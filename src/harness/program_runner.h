@@ -19,6 +19,7 @@
 
 #include "config/suite.h"
 #include "harness/clock.h"
+#include "harness/process_tree.h"
 #include "harness/runner.h"
 #include "model/results.h"
 
@@ -29,6 +30,7 @@ namespace gpugate {
 struct ProgramProcess {
   std::vector<WorkloadResult> benchmarks;  ///< names as the program reports them
   std::optional<std::string> failure;      ///< crash, non-zero exit, timeout, unreadable JSON
+  LeftoverReport leftovers;                ///< processes it left behind, ended after it
 };
 
 /// Runs a program once (seam for tests): `spec` as resolved for this process,
@@ -61,7 +63,8 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds);
 /// benchmark. A failing first process gives one failed workload named after
 /// the spec; a later failure marks every benchmark failed with the process
 /// number and the reason; a benchmark a later process no longer reports is
-/// failed. Benchmarks the program skips are skipped with its reason.
+/// failed. Benchmarks the program skips are skipped with its reason. What
+/// the processes left behind (ended after each) is a note on every result.
 std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
                                                Clock& clock, const ProgramExecutor& execute);
 

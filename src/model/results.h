@@ -119,6 +119,10 @@ struct WorkloadResult {
   std::vector<std::string> tags;
   WorkloadStatus status = WorkloadStatus::kOk;
   std::string reason;            ///< why failed/skipped; stderr tail for commands
+  /// What gpugate did or saw while running the workload that a reader should
+  /// know, as sentences ("ended 3 processes the workload left behind (pids
+  /// 123, 124, 130)"). Kept through `gate` and `ab`, which merge runs.
+  std::vector<std::string> notes;
 
   /// The primary metric that `rounds` and `summary` hold. "time" (seconds,
   /// lower is better) unless a producer measured something else: a custom
@@ -178,6 +182,18 @@ inline std::vector<double> AllSamples(const WorkloadResult& w) {
   std::vector<double> out;
   for (const auto& r : w.rounds) out.insert(out.end(), r.begin(), r.end());
   return out;
+}
+
+/// Adds `notes` to `into`'s notes, each with `prefix` in front ("round 3: "),
+/// leaving out notes `into` already has.
+inline void AppendNotes(WorkloadResult& into, const std::vector<std::string>& notes,
+                        const std::string& prefix = "") {
+  for (const std::string& n : notes) {
+    std::string note = prefix + n;
+    bool known = false;
+    for (const std::string& have : into.notes) known = known || have == note;
+    if (!known) into.notes.push_back(std::move(note));
+  }
 }
 
 const char* ToString(WorkloadStatus s);

@@ -27,7 +27,7 @@ namespace {
 
 /// Minor version written by this gpugate. Readers accept any minor of their
 /// major: minor versions only add fields, which older readers ignore.
-constexpr int kResultsMinorVersion = 2;
+constexpr int kResultsMinorVersion = 3;
 constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 
 // ---------------------------------------------------------------------------
@@ -172,6 +172,14 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
   w.SetFormatOptions(rapidjson::kFormatDefault);
   Field(w, "status", ToString(r.status));
   Field(w, "reason", r.reason);
+  // Written only when there are notes (minor version 3), so other files stay
+  // as they were.
+  if (!r.notes.empty()) {
+    w.Key("notes");
+    w.StartArray();
+    for (const auto& n : r.notes) WriteJsonString(w, n);
+    w.EndArray();
+  }
   Field(w, "iterations_per_sample", r.iterations_per_sample);
   Field(w, "warmup", r.warmup);
   // The primary metric: written only when it is not time in seconds, so files
@@ -579,6 +587,11 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
   if (const JsonValue* status = o.Get("status", true))
     ReadStatus(d, *status, p.Member("status"), &w->status);
   o.Optional("reason", &w->reason);
+  if (const JsonValue* notes = o.Array("notes", false)) {
+    const Path np = p.Member("notes");
+    for (size_t i = 0; i < notes->items.size() && d.ok(); ++i)
+      Decode(d, notes->items[i], np.Element(static_cast<int64_t>(i)), &w->notes.emplace_back());
+  }
   o.Count("iterations_per_sample", &w->iterations_per_sample, false, int64_t{1});
   o.Count("warmup", &w->warmup, false);
   ReadPrimaryMetric(d, o, w);

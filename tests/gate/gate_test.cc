@@ -273,5 +273,18 @@ TEST(GateTest, AppendConfirmationRecomputesSummaryAndThroughput) {
   EXPECT_TRUE(first.throttled);
 }
 
+TEST(GateTest, AppendConfirmationKeepsNotesOfBothRuns) {
+  WorkloadResult first;
+  first.rounds = {{1.0}};
+  first.notes = {"ended 1 process the workload left behind (pids 7)"};
+  WorkloadResult rerun;
+  rerun.rounds = {{1.0}};
+  rerun.notes = {"ended 2 processes the workload left behind (pids 8, 9)"};
+  AppendConfirmation(first, rerun);
+  EXPECT_EQ(first.notes, (std::vector<std::string>{
+                             "ended 1 process the workload left behind (pids 7)",
+                             "confirmation re-run 1: ended 2 processes the workload left behind (pids 8, 9)"}));
+}
+
 }  // namespace
 }  // namespace gpugate

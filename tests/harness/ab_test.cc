@@ -281,6 +281,23 @@ TEST(AbTest, FailedRoundIsAToolError) {
   EXPECT_EQ(ExitCodeFor(v), 3);
 }
 
+TEST(AbTest, NotesOfEveryRoundAreKeptPerSide) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("cmd")};
+  AbOptions o;
+  o.rounds = 3;
+  FakeRunner fake;
+  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) {
+    WorkloadResult res = fake(s, side, r);
+    if (side == AbSide::kHead && r != 1) res.notes = {"ended 1 process the workload left behind (pids 9)"};
+    return std::vector{res};
+  });
+  EXPECT_TRUE(d.base.workloads[0].notes.empty());
+  EXPECT_EQ(d.head.workloads[0].notes,
+            (std::vector<std::string>{"round 1: ended 1 process the workload left behind (pids 9)",
+                                      "round 3: ended 1 process the workload left behind (pids 9)"}));
+}
+
 /// Counts per-workload alarms of the two analyses over `suites` suite runs.
 struct Figures {
   int workloads = 0, paired_regressions = 0, unpaired_alarms = 0;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "harness/runner.h"
 
 namespace gpugate {
 namespace {
@@ -241,6 +244,129 @@ TEST_F(ProcessBackendTest, BudgetIsSharedByExecutions) {
   EXPECT_LE(ok, 3);
   ASSERT_FALSE(last.ok());
   EXPECT_EQ(last.error().message, "timed out after 1.0s");
+}
+
+// --- processes an execution leaves behind ------------------------------------
+
+class LeftoverTest : public ProcessBackendTest {
+ protected:
+  // Runs `script` once under sh; the script writes the pids it leaves
+  // behind to $PIDS, one a line.
+  detail::ExecOutcome Run(const std::string& script) {
+    detail::CommandLine c;
+    c.argv = {"/bin/sh", "-c", script};
+    c.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), {{"PIDS", Pids().string()}});
+    auto r = detail::ExecuteOnce(c, 30, ProcessBackendOptions{});
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? *r : detail::ExecOutcome{};
+  }
+  fs::path Pids() const { return dir_ / "pids"; }
+  std::vector<pid_t> LeftPids() {
+    std::vector<pid_t> out;
+    std::istringstream in(ReadText(Pids()));
+    for (long p; in >> p;) out.push_back(static_cast<pid_t>(p));
+    return out;
+  }
+  static bool Has(const std::vector<pid_t>& v, pid_t p) { return std::find(v.begin(), v.end(), p) != v.end(); }
+};
+
+TEST_F(LeftoverTest, AWellBehavedCommandLeavesNothing) {
+  detail::ExecOutcome o = Run("sleep 0.01 & wait");
+  EXPECT_TRUE(o.leftovers.empty());
+  EXPECT_EQ(o.wait_status, 0);
+}
+
+TEST_F(LeftoverTest, BackgroundChildIsEndedAndReaped) {
+  detail::ExecOutcome o = Run("sleep 30 & echo $! > \"$PIDS\"");
+  std::vector<pid_t> left = LeftPids();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(o.leftovers.ended, left);
+  EXPECT_EQ(o.leftovers.needed_sigkill, 0);  // sleep dies of SIGTERM
+  EXPECT_TRUE(o.leftovers.survivors.empty());
+  EXPECT_TRUE(ProcessGone(left[0]));  // ended and reaped, not a zombie
+}
+
+TEST_F(LeftoverTest, SetsidDaemonWhoseParentExitedIsFound) {
+  // The subshell starts a new session and exits: the sleeper's parent is
+  // gone, so only subreaping brings it back to gpugate.
+  detail::ExecOutcome o = Run("( setsid sleep 30 & echo $! > \"$PIDS\" )");
+  std::vector<pid_t> left = LeftPids();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_TRUE(Has(o.leftovers.ended, left[0]));
+  EXPECT_TRUE(ProcessGone(left[0]));
+}
+
+TEST_F(LeftoverTest, IgnoringSigtermEndsWithSigkill) {
+  detail::ExecOutcome o = Run("trap '' TERM; sleep 30 & echo $! > \"$PIDS\"");
+  std::vector<pid_t> left = LeftPids();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(o.leftovers.ended, left);
+  EXPECT_EQ(o.leftovers.needed_sigkill, 1);
+  EXPECT_TRUE(ProcessGone(left[0]));
+}
+
+TEST_F(LeftoverTest, StoppedChildIsContinuedAndEnded) {
+  detail::ExecOutcome o = Run("sleep 30 & kill -STOP $!; echo $! > \"$PIDS\"");
+  std::vector<pid_t> left = LeftPids();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(o.leftovers.ended, left);
+  EXPECT_EQ(o.leftovers.needed_sigkill, 0);  // SIGCONT let SIGTERM through
+  EXPECT_TRUE(ProcessGone(left[0]));
+}
+
+TEST_F(LeftoverTest, ChildHoldingStderrDoesNotHoldTheExecution) {
+  // The sleeper keeps the stderr pipe open; its end of file comes once it
+  // was ended, and what the command wrote is kept.
+  const auto start = std::chrono::steady_clock::now();
+  detail::ExecOutcome o = Run("echo 'last words' >&2; sleep 30 & echo $! > \"$PIDS\"");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 15.0);  // far below the sleeper's 30 s
+  EXPECT_EQ(o.stderr_tail, "last words");
+  EXPECT_EQ(o.leftovers.ended.size(), 1u);
+}
+
+TEST_F(LeftoverTest, OlderChildrenOfGpugateAreLeftAlone) {
+  // A child this process started before the execution (as a shell that
+  // exec'ed gpugate would leave) is not the workload's.
+  pid_t older = -1;
+  const char* argv[] = {"sleep", "30", nullptr};
+  ASSERT_EQ(::posix_spawnp(&older, "sleep", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
+  // Start times have clock-tick resolution: let a few ticks pass.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  detail::ExecOutcome o = Run("sleep 30 & echo $! > \"$PIDS\"");
+  EXPECT_FALSE(Has(o.leftovers.ended, older));
+  EXPECT_EQ(o.leftovers.ended.size(), 1u);
+  EXPECT_EQ(::kill(older, 0), 0) << "the older child was signalled";
+  int status = 0;
+  EXPECT_EQ(::waitpid(older, &status, WNOHANG), 0) << "the older child was reaped or ended";
+  ::kill(older, SIGKILL);
+  ::waitpid(older, &status, 0);
+}
+
+TEST_F(LeftoverTest, WorkloadResultCarriesOneNoteOverItsExecutions) {
+  WorkloadSpec spec = Command({"/bin/sh", "-c", "sleep 30 &"});
+  spec.sampling.warmup = 0;
+  spec.sampling.rounds = 1;
+  spec.sampling.min_samples = 3;
+  spec.sampling.max_samples = 3;
+  spec.sampling.min_time = 0;
+  WorkloadResult r = RunWorkload(spec, backend_);
+  ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0].rfind("ended 3 processes the workload left behind in 3 of 3 executions (pids ", 0), 0u)
+      << r.notes[0];
+}
+
+TEST_F(LeftoverTest, NoNoteWithoutLeftovers) {
+  WorkloadSpec spec = Command({"true"});
+  spec.sampling.warmup = 0;
+  spec.sampling.rounds = 1;
+  spec.sampling.min_samples = 2;
+  spec.sampling.max_samples = 2;
+  spec.sampling.min_time = 0;
+  WorkloadResult r = RunWorkload(spec, backend_);
+  ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+  EXPECT_TRUE(r.notes.empty());
 }
 
 TEST(ProcessDetailTest, TailLines) {

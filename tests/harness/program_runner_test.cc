@@ -246,6 +246,36 @@ TEST(RunProgramOnceTest, TimeoutKillsTheProgram) {
   EXPECT_NE(p.failure->find("timed out after 0.3s"), std::string::npos) << *p.failure;
 }
 
+TEST(RunProgramWorkloadTest, LeftoversOfTheProcessesAreANoteOnEveryBenchmark) {
+  FakeClock clock;
+  int calls = 0;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ++calls;
+    ProgramProcess p;
+    p.benchmarks = {Bench("BM_a", {1e-6}), Bench("BM_b", {2e-6})};
+    if (calls == 2) p.leftovers.ended = {4242};
+    return p;
+  };
+  std::vector<WorkloadResult> out = RunProgramWorkload(Gbench({"/b/k"}), nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 2u);
+  for (const WorkloadResult& w : out)
+    EXPECT_EQ(w.notes, (std::vector<std::string>{
+                           "ended 1 process the workload left behind in 1 of 3 executions (pids 4242)"}));
+}
+
+TEST(RunProgramOnceTest, ABackgroundChildOfTheProgramIsEnded) {
+  // Writes "{bad" as its JSON and leaves a sleeper behind: the failure is
+  // the JSON's, and the sleeper was ended all the same.
+  ProgramProcess p = RunProgramOnce(
+      Gbench({"/bin/sh", "-c",
+              "sleep 30 & for a; do case $a in --benchmark_out=*) printf '{bad' > \"${a#--benchmark_out=}\";; "
+              "esac; done", "sh"}),
+      10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_EQ(p.leftovers.ended.size(), 1u);
+  EXPECT_EQ(p.leftovers.needed_sigkill, 0);
+}
+
 #ifdef GPUGATE_GBENCH_EXAMPLE_DIR
 TEST(RunProgramWorkloadTest, RunsTheExampleGoogleBenchmarkProgram) {
   WorkloadSpec s = Gbench({std::string(GPUGATE_GBENCH_EXAMPLE_DIR) + "/base/gbench_kernels"});

@@ -102,6 +102,7 @@ void ExpectSameResults(const Results& a, const Results& b) {
     }
     EXPECT_EQ(wa.iterations_per_sample, wb.iterations_per_sample);
     EXPECT_EQ(wa.warmup, wb.warmup);
+    EXPECT_EQ(wa.notes, wb.notes);
     EXPECT_EQ(wa.metric, wb.metric);
     EXPECT_EQ(wa.unit, wb.unit);
     EXPECT_EQ(wa.lower_is_better, wb.lower_is_better);
@@ -197,6 +198,7 @@ Results FullResults() {
   w.tags = {"gpu", "blas1"};
   w.status = WorkloadStatus::kFailed;
   w.reason = "exit 3: \"oops\"\n\ttail \xE2\x82\xAC";
+  w.notes = {"ended 2 processes the workload left behind (pids 123, 130)", "round 2: \"x\"\n\xE2\x82\xAC"};
   w.rounds = {{1.25e-3, 0.1 + 0.2, 5e-324, 0.0},
               {},
               {std::nextafter(1.0, 2.0), 123456.789e-9, 2.0}};
@@ -278,7 +280,7 @@ TEST(ResultsJson, StartsWithSchemaAndVersion) {
       "  \"schema\": \"gpugate/results/v1\",\n"
       "  \"version\": {\n"
       "    \"major\": 1,\n"
-      "    \"minor\": 2\n"
+      "    \"minor\": 3\n"
       "  },\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
 }
@@ -535,7 +537,7 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   EXPECT_EQ(workloads.items[1].Find("deterministic"), nullptr);
   EXPECT_TRUE(workloads.items[2].Find("deterministic")->boolean);
   EXPECT_EQ(workloads.items[2].Find("lower_is_better"), nullptr);
-  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 2);
+  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 3);
   Result<Results> back = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ExpectSameResults(r, *back);
@@ -654,6 +656,55 @@ TEST(ResultsJson, SchemaDocumentExampleIsExactWriterOutput) {
   Result<Results> r = ResultsFromJson(example, "results-schema.md");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(ResultsToJson(*r), example);
+}
+
+}  // namespace
+}  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+// Notes (minor version 3) are written only when there are some; a 1.2 file
+// without them reads back with none, and a note that is not a string is an
+// error at its position.
+TEST(ResultsJson, NotesAreOptionalAndTyped) {
+  Results r;
+  WorkloadResult& quiet = r.workloads.emplace_back();
+  quiet.name = "quiet";
+  WorkloadResult& noisy = r.workloads.emplace_back();
+  noisy.name = "noisy";
+  noisy.notes = {"ended 1 process the workload left behind (pids 42)"};
+  const std::string text = ResultsToJson(r);
+  Result<JsonValue> doc = ParseJson(text, "r.json");
+  ASSERT_TRUE(doc.ok());
+  const JsonValue& workloads = *doc->Find("workloads");
+  EXPECT_EQ(workloads.items[0].Find("notes"), nullptr);
+  ASSERT_NE(workloads.items[1].Find("notes"), nullptr);
+  EXPECT_EQ(workloads.items[1].Find("notes")->items.at(0).string, noisy.notes[0]);
+
+  std::string older = text;
+  older.replace(older.find("\"minor\": 3"), 10, "\"minor\": 2");
+  Result<Results> back = ResultsFromJson(older, "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->workloads[0].notes.empty());
+  EXPECT_EQ(back->workloads[1].notes, noisy.notes);
+
+  std::string bad = text;
+  const std::string note = "\"" + noisy.notes[0] + "\"";
+  bad.replace(bad.find(note), note.size(), "7");
+  Result<Results> rejected = ResultsFromJson(bad, "r.json");
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_NE(rejected.error().message.find("workloads[1].notes[0]: expected a string"), std::string::npos)
+      << rejected.error().message;
+}
+
+TEST(ResultsModel, AppendNotesPrefixesAndSkipsKnownNotes) {
+  WorkloadResult w;
+  w.notes = {"a"};
+  AppendNotes(w, {"a", "b"});
+  AppendNotes(w, {"b"}, "round 2: ");
+  AppendNotes(w, {"b"}, "round 2: ");
+  EXPECT_EQ(w.notes, (std::vector<std::string>{"a", "b", "round 2: b"}));
 }
 
 }  // namespace

@@ -21,6 +21,8 @@
 #include <filesystem>
 #include <set>
 
+#include "harness/process_tree.h"
+
 extern char** environ;
 
 namespace gpugate {
@@ -141,6 +143,33 @@ bool WaitForExit(pid_t pid, int pidfd, Fd& err, bool& err_open, TailBuffer& tail
       }
     }
     if (pid_slot >= 0 && (fds[pid_slot].revents & POLLIN)) return true;
+  }
+}
+
+// Blocks until the child has exited, without reaping it.
+void WaitUntilExited(pid_t pid) {
+  siginfo_t info;
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+  }
+}
+
+// Longest wait for the end of stderr once the command and what it left behind
+// have ended (only a process that survived SIGKILL can still hold the pipe).
+constexpr double kDrainSeconds = 0.1;
+
+// Reads stderr until end of file or `seconds` have passed.
+void DrainUntilEof(Fd& err, bool& err_open, TailBuffer& tail, double seconds) {
+  const double deadline = SteadyNow() + seconds;
+  while (err_open) {
+    if (!DrainAvailable(err.get(), tail)) {
+      err_open = false;
+      err.Reset();
+      return;
+    }
+    const double remaining = deadline - SteadyNow();
+    if (remaining <= 0) return;
+    pollfd fd{err.get(), POLLIN, 0};
+    ::poll(&fd, 1, std::max(1, static_cast<int>(std::ceil(remaining * 1000.0))));
   }
 }
 
@@ -280,6 +309,9 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   std::vector<char*> argv = CStrings(command.argv);
   std::vector<char*> envp = CStrings(command.envp);
 
+  // Orphans of the command's descendants are reparented to gpugate while it
+  // runs, where EndLeftovers finds them once the command has exited.
+  SubreaperScope subreaper;
   pid_t pid = -1;
   const double start = SteadyNow();
   int rc = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
@@ -304,7 +336,11 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
     ::killpg(pid, SIGKILL);
     end = SteadyNow();
   }
-  if (err_open) DrainAvailable(err_read.get(), tail);  // output written just before exit
+  WaitUntilExited(pid);  // a zombie from here on: its pid and group id stay ours
+  out.leftovers = EndLeftovers(pid, LeftoverOptions{options.term_grace_seconds});
+  // Every writer of the pipe has now exited, so end of file comes at once;
+  // the bound only matters for a process that could not be ended.
+  if (err_open) DrainUntilEof(err_read, err_open, tail, kDrainSeconds);
 
   int status = 0;
   rusage usage;
@@ -346,6 +382,7 @@ class ProcessInstance final : public WorkloadInstance {
     auto run = detail::ExecuteOnce(command_, remaining, options_);
     if (!run.ok()) return run.error();
     const detail::ExecOutcome& r = run.value();
+    leftovers_.Add(r.leftovers);
     if (r.timed_out) return ToolError("timed out after " + FormatSeconds(timeout_));
     if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
       std::string msg = "command '" + command_.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status);
@@ -362,6 +399,8 @@ class ProcessInstance final : public WorkloadInstance {
 
   void Annotate(WorkloadResult& result) const override {
     if (spawn_overhead_) result.counters["spawn_overhead_s"] = *spawn_overhead_;
+    if (std::string note = leftovers_.Note(options_.term_grace_seconds); !note.empty())
+      result.notes.push_back(std::move(note));
   }
 
  private:
@@ -370,6 +409,7 @@ class ProcessInstance final : public WorkloadInstance {
   double deadline_;
   ProcessBackendOptions options_;
   std::optional<double> spawn_overhead_;
+  LeftoverTally leftovers_;
 };
 
 std::optional<double> MeasureSpawnOverhead(const ProcessBackendOptions& options) {

@@ -4,7 +4,9 @@
 // Each child gets its own process group, stdin/stdout on /dev/null and stderr
 // through a pipe (drained with poll, the last lines kept for error messages).
 // A sample is one execution: wall time (steady clock, spawn to exit) plus
-// user/sys CPU time and max RSS from wait4.
+// user/sys CPU time and max RSS from wait4. Processes an execution leaves
+// behind are ended after it (harness/process_tree.h) and reported as a note
+// on the result.
 #pragma once
 
 #include <sys/resource.h>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "harness/backend.h"
+#include "harness/process_tree.h"
 
 namespace gpugate {
 
@@ -69,11 +72,15 @@ struct ExecOutcome {
   double sys_seconds = 0;
   int64_t max_rss_bytes = 0;
   std::string stderr_tail;  ///< last lines of stderr (see options)
+  LeftoverReport leftovers; ///< processes the execution left behind, ended after it
 };
 
 /// Runs a command once, killing its process group after `timeout_seconds`
-/// (SIGTERM, then SIGKILL after the grace period). Errors only when the
-/// command cannot be started (e.g. not found), as a kToolError.
+/// (SIGTERM, then SIGKILL after the grace period). gpugate is a child
+/// subreaper meanwhile; once the command has exited, every process it left
+/// behind is ended (EndLeftovers, same grace period) and stderr is read to its
+/// end (at most 0.1 s more). Errors only when the command cannot be started
+/// (e.g. not found), as a kToolError.
 Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_seconds,
                                 const ProcessBackendOptions& options);
 

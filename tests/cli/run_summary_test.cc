@@ -1,0 +1,27 @@
+// The human summary of a run (cli/run_summary.h): notes are listed after the
+// table, escaped like every other untrusted text on the terminal.
+#include "cli/run_summary.h"
+
+#include <gtest/gtest.h>
+
+namespace gpugate {
+namespace {
+
+TEST(RunSummaryTest, NotesAreListedPerWorkloadAndEscaped) {
+  Results r;
+  WorkloadResult& quiet = r.workloads.emplace_back();
+  quiet.name = "quiet";
+  WorkloadResult& w = r.workloads.emplace_back();
+  w.name = "evil\x1b[2J";
+  w.notes = {"ended 1 process the workload left behind (pids 42)", "second\nline"};
+  const std::string text = RenderRunSummary(r, /*color=*/false);
+  EXPECT_NE(text.find("  note: evil\\x1b[2J: ended 1 process the workload left behind (pids 42)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  note: evil\\x1b[2J: second\\x0aline\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("note: quiet"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

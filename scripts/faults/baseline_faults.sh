@@ -30,14 +30,14 @@ cd "$work"
 
 fail() { echo "FAIL ($mode): $*" >&2; exit 1; }
 
-# A synthetic suite of N workloads with S samples each (5 rounds).
+# A synthetic suite of N workloads with S samples per round and R rounds (5).
 write_suite() {
-  local n=$1 samples=$2 ids="" i
+  local n=$1 samples=$2 rounds=${3:-5} ids="" i
   for ((i = 0; i < n; i++)); do ids+="${ids:+, }w$i"; done
   cat > suite.yaml <<EOF
 version: 1
 name: faults
-defaults: {warmup: 0, min_samples: $samples, max_samples: $samples, min_time: 0, rounds: 5}
+defaults: {warmup: 0, min_samples: $samples, max_samples: $samples, min_time: 0, rounds: $rounds}
 workloads:
   - name: syn/{id}
     kind: synthetic
@@ -57,7 +57,7 @@ update() {  # update ID BASELINE [options...]
   local id=$1 baseline=$2
   shift 2
   make_results "$id"
-  "$bin" baseline update --results "results/$id.json" --baseline "$baseline" --keep 100000 "$@"
+  "$bin" baseline update --results "results/$id.json" --baseline "$baseline" "$@"
 }
 
 run_ids() { grep -o '"run_id": "[^"]*"' "$1" | cut -d'"' -f4; }
@@ -65,42 +65,78 @@ has_run() { grep -q "\"run_id\": \"$2\"" "$1"; }
 temps_of() { find "$(dirname "$1")" -maxdepth 1 -name "$(basename "$1").tmp.*" | wc -l; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# Order in which a run was appended (seed-N, measure-N, k-N), into $order.
+append_order() {
+  case $1 in
+    seed-*) order=${1#seed-} ;;
+    measure-*) order=$((50 + ${1#measure-})) ;;
+    k-*) order=$((100 + ${1#k-})) ;;
+    *) order=100000 ;;
+  esac
+}
+
 mode_kill() {
-  write_suite 20 2000   # ~230 KB per run
-  for i in $(seq 1 12); do update "seed-$i" b.json >/dev/null; done
-  local t0 t1 took
-  t0=$(now_ms); update measure b.json >/dev/null; t1=$(now_ms)
-  took=$((t1 - t0))
-  echo "kill: baseline of $(($(stat -c %s b.json) / 1024)) KB, one update takes ${took} ms"
-  local kills=50 landed=0 broken=0 lost=0 appended=() max_temps=0 i id pid status delay n
+  local start keep=10
+  start=$(now_ms)
+  # ~200 KB per run; --keep 10 holds the baseline at about 2 MB, so every
+  # update reads and writes that much.
+  write_suite 20 400
+  for i in $(seq 1 "$keep"); do update "seed-$i" b.json --keep "$keep" >/dev/null; done
+  # How long an update of the full baseline takes: the median of 3.
+  local t0 took times=()
+  for i in 1 2 3; do
+    t0=$(now_ms); update "measure-$i" b.json --keep "$keep" >/dev/null; times+=($(($(now_ms) - t0)))
+  done
+  took=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+  echo "kill: baseline of $(($(stat -c %s b.json) / 1024)) KB ($keep runs), an update takes ${took} ms (${times[*]})"
+  local kills=50 landed=0 broken=0 lost=0 appended=() max_temps=0 i id pid status delay
   for ((i = 1; i <= kills; i++)); do
     id="k-$i"
     make_results "$id"
-    "$bin" baseline update --results "results/$id.json" --baseline b.json --keep 100000 > "out-$i" 2>&1 &
+    "$bin" baseline update --results "results/$id.json" --baseline b.json --keep "$keep" > "out-$i" 2>&1 &
     pid=$!
     # Uniform over the update's duration (and a little after it).
     delay=$((RANDOM % (took * 12 / 10 + 1)))
     sleep "$((delay / 1000)).$(printf '%03d' $((delay % 1000)))"
     kill -KILL "$pid" 2>/dev/null || true
     status=0
-    wait "$pid" || status=$?
+    { wait "$pid"; } 2>/dev/null || status=$?  # no "Killed" line from the shell
     [ "$status" -eq 137 ] && landed=$((landed + 1))
     if grep -q ": appended run $id " "out-$i"; then appended+=("$id"); fi
-    if ! "$bin" baseline show b.json >/dev/null 2>show.err; then
+    if ! "$bin" baseline show b.json >show.out 2>show.err; then
       broken=$((broken + 1))
       echo "  after kill $i the baseline does not parse: $(head -c 300 show.err)" >&2
-      cp b.json b.json.good 2>/dev/null || true
+      continue
     fi
-    for id in "${appended[@]}"; do has_run b.json "$id" || { lost=$((lost + 1)); echo "  run $id lost after kill $i" >&2; }; done
-    n=$(temps_of b.json)
-    [ "$n" -gt "$max_temps" ] && max_temps=$n
+    # `baseline show` lists the runs it parsed, oldest first (6th column). A
+    # run reported appended may only be missing when --keep dropped it, that
+    # is when every run left was appended after it.
+    local ids=() still=() order oldest_order
+    mapfile -t ids < <(awk 'NF >= 6 && $1 ~ /^[0-9]+$/ { print $6 }' show.out)
+    local -A present=()
+    for id in "${ids[@]}"; do present[$id]=1; done
+    append_order "${ids[0]:-}"; oldest_order=$order
+    for id in "${appended[@]}"; do
+      append_order "$id"
+      if [ -n "${present[$id]:-}" ]; then
+        still+=("$id")
+      elif [ "$oldest_order" -lt "$order" ]; then
+        lost=$((lost + 1)); echo "  run $id lost after kill $i" >&2
+      fi
+    done
+    appended=("${still[@]}")
+    local temps=(b.json.tmp.*)
+    [ -e "${temps[0]}" ] || temps=()
+    [ "${#temps[@]}" -gt "$max_temps" ] && max_temps=${#temps[@]}
   done
-  update final b.json >/dev/null || fail "the update after the kills failed"
+  local reported
+  reported=$(grep -l ": appended run " out-* | wc -l)
+  update final b.json --keep "$keep" >/dev/null || fail "the update after the kills failed"
   local left
   left=$(temps_of b.json)
-  echo "kill: $kills SIGKILLs ($landed during the update, $((kills - landed)) after it ended), ${#appended[@]} runs reported appended"
+  echo "kill: $kills SIGKILLs ($landed during the update, $((kills - landed)) after it ended), $reported runs reported appended"
   echo "kill: broken files $broken, lost runs $lost, temp files between kills at most $max_temps, left after the next update $left"
-  echo "kill: baseline now $(run_ids b.json | wc -l) runs, $(($(stat -c %s b.json) / 1024)) KB"
+  echo "kill: $(( ($(now_ms) - start) / 1000 )) s in all"
   [ "$broken" -eq 0 ] || fail "$broken broken baseline files"
   [ "$lost" -eq 0 ] || fail "$lost runs lost"
   [ "$left" -eq 0 ] || fail "$left temp files left after a successful update"
@@ -108,13 +144,13 @@ mode_kill() {
 }
 
 mode_race() {
-  write_suite 10 200
-  update seed b.json >/dev/null
+  write_suite 5 20
+  update seed b.json --keep 1000 >/dev/null
   local pairs=20 i a b sa sb failed=0
   for ((i = 1; i <= pairs; i++)); do
     make_results "a-$i"; make_results "b-$i"
-    "$bin" baseline update --results "results/a-$i.json" --baseline b.json > "out-a-$i" 2>&1 & a=$!
-    "$bin" baseline update --results "results/b-$i.json" --baseline b.json > "out-b-$i" 2>&1 & b=$!
+    "$bin" baseline update --results "results/a-$i.json" --baseline b.json --keep 1000 > "out-a-$i" 2>&1 & a=$!
+    "$bin" baseline update --results "results/b-$i.json" --baseline b.json --keep 1000 > "out-b-$i" 2>&1 & b=$!
     sa=0; sb=0
     wait "$a" || sa=$?
     wait "$b" || sb=$?
@@ -139,20 +175,20 @@ mode_race() {
     sleep 0.3
     local st=0 t0 t1
     t0=$(now_ms)
-    update late b.json --lock-timeout 0.5 > late.out 2> late.err || st=$?
+    update late b.json --keep 1000 --lock-timeout 0.5 > late.out 2> late.err || st=$?
     t1=$(now_ms)
     kill "$holder" 2>/dev/null || true; wait "$holder" 2>/dev/null || true
     echo "race: lock held elsewhere, --lock-timeout 0.5: exit $st after $((t1 - t0)) ms: $(cat late.err)"
     [ "$st" -eq 3 ] || fail "a held lock gave exit $st, expected 3"
     grep -q "b.json.lock: timed out after 0.5 s waiting for the lock" late.err || fail "unclear timeout message"
-    has_run b.json late && fail "the run was appended without the lock"
+    if has_run b.json late; then fail "the run was appended without the lock"; fi
   else
     echo "race: lock-timeout part skipped: no flock(1) on this machine"
   fi
 }
 
 mode_limits() {
-  write_suite 10 1000   # ~60 KB per run
+  write_suite 10 200   # ~60 KB per run
   update seed b.json >/dev/null
   cp b.json b.orig
   local st=0
@@ -199,7 +235,7 @@ mode_limits() {
 
   # 4. A reader that goes away (| head) is not an error: the command's exit
   # code is kept and nothing is printed. The output must outgrow the pipe.
-  write_suite 3000 2
+  write_suite 3000 1 1
   make_results wide
   rm -f w.json
   "$bin" baseline update --results results/wide.json --baseline w.json >/dev/null

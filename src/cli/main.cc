@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "util/fd_streambuf.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
 #include "util/text/workflow_guard.h"
@@ -60,19 +61,19 @@ bool StdoutReaderGone(int err) {
 // Everything the command printed must have reached standard output. A
 // failure (a full disk, a file-size limit, an I/O error) is an error: exit 3,
 // unless the command already ended with a failure code, which is kept. A
-// reader that went away (EPIPE) is not: the code the command had is kept
-// and nothing is printed, as `gpugate ... | head` expects.
-int FinishStandardOutput(int code) {
-  errno = 0;
+// command that ended with exit 3 has reported its tool failure (a report
+// written to "-" that failed is one), so nothing more is printed then. A
+// reader that went away (EPIPE) is no error: the code the command had is
+// kept and nothing is printed, as `gpugate ... | head` expects.
+int FinishStandardOutput(const gpugate::FdStreambuf& out, int code) {
   bool failed = !gpugate::DrainWorkflowCommandGuard();
   std::cout.flush();
-  failed |= !std::cout;
-  int err = errno;
-  if (std::fflush(stdout) != 0) {
+  failed |= !std::cout || out.error() != 0;
+  int err = out.error();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {  // C stdio, should anything use it
     failed = true;
-    err = errno;
+    if (err == 0) err = errno;
   }
-  failed |= std::ferror(stdout) != 0;
   if (!failed) {
     // Some file systems report write errors only when a descriptor closes
     // (NFS): close a duplicate of it, without the cost of fsync.
@@ -82,7 +83,7 @@ int FinishStandardOutput(int code) {
       err = errno;
     }
   }
-  if (!failed || StdoutReaderGone(err)) return code;
+  if (!failed || StdoutReaderGone(err) || code == 3) return code;
   std::cerr << "gpugate: error: cannot write to standard output" << (err != 0 ? ": " : "")
             << (err != 0 ? std::strerror(err) : "") << "\n";
   return code != 0 ? code : 3;
@@ -123,7 +124,11 @@ int Dispatch(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // std::cout writes to fd 1 itself and keeps the reason of a failed write;
+  // never destroyed, like the guard that may wrap it.
+  auto* out = new gpugate::FdStreambuf(STDOUT_FILENO, ::isatty(STDOUT_FILENO) == 1);
+  std::cout.rdbuf(out);
   gpugate::InstallWorkflowCommandGuard();
   CatchWriteSignals();
-  return FinishStandardOutput(Dispatch(std::vector<std::string>(argv + 1, argv + argc)));
+  return FinishStandardOutput(*out, Dispatch(std::vector<std::string>(argv + 1, argv + argc)));
 }

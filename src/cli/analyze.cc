@@ -9,6 +9,7 @@
 #include "trace/flame.h"
 #include "trace/report_render.h"
 #include "trace/timeline.h"
+#include "util/file_write.h"
 #include "util/fs.h"
 #include "util/strings.h"
 
@@ -30,7 +31,7 @@ struct AnalyzeArgs {
 /// "--flame F": HTML for .html/.htm, folded stacks for .folded/.txt.
 Result<bool> FlameIsHtml(const std::string& path) {
   if (EndsWith(path, ".html") || EndsWith(path, ".htm")) return true;
-  if (EndsWith(path, ".folded") || EndsWith(path, ".txt") || path == "-") return false;
+  if (EndsWith(path, ".folded") || EndsWith(path, ".txt") || IsStdoutPath(path)) return false;
   return InputError("--flame '" + path + "': use a .html (interactive page) or .folded (folded stacks) file name");
 }
 
@@ -138,7 +139,7 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   if (a.device && report->devices.empty())
     ReportWarning(a.trace + ": no GPU activity on device " + std::to_string(*a.device));
 
-  bool stdout_taken = a.json == "-" || a.markdown == "-" || a.flame == "-";
+  bool stdout_taken = IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.flame);
   if (!stdout_taken) std::cout << RenderTraceConsole(*report) << std::flush;
   if (Status s = WriteOutputs(a, *report); !s.ok()) return ReportError(s.error());
   return 0;

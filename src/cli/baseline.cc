@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -20,6 +22,7 @@
 #include "util/text/escape.h"
 #include "util/text/format.h"
 #include "stats/summary.h"
+#include "util/file_write.h"
 #include "util/fs.h"
 #include "util/strings.h"
 
@@ -30,6 +33,28 @@ namespace gpugate {
 namespace {
 
 constexpr int kDefaultKeep = 30;
+constexpr double kDefaultLockTimeout = 60;
+
+void AddLockTimeoutOption(po::options_description& options) {
+  options.add_options()("lock-timeout", po::value<double>()->default_value(kDefaultLockTimeout),
+                        "seconds to wait for another update of the same baseline (<baseline>.lock)");
+}
+
+/// The exclusive lock that serialises updates of one baseline: a flock on
+/// "<baseline>.lock" beside the file a symlink points to (created when
+/// missing, never deleted). Held while the baseline is read, changed and
+/// written, so concurrent updates each see the other's run.
+Result<FileLock> LockBaseline(const std::string& path, double timeout_s) {
+  const std::string lock_path = ResolveFinalSymlinks(path) + ".lock";
+  return FileLock::Acquire(lock_path, timeout_s,
+                           "another gpugate is updating or pruning this baseline; --lock-timeout sets the wait");
+}
+
+Status CheckLockTimeout(double timeout_s) {
+  if (!(timeout_s >= 0) || timeout_s > 86400)
+    return InputError("--lock-timeout must be between 0 and 86400 seconds");
+  return Status::Ok();
+}
 
 bool IsDirectory(const std::string& path) {
   std::error_code ec;
@@ -54,6 +79,7 @@ int Update(const CommandSpec& self, const Args& args) {
        "baseline file to update (created when missing); a folder means <folder>/<suite>/<runner class>.json")
       ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the newest K runs")
       ("force", "append even when the environment differs (re-keys the baseline)");
+  AddLockTimeoutOption(options);
   AddEnvKeyOption(options);
   AddIngestOptions(options);
   po::positional_options_description positional;
@@ -68,12 +94,19 @@ int Update(const CommandSpec& self, const Args& args) {
 
   const int keep = vm["keep"].as<int>();
   if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  const double lock_timeout = vm["lock-timeout"].as<double>();
+  if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
   Result<Results> run = LoadRun(vm["results"].as<std::string>(), IngestOptionsFrom(vm));
   if (!run.ok()) return ReportError(run.error());
   if (env_key) run->run.env.runner_class = env_key;
 
   std::string path = vm["baseline"].as<std::string>();
   if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
+  if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
+  // Read, append and write under the lock: a concurrent update waits and
+  // then reads the file this one wrote.
+  Result<FileLock> lock = LockBaseline(path, lock_timeout);
+  if (!lock.ok()) return ReportError(lock.error());
   Baseline baseline;
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
@@ -84,7 +117,6 @@ int Update(const CommandSpec& self, const Args& args) {
   const size_t before = baseline.runs.size();
   if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0); !st.ok())
     return ReportError(st.error().WithContext(path));
-  if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();
   std::cout << EscapeTerminal(path) << ": appended run " << EscapeTerminal(run->run.run_id) << " (sha "
@@ -191,13 +223,21 @@ int Prune(const CommandSpec& self, const Args& args) {
   options.add_options()
       ("baseline", po::value<std::string>()->required(), "baseline file")
       ("keep,k", po::value<int>()->required(), "keep the newest K runs");
+  AddLockTimeoutOption(options);
   po::positional_options_description positional;
   positional.add("baseline", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   const int keep = vm["keep"].as<int>();
   if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  const double lock_timeout = vm["lock-timeout"].as<double>();
+  if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
   const std::string path = vm["baseline"].as<std::string>();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return ReportError(InputError(path + ": cannot open: " + std::strerror(ENOENT)));
+  Result<FileLock> lock = LockBaseline(path, lock_timeout);
+  if (!lock.ok()) return ReportError(lock.error());
   Result<Baseline> b = ReadBaselineFile(path);
   if (!b.ok()) return ReportError(b.error());
   int dropped = PruneBaseline(*b, keep);
@@ -208,10 +248,11 @@ int Prune(const CommandSpec& self, const Args& args) {
 }
 
 const CommandSpec kSubcommands[] = {
-    {"update", "gpugate baseline update --results R --baseline B [--keep K] [--force]",
-     "Append a run to a baseline history (atomic), keeping the newest K runs.", nullptr},
+    {"update", "gpugate baseline update --results R --baseline B [--keep K] [--force] [--lock-timeout S]",
+     "Append a run to a baseline history (atomic, serialised by <baseline>.lock), keeping the newest K runs.",
+     nullptr},
     {"show", "gpugate baseline show B", "List the runs of a baseline and the noise between them.", nullptr},
-    {"prune", "gpugate baseline prune B --keep K", "Drop all but the newest K runs.", nullptr},
+    {"prune", "gpugate baseline prune B --keep K [--lock-timeout S]", "Drop all but the newest K runs.", nullptr},
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "model/baseline.h"
 #include "stats/change_point.h"
 #include "stats/summary.h"
+#include "util/file_write.h"
 #include "util/fs.h"
 #include "util/text/escape.h"
 #include "util/json_writer.h"

@@ -9,6 +9,7 @@
 #include "model/merge.h"
 #include "util/text/escape.h"
 #include "model/results_json.h"
+#include "util/file_write.h"
 
 namespace po = boost::program_options;
 
@@ -38,7 +39,7 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
   if (!merged.ok()) return ReportError(merged.error());
   const std::string out = vm["output"].as<std::string>();
   if (Status st = WriteResultsFile(out, *merged); !st.ok()) return ReportError(st.error());
-  if (out != "-")
+  if (!IsStdoutPath(out))
     std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << EscapeTerminal(merged->run.run_id) << " ("
               << merged->workloads.size() << " workloads) into " << EscapeTerminal(out) << "\n";
   if (merged->run.shard) ReportWarning("shards are missing; the merged run is marked " + *merged->run.shard);

@@ -5,14 +5,13 @@
 
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 
 #include "cli/progress.h"
 #include "report/github.h"
 #include "report/registry.h"
 #include "util/text/workflow_guard.h"
-#include "util/fs.h"
+#include "util/file_write.h"
 
 namespace gpugate {
 
@@ -33,15 +32,6 @@ std::string HostName() {
   return buf;
 }
 
-Status AppendToFile(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream out(path, std::ios::app | std::ios::binary);
-  if (!out) return ToolError(std::string(what) + ": cannot append to '" + path + "'");
-  out << text;
-  out.flush();
-  if (!out) return ToolError(std::string(what) + ": write to '" + path + "' failed");
-  return Status::Ok();
-}
-
 Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
   const char* actions = std::getenv("GITHUB_ACTIONS");
   if (actions == nullptr || std::string(actions) != "true") {
@@ -49,13 +39,13 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
     return Status::Ok();
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
-    if (Status st = AppendToFile(summary, RenderGithubStepSummary(verdicts, options),
-                                 "GITHUB_STEP_SUMMARY");
+    if (Status st = AppendToFileLocked(summary, RenderGithubStepSummary(verdicts, options),
+                                       "GITHUB_STEP_SUMMARY");
         !st.ok())
       return st;
   }
   if (const char* output = std::getenv("GITHUB_OUTPUT"); output && *output) {
-    if (Status st = AppendToFile(output, RenderGithubOutput(verdicts, options), "GITHUB_OUTPUT");
+    if (Status st = AppendToFileLocked(output, RenderGithubOutput(verdicts, options), "GITHUB_OUTPUT");
         !st.ok())
       return st;
   }
@@ -86,7 +76,7 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     file_options.color = false;
     if (Status st = WriteFileAtomic(path, format->render(verdicts, file_options)); !st.ok())
       return st;
-    console_taken |= path == "-";
+    console_taken |= IsStdoutPath(path);
   }
   if (!quiet && !console_taken) {
     const ReportFormat* console = FindReportFormat("console");

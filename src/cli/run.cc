@@ -12,6 +12,7 @@
 #include "harness/runner.h"
 #include "model/environment.h"
 #include "model/results_json.h"
+#include "util/file_write.h"
 
 namespace po = boost::program_options;
 
@@ -142,7 +143,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
 
   const std::string out = vm["output"].as<std::string>();
   if (Status st = WriteResultsFile(out, results); !st.ok()) return ReportError(st.error());
-  if (!vm.count("quiet") && out != "-") std::cout << RenderRunSummary(results, StdoutWantsColor());
+  if (!vm.count("quiet") && !IsStdoutPath(out)) std::cout << RenderRunSummary(results, StdoutWantsColor());
   for (const auto& w : results.workloads)
     if (w.status == WorkloadStatus::kFailed) return static_cast<int>(ExitCode::kToolError);
   return 0;

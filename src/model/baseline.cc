@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "model/results_json.h"
+#include "util/file_write.h"
 #include "util/fs.h"
 #include "util/strings.h"
 #include "util/text/escape.h"

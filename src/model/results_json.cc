@@ -16,6 +16,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "util/file_write.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/json_writer.h"

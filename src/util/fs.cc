@@ -1,18 +1,12 @@
-// Whole-file reads and atomic writes.
+// Whole-file reads, temporary folders and path parts.
 #include "util/fs.h"
 
-
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 namespace gpugate {
@@ -24,58 +18,6 @@ Result<std::string> ReadFile(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return InputError(path + ": read failed: " + std::strerror(errno));
   return ss.str();
-}
-
-namespace {
-
-Status WriteAll(int fd, std::string_view bytes, const std::string& what) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ToolError(what + ": write failed: " + std::strerror(errno));
-    }
-    done += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
-}  // namespace
-
-Status WriteFileAtomic(const std::string& path, std::string_view bytes) {
-  if (path == "-") {
-    // Through std::cout, so the console's guards (workflow_guard.h) see it.
-    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    std::cout.flush();
-    if (!std::cout) return ToolError("cannot write to standard output");
-    return Status::Ok();
-  }
-  std::string dir = DirName(path);
-  std::string tmpl = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return ToolError(path + ": cannot create temporary file: " + std::strerror(errno));
-  Status st = WriteAll(fd, bytes, path);
-  if (st.ok() && ::fsync(fd) != 0)
-    st = ToolError(path + ": fsync failed: " + std::strerror(errno));
-  // mkstemp creates 0600; results are ordinary files.
-  ::fchmod(fd, 0644);
-  ::close(fd);
-  if (!st.ok()) {
-    ::unlink(tmpl.c_str());
-    return st;
-  }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    ::unlink(tmpl.c_str());
-    return ToolError(path + ": cannot rename into place: " + std::strerror(e));
-  }
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return Status::Ok();
 }
 
 std::string FileStem(const std::string& path) {

@@ -1,20 +1,18 @@
-// File helpers: whole-file reads and atomic writes (temp file + fsync + rename),
-// so an interrupted gpugate never leaves a half-written artifact behind.
+// File helpers: whole-file reads, temporary folders and path parts. Writes
+// (atomic, locked, in place) are in util/file_write.h, included here for the
+// callers of WriteFileAtomic.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "util/file_write.h"
 #include "util/result.h"
 
 namespace gpugate {
 
 /// Reads a whole file. Error (exit 2) names the path and the OS reason.
 Result<std::string> ReadFile(const std::string& path);
-
-/// Writes `bytes` to `path` atomically: a temp file in the same folder,
-/// fsync, rename over the target, fsync of the folder. "-" writes stdout.
-Status WriteFileAtomic(const std::string& path, std::string_view bytes);
 
 /// A fresh folder under the system's temporary directory
 /// ("<tmp>/<prefix>-XXXXXX"), removed with its contents when the object goes

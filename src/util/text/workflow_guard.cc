@@ -83,44 +83,36 @@ std::string GuardWorkflowCommands(std::string_view text) {
   return out;
 }
 
+bool GuardedStreambuf::Drain() {
+  std::string out;
+  guard_.Finish(out);
+  bool ok = Put(out);
+  return target_->pubsync() == 0 && ok && !failed_;
+}
+
+GuardedStreambuf::int_type GuardedStreambuf::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  const char ch = traits_type::to_char_type(c);
+  return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+}
+
+std::streamsize GuardedStreambuf::xsputn(const char* s, std::streamsize n) {
+  std::string out;
+  guard_.Feed(std::string_view(s, static_cast<size_t>(n)), out);
+  return Put(out) ? n : 0;
+}
+
+int GuardedStreambuf::sync() { return target_->pubsync() == 0 && !failed_ ? 0 : -1; }
+
+bool GuardedStreambuf::Put(const std::string& out) {
+  if (out.empty()) return true;
+  bool ok = target_->sputn(out.data(), static_cast<std::streamsize>(out.size())) ==
+            static_cast<std::streamsize>(out.size());
+  failed_ |= !ok;
+  return ok;
+}
+
 namespace {
-
-// A streambuf that passes everything through a guard to another streambuf.
-class GuardedStreambuf final : public std::streambuf {
- public:
-  explicit GuardedStreambuf(std::streambuf* target) : target_(target) {}
-
-  // Writes the held-back bytes and flushes: before an own workflow command
-  // and at exit.
-  void Drain() {
-    std::string out;
-    guard_.Finish(out);
-    Put(out);
-    target_->pubsync();
-  }
-  std::streambuf* target() const { return target_; }
-
- protected:
-  int_type overflow(int_type c) override {
-    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
-    const char ch = traits_type::to_char_type(c);
-    return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    std::string out;
-    guard_.Feed(std::string_view(s, static_cast<size_t>(n)), out);
-    return Put(out) ? n : 0;
-  }
-  int sync() override { return target_->pubsync(); }
-
- private:
-  bool Put(const std::string& out) {
-    return target_->sputn(out.data(), static_cast<std::streamsize>(out.size())) ==
-           static_cast<std::streamsize>(out.size());
-  }
-  std::streambuf* target_;
-  WorkflowCommandGuard guard_;
-};
 
 // Installed once and never destroyed: std::cout and std::cerr are used until
 // the very end of the process.
@@ -133,6 +125,13 @@ void DrainAtExit() {
 }
 
 }  // namespace
+
+bool DrainWorkflowCommandGuard() {
+  bool ok = true;
+  if (g_out) ok = g_out->Drain();
+  if (g_err) g_err->Drain();
+  return ok;
+}
 
 bool InstallWorkflowCommandGuard() {
   const char* actions = std::getenv("GITHUB_ACTIONS");

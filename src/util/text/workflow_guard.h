@@ -13,6 +13,7 @@
 // bypasses the guard.
 #pragma once
 
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -41,10 +42,42 @@ class WorkflowCommandGuard {
 /// `text` with every line that would be a workflow command made inert.
 std::string GuardWorkflowCommands(std::string_view text);
 
+/// A streambuf that passes everything through a WorkflowCommandGuard to
+/// another streambuf (std::cout's and std::cerr's, see below). Failures of
+/// the target propagate: xsputn and overflow report what the target did not
+/// take, sync returns -1 when the target's sync fails, so the ostream on top
+/// gets badbit and a write error is never lost behind the guard.
+class GuardedStreambuf final : public std::streambuf {
+ public:
+  explicit GuardedStreambuf(std::streambuf* target) : target_(target) {}
+
+  /// Writes the held-back bytes and syncs the target: before an own
+  /// workflow command and at exit. False when the target failed.
+  bool Drain();
+  std::streambuf* target() const { return target_; }
+
+ protected:
+  int_type overflow(int_type c) override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+  int sync() override;
+
+ private:
+  bool Put(const std::string& out);
+  std::streambuf* target_;
+  WorkflowCommandGuard guard_;
+  bool failed_ = false;  // the target refused bytes once: later syncs fail too
+};
+
 /// When GITHUB_ACTIONS is "true", routes std::cout and std::cerr through a
 /// WorkflowCommandGuard each (C stdio is not used for console text). Call
 /// once, first thing in main. Returns whether the guard was installed.
 bool InstallWorkflowCommandGuard();
+
+/// Writes the bytes the installed guards hold back (at most two per stream)
+/// and syncs the streams below them. Returns false when standard output
+/// failed. For the end of main, before standard output is checked; a no-op
+/// returning true when no guard is installed.
+bool DrainWorkflowCommandGuard();
 
 /// Writes gpugate's own workflow commands (complete lines built by
 /// report/github.h, their parameters escaped there) to stdout, past the

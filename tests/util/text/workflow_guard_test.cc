@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,67 @@ TEST(WorkflowGuard, NoGuardedTextHasACommandLine) {
       }
     }
   }
+}
+
+/// A target that takes bytes into a string; its sync fails when told to.
+class RecordingBuf : public std::streambuf {
+ public:
+  std::string bytes;
+  bool refuse = false;
+  bool sync_fails = false;
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (refuse) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) bytes += traits_type::to_char_type(c);
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (refuse) return 0;
+    bytes.append(s, static_cast<size_t>(n));
+    return n;
+  }
+  int sync() override { return sync_fails ? -1 : 0; }
+};
+
+// A write failure below the guard (a full disk under stdout) must reach the
+// ostream on top of it, or gpugate would exit 0 having lost its output.
+TEST(GuardedStreambuf, PassesGuardedTextThrough) {
+  RecordingBuf target;
+  GuardedStreambuf guarded(&target);
+  std::ostream out(&guarded);
+  out << "ok\n::error::x\n" << 'y' << std::flush;
+  EXPECT_TRUE(out.good());
+  EXPECT_TRUE(guarded.Drain());
+  EXPECT_EQ(target.bytes, "ok\n:" + kZwsp + ":error::x\ny");
+}
+
+TEST(GuardedStreambuf, WriteFailuresOfTheTargetPropagate) {
+  RecordingBuf target;
+  target.refuse = true;
+  GuardedStreambuf guarded(&target);
+  std::ostream out(&guarded);
+  out << "lost\n";  // xsputn
+  EXPECT_TRUE(out.bad());
+  out.clear();
+  out.put('x');  // overflow
+  EXPECT_TRUE(out.bad());
+  out.clear();
+  out.flush();  // a sync after a refused write fails too
+  EXPECT_TRUE(out.bad());
+  EXPECT_FALSE(guarded.Drain());
+}
+
+TEST(GuardedStreambuf, SyncFailuresOfTheTargetPropagate) {
+  RecordingBuf target;
+  target.sync_fails = true;
+  GuardedStreambuf guarded(&target);
+  std::ostream out(&guarded);
+  out << "buffered below\n";
+  EXPECT_TRUE(out.good());
+  out.flush();
+  EXPECT_TRUE(out.bad());
+  EXPECT_FALSE(guarded.Drain());
 }
 
 }  // namespace

@@ -1,0 +1,242 @@
+// File writes that are never lost, half-written or replaced wrongly: the
+// atomic replacement, symlinks followed, devices and FIFOs written in place,
+// stale temp files of dead writers removed, failed writes keeping the old
+// file, locked appends and the baseline lock.
+#include "util/file_write.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "cli/run_binary.h"
+
+namespace gpugate {
+namespace {
+
+namespace stdfs = std::filesystem;
+
+class FileWriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::MakeTempDir(); }
+  void TearDown() override { testing::RemoveTree(dir_); }
+  std::string P(const std::string& name) const { return dir_ + "/" + name; }
+  /// Names in the folder.
+  std::set<std::string> Entries() const {
+    std::set<std::string> names;
+    for (const auto& e : stdfs::directory_iterator(dir_)) names.insert(e.path().filename().string());
+    return names;
+  }
+  std::string dir_;
+};
+
+bool IsSymlink(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+TEST_F(FileWriteTest, ReplacesARegularFileKeepingItsModeAndLeavesNoTemp) {
+  ASSERT_TRUE(WriteFileAtomic(P("r.json"), "old").ok());
+  ASSERT_EQ(::chmod(P("r.json").c_str(), 0640), 0);
+  ASSERT_TRUE(WriteFileAtomic(P("r.json"), "new content").ok());
+  EXPECT_EQ(testing::ReadAll(P("r.json")), "new content");
+  struct stat st {};
+  ASSERT_EQ(::stat(P("r.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(Entries(), std::set<std::string>{"r.json"});
+  // A new file is 0644.
+  ASSERT_TRUE(WriteFileAtomic(P("n.json"), "x").ok());
+  ASSERT_EQ(::stat(P("n.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+}
+
+TEST_F(FileWriteTest, FollowsSymlinksAndKeepsThem) {
+  stdfs::create_directory(P("real"));
+  testing::WriteAll(P("real/target.json"), "old");
+  stdfs::create_symlink("real/target.json", P("link.json"));  // relative to the link's folder
+  stdfs::create_symlink(P("link.json"), P("link2.json"));     // a chain, absolute
+  ASSERT_TRUE(WriteFileAtomic(P("link2.json"), "via the chain").ok());
+  EXPECT_TRUE(IsSymlink(P("link.json")));
+  EXPECT_TRUE(IsSymlink(P("link2.json")));
+  EXPECT_EQ(testing::ReadAll(P("real/target.json")), "via the chain");
+  EXPECT_EQ(ResolveFinalSymlinks(P("link2.json")), P("real/target.json"));
+  // The temp file went beside the target, and is gone.
+  EXPECT_EQ(Entries(), (std::set<std::string>{"link.json", "link2.json", "real"}));
+  EXPECT_EQ(stdfs::directory_iterator(P("real"))->path().filename(), "target.json");
+
+  // A dangling link: its target is created, the link stays.
+  stdfs::create_symlink("real/new.json", P("dangling.json"));
+  ASSERT_TRUE(WriteFileAtomic(P("dangling.json"), "created").ok());
+  EXPECT_TRUE(IsSymlink(P("dangling.json")));
+  EXPECT_EQ(testing::ReadAll(P("real/new.json")), "created");
+}
+
+TEST_F(FileWriteTest, WritesAFifoInPlace) {
+  ASSERT_EQ(::mkfifo(P("fifo").c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] {
+    int fd = ::open(P("fifo").c_str(), O_RDONLY);
+    if (fd < 0) return;
+    char buf[256];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<size_t>(n));
+    ::close(fd);
+  });
+  Status st = WriteFileAtomic(P("fifo"), "through the pipe\n");
+  if (!st.ok()) {  // let a reader still waiting in open() go
+    int unblock = ::open(P("fifo").c_str(), O_WRONLY | O_NONBLOCK);
+    if (unblock >= 0) ::close(unblock);
+  }
+  reader.join();
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(got, "through the pipe\n");
+  struct stat sb {};
+  ASSERT_EQ(::lstat(P("fifo").c_str(), &sb), 0);
+  EXPECT_TRUE(S_ISFIFO(sb.st_mode));
+  EXPECT_EQ(Entries(), std::set<std::string>{"fifo"});
+}
+
+TEST_F(FileWriteTest, WritesDevicesInPlaceAndReportsTheirErrors) {
+  // Through a symlink, so the device is reached the way an output path would.
+  stdfs::create_symlink("/dev/null", P("null"));
+  ASSERT_TRUE(WriteFileAtomic(P("null"), "discarded").ok());
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_TRUE(IsSymlink(P("null")));
+
+  if (::stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode)) GTEST_SKIP() << "no /dev/full here";
+  stdfs::create_symlink("/dev/full", P("full"));
+  Status full = WriteFileAtomic(P("full"), "no room");
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().code, ExitCode::kToolError);
+  EXPECT_EQ(full.error().message, P("full") + ": write failed: No space left on device");
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST_F(FileWriteTest, RefusesAFolder) {
+  Status st = WriteFileAtomic(dir_, "x");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("it is a folder"), std::string::npos) << st.error().message;
+}
+
+TEST_F(FileWriteTest, RemovesStaleTempsButNotThoseOfLiveWriters) {
+  testing::WriteAll(P("b.json"), "old");
+  testing::WriteAll(P("b.json.tmp.123.abcDEF"), "dead writer");
+  testing::WriteAll(P("b.json.tmp.Xy12zq"), "dead writer, older naming");
+  testing::WriteAll(P("b.json.tmp.456.live01"), "live writer");
+  testing::WriteAll(P("b.json.tmp.notes"), "not a temp file");
+  testing::WriteAll(P("c.json.tmp.789.abcdef"), "another target's temp");
+  // A live writer holds the flock of its temp file.
+  int live = ::open(P("b.json.tmp.456.live01").c_str(), O_RDWR);
+  ASSERT_GE(live, 0);
+  ASSERT_EQ(::flock(live, LOCK_EX), 0);
+
+  ASSERT_TRUE(WriteFileAtomic(P("b.json"), "new").ok());
+  EXPECT_EQ(Entries(), (std::set<std::string>{"b.json", "b.json.tmp.456.live01", "b.json.tmp.notes",
+                                              "c.json.tmp.789.abcdef"}));
+  EXPECT_EQ(testing::ReadAll(P("b.json")), "new");
+
+  ::close(live);  // the writer died
+  EXPECT_EQ(RemoveStaleTempFiles(P("b.json")), 1);
+  EXPECT_EQ(Entries(), (std::set<std::string>{"b.json", "b.json.tmp.notes", "c.json.tmp.789.abcdef"}));
+}
+
+// A write that fails (here EFBIG under a file-size limit) is a ToolError that
+// names the path and the reason; the old file stays and no temp file is left.
+TEST_F(FileWriteTest, AFailedWriteKeepsTheOldFileAndRemovesTheTemp) {
+  const std::string old_text(1000, 'o');
+  testing::WriteAll(P("b.json"), old_text);
+  const std::string path = P("b.json");
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit {4096, 4096};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+    Status st = WriteFileAtomic(path, std::string(100000, 'n'));
+    if (st.ok()) _exit(11);
+    if (st.error().code != ExitCode::kToolError) _exit(12);
+    if (st.error().message != path + ": write failed: File too large") _exit(13);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit, 11: no error, 12: wrong code, 13: wrong message";
+  EXPECT_EQ(testing::ReadAll(P("b.json")), old_text);
+  EXPECT_EQ(Entries(), std::set<std::string>{"b.json"});
+}
+
+/// A streambuf that refuses every byte.
+class RefusingBuf : public std::streambuf {
+ protected:
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+TEST(FileWriteStdout, StandardOutputNamesGoThroughStdCout) {
+  std::ostringstream captured;
+  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
+  for (const char* name : {"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+    Status st = WriteFileAtomic(name, std::string(name) + ";");
+    EXPECT_TRUE(st.ok()) << name;
+  }
+  RefusingBuf refusing;
+  std::cout.rdbuf(&refusing);
+  Status failed = WriteFileAtomic("/dev/stdout", "lost");
+  std::cout.rdbuf(saved);
+  std::cout.clear();
+  EXPECT_EQ(captured.str(), "-;/dev/stdout;/dev/fd/1;/proc/self/fd/1;");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().code, ExitCode::kToolError);
+  EXPECT_EQ(failed.error().message.rfind("cannot write to standard output", 0), 0u) << failed.error().message;
+  EXPECT_TRUE(IsStdoutPath("-"));
+  EXPECT_FALSE(IsStdoutPath("/dev/stderr"));
+  EXPECT_FALSE(IsStdoutPath("stdout"));
+}
+
+TEST_F(FileWriteTest, AppendsUnderTheFilesLock) {
+  ASSERT_TRUE(AppendToFileLocked(P("summary.md"), "one\n", "GITHUB_STEP_SUMMARY").ok());
+  ASSERT_TRUE(AppendToFileLocked(P("summary.md"), "two\n", "GITHUB_STEP_SUMMARY").ok());
+  EXPECT_EQ(testing::ReadAll(P("summary.md")), "one\ntwo\n");
+  int holder = ::open(P("summary.md").c_str(), O_RDONLY);
+  ASSERT_GE(holder, 0);
+  ASSERT_EQ(::flock(holder, LOCK_EX), 0);
+  Status waited = AppendToFileLocked(P("summary.md"), "three\n", "GITHUB_STEP_SUMMARY", 0.1);
+  ASSERT_FALSE(waited.ok());
+  EXPECT_EQ(waited.error().message,
+            "GITHUB_STEP_SUMMARY '" + P("summary.md") + "': timed out after 0.1 s waiting for its lock");
+  ::close(holder);
+  ASSERT_TRUE(AppendToFileLocked(P("summary.md"), "three\n", "GITHUB_STEP_SUMMARY", 0.1).ok());
+  EXPECT_EQ(testing::ReadAll(P("summary.md")), "one\ntwo\nthree\n");
+}
+
+TEST_F(FileWriteTest, FileLockIsExclusiveAndTimesOut) {
+  const std::string path = P("b.json.lock");
+  {
+    Result<FileLock> first = FileLock::Acquire(path, 0);
+    ASSERT_TRUE(first.ok()) << first.error().message;
+    Result<FileLock> second = FileLock::Acquire(path, 0.05, "someone else has it");
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.error().code, ExitCode::kToolError);
+    EXPECT_EQ(second.error().message, path + ": timed out after 0.05 s waiting for the lock (someone else has it)");
+  }
+  EXPECT_TRUE(FileLock::Acquire(path, 0).ok());
+  EXPECT_TRUE(stdfs::exists(path));  // never deleted
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -28,6 +28,8 @@ namespace po = boost::program_options;
 namespace gpugate {
 
 namespace {
+// More runs than any history needs; a bound keeps a typo from meaning "all".
+constexpr int kMaxKeep = 10000;
 
 constexpr int kDefaultKeep = 30;
 
@@ -67,7 +69,9 @@ int Update(const CommandSpec& self, const Args& args) {
   }
 
   const int keep = vm["keep"].as<int>();
-  if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  if (keep < 1 || keep > kMaxKeep)
+    return ReportError(InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " +
+                                  std::to_string(keep)));
   Result<Results> run = LoadRun(vm["results"].as<std::string>(), IngestOptionsFrom(vm));
   if (!run.ok()) return ReportError(run.error());
   if (env_key) run->run.env.runner_class = env_key;
@@ -196,7 +200,9 @@ int Prune(const CommandSpec& self, const Args& args) {
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   const int keep = vm["keep"].as<int>();
-  if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  if (keep < 1 || keep > kMaxKeep)
+    return ReportError(InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " +
+                                  std::to_string(keep)));
   const std::string path = vm["baseline"].as<std::string>();
   Result<Baseline> b = ReadBaselineFile(path);
   if (!b.ok()) return ReportError(b.error());

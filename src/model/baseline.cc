@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "model/results_json.h"
@@ -24,6 +25,8 @@ namespace gpugate {
 namespace {
 
 constexpr size_t kMaxSlugLength = 48;
+// As in the JSON reader (util/json.cc): RapidJSON's reader recurses per level.
+constexpr int kMaxDepth = 512;
 
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -89,6 +92,7 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   std::optional<std::pair<size_t, std::string>> problem;  ///< offset, message
 
   bool StartObject() {
+    if (depth_ >= kMaxDepth) return Fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels", stream_.Tell() - 1);
     if (depth_ == 0) root_is_object = true;
     if (in_runs_ && depth_ == runs_depth_) run_begin_ = stream_.Tell() - 1;
     ++depth_;
@@ -101,6 +105,7 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   }
   bool StartArray() {
     if (depth_ == 0) return Fail("expected a JSON object at the top level", stream_.Tell() - 1);
+    if (depth_ >= kMaxDepth) return Fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels", stream_.Tell() - 1);
     if (depth_ == 1 && key_ == "runs") {
       in_runs_ = true;
       saw_runs = true;
@@ -121,6 +126,10 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
     if (depth_ == 1) {
       key_.assign(s, len);
       key_offset_ = stream_.Tell();  // RapidJSON reports the string's start here
+      if (!keys_.insert(key_).second) {
+        std::string shown = key_.size() > 60 ? key_.substr(0, 57) + "..." : key_;
+        return Fail("duplicate key '" + shown + "'", key_offset_);
+      }
     }
     return true;
   }
@@ -153,6 +162,7 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   const rapidjson::StringStream& stream_;
   int depth_ = 0;
   std::string key_;
+  std::set<std::string> keys_;  ///< top-level keys seen
   size_t key_offset_ = 0;
   bool in_runs_ = false;
   int runs_depth_ = 0;
@@ -200,6 +210,30 @@ Result<std::string> RequiredString(const BaselineScanner& scan, const std::strin
   if (it->second.type != TopValue::Type::kString)
     return ErrorAt(name, text, it->second.offset, key + ": expected a string");
   return it->second.text;
+}
+
+/// One history holds runs of one suite, each once: a run of another suite
+/// or a repeated run id is an error at that run, naming both.
+Status CheckRuns(const Baseline& b, const BaselineScanner& scan, const std::string& text,
+                 const std::string& name) {
+  std::map<std::string, size_t> ids;
+  for (size_t i = 0; i < b.runs.size(); ++i) {
+    const RunInfo& run = b.runs[i].run;
+    const size_t at = scan.runs[i].first;
+    const std::string& suite = b.suite.empty() ? b.runs.front().run.suite : b.suite;
+    if (run.suite != suite)
+      return ErrorAt(name, text, at,
+                     "runs[" + std::to_string(i) + "] is a run of suite '" + run.suite + "', but " +
+                         (b.suite.empty() ? "runs[0] is of suite '" : "the baseline holds suite '") +
+                         suite + "'; one baseline file keeps the history of one suite");
+    auto [it, fresh] = ids.emplace(run.run_id, i);
+    if (!fresh)
+      return ErrorAt(name, text, at,
+                     "runs[" + std::to_string(i) + "] has run id '" + run.run_id +
+                         "', as runs[" + std::to_string(it->second) +
+                         "] does; a run is kept once");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -337,6 +371,7 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
     }
     b.runs.push_back(std::move(run).value());
   }
+  if (Status st = CheckRuns(b, scan, text, name); !st.ok()) return st.error();
   return b;
 }
 

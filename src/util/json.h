@@ -44,7 +44,15 @@ class JsonValue {
   const char* TypeName() const;
 };
 
+/// The most values one parsed document may hold in memory at once (about
+/// 150 bytes each): beyond it the parse stops with an error at the value.
+/// A streamed array's elements count only while they are handled.
+inline constexpr size_t kMaxJsonValues = 2000000;
+
 /// Parses a whole document. Syntax errors: "name:line:col: <what>", exit code 2.
+/// Also refused, with the position: a key that appears twice in one object
+/// ("duplicate key 'a' (first at 3:5)"), nesting deeper than 512 levels,
+/// more than kMaxJsonValues values, and numbers beyond the double range.
 Result<JsonValue> ParseJson(std::string_view text, const std::string& name);
 
 /// Called by ParseJsonStreaming for each element of the streamed array:

@@ -28,8 +28,7 @@ namespace po = boost::program_options;
 namespace gpugate {
 
 namespace {
-// More runs than any history needs; a bound keeps a typo from meaning "all".
-constexpr int kMaxKeep = 10000;
+constexpr int kMaxKeep = kMaxBaselineRuns;
 
 constexpr int kDefaultKeep = 30;
 

@@ -193,6 +193,9 @@ GpuInfo EnvironmentGpu(const std::vector<Device>& devices, const std::set<int64_
 // missing, has another size, or holds a value that is not a positive time.
 std::optional<std::vector<double>> ReadFloat32File(const std::string& path, int64_t count,
                                                    bool require_positive) {
+  // The name comes from the JSON: only a regular file is read (a FIFO could
+  // block, a device never end).
+  if (!IsRegularFile(path)) return std::nullopt;
   Result<std::string> bytes = ReadFile(path);
   if (!bytes.ok() || count <= 0 || bytes->size() != static_cast<size_t>(count) * 4)
     return std::nullopt;

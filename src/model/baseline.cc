@@ -65,6 +65,28 @@ std::pair<int, int> LineColumn(const std::string& text, size_t offset) {
   return {line, static_cast<int>(offset - line_start) + 1};
 }
 
+/// Line and column of increasing byte offsets, in one pass over the text.
+class ForwardLineColumn {
+ public:
+  explicit ForwardLineColumn(const std::string& text) : text_(text) {}
+  std::pair<int, int> At(size_t offset) {
+    offset = std::min(offset, text_.size());
+    for (; pos_ < offset; ++pos_) {
+      if (text_[pos_] == '\n') {
+        ++line_;
+        line_start_ = pos_ + 1;
+      }
+    }
+    return {line_, static_cast<int>(offset - line_start_) + 1};
+  }
+
+ private:
+  const std::string& text_;
+  size_t pos_ = 0;
+  size_t line_start_ = 0;
+  int line_ = 1;
+};
+
 Error ErrorAt(const std::string& name, const std::string& text, size_t offset, const std::string& message) {
   auto [line, col] = LineColumn(text, offset);
   return InputError(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + message);
@@ -94,7 +116,12 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   bool StartObject() {
     if (depth_ >= kMaxDepth) return Fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels", stream_.Tell() - 1);
     if (depth_ == 0) root_is_object = true;
-    if (in_runs_ && depth_ == runs_depth_) run_begin_ = stream_.Tell() - 1;
+    if (in_runs_ && depth_ == runs_depth_) {
+      run_begin_ = stream_.Tell() - 1;
+      if (runs.size() >= static_cast<size_t>(kMaxBaselineRuns))
+        return Fail("more than " + std::to_string(kMaxBaselineRuns) + " runs in one history",
+                    run_begin_);
+    }
     ++depth_;
     return true;
   }
@@ -355,15 +382,13 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
   }
 
   b.runs.reserve(scan.runs.size());
+  ForwardLineColumn lines(text);
   for (size_t i = 0; i < scan.runs.size(); ++i) {
     auto [begin, end] = scan.runs[i];
-    auto [line, col] = LineColumn(text, begin);
-    // Pad with whitespace so positions in the results reader's messages are
-    // positions in this file.
-    std::string padded(static_cast<size_t>(line - 1), '\n');
-    padded.append(static_cast<size_t>(col - 1), ' ');
-    padded.append(text, begin, end - begin);
-    auto run = ResultsFromJson(padded, name);
+    // Parsed in place, with positions counted from the run's start in the file.
+    auto [line, col] = lines.At(begin);
+    auto run = ResultsFromJson(std::string_view(text).substr(begin, end - begin), name,
+                               JsonOrigin{line, col});
     if (!run.ok()) {
       Error e = run.error();
       e.message += " (in runs[" + std::to_string(i) + "])";

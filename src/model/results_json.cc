@@ -773,6 +773,10 @@ class WorkloadSink {
 }  // namespace
 
 Result<Results> ResultsFromJson(const std::string& text, const std::string& name) {
+  return ResultsFromJson(std::string_view(text), name, JsonOrigin{});
+}
+
+Result<Results> ResultsFromJson(std::string_view text, const std::string& name, JsonOrigin origin) {
   Decoder d(name);
   Results results;
   results.schema = kResultsSchema;
@@ -781,7 +785,8 @@ Result<Results> ResultsFromJson(const std::string& text, const std::string& name
       text, name, "workloads",
       [&sink](const JsonValue& root, const JsonValue& element, size_t index) {
         return sink.Add(root, element, index);
-      });
+      },
+      origin);
   if (!doc.ok()) return doc.error();
   if (!doc->IsObject()) {
     return JsonError(name, *doc, "", std::string("expected a results object at the top level, got ") +

@@ -143,7 +143,8 @@ class PositionStream {
 /// Converts byte offsets to line/column, moving forward only (O(n) overall).
 class LineCounter {
  public:
-  LineCounter(std::string_view text, size_t start) : text_(text), offset_(start) {}
+  LineCounter(std::string_view text, size_t start, JsonOrigin origin = {})
+      : text_(text), offset_(start), line_(origin.line), column_(origin.column) {}
 
   void AdvanceTo(size_t offset) {
     if (offset > text_.size()) offset = text_.size();
@@ -180,8 +181,8 @@ class LineCounter {
  private:
   std::string_view text_;
   size_t offset_;
-  int line_ = 1;
-  int column_ = 1;
+  int line_;
+  int column_;
 };
 
 /// SAX handler that builds the DOM. Members of the top-level container go
@@ -198,8 +199,8 @@ class LineCounter {
 class Builder {
  public:
   Builder(std::string_view text, size_t start, const PositionStream& stream,
-          const std::string& name)
-      : text_(text), name_(name), stream_(stream), lines_(text, start) {}
+          const std::string& name, JsonOrigin origin)
+      : text_(text), name_(name), stream_(stream), lines_(text, start, origin) {}
 
   /// Streams the elements of the top-level object's member `key`.
   void Stream(std::string_view key, const JsonElementHandler* handler) {
@@ -466,13 +467,14 @@ bool IsBlank(std::string_view text) {
 namespace {
 
 Result<JsonValue> Parse(std::string_view text, const std::string& name,
-                        std::string_view stream_key, const JsonElementHandler* on_element) {
+                        std::string_view stream_key, const JsonElementHandler* on_element,
+                        JsonOrigin origin) {
   size_t start = 0;
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") start = 3;  // UTF-8 BOM
   if (IsBlank(text.substr(start))) return InputError(name + ": empty file");
 
   PositionStream stream(text.data(), text.data() + start, text.data() + text.size());
-  Builder builder(text, start, stream, name);
+  Builder builder(text, start, stream, name, origin);
   if (on_element) builder.Stream(stream_key, on_element);
   rapidjson::Reader reader;
   // No kParseFullPrecisionFlag: the builder re-reads every non-integer
@@ -481,7 +483,7 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
   rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, builder);
   if (!ok) {
     if (ok.Code() == rapidjson::kParseErrorTermination && builder.error()) return *builder.error();
-    LineCounter where(text, start);
+    LineCounter where(text, start, origin);
     where.AdvanceTo(ok.Offset());
     return InputError(name + ":" + std::to_string(where.line()) + ":" +
                       std::to_string(where.column()) + ": " +
@@ -493,13 +495,13 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
 }  // namespace
 
 Result<JsonValue> ParseJson(std::string_view text, const std::string& name) {
-  return Parse(text, name, {}, nullptr);
+  return Parse(text, name, {}, nullptr, {});
 }
 
 Result<JsonValue> ParseJsonStreaming(std::string_view text, const std::string& name,
                                      std::string_view array_key,
-                                     const JsonElementHandler& on_element) {
-  return Parse(text, name, array_key, &on_element);
+                                     const JsonElementHandler& on_element, JsonOrigin origin) {
+  return Parse(text, name, array_key, &on_element, origin);
 }
 
 }  // namespace gpugate

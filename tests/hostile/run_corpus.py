@@ -69,6 +69,13 @@ def generate(gen_dir):
     write("too_many_samples.json",
           doc.replace('"workloads": []',
                       '"workloads": [' + workload("w", ",".join(["1e-3"] * 1000001)) + "]"))
+    # A minified history of many runs: positions in each run are counted
+    # from the run's start, never by padding a copy of the file.
+    runs = [json.dumps(results_doc([json.loads(workload("w", "0.001,0.0011,0.0009"))],
+                                   {"run_id": "r%d" % i})) for i in range(1001)]
+    head = '{"schema": "gpugate/baseline/v1", "version": 1, "suite": "s", "environment_key": "k", '
+    write("baseline_one_line_1000_runs.json", head + '"runs": [' + ",".join(runs[:1000]) + "]}")
+    write("baseline_1001_runs.json", head + '"runs": [' + ",".join(runs) + "]}")
     write("trace_too_many_devices.json",
           '{"deviceProperties": [' + ",".join(["{}"] * 5000) + '], "traceEvents": []}')
     write("two_mib.json", '{"schema": "gpugate/results/v1", "pad": "' + "x" * (2 << 20) + '"}')

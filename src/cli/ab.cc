@@ -54,7 +54,9 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   ab.rounds = vm["rounds"].as<int>();
   ab.seed = vm["seed"].as<uint64_t>();
   ab.backend = vm["backend"].as<std::string>();
-  if (ab.rounds < 1) return ReportError(InputError("--rounds must be at least 1"));
+  if (ab.rounds < 1 || ab.rounds > kMaxRounds)
+    return ReportError(InputError("--rounds must be from 1 to " + std::to_string(kMaxRounds) +
+                                  ", got " + std::to_string(ab.rounds)));
   if (ab.backend != "auto" && ab.backend != "cpu" && ab.backend != "cuda")
     return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + ab.backend + "'"));
   auto base_dir = ExistingDir("base", vm["base"].as<std::string>());

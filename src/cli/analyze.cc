@@ -45,10 +45,12 @@ Status ParseWindow(const std::string& text, int64_t origin_ns, TimelineFilter& f
     try {
       size_t used = 0;
       double ms = std::stod(part, &used);
-      if (used != part.size() || ms < 0) throw std::invalid_argument(part);
+      // Below 1e12 ms (1e9 s), so the nanoseconds fit in 64 bits.
+      if (used != part.size() || !(ms >= 0 && ms < 1e12)) throw std::invalid_argument(part);
       out = origin_ns + static_cast<int64_t>(ms * 1e6);
     } catch (const std::exception&) {
-      return InputError("--timeline-window: '" + part + "' is not a non-negative number of milliseconds");
+      return InputError("--timeline-window: '" + part +
+                        "' is not a number of milliseconds from 0 to below 1e12");
     }
     return Status::Ok();
   };
@@ -121,7 +123,8 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   if (vm.count("device")) a.device = vm["device"].as<int64_t>();
-  if (a.top < 1) return ReportError(InputError("analyze: --top must be at least 1"));
+  if (a.top < 1 || a.top > 10000)
+    return ReportError(InputError("analyze: --top must be from 1 to 10000, got " + std::to_string(a.top)));
   if (a.kernel_wait_ns < 0) return ReportError(InputError("analyze: --kernel-wait-ns must not be negative"));
   if (!a.flame.empty()) {
     auto html = FlameIsHtml(a.flame);

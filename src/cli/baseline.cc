@@ -31,6 +31,7 @@ namespace po = boost::program_options;
 namespace gpugate {
 
 namespace {
+constexpr int kMaxKeep = kMaxBaselineRuns;
 
 constexpr int kDefaultKeep = 30;
 constexpr double kDefaultLockTimeout = 60;
@@ -93,7 +94,9 @@ int Update(const CommandSpec& self, const Args& args) {
   }
 
   const int keep = vm["keep"].as<int>();
-  if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  if (keep < 1 || keep > kMaxKeep)
+    return ReportError(InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " +
+                                  std::to_string(keep)));
   const double lock_timeout = vm["lock-timeout"].as<double>();
   if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
   Result<Results> run = LoadRun(vm["results"].as<std::string>(), IngestOptionsFrom(vm));
@@ -229,7 +232,9 @@ int Prune(const CommandSpec& self, const Args& args) {
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   const int keep = vm["keep"].as<int>();
-  if (keep < 1) return ReportError(InputError("--keep must be at least 1, got " + std::to_string(keep)));
+  if (keep < 1 || keep > kMaxKeep)
+    return ReportError(InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " +
+                                  std::to_string(keep)));
   const double lock_timeout = vm["lock-timeout"].as<double>();
   if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
   const std::string path = vm["baseline"].as<std::string>();

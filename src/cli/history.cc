@@ -173,8 +173,12 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   cp.permutations = vm["permutations"].as<int>();
   cp.seed = vm["seed"].as<uint64_t>();
   if (!(cp.alpha > 0 && cp.alpha < 1)) return ReportError(InputError("--alpha must be in (0, 1)"));
-  if (cp.permutations < 1) return ReportError(InputError("--permutations must be at least 1"));
+  if (cp.permutations < 1 || cp.permutations > 100000)
+    return ReportError(InputError("--permutations must be from 1 to 100000, got " +
+                                  std::to_string(cp.permutations)));
   const double min_step = vm["min-step"].as<double>();
+  if (!(min_step >= 0 && min_step <= 10))
+    return ReportError(InputError("--min-step must be a fraction from 0 to 10 (0.05 = 5%)"));
   std::vector<std::string> filters;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
 

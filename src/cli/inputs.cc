@@ -6,11 +6,13 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "ingest/format.h"
 #include "model/baseline.h"
 #include "model/results_json.h"
 #include "trace/to_results.h"
+#include "util/fs.h"
 
 namespace gpugate {
 
@@ -43,8 +45,21 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     return InputError(path + ": is a folder; give one file (gpugate baseline update keeps "
                              "<folder>/<suite>/<environment>.json)" + found);
   }
-  Result<std::string> head = ReadHead(path);
-  if (!head.ok()) return head.error();
+  // A regular file is sniffed from its head and read by the format's reader
+  // (a trace streams); a FIFO or device can be read once only, so it is
+  // read whole, within the input size limit, and parsed from memory.
+  const bool stream = !IsRegularFile(path) && std::filesystem::exists(path, ec);
+  std::optional<std::string> whole;
+  Result<std::string> head = std::string();
+  if (stream) {
+    Result<std::string> text = ReadFile(path, InputKind::kData);
+    if (!text.ok()) return text.error();
+    whole = std::move(text).value();
+    head = whole->substr(0, kSniffBytes);
+  } else {
+    head = ReadHead(path);
+    if (!head.ok()) return head.error();
+  }
   if (head->empty()) return InputError(path + ": empty file");
   InputFormat format = SniffFormat(*head);
   auto one = [](Result<Results> r) -> Result<std::vector<Results>> {
@@ -55,9 +70,9 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   };
   switch (format) {
     case InputFormat::kGpugateResults:
-      return one(ReadResultsFile(path));
+      return one(whole ? ResultsFromJson(*whole, path) : ReadResultsFile(path));
     case InputFormat::kGpugateBaseline: {
-      Result<Baseline> b = ReadBaselineFile(path);
+      Result<Baseline> b = whole ? BaselineFromJson(*whole, path) : ReadBaselineFile(path);
       if (!b.ok()) return b.error();
       if (b->runs.empty()) return InputError(path + ": the baseline holds no runs");
       return std::move(b->runs);
@@ -66,9 +81,10 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     case InputFormat::kNvbench:
     case InputFormat::kCustom:
     case InputFormat::kPytest:
-      return one(IngestBenchmarkFile(path, options));
+      return one(whole ? IngestBenchmarkText(*whole, path, options)
+                       : IngestBenchmarkFile(path, options));
     case InputFormat::kChromeTrace:
-      return one(TraceToResults(path));
+      return one(whole ? TraceTextToResults(*whole, path) : TraceToResults(path));
     case InputFormat::kUnknown:
       break;
   }

@@ -257,7 +257,7 @@ Result<Policy> LoadPolicyFromString(const std::string& text, const std::string& 
 }
 
 Result<Policy> LoadPolicyFile(const std::string& path) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadFile(path, InputKind::kConfig);
   if (!text.ok()) return text.error();
   return LoadPolicyFromString(*text, path);
 }

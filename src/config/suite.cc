@@ -16,6 +16,7 @@
 
 #include "config/yaml_util.h"
 #include "util/fs.h"
+#include "util/text/escape.h"
 #include "util/random.h"
 #include "util/strings.h"
 
@@ -36,8 +37,7 @@ namespace {
 
 constexpr int kSuiteVersion = 1;
 // Guards against a params typo that would expand into millions of workloads.
-constexpr int64_t kMaxWorkloads = 100000;
-constexpr int kIntMax = std::numeric_limits<int>::max();
+constexpr int64_t kMaxWorkloads = kMaxSuiteWorkloads;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const std::vector<std::string> kKeys = {"version", "name", "defaults", "workloads"};
@@ -237,6 +237,8 @@ class SuiteParser {
     if (!f) return Status::Ok();
     GPUGATE_ASSIGN_OR_RETURN(std::string name, y_.String(*f));
     if (Trim(name).empty()) return y_.ErrorAt(*f, "'name' must not be empty");
+    if (std::optional<std::string> problem = NameProblem(name))
+      return y_.ErrorAt(*f, "suite 'name' must be printable text: " + *problem);
     suite->name = name;
     return Status::Ok();
   }
@@ -262,6 +264,9 @@ class SuiteParser {
     std::map<std::string, SeenName> seen;
     size_t index = 0;
     for (const YamlField& item : y_.Elements(f->value, "workloads")) {
+      if (out->size() >= static_cast<size_t>(kMaxWorkloads))
+        return y_.ErrorAt(item, "more than " + std::to_string(kMaxWorkloads) +
+                                    " workloads in one suite");
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(item));
       GPUGATE_ASSIGN_OR_RETURN(Template t, ParseWorkload(item.value, defaults, origin));
       GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, out));
@@ -284,16 +289,16 @@ class SuiteParser {
 
   Status ParseSamplingKey(const YamlField& f, Sampling* s) const {
     if (f.name == "warmup") {
-      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 0, kIntMax));
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 0, kMaxSamplesPerWorkload));
       s->warmup = static_cast<int>(v);
     } else if (f.name == "min_samples") {
-      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kIntMax));
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kMaxSamplesPerWorkload));
       s->min_samples = static_cast<int>(v);
     } else if (f.name == "max_samples") {
-      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kIntMax));
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kMaxSamplesPerWorkload));
       s->max_samples = static_cast<int>(v);
     } else if (f.name == "rounds") {
-      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kIntMax));
+      GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(f, 1, kMaxRounds));
       s->rounds = static_cast<int>(v);
     } else if (f.name == "min_time") {
       GPUGATE_ASSIGN_OR_RETURN(s->min_time, y_.Duration(f));
@@ -434,10 +439,33 @@ class SuiteParser {
 
   Status CheckName(const YamlField& f, const std::string& name) const {
     if (Trim(name).empty()) return y_.ErrorAt(f, "workload 'name' must not be empty");
-    for (char c : name)
-      if (std::iscntrl(static_cast<unsigned char>(c)))
-        return y_.ErrorAt(f, "workload name must not contain control characters");
+    if (std::optional<std::string> problem = NameProblem(name))
+      return y_.ErrorAt(f, "workload name must be printable text: " + *problem);
     return Status::Ok();
+  }
+
+  // The name after substitution: a parameter value must not bring in what a
+  // written name may not hold (control characters, invalid UTF-8, bidi
+  // controls), nor leave it empty.
+  Status CheckExpandedName(const Template& t, const std::vector<size_t>& pick,
+                           const std::string& name) const {
+    std::optional<std::string> problem = NameProblem(name);
+    if (!problem && !Trim(name).empty()) return Status::Ok();
+    std::vector<std::string> in_name = Placeholders(t.spec.template_name);
+    for (size_t i = 0; i < t.params.size(); ++i) {
+      const Param& p = t.params[i];
+      if (!Contains(in_name, p.name)) continue;
+      const std::string& value = p.values[pick[i]];
+      std::optional<std::string> bad = NameProblem(value);
+      if (!bad && !Trim(value).empty()) continue;
+      const YamlField& at = p.fields[std::min(pick[i], p.fields.size() - 1)];
+      return y_.ErrorAt(at, "value of parameter '" + p.name + "' cannot go into workload name " +
+                                Quote(t.spec.template_name) + ": " +
+                                (bad ? *bad : std::string("it is blank")));
+    }
+    return y_.ErrorAt(t.name_field, "workload name " + Quote(t.spec.template_name) +
+                                        (problem ? " after expansion: " + *problem
+                                                 : " is blank after expansion"));
   }
 
   Status ParseParams(const YamlField& f, std::vector<Param>* params) const {
@@ -485,6 +513,8 @@ class SuiteParser {
         if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
             std::iscntrl(static_cast<unsigned char>(c)))
           return y_.ErrorAt(f, "tag " + Quote(tag) + " must not contain spaces or commas");
+      if (std::optional<std::string> problem = NameProblem(tag))
+        return y_.ErrorAt(f, "a tag must be printable text: " + *problem);
       if (!Contains(*tags, tag)) tags->push_back(tag);
     }
     return Status::Ok();
@@ -632,7 +662,7 @@ class SuiteParser {
         if (spec->filter.empty()) return y_.ErrorAt(*f, "'filter' must not be empty");
       }
       if (std::optional<YamlField> f = y_.Find(map, "repetitions")) {
-        GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(*f, 1, 100000));
+        GPUGATE_ASSIGN_OR_RETURN(int64_t v, y_.IntInRange(*f, 1, kMaxRepetitions));
         spec->repetitions = static_cast<int>(v);
       }
     } else {
@@ -695,9 +725,9 @@ class SuiteParser {
         GPUGATE_ASSIGN_OR_RETURN(s->seed, y_.Uint64(f));
       } else if (key == "outlier_scale" || key == "bimodal_ratio" || key == "slowdown") {
         GPUGATE_ASSIGN_OR_RETURN(double v, y_.Double(f));
-        if (!(v > 0.0))
-          return y_.ErrorAt(f, Quote(f.name) + " must be a factor greater than 0, got " +
-                                   YamlReader::Describe(f.value));
+        if (!(v > 0.0) || v > 1e6)
+          return y_.ErrorAt(f, Quote(f.name) + " must be a factor greater than 0 and at most "
+                                   "1e6, got " + YamlReader::Describe(f.value));
         (key == "outlier_scale" ? s->outlier_scale
                                 : key == "bimodal_ratio" ? s->bimodal_ratio : s->slowdown) = v;
       } else {
@@ -726,6 +756,8 @@ class SuiteParser {
                 std::vector<WorkloadSpec>* out) const {
     int64_t combos = 1;
     for (const Param& p : t.params) {
+      // combos <= kMaxWorkloads here and a list has at most kMaxYamlNodes
+      // values, so the product cannot overflow.
       combos *= static_cast<int64_t>(p.values.size());
       if (combos + static_cast<int64_t>(out->size()) > kMaxWorkloads)
         return y_.ErrorAt(t.spec.location, "params expand to more than " +
@@ -737,6 +769,7 @@ class SuiteParser {
       for (size_t i = 0; i < t.params.size(); ++i)
         values.emplace_back(t.params[i].name, t.params[i].values[pick[i]]);
       WorkloadSpec spec = Instantiate(t, values);
+      GPUGATE_RETURN_IF_ERROR(CheckExpandedName(t, pick, spec.name));
       GPUGATE_RETURN_IF_ERROR(Remember(t, template_index, spec.name, seen));
       out->push_back(std::move(spec));
       for (size_t i = t.params.size(); i-- > 0;) {  // odometer step
@@ -883,7 +916,7 @@ const char* ToString(WorkloadKind kind) {
 }
 
 Result<Suite> LoadSuiteFile(const std::string& path) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadFile(path, InputKind::kConfig);
   if (!text.ok()) return text.error();
   return LoadSuiteFromString(*text, path);
 }
@@ -955,6 +988,8 @@ Result<double> ParseDuration(const std::string& raw) {
   else if (unit == "h") scale = 3600.0;
   else return bad("unknown unit " + Quote(unit) + " (use ns, us, ms, s, m or h)");
   if (v < 0) return bad("a duration must not be negative");
+  if (!(v * scale < kMaxDurationSeconds))
+    return bad("must be below 1e9 s (about 31 years)");
   return v * scale;
 }
 
@@ -999,8 +1034,8 @@ std::vector<WorkloadSpec> FilterWorkloads(const std::vector<WorkloadSpec>& in,
 
 Result<std::pair<int, int>> ParseShard(const std::string& text) {
   auto bad = [&]() {
-    return InputError("invalid shard " + Quote(text) +
-                      ": expected i/N with 1 <= i <= N (e.g. 2/4)");
+    return InputError("invalid shard " + Quote(text) + ": expected i/N with 1 <= i <= N <= " +
+                      std::to_string(kMaxShards) + " (e.g. 2/4)");
   };
   size_t slash = text.find('/');
   if (slash == std::string::npos) return bad();
@@ -1015,7 +1050,7 @@ Result<std::pair<int, int>> ParseShard(const std::string& text) {
   int index = 0, count = 0;
   std::string_view view = text;
   if (!parse(view.substr(0, slash), &index) || !parse(view.substr(slash + 1), &count)) return bad();
-  if (count < 1 || index < 1 || index > count) return bad();
+  if (count < 1 || index < 1 || index > count || count > kMaxShards) return bad();
   return std::make_pair(index, count);
 }
 

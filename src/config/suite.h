@@ -60,6 +60,16 @@ inline bool IsBenchmarkProgram(WorkloadKind kind) {
 }
 
 
+/// Limits of a suite (docs/suite.md "Limits"): counts that decide how much
+/// is allocated or run are refused beyond these, with the position.
+inline constexpr int64_t kMaxSuiteWorkloads = 100000;  ///< after params expansion
+inline constexpr int64_t kMaxRounds = 10000;
+inline constexpr int64_t kMaxSamplesPerWorkload = 1000000;  ///< min/max_samples, warmup
+inline constexpr int64_t kMaxRepetitions = 10000;           ///< gbench repetitions
+inline constexpr int kMaxShards = 4096;
+/// Durations (times, timeouts) must be below this many seconds (~31.7 years).
+inline constexpr double kMaxDurationSeconds = 1e9;
+
 /// Processes per run of a benchmark program when `rounds` is set neither on
 /// the workload nor in `defaults:`.
 inline constexpr int kProgramDefaultRounds = 5;
@@ -138,7 +148,8 @@ Result<Suite> LoadSuiteFromString(const std::string& text, const std::string& na
 
 /// Sizes: "1M" = 1000000, "1Mi" = 1048576, K/M/G and Ki/Mi/Gi, plain integers.
 Result<int64_t> ParseSize(const std::string& text);
-/// Durations: "500ms", "2s", "1m", "100us", "250ns", plain number = seconds.
+/// Durations: "500ms", "2s", "1m", "100us", "250ns", plain number = seconds;
+/// finite, not negative and below kMaxDurationSeconds.
 Result<double> ParseDuration(const std::string& text);
 
 /// Keeps workloads whose name matches the glob (`*`, `?`, `[...]`) and that carry the tag.
@@ -154,7 +165,7 @@ bool GlobMatch(const std::string& pattern, const std::string& text);
 /// copy, triad, saxpy, reduce, sgemm_naive, sgemm_blocked.
 const std::vector<std::string>& BuiltinKernelNames();
 
-/// Parses "--shard i/N" (1 <= i <= N). Returns {i, N}; errors exit 2.
+/// Parses "--shard i/N" (1 <= i <= N <= kMaxShards). Returns {i, N}; errors exit 2.
 Result<std::pair<int, int>> ParseShard(const std::string& text);
 
 /// Shard `index` (1-based) of `count`: the workloads whose FNV-1a 64-bit name

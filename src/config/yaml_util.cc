@@ -1,11 +1,16 @@
 // YAML reading helpers: positions, typed access and key checks (see yaml_util.h).
 #include "config/yaml_util.h"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include "util/strings.h"
 
@@ -52,15 +57,102 @@ bool ParseWholeDouble(std::string_view text, double* out) {
 
 std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+/// Thrown by NodeCounter to stop the parser at the node that broke a limit.
+struct YamlLimitExceeded {
+  YAML::Mark mark;
+  std::string message;
+};
+
+/// Counts the nodes of a YAML stream as the parser reports them, before any
+/// tree is built: nesting depth, and nodes with every alias expanded (a
+/// reader that walks the tree visits an aliased subtree once per alias, so
+/// "billion laughs" costs what its expansion costs).
+class NodeCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { Leaf(mark, anchor); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Add(mark, anchor < sizes_.size() ? sizes_[anchor] : 1, true);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    Leaf(mark, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Open(mark, anchor);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    Open(mark, anchor);
+  }
+  void OnMapEnd() override { Close(); }
+
+ private:
+  struct Open_ {
+    YAML::anchor_t anchor;
+    uint64_t start;
+  };
+
+  void Leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    Add(mark, 1, false);
+    Remember(anchor, 1);
+  }
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    Add(mark, 1, false);
+    if (open_.size() >= static_cast<size_t>(kMaxYamlDepth))
+      throw YamlLimitExceeded{mark, "nesting deeper than " + std::to_string(kMaxYamlDepth) +
+                                        " levels"};
+    open_.push_back({anchor, count_ - 1});
+  }
+  void Close() {
+    if (open_.empty()) return;
+    Open_ o = open_.back();
+    open_.pop_back();
+    Remember(o.anchor, count_ - o.start);
+  }
+  void Add(const YAML::Mark& mark, uint64_t n, bool alias) {
+    count_ += n;
+    if (count_ <= static_cast<uint64_t>(kMaxYamlNodes)) return;
+    throw YamlLimitExceeded{
+        mark, alias ? "aliases expand the document to more than " + std::to_string(kMaxYamlNodes) +
+                          " nodes (an alias repeats its anchor's whole subtree)"
+                    : "more than " + std::to_string(kMaxYamlNodes) + " YAML nodes"};
+  }
+  void Remember(YAML::anchor_t anchor, uint64_t size) {
+    if (anchor == YAML::NullAnchor) return;
+    if (sizes_.size() <= anchor) sizes_.resize(anchor + 1, 1);
+    sizes_[anchor] = size;
+  }
+
+  uint64_t count_ = 0;
+  std::vector<Open_> open_;
+  std::vector<uint64_t> sizes_;  // expanded node count by anchor id
+};
+
 }  // namespace
 
 Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
   try {
+    {
+      // Limits first, on the event stream: the tree yaml-cpp builds costs
+      // tens of bytes per input byte, and walking aliases can cost more.
+      std::istringstream in(text);
+      YAML::Parser parser(in);
+      NodeCounter counter;
+      while (parser.HandleNextDocument(counter)) {
+      }
+    }
     std::vector<YAML::Node> docs = YAML::LoadAll(text);
     if (docs.empty()) return YAML::Node();
     if (docs.size() > 1)
       return ErrorAt(docs[1], "expected one YAML document, found a second one here");
     return docs[0];
+  } catch (const YamlLimitExceeded& e) {
+    return ErrorAt(SourceLocation{file_, std::max(e.mark.line, 0) + 1, std::max(e.mark.column, 0) + 1},
+                   e.message);
   } catch (const YAML::Exception& e) {
     int line = e.mark.line >= 0 ? e.mark.line : 0;
     int column = e.mark.column >= 0 ? e.mark.column : 0;

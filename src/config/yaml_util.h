@@ -40,6 +40,12 @@
 
 namespace gpugate {
 
+/// Limits on a YAML document, checked on the parser's events before a tree
+/// is built (docs/suite.md "Limits"): nodes with every alias expanded, and
+/// nesting depth. Errors point at the node that crosses them.
+inline constexpr int64_t kMaxYamlNodes = 200000;
+inline constexpr int kMaxYamlDepth = 64;
+
 /// One value to read: a mapping entry (key node + value) or a list element.
 /// `name` is what messages call it: "warmup", "argv[2]", "env.PATH".
 struct YamlField {
@@ -58,6 +64,8 @@ class YamlReader {
   /// Parses one YAML document (an empty text gives a Null node; a second
   /// document is an error). Syntax errors
   /// are positioned at yaml-cpp's mark; tab indentation is named as such.
+  /// A document beyond kMaxYamlNodes or kMaxYamlDepth is refused before
+  /// its tree is built.
   Result<YAML::Node> Parse(const std::string& text) const;
 
   /// 1-based position of a node; 1:1 when yaml-cpp has none (empty document).

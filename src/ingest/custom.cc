@@ -9,10 +9,12 @@
 #include <utility>
 
 #include "ingest/ingest_util.h"
+#include "model/limits.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -62,15 +64,17 @@ struct Entry {
   std::optional<Range> range;
 };
 
-// The value must be a finite, non-negative number.
+// A time (in a time unit) must be a usable time, any other value a usable
+// metric value (model/limits.h); 0 means "not measured" in both (skipped).
 Status CheckValue(const FieldReader& f, const JsonValue& at, const std::string& bench,
-                  double value) {
-  std::string problem;
-  if (std::isnan(value)) problem = "is NaN";
-  else if (std::isinf(value)) problem = "is infinite";
-  else if (value < 0) problem = "is negative (" + detail::FormatNumber(value) + ")";
-  if (problem.empty()) return Status::Ok();
-  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", "value " + problem);
+                  const std::string& unit, double value) {
+  if (value == 0) return Status::Ok();
+  std::optional<double> scale = CustomTimeUnitScale(unit);
+  std::optional<std::string> problem =
+      scale ? TimeProblem(value * *scale) : MetricValueProblem(value);
+  if (!problem) return Status::Ok();
+  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'",
+                   "value " + *problem + (scale ? " in seconds" : ""));
 }
 
 Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t index) {
@@ -85,6 +89,9 @@ Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t i
   if (!name.ok()) return name.error();
   if (!*name) return f.ErrorAt(item, path, "missing \"name\"");
   if ((*name)->empty()) return f.ErrorAt(*item.Find("name"), f.PathOf("name"), "empty name");
+  if (std::optional<std::string> problem = NameProblem(**name))
+    return f.ErrorAt(*item.Find("name"), f.PathOf("name"),
+                     "a benchmark name must be printable text: " + *problem);
   e.name = **name;
   e.name_at = item.Find("name");
   const std::string subject = "benchmark '" + detail::QuoteName(e.name) + "'";
@@ -95,7 +102,8 @@ Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t i
   auto value = f.Number("value");
   if (!value.ok()) return value.error();
   if (!*value) return f.ErrorAt(item, subject, "missing \"value\"");
-  if (Status st = CheckValue(f, *item.Find("value"), e.name, **value); !st.ok()) return st.error();
+  if (Status st = CheckValue(f, *item.Find("value"), e.name, e.unit, **value); !st.ok())
+    return st.error();
   e.value = **value;
   // "extra" is free text for people (tooltips); checked, then not kept.
   auto extra = f.String("extra");

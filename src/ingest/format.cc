@@ -158,14 +158,19 @@ const char* ToString(InputFormat format) {
 Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions& options) {
   Result<std::string> text = ReadFile(path);
   if (!text.ok()) return text.error();
-  std::string_view head(*text);
+  return IngestBenchmarkText(*text, path, options);
+}
+
+Result<Results> IngestBenchmarkText(std::string_view text, const std::string& path,
+                                    const IngestOptions& options) {
+  std::string_view head(text);
   if (head.size() > kSniffBytes) head = head.substr(0, kSniffBytes);
   InputFormat format = SniffFormat(head);
   switch (format) {
-    case InputFormat::kGbench: return GbenchFromJson(*text, path);
-    case InputFormat::kNvbench: return NvbenchFromJson(*text, path, DirName(path));
-    case InputFormat::kCustom: return CustomFromJson(*text, path, options.bigger_is_better);
-    case InputFormat::kPytest: return PytestFromJson(*text, path);
+    case InputFormat::kGbench: return GbenchFromJson(text, path);
+    case InputFormat::kNvbench: return NvbenchFromJson(text, path, DirName(path));
+    case InputFormat::kCustom: return CustomFromJson(text, path, options.bigger_is_better);
+    case InputFormat::kPytest: return PytestFromJson(text, path);
     case InputFormat::kUnknown:
       return InputError(path + ": not a recognised benchmark file (expected " +
                         kBenchmarkFormatsText + ")");

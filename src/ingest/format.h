@@ -67,5 +67,8 @@ struct IngestOptions {
 /// files. Any other detected format is an input error (exit 2) naming what
 /// was found, so callers handle gpugate files and traces themselves.
 Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions& options = {});
+/// Same for a file already read: `text` is the content of `path`.
+Result<Results> IngestBenchmarkText(std::string_view text, const std::string& path,
+                                    const IngestOptions& options = {});
 
 }  // namespace gpugate

@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "ingest/ingest_util.h"
+#include "model/limits.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -42,6 +44,9 @@ struct Row {
   std::string aggregate_name;
   bool fraction_unit = false;       // aggregate_unit "percentage" (cv): not a time
   int64_t repetitions = 0;
+  std::optional<int64_t> repetition_index;
+  bool has_run_type = false;        // files before run_type repeat names for repetitions
+  const JsonValue* row_at = nullptr;
   int64_t iterations = 0;
   int64_t threads = 1;
   std::optional<double> real_s;     // real_time in seconds (aggregates: may be NaN)
@@ -73,18 +78,24 @@ Result<double> UnitScale(const FieldReader& f, const JsonValue& row, const std::
                        DidYouMean(unit, {"ns", "us", "ms", "s"}));
 }
 
-// A time in an iteration row must be a finite, non-negative number.
+// A time in an iteration row: a usable time (model/limits.h), or 0, which
+// Google Benchmark writes when nothing was timed (the workload is skipped).
 Status CheckTime(const FieldReader& f, const JsonValue& row, const std::string& bench,
-                 const char* key) {
+                 const char* key, double scale) {
   const JsonValue* v = row.Find(key);
   if (v == nullptr || !v->IsNumber()) return Status::Ok();
-  std::string problem;
-  if (std::isnan(v->number)) problem = "is NaN";
-  else if (std::isinf(v->number)) problem = "is infinite";
-  else if (v->number < 0) problem = "is negative (" + detail::FormatNumber(v->number) + ")";
-  if (problem.empty()) return Status::Ok();
+  std::optional<std::string> problem = TimeProblem(v->number * scale);
+  if (!problem || v->number == 0) return Status::Ok();
   return f.ErrorAt(*v, "benchmark '" + detail::QuoteName(bench) + "'",
-                   std::string(key) + " " + problem);
+                   std::string(key) + " " + *problem);
+}
+
+// Counts that must not be negative; iterations of a timed row at least 1.
+Status CheckCount(const FieldReader& f, const JsonValue& row, const char* key, int64_t value,
+                  int64_t min) {
+  if (value >= min) return Status::Ok();
+  return f.ErrorAt(*row.Find(key), f.PathOf(key),
+                   "must be at least " + std::to_string(min) + ", got " + std::to_string(value));
 }
 
 // Old files (before run_type existed) mark aggregates only by a name suffix.
@@ -131,8 +142,16 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   if (!name.ok()) return name.error();
   if (!*name) return f.ErrorAt(row, path, "missing \"name\"");
   r.name = **name;
+  r.row_at = &row;
   auto run_name = f.String("run_name");
   if (!run_name.ok()) return run_name.error();
+  for (const char* key : {"name", "run_name"}) {
+    const JsonValue* v = row.Find(key);
+    if (v == nullptr || !v->IsString()) continue;
+    if (v->string.empty()) return f.ErrorAt(*v, f.PathOf(key), "empty name");
+    if (std::optional<std::string> problem = NameProblem(v->string))
+      return f.ErrorAt(*v, f.PathOf(key), "a benchmark name must be printable text: " + *problem);
+  }
   auto run_type = f.String("run_type");
   if (!run_type.ok()) return run_type.error();
   auto agg_name = f.String("aggregate_name");
@@ -149,6 +168,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
                            DidYouMean(**run_type, {"iteration", "aggregate"}));
     }
     r.aggregate = **run_type == "aggregate";
+    r.has_run_type = true;
     r.run_name = run_name->value_or(r.name);
     r.aggregate_name = agg_name->value_or("");
   } else if (*agg_name) {
@@ -169,16 +189,23 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
 
   auto reps = f.Integer("repetitions");
   if (!reps.ok()) return reps.error();
-  r.repetitions = reps->value_or(0);
+  r.repetitions = reps->value_or(0);  // older files write 0 for "not repeated"
+  if (Status st = CheckCount(f, row, "repetitions", r.repetitions, 0); !st.ok()) return st.error();
   auto iters = f.Integer("iterations");
   if (!iters.ok()) return iters.error();
   r.iterations = iters->value_or(0);
+  if (Status st = CheckCount(f, row, "iterations", r.iterations, 0); !st.ok()) return st.error();
   auto threads = f.Integer("threads");
   if (!threads.ok()) return threads.error();
   r.threads = threads->value_or(1);
+  if (Status st = CheckCount(f, row, "threads", r.threads, 1); !st.ok()) return st.error();
   for (const char* key : {"family_index", "per_family_instance_index", "repetition_index"}) {
     auto v = f.Integer(key);
     if (!v.ok()) return v.error();
+    if (*v) {
+      if (Status st = CheckCount(f, row, key, **v, 0); !st.ok()) return st.error();
+    }
+    if (std::string_view(key) == "repetition_index") r.repetition_index = *v;
   }
 
   auto error_occurred = f.Bool("error_occurred");
@@ -206,9 +233,10 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   if (!r.aggregate && !r.failed && !r.skipped) {
     if (!*real) return f.ErrorAt(row, "benchmark '" + detail::QuoteName(r.name) + "'", "missing real_time");
     for (const char* key : {"real_time", "cpu_time"}) {
-      Status st = CheckTime(f, row, r.name, key);
+      Status st = CheckTime(f, row, r.name, key, *scale);
       if (!st.ok()) return st.error();
     }
+    if (Status st = CheckCount(f, row, "iterations", r.iterations, 1); !st.ok()) return st.error();
   }
   double s = r.fraction_unit ? 1.0 : *scale;
   if (*real) r.real_s = **real * s;
@@ -335,9 +363,10 @@ Result<WorkloadResult> FromAggregates(const std::string& file, const std::string
     w.reason = "only aggregate rows, and neither a median nor a mean time is a number";
     return w;
   }
-  if (*pick->real_s < 0)
+  if (std::optional<std::string> problem = TimeProblem(*pick->real_s);
+      problem && *pick->real_s != 0)
     return JsonError(file, *pick->real_at, "benchmark '" + detail::QuoteName(pick->name) + "'",
-                     "real_time is negative (" + detail::FormatNumber(*pick->real_s) + " s)");
+                     "real_time " + *problem);
   if (*pick->real_s == 0) {
     w.status = WorkloadStatus::kSkipped;
     w.reason = "real_time is 0; a zero time cannot be compared as a ratio";
@@ -429,6 +458,57 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   return Status::Ok();
 }
 
+// Rows that share a name are the repetitions of one benchmark when Google
+// Benchmark says so: iteration rows with distinct repetition_index values
+// (no more than "repetitions" of them), or, in files written before
+// run_type existed, iteration rows that repeat a name. Anything else
+// repeated -- the same repetition twice, an aggregate twice, a modern row
+// without its index -- is an error at the second row.
+Status CheckRepeatedRows(const std::string& file, const std::vector<Row>& rows) {
+  struct Group {
+    const Row* first = nullptr;
+    std::map<int64_t, const Row*> by_index;
+    int64_t count = 0;
+    bool modern = false;     // a row with run_type
+    bool unindexed = false;  // a row without repetition_index
+  };
+  std::map<std::pair<std::string, std::string>, const Row*> aggregates;
+  std::map<std::string, Group> iterations;
+  auto repeated = [&](const Row& r, const Row& first, const std::string& what) {
+    const JsonValue* at = r.row_at->Find("name");
+    return JsonError(file, at ? *at : *r.row_at, "benchmark '" + detail::QuoteName(r.name) + "'",
+                     what + " (first at " + std::to_string(first.row_at->line) + ":" +
+                         std::to_string(first.row_at->column) + ")");
+  };
+  for (const Row& r : rows) {
+    if (r.aggregate) {
+      auto [it, fresh] = aggregates.emplace(std::make_pair(r.run_name, r.aggregate_name), &r);
+      if (!fresh)
+        return repeated(r, *it->second, "aggregate '" + r.aggregate_name + "' appears twice");
+      continue;
+    }
+    Group& g = iterations[r.run_name];
+    const bool modern = g.modern || r.has_run_type;
+    if (g.first && modern && (g.unindexed || !r.repetition_index))
+      return repeated(r, *g.first,
+                      "row repeated without a repetition_index to tell the repetitions apart");
+    if (r.repetition_index) {
+      auto [it, fresh] = g.by_index.emplace(*r.repetition_index, &r);
+      if (!fresh && modern)
+        return repeated(r, *it->second,
+                        "repetition " + std::to_string(*r.repetition_index) + " appears twice");
+    }
+    if (!g.first) g.first = &r;
+    g.modern = modern;
+    g.unindexed = g.unindexed || !r.repetition_index;
+    ++g.count;
+    if (r.repetitions >= 1 && g.count > r.repetitions)
+      return repeated(r, *g.first,
+                      "more rows than its " + std::to_string(r.repetitions) + " repetitions");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
@@ -464,6 +544,8 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
     if (!row.ok()) return row.error();
     rows.push_back(std::move(*row));
   }
+
+  if (Status st = CheckRepeatedRows(name, rows); !st.ok()) return st.error();
 
   // Group by run_name in order of first appearance.
   std::vector<std::string> order;

@@ -69,8 +69,13 @@ Result<const JsonValue*> FieldReader::Object(std::string_view key) const {
 }
 
 std::string QuoteName(std::string_view name) {
+  // A name in a message is for recognising the benchmark: a long one (a
+  // hostile file may hold megabytes) is cut.
+  constexpr size_t kShown = 200;
+  const bool cut = name.size() > kShown;
+  if (cut) name = name.substr(0, kShown);
   std::string out;
-  out.reserve(name.size());
+  out.reserve(name.size() + 3);
   for (char c : name) {
     unsigned char u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7f) {
@@ -81,6 +86,7 @@ std::string QuoteName(std::string_view name) {
       out.push_back(c);
     }
   }
+  if (cut) out += "...";
   return out;
 }
 

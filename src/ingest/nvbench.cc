@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "ingest/ingest_util.h"
+#include "model/limits.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -36,6 +38,7 @@ struct Device {
 // One summary's data entries, by data name (usually just "value").
 struct SummaryData {
   std::map<std::string, double> numbers;       // finite numbers only
+  std::map<std::string, const JsonValue*> at;  // where each number was written
   std::map<std::string, std::string> strings;  // type "string"
 };
 
@@ -96,7 +99,10 @@ Result<SummaryData> ReadSummaryData(const std::string& file, const JsonValue& su
       return JsonError(file, *value, dpath + ".value",
                        std::string("expected a number or a string, got ") + value->TypeName());
     }
-    if (std::isfinite(number)) out.numbers[**name] = number;  // NaN/inf: missing
+    if (std::isfinite(number)) {  // NaN/inf: missing
+      out.numbers[**name] = number;
+      out.at[**name] = value;
+    }
   }
   return out;
 }
@@ -187,6 +193,9 @@ GpuInfo EnvironmentGpu(const std::vector<Device>& devices, const std::set<int64_
 // missing, has another size, or holds a value that is not a positive time.
 std::optional<std::vector<double>> ReadFloat32File(const std::string& path, int64_t count,
                                                    bool require_positive) {
+  // The name comes from the JSON: only a regular file is read (a FIFO could
+  // block, a device never end).
+  if (!IsRegularFile(path)) return std::nullopt;
   Result<std::string> bytes = ReadFile(path);
   if (!bytes.ok() || count <= 0 || bytes->size() != static_cast<size_t>(count) * 4)
     return std::nullopt;
@@ -199,7 +208,8 @@ std::optional<std::vector<double>> ReadFloat32File(const std::string& path, int6
     float f;
     std::memcpy(&f, &bits, sizeof f);
     double v = f;
-    if (!std::isfinite(v) || (require_positive && v <= 0) || v < 0) return std::nullopt;
+    if (!std::isfinite(v) || (require_positive && v <= 0) || v < 0 || v >= kMaxTimeSeconds)
+      return std::nullopt;
     out.push_back(v);
   }
   return out;
@@ -224,8 +234,9 @@ SidecarState LoadSidecar(const std::map<std::string, SummaryData>& summaries,
   if (it == summaries.end()) return SidecarState::kAbsent;
   auto file = it->second.strings.find("filename");
   auto size = it->second.numbers.find("size");
-  if (file == it->second.strings.end() || size == it->second.numbers.end())
-    return SidecarState::kUnusable;  // nvbench could not write it
+  if (file == it->second.strings.end() || size == it->second.numbers.end() ||
+      !(size->second >= 1 && size->second <= static_cast<double>(kMaxSamplesPerResult)))
+    return SidecarState::kUnusable;  // nvbench could not write it, or a count no run has
   for (const std::string& path : SidecarCandidates(base_dir, file->second)) {
     if (auto values = ReadFloat32File(path, static_cast<int64_t>(size->second), positive)) {
       *out = std::move(*values);
@@ -312,6 +323,10 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
   auto summaries_json = f.Array("summaries");
   if (!summaries_json.ok()) return summaries_json.error();
 
+  if (const JsonValue* n = state.Find("name"); n && n->IsString()) {
+    if (std::optional<std::string> problem = NameProblem(n->string))
+      return f.ErrorAt(*n, f.PathOf("name"), "a state name must be printable text: " + *problem);
+  }
   WorkloadResult w;
   w.kind = "nvbench";
   w.backend = "ingest";
@@ -376,6 +391,15 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
     }
   }
   ApplySummaryCounters(summaries, prefix, &w);
+
+  if (mean && *mean != 0) {
+    if (std::optional<std::string> problem = TimeProblem(*mean)) {
+      const std::string tag = prefix + (prefix == "nv/cold" ? "/time/gpu/mean" : "/time/cpu/mean");
+      const SummaryData& data = summaries.at(tag);
+      return JsonError(ctx.file, *data.at.at("value"), path + " summary '" + tag + "'",
+                       "mean time " + *problem);
+    }
+  }
 
   std::vector<double> samples;
   SidecarState sidecar = LoadSidecar(summaries, "nv/json/bin:" + prefix + "/sample_times",
@@ -498,7 +522,7 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
   results.run.env.gpu = EnvironmentGpu(*devices, used);
   StateContext ctx{name, base_dir, *devices, used.size() > 1};
 
-  std::map<std::string, int> seen;  // workload name -> times used
+  std::map<std::string, const JsonValue*> seen;  // workload name -> its state
   for (size_t i = 0; i < (*benchmarks)->items.size(); ++i) {
     const JsonValue& b = (*benchmarks)->items[i];
     std::string path = "benchmarks[" + std::to_string(i) + "]";
@@ -508,6 +532,9 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
     auto bench = bf.String("name");
     if (!bench.ok()) return bench.error();
     if (!*bench) return JsonError(name, b, path, "missing \"name\"");
+    if (std::optional<std::string> problem = NameProblem(**bench))
+      return JsonError(name, *b.Find("name"), path + ".name",
+                       "a benchmark name must be printable text: " + *problem);
     auto states = bf.Array("states");
     if (!states.ok()) return states.error();
     if (*states == nullptr) continue;
@@ -515,9 +542,14 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
       Result<WorkloadResult> w = ReadState(ctx, **bench, (*states)->items[j],
                                            path + ".states[" + std::to_string(j) + "]");
       if (!w.ok()) return w.error();
-      // Names must be unique in a run; a repeated state name gets " #2", " #3"...
-      int n = ++seen[w->name];
-      if (n > 1) w->name += " #" + std::to_string(n);
+      // nvbench names each state of a benchmark once: a repeat is an error.
+      const JsonValue& state = (*states)->items[j];
+      auto [it, fresh] = seen.emplace(w->name, &state);
+      if (!fresh)
+        return JsonError(name, state, path + ".states[" + std::to_string(j) + "]",
+                         "state '" + detail::QuoteName(w->name) + "' appears twice (first at " +
+                             std::to_string(it->second->line) + ":" +
+                             std::to_string(it->second->column) + ")");
       results.workloads.push_back(std::move(*w));
     }
   }

@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "ingest/ingest_util.h"
+#include "model/limits.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -104,15 +106,15 @@ void ReadDate(const std::string& text, RunInfo* run) {
   run->time_utc = detail::FormatUtc(*ns);
 }
 
-// A time in seconds must be finite and non-negative.
+// A time in seconds must be a usable time (model/limits.h) or 0, which
+// pytest-benchmark writes when the timer saw nothing; a spread (stddev, iqr)
+// may be anything from 0 up to the largest time.
 Status CheckSeconds(const FieldReader& f, const JsonValue& at, const std::string& bench,
-                    const std::string& what, double v) {
-  std::string problem;
-  if (std::isnan(v)) problem = "is NaN";
-  else if (std::isinf(v)) problem = "is infinite";
-  else if (v < 0) problem = "is negative (" + detail::FormatNumber(v) + ")";
-  if (problem.empty()) return Status::Ok();
-  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", what + " " + problem);
+                    const std::string& what, double v, bool spread = false) {
+  std::optional<std::string> problem = TimeProblem(v);
+  if (problem && (v == 0 || (spread && v > 0 && v < kMaxTimeSeconds))) problem.reset();
+  if (!problem) return Status::Ok();
+  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", what + " " + *problem);
 }
 
 // The stats of one benchmark, checked.
@@ -144,7 +146,8 @@ Result<Stats> ReadStats(const std::string& file, const JsonValue& stats, const s
     auto v = f.Number(key);
     if (!v.ok()) return v.error();
     if (!*v) continue;
-    if (Status st = CheckSeconds(f, *stats.Find(key), bench, "stats." + std::string(key), **v);
+    const bool spread = std::string_view(key) == "stddev" || std::string_view(key) == "iqr";
+    if (Status st = CheckSeconds(f, *stats.Find(key), bench, "stats." + std::string(key), **v, spread);
         !st.ok())
       return st.error();
     *out = **v;
@@ -202,6 +205,12 @@ Result<WorkloadResult> ReadBenchmark(const std::string& file, const JsonValue& b
   WorkloadResult w;
   w.name = fullname->value_or(name->value_or(""));
   if (w.name.empty()) return f.ErrorAt(bench, path, "empty name");
+  for (const char* key : {"name", "fullname"}) {
+    const JsonValue* v = bench.Find(key);
+    if (v == nullptr || !v->IsString()) continue;
+    if (std::optional<std::string> problem = NameProblem(v->string))
+      return f.ErrorAt(*v, f.PathOf(key), "a benchmark name must be printable text: " + *problem);
+  }
   w.kind = "pytest";
   w.backend = "ingest";
   if (Status st = ReadParams(f, &w); !st.ok()) return st.error();
@@ -228,6 +237,12 @@ Result<WorkloadResult> ReadBenchmark(const std::string& file, const JsonValue& b
   if (!stats.ok()) return stats.error();
   w.iterations_per_sample = stats->iterations;
   if (stats->data) {
+    for (double v : *stats->data)
+      if (v == 0) {
+        w.status = WorkloadStatus::kSkipped;
+        w.reason = "a round took 0 s (below the timer's resolution); a ratio needs positive times";
+        return w;
+      }
     w.rounds.push_back(std::move(*stats->data));  // one process: one round
     if (w.rounds.front().size() == 1) w.counters["single_sample"] = 1;
   } else {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "model/results_json.h"
@@ -25,6 +26,8 @@ namespace gpugate {
 namespace {
 
 constexpr size_t kMaxSlugLength = 48;
+// As in the JSON reader (util/json.cc): RapidJSON's reader recurses per level.
+constexpr int kMaxDepth = 512;
 
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -63,6 +66,28 @@ std::pair<int, int> LineColumn(const std::string& text, size_t offset) {
   return {line, static_cast<int>(offset - line_start) + 1};
 }
 
+/// Line and column of increasing byte offsets, in one pass over the text.
+class ForwardLineColumn {
+ public:
+  explicit ForwardLineColumn(const std::string& text) : text_(text) {}
+  std::pair<int, int> At(size_t offset) {
+    offset = std::min(offset, text_.size());
+    for (; pos_ < offset; ++pos_) {
+      if (text_[pos_] == '\n') {
+        ++line_;
+        line_start_ = pos_ + 1;
+      }
+    }
+    return {line_, static_cast<int>(offset - line_start_) + 1};
+  }
+
+ private:
+  const std::string& text_;
+  size_t pos_ = 0;
+  size_t line_start_ = 0;
+  int line_ = 1;
+};
+
 Error ErrorAt(const std::string& name, const std::string& text, size_t offset, const std::string& message) {
   auto [line, col] = LineColumn(text, offset);
   return InputError(name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + message);
@@ -90,8 +115,14 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   std::optional<std::pair<size_t, std::string>> problem;  ///< offset, message
 
   bool StartObject() {
+    if (depth_ >= kMaxDepth) return Fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels", stream_.Tell() - 1);
     if (depth_ == 0) root_is_object = true;
-    if (in_runs_ && depth_ == runs_depth_) run_begin_ = stream_.Tell() - 1;
+    if (in_runs_ && depth_ == runs_depth_) {
+      run_begin_ = stream_.Tell() - 1;
+      if (runs.size() >= static_cast<size_t>(kMaxBaselineRuns))
+        return Fail("more than " + std::to_string(kMaxBaselineRuns) + " runs in one history",
+                    run_begin_);
+    }
     ++depth_;
     return true;
   }
@@ -102,6 +133,7 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   }
   bool StartArray() {
     if (depth_ == 0) return Fail("expected a JSON object at the top level", stream_.Tell() - 1);
+    if (depth_ >= kMaxDepth) return Fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels", stream_.Tell() - 1);
     if (depth_ == 1 && key_ == "runs") {
       in_runs_ = true;
       saw_runs = true;
@@ -122,6 +154,10 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
     if (depth_ == 1) {
       key_.assign(s, len);
       key_offset_ = stream_.Tell();  // RapidJSON reports the string's start here
+      if (!keys_.insert(key_).second) {
+        std::string shown = key_.size() > 60 ? key_.substr(0, 57) + "..." : key_;
+        return Fail("duplicate key '" + shown + "'", key_offset_);
+      }
     }
     return true;
   }
@@ -154,6 +190,7 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
   const rapidjson::StringStream& stream_;
   int depth_ = 0;
   std::string key_;
+  std::set<std::string> keys_;  ///< top-level keys seen
   size_t key_offset_ = 0;
   bool in_runs_ = false;
   int runs_depth_ = 0;
@@ -201,6 +238,30 @@ Result<std::string> RequiredString(const BaselineScanner& scan, const std::strin
   if (it->second.type != TopValue::Type::kString)
     return ErrorAt(name, text, it->second.offset, key + ": expected a string");
   return it->second.text;
+}
+
+/// One history holds runs of one suite, each once: a run of another suite
+/// or a repeated run id is an error at that run, naming both.
+Status CheckRuns(const Baseline& b, const BaselineScanner& scan, const std::string& text,
+                 const std::string& name) {
+  std::map<std::string, size_t> ids;
+  for (size_t i = 0; i < b.runs.size(); ++i) {
+    const RunInfo& run = b.runs[i].run;
+    const size_t at = scan.runs[i].first;
+    const std::string& suite = b.suite.empty() ? b.runs.front().run.suite : b.suite;
+    if (run.suite != suite)
+      return ErrorAt(name, text, at,
+                     "runs[" + std::to_string(i) + "] is a run of suite '" + run.suite + "', but " +
+                         (b.suite.empty() ? "runs[0] is of suite '" : "the baseline holds suite '") +
+                         suite + "'; one baseline file keeps the history of one suite");
+    auto [it, fresh] = ids.emplace(run.run_id, i);
+    if (!fresh)
+      return ErrorAt(name, text, at,
+                     "runs[" + std::to_string(i) + "] has run id '" + run.run_id +
+                         "', as runs[" + std::to_string(it->second) +
+                         "] does; a run is kept once");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -322,15 +383,13 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
   }
 
   b.runs.reserve(scan.runs.size());
+  ForwardLineColumn lines(text);
   for (size_t i = 0; i < scan.runs.size(); ++i) {
     auto [begin, end] = scan.runs[i];
-    auto [line, col] = LineColumn(text, begin);
-    // Pad with whitespace so positions in the results reader's messages are
-    // positions in this file.
-    std::string padded(static_cast<size_t>(line - 1), '\n');
-    padded.append(static_cast<size_t>(col - 1), ' ');
-    padded.append(text, begin, end - begin);
-    auto run = ResultsFromJson(padded, name);
+    // Parsed in place, with positions counted from the run's start in the file.
+    auto [line, col] = lines.At(begin);
+    auto run = ResultsFromJson(std::string_view(text).substr(begin, end - begin), name,
+                               JsonOrigin{line, col});
     if (!run.ok()) {
       Error e = run.error();
       e.message += " (in runs[" + std::to_string(i) + "])";
@@ -338,6 +397,7 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
     }
     b.runs.push_back(std::move(run).value());
   }
+  if (Status st = CheckRuns(b, scan, text, name); !st.ok()) return st.error();
   return b;
 }
 

@@ -15,6 +15,10 @@ namespace gpugate {
 inline constexpr const char* kBaselineSchema = "gpugate/baseline/v1";
 inline constexpr int kBaselineMajorVersion = 1;
 
+/// Most runs one history may hold (`--keep` at most this; a file with more is
+/// refused): the step search of `gpugate history` grows with the square of it.
+inline constexpr int kMaxBaselineRuns = 1000;
+
 /// A history of complete (unsharded) runs of one suite on one environment.
 struct Baseline {
   std::string schema = kBaselineSchema;

@@ -16,11 +16,13 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "model/limits.h"
 #include "util/file_write.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/json_writer.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -329,22 +331,22 @@ void Decode(Decoder& d, const JsonValue& v, const Path& p, std::optional<T>* out
   if (d.ok()) *out = std::move(value);
 }
 
-/// Samples and kernel durations: seconds, finite and non-negative.
-void DecodeSample(Decoder& d, const JsonValue& v, const Path& p, double* out) {
+/// What a sample array holds, for its bounds (model/limits.h).
+enum class SampleKind {
+  kTime,          ///< samples of the time metric: seconds, > 0
+  kValue,         ///< samples of another metric: finite, >= 0
+  kKernelTime,    ///< kernel durations: seconds, 0 allowed (too short to time)
+};
+
+/// One sample, checked against its kind's bounds.
+void DecodeSample(Decoder& d, const JsonValue& v, const Path& p, SampleKind kind, double* out) {
   if (!v.IsNumber()) return d.TypeError(v, p, "a number");
-  if (!std::isfinite(v.number) || v.number < 0) {
-    std::string shown;
-    if (std::isnan(v.number)) {
-      shown = "NaN";
-    } else if (std::isinf(v.number)) {
-      shown = v.number > 0 ? "Infinity" : "-Infinity";
-    } else {
-      char buf[40];
-      shown.assign(buf, static_cast<size_t>(FormatJsonDouble(v.number, buf)));
-    }
-    return d.Fail(v, p, "sample time must be a finite, non-negative number of seconds, got " +
-                            shown);
-  }
+  std::optional<std::string> problem =
+      kind == SampleKind::kValue ? MetricValueProblem(v.number) : TimeProblem(v.number);
+  if (problem && kind == SampleKind::kKernelTime && v.number == 0) problem.reset();
+  if (problem)
+    return d.Fail(v, p, std::string(kind == SampleKind::kValue ? "sample value " : "sample time ") +
+                            *problem);
   *out = v.number;
 }
 
@@ -454,7 +456,10 @@ void ReadEnvironment(Decoder& d, const JsonValue& v, const Path& p, Environment*
 void ReadRun(Decoder& d, const JsonValue& v, const Path& p, RunInfo* r) {
   ObjectReader o(d, v, p);
   o.Required("tool_version", &r->tool_version);
-  o.Required("suite", &r->suite);
+  if (const JsonValue* suite = o.Required("suite", &r->suite); suite && d.ok()) {
+    if (std::optional<std::string> problem = NameProblem(r->suite))
+      return d.Fail(*suite, p.Member("suite"), "suite name must be printable text: " + *problem);
+  }
   o.Required("run_id", &r->run_id);
   o.Required("time_utc", &r->time_utc);
   o.Required("time_unix_ns", &r->time_unix_ns);
@@ -492,11 +497,12 @@ void ReadSummary(Decoder& d, const JsonValue& v, const Path& p, Summary* s) {
   o.Required("rel_ci_half_width", &s->rel_ci_half_width);
 }
 
-void ReadSamples(Decoder& d, const JsonValue& v, const Path& p, std::vector<double>* out) {
+void ReadSamples(Decoder& d, const JsonValue& v, const Path& p, SampleKind kind,
+                 std::vector<double>* out) {
   out->reserve(v.items.size());
   for (size_t i = 0; i < v.items.size() && d.ok(); ++i) {
     double x = 0;
-    DecodeSample(d, v.items[i], p.Element(static_cast<int64_t>(i)), &x);
+    DecodeSample(d, v.items[i], p.Element(static_cast<int64_t>(i)), kind, &x);
     out->push_back(x);
   }
 }
@@ -527,7 +533,7 @@ void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) 
   o.Count("count", &k->count, true);
   o.Required("total_s", &k->total_s);
   if (const JsonValue* durations = o.Array("durations_s", false))
-    ReadSamples(d, *durations, p.Member("durations_s"), &k->durations_s);
+    ReadSamples(d, *durations, p.Member("durations_s"), SampleKind::kKernelTime, &k->durations_s);
   if (const JsonValue* metrics = o.Get("metrics", false))
     ReadNumberMap(d, *metrics, p.Member("metrics"), &k->metrics);
 }
@@ -567,7 +573,11 @@ void ReadPrimaryMetric(Decoder& d, ObjectReader& o, WorkloadResult* w) {
 void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult* w) {
   ObjectReader o(d, v, p);
   if (!o.valid()) return;
-  o.Required("name", &w->name);
+  if (const JsonValue* name = o.Required("name", &w->name); name && d.ok()) {
+    if (std::optional<std::string> problem = NameProblem(w->name))
+      return d.Fail(*name, p.Member("name"), "workload name must be printable text: " + *problem);
+    if (w->name.empty()) return d.Fail(*name, p.Member("name"), "workload name must not be empty");
+  }
   o.Required("kind", &w->kind);
   o.Required("backend", &w->backend);
   if (const JsonValue* params = o.Get("params", false)) {
@@ -599,12 +609,18 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
 
   if (const JsonValue* rounds = o.Array("rounds", true)) {
     const Path rp = p.Member("rounds");
+    const SampleKind kind = HasTimeMetric(*w) ? SampleKind::kTime : SampleKind::kValue;
     w->rounds.reserve(rounds->items.size());
+    size_t samples = 0;
     for (size_t i = 0; i < rounds->items.size() && d.ok(); ++i) {
       const JsonValue& round = rounds->items[i];
       const Path ip = rp.Element(static_cast<int64_t>(i));
       if (!round.IsArray()) return d.TypeError(round, ip, "an array of samples");
-      ReadSamples(d, round, ip, &w->rounds.emplace_back());
+      samples += round.items.size();
+      if (samples > static_cast<size_t>(kMaxSamplesPerResult))
+        return d.Fail(round, ip, "more than " + std::to_string(kMaxSamplesPerResult) +
+                                     " samples in one workload");
+      ReadSamples(d, round, ip, kind, &w->rounds.emplace_back());
     }
   }
   if (const JsonValue* summary = o.Get("summary", true))
@@ -771,6 +787,10 @@ class WorkloadSink {
 }  // namespace
 
 Result<Results> ResultsFromJson(const std::string& text, const std::string& name) {
+  return ResultsFromJson(std::string_view(text), name, JsonOrigin{});
+}
+
+Result<Results> ResultsFromJson(std::string_view text, const std::string& name, JsonOrigin origin) {
   Decoder d(name);
   Results results;
   results.schema = kResultsSchema;
@@ -779,7 +799,8 @@ Result<Results> ResultsFromJson(const std::string& text, const std::string& name
       text, name, "workloads",
       [&sink](const JsonValue& root, const JsonValue& element, size_t index) {
         return sink.Add(root, element, index);
-      });
+      },
+      origin);
   if (!doc.ok()) return doc.error();
   if (!doc->IsObject()) {
     return JsonError(name, *doc, "", std::string("expected a results object at the top level, got ") +

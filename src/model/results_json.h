@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/results.h"
+#include "util/json.h"
 #include "util/result.h"
 
 namespace gpugate {
@@ -15,6 +16,9 @@ std::string ResultsToJson(const Results& results);
 /// Parses results; `name` is the file name used in messages
 /// ("r.json:1:345: workloads[2].rounds[0][3]: expected a number").
 Result<Results> ResultsFromJson(const std::string& text, const std::string& name);
+/// Same for a piece of a larger file (a run inside a baseline history) that
+/// begins at `origin`, so positions in messages are the file's.
+Result<Results> ResultsFromJson(std::string_view text, const std::string& name, JsonOrigin origin);
 
 /// Reads a results file.
 Result<Results> ReadResultsFile(const std::string& path);

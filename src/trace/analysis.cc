@@ -860,4 +860,12 @@ Result<TraceReport> AnalyzeTrace(const std::string& path, const AnalysisOptions&
   return analyzer.Finish(*info);
 }
 
+Result<TraceReport> AnalyzeTraceText(std::string_view bytes, const std::string& name,
+                                     const AnalysisOptions& options) {
+  TraceAnalyzer analyzer(options);
+  auto info = ReadTraceFromString(bytes, name, analyzer);
+  if (!info.ok()) return info.error();
+  return analyzer.Finish(*info);
+}
+
 }  // namespace gpugate

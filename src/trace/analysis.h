@@ -228,6 +228,9 @@ class TraceAnalyzer : public TraceEventSink {
 
 /// ReadTrace + TraceAnalyzer in one call.
 Result<TraceReport> AnalyzeTrace(const std::string& path, const AnalysisOptions& options);
+/// Same over a trace already in memory (plain or gzip); `name` names it in messages.
+Result<TraceReport> AnalyzeTraceText(std::string_view bytes, const std::string& name,
+                                     const AnalysisOptions& options);
 
 /// Memcpy kind and route from a Kineto name: "Memcpy HtoD (Pageable -> Device)"
 /// -> {"HtoD", "Pageable -> Device", "pageable"}.

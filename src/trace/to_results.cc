@@ -81,14 +81,29 @@ Results TraceReportToResults(const TraceReport& report) {
   return r;
 }
 
-Result<Results> TraceToResults(const std::string& path) {
-  AnalysisOptions options;
-  options.keep_kernel_samples = true;
-  auto report = AnalyzeTrace(path, options);
+namespace {
+
+Result<Results> ReportToResults(const Result<TraceReport>& report, const std::string& name) {
   if (!report.ok()) return report.error();
   if (report->devices.empty())
-    return InputError(path + ": no GPU activity (kernels, memcpys or memsets) in the trace; nothing to compare");
+    return InputError(name + ": no GPU activity (kernels, memcpys or memsets) in the trace; nothing to compare");
   return TraceReportToResults(*report);
+}
+
+AnalysisOptions ResultsOptions() {
+  AnalysisOptions options;
+  options.keep_kernel_samples = true;
+  return options;
+}
+
+}  // namespace
+
+Result<Results> TraceToResults(const std::string& path) {
+  return ReportToResults(AnalyzeTrace(path, ResultsOptions()), path);
+}
+
+Result<Results> TraceTextToResults(std::string_view bytes, const std::string& name) {
+  return ReportToResults(AnalyzeTraceText(bytes, name, ResultsOptions()), name);
 }
 
 }  // namespace gpugate

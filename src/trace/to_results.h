@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "model/results.h"
 #include "trace/analysis.h"
@@ -19,6 +20,8 @@ namespace gpugate {
 /// and total. Environment.gpu comes from deviceProperties. Errors: the reader's
 /// (exit 2), or a trace without GPU activity (exit 2).
 Result<Results> TraceToResults(const std::string& path);
+/// Same for a trace already in memory; `name` names it in messages.
+Result<Results> TraceTextToResults(std::string_view bytes, const std::string& name);
 
 /// The conversion itself, for a report analysed with keep_kernel_samples.
 Results TraceReportToResults(const TraceReport& report);

@@ -19,6 +19,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "util/fs.h"
+
 namespace gpugate {
 
 const char* ToString(TraceCategory c) {
@@ -157,18 +159,40 @@ class ByteSource {
   /// Fills up to `cap` bytes; 0 at the end of data or on error (see error()).
   virtual size_t Read(char* buf, size_t cap) = 0;
   const std::string& error() const { return error_; }
+  /// The error is the input size limit (no byte count to add).
+  bool too_large() const { return too_large_; }
 
  protected:
+  /// Counts `n` more bytes against `limit_`; false (error set) beyond it.
+  bool Count(size_t n, const char* what) {
+    total_ += n;
+    if (limit_ == 0 || total_ <= limit_) return true;
+    error_ = std::string(what) + " " + InputLimitText(static_cast<int64_t>(limit_));
+    too_large_ = true;
+    return false;
+  }
+
   std::string error_;
+  size_t limit_ = 0;  // 0: no limit (bytes already in memory)
+  size_t total_ = 0;
+  bool too_large_ = false;
 };
 
 class FileSource : public ByteSource {
  public:
-  explicit FileSource(int fd) : fd_(fd) {}
+  FileSource(int fd, size_t limit) : fd_(fd) { limit_ = limit; }
   ~FileSource() override {
     if (fd_ >= 0) ::close(fd_);
   }
   size_t Read(char* buf, size_t cap) override {
+    if (too_large_) return 0;
+    size_t done = ReadSome(buf, cap);
+    if (!Count(done, "larger than")) return 0;
+    return done;
+  }
+
+ private:
+  size_t ReadSome(char* buf, size_t cap) {
     size_t done = 0;
     while (done < cap) {
       ssize_t n = ::read(fd_, buf + done, cap - done);
@@ -183,7 +207,6 @@ class FileSource : public ByteSource {
     return done;
   }
 
- private:
   int fd_;
 };
 
@@ -206,7 +229,8 @@ class MemorySource : public ByteSource {
 /// member after member, in fixed-size chunks.
 class GzipSource : public ByteSource {
  public:
-  explicit GzipSource(std::unique_ptr<ByteSource> in) : in_(std::move(in)), inbuf_(1 << 16) {
+  GzipSource(std::unique_ptr<ByteSource> in, size_t limit) : in_(std::move(in)), inbuf_(1 << 16) {
+    limit_ = limit;
     std::memset(&z_, 0, sizeof(z_));
     ok_ = inflateInit2(&z_, 16 + MAX_WBITS) == Z_OK;
     if (!ok_) error_ = "zlib initialisation failed";
@@ -214,12 +238,23 @@ class GzipSource : public ByteSource {
   ~GzipSource() override { inflateEnd(&z_); }
 
   size_t Read(char* buf, size_t cap) override {
+    size_t produced = Inflate(buf, cap);
+    if (ok_ && !Count(produced, "decompresses to more than")) {
+      ok_ = false;
+      return 0;
+    }
+    return produced;
+  }
+
+ private:
+  size_t Inflate(char* buf, size_t cap) {
     size_t produced = 0;
     while (ok_ && produced < cap) {
       if (z_.avail_in == 0 && !in_eof_) {
         size_t n = in_->Read(inbuf_.data(), inbuf_.size());
         if (!in_->error().empty()) {
           error_ = in_->error();
+          too_large_ = in_->too_large();
           ok_ = false;
           break;
         }
@@ -253,7 +288,6 @@ class GzipSource : public ByteSource {
     return produced;
   }
 
- private:
   std::unique_ptr<ByteSource> in_;
   std::vector<char> inbuf_;
   z_stream z_;
@@ -268,6 +302,7 @@ struct Origin {
   std::string name;
   const std::string* path = nullptr;
   std::string_view bytes;
+  size_t limit = 0;  ///< input size limit (file bytes and decompressed bytes)
 
   Result<bool> IsGzip() const {
     unsigned char magic[2] = {0, 0};
@@ -288,11 +323,11 @@ struct Origin {
       int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) return InputError(name + ": cannot open: " + std::strerror(errno));
       ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-      raw = std::make_unique<FileSource>(fd);
+      raw = std::make_unique<FileSource>(fd, limit);
     } else {
       raw = std::make_unique<MemorySource>(bytes);
     }
-    if (gzip) return std::unique_ptr<ByteSource>(std::make_unique<GzipSource>(std::move(raw)));
+    if (gzip) return std::unique_ptr<ByteSource>(std::make_unique<GzipSource>(std::move(raw), limit));
     return raw;
   }
 };
@@ -363,6 +398,13 @@ std::optional<double> ParseDouble(std::string_view s) {
 
 // ---------------------------------------------------------------------------
 // SAX handler.
+
+// Limits (docs/trace.md, docs/safety.md "Inputs"): the reader's memory is one
+// event, so these bound time and the few per-trace tables.
+constexpr int64_t kMaxTraceEvents = 20000000;
+constexpr size_t kMaxTraceDevices = 4096;
+constexpr size_t kMaxTraceDepth = 512;
+constexpr int64_t kMaxDurationNs = 1000000000000000000;  // 1e9 s
 
 enum class Frame : uint8_t { kRoot, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
 
@@ -498,7 +540,10 @@ class Handler {
     if (stack_.empty()) return Push(Frame::kRoot);
     switch (stack_.back()) {
       case Frame::kRoot:
-        if (root_key_ == RootKey::kDistributedInfo) return Push(Frame::kDist);
+        if (root_key_ == RootKey::kDistributedInfo) {
+          dist_seen_ = 0;
+          return Push(Frame::kDist);
+        }
         if (root_key_ == RootKey::kTraceEvents) return Fail("traceEvents: expected an array, got object", 1);
         return Push(Frame::kSkip);
       case Frame::kEvents:
@@ -507,6 +552,7 @@ class Handler {
       case Frame::kEvent:
         if (event_key_ == EventKey::kArgs) {
           event_.has_args = true;
+          args_seen_ = 0;
           if (capture_args_) {
             args_buffer_.Clear();
             writer_.Reset(args_buffer_);
@@ -518,7 +564,10 @@ class Handler {
         if (event_key_ != EventKey::kOther) return WrongType("object", 1);
         return Push(Frame::kSkip);
       case Frame::kDevices:
+        if (info_.devices.size() >= kMaxTraceDevices)
+          return Fail("deviceProperties: more than " + std::to_string(kMaxTraceDevices) + " devices", 1);
         info_.devices.emplace_back();
+        device_seen_ = 0;
         return Push(Frame::kDevice);
       default:
         return Push(Frame::kSkip);
@@ -527,13 +576,40 @@ class Handler {
 
   bool Key(const Ch* s, rapidjson::SizeType n, bool) {
     if (capture_depth_) writer_.Key(s, n);
+    // A key the reader uses must appear once per object (the readers of
+    // other tools disagree on which of two would count).
+    bool repeated = false;
     switch (stack_.back()) {
-      case Frame::kRoot: root_key_ = LookupRootKey(std::string_view(s, n)); break;
-      case Frame::kEvent: event_key_ = LookupEventKey(s, n); break;
-      case Frame::kArgs: arg_key_ = LookupArgKey(s, n); break;
-      case Frame::kDevice: device_key_ = LookupDeviceKey(std::string_view(s, n)); break;
-      case Frame::kDist: dist_key_ = LookupDistKey(std::string_view(s, n)); break;
+      case Frame::kRoot:
+        root_key_ = LookupRootKey(std::string_view(s, n));
+        repeated = Seen(&root_seen_, static_cast<unsigned>(root_key_));
+        break;
+      case Frame::kEvent:
+        event_key_ = LookupEventKey(s, n);
+        repeated = Seen(&event_seen_, static_cast<unsigned>(event_key_));
+        break;
+      case Frame::kArgs:
+        arg_key_ = LookupArgKey(s, n);
+        repeated = Seen(&args_seen_, static_cast<unsigned>(arg_key_));
+        break;
+      case Frame::kDevice:
+        device_key_ = LookupDeviceKey(std::string_view(s, n));
+        repeated = Seen(&device_seen_, static_cast<unsigned>(device_key_));
+        break;
+      case Frame::kDist:
+        dist_key_ = LookupDistKey(std::string_view(s, n));
+        repeated = Seen(&dist_seen_, static_cast<unsigned>(dist_key_));
+        break;
       default: break;
+    }
+    if (repeated) {
+      std::string where = stack_.back() == Frame::kRoot ? "" : "traceEvents[" + std::to_string(event_index_) + "]";
+      if (stack_.back() == Frame::kArgs) where += ".args";
+      if (stack_.back() == Frame::kDevice)
+        where = "deviceProperties[" + std::to_string(info_.devices.size() - 1) + "]";
+      if (stack_.back() == Frame::kDist) where = "distributedInfo";
+      std::string key(s, std::min<size_t>(n, 60));
+      return Fail((where.empty() ? "" : where + ": ") + "duplicate key '" + key + "'", n + 2);
     }
     if (stack_.back() == Frame::kEvent || stack_.back() == Frame::kRoot)
       key_text_.assign(s, n);
@@ -597,8 +673,20 @@ class Handler {
 
  private:
   bool Push(Frame f) {
+    if (stack_.size() >= kMaxTraceDepth)
+      return Fail("nesting deeper than " + std::to_string(kMaxTraceDepth) + " levels", 1);
     stack_.push_back(f);
     return true;
+  }
+
+  /// Marks known key `k` (0 = an unknown key, never repeated) seen; true when
+  /// it already was.
+  static bool Seen(uint32_t* seen, unsigned k) {
+    if (k == 0 || k >= 32) return false;
+    const uint32_t bit = uint32_t{1} << k;
+    const bool again = (*seen & bit) != 0;
+    *seen |= bit;
+    return again;
   }
 
   bool Fail(std::string message, size_t back) {
@@ -737,6 +825,10 @@ class Handler {
           event_.has_ts = true;
           event_.ts_ns = *ns;
         } else {
+          if (*ns >= kMaxDurationNs)
+            return Fail("traceEvents[" + std::to_string(event_index_) +
+                            "].dur: 1e9 s or more: " + std::string(text),
+                        back);
           event_.has_dur = true;
           event_.dur_ns = *ns;
         }
@@ -841,10 +933,13 @@ class Handler {
     e.has_args = false;
     e.args_json.clear();
     event_key_ = EventKey::kOther;
+    event_seen_ = 0;
   }
 
   bool FinishEvent() {
     TraceEvent& e = event_;
+    if (info_.events >= kMaxTraceEvents)
+      return Fail("more than " + std::to_string(kMaxTraceEvents) + " events", 1);
     bool timed = e.ph == 'X' || e.ph == 'i' || e.ph == 'I' || e.ph == 'B' || e.ph == 'E';
     if (timed && !e.has_ts)
       return Fail("traceEvents[" + std::to_string(event_index_) + "]: event '" + e.name +
@@ -899,6 +994,7 @@ class Handler {
   bool saw_events_ = false;
   std::string error_;
   size_t error_offset_ = 0;
+  uint32_t root_seen_ = 0, event_seen_ = 0, args_seen_ = 0, device_seen_ = 0, dist_seen_ = 0;
 };
 
 /// "line:col" (1-based) of a byte offset, found by re-reading the data.
@@ -940,6 +1036,8 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
   info.bytes_read = static_cast<int64_t>(stream.Tell());
 
   const std::string& source_error = (*source)->error();
+  if (!source_error.empty() && (*source)->too_large())
+    return InputError(origin.name + ": " + source_error);
   if (!source_error.empty())
     return InputError(origin.name + ": " + source_error + " (after " +
                       std::to_string(stream.Tell()) + " decompressed bytes)");
@@ -967,17 +1065,30 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
 }  // namespace
 
 Result<TraceInfo> ReadTrace(const std::string& path, TraceEventSink& sink) {
+  Result<int64_t> limit = MaxInputBytes(InputKind::kData);
+  if (!limit.ok()) return limit.error();
+  if (!IsRegularFile(path) && ::access(path.c_str(), F_OK) == 0) {
+    // A FIFO or device cannot be reopened for the error position: read it
+    // once, bounded, and parse it from memory.
+    Result<std::string> bytes = ReadFile(path, InputKind::kData);
+    if (!bytes.ok()) return bytes.error();
+    return ReadTraceFromString(*bytes, path, sink);
+  }
   Origin origin;
   origin.name = path;
   origin.path = &path;
+  origin.limit = static_cast<size_t>(*limit);
   return Read(origin, sink);
 }
 
 Result<TraceInfo> ReadTraceFromString(std::string_view bytes, const std::string& name,
                                       TraceEventSink& sink) {
+  Result<int64_t> limit = MaxInputBytes(InputKind::kData);
+  if (!limit.ok()) return limit.error();
   Origin origin;
   origin.name = name;
   origin.bytes = bytes;
+  origin.limit = static_cast<size_t>(*limit);  // bounds the decompressed size
   return Read(origin, sink);
 }
 

@@ -1,23 +1,174 @@
-// Whole-file reads, temporary folders and path parts.
+// Bounded whole-file reads, temporary folders and path parts.
 #include "util/fs.h"
 
-#include <stdlib.h>
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace gpugate {
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return InputError(path + ": read failed: " + std::strerror(errno));
-  return ss.str();
+namespace {
+
+/// "256 MiB", "1.5 MiB" or "1000 bytes".
+std::string LimitText(int64_t limit) {
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  if (limit >= kMiB && limit % kMiB == 0) return std::to_string(limit / kMiB) + " MiB";
+  if (limit >= kMiB) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(limit) / kMiB);
+    return buf;
+  }
+  return std::to_string(limit) + " bytes";
+}
+
+/// A positive byte count: digits with an optional K, M or G (binary) suffix.
+std::optional<int64_t> ParseByteCount(std::string_view text) {
+  int shift = 0;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: break;
+    }
+    if (shift) text.remove_suffix(1);
+  }
+  if (text.empty() || text.size() > 15) return std::nullopt;
+  int64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (v <= 0 || v > (int64_t{1} << (62 - shift))) return std::nullopt;
+  return v << shift;
+}
+
+}  // namespace
+
+Result<int64_t> MaxInputBytes(InputKind kind) {
+  const char* env = std::getenv(kMaxInputBytesVariable);
+  if (env != nullptr && *env != '\0') {
+    std::optional<int64_t> v = ParseByteCount(env);
+    if (!v)
+      return InputError(std::string(kMaxInputBytesVariable) + "='" + env +
+                        "': expected a positive number of bytes (a K, M or G suffix allowed)");
+    return *v;
+  }
+  return kind == InputKind::kConfig ? kDefaultMaxConfigBytes : kDefaultMaxDataBytes;
+}
+
+std::string InputLimitText(int64_t limit) {
+  return "the " + LimitText(limit) + " input limit (set " + kMaxInputBytesVariable + ")";
+}
+
+Error InputTooLarge(const std::string& path, int64_t limit) {
+  return InputError(path + ": larger than " + InputLimitText(limit));
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+namespace {
+
+/// Reads until the end or until `limit` bytes are exceeded; false with errno
+/// set on a read error. Appends to `out`, which holds at most limit + 1 bytes.
+bool ReadRegular(int fd, size_t limit, std::string* out) {
+  size_t size = 0;
+  while (true) {
+    if (size == out->size()) {
+      if (size > limit) break;
+      out->resize(std::min(size + std::max<size_t>(size, 64 * 1024), limit + 1));
+    }
+    ssize_t n = ::read(fd, out->data() + size, out->size() - size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 0) break;
+    size += static_cast<size_t>(n);
+  }
+  out->resize(size);
+  return true;
+}
+
+/// The same for a stream (FIFO, device): chunks that are never zero-filled
+/// or copied while they grow, joined once at the end.
+bool ReadStream(int fd, size_t limit, std::string* out, bool* too_large) {
+  constexpr size_t kChunk = size_t{4} << 20;
+  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> chunks;
+  size_t total = 0;
+  while (total <= limit) {
+    if (chunks.empty() || chunks.back().second == kChunk)
+      chunks.emplace_back(std::unique_ptr<char[]>(new char[kChunk]), 0);
+    auto& [data, used] = chunks.back();
+    const size_t want = std::min(kChunk - used, limit + 1 - total);
+    ssize_t n = ::read(fd, data.get() + used, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
+    total += static_cast<size_t>(n);
+  }
+  if (total > limit) {
+    *too_large = true;
+    return true;
+  }
+  out->clear();
+  out->reserve(total);
+  for (const auto& [data, used] : chunks) out->append(data.get(), used);
+  return true;
+}
+
+}  // namespace
+
+Result<std::string> ReadFile(const std::string& path, InputKind kind) {
+  Result<int64_t> limit_or = MaxInputBytes(kind);
+  if (!limit_or.ok()) return limit_or.error();
+  const size_t limit = static_cast<size_t>(*limit_or);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return InputError(path + ": cannot open: " + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return InputError(path + ": cannot read: " + std::strerror(e));
+  }
+  std::string out;
+  bool ok = true;
+  bool too_large = false;
+  if (S_ISREG(st.st_mode)) {
+    if (static_cast<uint64_t>(st.st_size) > limit) {
+      ::close(fd);
+      return InputTooLarge(path, static_cast<int64_t>(limit));
+    }
+    out.resize(static_cast<size_t>(st.st_size) + 1);  // + 1: sees a file that grew
+    ok = ReadRegular(fd, limit, &out);
+  } else {
+    ok = ReadStream(fd, limit, &out, &too_large);
+  }
+  const int e = errno;
+  ::close(fd);
+  if (!ok) return InputError(path + ": read failed: " + std::strerror(e));
+  if (too_large || out.size() > limit) return InputTooLarge(path, static_cast<int64_t>(limit));
+  return out;
 }
 
 std::string FileStem(const std::string& path) {

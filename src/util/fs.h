@@ -1,8 +1,9 @@
-// File helpers: whole-file reads, temporary folders and path parts. Writes
-// (atomic, locked, in place) are in util/file_write.h, included here for the
-// callers of WriteFileAtomic.
+// File helpers: bounded whole-file reads (no input can make gpugate read
+// without end), temporary folders and path parts. Writes (atomic, locked, in
+// place) are in util/file_write.h, included here for WriteFileAtomic's callers.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,8 +12,38 @@
 
 namespace gpugate {
 
-/// Reads a whole file. Error (exit 2) names the path and the OS reason.
-Result<std::string> ReadFile(const std::string& path);
+/// What an input file holds, for its size limit (docs/safety.md "Inputs").
+enum class InputKind {
+  kData,    ///< JSON (results, baselines, benchmark files), traces, sample files
+  kConfig,  ///< suite and policy YAML: parsed into a tree that costs far more than its bytes
+};
+
+/// Default size limits. GPUGATE_MAX_INPUT_BYTES, when set, replaces both.
+inline constexpr int64_t kDefaultMaxDataBytes = int64_t{256} << 20;   // 256 MiB
+inline constexpr int64_t kDefaultMaxConfigBytes = int64_t{16} << 20;  // 16 MiB
+/// The environment variable that sets the input size limit (bytes, or with
+/// a K, M, G suffix for KiB, MiB, GiB).
+inline constexpr const char* kMaxInputBytesVariable = "GPUGATE_MAX_INPUT_BYTES";
+
+/// The size limit for inputs of `kind`. Error (exit 2) when
+/// GPUGATE_MAX_INPUT_BYTES is set to something that is not a positive size.
+Result<int64_t> MaxInputBytes(InputKind kind);
+
+/// "the 256 MiB input limit (set GPUGATE_MAX_INPUT_BYTES)".
+std::string InputLimitText(int64_t limit);
+/// "FILE: larger than the 256 MiB input limit (set GPUGATE_MAX_INPUT_BYTES)".
+Error InputTooLarge(const std::string& path, int64_t limit);
+
+/// Reads a whole file of at most MaxInputBytes(kind) bytes. A regular file
+/// larger than that is refused before reading; anything else (a FIFO,
+/// /dev/stdin, /dev/zero) is read as a stream and refused after limit + 1
+/// bytes, so no input is read forever. Errors (exit 2) name the path and the
+/// OS reason or the limit.
+Result<std::string> ReadFile(const std::string& path, InputKind kind = InputKind::kData);
+
+/// Whether `path` names a regular file (following links). False when it does
+/// not exist.
+bool IsRegularFile(const std::string& path);
 
 /// A fresh folder under the system's temporary directory
 /// ("<tmp>/<prefix>-XXXXXX"), removed with its contents when the object goes

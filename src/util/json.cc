@@ -54,6 +54,19 @@ namespace {
 // Deeper documents are rejected: RapidJSON's reader and the DOM's destructor
 // both recurse once per level.
 constexpr size_t kMaxDepth = 512;
+// Members of an object up to this count are checked for a repeated key as
+// they arrive (the root's, so a streamed array cannot appear twice); larger
+// objects are checked once, sorted, when they close.
+constexpr size_t kEagerKeyCheck = 64;
+// A container with more children than this hands its scratch buffer over
+// instead of copying it (no second copy of a huge array in memory).
+constexpr size_t kMoveThreshold = 1024;
+
+/// A key shortened for messages.
+std::string ShownKey(std::string_view key) {
+  if (key.size() <= 60) return std::string(key);
+  return std::string(key.substr(0, 57)) + "...";
+}
 
 /// Input stream for rapidjson::GenericReader over an in-memory buffer that
 /// records the byte offset where the most recent token (value or key) began.
@@ -130,7 +143,8 @@ class PositionStream {
 /// Converts byte offsets to line/column, moving forward only (O(n) overall).
 class LineCounter {
  public:
-  LineCounter(std::string_view text, size_t start) : text_(text), offset_(start) {}
+  LineCounter(std::string_view text, size_t start, JsonOrigin origin = {})
+      : text_(text), offset_(start), line_(origin.line), column_(origin.column) {}
 
   void AdvanceTo(size_t offset) {
     if (offset > text_.size()) offset = text_.size();
@@ -167,8 +181,8 @@ class LineCounter {
  private:
   std::string_view text_;
   size_t offset_;
-  int line_ = 1;
-  int column_ = 1;
+  int line_;
+  int column_;
 };
 
 /// SAX handler that builds the DOM. Members of the top-level container go
@@ -185,8 +199,8 @@ class LineCounter {
 class Builder {
  public:
   Builder(std::string_view text, size_t start, const PositionStream& stream,
-          const std::string& name)
-      : text_(text), name_(name), stream_(stream), lines_(text, start) {}
+          const std::string& name, JsonOrigin origin)
+      : text_(text), name_(name), stream_(stream), lines_(text, start, origin) {}
 
   /// Streams the elements of the top-level object's member `key`.
   void Stream(std::string_view key, const JsonElementHandler* handler) {
@@ -195,11 +209,13 @@ class Builder {
   }
 
   bool Null() {
-    NewValue(JsonValue::Type::kNull);
+    if (!NewValue(JsonValue::Type::kNull)) return false;
     return Done();
   }
   bool Bool(bool b) {
-    NewValue(JsonValue::Type::kBool)->boolean = b;
+    JsonValue* v = NewValue(JsonValue::Type::kBool);
+    if (!v) return false;
+    v->boolean = b;
     return Done();
   }
   bool Int(int i) { return Integer(i); }
@@ -211,26 +227,46 @@ class Builder {
   }
   bool Double(double) {
     JsonValue* v = NewValue(JsonValue::Type::kNumber);
-    return ConvertDouble(NumberText(), v) && Done();
+    return v && ConvertDouble(NumberText(), v) && Done();
   }
   bool RawNumber(const char*, rapidjson::SizeType, bool) { return Double(0); }
   bool String(const char* str, rapidjson::SizeType length, bool /*copy*/) {
-    NewValue(JsonValue::Type::kString)->string.assign(str, length);
+    JsonValue* v = NewValue(JsonValue::Type::kString);
+    if (!v) return false;
+    v->string.assign(str, length);
     return Done();
   }
   bool StartObject() { return Open(JsonValue::Type::kObject); }
   bool Key(const char* str, rapidjson::SizeType length, bool /*copy*/) {
     key_.assign(str, length);
+    // The root's members are checked at once: a repeated streamed array
+    // must not be streamed twice.
+    if (depth_ == 1 && root_.type == JsonValue::Type::kObject &&
+        root_.members.size() <= kEagerKeyCheck) {
+      for (const auto& [k, v] : root_.members) {
+        if (k != key_) continue;
+        lines_.AdvanceTo(stream_.token_start());
+        JsonValue at;
+        at.line = lines_.line();
+        at.column = lines_.column();
+        return Fail(&at, DuplicateKeyText(key_, v));
+      }
+    }
     return true;
   }
   bool EndObject(rapidjson::SizeType) {
     Frame& f = frames_[--depth_];
     if (!f.members.empty()) {
       auto& out = f.value->members;
-      out.reserve(f.members.size());
-      std::move(f.members.begin(), f.members.end(), std::back_inserter(out));
+      if (f.members.size() > kMoveThreshold) {
+        out = std::move(f.members);
+      } else {
+        out.reserve(f.members.size());
+        std::move(f.members.begin(), f.members.end(), std::back_inserter(out));
+      }
       f.members.clear();
     }
+    if (!CheckDuplicateKeys(*f.value)) return false;
     return Done();
   }
   bool StartArray() { return Open(JsonValue::Type::kArray); }
@@ -238,8 +274,12 @@ class Builder {
     Frame& f = frames_[--depth_];
     if (!f.items.empty()) {
       auto& out = f.value->items;
-      out.reserve(f.items.size());
-      std::move(f.items.begin(), f.items.end(), std::back_inserter(out));
+      if (f.items.size() > kMoveThreshold) {
+        out = std::move(f.items);
+      } else {
+        out.reserve(f.items.size());
+        std::move(f.items.begin(), f.items.end(), std::back_inserter(out));
+      }
       f.items.clear();
     }
     return Done();
@@ -257,7 +297,19 @@ class Builder {
     std::vector<std::pair<std::string, JsonValue>> members;
   };
 
+  /// The new value's slot, positioned; nullptr (error set) when the
+  /// document holds more values than kMaxJsonValues at once.
   JsonValue* NewValue(JsonValue::Type type) {
+    if (depth_ == 2 && frames_[1].streamed) element_base_ = live_;
+    if (++live_ > kMaxJsonValues) {
+      lines_.AdvanceTo(stream_.token_start());
+      JsonValue at;
+      at.line = lines_.line();
+      at.column = lines_.column();
+      Fail(&at, "more than " + std::to_string(kMaxJsonValues) +
+                    " values (the limit on what one document may hold in memory)");
+      return nullptr;
+    }
     JsonValue* v;
     if (depth_ == 0) {
       v = &root_;
@@ -287,6 +339,7 @@ class Builder {
                           root_.type == JsonValue::Type::kObject &&
                           key_ == stream_key_;
     JsonValue* v = NewValue(type);
+    if (!v) return false;
     if (depth_ >= kMaxDepth)
       return Fail(v, "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     if (depth_ == frames_.size()) frames_.emplace_back();
@@ -303,6 +356,7 @@ class Builder {
     Frame& array = frames_[1];
     Status st = (*stream_handler_)(root_, array.items.back(), streamed_count_++);
     array.items.pop_back();
+    live_ = element_base_;
     if (!st.ok()) {
       error_ = st.error();
       return false;
@@ -312,6 +366,7 @@ class Builder {
 
   bool Integer(int64_t i) {
     JsonValue* v = NewValue(JsonValue::Type::kNumber);
+    if (!v) return false;
     v->is_integer = true;
     v->integer = i;
     v->number = static_cast<double>(i);
@@ -322,6 +377,43 @@ class Builder {
   std::string_view NumberText() const {
     const size_t begin = stream_.token_start();
     return text_.substr(begin, stream_.Tell() - begin);
+  }
+
+  static std::string DuplicateKeyText(const std::string& key, const JsonValue& first) {
+    return "duplicate key '" + ShownKey(key) + "' (first at " + std::to_string(first.line) + ":" +
+           std::to_string(first.column) + ")";
+  }
+
+  /// A key that appears twice in one object is an error at the second
+  /// one's value (readers would otherwise see only one of the two).
+  bool CheckDuplicateKeys(const JsonValue& object) {
+    const auto& m = object.members;
+    if (m.size() < 2) return true;
+    size_t dup = m.size();   // index of the earliest repeated key's second use
+    size_t first = 0;
+    if (m.size() <= kEagerKeyCheck) {
+      for (size_t j = 1; j < m.size() && dup == m.size(); ++j)
+        for (size_t i = 0; i < j; ++i)
+          if (m[i].first == m[j].first) {
+            dup = j;
+            first = i;
+            break;
+          }
+    } else {
+      std::vector<uint32_t> order(m.size());
+      for (size_t i = 0; i < m.size(); ++i) order[i] = static_cast<uint32_t>(i);
+      std::stable_sort(order.begin(), order.end(),
+                       [&m](uint32_t a, uint32_t b) { return m[a].first < m[b].first; });
+      for (size_t i = 1; i < order.size(); ++i) {
+        if (m[order[i]].first != m[order[i - 1]].first || order[i] >= dup) continue;
+        size_t start = i - 1;
+        while (start > 0 && m[order[start - 1]].first == m[order[i]].first) --start;
+        dup = order[i];
+        first = order[start];
+      }
+    }
+    if (dup == m.size()) return true;
+    return Fail(&m[dup].second, DuplicateKeyText(m[dup].first, m[first].second));
   }
 
   bool Fail(const JsonValue* at, const std::string& message) {
@@ -359,6 +451,8 @@ class Builder {
   std::string_view stream_key_;
   const JsonElementHandler* stream_handler_ = nullptr;
   size_t streamed_count_ = 0;
+  size_t live_ = 0;          // values held now (a streamed element's are dropped)
+  size_t element_base_ = 0;  // live_ before the streamed element in progress
   std::optional<Error> error_;
 };
 
@@ -373,13 +467,14 @@ bool IsBlank(std::string_view text) {
 namespace {
 
 Result<JsonValue> Parse(std::string_view text, const std::string& name,
-                        std::string_view stream_key, const JsonElementHandler* on_element) {
+                        std::string_view stream_key, const JsonElementHandler* on_element,
+                        JsonOrigin origin) {
   size_t start = 0;
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") start = 3;  // UTF-8 BOM
   if (IsBlank(text.substr(start))) return InputError(name + ": empty file");
 
   PositionStream stream(text.data(), text.data() + start, text.data() + text.size());
-  Builder builder(text, start, stream, name);
+  Builder builder(text, start, stream, name, origin);
   if (on_element) builder.Stream(stream_key, on_element);
   rapidjson::Reader reader;
   // No kParseFullPrecisionFlag: the builder re-reads every non-integer
@@ -388,7 +483,7 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
   rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, builder);
   if (!ok) {
     if (ok.Code() == rapidjson::kParseErrorTermination && builder.error()) return *builder.error();
-    LineCounter where(text, start);
+    LineCounter where(text, start, origin);
     where.AdvanceTo(ok.Offset());
     return InputError(name + ":" + std::to_string(where.line()) + ":" +
                       std::to_string(where.column()) + ": " +
@@ -400,13 +495,13 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
 }  // namespace
 
 Result<JsonValue> ParseJson(std::string_view text, const std::string& name) {
-  return Parse(text, name, {}, nullptr);
+  return Parse(text, name, {}, nullptr, {});
 }
 
 Result<JsonValue> ParseJsonStreaming(std::string_view text, const std::string& name,
                                      std::string_view array_key,
-                                     const JsonElementHandler& on_element) {
-  return Parse(text, name, array_key, &on_element);
+                                     const JsonElementHandler& on_element, JsonOrigin origin) {
+  return Parse(text, name, array_key, &on_element, origin);
 }
 
 }  // namespace gpugate

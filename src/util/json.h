@@ -44,7 +44,22 @@ class JsonValue {
   const char* TypeName() const;
 };
 
+/// The most values one parsed document may hold in memory at once (about
+/// 150 bytes each): beyond it the parse stops with an error at the value.
+/// A streamed array's elements count only while they are handled.
+inline constexpr size_t kMaxJsonValues = 2000000;
+
+/// Where a text begins in its file when it is a piece of a larger document
+/// (1-based), so positions in values and messages are the file's.
+struct JsonOrigin {
+  int line = 1;
+  int column = 1;
+};
+
 /// Parses a whole document. Syntax errors: "name:line:col: <what>", exit code 2.
+/// Also refused, with the position: a key that appears twice in one object
+/// ("duplicate key 'a' (first at 3:5)"), nesting deeper than 512 levels,
+/// more than kMaxJsonValues values, and numbers beyond the double range.
 Result<JsonValue> ParseJson(std::string_view text, const std::string& name);
 
 /// Called by ParseJsonStreaming for each element of the streamed array:
@@ -60,7 +75,8 @@ using JsonElementHandler =
 /// returned document has that array with no items (its position is kept).
 Result<JsonValue> ParseJsonStreaming(std::string_view text, const std::string& name,
                                      std::string_view array_key,
-                                     const JsonElementHandler& on_element);
+                                     const JsonElementHandler& on_element,
+                                     JsonOrigin origin = {});
 
 /// "name:line:col: path: message" for a value in a parsed document.
 Error JsonError(const std::string& name, const JsonValue& at, const std::string& path,

@@ -535,6 +535,9 @@ TEST(SuiteDurationTest, RejectsBadDurations) {
       {"inf", "expected a number"},
       {"nan", "expected a number"},
       {"1e999", "expected a number"},
+      {"1e9", "must be below 1e9 s"},
+      {"1e306h", "must be below 1e9 s"},
+      {"20000000m", "must be below 1e9 s"},
   };
   for (const Case& c : cases) {
     Result<double> r = ParseDuration(c.text);
@@ -621,7 +624,9 @@ TEST(SuiteShardTest, ParsesIndexOverCount) {
   EXPECT_EQ(s->first, 2);
   EXPECT_EQ(s->second, 4);
   EXPECT_TRUE(ParseShard("1/1").ok());
-  for (const char* bad : {"0/4", "5/4", "1/0", "2", "a/b", "-1/2", "1/2/3", "/2", "1/", " 1/2"}) {
+  EXPECT_TRUE(ParseShard("4096/4096").ok());
+  for (const char* bad : {"0/4", "5/4", "1/0", "2", "a/b", "-1/2", "1/2/3", "/2", "1/", " 1/2",
+                          "1/4097", "1/2147483647", "1/99999999999999999999"}) {
     Result<std::pair<int, int>> r = ParseShard(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.error().code, ExitCode::kInputError);

@@ -371,5 +371,78 @@ TEST(GbenchIngest, HostileNamesAreQuotedInMessages) {
   EXPECT_THAT(r.error().message, HasSubstr("benchmark 'BM_\\x1b[31mred\\x0ax': real_time is NaN"));
 }
 
+// Rows of one benchmark: distinct repetition_index values are its samples;
+// the same repetition twice, a modern row without its index, more rows than
+// "repetitions" or an aggregate twice are errors at the second row.
+TEST(GbenchIngest, RepeatedRowsAreSamplesOnlyWhenTheFileSaysSo) {
+  auto doc = [](const std::string& rows) {
+    return "{\"context\": {}, \"benchmarks\": [\n" + rows + "\n]}";
+  };
+  auto row = [](int index, int reps, const char* extra = "") {
+    return "{\"name\": \"BM_a\", \"run_name\": \"BM_a\", \"run_type\": \"iteration\", \"repetitions\": " +
+           std::to_string(reps) + ", \"repetition_index\": " + std::to_string(index) +
+           ", \"iterations\": 10, \"real_time\": 5, \"time_unit\": \"ns\"" + extra + "}";
+  };
+  Result<Results> ok = GbenchFromJson(doc(row(0, 3) + ",\n" + row(1, 3) + ",\n" + row(2, 3)), "r.json");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  ASSERT_EQ(ok->workloads.size(), 1u);
+  EXPECT_EQ(ok->workloads[0].rounds.size(), 3u);
+
+  auto error = [&](const std::string& rows) {
+    Result<Results> r = GbenchFromJson(doc(rows), "r.json");
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_EQ(error(row(0, 2) + ",\n" + row(0, 2)),
+            "r.json:3:10: benchmark 'BM_a': repetition 0 appears twice (first at 2:1)");
+  EXPECT_THAT(error(row(0, 2) + ",\n" + row(1, 2) + ",\n" + row(2, 3)),
+              HasSubstr("more rows than its 3 repetitions") );
+  EXPECT_THAT(error(row(0, 1) + ",\n" + row(1, 1)), HasSubstr("more rows than its 1 repetitions"));
+  const std::string no_index =
+      "{\"name\": \"BM_a\", \"run_type\": \"iteration\", \"iterations\": 1, \"real_time\": 5}";
+  EXPECT_THAT(error(no_index + ",\n" + no_index), HasSubstr("row repeated without a repetition_index"));
+  // Files from before run_type existed repeat the name for repetitions.
+  const std::string old = "{\"name\": \"BM_a\", \"iterations\": 1, \"real_time\": 5}";
+  Result<Results> legacy = GbenchFromJson(doc(old + ",\n" + old), "r.json");
+  ASSERT_TRUE(legacy.ok()) << legacy.error().message;
+  EXPECT_EQ(legacy->workloads[0].rounds.size(), 2u);
+  const std::string mean =
+      "{\"name\": \"BM_a_mean\", \"run_name\": \"BM_a\", \"run_type\": \"aggregate\", "
+      "\"aggregate_name\": \"mean\", \"real_time\": 5}";
+  EXPECT_THAT(error(mean + ",\n" + mean), HasSubstr("aggregate 'mean' appears twice"));
+}
+
+TEST(GbenchIngest, CountsAndTimesOutsideTheirRangesAreErrors) {
+  auto error = [](const std::string& tail) {
+    Result<Results> r = GbenchFromJson(Doc(tail), "b.json");
+    EXPECT_FALSE(r.ok()) << tail;
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_THAT(error("\"real_time\": 1e308, \"time_unit\": \"ns\"}"),
+              HasSubstr("real_time is 1e9 s or more (1e+299 s)"));
+  EXPECT_THAT(error("\"real_time\": 1e-310, \"time_unit\": \"s\"}"), HasSubstr("real_time is below 1e-15 s"));
+  EXPECT_THAT(error("\"real_time\": 5, \"cpu_time\": -1}"), HasSubstr("cpu_time is negative (-1e-09)"));
+  // A zero time is "not timed": the workload is skipped, not refused.
+  Result<Results> zero = GbenchFromJson(Doc("\"real_time\": 0}"), "b.json");
+  ASSERT_TRUE(zero.ok()) << zero.error().message;
+  EXPECT_EQ(zero->workloads[0].status, WorkloadStatus::kSkipped);
+  // The fixed prefix of Doc sets iterations 10; a second "iterations" is a repeated key.
+  EXPECT_THAT(error("\"iterations\": -4, \"real_time\": 5}"), HasSubstr("duplicate key 'iterations'"));
+}
+
+TEST(GbenchIngest, NamesMustBePrintableText) {
+  auto error = [](const std::string& name) {
+    Result<Results> r = GbenchFromJson(
+        "{\"benchmarks\": [{\"name\": \"" + name + "\", \"real_time\": 5, \"iterations\": 1}]}", "n.json");
+    EXPECT_FALSE(r.ok()) << name;
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_EQ(error("BM_\\u001b[2J"),
+            "n.json:1:25: benchmarks[0].name: a benchmark name must be printable text: control "
+            "character U+001B at byte 3");
+  EXPECT_THAT(error("BM_\\u202e"), HasSubstr("bidirectional control U+202E"));
+  EXPECT_THAT(error("BM_\xff"), HasSubstr("invalid UTF-8 at byte 3"));
+}
+
 }  // namespace
 }  // namespace gpugate

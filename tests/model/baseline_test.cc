@@ -228,6 +228,47 @@ TEST(BaselineTest, RejectsBadFiles) {
   EXPECT_NE(r.error().message.find("(in runs[0])"), std::string::npos);
 }
 
+TEST(BaselineTest, AFileHoldsRunsOfOneSuiteEachOnce) {
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  ASSERT_TRUE(AppendRun(b, MakeRun("r2"), 5, false).ok());
+  ASSERT_TRUE(BaselineFromJson(BaselineToJson(b), "b.json").ok());
+
+  Baseline mixed = b;
+  mixed.runs[1].run.suite = "other";
+  std::string text = BaselineToJson(mixed);
+  auto r = BaselineFromJson(text, "b.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("runs[1] is a run of suite 'other', but the baseline holds suite '" +
+                                   b.suite + "'"),
+            std::string::npos)
+      << r.error().message;
+  // Positioned at the run's opening brace.
+  const size_t run1 = text.find("{", text.find("},
+    {") + 1);
+  int line = 1;
+  for (size_t i = 0; i < run1; ++i) line += text[i] == '\n';
+  EXPECT_EQ(r.error().message.rfind("b.json:" + std::to_string(line) + ":5: ", 0), 0u) << r.error().message;
+
+  Baseline twice = b;
+  twice.runs[1].run.run_id = "r1";
+  r = BaselineFromJson(BaselineToJson(twice), "b.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("runs[1] has run id 'r1', as runs[0] does"), std::string::npos)
+      << r.error().message;
+}
+
+TEST(BaselineTest, RepeatedTopLevelKeysAndDeepNestingAreRefused) {
+  auto r = BaselineFromJson(
+      "{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"a\", \"suite\": \"b\", \"environment_key\": \"k\", \"runs\": []}",
+      "b.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "b.json:1:50: duplicate key 'suite'");
+  r = BaselineFromJson("{\"x\": " + std::string(2000, '[') + std::string(2000, ']') + "}", "b.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("nesting deeper than 512 levels"), std::string::npos);
+}
+
 TEST(BaselineTest, FileRoundTripIsAtomic) {
   std::string dir = testing::MakeTempDir();
   std::string path = dir + "/b.json";

@@ -202,14 +202,51 @@ TEST(JsonParse, UnicodeEscapesBecomeUtf8) {
             "t.json:1:3: The surrogate pair in string is invalid.");
 }
 
-TEST(JsonParse, ObjectsKeepFileOrderAndFindFirstMatch) {
-  JsonValue root = MustParse(R"({"z": 1, "a": 2, "z": 3})");
+TEST(JsonParse, ObjectsKeepFileOrder) {
+  JsonValue root = MustParse(R"({"z": 1, "a": 2, "y": 3})");
   ASSERT_EQ(root.members.size(), 3u);
   EXPECT_EQ(root.members[0].first, "z");
   EXPECT_EQ(root.members[1].first, "a");
   EXPECT_EQ(root.Find("z")->integer, 1);
   EXPECT_EQ(root.Find("missing"), nullptr);
   EXPECT_EQ(root.Find("a")->Find("x"), nullptr);  // not an object
+}
+
+TEST(JsonParse, RepeatedKeysAreErrorsAtTheSecond) {
+  // At the top level the second key itself is the position (it is caught
+  // as it arrives); deeper, the second value.
+  EXPECT_EQ(ParseError(R"({"z": 1, "a": 2, "z": 3})"), "t.json:1:18: duplicate key 'z' (first at 1:7)");
+  EXPECT_EQ(ParseError("[{\"a\": {\"b\": 1,\n \"b\": [2]}}]"),
+            "t.json:2:7: duplicate key 'b' (first at 1:14)");
+  // Same keys in different objects, and keys that differ only in case, are fine.
+  EXPECT_TRUE(ParseJson(R"([{"a": 1}, {"a": 2}, {"A": 1, "a": 2}])", "t.json").ok());
+}
+
+TEST(JsonParse, RepeatedKeysInLargeObjectsAreFound) {
+  // Objects beyond the eager check are sorted when they close; the error
+  // names the earliest repeat in file order.
+  std::string text = "[{";
+  for (int i = 0; i < 500; ++i) text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  text += "\"k7\": 0, \"k3\": 0}]";
+  std::string e = ParseError(text);
+  EXPECT_NE(e.find("duplicate key 'k7'"), std::string::npos) << e;
+  text = "[{";
+  for (int i = 0; i < 500; ++i) text += (i ? ", " : "") + std::string("\"k") + std::to_string(i) + "\": 1";
+  text += "}]";
+  EXPECT_TRUE(ParseJson(text, "t.json").ok());
+}
+
+TEST(JsonStreaming, ARepeatedStreamedArrayIsRefusedBeforeItStreams) {
+  size_t calls = 0;
+  Result<JsonValue> r = ParseJsonStreaming(
+      R"({"w": [1, 2], "w": [3]})", "t.json", "w",
+      [&calls](const JsonValue&, const JsonValue&, size_t) {
+        ++calls;
+        return Status::Ok();
+      });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.json:1:15: duplicate key 'w' (first at 1:7)");
+  EXPECT_EQ(calls, 2u);
 }
 
 TEST(JsonParse, TypeNames) {

@@ -417,6 +417,22 @@ size_t ValidUtf8Prefix(std::string_view text) {
   return i;
 }
 
+std::optional<std::string> NameProblem(std::string_view name) {
+  size_t i = 0;
+  while (i < name.size()) {
+    const CodePoint c = Decode(name, i);
+    const std::string at = " at byte " + std::to_string(i);
+    if (!c.valid) return "invalid UTF-8" + at;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(c.cp));
+    if (IsC0OrDel(c.cp) || IsC1(c.cp)) return std::string("control character ") + hex + at;
+    if (IsBidiControl(c.cp)) return std::string("bidirectional control ") + hex + at;
+    if (IsLineSeparator(c.cp)) return std::string("line separator ") + hex + at;
+    i += c.len;
+  }
+  return std::nullopt;
+}
+
 std::string RepairUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -15,6 +15,7 @@
 // checks whole lines of the console).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -84,6 +85,16 @@ std::string JsonStringLiteral(std::string_view text, bool for_script = false);
 /// Length of the longest valid UTF-8 prefix of `text` (RFC 3629: no overlong
 /// forms, no surrogates, nothing above U+10FFFF).
 size_t ValidUtf8Prefix(std::string_view text);
+
+/// Why `name` cannot be the name of a workload, benchmark or suite, or
+/// nullopt when it can: a name is valid UTF-8 without control characters
+/// (C0, DEL, C1), bidirectional controls (see above) or line separators
+/// (U+2028/U+2029). The reason names the first offending character and its
+/// byte offset: "invalid UTF-8 at byte 3", "control character U+001B at
+/// byte 0", "bidirectional control U+202E at byte 5". Readers of every
+/// input refuse such names, so two names never differ only in bytes that
+/// outputs repair or escape.
+std::optional<std::string> NameProblem(std::string_view name);
 
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);

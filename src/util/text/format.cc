@@ -56,6 +56,8 @@ std::string FormatPercent(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   const double pct = std::round(fraction * 1000.0) / 10.0;
   if (pct == 0) return "0.0%";
+  // Beyond a million percent the digits say nothing: three significant ones.
+  if (std::fabs(pct) >= 1e6) return Printf("%+.3g%%", pct);
   return Printf("%+.1f%%", pct);
 }
 

@@ -160,4 +160,25 @@ TEST(TextEscape, ShortenAndPadCountCodePoints) {
 }
 
 }  // namespace
+TEST(TextEscape, NameProblemAcceptsPrintableUnicode) {
+  for (const char* ok : {"saxpy/1M", "gemm 4096x4096 [fp16]", "caf\xC3\xA9", "\xE6\xBC\xA2\xE5\xAD\x97",
+                         "emoji \xF0\x9F\x9A\x80", "tab-free name"})
+    EXPECT_EQ(NameProblem(ok), std::nullopt) << ok;
+}
+
+TEST(TextEscape, NameProblemNamesTheFirstBadCharacterAndItsByte) {
+  EXPECT_EQ(NameProblem("a\x1B[31m"), "control character U+001B at byte 1");
+  EXPECT_EQ(NameProblem("a\tb"), "control character U+0009 at byte 1");
+  EXPECT_EQ(NameProblem("x\x7F"), "control character U+007F at byte 1");
+  EXPECT_EQ(NameProblem("x\xC2\x85"), "control character U+0085 at byte 1");  // NEL (C1)
+  EXPECT_EQ(NameProblem("ab\xE2\x80\xAE"), "bidirectional control U+202E at byte 2");
+  EXPECT_EQ(NameProblem("\xE2\x81\xA6x"), "bidirectional control U+2066 at byte 0");
+  EXPECT_EQ(NameProblem("x\xE2\x80\xA8"), "line separator U+2028 at byte 1");
+  EXPECT_EQ(NameProblem("w\xFF"), "invalid UTF-8 at byte 1");
+  EXPECT_EQ(NameProblem("w\xC3"), "invalid UTF-8 at byte 1");            // cut sequence
+  EXPECT_EQ(NameProblem("w\xC0\xAF"), "invalid UTF-8 at byte 1");       // overlong '/'
+  EXPECT_EQ(NameProblem("w\xED\xA0\x80"), "invalid UTF-8 at byte 1");  // surrogate
+  EXPECT_EQ(NameProblem(std::string("a\0b", 3)), "control character U+0000 at byte 1");
+}
+
 }  // namespace gpugate

@@ -1,0 +1,41 @@
+// Bounds on measured values (see limits.h).
+#include "model/limits.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace gpugate {
+
+namespace {
+
+std::string Shortest(double v) {
+  char buf[40];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (ec != std::errc()) return "?";
+  return std::string(buf, end);
+}
+
+std::optional<std::string> NotFiniteOrNegative(double v) {
+  if (std::isnan(v)) return std::string("is NaN");
+  if (std::isinf(v)) return std::string(v > 0 ? "is infinite" : "is negative (-infinity)");
+  if (v < 0) return "is negative (" + Shortest(v) + ")";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> TimeProblem(double seconds) {
+  if (auto p = NotFiniteOrNegative(seconds)) return p;
+  if (seconds == 0) return std::string("is 0");
+  if (seconds < kMinTimeSeconds) return "is below 1e-15 s (" + Shortest(seconds) + " s)";
+  if (seconds >= kMaxTimeSeconds) return "is 1e9 s or more (" + Shortest(seconds) + " s)";
+  return std::nullopt;
+}
+
+std::optional<std::string> MetricValueProblem(double value) {
+  if (auto p = NotFiniteOrNegative(value)) return p;
+  if (value >= kMaxMetricValue) return "is 1e18 or more (" + Shortest(value) + ")";
+  return std::nullopt;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,34 @@
+// Bounds on the values every reader of measurements applies (gpugate results
+// and baselines, and each ingested benchmark format), so a file cannot carry
+// a time of 1e308 s into a ratio, or a negative time into a logarithm. The
+// limits are listed in docs/safety.md "Inputs" and docs/results-schema.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gpugate {
+
+/// A time is finite and in [kMinTimeSeconds, kMaxTimeSeconds): anything
+/// shorter than a femtosecond is not a measurement, 1e9 s is 31 years.
+inline constexpr double kMinTimeSeconds = 1e-15;
+inline constexpr double kMaxTimeSeconds = 1e9;
+/// Values of metrics other than time (counts, throughputs, custom values)
+/// are finite, not negative and below this.
+inline constexpr double kMaxMetricValue = 1e18;
+/// Samples of one workload's primary metric in one results file.
+inline constexpr int64_t kMaxSamplesPerResult = 1000000;
+
+/// Why `seconds` is not a usable time, as a phrase to follow the value's
+/// name ("is NaN", "is negative (-2)", "is 0", "is below 1e-15 s", "is 1e9 s
+/// or more (1e+308 s)"); nullopt when it is usable. A zero is reported as
+/// "is 0" so readers whose format uses 0 for "not measured" can tell it
+/// apart.
+std::optional<std::string> TimeProblem(double seconds);
+
+/// Why `value` is not a usable value of another metric ("is NaN", "is
+/// infinite", "is negative (-1)", "is 1e18 or more (...)"); nullopt when usable.
+std::optional<std::string> MetricValueProblem(double value);
+
+}  // namespace gpugate

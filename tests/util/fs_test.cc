@@ -1,0 +1,106 @@
+// Tests of the bounded file reader (src/util/fs.h): the size limit, its
+// environment variable, and streams (FIFOs, devices) read to the limit + 1.
+#include "util/fs.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace gpugate {
+namespace {
+
+/// Sets GPUGATE_MAX_INPUT_BYTES for one test, restoring it afterwards.
+class LimitVariable {
+ public:
+  explicit LimitVariable(const char* value) {
+    if (const char* old = std::getenv(kMaxInputBytesVariable)) old_ = old;
+    if (value) ::setenv(kMaxInputBytesVariable, value, 1);
+    else ::unsetenv(kMaxInputBytesVariable);
+  }
+  ~LimitVariable() {
+    if (old_.empty()) ::unsetenv(kMaxInputBytesVariable);
+    else ::setenv(kMaxInputBytesVariable, old_.c_str(), 1);
+  }
+
+ private:
+  std::string old_;
+};
+
+std::string WriteTemp(const TempDir& dir, const std::string& name, const std::string& bytes) {
+  std::string path = dir.path() + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+TEST(ReadFile, DefaultLimitsPerKind) {
+  LimitVariable unset(nullptr);
+  EXPECT_EQ(*MaxInputBytes(InputKind::kData), 256 << 20);
+  EXPECT_EQ(*MaxInputBytes(InputKind::kConfig), 16 << 20);
+}
+
+TEST(ReadFile, EnvironmentSetsTheLimitForEveryKind) {
+  for (auto [text, bytes] : {std::pair{"1000", int64_t{1000}}, std::pair{"4K", int64_t{4096}},
+                             std::pair{"3M", int64_t{3} << 20}, std::pair{"2g", int64_t{2} << 30}}) {
+    LimitVariable set(text);
+    EXPECT_EQ(*MaxInputBytes(InputKind::kData), bytes) << text;
+    EXPECT_EQ(*MaxInputBytes(InputKind::kConfig), bytes) << text;
+  }
+  for (const char* bad : {"0", "-5", "abc", "1.5M", "12T", "99999999999G"}) {
+    LimitVariable set(bad);
+    Result<int64_t> r = MaxInputBytes(InputKind::kData);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+    EXPECT_NE(r.error().message.find("GPUGATE_MAX_INPUT_BYTES='"), std::string::npos);
+  }
+}
+
+TEST(ReadFile, RegularFileAtAndOverTheLimit) {
+  TempDir dir("gpugate-fs-test");
+  const std::string exact = WriteTemp(dir, "exact", std::string(100, 'x'));
+  const std::string over = WriteTemp(dir, "over", std::string(101, 'x'));
+  LimitVariable set("100");
+  Result<std::string> ok = ReadFile(exact);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->size(), 100u);
+  Result<std::string> big = ReadFile(over);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().message,
+            over + ": larger than the 100 bytes input limit (set GPUGATE_MAX_INPUT_BYTES)");
+  EXPECT_EQ(big.error().code, ExitCode::kInputError);
+}
+
+TEST(ReadFile, ADeviceWithoutEndIsReadToTheLimitOnly) {
+  LimitVariable set("1M");
+  Result<std::string> r = ReadFile("/dev/zero");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "/dev/zero: larger than the 1 MiB input limit (set GPUGATE_MAX_INPUT_BYTES)");
+}
+
+TEST(ReadFile, AFifoIsReadWhole) {
+  TempDir dir("gpugate-fs-test");
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string content(3 << 20, 'a');  // more than one chunk
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << content; });
+  Result<std::string> r = ReadFile(fifo);
+  writer.join();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, content);
+}
+
+TEST(ReadFile, MissingFileAndFolder) {
+  Result<std::string> missing = ReadFile("/nonexistent/gpugate/file.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("cannot open"), std::string::npos);
+  Result<std::string> folder = ReadFile("/tmp");
+  ASSERT_FALSE(folder.ok());
+  EXPECT_NE(folder.error().message.find("Is a directory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -155,24 +155,27 @@ const char* ToString(InputFormat format) {
   return "unknown";
 }
 
+Result<Results> IngestBenchmarkText(std::string_view text, const std::string& name,
+                                    const std::string& base_dir, const IngestOptions& options) {
+  InputFormat format = SniffFormat(text.substr(0, kSniffBytes));
+  switch (format) {
+    case InputFormat::kGbench: return GbenchFromJson(text, name);
+    case InputFormat::kNvbench: return NvbenchFromJson(text, name, base_dir);
+    case InputFormat::kCustom: return CustomFromJson(text, name, options.bigger_is_better);
+    case InputFormat::kPytest: return PytestFromJson(text, name);
+    case InputFormat::kUnknown:
+      return InputError(name + ": not a recognised benchmark file (expected " +
+                        kBenchmarkFormatsText + ")");
+    default:
+      return InputError(name + ": is a " + std::string(ToString(format)) +
+                        ", not a benchmark file (" + kBenchmarkFormatsText + ")");
+  }
+}
+
 Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions& options) {
   Result<std::string> text = ReadFile(path);
   if (!text.ok()) return text.error();
-  std::string_view head(*text);
-  if (head.size() > kSniffBytes) head = head.substr(0, kSniffBytes);
-  InputFormat format = SniffFormat(head);
-  switch (format) {
-    case InputFormat::kGbench: return GbenchFromJson(*text, path);
-    case InputFormat::kNvbench: return NvbenchFromJson(*text, path, DirName(path));
-    case InputFormat::kCustom: return CustomFromJson(*text, path, options.bigger_is_better);
-    case InputFormat::kPytest: return PytestFromJson(*text, path);
-    case InputFormat::kUnknown:
-      return InputError(path + ": not a recognised benchmark file (expected " +
-                        kBenchmarkFormatsText + ")");
-    default:
-      return InputError(path + ": is a " + std::string(ToString(format)) +
-                        ", not a benchmark file (" + kBenchmarkFormatsText + ")");
-  }
+  return IngestBenchmarkText(*text, path, DirName(path), options);
 }
 
 }  // namespace gpugate

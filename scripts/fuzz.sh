@@ -106,8 +106,9 @@ while [ "$running" -gt 0 ]; do
   running=$((running - 1))
 done
 cat "$summary"
+n_failed=$(grep -c 'FAILED' "$summary" || true)
+echo "fuzz: $((${#targets[@]} - n_failed)) passed, $n_failed failed"
 if [ "$failed" -ne 0 ]; then
   echo "gpugate: fuzzing found a failure (see the logs named above)" >&2
   exit 1
 fi
-echo "gpugate: fuzzing found nothing: ${#targets[@]} target(s), ${seconds}s each"

@@ -12,6 +12,9 @@
 #include <set>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include "util/strings.h"
 
 namespace gpugate {
@@ -132,6 +135,49 @@ class NodeCounter : public YAML::EventHandler {
   std::vector<uint64_t> sizes_;  // expanded node count by anchor id
 };
 
+// Remembers where each document's root node starts (the document's start
+// when it has none), building no nodes.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> roots;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    roots.push_back(mark);
+    first_ = true;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override { Node(mark); }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override { Node(mark); }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override { Node(mark); }
+  void OnMapEnd() override {}
+
+ private:
+  void Node(const YAML::Mark& mark) {
+    if (first_) roots.back() = mark;
+    first_ = false;
+  }
+  bool first_ = false;
+};
+
+// How many documents the text holds, counting at most two: YAML::LoadAll of
+// yaml-cpp 0.7 never returns on some malformed input (`"",` yields null
+// documents forever, yaml-cpp#1040), so documents are counted with a bound
+// and the one document is then loaded by itself.
+std::vector<YAML::Mark> FirstTwoDocuments(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  for (int docs = 0; docs < 2 && parser.HandleNextDocument(starts); ++docs) {
+  }
+  return starts.roots;
+}
+
 }  // namespace
 
 Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
@@ -139,17 +185,22 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
     {
       // Limits first, on the event stream: the tree yaml-cpp builds costs
       // tens of bytes per input byte, and walking aliases can cost more.
+      // Two documents at most: a second one is an error anyway, and some
+      // malformed input yields null documents without end.
       std::istringstream in(text);
       YAML::Parser parser(in);
       NodeCounter counter;
-      while (parser.HandleNextDocument(counter)) {
+      for (int d = 0; d < 2 && parser.HandleNextDocument(counter); ++d) {
       }
     }
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    std::vector<YAML::Mark> docs = FirstTwoDocuments(text);
     if (docs.empty()) return YAML::Node();
-    if (docs.size() > 1)
-      return ErrorAt(docs[1], "expected one YAML document, found a second one here");
-    return docs[0];
+    if (docs.size() > 1) {
+      const YAML::Mark& m = docs[1];
+      SourceLocation at{file_, m.line >= 0 ? m.line + 1 : 1, m.column >= 0 ? m.column + 1 : 1};
+      return ErrorAt(at, "expected one YAML document, found a second one here");
+    }
+    return YAML::Load(text);
   } catch (const YamlLimitExceeded& e) {
     return ErrorAt(SourceLocation{file_, std::max(e.mark.line, 0) + 1, std::max(e.mark.column, 0) + 1},
                    e.message);

@@ -158,24 +158,27 @@ const char* ToString(InputFormat format) {
 Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions& options) {
   Result<std::string> text = ReadFile(path);
   if (!text.ok()) return text.error();
-  return IngestBenchmarkText(*text, path, options);
+  return IngestBenchmarkText(*text, path, DirName(path), options);
 }
 
 Result<Results> IngestBenchmarkText(std::string_view text, const std::string& path,
                                     const IngestOptions& options) {
-  std::string_view head(text);
-  if (head.size() > kSniffBytes) head = head.substr(0, kSniffBytes);
-  InputFormat format = SniffFormat(head);
+  return IngestBenchmarkText(text, path, DirName(path), options);
+}
+
+Result<Results> IngestBenchmarkText(std::string_view text, const std::string& name,
+                                    const std::string& base_dir, const IngestOptions& options) {
+  InputFormat format = SniffFormat(text.substr(0, kSniffBytes));
   switch (format) {
-    case InputFormat::kGbench: return GbenchFromJson(text, path);
-    case InputFormat::kNvbench: return NvbenchFromJson(text, path, DirName(path));
-    case InputFormat::kCustom: return CustomFromJson(text, path, options.bigger_is_better);
-    case InputFormat::kPytest: return PytestFromJson(text, path);
+    case InputFormat::kGbench: return GbenchFromJson(text, name);
+    case InputFormat::kNvbench: return NvbenchFromJson(text, name, base_dir);
+    case InputFormat::kCustom: return CustomFromJson(text, name, options.bigger_is_better);
+    case InputFormat::kPytest: return PytestFromJson(text, name);
     case InputFormat::kUnknown:
-      return InputError(path + ": not a recognised benchmark file (expected " +
+      return InputError(name + ": not a recognised benchmark file (expected " +
                         kBenchmarkFormatsText + ")");
     default:
-      return InputError(path + ": is a " + std::string(ToString(format)) +
+      return InputError(name + ": is a " + std::string(ToString(format)) +
                         ", not a benchmark file (" + kBenchmarkFormatsText + ")");
   }
 }

@@ -71,4 +71,9 @@ Result<Results> IngestBenchmarkFile(const std::string& path, const IngestOptions
 Result<Results> IngestBenchmarkText(std::string_view text, const std::string& path,
                                     const IngestOptions& options = {});
 
+/// IngestBenchmarkFile over bytes already read: `name` stands for the path in
+/// messages, `base_dir` is where nvbench sample files are looked up.
+Result<Results> IngestBenchmarkText(std::string_view text, const std::string& name,
+                                    const std::string& base_dir, const IngestOptions& options = {});
+
 }  // namespace gpugate

@@ -22,6 +22,8 @@
 
 namespace gpugate {
 
+JsonValue::~JsonValue() = default;
+
 const JsonValue* JsonValue::Find(std::string_view key) const {
   if (type != Type::kObject) return nullptr;
   for (const auto& [k, v] : members)

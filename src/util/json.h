@@ -32,6 +32,15 @@ class JsonValue {
   int line = 0;               ///< 1-based position of the value's first character
   int column = 0;
 
+  // The destructor is defined in json.cc: clang with libstdc++ cannot
+  // instantiate an inline one while pair<string, JsonValue> is incomplete.
+  JsonValue() = default;
+  JsonValue(const JsonValue&) = default;
+  JsonValue(JsonValue&&) = default;
+  JsonValue& operator=(const JsonValue&) = default;
+  JsonValue& operator=(JsonValue&&) = default;
+  ~JsonValue();
+
   bool IsNull() const { return type == Type::kNull; }
   bool IsBool() const { return type == Type::kBool; }
   bool IsNumber() const { return type == Type::kNumber; }

@@ -3,7 +3,8 @@
 # "Files"). Each mode is one ctest test (label `fault`) and prints its figures.
 #
 #   baseline_faults.sh GPUGATE kill     50 SIGKILLs at random moments of `baseline update`
-#                                       on a baseline of a few MB: the file always parses,
+#                                       on a 2 MB baseline (half of them once the temp file
+#                                       is being written): the file always parses,
 #                                       keeps every run reported appended, and the next
 #                                       update leaves no temp file
 #   baseline_faults.sh GPUGATE race     20 pairs of concurrent updates of one file: all 40
@@ -89,15 +90,36 @@ mode_kill() {
   done
   took=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
   echo "kill: baseline of $(($(stat -c %s b.json) / 1024)) KB ($keep runs), an update takes ${took} ms (${times[*]})"
-  local kills=50 landed=0 broken=0 lost=0 appended=() max_temps=0 i id pid status delay
+  mkfifo idle.fifo
+  local idle
+  exec {idle}<> idle.fifo
+  local kills=50 landed=0 mid_write=0 broken=0 lost=0 appended=() max_temps=0 i id pid status delay pause
   for ((i = 1; i <= kills; i++)); do
     id="k-$i"
     make_results "$id"
     "$bin" baseline update --results "results/$id.json" --baseline b.json --keep "$keep" > "out-$i" 2>&1 &
     pid=$!
-    # Uniform over the update's duration (and a little after it).
-    delay=$((RANDOM % (took * 12 / 10 + 1)))
-    sleep "$((delay / 1000)).$(printf '%03d' $((delay % 1000)))"
+    # Odd kills: uniform over the update's duration (and a little after
+    # it). Even kills: within 0-15 ms of the writer's temp file appearing:
+    # reading, parsing and serialising come first, and writing 2 MB, fsync
+    # and rename take only some milliseconds of the update.
+    if ((i % 2)); then
+      delay=$((RANDOM % (took * 12 / 10 + 1)))
+    else
+      # Polled with builtins only (read -t on an idle FIFO is the pause,
+      # no fork), until the temp file appears or the writer has ended.
+      local stat own
+      while read -r stat < "/proc/$pid/stat" 2>/dev/null; do
+        stat=${stat##*) }
+        [ "${stat%% *}" != Z ] || break
+        own=(b.json.tmp."$pid".*)
+        [ -e "${own[0]}" ] && break
+        read -rt 0.001 -u "$idle" || true
+      done
+      delay=$((RANDOM % 16))
+    fi
+    printf -v pause '%d.%03d' $((delay / 1000)) $((delay % 1000))
+    read -rt "$pause" -u "$idle" || true
     kill -KILL "$pid" 2>/dev/null || true
     status=0
     { wait "$pid"; } 2>/dev/null || status=$?  # no "Killed" line from the shell
@@ -128,19 +150,23 @@ mode_kill() {
     local temps=(b.json.tmp.*)
     [ -e "${temps[0]}" ] || temps=()
     [ "${#temps[@]}" -gt "$max_temps" ] && max_temps=${#temps[@]}
+    # The killed writer's temp file names its pid: the kill came mid-write.
+    local own=(b.json.tmp."$pid".*)
+    [ -e "${own[0]}" ] && mid_write=$((mid_write + 1))
   done
   local reported
   reported=$(grep -l ": appended run " out-* | wc -l)
   update final b.json --keep "$keep" >/dev/null || fail "the update after the kills failed"
   local left
   left=$(temps_of b.json)
-  echo "kill: $kills SIGKILLs ($landed during the update, $((kills - landed)) after it ended), $reported runs reported appended"
+  echo "kill: $kills SIGKILLs ($landed during the update, $mid_write of them while the temp file was written; $((kills - landed)) after the update ended), $reported runs reported appended"
   echo "kill: broken files $broken, lost runs $lost, temp files between kills at most $max_temps, left after the next update $left"
   echo "kill: $(( ($(now_ms) - start) / 1000 )) s in all"
   [ "$broken" -eq 0 ] || fail "$broken broken baseline files"
   [ "$lost" -eq 0 ] || fail "$lost runs lost"
   [ "$left" -eq 0 ] || fail "$left temp files left after a successful update"
   [ "$landed" -ge 10 ] || fail "only $landed kills landed during an update: the test did not test"
+  [ "$mid_write" -ge 3 ] || fail "only $mid_write kills landed while the file was written: the test did not test"
 }
 
 mode_race() {

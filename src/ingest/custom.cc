@@ -70,6 +70,9 @@ Status CheckValue(const FieldReader& f, const JsonValue& at, const std::string& 
                   const std::string& unit, double value) {
   if (value == 0) return Status::Ok();
   std::optional<double> scale = CustomTimeUnitScale(unit);
+  // NaN, infinite and negative values are shown as written; bounds in seconds.
+  if (std::optional<std::string> problem = NotFiniteOrNegative(value))
+    return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", "value " + *problem);
   std::optional<std::string> problem =
       scale ? TimeProblem(value * *scale) : MetricValueProblem(value);
   if (!problem) return Status::Ok();

@@ -84,7 +84,9 @@ Status CheckTime(const FieldReader& f, const JsonValue& row, const std::string& 
                  const char* key, double scale) {
   const JsonValue* v = row.Find(key);
   if (v == nullptr || !v->IsNumber()) return Status::Ok();
-  std::optional<std::string> problem = TimeProblem(v->number * scale);
+  // NaN, infinite and negative values are shown as written; bounds in seconds.
+  std::optional<std::string> problem = NotFiniteOrNegative(v->number);
+  if (!problem) problem = TimeProblem(v->number * scale);
   if (!problem || v->number == 0) return Status::Ok();
   return f.ErrorAt(*v, "benchmark '" + detail::QuoteName(bench) + "'",
                    std::string(key) + " " + *problem);
@@ -469,6 +471,7 @@ Status CheckRepeatedRows(const std::string& file, const std::vector<Row>& rows) 
     const Row* first = nullptr;
     std::map<int64_t, const Row*> by_index;
     int64_t count = 0;
+    int64_t declared = 0;    // fewest repetitions a row of the group states (0: none)
     bool modern = false;     // a row with run_type
     bool unindexed = false;  // a row without repetition_index
   };
@@ -502,9 +505,11 @@ Status CheckRepeatedRows(const std::string& file, const std::vector<Row>& rows) 
     g.modern = modern;
     g.unindexed = g.unindexed || !r.repetition_index;
     ++g.count;
-    if (r.repetitions >= 1 && g.count > r.repetitions)
+    if (r.repetitions >= 1 && (g.declared == 0 || r.repetitions < g.declared))
+      g.declared = r.repetitions;
+    if (g.declared >= 1 && g.count > g.declared)
       return repeated(r, *g.first,
-                      "more rows than its " + std::to_string(r.repetitions) + " repetitions");
+                      "more rows than its " + std::to_string(g.declared) + " repetitions");
   }
   return Status::Ok();
 }

@@ -190,7 +190,8 @@ GpuInfo EnvironmentGpu(const std::vector<Device>& devices, const std::set<int64_
 }
 
 // Reads `count` little-endian float32 values; nullopt when the file is
-// missing, has another size, or holds a value that is not a positive time.
+// missing, has another size, or holds a negative or non-finite value, or --
+// with `require_positive`, for times -- one that is not below 1e9 s and > 0.
 std::optional<std::vector<double>> ReadFloat32File(const std::string& path, int64_t count,
                                                    bool require_positive) {
   // The name comes from the JSON: only a regular file is read (a FIFO could
@@ -208,7 +209,7 @@ std::optional<std::vector<double>> ReadFloat32File(const std::string& path, int6
     float f;
     std::memcpy(&f, &bits, sizeof f);
     double v = f;
-    if (!std::isfinite(v) || (require_positive && v <= 0) || v < 0 || v >= kMaxTimeSeconds)
+    if (!std::isfinite(v) || (require_positive && (v <= 0 || v >= kMaxTimeSeconds)) || v < 0)
       return std::nullopt;
     out.push_back(v);
   }

@@ -15,14 +15,14 @@ std::string Shortest(double v) {
   return std::string(buf, end);
 }
 
+}  // namespace
+
 std::optional<std::string> NotFiniteOrNegative(double v) {
   if (std::isnan(v)) return std::string("is NaN");
-  if (std::isinf(v)) return std::string(v > 0 ? "is infinite" : "is negative (-infinity)");
+  if (std::isinf(v)) return std::string("is infinite");
   if (v < 0) return "is negative (" + Shortest(v) + ")";
   return std::nullopt;
 }
-
-}  // namespace
 
 std::optional<std::string> TimeProblem(double seconds) {
   if (auto p = NotFiniteOrNegative(seconds)) return p;

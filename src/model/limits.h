@@ -20,6 +20,11 @@ inline constexpr double kMaxMetricValue = 1e18;
 /// Samples of one workload's primary metric in one results file.
 inline constexpr int64_t kMaxSamplesPerResult = 1000000;
 
+/// Why a value is not finite and not negative ("is NaN", "is infinite", "is
+/// negative (-2)"), nullopt otherwise: for readers that report these in the
+/// file's own unit before converting.
+std::optional<std::string> NotFiniteOrNegative(double value);
+
 /// Why `seconds` is not a usable time, as a phrase to follow the value's
 /// name ("is NaN", "is negative (-2)", "is 0", "is below 1e-15 s", "is 1e9 s
 /// or more (1e+308 s)"); nullopt when it is usable. A zero is reported as

@@ -244,8 +244,7 @@ TEST(BaselineTest, AFileHoldsRunsOfOneSuiteEachOnce) {
             std::string::npos)
       << r.error().message;
   // Positioned at the run's opening brace.
-  const size_t run1 = text.find("{", text.find("},
-    {") + 1);
+  const size_t run1 = text.find("{", text.find("},\n    {") + 1);
   int line = 1;
   for (size_t i = 0; i < run1; ++i) line += text[i] == '\n';
   EXPECT_EQ(r.error().message.rfind("b.json:" + std::to_string(line) + ":5: ", 0), 0u) << r.error().message;
@@ -263,7 +262,7 @@ TEST(BaselineTest, RepeatedTopLevelKeysAndDeepNestingAreRefused) {
       "{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"a\", \"suite\": \"b\", \"environment_key\": \"k\", \"runs\": []}",
       "b.json");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "b.json:1:50: duplicate key 'suite'");
+  EXPECT_EQ(r.error().message, "b.json:1:49: duplicate key 'suite'");
   r = BaselineFromJson("{\"x\": " + std::string(2000, '[') + std::string(2000, ']') + "}", "b.json");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("nesting deeper than 512 levels"), std::string::npos);

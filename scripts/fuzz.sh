@@ -79,8 +79,8 @@ run_target() {
     "$corpus" "${seeds[@]}" >"$log" 2>&1 || rc=$?
   end=$(date +%s)
   local execs corp status=ok
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | sed 's/corp: //')
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 || true)
+  corp=$( (grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" || true) | tail -1 | sed 's/corp: //')
   if [ "$rc" -ne 0 ]; then status="FAILED (exit $rc, log $log, input in $artifacts)"; fi
   printf '%-15s execs %10s  corpus %-14s time %4ss  %s\n' "$t" "${execs:-?}" "${corp:-?}" \
     "$((end - start))" "$status"

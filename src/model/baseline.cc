@@ -18,6 +18,7 @@
 #include "model/results_json.h"
 #include "util/file_write.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
 
@@ -162,6 +163,10 @@ class BaselineScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, B
     return true;
   }
   bool String(const char* s, rapidjson::SizeType len, bool) {
+    if (depth_ != 1) return Scalar(TopValue{TopValue::Type::kString, "", 0, 0});  // checked by the run's reader
+    if (len > kMaxJsonStringBytes)
+      return Fail("a string longer than " + std::to_string(kMaxJsonStringBytes >> 20) + " MiB",
+                  stream_.Tell());  // the string's start, as for keys
     return Scalar(TopValue{TopValue::Type::kString, std::string(s, len), 0, 0});
   }
   bool Int(int v) { return Integer(v); }

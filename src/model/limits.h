@@ -19,6 +19,8 @@ inline constexpr double kMaxTimeSeconds = 1e9;
 inline constexpr double kMaxMetricValue = 1e18;
 /// Samples of one workload's primary metric in one results file.
 inline constexpr int64_t kMaxSamplesPerResult = 1000000;
+/// Workloads in one results file (as in one suite, after expansion).
+inline constexpr int64_t kMaxWorkloadsPerResult = 100000;
 
 /// Why a value is not finite and not negative ("is NaN", "is infinite", "is
 /// negative (-2)"), nullopt otherwise: for readers that report these in the

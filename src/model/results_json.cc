@@ -764,6 +764,9 @@ class WorkloadSink {
   void Decode(const JsonValue& element, size_t index) {
     const Path wp = root_path_.Member("workloads");
     const Path ip = wp.Element(static_cast<int64_t>(index));
+    if (index >= static_cast<size_t>(kMaxWorkloadsPerResult))
+      return d_.Fail(element, ip, "more than " + std::to_string(kMaxWorkloadsPerResult) +
+                                      " workloads in one results file");
     WorkloadResult& w = results_->workloads.emplace_back();
     ReadWorkload(d_, element, ip, &w);
     if (!d_.ok()) return;

@@ -404,6 +404,9 @@ std::optional<double> ParseDouble(std::string_view s) {
 constexpr int64_t kMaxTraceEvents = 20000000;
 constexpr size_t kMaxTraceDevices = 4096;
 constexpr size_t kMaxTraceDepth = 512;
+// Names and args are copied into the analyses' tables: one string (a kernel
+// name, an args value) is at most this long.
+constexpr size_t kMaxTraceString = size_t{1} << 20;
 constexpr int64_t kMaxDurationNs = 1000000000000000000;  // 1e9 s
 
 enum class Frame : uint8_t { kRoot, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
@@ -527,6 +530,8 @@ class Handler {
     return Scalar("number", std::string_view(s, n), false, true);
   }
   bool String(const Ch* s, rapidjson::SizeType n, bool) {
+    if (n > kMaxTraceString)
+      return Fail("a string longer than " + std::to_string(kMaxTraceString >> 20) + " MiB", n + 2);
     if (capture_depth_) writer_.String(s, n);
     return Scalar("string", std::string_view(s, n), true, false);
   }
@@ -575,6 +580,8 @@ class Handler {
   }
 
   bool Key(const Ch* s, rapidjson::SizeType n, bool) {
+    if (n > kMaxTraceString)
+      return Fail("a key longer than " + std::to_string(kMaxTraceString >> 20) + " MiB", n + 2);
     if (capture_depth_) writer_.Key(s, n);
     // A key the reader uses must appear once per object (the readers of
     // other tools disagree on which of two would count).

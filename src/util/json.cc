@@ -81,9 +81,11 @@ class PositionStream {
   PositionStream(const char* begin, const char* cur, const char* end)
       : begin_(begin), p_(cur), end_(end) {}
 
-  Ch Peek() const { return p_ != end_ ? *p_ : '\0'; }
+  // A string longer than kMaxJsonStringBytes ends the input early (RapidJSON
+  // would copy all of it before handing it over); see too_long().
+  Ch Peek() const { return p_ != end_ && !too_long_ ? *p_ : '\0'; }
   Ch Take() {
-    if (p_ == end_) return '\0';
+    if (p_ == end_ || too_long_) return '\0';
     const char c = *p_;
     Track(c);
     ++p_;
@@ -99,10 +101,13 @@ class PositionStream {
 
   /// Offset (from the start of the buffer) of the last token's first byte.
   size_t token_start() const { return token_start_; }
+  /// The input was cut at a string longer than kMaxJsonStringBytes.
+  bool too_long() const { return too_long_; }
 
  private:
   void Track(char c) {
     if (in_string_) {
+      if (++string_bytes_ > kMaxJsonStringBytes) too_long_ = true;
       if (escape_) {
         escape_ = false;
       } else if (c == '\\') {
@@ -123,6 +128,7 @@ class PositionStream {
       case '"':
         token_start_ = Tell();
         in_string_ = true;
+        string_bytes_ = 0;
         in_token_ = false;
         break;
       default:  // numbers and literals: the first character starts the token
@@ -140,6 +146,8 @@ class PositionStream {
   bool in_string_ = false;
   bool escape_ = false;
   bool in_token_ = false;
+  size_t string_bytes_ = 0;
+  bool too_long_ = false;
 };
 
 /// Converts byte offsets to line/column, moving forward only (O(n) overall).
@@ -234,12 +242,13 @@ class Builder {
   bool RawNumber(const char*, rapidjson::SizeType, bool) { return Double(0); }
   bool String(const char* str, rapidjson::SizeType length, bool /*copy*/) {
     JsonValue* v = NewValue(JsonValue::Type::kString);
-    if (!v) return false;
+    if (!v || !CountText(length, v)) return false;
     v->string.assign(str, length);
     return Done();
   }
   bool StartObject() { return Open(JsonValue::Type::kObject); }
   bool Key(const char* str, rapidjson::SizeType length, bool /*copy*/) {
+    if (length > 0 && !CountText(length, nullptr)) return false;
     key_.assign(str, length);
     // The root's members are checked at once: a repeated streamed array
     // must not be streamed twice.
@@ -299,10 +308,29 @@ class Builder {
     std::vector<std::pair<std::string, JsonValue>> members;
   };
 
+  /// Counts `length` more bytes of text held; false (error set at `at`, or
+  /// at the current token) beyond kMaxJsonStringBytes.
+  bool CountText(size_t length, const JsonValue* at) {
+    text_bytes_ += length;
+    if (text_bytes_ <= kMaxJsonStringBytes) return true;
+    JsonValue here;
+    if (at == nullptr) {
+      lines_.AdvanceTo(stream_.token_start());
+      here.line = lines_.line();
+      here.column = lines_.column();
+      at = &here;
+    }
+    return Fail(at, "more than " + std::to_string(kMaxJsonStringBytes >> 20) +
+                        " MiB of strings (the limit on what one document may hold in memory)");
+  }
+
   /// The new value's slot, positioned; nullptr (error set) when the
   /// document holds more values than kMaxJsonValues at once.
   JsonValue* NewValue(JsonValue::Type type) {
-    if (depth_ == 2 && frames_[1].streamed) element_base_ = live_;
+    if (depth_ == 2 && frames_[1].streamed) {
+      element_base_ = live_;
+      element_text_base_ = text_bytes_;
+    }
     if (++live_ > kMaxJsonValues) {
       lines_.AdvanceTo(stream_.token_start());
       JsonValue at;
@@ -359,6 +387,7 @@ class Builder {
     Status st = (*stream_handler_)(root_, array.items.back(), streamed_count_++);
     array.items.pop_back();
     live_ = element_base_;
+    text_bytes_ = element_text_base_;
     if (!st.ok()) {
       error_ = st.error();
       return false;
@@ -455,6 +484,8 @@ class Builder {
   size_t streamed_count_ = 0;
   size_t live_ = 0;          // values held now (a streamed element's are dropped)
   size_t element_base_ = 0;  // live_ before the streamed element in progress
+  size_t text_bytes_ = 0;    // bytes of strings and keys held now
+  size_t element_text_base_ = 0;
   std::optional<Error> error_;
 };
 
@@ -485,6 +516,13 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
   rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, builder);
   if (!ok) {
     if (ok.Code() == rapidjson::kParseErrorTermination && builder.error()) return *builder.error();
+    if (stream.too_long()) {
+      LineCounter where(text, start, origin);
+      where.AdvanceTo(stream.token_start());
+      return InputError(name + ":" + std::to_string(where.line()) + ":" +
+                        std::to_string(where.column()) + ": a string longer than " +
+                        std::to_string(kMaxJsonStringBytes >> 20) + " MiB");
+    }
     LineCounter where(text, start, origin);
     where.AdvanceTo(ok.Offset());
     return InputError(name + ":" + std::to_string(where.line()) + ":" +

@@ -57,6 +57,10 @@ class JsonValue {
 /// 150 bytes each): beyond it the parse stops with an error at the value.
 /// A streamed array's elements count only while they are handled.
 inline constexpr size_t kMaxJsonValues = 2000000;
+/// The most bytes of strings and keys one document may hold at once: text
+/// kept from a file is copied into results, environments and reports, so
+/// it must be a small part of the input limit.
+inline constexpr size_t kMaxJsonStringBytes = size_t{64} << 20;
 
 /// Where a text begins in its file when it is a piece of a larger document
 /// (1-based), so positions in values and messages are the file's.
@@ -68,7 +72,8 @@ struct JsonOrigin {
 /// Parses a whole document. Syntax errors: "name:line:col: <what>", exit code 2.
 /// Also refused, with the position: a key that appears twice in one object
 /// ("duplicate key 'a' (first at 3:5)"), nesting deeper than 512 levels,
-/// more than kMaxJsonValues values, and numbers beyond the double range.
+/// more than kMaxJsonValues values or kMaxJsonStringBytes of strings, and
+/// numbers beyond the double range.
 Result<JsonValue> ParseJson(std::string_view text, const std::string& name);
 
 /// Called by ParseJsonStreaming for each element of the streamed array:

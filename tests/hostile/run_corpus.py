@@ -65,10 +65,10 @@ def generate(gen_dir):
           json.dumps(results_doc([json.loads(workload("w", "0.001"))], {"shard": "1/2147483647"})))
     doc = json.dumps(results_doc([]))
     write("too_many_values.json",
-          doc.replace('"workloads": []', '"workloads": [' + workload("w", ",".join(["1e-3"] * 2100000)) + "]"))
+          doc.replace('"workloads": []', '"workloads": [' + workload("w", ",".join(["1"] * 2100000)) + "]"))
     write("too_many_samples.json",
           doc.replace('"workloads": []',
-                      '"workloads": [' + workload("w", ",".join(["1e-3"] * 1000001)) + "]"))
+                      '"workloads": [' + workload("w", ",".join(["1"] * 1000001)) + "]"))
     # A minified history of many runs: positions in each run are counted
     # from the run's start, never by padding a copy of the file.
     runs = [json.dumps(results_doc([json.loads(workload("w", "0.001,0.0011,0.0009"))],
@@ -78,6 +78,21 @@ def generate(gen_dir):
     write("baseline_1001_runs.json", head + '"runs": [' + ",".join(runs) + "]}")
     write("trace_too_many_devices.json",
           '{"deviceProperties": [' + ",".join(["{}"] * 5000) + '], "traceEvents": []}')
+    # Text is copied into results, environments and reports: one string is at
+    # most 64 MiB (1 MiB in a trace), all strings of a document 64 MiB.
+    write("custom_long_string.json",
+          '[{"unit": "ns", "value": 1, "name": "' + "x" * (65 << 20) + '"}]')
+    write("gbench_many_strings.json",
+          '{"benchmarks": [], "context": {' +
+          ", ".join('"k%d": "%s"' % (i, "v" * (1 << 20)) for i in range(70)) + '}}')
+    write("trace_long_name.json",
+          '{"traceEvents": [{"ph": "X", "ts": 1, "dur": 1, "name": "' + "k" * (2 << 20) + '"}]}')
+    write("baseline_long_suite.json",
+          '{"schema": "gpugate/baseline/v1", "suite": "' + "s" * (65 << 20) + '", "runs": []}')
+    one = workload("w%d", "1")
+    write("too_many_workloads.json",
+          doc.replace('"workloads": []', '"workloads": [' +
+                      ",".join(one.replace("w%d", "w%d" % i) for i in range(100001)) + "]"))
     write("two_mib.json", '{"schema": "gpugate/results/v1", "pad": "' + "x" * (2 << 20) + '"}')
 
 

@@ -418,6 +418,9 @@ size_t ValidUtf8Prefix(std::string_view text) {
 }
 
 std::optional<std::string> NameProblem(std::string_view name) {
+  if (name.size() > kMaxNameBytes)
+    return std::to_string(name.size()) + " bytes long; a name is at most " +
+           std::to_string(kMaxNameBytes);
   size_t i = 0;
   while (i < name.size()) {
     const CodePoint c = Decode(name, i);

@@ -94,7 +94,10 @@ size_t ValidUtf8Prefix(std::string_view text);
 /// byte 0", "bidirectional control U+202E at byte 5". Readers of every
 /// input refuse such names, so two names never differ only in bytes that
 /// outputs repair or escape.
+/// Names are also at most kMaxNameBytes long ("1500 bytes long; a name is at
+/// most 1024"): a name is copied into every map, verdict and report row.
 std::optional<std::string> NameProblem(std::string_view name);
+inline constexpr size_t kMaxNameBytes = 1024;
 
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);

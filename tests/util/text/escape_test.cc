@@ -179,6 +179,8 @@ TEST(TextEscape, NameProblemNamesTheFirstBadCharacterAndItsByte) {
   EXPECT_EQ(NameProblem("w\xC0\xAF"), "invalid UTF-8 at byte 1");       // overlong '/'
   EXPECT_EQ(NameProblem("w\xED\xA0\x80"), "invalid UTF-8 at byte 1");  // surrogate
   EXPECT_EQ(NameProblem(std::string("a\0b", 3)), "control character U+0000 at byte 1");
+  EXPECT_EQ(NameProblem(std::string(kMaxNameBytes, 'n')), std::nullopt);
+  EXPECT_EQ(NameProblem(std::string(kMaxNameBytes + 1, 'n')), "1025 bytes long; a name is at most 1024");
 }
 
 }  // namespace gpugate

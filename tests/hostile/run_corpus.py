@@ -16,6 +16,7 @@ by a case. Prints one line per failure, then a summary with the run time and
 the largest peak RSS of any case; exits 1 on a failure.
 """
 import argparse
+import concurrent.futures
 import os
 import resource
 import shlex
@@ -166,8 +167,8 @@ def expand(command, args, corpus, gen_dir, tmp, fifos, used):
     return out
 
 
-def run_case(shell_command, args, tmp):
-    err_path = os.path.join(tmp, "stderr.txt")
+def run_case(shell_command, args, tmp, index):
+    err_path = os.path.join(tmp, "stderr%d.txt" % index)
     with open(err_path, "wb") as err, open(os.devnull, "wb") as devnull:
         # Leading VAR=value words stay in front of exec, so they reach gpugate.
         words = shell_command.split(" ")
@@ -176,7 +177,9 @@ def run_case(shell_command, args, tmp):
             n += 1
         script = "ulimit -v %d; %s exec timeout %d %s" % (
             args.ulimit_kb, " ".join(words[:n]), args.timeout, " ".join(words[n:]))
-        proc = subprocess.Popen(["bash", "-c", script], stdout=devnull, stderr=err, cwd=tmp)
+        case_dir = os.path.join(tmp, "case%d" % index)
+        os.mkdir(case_dir)
+        proc = subprocess.Popen(["bash", "-c", script], stdout=devnull, stderr=err, cwd=case_dir)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
     with open(err_path, "rb") as f:
@@ -192,6 +195,7 @@ def main():
     parser.add_argument("--ulimit-kb", type=int, default=1 << 20, help="ulimit -v per case (KiB)")
     parser.add_argument("--filter", default="", help="run only cases whose command contains this")
     parser.add_argument("--verbose", action="store_true", help="list the slowest cases")
+    parser.add_argument("--jobs", type=int, default=2, help="cases run at once")
     args = parser.parse_args()
     args.gpugate = os.path.abspath(args.gpugate)
     corpus = os.path.abspath(args.corpus)
@@ -201,42 +205,48 @@ def main():
         gen_dir = os.path.join(tmp, "gen")
         os.mkdir(gen_dir)
         generate(gen_dir)
-        fifos = Fifos(tmp, corpus)
         used = set()
         failures = []
-        total = 0
-        worst = (0, "")
-        timings = []
         with open(os.path.join(corpus, "cases.tsv"), encoding="utf-8") as f:
             rows = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+        cases = []
         for line_no, row in enumerate(rows, 1):
             parts = row.split("\t")
             if len(parts) != 3:
                 failures.append("cases.tsv row %d: expected 3 tab-separated columns" % line_no)
-                continue
-            command, expected, fragment = parts
-            if args.filter and args.filter not in command:
-                continue
-            total += 1
+            elif not args.filter or args.filter in parts[0]:
+                cases.append(parts)
+
+        def run_one(index):
+            command, expected, fragment = cases[index]
+            case_tmp = os.path.join(tmp, "t%d" % index)
+            os.mkdir(case_tmp)
+            fifos = Fifos(case_tmp, corpus)
             try:
-                shell_command = expand(command, args, corpus, gen_dir, tmp, fifos, used)
+                shell_command = expand(command, args, corpus, gen_dir, case_tmp, fifos, used)
             except ValueError as e:
-                failures.append("%s: %s" % (command, e))
-                continue
-            case_started = time.monotonic()
-            code, stderr, rss_kb = run_case(shell_command, args, tmp)
+                return ["%s: %s" % (command, e)], 0.0, 0
+            started_case = time.monotonic()
+            code, stderr, rss_kb = run_case(shell_command, args, case_tmp, index)
             fifos.release()
-            timings.append((time.monotonic() - case_started, command))
-            if rss_kb > worst[0]:
-                worst = (rss_kb, command)
             problems = []
             if code != int(expected):
                 problems.append("exit %d, expected %s" % (code, expected))
             if fragment and fragment not in stderr:
                 problems.append("stderr lacks %r" % fragment)
-            if problems:
-                failures.append("%s: %s\n    stderr: %s" % (command, "; ".join(problems),
-                                                         stderr.strip()[:600]))
+            found = ["%s: %s\n    stderr: %s" % (command, "; ".join(problems), stderr.strip()[:600])] \
+                if problems else []
+            return found, time.monotonic() - started_case, rss_kb
+
+        timings = []
+        worst = (0, "")
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for index, (found, seconds, rss_kb) in enumerate(pool.map(run_one, range(len(cases)))):
+                failures.extend(found)
+                timings.append((seconds, cases[index][0]))
+                if rss_kb > worst[0]:
+                    worst = (rss_kb, cases[index][0])
+        total = len(cases)
         if not args.filter:
             stored = {n for n in os.listdir(corpus) if n != "cases.tsv"}
             for name in sorted(stored - used):

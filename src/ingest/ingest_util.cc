@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 namespace gpugate::detail {
 
@@ -171,6 +172,9 @@ std::optional<int64_t> ParseTimestampNs(std::string_view s) {
   tm.tm_min = min;
   tm.tm_sec = sec;
   int64_t secs = static_cast<int64_t>(timegm(&tm)) - offset_s;
+  // Nanoseconds since the epoch fit in int64 only from 1677 to 2262.
+  constexpr int64_t kMaxSecs = std::numeric_limits<int64_t>::max() / 1000000000LL - 1;
+  if (secs > kMaxSecs || secs < -kMaxSecs) return std::nullopt;
   return secs * 1000000000LL + frac_ns;
 }
 

@@ -60,7 +60,8 @@ std::string ContentRunId(std::string_view prefix, std::string_view text);
 
 /// Parses "YYYY-MM-DD[T ]HH:MM:SS[.frac][Z|+HH:MM|-HH:MM|+HHMM]". When the
 /// text carries a zone, returns nanoseconds since the Unix epoch; a local
-/// time without a zone cannot be placed and gives std::nullopt.
+/// time without a zone cannot be placed and gives std::nullopt, as does a
+/// time outside what int64 nanoseconds hold (before 1677, after 2262).
 std::optional<int64_t> ParseTimestampNs(std::string_view text);
 
 /// ISO-8601 UTC text of a Unix time in ns: "2026-11-21T22:54:09Z".

@@ -3,7 +3,7 @@
 # (when nvcc is present) and without it, as CI does; then the unit and
 # end-to-end tests under ASan + UBSan (scripts/sanitize.sh) and every fuzz
 # target for a bounded time (scripts/fuzz.sh, GPUGATE_FUZZ_SECONDS per target,
-# default 60, two targets at a time). docs/fuzzing.md.
+# default 40, two targets at a time). docs/fuzzing.md.
 #   scripts/test.sh            both configurations, sanitizers, fuzzing
 #   scripts/test.sh --quick    only the default configuration
 #   scripts/test.sh --full     also the acceptance scenarios at 1000 suite runs
@@ -34,5 +34,5 @@ run_config build -DGPUGATE_WITH_CUDA=AUTO
 if [ "$quick" = 0 ]; then
   run_config build-nocuda -DGPUGATE_WITH_CUDA=OFF -DGPUGATE_BUILD_BENCH=OFF
   scripts/sanitize.sh
-  GPUGATE_FUZZ_JOBS=${GPUGATE_FUZZ_JOBS:-2} scripts/fuzz.sh "${GPUGATE_FUZZ_SECONDS:-60}"
+  GPUGATE_FUZZ_JOBS=${GPUGATE_FUZZ_JOBS:-2} scripts/fuzz.sh "${GPUGATE_FUZZ_SECONDS:-40}"
 fi

@@ -61,16 +61,6 @@ std::optional<ProcStat> ReadStat(const std::string& proc_root, pid_t pid) {
   return detail::ParseProcStat(*text);
 }
 
-int OpenPidfd(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-  (void)pid;
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
 // Sends through the pidfd when there is one (the process it names cannot be
 // another one that got its pid), else by pid.
 void SendSignal(pid_t pid, int pidfd, int sig) {
@@ -202,7 +192,7 @@ class Cleanup {
     t.start_ticks = p.start_ticks;
     t.zombie_when_found = p.zombie();
     if (!p.zombie()) {
-      t.pidfd = OpenPidfd(p.pid);
+      t.pidfd = detail::OpenPidfd(p.pid);
       // The pidfd names whatever has the pid now: check it is the process
       // the scan saw (same start time), else leave it to the next scan.
       auto now = ReadStat(options_.proc_root, p.pid);
@@ -335,6 +325,17 @@ std::string LeftoverTally::Note(double term_grace_seconds) const {
 // --- /proc parsing ------------------------------------------------------------
 
 namespace detail {
+
+int OpenPidfd(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
 
 std::optional<ProcStat> ParseProcStat(std::string_view text) {
   const size_t open = text.find('(');

@@ -108,6 +108,10 @@ class LeftoverTally {
 
 namespace detail {
 
+/// pidfd_open(2) of `pid`, or -1 with errno set (ENOSYS where the system
+/// has no pidfd_open).
+int OpenPidfd(pid_t pid);
+
 /// Parses the text of /proc/<pid>/stat: "pid (comm) state ppid pgrp session
 /// ... starttime ...". comm is everything between the first '(' and the last
 /// ')'. Nothing when the text is not of that form.

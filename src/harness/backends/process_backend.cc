@@ -56,16 +56,6 @@ class Fd {
   int fd_;
 };
 
-int OpenPidfd(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-#else
-  (void)pid;
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
 // Keeps the last bytes written to stderr without growing without bound.
 class TailBuffer {
  public:

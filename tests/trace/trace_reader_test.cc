@@ -63,11 +63,11 @@ TEST(TraceReaderTest, ReadsObjectFormWithMetadataAndArgs) {
   EXPECT_EQ(info->events_by_category[static_cast<int>(TraceCategory::kUnknown)], 1);
   ASSERT_EQ(info->unknown_categories.size(), 1u);
   EXPECT_EQ(info->unknown_categories[0].first, "weird_cat");
-  EXPECT_EQ(info->events_by_phase['X'], 17);
-  EXPECT_EQ(info->events_by_phase['i'], 2);
-  EXPECT_EQ(info->events_by_phase['s'], 1);
-  EXPECT_EQ(info->events_by_phase['f'], 1);
-  EXPECT_EQ(info->events_by_phase['M'], 1);
+  EXPECT_EQ(info->events_by_phase[static_cast<unsigned char>('X')], 17);
+  EXPECT_EQ(info->events_by_phase[static_cast<unsigned char>('i')], 2);
+  EXPECT_EQ(info->events_by_phase[static_cast<unsigned char>('s')], 1);
+  EXPECT_EQ(info->events_by_phase[static_cast<unsigned char>('f')], 1);
+  EXPECT_EQ(info->events_by_phase[static_cast<unsigned char>('M')], 1);
 
   const TraceEvent* k1 = nullptr;
   const TraceEvent* memset = nullptr;

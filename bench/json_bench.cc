@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "ingest/custom.h"
 #include "model/results_json.h"
 #include "util/json.h"
 
@@ -106,6 +107,25 @@ void BM_ResultsRoundTrip_10kx100(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ResultsRoundTrip_10kx100)->Unit(benchmark::kMillisecond);
+
+/// The custom benchmark-file reader on an array of state.range(0) entries:
+/// the time per entry must stay flat as the array grows (BigO reported).
+void BM_CustomIngest(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::string text = "[\n";
+  for (int i = 0; i < n; ++i)
+    text += "{\"name\": \"bench/" + std::to_string(i) + "\", \"unit\": \"ns\", \"value\": " +
+            std::to_string(i + 1) + "},\n";
+  text += "{\"name\": \"last\", \"unit\": \"ns\", \"value\": 1}\n]";
+  for (auto _ : state) {
+    Result<Results> r = CustomFromJson(text, "bench.json", false);
+    if (!r.ok()) state.SkipWithError(r.error().message.c_str());
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetComplexityN(n);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_CustomIngest)->RangeMultiplier(4)->Range(12500, 200000)->Complexity()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gpugate

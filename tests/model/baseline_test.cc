@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -298,6 +299,13 @@ TEST(BaselineTest, SurvivesSigkillMidWrite) {
   std::string dir = testing::MakeTempDir();
   std::string path = dir + "/b.json";
   ASSERT_TRUE(WriteBaselineFile(path, Version(0)).ok());
+  // Kill after 0.2 to 4 times the time one write takes on this machine (a
+  // sanitized build writes several times slower), so kills land before,
+  // during and after the rename and the writer gets through several versions.
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(WriteBaselineFile(path, Version(3)).ok());
+  const int64_t write_us = std::max<int64_t>(
+      1000, std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
   std::mt19937 rng(20261122);
   const int kKills = 25;
   int versions_seen = 0, last_k = -1;
@@ -308,7 +316,7 @@ TEST(BaselineTest, SurvivesSigkillMidWrite) {
       for (int k = 1;; ++k)
         if (!WriteBaselineFile(path, Version(k)).ok()) _exit(3);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10 + rng() % 150));
+    std::this_thread::sleep_for(std::chrono::microseconds(write_us / 5 + static_cast<int64_t>(rng() % (4 * write_us))));
     ASSERT_EQ(::kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);

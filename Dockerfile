@@ -21,8 +21,20 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUGATE_WERROR=ON
  && cmake --build /build -j "$(nproc)" \
  && (cd /build && ctest --output-on-failure -j "$(nproc)" -LE gpu) \
  && install -D -m 0755 /build/gpugate /out/bin/gpugate \
- && if [ -f /build/libgpugate_injection.so ]; then \
-      install -D -m 0755 /build/libgpugate_injection.so /out/lib/libgpugate_injection.so; fi
+ && for lib in /build/libgpugate_inject*.so; do \
+      [ -f "$lib" ] && install -D -m 0755 "$lib" /out/lib/$(basename "$lib"); done; \
+    install -D -m 0755 scripts/docker/check_runtime_libs.sh /out/share/gpugate/check_runtime_libs.sh
+# The CUDA libraries the binaries load (cudart, CUPTI for the tracer, the
+# injection library and `gpugate metrics`, and the profiler host libraries
+# CUPTI opens) go with them: the runtime image does not have to carry them.
+# libcuda and NVML come from the driver at run time (docker run --gpus).
+RUN set -e; mkdir -p /out/lib; \
+    for f in /out/bin/gpugate /out/lib/libgpugate_inject*.so; do [ -f "$f" ] && ldd "$f"; done \
+      | awk '$2 == "=>" && $3 ~ /^\/usr\/local\/cuda/ {print $3}' | sort -u \
+      | while read -r lib; do cp -L "$lib" /out/lib/; done; \
+    for lib in libnvperf_host.so libnvperf_target.so; do \
+      for d in /usr/local/cuda/lib64 /usr/local/cuda/extras/CUPTI/lib64; do \
+        if [ -f "$d/$lib" ]; then cp -L "$d/$lib" /out/lib/; break; fi; done; done
 
 # --- runtime stage --------------------------------------------------------------
 FROM nvidia/cuda:13.0.0-runtime-ubuntu24.04
@@ -33,6 +45,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --create-home --uid 10001 gpugate
 COPY --from=build /out/ /usr/local/
+# Fails the image build when a library the binaries load is missing.
+RUN ldconfig && /usr/local/share/gpugate/check_runtime_libs.sh /usr/local/bin/gpugate \
+      $(ls /usr/local/lib/libgpugate_inject*.so 2>/dev/null)
 ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility
 USER gpugate
 WORKDIR /work

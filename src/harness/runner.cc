@@ -15,6 +15,7 @@
 #include "harness/backends/synthetic_backend.h"
 #include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
+#include "metrics/suite_metrics.h"
 #include "model/environment.h"
 #include "stats/summary.h"
 
@@ -341,24 +342,22 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
   for (int i = 0; i < total; ++i) {
     const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
     if (progress) progress->WorkloadStarted(spec, i, total);
+    std::vector<WorkloadResult> done;
     if (ReportsBenchmarks(spec)) {
-      for (WorkloadResult& r : RunProgramWorkload(spec, progress)) results.workloads.push_back(std::move(r));
-      continue;
+      done = RunProgramWorkload(spec, progress);
+    } else if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
+      done.push_back(RunInstructionWorkload(spec, progress));
+      if (progress) progress->WorkloadFinished(done.back());
+    } else {
+      auto backend = backends.For(spec);
+      done.push_back(backend.ok() ? RunWorkload(spec, *backend.value(), progress)
+                                  : SkippedResult(spec, options.backend != "auto" ? options.backend : spec.backend,
+                                                  backend.error().message));
+      if (done.back().backend == "cuda" && done.back().status == WorkloadStatus::kOk) used_gpu = true;
+      if (progress) progress->WorkloadFinished(done.back());
     }
-    if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
-      WorkloadResult r = RunInstructionWorkload(spec, progress);
-      if (progress) progress->WorkloadFinished(r);
-      results.workloads.push_back(std::move(r));
-      continue;
-    }
-    auto backend = backends.For(spec);
-    WorkloadResult r = backend.ok()
-                           ? RunWorkload(spec, *backend.value(), progress)
-                           : SkippedResult(spec, options.backend != "auto" ? options.backend : spec.backend,
-                                           backend.error().message);
-    if (r.backend == "cuda" && r.status == WorkloadStatus::kOk) used_gpu = true;
-    if (progress) progress->WorkloadFinished(r);
-    results.workloads.push_back(std::move(r));
+    NoteMetricsNotCollected(spec, &done);
+    for (WorkloadResult& r : done) results.workloads.push_back(std::move(r));
   }
   if (used_gpu) {
     auto gpu = QueryCudaGpuInfo(0);

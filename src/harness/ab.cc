@@ -41,6 +41,7 @@ void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, c
     agg = round;
     agg.name = name;
     agg.rounds.clear();
+    agg.cycles.clear();
     agg.notes.clear();
     started = 1;
   }
@@ -52,6 +53,8 @@ void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, c
   }
   for (const auto& r : round.rounds)
     if (!r.empty()) agg.rounds.push_back(r);
+  for (const auto& c : round.cycles)
+    if (!c.empty()) agg.cycles.push_back(c);
 }
 
 /// Summary over all rounds; throughput rescaled from the first round's by the

@@ -144,6 +144,7 @@ class Recipe {
     if (max_rss_) result_.peak_memory_bytes = max_rss_;
     if (user_count_ > 0) result_.user_seconds = user_sum_ / static_cast<double>(user_count_);
     if (sys_count_ > 0) result_.sys_seconds = sys_sum_ / static_cast<double>(sys_count_);
+    if (any_cycles_) result_.cycles = cycle_rounds_;
     instance_->Annotate(result_);
   }
 
@@ -184,6 +185,8 @@ class Recipe {
     const Sample& x = s.value();
     const double seconds = x.seconds / static_cast<double>(result_.iterations_per_sample);
     samples.push_back(seconds);
+    round_cycles_.push_back(x.sm_clock_hz ? seconds * *x.sm_clock_hz : 0.0);
+    any_cycles_ = any_cycles_ || x.sm_clock_hz.has_value();
     sorted_.insert(std::upper_bound(sorted_.begin(), sorted_.end(), seconds), seconds);
     measured += x.seconds;
     ++total_;
@@ -200,9 +203,12 @@ class Recipe {
   }
 
   void KeepRound(int round, std::vector<double> samples) {
+    std::vector<double> cycles = std::move(round_cycles_);
+    round_cycles_.clear();
     if (samples.empty()) return;
     AddRoundLevel(samples);
     result_.rounds.push_back(std::move(samples));
+    cycle_rounds_.push_back(std::move(cycles));
     if (progress_) progress_->RoundFinished(spec_, round, total_);
   }
 
@@ -257,6 +263,9 @@ class Recipe {
   int64_t user_count_ = 0, sys_count_ = 0;
   std::optional<int64_t> max_rss_;
   std::vector<double> sorted_;        // every measured sample, ascending
+  std::vector<double> round_cycles_;  // cycle-space times of the round being measured
+  std::vector<std::vector<double>> cycle_rounds_;  // of the kept rounds, like result_.rounds
+  bool any_cycles_ = false;           // some sample carried its SM clock
   std::vector<double> round_levels_;  // median log-time of each kept round
   std::vector<double> scratch_;       // log-times of the round being kept
 };

@@ -82,6 +82,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
     ReportWarning(std::to_string(same_code) + " workload(s) run the same code on both sides (builtin, or a "
                   "command without {bin}): an A/A check for them");
 
+  WarnMetricsNotCollected(sel->workloads);
   TtyProgress progress(StderrIsTty());
   AbData data = RunAb(sel->suite, sel->workloads, ab, &progress);
   for (const auto& [opt, side] : {std::pair<const char*, const Results*>{"base-results", &data.base},

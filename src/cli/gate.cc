@@ -91,6 +91,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
+  WarnMetricsNotCollected(sel->workloads);
   std::string baseline_path = vm["baseline"].as<std::string>();
   std::error_code ec;
   // A baselines folder: the file of this suite and runner class. Without a

@@ -26,6 +26,9 @@ Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
   if (!suite.ok()) return suite.error();
   SuiteSelection sel;
   sel.suite = std::move(suite).value();
+  Result<std::vector<WorkloadMetricPlan>> plans = PlanSuiteMetrics(sel.suite.workloads);
+  if (!plans.ok()) return plans.error();
+  sel.metric_plans = std::move(plans).value();
   sel.workloads = FilterWorkloads(sel.suite.workloads, filters, tags);
   sel.before_shard = sel.workloads.size();
   if (!shard_text.empty()) {
@@ -89,6 +92,15 @@ Status ApplyEnvKeyOption(const po::variables_map& vm) {
   return Status::Ok();
 }
 
+void WarnMetricsNotCollected(const std::vector<WorkloadSpec>& workloads) {
+  size_t with_metrics = 0;
+  for (const WorkloadSpec& w : workloads) with_metrics += !w.metrics.empty();
+  if (with_metrics == 0) return;
+  ReportWarning(std::to_string(with_metrics) + " workload(s) list metrics: this gpugate version checks "
+                "them but does not collect hardware counters; their results hold timings and a note "
+                "saying so (docs/gpu-metrics.md)");
+}
+
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path, const po::variables_map& vm) {
   std::vector<std::string> filters, tags;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
@@ -132,6 +144,8 @@ int RunCommand(const CommandSpec& self, const Args& args) {
     ReportWarning("shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
                   " selected workloads; writing an empty shard for gpugate merge");
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
+
+  WarnMetricsNotCollected(sel->workloads);
 
   RunOptions run_options;
   run_options.backend = backend;

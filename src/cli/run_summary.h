@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/suite.h"
+#include "metrics/suite_metrics.h"
 #include "model/results.h"
 #include "util/result.h"
 
@@ -18,9 +19,13 @@ struct SuiteSelection {
   std::vector<WorkloadSpec> workloads;   ///< after filter, tag and shard
   std::optional<std::string> shard;      ///< "i/N" when sharded
   size_t before_shard = 0;               ///< workloads the filters and tags selected
+  /// The suite's `metrics:` checked against their chips, one per workload
+  /// that has them (all workloads of the file, not only the selected).
+  std::vector<WorkloadMetricPlan> metric_plans;
 };
 
-/// Loads the suite and applies the selection.
+/// Loads the suite, checks its metrics against their chips, and applies the
+/// selection.
 Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
                                        const std::vector<std::string>& filters,
                                        const std::vector<std::string>& tags,
@@ -39,6 +44,9 @@ void AddEnvKeyOption(boost::program_options::options_description& options);
 /// Checks --env-key and sets GPUGATE_ENV_KEY to its slug, which
 /// DetectEnvironment records in every run this process makes.
 Status ApplyEnvKeyOption(const boost::program_options::variables_map& vm);
+/// Warns on stderr when selected workloads list `metrics:`, which this
+/// version does not collect (each result also carries a note).
+void WarnMetricsNotCollected(const std::vector<WorkloadSpec>& workloads);
 /// SelectWorkloads from the options AddSelectionOptions added.
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path,
                                          const boost::program_options::variables_map& vm);

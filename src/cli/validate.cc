@@ -78,6 +78,11 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
       for (const auto& t : w.tags) std::cout << " " << EscapeTerminal(t);
     }
     std::cout << "\n";
+    for (const WorkloadMetricPlan& p : sel->metric_plans)
+      if (p.workload == w.name)
+        std::cout << "    metrics on " << EscapeTerminal(p.plan.chip) << ": " << p.plan.metrics.size() << ", "
+                  << p.plan.passes << " replay pass" << (p.plan.passes == 1 ? "" : "es")
+                  << " per kernel (checked with CUPTI; not collected by this version)\n";
   }
   return 0;
 }

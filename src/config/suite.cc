@@ -59,7 +59,7 @@ const std::vector<std::string>& KindNames() {
 
 // Keys every workload may carry, whatever its kind (sampling keys added below).
 const std::vector<std::string>& CommonWorkloadKeys() {
-  static const std::vector<std::string> kKeys = {"name", "kind", "params", "tags"};
+  static const std::vector<std::string> kKeys = {"name", "kind", "params", "tags", "metrics", "chip"};
   return kKeys;
 }
 
@@ -417,7 +417,45 @@ class SuiteParser {
         GPUGATE_RETURN_IF_ERROR(ParseProgram(map, &t.spec));
         break;
     }
+    GPUGATE_RETURN_IF_ERROR(ParseMetrics(map, &t.spec));
     return t;
+  }
+
+  // metrics: [names] and chip: CHIP. The names are only checked for form
+  // here; whether the chip has them is metrics/suite_metrics.h's question
+  // (it needs CUPTI).
+  Status ParseMetrics(const YAML::Node& map, WorkloadSpec* spec) const {
+    std::optional<YamlField> mf = y_.Find(map, "metrics");
+    std::optional<YamlField> cf = y_.Find(map, "chip");
+    if (!mf && !cf) return Status::Ok();
+    if (!mf) return y_.ErrorAt(cf->key, "'chip' applies only with 'metrics' (the chip their names are checked against)");
+    if (spec->kind == WorkloadKind::kSynthetic)
+      return y_.ErrorAt(mf->key, "'metrics' does not apply to a synthetic workload: it runs no GPU kernels");
+    if (spec->kind == WorkloadKind::kBuiltin && spec->backend == "cpu")
+      return y_.ErrorAt(mf->key, "'metrics' does not apply to backend: cpu: hardware counters are GPU counters");
+    if (!cf)
+      return y_.ErrorAt(mf->key, "'metrics' needs 'chip' (the GPU chip the names are checked against, "
+                                 "like GH100; 'gpugate metrics --list-chips' lists them)");
+    GPUGATE_ASSIGN_OR_RETURN(spec->chip, y_.String(*cf));
+    if (spec->chip.empty() || !std::all_of(spec->chip.begin(), spec->chip.end(), IsIdentChar))
+      return y_.ErrorAt(*cf, "'chip' must be a chip name like GH100 or GA100, got " + Quote(spec->chip));
+    spec->chip_location = y_.Where(*cf);
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectList(*mf));
+    const std::vector<YamlField> entries = y_.Elements(mf->value, "metrics");
+    if (entries.empty()) return y_.ErrorAt(*mf, "'metrics' must not be empty");
+    for (const YamlField& e : entries) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string name, y_.String(e));
+      const bool well_formed = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return IsIdentChar(c) || c == '.';
+      });
+      if (!well_formed)
+        return y_.ErrorAt(e, "a metric name is letters, digits, '_' and '.', like dram__bytes_read.sum; got " +
+                                 Quote(name));
+      for (const MetricRequest& have : spec->metrics)
+        if (have.name == name) return y_.ErrorAt(e, "metric " + Quote(name) + " is listed twice");
+      spec->metrics.push_back(MetricRequest{name, y_.Where(e)});
+    }
+    return Status::Ok();
   }
 
   Status CheckWorkloadKeys(const YAML::Node& map, size_t kind_index) const {

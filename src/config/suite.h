@@ -79,6 +79,12 @@ inline constexpr int kProgramDefaultRounds = 5;
 /// more executions only confirm it).
 inline constexpr int kInstructionDefaultRounds = 3;
 
+/// A hardware-counter metric a workload asks for (docs/gpu-metrics.md).
+struct MetricRequest {
+  std::string name;         ///< full name with rollup: "dram__bytes_read.sum"
+  SourceLocation location;  ///< of the list entry
+};
+
 /// One expanded workload (parameters substituted, defaults merged).
 struct WorkloadSpec {
   std::string name;                 ///< expanded, unique in the suite
@@ -89,6 +95,13 @@ struct WorkloadSpec {
   std::vector<std::string> tags;
   Sampling sampling;
   SourceLocation location;          ///< of the workload's mapping in the file
+
+  /// `metrics:` (any kind but synthetic): counters for the range profiler,
+  /// checked against `chip` on any machine (metrics/suite_metrics.h). This
+  /// version plans them but does not collect them: `run` says so.
+  std::vector<MetricRequest> metrics;
+  std::string chip;                 ///< `chip:` (GH100, ...), set exactly when metrics are
+  SourceLocation chip_location;
 
   // kind: builtin
   std::string kernel;               ///< "saxpy", "triad", "copy", "reduce", "sgemm_naive", "sgemm_blocked"

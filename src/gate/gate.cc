@@ -137,6 +137,7 @@ void AppendConfirmation(WorkloadResult& into, const WorkloadResult& rerun) {
     return;
   }
   into.rounds.insert(into.rounds.end(), rerun.rounds.begin(), rerun.rounds.end());
+  into.cycles.insert(into.cycles.end(), rerun.cycles.begin(), rerun.cycles.end());
   into.summary = Summarize(AllSamples(into));
   if (into.work.bytes && into.summary.median > 0)
     into.bytes_per_second = static_cast<double>(*into.work.bytes) / into.summary.median;

@@ -11,6 +11,7 @@
 #include "harness/backends/synthetic_backend.h"
 #include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
+#include "metrics/suite_metrics.h"
 #include "model/environment.h"
 #include "stats/summary.h"
 
@@ -40,6 +41,7 @@ void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, c
     agg = round;
     agg.name = name;
     agg.rounds.clear();
+    agg.cycles.clear();
     agg.notes.clear();
     started = 1;
   }
@@ -51,6 +53,8 @@ void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, c
   }
   for (const auto& r : round.rounds)
     if (!r.empty()) agg.rounds.push_back(r);
+  for (const auto& c : round.cycles)
+    if (!c.empty()) agg.cycles.push_back(c);
 }
 
 /// Summary over all rounds; throughput rescaled from the first round's by the
@@ -191,7 +195,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   RunOptions run_options;
   run_options.backend = options.backend;
   BackendSet backends(run_options);
-  auto runner = [&backends](const WorkloadSpec& spec, AbSide, int) -> std::vector<WorkloadResult> {
+  auto run_one = [&backends](const WorkloadSpec& spec) -> std::vector<WorkloadResult> {
     if (ReportsBenchmarks(spec)) return RunProgramWorkload(spec);
     if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions")
       return {RunInstructionWorkload(spec)};
@@ -205,6 +209,11 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       return {skipped};
     }
     return {RunWorkload(spec, **backend)};
+  };
+  auto runner = [&run_one](const WorkloadSpec& spec, AbSide, int) -> std::vector<WorkloadResult> {
+    std::vector<WorkloadResult> done = run_one(spec);
+    NoteMetricsNotCollected(spec, &done);
+    return done;
   };
   AbData data = RunAb(suite, workloads, options, runner, progress);
   data.base.run.env = DetectEnvironment();

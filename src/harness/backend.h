@@ -20,6 +20,9 @@ struct Sample {
   std::optional<double> user_seconds;   ///< process backend (rusage)
   std::optional<double> sys_seconds;
   std::optional<int64_t> max_rss_bytes;
+  /// GPU: the SM clock measured over the sample; the runner stores the
+  /// sample's cycle-space time (seconds x clock) from it.
+  std::optional<double> sm_clock_hz;
 };
 
 /// A prepared workload: inputs allocated and initialised, ready to sample.

@@ -15,6 +15,7 @@
 #include "harness/backends/synthetic_backend.h"
 #include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
+#include "metrics/suite_metrics.h"
 #include "model/environment.h"
 #include "stats/summary.h"
 
@@ -143,6 +144,7 @@ class Recipe {
     if (max_rss_) result_.peak_memory_bytes = max_rss_;
     if (user_count_ > 0) result_.user_seconds = user_sum_ / static_cast<double>(user_count_);
     if (sys_count_ > 0) result_.sys_seconds = sys_sum_ / static_cast<double>(sys_count_);
+    if (any_cycles_) result_.cycles = cycle_rounds_;
     instance_->Annotate(result_);
   }
 
@@ -183,6 +185,8 @@ class Recipe {
     const Sample& x = s.value();
     const double seconds = x.seconds / static_cast<double>(result_.iterations_per_sample);
     samples.push_back(seconds);
+    round_cycles_.push_back(x.sm_clock_hz ? seconds * *x.sm_clock_hz : 0.0);
+    any_cycles_ = any_cycles_ || x.sm_clock_hz.has_value();
     sorted_.insert(std::upper_bound(sorted_.begin(), sorted_.end(), seconds), seconds);
     measured += x.seconds;
     ++total_;
@@ -199,9 +203,12 @@ class Recipe {
   }
 
   void KeepRound(int round, std::vector<double> samples) {
+    std::vector<double> cycles = std::move(round_cycles_);
+    round_cycles_.clear();
     if (samples.empty()) return;
     AddRoundLevel(samples);
     result_.rounds.push_back(std::move(samples));
+    cycle_rounds_.push_back(std::move(cycles));
     if (progress_) progress_->RoundFinished(spec_, round, total_);
   }
 
@@ -256,6 +263,9 @@ class Recipe {
   int64_t user_count_ = 0, sys_count_ = 0;
   std::optional<int64_t> max_rss_;
   std::vector<double> sorted_;        // every measured sample, ascending
+  std::vector<double> round_cycles_;  // cycle-space times of the round being measured
+  std::vector<std::vector<double>> cycle_rounds_;  // of the kept rounds, like result_.rounds
+  bool any_cycles_ = false;           // some sample carried its SM clock
   std::vector<double> round_levels_;  // median log-time of each kept round
   std::vector<double> scratch_;       // log-times of the round being kept
 };
@@ -341,24 +351,22 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
   for (int i = 0; i < total; ++i) {
     const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
     if (progress) progress->WorkloadStarted(spec, i, total);
+    std::vector<WorkloadResult> done;
     if (ReportsBenchmarks(spec)) {
-      for (WorkloadResult& r : RunProgramWorkload(spec, progress)) results.workloads.push_back(std::move(r));
-      continue;
+      done = RunProgramWorkload(spec, progress);
+    } else if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
+      done.push_back(RunInstructionWorkload(spec, progress));
+      if (progress) progress->WorkloadFinished(done.back());
+    } else {
+      auto backend = backends.For(spec);
+      done.push_back(backend.ok() ? RunWorkload(spec, *backend.value(), progress)
+                                  : SkippedResult(spec, options.backend != "auto" ? options.backend : spec.backend,
+                                                  backend.error().message));
+      if (done.back().backend == "cuda" && done.back().status == WorkloadStatus::kOk) used_gpu = true;
+      if (progress) progress->WorkloadFinished(done.back());
     }
-    if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
-      WorkloadResult r = RunInstructionWorkload(spec, progress);
-      if (progress) progress->WorkloadFinished(r);
-      results.workloads.push_back(std::move(r));
-      continue;
-    }
-    auto backend = backends.For(spec);
-    WorkloadResult r = backend.ok()
-                           ? RunWorkload(spec, *backend.value(), progress)
-                           : SkippedResult(spec, options.backend != "auto" ? options.backend : spec.backend,
-                                           backend.error().message);
-    if (r.backend == "cuda" && r.status == WorkloadStatus::kOk) used_gpu = true;
-    if (progress) progress->WorkloadFinished(r);
-    results.workloads.push_back(std::move(r));
+    NoteMetricsNotCollected(spec, &done);
+    for (WorkloadResult& r : done) results.workloads.push_back(std::move(r));
   }
   if (used_gpu) {
     auto gpu = QueryCudaGpuInfo(0);

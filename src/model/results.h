@@ -150,6 +150,10 @@ struct WorkloadResult {
   std::optional<double> sys_seconds;         ///< mean per sample (process)
 
   std::vector<ClockReading> clocks;
+  /// GPU: each sample's cycle-space time (seconds per invocation x the SM
+  /// clock measured over the sample), grouped like `rounds`; 0 where the
+  /// clock was not read. Empty when no sample carried a clock.
+  std::vector<std::vector<double>> cycles;
   bool throttled = false;
   std::vector<KernelResult> kernels;
   std::map<std::string, double> counters;    ///< free-form numeric counters

@@ -30,7 +30,7 @@ namespace {
 
 /// Minor version written by this gpugate. Readers accept any minor of their
 /// major: minor versions only add fields, which older readers ignore.
-constexpr int kResultsMinorVersion = 3;
+constexpr int kResultsMinorVersion = 4;
 constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 
 // ---------------------------------------------------------------------------
@@ -218,6 +218,14 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
   w.StartArray();
   for (const auto& c : r.clocks) WriteClock(w, c);
   w.EndArray();
+  if (!r.cycles.empty()) {
+    w.Key("cycles");
+    w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+    w.StartArray();
+    for (const auto& round : r.cycles) DoubleArray(w, round);
+    w.EndArray();
+    w.SetFormatOptions(rapidjson::kFormatDefault);
+  }
   Field(w, "throttled", r.throttled);
   w.Key("kernels");
   w.StartArray();
@@ -641,6 +649,20 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
     const Path cp = p.Member("clocks");
     for (size_t i = 0; i < clocks->items.size() && d.ok(); ++i)
       ReadClock(d, clocks->items[i], cp.Element(static_cast<int64_t>(i)), &w->clocks.emplace_back());
+  }
+  if (const JsonValue* cycles = o.Array("cycles", false)) {
+    const Path yp = p.Member("cycles");
+    size_t values = 0;
+    for (size_t i = 0; i < cycles->items.size() && d.ok(); ++i) {
+      const JsonValue& round = cycles->items[i];
+      const Path ip = yp.Element(static_cast<int64_t>(i));
+      if (!round.IsArray()) return d.TypeError(round, ip, "an array of cycle counts");
+      values += round.items.size();
+      if (values > static_cast<size_t>(kMaxSamplesPerResult))
+        return d.Fail(round, ip, "more than " + std::to_string(kMaxSamplesPerResult) +
+                                     " cycle counts in one workload");
+      ReadSamples(d, round, ip, SampleKind::kValue, &w->cycles.emplace_back());
+    }
   }
   o.Optional("throttled", &w->throttled);
   if (const JsonValue* kernels = o.Array("kernels", false)) {

@@ -39,6 +39,16 @@ TEST(CudaBackendGpuTest, SaxpyRunsVerifiesAndReportsClocks) {
   ASSERT_EQ(r.clocks.size(), r.rounds.size());
   for (const auto& c : r.clocks) EXPECT_GT(c.sm_clock_hz, 1e8);
   EXPECT_GT(r.counters.at("l2_flush_bytes"), 0);
+  // Per-sample clocks: a cycle-space time for every kept sample, and the
+  // throttled samples that were dropped counted (0 on a healthy GPU).
+  ASSERT_EQ(r.cycles.size(), r.rounds.size());
+  for (size_t i = 0; i < r.rounds.size(); ++i) {
+    ASSERT_EQ(r.cycles[i].size(), r.rounds[i].size());
+    for (size_t j = 0; j < r.rounds[i].size(); ++j)
+      EXPECT_NEAR(r.cycles[i][j] / r.rounds[i][j], r.clocks[i].sm_clock_hz, 0.3 * r.clocks[i].sm_clock_hz);
+  }
+  EXPECT_EQ(r.counters.count("throttled_samples_discarded"), 1u);
+  EXPECT_EQ(r.counters.count("blocking_kernel_timeouts"), 0u);
 }
 
 TEST(CudaBackendGpuTest, EveryKernelVerifies) {

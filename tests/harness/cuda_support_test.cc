@@ -36,6 +36,45 @@ TEST(CudaSupportTest, ThrottleWhenAnyReadingIsMoreThanTenPercentLow) {
   EXPECT_FALSE(detail::IsThrottled(r, 1.41e9));
 }
 
+TEST(CudaSupportTest, SampleThrottledBelowThreeQuartersOfTheDefaultClock) {
+  EXPECT_FALSE(detail::SampleThrottled(1.41e9, 1.41e9));
+  EXPECT_FALSE(detail::SampleThrottled(0.75 * 1.41e9, 1.41e9));  // exactly 75%: not below
+  EXPECT_TRUE(detail::SampleThrottled(0.74 * 1.41e9, 1.41e9));
+  EXPECT_FALSE(detail::SampleThrottled(0.0, 1.41e9));  // reading failed
+  EXPECT_FALSE(detail::SampleThrottled(0.5e9, 0.0));   // default unknown
+  EXPECT_TRUE(detail::SampleThrottled(0.85e9, 1.41e9, 0.9));
+}
+
+TEST(CudaSupportTest, CycleSpaceTimeIsSecondsTimesClock) {
+  EXPECT_DOUBLE_EQ(detail::CycleSpaceTime(2e-3, 1.5e9), 3e6);
+  // The same work at a lower clock takes longer but as many cycles.
+  EXPECT_DOUBLE_EQ(detail::CycleSpaceTime(3e-3, 1.0e9), detail::CycleSpaceTime(2e-3, 1.5e9));
+  EXPECT_DOUBLE_EQ(detail::CycleSpaceTime(1.0, 0.0), 0.0);
+}
+
+TEST(CudaSupportTest, ThrottleTrackerDiscardsAndCounts) {
+  detail::ThrottleTracker t(1.0e9, /*max_consecutive=*/2);
+  EXPECT_EQ(t.OnSample(0.99e9), detail::SampleAction::kKeep);
+  EXPECT_EQ(t.OnSample(0.5e9), detail::SampleAction::kDiscardAndRecover);
+  EXPECT_EQ(t.OnSample(0.9e9), detail::SampleAction::kKeep);  // recovered: the run resets
+  EXPECT_EQ(t.OnSample(0.5e9), detail::SampleAction::kDiscardAndRecover);
+  EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kDiscardAndRecover);
+  EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kKeepThrottled);  // third in a row: kept
+  EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kDiscardAndRecover);
+  EXPECT_EQ(t.OnSample(0.0), detail::SampleAction::kKeep);  // no reading: kept
+  EXPECT_EQ(t.discarded(), 4);
+  EXPECT_EQ(t.kept_throttled(), 1);
+  detail::ThrottleTracker unknown(0.0);
+  EXPECT_EQ(unknown.OnSample(1.0), detail::SampleAction::kKeep);
+}
+
+TEST(CudaSupportTest, LaunchesBeforeReleaseStayWithinTheQueue) {
+  EXPECT_EQ(detail::LaunchesBeforeRelease(1, 256), 1);
+  EXPECT_EQ(detail::LaunchesBeforeRelease(256, 256), 256);
+  EXPECT_EQ(detail::LaunchesBeforeRelease(1 << 20, 256), 256);
+  EXPECT_EQ(detail::LaunchesBeforeRelease(0, 256), 0);
+}
+
 TEST(CudaSupportTest, DescribeThrottleReasons) {
   EXPECT_EQ(detail::DescribeThrottleReasons(0), "none");
   EXPECT_EQ(detail::DescribeThrottleReasons(0x4), "sw_power_cap");

@@ -545,5 +545,58 @@ TEST(RunSuiteTest, SkipsCudaWorkloadWithoutDeviceAndRunsTheRest) {
   EXPECT_FALSE(r.run.env.gpu.name.has_value());
 }
 
+// A backend whose samples carry the SM clock they ran at, as the CUDA
+// backend's do: 1 ms per sample, the clock alternating 1.5 and 1.0 GHz, and
+// every fourth sample without a reading.
+class ClockedInstance final : public WorkloadInstance {
+ public:
+  Result<Sample> RunSample() override {
+    Sample s;
+    s.seconds = 1e-3;
+    if (++calls_ % 4 != 0) s.sm_clock_hz = calls_ % 2 == 0 ? 1.0e9 : 1.5e9;
+    return s;
+  }
+
+ private:
+  int calls_ = 0;
+};
+
+class ClockedBackend final : public Backend {
+ public:
+  std::string Name() const override { return "clocked"; }
+  std::optional<std::string> Unsupported(const WorkloadSpec&) const override { return std::nullopt; }
+  Result<std::unique_ptr<WorkloadInstance>> Prepare(const WorkloadSpec&) override {
+    return std::unique_ptr<WorkloadInstance>(std::make_unique<ClockedInstance>());
+  }
+};
+
+TEST(RunnerTest, StoresCycleSpaceTimePerSampleWhenSamplesCarryAClock) {
+  Sampling s = QuickSampling();
+  s.warmup = 3;
+  s.min_samples = 8;
+  s.max_samples = 8;
+  s.rounds = 2;
+  ClockedBackend backend;
+  WorkloadResult r = RunWorkload(SyntheticSpecWith(0.001, s), backend);
+  ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+  ASSERT_EQ(r.cycles.size(), r.rounds.size());
+  // Warmup took calls 1-3; measured samples are calls 4..11.
+  std::vector<double> flat;
+  for (size_t i = 0; i < r.rounds.size(); ++i) {
+    ASSERT_EQ(r.cycles[i].size(), r.rounds[i].size());
+    flat.insert(flat.end(), r.cycles[i].begin(), r.cycles[i].end());
+  }
+  ASSERT_EQ(flat.size(), 8u);
+  const std::vector<double> want = {0.0, 1.5e6, 1.0e6, 1.5e6, 0.0, 1.5e6, 1.0e6, 1.5e6};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_DOUBLE_EQ(flat[i], want[i]) << i;
+}
+
+TEST(RunnerTest, NoCyclesWithoutClocks) {
+  SyntheticBackend backend;
+  WorkloadResult r = RunWorkload(SyntheticSpecWith(0.001, QuickSampling()), backend);
+  ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
+  EXPECT_TRUE(r.cycles.empty());
+}
+
 }  // namespace
 }  // namespace gpugate

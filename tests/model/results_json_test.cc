@@ -128,6 +128,12 @@ void ExpectSameResults(const Results& a, const Results& b) {
     EXPECT_EQ(wa.peak_memory_bytes, wb.peak_memory_bytes);
     ExpectSameOptionalDouble(wa.user_seconds, wb.user_seconds, "user_seconds");
     ExpectSameOptionalDouble(wa.sys_seconds, wb.sys_seconds, "sys_seconds");
+    ASSERT_EQ(wa.cycles.size(), wb.cycles.size());
+    for (size_t r = 0; r < wa.cycles.size(); ++r) {
+      ASSERT_EQ(wa.cycles[r].size(), wb.cycles[r].size());
+      for (size_t s = 0; s < wa.cycles[r].size(); ++s)
+        ExpectSameDouble(wa.cycles[r][s], wb.cycles[r][s], "cycles");
+    }
     ASSERT_EQ(wa.clocks.size(), wb.clocks.size());
     for (size_t c = 0; c < wa.clocks.size(); ++c) {
       EXPECT_EQ(wa.clocks[c].round, wb.clocks[c].round);
@@ -217,6 +223,7 @@ Results FullResults() {
   w.sys_seconds = 0.003;
   w.clocks = {ClockReading{0, 1.41e9, 61.5, 312.25, "sw_thermal"},
               ClockReading{1, 1.395e9, std::nullopt, std::nullopt, std::nullopt}};
+  w.cycles = {{1762500.0, 0.0}, {1.5e6 + 0.25}};
   w.throttled = true;
   KernelResult k;
   k.name = "void saxpy<float>(int, float, float const*, float*)";
@@ -281,7 +288,7 @@ TEST(ResultsJson, StartsWithSchemaAndVersion) {
       "  \"schema\": \"gpugate/results/v1\",\n"
       "  \"version\": {\n"
       "    \"major\": 1,\n"
-      "    \"minor\": 3\n"
+      "    \"minor\": 4\n"
       "  },\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
 }
@@ -541,7 +548,7 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   EXPECT_EQ(workloads.items[1].Find("deterministic"), nullptr);
   EXPECT_TRUE(workloads.items[2].Find("deterministic")->boolean);
   EXPECT_EQ(workloads.items[2].Find("lower_is_better"), nullptr);
-  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 3);
+  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 4);
   Result<Results> back = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ExpectSameResults(r, *back);
@@ -687,7 +694,7 @@ TEST(ResultsJson, NotesAreOptionalAndTyped) {
   EXPECT_EQ(workloads.items[1].Find("notes")->items.at(0).string, noisy.notes[0]);
 
   std::string older = text;
-  older.replace(older.find("\"minor\": 3"), 10, "\"minor\": 2");
+  older.replace(older.find("\"minor\": 4"), 10, "\"minor\": 2");
   Result<Results> back = ResultsFromJson(older, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->workloads[0].notes.empty());
@@ -709,6 +716,42 @@ TEST(ResultsModel, AppendNotesPrefixesAndSkipsKnownNotes) {
   AppendNotes(w, {"b"}, "round 2: ");
   AppendNotes(w, {"b"}, "round 2: ");
   EXPECT_EQ(w.notes, (std::vector<std::string>{"a", "b", "round 2: b"}));
+}
+
+}  // namespace
+}  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+// Cycles (minor version 4) are written only when a sample carried its clock;
+// a cycle count must be a finite number >= 0, named by its position.
+TEST(ResultsJson, CyclesAreOptionalAndChecked) {
+  Results r;
+  WorkloadResult& cpu = r.workloads.emplace_back();
+  cpu.name = "cpu";
+  cpu.rounds = {{1e-3}};
+  WorkloadResult& gpu = r.workloads.emplace_back();
+  gpu.name = "gpu";
+  gpu.rounds = {{1e-3, 2e-3}};
+  gpu.cycles = {{1762500.0, 0.0}};
+  const std::string text = ResultsToJson(r);
+  Result<JsonValue> doc = ParseJson(text, "r.json");
+  ASSERT_TRUE(doc.ok());
+  const JsonValue& workloads = *doc->Find("workloads");
+  EXPECT_EQ(workloads.items[0].Find("cycles"), nullptr);
+  ASSERT_NE(workloads.items[1].Find("cycles"), nullptr);
+  Result<Results> back = ResultsFromJson(text, "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->workloads[0].cycles.empty());
+  EXPECT_EQ(back->workloads[1].cycles, gpu.cycles);
+
+  std::string bad = text;
+  bad.replace(bad.find("1762500.0"), 9, "-1.0");
+  Result<Results> rejected = ResultsFromJson(bad, "r.json");
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_NE(rejected.error().message.find("workloads[1].cycles[0][0]"), std::string::npos)
+      << rejected.error().message;
 }
 
 }  // namespace

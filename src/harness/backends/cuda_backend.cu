@@ -1,10 +1,17 @@
 // Backend "cuda": the builtin kernels on the device, timed with CUDA events.
-// Per sample: (cold L2) a scratch buffer of 2x L2 is written, then the start
-// event, the kernel `iterations` times, the stop event. Before each round a
-// one-thread kernel reads %globaltimer and clock64() around a ~1 ms spin to
-// measure the SM clock (as nvbench does); NVML (dlopen'ed, optional) adds
-// temperature, power and throttle reasons. Work counts follow the CPU
-// kernels' convention (cpu_kernels.h).
+// Per sample, as nvbench's measure_cold: (cold L2) a scratch buffer of 2x L2
+// is written; a one-thread blocking kernel holds the stream while the host
+// queues a clock stamp, the start event, the kernel `iterations` times (up to
+// the launch queue's depth), the stop event and a second clock stamp, so the
+// start event is not recorded before the launches are queued; then the host
+// releases it. The stamps (clock64() and %globaltimer) give the SM clock over
+// the sample; a sample below 75% of the default clock is throttled: dropped,
+// counted, and measured again after a recovery pause (cuda_support.h). Each
+// kept sample carries its clock, so the runner stores its cycle-space time.
+// Before each round a one-thread kernel reads %globaltimer and clock64()
+// around a ~1 ms spin as well; NVML (dlopen'ed, optional) adds temperature,
+// power and throttle reasons. Work counts follow the CPU kernels' convention
+// (cpu_kernels.h). Not verified on a device in this version (docs/harness.md).
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -13,6 +20,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <chrono>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -196,6 +205,56 @@ __global__ void ClockProbeKernel(long long spin_ns, long long* out) {
   out[1] = static_cast<long long>(t1 - t0);
 }
 
+// Holds the stream until the host sets *release (nvbench's blocking kernel),
+// or until `timeout_ns` pass; then sets *timed_out.
+__global__ void BlockingKernel(const volatile int* release, long long timeout_ns, volatile int* timed_out) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  while (*release == 0) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (static_cast<long long>(t - t0) > timeout_ns) {
+      *timed_out = 1;
+      break;
+    }
+  }
+}
+
+// Writes clock64() and %globaltimer, on one thread.
+__global__ void ClockStampKernel(long long* out) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  out[0] = clock64();
+  out[1] = static_cast<long long>(t);
+}
+
+// Pinned host memory the device reads and writes (cudaHostAllocMapped).
+class MappedInts {
+ public:
+  MappedInts() = default;
+  MappedInts(const MappedInts&) = delete;
+  MappedInts& operator=(const MappedInts&) = delete;
+  ~MappedInts() {
+    if (host_) cudaFreeHost(host_);
+  }
+  Status Allocate(size_t count) {
+    cudaError_t e = cudaHostAlloc(reinterpret_cast<void**>(&host_), count * sizeof(long long), cudaHostAllocMapped);
+    if (e != cudaSuccess) {
+      host_ = nullptr;
+      return ToolError(CudaMessage(e, "cudaHostAlloc"));
+    }
+    std::memset(host_, 0, count * sizeof(long long));
+    e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0);
+    if (e != cudaSuccess) return ToolError(CudaMessage(e, "cudaHostGetDevicePointer"));
+    return Status::Ok();
+  }
+  long long* host() const { return host_; }
+  long long* device() const { return device_; }
+
+ private:
+  long long* host_ = nullptr;
+  long long* device_ = nullptr;
+};
+
 // ---------------------------------------------------------------------------
 // NVML through dlopen (no nvml.h): the few entry points we use.
 
@@ -341,7 +400,8 @@ class CudaInstance final : public WorkloadInstance {
   CudaInstance(std::string kernel, KernelShape shape, bool l2_cold, int device, const GpuInfo& info,
                const Nvml* nvml)
       : kernel_(std::move(kernel)), shape_(shape), l2_cold_(l2_cold), device_(device),
-        max_clock_hz_(info.sm_clock_hz.value_or(0)), l2_bytes_(info.l2_bytes.value_or(0)),
+        max_clock_hz_(info.sm_clock_hz.value_or(0)), throttle_(DefaultClockHz(device)),
+        l2_bytes_(info.l2_bytes.value_or(0)),
         sm_count_(info.sm_count.value_or(1)), nvml_(nvml),
         nvml_device_(nvml && nvml->ok() ? nvml->DeviceFor(device) : nullptr) {}
 
@@ -366,6 +426,9 @@ class CudaInstance final : public WorkloadInstance {
     blocks_ = std::max(blocks_, 1);
     if (Status st = partials_.Allocate(sizeof(float) * (blocks_ + 1)); !st.ok()) return st;
     if (Status st = clock_out_.Allocate(2 * sizeof(long long)); !st.ok()) return st;
+    // [0] release flag (an int in the first slot), [1] timed-out flag,
+    // [2..3] start stamp, [4..5] stop stamp.
+    if (Status st = mapped_.Allocate(6); !st.ok()) return st;
     if (l2_cold_) {
       if (Status st = scratch_.Allocate(static_cast<size_t>(detail::L2FlushBytes(l2_bytes_))); !st.ok())
         return st;
@@ -391,16 +454,24 @@ class CudaInstance final : public WorkloadInstance {
   }
 
   Result<Sample> RunSample() override {
-    if (l2_cold_) {
-      // Alternate the byte so the driver cannot skip an unchanged memset.
-      flush_value_ ^= 0x5a;
-      GPUGATE_CUDA_TRY(cudaMemsetAsync(scratch_.get(), flush_value_, scratch_.bytes(), stream_.get()));
+    while (true) {
+      if (l2_cold_) {
+        // Alternate the byte so the driver cannot skip an unchanged memset.
+        flush_value_ ^= 0x5a;
+        GPUGATE_CUDA_TRY(cudaMemsetAsync(scratch_.get(), flush_value_, scratch_.bytes(), stream_.get()));
+      }
+      auto s = TimeBatch(iterations_);
+      if (!s.ok()) return s.error();
+      const double clock_hz = SampleClockHz();
+      if (throttle_.OnSample(clock_hz) == detail::SampleAction::kDiscardAndRecover) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(detail::kThrottleRecoverySeconds));
+        continue;
+      }
+      Sample out;
+      out.seconds = *s;
+      if (clock_hz > 0) out.sm_clock_hz = clock_hz;
+      return out;
     }
-    auto s = TimeBatch(iterations_);
-    if (!s.ok()) return s.error();
-    Sample out;
-    out.seconds = *s;
-    return out;
   }
 
   WorkCounts Work() const override {
@@ -478,7 +549,11 @@ class CudaInstance final : public WorkloadInstance {
 
   void Annotate(WorkloadResult& result) const override {
     result.clocks = clocks_;
-    result.throttled = detail::IsThrottled(clocks_, max_clock_hz_);
+    result.throttled = detail::IsThrottled(clocks_, max_clock_hz_) || throttle_.kept_throttled() > 0;
+    result.counters["throttled_samples_discarded"] = throttle_.discarded();
+    if (throttle_.kept_throttled() > 0)
+      result.counters["throttled_samples_kept"] = throttle_.kept_throttled();
+    if (blocking_timeouts_ > 0) result.counters["blocking_kernel_timeouts"] = blocking_timeouts_;
     result.peak_memory_bytes = static_cast<int64_t>(a_.bytes() + b_.bytes() + c_.bytes() +
                                                     partials_.bytes() + scratch_.bytes());
     if (l2_cold_) result.counters["l2_flush_bytes"] = static_cast<double>(scratch_.bytes());
@@ -514,17 +589,56 @@ class CudaInstance final : public WorkloadInstance {
     }
   }
 
-  // Seconds for `iterations` back-to-back launches between two events.
+  // Seconds for `iterations` back-to-back launches between two events, the
+  // stream held by the blocking kernel until they are queued (or the launch
+  // queue's depth is), with clock stamps just outside the events.
   Result<double> TimeBatch(int64_t iterations) {
-    GPUGATE_CUDA_TRY(cudaEventRecord(start_.get(), stream_.get()));
-    for (int64_t i = 0; i < iterations; ++i) Launch();
+    cudaStream_t s = stream_.get();
+    int* release = reinterpret_cast<int*>(mapped_.host());
+    __atomic_store_n(release, 0, __ATOMIC_SEQ_CST);
+    mapped_.host()[1] = 0;
+    BlockingKernel<<<1, 1, 0, s>>>(reinterpret_cast<const int*>(mapped_.device()), kBlockingTimeoutNs,
+                                   reinterpret_cast<int*>(mapped_.device() + 1));
+    ClockStampKernel<<<1, 1, 0, s>>>(mapped_.device() + 2);
+    GPUGATE_CUDA_TRY(cudaEventRecord(start_.get(), s));
+    const int64_t before = detail::LaunchesBeforeRelease(iterations, kQueuedLaunches);
+    for (int64_t i = 0; i < before; ++i) Launch();
+    if (before == iterations) {
+      GPUGATE_CUDA_TRY(cudaEventRecord(stop_.get(), s));
+      ClockStampKernel<<<1, 1, 0, s>>>(mapped_.device() + 4);
+    }
+    __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
+    if (before < iterations) {
+      for (int64_t i = before; i < iterations; ++i) Launch();
+      GPUGATE_CUDA_TRY(cudaEventRecord(stop_.get(), s));
+      ClockStampKernel<<<1, 1, 0, s>>>(mapped_.device() + 4);
+    }
     GPUGATE_CUDA_TRY(cudaGetLastError());
-    GPUGATE_CUDA_TRY(cudaEventRecord(stop_.get(), stream_.get()));
-    GPUGATE_CUDA_TRY(cudaEventSynchronize(stop_.get()));
+    GPUGATE_CUDA_TRY(cudaStreamSynchronize(s));
+    if (__atomic_load_n(reinterpret_cast<int*>(mapped_.host() + 1), __ATOMIC_SEQ_CST) != 0) ++blocking_timeouts_;
     float ms = 0;
     GPUGATE_CUDA_TRY(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
     return static_cast<double>(ms) * 1e-3;
   }
+
+  // The SM clock over the last TimeBatch, from its two stamps; 0 if unknown.
+  double SampleClockHz() const {
+    const long long* m = mapped_.host();
+    return detail::ClockHzFromCounters(m[4] - m[2], m[5] - m[3]);
+  }
+
+  // The device's default SM clock (what nvbench compares against), 0 if unknown.
+  static double DefaultClockHz(int device) {
+    int khz = 0;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) != cudaSuccess || khz <= 0) return 0.0;
+    return khz * 1e3;
+  }
+
+  // Launches queued behind the blocking kernel at most (CUDA's pending
+  // launch queue holds about a thousand).
+  static constexpr int64_t kQueuedLaunches = 256;
+  // The blocking kernel gives up after this long (the host was descheduled).
+  static constexpr long long kBlockingTimeoutNs = 10LL * 1000 * 1000 * 1000;
 
   double MeasureSmClock() {
     constexpr long long kSpinNs = 1000000;  // 1 ms: globaltimer ticks are <= 1 us
@@ -541,6 +655,8 @@ class CudaInstance final : public WorkloadInstance {
   bool l2_cold_;
   int device_;
   double max_clock_hz_;
+  detail::ThrottleTracker throttle_;
+  int blocking_timeouts_ = 0;
   int64_t l2_bytes_;
   int sm_count_;
   const Nvml* nvml_;
@@ -548,6 +664,7 @@ class CudaInstance final : public WorkloadInstance {
   Stream stream_;
   Event start_, stop_;
   DeviceBuffer a_, b_, c_, partials_, clock_out_, scratch_;
+  MappedInts mapped_;
   std::vector<float> host_a_, host_b_;
   int blocks_ = 1;
   int64_t iterations_ = 1;

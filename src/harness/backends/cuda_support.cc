@@ -1,6 +1,7 @@
 // Host-side CUDA backend logic that needs no GPU (see cuda_support.h).
 #include "harness/backends/cuda_support.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gpugate::detail {
@@ -23,6 +24,34 @@ bool IsThrottled(const std::vector<ClockReading>& readings, double max_clock_hz,
   for (const ClockReading& r : readings)
     if (r.sm_clock_hz > 0 && r.sm_clock_hz < floor) return true;
   return false;
+}
+
+bool SampleThrottled(double sample_clock_hz, double default_clock_hz, double fraction) {
+  if (sample_clock_hz <= 0 || default_clock_hz <= 0) return false;
+  return sample_clock_hz < fraction * default_clock_hz;
+}
+
+double CycleSpaceTime(double seconds, double sm_clock_hz) {
+  return sm_clock_hz > 0 ? seconds * sm_clock_hz : 0.0;
+}
+
+SampleAction ThrottleTracker::OnSample(double sample_clock_hz) {
+  if (!SampleThrottled(sample_clock_hz, default_clock_hz_)) {
+    in_a_row_ = 0;
+    return SampleAction::kKeep;
+  }
+  if (in_a_row_ >= max_consecutive_) {
+    in_a_row_ = 0;
+    ++kept_throttled_;
+    return SampleAction::kKeepThrottled;
+  }
+  ++in_a_row_;
+  ++discarded_;
+  return SampleAction::kDiscardAndRecover;
+}
+
+int64_t LaunchesBeforeRelease(int64_t iterations, int64_t queue_cap) {
+  return std::max<int64_t>(0, std::min(iterations, queue_cap));
 }
 
 std::string DescribeThrottleReasons(uint64_t mask) {

@@ -25,6 +25,58 @@ double ClockHzFromCounters(int64_t cycles, int64_t nanoseconds);
 bool IsThrottled(const std::vector<ClockReading>& readings, double max_clock_hz,
                  double tolerance = 0.10);
 
+/// nvbench's throttle rule: a sample whose SM clock, measured around it, is
+/// below this fraction of the device's default SM clock ran throttled.
+inline constexpr double kThrottledClockFraction = 0.75;
+/// Pause after a throttled sample before the next one, so the GPU can come
+/// back to its clock (nvbench waits 50 ms).
+inline constexpr double kThrottleRecoverySeconds = 0.05;
+/// Throttled samples in a row after which a sample is kept anyway (and the
+/// workload flagged throttled), so a GPU pinned below 75% still ends.
+inline constexpr int kMaxConsecutiveThrottled = 20;
+
+/// Whether a sample ran throttled: both clocks known (> 0) and the sample's
+/// below `fraction` of the default.
+bool SampleThrottled(double sample_clock_hz, double default_clock_hz,
+                     double fraction = kThrottledClockFraction);
+
+/// Cycle-space duration of a sample: seconds x the SM clock measured around
+/// it (cycles), independent of the clock the GPU happened to run at. 0 when
+/// the clock is unknown (<= 0).
+double CycleSpaceTime(double seconds, double sm_clock_hz);
+
+/// What to do with a measured sample.
+enum class SampleAction {
+  kKeep,               ///< clock fine (or unknown)
+  kDiscardAndRecover,  ///< throttled: drop it, wait kThrottleRecoverySeconds, measure again
+  kKeepThrottled,      ///< throttled, but `max_consecutive` were dropped in a row: keep it
+};
+
+/// Applies the throttle rule sample by sample and counts what it dropped.
+class ThrottleTracker {
+ public:
+  explicit ThrottleTracker(double default_clock_hz, int max_consecutive = kMaxConsecutiveThrottled)
+      : default_clock_hz_(default_clock_hz), max_consecutive_(max_consecutive) {}
+
+  SampleAction OnSample(double sample_clock_hz);
+
+  int discarded() const { return discarded_; }          ///< throttled samples dropped
+  int kept_throttled() const { return kept_throttled_; }  ///< throttled samples kept (limit hit)
+
+ private:
+  double default_clock_hz_;
+  int max_consecutive_;
+  int in_a_row_ = 0;
+  int discarded_ = 0;
+  int kept_throttled_ = 0;
+};
+
+/// Launches queued behind the blocking kernel before it is released: all
+/// `iterations` up to `queue_cap`. Beyond the cap the host would wait on a
+/// full launch queue while the device waits on the host, so the rest are
+/// queued after the release (the start event is long since behind real work).
+int64_t LaunchesBeforeRelease(int64_t iterations, int64_t queue_cap);
+
 /// NVML clocks-event (throttle) reason bits as a comma-separated list of
 /// names ("sw_power_cap,hw_slowdown"); "none" for 0. Bits are those of
 /// nvmlClocksThrottleReasons / nvmlClocksEventReasons; unknown bits appear

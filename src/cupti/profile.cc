@@ -95,6 +95,7 @@ void CuptiKernelPool::Add(const CuptiExecution& e) {
 }
 
 void CuptiKernelPool::Annotate(WorkloadResult& w, const std::string& scope) const {
+  if (executions_ == 0) return;  // nothing measured (the workload failed first)
   w.counters["cupti_executions"] = executions_;
   w.counters["cupti_executions_with_gpu_activity"] = active_;
   const std::string n = std::to_string(executions_);

@@ -53,6 +53,7 @@ class CuptiKernelPool {
   /// and a note; without any GPU activity the kernels stay empty and the
   /// note says "profile: cupti recorded no GPU activity (...)". `scope`, when
   /// given, is added to the note (e.g. that the kernels are the process's).
+  /// Nothing when no execution was added.
   void Annotate(WorkloadResult& w, const std::string& scope = "") const;
 
  private:

@@ -170,6 +170,10 @@ TEST_F(CuptiProfileTest, UnreadableTraceIsAnError) {
 
 TEST_F(CuptiProfileTest, PoolWithoutGpuActivityCarriesAnHonestNote) {
   CuptiKernelPool pool;
+  WorkloadResult failed_first;  // no execution measured: nothing to say
+  pool.Annotate(failed_first);
+  EXPECT_TRUE(failed_first.notes.empty());
+  EXPECT_TRUE(failed_first.counters.empty());
   pool.Add(CuptiExecution{});
   pool.Add(CuptiExecution{});
   WorkloadResult w;

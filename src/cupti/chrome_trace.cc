@@ -5,24 +5,14 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "util/json_writer.h"
+#include "util/time_text.h"
 
 namespace gpugate {
-
-std::string NanosToMicrosText(int64_t ns) {
-  const bool negative = ns < 0;
-  // Magnitude as unsigned: also right for INT64_MIN.
-  const uint64_t mag = negative ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "",
-                static_cast<unsigned long long>(mag / 1000), static_cast<unsigned long long>(mag % 1000));
-  return buf;
-}
 
 namespace {
 

@@ -26,8 +26,4 @@ struct ChromeTraceOptions {
 /// layer (valid UTF-8, controls escaped).
 std::string WriteChromeTrace(const TraceRecords& records, const ChromeTraceOptions& options = {});
 
-/// Integer nanoseconds as microseconds with three decimals: 1500 -> "1.500",
-/// -1 -> "-0.001".
-std::string NanosToMicrosText(int64_t ns);
-
 }  // namespace gpugate

@@ -12,6 +12,7 @@
 #include "trace/analysis.h"
 #include "trace/to_results.h"
 #include "trace/trace_reader.h"
+#include "util/time_text.h"
 
 namespace gpugate {
 namespace {

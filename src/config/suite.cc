@@ -15,6 +15,7 @@
 #include <set>
 
 #include "config/yaml_util.h"
+#include "cupti/profile.h"
 #include "util/fs.h"
 #include "util/text/escape.h"
 #include "util/random.h"
@@ -69,7 +70,7 @@ const std::vector<std::vector<std::string>>& KindSpecificKeys() {
       {"backend", "kernel", "l2"},
       {"argv", "shell", "env", "cwd", "profile", "measure", "cache_sim", "results", "bigger_is_better"},
       {"synthetic"},
-      {"argv", "env", "cwd", "filter", "repetitions"},
+      {"argv", "env", "cwd", "filter", "repetitions", "profile"},
       {"argv", "env", "cwd", "benchmarks", "axes"},
   };
   return kKeys;
@@ -593,14 +594,25 @@ class SuiteParser {
       GPUGATE_ASSIGN_OR_RETURN(spec->shell, y_.Bool(*f));
     }
     GPUGATE_RETURN_IF_ERROR(ParseProcess(map, spec));
-    if (std::optional<YamlField> f = y_.Find(map, "profile")) {
-      static const std::vector<std::string> kProfiles = {"none", "cupti"};
-      GPUGATE_ASSIGN_OR_RETURN(spec->profile, y_.Choice(*f, "profile", kProfiles));
-      if (spec->profile != "none")
-        return y_.ErrorAt(*f, "profile '" + spec->profile +
-                                  "' is not built in this gpugate version: its kernels would "
-                                  "not be recorded (remove the key, or use profile: none)");
-    }
+    return ParseProfile(map, spec);
+  }
+
+  // `profile:` of a command or gbench workload (docs/cupti.md).
+  Status ParseProfile(const YAML::Node& map, WorkloadSpec* spec) const {
+    std::optional<YamlField> f = y_.Find(map, "profile");
+    if (!f) return Status::Ok();
+    static const std::vector<std::string> kProfiles = {"none", "cupti"};
+    GPUGATE_ASSIGN_OR_RETURN(spec->profile, y_.Choice(*f, "profile", kProfiles));
+    if (spec->profile != "cupti") return Status::Ok();
+    if (!CuptiProfileBuilt())
+      return y_.ErrorAt(*f, "profile 'cupti' is not built in this gpugate: it was built without CUDA, "
+                            "so its kernels would not be recorded (remove the key, or use profile: none)");
+    if (spec->measure == "instructions")
+      return y_.ErrorAt(*f, "profile: cupti and measure: instructions do not go together (the count "
+                            "runs the command under valgrind)");
+    if (!spec->results.empty())
+      return y_.ErrorAt(*f, "profile: cupti and 'results' do not go together: the kernels of one "
+                            "execution cannot be told apart by benchmark");
     return Status::Ok();
   }
 
@@ -695,6 +707,7 @@ class SuiteParser {
   Status ParseProgram(const YAML::Node& map, WorkloadSpec* spec) const {
     GPUGATE_RETURN_IF_ERROR(ParseProcess(map, spec));
     if (spec->kind == WorkloadKind::kGbench) {
+      GPUGATE_RETURN_IF_ERROR(ParseProfile(map, spec));
       if (std::optional<YamlField> f = y_.Find(map, "filter")) {
         GPUGATE_ASSIGN_OR_RETURN(spec->filter, y_.String(*f));
         if (spec->filter.empty()) return y_.ErrorAt(*f, "'filter' must not be empty");

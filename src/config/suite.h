@@ -113,7 +113,7 @@ struct WorkloadSpec {
   bool shell = false;               ///< run argv[0] through /bin/sh -c
   std::map<std::string, std::string> env;
   std::string cwd;                  ///< absolute after loading (a relative `cwd:` is taken from the suite file's folder); "" = inherit
-  std::string profile = "none";     ///< none (the only profile this version builds)
+  std::string profile = "none";     ///< none | cupti (command and gbench; docs/cupti.md)
   /// time: wall time per execution (the process backend); instructions:
   /// instructions executed under valgrind's cachegrind, a deterministic count
   /// (harness/instruction_runner.h).

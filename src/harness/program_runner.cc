@@ -13,6 +13,7 @@
 #include <map>
 #include <utility>
 
+#include "cupti/tracer.h"
 #include "harness/backends/process_backend.h"
 #include "ingest/format.h"
 #include "ingest/gbench.h"
@@ -83,6 +84,7 @@ class ProgramRun {
       if (p >= kMinProcesses && elapsed >= spec_.sampling.max_time) break;
       ProgramProcess proc = execute_(spec_, spec_.sampling.timeout);
       leftovers_.Add(proc.leftovers);
+      if (proc.cupti) cupti_.Add(*proc.cupti);
       if (proc.failure) {
         Failed(p, rounds, *proc.failure);
         break;
@@ -99,6 +101,9 @@ class ProgramRun {
     const std::string note = leftovers_.Note();
     for (WorkloadResult& w : out_) {
       if (!note.empty()) w.notes.push_back(note);
+      if (spec_.profile == "cupti")
+        cupti_.Annotate(w, "the kernels are those of the whole process (every benchmark it ran); "
+                           "select one benchmark with 'filter' for its kernels alone");
       Finish(w);
       if (progress_) progress_->WorkloadFinished(w);
     }
@@ -197,6 +202,7 @@ class ProgramRun {
   std::map<std::string, size_t> index_;
   std::map<size_t, PerProcess> per_process_;
   LeftoverTally leftovers_;
+  CuptiKernelPool cupti_;  ///< profile: cupti, over processes
 };
 
 bool IsEreSpecial(char c) {
@@ -284,10 +290,12 @@ namespace {
 // nothing; `tail` gets the "; stderr (last lines): ..." suffix for messages.
 std::optional<std::string> RunProcess(const WorkloadSpec& spec, std::vector<std::string> argv,
                                       double timeout_seconds, const std::string& who, std::string* tail,
-                                      LeftoverReport* leftovers) {
+                                      LeftoverReport* leftovers,
+                                      const std::vector<std::pair<std::string, std::string>>& extra_env = {}) {
   detail::CommandLine command;
   command.argv = std::move(argv);
   std::vector<std::pair<std::string, std::string>> overrides(spec.env.begin(), spec.env.end());
+  overrides.insert(overrides.end(), extra_env.begin(), extra_env.end());
   command.envp = detail::MergeEnvironment(detail::InheritedEnvironment(), overrides);
   command.cwd = spec.cwd;
   auto run = detail::ExecuteOnce(command, timeout_seconds, ProcessBackendOptions{});
@@ -362,11 +370,30 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
       return out;
     }
   }
+  // profile: cupti: the injection library traces this process to trace_path.
+  std::vector<std::pair<std::string, std::string>> cupti_env;
+  const std::string trace_path = dir.path() + "/trace.json";
+  if (spec.profile == "cupti") {
+    Result<std::string> library = FindInjectionLibrary();
+    if (!library.ok()) {
+      out.failure = library.error().message;
+      return out;
+    }
+    cupti_env = {{"CUDA_INJECTION64_PATH", *library}, {kCuptiTraceEnv, trace_path}};
+  }
   std::string tail;
   if (auto failed = RunProcess(spec, ProgramArgv(spec, json_path), timeout_seconds,
-                               "'" + spec.argv[0] + "'", &tail, &out.leftovers)) {
+                               "'" + spec.argv[0] + "'", &tail, &out.leftovers, cupti_env)) {
     out.failure = *failed;
     return out;
+  }
+  if (spec.profile == "cupti") {
+    Result<CuptiExecution> traced = ReadCuptiExecution(trace_path);
+    if (!traced.ok()) {
+      out.failure = traced.error().message;
+      return out;
+    }
+    out.cupti = std::move(traced).value();
   }
   Result<std::string> text = ReadFile(json_path);
   if (!text.ok()) {

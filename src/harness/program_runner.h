@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "config/suite.h"
+#include "cupti/profile.h"
 #include "harness/clock.h"
 #include "harness/process_tree.h"
 #include "harness/runner.h"
@@ -31,6 +32,7 @@ struct ProgramProcess {
   std::vector<WorkloadResult> benchmarks;  ///< names as the program reports them
   std::optional<std::string> failure;      ///< crash, non-zero exit, timeout, unreadable JSON
   LeftoverReport leftovers;                ///< processes it left behind, ended after it
+  std::optional<CuptiExecution> cupti;     ///< profile: cupti: what the process traced
 };
 
 /// Runs a program once (seam for tests): `spec` as resolved for this process,

@@ -9,14 +9,6 @@
 
 namespace gpugate {
 
-std::string NanosToMicrosText(int64_t ns) {
-  bool negative = ns < 0;
-  uint64_t v = negative ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-  std::string frac = std::to_string(v % 1000);
-  frac.insert(0, 3 - frac.size(), '0');
-  return (negative ? "-" : "") + std::to_string(v / 1000) + "." + frac;
-}
-
 namespace {
 
 bool IsGpuSide(TraceCategory c) {

@@ -11,6 +11,7 @@
 #include "trace/analysis.h"
 #include "trace/trace_event.h"
 #include "util/result.h"
+#include "util/time_text.h"  // NanosToMicrosText
 
 namespace gpugate {
 
@@ -45,10 +46,6 @@ class TimelineWriter : public TraceEventSink {
 
 /// Second streaming pass over `path` writing the filtered timeline.
 Result<std::string> ExportTimeline(const std::string& path, const TimelineFilter& filter);
-
-/// Integer nanoseconds as a microsecond literal: 1694039994071305123 ->
-/// "1694039994071305.123".
-std::string NanosToMicrosText(int64_t ns);
 
 /// Memory timeline as CSV: header
 /// "ts_ns,device_type,device_id,bytes,total_allocated,total_reserved", one row

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <set>
 
+#include "cupti/profile.h"
 #include "harness/process_tree.h"
 
 extern char** environ;
@@ -359,17 +360,21 @@ std::string FormatSeconds(double s) {
 class ProcessInstance final : public WorkloadInstance {
  public:
   ProcessInstance(detail::CommandLine command, double timeout, ProcessBackendOptions options,
-                  std::optional<double> spawn_overhead)
+                  std::optional<double> spawn_overhead, std::unique_ptr<CuptiSession> cupti)
       : command_(std::move(command)),
         timeout_(timeout),
         deadline_(detail::SteadyNow() + timeout),
         options_(options),
-        spawn_overhead_(spawn_overhead) {}
+        spawn_overhead_(spawn_overhead),
+        cupti_(std::move(cupti)) {}
+
+  // Warmup executions come before round 0: their traces are not pooled.
+  void BeginRound(int /*round*/) override { measuring_ = true; }
 
   Result<Sample> RunSample() override {
     const double remaining = deadline_ - detail::SteadyNow();
     if (remaining <= 0) return ToolError("timed out after " + FormatSeconds(timeout_));
-    auto run = detail::ExecuteOnce(command_, remaining, options_);
+    auto run = cupti_ ? ExecuteTraced(remaining) : detail::ExecuteOnce(command_, remaining, options_);
     if (!run.ok()) return run.error();
     const detail::ExecOutcome& r = run.value();
     leftovers_.Add(r.leftovers);
@@ -378,6 +383,9 @@ class ProcessInstance final : public WorkloadInstance {
       std::string msg = "command '" + command_.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status);
       if (!r.stderr_tail.empty()) msg += "; stderr (last lines):\n" + r.stderr_tail;
       return ToolError(msg);
+    }
+    if (cupti_) {
+      if (Status st = cupti_->FinishExecution(measuring_); !st.ok()) return st.error();
     }
     Sample s;
     s.seconds = r.wall_seconds;
@@ -391,15 +399,25 @@ class ProcessInstance final : public WorkloadInstance {
     if (spawn_overhead_) result.counters["spawn_overhead_s"] = *spawn_overhead_;
     if (std::string note = leftovers_.Note(options_.term_grace_seconds); !note.empty())
       result.notes.push_back(std::move(note));
+    if (cupti_) cupti_->pool().Annotate(result);
   }
 
  private:
+  // profile: cupti: one execution with the injection library and a fresh trace path.
+  Result<detail::ExecOutcome> ExecuteTraced(double remaining) {
+    detail::CommandLine traced = command_;
+    traced.envp = detail::MergeEnvironment(traced.envp, cupti_->NextExecution());
+    return detail::ExecuteOnce(traced, remaining, options_);
+  }
+
   detail::CommandLine command_;
   double timeout_;
   double deadline_;
   ProcessBackendOptions options_;
   std::optional<double> spawn_overhead_;
   LeftoverTally leftovers_;
+  std::unique_ptr<CuptiSession> cupti_;  ///< profile: cupti
+  bool measuring_ = false;
 };
 
 std::optional<double> MeasureSpawnOverhead(const ProcessBackendOptions& options) {
@@ -457,12 +475,19 @@ Result<std::unique_ptr<WorkloadInstance>> ProcessBackend::Prepare(const Workload
     command.cwd = cwd.string();
   }
 
+  std::unique_ptr<CuptiSession> cupti;
+  if (spec.profile == "cupti") {
+    auto session = CuptiSession::Start();
+    if (!session.ok()) return session.error();
+    cupti = std::move(session).value();
+  }
+
   if (!spawn_overhead_measured_) {
     spawn_overhead_ = MeasureSpawnOverhead(options_);
     spawn_overhead_measured_ = true;
   }
   return std::unique_ptr<WorkloadInstance>(std::make_unique<ProcessInstance>(
-      std::move(command), spec.sampling.timeout, options_, spawn_overhead_));
+      std::move(command), spec.sampling.timeout, options_, spawn_overhead_, std::move(cupti)));
 }
 
 }  // namespace gpugate

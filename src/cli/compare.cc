@@ -99,7 +99,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   std::optional<DeviceProfile> profile;
   if (vm.count("device-profile")) {
     Result<DeviceProfile> loaded = ReadDeviceProfileFile(vm["device-profile"].as<std::string>());
-    if (!loaded.ok()) return ReportError(loaded.error().WithContext("--device-profile"));
+    if (!loaded.ok()) return ReportError(loaded.error());
     profile = std::move(loaded).value();
   }
   std::string baseline_path = vm["baseline"].as<std::string>();

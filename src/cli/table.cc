@@ -14,6 +14,7 @@ int AbCommand(const CommandSpec&, const Args&);
 int BaselineCommand(const CommandSpec&, const Args&);
 int HistoryCommand(const CommandSpec&, const Args&);
 int MergeCommand(const CommandSpec&, const Args&);
+int CalibrateCommand(const CommandSpec&, const Args&);
 
 const std::vector<CommandSpec>& CommandTable() {
   static const std::vector<CommandSpec> kCommands = {
@@ -37,6 +38,8 @@ const std::vector<CommandSpec>& CommandTable() {
        "Find step changes over the runs of a baseline history (E-divisive means).", HistoryCommand},
       {"merge", "gpugate merge A.json B.json ... -o ALL.json",
        "Join the shards of one run (gpugate run --shard i/N) into one results file.", MergeCommand},
+      {"calibrate", "gpugate calibrate [-o PROFILE.json] [--cpu [--threads N]] [--device N]",
+       "Measure this device's bandwidth, FLOP/s and launch overhead into a device profile.", CalibrateCommand},
   };
   return kCommands;
 }

@@ -51,8 +51,10 @@ Result<DeviceProfile> DeviceProfileFromJson(std::string_view text, const std::st
                      "unsupported device profile schema '" + schema->string + "' (this gpugate reads v1)");
   DeviceProfile p;
   bool have_name = false, have_bw = false, have_fp32 = false, have_launch = false;
-  for (const auto& [key, v] : root.members) {
-    auto number = [&, &key = key, &v = v](double* out, bool positive) -> Status {
+  for (const auto& member : root.members) {
+    const std::string& key = member.first;
+    const JsonValue& v = member.second;
+    auto number = [&](double* out, bool positive) -> Status {
       if (!v.IsNumber() || !std::isfinite(v.number) || v.number < 0 || (positive && v.number == 0))
         return JsonError(name, v, key,
                          std::string("expected a ") + (positive ? "positive" : "non-negative") +
@@ -60,7 +62,7 @@ Result<DeviceProfile> DeviceProfileFromJson(std::string_view text, const std::st
       *out = v.number;
       return {};
     };
-    auto text_field = [&, &key = key, &v = v](std::string* out) -> Status {
+    auto text_field = [&](std::string* out) -> Status {
       if (!v.IsString()) return JsonError(name, v, key, std::string("expected a string, got ") + v.TypeName());
       *out = v.string;
       return {};

@@ -419,15 +419,18 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
     ReadSuggestion(d, v, p, &s);
     out.suggestions.push_back(std::move(s));
   });
-  for (auto [key, list] : {std::pair{"new_kernels", &out.new_kernels},
-                           std::pair{"vanished_kernels", &out.vanished_kernels}})
-    d.Array(root, "", key, [&](const JsonValue& v, const std::string& p) {
+  const std::pair<const char*, std::vector<std::pair<std::string, std::string>>*> kernel_lists[] = {
+      {"new_kernels", &out.new_kernels}, {"vanished_kernels", &out.vanished_kernels}};
+  for (const auto& entry_list : kernel_lists) {
+    auto* list = entry_list.second;
+    d.Array(root, "", entry_list.first, [&](const JsonValue& v, const std::string& p) {
       if (!d.Object(v, p)) return;
       std::pair<std::string, std::string> entry;
       d.String(v, p, "workload", &entry.first, /*required=*/true);
       d.String(v, p, "kernel", &entry.second, /*required=*/true);
       list->push_back(std::move(entry));
     });
+  }
   d.String(root, "", "device_profile", &out.device_profile);
   d.Array(root, "", "roofline", [&](const JsonValue& v, const std::string& p) {
     if (!d.Object(v, p)) return;

@@ -48,7 +48,7 @@ TEST(KernelSummaryTest, MeanPerCallWhenARunHasTotalsOnly) {
   EXPECT_FALSE(SummarizeKernelRun(empty, KernelStatistic::kMeanPerCall).has_value());
 }
 
-Results Run(std::vector<KernelResult> kernels, const std::string& id) {
+Results MakeRun(std::vector<KernelResult> kernels, const std::string& id) {
   Results r;
   r.run.run_id = id;
   r.run.env.cpu_model = "Test CPU";
@@ -84,12 +84,12 @@ std::vector<KernelResult> Kernels(double slow = 1.0, double noise = 0.0) {
 
 TEST(KernelSummaryTest, TwoFilesJudgeEachRunsSummaryAgainstTheOtherKernels) {
   CompareOptions o;
-  Verdicts same = Compare({Run(Kernels(), "a")}, Run(Kernels(), "b"), DefaultPolicy(), o);
+  Verdicts same = Compare({MakeRun(Kernels(), "a")}, MakeRun(Kernels(), "b"), DefaultPolicy(), o);
   for (const char* k : {"kernel:gemm", "kernel:copy", "kernel:sort"}) {
     ASSERT_NE(Find(same, k), nullptr);
     EXPECT_EQ(Find(same, k)->verdict, Verdict::kUnchanged) << Find(same, k)->sentence;
   }
-  Verdicts slow = Compare({Run(Kernels(), "a")}, Run(Kernels(1.5), "b"), DefaultPolicy(), o);
+  Verdicts slow = Compare({MakeRun(Kernels(), "a")}, MakeRun(Kernels(1.5), "b"), DefaultPolicy(), o);
   const MetricVerdict* g = Find(slow, "kernel:gemm");
   EXPECT_EQ(g->verdict, Verdict::kRegression) << g->sentence;
   EXPECT_NEAR(*g->ratio, 1.5, 1e-9);
@@ -101,26 +101,26 @@ TEST(KernelSummaryTest, TwoFilesJudgeEachRunsSummaryAgainstTheOtherKernels) {
   // interval: a +1.5% change is no longer called unchanged at a 1% threshold.
   Policy tight = DefaultPolicy();
   tight.defaults.threshold = 0.01;
-  Verdicts noisy = Compare({Run(Kernels(), "a")}, Run(Kernels(1.015, 0.02), "b"), tight, o);
+  Verdicts noisy = Compare({MakeRun(Kernels(), "a")}, MakeRun(Kernels(1.015, 0.02), "b"), tight, o);
   EXPECT_NE(Find(noisy, "kernel:gemm")->verdict, Verdict::kUnchanged) << Find(noisy, "kernel:gemm")->sentence;
 }
 
 TEST(KernelSummaryTest, FewerThanFourKernelsDecideNothingWithOneRunPerSide) {
   std::vector<KernelResult> two = {Kernel("a", {1e-6, 2e-6}), Kernel("b", {3e-6, 4e-6})};
-  Verdicts v = Compare({Run(two, "a")}, Run(two, "b"), DefaultPolicy(), {});
+  Verdicts v = Compare({MakeRun(two, "a")}, MakeRun(two, "b"), DefaultPolicy(), {});
   EXPECT_EQ(Find(v, "kernel:a")->verdict, Verdict::kInconclusive);
   EXPECT_EQ(Find(v, "kernel:a")->reason, Reason::kBetweenRunNoiseUnmeasured);
 }
 
 TEST(KernelSummaryTest, HistoryJudgesTheCurrentRunsSummaryAgainstTheRuns) {
   std::vector<Results> history;
-  for (int r = 0; r < 6; ++r) history.push_back(Run(Kernels(1.0 + 0.004 * (r % 3)), "h" + std::to_string(r)));
-  Verdicts v = Compare(history, Run(Kernels(1.3), "cur"), DefaultPolicy(), {});
+  for (int r = 0; r < 6; ++r) history.push_back(MakeRun(Kernels(1.0 + 0.004 * (r % 3)), "h" + std::to_string(r)));
+  Verdicts v = Compare(history, MakeRun(Kernels(1.3), "cur"), DefaultPolicy(), {});
   const MetricVerdict* g = Find(v, "kernel:gemm");
   EXPECT_EQ(g->verdict, Verdict::kRegression) << g->sentence;
   EXPECT_EQ(g->baseline_history_runs.value_or(0), 6);
   EXPECT_NE(g->sentence.find("each run's median per call"), std::string::npos) << g->sentence;
-  Verdicts same = Compare(history, Run(Kernels(1.002), "cur"), DefaultPolicy(), {});
+  Verdicts same = Compare(history, MakeRun(Kernels(1.002), "cur"), DefaultPolicy(), {});
   EXPECT_EQ(Find(same, "kernel:gemm")->verdict, Verdict::kUnchanged) << Find(same, "kernel:gemm")->sentence;
 }
 

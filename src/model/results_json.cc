@@ -30,7 +30,7 @@ namespace {
 
 /// Minor version written by this gpugate. Readers accept any minor of their
 /// major: minor versions only add fields, which older readers ignore.
-constexpr int kResultsMinorVersion = 3;
+constexpr int kResultsMinorVersion = 4;
 constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 
 // ---------------------------------------------------------------------------

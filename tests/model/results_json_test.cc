@@ -224,8 +224,10 @@ Results FullResults() {
   k.total_s = 3.75e-4;
   k.durations_s = {1.25e-4, 1.2e-4, 1.3e-4};
   k.metrics = {{"registers", 32}, {"shared_mem_bytes", 0}};
+  k.regime = RegimeInfo{"compute-bound", 2.5, 0.75, "Test GPU"};
   w.kernels.push_back(k);
-  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}});
+  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}, {}});
+  w.regime = RegimeInfo{"memory-bound", std::nullopt, 1.25, "Test GPU"};
   w.counters = {{"cache_misses", 1234.5}, {"ipc", 1.75}, {"weird key \"x\"", -1}};
   w.confirmation_reruns = 2;
 
@@ -281,7 +283,7 @@ TEST(ResultsJson, StartsWithSchemaAndVersion) {
       "  \"schema\": \"gpugate/results/v1\",\n"
       "  \"version\": {\n"
       "    \"major\": 1,\n"
-      "    \"minor\": 3\n"
+      "    \"minor\": 4\n"
       "  },\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
 }
@@ -687,7 +689,7 @@ TEST(ResultsJson, NotesAreOptionalAndTyped) {
   EXPECT_EQ(workloads.items[1].Find("notes")->items.at(0).string, noisy.notes[0]);
 
   std::string older = text;
-  older.replace(older.find("\"minor\": 3"), 10, "\"minor\": 2");
+  older.replace(older.find("\"minor\": 4"), 10, "\"minor\": 2");
   Result<Results> back = ResultsFromJson(older, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->workloads[0].notes.empty());

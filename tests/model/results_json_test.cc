@@ -543,7 +543,7 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   EXPECT_EQ(workloads.items[1].Find("deterministic"), nullptr);
   EXPECT_TRUE(workloads.items[2].Find("deterministic")->boolean);
   EXPECT_EQ(workloads.items[2].Find("lower_is_better"), nullptr);
-  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 3);
+  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 4);
   Result<Results> back = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ExpectSameResults(r, *back);

@@ -55,7 +55,7 @@ int CalibrateCommand(const CommandSpec& self, const Args& args) {
   if (cpu) {
     CpuCalibrationOptions o;
     o.threads = vm["threads"].as<int>();
-    std::cerr << "gpugate: calibrating the CPU (triad bandwidth, FMA FLOP/s on every core)...\n";
+    std::cerr << "gpugate: calibrating the CPU (triad bandwidth, FP32 FMA FLOP/s)...\n";
     profile = CalibrateCpu(o);
   } else {
     if (auto why = GpuCalibrationUnavailable())

@@ -13,7 +13,9 @@
 #include "cli/run_summary.h"
 #include "compare/compare.h"
 #include "model/baseline.h"
+#include "model/device_profile.h"
 #include "model/environment.h"
+#include "rules/regime.h"
 
 namespace po = boost::program_options;
 
@@ -81,7 +83,10 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
        "<suite>/<runner class>.json is used")
       ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
        "current run, in any of the same formats; several files are repeated runs of the same "
-       "code (separate processes), each one more replication unit");
+       "code (separate processes), each one more replication unit")
+      ("device-profile", po::value<std::string>(),
+       "device profile (gpugate calibrate): the reports add a roofline section with each "
+       "workload's and kernel's regime and % of roof in the (first) current run; needs work counts");
   AddEnvKeyOption(options);
   AddCompareOptions(options);
   po::positional_options_description positional;
@@ -91,6 +96,12 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
 
   Result<Policy> policy = PolicyFromOptions(vm);
   if (!policy.ok()) return ReportError(policy.error());
+  std::optional<DeviceProfile> profile;
+  if (vm.count("device-profile")) {
+    Result<DeviceProfile> loaded = ReadDeviceProfileFile(vm["device-profile"].as<std::string>());
+    if (!loaded.ok()) return ReportError(loaded.error());
+    profile = std::move(loaded).value();
+  }
   std::string baseline_path = vm["baseline"].as<std::string>();
   const std::vector<std::string> current_paths = vm["current"].as<std::vector<std::string>>();
   const IngestOptions ingest = IngestOptionsFrom(vm);
@@ -141,6 +152,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     compare_options.current_label += " (+" + std::to_string(current_paths.size() - 1) +
                                       " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
+  if (profile) AddRoofline(*profile, current.front(), &verdicts);
   if (!first_run.empty())
     verdicts.warnings.insert(verdicts.warnings.begin(),
                              first_run + ": nothing was compared (gpugate baseline update --results " +

@@ -10,8 +10,10 @@
 #include "config/suite.h"
 #include "harness/ab.h"
 #include "harness/runner.h"
+#include "model/device_profile.h"
 #include "model/environment.h"
 #include "model/results_json.h"
+#include "rules/regime.h"
 #include "util/file_write.h"
 
 namespace po = boost::program_options;
@@ -119,6 +121,9 @@ int RunCommand(const CommandSpec& self, const Args& args) {
        "extra seed for synthetic workloads (0 = the suite's seeds)")
       ("run-id", po::value<std::string>(),
        "run id to record (default: random); shards of one run must share it to be merged")
+      ("device-profile", po::value<std::string>(),
+       "device profile (gpugate calibrate): add each workload's and kernel's roofline regime "
+       "and % of roof to the results (needs work counts)")
       ("quiet,q", "no summary table on stdout");
   AddSelectionOptions(options);
   AddBinOption(options);
@@ -145,6 +150,12 @@ int RunCommand(const CommandSpec& self, const Args& args) {
                   " selected workloads; writing an empty shard for gpugate merge");
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
 
+  std::optional<DeviceProfile> profile;
+  if (vm.count("device-profile")) {
+    Result<DeviceProfile> loaded = ReadDeviceProfileFile(vm["device-profile"].as<std::string>());
+    if (!loaded.ok()) return ReportError(loaded.error());
+    profile = std::move(loaded).value();
+  }
   WarnMetricsNotCollected(sel->workloads);
 
   RunOptions run_options;
@@ -154,6 +165,16 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   Results results = RunSuite(sel->suite, sel->workloads, run_options, &progress);
   results.run.shard = sel->shard;
   if (vm.count("run-id")) results.run.run_id = vm["run-id"].as<std::string>();
+  if (profile) {
+    for (const WorkloadResult& w : results.workloads)
+      if ((w.backend == "cuda") != (profile->kind == "gpu") && (w.backend == "cuda" || w.backend == "cpu")) {
+        ReportWarning("--device-profile describes a " + profile->kind + " (" + profile->device_name +
+                      ") but workload '" + w.name + "' ran on the " + w.backend +
+                      " backend: its regime is placed under the wrong roofs");
+        break;
+      }
+    AddRegimes(*profile, &results);
+  }
 
   const std::string out = vm["output"].as<std::string>();
   if (Status st = WriteResultsFile(out, results); !st.ok()) return ReportError(st.error());

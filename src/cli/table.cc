@@ -15,6 +15,7 @@ int BaselineCommand(const CommandSpec&, const Args&);
 int HistoryCommand(const CommandSpec&, const Args&);
 int MergeCommand(const CommandSpec&, const Args&);
 int MetricsCommand(const CommandSpec&, const Args&);
+int CalibrateCommand(const CommandSpec&, const Args&);
 
 const std::vector<CommandSpec>& CommandTable() {
   static const std::vector<CommandSpec> kCommands = {
@@ -41,6 +42,8 @@ const std::vector<CommandSpec>& CommandTable() {
       {"metrics", "gpugate metrics --chip CHIP [METRIC...] [--json F] | gpugate metrics --list-chips",
        "Hardware-counter metrics of a GPU chip without a GPU: list them, check names, count replay passes.",
        MetricsCommand},
+      {"calibrate", "gpugate calibrate [-o PROFILE.json] [--cpu [--threads N]] [--device N]",
+       "Measure this device's bandwidth, FLOP/s and launch overhead into a device profile.", CalibrateCommand},
   };
   return kCommands;
 }

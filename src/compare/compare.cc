@@ -21,6 +21,7 @@
 
 #include "compare/environment_check.h"
 #include "compare/estimate.h"
+#include "compare/kernel_summary.h"
 #include "compare/run_factor.h"
 #include "model/baseline.h"
 #include "config/suite.h"
@@ -126,6 +127,7 @@ struct Pending {
   bool common = false;            // the suite's common speed shift, not a workload
   bool throttled_current = false;
   bool throttled_baseline = false;
+  const char* kernel_statistic = "";  // kernels: "median" or "mean" per call of each run
 };
 
 std::string Key(const WorkloadResult& w) {
@@ -201,13 +203,6 @@ std::vector<double> FlatLogs(const Rounds& r) {
   for (const auto& x : r)
     for (double v : x) out.push_back(std::log(v));
   return out;
-}
-
-// Samples of one kernel as a single round (instances), or its mean duration.
-Rounds KernelRounds(const KernelResult& k) {
-  if (!k.durations_s.empty()) return Clean({k.durations_s});
-  if (k.count > 0 && k.total_s > 0) return {{k.total_s / static_cast<double>(k.count)}};
-  return {};
 }
 
 // Chooses the estimator the data supports (see docs/statistics.md):
@@ -690,6 +685,11 @@ class Comparer {
     CompareKernels(w, *ref, history);
   }
 
+  // Per kernel, each run contributes one summary (median per call, see
+  // kernel_summary.h) with its within-run spread as reported noise: two
+  // files are one run per side (a t on the two summaries plus the noise
+  // between runs that the other kernels show), a history judges the current
+  // run's summary against the runs' (docs/kernels.md).
   void CompareKernels(const WorkloadResult& w, const WorkloadResult& ref,
                       const std::vector<std::pair<int, const WorkloadResult*>>& history) {
     auto find = [](const WorkloadResult& x, const std::string& name) -> const KernelResult* {
@@ -703,32 +703,61 @@ class Comparer {
       if (bk == nullptr) {
         Decided(Base(w, metric, true), Verdict::kNew, Reason::kNewKernel,
                 "kernel not launched in the baseline");
+        out_.new_kernels.push_back({w.name, k.name});
         continue;
       }
-      std::vector<Indexed> hist;
+      // The same kernel in every run involved, so all are summarized alike.
+      std::vector<std::pair<int, const KernelResult*>> hist_k, cur_k{{0, &k}};
       for (const auto& [run, h] : history)
-        if (const KernelResult* hk = find(*h, k.name)) {
-          Rounds r = KernelRounds(*hk);
-          if (!r.empty()) hist.push_back({run, std::move(r), std::nullopt, {}});
+        if (const KernelResult* hk = find(*h, k.name)) hist_k.push_back({run, hk});
+      for (const auto& [run, c] : confirmations_)
+        if (const KernelResult* ck = find(*c, k.name)) cur_k.push_back({run, ck});
+      std::vector<const KernelResult*> all;
+      for (const auto* list : {&hist_k, &cur_k})
+        for (const auto& [run, kr] : *list) all.push_back(kr);
+      const KernelStatistic statistic = ChooseKernelStatistic(all);
+      // Each run's summary as a run of one round with one value.
+      auto indexed = [statistic](const std::vector<std::pair<int, const KernelResult*>>& list,
+                                 int64_t* instances) {
+        std::vector<Indexed> out;
+        for (const auto& [run, kr] : list) {
+          std::optional<KernelRunSummary> s = SummarizeKernelRun(*kr, statistic);
+          if (!s) continue;
+          *instances = s->instances;  // of the newest (reference) run, or the current one
+          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}});
         }
-      std::vector<Indexed> cur;
-      if (Rounds r = KernelRounds(k); !r.empty()) {
-        cur.push_back({0, std::move(r), std::nullopt, {}});
-        for (const auto& [run, c] : confirmations_)
-          if (const KernelResult* ck = find(*c, k.name)) {
-            Rounds rc = KernelRounds(*ck);
-            if (!rc.empty()) cur.push_back({run, std::move(rc), std::nullopt, {}});
-          }
-      }
+        return out;
+      };
+      int64_t base_instances = 0, cur_instances = 0, unused = 0;
+      const std::vector<std::pair<int, const KernelResult*>> first(cur_k.begin(), cur_k.begin() + 1);
+      const std::vector<std::pair<int, const KernelResult*>> later(cur_k.begin() + 1, cur_k.end());
+      std::vector<Indexed> hist = indexed(hist_k, &base_instances);
+      std::vector<Indexed> cur = indexed(first, &cur_instances);
+      std::vector<Indexed> more = indexed(later, &unused);
+      if (!cur.empty()) cur.insert(cur.end(), more.begin(), more.end());
       bool throttled_current = w.throttled;
       for (const auto& c : confirmations_) throttled_current |= c.second->throttled;
       AddStatistical(Base(w, metric, true), hist, cur, Family::kKernel, throttled_current,
                      ref.throttled);
+      Pending& p = pending_.back();
+      p.kernel_statistic = statistic == KernelStatistic::kMedianPerCall ? "median" : "mean";
+      p.mv.baseline_n = base_instances;
+      p.mv.current_n = cur_instances;
+      // Two files: one summary per side, judged against the noise between
+      // runs that the other kernels' comparisons show.
+      if (p.units && p.units->method == ShiftMethod::kThresholdOnly && hist.size() == 1 &&
+          cur.size() == 1) {
+        p.units->method = ShiftMethod::kRunSummaries;
+        p.units->base = {std::log(hist.front().rounds[0][0])};
+        p.units->cur = {std::log(cur.front().rounds[0][0])};
+      }
     }
     for (const KernelResult& bk : ref.kernels)
-      if (find(w, bk.name) == nullptr)
+      if (find(w, bk.name) == nullptr) {
         Decided(Base(w, "kernel:" + bk.name, true), Verdict::kRemoved, Reason::kVanishedKernel,
                 "kernel launched in the baseline but not in the current run");
+        out_.vanished_kernels.push_back({w.name, bk.name});
+      }
   }
 
   // A deterministic primary metric (a count): the current value against the
@@ -812,8 +841,10 @@ class Comparer {
     std::vector<size_t> a = Members(family, ShiftMethod::kRoundsWelch);
     std::vector<size_t> b = Members(family, ShiftMethod::kSamplesHodgesLehmann);
     std::vector<size_t> c = Members(family, ShiftMethod::kReportedNoise);
+    std::vector<size_t> d = Members(family, ShiftMethod::kRunSummaries);
     a.insert(a.end(), b.begin(), b.end());
     a.insert(a.end(), c.begin(), c.end());
+    a.insert(a.end(), d.begin(), d.end());
     std::sort(a.begin(), a.end());
     return a;
   }
@@ -1043,6 +1074,9 @@ class Comparer {
         case ShiftMethod::kReportedNoise:
           shifts.push_back(ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0], u.cur[1],
                                          u.cur[2], conf));
+          break;
+        case ShiftMethod::kRunSummaries:
+          shifts.push_back(RunSummaries(u.base[0], u.cur[0], conf));
           break;
         default:
           shifts.push_back(SamplesHodgesLehmann(u.base, u.cur, conf));
@@ -1352,11 +1386,21 @@ class Comparer {
     std::string sees = mv.mde ? "; could have seen " + FormatRatioPercent(1.0 + *mv.mde) +
                                     " (90% power)"
                               : "";
-    mv.sentence = (name.empty() ? "" : name + ": ") + head + "; " +
-                  (p->common ? std::to_string(s.current_runs) + " current run factor(s) vs " +
-                                   std::to_string(s.baseline_units) + " history run factors"
-                             : SizeText(mv, s)) +
-                  "; " + Describe(s) + ", p=" + PValueText(mv.p_value.value_or(kNaN)) +
+    std::string size = p->common ? std::to_string(s.current_runs) + " current run factor(s) vs " +
+                                       std::to_string(s.baseline_units) + " history run factors"
+                                 : SizeText(mv, s);
+    std::string method = Describe(s);
+    if (p->family == Family::kKernel && *p->kernel_statistic) {
+      // One summary per run and kernel (kernel_summary.h), not instances.
+      const std::string stat = std::string(p->kernel_statistic) + " per call";
+      if (s.method == ShiftMethod::kRunSummaries) {
+        size = "one " + stat + " per run over " + std::to_string(mv.baseline_n) + " vs " +
+               std::to_string(mv.current_n) + " instances";
+      } else if (s.method == ShiftMethod::kHistoryPrediction) {
+        method += " (each run's " + stat + ")";
+      }
+    }
+    mv.sentence = (name.empty() ? "" : name + ": ") + head + "; " + size + "; " + method + ", p=" + PValueText(mv.p_value.value_or(kNaN)) +
                   " (one-sided), p_adj=" + PValueText(mv.p_adjusted.value_or(kNaN)) + sees +
                   derived;
   }

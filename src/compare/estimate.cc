@@ -93,6 +93,9 @@ std::string Describe(const LogShift& shift) {
           std::to_string(shift.baseline_units) + " vs " + std::to_string(shift.current_units) +
           " samples)";
       break;
+    case ShiftMethod::kRunSummaries:
+      s = "one summary per run and side, noise between runs from the other comparisons of the family";
+      break;
     case ShiftMethod::kPairedRounds:
       s = "Wilcoxon signed-rank on " + std::to_string(shift.current_units) +
           " paired rounds (interleaved A/B), Hodges-Lehmann estimate";
@@ -271,7 +274,19 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) 
 bool TakesSuiteNoise(const LogShift& s) {
   return std::isfinite(s.se) && std::isfinite(s.estimate) &&
          (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann ||
-          s.method == ShiftMethod::kReportedNoise);
+          s.method == ShiftMethod::kReportedNoise || s.method == ShiftMethod::kRunSummaries);
+}
+
+LogShift RunSummaries(double log_base, double log_current, double confidence) {
+  LogShift s;
+  s.method = ShiftMethod::kRunSummaries;
+  s.confidence = confidence;
+  s.baseline_units = s.current_units = 1;
+  s.estimate = log_current - log_base;
+  s.se = 0;
+  s.df = kInf;
+  FillFromT(&s);
+  return s;
 }
 
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,

@@ -31,6 +31,10 @@ enum class ShiftMethod {
   kThresholdOnly,      ///< a single value per side: the ratio alone, no test
   kPairedRounds,       ///< interleaved A/B: per-round log ratios, signed-rank HL + Walsh interval
   kReportedNoise,      ///< one summary value per side with the producer's own noise (nvbench, gbench aggregates)
+  /// One summary per run and side without a within-run error (a kernel's
+  /// median per call): the log ratio, se 0 until the noise between runs that
+  /// the family's other comparisons show is added (docs/kernels.md).
+  kRunSummaries,
 };
 
 /// A shift of log(value) current minus baseline with its uncertainty.
@@ -164,8 +168,13 @@ double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
 /// agree with their standard errors.
 inline constexpr int kMinSuiteForNoise = 3;
 
+/// A kRunSummaries shift: estimate = log_current - log_base, se 0 (exact
+/// until WithBetweenRunNoise() adds the family's noise between runs).
+LogShift RunSummaries(double log_base, double log_current, double confidence);
+
 /// Whether a shift is a one-run-per-side estimate that suite-level
-/// between-run noise applies to (finite, Welch on rounds or HL on samples).
+/// between-run noise applies to (finite, Welch on rounds, HL on samples,
+/// reported noise or run summaries).
 bool TakesSuiteNoise(const LogShift& shift);
 
 }  // namespace gpugate

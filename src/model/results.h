@@ -98,13 +98,26 @@ struct ClockReading {
   std::optional<std::string> throttle_reasons;
 };
 
-/// Per-kernel record from CUPTI or a trace: instances are samples.
+/// Where a workload or kernel sits on a device's roofline, added by `run` or
+/// `compare` with `--device-profile` (rules/regime.h, docs/kernels.md).
+struct RegimeInfo {
+  std::string regime;              ///< "overhead-bound" | "memory-bound" | "compute-bound"
+  std::optional<double> arithmetic_intensity;  ///< FLOPs per byte; null without both counts
+  double roof_fraction = 0;        ///< achieved / attainable (1 = on the roof)
+  std::string device;              ///< the profile's device name
+};
+
+/// Per-kernel record from CUPTI or a trace. Instances are the calls of one
+/// run; they are not independent samples (compare replicates by run).
 struct KernelResult {
   std::string name;
   int64_t count = 0;
   double total_s = 0;
   std::vector<double> durations_s;   ///< per instance, may be empty if only totals
-  std::map<std::string, double> metrics;  ///< registers, shared_mem_bytes, ...
+  /// registers, shared_mem_bytes, ...; work counts per call, when a producer
+  /// knows them, as "bytes" and "flops" (cpu_kernels.h's convention).
+  std::map<std::string, double> metrics;
+  std::optional<RegimeInfo> regime;  ///< with --device-profile and work counts
 };
 
 /// Name of the default primary metric: seconds per invocation.
@@ -156,6 +169,7 @@ struct WorkloadResult {
   std::vector<std::vector<double>> cycles;
   bool throttled = false;
   std::vector<KernelResult> kernels;
+  std::optional<RegimeInfo> regime;          ///< with --device-profile and work counts
   std::map<std::string, double> counters;    ///< free-form numeric counters
   int confirmation_reruns = 0;               ///< set by `gate`
   /// The CPU model this workload ran on when it differs within the run: set

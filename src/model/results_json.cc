@@ -141,6 +141,19 @@ void WriteClock(Writer& w, const ClockReading& c) {
   w.EndObject();
 }
 
+// Written only when set (`--device-profile`), so files without a profile
+// keep their bytes.
+void WriteRegime(Writer& w, const std::optional<RegimeInfo>& r) {
+  if (!r) return;
+  w.Key("regime");
+  w.StartObject();
+  Field(w, "regime", r->regime);
+  Field(w, "arithmetic_intensity", r->arithmetic_intensity);
+  Field(w, "roof_fraction", r->roof_fraction);
+  Field(w, "device", r->device);
+  w.EndObject();
+}
+
 void WriteKernel(Writer& w, const KernelResult& k) {
   w.StartObject();
   Field(w, "name", k.name);
@@ -152,6 +165,7 @@ void WriteKernel(Writer& w, const KernelResult& k) {
   w.SetFormatOptions(rapidjson::kFormatDefault);
   w.Key("metrics");
   WriteNumberMap(w, k.metrics);
+  WriteRegime(w, k.regime);
   w.EndObject();
 }
 
@@ -231,6 +245,7 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
   w.StartArray();
   for (const auto& k : r.kernels) WriteKernel(w, k);
   w.EndArray();
+  WriteRegime(w, r.regime);
   w.Key("counters");
   WriteNumberMap(w, r.counters);
   Field(w, "confirmation_reruns", r.confirmation_reruns);
@@ -535,6 +550,18 @@ void ReadClock(Decoder& d, const JsonValue& v, const Path& p, ClockReading* c) {
   o.Optional("throttle_reasons", &c->throttle_reasons);
 }
 
+void ReadRegime(Decoder& d, ObjectReader& parent, std::optional<RegimeInfo>* out) {
+  const JsonValue* v = parent.Get("regime", false);
+  if (v == nullptr || v->IsNull()) return;
+  ObjectReader o(d, *v, parent.path().Member("regime"));
+  RegimeInfo r;
+  o.Required("regime", &r.regime);
+  o.Optional("arithmetic_intensity", &r.arithmetic_intensity);
+  o.Required("roof_fraction", &r.roof_fraction);
+  o.Optional("device", &r.device);
+  *out = std::move(r);
+}
+
 void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) {
   ObjectReader o(d, v, p);
   o.Required("name", &k->name);
@@ -544,6 +571,7 @@ void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) 
     ReadSamples(d, *durations, p.Member("durations_s"), SampleKind::kKernelTime, &k->durations_s);
   if (const JsonValue* metrics = o.Get("metrics", false))
     ReadNumberMap(d, *metrics, p.Member("metrics"), &k->metrics);
+  ReadRegime(d, o, &k->regime);
 }
 
 void ReadStatus(Decoder& d, const JsonValue& v, const Path& p, WorkloadStatus* out) {
@@ -671,6 +699,7 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
       ReadKernel(d, kernels->items[i], kp.Element(static_cast<int64_t>(i)),
                  &w->kernels.emplace_back());
   }
+  ReadRegime(d, o, &w->regime);
   if (const JsonValue* counters = o.Get("counters", false))
     ReadNumberMap(d, *counters, p.Member("counters"), &w->counters);
   o.Count("confirmation_reruns", &w->confirmation_reruns, false);

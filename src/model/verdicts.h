@@ -108,6 +108,17 @@ struct Suggestion {
   std::string hint;
 };
 
+/// A workload's or kernel's place on the roofline of the current run's
+/// device (`compare --device-profile`; rules/regime.h). Not a verdict.
+struct RooflineRow {
+  std::string workload;
+  std::string kernel;              ///< empty for the workload itself
+  std::string regime;              ///< "overhead-bound" | "memory-bound" | "compute-bound"
+  std::optional<double> arithmetic_intensity;  ///< FLOPs per byte
+  double roof_fraction = 0;        ///< achieved / attainable
+  double duration_s = 0;           ///< per call (kernels) or per invocation (workloads)
+};
+
 /// A difference between the two environments.
 struct EnvDifference {
   std::string field;      ///< "gpu.name", "cpu_model", ...
@@ -140,6 +151,12 @@ struct Verdicts {
   std::vector<EnvDifference> env_differences;
   std::vector<MetricVerdict> metrics;
   std::vector<Suggestion> suggestions;
+  /// Kernels launched only in the current run / only in the baseline, by
+  /// workload (also verdict rows `new` / `removed` with metric "kernel:<name>").
+  std::vector<std::pair<std::string, std::string>> new_kernels, vanished_kernels;
+  /// Device profile the roofline rows refer to (empty without one).
+  std::string device_profile;
+  std::vector<RooflineRow> roofline;
   std::vector<std::string> warnings;   ///< expired waivers, noisy baselines, ...
   /// The policy's require_detectable (fraction), when set.
   std::optional<double> require_detectable;

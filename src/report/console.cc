@@ -172,6 +172,21 @@ std::string RenderConsole(const Verdicts& verdicts, const ReportOptions& options
     }
   }
 
+  if (!view.kernel_changes.rows.empty()) {
+    out += "\nNew and vanished kernels:\n";
+    for (const auto& r : view.kernel_changes.rows)
+      out += "  " + EscapeTerminal(r[2]) + ": " + EscapeTerminal(r[1]) + " (" + EscapeTerminal(r[0]) +
+             ")\n";
+  }
+  if (!view.roofline_title.empty()) {
+    out += "\n" + EscapeTerminal(view.roofline_title) + ":\n";
+    if (view.roofline.rows.empty())
+      out += "  no workload or kernel of the current run has work counts (bytes, FLOPs)\n";
+    for (const auto& r : view.roofline.rows)
+      out += "  " + EscapeTerminal(r[0]) + (r[1] == "-" ? "" : " / " + EscapeTerminal(r[1])) + ": " +
+             EscapeTerminal(r[2]) + ", " + r[4] + " of roof, " + r[3] + " FLOP/B, " + r[5] + "\n";
+  }
+
   if (!view.suggestions.empty()) {
     out += "\nSuggestions:\n";
     for (const Suggestion& s : view.suggestions) {

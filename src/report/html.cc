@@ -93,6 +93,21 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
     out += "</section>\n";
   }
 
+  if (!view.kernel_changes.rows.empty()) {
+    out += "<section class=\"kernels\">\n<h2>New and vanished kernels (" +
+           std::to_string(view.kernel_changes.rows.size()) + ")</h2>\n";
+    AppendTable(out, view.kernel_changes);
+    out += "</section>\n";
+  }
+  if (!view.roofline_title.empty()) {
+    out += "<section class=\"roofline\">\n<h2>" + EscapeHtml(view.roofline_title) + "</h2>\n";
+    if (view.roofline.rows.empty())
+      out += "<p>No workload or kernel of the current run has work counts (bytes, FLOPs).</p>\n";
+    else
+      AppendTable(out, view.roofline);
+    out += "</section>\n";
+  }
+
   if (!view.suggestions.empty()) {
     out += "<section class=\"suggestions\">\n<h2>Suggestions</h2>\n<ul>\n";
     for (const Suggestion& s : view.suggestions) {

@@ -295,6 +295,20 @@ bool SupportedSchema(std::string_view schema) {
   return true;
 }
 
+// [{"workload": W, "kernel": K}, ...]
+void WriteKernelList(Writer& w, const char* key,
+                     const std::vector<std::pair<std::string, std::string>>& list) {
+  w.Key(key);
+  w.StartArray();
+  for (const auto& [workload, kernel] : list) {
+    w.StartObject();
+    Field(w, "workload", workload);
+    Field(w, "kernel", kernel);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 }  // namespace
 
 std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*/) {
@@ -333,6 +347,24 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
   w.StartArray();
   for (const auto& s : verdicts.suggestions) WriteSuggestion(w, s);
   w.EndArray();
+  WriteKernelList(w, "new_kernels", verdicts.new_kernels);
+  WriteKernelList(w, "vanished_kernels", verdicts.vanished_kernels);
+  if (!verdicts.device_profile.empty()) {
+    Field(w, "device_profile", verdicts.device_profile);
+    w.Key("roofline");
+    w.StartArray();
+    for (const RooflineRow& r : verdicts.roofline) {
+      w.StartObject();
+      Field(w, "workload", r.workload);
+      if (!r.kernel.empty()) Field(w, "kernel", r.kernel);
+      Field(w, "regime", r.regime);
+      Field(w, "arithmetic_intensity", r.arithmetic_intensity);
+      Field(w, "roof_fraction", r.roof_fraction);
+      Field(w, "duration_s", r.duration_s);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   w.Key("warnings");
   w.StartArray();
   for (const auto& s : verdicts.warnings) WriteJsonString(w, s);
@@ -386,6 +418,30 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
     Suggestion s;
     ReadSuggestion(d, v, p, &s);
     out.suggestions.push_back(std::move(s));
+  });
+  const std::pair<const char*, std::vector<std::pair<std::string, std::string>>*> kernel_lists[] = {
+      {"new_kernels", &out.new_kernels}, {"vanished_kernels", &out.vanished_kernels}};
+  for (const auto& entry_list : kernel_lists) {
+    auto* list = entry_list.second;
+    d.Array(root, "", entry_list.first, [&](const JsonValue& v, const std::string& p) {
+      if (!d.Object(v, p)) return;
+      std::pair<std::string, std::string> entry;
+      d.String(v, p, "workload", &entry.first, /*required=*/true);
+      d.String(v, p, "kernel", &entry.second, /*required=*/true);
+      list->push_back(std::move(entry));
+    });
+  }
+  d.String(root, "", "device_profile", &out.device_profile);
+  d.Array(root, "", "roofline", [&](const JsonValue& v, const std::string& p) {
+    if (!d.Object(v, p)) return;
+    RooflineRow r;
+    d.String(v, p, "workload", &r.workload, /*required=*/true);
+    d.String(v, p, "kernel", &r.kernel);
+    d.String(v, p, "regime", &r.regime, /*required=*/true);
+    d.OptionalDouble(v, p, "arithmetic_intensity", &r.arithmetic_intensity);
+    d.Double(v, p, "roof_fraction", &r.roof_fraction);
+    d.Double(v, p, "duration_s", &r.duration_s);
+    out.roofline.push_back(std::move(r));
   });
   d.Array(root, "", "warnings", [&](const JsonValue& v, const std::string& p) {
     if (d.Expect(v, p, JsonValue::Type::kString, "a string")) out.warnings.push_back(v.string);

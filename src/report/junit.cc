@@ -195,6 +195,11 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     system_out += SuggestionDetail(s, OneLine);
     system_out += "\n";
   }
+  for (const auto& r : view.kernel_changes.rows)
+    system_out += "[" + r[2] + " kernel] " + OneLine(r[1]) + " (" + OneLine(r[0]) + ")\n";
+  for (const auto& r : view.roofline.rows)
+    system_out += "[roofline] " + OneLine(r[0]) + (r[1] == "-" ? "" : " / " + OneLine(r[1])) + ": " +
+                  r[2] + ", " + r[4] + " of roof, " + r[3] + " FLOP/B, " + r[5] + "\n";
   for (const std::string& w : verdicts.warnings) system_out += "[warning] " + OneLine(w) + "\n";
   if (!view.detectable.empty()) system_out += "could have seen: " + view.detectable + "\n";
   if (!view.requirement.empty()) system_out += view.requirement + "\n";

@@ -103,6 +103,19 @@ std::string RenderMarkdownView(const ReportView& view) {
     }
   }
 
+  if (!view.kernel_changes.rows.empty()) {
+    out += "\n### :new: New and vanished kernels (" + std::to_string(view.kernel_changes.rows.size()) +
+           ")\n\n";
+    AppendTable(out, view.kernel_changes);
+  }
+  if (!view.roofline_title.empty()) {
+    out += "\n### :triangular_ruler: " + EscapeMarkdown(view.roofline_title) + "\n\n";
+    if (view.roofline.rows.empty())
+      out += "No workload or kernel of the current run has work counts (bytes, FLOPs).\n";
+    else
+      AppendTable(out, view.roofline);
+  }
+
   if (!view.suggestions.empty()) {
     out += "\n### :bulb: Suggestions\n\n";
     for (const Suggestion& s : view.suggestions) {

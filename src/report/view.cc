@@ -528,6 +528,31 @@ const char* ToneName(Tone tone) {
   return "neutral";
 }
 
+namespace {
+
+// New and vanished kernels, and the roofline rows of a device profile.
+void AddKernelsAndRoofline(const Verdicts& verdicts, ReportView* view) {
+  view->kernel_changes.columns = {"Workload", "Kernel", "Change"};
+  view->kernel_changes.right_aligned = {false, false, false};
+  for (const auto& [workload, kernel] : verdicts.new_kernels)
+    view->kernel_changes.rows.push_back({workload, kernel, "new"});
+  for (const auto& [workload, kernel] : verdicts.vanished_kernels)
+    view->kernel_changes.rows.push_back({workload, kernel, "vanished"});
+  if (verdicts.device_profile.empty()) return;
+  view->roofline_title = "Roofline on " + verdicts.device_profile + " (device profile)";
+  view->roofline.columns = {"Workload", "Kernel", "Regime", "FLOP/B", "% of roof", "Time"};
+  view->roofline.right_aligned = {false, false, false, true, true, true};
+  for (const RooflineRow& r : verdicts.roofline) {
+    char ai[32] = "n/a", roof[32];
+    if (r.arithmetic_intensity) std::snprintf(ai, sizeof ai, "%.3g", *r.arithmetic_intensity);
+    std::snprintf(roof, sizeof roof, "%.1f%%", r.roof_fraction * 100.0);
+    view->roofline.rows.push_back(
+        {r.workload, r.kernel.empty() ? "-" : r.kernel, r.regime, ai, roof, FormatDuration(r.duration_s)});
+  }
+}
+
+}  // namespace
+
 ReportView BuildView(const Verdicts& verdicts) {
   ReportView view;
   view.outcome = verdicts.outcome;
@@ -555,6 +580,7 @@ ReportView BuildView(const Verdicts& verdicts) {
                    [](const Suggestion& a, const Suggestion& b) {
                      return std::clamp(a.priority, 1, 3) < std::clamp(b.priority, 1, 3);
                    });
+  AddKernelsAndRoofline(verdicts, &view);
   view.warnings = verdicts.warnings;
   return view;
 }

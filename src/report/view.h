@@ -167,6 +167,13 @@ struct ReportView {
   bool environment_matches = true;
   ViewTable env_differences;          ///< Field | Baseline | Current
   std::vector<Suggestion> suggestions;  ///< by priority, then input order
+  /// Workload | Kernel | Change ("new" / "vanished"): kernels launched in only
+  /// one of the two runs; no rows when there are none.
+  ViewTable kernel_changes;
+  /// "Roofline on <device> (device profile)" and Workload | Kernel | Regime |
+  /// FLOP/B | % of roof | Time; no rows without `--device-profile`.
+  std::string roofline_title;
+  ViewTable roofline;
   std::vector<std::string> warnings;
 };
 

@@ -118,16 +118,16 @@ void Boundness(const Results& current, const Verdicts& v, std::vector<Suggestion
       s.rule = "memory-bound";
       s.message = "this workload is likely memory-bound: look for extra bytes moved "
                   "(layout, caching, redundant copies)";
-      s.hint = "compare achieved GB/s with the device peak (gpugate calibrate)";
+      s.hint = "compare achieved GB/s with the device peak (gpugate calibrate, then compare --device-profile: % of roof)";
     } else if (intensity > kComputeBoundIntensity) {
       s.rule = "compute-bound";
       s.message = "this workload is likely compute-bound: look for extra instructions "
                   "(precision, vectorisation, occupancy)";
-      s.hint = "compare achieved GFLOP/s with the device peak (gpugate calibrate)";
+      s.hint = "compare achieved GFLOP/s with the device peak (gpugate calibrate, then compare --device-profile: % of roof)";
     } else {
       s.rule = "balanced-intensity";
       s.message = "this workload sits near the ridge between memory- and compute-bound";
-      s.hint = "check both achieved GB/s and GFLOP/s against the device peaks (gpugate calibrate)";
+      s.hint = "check both achieved GB/s and GFLOP/s against the device peaks (gpugate calibrate, then compare --device-profile)";
     }
     out->push_back(std::move(s));
   }

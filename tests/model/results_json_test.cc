@@ -231,8 +231,10 @@ Results FullResults() {
   k.total_s = 3.75e-4;
   k.durations_s = {1.25e-4, 1.2e-4, 1.3e-4};
   k.metrics = {{"registers", 32}, {"shared_mem_bytes", 0}};
+  k.regime = RegimeInfo{"compute-bound", 2.5, 0.75, "Test GPU"};
   w.kernels.push_back(k);
-  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}});
+  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}, {}});
+  w.regime = RegimeInfo{"memory-bound", std::nullopt, 1.25, "Test GPU"};
   w.counters = {{"cache_misses", 1234.5}, {"ipc", 1.75}, {"weird key \"x\"", -1}};
   w.confirmation_reruns = 2;
 

@@ -79,6 +79,11 @@ Verdicts HostileVerdicts() {
   v.environment_matches = false;
   v.suggestions.push_back({kHostile, "rule " + kHostile, 1, kHostile, kHostile, kHostile});
   v.warnings.push_back("warning " + kHostile);
+  // Kernel names listed on their own, and a roofline with hostile names.
+  v.new_kernels.push_back({kHostile, "kernel " + kHostile});
+  v.vanished_kernels.push_back({"w", kBadUtf8});
+  v.device_profile = "device " + kHostile;
+  v.roofline.push_back({kHostile, "kernel " + kHostile, "memory-bound", 0.5, 0.8, 1e-3});
   return v;
 }
 
@@ -173,8 +178,9 @@ TEST(ReportHostile, MarkdownRendersAsTablesWithCmarkGfm) {
     ++tables;
     pos = end;
   }
-  // failed, regressions, inconclusive, other, unchanged, environment differences
-  EXPECT_EQ(tables, 6);
+  // failed, regressions, inconclusive, other, unchanged, environment
+  // differences, new and vanished kernels, roofline
+  EXPECT_EQ(tables, 8);
   std::remove(in.c_str());
   std::remove(out.c_str());
 }

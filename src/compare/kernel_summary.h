@@ -1,0 +1,37 @@
+// One summary per kernel per run: the unit of replication of per-kernel
+// comparison. Instances of a kernel within one run share that run's machine
+// state (clocks, co-running work, memory layout), so they are not
+// independent samples of the kernel's time; each run contributes one value
+// per kernel and compare judges across runs (docs/kernels.md).
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "model/results.h"
+
+namespace gpugate {
+
+/// The statistic a run's kernel instances are summarized by.
+enum class KernelStatistic {
+  kMedianPerCall,  ///< median instance duration (every run has instances)
+  kMeanPerCall,    ///< total_s / count (some run has totals only)
+};
+
+/// A run's summary of one kernel.
+struct KernelRunSummary {
+  double value = 0;  ///< seconds per call
+  int64_t instances = 0;
+};
+
+/// The statistic every one of `kernels` (the same kernel in several runs)
+/// supports: the median when all have instance durations, else the mean.
+KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kernels);
+
+/// `k` summarized by `statistic`; nullopt when it holds no positive time.
+/// No within-run spread is attached: instances of one run are not
+/// independent, and the spread of a kernel's instances is mostly calls of
+/// different shapes, which another run repeats. Replication is by run.
+std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, KernelStatistic statistic);
+
+}  // namespace gpugate

@@ -1,0 +1,78 @@
+// End-to-end tests of `--device-profile`: `run` writes each workload's
+// regime into the results, `compare` adds a roofline section to the
+// reports, and a bad profile is an input error that points at the value.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/run_binary.h"
+#include "model/results_json.h"
+
+namespace gpugate {
+namespace {
+
+using testing::RunGpugate;
+
+constexpr const char* kSuite =
+    "version: 1\n"
+    "name: roof\n"
+    "defaults: {warmup: 0, min_samples: 3, max_samples: 3, rounds: 2, min_time: 0s}\n"
+    "workloads:\n"
+    "  - name: triad/{n}\n    kernel: triad\n    backend: cpu\n    params: {n: 64Ki}\n"
+    "  - name: sgemm/{n}\n    kernel: sgemm_blocked\n    backend: cpu\n    params: {n: 64}\n";
+
+// A hand-written CPU profile: 10 GB/s, 100 GFLOP/s (ridge 10 FLOP/B).
+constexpr const char* kProfile =
+    "{\"schema\": \"gpugate/device-profile/v1\", \"device_name\": \"Test <CPU>\", \"kind\": \"cpu\",\n"
+    " \"peak_bytes_per_second\": 1e10, \"peak_fp32_flops\": 1e11, \"peak_fp16_flops\": null,\n"
+    " \"launch_overhead_s\": 5e-8}\n";
+
+TEST(RooflineCliTest, RunAndCompareAddRegimes) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/s.yaml", kSuite);
+  testing::WriteAll(dir + "/p.json", kProfile);
+  auto run = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json", "-q", "--device-profile", dir + "/p.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  Result<Results> r = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 2u);
+  for (const WorkloadResult& w : r->workloads) {
+    ASSERT_TRUE(w.regime.has_value()) << w.name;
+    EXPECT_EQ(w.regime->device, "Test <CPU>");
+    EXPECT_GT(w.regime->roof_fraction, 0);
+  }
+  // Triad: 2 FLOPs per 12 bytes, far below the ridge.
+  EXPECT_EQ(r->workloads[0].regime->regime, "memory-bound");
+  EXPECT_NEAR(*r->workloads[0].regime->arithmetic_intensity, 1.0 / 6.0, 1e-12);
+  // sgemm n=64: 2n^3 / (3n^2 4) = n/6 ~ 10.7 FLOP/B, above the ridge.
+  EXPECT_EQ(r->workloads[1].regime->regime, "compute-bound");
+
+  auto cmp = RunGpugate({"compare", dir + "/r.json", dir + "/r.json", "--device-profile", dir + "/p.json",
+                         "--markdown", dir + "/c.md", "--html", dir + "/c.html", "--json", dir + "/c.json"});
+  EXPECT_NE(cmp.exit_code, 2) << cmp.err;
+  EXPECT_NE(cmp.out.find("Roofline on Test <CPU> (CPU) (device profile):"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("triad/64Ki: memory-bound"), std::string::npos) << cmp.out;
+  const std::string md = testing::ReadAll(dir + "/c.md");
+  EXPECT_NE(md.find("Roofline on Test &lt;CPU&gt; (CPU) (device profile)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| triad/64Ki | - | memory-bound | 0.167 |"), std::string::npos) << md;
+  EXPECT_NE(testing::ReadAll(dir + "/c.html").find("Roofline on Test &lt;CPU&gt;"), std::string::npos);
+  EXPECT_NE(testing::ReadAll(dir + "/c.json").find("\"roofline\""), std::string::npos);
+  testing::RemoveTree(dir);
+}
+
+TEST(RooflineCliTest, BadProfileIsAnInputErrorWithItsPosition) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/s.yaml", kSuite);
+  testing::WriteAll(dir + "/p.json", "{\"schema\": \"gpugate/device-profile/v1\",\n \"peak_fp32_flops\": \"fast\"}\n");
+  auto run = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json", "-q", "--device-profile", dir + "/p.json"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("gpugate: error: " + dir + "/p.json:2:21: peak_fp32_flops: expected a positive"),
+            std::string::npos)
+      << run.err;
+  auto missing = RunGpugate({"compare", dir + "/r.json", dir + "/r.json", "--device-profile", dir + "/none.json"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  testing::RemoveTree(dir);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -1,0 +1,128 @@
+// Tests for the per-run kernel summary (compare/kernel_summary.h) and for
+// per-kernel judging by run in Compare(): one summary per run and kernel.
+#include "compare/kernel_summary.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "compare/compare.h"
+
+namespace gpugate {
+namespace {
+
+KernelResult Kernel(const std::string& name, std::vector<double> durations) {
+  KernelResult k;
+  k.name = name;
+  k.durations_s = std::move(durations);
+  k.count = static_cast<int64_t>(k.durations_s.size());
+  for (double d : k.durations_s) k.total_s += d;
+  return k;
+}
+
+TEST(KernelSummaryTest, MedianPerCallWhenEveryRunHasInstances) {
+  KernelResult a = Kernel("k", {3e-6, 1e-6, 100e-6, 2e-6});
+  KernelResult b = Kernel("k", {5e-6, 4e-6, 6e-6});
+  const KernelResult* both[] = {&a, &b};
+  ASSERT_EQ(ChooseKernelStatistic(both), KernelStatistic::kMedianPerCall);
+  auto s = SummarizeKernelRun(a, KernelStatistic::kMedianPerCall);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_DOUBLE_EQ(s->value, 2.5e-6);  // the outlier does not move it
+  EXPECT_EQ(s->instances, 4);
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(b, KernelStatistic::kMedianPerCall)->value, 5e-6);
+}
+
+TEST(KernelSummaryTest, MeanPerCallWhenARunHasTotalsOnly) {
+  KernelResult a = Kernel("k", {1e-6, 3e-6});
+  KernelResult totals;
+  totals.name = "k";
+  totals.count = 4;
+  totals.total_s = 10e-6;
+  const KernelResult* both[] = {&a, &totals};
+  ASSERT_EQ(ChooseKernelStatistic(both), KernelStatistic::kMeanPerCall);
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(totals, KernelStatistic::kMeanPerCall)->value, 2.5e-6);
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(a, KernelStatistic::kMeanPerCall)->value, 2e-6);
+  EXPECT_FALSE(SummarizeKernelRun(totals, KernelStatistic::kMedianPerCall).has_value());
+  KernelResult empty;
+  EXPECT_FALSE(SummarizeKernelRun(empty, KernelStatistic::kMeanPerCall).has_value());
+}
+
+Results MakeRun(std::vector<KernelResult> kernels, const std::string& id) {
+  Results r;
+  r.run.run_id = id;
+  r.run.env.cpu_model = "Test CPU";
+  WorkloadResult w;
+  w.name = "w";
+  w.rounds = {{1e-3}};
+  w.kernels = std::move(kernels);
+  r.workloads.push_back(std::move(w));
+  return r;
+}
+
+const MetricVerdict* Find(const Verdicts& v, const std::string& metric) {
+  for (const auto& m : v.metrics)
+    if (m.metric == metric) return &m;
+  return nullptr;
+}
+
+// Five kernels whose instances scatter widely within a run (calls of
+// different sizes) but repeat from run to run: instances are not samples,
+// so the scatter does not make the comparison inconclusive.
+std::vector<KernelResult> Kernels(double slow = 1.0, double noise = 0.0) {
+  std::vector<KernelResult> out;
+  const char* names[] = {"gemm", "copy", "fill", "scan", "sort"};
+  for (int i = 0; i < 5; ++i) {
+    std::vector<double> d;
+    for (int j = 0; j < 9; ++j) d.push_back((1 + i) * 1e-6 * (1 + 3 * (j % 3)));
+    const double f = (i == 0 ? slow : 1.0) * (1.0 + noise * ((i % 2) ? 1 : -1) * (i + 1) / 5.0);
+    for (double& x : d) x *= f;
+    out.push_back(Kernel(names[i], d));
+  }
+  return out;
+}
+
+TEST(KernelSummaryTest, TwoFilesJudgeEachRunsSummaryAgainstTheOtherKernels) {
+  CompareOptions o;
+  Verdicts same = Compare({MakeRun(Kernels(), "a")}, MakeRun(Kernels(), "b"), DefaultPolicy(), o);
+  for (const char* k : {"kernel:gemm", "kernel:copy", "kernel:sort"}) {
+    ASSERT_NE(Find(same, k), nullptr);
+    EXPECT_EQ(Find(same, k)->verdict, Verdict::kUnchanged) << Find(same, k)->sentence;
+  }
+  Verdicts slow = Compare({MakeRun(Kernels(), "a")}, MakeRun(Kernels(1.5), "b"), DefaultPolicy(), o);
+  const MetricVerdict* g = Find(slow, "kernel:gemm");
+  EXPECT_EQ(g->verdict, Verdict::kRegression) << g->sentence;
+  EXPECT_NEAR(*g->ratio, 1.5, 1e-9);
+  EXPECT_EQ(g->baseline_n, 9);
+  EXPECT_NE(g->sentence.find("one median per call per run over 9 vs 9 instances"), std::string::npos)
+      << g->sentence;
+  EXPECT_EQ(Find(slow, "kernel:copy")->verdict, Verdict::kUnchanged);
+  // Noise between the runs (the others move by up to +-2%) widens the
+  // interval: a +1.5% change is no longer called unchanged at a 1% threshold.
+  Policy tight = DefaultPolicy();
+  tight.defaults.threshold = 0.01;
+  Verdicts noisy = Compare({MakeRun(Kernels(), "a")}, MakeRun(Kernels(1.015, 0.02), "b"), tight, o);
+  EXPECT_NE(Find(noisy, "kernel:gemm")->verdict, Verdict::kUnchanged) << Find(noisy, "kernel:gemm")->sentence;
+}
+
+TEST(KernelSummaryTest, FewerThanFourKernelsDecideNothingWithOneRunPerSide) {
+  std::vector<KernelResult> two = {Kernel("a", {1e-6, 2e-6}), Kernel("b", {3e-6, 4e-6})};
+  Verdicts v = Compare({MakeRun(two, "a")}, MakeRun(two, "b"), DefaultPolicy(), {});
+  EXPECT_EQ(Find(v, "kernel:a")->verdict, Verdict::kInconclusive);
+  EXPECT_EQ(Find(v, "kernel:a")->reason, Reason::kBetweenRunNoiseUnmeasured);
+}
+
+TEST(KernelSummaryTest, HistoryJudgesTheCurrentRunsSummaryAgainstTheRuns) {
+  std::vector<Results> history;
+  for (int r = 0; r < 6; ++r) history.push_back(MakeRun(Kernels(1.0 + 0.004 * (r % 3)), "h" + std::to_string(r)));
+  Verdicts v = Compare(history, MakeRun(Kernels(1.3), "cur"), DefaultPolicy(), {});
+  const MetricVerdict* g = Find(v, "kernel:gemm");
+  EXPECT_EQ(g->verdict, Verdict::kRegression) << g->sentence;
+  EXPECT_EQ(g->baseline_history_runs.value_or(0), 6);
+  EXPECT_NE(g->sentence.find("each run's median per call"), std::string::npos) << g->sentence;
+  Verdicts same = Compare(history, MakeRun(Kernels(1.002), "cur"), DefaultPolicy(), {});
+  EXPECT_EQ(Find(same, "kernel:gemm")->verdict, Verdict::kUnchanged) << Find(same, "kernel:gemm")->sentence;
+}
+
+}  // namespace
+}  // namespace gpugate

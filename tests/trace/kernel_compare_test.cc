@@ -1,0 +1,174 @@
+// Per-kernel comparison of real Kineto traces: a trace against itself is
+// unchanged kernel by kernel, a copy with one kernel twice as slow in every
+// instance flags that kernel only, and kernels launched on one side only are
+// listed as new / vanished in the verdicts and every report (names escaped).
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <string>
+
+#include "cli/run_binary.h"
+#include "compare/compare.h"
+#include "report/json.h"
+#include "trace/to_results.h"
+#include "trace/trace_test_data.h"
+#include "util/fs.h"
+
+namespace gpugate {
+namespace {
+
+using testing::TraceDataPath;
+
+constexpr const char* kSlowKernel = "void cudnn::ops::nchwToNhwcKernel";  // 12 instances
+constexpr const char* kRenamedKernel = "void at::native::elementwise_kernel<128";
+
+std::string ReadTrace(const std::string& name) {
+  Result<std::string> text = ReadFile(TraceDataPath(name));
+  EXPECT_TRUE(text.ok());
+  return text.ok() ? *text : "";
+}
+
+// The trace with every instance of the kernels whose name starts with
+// `prefix` edited: duration times `factor`, and the name replaced by
+// `rename` when it is not empty.
+std::string EditKernels(const std::string& trace, const std::string& prefix, double factor,
+                        const std::string& rename = "") {
+  rapidjson::Document doc;
+  doc.Parse(trace.c_str(), trace.size());
+  EXPECT_FALSE(doc.HasParseError());
+  int edited = 0;
+  for (auto& e : doc["traceEvents"].GetArray()) {
+    if (!e.IsObject() || !e.HasMember("cat") || std::string(e["cat"].GetString()) != "kernel") continue;
+    if (std::string(e["name"].GetString()).rfind(prefix, 0) != 0) continue;
+    e["dur"].SetDouble(e["dur"].GetDouble() * factor);
+    if (!rename.empty()) e["name"].SetString(rename.c_str(), doc.GetAllocator());
+    ++edited;
+  }
+  EXPECT_GT(edited, 1);
+  rapidjson::StringBuffer out;
+  rapidjson::Writer<rapidjson::StringBuffer> w(out);
+  doc.Accept(w);
+  return std::string(out.GetString(), out.GetSize());
+}
+
+Verdicts CompareTraces(const std::string& base_text, const std::string& cur_text) {
+  Result<Results> base = TraceTextToResults(base_text, "base.json");
+  Result<Results> cur = TraceTextToResults(cur_text, "cur.json");
+  EXPECT_TRUE(base.ok() && cur.ok());
+  CompareOptions o;
+  o.today = "2026-11-25";
+  return Compare({*base}, *cur, DefaultPolicy(), o);
+}
+
+int CountKernels(const Verdicts& v, Verdict verdict) {
+  int n = 0;
+  for (const MetricVerdict& m : v.metrics) n += m.metric.rfind("kernel:", 0) == 0 && m.verdict == verdict;
+  return n;
+}
+
+TEST(KernelCompareTest, TraceAgainstItselfIsUnchangedKernelByKernel) {
+  for (const char* name : {"kineto_simple_add_a100.json", "kineto_ns_resolution_rank0.json.gz"}) {
+    Result<Results> r = TraceToResults(TraceDataPath(name));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    Verdicts v = Compare({*r}, *r, DefaultPolicy(), {});
+    int kernels = 0;
+    for (const MetricVerdict& m : v.metrics) {
+      if (m.metric.rfind("kernel:", 0) != 0) continue;
+      ++kernels;
+      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << name << " " << m.metric << ": " << m.sentence;
+      EXPECT_DOUBLE_EQ(m.ratio.value_or(0), 1.0);
+      EXPECT_NE(m.sentence.find("median per call per run"), std::string::npos) << m.sentence;
+    }
+    EXPECT_GE(kernels, 10) << name;
+    EXPECT_TRUE(v.new_kernels.empty());
+    EXPECT_TRUE(v.vanished_kernels.empty());
+  }
+}
+
+TEST(KernelCompareTest, OneKernelTwiceAsSlowIsFlaggedAlone) {
+  const std::string base = ReadTrace("kineto_simple_add_a100.json");
+  Verdicts v = CompareTraces(base, EditKernels(base, kSlowKernel, 2.0));
+  int regressions = 0;
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.metric.rfind("kernel:", 0) != 0) continue;
+    if (m.metric.rfind(std::string("kernel:") + kSlowKernel, 0) == 0) {
+      EXPECT_EQ(m.verdict, Verdict::kRegression) << m.sentence;
+      EXPECT_NEAR(m.ratio.value_or(0), 2.0, 1e-9);
+      EXPECT_EQ(m.baseline_n, 12);
+      EXPECT_EQ(m.current_n, 12);
+      ++regressions;
+    } else {
+      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.metric << ": " << m.sentence;
+    }
+  }
+  EXPECT_EQ(regressions, 1);
+  EXPECT_EQ(v.outcome, Outcome::kFail);
+}
+
+TEST(KernelCompareTest, NewAndVanishedKernelsAreListed) {
+  const std::string base = ReadTrace("kineto_simple_add_a100.json");
+  const std::string renamed = "evil|<b>kernel</b>*";
+  Verdicts v = CompareTraces(base, EditKernels(base, kRenamedKernel, 1.0, renamed));
+  ASSERT_EQ(v.new_kernels.size(), 1u);
+  EXPECT_EQ(v.new_kernels[0].first, "gpu0");
+  EXPECT_EQ(v.new_kernels[0].second, renamed);
+  ASSERT_EQ(v.vanished_kernels.size(), 1u);
+  EXPECT_EQ(v.vanished_kernels[0].second.rfind(kRenamedKernel, 0), 0u);
+  EXPECT_EQ(CountKernels(v, Verdict::kNew), 1);
+  EXPECT_EQ(CountKernels(v, Verdict::kRemoved), 1);
+  // The lists survive the verdicts JSON.
+  Result<Verdicts> back = VerdictsFromJson(RenderJson(v, {}), "v.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->new_kernels, v.new_kernels);
+  EXPECT_EQ(back->vanished_kernels, v.vanished_kernels);
+}
+
+TEST(KernelCompareTest, CliListsNewAndVanishedKernelsInEveryReportEscaped) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string base = ReadTrace("kineto_simple_add_a100.json");
+  testing::WriteAll(dir + "/base.json", base);
+  testing::WriteAll(dir + "/cur.json", EditKernels(base, kRenamedKernel, 1.0, "evil|<b>kernel</b>*"));
+  auto o = testing::RunGpugate({"compare", dir + "/base.json", dir + "/cur.json", "--markdown", dir + "/r.md",
+                                "--html", dir + "/r.html", "--json", dir + "/r.json", "--junit",
+                                dir + "/r.xml"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("New and vanished kernels:"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("new: evil|<b>kernel</b>* (gpu0)"), std::string::npos) << o.out;
+  const std::string md = testing::ReadAll(dir + "/r.md");
+  EXPECT_NE(md.find("New and vanished kernels (2)"), std::string::npos) << md;
+  EXPECT_NE(md.find("evil\\|&lt;b&gt;kernel&lt;/b&gt;\\*"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<b>kernel"), std::string::npos);
+  const std::string html = testing::ReadAll(dir + "/r.html");
+  EXPECT_NE(html.find("evil|&lt;b&gt;kernel&lt;/b&gt;*"), std::string::npos);
+  EXPECT_EQ(html.find("<b>kernel"), std::string::npos);
+  const std::string json = testing::ReadAll(dir + "/r.json");
+  EXPECT_NE(json.find("\"new_kernels\""), std::string::npos);
+  EXPECT_NE(json.find("\"vanished_kernels\""), std::string::npos);
+  const std::string xml = testing::ReadAll(dir + "/r.xml");
+  EXPECT_NE(xml.find("[new kernel] evil|&lt;b&gt;kernel&lt;/b&gt;*"), std::string::npos);
+  EXPECT_NE(xml.find("[vanished kernel] void at::native::elementwise_kernel"), std::string::npos);
+  testing::RemoveTree(dir);
+}
+
+TEST(KernelCompareTest, CliTraceAgainstItselfPasses) {
+  const std::string dir = testing::MakeTempDir();
+  auto o = testing::RunGpugate({"compare", TraceDataPath("kineto_simple_add_a100.json"),
+                                TraceDataPath("kineto_simple_add_a100.json"), "--json", dir + "/v.json"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  Result<Verdicts> v = VerdictsFromJson(testing::ReadAll(dir + "/v.json"), "v.json");
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(v->outcome, Outcome::kPass);
+  int kernels = 0;
+  for (const MetricVerdict& m : v->metrics)
+    if (m.metric.rfind("kernel:", 0) == 0) {
+      ++kernels;
+      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.metric << ": " << m.sentence;
+    }
+  EXPECT_EQ(kernels, 16);
+  testing::RemoveTree(dir);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -127,6 +127,9 @@ struct Pending {
   bool common = false;            // the suite's common speed shift, not a workload
   bool throttled_current = false;
   bool throttled_baseline = false;
+  /// GPU time: median cycle-space time (seconds x SM clock per sample) of
+  /// the current side over the baseline's, when both sides recorded cycles.
+  std::optional<double> cycle_ratio;
   const char* kernel_statistic = "";  // kernels: "median" or "mean" per call of each run
 };
 
@@ -653,6 +656,11 @@ class Comparer {
     } else {
       AddStatistical(Primary(w), hist, cur, HasTimeMetric(w) ? Family::kTime : Family::kOther,
                      throttled_current, ref->throttled);
+      if (HasTimeMetric(w)) {
+        std::vector<const WorkloadResult*> current_side{&w};
+        for (const auto& c : confirmations_) current_side.push_back(c.second);
+        pending_[time_index].cycle_ratio = CycleRatio(current_side, *ref);
+      }
     }
     // Throughput: derived from time, so it shares time's test (not a second
     // hypothesis in the FDR family).
@@ -1428,9 +1436,57 @@ class Comparer {
       p.mv.baseline_history_runs = time.mv.baseline_history_runs;
       p.throttled_current = time.throttled_current;
       p.throttled_baseline = time.throttled_baseline;
+      p.cycle_ratio = time.cycle_ratio;
       // Throughput = work / time: its log ratio is minus time's.
       ClassifyOne(&p, *time.shift, -1.0, "; derived from time (not a separate test)");
     }
+  }
+
+  // Median of the positive cycle-space times of the current side (the run and
+  // its confirmations) over the baseline's; nullopt unless both have them.
+  static std::optional<double> CycleRatio(const std::vector<const WorkloadResult*>& current,
+                                          const WorkloadResult& baseline) {
+    auto positive = [](const std::vector<std::vector<double>>& cycles) {
+      Rounds out;
+      for (const auto& round : cycles) {
+        std::vector<double> kept;
+        for (double c : round)
+          if (std::isfinite(c) && c > 0) kept.push_back(c);
+        if (!kept.empty()) out.push_back(std::move(kept));
+      }
+      return out;
+    };
+    Rounds cur;
+    for (const WorkloadResult* w : current) {
+      Rounds r = positive(w->cycles);
+      cur.insert(cur.end(), r.begin(), r.end());
+    }
+    Rounds base = positive(baseline.cycles);
+    if (cur.empty() || base.empty()) return std::nullopt;
+    const double b = MedianOf(base);
+    if (!(b > 0)) return std::nullopt;
+    return MedianOf(cur) / b;
+  }
+
+  // A GPU time that moved is confirmed when its cycle-space time (seconds x
+  // the SM clock over each sample) moved the same way beyond the threshold;
+  // otherwise the clock changed, not the work per cycle: inconclusive.
+  static void ConfirmInCycles(Pending* p) {
+    MetricVerdict& mv = p->mv;
+    const bool slower = mv.verdict == Verdict::kRegression;  // time up, or throughput down
+    const double limit = std::log1p(mv.threshold);
+    const double log_cycles = std::log(*p->cycle_ratio);
+    const bool confirmed = slower ? log_cycles > limit : log_cycles < -limit;
+    const std::string in_cycles = "in cycle space the time changed by " + FormatRatioPercent(*p->cycle_ratio);
+    if (confirmed) {
+      mv.sentence += "; confirmed in cycle space (" + FormatRatioPercent(*p->cycle_ratio) + ")";
+      return;
+    }
+    const bool within = std::fabs(log_cycles) <= limit;
+    mv.verdict = Verdict::kInconclusive;
+    mv.reason = Reason::kClockShift;
+    mv.sentence = in_cycles + (within ? ", within the " + PercentText(mv.threshold) + " threshold" : ", the other way") +
+                  ": the SM clock moved, not the work per cycle: " + mv.sentence;
   }
 
   void ApplyPolicy() {
@@ -1449,6 +1505,8 @@ class Comparer {
         mv.sentence = std::string("the ") + (p.throttled_current ? "current" : "baseline") +
                       " run throttled, so the shift may be the clock's: " + mv.sentence;
       }
+      moved = mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement;
+      if (moved && p.cycle_ratio) ConfirmInCycles(&p);
       if (mv.verdict != Verdict::kRegression) continue;
       const Waiver* w = FindWaiver(policy_, mv.workload, mv.metric);
       if (w != nullptr && w->until >= today) {

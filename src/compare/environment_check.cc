@@ -47,6 +47,12 @@ void CompareClock(const char* field, const std::optional<double>& a, const std::
     out->push_back({field, Mhz(*a), Mhz(*b)});
 }
 
+std::string Watts(double w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f W", w);
+  return buf;
+}
+
 void CompareFlag(const char* field, const std::optional<bool>& a, const std::optional<bool>& b,
                  std::vector<EnvDifference>* out) {
   if (a && b && *a != *b) out->push_back({field, *a ? "on" : "off", *b ? "on" : "off"});
@@ -78,6 +84,11 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
     CompareClock("gpu.mem_clock_hz", a.gpu.mem_clock_hz, b.gpu.mem_clock_hz, &out);
     CompareFlag("gpu.ecc_enabled", a.gpu.ecc_enabled, b.gpu.ecc_enabled, &out);
     CompareFlag("gpu.mig_enabled", a.gpu.mig_enabled, b.gpu.mig_enabled, &out);
+    // A power cap bounds the sustained clocks: like them, beyond 2% it differs.
+    if (a.gpu.power_limit_w && b.gpu.power_limit_w && *a.gpu.power_limit_w > 0 && *b.gpu.power_limit_w > 0 &&
+        std::fabs(*a.gpu.power_limit_w - *b.gpu.power_limit_w) >
+            kClockTolerance * std::max(*a.gpu.power_limit_w, *b.gpu.power_limit_w))
+      out.push_back({"gpu.power_limit_w", Watts(*a.gpu.power_limit_w), Watts(*b.gpu.power_limit_w)});
   }
   return out;
 }

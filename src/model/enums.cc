@@ -63,6 +63,7 @@ const char* ToString(Reason r) {
     case Reason::kDeterministic: return "deterministic_count";
     case Reason::kUndetectable: return "undetectable";
     case Reason::kThrottled: return "throttled";
+    case Reason::kClockShift: return "clock_shift";
     case Reason::kEnvironmentMismatch: return "environment_mismatch";
     case Reason::kMetricMismatch: return "metric_mismatch";
     case Reason::kNewWorkload: return "new_workload";

@@ -31,6 +31,8 @@ struct GpuInfo {
   std::optional<bool> ecc_enabled;
   std::optional<bool> mig_enabled;
   std::optional<std::string> uuid;
+  std::optional<bool> persistence_mode;           ///< NVML persistence mode on
+  std::optional<double> power_limit_w;            ///< enforced power limit (NVML), watts
 };
 
 /// Environment fingerprint: enough to tell whether two runs are comparable.

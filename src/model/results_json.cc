@@ -65,6 +65,8 @@ void WriteGpu(Writer& w, const GpuInfo& g) {
   Field(w, "ecc_enabled", g.ecc_enabled);
   Field(w, "mig_enabled", g.mig_enabled);
   Field(w, "uuid", g.uuid);
+  Field(w, "persistence_mode", g.persistence_mode);
+  Field(w, "power_limit_w", g.power_limit_w);
   w.EndObject();
 }
 
@@ -461,6 +463,8 @@ void ReadGpu(Decoder& d, const JsonValue& v, const Path& p, GpuInfo* g) {
   o.Optional("ecc_enabled", &g->ecc_enabled);
   o.Optional("mig_enabled", &g->mig_enabled);
   o.Optional("uuid", &g->uuid);
+  o.Optional("persistence_mode", &g->persistence_mode);
+  o.Optional("power_limit_w", &g->power_limit_w);
 }
 
 void ReadEnvironment(Decoder& d, const JsonValue& v, const Path& p, Environment* e) {

@@ -47,6 +47,7 @@ enum class Reason {
   kDeterministic,               ///< a deterministic count (instructions) on the threshold alone
   kUndetectable,                ///< the comparison could not see the policy's required effect
   kThrottled,                   ///< a side throttled: the shift may be the clock's
+  kClockShift,                  ///< GPU: the time moved but the cycle-space time did not
   // Decided without a test.
   kEnvironmentMismatch,
   kMetricMismatch,              ///< baseline and current measured different primary metrics

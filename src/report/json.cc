@@ -225,6 +225,7 @@ constexpr Reason kReasons[] = {
     Reason::kDeterministic,
     Reason::kUndetectable,
     Reason::kThrottled,
+    Reason::kClockShift,
     Reason::kEnvironmentMismatch,
     Reason::kMetricMismatch,
     Reason::kNewWorkload,

@@ -449,6 +449,7 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
                  ? "too noisy to guard: policy requires " + FormatDetectable(*require_detectable)
                  : "too noisy to guard";
     case Reason::kThrottled: return "a side throttled: the shift may be the clock's";
+    case Reason::kClockShift: return "not seen in cycle space: the SM clock moved";
     case Reason::kEnvironmentMismatch: return "environments differ: not compared";
     case Reason::kMetricMismatch: return "the sides measured different metrics: not compared";
     case Reason::kNewWorkload: return "not in the baseline";

@@ -156,6 +156,23 @@ TEST(Compare, ClockDifferenceBeyondToleranceIsListed) {
   EXPECT_EQ(v.env_differences[0].baseline, "1410 MHz");
 }
 
+TEST(Compare, PowerLimitDifferenceIsListedPersistenceModeIsNot) {
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1e-3)});
+  base.run.env.gpu.name = cur.run.env.gpu.name = "GPU";
+  base.run.env.gpu.power_limit_w = 400;
+  cur.run.env.gpu.power_limit_w = 395;  // within 2%
+  base.run.env.gpu.persistence_mode = true;
+  cur.run.env.gpu.persistence_mode = false;
+  EXPECT_TRUE(Compare({base}, cur, DefaultPolicy(), Opts()).environment_matches);
+  cur.run.env.gpu.power_limit_w = 300;
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  ASSERT_EQ(v.env_differences.size(), 1u);
+  EXPECT_EQ(v.env_differences[0].field, "gpu.power_limit_w");
+  EXPECT_EQ(v.env_differences[0].baseline, "400 W");
+  EXPECT_EQ(v.env_differences[0].current, "300 W");
+}
+
 TEST(Compare, ThroughputIsDerivedAndNotASecondTest) {
   WorkloadResult b = Workload("a", 1e-3), c = Workload("a", 1.2e-3);
   b.bytes_per_second = 4e9;
@@ -369,6 +386,42 @@ TEST(Compare, ThrottledRunCannotRegress) {
   bool flagged = false;
   for (const auto& s : v.suggestions) flagged |= s.rule == "throttled";
   EXPECT_TRUE(flagged);
+}
+
+// GPU workloads carry cycle-space times (seconds x SM clock per sample). A
+// time that moved is a regression only when its cycles moved too.
+WorkloadResult WithCycles(WorkloadResult w, double clock_hz) {
+  w.cycles = w.rounds;
+  for (auto& round : w.cycles)
+    for (double& c : round) c *= clock_hz;
+  return w;
+}
+
+TEST(Compare, GpuRegressionIsConfirmedInCycleSpace) {
+  // Same clock, 30% more time: 30% more cycles, confirmed.
+  Verdicts v = Compare({MakeResults({WithCycles(Workload("a", 1e-3), 1.5e9)})},
+                       MakeResults({WithCycles(Workload("a", 1.3e-3), 1.5e9)}), DefaultPolicy(), Opts());
+  const MetricVerdict* t = Find(v, "a", "time");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->verdict, Verdict::kRegression);
+  EXPECT_NE(t->sentence.find("confirmed in cycle space (+30"), std::string::npos) << t->sentence;
+}
+
+TEST(Compare, GpuTimeThatMovedOnlyWithTheClockIsInconclusive) {
+  // 30% more time at a clock 30% lower: the same number of cycles.
+  Verdicts v = Compare({MakeResults({WithCycles(Workload("a", 1e-3), 1.5e9)})},
+                       MakeResults({WithCycles(Workload("a", 1.3e-3), 1.5e9 / 1.3)}), DefaultPolicy(),
+                       Opts());
+  const MetricVerdict* t = Find(v, "a", "time");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->verdict, Verdict::kInconclusive);
+  EXPECT_EQ(t->reason, Reason::kClockShift);
+  EXPECT_NE(t->sentence.find("in cycle space the time changed by"), std::string::npos) << t->sentence;
+  for (const MetricVerdict& m : v.metrics) EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric;
+  // Without cycles on one side nothing is confirmed or refused: time decides.
+  Verdicts plain = Compare({MakeResults({Workload("a", 1e-3)})},
+                           MakeResults({WithCycles(Workload("a", 1.3e-3), 1.5e9 / 1.3)}), DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(plain, "a", "time")->verdict, Verdict::kRegression);
 }
 
 TEST(Compare, WaiversSeverityAndInconclusivePolicy) {

@@ -81,6 +81,8 @@ void ExpectSameResults(const Results& a, const Results& b) {
   EXPECT_EQ(ga.ecc_enabled, gb.ecc_enabled);
   EXPECT_EQ(ga.mig_enabled, gb.mig_enabled);
   EXPECT_EQ(ga.uuid, gb.uuid);
+  EXPECT_EQ(ga.persistence_mode, gb.persistence_mode);
+  ExpectSameOptionalDouble(ga.power_limit_w, gb.power_limit_w, "power_limit_w");
 
   ASSERT_EQ(a.workloads.size(), b.workloads.size());
   for (size_t i = 0; i < a.workloads.size(); ++i) {
@@ -195,6 +197,8 @@ Results FullResults() {
   gpu.ecc_enabled = true;
   gpu.mig_enabled = false;
   gpu.uuid = "GPU-3b3f6a2e-0c51-4e4b-9d1e-8f6a1d2c3b4a";
+  gpu.persistence_mode = true;
+  gpu.power_limit_w = 400.0;
 
   WorkloadResult& w = r.workloads.emplace_back();
   w.name = "saxpy/n=16M";
@@ -274,7 +278,7 @@ TEST(ResultsJson, EmptyOptionalsAreWrittenAsNullAndReadBackEmpty) {
   EXPECT_NE(text.find("\"cpu_governor\": null"), std::string::npos);
   // The GPU fields are present and null without a GPU.
   for (const char* key : {"driver_version", "compute_capability", "sm_count", "memory_bytes",
-                          "ecc_enabled", "mig_enabled", "uuid"}) {
+                          "ecc_enabled", "mig_enabled", "uuid", "persistence_mode", "power_limit_w"}) {
     EXPECT_NE(text.find(std::string("\"") + key + "\": null"), std::string::npos) << key;
   }
   EXPECT_NE(text.find("\"bytes_per_second\": null"), std::string::npos);

@@ -270,6 +270,7 @@ using NvmlDeviceStringFn = int (*)(NvmlDevice, char*, unsigned int);      // UUI
 using NvmlTwoUintFn = int (*)(NvmlDevice, unsigned int*, unsigned int*);  // MIG mode
 using NvmlTwoIntFn = int (*)(NvmlDevice, int*, int*);                     // ECC mode
 using NvmlClockFn = int (*)(NvmlDevice, int, unsigned int*);              // clock type, MHz
+using NvmlIntFn = int (*)(NvmlDevice, int*);                              // persistence (enable state)
 
 class Nvml {
  public:
@@ -288,6 +289,8 @@ class Nvml {
     mig_ = Sym<NvmlTwoUintFn>("nvmlDeviceGetMigMode");
     ecc_ = Sym<NvmlTwoIntFn>("nvmlDeviceGetEccMode");
     max_clock_ = Sym<NvmlClockFn>("nvmlDeviceGetMaxClockInfo");
+    persistence_ = Sym<NvmlIntFn>("nvmlDeviceGetPersistenceMode");
+    power_limit_ = Sym<NvmlUintFn>("nvmlDeviceGetEnforcedPowerLimit");
     initialised_ = init_ && shutdown_ && init_() == 0;
   }
   Nvml(const Nvml&) = delete;
@@ -328,6 +331,10 @@ class Nvml {
     unsigned int mhz = 0;
     if (max_clock_ && max_clock_(d, /*NVML_CLOCK_SM=*/1, &mhz) == 0 && mhz > 0) g.sm_clock_hz = mhz * 1e6;
     if (max_clock_ && max_clock_(d, /*NVML_CLOCK_MEM=*/2, &mhz) == 0 && mhz > 0) g.mem_clock_hz = mhz * 1e6;
+    int persistence = 0;
+    if (persistence_ && persistence_(d, &persistence) == 0) g.persistence_mode = persistence == 1;
+    unsigned int milliwatts = 0;
+    if (power_limit_ && power_limit_(d, &milliwatts) == 0 && milliwatts > 0) g.power_limit_w = milliwatts / 1000.0;
   }
 
  private:
@@ -348,6 +355,8 @@ class Nvml {
   NvmlTwoUintFn mig_ = nullptr;
   NvmlTwoIntFn ecc_ = nullptr;
   NvmlClockFn max_clock_ = nullptr;
+  NvmlIntFn persistence_ = nullptr;
+  NvmlUintFn power_limit_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------

@@ -96,11 +96,11 @@ Status ApplyEnvKeyOption(const po::variables_map& vm) {
 
 void WarnMetricsNotCollected(const std::vector<WorkloadSpec>& workloads) {
   size_t with_metrics = 0;
-  for (const WorkloadSpec& w : workloads) with_metrics += !w.metrics.empty();
+  for (const WorkloadSpec& w : workloads) with_metrics += !w.metrics.empty() && w.kind != WorkloadKind::kBuiltin;
   if (with_metrics == 0) return;
-  ReportWarning(std::to_string(with_metrics) + " workload(s) list metrics: this gpugate version checks "
-                "them but does not collect hardware counters; their results hold timings and a note "
-                "saying so (docs/gpu-metrics.md)");
+  ReportWarning(std::to_string(with_metrics) + " workload(s) list metrics, which gpugate collects only for "
+                "builtin kernels on a CUDA device; their results hold timings and a note saying so "
+                "(docs/gpu-metrics.md)");
 }
 
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path, const po::variables_map& vm) {

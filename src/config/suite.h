@@ -98,7 +98,8 @@ struct WorkloadSpec {
 
   /// `metrics:` (any kind but synthetic): counters for the range profiler,
   /// checked against `chip` on any machine (metrics/suite_metrics.h). This
-  /// version plans them but does not collect them: `run` says so.
+  /// version collects them only for builtin kernels on a CUDA device
+  /// (metrics/range_profiler.h); other results say they were not collected.
   std::vector<MetricRequest> metrics;
   std::string chip;                 ///< `chip:` (GH100, ...), set exactly when metrics are
   SourceLocation chip_location;

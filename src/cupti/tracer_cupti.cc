@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "cupti/activity_cupti.h"
+#include "cupti/cupti_text.h"
 
 namespace gpugate {
 
@@ -26,12 +27,6 @@ struct CuptiTracer::State {
 namespace {
 
 std::atomic<CuptiTracer::State*> g_state{nullptr};
-
-std::string CuptiText(CUptiResult r) {
-  const char* s = nullptr;
-  if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || s == nullptr) return "CUPTI error " + std::to_string(r);
-  return s;
-}
 
 // The activity kinds gpugate converts. CONCURRENT_KERNEL keeps kernels
 // concurrent (KIND_KERNEL would serialize them).

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "cupti/cupti_text.h"
 #include "metrics/metric_catalog.h"
 #include "util/strings.h"
 
@@ -21,13 +22,6 @@ P Params(size_t struct_size) {
   P p{};
   p.structSize = struct_size;
   return p;
-}
-
-std::string CuptiText(CUptiResult r) {
-  const char* text = nullptr;
-  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || text == nullptr)
-    return "CUPTI error " + std::to_string(static_cast<int>(r));
-  return text;
 }
 
 Error CuptiError(const std::string& what, CUptiResult r) {

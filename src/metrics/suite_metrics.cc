@@ -70,14 +70,15 @@ std::string MetricsNotCollectedNote(const WorkloadSpec& spec) {
   std::string list;
   for (const MetricRequest& m : spec.metrics) list += (list.empty() ? "" : ", ") + m.name;
   return "metrics not collected (" + list + " on " + spec.chip +
-         "): this gpugate version checks and plans hardware-counter metrics but does not collect "
-         "them; the result holds timings only (docs/gpu-metrics.md)";
+         "): gpugate collects hardware-counter metrics only for builtin kernels run on a CUDA device; "
+         "the result holds timings only (docs/gpu-metrics.md)";
 }
 
 void NoteMetricsNotCollected(const WorkloadSpec& spec, std::vector<WorkloadResult>* results) {
   const std::string note = MetricsNotCollectedNote(spec);
   if (note.empty()) return;
-  for (WorkloadResult& r : *results) AppendNotes(r, {note});
+  for (WorkloadResult& r : *results)
+    if (!r.counters.count("metric_ranges")) AppendNotes(r, {note});  // the backend tried: its note says how
 }
 
 }  // namespace gpugate

@@ -28,12 +28,14 @@ struct WorkloadMetricPlan {
 /// exit 3.
 Result<std::vector<WorkloadMetricPlan>> PlanSuiteMetrics(const std::vector<WorkloadSpec>& workloads);
 
-/// The note a result of a workload with metrics carries: the metrics were
-/// not collected (no collection is built in this version). "" without metrics.
+/// The note a result of a workload with metrics carries when they were not
+/// collected (only builtin kernels on a CUDA device collect them, see
+/// range_profiler.h). "" without metrics.
 std::string MetricsNotCollectedNote(const WorkloadSpec& spec);
 
-/// Adds MetricsNotCollectedNote(spec) to each result of `spec` (none when it
-/// lists no metrics).
+/// Adds MetricsNotCollectedNote(spec) to each result of `spec` whose backend
+/// did not try to collect them (no counter "metric_ranges"); none when the
+/// workload lists no metrics.
 void NoteMetricsNotCollected(const WorkloadSpec& spec, std::vector<WorkloadResult>* results);
 
 }  // namespace gpugate

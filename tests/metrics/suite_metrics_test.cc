@@ -148,6 +148,11 @@ TEST(SuiteMetricsTest, ResultsSayTheMetricsWereNotCollected) {
   std::vector<WorkloadResult> plain(1);
   NoteMetricsNotCollected(suite->workloads[3], &plain);
   EXPECT_TRUE(plain[0].notes.empty());
+  // A backend that tried to collect (counter metric_ranges) gave its own note.
+  std::vector<WorkloadResult> tried(1);
+  tried[0].counters["metric_ranges"] = 0;
+  NoteMetricsNotCollected(suite->workloads[2], &tried);
+  EXPECT_TRUE(tried[0].notes.empty());
 }
 
 }  // namespace

@@ -20,6 +20,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <string>
 #include <chrono>
 #include <thread>
 #include <utility>
@@ -28,6 +30,7 @@
 #include "harness/backends/cpu_kernels.h"
 #include "harness/backends/cuda_backend.h"
 #include "harness/backends/cuda_support.h"
+#include "metrics/range_profiler.h"
 
 namespace gpugate {
 
@@ -494,7 +497,20 @@ class CudaInstance final : public WorkloadInstance {
   }
   int64_t IterationsPerSample() const override { return iterations_; }
 
+  /// Metrics (`metrics:`) to collect once the outputs are verified, for
+  /// the chip the suite planned them for.
+  void RequestMetrics(std::vector<std::string> metrics, std::string chip) {
+    metrics_ = std::move(metrics);
+    metrics_chip_ = std::move(chip);
+  }
+
   Status Verify() override {
+    Status st = VerifyOutputs();
+    if (st.ok() && !metrics_.empty()) CollectMetrics();
+    return st;
+  }
+
+  Status VerifyOutputs() {
     GPUGATE_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
     const int64_t elems = shape_.gemm ? shape_.n * shape_.n : shape_.n;
     std::vector<float> out(static_cast<size_t>(elems));
@@ -566,6 +582,13 @@ class CudaInstance final : public WorkloadInstance {
     result.peak_memory_bytes = static_cast<int64_t>(a_.bytes() + b_.bytes() + c_.bytes() +
                                                     partials_.bytes() + scratch_.bytes());
     if (l2_cold_) result.counters["l2_flush_bytes"] = static_cast<double>(scratch_.bytes());
+    if (!metrics_.empty()) {
+      // Present whenever collection was attempted, so the run does not add
+      // the "not collected" note of workloads that cannot collect.
+      result.counters["metric_ranges"] = static_cast<double>(metric_ranges_);
+      for (const auto& [name, value] : metric_counters_) result.counters[name] = value;
+      if (!metric_note_.empty()) AppendNotes(result, {metric_note_});
+    }
   }
 
  private:
@@ -659,6 +682,38 @@ class CudaInstance final : public WorkloadInstance {
     return detail::ClockHzFromCounters(out[0], out[1]);
   }
 
+  // One profiled invocation under the CUPTI range profiler (kernel replay:
+  // CUPTI replays each of its kernels for every pass). A failure, such as a
+  // driver that restricts profiling to administrators, is a note: the
+  // timings stand.
+  void CollectMetrics() {
+    Result<MetricCollection> got = CollectKernelMetrics(
+        device_, metrics_,
+        [this]() -> Status {
+          Launch();
+          if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return ToolError(CudaMessage(e, "launch"));
+          return Status::Ok();
+        },
+        /*max_ranges=*/8);
+    if (!got.ok()) {
+      metric_note_ = "metrics not collected: " + got.error().message;
+      return;
+    }
+    std::string mismatch = detail::ChipMismatch(metrics_chip_, got->chip);
+    metric_ranges_ = got->ranges.size();
+    metric_counters_ = detail::MetricCounters(got->ranges);
+    metric_note_ = "metrics collected on " + got->chip + " with the CUPTI range profiler: " +
+                   std::to_string(got->ranges.size()) + " kernel launch(es) of one invocation, " +
+                   std::to_string(got->passes) + " replay pass(es) each";
+    if (got->dropped_ranges > 0) metric_note_ += ", " + std::to_string(got->dropped_ranges) + " range(s) dropped";
+    if (!mismatch.empty()) metric_note_ += "; " + mismatch;
+  }
+
+  std::vector<std::string> metrics_;
+  std::string metrics_chip_;
+  std::string metric_note_;
+  size_t metric_ranges_ = 0;
+  std::map<std::string, double> metric_counters_;
   std::string kernel_;
   KernelShape shape_;
   bool l2_cold_;
@@ -708,6 +763,11 @@ class CudaBackend final : public Backend {
     if (!info.ok()) return info.error();
     auto inst = std::make_unique<CudaInstance>(spec.kernel, shape, spec.l2_cold, kDevice, info.value(), nvml_.get());
     if (Status st = inst->Init(); !st.ok()) return st.error();
+    if (!spec.metrics.empty()) {
+      std::vector<std::string> names;
+      for (const MetricRequest& m : spec.metrics) names.push_back(m.name);
+      inst->RequestMetrics(std::move(names), spec.chip);
+    }
     return std::unique_ptr<WorkloadInstance>(std::move(inst));
   }
 

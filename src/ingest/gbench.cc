@@ -96,7 +96,10 @@ Status CheckTime(const FieldReader& f, const JsonValue& row, const std::string& 
 Status CheckCount(const FieldReader& f, const JsonValue& row, const char* key, int64_t value,
                   int64_t min) {
   if (value >= min) return Status::Ok();
-  return f.ErrorAt(*row.Find(key), f.PathOf(key),
+  const JsonValue* at = row.Find(key);
+  if (at == nullptr)  // absent: a timed row needs its iterations
+    return f.ErrorAt(row, f.PathOf(key), "missing (a timed row needs at least " + std::to_string(min) + ")");
+  return f.ErrorAt(*at, f.PathOf(key),
                    "must be at least " + std::to_string(min) + ", got " + std::to_string(value));
 }
 

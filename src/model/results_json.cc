@@ -557,7 +557,8 @@ void ReadClock(Decoder& d, const JsonValue& v, const Path& p, ClockReading* c) {
 void ReadRegime(Decoder& d, ObjectReader& parent, std::optional<RegimeInfo>* out) {
   const JsonValue* v = parent.Get("regime", false);
   if (v == nullptr || v->IsNull()) return;
-  ObjectReader o(d, *v, parent.path().Member("regime"));
+  const Path path = parent.path().Member("regime");  // outlives the reader, which refers to it
+  ObjectReader o(d, *v, path);
   RegimeInfo r;
   o.Required("regime", &r.regime);
   o.Optional("arithmetic_intensity", &r.arithmetic_intensity);

@@ -16,14 +16,6 @@ namespace gpugate {
 
 namespace {
 
-/// A CUPTI parameter struct, zeroed, with its size set.
-template <class P>
-P Params(size_t struct_size) {
-  P p{};
-  p.structSize = struct_size;
-  return p;
-}
-
 Error CuptiError(const std::string& what, CUptiResult r) {
   return ToolError("CUPTI " + what + " failed: " + CuptiText(r));
 }

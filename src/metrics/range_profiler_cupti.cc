@@ -22,13 +22,6 @@ namespace gpugate {
 
 namespace {
 
-template <class P>
-P Params(size_t struct_size) {
-  P p{};
-  p.structSize = struct_size;
-  return p;
-}
-
 Error Fail(const char* call, CUptiResult r) { return ToolError(std::string(call) + " failed: " + CuptiText(r)); }
 
 #define GPUGATE_CUPTI_CALL(call, params)                 \

@@ -11,7 +11,7 @@
 set -euo pipefail
 
 BUILD_PKGS=(cmake g++ make ninja-build libyaml-cpp-dev rapidjson-dev
-            libboost-program-options-dev zlib1g-dev)
+            libboost-program-options-dev zlib1g-dev libzstd-dev)
 # clang with libFuzzer (libclang_rt.fuzzer comes with libclang-rt-dev), for
 # scripts/fuzz.sh and the sanitizer build of scripts/sanitize.sh.
 FUZZ_PKGS=(clang libclang-rt-dev)

@@ -164,6 +164,9 @@ std::vector<KernelResult> KernelResultsFromRecords(const TraceRecords& records) 
     r.durations_s.push_back(static_cast<double>(dur) * 1e-9);
     r.metrics["registers_per_thread"] = k->registers_per_thread;
     r.metrics["shared_mem_bytes"] = static_cast<double>(k->static_shared_bytes) + k->dynamic_shared_bytes;
+    // Launch configuration of the last instance (a kernel's launches usually share it).
+    r.metrics["grid_blocks"] = static_cast<double>(k->grid[0]) * k->grid[1] * k->grid[2];
+    r.metrics["block_threads"] = static_cast<double>(k->block[0]) * k->block[1] * k->block[2];
   }
   std::vector<KernelResult> out;
   for (auto& [name, r] : by_name) {

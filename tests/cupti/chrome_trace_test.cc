@@ -247,6 +247,8 @@ TEST(CuptiRecordsTest, KernelResultsPerNameInStartOrder) {
   EXPECT_DOUBLE_EQ(k[1].total_s, 5000e-9);
   EXPECT_EQ(k[1].metrics.at("registers_per_thread"), 32);
   EXPECT_EQ(k[1].metrics.at("shared_mem_bytes"), 3072);
+  EXPECT_EQ(k[1].metrics.at("grid_blocks"), 1024);
+  EXPECT_EQ(k[1].metrics.at("block_threads"), 256);
 }
 
 TEST(CuptiChromeTraceTest, MicrosecondTextIsExact) {
@@ -364,6 +366,8 @@ TEST(CuptiChromeTraceTest, TraceToResultsAgreesWithKernelResultsFromRecords) {
     EXPECT_EQ(read[i].durations_s, direct[i].durations_s);
     EXPECT_EQ(read[i].metrics.at("registers_per_thread"), direct[i].metrics.at("registers_per_thread"));
     EXPECT_EQ(read[i].metrics.at("shared_mem_bytes"), direct[i].metrics.at("shared_mem_bytes"));
+    EXPECT_EQ(read[i].metrics.at("grid_blocks"), direct[i].metrics.at("grid_blocks"));
+    EXPECT_EQ(read[i].metrics.at("block_threads"), direct[i].metrics.at("block_threads"));
   }
 }
 

@@ -102,12 +102,33 @@ struct MetricVerdict {
 /// Optimization or diagnostic suggestion emitted by a rule.
 struct Suggestion {
   std::string workload;   ///< empty for suite-wide suggestions
+  std::string kernel;     ///< the kernel it is about, empty for a workload or the suite
   std::string rule;       ///< rule id, "noisy-runner", "memory-bound", ...
-  int priority = 2;       ///< 1 high .. 3 low
+  int priority = 2;       ///< 0 critical, 1 high, 2 medium, 3 low
+  /// "suggestion", "warning" or "fail" (a policy rule that fails the gate).
+  std::string severity = "suggestion";
   std::string message;
   std::string evidence;
   std::string hint;
+  /// Estimated fraction of the time a fix would save (0.25 = 25%), when the
+  /// rule can tell.
+  std::optional<double> estimated_speedup;
+  std::string source;     ///< where the rule's reasoning comes from
 };
+
+/// Order of suggestions in every report: priority (critical first), estimated
+/// speedup (largest first, none last), then fail, warning, suggestion, then
+/// rule id, workload and kernel.
+inline bool SuggestionBefore(const Suggestion& a, const Suggestion& b) {
+  auto emit = [](const std::string& s) { return s == "fail" ? 0 : s == "warning" ? 1 : 2; };
+  if (a.priority != b.priority) return a.priority < b.priority;
+  const double sa = a.estimated_speedup.value_or(-1), sb = b.estimated_speedup.value_or(-1);
+  if (sa != sb) return sa > sb;
+  if (emit(a.severity) != emit(b.severity)) return emit(a.severity) < emit(b.severity);
+  if (a.rule != b.rule) return a.rule < b.rule;
+  if (a.workload != b.workload) return a.workload < b.workload;
+  return a.kernel < b.kernel;
+}
 
 /// A workload's or kernel's place on the roofline of the current run's
 /// device (`compare --device-profile`; rules/regime.h). Not a verdict.

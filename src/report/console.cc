@@ -190,10 +190,14 @@ std::string RenderConsole(const Verdicts& verdicts, const ReportOptions& options
   if (!view.suggestions.empty()) {
     out += "\nSuggestions:\n";
     for (const Suggestion& s : view.suggestions) {
-      out += "  [" + std::string(PriorityName(s.priority)) + "] " + EscapeTerminal(s.rule);
-      if (!s.workload.empty()) out += " (" + EscapeTerminal(s.workload) + ")";
+      out += "  [" + SuggestionLabel(s) + "] " + EscapeTerminal(s.rule);
+      if (const std::string subject = SuggestionSubject(s, [](const std::string& t) { return EscapeTerminal(t); });
+          !subject.empty())
+        out += " (" + subject + ")";
       out += ": " + EscapeTerminal(s.message) + "\n";
       if (!s.evidence.empty()) out += "      evidence: " + EscapeTerminal(s.evidence) + "\n";
+      if (s.estimated_speedup)
+        out += "      estimated speedup: up to " + FormatPercent(*s.estimated_speedup) + "\n";
       if (!s.hint.empty()) out += "      hint: " + EscapeTerminal(s.hint) + "\n";
     }
   }

@@ -111,9 +111,10 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
   if (!view.suggestions.empty()) {
     out += "<section class=\"suggestions\">\n<h2>Suggestions</h2>\n<ul>\n";
     for (const Suggestion& s : view.suggestions) {
-      out += "<li><strong>" + std::string(PriorityName(s.priority)) + "</strong> " +
-             EscapeHtml(s.rule);
-      if (!s.workload.empty()) out += " (" + EscapeHtml(s.workload) + ")";
+      out += "<li><strong>" + SuggestionLabel(s) + "</strong> " + EscapeHtml(s.rule);
+      if (const std::string subject = SuggestionSubject(s, [](const std::string& t) { return EscapeHtml(t); });
+          !subject.empty())
+        out += " (" + subject + ")";
       out += ": " + EscapeHtml(s.message);
       out += SuggestionDetail(s, [](const std::string& t) { return EscapeHtml(t); });
       out += "</li>\n";

@@ -61,11 +61,15 @@ void WriteMetric(Writer& w, const MetricVerdict& m) {
 void WriteSuggestion(Writer& w, const Suggestion& s) {
   w.StartObject();
   Field(w, "workload", s.workload);
+  Field(w, "kernel", s.kernel);
   Field(w, "rule", s.rule);
   Field(w, "priority", s.priority);
+  Field(w, "severity", s.severity);
   Field(w, "message", s.message);
   Field(w, "evidence", s.evidence);
   Field(w, "hint", s.hint);
+  Field(w, "estimated_speedup", s.estimated_speedup);
+  Field(w, "source", s.source);
   w.EndObject();
 }
 
@@ -273,11 +277,15 @@ void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerd
 void ReadSuggestion(Decoder& d, const JsonValue& v, const std::string& p, Suggestion* s) {
   if (!d.Object(v, p)) return;
   d.String(v, p, "workload", &s->workload);
+  d.String(v, p, "kernel", &s->kernel);
   d.String(v, p, "rule", &s->rule, /*required=*/true);
   d.Int(v, p, "priority", &s->priority);
+  d.String(v, p, "severity", &s->severity);
   d.String(v, p, "message", &s->message);
   d.String(v, p, "evidence", &s->evidence);
   d.String(v, p, "hint", &s->hint);
+  d.OptionalDouble(v, p, "estimated_speedup", &s->estimated_speedup);
+  d.String(v, p, "source", &s->source);
 }
 
 // Accepts "gpugate/verdicts/v1" and "gpugate/verdicts/v1.<minor>".

@@ -189,8 +189,9 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     system_out += "\n";
   }
   for (const Suggestion& s : view.suggestions) {
-    system_out += "[suggestion " + std::string(PriorityName(s.priority)) + "] " + OneLine(s.rule);
-    if (!s.workload.empty()) system_out += " (" + OneLine(s.workload) + ")";
+    system_out += "[suggestion " + SuggestionLabel(s) + "] " + OneLine(s.rule);
+    if (const std::string subject = SuggestionSubject(s, OneLine); !subject.empty())
+      system_out += " (" + subject + ")";
     system_out += ": " + OneLine(s.message);
     system_out += SuggestionDetail(s, OneLine);
     system_out += "\n";

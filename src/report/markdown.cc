@@ -119,8 +119,10 @@ std::string RenderMarkdownView(const ReportView& view) {
   if (!view.suggestions.empty()) {
     out += "\n### :bulb: Suggestions\n\n";
     for (const Suggestion& s : view.suggestions) {
-      out += "- **" + std::string(PriorityName(s.priority)) + "** " + EscapeMarkdown(s.rule);
-      if (!s.workload.empty()) out += " (" + EscapeMarkdown(s.workload) + ")";
+      out += "- **" + SuggestionLabel(s) + "** " + EscapeMarkdown(s.rule);
+      if (const std::string subject = SuggestionSubject(s, [](const std::string& t) { return EscapeMarkdown(t); });
+          !subject.empty())
+        out += " (" + subject + ")";
       out += ": " + EscapeMarkdown(s.message);
       out += SuggestionDetail(s, [](const std::string& t) { return EscapeMarkdown(t); });
       out += "\n";

@@ -369,7 +369,8 @@ const char* OutcomeLabel(Outcome o) {
 }
 
 const char* PriorityName(int priority) {
-  if (priority <= 1) return "high";
+  if (priority <= 0) return "critical";
+  if (priority == 1) return "high";
   if (priority == 2) return "medium";
   return "low";
 }
@@ -577,10 +578,7 @@ ReportView BuildView(const Verdicts& verdicts) {
   }
 
   view.suggestions = verdicts.suggestions;
-  std::stable_sort(view.suggestions.begin(), view.suggestions.end(),
-                   [](const Suggestion& a, const Suggestion& b) {
-                     return std::clamp(a.priority, 1, 3) < std::clamp(b.priority, 1, 3);
-                   });
+  std::stable_sort(view.suggestions.begin(), view.suggestions.end(), SuggestionBefore);
   AddKernelsAndRoofline(verdicts, &view);
   view.warnings = verdicts.warnings;
   return view;

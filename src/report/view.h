@@ -8,6 +8,7 @@
 // here is escaped.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +50,7 @@ std::string CountsSentence(const Verdicts& verdicts);
 /// "not judged" (ToString gives the machine spelling).
 const char* OutcomeLabel(Outcome o);
 
-/// "high", "medium", "low" for priorities 1, 2, 3 (others are clamped).
+/// "critical", "high", "medium", "low" for priorities 0, 1, 2, 3 (others are clamped).
 const char* PriorityName(int priority);
 
 /// "0.0012 (0.0040)": p-value and BH-adjusted p-value; "n/a" parts when absent.
@@ -100,8 +101,30 @@ template <class Escape>
 std::string SuggestionDetail(const Suggestion& s, Escape escape) {
   std::string out;
   if (!s.evidence.empty()) out += "evidence: " + escape(s.evidence);
+  if (s.estimated_speedup) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "estimated speedup up to %.0f%%", *s.estimated_speedup * 100.0);
+    out += (out.empty() ? "" : "; ") + std::string(buf);
+  }
   if (!s.hint.empty()) out += (out.empty() ? "hint: " : "; hint: ") + escape(s.hint);
   return out.empty() ? out : " \u2014 " + out;
+}
+
+/// "workload / kernel" a suggestion is about, escaped; empty for the suite.
+template <class Escape>
+std::string SuggestionSubject(const Suggestion& s, Escape escape) {
+  if (s.workload.empty() && s.kernel.empty()) return "";
+  std::string out = escape(s.workload);
+  if (!s.kernel.empty()) out += (out.empty() ? "" : " / ") + escape(s.kernel);
+  return out;
+}
+
+/// "high" or "high fail" / "high warning": the priority, and what a policy
+/// rule emitted when it is more than a suggestion.
+inline std::string SuggestionLabel(const Suggestion& s) {
+  std::string out = PriorityName(s.priority);
+  if (s.severity == "fail" || s.severity == "warning") out += " " + s.severity;
+  return out;
 }
 
 /// What the minimum detectable effects of a set of results say.

@@ -82,6 +82,19 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["kernel_time_s"] = static_cast<double>(d.kernel_time_ns) * 1e-9;
     w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);
     w.counters["memcpy_bytes"] = static_cast<double>(memcpy_bytes);
+    // What the rule engine's trace.* names read (rules/engine.cc).
+    w.counters["idle_host_wait_fraction"] =
+        d.idle.Total() > 0 ? static_cast<double>(d.idle.host_wait_ns) / d.idle.Total() : 0;
+    int64_t pageable = 0, pageable_bytes = 0;
+    for (const MemcpyStats& m : report.memory_traffic)
+      if (m.device == d.device && m.memory == "pageable" && m.kind != "Memset") {
+        pageable += m.count;
+        pageable_bytes += m.bytes;
+      }
+    w.counters["pageable_memcpy_count"] = static_cast<double>(pageable);
+    w.counters["pageable_memcpy_bytes"] = static_cast<double>(pageable_bytes);
+    w.counters["launches_matched"] = static_cast<double>(report.launch.kernels);
+    w.counters["shorter_than_launch"] = static_cast<double>(report.launch.shorter_than_launch);
     r.workloads.push_back(std::move(w));
   }
   return r;

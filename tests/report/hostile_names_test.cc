@@ -77,7 +77,14 @@ Verdicts HostileVerdicts() {
   v.metrics.push_back(custom);
   v.env_differences.push_back({"gpu.name " + kHostile, kHostile, kBadUtf8});
   v.environment_matches = false;
-  v.suggestions.push_back({kHostile, "rule " + kHostile, 1, kHostile, kHostile, kHostile});
+  Suggestion hostile;
+  hostile.workload = kHostile;
+  hostile.kernel = "kernel " + kHostile;
+  hostile.rule = "rule " + kHostile;
+  hostile.priority = 1;
+  hostile.message = hostile.evidence = hostile.hint = kHostile;
+  hostile.estimated_speedup = 0.25;
+  v.suggestions.push_back(hostile);
   v.warnings.push_back("warning " + kHostile);
   // Kernel names listed on their own, and a roofline with hostile names.
   v.new_kernels.push_back({kHostile, "kernel " + kHostile});

@@ -163,17 +163,28 @@ inline Verdicts MixedVerdicts() {
   v.env_differences.push_back({"gpu.sm_clock_policy", "locked 1410 MHz", "boost"});
   v.env_differences.push_back({"driver_version", "535.104.05", "535.129.03"});
 
-  v.suggestions.push_back({"saxpy/16M", "memory-bound", 2,
-                           "saxpy/16M runs at 71% of the measured peak bandwidth",
-                           "1.29 ms for 201 MB moved; peak 1.55 TB/s",
-                           "fuse the following kernel to reuse data in L2"});
-  v.suggestions.push_back({"", "noisy-runner", 1,
-                           "between-run noise is 4.1x the within-run noise",
-                           "CV between runs 18%, within runs 4.4%",
-                           "keep a baseline history of 10 runs or use `gpugate ab`"});
-  v.suggestions.push_back({"train-step", "launch-overhead", 3,
-                           "38% of GPU time is idle between 4,812 short kernels", "",
-                           "capture the step in a CUDA graph"});
+  auto suggestion = [](std::string workload, std::string rule, int priority, std::string message,
+                       std::string evidence, std::string hint) {
+    Suggestion s;
+    s.workload = std::move(workload);
+    s.rule = std::move(rule);
+    s.priority = priority;
+    s.message = std::move(message);
+    s.evidence = std::move(evidence);
+    s.hint = std::move(hint);
+    return s;
+  };
+  v.suggestions.push_back(suggestion("saxpy/16M", "memory-bound", 2,
+                                     "saxpy/16M runs at 71% of the measured peak bandwidth",
+                                     "1.29 ms for 201 MB moved; peak 1.55 TB/s",
+                                     "fuse the following kernel to reuse data in L2"));
+  v.suggestions.push_back(suggestion("", "noisy-runner", 1,
+                                     "between-run noise is 4.1x the within-run noise",
+                                     "CV between runs 18%, within runs 4.4%",
+                                     "keep a baseline history of 10 runs or use `gpugate ab`"));
+  v.suggestions.push_back(suggestion("train-step", "launch-overhead", 3,
+                                     "38% of GPU time is idle between 4,812 short kernels", "",
+                                     "capture the step in a CUDA graph"));
 
   v.warnings.push_back(
       "waiver for 'attention/*' (time) expired on 2026-10-01: perf fix tracked in #771");

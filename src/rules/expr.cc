@@ -724,7 +724,7 @@ void CollectNames(const Node& n, std::set<std::string>* out) {
 Result<Expr> ParseExpr(std::string_view text, const Schema& schema, const SourcePos& pos) {
   if (text.size() > kMaxExprLength)
     return detail::ErrorAt(pos, "the expression is " + std::to_string(text.size()) +
-                                    " characters long; the limit is " +
+                                    " bytes long; the limit is " +
                                     std::to_string(kMaxExprLength));
   std::vector<Token> tokens;
   Problem problem;
@@ -767,7 +767,7 @@ Result<Template> ParseTemplate(std::string_view text, const Schema& schema,
                                const SourcePos& pos) {
   if (text.size() > kMaxTemplateLength)
     return detail::ErrorAt(pos, "the message is " + std::to_string(text.size()) +
-                                    " characters long; the limit is " +
+                                    " bytes long; the limit is " +
                                     std::to_string(kMaxTemplateLength));
   Template out;
   out.text = std::string(text);

@@ -302,7 +302,7 @@ TEST(ExprTest, LimitsAreErrorsNotCrashes) {
   std::string sum = "1";
   while (sum.size() + 2 <= kMaxExprLength) sum += "+1";
   EXPECT_EQ(Num(sum, none), static_cast<double>((sum.size() + 1) / 2));
-  EXPECT_NE(ErrorOf(sum + "+1").find("characters long; the limit is 4096"), std::string::npos);
+  EXPECT_NE(ErrorOf(sum + "+1").find("bytes long; the limit is 4096"), std::string::npos);
 }
 
 TEST(ExprTest, NamesUsedIncludesAggregates) {

@@ -3,8 +3,10 @@
 // a file on this machine (nor "../" out of it) and runs stay repeatable.
 #include "targets.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -17,6 +19,7 @@
 #include "model/merge.h"
 #include "model/results_json.h"
 #include "report/json.h"
+#include "rules/expr.h"
 #include "trace/analysis.h"
 #include "trace/report_render.h"
 #include "trace/to_results.h"
@@ -156,6 +159,113 @@ void Merge(const uint8_t* data, size_t size) {
   Check(again.ok(), "a merged run is read back after writing");
 }
 
+// Rule expressions and message templates of policy files (rules/expr.h):
+// the same text goes through ParseExpr, ParseCondition and ParseTemplate
+// against a fixed schema. Rejections are positioned input errors; an
+// accepted expression evaluates, without throwing, to a value of its own
+// type (or unknown) in a scope that knows every name, one that knows none
+// and one whose values are hostile (NaN, infinities, wrong kinds).
+class RuleFuzzScope : public rules::Scope {
+ public:
+  enum class Mode { kKnown, kNone, kHostile };
+  explicit RuleFuzzScope(Mode mode) : mode_(mode) {}
+  rules::Value Lookup(std::string_view name) const override {
+    using rules::Value;
+    if (mode_ == Mode::kNone) return {};
+    if (mode_ == Mode::kHostile) {
+      switch (name.size() % 4) {
+        case 0: return Value::Number(std::numeric_limits<double>::quiet_NaN());
+        case 1: return Value::Number(std::numeric_limits<double>::infinity());
+        case 2: return Value::String(std::string(name));
+        default: return Value::Bool(true);
+      }
+    }
+    if (name == "kernel.name") return Value::String("gemm");
+    if (name == "kernel.regime") return Value::String("memory-bound");
+    if (name == "trace.available") return Value::Bool(true);
+    return Value::Number(static_cast<double>(name.size()) * 1.5);
+  }
+  rules::Value Share(std::string_view) const override {
+    return mode_ == Mode::kKnown ? rules::Value::Number(0.25) : rules::Value{};
+  }
+  rules::Value Count(std::string_view) const override {
+    return mode_ == Mode::kHostile ? rules::Value::Number(-0.0) : rules::Value::Number(3);
+  }
+
+ private:
+  Mode mode_;
+};
+
+const rules::Schema& RuleFuzzSchema() {
+  using rules::Dim;
+  using rules::Type;
+  static const rules::Schema schema = {
+      {"kernel.duration", {Type::kNumber, Dim::Time(), "", true, false}},
+      {"kernel.bytes", {Type::kNumber, Dim::Bytes(), "", true, false}},
+      {"kernel.throughput", {Type::kNumber, Dim::Rate(), "", false, false}},
+      {"kernel.grid_blocks", {Type::kNumber, Dim::Number(), "", false, false}},
+      {"kernel.name", {Type::kString, {}, "", false, false}},
+      {"kernel.regime", {Type::kString, {}, "", false, false}},
+      {"kernel", {Type::kNumber, Dim::Number(), "", false, true}},
+      {"device.sms", {Type::kNumber, Dim::Number(), "", false, false}},
+      {"workload.cv", {Type::kNumber, Dim::Number(), "", false, false}},
+      {"trace.available", {Type::kBool, {}, "", false, false}},
+      {"trace.gpu_idle_pct", {Type::kNumber, Dim::Number(), "", false, false}},
+  };
+  return schema;
+}
+
+template <class T>
+void CheckRuleOutcome(const Result<T>& result) {
+  CheckOutcome(result);
+  if (!result.ok())
+    Check(result.error().message.rfind("fuzz.yaml:", 0) == 0, "a rule error names its position");
+}
+
+void RuleExpr(const uint8_t* data, size_t size) {
+  const std::string text = Text(data, size);
+  const rules::Schema& schema = RuleFuzzSchema();
+  const rules::SourcePos pos{"fuzz.yaml", 3, 11};
+  const RuleFuzzScope scopes[] = {RuleFuzzScope(RuleFuzzScope::Mode::kKnown),
+                                  RuleFuzzScope(RuleFuzzScope::Mode::kNone),
+                                  RuleFuzzScope(RuleFuzzScope::Mode::kHostile)};
+
+  Result<rules::Expr> expr = rules::ParseExpr(text, schema, pos);
+  CheckRuleOutcome(expr);
+  Result<rules::Expr> condition = rules::ParseCondition(text, schema, pos);
+  CheckRuleOutcome(condition);
+  Check(condition.ok() == (expr.ok() && expr->type() == rules::Type::kBool),
+        "a condition is exactly an expression of type boolean");
+  if (expr.ok()) {
+    for (const std::string& name : rules::NamesUsed(*expr))
+      Check(schema.count(name) == 1, "an expression uses only schema names");
+    for (const RuleFuzzScope& scope : scopes) {
+      const rules::Value v = rules::Evaluate(*expr, scope);
+      using Kind = rules::Value::Kind;
+      switch (expr->type()) {
+        case rules::Type::kNumber:
+          Check(v.kind == Kind::kUnknown || (v.kind == Kind::kNumber && v.dim == expr->dim() &&
+                                             std::isfinite(v.number)),
+                "a number expression evaluates to a finite number of its dimension or unknown");
+          break;
+        case rules::Type::kBool:
+          Check(v.kind == Kind::kUnknown || v.kind == Kind::kBool,
+                "a boolean expression evaluates to a boolean or unknown");
+          break;
+        case rules::Type::kString:
+          Check(v.kind == Kind::kUnknown || v.kind == Kind::kString,
+                "a string expression evaluates to a string or unknown");
+          break;
+      }
+      Check(!rules::FormatValue(v).empty(), "a value formats to text");
+    }
+  }
+  Result<rules::Template> tmpl = rules::ParseTemplate(text, schema, pos);
+  CheckRuleOutcome(tmpl);
+  if (tmpl.ok())
+    for (const RuleFuzzScope& scope : scopes) (void)rules::Render(*tmpl, scope);
+}
+
 }  // namespace
 
 const std::vector<Target>& Targets() {
@@ -165,6 +275,7 @@ const std::vector<Target>& Targets() {
       {"verdicts_json", VerdictsJson}, {"gbench_json", GbenchJson},
       {"nvbench_json", NvbenchJson},   {"benchmark_file", BenchmarkFile},
       {"trace", Trace},                {"merge", Merge},
+      {"rule_expr", RuleExpr},
   };
   return targets;
 }

@@ -36,6 +36,13 @@ void PrintPolicy(const Policy& p) {
     if (r.severity) std::cout << " severity " << ToString(*r.severity);
     std::cout << "\n";
   }
+  for (const ExprRule& r : p.expr_rules) {
+    std::cout << "  rule " << EscapeTerminal(r.id) << " (" << ToString(r.scope) << ", "
+              << ToString(r.priority) << " " << ToString(r.emit) << "): when "
+              << EscapeTerminal(r.when.text());
+    if (r.speedup) std::cout << "; speedup " << EscapeTerminal(r.speedup->text());
+    std::cout << "\n";
+  }
   for (const auto& w : p.waivers)
     std::cout << "  waiver " << w.location.line << ": match '" << EscapeTerminal(w.match)
               << "' metric '" << EscapeTerminal(w.metric) << "' until " << w.until << ": "

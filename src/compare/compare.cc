@@ -370,7 +370,7 @@ class Comparer {
     ApplyPolicy();
     RequireDetectable();
     for (Pending& p : pending_) out_.metrics.push_back(std::move(p.mv));
-    out_.suggestions = SuggestFromComparison(runs_, current_, out_);
+    out_.suggestions = SuggestFromComparison(policy_.expr_rules, current_, out_);
     out_.outcome = OutcomeFor(out_, policy_.defaults);
     AddOutcomeWarnings();
     return std::move(out_);
@@ -1640,6 +1640,8 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         break;
     }
   }
+  // A policy rule that emits `fail` fails the gate like a regression does.
+  for (const Suggestion& s : verdicts.suggestions) fail = fail || s.severity == "fail";
   if (fail) return Outcome::kFail;
   if (error) return Outcome::kError;
   if (uncertain) return Outcome::kInconclusive;

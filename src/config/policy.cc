@@ -3,12 +3,16 @@
 // exceptions into Errors.
 #include "config/policy.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <map>
 #include <cmath>
 #include <string_view>
 #include <utility>
 
 #include "config/yaml_util.h"
+#include "rules/engine.h"
 #include "util/fs.h"
 #include "util/strings.h"
 
@@ -39,11 +43,30 @@ std::string FileStem(const std::string& path) {
   return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
 }
 
+// Per-metric thresholds a policy file does not name.
+std::map<std::string, double> BuiltinMetricThresholds() {
+  // Instructions executed (measure: instructions) are deterministic: the same
+  // binary on the same input counts the same, so a small threshold holds.
+  return {{"peak_memory", 0.10}, {"kernel", 0.10}, {"instructions", 0.005}};
+}
+
+// Rule ids: lower case letters, digits and dashes, as in docs/rules.md.
+bool IsRuleId(const std::string& id) {
+  if (id.empty() || id.size() > 64 || id.front() == '-') return false;
+  for (char c : id)
+    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'))
+      return false;
+  return true;
+}
+
 class PolicyParser {
  public:
-  explicit PolicyParser(const std::string& name) : y_(name) {}
+  /// `builtin`: the text is the built-in policy itself (its rules are not
+  /// merged with themselves).
+  PolicyParser(const std::string& name, bool builtin) : y_(name), builtin_(builtin) {}
 
   Result<Policy> Parse(const std::string& text) {
+    SplitLines(text);
     GPUGATE_ASSIGN_OR_RETURN(YAML::Node root, y_.Parse(text));
     if (!root.IsDefined() || root.IsNull())
       return YamlReader::ErrorAt(SourceLocation{y_.file(), 1, 1},
@@ -52,12 +75,12 @@ class PolicyParser {
       return y_.ErrorAt(root, "a policy must be a mapping with 'version', got " +
                                   YamlReader::Describe(root));
     static const std::vector<std::string> kKeys = {"version", "name", "defaults", "rules",
-                                                   "waivers"};
+                                                   "builtin_rules", "waivers"};
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(root, kKeys));
 
     Policy policy;
     // Per-metric thresholds the file does not name keep the built-in ones.
-    policy.defaults.metric_thresholds = DefaultPolicy().defaults.metric_thresholds;
+    policy.defaults.metric_thresholds = BuiltinMetricThresholds();
     policy.name = FileStem(y_.file());
     policy.path = y_.file();
     GPUGATE_ASSIGN_OR_RETURN(YamlField version, y_.Require(root, "version"));
@@ -75,10 +98,41 @@ class PolicyParser {
     if (auto f = y_.Find(root, "rules")) {
       if (!f->value.IsNull()) {
         GPUGATE_RETURN_IF_ERROR(y_.ExpectList(*f));
+        std::vector<ExprRule> own;
         for (const YamlField& e : y_.Elements(f->value, "rules")) {
+          if (e.value.IsMap() && (e.value["id"] || e.value["when"])) {
+            GPUGATE_ASSIGN_OR_RETURN(ExprRule r, ParseExprRule(e, own));
+            own.push_back(std::move(r));
+            continue;
+          }
           GPUGATE_ASSIGN_OR_RETURN(PolicyRule r, ParseRule(e));
           policy.rules.push_back(std::move(r));
         }
+        own_rules_ = std::move(own);
+      }
+    }
+    bool with_builtin = !builtin_;
+    if (auto f = y_.Find(root, "builtin_rules")) {
+      GPUGATE_ASSIGN_OR_RETURN(with_builtin, y_.Bool(*f));
+      with_builtin = with_builtin && !builtin_;
+    }
+    if (with_builtin) policy.expr_rules = DefaultPolicy().expr_rules;
+    for (ExprRule& r : own_rules_) {
+      auto same = std::find_if(policy.expr_rules.begin(), policy.expr_rules.end(),
+                               [&](const ExprRule& b) { return b.id == r.id; });
+      if (same != policy.expr_rules.end()) {
+        if (r.emit == RuleEmit::kOff)
+          policy.expr_rules.erase(same);
+        else
+          *same = std::move(r);
+      } else if (r.emit == RuleEmit::kOff && !builtin_) {
+        // Switching off a rule that is not there is a typo, not a no-op.
+        std::vector<std::string> ids;
+        for (const ExprRule& b : DefaultPolicy().expr_rules) ids.push_back(b.id);
+        return YamlReader::ErrorAt(r.location, "no built-in rule '" + r.id + "' to switch off" +
+                                                   DidYouMean(r.id, ids));
+      } else {
+        policy.expr_rules.push_back(std::move(r));
       }
     }
     if (auto f = y_.Find(root, "waivers")) {
@@ -208,6 +262,133 @@ class PolicyParser {
     return r;
   }
 
+  // The source lines, to place an expression inside its YAML scalar.
+  void SplitLines(const std::string& text) {
+    lines_.clear();
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t nl = text.find('\n', start);
+      if (nl == std::string::npos) nl = text.size();
+      lines_.push_back(text.substr(start, nl - start));
+      start = nl + 1;
+    }
+  }
+
+  // Where the text of a scalar starts: after the opening quote of a quoted
+  // scalar, on the first content line of a block scalar (| or >).
+  rules::SourcePos ExprPos(const YamlField& f) const {
+    SourceLocation at = y_.Where(f.value);
+    rules::SourcePos pos{at.file, at.line, at.column};
+    if (at.line < 1 || at.line > static_cast<int>(lines_.size())) return pos;
+    const std::string& line = lines_[at.line - 1];
+    const size_t col = static_cast<size_t>(at.column - 1);
+    if (col >= line.size()) return pos;
+    const char c = line[col];
+    if (c == '"' || c == '\'') {
+      pos.col += 1;
+    } else if ((c == '|' || c == '>') && at.line < static_cast<int>(lines_.size())) {
+      const std::string& next = lines_[at.line];
+      pos.line = at.line + 1;
+      pos.col = static_cast<int>(next.find_first_not_of(' ') == std::string::npos ? 1 : next.find_first_not_of(' ') + 1);
+    }
+    return pos;
+  }
+
+  // An expression written as a block scalar (| or >): parse the source lines
+  // themselves, indentation included, from column 1 of the first content
+  // line, so every error points at its line and column in the file (folding
+  // only turns line breaks into spaces, which the language ignores).
+  void RawBlock(const YamlField& f, std::string* text, rules::SourcePos* pos) const {
+    SourceLocation at = y_.Where(f.value);
+    if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
+    const std::string& head = lines_[at.line - 1];
+    const size_t col = static_cast<size_t>(at.column - 1);
+    if (col >= head.size() || (head[col] != '|' && head[col] != '>')) return;
+    const size_t key_indent = head.find_first_not_of(' ');
+    std::string raw;
+    int line = at.line;  // index of the next line (0-based = line)
+    for (; line < static_cast<int>(lines_.size()); ++line) {
+      const std::string& l = lines_[line];
+      const size_t indent = l.find_first_not_of(' ');
+      if (indent != std::string::npos && indent <= key_indent) break;
+      raw += l + "\n";
+    }
+    *text = raw;
+    pos->line = at.line + 1;
+    pos->col = 1;
+  }
+
+  Result<ExprRule> ParseExprRule(const YamlField& f, const std::vector<ExprRule>& earlier) {
+    GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
+    static const std::vector<std::string> kKeys = {"id", "when", "emit", "priority", "message",
+                                                   "hint", "speedup", "source"};
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    const std::string prefix = f.name + ".";
+    ExprRule r;
+    r.location = y_.Where(f.value);
+    GPUGATE_ASSIGN_OR_RETURN(YamlField id, y_.Require(f.value, "id", prefix));
+    GPUGATE_ASSIGN_OR_RETURN(r.id, y_.String(id));
+    if (!IsRuleId(r.id))
+      return y_.ErrorAt(id, "rule id " + Quote(r.id) +
+                                " must be 1-64 lower-case letters, digits and dashes (e.g. small-grid)");
+    for (const ExprRule& e : earlier)
+      if (e.id == r.id)
+        return y_.ErrorAt(id, "rule id " + Quote(r.id) + " is used twice (first at " +
+                                  e.location.ToString() + ")");
+    if (auto e = y_.Find(f.value, "emit", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string s,
+                               y_.Choice(*e, "emit", {"suggestion", "warning", "fail", "off"}));
+      r.emit = s == "suggestion" ? RuleEmit::kSuggestion
+               : s == "warning"  ? RuleEmit::kWarning
+               : s == "fail"     ? RuleEmit::kFail
+                                 : RuleEmit::kOff;
+    }
+    if (r.emit == RuleEmit::kOff) {
+      for (const char* k : {"when", "message", "hint", "speedup", "priority", "source"})
+        if (auto e = y_.Find(f.value, k, prefix))
+          return y_.ErrorAt(*e, "a rule with 'emit: off' only names the rule to switch off; "
+                                "remove " + Quote(k));
+      return r;
+    }
+    const rules::Schema& schema = RuleSchema();
+    GPUGATE_ASSIGN_OR_RETURN(YamlField when, y_.Require(f.value, "when", prefix));
+    GPUGATE_ASSIGN_OR_RETURN(std::string when_text, y_.String(when));
+    rules::SourcePos when_pos = ExprPos(when);
+    RawBlock(when, &when_text, &when_pos);
+    GPUGATE_ASSIGN_OR_RETURN(r.when, rules::ParseCondition(when_text, schema, when_pos));
+    if (auto e = y_.Find(f.value, "speedup", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
+      rules::SourcePos text_pos = ExprPos(*e);
+      RawBlock(*e, &text, &text_pos);
+      GPUGATE_ASSIGN_OR_RETURN(rules::Expr x, rules::ParseExpr(text, schema, text_pos));
+      if (x.type() != rules::Type::kNumber || !(x.dim() == rules::Dim::Number()))
+        return y_.ErrorAt(*e, "'speedup' must be a plain number (a fraction of the time saved, e.g. 25% or "
+                              "(device.sms - kernel.grid_blocks) / device.sms)");
+      r.speedup = std::move(x);
+    }
+    GPUGATE_ASSIGN_OR_RETURN(YamlField message, y_.Require(f.value, "message", prefix));
+    GPUGATE_ASSIGN_OR_RETURN(std::string message_text, y_.String(message));
+    GPUGATE_ASSIGN_OR_RETURN(r.message, rules::ParseTemplate(message_text, schema, ExprPos(message)));
+    if (auto e = y_.Find(f.value, "hint", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
+      GPUGATE_ASSIGN_OR_RETURN(rules::Template t, rules::ParseTemplate(text, schema, ExprPos(*e)));
+      r.hint = std::move(t);
+    }
+    if (auto e = y_.Find(f.value, "priority", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(std::string s,
+                               y_.Choice(*e, "priority", {"critical", "high", "medium", "low"}));
+      r.priority = s == "critical" ? RulePriority::kCritical
+                   : s == "high"   ? RulePriority::kHigh
+                   : s == "medium" ? RulePriority::kMedium
+                                   : RulePriority::kLow;
+    }
+    if (auto e = y_.Find(f.value, "source", prefix)) {
+      GPUGATE_ASSIGN_OR_RETURN(r.source, y_.String(*e));
+    }
+    r.scope = InferScope(r.when, r.speedup);
+    return r;
+  }
+
   Result<Waiver> ParseWaiver(const YamlField& f) {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
     static const std::vector<std::string> kKeys = {"match", "metric", "until", "reason"};
@@ -233,6 +414,9 @@ class PolicyParser {
   }
 
   YamlReader y_;
+  bool builtin_ = false;
+  std::vector<std::string> lines_;
+  std::vector<ExprRule> own_rules_;
 };
 
 }  // namespace
@@ -243,17 +427,27 @@ const std::vector<std::string>& PolicyMetricNames() {
   return kNames;
 }
 
+const std::string& DefaultPolicyText() {
+  static const std::string kText =
+#include "default_policy.inc"
+      ;
+  return kText;
+}
+
 Policy DefaultPolicy() {
-  Policy p;
-  p.name = "default";
-  // Instructions executed (measure: instructions) are deterministic: the same
-  // binary on the same input counts the same, so a small threshold holds.
-  p.defaults.metric_thresholds = {{"peak_memory", 0.10}, {"kernel", 0.10}, {"instructions", 0.005}};
-  return p;
+  static const Policy kPolicy = [] {
+    Result<Policy> p = PolicyParser("policies/default.yaml", /*builtin=*/true).Parse(DefaultPolicyText());
+    if (!p.ok()) std::fprintf(stderr, "gpugate: internal error: built-in policy: %s\n", p.error().message.c_str());
+    GPUGATE_CHECK(p.ok());
+    Policy policy = std::move(p).value();
+    policy.path.clear();  // built in
+    return policy;
+  }();
+  return kPolicy;
 }
 
 Result<Policy> LoadPolicyFromString(const std::string& text, const std::string& name) {
-  return PolicyParser(name).Parse(text);
+  return PolicyParser(name, /*builtin=*/false).Parse(text);
 }
 
 Result<Policy> LoadPolicyFile(const std::string& path) {

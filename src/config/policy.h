@@ -11,6 +11,7 @@
 
 #include "config/suite.h"
 #include "model/verdicts.h"
+#include "rules/rule_spec.h"
 #include "util/result.h"
 
 namespace gpugate {
@@ -69,6 +70,10 @@ struct Policy {
   std::string path;             ///< file it was read from, empty when built in
   PolicyDefaults defaults;
   std::vector<PolicyRule> rules;
+  /// Expression rules (`rules:` entries with `id`): the built-in ones of
+  /// policies/default.yaml unless `builtin_rules: false`, then the file's own,
+  /// which replace a built-in rule of the same id (`emit: off` removes it).
+  std::vector<ExprRule> expr_rules;
   std::vector<Waiver> waivers;
 };
 
@@ -80,9 +85,13 @@ struct ResolvedPolicy {
   Severity severity = Severity::kFail;
 };
 
-/// The built-in policy (same content as policies/default.yaml): 3% threshold,
-/// 10% for peak memory and per-kernel times, q = 0.01, inconclusive passes.
+/// The built-in policy: policies/default.yaml, compiled into the binary (3%
+/// threshold, 10% for peak memory and per-kernel times, q = 0.01,
+/// inconclusive passes, and the built-in expression rules).
 Policy DefaultPolicy();
+
+/// The text of policies/default.yaml as built into this binary.
+const std::string& DefaultPolicyText();
 
 /// Parses a policy. Errors: "file:line:col: message", exit code 2; unknown
 /// keys and enum values come with "did you mean".

@@ -8,39 +8,16 @@
 #include <string>
 
 #include "compare/estimate.h"
+#include "rules/engine.h"
 
 namespace gpugate {
 
 namespace {
 
-std::string Pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
-  return buf;
-}
-
 std::string Num(const char* format, double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
-}
-
-void NoisyWorkloads(const Results& current, std::vector<Suggestion>* out) {
-  for (const WorkloadResult& w : current.workloads) {
-    if (w.status != WorkloadStatus::kOk) continue;
-    NoiseProfile n = MeasureNoise(w);
-    if (n.within <= kNoisyWithinRoundCv && n.between <= kNoisyBetweenRounds) continue;
-    Suggestion s;
-    s.workload = w.name;
-    s.rule = "noisy-workload";
-    s.priority = 2;
-    s.message = "measurements of this workload are noisy";
-    s.evidence = "within-round CV " + Pct(n.within) + ", spread of round medians " +
-                 Pct(n.between) + " over " + std::to_string(n.rounds) + " rounds";
-    s.hint = "use interleaved A/B (gpugate ab) or more rounds; quiet the machine (pin clocks, "
-             "isolate cores) for tighter intervals";
-    out->push_back(std::move(s));
-  }
 }
 
 void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
@@ -63,26 +40,6 @@ void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   out->push_back(std::move(s));
 }
 
-void Throttled(const Results& current, std::vector<Suggestion>* out) {
-  for (const WorkloadResult& w : current.workloads) {
-    if (!w.throttled) continue;
-    std::string reasons;
-    for (const ClockReading& c : w.clocks)
-      if (c.throttle_reasons && !c.throttle_reasons->empty() &&
-          reasons.find(*c.throttle_reasons) == std::string::npos)
-        reasons += (reasons.empty() ? "" : ", ") + *c.throttle_reasons;
-    Suggestion s;
-    s.workload = w.name;
-    s.rule = "throttled";
-    s.priority = 1;
-    s.message = "the device throttled while this workload ran; its timings are suspect";
-    s.evidence = reasons.empty() ? "throttling detected during sampling"
-                                 : "throttle reasons: " + reasons;
-    s.hint = "check cooling and power limits, lock clocks, or re-run on an idle device";
-    out->push_back(std::move(s));
-  }
-}
-
 void EnvironmentMismatch(const Verdicts& v, std::vector<Suggestion>* out) {
   std::string ev;
   for (const EnvDifference& d : v.env_differences)
@@ -97,40 +54,6 @@ void EnvironmentMismatch(const Verdicts& v, std::vector<Suggestion>* out) {
   s.hint = "compare against a baseline recorded on the same machine type "
            "(baselines/<suite>/<environment>.json), or pass --allow-env-mismatch knowingly";
   out->push_back(std::move(s));
-}
-
-void Boundness(const Results& current, const Verdicts& v, std::vector<Suggestion>* out) {
-  for (const MetricVerdict& m : v.metrics) {
-    if (m.metric != "time" || m.verdict != Verdict::kRegression) continue;
-    const WorkloadResult* w = current.Find(m.workload);
-    if (w == nullptr || !w->work.bytes || !w->work.flops || *w->work.bytes <= 0 ||
-        *w->work.flops <= 0 || !m.current_value || *m.current_value <= 0)
-      continue;
-    double intensity = *w->work.flops / static_cast<double>(*w->work.bytes);
-    double gbps = static_cast<double>(*w->work.bytes) / *m.current_value / 1e9;
-    double gflops = *w->work.flops / *m.current_value / 1e9;
-    Suggestion s;
-    s.workload = w->name;
-    s.priority = 3;
-    s.evidence = "arithmetic intensity " + Num("%.3g", intensity) + " FLOP/byte; achieved " +
-                 Num("%.3g", gbps) + " GB/s and " + Num("%.3g", gflops) + " GFLOP/s";
-    if (intensity < kMemoryBoundIntensity) {
-      s.rule = "memory-bound";
-      s.message = "this workload is likely memory-bound: look for extra bytes moved "
-                  "(layout, caching, redundant copies)";
-      s.hint = "compare achieved GB/s with the device peak (gpugate calibrate, then compare --device-profile: % of roof)";
-    } else if (intensity > kComputeBoundIntensity) {
-      s.rule = "compute-bound";
-      s.message = "this workload is likely compute-bound: look for extra instructions "
-                  "(precision, vectorisation, occupancy)";
-      s.hint = "compare achieved GFLOP/s with the device peak (gpugate calibrate, then compare --device-profile: % of roof)";
-    } else {
-      s.rule = "balanced-intensity";
-      s.message = "this workload sits near the ridge between memory- and compute-bound";
-      s.hint = "check both achieved GB/s and GFLOP/s against the device peaks (gpugate calibrate, then compare --device-profile)";
-    }
-    out->push_back(std::move(s));
-  }
 }
 
 void KernelRegressedMost(const Verdicts& v, std::vector<Suggestion>* out) {
@@ -193,17 +116,13 @@ NoiseProfile MeasureNoise(const WorkloadResult& w) {
   return n;
 }
 
-std::vector<Suggestion> SuggestFromComparison(const std::vector<Results>& /*baseline_runs*/,
+std::vector<Suggestion> SuggestFromComparison(const std::vector<ExprRule>& rules,
                                               const Results& current, const Verdicts& verdicts) {
-  std::vector<Suggestion> out;
+  std::vector<Suggestion> out = EvaluateRules(rules, current, &verdicts);
   EnvironmentMismatch(verdicts, &out);
   BetweenRunNoise(verdicts, &out);
-  Throttled(current, &out);
   KernelRegressedMost(verdicts, &out);
-  NoisyWorkloads(current, &out);
-  Boundness(current, verdicts, &out);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Suggestion& a, const Suggestion& b) { return a.priority < b.priority; });
+  std::stable_sort(out.begin(), out.end(), SuggestionBefore);
   return out;
 }
 

@@ -1,6 +1,8 @@
 // Tests for the suggestion rules.
 #include "rules/suggestions.h"
 
+#include "config/policy.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,7 +49,7 @@ TEST(Suggestions, NoisyWorkloadAndBetweenRunNoise) {
   m.verdict = Verdict::kInconclusive;
   m.reason = Reason::kBetweenRunNoise;
   v.metrics.push_back(m);
-  auto s = SuggestFromComparison({}, cur, v);
+  auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
   const Suggestion* n = FindRule(s, "noisy-workload");
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(n->workload, "noisy");
@@ -84,11 +86,11 @@ TEST(Suggestions, ArithmeticIntensityHintForRegressions) {
     m.current_value = 1e-3;
     v.metrics.push_back(m);
   }
-  auto s = SuggestFromComparison({}, cur, v);
+  auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
   const Suggestion* mem = FindRule(s, "memory-bound");
   ASSERT_NE(mem, nullptr);
   EXPECT_EQ(mem->workload, "triad");
-  EXPECT_NE(mem->evidence.find("24 GB/s"), std::string::npos) << mem->evidence;
+  EXPECT_NE(mem->evidence.find("workload.arithmetic_intensity = 0.0833"), std::string::npos) << mem->evidence;
   const Suggestion* comp = FindRule(s, "compute-bound");
   ASSERT_NE(comp, nullptr);
   EXPECT_EQ(comp->workload, "gemm");
@@ -101,7 +103,7 @@ TEST(Suggestions, NothingForACleanComparison) {
   w.rounds = {{1.0, 1.001}, {1.0005, 0.9995}};
   cur.workloads = {w};
   Verdicts v;
-  EXPECT_TRUE(SuggestFromComparison({}, cur, v).empty());
+  EXPECT_TRUE(SuggestFromComparison(DefaultPolicy().expr_rules, cur, v).empty());
 }
 
 }  // namespace

@@ -1,0 +1,407 @@
+// Rule engine: builds the names of rules/engine.h's schema for each workload,
+// kernel and trace of the current run, evaluates the policy's expression
+// rules there, and turns what fires into suggestions with their evidence.
+#include "rules/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string_view>
+
+#include "rules/suggestions.h"
+#include "util/strings.h"
+
+namespace gpugate {
+
+namespace {
+
+using rules::Dim;
+using rules::NameInfo;
+using rules::Type;
+using rules::Value;
+
+constexpr Dim kNumberDim{};
+constexpr Dim kTimeDim{1, 0};
+constexpr Dim kBytesDim{0, 1};
+constexpr Dim kRateDim{-1, 1};
+
+NameInfo Num(std::string doc, Dim dim = kNumberDim, bool aggregatable = false) {
+  NameInfo n;
+  n.type = Type::kNumber;
+  n.dim = dim;
+  n.doc = std::move(doc);
+  n.aggregatable = aggregatable;
+  return n;
+}
+NameInfo Str(std::string doc) {
+  NameInfo n;
+  n.type = Type::kString;
+  n.doc = std::move(doc);
+  return n;
+}
+NameInfo Bool(std::string doc) {
+  NameInfo n;
+  n.type = Type::kBool;
+  n.doc = std::move(doc);
+  return n;
+}
+
+Value NumberValue(double x, Dim dim = kNumberDim) {
+  Value v;
+  if (!std::isfinite(x)) return v;
+  v.kind = Value::Kind::kNumber;
+  v.number = x;
+  v.dim = dim;
+  return v;
+}
+Value BoolValue(bool b) {
+  Value v;
+  v.kind = Value::Kind::kBool;
+  v.boolean = b;
+  return v;
+}
+Value StringValue(std::string s) {
+  Value v;
+  v.kind = Value::Kind::kString;
+  v.text = std::move(s);
+  return v;
+}
+
+/// One evaluation scope: the names of a workload (and a kernel or trace) with
+/// their values; names absent here are unknown.
+class MapScope : public rules::Scope {
+ public:
+  void Set(const std::string& name, Value v) { values_[name] = std::move(v); }
+  void SetTotal(const std::string& name, double total) { totals_[name] = total; }
+  void SetCount(const std::string& name, double n) { counts_[name] = n; }
+
+  Value Lookup(std::string_view name) const override {
+    auto it = values_.find(name);
+    return it == values_.end() ? Value{} : it->second;
+  }
+  Value Share(std::string_view name) const override {
+    auto it = totals_.find(name);
+    Value own = Lookup(name);
+    if (it == totals_.end() || own.kind != Value::Kind::kNumber || it->second <= 0) return {};
+    return NumberValue(own.number / it->second);
+  }
+  Value Count(std::string_view name) const override {
+    auto it = counts_.find(name);
+    return it == counts_.end() ? Value{} : NumberValue(it->second);
+  }
+
+ private:
+  std::map<std::string, Value, std::less<>> values_;
+  std::map<std::string, double, std::less<>> totals_;
+  std::map<std::string, double, std::less<>> counts_;
+};
+
+std::optional<double> Counter(const WorkloadResult& w, const char* name) {
+  auto it = w.counters.find(name);
+  if (it == w.counters.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> KernelMetric(const KernelResult& k, const char* name) {
+  auto it = k.metrics.find(name);
+  if (it == k.metrics.end()) return std::nullopt;
+  return it->second;
+}
+
+const MetricVerdict* FindVerdict(const Verdicts* v, const std::string& workload,
+                                 const std::string& metric) {
+  if (v == nullptr) return nullptr;
+  for (const MetricVerdict& m : v->metrics)
+    if (m.workload == workload && m.metric == metric) return &m;
+  return nullptr;
+}
+
+void SetVerdictNames(MapScope& s, const std::string& prefix, const MetricVerdict* m) {
+  if (m == nullptr) return;
+  if (m->ratio) s.Set(prefix + ".change", NumberValue(*m->ratio - 1.0));
+  s.Set(prefix + ".regressed", BoolValue(m->verdict == Verdict::kRegression));
+  if (m->mde) s.Set(prefix + ".mde", NumberValue(*m->mde));
+}
+
+void SetDeviceNames(MapScope& s, const Results& r) {
+  const GpuInfo& g = r.run.env.gpu;
+  if (g.sm_count) s.Set("device.sms", NumberValue(*g.sm_count));
+  if (g.name) s.Set("device.name", StringValue(*g.name));
+  if (g.compute_capability) {
+    char* end = nullptr;
+    const double cc = std::strtod(g.compute_capability->c_str(), &end);
+    if (end != g.compute_capability->c_str()) s.Set("device.compute_capability", NumberValue(cc));
+  }
+  if (g.memory_bytes) s.Set("device.memory", NumberValue(static_cast<double>(*g.memory_bytes), kBytesDim));
+  if (g.l2_bytes) s.Set("device.l2", NumberValue(static_cast<double>(*g.l2_bytes), kBytesDim));
+  if (r.run.env.cpu_cores > 0) s.Set("device.cpu_cores", NumberValue(r.run.env.cpu_cores));
+}
+
+void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const Verdicts* v) {
+  s.Set("workload.name", StringValue(w.name));
+  s.Set("workload.kind", StringValue(w.kind));
+  s.Set("workload.backend", StringValue(w.backend));
+  if (w.summary.n > 0) {
+    if (w.metric == kTimeMetric) s.Set("workload.time", NumberValue(w.summary.median, kTimeDim));
+    s.Set("workload.cv", NumberValue(w.summary.cv));
+    s.Set("workload.samples", NumberValue(static_cast<double>(w.summary.n)));
+  }
+  const NoiseProfile n = MeasureNoise(w);
+  s.Set("workload.rounds", NumberValue(n.rounds));
+  if (n.rounds > 0) s.Set("workload.noise_within", NumberValue(n.within));
+  if (n.rounds > 1) s.Set("workload.noise_between", NumberValue(n.between));
+  if (w.peak_memory_bytes)
+    s.Set("workload.peak_memory", NumberValue(static_cast<double>(*w.peak_memory_bytes), kBytesDim));
+  s.Set("workload.throttled", BoolValue(w.throttled));
+  if (w.work.bytes && w.work.flops && *w.work.bytes > 0)
+    s.Set("workload.arithmetic_intensity", NumberValue(*w.work.flops / static_cast<double>(*w.work.bytes)));
+  if (w.bytes_per_second) s.Set("workload.bytes_per_second", NumberValue(*w.bytes_per_second, kRateDim));
+  if (w.regime) {
+    s.Set("workload.regime", StringValue(w.regime->regime));
+    s.Set("workload.roof_fraction", NumberValue(w.regime->roof_fraction));
+  }
+  s.SetCount("kernel", static_cast<double>(w.kernels.size()));
+  SetVerdictNames(s, "workload", FindVerdict(v, w.name, kTimeMetric));
+}
+
+void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
+                    const Verdicts* v) {
+  s.Set("kernel.name", StringValue(k.name));
+  s.Set("kernel.duration", NumberValue(k.total_s, kTimeDim));
+  s.Set("kernel.launches", NumberValue(static_cast<double>(k.count)));
+  if (k.count > 0) s.Set("kernel.mean_duration", NumberValue(k.total_s / k.count, kTimeDim));
+  double total = 0, launches = 0;
+  for (const KernelResult& x : w.kernels) {
+    total += x.total_s;
+    launches += static_cast<double>(x.count);
+  }
+  s.SetTotal("kernel.duration", total);
+  s.SetTotal("kernel.launches", launches);
+  if (auto x = KernelMetric(k, "registers_per_thread"); x && *x > 0) s.Set("kernel.registers", NumberValue(*x));
+  if (auto x = KernelMetric(k, "shared_mem_bytes")) s.Set("kernel.shared_memory", NumberValue(*x, kBytesDim));
+  if (auto x = KernelMetric(k, "occupancy_pct")) s.Set("kernel.achieved_occupancy", NumberValue(*x / 100.0));
+  const auto grid = KernelMetric(k, "grid_blocks");
+  const auto block = KernelMetric(k, "block_threads");
+  if (grid && *grid > 0) s.Set("kernel.grid_blocks", NumberValue(*grid));
+  if (block && *block > 0) {
+    s.Set("kernel.block_threads", NumberValue(*block));
+    // Lanes of the block's warps that hold a thread: 100% for multiples of 32.
+    s.Set("kernel.warp_fill", NumberValue(*block / (std::ceil(*block / 32.0) * 32.0)));
+  }
+  if (k.regime) {
+    s.Set("kernel.regime", StringValue(k.regime->regime));
+    s.Set("kernel.roof_fraction", NumberValue(k.regime->roof_fraction));
+  }
+  (void)r;
+  SetVerdictNames(s, "kernel", FindVerdict(v, w.name, "kernel:" + k.name));
+}
+
+void SetTraceNames(MapScope& s, const WorkloadResult& w) {
+  struct Row {
+    const char* name;
+    const char* counter;
+    Dim dim;
+  };
+  static const Row kRows[] = {
+      {"trace.gpu_idle", "idle_fraction", kNumberDim},
+      {"trace.compute", "compute_fraction", kNumberDim},
+      {"trace.communication", "communication_fraction", kNumberDim},
+      {"trace.host_wait", "idle_host_wait_fraction", kNumberDim},
+      {"trace.kernels", "kernel_count", kNumberDim},
+      {"trace.memcpys", "memcpy_count", kNumberDim},
+      {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim},
+      {"trace.pageable_memcpys", "pageable_memcpy_count", kNumberDim},
+      {"trace.pageable_memcpy_bytes", "pageable_memcpy_bytes", kBytesDim},
+      {"trace.launches", "launches_matched", kNumberDim},
+      {"trace.shorter_than_launch", "shorter_than_launch", kNumberDim},
+      {"trace.span", "span_s", kTimeDim},
+      {"trace.kernel_time", "kernel_time_s", kTimeDim},
+  };
+  for (const Row& row : kRows)
+    if (auto x = Counter(w, row.counter)) s.Set(row.name, NumberValue(*x, row.dim));
+}
+
+std::string Evidence(const ExprRule& rule, const rules::Scope& scope) {
+  std::set<std::string> names = rules::NamesUsed(rule.when);
+  std::string out;
+  for (const std::string& n : names) {
+    const Value v = scope.Lookup(n);
+    if (v.kind == Value::Kind::kUnknown) continue;
+    out += (out.empty() ? "" : ", ") + n + " = " + rules::FormatValue(v);
+  }
+  return out;
+}
+
+void Fire(const ExprRule& rule, const rules::Scope& scope, const std::string& workload,
+          const std::string& kernel, std::vector<Suggestion>* out) {
+  Value when = rules::Evaluate(rule.when, scope);
+  if (when.kind != Value::Kind::kBool || !when.boolean) return;
+  Suggestion s;
+  s.workload = workload;
+  s.kernel = kernel;
+  s.rule = rule.id;
+  s.priority = static_cast<int>(rule.priority);
+  s.severity = rule.emit == RuleEmit::kFail      ? "fail"
+               : rule.emit == RuleEmit::kWarning ? "warning"
+                                                 : "suggestion";
+  s.message = rules::Render(rule.message, scope);
+  s.evidence = Evidence(rule, scope);
+  if (rule.hint) s.hint = rules::Render(*rule.hint, scope);
+  if (rule.speedup) {
+    Value x = rules::Evaluate(*rule.speedup, scope);
+    if (x.kind == Value::Kind::kNumber && std::isfinite(x.number))
+      s.estimated_speedup = std::clamp(x.number, 0.0, 1.0);
+  }
+  s.source = rule.source;
+  out->push_back(std::move(s));
+}
+
+}  // namespace
+
+const char* ToString(RuleEmit e) {
+  switch (e) {
+    case RuleEmit::kSuggestion: return "suggestion";
+    case RuleEmit::kWarning: return "warning";
+    case RuleEmit::kFail: return "fail";
+    case RuleEmit::kOff: return "off";
+  }
+  return "suggestion";
+}
+
+const char* ToString(RulePriority p) {
+  switch (p) {
+    case RulePriority::kCritical: return "critical";
+    case RulePriority::kHigh: return "high";
+    case RulePriority::kMedium: return "medium";
+    case RulePriority::kLow: return "low";
+  }
+  return "medium";
+}
+
+const char* ToString(RuleScope s) {
+  switch (s) {
+    case RuleScope::kWorkload: return "workload";
+    case RuleScope::kKernel: return "kernel";
+    case RuleScope::kTrace: return "trace";
+  }
+  return "workload";
+}
+
+const rules::Schema& RuleSchema() {
+  static const rules::Schema kSchema = [] {
+    rules::Schema s;
+    s["device.sms"] = Num("streaming multiprocessors of the current run's GPU");
+    s["device.name"] = Str("the GPU's name");
+    s["device.compute_capability"] = Num("compute capability as a number (8.6)");
+    s["device.memory"] = Num("device memory", kBytesDim);
+    s["device.l2"] = Num("L2 cache size", kBytesDim);
+    s["device.cpu_cores"] = Num("logical CPUs of the machine that ran the suite");
+
+    s["workload.name"] = Str("the workload's name");
+    s["workload.kind"] = Str("builtin, command, gbench, nvbench, synthetic, trace, ...");
+    s["workload.backend"] = Str("cpu, cuda, process, synthetic, ingest");
+    s["workload.time"] = Num("median time per invocation (time workloads)", kTimeDim);
+    s["workload.cv"] = Num("coefficient of variation of the samples (SD / mean)");
+    s["workload.samples"] = Num("samples measured");
+    s["workload.rounds"] = Num("rounds measured");
+    s["workload.noise_within"] = Num("spread of samples within a round (log-scale SD, about a CV)");
+    s["workload.noise_between"] = Num("spread of round medians (log-scale SD); needs 2 rounds");
+    s["workload.peak_memory"] = Num("peak memory (max RSS of a process, or device peak)", kBytesDim);
+    s["workload.throttled"] = Bool("the GPU throttled while the workload ran");
+    s["workload.arithmetic_intensity"] = Num("FLOPs per byte, from the workload's work counts");
+    s["workload.bytes_per_second"] = Num("achieved bandwidth, from the work counts", kRateDim);
+    s["workload.regime"] = Str("overhead-bound, memory-bound or compute-bound (compare --device-profile)");
+    s["workload.roof_fraction"] = Num("achieved / attainable on the device's roofline (compare --device-profile)");
+    s["workload.change"] = Num("the time verdict's ratio - 1 (+0.2 = 20% slower)");
+    s["workload.regressed"] = Bool("the time verdict is a regression");
+    s["workload.mde"] = Num("the smallest slowdown the time comparison could have seen (90% power)");
+
+    s["kernel.name"] = Str("the kernel's (demangled) name");
+    s["kernel.duration"] = Num("the kernel's total time in the workload (all launches)", kTimeDim, true);
+    s["kernel.mean_duration"] = Num("time per launch", kTimeDim);
+    s["kernel.launches"] = Num("launches in the workload", kNumberDim, true);
+    s["kernel.registers"] = Num("registers per thread");
+    s["kernel.shared_memory"] = Num("shared memory per block (static + dynamic)", kBytesDim);
+    s["kernel.grid_blocks"] = Num("blocks in the grid (last launch)");
+    s["kernel.block_threads"] = Num("threads per block (last launch)");
+    s["kernel.warp_fill"] = Num("share of the block's warp lanes that hold a thread (1 for multiples of 32)");
+    s["kernel.achieved_occupancy"] = Num("achieved occupancy reported by the trace");
+    s["kernel.regime"] = Str("overhead-bound, memory-bound or compute-bound (compare --device-profile)");
+    s["kernel.roof_fraction"] = Num("achieved / attainable on the roofline (compare --device-profile)");
+    s["kernel.change"] = Num("the kernel verdict's ratio - 1");
+    s["kernel.regressed"] = Bool("the kernel verdict is a regression");
+    s["kernel.mde"] = Num("the smallest slowdown the kernel comparison could have seen");
+
+    s["trace.gpu_idle"] = Num("share of the traced span with no GPU activity");
+    s["trace.compute"] = Num("share of the span with a compute kernel running");
+    s["trace.communication"] = Num("share of the span with only NCCL kernels running");
+    s["trace.host_wait"] = Num("share of the idle time spent waiting for the host to launch work");
+    s["trace.kernels"] = Num("kernels launched on the device");
+    s["trace.memcpys"] = Num("memory copies on the device");
+    s["trace.memcpy_bytes"] = Num("bytes copied", kBytesDim);
+    s["trace.pageable_memcpys"] = Num("copies from or to pageable host memory");
+    s["trace.pageable_memcpy_bytes"] = Num("bytes in pageable copies", kBytesDim);
+    s["trace.launches"] = Num("kernels whose launch call was found");
+    s["trace.shorter_than_launch"] = Num("kernels that ran shorter than their launch call");
+    s["trace.span"] = Num("the traced span", kTimeDim);
+    s["trace.kernel_time"] = Num("sum of kernel durations", kTimeDim);
+
+    NameInfo kernel;
+    kernel.type = Type::kNumber;
+    kernel.doc = "the workload's kernels, for count(kernel)";
+    kernel.countable = true;
+    s["kernel"] = kernel;
+    return s;
+  }();
+  return kSchema;
+}
+
+RuleScope InferScope(const rules::Expr& when, const std::optional<rules::Expr>& speedup) {
+  std::set<std::string> names = rules::NamesUsed(when);
+  if (speedup) {
+    std::set<std::string> more = rules::NamesUsed(*speedup);
+    names.insert(more.begin(), more.end());
+  }
+  bool trace = false;
+  for (const std::string& n : names) {
+    if (StartsWith(n, "kernel.")) return RuleScope::kKernel;
+    trace = trace || StartsWith(n, "trace.");
+  }
+  return trace ? RuleScope::kTrace : RuleScope::kWorkload;
+}
+
+std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const Results& current,
+                                      const Verdicts* verdicts) {
+  std::vector<Suggestion> out;
+  for (const WorkloadResult& w : current.workloads) {
+    if (w.status != WorkloadStatus::kOk) continue;
+    MapScope base;
+    SetDeviceNames(base, current);
+    SetWorkloadNames(base, w, verdicts);
+    const bool is_trace = w.kind == "trace";
+    if (is_trace) SetTraceNames(base, w);
+    for (const ExprRule& rule : rules) {
+      if (rule.emit == RuleEmit::kOff) continue;
+      switch (rule.scope) {
+        case RuleScope::kWorkload:
+          Fire(rule, base, w.name, "", &out);
+          break;
+        case RuleScope::kTrace:
+          if (is_trace) Fire(rule, base, w.name, "", &out);
+          break;
+        case RuleScope::kKernel:
+          for (const KernelResult& k : w.kernels) {
+            MapScope ks = base;
+            SetKernelNames(ks, current, w, k, verdicts);
+            Fire(rule, ks, w.name, k.name, &out);
+          }
+          break;
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), SuggestionBefore);
+  return out;
+}
+
+}  // namespace gpugate

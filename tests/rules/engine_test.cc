@@ -1,0 +1,233 @@
+// The rule engine with the built-in rules of policies/default.yaml: each rule
+// fires on a realistic input (the fixture traces of real PyTorch runs, a
+// run's workload results) and stays silent on one that is fine.
+#include "rules/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "config/policy.h"
+#include "trace/to_results.h"
+
+namespace gpugate {
+namespace {
+
+std::string Trace(const char* file) { return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/traces/" + file; }
+
+Results FromTrace(const char* file) {
+  Result<Results> r = TraceToResults(Trace(file));
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : Results{};
+}
+
+std::vector<Suggestion> Fired(const Results& current, const std::string& rule,
+                              const Verdicts* verdicts = nullptr) {
+  std::vector<Suggestion> out;
+  for (Suggestion& s : EvaluateRules(DefaultPolicy().expr_rules, current, verdicts))
+    if (s.rule == rule) out.push_back(std::move(s));
+  return out;
+}
+
+const ExprRule& Builtin(const std::string& id) {
+  for (const ExprRule& r : DefaultPolicy().expr_rules)
+    if (r.id == id) return r;
+  static ExprRule none;
+  ADD_FAILURE() << "no built-in rule " << id;
+  return none;
+}
+
+TEST(RuleEngine, EveryBuiltinRuleHasMessageSourceAndScope) {
+  const std::vector<ExprRule>& rules = DefaultPolicy().expr_rules;
+  EXPECT_GE(rules.size(), 11u);
+  for (const ExprRule& r : rules) {
+    EXPECT_FALSE(r.source.empty()) << r.id;
+    EXPECT_FALSE(r.message.parts.empty()) << r.id;
+    EXPECT_TRUE(r.hint.has_value()) << r.id;
+  }
+  EXPECT_EQ(Builtin("small-grid").scope, RuleScope::kKernel);
+  EXPECT_EQ(Builtin("pageable-memcpy").scope, RuleScope::kTrace);
+  EXPECT_EQ(Builtin("noisy-workload").scope, RuleScope::kWorkload);
+}
+
+// kineto_cuda_event_sync.json: a 1-block, 1-thread spin kernel takes 73% of
+// the kernel time on a 108-SM A100.
+TEST(RuleEngine, SmallGridAndPartialWarpsFireOnTheSpinKernel) {
+  const Results r = FromTrace("kineto_cuda_event_sync.json");
+  std::vector<Suggestion> small = Fired(r, "small-grid");
+  ASSERT_EQ(small.size(), 2u);  // the spin kernel and the 1-block reduction
+  const Suggestion& spin = small[0];
+  EXPECT_NE(spin.kernel.find("spin_kernel"), std::string::npos) << spin.kernel;
+  EXPECT_EQ(spin.priority, 1);
+  EXPECT_NE(spin.message.find("launches 1 blocks on a GPU with 108 SMs: 107 SMs sit idle"),
+            std::string::npos) << spin.message;
+  EXPECT_NE(spin.evidence.find("kernel.grid_blocks = 1"), std::string::npos) << spin.evidence;
+  EXPECT_NE(spin.evidence.find("device.sms = 108"), std::string::npos) << spin.evidence;
+  ASSERT_TRUE(spin.estimated_speedup.has_value());
+  // share 36/49 of the kernel time x 107/108 idle SMs.
+  EXPECT_NEAR(*spin.estimated_speedup, 36.0 / 49.0 * 107.0 / 108.0, 0.02);
+  std::vector<Suggestion> warps = Fired(r, "partial-warps");
+  ASSERT_EQ(warps.size(), 1u);  // 1 thread per block; the others use 128 and 512
+  EXPECT_NE(warps[0].kernel.find("spin_kernel"), std::string::npos);
+}
+
+// kineto_simple_add_a100.json: every heavy kernel launches hundreds of blocks
+// of 128 or 256 threads.
+TEST(RuleEngine, KernelRulesStaySilentOnWellShapedKernels) {
+  const Results r = FromTrace("kineto_simple_add_a100.json");
+  EXPECT_TRUE(Fired(r, "small-grid").empty());
+  EXPECT_TRUE(Fired(r, "partial-warps").empty());
+  EXPECT_TRUE(Fired(r, "launch-overhead").empty());
+}
+
+TEST(RuleEngine, PageableMemcpyFiresOnPageableCopiesOnly) {
+  std::vector<Suggestion> s = Fired(FromTrace("kineto_simple_add_a100.json"), "pageable-memcpy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("copies"), std::string::npos);
+  EXPECT_NE(s[0].evidence.find("trace.pageable_memcpys = 16"), std::string::npos) << s[0].evidence;
+  // Only device-to-device copies in the ResNet training trace.
+  EXPECT_TRUE(Fired(FromTrace("kineto_ns_resolution_rank0.json.gz"), "pageable-memcpy").empty());
+}
+
+// A trace whose GPU waits for its host: 60% idle, 80% of it host-wait.
+TEST(RuleEngine, GpuIdleHostWaitFiresWithItsSpeedup) {
+  Results r = FromTrace("kineto_simple_add_a100.json");
+  ASSERT_FALSE(r.workloads.empty());
+  WorkloadResult& w = r.workloads[0];
+  const double idle = w.counters.at("idle_fraction");
+  const double host = w.counters.at("idle_host_wait_fraction");
+  std::vector<Suggestion> s = Fired(r, "gpu-idle-host-wait");
+  // The fixture's own figures decide; the rule agrees with them.
+  EXPECT_EQ(!s.empty(), idle > 0.30 && host > 0.50) << idle << " " << host;
+  w.counters["idle_fraction"] = 0.60;
+  w.counters["idle_host_wait_fraction"] = 0.80;
+  s = Fired(r, "gpu-idle-host-wait");
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_TRUE(s[0].estimated_speedup.has_value());
+  EXPECT_NEAR(*s[0].estimated_speedup, 0.48, 1e-9);
+  w.counters["idle_host_wait_fraction"] = 0.20;  // idle, but not waiting for the host
+  EXPECT_TRUE(Fired(r, "gpu-idle-host-wait").empty());
+}
+
+// CUPTI-style kernel results: a 2 us kernel launched 5000 times.
+TEST(RuleEngine, LaunchOverheadFiresOnManyTinyLaunches) {
+  Results r;
+  r.run.env.gpu.sm_count = 108;
+  WorkloadResult w;
+  w.name = "decode";
+  w.rounds = {{1e-2, 1.01e-2}};
+  KernelResult tiny, big;
+  tiny.name = "add_bias";
+  tiny.count = 5000;
+  tiny.total_s = 5000 * 2e-6;
+  tiny.metrics = {{"grid_blocks", 216}, {"block_threads", 256}};
+  big.name = "gemm";
+  big.count = 100;
+  big.total_s = 100 * 80e-6;
+  big.metrics = {{"grid_blocks", 432}, {"block_threads", 256}};
+  w.kernels = {tiny, big};
+  r.workloads.push_back(w);
+  std::vector<Suggestion> s = Fired(r, "launch-overhead");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].kernel, "add_bias");
+  EXPECT_NE(s[0].message.find("ran 5000 times"), std::string::npos) << s[0].message;
+  r.workloads[0].kernels[0].count = 500;  // fewer launches: not worth a graph
+  r.workloads[0].kernels[0].total_s = 500 * 2e-6;
+  EXPECT_TRUE(Fired(r, "launch-overhead").empty());
+}
+
+WorkloadResult TimedWorkload(const std::string& name, std::vector<std::vector<double>> rounds) {
+  WorkloadResult w;
+  w.name = name;
+  w.kind = "builtin";
+  w.backend = "cpu";
+  w.rounds = std::move(rounds);
+  return w;
+}
+
+TEST(RuleEngine, NoisyWorkloadAndThrottled) {
+  Results r;
+  WorkloadResult quiet = TimedWorkload("quiet", {{1.0, 1.001, 0.999}, {1.0, 1.0005, 0.9995}});
+  WorkloadResult noisy = TimedWorkload("noisy", {{1.0, 1.2, 0.85}, {1.1, 1.3, 0.9}});
+  WorkloadResult hot = quiet;
+  hot.name = "hot";
+  hot.throttled = true;
+  r.workloads = {quiet, noisy, hot};
+  std::vector<Suggestion> n = Fired(r, "noisy-workload");
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].workload, "noisy");
+  std::vector<Suggestion> t = Fired(r, "throttled");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].workload, "hot");
+}
+
+TEST(RuleEngine, BoundnessNeedsARegression) {
+  Results r;
+  WorkloadResult triad = TimedWorkload("triad", {{1e-3, 1e-3}});
+  triad.work.bytes = 24000000;
+  triad.work.flops = 2000000;
+  r.workloads = {triad};
+  Verdicts v;
+  MetricVerdict m;
+  m.workload = "triad";
+  m.metric = "time";
+  m.verdict = Verdict::kUnchanged;
+  m.ratio = 1.0;
+  v.metrics.push_back(m);
+  EXPECT_TRUE(Fired(r, "memory-bound", &v).empty());
+  v.metrics[0].verdict = Verdict::kRegression;
+  v.metrics[0].ratio = 1.3;
+  std::vector<Suggestion> s = Fired(r, "memory-bound", &v);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].evidence.find("workload.regressed = true"), std::string::npos) << s[0].evidence;
+  EXPECT_TRUE(Fired(r, "compute-bound", &v).empty());
+  r.workloads[0].work.flops = 2.4e9;  // 100 FLOP/byte
+  EXPECT_EQ(Fired(r, "compute-bound", &v).size(), 1u);
+}
+
+TEST(RuleEngine, HighPeakMemoryOnTheDeviceOnly) {
+  Results r;
+  r.run.env.gpu.memory_bytes = int64_t{80} << 30;
+  WorkloadResult w = TimedWorkload("train", {{1.0, 1.0}});
+  w.backend = "cuda";
+  w.peak_memory_bytes = int64_t{76} << 30;
+  r.workloads = {w};
+  EXPECT_EQ(Fired(r, "high-peak-memory").size(), 1u);
+  r.workloads[0].peak_memory_bytes = int64_t{40} << 30;
+  EXPECT_TRUE(Fired(r, "high-peak-memory").empty());
+  r.workloads[0].backend = "process";  // a host RSS is not device memory
+  r.workloads[0].peak_memory_bytes = int64_t{76} << 30;
+  EXPECT_TRUE(Fired(r, "high-peak-memory").empty());
+}
+
+TEST(RuleEngine, LaunchBoundFiresOnTheTrainingTraceOrNot) {
+  Results r = FromTrace("kineto_ns_resolution_rank0.json.gz");
+  ASSERT_FALSE(r.workloads.empty());
+  const WorkloadResult& w = r.workloads[0];
+  const double launches = w.counters.at("launches_matched");
+  const double shorter = w.counters.at("shorter_than_launch");
+  EXPECT_EQ(!Fired(r, "launch-bound").empty(), launches >= 10 && shorter > launches / 2);
+  r.workloads[0].counters["shorter_than_launch"] = launches;  // every kernel shorter than its launch
+  EXPECT_EQ(Fired(r, "launch-bound").size(), 1u);
+  r.workloads[0].counters["shorter_than_launch"] = 0;
+  EXPECT_TRUE(Fired(r, "launch-bound").empty());
+}
+
+TEST(RuleEngine, UnknownNamesNeverFire) {
+  // No device: small-grid cannot know the SM count, so it stays silent.
+  Results r = FromTrace("kineto_cuda_event_sync.json");
+  r.run.env.gpu.sm_count.reset();
+  EXPECT_TRUE(Fired(r, "small-grid").empty());
+}
+
+TEST(RuleEngine, SortedByPriorityThenSpeedup) {
+  std::vector<Suggestion> s = EvaluateRules(DefaultPolicy().expr_rules,
+                                            FromTrace("kineto_cuda_event_sync.json"), nullptr);
+  ASSERT_GE(s.size(), 3u);
+  for (size_t i = 1; i < s.size(); ++i) EXPECT_FALSE(SuggestionBefore(s[i], s[i - 1])) << i;
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -61,6 +61,7 @@ struct Row {
   std::vector<std::string> cells;  // escaped, uncoloured
   const char* color = nullptr;     // colour of the verdict cell
   std::string detail;              // escaped; a line of its own under the row (verbose)
+  std::vector<std::string> explains;  // escaped; the suggestions that explain a regression
 };
 
 /// Table cells wider than this are shortened in the middle (C++ kernel names
@@ -102,6 +103,7 @@ void AppendRows(std::string& out, std::vector<Row> rows, bool color) {
     if (!r.detail.empty()) {
       out += std::string(width[0] + 2, ' ') + Paint(r.detail, kDim, color) + "\n";
     }
+    for (const std::string& e : r.explains) out += std::string(width[0] + 2, ' ') + e + "\n";
   }
 }
 
@@ -122,7 +124,8 @@ void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptio
   rows.push_back({{"VERDICT", "WORKLOAD", "METRIC", Upper(ChangeHeader(shown)), "P (ADJUSTED)",
                    "COULD SEE", "NOTE"},
                   nullptr,
-                  ""});
+                  "",
+                  {}});
   int folded = 0;
   for (const MetricVerdict* m : shown) {
     if (m->verdict == Verdict::kUnchanged && !options.verbose) {
@@ -134,11 +137,20 @@ void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptio
                            m->verdict == Verdict::kUnchanged;
     const std::string note = NoteText(*m, verdicts.require_detectable);
     const std::string full = FullNoteText(*m, verdicts.require_detectable);
+    std::vector<std::string> explains;
+    for (const Suggestion* s : SuggestionsExplaining(verdicts, *m)) {
+      std::string line = "\u21b3 [" + SuggestionLabel(*s) + "] " + EscapeTerminal(s->rule);
+      if (!s->kernel.empty()) line += " (" + EscapeTerminal(s->kernel) + ")";
+      line += ": " + EscapeTerminal(s->message);
+      if (s->estimated_speedup) line += " (estimated speedup up to " + FormatPercent(*s->estimated_speedup) + ")";
+      explains.push_back(std::move(line));
+    }
     rows.push_back({{VerdictLabel(*m), EscapeTerminal(m->workload), EscapeTerminal(m->metric),
                      FormatRatioCi(m->ratio, m->ci_low, m->ci_high), FormatPValues(*m),
                      could_see && m->mde ? DetectableText(*m) : "", EscapeTerminal(note)},
                     VerdictColor(*m),
-                    options.verbose && full != note ? EscapeTerminal(full) : ""});
+                    options.verbose && full != note ? EscapeTerminal(full) : "",
+                    std::move(explains)});
   }
   DropEmptyColumn(rows, kCouldSeeColumn);
   out += "\n";

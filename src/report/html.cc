@@ -79,6 +79,17 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
     } else {
       out += "<h2>" + EscapeHtml(s.title) + " (" + count + ")</h2>\n";
       AppendTable(out, s.table);
+      for (const ViewSection::Explained& e : s.explained) {
+        out += "<p class=\"explains\"><strong>" + EscapeHtml(e.workload) + "</strong> (" +
+               EscapeHtml(e.metric) + "), what the rules say:</p>\n<ul class=\"explains\">\n";
+        for (const Suggestion& x : e.suggestions) {
+          out += "<li><strong>" + SuggestionLabel(x) + "</strong> " + EscapeHtml(x.rule);
+          if (!x.kernel.empty()) out += " (" + EscapeHtml(x.kernel) + ")";
+          out += ": " + EscapeHtml(x.message) +
+                 SuggestionDetail(x, [](const std::string& t) { return EscapeHtml(t); }) + "</li>\n";
+        }
+        out += "</ul>\n";
+      }
     }
     out += "</section>\n";
   }

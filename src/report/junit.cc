@@ -89,6 +89,17 @@ std::string SkipMessage(const MetricVerdict& m, const std::string& note) {
 
 // Human-readable detail of one result (failure and error bodies): the
 // numbers, then the full sentence.
+// The suggestions that explain a regression, one line each.
+std::string Explains(const Verdicts& verdicts, const MetricVerdict& m) {
+  std::string out;
+  for (const Suggestion* s : SuggestionsExplaining(verdicts, m)) {
+    out += "\n[" + SuggestionLabel(*s) + "] " + OneLine(s->rule);
+    if (!s->kernel.empty()) out += " (" + OneLine(s->kernel) + ")";
+    out += ": " + OneLine(s->message) + SuggestionDetail(*s, OneLine);
+  }
+  return out;
+}
+
 std::string Detail(const MetricVerdict& m, std::optional<double> require_detectable) {
   std::string s = "change: " + FormatRatioCi(m.ratio, m.ci_low, m.ci_high);
   if (m.ci_low && m.ci_high) s += " (" + Num(m.confidence * 100) + "% CI)";
@@ -165,7 +176,7 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     switch (KindOf(*m, verdicts.outcome)) {
       case CaseKind::kFailure:
         out += ">\n      <failure type=\"" + std::string(ToString(m->verdict)) + "\" message=\"" +
-               EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m, need)) +
+               EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m, need) + Explains(verdicts, *m)) +
                "</failure>\n    </testcase>\n";
         break;
       case CaseKind::kError:

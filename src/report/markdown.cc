@@ -88,6 +88,15 @@ std::string RenderMarkdownView(const ReportView& view) {
       out += "\n### " + std::string(SectionEmoji(s)) + " " + EscapeMarkdown(s.title) + " (" +
              count + ")\n\n";
       AppendTable(out, s.table);
+      for (const ViewSection::Explained& e : s.explained) {
+        out += "\n**" + EscapeMarkdown(e.workload) + "** (" + EscapeMarkdown(e.metric) + "), what the rules say:\n\n";
+        for (const Suggestion& x : e.suggestions) {
+          out += "- **" + SuggestionLabel(x) + "** " + EscapeMarkdown(x.rule);
+          if (!x.kernel.empty()) out += " (" + EscapeMarkdown(x.kernel) + ")";
+          out += ": " + EscapeMarkdown(x.message) +
+                 SuggestionDetail(x, [](const std::string& t) { return EscapeMarkdown(t); }) + "\n";
+        }
+      }
     }
   }
 

@@ -263,15 +263,20 @@ void AddSections(const Verdicts& verdicts, ReportView* view) {
                                        C::kNote};
   if (!failed.empty()) {
     view->sections.push_back({"failed", "Failed to run", false, Tone::kFail,
-                              ResultTable(failed, {C::kWorkload, C::kMetric, C::kNote}, need)});
+                              ResultTable(failed, {C::kWorkload, C::kMetric, C::kNote}, need), {}});
   }
   if (!regressions.empty()) {
     view->sections.push_back({"regressions", "Regressions", false, RegressionTone(regressions),
-                              ResultTable(regressions, decided, need)});
+                              ResultTable(regressions, decided, need), {}});
+    for (const MetricVerdict* m : regressions) {
+      ViewSection::Explained e{m->workload, m->metric, {}};
+      for (const Suggestion* s : SuggestionsExplaining(verdicts, *m)) e.suggestions.push_back(*s);
+      if (!e.suggestions.empty()) view->sections.back().explained.push_back(std::move(e));
+    }
   }
   if (!improvements.empty()) {
     view->sections.push_back({"improvements", "Improvements", false, Tone::kGood,
-                              ResultTable(improvements, decided, need)});
+                              ResultTable(improvements, decided, need), {}});
   }
   if (!inconclusive.empty()) {
     const Tone tone =
@@ -280,12 +285,13 @@ void AddSections(const Verdicts& verdicts, ReportView* view) {
         {"inconclusive", "Inconclusive", false, tone,
          ResultTable(inconclusive,
                      {C::kWorkload, C::kMetric, C::kChange, C::kP, C::kCouldSee, C::kNote},
-                     need)});
+                     need),
+         {}});
   }
   if (!other.empty()) {
     view->sections.push_back(
         {"other", "New, removed, skipped and incomparable", false, Tone::kNeutral,
-         ResultTable(other, {C::kWorkload, C::kMetric, C::kVerdict, C::kNote}, need)});
+         ResultTable(other, {C::kWorkload, C::kMetric, C::kVerdict, C::kNote}, need), {}});
   }
   if (!unchanged.empty()) {
     view->sections.push_back(
@@ -293,7 +299,8 @@ void AddSections(const Verdicts& verdicts, ReportView* view) {
          ResultTable(unchanged,
                      {C::kWorkload, C::kMetric, C::kChange, C::kThreshold, C::kCouldSee,
                       C::kValues},
-                     need)});
+                     need),
+         {}});
   }
 }
 
@@ -366,6 +373,21 @@ const char* OutcomeLabel(Outcome o) {
     case Outcome::kNotJudged: return "not judged";
   }
   return "error";
+}
+
+std::vector<const Suggestion*> SuggestionsExplaining(const Verdicts& verdicts,
+                                                     const MetricVerdict& m) {
+  std::vector<const Suggestion*> out;
+  if (m.verdict != Verdict::kRegression || m.workload.empty()) return out;
+  const bool kernel = m.metric.rfind("kernel:", 0) == 0;
+  for (const Suggestion& s : verdicts.suggestions) {
+    if (s.workload != m.workload) continue;
+    if (kernel && s.kernel != m.metric.substr(7)) continue;
+    out.push_back(&s);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Suggestion* a, const Suggestion* b) { return SuggestionBefore(*a, *b); });
+  return out;
 }
 
 const char* PriorityName(int priority) {

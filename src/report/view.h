@@ -50,6 +50,12 @@ std::string CountsSentence(const Verdicts& verdicts);
 /// "not judged" (ToString gives the machine spelling).
 const char* OutcomeLabel(Outcome o);
 
+/// The suggestions that explain a regression: those about its workload (for
+/// a `kernel:<name>` result, about that kernel), in SuggestionBefore order.
+/// Empty for anything but a regression. Every report lists them under it.
+std::vector<const Suggestion*> SuggestionsExplaining(const Verdicts& verdicts,
+                                                     const MetricVerdict& m);
+
 /// "critical", "high", "medium", "low" for priorities 0, 1, 2, 3 (others are clamped).
 const char* PriorityName(int priority);
 
@@ -167,6 +173,13 @@ struct ViewSection {
   bool folded = false;  ///< shown collapsed (unchanged results)
   Tone tone = Tone::kNeutral;
   ViewTable table;
+  /// Regressions: what the rules say about each (SuggestionsExplaining), as
+  /// (workload, metric, suggestions); unescaped.
+  struct Explained {
+    std::string workload, metric;
+    std::vector<Suggestion> suggestions;
+  };
+  std::vector<Explained> explained;
 };
 
 struct ReportView {

@@ -70,8 +70,10 @@ TEST(ReportJunit, CountsFailuresAndSkips) {
             std::string::npos)
       << xml;
   EXPECT_NE(xml.find("could see: +1.9% (90% power)\n"), std::string::npos) << xml;
+  // The failure ends with the suggestion that explains the regression.
   EXPECT_NE(xml.find("+4.1% [+2.9%, +5.3%] exceeds the 2% threshold; 30 vs 30 samples over 5 "
-                     "rounds</failure>"),
+                     "rounds\n[medium] memory-bound: saxpy/16M runs at 71% of the measured peak "
+                     "bandwidth"),
             std::string::npos)
       << xml;
   EXPECT_NE(xml.find("<testcase classname=\"gpugate.time\" name=\"conv2d/nhwc\" time=\"0\"/>"),

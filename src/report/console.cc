@@ -142,7 +142,7 @@ void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptio
       std::string line = "\u21b3 [" + SuggestionLabel(*s) + "] " + EscapeTerminal(s->rule);
       if (!s->kernel.empty()) line += " (" + EscapeTerminal(s->kernel) + ")";
       line += ": " + EscapeTerminal(s->message);
-      if (s->estimated_speedup) line += " (estimated speedup up to " + FormatPercent(*s->estimated_speedup) + ")";
+      if (s->estimated_speedup) line += " (estimated speedup up to " + SpeedupText(*s->estimated_speedup) + ")";
       explains.push_back(std::move(line));
     }
     rows.push_back({{VerdictLabel(*m), EscapeTerminal(m->workload), EscapeTerminal(m->metric),
@@ -209,7 +209,7 @@ std::string RenderConsole(const Verdicts& verdicts, const ReportOptions& options
       out += ": " + EscapeTerminal(s.message) + "\n";
       if (!s.evidence.empty()) out += "      evidence: " + EscapeTerminal(s.evidence) + "\n";
       if (s.estimated_speedup)
-        out += "      estimated speedup: up to " + FormatPercent(*s.estimated_speedup) + "\n";
+        out += "      estimated speedup: up to " + SpeedupText(*s.estimated_speedup) + "\n";
       if (!s.hint.empty()) out += "      hint: " + EscapeTerminal(s.hint) + "\n";
     }
   }

@@ -103,14 +103,19 @@ std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows);
 
 /// " \u2014 evidence: E; hint: H" (parts present only when non-empty), with
 /// `escape` applied to the evidence and hint texts.
+/// "25%": an estimated speedup (a fraction of the time saved), unsigned.
+inline std::string SpeedupText(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", fraction * 100.0);
+  return buf;
+}
+
 template <class Escape>
 std::string SuggestionDetail(const Suggestion& s, Escape escape) {
   std::string out;
   if (!s.evidence.empty()) out += "evidence: " + escape(s.evidence);
   if (s.estimated_speedup) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "estimated speedup up to %.0f%%", *s.estimated_speedup * 100.0);
-    out += (out.empty() ? "" : "; ") + std::string(buf);
+    out += (out.empty() ? "" : "; ") + std::string("estimated speedup up to ") + SpeedupText(*s.estimated_speedup);
   }
   if (!s.hint.empty()) out += (out.empty() ? "hint: " : "; hint: ") + escape(s.hint);
   return out.empty() ? out : " \u2014 " + out;

@@ -95,7 +95,8 @@ Result<int> QuotedArch(LineCursor& cur) {
   const size_t start = cur.pos();
   Result<std::string> name = QuotedName(cur);
   if (!name.ok()) return name.error();
-  LineCursor arch(*name, 0, std::string());
+  const std::string unused_file;  // errors are reported at `start` of `cur`
+  LineCursor arch(*name, 0, unused_file);
   if (!arch.Consume("sm_")) return cur.ErrorAt(start, "expected an arch such as 'sm_80'");
   Result<int64_t> sm = arch.Number(10000, "the arch");
   if (!sm.ok()) return cur.ErrorAt(start, "expected an arch such as 'sm_80'");

@@ -137,7 +137,10 @@ class Parser {
 };
 
 Status Parser::Line(std::string_view line, int line_no) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // CRLF line ends and trailing blanks.
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+    line.remove_suffix(1);
+  }
   LineCursor cur(line, line_no, file_);
   size_t marker = line.find(kPtxasMarker);
   bool nvlink = false;
@@ -192,8 +195,7 @@ Status Parser::Properties(LineCursor& cur, int line_no, bool nvlink) {
     if (!quoted.ok()) return quoted.error();
     name = std::move(quoted).value();
   } else {
-    std::string_view rest = cur.Rest();
-    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+    const std::string_view rest = cur.Rest();
     if (rest.empty()) return cur.ErrorAt(cur.pos(), "expected a function name");
     name = std::string(rest);
   }

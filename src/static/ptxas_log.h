@@ -34,7 +34,7 @@ struct PtxasKernel {
 /// (compiler warnings, "Compile time", module gmem lines) are skipped; a
 /// line that starts like a known resource line but does not parse (a
 /// non-number, a number beyond the field's range, an unterminated quote) is
-/// an Error "file:line:col: ...". CRLF line ends and a build tool's prefix
+/// an Error "file:line:col: ...". CRLF line ends, trailing blanks and a build tool's prefix
 /// before "ptxas info" (MSBuild's "1>  ") are accepted. A device function's
 /// arch is the last arch the log named before it.
 Result<std::vector<PtxasKernel>> ParsePtxasLog(std::string_view text, const std::string& file_name);

@@ -184,6 +184,20 @@ TEST(PtxasLogTest, CrlfLineEndsParseTheSame) {
   }
 }
 
+TEST(PtxasLogTest, TrailingBlanksAreIgnored) {
+  Result<std::vector<PtxasKernel>> kernels = ParsePtxasLog(
+      "ptxas info    : Compiling entry function '_Z1kv' for 'sm_86'  \r\n"
+      "ptxas info    : Function properties for _Z1kv \t\r\n"
+      "    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads   \r\n"
+      "ptxas info    : Used 12 registers, 348 bytes cmem[0] \r\n",
+      "blanks.log");
+  ASSERT_TRUE(kernels.ok()) << kernels.error().message;
+  ASSERT_EQ(kernels->size(), 1u);
+  EXPECT_EQ((*kernels)[0].name, "_Z1kv");
+  EXPECT_EQ((*kernels)[0].stack_frame, 8);
+  EXPECT_EQ((*kernels)[0].cmem0, 348);
+}
+
 TEST(PtxasLogTest, UnknownLinesAndEmptyInputAreSkipped) {
   Result<std::vector<PtxasKernel>> none = ParsePtxasLog("", "empty.log");
   ASSERT_TRUE(none.ok());

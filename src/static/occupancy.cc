@@ -155,7 +155,8 @@ std::string Sentence(const Occupancy& occ, const ArchLimits& arch, const KernelR
                      " of " + std::to_string(occ.max_warps) + " warps)";
   if (occ.active_warps < occ.max_warps) {
     std::string what = occ.limiter == "shared_memory" ? "shared memory" : occ.limiter;
-    text += ", limited by " + what + ": " + LimiterDetail(occ.limiter, arch, kernel, occ.block_size);
+    text += ", limited by " + what + ": " +
+            LimiterDetail(occ.limiter, arch, kernel, occ.block_size);
   }
   if (kernel.min_blocks_per_sm > 0 && occ.blocks_per_sm < kernel.min_blocks_per_sm) {
     text += "; " + std::to_string(occ.blocks_per_sm) + " blocks per SM, below the launch bound's " +

@@ -6,7 +6,8 @@
 // a device function has "Function properties" without "Compiling entry";
 // nvlink (-rdc device link, -Xnvlink -v) prints
 //   nvlink info    : Function properties for '_Z5applyPfi':
-//   nvlink info    : used 24 registers, used 0 barriers, 0 stack, 0 bytes smem, 364 bytes cmem[0], 0 bytes lmem
+//   nvlink info    : used 24 registers, used 0 barriers, 0 stack, 0 bytes smem,
+//                    364 bytes cmem[0], 0 bytes lmem     (one line)
 // Everything else (warnings, "Compile time = ...", module "bytes gmem" lines)
 // is skipped. Formats seen: CUDA 9 to 13 (tests/data/ptxas_logs/README.md).
 #include "static/ptxas_log.h"
@@ -231,7 +232,9 @@ Status Parser::Usage(LineCursor& cur) {
     const size_t start = cur.pos();
     Result<int64_t> n = cur.Number(INT64_MAX, "bytes");
     if (!n.ok()) return n.error();
-    if (cur.Rest().substr(0, 1) != " ") return cur.ErrorAt(cur.pos(), "expected a space after the number");
+    if (cur.Rest().substr(0, 1) != " ") {
+      return cur.ErrorAt(cur.pos(), "expected a space after the number");
+    }
     std::string_view rest = cur.Rest();
     const std::string_view what = rest.substr(0, rest.find(','));
     cur.set_pos(cur.pos() + what.size());

@@ -326,7 +326,8 @@ TEST(OccupancyErrorsTest, InputErrorsNameTheProblem) {
       {"launch bound above 1024", 80,
        With([](KernelResources& k) { k.max_threads_per_block = 2048; }), 256,
        "launch bound of 2048 threads exceeds"},
-      {"256 registers", 80, Kernel(256), 128, "256 registers per thread exceed sm_80's limit of 255"},
+      {"256 registers", 80, Kernel(256), 128,
+       "256 registers per thread exceed sm_80's limit of 255"},
       {"shared above opt-in", 86, Kernel(32, 0, 100 * 1024), 128, "opt-in limit of 101376"},
       {"static+dynamic above opt-in", 75, Kernel(32, 48 * 1024, 17 * 1024), 128, "opt-in limit"},
       {"huge dynamic", 90, Kernel(32, 1, INT64_MAX), 128, "opt-in limit"},
@@ -355,7 +356,8 @@ TEST(OccupancyErrorsTest, WithoutTheHeaderEveryQueryIsAnError) {
   if (OccupancyCalculatorAvailable()) {
     GTEST_SKIP() << "built with cuda_occupancy.h; the error path is built only without it";
   }
-  for (Result<Occupancy> occ : {TheoreticalOccupancy(80, Kernel(32), 256), BestOccupancy(80, Kernel(32))}) {
+  for (Result<Occupancy> occ :
+       {TheoreticalOccupancy(80, Kernel(32), 256), BestOccupancy(80, Kernel(32))}) {
     ASSERT_FALSE(occ.ok());
     EXPECT_EQ(occ.error().code, ExitCode::kToolError);
     EXPECT_EQ(occ.error().message,

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "rules/suggestions.h"
+#include "static/occupancy.h"
 #include "util/strings.h"
 
 namespace gpugate {
@@ -165,6 +166,37 @@ void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const Verdicts* v) {
   SetVerdictNames(s, "workload", FindVerdict(v, w.name, kTimeMetric));
 }
 
+// Theoretical occupancy of the kernel's launch on the run's GPU
+// (static/occupancy.h, cuda_occupancy.h): needs the compute capability, the
+// registers per thread and the block size; shared memory counts as static.
+// Waves: the grid over (SMs x resident blocks per SM); the tail fill is how
+// full the last wave is (1 when the grid fills every wave).
+void SetOccupancyNames(MapScope& s, const Results& r, const KernelResult& k,
+                       std::optional<double> grid, std::optional<double> block) {
+  const auto regs = KernelMetric(k, "registers_per_thread");
+  const auto& cc = r.run.env.gpu.compute_capability;
+  if (!regs || *regs <= 0 || !block || *block <= 0 || !cc) return;
+  char* end = nullptr;
+  const double v = std::strtod(cc->c_str(), &end);
+  if (end == cc->c_str() || !(v > 0 && v < 100)) return;
+  const int sm = static_cast<int>(std::lround(v * 10));
+  KernelResources res;
+  res.registers = static_cast<int>(*regs);
+  if (auto sh = KernelMetric(k, "shared_mem_bytes"); sh && *sh > 0) res.static_shared = static_cast<int64_t>(*sh);
+  Result<Occupancy> occ = TheoreticalOccupancy(sm, res, static_cast<int>(*block));
+  if (!occ.ok()) return;  // an arch or launch the calculator does not know: unknown
+  s.Set("kernel.theoretical_occupancy", NumberValue(occ->fraction));
+  s.Set("kernel.occupancy_limiter", StringValue(occ->limiter));
+  s.Set("kernel.blocks_per_sm", NumberValue(occ->blocks_per_sm));
+  const auto& sms = r.run.env.gpu.sm_count;
+  if (grid && *grid > 0 && sms && *sms > 0 && occ->blocks_per_sm > 0) {
+    const double waves = *grid / (static_cast<double>(*sms) * occ->blocks_per_sm);
+    const double frac = waves - std::floor(waves);
+    s.Set("kernel.waves", NumberValue(waves));
+    s.Set("kernel.tail_fill", NumberValue(frac == 0 ? 1.0 : frac));
+  }
+}
+
 void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
                     const Verdicts* v) {
   s.Set("kernel.name", StringValue(k.name));
@@ -189,11 +221,11 @@ void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, cons
     // Lanes of the block's warps that hold a thread: 100% for multiples of 32.
     s.Set("kernel.warp_fill", NumberValue(*block / (std::ceil(*block / 32.0) * 32.0)));
   }
+  SetOccupancyNames(s, r, k, grid, block);
   if (k.regime) {
     s.Set("kernel.regime", StringValue(k.regime->regime));
     s.Set("kernel.roof_fraction", NumberValue(k.regime->roof_fraction));
   }
-  (void)r;
   SetVerdictNames(s, "kernel", FindVerdict(v, w.name, "kernel:" + k.name));
 }
 
@@ -327,6 +359,11 @@ const rules::Schema& RuleSchema() {
     s["kernel.block_threads"] = Num("threads per block (last launch)");
     s["kernel.warp_fill"] = Num("share of the block's warp lanes that hold a thread (1 for multiples of 32)");
     s["kernel.achieved_occupancy"] = Num("achieved occupancy reported by the trace");
+    s["kernel.theoretical_occupancy"] = Num("theoretical occupancy of the launch on this GPU (cuda_occupancy.h)");
+    s["kernel.occupancy_limiter"] = Str("what limits it: registers, shared_memory, blocks, barriers or warps");
+    s["kernel.blocks_per_sm"] = Num("resident blocks per SM at the launch's block size");
+    s["kernel.waves"] = Num("grid blocks / (SMs x resident blocks per SM)");
+    s["kernel.tail_fill"] = Num("how full the last wave is (1 when the grid fills every wave)");
     s["kernel.regime"] = Str("overhead-bound, memory-bound or compute-bound (compare --device-profile)");
     s["kernel.roof_fraction"] = Num("achieved / attainable on the roofline (compare --device-profile)");
     s["kernel.change"] = Num("the kernel verdict's ratio - 1");

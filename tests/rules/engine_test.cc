@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/policy.h"
+#include "static/occupancy.h"
 #include "trace/to_results.h"
 
 namespace gpugate {
@@ -61,7 +62,7 @@ TEST(RuleEngine, SmallGridAndPartialWarpsFireOnTheSpinKernel) {
   const Suggestion& spin = small[0];
   EXPECT_NE(spin.kernel.find("spin_kernel"), std::string::npos) << spin.kernel;
   EXPECT_EQ(spin.priority, 1);
-  EXPECT_NE(spin.message.find("launches 1 blocks on a GPU with 108 SMs: 107 SMs sit idle"),
+  EXPECT_NE(spin.message.find("a grid of 1 block(s) on a GPU with 108 SMs: 107 SMs sit idle"),
             std::string::npos) << spin.message;
   EXPECT_NE(spin.evidence.find("kernel.grid_blocks = 1"), std::string::npos) << spin.evidence;
   EXPECT_NE(spin.evidence.find("device.sms = 108"), std::string::npos) << spin.evidence;
@@ -132,10 +133,62 @@ TEST(RuleEngine, LaunchOverheadFiresOnManyTinyLaunches) {
   std::vector<Suggestion> s = Fired(r, "launch-overhead");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].kernel, "add_bias");
-  EXPECT_NE(s[0].message.find("ran 5000 times"), std::string::npos) << s[0].message;
+  EXPECT_NE(s[0].message.find("launched 5000 times for 2.00 us each"), std::string::npos) << s[0].message;
   r.workloads[0].kernels[0].count = 500;  // fewer launches: not worth a graph
   r.workloads[0].kernels[0].total_s = 500 * 2e-6;
   EXPECT_TRUE(Fired(r, "launch-overhead").empty());
+}
+
+// kineto_simple_add_a100.json: cuDNN's 128x64 convolution kernel uses 160
+// registers per thread: 3 blocks of 128 threads per SM on sm_80 = 12 of 64
+// warps = 18.75%, limited by registers.
+TEST(RuleEngine, LowOccupancyFiresOnTheRegisterHeavyCudnnKernel) {
+  if (!OccupancyCalculatorAvailable()) GTEST_SKIP() << "built without cuda_occupancy.h";
+  std::vector<Suggestion> s = Fired(FromTrace("kineto_simple_add_a100.json"), "low-occupancy");
+  const Suggestion* cudnn = nullptr;
+  for (const Suggestion& x : s)
+    if (x.kernel == "cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1") cudnn = &x;
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_NE(cudnn->message.find("theoretical occupancy 18.75% at 128 threads per block, limited by registers"),
+            std::string::npos) << cudnn->message;
+  // The ResNet trace's kernels (V100) keep enough warps resident, or are too
+  // small a share of the time.
+  for (const Suggestion& x : s) EXPECT_NE(x.kernel.find("elementwise"), 0u) << x.kernel;
+}
+
+TEST(RuleEngine, LowOccupancySilentWithoutRegistersOrDevice) {
+  Results r = FromTrace("kineto_simple_add_a100.json");
+  r.run.env.gpu.compute_capability.reset();
+  EXPECT_TRUE(Fired(r, "low-occupancy").empty());
+}
+
+// A100 (108 SMs), 256 threads x 32 registers: 8 blocks per SM, 864 blocks a
+// wave. 1000 blocks are 1.157 waves: the second wave is 15.7% full.
+TEST(RuleEngine, TailEffectFiresOnAPartialLastWave) {
+  if (!OccupancyCalculatorAvailable()) GTEST_SKIP() << "built without cuda_occupancy.h";
+  Results r;
+  r.run.env.gpu.sm_count = 108;
+  r.run.env.gpu.compute_capability = "8.0";
+  WorkloadResult w;
+  w.name = "step";
+  w.rounds = {{1e-3, 1e-3}};
+  KernelResult k;
+  k.name = "scale";
+  k.count = 10;
+  k.total_s = 10 * 50e-6;
+  k.metrics = {{"grid_blocks", 1000}, {"block_threads", 256}, {"registers_per_thread", 32}};
+  w.kernels = {k};
+  r.workloads = {w};
+  std::vector<Suggestion> s = Fired(r, "tail-effect");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].evidence.find("kernel.waves = 1.157"), std::string::npos) << s[0].evidence;
+  ASSERT_TRUE(s[0].estimated_speedup.has_value());
+  // (1 - 0.1574) / (1.1574 - 0.1574 + 1) of all the kernel time.
+  EXPECT_NEAR(*s[0].estimated_speedup, (1 - 136.0 / 864) / 2.0, 1e-3);
+  r.workloads[0].kernels[0].metrics["grid_blocks"] = 1728;  // exactly two waves
+  EXPECT_TRUE(Fired(r, "tail-effect").empty());
+  r.workloads[0].kernels[0].metrics["grid_blocks"] = 86400;  // 100 waves: the tail is negligible
+  EXPECT_TRUE(Fired(r, "tail-effect").empty());
 }
 
 WorkloadResult TimedWorkload(const std::string& name, std::vector<std::vector<double>> rounds) {

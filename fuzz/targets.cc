@@ -17,10 +17,13 @@
 #include "model/merge.h"
 #include "model/results_json.h"
 #include "report/json.h"
+#include "static/inspect.h"
+#include "static/inspect_render.h"
 #include "trace/analysis.h"
 #include "trace/report_render.h"
 #include "trace/to_results.h"
 #include "trace/trace_reader.h"
+#include "util/json.h"
 
 namespace gpugate::fuzz {
 namespace {
@@ -156,6 +159,21 @@ void Merge(const uint8_t* data, size_t size) {
   Check(again.ok(), "a merged run is read back after writing");
 }
 
+// `gpugate inspect`: cubins, fatbins, ELF objects and ar archives, with a
+// small decompression cap so zstd entries stay cheap. An inspected file
+// renders to JSON that parses back.
+void Inspect(const uint8_t* data, size_t size) {
+  FatbinLimits limits;
+  limits.max_decompressed = 1 << 20;
+  Result<InspectReport> report = InspectBytes(Text(data, size), "input.bin", limits);
+  CheckOutcome(report);
+  if (!report.ok()) return;
+  Check(!report->format.empty(), "an inspected file has a format");
+  Result<JsonValue> json = ParseJson(InspectToJson(*report), "inspect.json");
+  Check(json.ok(), "inspect JSON parses back");
+  (void)RenderInspectTable(*report);
+}
+
 }  // namespace
 
 const std::vector<Target>& Targets() {
@@ -165,6 +183,7 @@ const std::vector<Target>& Targets() {
       {"verdicts_json", VerdictsJson}, {"gbench_json", GbenchJson},
       {"nvbench_json", NvbenchJson},   {"benchmark_file", BenchmarkFile},
       {"trace", Trace},                {"merge", Merge},
+      {"inspect", Inspect},
   };
   return targets;
 }

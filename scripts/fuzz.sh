@@ -28,14 +28,15 @@ declare -A SEEDS=(
   [benchmark_file]="tests/data/custom tests/data/pytest tests/data/bad_ingest"
   [trace]="tests/data/traces"
   [merge]="tests/data/fuzz_seeds/merge"
+  [inspect]="tests/data/cubins"
 )
 declare -A DICT=(
   [suite_yaml]=yaml [policy_yaml]=yaml [results_json]=json [baseline_json]=json
   [verdicts_json]=json [gbench_json]=json [nvbench_json]=json [benchmark_file]=json
-  [trace]=json [merge]=json
+  [trace]=json [merge]=json [inspect]=inspect
 )
 ALL=(suite_yaml policy_yaml results_json baseline_json verdicts_json gbench_json
-     nvbench_json benchmark_file trace merge)
+     nvbench_json benchmark_file trace merge inspect)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${ALL[@]}"); fi
 for t in "${targets[@]}"; do

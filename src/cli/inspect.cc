@@ -1,9 +1,10 @@
 // `gpugate inspect FILE [--json OUT]`: static per-kernel metrics of a cubin,
 // fatbin, object, static or shared library or executable. docs/inspect.md.
+#include "static/inspect.h"
+
 #include <iostream>
 
 #include "cli/command.h"
-#include "static/inspect.h"
 #include "static/inspect_render.h"
 #include "util/fs.h"
 
@@ -13,9 +14,9 @@ namespace gpugate {
 
 int InspectCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
-  options.add_options()
-      ("file", po::value<std::string>()->required(), "cubin, fatbin, object (.o), static library (.a), shared library or executable")
-      ("json", po::value<std::string>(), "write gpugate/inspect/v1 JSON to this file ('-' = stdout)");
+  options.add_options()("file", po::value<std::string>()->required(),
+                        "cubin, fatbin, object (.o), static library (.a), shared library or executable")(
+      "json", po::value<std::string>(), "write gpugate/inspect/v1 JSON to this file ('-' = stdout)");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;

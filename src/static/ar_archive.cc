@@ -49,7 +49,8 @@ Result<std::vector<ArMember>> ParseArArchive(std::string_view data, const std::s
     if (!Decimal(h.substr(48, 10), &size)) return BinaryError(name, p + 48, "ar member size is not a number");
     const uint64_t start = p + kHeaderSize;
     if (!detail::InBounds(start, size, data.size()))
-      return BinaryError(name, p + 48, "ar member of " + std::to_string(size) + " bytes runs past the end of the archive");
+      return BinaryError(name, p + 48,
+                         "ar member of " + std::to_string(size) + " bytes runs past the end of the archive");
     std::string_view bytes = data.substr(start, size);
     std::string member = Trim(h.substr(0, 16));
     uint64_t offset = start;

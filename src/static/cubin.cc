@@ -19,6 +19,9 @@ using detail::ReadLe;
 namespace {
 
 constexpr uint32_t kNvInfoType = 0x70000000;
+/// `.nv.shared.<k>` of relocatable (-rdc) cubins, before nvlink makes it
+/// NOBITS; its size is the kernel's own, without the reserved block.
+constexpr uint32_t kSharedType = 0x7000000a;
 constexpr uint8_t kFormatSval = 4;
 
 // EIATTR attribute codes.
@@ -43,9 +46,9 @@ constexpr int64_t kDefaultReservedShared = 1024;
 struct Record {
   uint8_t format = 0;
   uint8_t attribute = 0;
-  uint16_t value = 0;          ///< the u16 (size for SVAL)
-  std::string_view bytes;      ///< SVAL payload
-  uint64_t offset = 0;         ///< file offset, for messages
+  uint16_t value = 0;      ///< the u16 (size for SVAL)
+  std::string_view bytes;  ///< SVAL payload
+  uint64_t offset = 0;     ///< file offset, for messages
 };
 
 Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s, const std::string& name) {
@@ -62,8 +65,9 @@ Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s,
     p += 4;
     if (r.format == kFormatSval) {
       if (b.size() - p < r.value)
-        return BinaryError(name, r.offset, "attribute " + std::to_string(r.attribute) + " of " + std::to_string(r.value) +
-                                               " bytes runs past the end of " + s.name);
+        return BinaryError(name, r.offset,
+                           "attribute " + HexText(r.attribute) + " of " + std::to_string(r.value) +
+                               " bytes runs past the end of " + s.name);
       r.bytes = b.substr(p, r.value);
       p += r.value;
     }
@@ -100,9 +104,15 @@ void ApplyKernelRecords(const std::vector<Record>& records, KernelInfo* k) {
   for (const Record& r : records) {
     const bool in_u16 = r.format != kFormatSval;
     switch (r.attribute) {
-      case kMaxThreads: k->max_threads = Dims(r); break;
-      case kReqNtid: k->req_threads = Dims(r); break;
-      case kCtaPerCluster: k->cluster_dims = Dims(r); break;
+      case kMaxThreads:
+        k->max_threads = Dims(r);
+        break;
+      case kReqNtid:
+        k->req_threads = Dims(r);
+        break;
+      case kCtaPerCluster:
+        k->cluster_dims = Dims(r);
+        break;
       case kCbankParamSize:
         if (in_u16) k->param_bytes = r.value;
         break;
@@ -112,7 +122,8 @@ void ApplyKernelRecords(const std::vector<Record>& records, KernelInfo* k) {
       case kNumBarriers:
         if (in_u16) k->barriers = r.value;
         break;
-      default: break;
+      default:
+        break;
     }
   }
 }
@@ -158,7 +169,8 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   // Section index of a kernel's .text -> its .nv.shared / .nv.constant0 section.
   std::map<uint32_t, const ElfSection*> shared_of, constant0_of;
   for (const ElfSection& t : elf->sections) {
-    if (t.name.rfind(".nv.shared.", 0) == 0 && t.type == kElfSectionNobits) shared_of.emplace(t.info, &t);
+    if (t.name.rfind(".nv.shared.", 0) == 0 && (t.type == kElfSectionNobits || t.type == kSharedType))
+      shared_of.emplace(t.info, &t);
     if (t.name.rfind(".nv.constant0.", 0) == 0) constant0_of.emplace(t.info, &t);
   }
   const std::string info_prefix = ".nv.info.";
@@ -174,7 +186,8 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     if (sym != symbol_of_section.end()) {
       const ElfSymbol& symbol = (*symbols)[sym->second];
       if (!symbol.name.empty()) k.name = symbol.name;
-      if (auto it = global.regcount.find(sym->second); it != global.regcount.end()) k.registers = static_cast<int>(it->second);
+      if (auto it = global.regcount.find(sym->second); it != global.regcount.end())
+        k.registers = static_cast<int>(it->second);
       if (auto it = global.frame.find(sym->second); it != global.frame.end()) k.stack_frame = it->second;
       if (auto it = global.min_stack.find(sym->second); it != global.min_stack.end()) k.min_stack = it->second;
     }
@@ -187,7 +200,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     if (info.arch >= 70) k.instructions = k.sass_bytes / 16;
     if (auto it = shared_of.find(s.info); it != shared_of.end()) {
       const int64_t total = static_cast<int64_t>(std::min<uint64_t>(it->second->size, uint64_t{1} << 40));
-      k.shared_reserved = total >= reserved ? reserved : 0;
+      k.shared_reserved = it->second->type == kElfSectionNobits && total >= reserved ? reserved : 0;
       k.shared_bytes = total - k.shared_reserved;
     }
     if (auto it = constant0_of.find(s.info); it != constant0_of.end())

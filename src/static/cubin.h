@@ -18,23 +18,23 @@ namespace gpugate {
 
 /// What one cubin says about one kernel. Sizes are bytes.
 struct KernelInfo {
-  std::string name;                 ///< mangled, as in the symbol table (untrusted text)
-  int arch = 0;                     ///< 90 for sm_90
-  std::optional<int> registers;     ///< EIATTR_REGCOUNT
-  std::optional<int64_t> stack_frame;     ///< EIATTR_FRAME_SIZE
-  std::optional<int64_t> min_stack;       ///< EIATTR_MIN_STACK_SIZE
-  int64_t shared_bytes = 0;         ///< static shared memory, net of the reserved part
-  int64_t shared_reserved = 0;      ///< system-reserved shared memory inside .nv.shared.<k>
-  std::optional<int64_t> param_bytes;     ///< EIATTR_CBANK_PARAM_SIZE
-  std::optional<int64_t> cbank0_bytes;    ///< size of .nv.constant0.<k> (ptxas's "cmem[0]")
+  std::string name;                                    ///< mangled, as in the symbol table (untrusted text)
+  int arch = 0;                                        ///< 90 for sm_90
+  std::optional<int> registers;                        ///< EIATTR_REGCOUNT
+  std::optional<int64_t> stack_frame;                  ///< EIATTR_FRAME_SIZE
+  std::optional<int64_t> min_stack;                    ///< EIATTR_MIN_STACK_SIZE
+  int64_t shared_bytes = 0;                            ///< static shared memory, net of the reserved part
+  int64_t shared_reserved = 0;                         ///< system-reserved shared memory inside .nv.shared.<k>
+  std::optional<int64_t> param_bytes;                  ///< EIATTR_CBANK_PARAM_SIZE
+  std::optional<int64_t> cbank0_bytes;                 ///< size of .nv.constant0.<k> (ptxas's "cmem[0]")
   std::optional<std::array<int64_t, 3>> max_threads;   ///< EIATTR_MAX_THREADS (__launch_bounds__)
   std::optional<std::array<int64_t, 3>> req_threads;   ///< EIATTR_REQNTID
-  std::optional<int> max_registers;   ///< EIATTR_MAXREG_COUNT (255: no limit given)
-  int barriers = 0;                   ///< EIATTR_NUM_BARRIERS
+  std::optional<int> max_registers;                    ///< EIATTR_MAXREG_COUNT (255: no limit given)
+  int barriers = 0;                                    ///< EIATTR_NUM_BARRIERS
   std::optional<std::array<int64_t, 3>> cluster_dims;  ///< EIATTR_CTA_PER_CLUSTER (__cluster_dims__)
-  int64_t sass_bytes = 0;             ///< size of .text.<k>
-  std::optional<int64_t> instructions;  ///< sass_bytes / 16 on sm_70 and newer
-  uint64_t sass_hash = 0;             ///< FNV-1a 64 of the .text.<k> bytes
+  int64_t sass_bytes = 0;                              ///< size of .text.<k>
+  std::optional<int64_t> instructions;                 ///< sass_bytes / 16 on sm_70 and newer
+  uint64_t sass_hash = 0;                              ///< FNV-1a 64 of the .text.<k> bytes
 };
 
 /// One cubin's kernels.

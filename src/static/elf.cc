@@ -14,12 +14,6 @@ constexpr uint32_t kSymtab = 2;  // SHT_SYMTAB
 constexpr uint64_t kSectionHeaderSize = 64;
 constexpr uint64_t kSymbolSize = 24;
 
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 /// The NUL-terminated string at `offset` of a string table, or false when it
 /// is out of range or not terminated inside the table.
 bool StringAt(std::string_view table, uint64_t offset, std::string* out) {
@@ -32,11 +26,21 @@ bool StringAt(std::string_view table, uint64_t offset, std::string* out) {
 
 }  // namespace
 
-Error BinaryError(const std::string& name, uint64_t offset, const std::string& what) {
-  return InputError(name + ": offset " + Hex(offset) + ": " + what);
+std::string HexText(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
 }
 
-bool IsElf(std::string_view data) { return data.size() >= 4 && data.substr(0, 4) == "\x7f" "ELF"; }
+Error BinaryError(const std::string& name, uint64_t offset, const std::string& what) {
+  return InputError(name + ": offset " + HexText(offset) + ": " + what);
+}
+
+bool IsElf(std::string_view data) {
+  return data.size() >= 4 && data.substr(0, 4) ==
+                                 "\x7f"
+                                 "ELF";
+}
 
 std::string_view ElfFile::Bytes(const ElfSection& s) const {
   if (s.type == kElfSectionNobits) return {};
@@ -51,8 +55,12 @@ const ElfSection* ElfFile::Find(std::string_view name) const {
 
 Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   if (!IsElf(data)) return BinaryError(name, 0, "not an ELF file (bad magic)");
-  if (data.size() < 64) return BinaryError(name, data.size(), "ELF header truncated (" + std::to_string(data.size()) + " bytes)");
-  if (data[4] != 2) return BinaryError(name, 4, "not a 64-bit ELF file (class " + std::to_string(static_cast<unsigned char>(data[4])) + "); only ELF64 is read");
+  if (data.size() < 64)
+    return BinaryError(name, data.size(), "ELF header truncated (" + std::to_string(data.size()) + " bytes)");
+  if (data[4] != 2)
+    return BinaryError(name, 4,
+                       "not a 64-bit ELF file (class " + std::to_string(static_cast<unsigned char>(data[4])) +
+                           "); only ELF64 is read");
   if (data[5] != 1) return BinaryError(name, 5, "not a little-endian ELF file");
   ElfFile elf;
   elf.data = data;
@@ -70,9 +78,11 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   if (shentsize != kSectionHeaderSize)
     return BinaryError(name, 0x3a, "section header size " + std::to_string(shentsize) + ", expected 64");
   if (!InBounds(shoff, uint64_t{shnum} * kSectionHeaderSize, data.size()))
-    return BinaryError(name, shoff, "section header table (" + std::to_string(shnum) + " entries) beyond end of file (" +
-                                        std::to_string(data.size()) + " bytes)");
-  if (shstrndx >= shnum) return BinaryError(name, 0x3e, "section name table index " + std::to_string(shstrndx) + " out of range");
+    return BinaryError(name, shoff,
+                       "section header table (" + std::to_string(shnum) + " entries) beyond end of file (" +
+                           std::to_string(data.size()) + " bytes)");
+  if (shstrndx >= shnum)
+    return BinaryError(name, 0x3e, "section name table index " + std::to_string(shstrndx) + " out of range");
   elf.sections.resize(shnum);
   std::vector<uint32_t> name_offsets(shnum);
   for (uint16_t i = 0; i < shnum; ++i) {
@@ -87,8 +97,9 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
     ReadLe(data, h + 44, &s.info);
     ReadLe(data, h + 56, &s.entsize);
     if (s.type != kElfSectionNobits && s.type != 0 && !InBounds(s.offset, s.size, data.size()))
-      return BinaryError(name, h, "section " + std::to_string(i) + " (" + std::to_string(s.size) + " bytes at " + Hex(s.offset) +
-                                      ") beyond end of file (" + std::to_string(data.size()) + " bytes)");
+      return BinaryError(name, h,
+                         "section " + std::to_string(i) + " (" + std::to_string(s.size) + " bytes at " +
+                             HexText(s.offset) + ") beyond end of file (" + std::to_string(data.size()) + " bytes)");
   }
   const ElfSection& names = elf.sections[shstrndx];
   if (names.type == kElfSectionNobits) return BinaryError(name, 0x3e, "section name table has no bytes");
@@ -96,8 +107,9 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   for (uint16_t i = 0; i < shnum; ++i) {
     const uint64_t name_offset = name_offsets[i];
     if (!StringAt(table, name_offset, &elf.sections[i].name))
-      return BinaryError(name, shoff + uint64_t{i} * kSectionHeaderSize,
-                         "section " + std::to_string(i) + " name offset " + std::to_string(name_offset) + " outside the name table");
+      return BinaryError(
+          name, shoff + uint64_t{i} * kSectionHeaderSize,
+          "section " + std::to_string(i) + " name offset " + std::to_string(name_offset) + " outside the name table");
   }
   return elf;
 }
@@ -112,12 +124,14 @@ Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::st
     }
   if (symtab == nullptr) return symbols;
   if (symtab->link >= elf.sections.size())
-    return BinaryError(name, symtab->offset, "symbol table links to string table " + std::to_string(symtab->link) + ", out of range");
+    return BinaryError(name, symtab->offset,
+                       "symbol table links to string table " + std::to_string(symtab->link) + ", out of range");
   const std::string_view strings = elf.Bytes(elf.sections[symtab->link]);
   const std::string_view bytes = elf.Bytes(*symtab);
   const uint64_t count = bytes.size() / kSymbolSize;
   if (count > max_symbols)
-    return BinaryError(name, symtab->offset, std::to_string(count) + " symbols, more than the " + std::to_string(max_symbols) + " read");
+    return BinaryError(name, symtab->offset,
+                       std::to_string(count) + " symbols, more than the " + std::to_string(max_symbols) + " read");
   symbols.resize(count);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t o = i * kSymbolSize;
@@ -130,8 +144,9 @@ Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::st
     ReadLe(bytes, o + 8, &sym.value);
     ReadLe(bytes, o + 16, &sym.size);
     if (name_offset != 0 && !StringAt(strings, name_offset, &sym.name))
-      return BinaryError(name, symtab->offset + o, "symbol " + std::to_string(i) + " name offset " + std::to_string(name_offset) +
-                                                       " outside its string table");
+      return BinaryError(
+          name, symtab->offset + o,
+          "symbol " + std::to_string(i) + " name offset " + std::to_string(name_offset) + " outside its string table");
   }
   return symbols;
 }

@@ -66,6 +66,9 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name);
 Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::string& name,
                                                size_t max_symbols = 1 << 20);
 
+/// "0x1a0": offsets and flags in messages.
+std::string HexText(uint64_t v);
+
 /// "<name>: offset 0x<offset>: <what>" as an input error.
 Error BinaryError(const std::string& name, uint64_t offset, const std::string& what);
 

@@ -13,8 +13,6 @@
 
 #include <zstd.h>
 
-#include <cstdio>
-
 #include "static/elf.h"
 
 namespace gpugate {
@@ -29,12 +27,6 @@ constexpr uint64_t kMinEntryHeader = 64;
 constexpr uint64_t kMaxEntryHeader = 4096;
 constexpr uint64_t kFlagLz4 = 0x2000;
 constexpr uint64_t kFlagZstd = 0x8000;
-
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 FatbinCompression CompressionOf(uint64_t flags, uint64_t uncompressed_size, uint32_t compressed_size) {
   const bool lz4 = (flags & kFlagLz4) != 0, zstd = (flags & kFlagZstd) != 0;
@@ -54,8 +46,8 @@ void DecompressZstd(std::string_view compressed, uint64_t expected, const Fatbin
     return;
   }
   if (expected > limits.max_decompressed) {
-    entry->problem = entry->Label() + ": declared uncompressed size " + std::to_string(expected) + " bytes exceeds the " +
-                     std::to_string(limits.max_decompressed) + "-byte limit";
+    entry->problem = entry->Label() + ": declared uncompressed size " + std::to_string(expected) +
+                     " bytes exceeds the " + std::to_string(limits.max_decompressed) + "-byte limit";
     return;
   }
   const unsigned long long frame = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
@@ -76,8 +68,8 @@ void DecompressZstd(std::string_view compressed, uint64_t expected, const Fatbin
     return;
   }
   if (n != expected) {
-    entry->problem = entry->Label() + ": zstd data decompressed to " + std::to_string(n) + " bytes, the entry declares " +
-                     std::to_string(expected);
+    entry->problem = entry->Label() + ": zstd data decompressed to " + std::to_string(n) +
+                     " bytes, the entry declares " + std::to_string(expected);
     return;
   }
   entry->payload = std::move(out);
@@ -100,9 +92,12 @@ Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, 
   ReadLe(data, p + 40, &e.flags);
   ReadLe(data, p + 56, &uncompressed_size);
   if (header_size < kMinEntryHeader || header_size > kMaxEntryHeader)
-    return BinaryError(name, base + p + 4, "fatbin entry header size " + std::to_string(header_size) + " outside [64, 4096]");
+    return BinaryError(name, base + p + 4,
+                       "fatbin entry header size " + std::to_string(header_size) + " outside [64, 4096]");
   if (!InBounds(p, header_size, end) || !InBounds(p + header_size, payload_size, end))
-    return BinaryError(name, base + p + 8, "fatbin entry payload (" + std::to_string(payload_size) + " bytes) beyond the end of its fatbin");
+    return BinaryError(
+        name, base + p + 8,
+        "fatbin entry payload (" + std::to_string(payload_size) + " bytes) beyond the end of its fatbin");
   e.arch = arch > 100000 ? -1 : static_cast<int>(arch);
   e.compression = CompressionOf(e.flags, uncompressed_size, compressed_size);
   *size = header_size + payload_size;
@@ -124,10 +119,10 @@ Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, 
       DecompressZstd(payload.substr(0, compressed_size), uncompressed_size, limits, &e);
       break;
     case FatbinCompression::kLz4:
-      e.problem = e.Label() + ": LZ4-compressed entries are not supported (flags " + Hex(e.flags) + ")";
+      e.problem = e.Label() + ": LZ4-compressed entries are not supported (flags " + HexText(e.flags) + ")";
       break;
     case FatbinCompression::kUnknown:
-      e.problem = e.Label() + ": unknown compression (flags " + Hex(e.flags) + ", uncompressed size " +
+      e.problem = e.Label() + ": unknown compression (flags " + HexText(e.flags) + ", uncompressed size " +
                   std::to_string(uncompressed_size) + ")";
       break;
   }
@@ -138,10 +133,14 @@ Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, 
 
 const char* ToString(FatbinCompression c) {
   switch (c) {
-    case FatbinCompression::kNone: return "none";
-    case FatbinCompression::kZstd: return "zstd";
-    case FatbinCompression::kLz4: return "lz4";
-    case FatbinCompression::kUnknown: return "unknown";
+    case FatbinCompression::kNone:
+      return "none";
+    case FatbinCompression::kZstd:
+      return "zstd";
+    case FatbinCompression::kLz4:
+      return "lz4";
+    case FatbinCompression::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -176,8 +175,9 @@ Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t ba
     if (header_size < kFatbinHeaderSize || !InBounds(p, header_size, data.size()))
       return BinaryError(name, base + p + 6, "fatbin header size " + std::to_string(header_size) + " invalid");
     if (!InBounds(p + header_size, total, data.size()))
-      return BinaryError(name, base + p + 8, "fatbin of " + std::to_string(total) + " bytes runs past the end of its section (" +
-                                                 std::to_string(data.size() - p) + " bytes left)");
+      return BinaryError(name, base + p + 8,
+                         "fatbin of " + std::to_string(total) + " bytes runs past the end of its section (" +
+                             std::to_string(data.size() - p) + " bytes left)");
     const uint64_t end = p + header_size + total;
     uint64_t q = p + header_size;
     while (q < end) {

@@ -3,8 +3,6 @@
 // members), read each one's kernels.
 #include "static/inspect.h"
 
-#include <cstdio>
-
 #include "static/ar_archive.h"
 #include "static/elf.h"
 #include "util/fs.h"
@@ -15,17 +13,9 @@ namespace {
 
 constexpr const char* kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
 
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 class Inspector {
  public:
-  Inspector(const std::string& name, const FatbinLimits& limits) : name_(name), limits_(limits) {
-    report_.file = name;
-  }
+  Inspector(const std::string& name, const FatbinLimits& limits) : name_(name), limits_(limits) { report_.file = name; }
 
   Result<InspectReport> Run(std::string_view bytes) {
     Status st = Dispatch(bytes, name_, /*top=*/true);
@@ -67,7 +57,7 @@ class Inspector {
     Result<std::vector<FatbinEntry>> entries = ParseFatbins(bytes, base, where, limits_);
     if (!entries.ok()) return entries.error();
     for (const FatbinEntry& e : *entries) {
-      const std::string source = where + ": " + e.Label() + " at " + Hex(e.offset);
+      const std::string source = where + ": " + e.Label() + " at " + HexText(e.offset);
       if (!e.problem.empty()) {
         report_.notes.push_back({source, e.problem});
       } else if (e.IsPtx()) {

@@ -70,8 +70,8 @@ std::string SassHashText(uint64_t hash) {
 }
 
 std::string RenderInspectTable(const InspectReport& report) {
-  const std::vector<std::string> header = {"kernel", "arch", "regs", "stack", "smem", "param", "max threads",
-                                           "bars", "cluster", "sass", "instr", "sass hash"};
+  const std::vector<std::string> header = {"kernel",      "arch", "regs",    "stack", "smem",  "param",
+                                           "max threads", "bars", "cluster", "sass",  "instr", "sass hash"};
   std::vector<std::vector<std::string>> rows;
   for (const InspectedCubin& c : report.cubins)
     for (const KernelInfo& k : c.cubin.kernels)
@@ -88,7 +88,8 @@ std::string RenderInspectTable(const InspectReport& report) {
                     " cubin" + (report.cubins.size() == 1 ? "" : "s") + "\n";
   auto line = [&](const std::vector<std::string>& cells) {
     std::string l = " ";
-    for (size_t i = 0; i < cells.size(); ++i) l += " " + PadText(cells[i], width[i], /*align_right=*/i >= 2 && i + 1 < cells.size());
+    for (size_t i = 0; i < cells.size(); ++i)
+      l += " " + PadText(cells[i], width[i], /*align_right=*/i >= 2 && i + 1 < cells.size());
     while (!l.empty() && l.back() == ' ') l.pop_back();
     out += l + "\n";
   };

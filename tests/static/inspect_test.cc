@@ -2,15 +2,16 @@
 // tests/data/cubins (built by nvcc 13.0, see the README there): every
 // kernel's figures against the ptxas -v report saved beside them, so this
 // runs in the build without CUDA too. Then hostile inputs, table-driven.
+#include "static/inspect.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <functional>
 
 #include "cli/run_binary.h"
-#include "static/ptxas_v_lines.h"
-#include "static/inspect.h"
 #include "static/inspect_render.h"
+#include "static/ptxas_v_lines.h"
 #include "util/fs.h"
 #include "util/json.h"
 
@@ -61,7 +62,7 @@ TEST(InspectTest, CubinMatchesPtxas) {
 
   const KernelInfo* tiled = FindKernel(*r, "_Z5tiledPKfPf", 90);
   ASSERT_NE(tiled, nullptr);
-  EXPECT_EQ(tiled->shared_bytes, 1536);   // 256 floats + 64 doubles
+  EXPECT_EQ(tiled->shared_bytes, 1536);     // 256 floats + 64 doubles
   EXPECT_EQ(tiled->shared_reserved, 1024);  // sm_90's reserved block inside .nv.shared
   EXPECT_EQ(tiled->barriers, 1);
   EXPECT_EQ(tiled->param_bytes, 16);
@@ -167,12 +168,17 @@ struct HostileCase {
 constexpr size_t kEntry = 16;
 
 const HostileCase kHostile[] = {
-    {"empty", "small_sm90.cubin", [](std::string* s) { s->clear(); }, "offset 0x0: not a cubin, fatbin, ELF file or ar archive"},
+    {"empty", "small_sm90.cubin", [](std::string* s) { s->clear(); },
+     "offset 0x0: not a cubin, fatbin, ELF file or ar archive"},
     {"bad_magic", "small_sm90.cubin", [](std::string* s) { (*s)[1] = 'X'; }, "not a cubin, fatbin"},
     {"truncated_header", "small_sm90.cubin", [](std::string* s) { s->resize(40); }, "ELF header truncated"},
     {"elf32", "small_sm90.cubin", [](std::string* s) { (*s)[4] = 1; }, "not a 64-bit ELF"},
-    {"truncated_sections", "small_sm90.cubin", [](std::string* s) { s->resize(s->size() - 100); },
-     "section header table (", },
+    {
+        "truncated_sections",
+        "small_sm90.cubin",
+        [](std::string* s) { s->resize(s->size() - 100); },
+        "section header table (",
+    },
     {"huge_shoff", "small_sm90.cubin", [](std::string* s) { Put64(s, 0x28, ~uint64_t{0} - 10); }, "beyond end of file"},
     {"huge_section_size", "small_sm90.cubin",
      [](std::string* s) { Put64(s, Get64(*s, 0x28) + 64 * 2 + 32, uint64_t{1} << 62); }, "beyond end of file"},
@@ -255,7 +261,10 @@ TEST(InspectCliTest, JsonToStdoutAlone) {
 
 TEST(InspectCliTest, BadInputExitsTwo) {
   const std::string dir = testing::MakeTempDir();
-  testing::WriteAll(dir + "/bad.cubin", std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(20, '\0'));
+  testing::WriteAll(dir + "/bad.cubin", std::string("\x7f"
+                                                    "ELF\x02\x01\x01",
+                                                    7) +
+                                            std::string(20, '\0'));
   auto o = testing::RunGpugate({"inspect", dir + "/bad.cubin"});
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.err.find("gpugate: error: " + dir + "/bad.cubin: offset 0x"), std::string::npos) << o.err;

@@ -122,7 +122,8 @@ TEST(NvccKernelsFacts, SpillBuildDiffers) {
   const KernelInfo* h0 = find(*normal, "_Z5heavyPKfPfi");
   const KernelInfo* h1 = find(*spill, "_Z5heavyPKfPfi");
   ASSERT_TRUE(h0 && h1);
-  EXPECT_LE(*h1->registers, 16);
+  EXPECT_LE(*h1->registers, 24);  // -maxrregcount=16, raised to ptxas's minimum of 24 on sm_90
+  EXPECT_LT(*h1->registers, *h0->registers);
   EXPECT_GT(*h1->stack_frame, 0);
   EXPECT_NE(h0->sass_hash, h1->sass_hash);
   const KernelInfo* b0 = find(*normal, "_Z9big_param3BigPf");

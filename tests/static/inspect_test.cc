@@ -176,7 +176,7 @@ const HostileCase kHostile[] = {
     {
         "truncated_sections",
         "small_sm90.cubin",
-        [](std::string* s) { s->resize(s->size() - 100); },
+        [](std::string* s) { s->resize(Get64(*s, 0x28) + 100); },
         "section header table (",
     },
     {"huge_shoff", "small_sm90.cubin", [](std::string* s) { Put64(s, 0x28, ~uint64_t{0} - 10); }, "beyond end of file"},

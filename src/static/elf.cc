@@ -43,8 +43,9 @@ bool IsElf(std::string_view data) {
 }
 
 std::string_view ElfFile::Bytes(const ElfSection& s) const {
-  if (s.type == kElfSectionNobits) return {};
-  return data.substr(s.offset, s.size);  // bounds checked by ParseElf
+  // ParseElf checked every section with bytes; this guards hand-made ones.
+  if (s.type == kElfSectionNobits || !InBounds(s.offset, s.size, data.size())) return {};
+  return data.substr(s.offset, s.size);
 }
 
 const ElfSection* ElfFile::Find(std::string_view name) const {
@@ -96,7 +97,7 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
     ReadLe(data, h + 40, &s.link);
     ReadLe(data, h + 44, &s.info);
     ReadLe(data, h + 56, &s.entsize);
-    if (s.type != kElfSectionNobits && s.type != 0 && !InBounds(s.offset, s.size, data.size()))
+    if (s.type != kElfSectionNobits && !InBounds(s.offset, s.size, data.size()))
       return BinaryError(name, h,
                          "section " + std::to_string(i) + " (" + std::to_string(s.size) + " bytes at " +
                              HexText(s.offset) + ") beyond end of file (" + std::to_string(data.size()) + " bytes)");

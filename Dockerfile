@@ -11,7 +11,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       cmake ninja-build g++ pkg-config libyaml-cpp-dev rapidjson-dev \
-      libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev \
+      libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev \
       libxml2-utils cmark-gfm python3 python3-yaml git \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -41,7 +41,7 @@ FROM nvidia/cuda:13.0.0-runtime-ubuntu24.04
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libyaml-cpp0.8 libboost-program-options1.83.0 zlib1g ca-certificates git \
+      libyaml-cpp0.8 libboost-program-options1.83.0 zlib1g libzstd1 ca-certificates git \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --create-home --uid 10001 gpugate
 COPY --from=build /out/ /usr/local/

@@ -20,10 +20,13 @@
 #include "model/results_json.h"
 #include "report/json.h"
 #include "rules/expr.h"
+#include "static/inspect.h"
+#include "static/inspect_render.h"
 #include "trace/analysis.h"
 #include "trace/report_render.h"
 #include "trace/to_results.h"
 #include "trace/trace_reader.h"
+#include "util/json.h"
 
 namespace gpugate::fuzz {
 namespace {
@@ -264,6 +267,19 @@ void RuleExpr(const uint8_t* data, size_t size) {
   CheckRuleOutcome(tmpl);
   if (tmpl.ok())
     for (const RuleFuzzScope& scope : scopes) (void)rules::Render(*tmpl, scope);
+// `gpugate inspect`: cubins, fatbins, ELF objects and ar archives, with a
+// small decompression cap so zstd entries stay cheap. An inspected file
+// renders to JSON that parses back.
+void Inspect(const uint8_t* data, size_t size) {
+  FatbinLimits limits;
+  limits.max_decompressed = 1 << 20;
+  Result<InspectReport> report = InspectBytes(Text(data, size), "input.bin", limits);
+  CheckOutcome(report);
+  if (!report.ok()) return;
+  Check(!report->format.empty(), "an inspected file has a format");
+  Result<JsonValue> json = ParseJson(InspectToJson(*report), "inspect.json");
+  Check(json.ok(), "inspect JSON parses back");
+  (void)RenderInspectTable(*report);
 }
 
 }  // namespace
@@ -276,6 +292,7 @@ const std::vector<Target>& Targets() {
       {"nvbench_json", NvbenchJson},   {"benchmark_file", BenchmarkFile},
       {"trace", Trace},                {"merge", Merge},
       {"rule_expr", RuleExpr},
+      {"inspect", Inspect},
   };
   return targets;
 }

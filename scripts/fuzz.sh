@@ -29,14 +29,15 @@ declare -A SEEDS=(
   [trace]="tests/data/traces"
   [merge]="tests/data/fuzz_seeds/merge"
   [rule_expr]="tests/data/fuzz_seeds/rule_expr"
+  [inspect]="tests/data/cubins"
 )
 declare -A DICT=(
   [suite_yaml]=yaml [policy_yaml]=yaml [results_json]=json [baseline_json]=json
   [verdicts_json]=json [gbench_json]=json [nvbench_json]=json [benchmark_file]=json
-  [trace]=json [merge]=json [rule_expr]=rule_expr
+  [trace]=json [merge]=json [rule_expr]=rule_expr [inspect]=inspect
 )
 ALL=(suite_yaml policy_yaml results_json baseline_json verdicts_json gbench_json
-     nvbench_json benchmark_file trace merge rule_expr)
+     nvbench_json benchmark_file trace merge rule_expr inspect)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${ALL[@]}"); fi
 for t in "${targets[@]}"; do

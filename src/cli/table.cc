@@ -16,6 +16,7 @@ int HistoryCommand(const CommandSpec&, const Args&);
 int MergeCommand(const CommandSpec&, const Args&);
 int MetricsCommand(const CommandSpec&, const Args&);
 int CalibrateCommand(const CommandSpec&, const Args&);
+int InspectCommand(const CommandSpec&, const Args&);
 
 const std::vector<CommandSpec>& CommandTable() {
   static const std::vector<CommandSpec> kCommands = {
@@ -44,6 +45,9 @@ const std::vector<CommandSpec>& CommandTable() {
        MetricsCommand},
       {"calibrate", "gpugate calibrate [-o PROFILE.json] [--cpu [--threads N]] [--device N]",
        "Measure this device's bandwidth, FLOP/s and launch overhead into a device profile.", CalibrateCommand},
+      {"inspect", "gpugate inspect FILE [--json F]",
+       "Static per-kernel metrics (registers, stack, shared memory, SASS size and hash) of a cubin, fatbin, object, library or executable, without a GPU.",
+       InspectCommand},
   };
   return kCommands;
 }

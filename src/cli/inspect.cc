@@ -1,0 +1,35 @@
+// `gpugate inspect FILE [--json OUT]`: static per-kernel metrics of a cubin,
+// fatbin, object, static or shared library or executable. docs/inspect.md.
+#include "static/inspect.h"
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "static/inspect_render.h"
+#include "util/fs.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+int InspectCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()("file", po::value<std::string>()->required(),
+                        "cubin, fatbin, object (.o), static library (.a), shared library or executable")(
+      "json", po::value<std::string>(), "write gpugate/inspect/v1 JSON to this file ('-' = stdout)");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+
+  Result<InspectReport> report = InspectFile(vm["file"].as<std::string>());
+  if (!report.ok()) return ReportError(report.error());
+  const bool json_to_stdout = vm.count("json") && IsStdoutPath(vm["json"].as<std::string>());
+  if (!json_to_stdout) std::cout << RenderInspectTable(*report) << std::flush;
+  if (vm.count("json"))
+    if (Status st = WriteFileAtomic(vm["json"].as<std::string>(), InspectToJson(*report)); !st.ok())
+      return ReportError(st.error());
+  return 0;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,213 @@
+// Cubin reader (see cubin.h). `.nv.info` sections (type 0x70000000) hold
+// records `u8 format; u8 attribute; u16 size-or-value`, followed by `size`
+// bytes when format is 4 (SVAL); format 3 (HVAL) and 2 (BVAL) carry their
+// value in the u16, format 1 (NVAL) none. The global `.nv.info` keys its
+// records by symbol index ([u32 symbol, u32 value]); `.nv.info.<k>` belongs
+// to the kernel whose `.text.<k>` is its sh_info.
+#include "static/cubin.h"
+
+#include <algorithm>
+#include <map>
+
+#include "static/elf.h"
+#include "util/random.h"
+
+namespace gpugate {
+
+using detail::ReadLe;
+
+namespace {
+
+constexpr uint32_t kNvInfoType = 0x70000000;
+/// `.nv.shared.<k>` of relocatable (-rdc) cubins, before nvlink makes it
+/// NOBITS; its size is the kernel's own, without the reserved block.
+constexpr uint32_t kSharedType = 0x7000000a;
+constexpr uint8_t kFormatSval = 4;
+
+// EIATTR attribute codes.
+constexpr uint8_t kMaxThreads = 0x05;
+constexpr uint8_t kReqNtid = 0x10;
+constexpr uint8_t kFrameSize = 0x11;
+constexpr uint8_t kMinStackSize = 0x12;
+constexpr uint8_t kCbankParamSize = 0x19;
+constexpr uint8_t kMaxRegCount = 0x1b;
+constexpr uint8_t kCtaPerCluster = 0x3d;
+constexpr uint8_t kRegCount = 0x2f;
+constexpr uint8_t kNumBarriers = 0x4c;
+
+/// sm_90 and newer place a system-reserved block inside each kernel's
+/// `.nv.shared.<k>`. sm_100+ cubins carry its size as the value of the
+/// symbol `.nv.reservedSmem.cap`; sm_90 cubins from nvcc 13.0 only carry the
+/// `.nv.shared.reserved.0` section, and there the block is 1 KiB (the
+/// documented reserved shared memory per block; ptxas -v prints the section
+/// size minus 1024 for every sm_90 kernel built here).
+constexpr int64_t kDefaultReservedShared = 1024;
+
+struct Record {
+  uint8_t format = 0;
+  uint8_t attribute = 0;
+  uint16_t value = 0;      ///< the u16 (size for SVAL)
+  std::string_view bytes;  ///< SVAL payload
+  uint64_t offset = 0;     ///< file offset, for messages
+};
+
+Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s, const std::string& name) {
+  std::vector<Record> records;
+  const std::string_view b = elf.Bytes(s);
+  uint64_t p = 0;
+  while (p < b.size()) {
+    Record r;
+    r.offset = s.offset + p;
+    if (b.size() - p < 4) return BinaryError(name, r.offset, "truncated attribute record in " + s.name);
+    r.format = static_cast<uint8_t>(b[p]);
+    r.attribute = static_cast<uint8_t>(b[p + 1]);
+    ReadLe(b, p + 2, &r.value);
+    p += 4;
+    if (r.format == kFormatSval) {
+      if (b.size() - p < r.value)
+        return BinaryError(name, r.offset,
+                           "attribute " + HexText(r.attribute) + " of " + std::to_string(r.value) +
+                               " bytes runs past the end of " + s.name);
+      r.bytes = b.substr(p, r.value);
+      p += r.value;
+    }
+    records.push_back(r);
+  }
+  return records;
+}
+
+std::optional<std::array<int64_t, 3>> Dims(const Record& r) {
+  uint32_t x = 0, y = 0, z = 0;
+  if (r.format != kFormatSval || !ReadLe(r.bytes, 0, &x) || !ReadLe(r.bytes, 4, &y) || !ReadLe(r.bytes, 8, &z))
+    return std::nullopt;
+  return std::array<int64_t, 3>{x, y, z};
+}
+
+/// Per-symbol values of the global `.nv.info`.
+struct GlobalInfo {
+  std::map<uint32_t, uint32_t> regcount, frame, min_stack;
+};
+
+GlobalInfo ReadGlobal(const std::vector<Record>& records) {
+  GlobalInfo g;
+  for (const Record& r : records) {
+    uint32_t sym = 0, value = 0;
+    if (r.format != kFormatSval || !ReadLe(r.bytes, 0, &sym) || !ReadLe(r.bytes, 4, &value)) continue;
+    if (r.attribute == kRegCount) g.regcount[sym] = value;
+    if (r.attribute == kFrameSize) g.frame[sym] = value;
+    if (r.attribute == kMinStackSize) g.min_stack[sym] = value;
+  }
+  return g;
+}
+
+void ApplyKernelRecords(const std::vector<Record>& records, KernelInfo* k) {
+  for (const Record& r : records) {
+    const bool in_u16 = r.format != kFormatSval;
+    switch (r.attribute) {
+      case kMaxThreads:
+        k->max_threads = Dims(r);
+        break;
+      case kReqNtid:
+        k->req_threads = Dims(r);
+        break;
+      case kCtaPerCluster:
+        k->cluster_dims = Dims(r);
+        break;
+      case kCbankParamSize:
+        if (in_u16) k->param_bytes = r.value;
+        break;
+      case kMaxRegCount:
+        if (in_u16) k->max_registers = r.value;
+        break;
+      case kNumBarriers:
+        if (in_u16) k->barriers = r.value;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/// The reserved shared memory of a cubin's kernels (0 before sm_90).
+int64_t ReservedShared(const ElfFile& elf, const std::vector<ElfSymbol>& symbols) {
+  for (const ElfSymbol& s : symbols)
+    if (s.name == ".nv.reservedSmem.cap") return static_cast<int64_t>(std::min<uint64_t>(s.value, uint64_t{1} << 32));
+  for (const ElfSection& s : elf.sections)
+    if (s.name.rfind(".nv.shared.reserved.", 0) == 0) return kDefaultReservedShared;
+  return 0;
+}
+
+}  // namespace
+
+int CubinArch(uint32_t e_flags) { return static_cast<int>((e_flags >> 8) & 0xff); }
+
+bool IsCubin(std::string_view data) {
+  uint16_t machine = 0;
+  return IsElf(data) && ReadLe(data, 18, &machine) && machine == kElfMachineCuda;
+}
+
+Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
+  Result<ElfFile> elf = ParseElf(data, name);
+  if (!elf.ok()) return elf.error();
+  if (elf->machine != kElfMachineCuda)
+    return BinaryError(name, 18, "ELF machine " + std::to_string(elf->machine) + " is not EM_CUDA (190)");
+  Result<std::vector<ElfSymbol>> symbols = ParseElfSymbols(*elf, name);
+  if (!symbols.ok()) return symbols.error();
+  CubinInfo info;
+  info.arch = CubinArch(elf->flags);
+  GlobalInfo global;
+  if (const ElfSection* g = elf->Find(".nv.info"); g != nullptr && g->type == kNvInfoType) {
+    Result<std::vector<Record>> records = ParseNvInfo(*elf, *g, name);
+    if (!records.ok()) return records.error();
+    global = ReadGlobal(*records);
+  }
+  const int64_t reserved = ReservedShared(*elf, *symbols);
+  // Section index -> the FUNC symbol defined in it (the kernel's symbol).
+  std::map<uint32_t, uint32_t> symbol_of_section;
+  for (uint32_t i = 0; i < symbols->size(); ++i)
+    if (((*symbols)[i].info & 0xf) == 2 /* STT_FUNC */) symbol_of_section.emplace((*symbols)[i].section, i);
+  // Section index of a kernel's .text -> its .nv.shared / .nv.constant0 section.
+  std::map<uint32_t, const ElfSection*> shared_of, constant0_of;
+  for (const ElfSection& t : elf->sections) {
+    if (t.name.rfind(".nv.shared.", 0) == 0 && (t.type == kElfSectionNobits || t.type == kSharedType))
+      shared_of.emplace(t.info, &t);
+    if (t.name.rfind(".nv.constant0.", 0) == 0) constant0_of.emplace(t.info, &t);
+  }
+  const std::string info_prefix = ".nv.info.";
+  for (const ElfSection& s : elf->sections) {
+    if (s.type != kNvInfoType || s.name.rfind(info_prefix, 0) != 0) continue;
+    if (s.info == 0 || s.info >= elf->sections.size())
+      return BinaryError(name, s.offset, s.name + " refers to section " + std::to_string(s.info) + ", out of range");
+    const ElfSection& text = elf->sections[s.info];
+    KernelInfo k;
+    k.arch = info.arch;
+    k.name = s.name.substr(info_prefix.size());
+    const auto sym = symbol_of_section.find(s.info);
+    if (sym != symbol_of_section.end()) {
+      const ElfSymbol& symbol = (*symbols)[sym->second];
+      if (!symbol.name.empty()) k.name = symbol.name;
+      if (auto it = global.regcount.find(sym->second); it != global.regcount.end())
+        k.registers = static_cast<int>(it->second);
+      if (auto it = global.frame.find(sym->second); it != global.frame.end()) k.stack_frame = it->second;
+      if (auto it = global.min_stack.find(sym->second); it != global.min_stack.end()) k.min_stack = it->second;
+    }
+    Result<std::vector<Record>> records = ParseNvInfo(*elf, s, name);
+    if (!records.ok()) return records.error();
+    ApplyKernelRecords(*records, &k);
+    const std::string_view sass = elf->Bytes(text);
+    k.sass_bytes = static_cast<int64_t>(text.size);
+    k.sass_hash = Fnv1a64(sass);
+    if (info.arch >= 70) k.instructions = k.sass_bytes / 16;
+    if (auto it = shared_of.find(s.info); it != shared_of.end()) {
+      const int64_t total = static_cast<int64_t>(std::min<uint64_t>(it->second->size, uint64_t{1} << 40));
+      k.shared_reserved = it->second->type == kElfSectionNobits && total >= reserved ? reserved : 0;
+      k.shared_bytes = total - k.shared_reserved;
+    }
+    if (auto it = constant0_of.find(s.info); it != constant0_of.end())
+      k.cbank0_bytes = static_cast<int64_t>(std::min<uint64_t>(it->second->size, uint64_t{1} << 40));
+    info.kernels.push_back(std::move(k));
+  }
+  return info;
+}
+
+}  // namespace gpugate

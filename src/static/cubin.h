@@ -1,0 +1,57 @@
+// Static per-kernel metrics of one cubin (a CUDA device ELF, e_machine
+// EM_CUDA): registers, stack, shared memory, parameters, launch bounds,
+// barriers, cluster dimensions and the SASS bytes, read from the `.nv.info`
+// attribute sections, `.nv.shared.*`, `.nv.constant0.*` and `.text.*`.
+// docs/inspect.md lists every attribute and how it was verified.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+
+namespace gpugate {
+
+/// What one cubin says about one kernel. Sizes are bytes.
+struct KernelInfo {
+  std::string name;                                    ///< mangled, as in the symbol table (untrusted text)
+  int arch = 0;                                        ///< 90 for sm_90
+  std::optional<int> registers;                        ///< EIATTR_REGCOUNT
+  std::optional<int64_t> stack_frame;                  ///< EIATTR_FRAME_SIZE
+  std::optional<int64_t> min_stack;                    ///< EIATTR_MIN_STACK_SIZE
+  int64_t shared_bytes = 0;                            ///< static shared memory, net of the reserved part
+  int64_t shared_reserved = 0;                         ///< system-reserved shared memory inside .nv.shared.<k>
+  std::optional<int64_t> param_bytes;                  ///< EIATTR_CBANK_PARAM_SIZE
+  std::optional<int64_t> cbank0_bytes;                 ///< size of .nv.constant0.<k> (ptxas's "cmem[0]")
+  std::optional<std::array<int64_t, 3>> max_threads;   ///< EIATTR_MAX_THREADS (__launch_bounds__)
+  std::optional<std::array<int64_t, 3>> req_threads;   ///< EIATTR_REQNTID
+  std::optional<int> max_registers;                    ///< EIATTR_MAXREG_COUNT (255: no limit given)
+  int barriers = 0;                                    ///< EIATTR_NUM_BARRIERS
+  std::optional<std::array<int64_t, 3>> cluster_dims;  ///< EIATTR_CTA_PER_CLUSTER (__cluster_dims__)
+  int64_t sass_bytes = 0;                              ///< size of .text.<k>
+  std::optional<int64_t> instructions;                 ///< sass_bytes / 16 on sm_70 and newer
+  uint64_t sass_hash = 0;                              ///< FNV-1a 64 of the .text.<k> bytes
+};
+
+/// One cubin's kernels.
+struct CubinInfo {
+  int arch = 0;
+  std::vector<KernelInfo> kernels;
+};
+
+/// The SM version a cubin's e_flags encode: (e_flags >> 8) & 0xff (checked
+/// on sm_75, sm_80, sm_90, sm_100 and sm_120 cubins from nvcc 13.0).
+int CubinArch(uint32_t e_flags);
+
+/// Whether `data` is an ELF with e_machine EM_CUDA.
+bool IsCubin(std::string_view data);
+
+/// Reads every kernel of the cubin `data` (a kernel is a `.nv.info.<k>`
+/// section). Errors (exit 2) name `name` and the file offset.
+Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name);
+
+}  // namespace gpugate

@@ -1,0 +1,155 @@
+// Bounded ELF64 reader (see elf.h).
+#include "static/elf.h"
+
+#include <cstdio>
+
+namespace gpugate {
+
+using detail::InBounds;
+using detail::ReadLe;
+
+namespace {
+
+constexpr uint32_t kSymtab = 2;  // SHT_SYMTAB
+constexpr uint64_t kSectionHeaderSize = 64;
+constexpr uint64_t kSymbolSize = 24;
+
+/// The NUL-terminated string at `offset` of a string table, or false when it
+/// is out of range or not terminated inside the table.
+bool StringAt(std::string_view table, uint64_t offset, std::string* out) {
+  if (offset >= table.size()) return false;
+  const size_t end = table.find('\0', offset);
+  if (end == std::string_view::npos) return false;
+  *out = std::string(table.substr(offset, end - offset));
+  return true;
+}
+
+}  // namespace
+
+std::string HexText(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+Error BinaryError(const std::string& name, uint64_t offset, const std::string& what) {
+  return InputError(name + ": offset " + HexText(offset) + ": " + what);
+}
+
+bool IsElf(std::string_view data) {
+  return data.size() >= 4 && data.substr(0, 4) ==
+                                 "\x7f"
+                                 "ELF";
+}
+
+std::string_view ElfFile::Bytes(const ElfSection& s) const {
+  // ParseElf checked every section with bytes; this guards hand-made ones.
+  if (s.type == kElfSectionNobits || !InBounds(s.offset, s.size, data.size())) return {};
+  return data.substr(s.offset, s.size);
+}
+
+const ElfSection* ElfFile::Find(std::string_view name) const {
+  for (const ElfSection& s : sections)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
+  if (!IsElf(data)) return BinaryError(name, 0, "not an ELF file (bad magic)");
+  if (data.size() < 64)
+    return BinaryError(name, data.size(), "ELF header truncated (" + std::to_string(data.size()) + " bytes)");
+  if (data[4] != 2)
+    return BinaryError(name, 4,
+                       "not a 64-bit ELF file (class " + std::to_string(static_cast<unsigned char>(data[4])) +
+                           "); only ELF64 is read");
+  if (data[5] != 1) return BinaryError(name, 5, "not a little-endian ELF file");
+  ElfFile elf;
+  elf.data = data;
+  elf.abi_version = static_cast<uint8_t>(data[8]);
+  uint64_t shoff = 0;
+  uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
+  ReadLe(data, 16, &elf.type);
+  ReadLe(data, 18, &elf.machine);
+  ReadLe(data, 0x28, &shoff);
+  ReadLe(data, 0x30, &elf.flags);
+  ReadLe(data, 0x3a, &shentsize);
+  ReadLe(data, 0x3c, &shnum);
+  ReadLe(data, 0x3e, &shstrndx);
+  if (shnum == 0) return elf;  // no sections (or more than 0xff00, which real objects here never have)
+  if (shentsize != kSectionHeaderSize)
+    return BinaryError(name, 0x3a, "section header size " + std::to_string(shentsize) + ", expected 64");
+  if (!InBounds(shoff, uint64_t{shnum} * kSectionHeaderSize, data.size()))
+    return BinaryError(name, shoff,
+                       "section header table (" + std::to_string(shnum) + " entries) beyond end of file (" +
+                           std::to_string(data.size()) + " bytes)");
+  if (shstrndx >= shnum)
+    return BinaryError(name, 0x3e, "section name table index " + std::to_string(shstrndx) + " out of range");
+  elf.sections.resize(shnum);
+  std::vector<uint32_t> name_offsets(shnum);
+  for (uint16_t i = 0; i < shnum; ++i) {
+    const uint64_t h = shoff + uint64_t{i} * kSectionHeaderSize;
+    ElfSection& s = elf.sections[i];
+    ReadLe(data, h, &name_offsets[i]);
+    ReadLe(data, h + 4, &s.type);
+    ReadLe(data, h + 8, &s.flags);
+    ReadLe(data, h + 24, &s.offset);
+    ReadLe(data, h + 32, &s.size);
+    ReadLe(data, h + 40, &s.link);
+    ReadLe(data, h + 44, &s.info);
+    ReadLe(data, h + 56, &s.entsize);
+    if (s.type != kElfSectionNobits && !InBounds(s.offset, s.size, data.size()))
+      return BinaryError(name, h,
+                         "section " + std::to_string(i) + " (" + std::to_string(s.size) + " bytes at " +
+                             HexText(s.offset) + ") beyond end of file (" + std::to_string(data.size()) + " bytes)");
+  }
+  const ElfSection& names = elf.sections[shstrndx];
+  if (names.type == kElfSectionNobits) return BinaryError(name, 0x3e, "section name table has no bytes");
+  const std::string_view table = elf.Bytes(names);
+  for (uint16_t i = 0; i < shnum; ++i) {
+    const uint64_t name_offset = name_offsets[i];
+    if (!StringAt(table, name_offset, &elf.sections[i].name))
+      return BinaryError(
+          name, shoff + uint64_t{i} * kSectionHeaderSize,
+          "section " + std::to_string(i) + " name offset " + std::to_string(name_offset) + " outside the name table");
+  }
+  return elf;
+}
+
+Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::string& name, size_t max_symbols) {
+  std::vector<ElfSymbol> symbols;
+  const ElfSection* symtab = nullptr;
+  for (const ElfSection& s : elf.sections)
+    if (s.type == kSymtab) {
+      symtab = &s;
+      break;
+    }
+  if (symtab == nullptr) return symbols;
+  if (symtab->link >= elf.sections.size())
+    return BinaryError(name, symtab->offset,
+                       "symbol table links to string table " + std::to_string(symtab->link) + ", out of range");
+  const std::string_view strings = elf.Bytes(elf.sections[symtab->link]);
+  const std::string_view bytes = elf.Bytes(*symtab);
+  const uint64_t count = bytes.size() / kSymbolSize;
+  if (count > max_symbols)
+    return BinaryError(name, symtab->offset,
+                       std::to_string(count) + " symbols, more than the " + std::to_string(max_symbols) + " read");
+  symbols.resize(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t o = i * kSymbolSize;
+    ElfSymbol& sym = symbols[i];
+    uint32_t name_offset = 0;
+    ReadLe(bytes, o, &name_offset);
+    sym.info = static_cast<uint8_t>(bytes[o + 4]);
+    sym.other = static_cast<uint8_t>(bytes[o + 5]);
+    ReadLe(bytes, o + 6, &sym.section);
+    ReadLe(bytes, o + 8, &sym.value);
+    ReadLe(bytes, o + 16, &sym.size);
+    if (name_offset != 0 && !StringAt(strings, name_offset, &sym.name))
+      return BinaryError(
+          name, symtab->offset + o,
+          "symbol " + std::to_string(i) + " name offset " + std::to_string(name_offset) + " outside its string table");
+  }
+  return symbols;
+}
+
+}  // namespace gpugate

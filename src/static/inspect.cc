@@ -1,0 +1,117 @@
+// Inspect recipe (see inspect.h): recognise the container, collect the
+// cubins (directly, from fatbin entries, from ELF sections, from archive
+// members), read each one's kernels.
+#include "static/inspect.h"
+
+#include "static/ar_archive.h"
+#include "static/elf.h"
+#include "util/fs.h"
+
+namespace gpugate {
+
+namespace {
+
+constexpr const char* kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
+
+class Inspector {
+ public:
+  Inspector(const std::string& name, const FatbinLimits& limits) : name_(name), limits_(limits) { report_.file = name; }
+
+  Result<InspectReport> Run(std::string_view bytes) {
+    Status st = Dispatch(bytes, name_, /*top=*/true);
+    if (!st.ok()) return st.error();
+    return std::move(report_);
+  }
+
+ private:
+  Status Dispatch(std::string_view bytes, const std::string& where, bool top) {
+    if (IsCubin(bytes)) {
+      if (top) report_.format = "cubin";
+      return AddCubin(bytes, where, FatbinCompression::kNone);
+    }
+    if (IsFatbin(bytes)) {
+      if (top) report_.format = "fatbin";
+      return AddFatbins(bytes, 0, where);
+    }
+    if (IsElf(bytes)) {
+      if (top) report_.format = "elf";
+      return AddHostElf(bytes, where);
+    }
+    if (top && IsArArchive(bytes)) {
+      report_.format = "archive";
+      return AddArchive(bytes);
+    }
+    if (top) return BinaryError(name_, 0, "not a cubin, fatbin, ELF file or ar archive");
+    report_.notes.push_back({where, "not an ELF object: no device code read"});
+    return Status::Ok();
+  }
+
+  Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression) {
+    Result<CubinInfo> cubin = ReadCubin(bytes, where);
+    if (!cubin.ok()) return cubin.error();
+    report_.cubins.push_back({where, compression, std::move(*cubin)});
+    return Status::Ok();
+  }
+
+  Status AddFatbins(std::string_view bytes, uint64_t base, const std::string& where) {
+    Result<std::vector<FatbinEntry>> entries = ParseFatbins(bytes, base, where, limits_);
+    if (!entries.ok()) return entries.error();
+    for (const FatbinEntry& e : *entries) {
+      const std::string source = where + ": " + e.Label() + " at " + HexText(e.offset);
+      if (!e.problem.empty()) {
+        report_.notes.push_back({source, e.problem});
+      } else if (e.IsPtx()) {
+        report_.notes.push_back({source, "PTX only (JIT-compiled by the driver): no SASS to inspect"});
+      } else if (!IsCubin(e.payload)) {
+        report_.notes.push_back({source, "payload is not a cubin (ELF with EM_CUDA): not inspected"});
+      } else if (Status st = AddCubin(e.payload, source, e.compression); !st.ok()) {
+        return st;
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status AddHostElf(std::string_view bytes, const std::string& where) {
+    Result<ElfFile> elf = ParseElf(bytes, where);
+    if (!elf.ok()) return elf.error();
+    bool found = false;
+    for (const ElfSection& s : elf->sections) {
+      bool fatbin_section = false;
+      for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
+      if (!fatbin_section || s.type == kElfSectionNobits) continue;
+      found = true;
+      if (Status st = AddFatbins(elf->Bytes(s), s.offset, where + ": " + s.name); !st.ok()) return st;
+    }
+    if (!found) report_.notes.push_back({where, "no .nv_fatbin or __nv_relfatbin section: no device code"});
+    return Status::Ok();
+  }
+
+  Status AddArchive(std::string_view bytes) {
+    Result<std::vector<ArMember>> members = ParseArArchive(bytes, name_);
+    if (!members.ok()) return members.error();
+    for (const ArMember& m : *members) {
+      // Offsets in messages about a member are relative to the member.
+      const std::string where = name_ + "(" + m.name + ")";
+      if (Status st = Dispatch(m.bytes, where, /*top=*/false); !st.ok()) return st;
+    }
+    return Status::Ok();
+  }
+
+  std::string name_;
+  FatbinLimits limits_;
+  InspectReport report_;
+};
+
+}  // namespace
+
+Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& name, const FatbinLimits& limits) {
+  return Inspector(name, limits).Run(bytes);
+}
+
+Result<InspectReport> InspectFile(const std::string& path) {
+  Result<std::string> bytes = ReadFile(path, InputKind::kData);
+  if (!bytes.ok()) return bytes.error();
+  return InspectBytes(*bytes, path);
+}
+
+}  // namespace gpugate

@@ -1,0 +1,142 @@
+// Inspect renderers (see inspect_render.h).
+#include "static/inspect_render.h"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "util/json_writer.h"
+#include "util/text/escape.h"
+
+namespace gpugate {
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+constexpr size_t kMaxNameColumn = 60;
+
+template <class T>
+std::string Opt(const std::optional<T>& v) {
+  return v.has_value() ? std::to_string(*v) : std::string("-");
+}
+
+std::string DimsText(const std::optional<std::array<int64_t, 3>>& d) {
+  if (!d.has_value()) return "-";
+  return std::to_string((*d)[0]) + "x" + std::to_string((*d)[1]) + "x" + std::to_string((*d)[2]);
+}
+
+void WriteDims(Writer& w, const char* key, const std::optional<std::array<int64_t, 3>>& d) {
+  w.Key(key);
+  if (!d.has_value()) {
+    w.Null();
+    return;
+  }
+  w.StartArray();
+  for (int64_t v : *d) w.Int64(v);
+  w.EndArray();
+}
+
+void WriteKernel(Writer& w, const KernelInfo& k) {
+  w.StartObject();
+  WriteJsonField(w, "name", k.name);
+  WriteJsonField(w, "arch", "sm_" + std::to_string(k.arch));
+  WriteJsonField(w, "registers", k.registers);
+  WriteJsonField(w, "stack_frame_bytes", k.stack_frame);
+  WriteJsonField(w, "min_stack_bytes", k.min_stack);
+  WriteJsonField(w, "shared_bytes", k.shared_bytes);
+  WriteJsonField(w, "shared_reserved_bytes", k.shared_reserved);
+  WriteJsonField(w, "param_bytes", k.param_bytes);
+  WriteJsonField(w, "cbank0_bytes", k.cbank0_bytes);
+  WriteDims(w, "max_threads", k.max_threads);
+  WriteDims(w, "required_threads", k.req_threads);
+  WriteJsonField(w, "max_registers", k.max_registers);
+  WriteJsonField(w, "barriers", k.barriers);
+  WriteDims(w, "cluster_dims", k.cluster_dims);
+  WriteJsonField(w, "sass_bytes", k.sass_bytes);
+  WriteJsonField(w, "instructions", k.instructions);
+  WriteJsonField(w, "sass_hash", SassHashText(k.sass_hash));
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string SassHashText(uint64_t hash) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(hash));
+  return buf;
+}
+
+std::string RenderInspectTable(const InspectReport& report) {
+  const std::vector<std::string> header = {"kernel",      "arch", "regs",    "stack", "smem",  "param",
+                                           "max threads", "bars", "cluster", "sass",  "instr", "sass hash"};
+  std::vector<std::vector<std::string>> rows;
+  for (const InspectedCubin& c : report.cubins)
+    for (const KernelInfo& k : c.cubin.kernels)
+      rows.push_back({EscapeTerminal(ShortenText(k.name, kMaxNameColumn)), "sm_" + std::to_string(k.arch),
+                      Opt(k.registers), Opt(k.stack_frame), std::to_string(k.shared_bytes), Opt(k.param_bytes),
+                      DimsText(k.max_threads), std::to_string(k.barriers), DimsText(k.cluster_dims),
+                      std::to_string(k.sass_bytes), Opt(k.instructions), SassHashText(k.sass_hash)});
+  std::vector<int> width(header.size());
+  for (size_t i = 0; i < header.size(); ++i) width[i] = DisplayWidth(header[i]);
+  for (const auto& r : rows)
+    for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], DisplayWidth(r[i]));
+  std::string out = EscapeTerminal(report.file) + " (" + report.format + "): " + std::to_string(rows.size()) +
+                    " kernel" + (rows.size() == 1 ? "" : "s") + " in " + std::to_string(report.cubins.size()) +
+                    " cubin" + (report.cubins.size() == 1 ? "" : "s") + "\n";
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string l = " ";
+    for (size_t i = 0; i < cells.size(); ++i)
+      l += " " + PadText(cells[i], width[i], /*align_right=*/i >= 2 && i + 1 < cells.size());
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    out += l + "\n";
+  };
+  if (!rows.empty()) {
+    line(header);
+    for (const auto& r : rows) line(r);
+  }
+  for (const InspectNote& n : report.notes)
+    out += "  note: " + EscapeTerminal(n.source) + ": " + EscapeTerminal(n.message) + "\n";
+  return out;
+}
+
+std::string InspectToJson(const InspectReport& report) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.SetIndent(' ', 2);
+  w.StartObject();
+  WriteJsonField(w, "schema", kInspectSchema);
+  WriteJsonField(w, "file", report.file);
+  WriteJsonField(w, "format", report.format);
+  w.Key("cubins");
+  w.StartArray();
+  for (const InspectedCubin& c : report.cubins) {
+    w.StartObject();
+    WriteJsonField(w, "source", c.source);
+    WriteJsonField(w, "arch", "sm_" + std::to_string(c.cubin.arch));
+    WriteJsonField(w, "compression", ToString(c.compression));
+    w.Key("kernels");
+    w.StartArray();
+    for (const KernelInfo& k : c.cubin.kernels) WriteKernel(w, k);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("notes");
+  w.StartArray();
+  for (const InspectNote& n : report.notes) {
+    w.StartObject();
+    WriteJsonField(w, "source", n.source);
+    WriteJsonField(w, "message", n.message);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  std::string out(buffer.GetString(), buffer.GetSize());
+  out += '\n';
+  return out;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,285 @@
+// gpugate inspect on the small cubins and fatbins committed under
+// tests/data/cubins (built by nvcc 13.0, see the README there): every
+// kernel's figures against the ptxas -v report saved beside them, so this
+// runs in the build without CUDA too. Then hostile inputs, table-driven.
+#include "static/inspect.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "cli/run_binary.h"
+#include "static/inspect_render.h"
+#include "static/ptxas_v_lines.h"
+#include "util/fs.h"
+#include "util/json.h"
+
+namespace gpugate {
+namespace {
+
+const std::string kData = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/cubins/";
+
+std::string Load(const std::string& file) {
+  Result<std::string> bytes = ReadFile(kData + file);
+  EXPECT_TRUE(bytes.ok()) << file;
+  return bytes.ok() ? *bytes : std::string();
+}
+
+const KernelInfo* FindKernel(const InspectReport& r, const std::string& name, int arch) {
+  for (const InspectedCubin& c : r.cubins)
+    for (const KernelInfo& k : c.cubin.kernels)
+      if (k.name == name && k.arch == arch) return &k;
+  return nullptr;
+}
+
+/// Every kernel ptxas reported is inspected with the same figures.
+void ExpectMatchesPtxas(const InspectReport& r, const std::string& log_file) {
+  const testing::PtxasReport ptxas = testing::ParsePtxasV(Load(log_file));
+  ASSERT_FALSE(ptxas.empty()) << log_file;
+  for (const auto& [key, p] : ptxas) {
+    SCOPED_TRACE(key.first + " sm_" + std::to_string(key.second));
+    const KernelInfo* k = FindKernel(r, key.first, key.second);
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->registers, p.registers);
+    EXPECT_EQ(k->stack_frame, p.stack_frame);
+    EXPECT_EQ(k->shared_bytes, p.smem);
+    EXPECT_EQ(k->barriers, p.barriers);
+    if (p.cmem0) {
+      EXPECT_EQ(k->cbank0_bytes, *p.cmem0);
+    }
+  }
+}
+
+TEST(InspectTest, CubinMatchesPtxas) {
+  Result<InspectReport> r = InspectBytes(Load("small_sm90.cubin"), "small_sm90.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->format, "cubin");
+  ASSERT_EQ(r->cubins.size(), 1u);
+  EXPECT_EQ(r->cubins[0].cubin.arch, 90);
+  EXPECT_EQ(r->cubins[0].cubin.kernels.size(), 3u);
+  ExpectMatchesPtxas(*r, "small_sm90.ptxas.txt");
+
+  const KernelInfo* tiled = FindKernel(*r, "_Z5tiledPKfPf", 90);
+  ASSERT_NE(tiled, nullptr);
+  EXPECT_EQ(tiled->shared_bytes, 1536);     // 256 floats + 64 doubles
+  EXPECT_EQ(tiled->shared_reserved, 1024);  // sm_90's reserved block inside .nv.shared
+  EXPECT_EQ(tiled->barriers, 1);
+  EXPECT_EQ(tiled->param_bytes, 16);
+  const KernelInfo* bounded = FindKernel(*r, "_Z7boundedPff", 90);
+  ASSERT_NE(bounded, nullptr);
+  ASSERT_TRUE(bounded->max_threads.has_value());
+  EXPECT_EQ((*bounded->max_threads)[0], 128);
+  EXPECT_EQ(bounded->max_registers, 128);  // __launch_bounds__(128, 4): 65536 / (128 * 4)
+  EXPECT_EQ(bounded->param_bytes, 12);
+  const KernelInfo* add = FindKernel(*r, "plain_add", 90);
+  ASSERT_NE(add, nullptr);
+  EXPECT_FALSE(add->max_threads.has_value());
+  EXPECT_EQ(add->param_bytes, 28);
+  EXPECT_EQ(add->sass_bytes % 16, 0);
+  EXPECT_EQ(add->instructions, add->sass_bytes / 16);
+  EXPECT_NE(add->sass_hash, tiled->sass_hash);
+}
+
+TEST(InspectTest, ClusterDims) {
+  Result<InspectReport> r = InspectBytes(Load("cluster_sm90.cubin"), "cluster_sm90.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ExpectMatchesPtxas(*r, "cluster_sm90.ptxas.txt");
+  const KernelInfo* k = FindKernel(*r, "_Z9clusteredPf", 90);
+  ASSERT_NE(k, nullptr);
+  ASSERT_TRUE(k->cluster_dims.has_value());
+  EXPECT_EQ(*k->cluster_dims, (std::array<int64_t, 3>{2, 1, 1}));
+  EXPECT_EQ(k->shared_bytes, 128);
+}
+
+TEST(InspectTest, ZstdFatbinTwoArchitectures) {
+  Result<InspectReport> r = InspectBytes(Load("small_sm80_sm90_zstd.fatbin"), "f.fatbin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->format, "fatbin");
+  ASSERT_EQ(r->cubins.size(), 2u);
+  for (const InspectedCubin& c : r->cubins) EXPECT_EQ(c.compression, FatbinCompression::kZstd) << c.source;
+  ExpectMatchesPtxas(*r, "small_sm80_sm90_zstd.ptxas.txt");
+  // sm_80 has no reserved block inside .nv.shared.
+  const KernelInfo* tiled80 = FindKernel(*r, "_Z5tiledPKfPf", 80);
+  ASSERT_NE(tiled80, nullptr);
+  EXPECT_EQ(tiled80->shared_reserved, 0);
+  EXPECT_EQ(tiled80->shared_bytes, 1536);
+  // The same SASS read from the cubin and from the compressed fatbin hashes the same.
+  Result<InspectReport> cubin = InspectBytes(Load("small_sm90.cubin"), "c.cubin");
+  ASSERT_TRUE(cubin.ok());
+  EXPECT_EQ(FindKernel(*cubin, "plain_add", 90)->sass_hash, FindKernel(*r, "plain_add", 90)->sass_hash);
+  // The compute_90 PTX entry is reported, not dropped.
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_NE(r->notes[0].source.find("compute_90 PTX entry"), std::string::npos);
+  EXPECT_NE(r->notes[0].message.find("no SASS"), std::string::npos);
+}
+
+TEST(InspectTest, JsonSchemaAndRoundTrip) {
+  Result<InspectReport> r = InspectBytes(Load("cluster_sm90.cubin"), "cluster_sm90.cubin");
+  ASSERT_TRUE(r.ok());
+  const std::string json = InspectToJson(*r);
+  Result<JsonValue> v = ParseJson(json, "inspect.json");
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_NE(json.find("\"schema\": \"gpugate/inspect/v1\""), std::string::npos);
+  EXPECT_NE(json.find("\"cluster_dims\": [\n"), std::string::npos);
+  EXPECT_NE(json.find("\"sass_hash\": \"0x"), std::string::npos);
+}
+
+TEST(InspectTest, KernelNamesAreEscapedInTheTable) {
+  InspectReport r;
+  r.file = "evil\x1b[31m.cubin";
+  r.format = "cubin";
+  InspectedCubin c;
+  KernelInfo k;
+  k.name = "kern\x1b]8;;http://x\x07name\nnext";
+  k.arch = 90;
+  c.cubin.kernels.push_back(k);
+  r.cubins.push_back(c);
+  r.notes.push_back({"m\x1b[2J", "n\r"});
+  const std::string table = RenderInspectTable(r);
+  EXPECT_EQ(table.find('\x1b'), std::string::npos);
+  EXPECT_EQ(table.find('\x07'), std::string::npos);
+  EXPECT_EQ(table.find('\r'), std::string::npos);
+  const std::string json = InspectToJson(r);
+  EXPECT_EQ(json.find('\x1b'), std::string::npos);
+  EXPECT_TRUE(ParseJson(json, "j").ok());
+}
+
+// ---- Hostile inputs: each a mutation of a real file and what must be said.
+
+void Put32(std::string* s, size_t at, uint32_t v) { std::memcpy(s->data() + at, &v, 4); }
+void Put64(std::string* s, size_t at, uint64_t v) { std::memcpy(s->data() + at, &v, 8); }
+uint64_t Get64(const std::string& s, size_t at) {
+  uint64_t v;
+  std::memcpy(&v, s.data() + at, 8);
+  return v;
+}
+
+struct HostileCase {
+  const char* name;
+  const char* file;
+  std::function<void(std::string*)> mutate;
+  const char* expect;  ///< substring of the error, or of a note when `note`
+  bool note = false;
+};
+
+// Offsets in small_sm80_sm90_zstd.fatbin: fatbin header at 0, first entry
+// (sm_80 SASS) header at 16.
+constexpr size_t kEntry = 16;
+
+const HostileCase kHostile[] = {
+    {"empty", "small_sm90.cubin", [](std::string* s) { s->clear(); },
+     "offset 0x0: not a cubin, fatbin, ELF file or ar archive"},
+    {"bad_magic", "small_sm90.cubin", [](std::string* s) { (*s)[1] = 'X'; }, "not a cubin, fatbin"},
+    {"truncated_header", "small_sm90.cubin", [](std::string* s) { s->resize(40); }, "ELF header truncated"},
+    {"elf32", "small_sm90.cubin", [](std::string* s) { (*s)[4] = 1; }, "not a 64-bit ELF"},
+    {
+        "truncated_sections",
+        "small_sm90.cubin",
+        [](std::string* s) { s->resize(Get64(*s, 0x28) + 100); },
+        "section header table (",
+    },
+    {"huge_shoff", "small_sm90.cubin", [](std::string* s) { Put64(s, 0x28, ~uint64_t{0} - 10); }, "beyond end of file"},
+    {"huge_section_size", "small_sm90.cubin",
+     [](std::string* s) { Put64(s, Get64(*s, 0x28) + 64 * 2 + 32, uint64_t{1} << 62); }, "beyond end of file"},
+    {"bad_shstrndx", "small_sm90.cubin", [](std::string* s) { (*s)[0x3e] = 0x7f; }, "section name table index"},
+    {"fatbin_truncated", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { s->resize(s->size() / 2); },
+     "runs past the end of its section"},
+    {"fatbin_huge_total", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, 8, uint64_t{1} << 60); },
+     "runs past the end"},
+    {"entry_huge_payload", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, kEntry + 8, ~uint64_t{0}); },
+     "beyond the end of its fatbin"},
+    {"entry_tiny_header", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put32(s, kEntry + 4, 8); },
+     "header size 8 outside"},
+    {"zstd_bomb", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, kEntry + 56, uint64_t{1} << 40); },
+     "sm_80 SASS entry: declared uncompressed size 1099511627776 bytes exceeds", true},
+    {"zstd_size_lies", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, kEntry + 56, 1000); },
+     "zstd frame holds", true},
+    {"zstd_corrupt", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put32(s, kEntry + 64, 0x12345678); },
+     "corrupt zstd data", true},
+    {"lz4", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, kEntry + 40, 0x2011); },
+     "sm_80 SASS entry: LZ4-compressed entries are not supported", true},
+    {"unknown_compression", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, kEntry + 40, 0xa011); },
+     "unknown compression", true},
+    {"unknown_kind", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { (*s)[kEntry] = 7; }, "unknown kind 7", true},
+};
+
+class HostileTest : public ::testing::TestWithParam<HostileCase> {};
+
+TEST_P(HostileTest, SaysWhatIsWrong) {
+  const HostileCase& c = GetParam();
+  std::string bytes = Load(c.file);
+  c.mutate(&bytes);
+  Result<InspectReport> r = InspectBytes(bytes, "bad.bin");
+  if (c.note) {
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    std::string notes;
+    for (const InspectNote& n : r->notes) notes += n.source + ": " + n.message + "\n";
+    EXPECT_NE(notes.find(c.expect), std::string::npos) << notes;
+  } else {
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ExitCode::kInputError);
+    EXPECT_EQ(r.error().message.rfind("bad.bin: offset 0x", 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find(c.expect), std::string::npos) << r.error().message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, HostileTest, ::testing::ValuesIn(kHostile),
+                         [](const ::testing::TestParamInfo<HostileCase>& i) { return std::string(i.param.name); });
+
+// Every prefix of a real file is either read or refused; never a crash.
+TEST(InspectTest, EveryTruncationIsHandled) {
+  for (const char* file : {"small_sm90.cubin", "small_sm80_sm90_zstd.fatbin"}) {
+    const std::string bytes = Load(file);
+    for (size_t n = 0; n < bytes.size(); n += 7) {
+      Result<InspectReport> r = InspectBytes(std::string_view(bytes).substr(0, n), "cut.bin");
+      if (!r.ok()) {
+        EXPECT_EQ(r.error().code, ExitCode::kInputError);
+      }
+    }
+  }
+}
+
+// ---- The command line.
+
+TEST(InspectCliTest, TableAndJsonFile) {
+  const std::string dir = testing::MakeTempDir();
+  auto o = testing::RunGpugate({"inspect", kData + "small_sm90.cubin", "--json", dir + "/out.json"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("(cubin): 3 kernels in 1 cubin"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("_Z5tiledPKfPf"), std::string::npos);
+  const std::string json = testing::ReadAll(dir + "/out.json");
+  EXPECT_NE(json.find("gpugate/inspect/v1"), std::string::npos);
+  testing::RemoveTree(dir);
+}
+
+TEST(InspectCliTest, JsonToStdoutAlone) {
+  auto o = testing::RunGpugate({"inspect", kData + "cluster_sm90.cubin", "--json", "-"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(ParseJson(o.out, "stdout").ok()) << o.out;
+}
+
+TEST(InspectCliTest, BadInputExitsTwo) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/bad.cubin", std::string("\x7f"
+                                                    "ELF\x02\x01\x01",
+                                                    7) +
+                                            std::string(20, '\0'));
+  auto o = testing::RunGpugate({"inspect", dir + "/bad.cubin"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("gpugate: error: " + dir + "/bad.cubin: offset 0x"), std::string::npos) << o.err;
+  auto missing = testing::RunGpugate({"inspect", dir + "/missing.cubin"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  testing::RemoveTree(dir);
+}
+
+TEST(InspectCliTest, HelpIsListed) {
+  auto top = testing::RunGpugate({"--help"});
+  EXPECT_NE(top.out.find("inspect"), std::string::npos);
+  auto h = testing::RunGpugate({"inspect", "--help"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("--json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -267,6 +267,8 @@ void RuleExpr(const uint8_t* data, size_t size) {
   CheckRuleOutcome(tmpl);
   if (tmpl.ok())
     for (const RuleFuzzScope& scope : scopes) (void)rules::Render(*tmpl, scope);
+}
+
 // `gpugate inspect`: cubins, fatbins, ELF objects and ar archives, with a
 // small decompression cap so zstd entries stay cheap. An inspected file
 // renders to JSON that parses back.

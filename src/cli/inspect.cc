@@ -16,7 +16,9 @@ int InspectCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()("file", po::value<std::string>()->required(),
                         "cubin, fatbin, object (.o), static library (.a), shared library or executable")(
-      "json", po::value<std::string>(), "write gpugate/inspect/v1 JSON to this file ('-' = stdout)");
+      "json", po::value<std::string>(), "write gpugate/inspect/v1 JSON to this file ('-' = stdout)")(
+      "ptxas-log", po::value<std::string>(),
+      "add spill stores/loads from the ptxas -v / --resource-usage log of the same build");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
@@ -24,6 +26,15 @@ int InspectCommand(const CommandSpec& self, const Args& args) {
 
   Result<InspectReport> report = InspectFile(vm["file"].as<std::string>());
   if (!report.ok()) return ReportError(report.error());
+  AddOccupancy(&*report);
+  if (vm.count("ptxas-log")) {
+    const std::string log_path = vm["ptxas-log"].as<std::string>();
+    Result<std::string> text = ReadFile(log_path, InputKind::kData);
+    if (!text.ok()) return ReportError(text.error());
+    Result<std::vector<PtxasKernel>> log = ParsePtxasLog(*text, log_path);
+    if (!log.ok()) return ReportError(log.error());
+    AddPtxasLog(&*report, *log, log_path);
+  }
   const bool json_to_stdout = vm.count("json") && IsStdoutPath(vm["json"].as<std::string>());
   if (!json_to_stdout) std::cout << RenderInspectTable(*report) << std::flush;
   if (vm.count("json"))

@@ -3,6 +3,8 @@
 // members), read each one's kernels.
 #include "static/inspect.h"
 
+#include <algorithm>
+
 #include "static/ar_archive.h"
 #include "static/elf.h"
 #include "util/fs.h"
@@ -49,7 +51,7 @@ class Inspector {
   Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression) {
     Result<CubinInfo> cubin = ReadCubin(bytes, where);
     if (!cubin.ok()) return cubin.error();
-    report_.cubins.push_back({where, compression, std::move(*cubin)});
+    report_.cubins.push_back({where, compression, std::move(*cubin), {}});
     return Status::Ok();
   }
 
@@ -106,6 +108,60 @@ class Inspector {
 
 Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& name, const FatbinLimits& limits) {
   return Inspector(name, limits).Run(bytes);
+}
+
+void AddOccupancy(InspectReport* report) {
+  for (InspectedCubin& c : report->cubins) {
+    c.extras.resize(c.cubin.kernels.size());
+    for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
+      const KernelInfo& k = c.cubin.kernels[i];
+      KernelExtras& x = c.extras[i];
+      if (!k.registers) {
+        x.occupancy_note = "no register count in the cubin";
+        continue;
+      }
+      KernelResources res;
+      res.registers = *k.registers;
+      res.static_shared = k.shared_bytes;
+      res.barriers = k.barriers;
+      if (k.max_threads) {
+        const int64_t t = (*k.max_threads)[0] * std::max<int64_t>(1, (*k.max_threads)[1]) *
+                          std::max<int64_t>(1, (*k.max_threads)[2]);
+        if (t > 0 && t <= 1024) res.max_threads_per_block = static_cast<int>(t);
+      }
+      if (k.cluster_dims) {
+        const int64_t n = (*k.cluster_dims)[0] * std::max<int64_t>(1, (*k.cluster_dims)[1]) *
+                          std::max<int64_t>(1, (*k.cluster_dims)[2]);
+        if (n > 1 && n <= 64) res.cluster_size = static_cast<int>(n);
+      }
+      Result<Occupancy> occ = BestOccupancy(k.arch, res);
+      if (occ.ok())
+        x.occupancy = std::move(occ).value();
+      else
+        x.occupancy_note = occ.error().message;
+    }
+  }
+}
+
+void AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name) {
+  for (InspectedCubin& c : report->cubins) c.extras.resize(c.cubin.kernels.size());
+  for (const PtxasKernel& p : log) {
+    if (!p.entry) continue;
+    bool found = false;
+    for (InspectedCubin& c : report->cubins)
+      for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
+        const KernelInfo& k = c.cubin.kernels[i];
+        if (k.name != p.name || (p.sm != 0 && p.sm != k.arch)) continue;
+        c.extras[i].spill_stores = p.spill_stores;
+        c.extras[i].spill_loads = p.spill_loads;
+        found = true;
+      }
+    if (!found)
+      report->notes.push_back({log_name + ":" + std::to_string(p.line),
+                               "the log's kernel '" + p.name + "'" +
+                                   (p.sm ? " for sm_" + std::to_string(p.sm) : std::string()) +
+                                   " is not in this file (built from other sources or flags?)"});
+  }
 }
 
 Result<InspectReport> InspectFile(const std::string& path) {

@@ -10,17 +10,30 @@
 
 #include "static/cubin.h"
 #include "static/fatbin.h"
+#include "static/occupancy.h"
+#include "static/ptxas_log.h"
 #include "util/result.h"
 
 namespace gpugate {
 
 inline constexpr const char* kInspectSchema = "gpugate/inspect/v1";
 
+/// What gpugate adds to a kernel beyond the cubin's own attributes.
+struct KernelExtras {
+  /// Spill bytes from a ptxas log (--ptxas-log), matched by name and arch.
+  std::optional<int64_t> spill_stores, spill_loads;
+  /// Theoretical occupancy at the block size that maximises it within the
+  /// launch bound (static/occupancy.h); none when it cannot be computed.
+  std::optional<Occupancy> occupancy;
+  std::string occupancy_note;  ///< why there is none
+};
+
 /// One cubin found in the input.
 struct InspectedCubin {
   std::string source;  ///< where it was found: "k.o: .nv_fatbin: sm_90 SASS entry at 0x1a0"
   FatbinCompression compression = FatbinCompression::kNone;
   CubinInfo cubin;
+  std::vector<KernelExtras> extras;  ///< parallel to cubin.kernels (after AddOccupancy / AddPtxasLog)
 };
 
 /// Something in the input that was not inspected, and why (a PTX-only
@@ -43,5 +56,15 @@ Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& na
 
 /// Reads `path` (within the input size limit) and inspects it.
 Result<InspectReport> InspectFile(const std::string& path);
+
+/// Adds each kernel's theoretical occupancy: the best block size within its
+/// launch bound, with its registers, static shared memory, barriers and
+/// cluster size (cuda_occupancy.h). Kernels it cannot compute say why.
+void AddOccupancy(InspectReport* report);
+
+/// Adds spill stores and loads from a ptxas -v / --resource-usage log to the
+/// kernels of the same name and arch (a log without an arch matches every
+/// arch). Log entries no cubin holds become notes.
+void AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name);
 
 }  // namespace gpugate

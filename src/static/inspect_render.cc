@@ -39,7 +39,7 @@ void WriteDims(Writer& w, const char* key, const std::optional<std::array<int64_
   w.EndArray();
 }
 
-void WriteKernel(Writer& w, const KernelInfo& k) {
+void WriteKernel(Writer& w, const KernelInfo& k, const KernelExtras* x) {
   w.StartObject();
   WriteJsonField(w, "name", k.name);
   WriteJsonField(w, "arch", "sm_" + std::to_string(k.arch));
@@ -58,6 +58,23 @@ void WriteKernel(Writer& w, const KernelInfo& k) {
   WriteJsonField(w, "sass_bytes", k.sass_bytes);
   WriteJsonField(w, "instructions", k.instructions);
   WriteJsonField(w, "sass_hash", SassHashText(k.sass_hash));
+  WriteJsonField(w, "spill_stores_bytes", x ? x->spill_stores : std::nullopt);
+  WriteJsonField(w, "spill_loads_bytes", x ? x->spill_loads : std::nullopt);
+  w.Key("occupancy");
+  if (x && x->occupancy) {
+    const Occupancy& o = *x->occupancy;
+    w.StartObject();
+    WriteJsonField(w, "block_size", o.block_size);
+    WriteJsonField(w, "blocks_per_sm", o.blocks_per_sm);
+    WriteJsonField(w, "active_warps", o.active_warps);
+    WriteJsonField(w, "max_warps", o.max_warps);
+    WriteJsonField(w, "fraction", o.fraction);
+    WriteJsonField(w, "limiter", o.limiter);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  if (x && !x->occupancy && !x->occupancy_note.empty()) WriteJsonField(w, "occupancy_note", x->occupancy_note);
   w.EndObject();
 }
 
@@ -70,15 +87,43 @@ std::string SassHashText(uint64_t hash) {
 }
 
 std::string RenderInspectTable(const InspectReport& report) {
-  const std::vector<std::string> header = {"kernel",      "arch", "regs",    "stack", "smem",  "param",
-                                           "max threads", "bars", "cluster", "sass",  "instr", "sass hash"};
+  bool spills = false, occupancy = false;
+  for (const InspectedCubin& c : report.cubins)
+    for (const KernelExtras& x : c.extras) {
+      spills = spills || x.spill_stores.has_value();
+      occupancy = occupancy || x.occupancy.has_value();
+    }
+  std::vector<std::string> header = {"kernel",      "arch", "regs",    "stack", "smem",  "param",
+                                     "max threads", "bars", "cluster", "sass",  "instr"};
+  if (spills) header.push_back("spill st/ld");
+  if (occupancy) header.push_back("occupancy");
+  header.push_back("sass hash");
   std::vector<std::vector<std::string>> rows;
   for (const InspectedCubin& c : report.cubins)
-    for (const KernelInfo& k : c.cubin.kernels)
-      rows.push_back({EscapeTerminal(ShortenText(k.name, kMaxNameColumn)), "sm_" + std::to_string(k.arch),
-                      Opt(k.registers), Opt(k.stack_frame), std::to_string(k.shared_bytes), Opt(k.param_bytes),
-                      DimsText(k.max_threads), std::to_string(k.barriers), DimsText(k.cluster_dims),
-                      std::to_string(k.sass_bytes), Opt(k.instructions), SassHashText(k.sass_hash)});
+    for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
+      const KernelInfo& k = c.cubin.kernels[i];
+      const KernelExtras* x = i < c.extras.size() ? &c.extras[i] : nullptr;
+      std::vector<std::string> row = {
+          EscapeTerminal(ShortenText(k.name, kMaxNameColumn)), "sm_" + std::to_string(k.arch),
+          Opt(k.registers), Opt(k.stack_frame), std::to_string(k.shared_bytes), Opt(k.param_bytes),
+          DimsText(k.max_threads), std::to_string(k.barriers), DimsText(k.cluster_dims),
+          std::to_string(k.sass_bytes), Opt(k.instructions)};
+      if (spills)
+        row.push_back(x && x->spill_stores ? std::to_string(*x->spill_stores) + "/" + std::to_string(*x->spill_loads)
+                                           : "-");
+      if (occupancy) {
+        std::string cell = "-";
+        if (x && x->occupancy) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.0f%% @%d %s", x->occupancy->fraction * 100.0,
+                        x->occupancy->block_size, x->occupancy->limiter.c_str());
+          cell = buf;
+        }
+        row.push_back(cell);
+      }
+      row.push_back(SassHashText(k.sass_hash));
+      rows.push_back(std::move(row));
+    }
   std::vector<int> width(header.size());
   for (size_t i = 0; i < header.size(); ++i) width[i] = DisplayWidth(header[i]);
   for (const auto& r : rows)
@@ -119,7 +164,8 @@ std::string InspectToJson(const InspectReport& report) {
     WriteJsonField(w, "compression", ToString(c.compression));
     w.Key("kernels");
     w.StartArray();
-    for (const KernelInfo& k : c.cubin.kernels) WriteKernel(w, k);
+    for (size_t i = 0; i < c.cubin.kernels.size(); ++i)
+      WriteKernel(w, c.cubin.kernels[i], i < c.extras.size() ? &c.extras[i] : nullptr);
     w.EndArray();
     w.EndObject();
   }

@@ -175,14 +175,19 @@ void SetOccupancyNames(MapScope& s, const Results& r, const KernelResult& k,
                        std::optional<double> grid, std::optional<double> block) {
   const auto regs = KernelMetric(k, "registers_per_thread");
   const auto& cc = r.run.env.gpu.compute_capability;
-  if (!regs || *regs <= 0 || !block || *block <= 0 || !cc) return;
+  // Values from traces are untrusted: only plausible ones reach the integer
+  // casts (a kernel has at most 255 registers per thread and 1024 threads per block).
+  if (!regs || !(*regs > 0 && *regs <= 1024) || !block || !(*block > 0 && *block <= 4096) || !cc) return;
   char* end = nullptr;
   const double v = std::strtod(cc->c_str(), &end);
   if (end == cc->c_str() || !(v > 0 && v < 100)) return;
   const int sm = static_cast<int>(std::lround(v * 10));
   KernelResources res;
   res.registers = static_cast<int>(*regs);
-  if (auto sh = KernelMetric(k, "shared_mem_bytes"); sh && *sh > 0) res.static_shared = static_cast<int64_t>(*sh);
+  if (auto sh = KernelMetric(k, "shared_mem_bytes"); sh && *sh > 0) {
+    if (!(*sh <= 1e9)) return;
+    res.static_shared = static_cast<int64_t>(*sh);
+  }
   Result<Occupancy> occ = TheoreticalOccupancy(sm, res, static_cast<int>(*block));
   if (!occ.ok()) return;  // an arch or launch the calculator does not know: unknown
   s.Set("kernel.theoretical_occupancy", NumberValue(occ->fraction));

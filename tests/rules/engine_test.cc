@@ -275,6 +275,18 @@ TEST(RuleEngine, UnknownNamesNeverFire) {
   EXPECT_TRUE(Fired(r, "small-grid").empty());
 }
 
+TEST(RuleEngine, HostileKernelFiguresAreUnknownNotUndefined) {
+  Results r = FromTrace("kineto_simple_add_a100.json");
+  ASSERT_FALSE(r.workloads.empty());
+  for (KernelResult& k : r.workloads[0].kernels) {
+    k.metrics["registers_per_thread"] = 1e300;
+    k.metrics["block_threads"] = -5;
+    k.metrics["shared_mem_bytes"] = 1e308;
+  }
+  EXPECT_TRUE(Fired(r, "low-occupancy").empty());
+  EXPECT_TRUE(Fired(r, "tail-effect").empty());
+}
+
 TEST(RuleEngine, SortedByPriorityThenSpeedup) {
   std::vector<Suggestion> s = EvaluateRules(DefaultPolicy().expr_rules,
                                             FromTrace("kineto_cuda_event_sync.json"), nullptr);

@@ -45,8 +45,8 @@ const std::vector<CommandSpec>& CommandTable() {
        MetricsCommand},
       {"calibrate", "gpugate calibrate [-o PROFILE.json] [--cpu [--threads N]] [--device N]",
        "Measure this device's bandwidth, FLOP/s and launch overhead into a device profile.", CalibrateCommand},
-      {"inspect", "gpugate inspect FILE [--json F]",
-       "Static per-kernel metrics (registers, stack, shared memory, SASS size and hash) of a cubin, fatbin, object, library or executable, without a GPU.",
+      {"inspect", "gpugate inspect FILE [--json F] [--ptxas-log LOG]",
+       "Static per-kernel metrics (registers, stack, shared memory, SASS size and hash, theoretical occupancy; spills from a ptxas log) of a cubin, fatbin, object, library or executable, without a GPU.",
        InspectCommand},
   };
   return kCommands;

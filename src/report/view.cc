@@ -211,10 +211,24 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
                                    " too noisy to guard"
                              : "every tested result could see it";
   }
+  // Policy rules that emit `fail` fail the gate like a regression: say which.
+  int rule_failures = 0;
+  std::set<std::string> failing_rules;
+  for (const Suggestion& s : verdicts.suggestions)
+    if (s.severity == "fail") {
+      ++rule_failures;
+      failing_rules.insert(s.rule);
+    }
   switch (verdicts.outcome) {
     case Outcome::kPass:
     case Outcome::kFail:
       view->summary = view->counts;
+      if (rule_failures > 0) {
+        std::string ids;
+        for (const std::string& id : failing_rules) ids += (ids.empty() ? "" : ", ") + id;
+        view->summary += "; " + Plural(rule_failures, "rule finding fails", "rule findings fail") +
+                         " the gate (" + ids + ")";
+      }
       break;
     case Outcome::kInconclusive:
       view->summary = view->counts;

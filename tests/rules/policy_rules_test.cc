@@ -12,7 +12,9 @@
 
 #include "compare/compare.h"
 #include "config/policy.h"
+#include "report/console.h"
 #include "rules/engine.h"
+#include "trace/to_results.h"
 
 namespace gpugate {
 namespace {
@@ -107,6 +109,33 @@ rules:
   current.workloads[0].kernels[0].metrics["grid_blocks"] = 512;
   Verdicts ok = CompareRuns({run}, {current}, *p, CompareOptions{});
   EXPECT_NE(ok.outcome, Outcome::kFail);
+}
+
+// examples/policies/kernel-rules.yaml on the real trace its comment names:
+// the spin kernel's one-block grid fails the gate.
+TEST(PolicyRules, TheExamplePolicyFailsTheSpinKernelTrace) {
+  Result<Policy> p = LoadPolicyFile(std::string(GPUGATE_SOURCE_DIR) + "/examples/policies/kernel-rules.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(FindRule(*p, "partial-warps"), nullptr);
+  ASSERT_NE(FindRule(*p, "gpu-idle-host-wait"), nullptr);
+  EXPECT_EQ(FindRule(*p, "gpu-idle-host-wait")->when.text(), "trace.gpu_idle > 20% and trace.host_wait > 50%");
+  Result<Results> trace = TraceToResults(std::string(GPUGATE_SOURCE_DIR) + "/tests/data/traces/kineto_cuda_event_sync.json");
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  Verdicts v = CompareRuns({*trace}, {*trace}, *p, CompareOptions{});
+  bool failed = false;
+  for (const Suggestion& s : v.suggestions) {
+    failed = failed || (s.rule == "tiny-grid-fails" && s.severity == "fail" && s.kernel.find("spin_kernel") != std::string::npos);
+    EXPECT_NE(s.rule, "partial-warps");
+  }
+  EXPECT_TRUE(failed);
+  EXPECT_EQ(ExitCodeFor(v), 1);
+  // The headline says why it fails although nothing regressed.
+  const std::string console = RenderConsole(v, ReportOptions{});
+  EXPECT_NE(console.find("FAIL: 0 regressions"), std::string::npos) << console;
+  EXPECT_NE(console.find("2 rule findings fail the gate (tiny-grid-fails)"), std::string::npos) << console;
+  // The built-in policy only advises on the same trace.
+  Verdicts d = CompareRuns({*trace}, {*trace}, DefaultPolicy(), CompareOptions{});
+  EXPECT_EQ(ExitCodeFor(d), 0);
 }
 
 // ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "rules/suggestions.h"
 #include "static/occupancy.h"
@@ -110,12 +111,20 @@ std::optional<double> KernelMetric(const KernelResult& k, const char* name) {
   return it->second;
 }
 
-const MetricVerdict* FindVerdict(const Verdicts* v, const std::string& workload,
+/// The verdicts by (workload, metric), built once per evaluation.
+using VerdictIndex = std::map<std::pair<std::string, std::string>, const MetricVerdict*>;
+
+VerdictIndex IndexVerdicts(const Verdicts* v) {
+  VerdictIndex index;
+  if (v != nullptr)
+    for (const MetricVerdict& m : v->metrics) index.emplace(std::make_pair(m.workload, m.metric), &m);
+  return index;
+}
+
+const MetricVerdict* FindVerdict(const VerdictIndex& index, const std::string& workload,
                                  const std::string& metric) {
-  if (v == nullptr) return nullptr;
-  for (const MetricVerdict& m : v->metrics)
-    if (m.workload == workload && m.metric == metric) return &m;
-  return nullptr;
+  auto it = index.find(std::make_pair(workload, metric));
+  return it == index.end() ? nullptr : it->second;
 }
 
 void SetVerdictNames(MapScope& s, const std::string& prefix, const MetricVerdict* m) {
@@ -139,7 +148,7 @@ void SetDeviceNames(MapScope& s, const Results& r) {
   if (r.run.env.cpu_cores > 0) s.Set("device.cpu_cores", NumberValue(r.run.env.cpu_cores));
 }
 
-void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const Verdicts* v) {
+void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const VerdictIndex& v) {
   s.Set("workload.name", StringValue(w.name));
   s.Set("workload.kind", StringValue(w.kind));
   s.Set("workload.backend", StringValue(w.backend));
@@ -203,16 +212,11 @@ void SetOccupancyNames(MapScope& s, const Results& r, const KernelResult& k,
 }
 
 void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
-                    const Verdicts* v) {
+                    double total, double launches, const VerdictIndex& v) {
   s.Set("kernel.name", StringValue(k.name));
   s.Set("kernel.duration", NumberValue(k.total_s, kTimeDim));
   s.Set("kernel.launches", NumberValue(static_cast<double>(k.count)));
   if (k.count > 0) s.Set("kernel.mean_duration", NumberValue(k.total_s / k.count, kTimeDim));
-  double total = 0, launches = 0;
-  for (const KernelResult& x : w.kernels) {
-    total += x.total_s;
-    launches += static_cast<double>(x.count);
-  }
   s.SetTotal("kernel.duration", total);
   s.SetTotal("kernel.launches", launches);
   if (auto x = KernelMetric(k, "registers_per_thread"); x && *x > 0) s.Set("kernel.registers", NumberValue(*x));
@@ -416,13 +420,31 @@ RuleScope InferScope(const rules::Expr& when, const std::optional<rules::Expr>& 
 std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const Results& current,
                                       const Verdicts* verdicts) {
   std::vector<Suggestion> out;
+  const VerdictIndex index = IndexVerdicts(verdicts);
+  const bool kernel_rules = std::any_of(rules.begin(), rules.end(), [](const ExprRule& r) {
+    return r.emit != RuleEmit::kOff && r.scope == RuleScope::kKernel;
+  });
   for (const WorkloadResult& w : current.workloads) {
     if (w.status != WorkloadStatus::kOk) continue;
     MapScope base;
     SetDeviceNames(base, current);
-    SetWorkloadNames(base, w, verdicts);
+    SetWorkloadNames(base, w, index);
     const bool is_trace = w.kind == "trace";
     if (is_trace) SetTraceNames(base, w);
+    // One scope per kernel, built once for all kernel rules.
+    std::vector<MapScope> kernel_scopes;
+    if (kernel_rules) {
+      double total = 0, launches = 0;
+      for (const KernelResult& k : w.kernels) {
+        total += k.total_s;
+        launches += static_cast<double>(k.count);
+      }
+      kernel_scopes.reserve(w.kernels.size());
+      for (const KernelResult& k : w.kernels) {
+        kernel_scopes.push_back(base);
+        SetKernelNames(kernel_scopes.back(), current, w, k, total, launches, index);
+      }
+    }
     for (const ExprRule& rule : rules) {
       if (rule.emit == RuleEmit::kOff) continue;
       switch (rule.scope) {
@@ -433,11 +455,7 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
           if (is_trace) Fire(rule, base, w.name, "", &out);
           break;
         case RuleScope::kKernel:
-          for (const KernelResult& k : w.kernels) {
-            MapScope ks = base;
-            SetKernelNames(ks, current, w, k, verdicts);
-            Fire(rule, ks, w.name, k.name, &out);
-          }
+          for (size_t i = 0; i < w.kernels.size(); ++i) Fire(rule, kernel_scopes[i], w.name, w.kernels[i].name, &out);
           break;
       }
     }

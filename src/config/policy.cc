@@ -100,7 +100,8 @@ class PolicyParser {
         GPUGATE_RETURN_IF_ERROR(y_.ExpectList(*f));
         std::vector<ExprRule> own;
         for (const YamlField& e : y_.Elements(f->value, "rules")) {
-          if (e.value.IsMap() && (e.value["id"] || e.value["when"])) {
+          const YAML::Node& entry = e.value;  // const: a lookup never adds a key
+          if (entry.IsMap() && (entry["id"] || entry["when"])) {
             GPUGATE_ASSIGN_OR_RETURN(ExprRule r, ParseExprRule(e, own));
             own.push_back(std::move(r));
             continue;

@@ -435,7 +435,7 @@ const std::string& DefaultPolicyText() {
   return kText;
 }
 
-Policy DefaultPolicy() {
+const Policy& DefaultPolicy() {
   static const Policy kPolicy = [] {
     Result<Policy> p = PolicyParser("policies/default.yaml", /*builtin=*/true).Parse(DefaultPolicyText());
     if (!p.ok()) std::fprintf(stderr, "gpugate: internal error: built-in policy: %s\n", p.error().message.c_str());

@@ -88,7 +88,8 @@ struct ResolvedPolicy {
 /// The built-in policy: policies/default.yaml, compiled into the binary (3%
 /// threshold, 10% for peak memory and per-kernel times, q = 0.01,
 /// inconclusive passes, and the built-in expression rules).
-Policy DefaultPolicy();
+/// One instance for the process; copy it to change it.
+const Policy& DefaultPolicy();
 
 /// The text of policies/default.yaml as built into this binary.
 const std::string& DefaultPolicyText();

@@ -260,7 +260,8 @@ void RuleExpr(const uint8_t* data, size_t size) {
                 "a string expression evaluates to a string or unknown");
           break;
       }
-      Check(!rules::FormatValue(v).empty(), "a value formats to text");
+      // An empty string ("") is its own text; every other value formats to some.
+      Check(v.kind == Kind::kString || !rules::FormatValue(v).empty(), "a value formats to text");
     }
   }
   Result<rules::Template> tmpl = rules::ParseTemplate(text, schema, pos);

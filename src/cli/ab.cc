@@ -76,11 +76,12 @@ int AbCommand(const CommandSpec& self, const Args& args) {
     ReportWarning("--rounds " + std::to_string(ab.rounds) +
                   ": fewer than 6 paired rounds cannot give a 95% interval; results will be inconclusive");
   int same_code = 0;
-  for (const auto& w : sel->workloads) same_code += w.kind == WorkloadKind::kBuiltin ||
-                                                    (w.kind == WorkloadKind::kCommand && !UsesBinDir(w));
+  for (const auto& w : sel->workloads)
+    same_code += w.kind == WorkloadKind::kBuiltin ||
+                 ((w.kind == WorkloadKind::kCommand || w.kind == WorkloadKind::kStatic) && !UsesBinDir(w));
   if (same_code > 0)
     ReportWarning(std::to_string(same_code) + " workload(s) run the same code on both sides (builtin, or a "
-                  "command without {bin}): an A/A check for them");
+                  "command or static workload without {bin}): an A/A check for them");
 
   WarnMetricsNotCollected(sel->workloads);
   TtyProgress progress(StderrIsTty());

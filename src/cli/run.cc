@@ -54,7 +54,7 @@ void AddSelectionOptions(po::options_description& options) {
 
 void AddBinOption(po::options_description& options) {
   options.add_options()("bin", po::value<std::string>(),
-                        "build folder that {bin} stands for in command, gbench and nvbench workloads");
+                        "build folder that {bin} stands for in command, gbench, nvbench and static workloads");
 }
 
 Status ApplyBinOption(SuiteSelection* selection, const po::variables_map& vm) {

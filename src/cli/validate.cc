@@ -46,6 +46,15 @@ std::string Describe(const WorkloadSpec& w) {
       d = buf;
       break;
     }
+    case WorkloadKind::kStatic:
+      d = "file=" + w.file + (w.ptxas_log.empty() ? "" : " ptxas_log=" + w.ptxas_log) +
+          " (static kernel metrics, read once)";
+      break;
+  }
+  if (!w.skip_unchanged.empty()) {
+    d += " skip_unchanged=[";
+    for (size_t i = 0; i < w.skip_unchanged.size(); ++i) d += (i ? ", " : "") + w.skip_unchanged[i];
+    d += "]";
   }
   return d;
 }

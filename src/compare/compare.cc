@@ -24,6 +24,7 @@
 #include "compare/kernel_summary.h"
 #include "compare/run_factor.h"
 #include "model/baseline.h"
+#include "model/static_code.h"
 #include "config/suite.h"
 #include "rules/suggestions.h"
 #include "stats/benjamini_hochberg.h"
@@ -370,7 +371,7 @@ class Comparer {
     ApplyPolicy();
     RequireDetectable();
     for (Pending& p : pending_) out_.metrics.push_back(std::move(p.mv));
-    out_.suggestions = SuggestFromComparison(policy_.expr_rules, current_, out_);
+    out_.suggestions = SuggestFromComparison(policy_.expr_rules, current_, out_, &Reference());
     out_.outcome = OutcomeFor(out_, policy_.defaults);
     AddOutcomeWarnings();
     return std::move(out_);
@@ -591,6 +592,12 @@ class Comparer {
               "not in the baseline: no comparison yet");
       return;
     }
+    // Not measured by `gate` because its code did not change (skip_unchanged).
+    if (w.code_unchanged && w.status == WorkloadStatus::kSkipped && ref != nullptr) {
+      Decided(Primary(w), Verdict::kSkipped, Reason::kCodeUnchanged,
+              w.reason.empty() ? "not run: its code is unchanged" : w.reason);
+      return;
+    }
     const WorkloadResult* cur_bad = w.status != WorkloadStatus::kOk ? &w : failed_confirmation_;
     if (ref == nullptr) ref = &w;  // a new workload that failed: reported as this run's failure
     if (cur_bad != nullptr || ref->status != WorkloadStatus::kOk) {
@@ -614,7 +621,10 @@ class Comparer {
                   ": different quantities cannot be compared");
       return;
     }
-    if (!out_.environment_matches && !options_.allow_env_mismatch) {
+    // Static kernel metrics depend on the binary alone, not on the machine
+    // that read it: they compare across environments.
+    const bool is_static = IsStatic(w) && IsStatic(*ref);
+    if (!out_.environment_matches && !options_.allow_env_mismatch && !is_static) {
       std::string what;
       for (const auto& d : out_.env_differences) what += (what.empty() ? "" : ", ") + d.field;
       Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
@@ -653,6 +663,7 @@ class Comparer {
     for (const auto& c : confirmations_) throttled_current |= c.second->throttled;
     if (deterministic) {
       AddDeterministic(Primary(w), hist, cur);
+      if (is_static) DescribeCodeChange(w, *ref, &pending_.back().mv);
     } else {
       AddStatistical(Primary(w), hist, cur, HasTimeMetric(w) ? Family::kTime : Family::kOther,
                      throttled_current, ref->throttled);
@@ -693,6 +704,36 @@ class Comparer {
     CompareKernels(w, *ref, history);
   }
 
+  static bool IsStatic(const WorkloadResult& w) { return IsStaticResult(w); }
+
+  // A static workload's primary verdict also says whether the code changed:
+  // unchanged with reason code_unchanged when every kernel holds the
+  // baseline's SASS; otherwise the sentence names the kernels that changed.
+  static void DescribeCodeChange(const WorkloadResult& w, const WorkloadResult& ref, MetricVerdict* mv) {
+    if (SameStaticCode(w, ref)) {
+      if (mv->verdict == Verdict::kUnchanged) {
+        mv->reason = Reason::kCodeUnchanged;
+        mv->sentence = "code unchanged: all " + std::to_string(w.kernels.size()) +
+                       " kernels hold the baseline's SASS (same hash)";
+      }
+      return;
+    }
+    std::map<std::string, std::string> base;
+    for (const KernelResult& k : ref.kernels)
+      if (auto it = k.attributes.find(kSassHashAttribute); it != k.attributes.end()) base[k.name] = it->second;
+    std::vector<std::string> changed;
+    for (const KernelResult& k : w.kernels) {
+      auto it = k.attributes.find(kSassHashAttribute);
+      auto b = base.find(k.name);
+      if (b != base.end() && (it == k.attributes.end() || it->second != b->second)) changed.push_back(k.name);
+    }
+    std::string list;
+    for (size_t i = 0; i < changed.size() && i < 3; ++i) list += (i ? ", " : "") + changed[i];
+    if (changed.size() > 3) list += ", ...";
+    mv->sentence += "; code changed in " + std::to_string(changed.size()) + " of " +
+                    std::to_string(w.kernels.size()) + " kernels" + (list.empty() ? "" : " (" + list + ")");
+  }
+
   // Per kernel, each run contributes one summary (median per call, see
   // kernel_summary.h) with its within-run spread as reported noise: two
   // files are one run per side (a t on the two summaries plus the noise
@@ -705,15 +746,19 @@ class Comparer {
         if (k.name == name) return &k;
       return nullptr;
     };
+    // Static kernels are not launched: only kernels that appear or vanish
+    // are verdicts; their resources are the rules' (kernel.base_*).
+    const bool is_static = IsStatic(w);
     for (const KernelResult& k : w.kernels) {
       std::string metric = "kernel:" + k.name;
       const KernelResult* bk = find(ref, k.name);
       if (bk == nullptr) {
         Decided(Base(w, metric, true), Verdict::kNew, Reason::kNewKernel,
-                "kernel not launched in the baseline");
+                is_static ? "kernel not in the baseline's binary" : "kernel not launched in the baseline");
         out_.new_kernels.push_back({w.name, k.name});
         continue;
       }
+      if (is_static) continue;
       // The same kernel in every run involved, so all are summarized alike.
       std::vector<std::pair<int, const KernelResult*>> hist_k, cur_k{{0, &k}};
       for (const auto& [run, h] : history)
@@ -763,7 +808,8 @@ class Comparer {
     for (const KernelResult& bk : ref.kernels)
       if (find(w, bk.name) == nullptr) {
         Decided(Base(w, "kernel:" + bk.name, true), Verdict::kRemoved, Reason::kVanishedKernel,
-                "kernel launched in the baseline but not in the current run");
+                is_static ? "kernel in the baseline's binary but not in this one"
+                          : "kernel launched in the baseline but not in the current run");
         out_.vanished_kernels.push_back({w.name, bk.name});
       }
   }

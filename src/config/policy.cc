@@ -47,7 +47,17 @@ std::string FileStem(const std::string& path) {
 std::map<std::string, double> BuiltinMetricThresholds() {
   // Instructions executed (measure: instructions) are deterministic: the same
   // binary on the same input counts the same, so a small threshold holds.
-  return {{"peak_memory", 0.10}, {"kernel", 0.10}, {"instructions", 0.005}};
+  // The static lane's code size (kind: static) is deterministic too, but
+  // code grows for good reasons (unrolling, inlining): 10%, and a warning.
+  return {{"peak_memory", 0.10},       {"kernel", 0.10},    {"instructions", 0.005},
+          {"sass_instructions", 0.10}, {"sass_bytes", 0.10}};
+}
+
+// Severity of a regression on a metric no threshold rule names: a failure,
+// except the static lane's code size, which warns (its gate is the rules:
+// new spills, registers, occupancy; docs/static-lane.md).
+Severity BuiltinSeverity(const std::string& metric) {
+  return metric == "sass_instructions" || metric == "sass_bytes" ? Severity::kWarn : Severity::kFail;
 }
 
 // Rule ids: lower case letters, digits and dashes, as in docs/rules.md.
@@ -165,7 +175,8 @@ class PolicyParser {
     for (const auto& n : names)
       if (m == n) return m;
     return y_.ErrorAt(f, "unknown metric " + Quote(m) + DidYouMean(m, names) +
-                             " (expected time, throughput, peak_memory, kernel, kernel:NAME, value, instructions or *)");
+                             " (expected time, throughput, peak_memory, kernel, kernel:NAME, value, instructions, "
+                             "sass_instructions, sass_bytes or *)");
   }
 
   Status ParseDefaults(const YamlField& f, PolicyDefaults* d) {
@@ -423,8 +434,9 @@ class PolicyParser {
 }  // namespace
 
 const std::vector<std::string>& PolicyMetricNames() {
-  static const std::vector<std::string> kNames = {"time",  "throughput",   "peak_memory", "kernel",
-                                                  "value", "instructions", "*"};
+  static const std::vector<std::string> kNames = {"time",  "throughput",   "peak_memory",       "kernel",
+                                                  "value", "instructions", "sass_instructions", "sass_bytes",
+                                                  "*"};
   return kNames;
 }
 
@@ -467,6 +479,7 @@ ResolvedPolicy ResolvePolicy(const Policy& policy, const std::string& workload,
                              const std::string& metric) {
   ResolvedPolicy r;
   r.threshold = policy.defaults.threshold;
+  r.severity = BuiltinSeverity(metric);
   const auto& mt = policy.defaults.metric_thresholds;
   std::string family = StartsWith(metric, "kernel:") ? "kernel" : metric;
   if (auto it = mt.find(metric); it != mt.end()) {

@@ -54,7 +54,7 @@ const std::vector<std::string>& SamplingKeys() {
 
 const std::vector<std::string>& KindNames() {
   static const std::vector<std::string> kKinds = {"builtin", "command", "synthetic", "gbench",
-                                                  "nvbench"};
+                                                  "nvbench", "static"};
   return kKinds;
 }
 
@@ -67,11 +67,13 @@ const std::vector<std::string>& CommonWorkloadKeys() {
 // Keys that belong to one kind only, in the order of KindNames().
 const std::vector<std::vector<std::string>>& KindSpecificKeys() {
   static const std::vector<std::vector<std::string>> kKeys = {
-      {"backend", "kernel", "l2"},
-      {"argv", "shell", "env", "cwd", "profile", "measure", "cache_sim", "results", "bigger_is_better"},
+      {"backend", "kernel", "l2", "skip_unchanged"},
+      {"argv", "shell", "env", "cwd", "profile", "measure", "cache_sim", "results", "bigger_is_better",
+       "skip_unchanged"},
       {"synthetic"},
-      {"argv", "env", "cwd", "filter", "repetitions", "profile"},
-      {"argv", "env", "cwd", "benchmarks", "axes"},
+      {"argv", "env", "cwd", "filter", "repetitions", "profile", "skip_unchanged"},
+      {"argv", "env", "cwd", "benchmarks", "axes", "skip_unchanged"},
+      {"file", "ptxas_log"},
   };
   return kKeys;
 }
@@ -272,6 +274,32 @@ class SuiteParser {
       GPUGATE_ASSIGN_OR_RETURN(Template t, ParseWorkload(item.value, defaults, origin));
       GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, out));
     }
+    return CheckSkipUnchanged(out);
+  }
+
+  // Every name in a skip_unchanged list is a static workload of the suite;
+  // `true` needs at least one.
+  Status CheckSkipUnchanged(std::vector<WorkloadSpec>* workloads) const {
+    std::vector<std::string> statics;
+    for (const WorkloadSpec& w : *workloads)
+      if (w.kind == WorkloadKind::kStatic) statics.push_back(w.name);
+    for (WorkloadSpec& w : *workloads) {
+      if (w.skip_unchanged.empty()) continue;
+      if (statics.empty())
+        return YamlReader::ErrorAt(w.skip_unchanged_location,
+                                   "'skip_unchanged' needs a kind: static workload in the suite: its SASS "
+                                   "hashes tell whether the code changed");
+      if (w.skip_unchanged == std::vector<std::string>{"*"}) {
+        w.skip_unchanged = statics;
+        continue;
+      }
+      for (const std::string& n : w.skip_unchanged)
+        if (!Contains(statics, n))
+          return YamlReader::ErrorAt(w.skip_unchanged_location,
+                                     "'skip_unchanged' names " + Quote(n) + ", which is not a static workload "
+                                     "of this suite (static workloads: " + JoinNames(statics) + ")" +
+                                         DidYouMean(n, statics));
+    }
     return Status::Ok();
   }
 
@@ -366,7 +394,7 @@ class SuiteParser {
 
     size_t kind_index = 0;
     if (std::optional<YamlField> kf = y_.Find(map, "kind")) {
-      static const std::vector<std::string> kLaterKinds = {"trace", "static"};
+      static const std::vector<std::string> kLaterKinds = {"trace"};
       if (kf->value.IsScalar() && Contains(kLaterKinds, kf->value.Scalar()))
         return y_.ErrorAt(*kf, "kind '" + kf->value.Scalar() +
                                    "' is not supported by this gpugate version (supported: " +
@@ -395,6 +423,7 @@ class SuiteParser {
       GPUGATE_RETURN_IF_ERROR(ParseMeasure(map, origin, &t.spec));
       GPUGATE_RETURN_IF_ERROR(ParseResultsFile(map, origin, &t.spec));
     }
+    if (t.spec.kind == WorkloadKind::kStatic) GPUGATE_RETURN_IF_ERROR(StaticSampling(map));
 
     if (std::optional<YamlField> pf = y_.Find(map, "params"))
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
@@ -417,9 +446,57 @@ class SuiteParser {
       case WorkloadKind::kNvbench:
         GPUGATE_RETURN_IF_ERROR(ParseProgram(map, &t.spec));
         break;
+      case WorkloadKind::kStatic:
+        GPUGATE_RETURN_IF_ERROR(ParseStatic(map, &t.spec));
+        break;
     }
+    GPUGATE_RETURN_IF_ERROR(ParseSkipUnchanged(map, &t.spec));
     GPUGATE_RETURN_IF_ERROR(ParseMetrics(map, &t.spec));
     return t;
+  }
+
+  // kind: static reads a binary once: nothing is sampled or timed.
+  Status StaticSampling(const YAML::Node& map) const {
+    for (const YamlField& f : y_.Entries(map))
+      if (Contains(SamplingKeys(), f.name))
+        return y_.ErrorAt(f.key, "key " + Quote(f.name) +
+                                     " does not apply to a static workload: it reads the binary "
+                                     "once, nothing is timed");
+    return Status::Ok();
+  }
+
+  // kind: static: `file:` (required) and `ptxas_log:`.
+  Status ParseStatic(const YAML::Node& map, WorkloadSpec* spec) const {
+    std::optional<YamlField> ff = y_.Find(map, "file");
+    if (!ff)
+      return y_.ErrorAt(map, "missing required key 'file' for a static workload (a cubin, fatbin, "
+                             "object, library or executable with device code)");
+    GPUGATE_ASSIGN_OR_RETURN(spec->file, y_.String(*ff));
+    if (spec->file.empty()) return y_.ErrorAt(*ff, "'file' must not be empty");
+    if (std::optional<YamlField> lf = y_.Find(map, "ptxas_log")) {
+      GPUGATE_ASSIGN_OR_RETURN(spec->ptxas_log, y_.String(*lf));
+      if (spec->ptxas_log.empty()) return y_.ErrorAt(*lf, "'ptxas_log' must not be empty");
+    }
+    return Status::Ok();
+  }
+
+  // `skip_unchanged:` true, or a list of static workload names; checked
+  // against the suite's static workloads once all are read.
+  Status ParseSkipUnchanged(const YAML::Node& map, WorkloadSpec* spec) const {
+    std::optional<YamlField> f = y_.Find(map, "skip_unchanged");
+    if (!f) return Status::Ok();
+    spec->skip_unchanged_location = y_.Where(*f);
+    if (f->value.IsScalar()) {
+      GPUGATE_ASSIGN_OR_RETURN(bool on, y_.Bool(*f));
+      if (on) spec->skip_unchanged = {"*"};
+      return Status::Ok();
+    }
+    GPUGATE_ASSIGN_OR_RETURN(spec->skip_unchanged, y_.StringList(*f, false));
+    if (spec->skip_unchanged.empty())
+      return y_.ErrorAt(*f, "'skip_unchanged' must be true, false or a non-empty list of static workload names");
+    for (const std::string& n : spec->skip_unchanged)
+      if (n.empty() || n == "*") return y_.ErrorAt(*f, "'skip_unchanged' entries are names of static workloads");
+    return Status::Ok();
   }
 
   // metrics: [names] and chip: CHIP. The names are only checked for form
@@ -840,6 +917,10 @@ class SuiteParser {
     if (!spec.cwd.empty()) spec.cwd = ResolveCwd(Substitute(spec.cwd, values));
     spec.filter = Substitute(spec.filter, values);
     if (!spec.results.empty()) spec.results = Substitute(spec.results, values);
+    if (!spec.file.empty()) spec.file = ResolvePath(Substitute(spec.file, values));
+    if (!spec.ptxas_log.empty()) spec.ptxas_log = ResolvePath(Substitute(spec.ptxas_log, values));
+    for (std::string& n : spec.skip_unchanged)
+      if (n != "*") n = Substitute(n, values);
     for (std::string& b : spec.benchmarks) b = Substitute(b, values);
     for (std::string& a : spec.axes) a = Substitute(a, values);
     if (spec.kind == WorkloadKind::kBuiltin) {
@@ -849,6 +930,13 @@ class SuiteParser {
       }
     }
     return spec;
+  }
+
+  // A static workload's file: relative to the suite file's folder, unless it
+  // starts with {bin} (the build folder given at run time).
+  std::string ResolvePath(const std::string& path) const {
+    if (path.rfind("{bin}", 0) == 0) return path;
+    return ResolveCwd(path);
   }
 
   // A relative cwd is taken from the suite file's folder; the result is made
@@ -962,6 +1050,7 @@ const char* ToString(WorkloadKind kind) {
     case WorkloadKind::kSynthetic: return "synthetic";
     case WorkloadKind::kGbench: return "gbench";
     case WorkloadKind::kNvbench: return "nvbench";
+    case WorkloadKind::kStatic: return "static";
   }
   return "?";
 }

@@ -47,9 +47,9 @@ struct SyntheticSpec {
   uint64_t seed = 1;            ///< base seed; combined with the workload name
 };
 
-enum class WorkloadKind { kBuiltin, kCommand, kSynthetic, kGbench, kNvbench };
+enum class WorkloadKind { kBuiltin, kCommand, kSynthetic, kGbench, kNvbench, kStatic };
 
-/// "builtin", "command", "synthetic", "gbench", "nvbench".
+/// "builtin", "command", "synthetic", "gbench", "nvbench", "static".
 const char* ToString(WorkloadKind kind);
 
 /// Whether the workload is a benchmark program (gbench, nvbench): one process
@@ -139,7 +139,26 @@ struct WorkloadSpec {
 
   // kind: synthetic
   SyntheticSpec synthetic;
+
+  // kind: static (harness/static_runner.h): the static kernel metrics of a
+  // binary, read without a GPU. Paths are absolute after loading (relative
+  // ones are taken from the suite file's folder) unless they start with
+  // {bin}, which --bin (or ab's --base/--head) replaces.
+  std::string file;                 ///< cubin, fatbin, object, library or executable
+  std::string ptxas_log;            ///< optional `ptxas -v` / --resource-usage log of the same build
+
+  /// `skip_unchanged:` (builtin, command, gbench, nvbench): `gate` does not
+  /// measure the workload when every static workload named here holds the
+  /// same SASS as in the baseline (the result is skipped with
+  /// code_unchanged). `true` in the file names every static workload of the
+  /// suite. Empty: always measured.
+  std::vector<std::string> skip_unchanged;
+  SourceLocation skip_unchanged_location;
 };
+
+/// Whether the workload's code is named by a static workload and can be
+/// skipped when that code did not change (`skip_unchanged`).
+inline bool SkipsWhenUnchanged(const WorkloadSpec& spec) { return !spec.skip_unchanged.empty(); }
 
 /// Whether the workload reports benchmarks of its own (a benchmark program,
 /// or a command with `results:`), each a workload of its own.

@@ -1,20 +1,9 @@
 // CUPTI activity structs -> plain records (see activity_cupti.h).
 #include "cupti/activity_cupti.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
-#include <memory>
+#include "util/demangle.h"
 
 namespace gpugate {
-
-std::string DemangleKernelName(const char* name) {
-  if (name == nullptr) return "";
-  if (name[0] != '_' || name[1] != 'Z') return name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : std::string(name);
-}
 
 namespace {
 

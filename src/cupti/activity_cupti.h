@@ -23,8 +23,4 @@ using ApiNameLookup = std::function<std::string(CUpti_CallbackDomain domain, CUp
 /// kernel names are demangled where they are mangled C++ names.
 bool AppendCuptiRecord(const CUpti_Activity* record, const ApiNameLookup& api_name, TraceRecords& out);
 
-/// "_Z5saxpyifPKfPf" -> "saxpy(int, float, float const*, float*)"; other
-/// names unchanged.
-std::string DemangleKernelName(const char* name);
-
 }  // namespace gpugate

@@ -2,10 +2,12 @@
 #include "gate/gate.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <utility>
 
 #include "harness/program_runner.h"
+#include "model/static_code.h"
 #include "stats/summary.h"
 #include "util/result.h"
 
@@ -54,9 +56,99 @@ class Gate {
   // --- steps ---------------------------------------------------------------
 
   void RunSuite() {
-    Results first = run_suite_(workloads_, options_.run, progress_);
+    Results first = AnySkipsWhenUnchanged() ? RunStaticFirst()
+                                            : run_suite_(workloads_, options_.run, progress_);
     out_.results = first;
     out_.runs.push_back(std::move(first));
+  }
+
+  bool AnySkipsWhenUnchanged() const {
+    return std::any_of(workloads_.begin(), workloads_.end(), SkipsWhenUnchanged);
+  }
+
+  // skip_unchanged: the static workloads run first; a workload whose named
+  // static workloads all hold the baseline's SASS is not measured, and each
+  // result the baseline has for it becomes a skipped result marked
+  // code_unchanged. Everything else runs as usual; the results keep suite
+  // order.
+  Results RunStaticFirst() {
+    std::vector<WorkloadSpec> statics, others;
+    for (const WorkloadSpec& w : workloads_) (w.kind == WorkloadKind::kStatic ? statics : others).push_back(w);
+    Results first = run_suite_(statics, options_.run, progress_);
+    std::vector<std::string> unchanged;
+    for (const WorkloadResult& r : first.workloads)
+      if (const WorkloadResult* base = NewestOk(r.name); base && SameStaticCode(r, *base))
+        unchanged.push_back(r.name);
+    std::map<std::string, std::vector<WorkloadResult>> skipped;  // by spec name
+    std::vector<WorkloadSpec> to_run;
+    for (const WorkloadSpec& w : others) {
+      std::vector<WorkloadResult> kept = UnchangedResults(w, unchanged);
+      if (kept.empty()) {
+        to_run.push_back(w);
+      } else {
+        skipped[w.name] = std::move(kept);
+      }
+    }
+    Results rest = to_run.empty() ? Results{} : run_suite_(to_run, options_.run, progress_);
+    Results out;
+    out.run = to_run.empty() ? first.run : rest.run;
+    std::map<std::string, std::vector<WorkloadResult*>> measured;  // by the spec that made them
+    auto take = [](Results& from, const WorkloadSpec& spec) {
+      std::vector<WorkloadResult> got;
+      for (WorkloadResult& r : from.workloads)
+        if (r.name == spec.name || ProgramBenchmarkOf(spec, r.name)) got.push_back(std::move(r));
+      return got;
+    };
+    for (const WorkloadSpec& w : workloads_) {
+      std::vector<WorkloadResult> part = w.kind == WorkloadKind::kStatic ? take(first, w)
+                                         : skipped.count(w.name)        ? std::move(skipped[w.name])
+                                                                        : take(rest, w);
+      for (WorkloadResult& r : part) out.workloads.push_back(std::move(r));
+    }
+    return out;
+  }
+
+  // The newest baseline result of `name` that ran.
+  const WorkloadResult* NewestOk(const std::string& name) const {
+    for (auto run = baseline_runs_.rbegin(); run != baseline_runs_.rend(); ++run)
+      if (const WorkloadResult* w = run->Find(name); w && w->status == WorkloadStatus::kOk) return w;
+    return nullptr;
+  }
+
+  // The results `spec` would give, as skipped code_unchanged results, when
+  // every static workload it names is unchanged and the baseline holds its
+  // results (a workload the baseline never measured is measured now).
+  std::vector<WorkloadResult> UnchangedResults(const WorkloadSpec& spec,
+                                               const std::vector<std::string>& unchanged) const {
+    if (!SkipsWhenUnchanged(spec)) return {};
+    for (const std::string& n : spec.skip_unchanged)
+      if (std::find(unchanged.begin(), unchanged.end(), n) == unchanged.end()) return {};
+    std::string names;
+    for (const std::string& n : spec.skip_unchanged) names += (names.empty() ? "" : ", ") + n;
+    std::vector<WorkloadResult> out;
+    std::vector<std::string> seen;
+    for (auto run = baseline_runs_.rbegin(); run != baseline_runs_.rend(); ++run)
+      for (const WorkloadResult& b : run->workloads) {
+        if (b.name != spec.name && !ProgramBenchmarkOf(spec, b.name)) continue;
+        if (b.status != WorkloadStatus::kOk) continue;
+        if (std::find(seen.begin(), seen.end(), b.name) != seen.end()) continue;
+        seen.push_back(b.name);
+        WorkloadResult r;
+        r.name = b.name;
+        r.kind = b.kind;
+        r.backend = b.backend;
+        r.params = b.params;
+        r.tags = b.tags;
+        r.metric = b.metric;
+        r.unit = b.unit;
+        r.lower_is_better = b.lower_is_better;
+        r.deterministic = b.deterministic;
+        r.status = WorkloadStatus::kSkipped;
+        r.code_unchanged = true;
+        r.reason = "not run: the code it runs is unchanged (" + names + " hold the baseline's SASS; skip_unchanged)";
+        out.push_back(std::move(r));
+      }
+    return out;
   }
 
   void Judge() {

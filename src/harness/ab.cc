@@ -11,6 +11,7 @@
 #include "harness/backends/synthetic_backend.h"
 #include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
+#include "harness/static_runner.h"
 #include "metrics/suite_metrics.h"
 #include "model/environment.h"
 #include "stats/summary.h"
@@ -73,6 +74,8 @@ void Finish(WorkloadResult& w) {
 }  // namespace
 
 bool UsesBinDir(const WorkloadSpec& spec) {
+  if (spec.kind == WorkloadKind::kStatic)
+    return spec.file.find("{bin}") != std::string::npos || spec.ptxas_log.find("{bin}") != std::string::npos;
   if (spec.kind != WorkloadKind::kCommand && !IsBenchmarkProgram(spec.kind)) return false;
   for (const auto& a : spec.argv)
     if (a.find("{bin}") != std::string::npos) return true;
@@ -83,6 +86,8 @@ bool UsesBinDir(const WorkloadSpec& spec) {
 
 WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir) {
   WorkloadSpec s = spec;
+  s.file = ReplaceAll(s.file, "{bin}", dir);
+  s.ptxas_log = ReplaceAll(s.ptxas_log, "{bin}", dir);
   if (spec.kind != WorkloadKind::kCommand && !IsBenchmarkProgram(spec.kind)) return s;
   for (auto& a : s.argv) a = ReplaceAll(a, "{bin}", dir);
   for (auto& [k, v] : s.env) v = ReplaceAll(v, "{bin}", dir);
@@ -101,7 +106,8 @@ WorkloadSpec AbSideSpec(const WorkloadSpec& spec, AbSide side, int round, const 
   s.sampling.max_time = spec.sampling.max_time / (2.0 * std::max(1, options.rounds));
 
   const std::string& dir = side == AbSide::kHead ? options.head_dir : options.base_dir;
-  if (spec.kind == WorkloadKind::kCommand || IsBenchmarkProgram(spec.kind)) {
+  if (spec.kind == WorkloadKind::kCommand || IsBenchmarkProgram(spec.kind) ||
+      spec.kind == WorkloadKind::kStatic) {
     s = WithBinDir(s, dir);
   } else if (spec.kind == WorkloadKind::kSynthetic) {
     SyntheticSpec& syn = s.synthetic;
@@ -199,6 +205,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     if (ReportsBenchmarks(spec)) return RunProgramWorkload(spec);
     if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions")
       return {RunInstructionWorkload(spec)};
+    if (spec.kind == WorkloadKind::kStatic) return {RunStaticWorkload(spec)};
     auto backend = backends.For(spec);
     if (!backend.ok()) {
       WorkloadResult skipped;

@@ -15,6 +15,7 @@
 #include "harness/backends/synthetic_backend.h"
 #include "harness/instruction_runner.h"
 #include "harness/program_runner.h"
+#include "harness/static_runner.h"
 #include "metrics/suite_metrics.h"
 #include "model/environment.h"
 #include "stats/summary.h"
@@ -315,6 +316,8 @@ Result<Backend*> BackendSet::For(const WorkloadSpec& spec) {
     case WorkloadKind::kNvbench:
       return ToolError(std::string("a ") + ToString(spec.kind) +
                        " workload runs as a benchmark program (RunProgramWorkload), not on a backend");
+    case WorkloadKind::kStatic:
+      return ToolError("a static workload is read by RunStaticWorkload, not run on a backend");
     case WorkloadKind::kBuiltin: break;
   }
   const std::string want = options_.backend != "auto" ? options_.backend : spec.backend;
@@ -356,6 +359,9 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
       done = RunProgramWorkload(spec, progress);
     } else if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
       done.push_back(RunInstructionWorkload(spec, progress));
+      if (progress) progress->WorkloadFinished(done.back());
+    } else if (spec.kind == WorkloadKind::kStatic) {
+      done.push_back(RunStaticWorkload(spec));
       if (progress) progress->WorkloadFinished(done.back());
     } else {
       auto backend = backends.For(spec);

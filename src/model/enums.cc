@@ -74,6 +74,7 @@ const char* ToString(Reason r) {
     case Reason::kCurrentSkipped: return "current_skipped";
     case Reason::kBaselineFailed: return "baseline_failed";
     case Reason::kBaselineSkipped: return "baseline_skipped";
+    case Reason::kCodeUnchanged: return "code_unchanged";
   }
   return "?";
 }
@@ -81,7 +82,7 @@ const char* ToString(Reason r) {
 const std::vector<Reason>& AllReasons() {
   static const std::vector<Reason> all = [] {
     std::vector<Reason> v;
-    for (int i = 0; i <= static_cast<int>(Reason::kBaselineSkipped); ++i)
+    for (int i = 0; i <= static_cast<int>(Reason::kCodeUnchanged); ++i)
       v.push_back(static_cast<Reason>(i));
     return v;
   }();

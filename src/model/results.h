@@ -119,6 +119,10 @@ struct KernelResult {
   /// registers, shared_mem_bytes, ...; work counts per call, when a producer
   /// knows them, as "bytes" and "flops" (cpu_kernels.h's convention).
   std::map<std::string, double> metrics;
+  /// Facts that are text, not numbers: a static kernel's "arch" ("sm_90"),
+  /// "mangled_name", "sass_hash" (16 hex digits, exact) and
+  /// "occupancy_limiter" (harness/static_runner.h).
+  std::map<std::string, std::string> attributes;
   std::optional<RegimeInfo> regime;  ///< with --device-profile and work counts
 };
 
@@ -174,6 +178,10 @@ struct WorkloadResult {
   std::optional<RegimeInfo> regime;          ///< with --device-profile and work counts
   std::map<std::string, double> counters;    ///< free-form numeric counters
   int confirmation_reruns = 0;               ///< set by `gate`
+  /// Not measured because the code it runs did not change: the static
+  /// workloads it names (skip_unchanged) hold the same SASS as the baseline's.
+  /// Set by `gate` on a skipped result; `reason` says which workloads.
+  bool code_unchanged = false;
   /// The CPU model this workload ran on when it differs within the run: set
   /// by `merge` on every workload when the shards of one runner class ran on
   /// different CPU models (compare then gives each CPU's workloads their own

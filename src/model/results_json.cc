@@ -167,6 +167,15 @@ void WriteKernel(Writer& w, const KernelResult& k) {
   w.SetFormatOptions(rapidjson::kFormatDefault);
   w.Key("metrics");
   WriteNumberMap(w, k.metrics);
+  if (!k.attributes.empty()) {
+    w.Key("attributes");
+    w.StartObject();
+    for (const auto& [key, value] : k.attributes) {
+      WriteJsonString(w, key);
+      WriteJsonString(w, value);
+    }
+    w.EndObject();
+  }
   WriteRegime(w, k.regime);
   w.EndObject();
 }
@@ -251,6 +260,7 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
   w.Key("counters");
   WriteNumberMap(w, r.counters);
   Field(w, "confirmation_reruns", r.confirmation_reruns);
+  if (r.code_unchanged) Field(w, "code_unchanged", true);
   if (r.cpu_model) Field(w, "cpu_model", r.cpu_model);
   w.EndObject();
 }
@@ -576,6 +586,16 @@ void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) 
     ReadSamples(d, *durations, p.Member("durations_s"), SampleKind::kKernelTime, &k->durations_s);
   if (const JsonValue* metrics = o.Get("metrics", false))
     ReadNumberMap(d, *metrics, p.Member("metrics"), &k->metrics);
+  if (const JsonValue* attributes = o.Get("attributes", false)) {
+    const Path ap = p.Member("attributes");
+    if (!attributes->IsObject()) return d.TypeError(*attributes, ap, "an object");
+    for (const auto& [key, value] : attributes->members) {
+      std::string text;
+      Decode(d, value, ap.Member(key), &text);
+      if (!d.ok()) return;
+      k->attributes[key] = std::move(text);
+    }
+  }
   ReadRegime(d, o, &k->regime);
 }
 
@@ -708,6 +728,7 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
   if (const JsonValue* counters = o.Get("counters", false))
     ReadNumberMap(d, *counters, p.Member("counters"), &w->counters);
   o.Count("confirmation_reruns", &w->confirmation_reruns, false);
+  o.Optional("code_unchanged", &w->code_unchanged);
   o.Optional("cpu_model", &w->cpu_model);
 }
 

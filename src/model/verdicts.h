@@ -59,6 +59,10 @@ enum class Reason {
   kCurrentSkipped,
   kBaselineFailed,
   kBaselineSkipped,
+  /// The code did not change: a static workload whose kernels all hold the
+  /// baseline's SASS (unchanged), or a workload `gate` did not measure for
+  /// that reason (skip_unchanged; skipped).
+  kCodeUnchanged,
 };
 
 /// One workload x metric comparison.

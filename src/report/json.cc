@@ -240,8 +240,9 @@ constexpr Reason kReasons[] = {
     Reason::kCurrentSkipped,
     Reason::kBaselineFailed,
     Reason::kBaselineSkipped,
+    Reason::kCodeUnchanged,
 };
-static_assert(std::size(kReasons) == static_cast<size_t>(Reason::kBaselineSkipped) + 1,
+static_assert(std::size(kReasons) == static_cast<size_t>(Reason::kCodeUnchanged) + 1,
               "kReasons lists every Reason");
 
 void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerdict* m) {

@@ -498,6 +498,9 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
     case Reason::kCurrentSkipped: return sentence_or("skipped in this run");
     case Reason::kBaselineFailed: return sentence_or("failed in the baseline");
     case Reason::kBaselineSkipped: return sentence_or("skipped in the baseline");
+    case Reason::kCodeUnchanged:
+      return m.verdict == Verdict::kSkipped ? sentence_or("not run: its code is unchanged")
+                                            : "code unchanged (same SASS)";
   }
   return m.sentence;
 }

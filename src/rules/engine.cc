@@ -8,8 +8,10 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
+#include "model/static_code.h"
 #include "rules/suggestions.h"
 #include "static/occupancy.h"
 #include "util/strings.h"
@@ -211,16 +213,49 @@ void SetOccupancyNames(MapScope& s, const Results& r, const KernelResult& k,
   }
 }
 
+// A kernel's resources (from a trace, CUPTI or the static lane), under
+// `prefix` ("kernel." for the current run, "kernel.base_" for the baseline's
+// kernel of the same name).
+void SetResourceNames(MapScope& s, const std::string& prefix, const KernelResult& k) {
+  if (auto x = KernelMetric(k, "registers_per_thread"); x && *x > 0) s.Set(prefix + "registers", NumberValue(*x));
+  if (auto x = KernelMetric(k, "shared_mem_bytes")) s.Set(prefix + "shared_memory", NumberValue(*x, kBytesDim));
+  if (auto x = KernelMetric(k, "stack_frame_bytes")) s.Set(prefix + "stack_frame", NumberValue(*x, kBytesDim));
+  const auto stores = KernelMetric(k, "spill_store_bytes");
+  const auto loads = KernelMetric(k, "spill_load_bytes");
+  if (stores) s.Set(prefix + "spill_stores", NumberValue(*stores, kBytesDim));
+  if (loads) s.Set(prefix + "spill_loads", NumberValue(*loads, kBytesDim));
+  if (stores && loads) s.Set(prefix + "spills", NumberValue(*stores + *loads, kBytesDim));
+  if (auto x = KernelMetric(k, "sass_instructions")) s.Set(prefix + "sass_instructions", NumberValue(*x));
+  // The static lane's occupancy: at the best block size within the launch
+  // bound (a launch's own, from the trace, is SetOccupancyNames').
+  if (auto x = KernelMetric(k, "theoretical_occupancy")) s.Set(prefix + "theoretical_occupancy", NumberValue(*x));
+  if (auto it = k.attributes.find("occupancy_limiter"); it != k.attributes.end())
+    s.Set(prefix + "occupancy_limiter", StringValue(it->second));
+}
+
+/// The baseline's kernels of one workload by name.
+using KernelIndex = std::unordered_map<std::string, const KernelResult*>;
+
 void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
-                    double total, double launches, const VerdictIndex& v) {
+                    double total, double launches, const VerdictIndex& v, const KernelIndex& base) {
   s.Set("kernel.name", StringValue(k.name));
-  s.Set("kernel.duration", NumberValue(k.total_s, kTimeDim));
-  s.Set("kernel.launches", NumberValue(static_cast<double>(k.count)));
-  if (k.count > 0) s.Set("kernel.mean_duration", NumberValue(k.total_s / k.count, kTimeDim));
-  s.SetTotal("kernel.duration", total);
-  s.SetTotal("kernel.launches", launches);
-  if (auto x = KernelMetric(k, "registers_per_thread"); x && *x > 0) s.Set("kernel.registers", NumberValue(*x));
-  if (auto x = KernelMetric(k, "shared_mem_bytes")) s.Set("kernel.shared_memory", NumberValue(*x, kBytesDim));
+  // A static kernel is not launched: it has no time and no launches.
+  if (!IsStaticResult(w)) {
+    s.Set("kernel.duration", NumberValue(k.total_s, kTimeDim));
+    s.Set("kernel.launches", NumberValue(static_cast<double>(k.count)));
+    if (k.count > 0) s.Set("kernel.mean_duration", NumberValue(k.total_s / k.count, kTimeDim));
+    s.SetTotal("kernel.duration", total);
+    s.SetTotal("kernel.launches", launches);
+  }
+  SetResourceNames(s, "kernel.", k);
+  if (auto found = base.find(k.name); found != base.end()) {
+    const KernelResult* bk = found->second;
+    SetResourceNames(s, "kernel.base_", *bk);
+    auto now = k.attributes.find(kSassHashAttribute);
+    auto then = bk->attributes.find(kSassHashAttribute);
+    if (now != k.attributes.end() && then != bk->attributes.end())
+      s.Set("kernel.code_changed", BoolValue(now->second != then->second));
+  }
   if (auto x = KernelMetric(k, "occupancy_pct")) s.Set("kernel.achieved_occupancy", NumberValue(*x / 100.0));
   const auto grid = KernelMetric(k, "grid_blocks");
   const auto block = KernelMetric(k, "block_threads");
@@ -363,12 +398,18 @@ const rules::Schema& RuleSchema() {
     s["kernel.mean_duration"] = Num("time per launch", kTimeDim);
     s["kernel.launches"] = Num("launches in the workload", kNumberDim, true);
     s["kernel.registers"] = Num("registers per thread");
-    s["kernel.shared_memory"] = Num("shared memory per block (static + dynamic)", kBytesDim);
+    s["kernel.shared_memory"] = Num("shared memory per block (static + dynamic from a trace; static in the static lane)", kBytesDim);
+    s["kernel.stack_frame"] = Num("stack frame per thread: local memory (static lane)", kBytesDim);
+    s["kernel.spill_stores"] = Num("bytes of register spill stores per thread (static lane with ptxas_log)", kBytesDim);
+    s["kernel.spill_loads"] = Num("bytes of register spill loads per thread (static lane with ptxas_log)", kBytesDim);
+    s["kernel.spills"] = Num("spill stores + spill loads (static lane with ptxas_log)", kBytesDim);
+    s["kernel.sass_instructions"] = Num("SASS instructions in the kernel's code (static lane)");
+    s["kernel.code_changed"] = Bool("the kernel's SASS hash differs from the baseline's kernel of the same name (static lane)");
     s["kernel.grid_blocks"] = Num("blocks in the grid (last launch)");
     s["kernel.block_threads"] = Num("threads per block (last launch)");
     s["kernel.warp_fill"] = Num("share of the block's warp lanes that hold a thread (1 for multiples of 32)");
     s["kernel.achieved_occupancy"] = Num("achieved occupancy reported by the trace");
-    s["kernel.theoretical_occupancy"] = Num("theoretical occupancy of the launch on this GPU (cuda_occupancy.h)");
+    s["kernel.theoretical_occupancy"] = Num("theoretical occupancy (cuda_occupancy.h) of the launch on this GPU; in the static lane at the best block size for the kernel's arch");
     s["kernel.occupancy_limiter"] = Str("what limits it: registers, shared_memory, blocks, barriers or warps");
     s["kernel.blocks_per_sm"] = Num("resident blocks per SM at the launch's block size");
     s["kernel.waves"] = Num("grid blocks / (SMs x resident blocks per SM)");
@@ -392,6 +433,16 @@ const rules::Schema& RuleSchema() {
     s["trace.shorter_than_launch"] = Num("kernels that ran shorter than their launch call");
     s["trace.span"] = Num("the traced span", kTimeDim);
     s["trace.kernel_time"] = Num("sum of kernel durations", kTimeDim);
+
+    // The baseline's kernel of the same name (compare only).
+    for (const char* n : {"registers", "shared_memory", "stack_frame", "spill_stores", "spill_loads", "spills",
+                          "sass_instructions", "theoretical_occupancy"}) {
+      NameInfo base = s.at(std::string("kernel.") + n);
+      base.doc = "kernel." + std::string(n) + " of the baseline's kernel of the same name";
+      base.aggregatable = false;
+      s[std::string("kernel.base_") + n] = base;
+    }
+    s["kernel.base_occupancy_limiter"] = Str("kernel.occupancy_limiter of the baseline's kernel of the same name");
 
     NameInfo kernel;
     kernel.type = Type::kNumber;
@@ -418,12 +469,16 @@ RuleScope InferScope(const rules::Expr& when, const std::optional<rules::Expr>& 
 }
 
 std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const Results& current,
-                                      const Verdicts* verdicts) {
+                                      const Verdicts* verdicts, const Results* baseline) {
   std::vector<Suggestion> out;
   const VerdictIndex index = IndexVerdicts(verdicts);
   const bool kernel_rules = std::any_of(rules.begin(), rules.end(), [](const ExprRule& r) {
     return r.emit != RuleEmit::kOff && r.scope == RuleScope::kKernel;
   });
+  std::unordered_map<std::string, const WorkloadResult*> base_workloads;
+  if (baseline != nullptr && kernel_rules)
+    for (const WorkloadResult& b : baseline->workloads)
+      if (b.status == WorkloadStatus::kOk) base_workloads.emplace(b.name, &b);
   for (const WorkloadResult& w : current.workloads) {
     if (w.status != WorkloadStatus::kOk) continue;
     MapScope base;
@@ -434,6 +489,9 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
     // One scope per kernel, built once for all kernel rules.
     std::vector<MapScope> kernel_scopes;
     if (kernel_rules) {
+      KernelIndex base_kernels;
+      if (auto b = base_workloads.find(w.name); b != base_workloads.end())
+        for (const KernelResult& bk : b->second->kernels) base_kernels.emplace(bk.name, &bk);
       double total = 0, launches = 0;
       for (const KernelResult& k : w.kernels) {
         total += k.total_s;
@@ -442,7 +500,7 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
       kernel_scopes.reserve(w.kernels.size());
       for (const KernelResult& k : w.kernels) {
         kernel_scopes.push_back(base);
-        SetKernelNames(kernel_scopes.back(), current, w, k, total, launches, index);
+        SetKernelNames(kernel_scopes.back(), current, w, k, total, launches, index, base_kernels);
       }
     }
     for (const ExprRule& rule : rules) {

@@ -26,10 +26,12 @@ RuleScope InferScope(const rules::Expr& when, const std::optional<rules::Expr>& 
 
 /// Evaluates every rule not switched off. `verdicts` (may be empty) links
 /// findings to the regression they explain (a kernel's or workload's own
-/// verdict). Suggestions come out sorted by priority, then estimated speedup
-/// (largest first), then rule id and workload.
+/// verdict). `baseline` (may be null; the newest baseline run) gives the
+/// kernel.base_* names and kernel.code_changed: the same workload's kernel
+/// of the same name there. Suggestions come out sorted by priority, then
+/// estimated speedup (largest first), then rule id and workload.
 std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const Results& current,
-                                      const Verdicts* verdicts);
+                                      const Verdicts* verdicts, const Results* baseline = nullptr);
 
 
 }  // namespace gpugate

@@ -17,7 +17,7 @@ namespace gpugate::rules {
 namespace detail {
 
 enum class Op {
-  kNumber, kString, kBool, kName, kShare, kCount,
+  kNumber, kString, kBool, kName, kShare, kCount, kKnown,
   kNeg, kNot, kAnd, kOr,
   kAdd, kSub, kMul, kDiv,
   kEq, kNe, kLt, kLe, kGt, kGe,
@@ -103,8 +103,9 @@ struct FunctionInfo {
 };
 
 constexpr FunctionInfo kFunctions[] = {
-    {"abs", Op::kAbs, 1, 1},       {"count", Op::kCount, 1, 1}, {"max", Op::kMax, 2, -1},
-    {"min", Op::kMin, 2, -1},      {"ratio", Op::kRatio, 2, 2}, {"share", Op::kShare, 1, 1},
+    {"abs", Op::kAbs, 1, 1},   {"count", Op::kCount, 1, 1}, {"known", Op::kKnown, 1, 1},
+    {"max", Op::kMax, 2, -1},  {"min", Op::kMin, 2, -1},    {"ratio", Op::kRatio, 2, 2},
+    {"share", Op::kShare, 1, 1},
 };
 
 const FunctionInfo* FindFunction(std::string_view name) {
@@ -525,7 +526,7 @@ class Parser {
     }
     const Token open = Take();
     if (!Enter(open.offset)) return false;
-    if (f->op == Op::kShare || f->op == Op::kCount) {
+    if (f->op == Op::kShare || f->op == Op::kCount || f->op == Op::kKnown) {
       if (!ParseAggregate(*f, fn, out)) return false;
       Leave();
       return true;
@@ -567,18 +568,19 @@ class Parser {
     return true;
   }
 
+  // share(NAME), count(NAME) and known(NAME): one schema name each.
   bool ParseAggregate(const FunctionInfo& f, const Token& fn, Operand* out) {
     const bool share = f.op == Op::kShare;
+    const bool known = f.op == Op::kKnown;
+    const char* example = share ? "share(kernel.duration)" : known ? "known(kernel.spills)" : "count(kernel)";
     const Token& arg = Peek();
     if (arg.kind != Tok::kName || Peek(1).kind == Tok::kLParen) {
-      return Fail(arg.offset, fn.text + "() takes one name, e.g. " +
-                                  (share ? "share(kernel.duration)" : "count(kernel)") +
-                                  ", found " + Found(arg));
+      return Fail(arg.offset, fn.text + "() takes one name, e.g. " + example + ", found " + Found(arg));
     }
     const Token name = Take();
     const NameInfo* info = LookupName(name);
     if (!info) return false;
-    if (share ? !info->aggregatable : !info->countable) {
+    if (!known && (share ? !info->aggregatable : !info->countable)) {
       std::string accepted;
       for (const auto& [n, i] : schema_)
         if (share ? i.aggregatable : i.countable) accepted += (accepted.empty() ? "" : ", ") + n;
@@ -588,14 +590,12 @@ class Parser {
     }
     if (Peek().kind != Tok::kRParen) {
       if (Peek().kind == Tok::kEnd) return Fail(fn.offset, "'(' of " + fn.text + "() is never closed");
-      return Fail(name.offset, fn.text + "() takes one name, e.g. " +
-                                   (share ? "share(kernel.duration)" : "count(kernel)") +
-                                   ", found an expression");
+      return Fail(name.offset, fn.text + "() takes one name, e.g. " + example + ", found an expression");
     }
     const Token close = Take();
     auto n = std::make_shared<Node>();
     n->op = f.op;
-    n->type = Type::kNumber;
+    n->type = known ? Type::kBool : Type::kNumber;
     n->text = name.text;
     *out = Operand{n, fn.offset, EndOf(close), false};
     return true;
@@ -688,6 +688,8 @@ Value Eval(const Node& n, const Scope& scope) {
     case Op::kName: return Checked(scope.Lookup(n.text), n);
     case Op::kShare: return Checked(scope.Share(n.text), n);
     case Op::kCount: return Checked(scope.Count(n.text), n);
+    // Never unknown: whether the scope has a value for the name.
+    case Op::kKnown: return Value::Bool(scope.Lookup(n.text).kind != Value::Kind::kUnknown);
     case Op::kNot: {
       const Value v = Eval(*n.args[0], scope);
       return v.kind == Value::Kind::kBool ? Value::Bool(!v.boolean) : Value{};
@@ -712,7 +714,7 @@ Value Eval(const Node& n, const Scope& scope) {
 }
 
 void CollectNames(const Node& n, std::set<std::string>* out) {
-  if (n.op == Op::kName || n.op == Op::kShare || n.op == Op::kCount) out->insert(n.text);
+  if (n.op == Op::kName || n.op == Op::kShare || n.op == Op::kCount || n.op == Op::kKnown) out->insert(n.text);
   for (const NodePtr& a : n.args) CollectNames(*a, out);
 }
 

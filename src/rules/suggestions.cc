@@ -117,8 +117,9 @@ NoiseProfile MeasureNoise(const WorkloadResult& w) {
 }
 
 std::vector<Suggestion> SuggestFromComparison(const std::vector<ExprRule>& rules,
-                                              const Results& current, const Verdicts& verdicts) {
-  std::vector<Suggestion> out = EvaluateRules(rules, current, &verdicts);
+                                              const Results& current, const Verdicts& verdicts,
+                                              const Results* baseline) {
+  std::vector<Suggestion> out = EvaluateRules(rules, current, &verdicts, baseline);
   EnvironmentMismatch(verdicts, &out);
   BetweenRunNoise(verdicts, &out);
   KernelRegressedMost(verdicts, &out);

@@ -22,10 +22,12 @@ struct NoiseProfile {
 };
 NoiseProfile MeasureNoise(const WorkloadResult& w);
 
-/// Runs the policy's expression rules over `current` and the diagnostics over
+/// Runs the policy's expression rules over `current` (with `baseline`, the
+/// newest baseline run, for the kernel.base_* names) and the diagnostics over
 /// `verdicts` (which must come from comparing `current` with a baseline);
 /// suggestions are in SuggestionBefore order.
 std::vector<Suggestion> SuggestFromComparison(const std::vector<ExprRule>& rules,
-                                              const Results& current, const Verdicts& verdicts);
+                                              const Results& current, const Verdicts& verdicts,
+                                              const Results* baseline = nullptr);
 
 }  // namespace gpugate

@@ -154,9 +154,11 @@ void ExpectSameResults(const Results& a, const Results& b) {
       for (size_t d = 0; d < wa.kernels[k].durations_s.size(); ++d)
         ExpectSameDouble(wa.kernels[k].durations_s[d], wb.kernels[k].durations_s[d], "duration");
       ExpectSameMap(wa.kernels[k].metrics, wb.kernels[k].metrics, "metrics");
+      EXPECT_EQ(wa.kernels[k].attributes, wb.kernels[k].attributes);
     }
     ExpectSameMap(wa.counters, wb.counters, "counters");
     EXPECT_EQ(wa.confirmation_reruns, wb.confirmation_reruns);
+    EXPECT_EQ(wa.code_unchanged, wb.code_unchanged);
   }
 }
 
@@ -237,7 +239,13 @@ Results FullResults() {
   k.metrics = {{"registers", 32}, {"shared_mem_bytes", 0}};
   k.regime = RegimeInfo{"compute-bound", 2.5, 0.75, "Test GPU"};
   w.kernels.push_back(k);
-  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}, {}});
+  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}, {}, {}});
+  KernelResult st;
+  st.name = "heavy(float const*, float*, int)@sm_90";
+  st.metrics = {{"registers_per_thread", 40}, {"sass_instructions", 768}};
+  st.attributes = {{"sass_hash", "0x55fdfb6b06ea8e91"}, {"occupancy_limiter", "registers"}, {"weird \"key\"", "v\n"}};
+  w.kernels.push_back(st);
+  w.code_unchanged = true;
   w.regime = RegimeInfo{"memory-bound", std::nullopt, 1.25, "Test GPU"};
   w.counters = {{"cache_misses", 1234.5}, {"ipc", 1.75}, {"weird key \"x\"", -1}};
   w.confirmation_reruns = 2;
@@ -642,9 +650,10 @@ std::string SchemaDoc() {
 void CollectKeys(const JsonValue& v, std::set<std::string>* keys, bool free_form) {
   for (const auto& [key, child] : v.members) {
     if (!free_form) keys->insert(key);
-    // Values of params, counters, metrics and source_context are data, not schema fields.
+    // Values of params, counters, metrics, attributes and source_context are
+    // data, not schema fields.
     const bool data = key == "params" || key == "counters" || key == "metrics" ||
-                      key == "source_context";
+                      key == "attributes" || key == "source_context";
     CollectKeys(child, keys, data);
   }
   for (const auto& item : v.items) CollectKeys(item, keys, false);

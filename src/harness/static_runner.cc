@@ -1,0 +1,132 @@
+// kind: static workloads (see static_runner.h).
+#include "harness/static_runner.h"
+
+#include <set>
+#include <utility>
+
+#include "static/inspect_render.h"
+#include "static/ptxas_log.h"
+#include "stats/summary.h"
+#include "util/demangle.h"
+#include "util/fs.h"
+
+namespace gpugate {
+
+namespace {
+
+std::string ArchText(int arch) { return "sm_" + std::to_string(arch); }
+
+int64_t Product(const std::array<int64_t, 3>& d) {
+  int64_t n = 1;
+  for (int64_t x : d) n *= std::max<int64_t>(1, x);
+  return n;
+}
+
+KernelResult ToKernelResult(const KernelInfo& k, const KernelExtras* x) {
+  KernelResult r;
+  r.name = DemangleKernelName(k.name.c_str()) + "@" + ArchText(k.arch);
+  auto& m = r.metrics;
+  m["arch"] = k.arch;
+  if (k.registers) m["registers_per_thread"] = *k.registers;
+  if (k.stack_frame) m["stack_frame_bytes"] = static_cast<double>(*k.stack_frame);
+  if (k.min_stack) m["min_stack_bytes"] = static_cast<double>(*k.min_stack);
+  m["shared_mem_bytes"] = static_cast<double>(k.shared_bytes);
+  if (k.param_bytes) m["param_bytes"] = static_cast<double>(*k.param_bytes);
+  m["barriers"] = k.barriers;
+  if (k.max_threads) m["max_threads_per_block"] = static_cast<double>(Product(*k.max_threads));
+  m["sass_bytes"] = static_cast<double>(k.sass_bytes);
+  if (k.instructions) m["sass_instructions"] = static_cast<double>(*k.instructions);
+  r.attributes["arch"] = ArchText(k.arch);
+  r.attributes["mangled_name"] = k.name;
+  r.attributes[kSassHashAttribute] = SassHashText(k.sass_hash);
+  if (x != nullptr) {
+    if (x->spill_stores) m["spill_store_bytes"] = static_cast<double>(*x->spill_stores);
+    if (x->spill_loads) m["spill_load_bytes"] = static_cast<double>(*x->spill_loads);
+    if (x->occupancy) {
+      m["theoretical_occupancy"] = x->occupancy->fraction;
+      m["occupancy_block_size"] = x->occupancy->block_size;
+      r.attributes["occupancy_limiter"] = x->occupancy->limiter;
+    }
+  }
+  return r;
+}
+
+WorkloadResult Describe(const WorkloadSpec& spec) {
+  WorkloadResult w;
+  w.name = spec.name;
+  w.kind = ToString(spec.kind);
+  w.backend = "static";
+  w.params = spec.params;
+  w.tags = spec.tags;
+  w.deterministic = true;
+  return w;
+}
+
+WorkloadResult Failed(const WorkloadSpec& spec, const std::string& reason) {
+  WorkloadResult w = Describe(spec);
+  w.status = WorkloadStatus::kFailed;
+  w.reason = reason;
+  return w;
+}
+
+}  // namespace
+
+WorkloadResult StaticWorkloadResult(const WorkloadSpec& spec, const InspectReport& report) {
+  WorkloadResult w = Describe(spec);
+  bool all_counted = true;
+  double instructions = 0, bytes = 0;
+  std::set<std::string> names;
+  for (const InspectedCubin& c : report.cubins) {
+    for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
+      const KernelInfo& k = c.cubin.kernels[i];
+      KernelResult r = ToKernelResult(k, i < c.extras.size() ? &c.extras[i] : nullptr);
+      // The same kernel and arch twice (two translation units, two fatbins):
+      // each keeps a name of its own, numbered in the order found.
+      const std::string base = r.name;
+      for (int n = 2; names.count(r.name); ++n) r.name = base + " #" + std::to_string(n);
+      names.insert(r.name);
+      if (i < c.extras.size() && !c.extras[i].occupancy && !c.extras[i].occupancy_note.empty())
+        w.notes.push_back(r.name + ": no theoretical occupancy: " + c.extras[i].occupancy_note);
+      all_counted = all_counted && k.instructions.has_value();
+      instructions += static_cast<double>(k.instructions.value_or(0));
+      bytes += static_cast<double>(k.sass_bytes);
+      w.kernels.push_back(std::move(r));
+    }
+  }
+  for (const InspectNote& n : report.notes) w.notes.push_back(n.source + ": " + n.message);
+  if (w.kernels.empty()) {
+    w.status = WorkloadStatus::kFailed;
+    w.reason = "no SASS kernels in " + report.file +
+               (report.notes.empty() ? std::string() : " (" + report.notes.front().message + ")");
+    return w;
+  }
+  if (all_counted) {
+    w.metric = "sass_instructions";
+    w.unit = "instructions";
+    w.rounds = {{instructions}};
+  } else {
+    w.metric = "sass_bytes";
+    w.unit = "bytes";
+    w.rounds = {{bytes}};
+  }
+  w.summary = Summarize(w.rounds.front());
+  return w;
+}
+
+WorkloadResult RunStaticWorkload(const WorkloadSpec& spec) {
+  if (spec.file.rfind("{bin}", 0) == 0)
+    return Failed(spec, "'file' uses {bin}: pass --bin DIR (its build folder)");
+  Result<InspectReport> report = InspectFile(spec.file);
+  if (!report.ok()) return Failed(spec, report.error().message);
+  AddOccupancy(&*report);
+  if (!spec.ptxas_log.empty()) {
+    Result<std::string> text = ReadFile(spec.ptxas_log, InputKind::kData);
+    if (!text.ok()) return Failed(spec, "ptxas_log: " + text.error().message);
+    Result<std::vector<PtxasKernel>> log = ParsePtxasLog(*text, spec.ptxas_log);
+    if (!log.ok()) return Failed(spec, log.error().message);
+    AddPtxasLog(&*report, *log, spec.ptxas_log);
+  }
+  return StaticWorkloadResult(spec, *report);
+}
+
+}  // namespace gpugate

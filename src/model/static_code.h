@@ -1,0 +1,24 @@
+// Static kernel results (kind: static, harness/static_runner.h) as the
+// judge and the gate see them: which code a result holds.
+#pragma once
+
+#include "model/results.h"
+
+namespace gpugate {
+
+/// Kind of a static workload's result.
+inline constexpr const char* kStaticKind = "static";
+
+/// The KernelResult attribute holding a static kernel's SASS hash (FNV-1a 64
+/// of its .text bytes, "0x" and 16 hex digits).
+inline constexpr const char* kSassHashAttribute = "sass_hash";
+
+inline bool IsStaticResult(const WorkloadResult& w) { return w.kind == kStaticKind; }
+
+/// Whether two results of a static workload hold the same code: the same
+/// kernels (by name, which carries the architecture) with the same SASS hash
+/// each. False when either is not an ok static result, holds no kernels, or
+/// a hash is missing.
+bool SameStaticCode(const WorkloadResult& a, const WorkloadResult& b);
+
+}  // namespace gpugate

@@ -509,6 +509,8 @@ class SuiteParser {
     if (!mf) return y_.ErrorAt(cf->key, "'chip' applies only with 'metrics' (the chip their names are checked against)");
     if (spec->kind == WorkloadKind::kSynthetic)
       return y_.ErrorAt(mf->key, "'metrics' does not apply to a synthetic workload: it runs no GPU kernels");
+    if (spec->kind == WorkloadKind::kStatic)
+      return y_.ErrorAt(mf->key, "'metrics' does not apply to a static workload: it reads a binary, nothing runs");
     if (spec->kind == WorkloadKind::kBuiltin && spec->backend == "cpu")
       return y_.ErrorAt(mf->key, "'metrics' does not apply to backend: cpu: hardware counters are GPU counters");
     if (!cf)
@@ -543,11 +545,15 @@ class SuiteParser {
     allowed.insert(allowed.end(), own.begin(), own.end());
     for (const YamlField& f : y_.Entries(map)) {
       if (Contains(allowed, f.name)) continue;
-      for (size_t k = 0; k < KindNames().size(); ++k) {
-        if (k != kind_index && Contains(KindSpecificKeys()[k], f.name))
-          return y_.ErrorAt(f.key, "key " + Quote(f.name) + " applies only to kind " +
-                                       KindNames()[k] + " workloads, but this workload is kind " +
-                                       KindNames()[kind_index]);
+      std::vector<std::string> kinds;  // the kinds the key belongs to
+      for (size_t k = 0; k < KindNames().size(); ++k)
+        if (k != kind_index && Contains(KindSpecificKeys()[k], f.name)) kinds.push_back(KindNames()[k]);
+      if (!kinds.empty()) {
+        std::string list;
+        for (size_t i = 0; i < kinds.size(); ++i)
+          list += (i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ") + kinds[i];
+        return y_.ErrorAt(f.key, "key " + Quote(f.name) + " applies only to kind " + list +
+                                     " workloads, but this workload is kind " + KindNames()[kind_index]);
       }
     }
     return y_.CheckKeys(map, allowed);

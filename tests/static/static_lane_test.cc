@@ -1,0 +1,345 @@
+// The static kernel lane end to end on real cubins (tests/data/cubins,
+// heavy.cu built twice by nvcc 13.0, the second time with -maxrregcount=16 so
+// that `heavy` spills): kind: static results, the judge (code unchanged,
+// environments), the built-in static rules fired and kept silent, and the
+// gate's skip_unchanged.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "compare/compare.h"
+#include "config/policy.h"
+#include "gate/gate.h"
+#include "harness/static_runner.h"
+#include "model/static_code.h"
+#include "static/occupancy.h"
+
+namespace gpugate {
+namespace {
+
+std::string Data(const std::string& file) { return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/cubins/" + file; }
+
+const char kHeavy[] = "heavy(float const*, float*, int)@sm_90";
+const char kPlain[] = "plain_add@sm_90";
+
+WorkloadSpec StaticSpec(const std::string& cubin, bool with_log) {
+  WorkloadSpec s;
+  s.name = "kernels";
+  s.kind = WorkloadKind::kStatic;
+  s.file = Data(cubin + ".cubin");
+  if (with_log) s.ptxas_log = Data(cubin + ".ptxas.txt");
+  return s;
+}
+
+Results Run(const std::vector<WorkloadResult>& workloads, const std::string& gpu = "") {
+  Results r;
+  r.run.run_id = "run";
+  r.run.env.cpu_model = "Test CPU";
+  if (!gpu.empty()) r.run.env.gpu.name = gpu;
+  r.workloads = workloads;
+  return r;
+}
+
+Results StaticRun(const std::string& cubin, bool with_log, const std::string& gpu = "") {
+  return Run({RunStaticWorkload(StaticSpec(cubin, with_log))}, gpu);
+}
+
+const KernelResult* Kernel(const WorkloadResult& w, const std::string& name) {
+  for (const KernelResult& k : w.kernels)
+    if (k.name == name) return &k;
+  ADD_FAILURE() << "no kernel " << name;
+  return nullptr;
+}
+
+double Metric(const KernelResult& k, const std::string& name) {
+  auto it = k.metrics.find(name);
+  EXPECT_NE(it, k.metrics.end()) << k.name << ": " << name;
+  return it == k.metrics.end() ? -1 : it->second;
+}
+
+Verdicts Judge(const Results& base, const Results& current) {
+  CompareOptions options;
+  options.today = "2026-11-26";
+  return Compare({base}, current, DefaultPolicy(), options);
+}
+
+std::vector<const Suggestion*> Fired(const Verdicts& v, const std::string& rule) {
+  std::vector<const Suggestion*> out;
+  for (const Suggestion& s : v.suggestions)
+    if (s.rule == rule) out.push_back(&s);
+  return out;
+}
+
+const MetricVerdict* Primary(const Verdicts& v) {
+  for (const MetricVerdict& m : v.metrics)
+    if (m.workload == "kernels" && m.metric == "sass_instructions") return &m;
+  ADD_FAILURE() << "no sass_instructions verdict";
+  return nullptr;
+}
+
+// What ptxas -v printed for the two builds (tests/data/cubins/heavy_sm90*.ptxas.txt).
+TEST(StaticLane, ResultHoldsEveryKernelsResourcesFromTheBinaryAndTheLog) {
+  const WorkloadResult w = RunStaticWorkload(StaticSpec("heavy_sm90", true));
+  ASSERT_EQ(w.status, WorkloadStatus::kOk) << w.reason;
+  EXPECT_EQ(w.kind, "static");
+  EXPECT_EQ(w.backend, "static");
+  EXPECT_TRUE(w.deterministic);
+  EXPECT_EQ(w.metric, "sass_instructions");
+  ASSERT_EQ(w.rounds.size(), 1u);
+  ASSERT_EQ(w.rounds[0].size(), 1u);
+  ASSERT_EQ(w.kernels.size(), 2u);
+  const KernelResult* heavy = Kernel(w, kHeavy);
+  const KernelResult* plain = Kernel(w, kPlain);
+  ASSERT_TRUE(heavy && plain);
+  EXPECT_EQ(Metric(*heavy, "registers_per_thread"), 40);
+  EXPECT_EQ(Metric(*heavy, "stack_frame_bytes"), 0);
+  EXPECT_EQ(Metric(*heavy, "spill_store_bytes"), 0);
+  EXPECT_EQ(Metric(*heavy, "spill_load_bytes"), 0);
+  EXPECT_EQ(Metric(*plain, "registers_per_thread"), 12);
+  EXPECT_EQ(Metric(*heavy, "arch"), 90);
+  // The total is the sum of the kernels' instruction counts (SASS bytes / 16).
+  EXPECT_EQ(w.rounds[0][0], Metric(*heavy, "sass_instructions") + Metric(*plain, "sass_instructions"));
+  EXPECT_EQ(Metric(*heavy, "sass_instructions") * 16, Metric(*heavy, "sass_bytes"));
+  EXPECT_EQ(heavy->attributes.at("mangled_name"), "_Z5heavyPKfPfi");
+  EXPECT_EQ(heavy->attributes.at("arch"), "sm_90");
+  EXPECT_EQ(heavy->attributes.at(kSassHashAttribute).size(), 18u);  // 0x + 16 hex digits
+  EXPECT_EQ(heavy->count, 0);
+  if (OccupancyCalculatorAvailable()) {
+    // 40 registers: 1536 threads of 2048 per SM at the best block size.
+    EXPECT_DOUBLE_EQ(Metric(*heavy, "theoretical_occupancy"), 0.75);
+    EXPECT_EQ(heavy->attributes.at("occupancy_limiter"), "registers");
+  }
+
+  const WorkloadResult s = RunStaticWorkload(StaticSpec("heavy_sm90_spill", true));
+  ASSERT_EQ(s.status, WorkloadStatus::kOk) << s.reason;
+  const KernelResult* spilled = Kernel(s, kHeavy);
+  ASSERT_TRUE(spilled);
+  EXPECT_EQ(Metric(*spilled, "registers_per_thread"), 24);
+  EXPECT_EQ(Metric(*spilled, "stack_frame_bytes"), 112);
+  EXPECT_EQ(Metric(*spilled, "spill_store_bytes"), 104);
+  EXPECT_EQ(Metric(*spilled, "spill_load_bytes"), 132);
+  // plain_add compiles to the same SASS in both builds; heavy does not.
+  EXPECT_EQ(Kernel(s, kPlain)->attributes.at(kSassHashAttribute), plain->attributes.at(kSassHashAttribute));
+  EXPECT_NE(spilled->attributes.at(kSassHashAttribute), heavy->attributes.at(kSassHashAttribute));
+  EXPECT_TRUE(SameStaticCode(w, RunStaticWorkload(StaticSpec("heavy_sm90", false))));
+  EXPECT_FALSE(SameStaticCode(w, s));
+}
+
+TEST(StaticLane, UnreadableInputIsAFailedWorkloadWithTheReason) {
+  struct Case {
+    std::string file, log, reason;
+  };
+  const Case cases[] = {
+      {Data("no_such_file.cubin"), "", "no_such_file.cubin"},
+      {Data("heavy.cu"), "", "not a cubin, fatbin, ELF file or ar archive"},
+      {"{bin}/k.cubin", "", "--bin"},
+      {Data("heavy_sm90.cubin"), Data("no_such.log"), "ptxas_log"},
+  };
+  for (const Case& c : cases) {
+    WorkloadSpec spec = StaticSpec("heavy_sm90", false);
+    spec.file = c.file;
+    spec.ptxas_log = c.log;
+    const WorkloadResult r = RunStaticWorkload(spec);
+    EXPECT_EQ(r.status, WorkloadStatus::kFailed) << c.file;
+    EXPECT_NE(r.reason.find(c.reason), std::string::npos) << r.reason;
+  }
+}
+
+TEST(StaticLane, SameBinaryIsCodeUnchangedAndPasses) {
+  const Verdicts v = Judge(StaticRun("heavy_sm90", true), StaticRun("heavy_sm90", true));
+  const MetricVerdict* m = Primary(v);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->verdict, Verdict::kUnchanged);
+  EXPECT_EQ(m->reason, Reason::kCodeUnchanged);
+  EXPECT_NE(m->sentence.find("code unchanged: all 2 kernels"), std::string::npos) << m->sentence;
+  EXPECT_EQ(v.outcome, Outcome::kPass);
+  EXPECT_TRUE(v.suggestions.empty());
+  EXPECT_EQ(ExitCodeFor(v), 0);
+}
+
+// The static lane gates on CPU-only runners against a baseline read anywhere:
+// another GPU (or none) does not make static results incomparable.
+TEST(StaticLane, ComparesAcrossEnvironments) {
+  const Verdicts v = Judge(StaticRun("heavy_sm90", true, "NVIDIA A100"), StaticRun("heavy_sm90_spill", true));
+  EXPECT_FALSE(v.environment_matches);
+  const MetricVerdict* m = Primary(v);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->verdict, Verdict::kIncomparable);
+  EXPECT_FALSE(Fired(v, "new-spill").empty());
+}
+
+TEST(StaticLane, NewSpillFailsTheGate) {
+  const Verdicts v = Judge(StaticRun("heavy_sm90", true), StaticRun("heavy_sm90_spill", true));
+  const std::vector<const Suggestion*> spill = Fired(v, "new-spill");
+  ASSERT_EQ(spill.size(), 1u);  // heavy only; plain_add does not spill
+  EXPECT_EQ(spill[0]->kernel, kHeavy);
+  EXPECT_EQ(spill[0]->severity, "fail");
+  EXPECT_EQ(spill[0]->priority, 0);
+  EXPECT_NE(spill[0]->message.find("104 B stored and 132 B loaded per thread"), std::string::npos)
+      << spill[0]->message;
+  EXPECT_NE(spill[0]->evidence.find("kernel.spills = 236 B"), std::string::npos) << spill[0]->evidence;
+  // The spill is the finding, not the stack frame it brings.
+  EXPECT_TRUE(Fired(v, "new-local-memory").empty());
+  const MetricVerdict* m = Primary(v);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->sentence.find("code changed in 1 of 2 kernels (heavy("), std::string::npos) << m->sentence;
+  EXPECT_EQ(v.outcome, Outcome::kFail);
+  EXPECT_EQ(ExitCodeFor(v), 1);
+}
+
+TEST(StaticLane, NewSpillStaysSilentWithoutALogOrWhenNothingChanged) {
+  // Without the ptxas log spills are unknown: new-spill cannot fire, but the
+  // new stack frame is seen.
+  Verdicts v = Judge(StaticRun("heavy_sm90", false), StaticRun("heavy_sm90_spill", false));
+  EXPECT_TRUE(Fired(v, "new-spill").empty());
+  const std::vector<const Suggestion*> local = Fired(v, "new-local-memory");
+  ASSERT_EQ(local.size(), 1u);
+  EXPECT_EQ(local[0]->kernel, kHeavy);
+  EXPECT_EQ(local[0]->severity, "warning");
+  EXPECT_NE(local[0]->message.find("112 B stack frame"), std::string::npos) << local[0]->message;
+  EXPECT_EQ(v.outcome, Outcome::kPass);  // a warning does not fail
+
+  // A kernel that spilled in the baseline too is no new spill.
+  v = Judge(StaticRun("heavy_sm90_spill", true), StaticRun("heavy_sm90_spill", true));
+  EXPECT_TRUE(Fired(v, "new-spill").empty());
+  EXPECT_TRUE(Fired(v, "new-local-memory").empty());
+}
+
+// The other way round: the build without -maxrregcount uses 16 more
+// registers, and occupancy drops from 100% to 75%.
+TEST(StaticLane, MoreRegistersAndOccupancyLostWarn) {
+  const Verdicts v = Judge(StaticRun("heavy_sm90_spill", true), StaticRun("heavy_sm90", true));
+  const std::vector<const Suggestion*> regs = Fired(v, "more-registers");
+  ASSERT_EQ(regs.size(), 1u);
+  EXPECT_EQ(regs[0]->kernel, kHeavy);
+  EXPECT_EQ(regs[0]->severity, "warning");
+  EXPECT_NE(regs[0]->message.find("uses 40 registers per thread, 16 more than the baseline's 24"),
+            std::string::npos) << regs[0]->message;
+  if (OccupancyCalculatorAvailable()) {
+    const std::vector<const Suggestion*> occ = Fired(v, "occupancy-lost");
+    ASSERT_EQ(occ.size(), 1u);
+    EXPECT_EQ(occ[0]->kernel, kHeavy);
+    EXPECT_NE(occ[0]->message.find("fell from 100% to 75%, now limited by registers"), std::string::npos)
+        << occ[0]->message;
+  }
+  EXPECT_TRUE(Fired(v, "new-spill").empty());
+  EXPECT_EQ(v.outcome, Outcome::kPass);
+
+  // Fewer registers and more occupancy: silent.
+  const Verdicts back = Judge(StaticRun("heavy_sm90", true), StaticRun("heavy_sm90_spill", true));
+  EXPECT_TRUE(Fired(back, "more-registers").empty());
+  EXPECT_TRUE(Fired(back, "occupancy-lost").empty());
+}
+
+// A kernel the baseline's binary did not have is new: no base values, so no
+// static rule speaks about it.
+TEST(StaticLane, NewKernelIsReportedAndTheRulesStaySilent) {
+  Results base = StaticRun("heavy_sm90", true);
+  base.workloads[0].kernels.erase(base.workloads[0].kernels.begin());  // heavy is new now
+  const Verdicts v = Judge(base, StaticRun("heavy_sm90_spill", true));
+  bool new_kernel = false;
+  for (const MetricVerdict& m : v.metrics)
+    new_kernel = new_kernel || (m.verdict == Verdict::kNew && m.reason == Reason::kNewKernel);
+  EXPECT_TRUE(new_kernel);
+  EXPECT_TRUE(Fired(v, "new-spill").empty());
+}
+
+// --- the gate's skip_unchanged ------------------------------------------------
+
+// Static workloads are read from the cubin named by the fake runner's build
+// folder; the timing workload gets one round of fixed samples.
+struct FakeBuild {
+  std::string cubin;  ///< heavy_sm90 or heavy_sm90_spill
+  std::vector<std::string> measured;
+
+  Results operator()(const std::vector<WorkloadSpec>& specs, const RunOptions&, ProgressSink*) {
+    Results r = Run({});
+    for (const WorkloadSpec& s : specs) {
+      measured.push_back(s.name);
+      if (s.kind == WorkloadKind::kStatic) {
+        WorkloadSpec here = s;
+        here.file = Data(cubin + ".cubin");
+        here.ptxas_log = Data(cubin + ".ptxas.txt");
+        r.workloads.push_back(RunStaticWorkload(here));
+        continue;
+      }
+      WorkloadResult w;
+      w.name = s.name;
+      w.kind = "builtin";
+      w.backend = "cpu";
+      for (int round = 0; round < 10; ++round) w.rounds.push_back({1e-3 * (1 + 0.001 * round), 1e-3});
+      r.workloads.push_back(std::move(w));
+    }
+    return r;
+  }
+};
+
+std::vector<WorkloadSpec> SkipSuite() {
+  WorkloadSpec timing;
+  timing.name = "heavy-timing";
+  timing.kind = WorkloadKind::kBuiltin;
+  timing.skip_unchanged = {"kernels"};
+  WorkloadSpec other;
+  other.name = "other-timing";
+  other.kind = WorkloadKind::kBuiltin;
+  return {StaticSpec("heavy_sm90", true), timing, other};
+}
+
+GateOutcome Gate(FakeBuild& build, const Results& baseline) {
+  GateOptions options;
+  options.confirmations = 0;
+  options.compare.today = "2026-11-26";
+  const std::vector<WorkloadSpec> specs = SkipSuite();
+  SuiteRunner runner = [&build](const std::vector<WorkloadSpec>& w, const RunOptions& o, ProgressSink* p) {
+    return build(w, o, p);
+  };
+  return RunGate(specs, {baseline}, DefaultPolicy(), options, nullptr, runner);
+}
+
+TEST(StaticLane, GateSkipsTimingWorkloadsWhoseCodeIsUnchanged) {
+  FakeBuild nightly{"heavy_sm90", {}};
+  const Results baseline = nightly(SkipSuite(), RunOptions{}, nullptr);
+
+  FakeBuild same{"heavy_sm90", {}};
+  const GateOutcome out = Gate(same, baseline);
+  EXPECT_EQ(same.measured, (std::vector<std::string>{"kernels", "other-timing"}));
+  ASSERT_EQ(out.results.workloads.size(), 3u);  // suite order kept
+  EXPECT_EQ(out.results.workloads[0].name, "kernels");
+  const WorkloadResult& skipped = out.results.workloads[1];
+  EXPECT_EQ(skipped.name, "heavy-timing");
+  EXPECT_EQ(skipped.status, WorkloadStatus::kSkipped);
+  EXPECT_TRUE(skipped.code_unchanged);
+  EXPECT_NE(skipped.reason.find("kernels hold the baseline's SASS"), std::string::npos) << skipped.reason;
+  bool verdict = false;
+  for (const MetricVerdict& m : out.verdicts.metrics)
+    if (m.workload == "heavy-timing") {
+      EXPECT_EQ(m.verdict, Verdict::kSkipped);
+      EXPECT_EQ(m.reason, Reason::kCodeUnchanged);
+      verdict = true;
+    }
+  EXPECT_TRUE(verdict);
+  EXPECT_EQ(out.verdicts.outcome, Outcome::kPass);
+
+  // The code changed: the timing workload is measured again (and the new
+  // spill fails the gate).
+  FakeBuild changed{"heavy_sm90_spill", {}};
+  const GateOutcome again = Gate(changed, baseline);
+  EXPECT_EQ(changed.measured, (std::vector<std::string>{"kernels", "heavy-timing", "other-timing"}));
+  EXPECT_EQ(again.results.workloads[1].status, WorkloadStatus::kOk);
+  EXPECT_FALSE(again.results.workloads[1].code_unchanged);
+  EXPECT_EQ(again.verdicts.outcome, Outcome::kFail);
+}
+
+TEST(StaticLane, GateMeasuresWhatTheBaselineNeverMeasured) {
+  FakeBuild nightly{"heavy_sm90", {}};
+  Results baseline = nightly(SkipSuite(), RunOptions{}, nullptr);
+  baseline.workloads.erase(baseline.workloads.begin() + 1);  // no heavy-timing in the baseline
+  FakeBuild same{"heavy_sm90", {}};
+  const GateOutcome out = Gate(same, baseline);
+  EXPECT_EQ(same.measured, (std::vector<std::string>{"kernels", "heavy-timing", "other-timing"}));
+  EXPECT_EQ(out.results.workloads[1].status, WorkloadStatus::kOk);
+}
+
+}  // namespace
+}  // namespace gpugate

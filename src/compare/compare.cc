@@ -28,6 +28,7 @@
 #include "config/suite.h"
 #include "rules/suggestions.h"
 #include "stats/benjamini_hochberg.h"
+#include "stats/change_point.h"
 #include "stats/distributions.h"
 #include "stats/summary.h"
 #include "util/result.h"
@@ -667,6 +668,7 @@ class Comparer {
     } else {
       AddStatistical(Primary(w), hist, cur, HasTimeMetric(w) ? Family::kTime : Family::kOther,
                      throttled_current, ref->throttled);
+      pending_[time_index].mv.plot = MakePlot(hist, cur);
       if (HasTimeMetric(w)) {
         std::vector<const WorkloadResult*> current_side{&w};
         for (const auto& c : confirmations_) current_side.push_back(c.second);
@@ -705,6 +707,49 @@ class Comparer {
   }
 
   static bool IsStatic(const WorkloadResult& w) { return IsStaticResult(w); }
+
+  // The report's pictures of a tested primary metric: both sides' samples
+  // by round (thinned to bounded size), each run's level and the change
+  // points among them.
+  MetricPlot MakePlot(const std::vector<Indexed>& hist, const std::vector<Indexed>& cur) const {
+    MetricPlot plot;
+    auto add_rounds = [](const Rounds& rounds, std::vector<std::vector<double>>* out) {
+      for (const std::vector<double>& round : rounds) {
+        if (out->size() >= kPlotRounds) return;
+        std::vector<double> sorted = round;
+        std::sort(sorted.begin(), sorted.end());
+        if (sorted.size() > kPlotValuesPerRound) {
+          std::vector<double> kept;
+          for (size_t i = 0; i < kPlotValuesPerRound; ++i)
+            kept.push_back(sorted[i * (sorted.size() - 1) / (kPlotValuesPerRound - 1)]);
+          sorted = std::move(kept);
+        }
+        out->push_back(std::move(sorted));
+      }
+    };
+    if (!hist.empty()) add_rounds(hist.back().rounds, &plot.baseline_rounds);
+    for (const Indexed& c : cur) add_rounds(c.rounds, &plot.current_rounds);
+    const size_t first = hist.size() + 1 > kPlotHistoryRuns ? hist.size() + 1 - kPlotHistoryRuns : 0;
+    for (size_t i = first; i < hist.size(); ++i)
+      plot.history.push_back({RunLabel(runs_[static_cast<size_t>(hist[i].run)]), MedianOf(hist[i].rounds), false});
+    if (!cur.empty()) plot.history.push_back({RunLabel(current_), MedianOf(cur.front().rounds), true});
+    if (plot.history.size() >= 6) {
+      std::vector<double> logs;
+      for (const MetricPlot::RunLevel& r : plot.history) logs.push_back(std::log(std::max(r.level, 1e-300)));
+      for (const ChangePoint& c : DetectChangePoints(logs))
+        plot.change_points.push_back(static_cast<int64_t>(c.index));
+    }
+    return plot;
+  }
+
+  // "2026-11-20 14:03 ab12cd3": when the run was made and its commit; the
+  // run id when neither is known.
+  static std::string RunLabel(const Results& r) {
+    std::string label = r.run.time_utc.size() >= 16 ? r.run.time_utc.substr(0, 10) + " " + r.run.time_utc.substr(11, 5)
+                                                    : r.run.time_utc;
+    if (r.run.git_sha) label += (label.empty() ? "" : " ") + r.run.git_sha->substr(0, 7);
+    return label.empty() ? r.run.run_id : label;
+  }
 
   // A static workload's primary verdict also says whether the code changed:
   // unchanged with reason code_unchanged when every kernel holds the

@@ -65,6 +65,30 @@ enum class Reason {
   kCodeUnchanged,
 };
 
+/// What the HTML report draws for a tested workload metric (bounded; kept
+/// in the verdicts file because every report renders that file alone).
+struct MetricPlot {
+  /// Samples of the reference baseline run and of the current run (first
+  /// current run, then its confirmation re-runs), by round, in the metric's
+  /// unit. A round with more than kPlotValuesPerRound samples keeps that many
+  /// evenly spaced order statistics; at most kPlotRounds rounds per side.
+  std::vector<std::vector<double>> baseline_rounds;
+  std::vector<std::vector<double>> current_rounds;
+  struct RunLevel {
+    std::string label;  ///< run id, time or git sha the report shows
+    double level = 0;   ///< median of the run's samples
+    bool current = false;
+  };
+  /// Every baseline run's level (oldest first), then the current run's.
+  std::vector<RunLevel> history;
+  /// Indexes into `history` where a new level starts (E-divisive means over
+  /// the levels, stats/change_point.h; needs 6 or more runs).
+  std::vector<int64_t> change_points;
+};
+inline constexpr size_t kPlotValuesPerRound = 25;
+inline constexpr size_t kPlotRounds = 40;
+inline constexpr size_t kPlotHistoryRuns = 200;
+
 /// One workload x metric comparison.
 struct MetricVerdict {
   std::string workload;          ///< expanded workload name (untrusted text)
@@ -101,6 +125,8 @@ struct MetricVerdict {
   std::string sentence;      ///< "+4.1% [+2.9%, +5.3%] exceeds the 2% threshold; ..."
   bool waived = false;
   std::string waiver_reason;
+  /// Data for the report's pictures (primary metrics that were tested).
+  std::optional<MetricPlot> plot;
 };
 
 /// Optimization or diagnostic suggestion emitted by a rule.

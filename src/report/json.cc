@@ -28,6 +28,43 @@ void Field(Writer& w, const char* key, const T& value) {
   WriteJsonField(w, key, value);
 }
 
+void WriteRounds(Writer& w, const char* key, const std::vector<std::vector<double>>& rounds) {
+  w.Key(key);
+  w.StartArray();
+  w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  for (const auto& round : rounds) {
+    w.StartArray();
+    for (double x : round) WriteJsonDouble(w, x);
+    w.EndArray();
+  }
+  w.SetFormatOptions(rapidjson::kFormatDefault);
+  w.EndArray();
+}
+
+void WritePlot(Writer& w, const MetricPlot& p) {
+  w.Key("plot");
+  w.StartObject();
+  WriteRounds(w, "baseline_rounds", p.baseline_rounds);
+  WriteRounds(w, "current_rounds", p.current_rounds);
+  w.Key("history");
+  w.StartArray();
+  for (const MetricPlot::RunLevel& r : p.history) {
+    w.StartObject();
+    Field(w, "label", r.label);
+    Field(w, "level", r.level);
+    Field(w, "current", r.current);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("change_points");
+  w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  w.StartArray();
+  for (int64_t i : p.change_points) w.Int64(i);
+  w.EndArray();
+  w.SetFormatOptions(rapidjson::kFormatDefault);
+  w.EndObject();
+}
+
 void WriteMetric(Writer& w, const MetricVerdict& m) {
   w.StartObject();
   Field(w, "workload", m.workload);
@@ -55,6 +92,7 @@ void WriteMetric(Writer& w, const MetricVerdict& m) {
   Field(w, "sentence", m.sentence);
   Field(w, "waived", m.waived);
   Field(w, "waiver_reason", m.waiver_reason);
+  if (m.plot) WritePlot(w, *m.plot);
   w.EndObject();
 }
 
@@ -245,6 +283,48 @@ constexpr Reason kReasons[] = {
 static_assert(std::size(kReasons) == static_cast<size_t>(Reason::kCodeUnchanged) + 1,
               "kReasons lists every Reason");
 
+// The plot's arrays, within the bounds the writer keeps (a hostile file
+// cannot make a report draw millions of points).
+void ReadPlot(Decoder& d, const JsonValue& v, const std::string& p, MetricVerdict* m) {
+  if (!d.Object(v, p)) return;
+  MetricPlot plot;
+  auto rounds = [&](const char* key, std::vector<std::vector<double>>* out) {
+    d.Array(v, p, key, [&](const JsonValue& round, const std::string& rp) {
+      if (out->size() >= kPlotRounds) return d.Fail(round, rp, "more than " + std::to_string(kPlotRounds) + " rounds");
+      if (!d.Expect(round, rp, JsonValue::Type::kArray, "an array of numbers")) return;
+      if (round.items.size() > kPlotValuesPerRound)
+        return d.Fail(round, rp, "more than " + std::to_string(kPlotValuesPerRound) + " values in a round");
+      std::vector<double>& values = out->emplace_back();
+      for (size_t i = 0; i < round.items.size(); ++i) {
+        const JsonValue& x = round.items[i];
+        const std::string xp = rp + "[" + std::to_string(i) + "]";
+        if (!d.Expect(x, xp, JsonValue::Type::kNumber, "a number")) return;
+        if (!std::isfinite(x.number)) return d.Fail(x, xp, "expected a finite number");
+        values.push_back(x.number);
+      }
+    });
+  };
+  rounds("baseline_rounds", &plot.baseline_rounds);
+  rounds("current_rounds", &plot.current_rounds);
+  d.Array(v, p, "history", [&](const JsonValue& r, const std::string& rp) {
+    if (plot.history.size() >= kPlotHistoryRuns)
+      return d.Fail(r, rp, "more than " + std::to_string(kPlotHistoryRuns) + " runs");
+    if (!d.Object(r, rp)) return;
+    MetricPlot::RunLevel& level = plot.history.emplace_back();
+    d.String(r, rp, "label", &level.label);
+    if (d.ok() && !r.Find("level")) return d.Fail(r, rp, "missing required member 'level'");
+    d.Double(r, rp, "level", &level.level);
+    d.Bool(r, rp, "current", &level.current);
+  });
+  d.Array(v, p, "change_points", [&](const JsonValue& c, const std::string& cp) {
+    if (!d.Expect(c, cp, JsonValue::Type::kNumber, "an integer")) return;
+    if (!c.is_integer || c.integer < 0 || c.integer >= static_cast<int64_t>(plot.history.size()))
+      return d.Fail(c, cp, "expected an index into 'history'");
+    plot.change_points.push_back(c.integer);
+  });
+  if (d.ok()) m->plot = std::move(plot);
+}
+
 void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerdict* m) {
   if (!d.Object(v, p)) return;
   d.String(v, p, "workload", &m->workload, /*required=*/true);
@@ -273,6 +353,7 @@ void ReadMetric(Decoder& d, const JsonValue& v, const std::string& p, MetricVerd
   d.String(v, p, "sentence", &m->sentence);
   d.Bool(v, p, "waived", &m->waived);
   d.String(v, p, "waiver_reason", &m->waiver_reason);
+  if (const JsonValue* plot = v.Find("plot"); plot && !plot->IsNull()) ReadPlot(d, *plot, Decoder::Join(p, "plot"), m);
 }
 
 void ReadSuggestion(Decoder& d, const JsonValue& v, const std::string& p, Suggestion* s) {

@@ -258,6 +258,13 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.shorter_than_launch", "shorter_than_launch", kNumberDim},
       {"trace.span", "span_s", kTimeDim},
       {"trace.kernel_time", "kernel_time_s", kTimeDim},
+      {"trace.profiler_steps", "profiler_steps", kNumberDim},
+      {"trace.repeated_h2d_copies", "repeated_h2d_count", kNumberDim},
+      {"trace.repeated_h2d_bytes", "repeated_h2d_bytes", kBytesDim},
+      {"trace.repeated_h2d_time", "repeated_h2d_time_s", kTimeDim},
+      {"trace.repeated_h2d_share", "repeated_h2d_busy_fraction", kNumberDim},
+      {"trace.repeated_h2d_size", "repeated_h2d_size", kBytesDim},
+      {"trace.repeated_h2d_size_copies", "repeated_h2d_size_count", kNumberDim},
   };
   for (const Row& row : kRows)
     if (auto x = Counter(w, row.counter)) s.Set(row.name, NumberValue(*x, row.dim));
@@ -392,6 +399,14 @@ const rules::Schema& RuleSchema() {
     s["trace.shorter_than_launch"] = Num("kernels that ran shorter than their launch call");
     s["trace.span"] = Num("the traced span", kTimeDim);
     s["trace.kernel_time"] = Num("sum of kernel durations", kTimeDim);
+    s["trace.profiler_steps"] = Num("ProfilerStep#N annotations in the trace (0 without a schedule)");
+    s["trace.repeated_h2d_copies"] =
+        Num("host-to-device copies whose byte size recurs through the trace (at least once per profiler step)");
+    s["trace.repeated_h2d_bytes"] = Num("bytes in those copies", kBytesDim);
+    s["trace.repeated_h2d_time"] = Num("summed duration of those copies", kTimeDim);
+    s["trace.repeated_h2d_share"] = Num("their summed duration over the device's GPU busy time");
+    s["trace.repeated_h2d_size"] = Num("the recurring copy size with the most copies", kBytesDim);
+    s["trace.repeated_h2d_size_copies"] = Num("copies of that size");
 
     NameInfo kernel;
     kernel.type = Type::kNumber;

@@ -133,6 +133,11 @@ struct ThreadState {
 };
 
 constexpr size_t kReorderWindow = 4096;
+/// Distinct (device, byte size) groups of HtoD copies tracked; copies of
+/// further sizes are only counted (h2d_copies_untracked).
+constexpr size_t kMaxCopySizes = 4096;
+/// Without profiler steps, a size recurs when copied at least this often.
+constexpr int64_t kMinRepeatsWithoutSteps = 10;
 
 bool ContainsNccl(std::string_view s) {
   for (size_t i = 0; i + 4 <= s.size(); ++i)
@@ -184,6 +189,10 @@ struct TraceAnalyzer::State {
 
   std::map<std::pair<int64_t, int64_t>, MemoryPeak> memory;
   std::vector<MemorySample> memory_timeline;
+
+  int64_t profiler_steps = 0;
+  std::map<std::pair<int64_t, int64_t>, RepeatedCopy> h2d;  // (device, bytes)
+  int64_t h2d_untracked = 0;
 
   uint32_t Intern(const std::string& name) {
     auto it = name_ids.find(name);
@@ -289,7 +298,31 @@ struct TraceAnalyzer::State {
       ++it->second.count;
       it->second.bytes += e.bytes.value_or(0);
       it->second.total_ns += e.dur_ns;
+      if (kind == GpuKind::kMemcpy && it->second.kind == "HtoD" && e.bytes.value_or(0) > 0)
+        CountHostToDevice(device, *e.bytes, e.ts_ns, e.dur_ns);
     }
+  }
+
+  /// One HtoD copy into its (device, size) group, in bounded memory.
+  void CountHostToDevice(int64_t device, int64_t bytes, int64_t start, int64_t dur) {
+    auto key = std::make_pair(device, bytes);
+    auto it = h2d.find(key);
+    if (it == h2d.end()) {
+      if (h2d.size() >= kMaxCopySizes) {
+        ++h2d_untracked;
+        return;
+      }
+      RepeatedCopy c;
+      c.device = device;
+      c.bytes = bytes;
+      c.first_ns = c.last_ns = start;
+      it = h2d.emplace(key, c).first;
+    }
+    RepeatedCopy& c = it->second;
+    ++c.count;
+    c.total_ns += dur;
+    c.first_ns = std::min(c.first_ns, start);
+    c.last_ns = std::max(c.last_ns, start);
   }
 
   void OnRuntime(const TraceEvent& e, uint32_t thread) {
@@ -492,8 +525,12 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
       break;
     }
     case TraceCategory::kCpuOp:
-    case TraceCategory::kPythonFunction:
-    case TraceCategory::kUserAnnotation: s.OnCpu(e, s.ThreadId(e), true); break;
+    case TraceCategory::kUserAnnotation:
+      // Kineto marks each profiled step; older traces as a cpu_op.
+      if (e.name.rfind("ProfilerStep#", 0) == 0) ++s.profiler_steps;
+      s.OnCpu(e, s.ThreadId(e), true);
+      break;
+    case TraceCategory::kPythonFunction: s.OnCpu(e, s.ThreadId(e), true); break;
     default: break;
   }
 }
@@ -715,6 +752,25 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
                                  rep.top_kernels[0].name + ": " + std::to_string(rep.top_kernels[0].count) +
                                      " launches, " + Ms(rep.top_kernels[0].total_ns)});
   }
+
+  // Repeated HtoD copies: sizes copied at least once per profiler step (or
+  // kMinRepeatsWithoutSteps times without steps) whose first and last copy
+  // lie at least half the device's active span apart.
+  rep.profiler_steps = s.profiler_steps;
+  rep.h2d_copies_untracked = s.h2d_untracked;
+  const int64_t min_repeats = s.profiler_steps >= 2 ? s.profiler_steps : kMinRepeatsWithoutSteps;
+  for (const auto& [key, c] : s.h2d) {
+    auto dev = std::find_if(rep.devices.begin(), rep.devices.end(),
+                            [&](const DeviceStats& d) { return d.device == c.device; });
+    if (dev == rep.devices.end() || c.count < std::max<int64_t>(2, min_repeats)) continue;
+    if ((c.last_ns - c.first_ns) * 2 < dev->active_end_ns - dev->active_start_ns) continue;
+    rep.repeated_h2d.push_back(c);
+  }
+  std::sort(rep.repeated_h2d.begin(), rep.repeated_h2d.end(), [](const RepeatedCopy& a, const RepeatedCopy& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return a.device < b.device;
+  });
 
   // [memory] events.
   for (auto& [key, p] : s.memory) rep.memory.push_back(p);

@@ -184,6 +184,15 @@ struct MemoryPeak {
   int64_t peak_ts_ns = 0;
 };
 
+/// Host-to-device copies of one byte size on one device that recur through
+/// the trace (docs/trace.md, "Repeated host-to-device copies").
+struct RepeatedCopy {
+  int64_t device = -1;
+  int64_t bytes = 0;                  ///< size of each copy
+  int64_t count = 0, total_ns = 0;    ///< copies of this size, their summed duration
+  int64_t first_ns = 0, last_ns = 0;  ///< start of the first and of the last copy
+};
+
 struct Bottleneck {
   std::string code;       ///< "gpu_idle_host_wait", "launch_bound", ...
   std::string message;    ///< one sentence a human can act on
@@ -205,6 +214,11 @@ struct TraceReport {
   double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
   double memcpy_time_pct = 0, memset_time_pct = 0;
   std::vector<Bottleneck> bottlenecks;
+  int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
+  /// HtoD copy sizes that recur (at least once per profiler step, or 10 times
+  /// without steps, spread over half the device's active span), by count.
+  std::vector<RepeatedCopy> repeated_h2d;
+  int64_t h2d_copies_untracked = 0;            ///< HtoD copies of sizes beyond the size cap
   std::vector<MemoryPeak> memory;              ///< per device, from [memory] events
   std::vector<MemorySample> memory_timeline;   ///< collect_memory_timeline
   std::unique_ptr<FlameGraph> flame;           ///< collect_flame

@@ -265,6 +265,38 @@ TEST(TraceAnalysisTest, NsResolutionGzipFixtureMatchesIndependentCount) {
   EXPECT_EQ(r->cpu_ops[0].self_ns, 91570437);
 }
 
+// 8 steps that each copy a 4 MiB batch and a 512-byte mask, after 20 copies
+// of 1 MiB weights at start-up (tests/trace/trace_test_data.h).
+TEST(TraceAnalysisTest, RepeatedHostToDeviceCopiesRecurPerStep) {
+  auto r = AnalyzeTraceText(testing::TrainingLoopTrace(8, {4 << 20, 512}, 0, 20), "loop.json", {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->profiler_steps, 8);
+  ASSERT_EQ(r->repeated_h2d.size(), 2u);  // not the weights: 20 copies, all in the first 2 ms
+  const RepeatedCopy& batch = r->repeated_h2d[0];
+  EXPECT_EQ(batch.device, 0);
+  EXPECT_EQ(batch.bytes, 4 << 20);
+  EXPECT_EQ(batch.count, 8);
+  EXPECT_EQ(batch.total_ns, 8 * 50000);
+  EXPECT_EQ(batch.first_ns, 2100000 + 200000);
+  EXPECT_EQ(batch.last_ns, 2100000 + 7 * 10000000 + 200000);
+  EXPECT_EQ(r->repeated_h2d[1].bytes, 512);
+  EXPECT_EQ(r->h2d_copies_untracked, 0);
+  // Without profiler steps a size must recur 10 times: 8 copies do not, 10 do.
+  auto without_steps = [](std::string t) {
+    for (size_t at = t.find("ProfilerStep#"); at != std::string::npos; at = t.find("ProfilerStep#"))
+      t.replace(at, 13, "step-");
+    return t;
+  };
+  auto eight = AnalyzeTraceText(without_steps(testing::TrainingLoopTrace(8, {4 << 20}, 0)), "loop.json", {});
+  ASSERT_TRUE(eight.ok()) << eight.error().message;
+  EXPECT_EQ(eight->profiler_steps, 0);
+  EXPECT_TRUE(eight->repeated_h2d.empty());
+  auto ten = AnalyzeTraceText(without_steps(testing::TrainingLoopTrace(10, {4 << 20}, 0)), "loop.json", {});
+  ASSERT_TRUE(ten.ok());
+  ASSERT_EQ(ten->repeated_h2d.size(), 1u);
+  EXPECT_EQ(ten->repeated_h2d[0].count, 10);
+}
+
 TEST(TraceAnalysisTest, TraceWithoutKernelsSaysSo) {
   auto r = AnalyzeTrace(TraceDataPath("kineto_cupti_profiler_range.json"), {});
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -8,10 +8,12 @@
 #include "trace/analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <deque>
 #include <queue>
+#include <tuple>
 #include <unordered_map>
 
 #include "trace/trace_reader.h"
@@ -136,6 +138,9 @@ constexpr size_t kReorderWindow = 4096;
 /// Distinct (device, byte size) groups of HtoD copies tracked; copies of
 /// further sizes are only counted (h2d_copies_untracked).
 constexpr size_t kMaxCopySizes = 4096;
+/// Distinct (device, kernel, grid, block) launch configurations tracked;
+/// launches of further configurations are only counted (launches_untracked).
+constexpr size_t kMaxLaunchConfigs = 65536;
 /// Without profiler steps, a size recurs when copied at least this often.
 constexpr int64_t kMinRepeatsWithoutSteps = 10;
 
@@ -193,6 +198,10 @@ struct TraceAnalyzer::State {
   int64_t profiler_steps = 0;
   std::map<std::pair<int64_t, int64_t>, RepeatedCopy> h2d;  // (device, bytes)
   int64_t h2d_untracked = 0;
+  // Compute-kernel launches per (device, name, grid, block): count, total ns.
+  using LaunchConfig = std::tuple<int64_t, uint32_t, std::array<int, 6>>;
+  std::map<LaunchConfig, std::pair<int64_t, int64_t>> configs;
+  int64_t configs_untracked = 0;
 
   uint32_t Intern(const std::string& name) {
     auto it = name_ids.find(name);
@@ -286,6 +295,7 @@ struct TraceAnalyzer::State {
       if (e.shared_memory) a.smem = e.shared_memory;
       if (e.grid[0]) std::copy(e.grid, e.grid + 3, a.grid);
       if (e.block[0]) std::copy(e.block, e.block + 3, a.block);
+      if (kind == GpuKind::kCompute) CountLaunch(device, r.name, e);
     } else {
       MemcpyStats c = ClassifyMemcpy(e.name);
       if (kind == GpuKind::kMemset) c.kind = "Memset";
@@ -301,6 +311,22 @@ struct TraceAnalyzer::State {
       if (kind == GpuKind::kMemcpy && it->second.kind == "HtoD" && e.bytes.value_or(0) > 0)
         CountHostToDevice(device, *e.bytes, e.ts_ns, e.dur_ns);
     }
+  }
+
+  /// One compute-kernel launch into its (device, name, grid, block) group,
+  /// in bounded memory.
+  void CountLaunch(int64_t device, uint32_t name, const TraceEvent& e) {
+    LaunchConfig key{device, name, {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]}};
+    auto it = configs.find(key);
+    if (it == configs.end()) {
+      if (configs.size() >= kMaxLaunchConfigs) {
+        ++configs_untracked;
+        return;
+      }
+      it = configs.emplace(key, std::make_pair(int64_t{0}, int64_t{0})).first;
+    }
+    ++it->second.first;
+    it->second.second += e.dur_ns;
   }
 
   /// One HtoD copy into its (device, size) group, in bounded memory.
@@ -771,6 +797,31 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     if (a.bytes != b.bytes) return a.bytes > b.bytes;
     return a.device < b.device;
   });
+
+  // Identical launches: per device the top N launch configurations.
+  rep.launches_untracked = s.configs_untracked;
+  std::vector<RepeatedLaunch> configs;
+  for (const auto& [key, agg] : s.configs) {
+    RepeatedLaunch l;
+    l.device = std::get<0>(key);
+    l.name = s.names[std::get<1>(key)];
+    const std::array<int, 6>& shape = std::get<2>(key);
+    std::copy(shape.begin(), shape.begin() + 3, l.grid);
+    std::copy(shape.begin() + 3, shape.end(), l.block);
+    l.count = agg.first;
+    l.total_ns = agg.second;
+    configs.push_back(std::move(l));
+  }
+  std::sort(configs.begin(), configs.end(), [](const RepeatedLaunch& a, const RepeatedLaunch& b) {
+    if (a.device != b.device) return a.device < b.device;
+    if (a.count != b.count) return a.count > b.count;
+    if (a.total_ns != b.total_ns) return a.total_ns < b.total_ns;
+    return a.name < b.name;
+  });
+  for (size_t i = 0, kept = 0; i < configs.size(); ++i) {
+    kept = i > 0 && configs[i].device == configs[i - 1].device ? kept + 1 : 0;
+    if (kept < static_cast<size_t>(s.opt.top_n)) rep.identical_launches.push_back(std::move(configs[i]));
+  }
 
   // [memory] events.
   for (auto& [key, p] : s.memory) rep.memory.push_back(p);

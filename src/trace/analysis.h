@@ -193,6 +193,17 @@ struct RepeatedCopy {
   int64_t first_ns = 0, last_ns = 0;  ///< start of the first and of the last copy
 };
 
+/// Launches of one kernel with one launch configuration (name, grid, block)
+/// on one device (docs/trace.md, "Identical launches").
+struct RepeatedLaunch {
+  int64_t device = -1;
+  std::string name;
+  int grid[3] = {0, 0, 0};
+  int block[3] = {0, 0, 0};
+  int64_t count = 0, total_ns = 0;
+  double MeanNs() const { return count > 0 ? static_cast<double>(total_ns) / count : 0; }
+};
+
 struct Bottleneck {
   std::string code;       ///< "gpu_idle_host_wait", "launch_bound", ...
   std::string message;    ///< one sentence a human can act on
@@ -219,6 +230,10 @@ struct TraceReport {
   /// without steps, spread over half the device's active span), by count.
   std::vector<RepeatedCopy> repeated_h2d;
   int64_t h2d_copies_untracked = 0;            ///< HtoD copies of sizes beyond the size cap
+  /// Per device, the top N compute-kernel launch configurations by launches
+  /// (most first); the device's first one feeds trace.identical_launches.
+  std::vector<RepeatedLaunch> identical_launches;
+  int64_t launches_untracked = 0;              ///< launches of configurations beyond the cap
   std::vector<MemoryPeak> memory;              ///< per device, from [memory] events
   std::vector<MemorySample> memory_timeline;   ///< collect_memory_timeline
   std::unique_ptr<FlameGraph> flame;           ///< collect_flame

@@ -51,6 +51,20 @@ void SetRepeatedCopyCounters(const TraceReport& report, const DeviceStats& d, Wo
   }
 }
 
+/// The device's most launched kernel configuration (name, grid, block) as the
+/// counters behind trace.identical_launch*.
+void SetIdenticalLaunchCounters(const TraceReport& report, const DeviceStats& d, WorkloadResult& w) {
+  for (const RepeatedLaunch& l : report.identical_launches) {  // most launched first per device
+    if (l.device != d.device) continue;
+    w.counters["identical_launch_count"] = static_cast<double>(l.count);
+    w.counters["identical_launch_mean_s"] = l.MeanNs() * 1e-9;
+    w.counters["identical_launch_time_s"] = static_cast<double>(l.total_ns) * 1e-9;
+    w.counters["identical_launch_busy_fraction"] =
+        d.busy_ns > 0 ? static_cast<double>(l.total_ns) / d.busy_ns : 0;
+    return;
+  }
+}
+
 }  // namespace
 
 Results TraceReportToResults(const TraceReport& report) {
@@ -117,6 +131,7 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["pageable_memcpy_count"] = static_cast<double>(pageable);
     w.counters["pageable_memcpy_bytes"] = static_cast<double>(pageable_bytes);
     SetRepeatedCopyCounters(report, d, w);
+    SetIdenticalLaunchCounters(report, d, w);
     w.counters["launches_matched"] = static_cast<double>(report.launch.kernels);
     w.counters["shorter_than_launch"] = static_cast<double>(report.launch.shorter_than_launch);
     r.workloads.push_back(std::move(w));

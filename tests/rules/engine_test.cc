@@ -341,5 +341,34 @@ TEST(RuleEngine, RepeatedH2dSilentOnOneTimeAndDeviceCopies) {
   EXPECT_TRUE(Fired(FromTrace("kineto_ns_resolution_rank0.json.gz"), "repeated-h2d").empty());
 }
 
+// kineto_ns_resolution_rank0.json.gz (ResNet training, 5 steps): one
+// elementwise kernel on a 1-block grid runs 420 times for 1.9 us each.
+TEST(RuleEngine, ManySmallCallsFiresOnTheRepeatedTinyKernel) {
+  const Results r = FromTrace("kineto_ns_resolution_rank0.json.gz");
+  std::vector<Suggestion> s = Fired(r, "many-small-calls");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("one kernel was launched 420 times with the same grid and block, 1.92 us per launch"),
+            std::string::npos) << s[0].message;
+  EXPECT_NE(s[0].evidence.find("trace.identical_launches = 420"), std::string::npos) << s[0].evidence;
+  ASSERT_TRUE(s[0].estimated_speedup.has_value());
+  EXPECT_GT(*s[0].estimated_speedup, 0.0);
+  EXPECT_LT(*s[0].estimated_speedup, 0.05);
+  // The per-name rule does not see it: 805 launches of that name, under 1000.
+  EXPECT_TRUE(Fired(r, "launch-overhead").empty());
+}
+
+TEST(RuleEngine, ManySmallCallsNeedsManyIdenticalShortLaunches) {
+  // 8 steps x 50 launches of a 2 us kernel: 400 identical calls.
+  std::vector<Suggestion> s = Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 50)), "many-small-calls");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("launched 400 times"), std::string::npos) << s[0].message;
+  // 8 x 10: too few to matter.
+  EXPECT_TRUE(Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 10)), "many-small-calls").empty());
+  // The GEMM of each step is the most launched but long (2 ms) kernel of a
+  // loop without small calls; the simple-add trace launches each kernel 4 times.
+  EXPECT_TRUE(Fired(FromTraceText(testing::TrainingLoopTrace(200, {}, 0)), "many-small-calls").empty());
+  EXPECT_TRUE(Fired(FromTrace("kineto_simple_add_a100.json"), "many-small-calls").empty());
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -297,6 +297,33 @@ TEST(TraceAnalysisTest, RepeatedHostToDeviceCopiesRecurPerStep) {
   EXPECT_EQ(ten->repeated_h2d[0].count, 10);
 }
 
+TEST(TraceAnalysisTest, IdenticalLaunchesGroupByNameGridAndBlock) {
+  auto r = AnalyzeTraceText(testing::TrainingLoopTrace(8, {}, 50), "loop.json", {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->identical_launches.size(), 2u);
+  const RepeatedLaunch& small = r->identical_launches[0];
+  EXPECT_EQ(small.device, 0);
+  EXPECT_EQ(small.count, 400);
+  EXPECT_EQ(small.total_ns, 400 * 2000);
+  EXPECT_DOUBLE_EQ(small.MeanNs(), 2000.0);
+  EXPECT_EQ(small.grid[0], 1);
+  EXPECT_EQ(small.block[0], 128);
+  EXPECT_EQ(r->identical_launches[1].name, "ampere_sgemm_128x64_tn");
+  EXPECT_EQ(r->identical_launches[1].count, 8);
+  EXPECT_EQ(r->launches_untracked, 0);
+  // The ResNet fixture (a Python count over (name, grid, block)): 420
+  // launches of one unary elementwise kernel on a 1-block grid.
+  auto ns = AnalyzeTrace(TraceDataPath("kineto_ns_resolution_rank0.json.gz"), {});
+  ASSERT_TRUE(ns.ok()) << ns.error().message;
+  ASSERT_FALSE(ns->identical_launches.empty());
+  EXPECT_EQ(ns->identical_launches[0].count, 420);
+  EXPECT_EQ(ns->identical_launches[0].name.rfind("void at::native::vectorized_elementwise_kernel<4, "
+                                                 "at::native::AUnaryFunctor<float, float, float,", 0), 0u)
+      << ns->identical_launches[0].name;
+  EXPECT_EQ(ns->identical_launches[1].count, 265);
+  EXPECT_EQ(ns->identical_launches.size(), 10u);  // top N
+}
+
 TEST(TraceAnalysisTest, TraceWithoutKernelsSaysSo) {
   auto r = AnalyzeTrace(TraceDataPath("kineto_cupti_profiler_range.json"), {});
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -265,6 +265,8 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.repeated_h2d_share", "repeated_h2d_busy_fraction", kNumberDim},
       {"trace.repeated_h2d_size", "repeated_h2d_size", kBytesDim},
       {"trace.repeated_h2d_size_copies", "repeated_h2d_size_count", kNumberDim},
+      {"trace.memcpy_share", "memcpy_busy_fraction", kNumberDim},
+      {"trace.communication_share", "communication_busy_fraction", kNumberDim},
       {"trace.identical_launches", "identical_launch_count", kNumberDim},
       {"trace.identical_launch_mean", "identical_launch_mean_s", kTimeDim},
       {"trace.identical_launch_time", "identical_launch_time_s", kTimeDim},
@@ -411,6 +413,9 @@ const rules::Schema& RuleSchema() {
     s["trace.repeated_h2d_share"] = Num("their summed duration over the device's GPU busy time");
     s["trace.repeated_h2d_size"] = Num("the recurring copy size with the most copies", kBytesDim);
     s["trace.repeated_h2d_size_copies"] = Num("copies of that size");
+    s["trace.memcpy_share"] = Num("share of the GPU's busy time with only copies running (no kernel)");
+    s["trace.communication_share"] =
+        Num("share of the GPU's busy time with only NCCL kernels running (no compute kernel)");
     s["trace.identical_launches"] =
         Num("launches of the device's most launched kernel configuration (same name, grid and block)");
     s["trace.identical_launch_mean"] = Num("mean duration of those launches", kTimeDim);

@@ -561,22 +561,6 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
   }
 }
 
-namespace {
-
-std::string Pct1(double pct) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", pct);
-  return buf;
-}
-
-std::string Ms(int64_t ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
-  return buf;
-}
-
-}  // namespace
-
 TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   State& s = *s_;
   TraceReport rep;
@@ -700,7 +684,6 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
 
   // Summary over all analysed devices.
   int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
-  IdleBreakdown idle_split;
   for (const DeviceStats& d : rep.devices) {
     total_span += d.span_ns;
     idle += d.idle_ns;
@@ -708,9 +691,6 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     comm += d.communication_ns;
     memcpy_ns += d.memcpy_ns;
     memset_ns += d.memset_ns;
-    idle_split.host_wait_ns += d.idle.host_wait_ns;
-    idle_split.kernel_wait_ns += d.idle.kernel_wait_ns;
-    idle_split.other_ns += d.idle.other_ns;
   }
   auto pct = [&](int64_t v) { return total_span > 0 ? 100.0 * v / total_span : 0.0; };
   rep.gpu_idle_time_pct = rep.devices.empty() ? 100.0 : pct(idle);
@@ -718,66 +698,6 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   rep.communication_time_pct = pct(comm);
   rep.memcpy_time_pct = pct(memcpy_ns);
   rep.memset_time_pct = pct(memset_ns);
-
-  // Bottleneck rules (thresholds documented in docs/trace.md).
-  if (rep.devices.empty()) {
-    rep.bottlenecks.push_back({"no_gpu_activity", "The trace has no GPU kernels, memcpys or memsets.",
-                               std::to_string(info.events) + " events read"});
-  } else {
-    if (rep.gpu_idle_time_pct > 50) {
-      const char* why = "other (synchronisation, events, unattributed gaps)";
-      const char* code = "gpu_idle_other";
-      int64_t top = idle_split.other_ns;
-      if (idle_split.host_wait_ns >= top) {
-        why = "host-wait: the CPU is not feeding the GPU";
-        code = "gpu_idle_host_wait";
-        top = idle_split.host_wait_ns;
-      }
-      if (idle_split.kernel_wait_ns > top) {
-        why = "kernel-wait: launch overhead between back-to-back kernels (CUDA graphs help)";
-        code = "gpu_idle_kernel_wait";
-      }
-      rep.bottlenecks.push_back(
-          {code, "GPU idle " + Pct1(rep.gpu_idle_time_pct) + " of the traced span, mostly " + why + ".",
-           "idle " + Ms(idle) + " of " + Ms(total_span) + ": host-wait " + Ms(idle_split.host_wait_ns) +
-               ", kernel-wait " + Ms(idle_split.kernel_wait_ns) + ", other " + Ms(idle_split.other_ns)});
-    }
-    if (l.kernels >= 10 && l.shorter_than_launch * 2 > l.kernels) {
-      rep.bottlenecks.push_back(
-          {"launch_bound",
-           std::to_string(l.shorter_than_launch) + " of " + std::to_string(l.kernels) +
-               " kernels ran shorter than their launch call: launch-bound (fuse kernels or use CUDA graphs).",
-           "launch cost " + Ms(l.launch_cost_ns) + " vs kernel time " + Ms(l.kernel_runtime_ns)});
-    }
-    int64_t pageable = 0, pageable_bytes = 0, busy = 0;
-    for (const MemcpyStats& m : rep.memory_traffic)
-      if (m.memory == "pageable" && m.kind != "Memset") {
-        pageable += m.count;
-        pageable_bytes += m.bytes;
-      }
-    for (const DeviceStats& d : rep.devices) busy += d.busy_ns;
-    if (pageable > 0)
-      rep.bottlenecks.push_back({"pageable_memcpy",
-                                 std::to_string(pageable) +
-                                     " copies use pageable host memory: pin it (pin_memory=True) for "
-                                     "asynchronous, faster transfers.",
-                                 std::to_string(pageable_bytes) + " bytes in pageable copies"});
-    if (busy > 0 && memcpy_ns * 5 > busy)
-      rep.bottlenecks.push_back({"memcpy_heavy", "Memory copies take " + Pct1(100.0 * memcpy_ns / busy) +
-                                                     " of GPU busy time: keep data on the device.",
-                                 "memcpy-only time " + Ms(memcpy_ns) + " of busy " + Ms(busy)});
-    if (busy > 0 && comm * 10 > busy * 3)
-      rep.bottlenecks.push_back({"communication_bound",
-                                 "NCCL communication not overlapped with compute takes " +
-                                     Pct1(100.0 * comm / busy) + " of GPU busy time.",
-                                 "communication " + Ms(comm) + " of busy " + Ms(busy)});
-    if (!rep.top_kernels.empty() && rep.top_kernels[0].share > 0.5 && rep.top_kernels[0].count > 0)
-      rep.bottlenecks.push_back({"dominant_kernel",
-                                 "One kernel takes " + Pct1(100 * rep.top_kernels[0].share) +
-                                     " of GPU kernel time: optimise it first.",
-                                 rep.top_kernels[0].name + ": " + std::to_string(rep.top_kernels[0].count) +
-                                     " launches, " + Ms(rep.top_kernels[0].total_ns)});
-  }
 
   // Repeated HtoD copies: sizes copied at least once per profiler step (or
   // kMinRepeatsWithoutSteps times without steps) whose first and last copy

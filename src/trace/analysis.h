@@ -1,8 +1,9 @@
 // Trace analyses computed while a Chrome/Kineto trace streams by: kernel
 // breakdown, temporal breakdown (compute / communication / memcpy / memset /
 // idle, idle split into host-wait, kernel-wait and other), launch statistics,
-// memory traffic, CPU op hotspots, [memory] events, bottleneck rules, and the
-// flame graph. Memory does not grow with the number of events: GPU activities
+// memory traffic, CPU op hotspots, [memory] events, recurring copies and
+// launches (the facts the trace rules read, rules/engine.cc), and the flame
+// graph. Memory does not grow with the number of events: GPU activities
 // pass through a bounded reorder window and are swept into running interval
 // unions, launch delays go to a bounded quantile sketch, and CPU events are
 // aggregated on the fly (unless a flame graph is requested, which keeps every
@@ -204,12 +205,6 @@ struct RepeatedLaunch {
   double MeanNs() const { return count > 0 ? static_cast<double>(total_ns) / count : 0; }
 };
 
-struct Bottleneck {
-  std::string code;       ///< "gpu_idle_host_wait", "launch_bound", ...
-  std::string message;    ///< one sentence a human can act on
-  std::string evidence;   ///< the numbers behind it
-};
-
 struct TraceReport {
   TraceInfo info;
   AnalysisOptions options;
@@ -224,7 +219,6 @@ struct TraceReport {
   // Summary (percent of the traced span; over all analysed devices).
   double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
   double memcpy_time_pct = 0, memset_time_pct = 0;
-  std::vector<Bottleneck> bottlenecks;
   int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
   /// HtoD copy sizes that recur (at least once per profiler step, or 10 times
   /// without steps, spread over half the device's active span), by count.

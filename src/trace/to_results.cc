@@ -115,6 +115,10 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["idle_fraction"] = d.span_ns ? static_cast<double>(d.idle_ns) / d.span_ns : 0;
     w.counters["compute_fraction"] = d.span_ns ? static_cast<double>(d.compute_ns) / d.span_ns : 0;
     w.counters["communication_fraction"] = d.span_ns ? static_cast<double>(d.communication_ns) / d.span_ns : 0;
+    // Shares of the busy time: copies and NCCL kernels that overlap no compute.
+    w.counters["memcpy_busy_fraction"] = d.busy_ns ? static_cast<double>(d.memcpy_ns) / d.busy_ns : 0;
+    w.counters["communication_busy_fraction"] =
+        d.busy_ns ? static_cast<double>(d.communication_ns) / d.busy_ns : 0;
     w.counters["kernel_count"] = static_cast<double>(d.kernel_count);
     w.counters["kernel_time_s"] = static_cast<double>(d.kernel_time_ns) * 1e-9;
     w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);

@@ -317,7 +317,7 @@ TEST(RuleEngine, RepeatedH2dFiresOnPerStepCopies) {
   EXPECT_EQ(s[0].workload, "gpu0");
   EXPECT_EQ(s[0].priority, 2);
   // The 20 weight copies happen once, at start-up: they do not recur.
-  EXPECT_NE(s[0].message.find("16 host-to-device copies (32.00 MiB) repeat the same sizes throughout the trace, "
+  EXPECT_NE(s[0].message.find("16 host-to-device copies (32.0 MiB) repeat the same sizes throughout the trace, "
                               "most often 4.00 MiB (8 times)"),
             std::string::npos) << s[0].message;
   EXPECT_NE(s[0].evidence.find("trace.repeated_h2d_copies = 16"), std::string::npos) << s[0].evidence;

@@ -94,9 +94,9 @@ inline std::string TrainingLoopTrace(int steps, std::vector<long> per_step_sizes
         R"(, "args": {"correlation": )" + std::to_string(corr) + "}}");
   };
   auto copy = [&](const char* route, double ts, double dur, long bytes) {
-    add(R"({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD ()" + std::string(route) +
-        R"( -> Device)", "pid": 0, "tid": 7, "ts": )" + at(ts) + R"(, "dur": )" + at(dur) +
-        R"(, "args": {"correlation": )" + std::to_string(corr) + R"(, "device": 0, "stream": 7, "bytes": )" +
+    add(R"x({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD ()x" + std::string(route) +
+        R"x( -> Device)", "pid": 0, "tid": 7, "ts": )x" + at(ts) + R"x(, "dur": )x" + at(dur) +
+        R"x(, "args": {"correlation": )x" + std::to_string(corr) + R"x(, "device": 0, "stream": 7, "bytes": )x" +
         std::to_string(bytes) + "}}");
   };
   auto kernel = [&](const char* name, double ts, double dur, int grid, int block) {

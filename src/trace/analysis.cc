@@ -705,7 +705,8 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   rep.profiler_steps = s.profiler_steps;
   rep.h2d_copies_untracked = s.h2d_untracked;
   const int64_t min_repeats = s.profiler_steps >= 2 ? s.profiler_steps : kMinRepeatsWithoutSteps;
-  for (const auto& [key, c] : s.h2d) {
+  for (const auto& entry : s.h2d) {
+    const RepeatedCopy& c = entry.second;
     auto dev = std::find_if(rep.devices.begin(), rep.devices.end(),
                             [&](const DeviceStats& d) { return d.device == c.device; });
     if (dev == rep.devices.end() || c.count < std::max<int64_t>(2, min_repeats)) continue;

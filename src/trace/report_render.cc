@@ -1,6 +1,8 @@
 // TraceReport renderers: console, Markdown, HTML, JSON.
 #include "trace/report_render.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <string_view>
 
@@ -59,6 +61,20 @@ std::string Dims(const int d[3]) {
 
 /// Milliseconds from the start of the traced span, "12.345 ms".
 std::string AtMs(const TraceReport& r, int64_t ns) { return Num((ns - r.span_start_ns) / 1e6, "%.3f ms"); }
+
+/// The recurring copy sizes the text outputs list: the top N by count (the
+/// JSON report has all of them).
+std::vector<RepeatedCopy> ShownCopies(const TraceReport& r) {
+  const size_t n = std::min(r.repeated_h2d.size(), static_cast<size_t>(std::max(r.options.top_n, 0)));
+  return {r.repeated_h2d.begin(), r.repeated_h2d.begin() + static_cast<std::ptrdiff_t>(n)};
+}
+
+/// "top 10 of 57 sizes" / "2 sizes".
+std::string CopiesShown(const TraceReport& r) {
+  const size_t shown = ShownCopies(r).size(), all = r.repeated_h2d.size();
+  return shown == all ? std::to_string(all) + (all == 1 ? " size" : " sizes")
+                      : "top " + std::to_string(shown) + " of " + std::to_string(all) + " sizes";
+}
 
 constexpr const char* kNoGpuActivity = "no GPU activity: the trace has no kernels, memcpys or memsets";
 
@@ -149,9 +165,10 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
            Pad(Dur(l.total_ns), 10) + Pad(Dims(l.grid), 14) + Pad(Dims(l.block), 12) + "  " + ConsoleText(l.name) + "\n";
   }
   if (!r.repeated_h2d.empty()) {
-    o += "\nRecurring host-to-device copies (" + std::to_string(r.profiler_steps) + " profiler steps)\n  " +
+    o += "\nRecurring host-to-device copies (" + CopiesShown(r) + ", " + std::to_string(r.profiler_steps) +
+         " profiler steps)\n  " +
          Pad("GPU", 3) + Pad("size", 12) + Pad("count", 7) + Pad("time", 10) + Pad("first", 13) + Pad("last", 13) + "\n";
-    for (const RepeatedCopy& c : r.repeated_h2d)
+    for (const RepeatedCopy& c : ShownCopies(r))
       o += "  " + Pad(std::to_string(c.device), 3) + Pad(FormatBytes(c.bytes), 12) + Pad(std::to_string(c.count), 7) +
            Pad(Dur(c.total_ns), 10) + Pad(AtMs(r, c.first_ns), 13) + Pad(AtMs(r, c.last_ns), 13) + "\n";
   }
@@ -232,9 +249,9 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
     o += "\n";
   }
   if (!r.repeated_h2d.empty()) {
-    o += "### Recurring host-to-device copies\n\n" + std::to_string(r.profiler_steps) +
+    o += "### Recurring host-to-device copies\n\n" + CopiesShown(r) + "; " + std::to_string(r.profiler_steps) +
          " profiler steps.\n\n| GPU | size | count | time | first | last |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n";
-    for (const RepeatedCopy& c : r.repeated_h2d)
+    for (const RepeatedCopy& c : ShownCopies(r))
       o += "| " + std::to_string(c.device) + " | " + FormatBytes(c.bytes) + " | " + std::to_string(c.count) + " | " +
            Dur(c.total_ns) + " | " + AtMs(r, c.first_ns) + " | " + AtMs(r, c.last_ns) + " |\n";
     o += "\n";
@@ -612,10 +629,11 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   }
   if (!r.repeated_h2d.empty()) {
     std::vector<std::vector<std::string>> rows;
-    for (const RepeatedCopy& c : r.repeated_h2d)
+    for (const RepeatedCopy& c : ShownCopies(r))
       rows.push_back({std::to_string(c.device), FormatBytes(c.bytes), std::to_string(c.count), Dur(c.total_ns),
                       AtMs(r, c.first_ns), AtMs(r, c.last_ns)});
-    o += "<h2>Recurring host-to-device copies</h2>\n<p>" + std::to_string(r.profiler_steps) + " profiler steps.</p>\n" +
+    o += "<h2>Recurring host-to-device copies</h2>\n<p>" + CopiesShown(r) + "; " + std::to_string(r.profiler_steps) +
+         " profiler steps.</p>\n" +
          HtmlTable({"GPU", "size", "count", "time", "first", "last"}, rows, 0);
   }
   if (!r.memory_traffic.empty()) {

@@ -298,6 +298,14 @@ TEST(TraceAnalysisTest, RepeatedHostToDeviceCopiesRecurPerStep) {
   EXPECT_EQ(batch.last_ns, 2100000 + 7 * 10000000 + 200000);
   EXPECT_EQ(r->repeated_h2d[1].bytes, 512);
   EXPECT_EQ(r->h2d_copies_untracked, 0);
+  AnalysisOptions top1;
+  top1.top_n = 1;
+  auto one = AnalyzeTraceText(testing::TrainingLoopTrace(8, {4 << 20, 512}, 0, 20), "loop.json", top1);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->repeated_h2d.size(), 2u);  // the report keeps all; the text lists the top N
+  const std::string console = RenderTraceConsole(*one, {});
+  EXPECT_NE(console.find("Recurring host-to-device copies (top 1 of 2 sizes, 8 profiler steps)"), std::string::npos)
+      << console;
   // Without profiler steps a size must recur 10 times: 8 copies do not, 10 do.
   auto without_steps = [](std::string t) {
     for (size_t at = t.find("ProfilerStep#"); at != std::string::npos; at = t.find("ProfilerStep#"))

@@ -136,6 +136,15 @@ TEST(AnalyzeCliTest, FindingsFollowThePolicyInEveryFormat) {
   EXPECT_NE(quiet.out.find("Findings (policy quiet)"), std::string::npos);
   EXPECT_EQ(quiet.out.find("many-small-calls"), std::string::npos) << quiet.out;
 
+  // A rule that fails the gate in `compare` is reported here, not acted on.
+  testing::WriteAll(dir + "/strict.yaml", "version: 1\nrules:\n  - id: no-tiny-kernels\n"
+                                          "    when: trace.identical_launches >= 100\n    emit: fail\n"
+                                          "    priority: high\n    message: \"{trace.identical_launches} identical launches\"\n");
+  auto strict = RunGpugate({"analyze", trace, "--policy", dir + "/strict.yaml"});
+  EXPECT_EQ(strict.exit_code, 0) << strict.err;
+  EXPECT_NE(strict.out.find("[high fail] no-tiny-kernels (gpu0): 420 identical launches"), std::string::npos)
+      << strict.out;
+
   // A bad policy is an input error at its position, before the trace is read.
   testing::WriteAll(dir + "/bad.yaml", "version: 1\nrules:\n  - id: x\n    when: trace.gpu_idel > 1\n    message: m\n");
   auto bad = RunGpugate({"analyze", trace, "--policy", dir + "/bad.yaml"});

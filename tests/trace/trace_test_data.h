@@ -135,4 +135,33 @@ inline std::string TrainingLoopTrace(int steps, std::vector<long> per_step_sizes
          "\"traceEvents\": [\n" + ev + "\n ]\n}\n";
 }
 
+/// A data-parallel training step as Kineto records it on one rank: per step
+/// (`steps` of 10 ms) a 3 ms backward GEMM on stream 7 and a 2 ms NCCL
+/// all-reduce of the gradients on stream 20. `overlapped`: the all-reduce
+/// starts 1 ms into the backward kernel (DDP's bucketed all-reduce) and ends
+/// with it; otherwise it starts when the backward kernel ends, so 2 of the
+/// 5 ms of busy time per step are communication only.
+inline std::string DataParallelTrace(int steps, bool overlapped) {
+  std::string ev;
+  auto kernel = [&](const std::string& name, long ts_us, long dur_us, int stream, long corr) {
+    ev += std::string(ev.empty() ? "  " : ",\n  ") + R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )" +
+          R"("pid": 100, "tid": 100, "ts": )" + std::to_string(ts_us - 50) + R"(, "dur": 5, "args": {"correlation": )" +
+          std::to_string(corr) + "}},\n  " + R"({"ph": "X", "cat": "kernel", "name": ")" + name +
+          R"(", "pid": 0, "tid": )" + std::to_string(stream) + R"(, "ts": )" + std::to_string(ts_us) +
+          R"(, "dur": )" + std::to_string(dur_us) + R"(, "args": {"correlation": )" + std::to_string(corr) +
+          R"(, "device": 0, "stream": )" + std::to_string(stream) + R"(, "grid": [432, 1, 1], "block": [256, 1, 1]}})";
+  };
+  long corr = 1;
+  for (int s = 0; s < steps; ++s) {
+    const long start = 10000L * s + 100;
+    kernel("sm80_xmma_wgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc", start, 3000, 7, corr++);
+    kernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+           overlapped ? start + 1000 : start + 3000, 2000, 20, corr++);
+  }
+  return "{\n \"schemaVersion\": 1,\n \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", "
+         "\"totalGlobalMem\": 85899345920, \"computeMajor\": 8, \"computeMinor\": 0, \"numSms\": 108}],\n "
+         "\"distributedInfo\": {\"rank\": 0, \"world_size\": 8, \"backend\": \"nccl\"},\n "
+         "\"traceEvents\": [\n" + ev + "\n ]\n}\n";
+}
+
 }  // namespace gpugate::testing

@@ -522,6 +522,15 @@ struct TraceAnalyzer::State {
     p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
+  // The steps of TraceAnalyzer::Finish, in order.
+  void DrainCpu(TraceReport& rep);
+  void CloseDevices(TraceReport& rep);
+  void SummarizeLaunches(TraceReport& rep);
+  void CollectTrafficAndOps(TraceReport& rep);
+  static void Summarize(TraceReport& rep);
+  void CollectRecurringCopies(TraceReport& rep);
+  void CollectIdenticalLaunches(TraceReport& rep);
+  void BuildFlame(TraceReport& rep);
 };
 
 TraceAnalyzer::TraceAnalyzer(AnalysisOptions options) : s_(std::make_unique<State>()) {
@@ -561,18 +570,9 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
   }
 }
 
-TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
-  State& s = *s_;
-  TraceReport rep;
-  rep.info = info;
-  rep.options = s.opt;
-  if (s.span_start > s.span_end) s.span_start = s.span_end = 0;
-  rep.span_start_ns = s.span_start;
-  rep.span_end_ns = s.span_end;
-  const int64_t span = rep.SpanNs();
-  const int64_t threshold = s.opt.kernel_wait_threshold_ns;
-
-  // CPU nesting: drain the reorder windows and close every open frame.
+/// CPU nesting: drains the reorder windows and closes every open frame.
+void TraceAnalyzer::State::DrainCpu(TraceReport& rep) {
+  State& s = *this;
   for (ThreadState& t : s.threads) {
     while (!t.pending.empty()) {
       CpuFrame f = t.pending.top();
@@ -582,8 +582,14 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     while (!t.stack.empty()) s.Close(t);
   }
   rep.cpu_nesting_out_of_order = s.out_of_order;
+}
 
-  // Drain the GPU reorder window, then close each device's sweep.
+/// Drains the GPU reorder window, closes each device's sweep into its
+/// DeviceStats, then merges the kernels of all devices into the top N.
+void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
+  State& s = *this;
+  const int64_t span = rep.SpanNs();
+  const int64_t threshold = s.opt.kernel_wait_threshold_ns;
   while (!s.heap.empty()) s.SweepEarliest();
   rep.launch = std::move(s.launch);
   std::map<uint32_t, KernelStats> all_kernels;
@@ -647,8 +653,12 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });
   if (rep.top_kernels.size() > static_cast<size_t>(s.opt.top_n)) rep.top_kernels.resize(s.opt.top_n);
+}
 
-  // Launch statistics.
+/// Launch delay quantiles and the kernels that ran shorter than their launch
+/// call.
+void TraceAnalyzer::State::SummarizeLaunches(TraceReport& rep) {
+  State& s = *this;
   LaunchStats& l = rep.launch;
   if (s.delays.count() > 0) {
     l.delay_mean_ns = s.delays.mean();
@@ -665,7 +675,12 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     return a.count != b.count ? a.count > b.count : a.name < b.name;
   });
   if (l.short_kernels.size() > static_cast<size_t>(s.opt.top_n)) l.short_kernels.resize(s.opt.top_n);
+}
 
+/// Memory traffic (memcpys first, by bytes; memsets last) and CPU op hotspots
+/// by self time.
+void TraceAnalyzer::State::CollectTrafficAndOps(TraceReport& rep) {
+  State& s = *this;
   // Memory traffic: memcpys first (by bytes), memsets last.
   for (auto& [key, m] : s.traffic) rep.memory_traffic.push_back(m);
   std::stable_sort(rep.memory_traffic.begin(), rep.memory_traffic.end(),
@@ -681,8 +696,10 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     return a.self_ns != b.self_ns ? a.self_ns > b.self_ns : a.name < b.name;
   });
   if (rep.cpu_ops.size() > static_cast<size_t>(s.opt.top_n)) rep.cpu_ops.resize(s.opt.top_n);
+}
 
-  // Summary over all analysed devices.
+/// The summary percentages over all analysed devices.
+void TraceAnalyzer::State::Summarize(TraceReport& rep) {
   int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
   for (const DeviceStats& d : rep.devices) {
     total_span += d.span_ns;
@@ -698,10 +715,13 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   rep.communication_time_pct = pct(comm);
   rep.memcpy_time_pct = pct(memcpy_ns);
   rep.memset_time_pct = pct(memset_ns);
+}
 
-  // Repeated HtoD copies: sizes copied at least once per profiler step (or
-  // kMinRepeatsWithoutSteps times without steps) whose first and last copy
-  // lie at least half the device's active span apart.
+/// Recurring HtoD copy sizes: copied at least once per profiler step (or
+/// kMinRepeatsWithoutSteps times without steps), first and last copy at least
+/// half the device's active span apart.
+void TraceAnalyzer::State::CollectRecurringCopies(TraceReport& rep) {
+  State& s = *this;
   rep.profiler_steps = s.profiler_steps;
   rep.h2d_copies_untracked = s.h2d_untracked;
   const int64_t min_repeats = s.profiler_steps >= 2 ? s.profiler_steps : kMinRepeatsWithoutSteps;
@@ -718,8 +738,11 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     if (a.bytes != b.bytes) return a.bytes > b.bytes;
     return a.device < b.device;
   });
+}
 
-  // Identical launches: per device the top N launch configurations.
+/// Identical launches: per device the top N launch configurations.
+void TraceAnalyzer::State::CollectIdenticalLaunches(TraceReport& rep) {
+  State& s = *this;
   rep.launches_untracked = s.configs_untracked;
   std::vector<RepeatedLaunch> configs;
   for (const auto& [key, agg] : s.configs) {
@@ -743,67 +766,85 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     kept = i > 0 && configs[i].device == configs[i - 1].device ? kept + 1 : 0;
     if (kept < static_cast<size_t>(s.opt.top_n)) rep.identical_launches.push_back(std::move(configs[i]));
   }
+}
 
+/// Flame graph: nest each thread's CPU frames, then hang GPU time under the
+/// innermost frame that contains its launch call.
+void TraceAnalyzer::State::BuildFlame(TraceReport& rep) {
+  State& s = *this;
+  auto g = std::make_unique<FlameGraph>();
+  std::vector<std::vector<std::pair<int64_t, int>>> frame_nodes(s.threads.size());
+  std::vector<std::vector<int>> frame_parent(s.threads.size());
+  std::vector<std::vector<int64_t>> frame_child(s.threads.size());
+  std::vector<int> thread_node(s.threads.size(), -1);
+  for (size_t t = 0; t < s.threads.size(); ++t) {
+    ThreadState& th = s.threads[t];
+    std::vector<CpuFrame>& fr = th.frames;
+    std::sort(fr.begin(), fr.end(), [](const CpuFrame& a, const CpuFrame& b) {
+      return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    thread_node[t] = g->Child(0, th.label);
+    auto& nodes = frame_nodes[t];
+    auto& parent = frame_parent[t];
+    auto& child_ns = frame_child[t];
+    nodes.resize(fr.size());
+    parent.assign(fr.size(), -1);
+    child_ns.assign(fr.size(), 0);
+    std::vector<int> stack;
+    for (size_t k = 0; k < fr.size(); ++k) {
+      while (!stack.empty() && (fr[stack.back()].end <= fr[k].start || fr[k].end > fr[stack.back()].end))
+        stack.pop_back();
+      int p = stack.empty() ? -1 : stack.back();
+      int pnode = p < 0 ? thread_node[t] : nodes[p].second;
+      nodes[k] = {fr[k].start, g->Child(pnode, s.names[fr[k].name])};
+      parent[k] = p;
+      int64_t dur = fr[k].end - fr[k].start;
+      if (p >= 0) child_ns[p] += dur;
+      stack.push_back(static_cast<int>(k));
+    }
+    for (size_t k = 0; k < fr.size(); ++k)
+      g->nodes[nodes[k].second].self_ns += std::max<int64_t>(0, fr[k].end - fr[k].start - child_ns[k]);
+  }
+  std::sort(s.flame_gpu.begin(), s.flame_gpu.end(),
+            [](const GpuRec& a, const GpuRec& b) { return a.seq < b.seq; });
+  for (const GpuRec& r : s.flame_gpu) {
+    int node = -1;
+    if (r.thread != UINT32_MAX && r.thread < s.threads.size()) {
+      const auto& fr = s.threads[r.thread].frames;
+      const auto& nodes = frame_nodes[r.thread];
+      auto it = std::upper_bound(fr.begin(), fr.end(), r.launch_ts,
+                                 [](int64_t ts, const CpuFrame& f) { return ts < f.start; });
+      int k = static_cast<int>(it - fr.begin()) - 1;
+      while (k >= 0 && fr[k].end <= r.launch_ts) k = frame_parent[r.thread][k];
+      node = k >= 0 ? nodes[k].second : thread_node[r.thread];
+    } else {
+      node = g->Child(0, "[gpu without launch]");
+    }
+    int leaf = g->Child(node, "[gpu] " + s.names[r.name]);
+    g->nodes[leaf].self_ns += r.end - r.start;
+  }
+  rep.flame = std::move(g);
+}
+
+TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
+  State& s = *s_;
+  TraceReport rep;
+  rep.info = info;
+  rep.options = s.opt;
+  if (s.span_start > s.span_end) s.span_start = s.span_end = 0;
+  rep.span_start_ns = s.span_start;
+  rep.span_end_ns = s.span_end;
+  s.DrainCpu(rep);
+  s.CloseDevices(rep);
+  s.SummarizeLaunches(rep);
+  s.CollectTrafficAndOps(rep);
+  State::Summarize(rep);
+  s.CollectRecurringCopies(rep);
+  s.CollectIdenticalLaunches(rep);
   // [memory] events.
   for (auto& [key, p] : s.memory) rep.memory.push_back(p);
   rep.memory_timeline = std::move(s.memory_timeline);
-
-  // Flame graph: nest each thread's CPU frames, then hang GPU time under the
-  // innermost frame that contains its launch call.
-  if (s.opt.collect_flame) {
-    auto g = std::make_unique<FlameGraph>();
-    std::vector<std::vector<std::pair<int64_t, int>>> frame_nodes(s.threads.size());
-    std::vector<std::vector<int>> frame_parent(s.threads.size());
-    std::vector<std::vector<int64_t>> frame_child(s.threads.size());
-    std::vector<int> thread_node(s.threads.size(), -1);
-    for (size_t t = 0; t < s.threads.size(); ++t) {
-      ThreadState& th = s.threads[t];
-      std::vector<CpuFrame>& fr = th.frames;
-      std::sort(fr.begin(), fr.end(), [](const CpuFrame& a, const CpuFrame& b) {
-        return a.start != b.start ? a.start < b.start : a.end > b.end;
-      });
-      thread_node[t] = g->Child(0, th.label);
-      auto& nodes = frame_nodes[t];
-      auto& parent = frame_parent[t];
-      auto& child_ns = frame_child[t];
-      nodes.resize(fr.size());
-      parent.assign(fr.size(), -1);
-      child_ns.assign(fr.size(), 0);
-      std::vector<int> stack;
-      for (size_t k = 0; k < fr.size(); ++k) {
-        while (!stack.empty() && (fr[stack.back()].end <= fr[k].start || fr[k].end > fr[stack.back()].end))
-          stack.pop_back();
-        int p = stack.empty() ? -1 : stack.back();
-        int pnode = p < 0 ? thread_node[t] : nodes[p].second;
-        nodes[k] = {fr[k].start, g->Child(pnode, s.names[fr[k].name])};
-        parent[k] = p;
-        int64_t dur = fr[k].end - fr[k].start;
-        if (p >= 0) child_ns[p] += dur;
-        stack.push_back(static_cast<int>(k));
-      }
-      for (size_t k = 0; k < fr.size(); ++k)
-        g->nodes[nodes[k].second].self_ns += std::max<int64_t>(0, fr[k].end - fr[k].start - child_ns[k]);
-    }
-    std::sort(s.flame_gpu.begin(), s.flame_gpu.end(),
-              [](const GpuRec& a, const GpuRec& b) { return a.seq < b.seq; });
-    for (const GpuRec& r : s.flame_gpu) {
-      int node = -1;
-      if (r.thread != UINT32_MAX && r.thread < s.threads.size()) {
-        const auto& fr = s.threads[r.thread].frames;
-        const auto& nodes = frame_nodes[r.thread];
-        auto it = std::upper_bound(fr.begin(), fr.end(), r.launch_ts,
-                                   [](int64_t ts, const CpuFrame& f) { return ts < f.start; });
-        int k = static_cast<int>(it - fr.begin()) - 1;
-        while (k >= 0 && fr[k].end <= r.launch_ts) k = frame_parent[r.thread][k];
-        node = k >= 0 ? nodes[k].second : thread_node[r.thread];
-      } else {
-        node = g->Child(0, "[gpu without launch]");
-      }
-      int leaf = g->Child(node, "[gpu] " + s.names[r.name]);
-      g->nodes[leaf].self_ns += r.end - r.start;
-    }
-    rep.flame = std::move(g);
-  }
+  if (s.opt.collect_flame) s.BuildFlame(rep);
   return rep;
 }
 

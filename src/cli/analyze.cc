@@ -112,7 +112,7 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
       ("markdown", po::value<std::string>(&a.markdown), "write a Markdown report ('-' = stdout)")
       ("html", po::value<std::string>(&a.html), "write a self-contained HTML report ('-' = stdout)")
       ("policy", po::value<std::string>(&a.policy),
-       "policy whose rules judge the trace (default: the built-in default policy)")
+       "policy whose rules are evaluated on the trace (default: the built-in default policy)")
       ("flame", po::value<std::string>(&a.flame), "flame graph: F.html (interactive) or F.folded (folded stacks, ns)")
       ("timeline", po::value<std::string>(&a.timeline), "export selected events as Chrome trace JSON")
       ("timeline-categories", po::value<std::string>(&a.timeline_categories),

@@ -23,6 +23,7 @@
 #include "static/inspect.h"
 #include "static/inspect_render.h"
 #include "trace/analysis.h"
+#include "trace/findings.h"
 #include "trace/report_render.h"
 #include "trace/to_results.h"
 #include "trace/trace_reader.h"
@@ -127,7 +128,9 @@ void Trace(const uint8_t* data, size_t size) {
   CheckOutcome(info);
   if (!info.ok()) return;
   TraceReport report = analyzer.Finish(*info);
-  (void)RenderTraceConsole(report);
+  TraceFindingSet findings;
+  findings.items = TraceFindings(report, DefaultPolicy().expr_rules);
+  (void)RenderTraceConsole(report, findings);
   if (!report.devices.empty()) (void)TraceReportToResults(report);
 }
 

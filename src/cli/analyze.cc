@@ -1,11 +1,14 @@
 // `gpugate analyze TRACE`: kernel / idle / launch / memory breakdown of a
-// Chrome or Kineto trace, with optional flame graph, timeline export and
-// memory timeline. One streaming pass, plus a second one for --timeline.
+// Chrome or Kineto trace and what the policy's rules find in it, with
+// optional flame graph, timeline export and memory timeline. One streaming
+// pass, plus a second one for --timeline.
 #include <iostream>
 #include <sstream>
 
 #include "cli/command.h"
+#include "config/policy.h"
 #include "trace/analysis.h"
+#include "trace/findings.h"
 #include "trace/flame.h"
 #include "trace/report_render.h"
 #include "trace/timeline.h"
@@ -20,7 +23,7 @@ namespace {
 
 struct AnalyzeArgs {
   std::string trace;
-  std::string json, markdown, flame, timeline, memory;
+  std::string json, markdown, html, flame, timeline, memory, policy;
   std::string timeline_categories, timeline_window;
   bool timeline_top_kernels = false;
   int top = 10;
@@ -61,11 +64,13 @@ Status ParseWindow(const std::string& text, int64_t origin_ns, TimelineFilter& f
   return Status::Ok();
 }
 
-Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report) {
+Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const TraceFindingSet& findings) {
   if (!a.json.empty())
-    if (Status s = WriteFileAtomic(a.json, RenderTraceJson(report)); !s.ok()) return s;
+    if (Status s = WriteFileAtomic(a.json, RenderTraceJson(report, findings)); !s.ok()) return s;
   if (!a.markdown.empty())
-    if (Status s = WriteFileAtomic(a.markdown, RenderTraceMarkdown(report)); !s.ok()) return s;
+    if (Status s = WriteFileAtomic(a.markdown, RenderTraceMarkdown(report, findings)); !s.ok()) return s;
+  if (!a.html.empty())
+    if (Status s = WriteFileAtomic(a.html, RenderTraceHtml(report, findings)); !s.ok()) return s;
   if (!a.flame.empty()) {
     auto html = FlameIsHtml(a.flame);
     const FlameGraph& g = *report.flame;
@@ -105,6 +110,9 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
       ("trace", po::value<std::string>(&a.trace)->required(), "Chrome/Kineto trace (.json or .json.gz)")
       ("json", po::value<std::string>(&a.json), "write the analysis as JSON ('-' = stdout)")
       ("markdown", po::value<std::string>(&a.markdown), "write a Markdown report ('-' = stdout)")
+      ("html", po::value<std::string>(&a.html), "write a self-contained HTML report ('-' = stdout)")
+      ("policy", po::value<std::string>(&a.policy),
+       "policy whose rules are evaluated on the trace (default: the built-in default policy)")
       ("flame", po::value<std::string>(&a.flame), "flame graph: F.html (interactive) or F.folded (folded stacks, ns)")
       ("timeline", po::value<std::string>(&a.timeline), "export selected events as Chrome trace JSON")
       ("timeline-categories", po::value<std::string>(&a.timeline_categories),
@@ -131,6 +139,10 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
     if (!html.ok()) return ReportError(html.error());
   }
 
+  // The policy first: a bad policy file fails before the trace is read.
+  Result<Policy> policy = a.policy.empty() ? Result<Policy>(DefaultPolicy()) : LoadPolicyFile(a.policy);
+  if (!policy.ok()) return ReportError(policy.error());
+
   AnalysisOptions opt;
   opt.top_n = a.top;
   opt.device = a.device;
@@ -142,9 +154,14 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   if (a.device && report->devices.empty())
     ReportWarning(a.trace + ": no GPU activity on device " + std::to_string(*a.device));
 
-  bool stdout_taken = IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.flame);
-  if (!stdout_taken) std::cout << RenderTraceConsole(*report) << std::flush;
-  if (Status s = WriteOutputs(a, *report); !s.ok()) return ReportError(s.error());
+  TraceFindingSet findings;
+  findings.policy = policy->name;
+  findings.items = TraceFindings(*report, policy->expr_rules);
+
+  bool stdout_taken =
+      IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html) || IsStdoutPath(a.flame);
+  if (!stdout_taken) std::cout << RenderTraceConsole(*report, findings) << std::flush;
+  if (Status s = WriteOutputs(a, *report, findings); !s.ok()) return ReportError(s.error());
   return 0;
 }
 

@@ -293,6 +293,19 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.shorter_than_launch", "shorter_than_launch", kNumberDim},
       {"trace.span", "span_s", kTimeDim},
       {"trace.kernel_time", "kernel_time_s", kTimeDim},
+      {"trace.profiler_steps", "profiler_steps", kNumberDim},
+      {"trace.repeated_h2d_copies", "repeated_h2d_count", kNumberDim},
+      {"trace.repeated_h2d_bytes", "repeated_h2d_bytes", kBytesDim},
+      {"trace.repeated_h2d_time", "repeated_h2d_time_s", kTimeDim},
+      {"trace.repeated_h2d_share", "repeated_h2d_busy_fraction", kNumberDim},
+      {"trace.repeated_h2d_size", "repeated_h2d_size", kBytesDim},
+      {"trace.repeated_h2d_size_copies", "repeated_h2d_size_count", kNumberDim},
+      {"trace.memcpy_share", "memcpy_busy_fraction", kNumberDim},
+      {"trace.communication_share", "communication_busy_fraction", kNumberDim},
+      {"trace.identical_launches", "identical_launch_count", kNumberDim},
+      {"trace.identical_launch_mean", "identical_launch_mean_s", kTimeDim},
+      {"trace.identical_launch_time", "identical_launch_time_s", kTimeDim},
+      {"trace.identical_launch_share", "identical_launch_busy_fraction", kNumberDim},
   };
   for (const Row& row : kRows)
     if (auto x = Counter(w, row.counter)) s.Set(row.name, NumberValue(*x, row.dim));
@@ -433,6 +446,22 @@ const rules::Schema& RuleSchema() {
     s["trace.shorter_than_launch"] = Num("kernels that ran shorter than their launch call");
     s["trace.span"] = Num("the traced span", kTimeDim);
     s["trace.kernel_time"] = Num("sum of kernel durations", kTimeDim);
+    s["trace.profiler_steps"] = Num("ProfilerStep#N annotations in the trace (0 without a schedule)");
+    s["trace.repeated_h2d_copies"] =
+        Num("host-to-device copies whose byte size recurs through the trace (at least once per profiler step)");
+    s["trace.repeated_h2d_bytes"] = Num("bytes in those copies", kBytesDim);
+    s["trace.repeated_h2d_time"] = Num("summed duration of those copies", kTimeDim);
+    s["trace.repeated_h2d_share"] = Num("their summed duration over the device's GPU busy time");
+    s["trace.repeated_h2d_size"] = Num("the recurring copy size with the most copies", kBytesDim);
+    s["trace.repeated_h2d_size_copies"] = Num("copies of that size");
+    s["trace.memcpy_share"] = Num("share of the GPU's busy time with only copies running (no kernel)");
+    s["trace.communication_share"] =
+        Num("share of the GPU's busy time with only NCCL kernels running (no compute kernel)");
+    s["trace.identical_launches"] =
+        Num("launches of the device's most launched kernel configuration (same name, grid and block)");
+    s["trace.identical_launch_mean"] = Num("mean duration of those launches", kTimeDim);
+    s["trace.identical_launch_time"] = Num("their summed duration", kTimeDim);
+    s["trace.identical_launch_share"] = Num("their summed duration over the device's GPU busy time");
 
     // The baseline's kernel of the same name (compare only).
     for (const char* n : {"registers", "shared_memory", "stack_frame", "spill_stores", "spill_loads", "spills",

@@ -8,10 +8,12 @@
 #include "trace/analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <deque>
 #include <queue>
+#include <tuple>
 #include <unordered_map>
 
 #include "trace/trace_reader.h"
@@ -133,6 +135,14 @@ struct ThreadState {
 };
 
 constexpr size_t kReorderWindow = 4096;
+/// Distinct (device, byte size) groups of HtoD copies tracked; copies of
+/// further sizes are only counted (h2d_copies_untracked).
+constexpr size_t kMaxCopySizes = 4096;
+/// Distinct (device, kernel, grid, block) launch configurations tracked;
+/// launches of further configurations are only counted (launches_untracked).
+constexpr size_t kMaxLaunchConfigs = 65536;
+/// Without profiler steps, a size recurs when copied at least this often.
+constexpr int64_t kMinRepeatsWithoutSteps = 10;
 
 bool ContainsNccl(std::string_view s) {
   for (size_t i = 0; i + 4 <= s.size(); ++i)
@@ -184,6 +194,14 @@ struct TraceAnalyzer::State {
 
   std::map<std::pair<int64_t, int64_t>, MemoryPeak> memory;
   std::vector<MemorySample> memory_timeline;
+
+  int64_t profiler_steps = 0;
+  std::map<std::pair<int64_t, int64_t>, RepeatedCopy> h2d;  // (device, bytes)
+  int64_t h2d_untracked = 0;
+  // Compute-kernel launches per (device, name, grid, block): count, total ns.
+  using LaunchConfig = std::tuple<int64_t, uint32_t, std::array<int, 6>>;
+  std::map<LaunchConfig, std::pair<int64_t, int64_t>> configs;
+  int64_t configs_untracked = 0;
 
   uint32_t Intern(const std::string& name) {
     auto it = name_ids.find(name);
@@ -277,6 +295,7 @@ struct TraceAnalyzer::State {
       if (e.shared_memory) a.smem = e.shared_memory;
       if (e.grid[0]) std::copy(e.grid, e.grid + 3, a.grid);
       if (e.block[0]) std::copy(e.block, e.block + 3, a.block);
+      if (kind == GpuKind::kCompute) CountLaunch(device, r.name, e);
     } else {
       MemcpyStats c = ClassifyMemcpy(e.name);
       if (kind == GpuKind::kMemset) c.kind = "Memset";
@@ -289,7 +308,47 @@ struct TraceAnalyzer::State {
       ++it->second.count;
       it->second.bytes += e.bytes.value_or(0);
       it->second.total_ns += e.dur_ns;
+      if (kind == GpuKind::kMemcpy && it->second.kind == "HtoD" && e.bytes.value_or(0) > 0)
+        CountHostToDevice(device, *e.bytes, e.ts_ns, e.dur_ns);
     }
+  }
+
+  /// One compute-kernel launch into its (device, name, grid, block) group,
+  /// in bounded memory.
+  void CountLaunch(int64_t device, uint32_t name, const TraceEvent& e) {
+    LaunchConfig key{device, name, {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]}};
+    auto it = configs.find(key);
+    if (it == configs.end()) {
+      if (configs.size() >= kMaxLaunchConfigs) {
+        ++configs_untracked;
+        return;
+      }
+      it = configs.emplace(key, std::make_pair(int64_t{0}, int64_t{0})).first;
+    }
+    ++it->second.first;
+    it->second.second += e.dur_ns;
+  }
+
+  /// One HtoD copy into its (device, size) group, in bounded memory.
+  void CountHostToDevice(int64_t device, int64_t bytes, int64_t start, int64_t dur) {
+    auto key = std::make_pair(device, bytes);
+    auto it = h2d.find(key);
+    if (it == h2d.end()) {
+      if (h2d.size() >= kMaxCopySizes) {
+        ++h2d_untracked;
+        return;
+      }
+      RepeatedCopy c;
+      c.device = device;
+      c.bytes = bytes;
+      c.first_ns = c.last_ns = start;
+      it = h2d.emplace(key, c).first;
+    }
+    RepeatedCopy& c = it->second;
+    ++c.count;
+    c.total_ns += dur;
+    c.first_ns = std::min(c.first_ns, start);
+    c.last_ns = std::max(c.last_ns, start);
   }
 
   void OnRuntime(const TraceEvent& e, uint32_t thread) {
@@ -463,6 +522,15 @@ struct TraceAnalyzer::State {
     p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
+  // The steps of TraceAnalyzer::Finish, in order.
+  void DrainCpu(TraceReport& rep);
+  void CloseDevices(TraceReport& rep);
+  void SummarizeLaunches(TraceReport& rep);
+  void CollectTrafficAndOps(TraceReport& rep);
+  static void Summarize(TraceReport& rep);
+  void CollectRecurringCopies(TraceReport& rep);
+  void CollectIdenticalLaunches(TraceReport& rep);
+  void BuildFlame(TraceReport& rep);
 };
 
 TraceAnalyzer::TraceAnalyzer(AnalysisOptions options) : s_(std::make_unique<State>()) {
@@ -492,40 +560,19 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
       break;
     }
     case TraceCategory::kCpuOp:
-    case TraceCategory::kPythonFunction:
-    case TraceCategory::kUserAnnotation: s.OnCpu(e, s.ThreadId(e), true); break;
+    case TraceCategory::kUserAnnotation:
+      // Kineto marks each profiled step; older traces as a cpu_op.
+      if (e.name.rfind("ProfilerStep#", 0) == 0) ++s.profiler_steps;
+      s.OnCpu(e, s.ThreadId(e), true);
+      break;
+    case TraceCategory::kPythonFunction: s.OnCpu(e, s.ThreadId(e), true); break;
     default: break;
   }
 }
 
-namespace {
-
-std::string Pct1(double pct) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", pct);
-  return buf;
-}
-
-std::string Ms(int64_t ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
-  return buf;
-}
-
-}  // namespace
-
-TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
-  State& s = *s_;
-  TraceReport rep;
-  rep.info = info;
-  rep.options = s.opt;
-  if (s.span_start > s.span_end) s.span_start = s.span_end = 0;
-  rep.span_start_ns = s.span_start;
-  rep.span_end_ns = s.span_end;
-  const int64_t span = rep.SpanNs();
-  const int64_t threshold = s.opt.kernel_wait_threshold_ns;
-
-  // CPU nesting: drain the reorder windows and close every open frame.
+/// CPU nesting: drains the reorder windows and closes every open frame.
+void TraceAnalyzer::State::DrainCpu(TraceReport& rep) {
+  State& s = *this;
   for (ThreadState& t : s.threads) {
     while (!t.pending.empty()) {
       CpuFrame f = t.pending.top();
@@ -535,8 +582,14 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     while (!t.stack.empty()) s.Close(t);
   }
   rep.cpu_nesting_out_of_order = s.out_of_order;
+}
 
-  // Drain the GPU reorder window, then close each device's sweep.
+/// Drains the GPU reorder window, closes each device's sweep into its
+/// DeviceStats, then merges the kernels of all devices into the top N.
+void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
+  State& s = *this;
+  const int64_t span = rep.SpanNs();
+  const int64_t threshold = s.opt.kernel_wait_threshold_ns;
   while (!s.heap.empty()) s.SweepEarliest();
   rep.launch = std::move(s.launch);
   std::map<uint32_t, KernelStats> all_kernels;
@@ -600,8 +653,12 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });
   if (rep.top_kernels.size() > static_cast<size_t>(s.opt.top_n)) rep.top_kernels.resize(s.opt.top_n);
+}
 
-  // Launch statistics.
+/// Launch delay quantiles and the kernels that ran shorter than their launch
+/// call.
+void TraceAnalyzer::State::SummarizeLaunches(TraceReport& rep) {
+  State& s = *this;
   LaunchStats& l = rep.launch;
   if (s.delays.count() > 0) {
     l.delay_mean_ns = s.delays.mean();
@@ -618,7 +675,12 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     return a.count != b.count ? a.count > b.count : a.name < b.name;
   });
   if (l.short_kernels.size() > static_cast<size_t>(s.opt.top_n)) l.short_kernels.resize(s.opt.top_n);
+}
 
+/// Memory traffic (memcpys first, by bytes; memsets last) and CPU op hotspots
+/// by self time.
+void TraceAnalyzer::State::CollectTrafficAndOps(TraceReport& rep) {
+  State& s = *this;
   // Memory traffic: memcpys first (by bytes), memsets last.
   for (auto& [key, m] : s.traffic) rep.memory_traffic.push_back(m);
   std::stable_sort(rep.memory_traffic.begin(), rep.memory_traffic.end(),
@@ -634,10 +696,11 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     return a.self_ns != b.self_ns ? a.self_ns > b.self_ns : a.name < b.name;
   });
   if (rep.cpu_ops.size() > static_cast<size_t>(s.opt.top_n)) rep.cpu_ops.resize(s.opt.top_n);
+}
 
-  // Summary over all analysed devices.
+/// The summary percentages over all analysed devices.
+void TraceAnalyzer::State::Summarize(TraceReport& rep) {
   int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
-  IdleBreakdown idle_split;
   for (const DeviceStats& d : rep.devices) {
     total_span += d.span_ns;
     idle += d.idle_ns;
@@ -645,9 +708,6 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
     comm += d.communication_ns;
     memcpy_ns += d.memcpy_ns;
     memset_ns += d.memset_ns;
-    idle_split.host_wait_ns += d.idle.host_wait_ns;
-    idle_split.kernel_wait_ns += d.idle.kernel_wait_ns;
-    idle_split.other_ns += d.idle.other_ns;
   }
   auto pct = [&](int64_t v) { return total_span > 0 ? 100.0 * v / total_span : 0.0; };
   rep.gpu_idle_time_pct = rep.devices.empty() ? 100.0 : pct(idle);
@@ -655,127 +715,136 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   rep.communication_time_pct = pct(comm);
   rep.memcpy_time_pct = pct(memcpy_ns);
   rep.memset_time_pct = pct(memset_ns);
+}
 
-  // Bottleneck rules (thresholds documented in docs/trace.md).
-  if (rep.devices.empty()) {
-    rep.bottlenecks.push_back({"no_gpu_activity", "The trace has no GPU kernels, memcpys or memsets.",
-                               std::to_string(info.events) + " events read"});
-  } else {
-    if (rep.gpu_idle_time_pct > 50) {
-      const char* why = "other (synchronisation, events, unattributed gaps)";
-      const char* code = "gpu_idle_other";
-      int64_t top = idle_split.other_ns;
-      if (idle_split.host_wait_ns >= top) {
-        why = "host-wait: the CPU is not feeding the GPU";
-        code = "gpu_idle_host_wait";
-        top = idle_split.host_wait_ns;
-      }
-      if (idle_split.kernel_wait_ns > top) {
-        why = "kernel-wait: launch overhead between back-to-back kernels (CUDA graphs help)";
-        code = "gpu_idle_kernel_wait";
-      }
-      rep.bottlenecks.push_back(
-          {code, "GPU idle " + Pct1(rep.gpu_idle_time_pct) + " of the traced span, mostly " + why + ".",
-           "idle " + Ms(idle) + " of " + Ms(total_span) + ": host-wait " + Ms(idle_split.host_wait_ns) +
-               ", kernel-wait " + Ms(idle_split.kernel_wait_ns) + ", other " + Ms(idle_split.other_ns)});
-    }
-    if (l.kernels >= 10 && l.shorter_than_launch * 2 > l.kernels) {
-      rep.bottlenecks.push_back(
-          {"launch_bound",
-           std::to_string(l.shorter_than_launch) + " of " + std::to_string(l.kernels) +
-               " kernels ran shorter than their launch call: launch-bound (fuse kernels or use CUDA graphs).",
-           "launch cost " + Ms(l.launch_cost_ns) + " vs kernel time " + Ms(l.kernel_runtime_ns)});
-    }
-    int64_t pageable = 0, pageable_bytes = 0, busy = 0;
-    for (const MemcpyStats& m : rep.memory_traffic)
-      if (m.memory == "pageable" && m.kind != "Memset") {
-        pageable += m.count;
-        pageable_bytes += m.bytes;
-      }
-    for (const DeviceStats& d : rep.devices) busy += d.busy_ns;
-    if (pageable > 0)
-      rep.bottlenecks.push_back({"pageable_memcpy",
-                                 std::to_string(pageable) +
-                                     " copies use pageable host memory: pin it (pin_memory=True) for "
-                                     "asynchronous, faster transfers.",
-                                 std::to_string(pageable_bytes) + " bytes in pageable copies"});
-    if (busy > 0 && memcpy_ns * 5 > busy)
-      rep.bottlenecks.push_back({"memcpy_heavy", "Memory copies take " + Pct1(100.0 * memcpy_ns / busy) +
-                                                     " of GPU busy time: keep data on the device.",
-                                 "memcpy-only time " + Ms(memcpy_ns) + " of busy " + Ms(busy)});
-    if (busy > 0 && comm * 10 > busy * 3)
-      rep.bottlenecks.push_back({"communication_bound",
-                                 "NCCL communication not overlapped with compute takes " +
-                                     Pct1(100.0 * comm / busy) + " of GPU busy time.",
-                                 "communication " + Ms(comm) + " of busy " + Ms(busy)});
-    if (!rep.top_kernels.empty() && rep.top_kernels[0].share > 0.5 && rep.top_kernels[0].count > 0)
-      rep.bottlenecks.push_back({"dominant_kernel",
-                                 "One kernel takes " + Pct1(100 * rep.top_kernels[0].share) +
-                                     " of GPU kernel time: optimise it first.",
-                                 rep.top_kernels[0].name + ": " + std::to_string(rep.top_kernels[0].count) +
-                                     " launches, " + Ms(rep.top_kernels[0].total_ns)});
+/// Recurring HtoD copy sizes: copied at least once per profiler step (or
+/// kMinRepeatsWithoutSteps times without steps), first and last copy at least
+/// half the device's active span apart.
+void TraceAnalyzer::State::CollectRecurringCopies(TraceReport& rep) {
+  State& s = *this;
+  rep.profiler_steps = s.profiler_steps;
+  rep.h2d_copies_untracked = s.h2d_untracked;
+  const int64_t min_repeats = s.profiler_steps >= 2 ? s.profiler_steps : kMinRepeatsWithoutSteps;
+  for (const auto& entry : s.h2d) {
+    const RepeatedCopy& c = entry.second;
+    auto dev = std::find_if(rep.devices.begin(), rep.devices.end(),
+                            [&](const DeviceStats& d) { return d.device == c.device; });
+    if (dev == rep.devices.end() || c.count < std::max<int64_t>(2, min_repeats)) continue;
+    if ((c.last_ns - c.first_ns) * 2 < dev->active_end_ns - dev->active_start_ns) continue;
+    rep.repeated_h2d.push_back(c);
   }
+  std::sort(rep.repeated_h2d.begin(), rep.repeated_h2d.end(), [](const RepeatedCopy& a, const RepeatedCopy& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return a.device < b.device;
+  });
+}
 
+/// Identical launches: per device the top N launch configurations.
+void TraceAnalyzer::State::CollectIdenticalLaunches(TraceReport& rep) {
+  State& s = *this;
+  rep.launches_untracked = s.configs_untracked;
+  std::vector<RepeatedLaunch> configs;
+  for (const auto& [key, agg] : s.configs) {
+    RepeatedLaunch l;
+    l.device = std::get<0>(key);
+    l.name = s.names[std::get<1>(key)];
+    const std::array<int, 6>& shape = std::get<2>(key);
+    std::copy(shape.begin(), shape.begin() + 3, l.grid);
+    std::copy(shape.begin() + 3, shape.end(), l.block);
+    l.count = agg.first;
+    l.total_ns = agg.second;
+    configs.push_back(std::move(l));
+  }
+  std::sort(configs.begin(), configs.end(), [](const RepeatedLaunch& a, const RepeatedLaunch& b) {
+    if (a.device != b.device) return a.device < b.device;
+    if (a.count != b.count) return a.count > b.count;
+    if (a.total_ns != b.total_ns) return a.total_ns < b.total_ns;
+    return a.name < b.name;
+  });
+  for (size_t i = 0, kept = 0; i < configs.size(); ++i) {
+    kept = i > 0 && configs[i].device == configs[i - 1].device ? kept + 1 : 0;
+    if (kept < static_cast<size_t>(s.opt.top_n)) rep.identical_launches.push_back(std::move(configs[i]));
+  }
+}
+
+/// Flame graph: nest each thread's CPU frames, then hang GPU time under the
+/// innermost frame that contains its launch call.
+void TraceAnalyzer::State::BuildFlame(TraceReport& rep) {
+  State& s = *this;
+  auto g = std::make_unique<FlameGraph>();
+  std::vector<std::vector<std::pair<int64_t, int>>> frame_nodes(s.threads.size());
+  std::vector<std::vector<int>> frame_parent(s.threads.size());
+  std::vector<std::vector<int64_t>> frame_child(s.threads.size());
+  std::vector<int> thread_node(s.threads.size(), -1);
+  for (size_t t = 0; t < s.threads.size(); ++t) {
+    ThreadState& th = s.threads[t];
+    std::vector<CpuFrame>& fr = th.frames;
+    std::sort(fr.begin(), fr.end(), [](const CpuFrame& a, const CpuFrame& b) {
+      return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    thread_node[t] = g->Child(0, th.label);
+    auto& nodes = frame_nodes[t];
+    auto& parent = frame_parent[t];
+    auto& child_ns = frame_child[t];
+    nodes.resize(fr.size());
+    parent.assign(fr.size(), -1);
+    child_ns.assign(fr.size(), 0);
+    std::vector<int> stack;
+    for (size_t k = 0; k < fr.size(); ++k) {
+      while (!stack.empty() && (fr[stack.back()].end <= fr[k].start || fr[k].end > fr[stack.back()].end))
+        stack.pop_back();
+      int p = stack.empty() ? -1 : stack.back();
+      int pnode = p < 0 ? thread_node[t] : nodes[p].second;
+      nodes[k] = {fr[k].start, g->Child(pnode, s.names[fr[k].name])};
+      parent[k] = p;
+      int64_t dur = fr[k].end - fr[k].start;
+      if (p >= 0) child_ns[p] += dur;
+      stack.push_back(static_cast<int>(k));
+    }
+    for (size_t k = 0; k < fr.size(); ++k)
+      g->nodes[nodes[k].second].self_ns += std::max<int64_t>(0, fr[k].end - fr[k].start - child_ns[k]);
+  }
+  std::sort(s.flame_gpu.begin(), s.flame_gpu.end(),
+            [](const GpuRec& a, const GpuRec& b) { return a.seq < b.seq; });
+  for (const GpuRec& r : s.flame_gpu) {
+    int node = -1;
+    if (r.thread != UINT32_MAX && r.thread < s.threads.size()) {
+      const auto& fr = s.threads[r.thread].frames;
+      const auto& nodes = frame_nodes[r.thread];
+      auto it = std::upper_bound(fr.begin(), fr.end(), r.launch_ts,
+                                 [](int64_t ts, const CpuFrame& f) { return ts < f.start; });
+      int k = static_cast<int>(it - fr.begin()) - 1;
+      while (k >= 0 && fr[k].end <= r.launch_ts) k = frame_parent[r.thread][k];
+      node = k >= 0 ? nodes[k].second : thread_node[r.thread];
+    } else {
+      node = g->Child(0, "[gpu without launch]");
+    }
+    int leaf = g->Child(node, "[gpu] " + s.names[r.name]);
+    g->nodes[leaf].self_ns += r.end - r.start;
+  }
+  rep.flame = std::move(g);
+}
+
+TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
+  State& s = *s_;
+  TraceReport rep;
+  rep.info = info;
+  rep.options = s.opt;
+  if (s.span_start > s.span_end) s.span_start = s.span_end = 0;
+  rep.span_start_ns = s.span_start;
+  rep.span_end_ns = s.span_end;
+  s.DrainCpu(rep);
+  s.CloseDevices(rep);
+  s.SummarizeLaunches(rep);
+  s.CollectTrafficAndOps(rep);
+  State::Summarize(rep);
+  s.CollectRecurringCopies(rep);
+  s.CollectIdenticalLaunches(rep);
   // [memory] events.
   for (auto& [key, p] : s.memory) rep.memory.push_back(p);
   rep.memory_timeline = std::move(s.memory_timeline);
-
-  // Flame graph: nest each thread's CPU frames, then hang GPU time under the
-  // innermost frame that contains its launch call.
-  if (s.opt.collect_flame) {
-    auto g = std::make_unique<FlameGraph>();
-    std::vector<std::vector<std::pair<int64_t, int>>> frame_nodes(s.threads.size());
-    std::vector<std::vector<int>> frame_parent(s.threads.size());
-    std::vector<std::vector<int64_t>> frame_child(s.threads.size());
-    std::vector<int> thread_node(s.threads.size(), -1);
-    for (size_t t = 0; t < s.threads.size(); ++t) {
-      ThreadState& th = s.threads[t];
-      std::vector<CpuFrame>& fr = th.frames;
-      std::sort(fr.begin(), fr.end(), [](const CpuFrame& a, const CpuFrame& b) {
-        return a.start != b.start ? a.start < b.start : a.end > b.end;
-      });
-      thread_node[t] = g->Child(0, th.label);
-      auto& nodes = frame_nodes[t];
-      auto& parent = frame_parent[t];
-      auto& child_ns = frame_child[t];
-      nodes.resize(fr.size());
-      parent.assign(fr.size(), -1);
-      child_ns.assign(fr.size(), 0);
-      std::vector<int> stack;
-      for (size_t k = 0; k < fr.size(); ++k) {
-        while (!stack.empty() && (fr[stack.back()].end <= fr[k].start || fr[k].end > fr[stack.back()].end))
-          stack.pop_back();
-        int p = stack.empty() ? -1 : stack.back();
-        int pnode = p < 0 ? thread_node[t] : nodes[p].second;
-        nodes[k] = {fr[k].start, g->Child(pnode, s.names[fr[k].name])};
-        parent[k] = p;
-        int64_t dur = fr[k].end - fr[k].start;
-        if (p >= 0) child_ns[p] += dur;
-        stack.push_back(static_cast<int>(k));
-      }
-      for (size_t k = 0; k < fr.size(); ++k)
-        g->nodes[nodes[k].second].self_ns += std::max<int64_t>(0, fr[k].end - fr[k].start - child_ns[k]);
-    }
-    std::sort(s.flame_gpu.begin(), s.flame_gpu.end(),
-              [](const GpuRec& a, const GpuRec& b) { return a.seq < b.seq; });
-    for (const GpuRec& r : s.flame_gpu) {
-      int node = -1;
-      if (r.thread != UINT32_MAX && r.thread < s.threads.size()) {
-        const auto& fr = s.threads[r.thread].frames;
-        const auto& nodes = frame_nodes[r.thread];
-        auto it = std::upper_bound(fr.begin(), fr.end(), r.launch_ts,
-                                   [](int64_t ts, const CpuFrame& f) { return ts < f.start; });
-        int k = static_cast<int>(it - fr.begin()) - 1;
-        while (k >= 0 && fr[k].end <= r.launch_ts) k = frame_parent[r.thread][k];
-        node = k >= 0 ? nodes[k].second : thread_node[r.thread];
-      } else {
-        node = g->Child(0, "[gpu without launch]");
-      }
-      int leaf = g->Child(node, "[gpu] " + s.names[r.name]);
-      g->nodes[leaf].self_ns += r.end - r.start;
-    }
-    rep.flame = std::move(g);
-  }
+  if (s.opt.collect_flame) s.BuildFlame(rep);
   return rep;
 }
 

@@ -1,8 +1,9 @@
 // Trace analyses computed while a Chrome/Kineto trace streams by: kernel
 // breakdown, temporal breakdown (compute / communication / memcpy / memset /
 // idle, idle split into host-wait, kernel-wait and other), launch statistics,
-// memory traffic, CPU op hotspots, [memory] events, bottleneck rules, and the
-// flame graph. Memory does not grow with the number of events: GPU activities
+// memory traffic, CPU op hotspots, [memory] events, recurring copies and
+// launches (the facts the trace rules read, rules/engine.cc), and the flame
+// graph. Memory does not grow with the number of events: GPU activities
 // pass through a bounded reorder window and are swept into running interval
 // unions, launch delays go to a bounded quantile sketch, and CPU events are
 // aggregated on the fly (unless a flame graph is requested, which keeps every
@@ -184,10 +185,24 @@ struct MemoryPeak {
   int64_t peak_ts_ns = 0;
 };
 
-struct Bottleneck {
-  std::string code;       ///< "gpu_idle_host_wait", "launch_bound", ...
-  std::string message;    ///< one sentence a human can act on
-  std::string evidence;   ///< the numbers behind it
+/// Host-to-device copies of one byte size on one device that recur through
+/// the trace (docs/trace.md, "Repeated host-to-device copies").
+struct RepeatedCopy {
+  int64_t device = -1;
+  int64_t bytes = 0;                  ///< size of each copy
+  int64_t count = 0, total_ns = 0;    ///< copies of this size, their summed duration
+  int64_t first_ns = 0, last_ns = 0;  ///< start of the first and of the last copy
+};
+
+/// Launches of one kernel with one launch configuration (name, grid, block)
+/// on one device (docs/trace.md, "Identical launches").
+struct RepeatedLaunch {
+  int64_t device = -1;
+  std::string name;
+  int grid[3] = {0, 0, 0};
+  int block[3] = {0, 0, 0};
+  int64_t count = 0, total_ns = 0;
+  double MeanNs() const { return count > 0 ? static_cast<double>(total_ns) / count : 0; }
 };
 
 struct TraceReport {
@@ -204,7 +219,15 @@ struct TraceReport {
   // Summary (percent of the traced span; over all analysed devices).
   double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
   double memcpy_time_pct = 0, memset_time_pct = 0;
-  std::vector<Bottleneck> bottlenecks;
+  int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
+  /// HtoD copy sizes that recur (at least once per profiler step, or 10 times
+  /// without steps, spread over half the device's active span), by count.
+  std::vector<RepeatedCopy> repeated_h2d;
+  int64_t h2d_copies_untracked = 0;            ///< HtoD copies of sizes beyond the size cap
+  /// Per device, the top N compute-kernel launch configurations by launches
+  /// (most first); the device's first one feeds trace.identical_launches.
+  std::vector<RepeatedLaunch> identical_launches;
+  int64_t launches_untracked = 0;              ///< launches of configurations beyond the cap
   std::vector<MemoryPeak> memory;              ///< per device, from [memory] events
   std::vector<MemorySample> memory_timeline;   ///< collect_memory_timeline
   std::unique_ptr<FlameGraph> flame;           ///< collect_flame

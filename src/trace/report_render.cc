@@ -1,12 +1,15 @@
-// TraceReport renderers: console, Markdown, JSON.
+// TraceReport renderers: console, Markdown, HTML, JSON.
 #include "trace/report_render.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <string_view>
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include "report/view.h"
 #include "util/json_writer.h"
 #include "util/text/escape.h"
 
@@ -51,9 +54,39 @@ std::string DeviceName(const TraceReport& r, int64_t device) {
   return "";
 }
 
+/// "216x1x1": a grid or block.
+std::string Dims(const int d[3]) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+/// Milliseconds from the start of the traced span, "12.345 ms".
+std::string AtMs(const TraceReport& r, int64_t ns) { return Num((ns - r.span_start_ns) / 1e6, "%.3f ms"); }
+
+/// The recurring copy sizes the text outputs list: the top N by count (the
+/// JSON report has all of them).
+std::vector<RepeatedCopy> ShownCopies(const TraceReport& r) {
+  const size_t n = std::min(r.repeated_h2d.size(), static_cast<size_t>(std::max(r.options.top_n, 0)));
+  return {r.repeated_h2d.begin(), r.repeated_h2d.begin() + static_cast<std::ptrdiff_t>(n)};
+}
+
+/// "top 10 of 57 sizes" / "2 sizes".
+std::string CopiesShown(const TraceReport& r) {
+  const size_t shown = ShownCopies(r).size(), all = r.repeated_h2d.size();
+  return shown == all ? std::to_string(all) + (all == 1 ? " size" : " sizes")
+                      : "top " + std::to_string(shown) + " of " + std::to_string(all) + " sizes";
+}
+
+constexpr const char* kNoGpuActivity = "no GPU activity: the trace has no kernels, memcpys or memsets";
+
+/// The line under "Findings" when nothing fired.
+std::string NoFindings(const TraceReport& r, const TraceFindingSet& f) {
+  if (r.devices.empty()) return "none: no GPU activity to judge";
+  return "none: no rule of policy '" + f.policy + "' fires";
+}
+
 }  // namespace
 
-std::string RenderTraceConsole(const TraceReport& r) {
+std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
   std::string o;
   o += "trace " + ConsoleText(r.info.path, 200) + ": " + std::to_string(r.info.events) + " events, " +
        FormatBytes(r.info.bytes_read) + (r.info.compressed ? " (gzip)" : "") + ", span " +
@@ -61,6 +94,7 @@ std::string RenderTraceConsole(const TraceReport& r) {
   o += "summary: GPU idle " + Pct(r.gpu_idle_time_pct) + ", compute " + Pct(r.compute_time_pct) +
        ", communication " + Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) +
        ", memset " + Pct(r.memset_time_pct) + " of the traced span\n";
+  if (r.devices.empty()) o += std::string(kNoGpuActivity) + "\n";
   for (const DeviceStats& d : r.devices) {
     std::string name = DeviceName(r, d.device);
     o += "\nGPU " + std::to_string(d.device) + (name.empty() ? "" : " (" + ConsoleText(name, 60) + ")") +
@@ -122,24 +156,56 @@ std::string RenderTraceConsole(const TraceReport& r) {
     o += "\nMemory (" + std::string(m.device_type == 1 ? "GPU " : "device type " + std::to_string(m.device_type) + " id ") +
          std::to_string(m.device_id) + "): peak allocated " + FormatBytes(m.peak_allocated) + ", peak reserved " +
          FormatBytes(m.peak_reserved) + " over " + std::to_string(m.events) + " [memory] events\n";
-  o += "\nBottlenecks\n";
-  if (r.bottlenecks.empty()) o += "  none found\n";
-  for (const Bottleneck& b : r.bottlenecks)
-    o += "  - " + ConsoleText(b.message, 400) + "\n    (" + ConsoleText(b.evidence, 300) + ")\n";
+  if (!r.identical_launches.empty()) {
+    o += "\nIdentical launches (same kernel, grid and block; top " + std::to_string(r.options.top_n) +
+         " per GPU)\n  " + Pad("GPU", 3) + Pad("count", 8) + Pad("mean", 10) + Pad("total", 10) + Pad("grid", 14) +
+         Pad("block", 12) + "  name\n";
+    for (const RepeatedLaunch& l : r.identical_launches)
+      o += "  " + Pad(std::to_string(l.device), 3) + Pad(std::to_string(l.count), 8) + Pad(DurD(l.MeanNs()), 10) +
+           Pad(Dur(l.total_ns), 10) + Pad(Dims(l.grid), 14) + Pad(Dims(l.block), 12) + "  " + ConsoleText(l.name) + "\n";
+  }
+  if (!r.repeated_h2d.empty()) {
+    o += "\nRecurring host-to-device copies (" + CopiesShown(r) + ", " + std::to_string(r.profiler_steps) +
+         " profiler steps)\n  " +
+         Pad("GPU", 3) + Pad("size", 12) + Pad("count", 7) + Pad("time", 10) + Pad("first", 13) + Pad("last", 13) + "\n";
+    for (const RepeatedCopy& c : ShownCopies(r))
+      o += "  " + Pad(std::to_string(c.device), 3) + Pad(FormatBytes(c.bytes), 12) + Pad(std::to_string(c.count), 7) +
+           Pad(Dur(c.total_ns), 10) + Pad(AtMs(r, c.first_ns), 13) + Pad(AtMs(r, c.last_ns), 13) + "\n";
+  }
+  o += "\nFindings (policy " + ConsoleText(f.policy, 80) + ")\n";
+  if (f.items.empty()) o += "  " + ConsoleText(NoFindings(r, f), 200) + "\n";
+  for (const Suggestion& s : f.items) {
+    o += "  [" + SuggestionLabel(s) + "] " + ConsoleText(s.rule, 80);
+    if (const std::string subject = SuggestionSubject(s, [](const std::string& t) { return ConsoleText(t); });
+        !subject.empty())
+      o += " (" + subject + ")";
+    o += ": " + EscapeTerminal(s.message) + "\n";
+    if (!s.evidence.empty()) o += "      evidence: " + EscapeTerminal(s.evidence) + "\n";
+    if (s.estimated_speedup) o += "      estimated speedup: up to " + SpeedupText(*s.estimated_speedup) + "\n";
+    if (!s.hint.empty()) o += "      hint: " + EscapeTerminal(s.hint) + "\n";
+    if (!s.source.empty()) o += "      source: " + EscapeTerminal(s.source) + "\n";
+  }
   return o;
 }
 
-std::string RenderTraceMarkdown(const TraceReport& r) {
+std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) {
   std::string o = "## Trace analysis: `" + MdText(r.info.path, 200) + "`\n\n";
   o += std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ". GPU idle **" +
        Pct(r.gpu_idle_time_pct) + "**, compute " + Pct(r.compute_time_pct) + ", communication " +
        Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) + ", memset " +
        Pct(r.memset_time_pct) + ".\n\n";
-  if (!r.bottlenecks.empty()) {
-    o += "### Bottlenecks\n\n";
-    for (const Bottleneck& b : r.bottlenecks) o += "- " + MdText(b.message, 400) + " (" + MdText(b.evidence, 300) + ")\n";
+  if (r.devices.empty()) o += std::string(kNoGpuActivity) + ".\n\n";
+  o += "### Findings (policy " + MdText(f.policy, 80) + ")\n\n";
+  if (f.items.empty()) o += MdText(NoFindings(r, f), 200) + ".\n";
+  const auto md = [](const std::string& t) { return EscapeMarkdown(t); };
+  for (const Suggestion& s : f.items) {
+    o += "- **" + SuggestionLabel(s) + "** " + md(s.rule);
+    if (const std::string subject = SuggestionSubject(s, md); !subject.empty()) o += " (" + subject + ")";
+    o += ": " + md(s.message) + SuggestionDetail(s, md);
+    if (!s.source.empty()) o += " (source: " + md(s.source) + ")";
     o += "\n";
   }
+  o += "\n";
   if (!r.devices.empty()) {
     o += "### Temporal breakdown\n\n| GPU | busy | compute | communication | memcpy | memset | idle | host-wait | kernel-wait | other |\n"
          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
@@ -172,6 +238,22 @@ std::string RenderTraceMarkdown(const TraceReport& r) {
       o += "| " + std::to_string(m.device) + " | " + MdText(m.kind) + " | " + MdText(m.route) + " | " + m.memory +
            " | " + std::to_string(m.count) + " | " + std::to_string(m.bytes) + " | " + Dur(m.total_ns) + " | " +
            Num(m.BandwidthGBps()) + " |\n";
+    o += "\n";
+  }
+  if (!r.identical_launches.empty()) {
+    o += "### Identical launches\n\n| GPU | count | mean | total | grid | block | kernel |\n"
+         "| ---: | ---: | ---: | ---: | --- | --- | --- |\n";
+    for (const RepeatedLaunch& l : r.identical_launches)
+      o += "| " + std::to_string(l.device) + " | " + std::to_string(l.count) + " | " + DurD(l.MeanNs()) + " | " +
+           Dur(l.total_ns) + " | " + Dims(l.grid) + " | " + Dims(l.block) + " | " + MdText(l.name) + " |\n";
+    o += "\n";
+  }
+  if (!r.repeated_h2d.empty()) {
+    o += "### Recurring host-to-device copies\n\n" + CopiesShown(r) + "; " + std::to_string(r.profiler_steps) +
+         " profiler steps.\n\n| GPU | size | count | time | first | last |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const RepeatedCopy& c : ShownCopies(r))
+      o += "| " + std::to_string(c.device) + " | " + FormatBytes(c.bytes) + " | " + std::to_string(c.count) + " | " +
+           Dur(c.total_ns) + " | " + AtMs(r, c.first_ns) + " | " + AtMs(r, c.last_ns) + " |\n";
     o += "\n";
   }
   if (!r.cpu_ops.empty()) {
@@ -218,9 +300,26 @@ void Kernel(JsonWriter& w, const KernelStats& k) {
   w.EndObject();
 }
 
+/// A finding with the fields of a verdicts file's suggestion (report/json.cc);
+/// estimated_speedup only when the rule gives one.
+void Finding(JsonWriter& w, const Suggestion& s) {
+  w.StartObject();
+  w.Key("workload"); Str(w, s.workload);
+  w.Key("kernel"); Str(w, s.kernel);
+  w.Key("rule"); Str(w, s.rule);
+  w.Key("priority"); w.Int(s.priority);
+  w.Key("severity"); Str(w, s.severity);
+  w.Key("message"); Str(w, s.message);
+  w.Key("evidence"); Str(w, s.evidence);
+  w.Key("hint"); Str(w, s.hint);
+  if (s.estimated_speedup) { w.Key("estimated_speedup"); w.Double(*s.estimated_speedup); }
+  w.Key("source"); Str(w, s.source);
+  w.EndObject();
+}
+
 }  // namespace
 
-std::string RenderTraceJson(const TraceReport& r) {
+std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
   rapidjson::StringBuffer buf;
   JsonWriter w(buf);
   w.SetIndent(' ', 1);
@@ -283,15 +382,10 @@ std::string RenderTraceJson(const TraceReport& r) {
   for (const KernelStats& k : r.top_kernels) Kernel(w, k);
   w.EndArray();
   w.Key("distinct_kernels"); w.Int64(r.distinct_kernels);
-  w.Key("bottlenecks");
+  w.Key("profiler_steps"); w.Int64(r.profiler_steps);
+  w.Key("findings");
   w.StartArray();
-  for (const Bottleneck& b : r.bottlenecks) {
-    w.StartObject();
-    w.Key("code"); Str(w, b.code);
-    w.Key("message"); Str(w, b.message);
-    w.Key("evidence"); Str(w, b.evidence);
-    w.EndObject();
-  }
+  for (const Suggestion& s : f.items) Finding(w, s);
   w.EndArray();
   w.EndObject();
 
@@ -380,6 +474,36 @@ std::string RenderTraceJson(const TraceReport& r) {
   }
   w.EndArray();
 
+  w.Key("identical_launches");
+  w.StartArray();
+  for (const RepeatedLaunch& l : r.identical_launches) {
+    w.StartObject();
+    w.Key("device"); w.Int64(l.device);
+    w.Key("name"); Str(w, l.name);
+    w.Key("grid"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(l.grid[i]); w.EndArray();
+    w.Key("block"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(l.block[i]); w.EndArray();
+    w.Key("count"); w.Int64(l.count);
+    w.Key("total_ns"); w.Int64(l.total_ns);
+    w.Key("mean_ns"); w.Double(l.MeanNs());
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("launches_untracked"); w.Int64(r.launches_untracked);
+  w.Key("repeated_h2d");
+  w.StartArray();
+  for (const RepeatedCopy& c : r.repeated_h2d) {
+    w.StartObject();
+    w.Key("device"); w.Int64(c.device);
+    w.Key("bytes"); w.Int64(c.bytes);
+    w.Key("count"); w.Int64(c.count);
+    w.Key("total_ns"); w.Int64(c.total_ns);
+    w.Key("first_ns"); w.Int64(c.first_ns);
+    w.Key("last_ns"); w.Int64(c.last_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("h2d_copies_untracked"); w.Int64(r.h2d_copies_untracked);
+
   w.Key("cpu_ops");
   w.StartArray();
   for (const CpuOpStats& c : r.cpu_ops) {
@@ -410,11 +534,124 @@ std::string RenderTraceJson(const TraceReport& r) {
   w.Key("top_n"); w.Int(r.options.top_n);
   if (r.options.device) { w.Key("device"); w.Int64(*r.options.device); }
   w.Key("kernel_wait_threshold_ns"); w.Int64(r.options.kernel_wait_threshold_ns);
+  w.Key("policy"); Str(w, f.policy);
   w.EndObject();
   w.EndObject();
   std::string out(buf.GetString(), buf.GetSize());
   out += '\n';
   return out;
+}
+
+namespace {
+
+std::string H(std::string_view s, size_t width = kNameWidth) { return EscapeHtml(ShortenText(s, width)); }
+
+/// One HTML table: a header row and rows of already escaped cells; columns
+/// after the first `left` are right-aligned (numbers).
+std::string HtmlTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                      size_t left = 1) {
+  std::string o = "<table>\n<tr>";
+  for (size_t i = 0; i < header.size(); ++i) o += std::string(i < left ? "<th>" : "<th class=\"n\">") + header[i] + "</th>";
+  o += "</tr>\n";
+  for (const auto& row : rows) {
+    o += "<tr>";
+    for (size_t i = 0; i < row.size(); ++i) o += std::string(i < left ? "<td>" : "<td class=\"n\">") + row[i] + "</td>";
+    o += "</tr>\n";
+  }
+  return o + "</table>\n";
+}
+
+}  // namespace
+
+std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
+  std::string o =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>gpugate trace analysis: " + H(r.info.path, 200) + "</title>\n"
+      "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:80em;color:#222}"
+      "table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:.2em .5em;"
+      "text-align:left;vertical-align:top}td.n,th.n{text-align:right}th{background:#f3f3f3}"
+      "li{margin:.4em 0}.p0,.p1{color:#a00}.detail{color:#555;font-size:.92em}code{font-size:.92em}</style>\n"
+      "</head>\n<body>\n";
+  o += "<h1>Trace analysis: <code>" + H(r.info.path, 200) + "</code></h1>\n";
+  o += "<p>" + std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ". GPU idle <strong>" +
+       Pct(r.gpu_idle_time_pct) + "</strong>, compute " + Pct(r.compute_time_pct) + ", communication " +
+       Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) + ", memset " + Pct(r.memset_time_pct) +
+       ".</p>\n";
+  if (r.devices.empty()) o += "<p>" + std::string(kNoGpuActivity) + ".</p>\n";
+
+  o += "<h2>Findings (policy " + H(f.policy, 80) + ")</h2>\n";
+  if (f.items.empty()) o += "<p>" + H(NoFindings(r, f), 200) + ".</p>\n";
+  else o += "<ul>\n";
+  const auto html = [](const std::string& t) { return EscapeHtml(t); };
+  for (const Suggestion& s : f.items) {
+    o += "<li><strong class=\"p" + std::to_string(s.priority) + "\">" + SuggestionLabel(s) + "</strong> " +
+         EscapeHtml(s.rule);
+    if (const std::string subject = SuggestionSubject(s, html); !subject.empty()) o += " (" + subject + ")";
+    o += ": " + EscapeHtml(s.message) + "<br><span class=\"detail\">" + SuggestionDetail(s, html);
+    if (!s.source.empty()) o += " (source: " + EscapeHtml(s.source) + ")";
+    o += "</span></li>\n";
+  }
+  if (!f.items.empty()) o += "</ul>\n";
+
+  if (!r.devices.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const DeviceStats& d : r.devices)
+      rows.push_back({std::to_string(d.device), Pct(d.Pct(d.busy_ns)), Pct(d.Pct(d.compute_ns)),
+                      Pct(d.Pct(d.communication_ns)), Pct(d.Pct(d.memcpy_ns)), Pct(d.Pct(d.memset_ns)),
+                      Pct(d.Pct(d.idle_ns)), Pct(d.Pct(d.idle.host_wait_ns)), Pct(d.Pct(d.idle.kernel_wait_ns)),
+                      Pct(d.Pct(d.idle.other_ns))});
+    o += "<h2>Temporal breakdown</h2>\n" +
+         HtmlTable({"GPU", "busy", "compute", "communication", "memcpy", "memset", "idle", "host-wait", "kernel-wait",
+                    "other"},
+                   rows, 0);
+  }
+  if (!r.top_kernels.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const KernelStats& k : r.top_kernels)
+      rows.push_back({H(k.name), std::to_string(k.count), Dur(k.total_ns), DurD(k.mean_ns), Dur(k.min_ns),
+                      Dur(k.max_ns), Pct(100 * k.share)});
+    o += "<h2>Top kernels</h2>\n" + HtmlTable({"kernel", "count", "total", "mean", "min", "max", "share"}, rows);
+  }
+  const LaunchStats& l = r.launch;
+  if (l.kernels)
+    o += "<h2>Launches</h2>\n<p>" + std::to_string(l.kernels) + " kernels with a known launch call: delay mean " +
+         DurD(l.delay_mean_ns) + ", p50 " + Dur(l.delay_p50_ns) + ", p95 " + Dur(l.delay_p95_ns) + "; launch cost " +
+         Dur(l.launch_cost_ns) + " vs kernel time " + Dur(l.kernel_runtime_ns) + "; " +
+         std::to_string(l.shorter_than_launch) + " ran shorter than their launch call.</p>\n";
+  if (!r.identical_launches.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const RepeatedLaunch& x : r.identical_launches)
+      rows.push_back({H(x.name), std::to_string(x.device), std::to_string(x.count), DurD(x.MeanNs()), Dur(x.total_ns),
+                      Dims(x.grid), Dims(x.block)});
+    o += "<h2>Identical launches</h2>\n" +
+         HtmlTable({"kernel", "GPU", "count", "mean", "total", "grid", "block"}, rows);
+  }
+  if (!r.repeated_h2d.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const RepeatedCopy& c : ShownCopies(r))
+      rows.push_back({std::to_string(c.device), FormatBytes(c.bytes), std::to_string(c.count), Dur(c.total_ns),
+                      AtMs(r, c.first_ns), AtMs(r, c.last_ns)});
+    o += "<h2>Recurring host-to-device copies</h2>\n<p>" + CopiesShown(r) + "; " + std::to_string(r.profiler_steps) +
+         " profiler steps.</p>\n" +
+         HtmlTable({"GPU", "size", "count", "time", "first", "last"}, rows, 0);
+  }
+  if (!r.memory_traffic.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const MemcpyStats& m : r.memory_traffic)
+      rows.push_back({H(m.kind), H(m.route), m.memory, std::to_string(m.device), std::to_string(m.count),
+                      std::to_string(m.bytes), Dur(m.total_ns), Num(m.BandwidthGBps())});
+    o += "<h2>Memory traffic</h2>\n" +
+         HtmlTable({"kind", "route", "memory", "GPU", "count", "bytes", "time", "GB/s"}, rows, 3);
+  }
+  if (!r.cpu_ops.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const CpuOpStats& c : r.cpu_ops)
+      rows.push_back({H(c.name), std::to_string(c.count), Dur(c.self_ns), Dur(c.total_ns)});
+    o += "<h2>CPU op hotspots</h2>\n" + HtmlTable({"op", "count", "self", "total"}, rows);
+  }
+  o += "</body>\n</html>\n";
+  return o;
 }
 
 }  // namespace gpugate

@@ -28,6 +28,43 @@ void FillGpu(const TraceDevice& d, GpuInfo& gpu) {
   gpu.memory_bytes = d.total_global_mem;
 }
 
+/// The device's recurring HtoD copy sizes (TraceReport::repeated_h2d) as the
+/// counters behind trace.repeated_h2d_* and trace.profiler_steps.
+void SetRepeatedCopyCounters(const TraceReport& report, const DeviceStats& d, WorkloadResult& w) {
+  int64_t copies = 0, bytes = 0, ns = 0;
+  const RepeatedCopy* top = nullptr;  // repeated_h2d is sorted by count
+  for (const RepeatedCopy& c : report.repeated_h2d) {
+    if (c.device != d.device) continue;
+    if (top == nullptr) top = &c;
+    copies += c.count;
+    bytes += c.count * c.bytes;
+    ns += c.total_ns;
+  }
+  w.counters["profiler_steps"] = static_cast<double>(report.profiler_steps);
+  w.counters["repeated_h2d_count"] = static_cast<double>(copies);
+  w.counters["repeated_h2d_bytes"] = static_cast<double>(bytes);
+  w.counters["repeated_h2d_time_s"] = static_cast<double>(ns) * 1e-9;
+  w.counters["repeated_h2d_busy_fraction"] = d.busy_ns > 0 ? static_cast<double>(ns) / d.busy_ns : 0;
+  if (top != nullptr) {
+    w.counters["repeated_h2d_size"] = static_cast<double>(top->bytes);
+    w.counters["repeated_h2d_size_count"] = static_cast<double>(top->count);
+  }
+}
+
+/// The device's most launched kernel configuration (name, grid, block) as the
+/// counters behind trace.identical_launch*.
+void SetIdenticalLaunchCounters(const TraceReport& report, const DeviceStats& d, WorkloadResult& w) {
+  for (const RepeatedLaunch& l : report.identical_launches) {  // most launched first per device
+    if (l.device != d.device) continue;
+    w.counters["identical_launch_count"] = static_cast<double>(l.count);
+    w.counters["identical_launch_mean_s"] = l.MeanNs() * 1e-9;
+    w.counters["identical_launch_time_s"] = static_cast<double>(l.total_ns) * 1e-9;
+    w.counters["identical_launch_busy_fraction"] =
+        d.busy_ns > 0 ? static_cast<double>(l.total_ns) / d.busy_ns : 0;
+    return;
+  }
+}
+
 }  // namespace
 
 Results TraceReportToResults(const TraceReport& report) {
@@ -78,6 +115,10 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["idle_fraction"] = d.span_ns ? static_cast<double>(d.idle_ns) / d.span_ns : 0;
     w.counters["compute_fraction"] = d.span_ns ? static_cast<double>(d.compute_ns) / d.span_ns : 0;
     w.counters["communication_fraction"] = d.span_ns ? static_cast<double>(d.communication_ns) / d.span_ns : 0;
+    // Shares of the busy time: copies and NCCL kernels that overlap no compute.
+    w.counters["memcpy_busy_fraction"] = d.busy_ns ? static_cast<double>(d.memcpy_ns) / d.busy_ns : 0;
+    w.counters["communication_busy_fraction"] =
+        d.busy_ns ? static_cast<double>(d.communication_ns) / d.busy_ns : 0;
     w.counters["kernel_count"] = static_cast<double>(d.kernel_count);
     w.counters["kernel_time_s"] = static_cast<double>(d.kernel_time_ns) * 1e-9;
     w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);
@@ -93,6 +134,8 @@ Results TraceReportToResults(const TraceReport& report) {
       }
     w.counters["pageable_memcpy_count"] = static_cast<double>(pageable);
     w.counters["pageable_memcpy_bytes"] = static_cast<double>(pageable_bytes);
+    SetRepeatedCopyCounters(report, d, w);
+    SetIdenticalLaunchCounters(report, d, w);
     w.counters["launches_matched"] = static_cast<double>(report.launch.kernels);
     w.counters["shorter_than_launch"] = static_cast<double>(report.launch.shorter_than_launch);
     r.workloads.push_back(std::move(w));

@@ -9,7 +9,9 @@
 #include <map>
 
 #include "cupti/records.h"
+#include "config/policy.h"
 #include "trace/analysis.h"
+#include "trace/findings.h"
 #include "trace/to_results.h"
 #include "trace/trace_reader.h"
 #include "util/time_text.h"
@@ -345,7 +347,8 @@ TEST(CuptiChromeTraceTest, AnalyzeSeesKernelsCopiesAndLaunches) {
   EXPECT_TRUE(pageable);
   EXPECT_TRUE(pinned);
   bool flagged = false;
-  for (const Bottleneck& b : rep->bottlenecks) flagged = flagged || b.code == "pageable_memcpy";
+  for (const Suggestion& f : TraceFindings(*rep, DefaultPolicy().expr_rules))
+    flagged = flagged || f.rule == "pageable-memcpy";
   EXPECT_TRUE(flagged);
 }
 

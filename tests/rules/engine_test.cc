@@ -12,6 +12,7 @@
 #include "config/policy.h"
 #include "static/occupancy.h"
 #include "trace/to_results.h"
+#include "trace/trace_test_data.h"
 
 namespace gpugate {
 namespace {
@@ -292,6 +293,107 @@ TEST(RuleEngine, SortedByPriorityThenSpeedup) {
                                             FromTrace("kineto_cuda_event_sync.json"), nullptr);
   ASSERT_GE(s.size(), 3u);
   for (size_t i = 1; i < s.size(); ++i) EXPECT_FALSE(SuggestionBefore(s[i], s[i - 1])) << i;
+}
+
+}  // namespace
+}  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+Results FromTraceText(const std::string& text) {
+  Result<Results> r = TraceTextToResults(text, "loop.json");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : Results{};
+}
+
+// A training loop that copies its 4 MiB batch and a 512-byte mask from
+// pageable memory in each of 8 profiler steps, after loading 20 weights of
+// 1 MiB at start-up (tests/trace/trace_test_data.h).
+TEST(RuleEngine, RepeatedH2dFiresOnPerStepCopies) {
+  const Results r = FromTraceText(testing::TrainingLoopTrace(8, {4 << 20, 512}, 0, 20));
+  std::vector<Suggestion> s = Fired(r, "repeated-h2d");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].workload, "gpu0");
+  EXPECT_EQ(s[0].priority, 2);
+  // The 20 weight copies happen once, at start-up: they do not recur.
+  EXPECT_NE(s[0].message.find("16 host-to-device copies (32.0 MiB) repeat the same sizes throughout the trace, "
+                              "most often 4.00 MiB (8 times)"),
+            std::string::npos) << s[0].message;
+  EXPECT_NE(s[0].evidence.find("trace.repeated_h2d_copies = 16"), std::string::npos) << s[0].evidence;
+  EXPECT_NE(s[0].hint.find("keep the tensor on the device"), std::string::npos);
+  ASSERT_TRUE(s[0].estimated_speedup.has_value());
+  // 16 copies x 50 us of 8 x (100 us of copies + 2 ms GEMM) + 20 x 80 us busy.
+  EXPECT_NEAR(*s[0].estimated_speedup, 800.0 / 18400.0, 1e-6);
+}
+
+TEST(RuleEngine, RepeatedH2dSilentOnOneTimeAndDeviceCopies) {
+  // Only the start-up weight copies: one size, 20 times, but all at the start.
+  EXPECT_TRUE(Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 0, 20)), "repeated-h2d").empty());
+  // One small copy in each of 3 steps: it recurs, but 3 copies are too few to matter.
+  const Results few = FromTraceText(testing::TrainingLoopTrace(3, {4096}, 0));
+  ASSERT_FALSE(few.workloads.empty());
+  EXPECT_EQ(few.workloads[0].counters.at("repeated_h2d_count"), 3);
+  EXPECT_TRUE(Fired(few, "repeated-h2d").empty());
+  // Real traces: one-off HtoD copies (simple add), device-to-device copies
+  // only (ResNet training steps).
+  EXPECT_TRUE(Fired(FromTrace("kineto_simple_add_a100.json"), "repeated-h2d").empty());
+  EXPECT_TRUE(Fired(FromTrace("kineto_ns_resolution_rank0.json.gz"), "repeated-h2d").empty());
+}
+
+// kineto_ns_resolution_rank0.json.gz (ResNet training, 5 steps): one
+// elementwise kernel on a 1-block grid runs 420 times for 1.9 us each.
+TEST(RuleEngine, ManySmallCallsFiresOnTheRepeatedTinyKernel) {
+  const Results r = FromTrace("kineto_ns_resolution_rank0.json.gz");
+  std::vector<Suggestion> s = Fired(r, "many-small-calls");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("one kernel was launched 420 times with the same grid and block, 1.92 us per launch"),
+            std::string::npos) << s[0].message;
+  EXPECT_NE(s[0].evidence.find("trace.identical_launches = 420"), std::string::npos) << s[0].evidence;
+  ASSERT_TRUE(s[0].estimated_speedup.has_value());
+  EXPECT_GT(*s[0].estimated_speedup, 0.0);
+  EXPECT_LT(*s[0].estimated_speedup, 0.05);
+  // The per-name rule does not see it: 805 launches of that name, under 1000.
+  EXPECT_TRUE(Fired(r, "launch-overhead").empty());
+}
+
+TEST(RuleEngine, ManySmallCallsNeedsManyIdenticalShortLaunches) {
+  // 8 steps x 50 launches of a 2 us kernel: 400 identical calls.
+  std::vector<Suggestion> s = Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 50)), "many-small-calls");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("launched 400 times"), std::string::npos) << s[0].message;
+  // 8 x 10: too few to matter.
+  EXPECT_TRUE(Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 10)), "many-small-calls").empty());
+  // The GEMM of each step is the most launched but long (2 ms) kernel of a
+  // loop without small calls; the simple-add trace launches each kernel 4 times.
+  EXPECT_TRUE(Fired(FromTraceText(testing::TrainingLoopTrace(200, {}, 0)), "many-small-calls").empty());
+  EXPECT_TRUE(Fired(FromTrace("kineto_simple_add_a100.json"), "many-small-calls").empty());
+}
+
+// kineto_simple_add_a100.json uploads its model and inputs (16 HtoD copies)
+// while little else runs: copies with no kernel beside them are 79% of the
+// GPU's busy time. The ResNet training steps copy device to device, under 1%.
+TEST(RuleEngine, MemcpyHeavyFiresWhenCopiesDominateBusyTime) {
+  std::vector<Suggestion> s = Fired(FromTrace("kineto_simple_add_a100.json"), "memcpy-heavy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("copies that overlap no kernel take 78.5"), std::string::npos) << s[0].message;
+  EXPECT_NE(s[0].evidence.find("trace.memcpy_share = "), std::string::npos) << s[0].evidence;
+  ASSERT_TRUE(s[0].estimated_speedup.has_value());
+  EXPECT_NEAR(*s[0].estimated_speedup, 0.785, 0.001);
+  EXPECT_TRUE(Fired(FromTrace("kineto_ns_resolution_rank0.json.gz"), "memcpy-heavy").empty());
+}
+
+// A data-parallel rank whose gradient all-reduce (2 ms) runs after the
+// backward kernel (3 ms): 40% of the busy time is communication only. With
+// DDP's overlap the same all-reduce hides under the backward kernel.
+TEST(RuleEngine, CommunicationBoundFiresOnAnAllReduceThatOverlapsNothing) {
+  std::vector<Suggestion> s = Fired(FromTraceText(testing::DataParallelTrace(4, false)), "communication-bound");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("NCCL communication that overlaps no compute kernel takes 40"), std::string::npos)
+      << s[0].message;
+  EXPECT_NE(s[0].evidence.find("trace.communication_share = 0.4"), std::string::npos) << s[0].evidence;
+  EXPECT_TRUE(Fired(FromTraceText(testing::DataParallelTrace(4, true)), "communication-bound").empty());
+  EXPECT_TRUE(Fired(FromTrace("kineto_simple_add_a100.json"), "communication-bound").empty());
 }
 
 }  // namespace

@@ -232,5 +232,31 @@ TEST(TraceBoundedMemoryTest, LaunchDelaysBeyondTheExactCap) {
             r.devices[0].idle_ns);
 }
 
+// The groups behind the recurring-copy and identical-launch rules are capped:
+// sizes and launch configurations beyond the caps are counted, not grouped.
+TEST(TraceBoundedMemoryTest, CopySizeAndLaunchConfigGroupsAreCapped) {
+  TraceAnalyzer a({});
+  constexpr int kSizes = 4096 + 5;       // the copy-size cap, plus 5
+  constexpr int kConfigs = 65536 + 3;    // the launch-configuration cap, plus 3
+  int64_t t = 0;
+  for (int i = 0; i < kSizes; ++i, t += 1000) {
+    TraceEvent e = Gpu(TraceCategory::kGpuMemcpy, "Memcpy HtoD (Pinned -> Device)", 0, 7, t, 500);
+    e.bytes = 1000 + i;
+    a.OnEvent(e);
+  }
+  for (int i = 0; i < kConfigs; ++i, t += 1000) {
+    TraceEvent e = Gpu(TraceCategory::kKernel, "k", 0, 7, t, 500);
+    e.grid[0] = 1 + i;
+    e.block[0] = 128;
+    a.OnEvent(e);
+  }
+  TraceReport r = a.Finish(TraceInfo{});
+  EXPECT_EQ(r.h2d_copies_untracked, 5);
+  EXPECT_TRUE(r.repeated_h2d.empty());  // every size once: none recurs
+  EXPECT_EQ(r.launches_untracked, 3);
+  ASSERT_FALSE(r.identical_launches.empty());
+  EXPECT_EQ(r.identical_launches[0].count, 1);
+}
+
 }  // namespace
 }  // namespace gpugate

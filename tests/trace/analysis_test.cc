@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "config/policy.h"
+#include "trace/findings.h"
 #include "trace/report_render.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_test_data.h"
@@ -187,13 +189,28 @@ TEST(TraceAnalysisTest, ClassifyMemcpyNames) {
   EXPECT_EQ(c.kind, "PtoP");
 }
 
-TEST(TraceAnalysisTest, BottlenecksCarryEvidence) {
+// The findings are the rule engine's: GPU 0 of the hand trace idles 83% of
+// the span, 97% of it waiting for the host; GPU 1 idles 75%, a third of it
+// host-wait (the rest before its first kernel, which has no launch call).
+// k1 (43% of GPU 0's kernel time) launches 8 blocks on a 132-SM GPU.
+TEST(TraceAnalysisTest, FindingsComeFromThePolicyRules) {
   TraceReport r = AnalyzeHand();
-  ASSERT_FALSE(r.bottlenecks.empty());
-  EXPECT_EQ(r.bottlenecks[0].code, "gpu_idle_host_wait");
-  EXPECT_EQ(r.bottlenecks[0].message,
-            "GPU idle 79.0% of the traced span, mostly host-wait: the CPU is not feeding the GPU.");
-  EXPECT_NE(r.bottlenecks[0].evidence.find("host-wait 0.211 ms"), std::string::npos) << r.bottlenecks[0].evidence;
+  std::vector<Suggestion> f = TraceFindings(r, DefaultPolicy().expr_rules);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[1].rule, "small-grid");
+  EXPECT_EQ(f[1].kernel, "k1");
+  EXPECT_EQ(f[0].rule, "gpu-idle-host-wait");
+  EXPECT_EQ(f[0].workload, "gpu0");
+  EXPECT_NE(f[0].message.find("the GPU is idle 83"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].evidence.find("trace.gpu_idle = "), std::string::npos) << f[0].evidence;
+  // The same rules as `compare` reads them from a policy: switched off, silent.
+  auto quiet = LoadPolicyFromString(
+      "version: 1\nrules:\n  - {id: gpu-idle-host-wait, emit: off}\n  - {id: small-grid, emit: off}\n", "quiet.yaml");
+  ASSERT_TRUE(quiet.ok()) << quiet.error().message;
+  EXPECT_TRUE(TraceFindings(r, quiet->expr_rules).empty());
+  TraceFindingSet set{"quiet", {}};
+  EXPECT_NE(RenderTraceConsole(r, set).find("Findings (policy quiet)\n  none: no rule of policy 'quiet' fires"),
+            std::string::npos);
 }
 
 // Reference values: /usr/bin/python3 over the same files with json.load(...,
@@ -265,19 +282,90 @@ TEST(TraceAnalysisTest, NsResolutionGzipFixtureMatchesIndependentCount) {
   EXPECT_EQ(r->cpu_ops[0].self_ns, 91570437);
 }
 
+// 8 steps that each copy a 4 MiB batch and a 512-byte mask, after 20 copies
+// of 1 MiB weights at start-up (tests/trace/trace_test_data.h).
+TEST(TraceAnalysisTest, RepeatedHostToDeviceCopiesRecurPerStep) {
+  auto r = AnalyzeTraceText(testing::TrainingLoopTrace(8, {4 << 20, 512}, 0, 20), "loop.json", {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->profiler_steps, 8);
+  ASSERT_EQ(r->repeated_h2d.size(), 2u);  // not the weights: 20 copies, all in the first 2 ms
+  const RepeatedCopy& batch = r->repeated_h2d[0];
+  EXPECT_EQ(batch.device, 0);
+  EXPECT_EQ(batch.bytes, 4 << 20);
+  EXPECT_EQ(batch.count, 8);
+  EXPECT_EQ(batch.total_ns, 8 * 50000);
+  EXPECT_EQ(batch.first_ns, 2100000 + 200000);
+  EXPECT_EQ(batch.last_ns, 2100000 + 7 * 10000000 + 200000);
+  EXPECT_EQ(r->repeated_h2d[1].bytes, 512);
+  EXPECT_EQ(r->h2d_copies_untracked, 0);
+  AnalysisOptions top1;
+  top1.top_n = 1;
+  auto one = AnalyzeTraceText(testing::TrainingLoopTrace(8, {4 << 20, 512}, 0, 20), "loop.json", top1);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->repeated_h2d.size(), 2u);  // the report keeps all; the text lists the top N
+  const std::string console = RenderTraceConsole(*one, {});
+  EXPECT_NE(console.find("Recurring host-to-device copies (top 1 of 2 sizes, 8 profiler steps)"), std::string::npos)
+      << console;
+  // Without profiler steps a size must recur 10 times: 8 copies do not, 10 do.
+  auto without_steps = [](std::string t) {
+    for (size_t at = t.find("ProfilerStep#"); at != std::string::npos; at = t.find("ProfilerStep#"))
+      t.replace(at, 13, "step-");
+    return t;
+  };
+  auto eight = AnalyzeTraceText(without_steps(testing::TrainingLoopTrace(8, {4 << 20}, 0)), "loop.json", {});
+  ASSERT_TRUE(eight.ok()) << eight.error().message;
+  EXPECT_EQ(eight->profiler_steps, 0);
+  EXPECT_TRUE(eight->repeated_h2d.empty());
+  auto ten = AnalyzeTraceText(without_steps(testing::TrainingLoopTrace(10, {4 << 20}, 0)), "loop.json", {});
+  ASSERT_TRUE(ten.ok());
+  ASSERT_EQ(ten->repeated_h2d.size(), 1u);
+  EXPECT_EQ(ten->repeated_h2d[0].count, 10);
+}
+
+TEST(TraceAnalysisTest, IdenticalLaunchesGroupByNameGridAndBlock) {
+  auto r = AnalyzeTraceText(testing::TrainingLoopTrace(8, {}, 50), "loop.json", {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->identical_launches.size(), 2u);
+  const RepeatedLaunch& small = r->identical_launches[0];
+  EXPECT_EQ(small.device, 0);
+  EXPECT_EQ(small.count, 400);
+  EXPECT_EQ(small.total_ns, 400 * 2000);
+  EXPECT_DOUBLE_EQ(small.MeanNs(), 2000.0);
+  EXPECT_EQ(small.grid[0], 1);
+  EXPECT_EQ(small.block[0], 128);
+  EXPECT_EQ(r->identical_launches[1].name, "ampere_sgemm_128x64_tn");
+  EXPECT_EQ(r->identical_launches[1].count, 8);
+  EXPECT_EQ(r->launches_untracked, 0);
+  // The ResNet fixture (a Python count over (name, grid, block)): 420
+  // launches of one unary elementwise kernel on a 1-block grid.
+  auto ns = AnalyzeTrace(TraceDataPath("kineto_ns_resolution_rank0.json.gz"), {});
+  ASSERT_TRUE(ns.ok()) << ns.error().message;
+  ASSERT_FALSE(ns->identical_launches.empty());
+  EXPECT_EQ(ns->identical_launches[0].count, 420);
+  EXPECT_EQ(ns->identical_launches[0].name.rfind("void at::native::vectorized_elementwise_kernel<4, "
+                                                 "at::native::AUnaryFunctor<float, float, float,", 0), 0u)
+      << ns->identical_launches[0].name;
+  EXPECT_EQ(ns->identical_launches[1].count, 265);
+  EXPECT_EQ(ns->identical_launches.size(), 10u);  // top N
+}
+
 TEST(TraceAnalysisTest, TraceWithoutKernelsSaysSo) {
   auto r = AnalyzeTrace(TraceDataPath("kineto_cupti_profiler_range.json"), {});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->devices.empty());
   EXPECT_EQ(r->info.events, 4222);
   EXPECT_EQ(r->info.events_by_category[static_cast<int>(TraceCategory::kUnknown)], 79);  // 77 profiler ranges + 2 Trace
-  ASSERT_EQ(r->bottlenecks.size(), 1u);
-  EXPECT_EQ(r->bottlenecks[0].code, "no_gpu_activity");
+  // A fact, not a finding: nothing to judge.
+  EXPECT_TRUE(TraceFindings(*r, DefaultPolicy().expr_rules).empty());
+  const std::string console = RenderTraceConsole(*r, {});
+  EXPECT_NE(console.find("no GPU activity: the trace has no kernels, memcpys or memsets"), std::string::npos);
+  EXPECT_NE(console.find("none: no GPU activity to judge"), std::string::npos) << console;
 }
 
 TEST(TraceAnalysisTest, JsonReportParsesAndCarriesSummary) {
   TraceReport r = AnalyzeHand();
-  std::string json = RenderTraceJson(r);
+  TraceFindingSet findings{"default", TraceFindings(r, DefaultPolicy().expr_rules)};
+  std::string json = RenderTraceJson(r, findings);
   auto doc = ParseJson(json, "report.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v1");
@@ -287,7 +375,14 @@ TEST(TraceAnalysisTest, JsonReportParsesAndCarriesSummary) {
   EXPECT_DOUBLE_EQ(summary->Find("compute_time_pct")->number, 17.5);
   EXPECT_DOUBLE_EQ(summary->Find("communication_time_pct")->number, 2.5);
   EXPECT_TRUE(summary->Find("top_kernels")->IsArray());
-  EXPECT_TRUE(summary->Find("bottlenecks")->IsArray());
+  const JsonValue* found = summary->Find("findings");
+  ASSERT_TRUE(found != nullptr && found->IsArray());
+  ASSERT_EQ(found->items.size(), 2u);
+  EXPECT_EQ(found->items[0].Find("rule")->string, "gpu-idle-host-wait");
+  EXPECT_EQ(found->items[0].Find("workload")->string, "gpu0");
+  EXPECT_EQ(found->items[0].Find("priority")->integer, 1);
+  EXPECT_NE(found->items[0].Find("estimated_speedup"), nullptr);
+  EXPECT_EQ(doc->Find("options")->Find("policy")->string, "default");
   EXPECT_EQ(doc->Find("devices")->items[0].Find("idle")->Find("host_wait_ns")->integer, 160990);
 }
 
@@ -299,11 +394,11 @@ TEST(TraceAnalysisTest, RenderersEscapeHostileNames) {
   auto info = ReadTraceFromString(text, "evil.json", analyzer);
   ASSERT_TRUE(info.ok());
   TraceReport r = analyzer.Finish(*info);
-  std::string md = RenderTraceMarkdown(r);
+  std::string md = RenderTraceMarkdown(r, {});
   // One text layer: the Markdown cell escapes like every Markdown report
   // (a control character becomes U+FFFD), the console shows it as \x1b.
   EXPECT_NE(md.find("evil\\|&lt;b&gt;\\*x\\*\xEF\xBF\xBD\\[31m"), std::string::npos) << md;
-  std::string console = RenderTraceConsole(r);
+  std::string console = RenderTraceConsole(r, {});
   EXPECT_EQ(console.find('\x1b'), std::string::npos);
   EXPECT_NE(console.find("evil|<b>*x*\\x1b[31m"), std::string::npos) << console;
 }

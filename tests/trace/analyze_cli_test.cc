@@ -2,6 +2,10 @@
 // exit codes, error messages and the files it writes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "cli/run_binary.h"
 #include "trace/trace_test_data.h"
 #include "util/json.h"
@@ -20,7 +24,9 @@ TEST(AnalyzeCliTest, ConsoleTableByDefault) {
       << o.out;
   EXPECT_NE(o.out.find("Top kernels (3 of 16)"), std::string::npos);
   EXPECT_NE(o.out.find("host-wait"), std::string::npos);
-  EXPECT_NE(o.out.find("Bottlenecks"), std::string::npos);
+  EXPECT_NE(o.out.find("Findings (policy default)"), std::string::npos);
+  // One pageable HtoD copy in the trace: the rule engine's pageable-memcpy.
+  EXPECT_NE(o.out.find("[medium] pageable-memcpy (gpu0): 16 copies"), std::string::npos) << o.out;
 }
 
 TEST(AnalyzeCliTest, WritesAllArtifacts) {
@@ -94,6 +100,57 @@ TEST(AnalyzeCliTest, BadInputsExitTwoWithPosition) {
   EXPECT_NE(window.err.find("END is before START"), std::string::npos);
   auto usage = RunGpugate({"analyze"});
   EXPECT_EQ(usage.exit_code, 2);
+  testing::RemoveTree(dir);
+}
+
+// analyze reports what `compare` would suggest for the same trace: the same
+// rules, from the same policy, worded the same.
+TEST(AnalyzeCliTest, FindingsFollowThePolicyInEveryFormat) {
+  std::string dir = testing::MakeTempDir();
+  const std::string trace = TraceDataPath("kineto_ns_resolution_rank0.json.gz");
+  auto o = RunGpugate({"analyze", trace, "--json", dir + "/a.json", "--markdown", dir + "/a.md", "--html",
+                       dir + "/a.html"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto report = ParseJson(ReadAll(dir + "/a.json"), "a.json");
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  std::vector<std::string> rules;
+  for (const JsonValue& f : report->Find("summary")->Find("findings")->items) rules.push_back(f.Find("rule")->string);
+  EXPECT_NE(std::find(rules.begin(), rules.end(), "many-small-calls"), rules.end());
+  const JsonValue* launches = report->Find("identical_launches");
+  ASSERT_TRUE(launches != nullptr && !launches->items.empty());
+  EXPECT_EQ(launches->items[0].Find("count")->integer, 420);
+  const std::string md = ReadAll(dir + "/a.md");
+  EXPECT_NE(md.find("### Findings (policy default)"), std::string::npos);
+  EXPECT_NE(md.find("**medium** many-small-calls (gpu0): one kernel was launched 420 times"), std::string::npos) << md;
+  EXPECT_NE(md.find("### Identical launches"), std::string::npos);
+  const std::string html = ReadAll(dir + "/a.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("<h2>Findings (policy default)</h2>"), std::string::npos);
+  EXPECT_NE(html.find("many-small-calls (gpu0): one kernel was launched 420 times"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+
+  // A policy that switches the rule off: gone from the findings.
+  testing::WriteAll(dir + "/quiet.yaml", "version: 1\nname: quiet\nrules:\n  - {id: many-small-calls, emit: off}\n");
+  auto quiet = RunGpugate({"analyze", trace, "--policy", dir + "/quiet.yaml"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_NE(quiet.out.find("Findings (policy quiet)"), std::string::npos);
+  EXPECT_EQ(quiet.out.find("many-small-calls"), std::string::npos) << quiet.out;
+
+  // A rule that fails the gate in `compare` is reported here, not acted on.
+  testing::WriteAll(dir + "/strict.yaml", "version: 1\nrules:\n  - id: no-tiny-kernels\n"
+                                          "    when: trace.identical_launches >= 100\n    emit: fail\n"
+                                          "    priority: high\n    message: \"{trace.identical_launches} identical launches\"\n");
+  auto strict = RunGpugate({"analyze", trace, "--policy", dir + "/strict.yaml"});
+  EXPECT_EQ(strict.exit_code, 0) << strict.err;
+  EXPECT_NE(strict.out.find("[high fail] no-tiny-kernels (gpu0): 420 identical launches"), std::string::npos)
+      << strict.out;
+
+  // A bad policy is an input error at its position, before the trace is read.
+  testing::WriteAll(dir + "/bad.yaml", "version: 1\nrules:\n  - id: x\n    when: trace.gpu_idel > 1\n    message: m\n");
+  auto bad = RunGpugate({"analyze", trace, "--policy", dir + "/bad.yaml"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("bad.yaml:4:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("trace.gpu_idle"), std::string::npos) << bad.err;  // did you mean
   testing::RemoveTree(dir);
 }
 

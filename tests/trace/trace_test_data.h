@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gpugate::testing {
 
@@ -70,5 +71,97 @@ inline constexpr const char* kHandTrace = R"json({
   {"ph": "X", "cat": "weird_cat", "name": "w", "pid": 100, "tid": 100, "ts": 150, "dur": 1}
  ]
 })json";
+
+/// The shape of a PyTorch training loop as Kineto records it, for the rules
+/// about recurring work. At load time (before the first step) `weights`
+/// copies of 1 MiB go to the device back to back (pinned, 80 us each). Then
+/// `steps` steps of 10 ms, each a "ProfilerStep#N" user annotation with, from
+/// its start: per size in `per_step_sizes` one HtoD copy of that size from
+/// pageable memory (launch at +0.1 ms, GPU at +0.2 ms, 50 us each, one after
+/// another), then a 2 ms GEMM (grid 216, block 256) and `small_launches`
+/// 2 us elementwise kernels of grid 1 and block 128, 5 us apart, each with
+/// its cudaLaunchKernel call. Device 0, stream 7, microsecond timestamps.
+inline std::string TrainingLoopTrace(int steps, std::vector<long> per_step_sizes, int small_launches,
+                                     int weights = 0) {
+  std::string ev;
+  long corr = 1;
+  auto add = [&](const std::string& e) { ev += (ev.empty() ? "  " : ",\n  ") + e; };
+  auto at = [](double us) { return std::to_string(static_cast<long long>(us * 1000) / 1000) + "." +
+                                   std::to_string(static_cast<long long>(us * 1000) % 1000 + 1000).substr(1); };
+  auto launch = [&](const char* api, double ts, double dur) {
+    add(R"({"ph": "X", "cat": "cuda_runtime", "name": ")" + std::string(api) +
+        R"(", "pid": 100, "tid": 100, "ts": )" + at(ts) + R"(, "dur": )" + at(dur) +
+        R"(, "args": {"correlation": )" + std::to_string(corr) + "}}");
+  };
+  auto copy = [&](const char* route, double ts, double dur, long bytes) {
+    add(R"x({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD ()x" + std::string(route) +
+        R"x( -> Device)", "pid": 0, "tid": 7, "ts": )x" + at(ts) + R"x(, "dur": )x" + at(dur) +
+        R"x(, "args": {"correlation": )x" + std::to_string(corr) + R"x(, "device": 0, "stream": 7, "bytes": )x" +
+        std::to_string(bytes) + "}}");
+  };
+  auto kernel = [&](const char* name, double ts, double dur, int grid, int block) {
+    add(R"({"ph": "X", "cat": "kernel", "name": ")" + std::string(name) + R"(", "pid": 0, "tid": 7, "ts": )" +
+        at(ts) + R"(, "dur": )" + at(dur) + R"(, "args": {"correlation": )" + std::to_string(corr) +
+        R"(, "device": 0, "stream": 7, "grid": [)" + std::to_string(grid) + R"(, 1, 1], "block": [)" +
+        std::to_string(block) + R"(, 1, 1]}})");
+  };
+  for (int i = 0; i < weights; ++i, ++corr) {
+    launch("cudaMemcpyAsync", 10 + 100.0 * i, 5);
+    copy("Pinned", 20 + 100.0 * i, 80, 1 << 20);
+  }
+  const double t0 = weights > 0 ? 100.0 * weights + 100 : 0;
+  for (int s = 0; s < steps; ++s) {
+    const double start = t0 + 10000.0 * s;
+    add(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" + std::to_string(s + 1) +
+        R"(", "pid": 100, "tid": 100, "ts": )" + at(start) + R"(, "dur": 9990.000})");
+    double gpu = start + 200;
+    for (size_t c = 0; c < per_step_sizes.size(); ++c, ++corr) {
+      launch("cudaMemcpyAsync", start + 100 + 10.0 * c, 8);
+      copy("Pageable", gpu, 50, per_step_sizes[c]);
+      gpu += 50;
+    }
+    launch("cudaLaunchKernel", start + 150, 6);
+    kernel("ampere_sgemm_128x64_tn", gpu, 2000, 216, 256);
+    ++corr;
+    gpu += 2000;
+    for (int k = 0; k < small_launches; ++k, ++corr) {
+      launch("cudaLaunchKernel", gpu - 2, 3);
+      kernel("void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float>>", gpu, 2, 1, 128);
+      gpu += 5;
+    }
+  }
+  return "{\n \"schemaVersion\": 1,\n \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", "
+         "\"totalGlobalMem\": 85899345920, \"computeMajor\": 8, \"computeMinor\": 0, \"numSms\": 108}],\n "
+         "\"traceEvents\": [\n" + ev + "\n ]\n}\n";
+}
+
+/// A data-parallel training step as Kineto records it on one rank: per step
+/// (`steps` of 10 ms) a 3 ms backward GEMM on stream 7 and a 2 ms NCCL
+/// all-reduce of the gradients on stream 20. `overlapped`: the all-reduce
+/// starts 1 ms into the backward kernel (DDP's bucketed all-reduce) and ends
+/// with it; otherwise it starts when the backward kernel ends, so 2 of the
+/// 5 ms of busy time per step are communication only.
+inline std::string DataParallelTrace(int steps, bool overlapped) {
+  std::string ev;
+  auto kernel = [&](const std::string& name, long ts_us, long dur_us, int stream, long corr) {
+    ev += std::string(ev.empty() ? "  " : ",\n  ") + R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", )" +
+          R"("pid": 100, "tid": 100, "ts": )" + std::to_string(ts_us - 50) + R"(, "dur": 5, "args": {"correlation": )" +
+          std::to_string(corr) + "}},\n  " + R"({"ph": "X", "cat": "kernel", "name": ")" + name +
+          R"(", "pid": 0, "tid": )" + std::to_string(stream) + R"(, "ts": )" + std::to_string(ts_us) +
+          R"(, "dur": )" + std::to_string(dur_us) + R"(, "args": {"correlation": )" + std::to_string(corr) +
+          R"(, "device": 0, "stream": )" + std::to_string(stream) + R"(, "grid": [432, 1, 1], "block": [256, 1, 1]}})";
+  };
+  long corr = 1;
+  for (int s = 0; s < steps; ++s) {
+    const long start = 10000L * s + 100;
+    kernel("sm80_xmma_wgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc", start, 3000, 7, corr++);
+    kernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+           overlapped ? start + 1000 : start + 3000, 2000, 20, corr++);
+  }
+  return "{\n \"schemaVersion\": 1,\n \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", "
+         "\"totalGlobalMem\": 85899345920, \"computeMajor\": 8, \"computeMinor\": 0, \"numSms\": 108}],\n "
+         "\"distributedInfo\": {\"rank\": 0, \"world_size\": 8, \"backend\": \"nccl\"},\n "
+         "\"traceEvents\": [\n" + ev + "\n ]\n}\n";
+}
 
 }  // namespace gpugate::testing

@@ -104,9 +104,12 @@ std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows);
 /// " \u2014 evidence: E; hint: H" (parts present only when non-empty), with
 /// `escape` applied to the evidence and hint texts.
 /// "25%": an estimated speedup (a fraction of the time saved), unsigned.
+/// "25%", "1.5%"; under 0.1% "<0.1%" (never "0%" for a finding that fired).
 inline std::string SpeedupText(double fraction) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", fraction * 100.0);
+  const double pct = fraction * 100.0;
+  if (pct < 0.1) return "<0.1%";
+  std::snprintf(buf, sizeof buf, pct < 10 ? "%.1f%%" : "%.0f%%", pct);
   return buf;
 }
 

@@ -1,6 +1,7 @@
-// Self-contained HTML report: one file with inline CSS and no external
-// resources (no scripts, fonts or images), so it can be archived as a CI
-// artifact and opened offline.
+// Self-contained HTML report: one file with inline CSS, inline SVG pictures
+// and a small inline script (sort, filter, search), no external resources
+// (a Content-Security-Policy forbids loading any), so it can be archived as
+// a CI artifact, opened offline and printed. docs/reports.md describes it.
 #pragma once
 
 #include <string>

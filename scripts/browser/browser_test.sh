@@ -62,7 +62,23 @@ visible=$(grep -o '<tr data-verdict="[a-z]*" data-name="[^"]*"[^>]*>' "$out/filt
 check "#verdict=regression leaves 1 visible row" test "$visible" -eq 1
 check "the counter follows the filter" grep -q '1 of 4 results shown' "$out/filtered.dom.html"
 
+# The history dashboard: the index, the suite's page, a workload's page.
+site="$out/site"
+run_browser --dump-dom "file://$site/index.html" > "$out/site-index.dom.html"
+check "the dashboard lists the history" grep -q '>ci-runner</a>' "$out/site-index.dom.html"
+suite_page=$(ls "$site"/browser-*/ci-runner-*/index.html | head -1)
+run_browser --dump-dom "file://$suite_page" > "$out/site-suite.dom.html"
+check "the suite page lists 4 workloads" test "$(grep -c '<tr><td><a href=' "$out/site-suite.dom.html")" -eq 4
+check "the hostile name is text on the suite page" grep -q '&lt;img src=x onerror=' "$out/site-suite.dom.html"
+check "the suite page kept its markup (no injected element)" bash -c '! grep -q "data-pwned=\"1\"" "$0"' "$out/site-suite.dom.html"
+encode_page=$(grep -o 'href="encode-[0-9a-f]*\.html"' "$out/site-suite.dom.html" | head -1 | sed 's/href="//; s/"$//')
+check "encode has a page" test -n "$encode_page"
+run_browser --dump-dom "file://$(dirname "$suite_page")/$encode_page" > "$out/site-encode.dom.html"
+check "encode's step is a change point with its commit" grep -q 'Change points (1)' "$out/site-encode.dom.html"
+
 run_browser --hide-scrollbars --window-size=1280,2400 --screenshot="$out/report.png" "$page" >/dev/null
+run_browser --hide-scrollbars --window-size=1280,900 --screenshot="$out/dashboard.png" "file://$suite_page" >/dev/null
+run_browser --hide-scrollbars --window-size=1280,1100 --screenshot="$out/dashboard-workload.png" "file://$(dirname "$suite_page")/$encode_page" >/dev/null
 run_browser --hide-scrollbars --window-size=1280,1400 --screenshot="$out/report-filtered.png" "$page#verdict=inconclusive" >/dev/null
-check "screenshots written" test -s "$out/report.png" -a -s "$out/report-filtered.png"
+check "screenshots written" test -s "$out/report.png" -a -s "$out/report-filtered.png" -a -s "$out/dashboard.png"
 exit $fail

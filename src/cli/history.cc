@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "config/suite.h"
 #include "model/baseline.h"
+#include "model/history_series.h"
 #include "stats/change_point.h"
 #include "stats/summary.h"
 #include "util/file_write.h"
@@ -26,42 +27,7 @@ namespace gpugate {
 
 namespace {
 
-/// The run-level value of a workload for a metric, on a log scale (so steps
-/// are ratios), or nullopt when the run has no usable value. The samples are
-/// read for the workload's primary metric (time unless it says otherwise).
-std::optional<double> RunValue(const WorkloadResult& w, const std::string& metric) {
-  if (w.status != WorkloadStatus::kOk) return std::nullopt;
-  if (metric == w.metric) {
-    std::vector<double> all = AllSamples(w);
-    if (all.empty()) return std::nullopt;
-    double m = Median(all);
-    return m > 0 ? std::optional<double>(std::log(m)) : std::nullopt;
-  }
-  if (metric == "throughput") {
-    std::optional<double> t = w.bytes_per_second ? w.bytes_per_second : w.flops_per_second;
-    return t && *t > 0 ? std::optional<double>(std::log(*t)) : std::nullopt;
-  }
-  if (metric == "peak_memory") {
-    return w.peak_memory_bytes && *w.peak_memory_bytes > 0
-               ? std::optional<double>(std::log(static_cast<double>(*w.peak_memory_bytes)))
-               : std::nullopt;
-  }
-  return std::nullopt;
-}
-
-struct Step {
-  size_t run = 0;          ///< 0-based index into baseline.runs of the first run at the new level
-  double ratio = 1;        ///< new level / old level
-  double p_value = 1;
-  size_t n_before = 0, n_after = 0;
-};
-
-struct WorkloadHistory {
-  std::string name;
-  std::vector<size_t> runs;    ///< baseline run indices that hold a value
-  std::vector<double> values;  ///< log values, same order
-  std::vector<Step> steps;
-};
+using Step = HistoryStep;
 
 std::string Percent(double ratio) {
   char buf[32];
@@ -185,38 +151,13 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   const std::string path = vm["baseline"].as<std::string>();
   Result<Baseline> b = ReadBaselineFile(path);
   if (!b.ok()) return ReportError(b.error());
-  bool known = metric == "time" || metric == "throughput" || metric == "peak_memory";
-  for (const Results& run : b->runs)
-    for (const WorkloadResult& w : run.workloads) known = known || w.metric == metric;
+  const bool known = HistoryHasMetric(*b, metric);
   if (!known)
     return ReportError(InputError("--metric: expected time, throughput, peak_memory or a primary "
                                   "metric of the baseline's workloads, got '" + Printable(metric) +
                                   "'"));
 
-  // Workloads in first-seen order, each with its run-level series.
-  std::vector<WorkloadHistory> hs;
-  for (size_t r = 0; r < b->runs.size(); ++r) {
-    for (const auto& w : b->runs[r].workloads) {
-      if (!filters.empty() && std::none_of(filters.begin(), filters.end(),
-                                           [&](const std::string& g) { return GlobMatch(g, w.name); }))
-        continue;
-      auto it = std::find_if(hs.begin(), hs.end(), [&](const WorkloadHistory& h) { return h.name == w.name; });
-      if (it == hs.end()) {
-        hs.push_back(WorkloadHistory{w.name, {}, {}, {}});
-        it = hs.end() - 1;
-      }
-      if (auto v = RunValue(w, metric)) {
-        it->runs.push_back(r);
-        it->values.push_back(*v);
-      }
-    }
-  }
-  for (auto& h : hs) {
-    for (const auto& c : DetectChangePoints(h.values, cp)) {
-      Step s{h.runs[c.index], std::exp(c.median_after - c.median_before), c.p_value, c.n_before, c.n_after};
-      if (std::fabs(s.ratio - 1.0) >= min_step) h.steps.push_back(s);
-    }
-  }
+  const std::vector<WorkloadHistory> hs = BuildHistories(*b, metric, filters, cp, min_step);
 
   int with_steps = 0;
   std::cout << Printable(path) << ": " << b->runs.size() << " runs of suite " << Printable(b->suite) << ", metric "

@@ -17,6 +17,7 @@ int MergeCommand(const CommandSpec&, const Args&);
 int MetricsCommand(const CommandSpec&, const Args&);
 int CalibrateCommand(const CommandSpec&, const Args&);
 int InspectCommand(const CommandSpec&, const Args&);
+int DashboardCommand(const CommandSpec&, const Args&);
 
 const std::vector<CommandSpec>& CommandTable() {
   static const std::vector<CommandSpec> kCommands = {
@@ -38,6 +39,9 @@ const std::vector<CommandSpec>& CommandTable() {
        "Keep baseline histories: append a run (keep K), list runs, prune.", BaselineCommand},
       {"history", "gpugate history BASELINE [--metric time] [--json F]",
        "Find step changes over the runs of a baseline history (E-divisive means).", HistoryCommand},
+      {"dashboard", "gpugate dashboard BASELINES... -o SITE/ [--metric time] [--title T]",
+       "Write a static site over baseline histories: each suite and runner class, each workload's trend, its change points and their commits.",
+       DashboardCommand},
       {"merge", "gpugate merge A.json B.json ... -o ALL.json",
        "Join the shards of one run (gpugate run --shard i/N) into one results file.", MergeCommand},
       {"metrics", "gpugate metrics --chip CHIP [METRIC...] [--json F] | gpugate metrics --list-chips",

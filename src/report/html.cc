@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 
+#include "report/html_page.h"
 #include "report/view.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
@@ -21,16 +22,8 @@
 namespace gpugate {
 namespace {
 
+// What the report adds to the shared style (report/html_page.h).
 constexpr const char* kStyle = R"css(
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em;color:#1f2328;background:#fff;max-width:1200px}
-h1{font-size:1.4em;margin:0 0 .3em}
-h2{font-size:1.15em;margin:1.6em 0 .5em}
-p.context{color:#59636e;margin:0 0 1em}
-table{border-collapse:collapse;margin:.3em 0 1em}
-th,td{border:1px solid #d1d9e0;padding:.3em .6em;text-align:left;vertical-align:top}
-th{background:#f6f8fa}
-td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-td{overflow-wrap:anywhere}
 .outcome{display:inline-block;padding:.1em .6em;border-radius:1em;color:#fff;font-weight:600}
 .outcome.pass{background:#1a7f37}.outcome.fail,.outcome.error{background:#cf222e}
 .outcome.inconclusive{background:#9a6700}.outcome.not_judged{background:#59636e}
@@ -46,16 +39,10 @@ th button{font:inherit;font-weight:600;border:0;background:none;padding:0;cursor
 .v-regression{color:#cf222e}.v-improvement{color:#1a7f37}.v-inconclusive{color:#9a6700}
 .charts{display:flex;flex-wrap:wrap;gap:1em}
 .charts figure{margin:0}
-figcaption{color:#59636e;font-size:.9em}
-svg text{font:11px system-ui,sans-serif;fill:#1f2328}
-svg .axis{stroke:#8c959f;stroke-width:1}
 svg .band{fill:#dafbe1;stroke:none}
-svg .grid{stroke:#d1d9e0;stroke-dasharray:3 3}
-svg .cp{stroke:#8250df;stroke-width:1.5;stroke-dasharray:4 3}
 .c-regression{stroke:#cf222e;fill:#cf222e}.c-improvement{stroke:#1a7f37;fill:#1a7f37}
 .c-unchanged{stroke:#57606a;fill:#57606a}.c-inconclusive{stroke:#9a6700;fill:#9a6700}
 .c-other{stroke:#8c959f;fill:#8c959f}
-.base0{fill:#0969da}.base1{fill:#54aeff}.cur0{fill:#bc4c00}.cur1{fill:#fb8f44}
 .mde{stroke:#59636e;stroke-width:2}
 @media print{nav.controls{display:none}}
 )css";
@@ -140,11 +127,7 @@ constexpr const char* kScript = R"js(
 })();
 )js";
 
-std::string Num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", x);
-  return buf;
-}
+std::string Num(double x) { return SvgNum(x); }
 
 // The verdict's colour class in the pictures.
 std::string ColourOf(Verdict v) {
@@ -338,37 +321,12 @@ void AppendDistribution(std::string& out, const MetricVerdict& m, const MetricPl
 
 // Each baseline run's level and the current run's, with the change points.
 void AppendHistory(std::string& out, const MetricVerdict& m, const MetricPlot& p) {
-  if (p.history.size() < 2) return;
-  double lo = INFINITY, hi = -INFINITY;
-  for (const auto& r : p.history) lo = std::min(lo, r.level), hi = std::max(hi, r.level);
-  const double w = 520, h = 170, left = 70;
-  const Scale y = Padded(lo, hi, h - 30, 10);
-  const Scale x{0, static_cast<double>(p.history.size() - 1), left, w - 16};
-  out += "<figure><svg role=\"img\" width=\"" + Num(w) + "\" height=\"" + Num(h) + "\" viewBox=\"0 0 " + Num(w) + " " +
-         Num(h) + "\" xmlns=\"http://www.w3.org/2000/svg\"><title>Median of each run, oldest first</title>";
-  for (double v : {lo, hi})
-    out += "<text x=\"" + Num(left - 8) + "\" y=\"" + Num(y(v) + 4) + "\" text-anchor=\"end\">" +
-           EscapeHtml(ValueText(m, v)) + "</text>";
-  for (int64_t c : p.change_points) {
-    const double cx = x(static_cast<double>(c) - 0.5);
-    out += "<line class=\"cp\" x1=\"" + Num(cx) + "\" x2=\"" + Num(cx) + "\" y1=\"6\" y2=\"" + Num(h - 26) +
-           "\"><title>change point: a new level starts at " +
-           EscapeHtml(p.history[static_cast<size_t>(c)].label) + "</title></line>";
-  }
-  std::string points;
-  for (size_t i = 0; i < p.history.size(); ++i)
-    points += Num(x(static_cast<double>(i))) + "," + Num(y(p.history[i].level)) + " ";
-  out += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"#0969da\" stroke-width=\"1.5\"/>";
-  for (size_t i = 0; i < p.history.size(); ++i) {
-    const auto& r = p.history[i];
-    out += "<circle cx=\"" + Num(x(static_cast<double>(i))) + "\" cy=\"" + Num(y(r.level)) + "\" r=\"" +
-           (r.current ? "5" : "3") + "\" class=\"" + (r.current ? "cur0" : "base0") + "\"><title>" +
-           EscapeHtml(r.label + ": " + ValueText(m, r.level)) + "</title></circle>";
-  }
-  out += "<text x=\"" + Num(left) + "\" y=\"" + Num(h - 8) + "\">" + EscapeHtml(Shortened(p.history.front().label, 30)) +
-         "</text><text x=\"" + Num(w - 16) + "\" y=\"" + Num(h - 8) + "\" text-anchor=\"end\">" +
-         EscapeHtml(Shortened(p.history.back().label, 30)) + "</text>";
-  out += "</svg><figcaption>Median of each run" +
+  std::vector<TrendPoint> points;
+  for (const MetricPlot::RunLevel& r : p.history) points.push_back({r.label, r.level, r.current});
+  const std::string svg = TrendSvg(points, p.change_points, [&m](double v) { return ValueText(m, v); }, 520, 170,
+                                   "Median of each run, oldest first");
+  if (svg.empty()) return;
+  out += "<figure>" + svg + "<figcaption>Median of each run" +
          std::string(p.change_points.empty() ? "" : "; dashed: change points (E-divisive means)") +
          "; large dot: this run</figcaption></figure>\n";
 }
@@ -492,14 +450,7 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
   // The badge's class is the outcome's machine spelling; its text the label.
   const std::string outcome = ToString(view.outcome);
 
-  std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\" data-js=\"off\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-      "script-src 'unsafe-inline'\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>gpugate: " + EscapeHtml(view.label + ", " + view.summary) + "</title>\n<style>";
-  out += kStyle;
-  out += "</style>\n</head>\n<body>\n";
+  std::string out = HtmlPageHead("gpugate: " + view.label + ", " + view.summary, kStyle);
   out += "<h1><span class=\"outcome " + outcome + "\">" + EscapeHtml(view.label) +
          "</span> gpugate: " + EscapeHtml(view.summary) + "</h1>\n";
   if (!view.outcome_note.empty()) {

@@ -1,0 +1,116 @@
+// `gpugate dashboard BASELINES... -o SITE/`: a static site over baseline
+// histories (report/dashboard.h). A folder is searched for baseline files
+// (<suite>/<runner class>.json, as `baseline update` keeps them); each file
+// is one history. Every page is written atomically.
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/progress.h"
+#include "model/baseline.h"
+#include "model/history_series.h"
+#include "report/dashboard.h"
+#include "util/file_write.h"
+#include "util/fs.h"
+#include "util/text/escape.h"
+
+namespace po = boost::program_options;
+
+namespace gpugate {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The baseline files a path names: the file itself, or every *.json under a
+// folder (sorted), skipping results and other JSON that are not baselines.
+Result<std::vector<std::string>> BaselineFiles(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) {
+    if (!fs::exists(path, ec)) return InputError(path + ": no such file or folder");
+    return std::vector<std::string>{path};
+  }
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path().string());
+  }
+  if (ec) return ToolError(path + ": cannot list: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+int DashboardCommand(const CommandSpec& self, const Args& args) {
+  po::options_description options("options");
+  options.add_options()
+      ("baselines", po::value<std::vector<std::string>>()->composing(),
+       "baseline history files, or folders searched for them (<suite>/<runner class>.json)")
+      ("output,o", po::value<std::string>()->required(), "folder to write the site into (created when missing)")
+      ("metric", po::value<std::string>()->default_value("time"),
+       "time | throughput | peak_memory, or a workload's own primary metric")
+      ("title", po::value<std::string>()->default_value("gpugate performance history"), "title of the index page")
+      ("alpha", po::value<double>()->default_value(0.01), "permutation p-value a change point must reach")
+      ("quiet,q", "no summary on stdout");
+  po::positional_options_description positional;
+  positional.add("baselines", -1);
+  po::variables_map vm;
+  if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (!vm.count("baselines")) return ReportError(InputError("give at least one baseline file or folder"));
+
+  DashboardOptions opts;
+  opts.metric = vm["metric"].as<std::string>();
+  opts.title = vm["title"].as<std::string>();
+  opts.change_points.alpha = vm["alpha"].as<double>();
+  if (!(opts.change_points.alpha > 0 && opts.change_points.alpha < 1))
+    return ReportError(InputError("--alpha must be in (0, 1)"));
+
+  std::vector<DashboardInput> inputs;
+  for (const std::string& arg : vm["baselines"].as<std::vector<std::string>>()) {
+    Result<std::vector<std::string>> files = BaselineFiles(arg);
+    if (!files.ok()) return ReportError(files.error());
+    const bool folder = files->size() != 1 || (*files)[0] != arg;
+    for (const std::string& f : *files) {
+      Result<Baseline> b = ReadBaselineFile(f);
+      if (!b.ok()) {
+        // In a folder, JSON that is not a baseline (results, reports) is skipped, said once.
+        if (folder) {
+          ReportWarning("skipped " + f + ": not a baseline history (" + b.error().message + ")");
+          continue;
+        }
+        return ReportError(b.error());
+      }
+      DashboardInput in;
+      in.source = f;
+      in.runner_class = fs::path(f).stem().string();
+      in.baseline = std::move(b).value();
+      inputs.push_back(std::move(in));
+    }
+  }
+  if (inputs.empty()) return ReportError(InputError("no baseline history found in the given paths"));
+  bool known = false;
+  for (const DashboardInput& in : inputs) known = known || HistoryHasMetric(in.baseline, opts.metric);
+  if (!known)
+    return ReportError(InputError("--metric: no history has '" + EscapeTerminal(opts.metric) +
+                                  "' (time, throughput, peak_memory or a workload's own metric)"));
+
+  const std::map<std::string, std::string> files = RenderDashboard(inputs, opts);
+  const std::string out = vm["output"].as<std::string>();
+  std::error_code ec;
+  size_t bytes = 0;
+  for (const auto& [rel, html] : files) {
+    const fs::path path = fs::path(out) / rel;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) return ReportError(ToolError(path.parent_path().string() + ": cannot create: " + ec.message()));
+    if (Status st = WriteFileAtomic(path.string(), html); !st.ok()) return ReportError(st.error());
+    bytes += html.size();
+  }
+  if (!vm.count("quiet"))
+    std::cout << "wrote " << files.size() << " pages (" << bytes / 1024 << " KiB) for " << inputs.size()
+              << " baseline histor" << (inputs.size() == 1 ? "y" : "ies") << " to " << EscapeTerminal(out)
+              << "/index.html\n";
+  return 0;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,196 @@
+// The history dashboard (see dashboard.h).
+#include "report/dashboard.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "model/history_series.h"
+#include "report/html_page.h"
+#include "util/random.h"
+#include "util/strings.h"
+#include "util/text/escape.h"
+#include "util/text/format.h"
+
+namespace gpugate {
+
+namespace {
+
+constexpr const char* kStyle = R"css(
+.step-up{color:#cf222e}.step-down{color:#1a7f37}
+nav.crumbs{margin-bottom:1em;color:#59636e}
+)css";
+
+// A path part for an untrusted name: its slug and 8 hex digits of its hash.
+std::string PathPart(const std::string& name) {
+  char hash[16];
+  std::snprintf(hash, sizeof hash, "%08llx",
+                static_cast<unsigned long long>(Fnv1a64(name) & 0xffffffffULL));
+  std::string slug = Slug(name);
+  return (slug.empty() ? std::string("x") : slug) + "-" + hash;
+}
+
+std::string RunLabel(const RunInfo& r) {
+  std::string label = r.time_utc.size() >= 16 ? r.time_utc.substr(0, 10) + " " + r.time_utc.substr(11, 5) : r.time_utc;
+  if (r.git_sha) label += (label.empty() ? "" : " ") + r.git_sha->substr(0, 7);
+  return label.empty() ? r.run_id : label;
+}
+
+std::string Commit(const RunInfo& r) { return r.git_sha ? r.git_sha->substr(0, 12) : std::string("unknown"); }
+
+// The metric's values as people read them: time as durations, others with
+// the workload's unit.
+std::string ValueText(const std::string& metric, const std::string& unit, double v) {
+  if (metric == "time" || metric == "peak_memory" || metric == "throughput") return FormatMetricValue(metric, v);
+  return FormatValueInUnit(v, unit);
+}
+
+std::string UnitOf(const Baseline& b, const std::string& name, const std::string& metric) {
+  for (const Results& r : b.runs)
+    if (const WorkloadResult* w = r.Find(name); w && w->metric == metric) return w->unit;
+  return "";
+}
+
+std::string StepText(const HistoryStep& s) { return FormatPercent(s.ratio - 1); }
+
+struct Page {
+  std::string path;
+  std::string html;
+};
+
+std::string Crumbs(const std::vector<std::pair<std::string, std::string>>& parts) {
+  std::string out = "<nav class=\"crumbs\">";
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += " / ";
+    out += parts[i].second.empty() ? EscapeHtml(parts[i].first)
+                                   : "<a href=\"" + EscapeHtml(parts[i].second) + "\">" + EscapeHtml(parts[i].first) + "</a>";
+  }
+  return out + "</nav>\n";
+}
+
+// The history cut to its newest kDashboardRuns runs.
+Baseline Bounded(const Baseline& b) {
+  if (b.runs.size() <= kDashboardRuns) return b;
+  Baseline cut = b;
+  cut.runs.erase(cut.runs.begin(), cut.runs.end() - static_cast<std::ptrdiff_t>(kDashboardRuns));
+  return cut;
+}
+
+std::string WorkloadPage(const DashboardInput& in, const Baseline& b, const WorkloadHistory& h,
+                         const std::string& metric, const std::string& suite_title) {
+  const std::string unit = UnitOf(b, h.name, metric);
+  auto fmt = [&](double v) { return ValueText(metric, unit, v); };
+  std::string out = HtmlPageHead(h.name + " — " + suite_title, kStyle);
+  out += Crumbs({{"all histories", "../../index.html"}, {suite_title, "index.html"}, {h.name, ""}});
+  out += "<h1>" + EscapeHtml(h.name) + "</h1>\n<p class=\"context\">" + EscapeHtml(metric) + " in " +
+         std::to_string(h.values.size()) + " of " + std::to_string(b.runs.size()) + " runs of " +
+         EscapeHtml(in.source) + "</p>\n";
+  std::vector<TrendPoint> points;
+  std::vector<int64_t> cps;
+  for (size_t i = 0; i < h.values.size(); ++i)
+    points.push_back({RunLabel(b.runs[h.runs[i]].run), std::exp(h.values[i]), i + 1 == h.values.size()});
+  for (const HistoryStep& s : h.steps)
+    for (size_t i = 0; i < h.runs.size(); ++i)
+      if (h.runs[i] == s.run) cps.push_back(static_cast<int64_t>(i));
+  const std::string svg = TrendSvg(points, cps, fmt, 900, 260, "Median of each run, oldest first");
+  if (!svg.empty())
+    out += "<figure>" + svg + "<figcaption>Median of each run; dashed: change points (E-divisive means)</figcaption></figure>\n";
+  else
+    out += "<p>Fewer than 2 runs with a value: nothing to draw.</p>\n";
+  out += "<h2>Change points (" + std::to_string(h.steps.size()) + ")</h2>\n";
+  if (h.steps.empty()) {
+    out += "<p>" + std::string(h.values.size() < 6 ? "Too few runs to test (6 or more are needed)." : "No step change.") +
+           "</p>\n";
+  } else {
+    out += "<table><thead><tr><th>Step</th><th>First run at the new level</th><th>Commit</th><th>Runs before / after</th><th>p</th></tr></thead><tbody>\n";
+    for (const HistoryStep& s : h.steps) {
+      const RunInfo& r = b.runs[s.run].run;
+      out += "<tr><td class=\"num " + std::string(s.ratio > 1 ? "step-up" : "step-down") + "\">" + EscapeHtml(StepText(s)) +
+             "</td><td>" + EscapeHtml(r.time_utc) + " (run " + std::to_string(s.run + 1) + ")</td><td>" +
+             EscapeHtml(Commit(r)) + (r.git_branch ? " on " + EscapeHtml(*r.git_branch) : "") + "</td><td class=\"num\">" +
+             std::to_string(s.n_before) + " / " + std::to_string(s.n_after) + "</td><td class=\"num\">" +
+             EscapeHtml(FormatPValue(s.p_value)) + "</td></tr>\n";
+    }
+    out += "</tbody></table>\n";
+  }
+  out += "<h2>Runs</h2>\n<table><thead><tr><th>Run</th><th>Time</th><th>Commit</th><th>Median</th></tr></thead><tbody>\n";
+  for (size_t i = h.values.size(); i-- > 0;) {
+    const RunInfo& r = b.runs[h.runs[i]].run;
+    out += "<tr><td class=\"num\">" + std::to_string(h.runs[i] + 1) + "</td><td>" + EscapeHtml(r.time_utc) + "</td><td>" +
+           EscapeHtml(Commit(r)) + "</td><td class=\"num\">" + EscapeHtml(fmt(std::exp(h.values[i]))) + "</td></tr>\n";
+  }
+  out += "</tbody></table>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardInput>& inputs,
+                                                   const DashboardOptions& options) {
+  std::map<std::string, std::string> files;
+  std::string index = HtmlPageHead(options.title, kStyle);
+  index += "<h1>" + EscapeHtml(options.title) + "</h1>\n<p class=\"context\">" + std::to_string(inputs.size()) +
+           " baseline histor" + (inputs.size() == 1 ? "y" : "ies") + ", metric " + EscapeHtml(options.metric) +
+           "; change points by E-divisive means (alpha " + FormatPValue(options.change_points.alpha) + ").</p>\n";
+  index += "<table><thead><tr><th>Suite</th><th>Runner class</th><th>Runs</th><th>Latest run</th><th>Workloads</th>"
+           "<th>With a step</th></tr></thead><tbody>\n";
+  for (const DashboardInput& in : inputs) {
+    const Baseline b = Bounded(in.baseline);
+    const std::string dir = PathPart(b.suite) + "/" + PathPart(in.runner_class) + "/";
+    const std::string suite_title = b.suite + " on " + in.runner_class;
+    std::vector<WorkloadHistory> hs = BuildHistories(b, options.metric, {}, options.change_points);
+    const size_t all = hs.size();
+    if (hs.size() > kDashboardWorkloads) hs.resize(kDashboardWorkloads);
+    int stepped = 0;
+    std::string page = HtmlPageHead(suite_title, kStyle);
+    page += Crumbs({{"all histories", "../../index.html"}, {suite_title, ""}});
+    page += "<h1>" + EscapeHtml(suite_title) + "</h1>\n<p class=\"context\">" + std::to_string(b.runs.size()) +
+            " runs" + (in.baseline.runs.size() > b.runs.size() ? " (the newest " + std::to_string(b.runs.size()) +
+                                                                     " of " + std::to_string(in.baseline.runs.size()) + ")"
+                                                               : std::string()) +
+            " from " + EscapeHtml(in.source) + "; metric " + EscapeHtml(options.metric) + "." +
+            (all > hs.size() ? " The first " + std::to_string(hs.size()) + " of " + std::to_string(all) + " workloads." : "") +
+            "</p>\n";
+    page += "<table><thead><tr><th>Workload</th><th>Trend</th><th>Latest</th><th>Change over the history</th>"
+            "<th>Steps</th><th>Latest step</th></tr></thead><tbody>\n";
+    for (const WorkloadHistory& h : hs) {
+      const std::string file = PathPart(h.name) + ".html";
+      files[dir + file] = WorkloadPage(in, b, h, options.metric, suite_title);
+      const std::string unit = UnitOf(b, h.name, options.metric);
+      stepped += !h.steps.empty();
+      std::vector<TrendPoint> points;
+      for (size_t i = 0; i < h.values.size(); ++i)
+        points.push_back({RunLabel(b.runs[h.runs[i]].run), std::exp(h.values[i]), i + 1 == h.values.size()});
+      std::vector<int64_t> cps;
+      for (const HistoryStep& s : h.steps)
+        for (size_t i = 0; i < h.runs.size(); ++i)
+          if (h.runs[i] == s.run) cps.push_back(static_cast<int64_t>(i));
+      page += "<tr><td><a href=\"" + EscapeHtml(file) + "\">" + EscapeHtml(h.name) + "</a></td><td>";
+      page += h.values.size() >= 2 ? TrendSvg(points, cps, [&](double v) { return ValueText(options.metric, unit, v); }, 200, 40,
+                                                 "trend of " + h.name) : "";
+      page += "</td><td class=\"num\">" +
+              (h.values.empty() ? std::string("n/a") : EscapeHtml(ValueText(options.metric, unit, std::exp(h.values.back())))) +
+              "</td><td class=\"num\">" +
+              (h.values.size() >= 2 ? EscapeHtml(FormatPercent(std::exp(h.values.back() - h.values.front()) - 1)) : "n/a") +
+              "</td><td class=\"num\">" + std::to_string(h.steps.size()) + "</td><td>";
+      if (!h.steps.empty()) {
+        const HistoryStep& s = h.steps.back();
+        page += "<span class=\"" + std::string(s.ratio > 1 ? "step-up" : "step-down") + "\">" + EscapeHtml(StepText(s)) +
+                "</span> at " + EscapeHtml(Commit(b.runs[s.run].run)) + " (" + EscapeHtml(b.runs[s.run].run.time_utc.substr(0, 10)) + ")";
+      }
+      page += "</td></tr>\n";
+    }
+    page += "</tbody></table>\n</body>\n</html>\n";
+    files[dir + "index.html"] = std::move(page);
+    const std::string latest = b.runs.empty() ? "n/a" : b.runs.back().run.time_utc;
+    index += "<tr><td>" + EscapeHtml(b.suite) + "</td><td><a href=\"" + EscapeHtml(dir + "index.html") + "\">" +
+             EscapeHtml(in.runner_class) + "</a></td><td class=\"num\">" + std::to_string(in.baseline.runs.size()) +
+             "</td><td>" + EscapeHtml(latest) + "</td><td class=\"num\">" + std::to_string(all) + "</td><td class=\"num\">" +
+             std::to_string(stepped) + "</td></tr>\n";
+  }
+  index += "</tbody></table>\n</body>\n</html>\n";
+  files["index.html"] = std::move(index);
+  return files;
+}
+
+}  // namespace gpugate

@@ -1,0 +1,105 @@
+// The history dashboard's pages (report/dashboard.h): one per history and
+// workload, change points with their commits, hostile names kept as text,
+// names that slug alike kept apart, and the bound on runs.
+#include "report/dashboard.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace gpugate {
+namespace {
+
+Results Run(int i, const std::vector<std::pair<std::string, double>>& workloads) {
+  Results r;
+  r.run.run_id = "run" + std::to_string(i);
+  char t[32];
+  std::snprintf(t, sizeof t, "2026-11-%02dT03:00:00Z", 1 + i % 28);
+  r.run.time_utc = t;
+  r.run.git_sha = "c0de" + std::to_string(1000 + i) + "0123456789abcdef";
+  for (const auto& [name, level] : workloads) {
+    WorkloadResult w;
+    w.name = name;
+    w.kind = "synthetic";
+    w.backend = "synthetic";
+    // Three rounds around the level (+-0.5%), so each run's median is the level.
+    w.rounds = {{level * 0.995, level, level * 1.005}, {level, level * 1.002}, {level * 0.998, level}};
+    r.workloads.push_back(std::move(w));
+  }
+  return r;
+}
+
+DashboardInput History(int runs, const std::string& hostile) {
+  DashboardInput in;
+  in.source = "baselines/suite/ci.json";
+  in.runner_class = "ci";
+  in.baseline.suite = "suite";
+  for (int i = 0; i < runs; ++i) {
+    const double step = i >= runs / 2 ? 1.3 : 1.0;  // "slow" steps up by 30% halfway
+    in.baseline.runs.push_back(Run(i, {{"slow", 1e-3 * step * (1 + 0.001 * (i % 3))},
+                                       {"flat", 2e-3 * (1 + 0.001 * (i % 2))},
+                                       {hostile, 3e-3},
+                                       {"a b", 1e-3},
+                                       {"a-b", 1e-3}}));
+  }
+  return in;
+}
+
+const std::string kHostile = "<script>alert(1)</script>\"'&";
+
+std::string PageOf(const std::map<std::string, std::string>& files, const std::string& prefix) {
+  for (const auto& [path, html] : files)
+    if (path.find("/" + prefix) != std::string::npos && path.find("index.html") == std::string::npos) return html;
+  ADD_FAILURE() << "no page " << prefix;
+  return "";
+}
+
+TEST(Dashboard, PagesForEveryHistoryAndWorkload) {
+  const auto files = RenderDashboard({History(12, kHostile)}, {});
+  // index, the class page, 5 workload pages.
+  EXPECT_EQ(files.size(), 7u);
+  ASSERT_TRUE(files.count("index.html"));
+  EXPECT_NE(files.at("index.html").find(">ci</a>"), std::string::npos);
+  int class_pages = 0;
+  for (const auto& [path, html] : files) {
+    class_pages += path != "index.html" && path.find("/index.html") != std::string::npos;
+    // Every page: no markup from a name, and the one CSP.
+    EXPECT_EQ(html.find("<script>alert"), std::string::npos) << path;
+    EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos) << path;
+    for (char c : path) EXPECT_TRUE(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '/') << path;
+  }
+  EXPECT_EQ(class_pages, 1);
+}
+
+TEST(Dashboard, ChangePointWithItsCommit) {
+  const auto files = RenderDashboard({History(12, kHostile)}, {});
+  const std::string slow = PageOf(files, "slow-");
+  EXPECT_NE(slow.find("Change points (1)"), std::string::npos);
+  EXPECT_NE(slow.find("+30.0%"), std::string::npos) << slow;
+  EXPECT_NE(slow.find("<td>c0de10060123"), std::string::npos);  // run 7, the first at the new level
+  EXPECT_NE(slow.find("class=\"cp\""), std::string::npos);
+  const std::string flat = PageOf(files, "flat-");
+  EXPECT_NE(flat.find("Change points (0)"), std::string::npos);
+  EXPECT_NE(flat.find("No step change."), std::string::npos);
+}
+
+TEST(Dashboard, NamesThatSlugAlikeGetPagesOfTheirOwn) {
+  const auto files = RenderDashboard({History(4, kHostile)}, {});
+  std::vector<std::string> ab;
+  for (const auto& [path, html] : files)
+    if (path.find("/a-b-") != std::string::npos) ab.push_back(path);
+  EXPECT_EQ(ab.size(), 2u);
+}
+
+TEST(Dashboard, ShortHistoriesSaySoAndLongOnesAreBounded) {
+  auto files = RenderDashboard({History(4, kHostile)}, {});
+  EXPECT_NE(PageOf(files, "slow-").find("Too few runs to test"), std::string::npos);
+  files = RenderDashboard({History(static_cast<int>(kDashboardRuns) + 20, "x")}, {});
+  bool said = false;
+  for (const auto& [path, html] : files)
+    said = said || html.find("(the newest 500 of 520)") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace gpugate

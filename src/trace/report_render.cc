@@ -9,6 +9,7 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include "report/html_page.h"
 #include "report/view.h"
 #include "util/json_writer.h"
 #include "util/text/escape.h"
@@ -564,15 +565,11 @@ std::string HtmlTable(const std::vector<std::string>& header, const std::vector<
 }  // namespace
 
 std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
-  std::string o =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>gpugate trace analysis: " + H(r.info.path, 200) + "</title>\n"
-      "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:80em;color:#222}"
-      "table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:.2em .5em;"
-      "text-align:left;vertical-align:top}td.n,th.n{text-align:right}th{background:#f3f3f3}"
-      "li{margin:.4em 0}.p0,.p1{color:#a00}.detail{color:#555;font-size:.92em}code{font-size:.92em}</style>\n"
-      "</head>\n<body>\n";
+  // The page head every gpugate page shares (report/html_page.h); the title
+  // is escaped there.
+  std::string o = HtmlPageHead("gpugate trace analysis: " + ShortenText(r.info.path, 200),
+                               "td.n,th.n{text-align:right}li{margin:.4em 0}.p0,.p1{color:#a00}"
+                               ".detail{color:#555;font-size:.92em}code{font-size:.92em}\n");
   o += "<h1>Trace analysis: <code>" + H(r.info.path, 200) + "</code></h1>\n";
   o += "<p>" + std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ". GPU idle <strong>" +
        Pct(r.gpu_idle_time_pct) + "</strong>, compute " + Pct(r.compute_time_pct) + ", communication " +

@@ -236,7 +236,9 @@ void Profiler::PrintSummary(std::ostream& out, size_t top_n) {
     out << "  " << PadText(names[i], name_width);
     cell(std::to_string(s.count), 10);
     for (double v : {s.total, s.mean, s.min, s.max, s.stddev}) cell(FormatDuration(v), 10);
-    cell(FormatPercent(all > 0 ? s.total / all : 0.0), 10);
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", all > 0 ? 100.0 * s.total / all : 0.0);
+    cell(share, 10);
     out << "\n";
   }
 }

@@ -100,17 +100,20 @@ using SlotMap = std::unordered_map<std::string, std::unique_ptr<OpSlot>, NameHas
 struct ThreadBuffer {
   std::mutex mu;
   SlotMap cpu, cuda, memory;
+  OpSlot* last = nullptr;  ///< the slot Slot() returned last (owner only): a loop's scope skips the hash
 
   SlotMap& Map(ProfileBackend backend) { return backend == ProfileBackend::kCuda ? cuda : cpu; }
-  /// The slot of `name` (created under the lock on first use).
+  /// The slot of `name` (created under the lock on first use). Slots are
+  /// never erased (Reset clears them), so pointers to them stay valid.
   OpSlot* Slot(std::string_view name, ProfileBackend backend) {
+    if (last != nullptr && last->backend == backend && last->name == name) return last;
     SlotMap& map = Map(backend);
-    if (auto it = map.find(name); it != map.end()) return it->second.get();
+    if (auto it = map.find(name); it != map.end()) return last = it->second.get();
     auto slot = std::make_unique<OpSlot>();
     slot->name = std::string(name);
     slot->backend = backend;
     std::lock_guard<std::mutex> lock(mu);
-    return map.emplace(slot->name, std::move(slot)).first->second.get();
+    return last = map.emplace(slot->name, std::move(slot)).first->second.get();
   }
 };
 

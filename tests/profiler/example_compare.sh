@@ -2,7 +2,8 @@
 # examples/profiler run twice with the process-wide profiler switched on by
 # the environment, then `gpugate compare` on the two results files: exit 0,
 # every operation of the example named in the report. Also: without
-# GPUGATE_PROFILE the program writes nothing and prints no summary.
+# GPUGATE_PROFILE=1 (unset, or another value) the program writes nothing,
+# prints no summary and warns about the output it will not write.
 #   tests/profiler/example_compare.sh PROFILER_EXAMPLE GPUGATE
 set -euo pipefail
 example=${1:?usage: example_compare.sh PROFILER_EXAMPLE GPUGATE}
@@ -14,6 +15,9 @@ GPUGATE_PROFILE_OUTPUT="$work/off.json" "$example" > "$work/off.txt" 2> "$work/o
 [ ! -e "$work/off.json" ] || { echo "wrote a results file while disabled"; exit 1; }
 ! grep -q "gpugate profile:" "$work/off.txt" || { echo "printed a summary while disabled"; exit 1; }
 grep -q "GPUGATE_PROFILE is not 1" "$work/off.err" || { echo "no warning for an output without GPUGATE_PROFILE=1"; exit 1; }
+GPUGATE_PROFILE=yes GPUGATE_PROFILE_OUTPUT="$work/bad.json" "$example" > /dev/null 2> "$work/bad.err"
+[ ! -e "$work/bad.json" ] || { echo "GPUGATE_PROFILE=yes enabled the profiler"; exit 1; }
+grep -q "GPUGATE_PROFILE=yes is not 0 or 1" "$work/bad.err" || { echo "no warning for GPUGATE_PROFILE=yes"; exit 1; }
 
 for side in base head; do
   GPUGATE_PROFILE=1 GPUGATE_PROFILE_OUTPUT="$work/$side.json" "$example" > "$work/$side.txt"

@@ -1,0 +1,242 @@
+// The profiler's CUDA parts (built with GPUGATE_PROFILER_CUDA=1): scopes
+// timed with CUDA events on a stream, NVTX ranges around scopes and the
+// device memory sampler. Host code only (no kernels), compiled as C++.
+// Not verified on a device on the machine this was written on (no GPU):
+// it compiles and links; tests that need a device carry the ctest label gpu.
+#include <gpugate/profiler.h>
+
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+
+#include "profiler/profiler_internal.h"
+
+namespace gpugate {
+namespace detail {
+
+struct CudaPending {
+  Profiler* profiler = nullptr;
+  CudaState* state = nullptr;
+  OpSlot* slot = nullptr;
+  ThreadBuffer* buffer = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  uint64_t round = 0;
+  size_t cap = 0;
+};
+
+// Scopes whose stop event is recorded but not yet read, and events to reuse.
+struct CudaState {
+  std::mutex mu;
+  std::deque<CudaPending*> queued;   ///< stop recorded, in completion order per stream
+  std::vector<cudaEvent_t> free_events;
+
+  ~CudaState() {
+    for (CudaPending* p : queued) {
+      cudaEventDestroy(p->start);
+      cudaEventDestroy(p->stop);
+      delete p;
+    }
+    for (cudaEvent_t e : free_events) cudaEventDestroy(e);
+  }
+  cudaError_t TakeEvent(cudaEvent_t* event) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!free_events.empty()) {
+        *event = free_events.back();
+        free_events.pop_back();
+        return cudaSuccess;
+      }
+    }
+    return cudaEventCreate(event);
+  }
+  void GiveBack(cudaEvent_t event) {
+    if (event == nullptr) return;
+    std::lock_guard<std::mutex> lock(mu);
+    free_events.push_back(event);
+  }
+  /// Records the pending scopes whose events completed; with `wait`, waits
+  /// for all of them.
+  void Drain(bool wait) {
+    for (;;) {
+      CudaPending* p = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (queued.empty()) return;
+        p = queued.front();
+        if (!wait && cudaEventQuery(p->stop) != cudaSuccess) return;
+        queued.pop_front();
+      }
+      float ms = 0;
+      cudaError_t err = cudaEventSynchronize(p->stop);
+      if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, p->start, p->stop);
+      if (err == cudaSuccess && ms >= 0) {
+        std::lock_guard<std::mutex> lock(p->buffer->mu);
+        p->slot->Add(static_cast<double>(ms) * 1e-3, p->round, p->cap);
+      }
+      GiveBack(p->start);
+      GiveBack(p->stop);
+      delete p;
+    }
+  }
+};
+
+void DestroyCudaState(CudaState* state) { delete state; }
+
+void FinishCuda(CudaPending* pending) noexcept {
+  if (cudaEventRecord(pending->stop, pending->stream) != cudaSuccess) {
+    pending->state->GiveBack(pending->start);
+    pending->state->GiveBack(pending->stop);
+    delete pending;
+    return;
+  }
+  std::lock_guard<std::mutex> lock(pending->state->mu);
+  pending->state->queued.push_back(pending);
+}
+
+void NvtxPush(const char* name) noexcept { nvtxRangePushA(name); }
+void NvtxPop() noexcept { nvtxRangePop(); }
+
+}  // namespace detail
+
+ProfileScope Profiler::BeginCuda(std::string_view name, CUstream_st* stream) {
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    if (!state_->cuda) state_->cuda.reset(new detail::CudaState());
+  }
+  detail::CudaState& cuda = *state_->cuda;
+  cuda.Drain(/*wait=*/false);  // bounds the queue without waiting
+  auto* pending = new detail::CudaPending();
+  pending->profiler = this;
+  pending->state = &cuda;
+  pending->stream = stream;
+  pending->round = round_.load(std::memory_order_relaxed);
+  pending->cap = state_->options.max_samples_per_operation;
+  cudaError_t err = cuda.TakeEvent(&pending->start);
+  if (err == cudaSuccess) err = cuda.TakeEvent(&pending->stop);
+  if (err == cudaSuccess) err = cudaEventRecord(pending->start, stream);
+  if (err != cudaSuccess) {
+    cudaGetLastError();  // resets the runtime's last error
+    cuda.GiveBack(pending->start);
+    cuda.GiveBack(pending->stop);
+    delete pending;
+    cuda_errors_.fetch_add(1, std::memory_order_relaxed);
+    return ProfileScope{};
+  }
+  detail::ThreadBuffer& buffer = state_->Buffer();
+  pending->slot = buffer.Slot(name, ProfileBackend::kCuda);
+  pending->buffer = &buffer;
+  ProfileScope scope;
+  scope.profiler_ = this;
+  scope.slot_ = pending->slot;
+  scope.buffer_ = &buffer;
+  scope.cuda_ = pending;
+  if (state_->options.nvtx) detail::NvtxPush(pending->slot->name.c_str());
+  return scope;
+}
+
+void Profiler::Synchronize() {
+  detail::CudaState* cuda = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    cuda = state_->cuda.get();
+  }
+  if (cuda != nullptr) cuda->Drain(/*wait=*/true);
+}
+
+// ---- GpuMemorySampler --------------------------------------------------------
+
+struct GpuMemorySampler::State {
+  mutable std::mutex mu;
+  std::condition_variable wake;
+  bool stop = false;
+  std::thread thread;
+  std::vector<Reading> readings;
+  int64_t peak = 0;
+  int device = 0;
+};
+
+GpuMemorySampler::GpuMemorySampler() : state_(std::make_unique<State>()) {}
+GpuMemorySampler::~GpuMemorySampler() { Stop(); }
+
+namespace {
+bool ReadUsed(int64_t* used) {
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return false;
+  *used = static_cast<int64_t>(total_bytes - free_bytes);
+  return true;
+}
+}  // namespace
+
+bool GpuMemorySampler::Start(std::chrono::milliseconds interval, std::string* error) {
+  State& s = *state_;
+  if (s.thread.joinable()) {
+    if (error != nullptr) *error = "the sampler already runs";
+    return false;
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    if (error != nullptr) *error = "no CUDA device";
+    return false;
+  }
+  if (cudaGetDevice(&s.device) != cudaSuccess) {
+    if (error != nullptr) *error = "no current CUDA device";
+    return false;
+  }
+  s.stop = false;
+  const auto start = std::chrono::steady_clock::now();
+  s.thread = std::thread([&s, interval, start] {
+    cudaSetDevice(s.device);
+    std::unique_lock<std::mutex> lock(s.mu);
+    for (;;) {
+      // A reading every interval, and a last one after Stop().
+      lock.unlock();
+      int64_t used = 0;
+      const bool ok = ReadUsed(&used);
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      lock.lock();
+      if (ok) {
+        s.readings.push_back(Reading{t, used});
+        s.peak = std::max(s.peak, used);
+      }
+      if (s.stop) return;
+      s.wake.wait_for(lock, interval, [&s] { return s.stop; });
+    }
+  });
+  return true;
+}
+
+void GpuMemorySampler::Stop() {
+  State& s = *state_;
+  if (!s.thread.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    s.stop = true;
+  }
+  s.wake.notify_all();
+  s.thread.join();
+}
+
+std::vector<GpuMemorySampler::Reading> GpuMemorySampler::Readings() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->readings;
+}
+
+int64_t GpuMemorySampler::PeakUsedBytes() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->peak;
+}
+
+void GpuMemorySampler::ExportTo(Profiler& profiler, std::string_view name) const {
+  std::vector<int64_t> used;
+  for (const Reading& r : Readings()) used.push_back(r.used_bytes);
+  if (!used.empty()) profiler.RecordMemorySeries(name, used);
+}
+
+}  // namespace gpugate

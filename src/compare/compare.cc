@@ -398,6 +398,7 @@ class Comparer {
 
   void CheckEnvironment() {
     out_.env_differences = CompareEnvironments(Reference(), current_);
+    out_.environments = DescribeEnvironments(Reference(), current_);
     out_.environment_matches = out_.env_differences.empty();
     CheckCpuModels();
     if (!out_.environment_matches && options_.allow_env_mismatch)

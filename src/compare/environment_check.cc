@@ -1,6 +1,9 @@
 // Environment comparison between a baseline and the current run.
 #include "compare/environment_check.h"
 
+#include <cstdio>
+#include <type_traits>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -90,6 +93,51 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
             kClockTolerance * std::max(*a.gpu.power_limit_w, *b.gpu.power_limit_w))
       out.push_back({"gpu.power_limit_w", Watts(*a.gpu.power_limit_w), Watts(*b.gpu.power_limit_w)});
   }
+  return out;
+}
+
+namespace {
+
+template <class T>
+std::string Text(const std::optional<T>& v) {
+  if (!v) return "";
+  if constexpr (std::is_same_v<T, std::string>) {
+    return *v;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return *v ? "on" : "off";
+  } else {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", static_cast<double>(*v));
+    return buf;
+  }
+}
+
+}  // namespace
+
+std::vector<EnvDifference> DescribeEnvironments(const Results& baseline, const Results& current) {
+  const Environment& a = baseline.run.env;
+  const Environment& b = current.run.env;
+  std::vector<EnvDifference> out;
+  auto add = [&](const char* field, std::string x, std::string y) {
+    if (!x.empty() || !y.empty()) out.push_back({field, std::move(x), std::move(y), false});
+  };
+  add("runner_class", Text(a.runner_class), Text(b.runner_class));
+  add("os", a.os, b.os);
+  add("cpu_model", a.cpu_model, b.cpu_model);
+  add("cpu_cores", a.cpu_cores > 0 ? std::to_string(a.cpu_cores) : "", b.cpu_cores > 0 ? std::to_string(b.cpu_cores) : "");
+  add("cpu_governor", Text(a.cpu_governor), Text(b.cpu_governor));
+  add("compiler", a.compiler, b.compiler);
+  add("gpu.name", Text(a.gpu.name), Text(b.gpu.name));
+  add("gpu.driver_version", Text(a.gpu.driver_version), Text(b.gpu.driver_version));
+  add("gpu.cuda_version", Text(a.gpu.cuda_version), Text(b.gpu.cuda_version));
+  add("gpu.compute_capability", Text(a.gpu.compute_capability), Text(b.gpu.compute_capability));
+  add("gpu.sm_count", Text(a.gpu.sm_count), Text(b.gpu.sm_count));
+  add("gpu.sm_clock_hz", Text(a.gpu.sm_clock_hz), Text(b.gpu.sm_clock_hz));
+  add("gpu.memory_bytes", Text(a.gpu.memory_bytes), Text(b.gpu.memory_bytes));
+  add("gpu.ecc_enabled", Text(a.gpu.ecc_enabled), Text(b.gpu.ecc_enabled));
+  add("gpu.mig_enabled", Text(a.gpu.mig_enabled), Text(b.gpu.mig_enabled));
+  add("gpu.persistence_mode", Text(a.gpu.persistence_mode), Text(b.gpu.persistence_mode));
+  add("gpu.power_limit_w", Text(a.gpu.power_limit_w), Text(b.gpu.power_limit_w));
   return out;
 }
 

@@ -25,4 +25,8 @@ inline constexpr double kClockTolerance = 0.02;
 /// model itself (a run with a GPU against one without).
 std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Results& current);
 
+/// Both runs' environments field by field ("gpu.name", "cpu_model", ...), as
+/// text; fields neither run knows are left out. Host names are left out too.
+std::vector<EnvDifference> DescribeEnvironments(const Results& baseline, const Results& current);
+
 }  // namespace gpugate

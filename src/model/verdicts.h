@@ -201,6 +201,10 @@ struct Verdicts {
   double fdr_q = 0.05;
   bool environment_matches = true;
   std::vector<EnvDifference> env_differences;
+  /// Both environments, field by field (what each side ran on), for the
+  /// reports that show them whole; fields neither side knows are left out.
+  /// `within_runner_class` is unused here.
+  std::vector<EnvDifference> environments;
   std::vector<MetricVerdict> metrics;
   std::vector<Suggestion> suggestions;
   /// Kernels launched only in the current run / only in the baseline, by

@@ -44,6 +44,7 @@ svg .band{fill:#dafbe1;stroke:none}
 .c-unchanged{stroke:#57606a;fill:#57606a}.c-inconclusive{stroke:#9a6700;fill:#9a6700}
 .c-other{stroke:#8c959f;fill:#8c959f}
 .mde{stroke:#59636e;stroke-width:2}
+tr.differs td{background:#fff8c5}
 @media print{nav.controls{display:none}}
 )css";
 
@@ -510,7 +511,26 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
   AppendWorkloads(out, shown, verdicts);
   AppendResults(out, shown, verdicts);
 
-  if (!view.env_differences.rows.empty() || !view.environment_matches) {
+  if (!verdicts.environments.empty()) {
+    // Both environments whole, what differs marked.
+    int differ = 0;
+    for (const EnvDifference& e : verdicts.environments) differ += e.baseline != e.current;
+    out += "<section class=\"environment\">\n<h2>Environments" +
+           std::string(differ ? " (" + std::to_string(differ) + " differ)" : "") + "</h2>\n";
+    if (!view.environment_matches)
+      out += "<p>The environments do not match: affected results are incomparable, not regressions.</p>\n";
+    else if (!view.env_differences.rows.empty())
+      out += "<p>The environments differ in some fields; the comparison allowed it.</p>\n";
+    out += "<table>\n<thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Baseline</th><th scope=\"col\">"
+           "Current</th></tr></thead>\n<tbody>\n";
+    for (const EnvDifference& e : verdicts.environments) {
+      const bool diff = e.baseline != e.current;
+      out += std::string(diff ? "<tr class=\"differs\">" : "<tr>") + "<td>" + EscapeHtml(e.field) +
+             (diff ? " <strong>(differs)</strong>" : "") + "</td><td>" + EscapeHtml(e.baseline.empty() ? "—" : e.baseline) +
+             "</td><td>" + EscapeHtml(e.current.empty() ? "—" : e.current) + "</td></tr>\n";
+    }
+    out += "</tbody>\n</table>\n</section>\n";
+  } else if (!view.env_differences.rows.empty() || !view.environment_matches) {
     out += "<section class=\"environment\">\n<h2>Environment differences</h2>\n";
     out += view.environment_matches
                ? "<p>The environments differ in these fields; the comparison allowed it.</p>\n"

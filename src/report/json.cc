@@ -419,17 +419,20 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
   for (Verdict v : kVerdicts) Field(w, ToString(v), verdicts.Count(v));
   w.EndObject();
   Field(w, "environment_matches", verdicts.environment_matches);
-  w.Key("env_differences");
-  w.StartArray();
-  for (const auto& d : verdicts.env_differences) {
-    w.StartObject();
-    Field(w, "field", d.field);
-    Field(w, "baseline", d.baseline);
-    Field(w, "current", d.current);
-    if (d.within_runner_class) Field(w, "within_runner_class", true);
-    w.EndObject();
+  for (const auto& [key, rows] : {std::pair{"env_differences", &verdicts.env_differences},
+                                  std::pair{"environments", &verdicts.environments}}) {
+    w.Key(key);
+    w.StartArray();
+    for (const auto& d : *rows) {
+      w.StartObject();
+      Field(w, "field", d.field);
+      Field(w, "baseline", d.baseline);
+      Field(w, "current", d.current);
+      if (d.within_runner_class) Field(w, "within_runner_class", true);
+      w.EndObject();
+    }
+    w.EndArray();
   }
-  w.EndArray();
   w.Key("metrics");
   w.StartArray();
   for (const auto& m : verdicts.metrics) WriteMetric(w, m);
@@ -498,6 +501,15 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
     d.String(v, p, "current", &e.current);
     d.Bool(v, p, "within_runner_class", &e.within_runner_class);
     out.env_differences.push_back(std::move(e));
+  });
+  d.Array(root, "", "environments", [&](const JsonValue& v, const std::string& p) {
+    EnvDifference e;
+    if (!d.Object(v, p)) return;
+    if (out.environments.size() >= 64) return d.Fail(v, p, "more than 64 environment fields");
+    d.String(v, p, "field", &e.field, /*required=*/true);
+    d.String(v, p, "baseline", &e.baseline);
+    d.String(v, p, "current", &e.current);
+    out.environments.push_back(std::move(e));
   });
   if (d.ok()) d.Get(root, "", "metrics", /*required=*/true);
   d.Array(root, "", "metrics", [&](const JsonValue& v, const std::string& p) {

@@ -122,3 +122,24 @@ TEST(ReportHtml, ErrorHeadlineNamesTheFailedWorkloads) {
 
 }  // namespace
 }  // namespace gpugate
+
+namespace gpugate {
+namespace {
+
+// Both environments side by side, the differing field marked, values escaped.
+TEST(ReportHtml, EnvironmentsSideBySideWithTheDifferenceMarked) {
+  Verdicts v;
+  v.environments = {{"cpu_model", "EPYC 7763", "EPYC 7763", false},
+                    {"gpu.name", "NVIDIA A100", "<b>H100</b>", false},
+                    {"gpu.driver_version", "", "550.54", false}};
+  const std::string html = RenderHtml(v);
+  EXPECT_NE(html.find("<h2>Environments (2 differ)</h2>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<tr><td>cpu_model</td><td>EPYC 7763</td><td>EPYC 7763</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"differs\"><td>gpu.name <strong>(differs)</strong></td><td>NVIDIA A100</td>"
+                      "<td>&lt;b&gt;H100&lt;/b&gt;</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>\u2014</td><td>550.54</td>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpugate

@@ -163,6 +163,11 @@ TEST(StaticLane, SameBinaryIsCodeUnchangedAndPasses) {
 TEST(StaticLane, ComparesAcrossEnvironments) {
   const Verdicts v = Judge(StaticRun("heavy_sm90", true, "NVIDIA A100"), StaticRun("heavy_sm90_spill", true));
   EXPECT_FALSE(v.environment_matches);
+  // Both environments are in the verdicts, field by field.
+  bool gpu_row = false;
+  for (const EnvDifference& e : v.environments)
+    gpu_row = gpu_row || (e.field == "gpu.name" && e.baseline == "NVIDIA A100" && e.current.empty());
+  EXPECT_TRUE(gpu_row);
   const MetricVerdict* m = Primary(v);
   ASSERT_TRUE(m);
   EXPECT_NE(m->verdict, Verdict::kIncomparable);

@@ -24,6 +24,7 @@
 #include "compare/kernel_summary.h"
 #include "compare/run_factor.h"
 #include "model/baseline.h"
+#include "model/history_series.h"
 #include "model/static_code.h"
 #include "config/suite.h"
 #include "rules/suggestions.h"
@@ -732,8 +733,8 @@ class Comparer {
     for (const Indexed& c : cur) add_rounds(c.rounds, &plot.current_rounds);
     const size_t first = hist.size() + 1 > kPlotHistoryRuns ? hist.size() + 1 - kPlotHistoryRuns : 0;
     for (size_t i = first; i < hist.size(); ++i)
-      plot.history.push_back({RunLabel(runs_[static_cast<size_t>(hist[i].run)]), MedianOf(hist[i].rounds), false});
-    if (!cur.empty()) plot.history.push_back({RunLabel(current_), MedianOf(cur.front().rounds), true});
+      plot.history.push_back({RunLabel(runs_[static_cast<size_t>(hist[i].run)].run), MedianOf(hist[i].rounds), false});
+    if (!cur.empty()) plot.history.push_back({RunLabel(current_.run), MedianOf(cur.front().rounds), true});
     if (plot.history.size() >= 6) {
       std::vector<double> logs;
       for (const MetricPlot::RunLevel& r : plot.history) logs.push_back(std::log(std::max(r.level, 1e-300)));
@@ -743,14 +744,7 @@ class Comparer {
     return plot;
   }
 
-  // "2026-11-20 14:03 ab12cd3": when the run was made and its commit; the
-  // run id when neither is known.
-  static std::string RunLabel(const Results& r) {
-    std::string label = r.run.time_utc.size() >= 16 ? r.run.time_utc.substr(0, 10) + " " + r.run.time_utc.substr(11, 5)
-                                                    : r.run.time_utc;
-    if (r.run.git_sha) label += (label.empty() ? "" : " ") + r.run.git_sha->substr(0, 7);
-    return label.empty() ? r.run.run_id : label;
-  }
+
 
   // A static workload's primary verdict also says whether the code changed:
   // unchanged with reason code_unchanged when every kernel holds the

@@ -29,6 +29,12 @@ std::optional<double> RunLevelLog(const WorkloadResult& w, const std::string& me
   return std::nullopt;
 }
 
+std::string RunLabel(const RunInfo& r) {
+  std::string label = r.time_utc.size() >= 16 ? r.time_utc.substr(0, 10) + " " + r.time_utc.substr(11, 5) : r.time_utc;
+  if (r.git_sha) label += (label.empty() ? "" : " ") + r.git_sha->substr(0, 7);
+  return label.empty() ? r.run_id : label;
+}
+
 bool HistoryHasMetric(const Baseline& b, const std::string& metric) {
   bool known = metric == "time" || metric == "throughput" || metric == "peak_memory";
   for (const Results& run : b.runs)

@@ -33,6 +33,11 @@ struct WorkloadHistory {
 /// the workload's primary metric, or throughput / peak memory.
 std::optional<double> RunLevelLog(const WorkloadResult& w, const std::string& metric);
 
+/// "2026-11-20 14:03 ab12cd3": when a run was made and its commit, as the
+/// report's and the dashboard's pictures label it; the run id when neither
+/// is known.
+std::string RunLabel(const RunInfo& r);
+
 /// Whether `metric` is time, throughput, peak_memory or a primary metric of
 /// some workload of the history.
 bool HistoryHasMetric(const Baseline& b, const std::string& metric);

@@ -30,11 +30,6 @@ std::string PathPart(const std::string& name) {
   return (slug.empty() ? std::string("x") : slug) + "-" + hash;
 }
 
-std::string RunLabel(const RunInfo& r) {
-  std::string label = r.time_utc.size() >= 16 ? r.time_utc.substr(0, 10) + " " + r.time_utc.substr(11, 5) : r.time_utc;
-  if (r.git_sha) label += (label.empty() ? "" : " ") + r.git_sha->substr(0, 7);
-  return label.empty() ? r.run_id : label;
-}
 
 std::string Commit(const RunInfo& r) { return r.git_sha ? r.git_sha->substr(0, 12) : std::string("unknown"); }
 

@@ -148,12 +148,6 @@ std::string SearchKey(const MetricVerdict& m) {
   return key;
 }
 
-std::string Shortened(const std::string& s, size_t max) {
-  if (s.size() <= max) return s;
-  size_t cut = max - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
-  return s.substr(0, cut) + "\u2026";
-}
 
 bool IsPrimary(const MetricVerdict& m) {
   return m.metric != "throughput" && m.metric != "peak_memory" && !StartsWith(m.metric, "kernel:");
@@ -234,7 +228,7 @@ void AppendForest(std::string& out, const std::vector<const MetricVerdict*>& sho
     out += "<rect class=\"band\" x=\"" + Num(x(1 / (1 + m.threshold))) + "\" y=\"" + Num(y - 7) + "\" width=\"" +
            Num(x(1 + m.threshold) - x(1 / (1 + m.threshold))) + "\" height=\"14\"/>";
     out += "<text x=\"" + Num(left - 8) + "\" y=\"" + Num(y + 4) + "\" text-anchor=\"end\" style=\"stroke:none\">" +
-           EscapeHtml(Shortened(label, 40)) + "</text>";
+           EscapeHtml(ShortenText(label, 40)) + "</text>";
     if (m.ci_low && m.ci_high && *m.ci_low > 0 && std::isfinite(*m.ci_high))
       out += "<line x1=\"" + Num(x(*m.ci_low)) + "\" x2=\"" + Num(x(*m.ci_high)) + "\" y1=\"" + Num(y) +
              "\" y2=\"" + Num(y) + "\" stroke-width=\"2\"/>";
@@ -351,7 +345,7 @@ void AppendKernels(std::string& out, const std::vector<const MetricVerdict*>& ke
     out += "<g class=\"" + ColourOf(k.verdict) + "\"><title>" +
            EscapeHtml(name + ": " + VerdictLabel(k) + ", " + FormatRatioCi(k.ratio, k.ci_low, k.ci_high)) + "</title>";
     out += "<text x=\"" + Num(label_w - 6) + "\" y=\"" + Num(y + 11) + "\" text-anchor=\"end\" style=\"stroke:none;fill:#1f2328\">" +
-           EscapeHtml(Shortened(name, 34)) + "</text>";
+           EscapeHtml(ShortenText(name, 34)) + "</text>";
     out += "<rect x=\"" + Num(std::min(mid, mid + len)) + "\" y=\"" + Num(y) + "\" width=\"" + Num(std::fabs(len)) +
            "\" height=\"12\"/>";
     out += "<text x=\"" + Num(mid + len + (len >= 0 ? 4 : -4)) + "\" y=\"" + Num(y + 11) + "\" text-anchor=\"" +

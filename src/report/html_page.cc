@@ -37,12 +37,6 @@ struct Scale {
   }
 };
 
-std::string Shortened(const std::string& s, size_t max) {
-  if (s.size() <= max) return s;
-  size_t cut = max - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "\u2026";
-}
 
 }  // namespace
 
@@ -103,8 +97,8 @@ std::string TrendSvg(const std::vector<TrendPoint>& points, const std::vector<in
   }
   if (spark) return out + "</svg>";
   out += "<text x=\"" + SvgNum(left) + "\" y=\"" + SvgNum(height - 8) + "\">" +
-         EscapeHtml(Shortened(points.front().label, 30)) + "</text><text x=\"" + SvgNum(width - 16) + "\" y=\"" +
-         SvgNum(height - 8) + "\" text-anchor=\"end\">" + EscapeHtml(Shortened(points.back().label, 30)) + "</text>";
+         EscapeHtml(ShortenText(points.front().label, 30)) + "</text><text x=\"" + SvgNum(width - 16) + "\" y=\"" +
+         SvgNum(height - 8) + "\" text-anchor=\"end\">" + EscapeHtml(ShortenText(points.back().label, 30)) + "</text>";
   out += "</svg>";
   return out;
 }

@@ -28,7 +28,7 @@ struct AnalyzeArgs {
   bool timeline_top_kernels = false;
   int top = 10;
   std::optional<int64_t> device;
-  int64_t kernel_wait_ns = 30;
+  int64_t kernel_wait_ns = 30000;
 };
 
 /// "--flame F": HTML for .html/.htm, folded stacks for .folded/.txt.
@@ -124,8 +124,8 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
       ("memory", po::value<std::string>(&a.memory), "memory timeline from [memory] events: F.csv or F.json")
       ("top", po::value<int>(&a.top)->default_value(10), "rows in top-N lists")
       ("device", po::value<int64_t>(), "analyse only this GPU")
-      ("kernel-wait-ns", po::value<int64_t>(&a.kernel_wait_ns)->default_value(30),
-       "idle gaps shorter than this are kernel-wait (HTA's default: 30)");
+      ("kernel-wait-ns", po::value<int64_t>(&a.kernel_wait_ns)->default_value(30000),
+       "idle gaps shorter than this (ns) are kernel-wait (HTA's consecutive_kernel_delay: 30 us)");
   po::positional_options_description positional;
   positional.add("trace", 1);
   po::variables_map vm;

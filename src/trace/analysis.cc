@@ -54,7 +54,7 @@ struct GpuRec {
   int64_t launch_ts = kNoLaunch;
   int64_t correlation = -1;
   uint64_t seq = 0;              ///< arrival order
-  int32_t launch_dur = 0;
+  int64_t launch_dur = 0;
   uint32_t name;
   uint32_t thread = UINT32_MAX;  ///< launching CPU thread
   uint16_t stream;               ///< index into State::streams
@@ -69,6 +69,7 @@ struct DeviceSweep {
   /// front[k]: end of the union of activities of kind <= k (index 4: all).
   int64_t front[5] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
   int64_t unions[5] = {0, 0, 0, 0, 0};
+  int64_t comm_front = INT64_MIN, comm_union = 0;  ///< NCCL kernels alone
   DeviceStats d;
   std::map<uint16_t, StreamStats> streams;
   std::map<uint16_t, int64_t> stream_front;
@@ -196,6 +197,7 @@ struct TraceAnalyzer::State {
   std::vector<MemorySample> memory_timeline;
 
   int64_t profiler_steps = 0;
+  std::vector<ProfilerStep> steps;
   std::map<std::pair<int64_t, int64_t>, RepeatedCopy> h2d;  // (device, bytes)
   int64_t h2d_untracked = 0;
   // Compute-kernel launches per (device, name, grid, block): count, total ns.
@@ -269,7 +271,7 @@ struct TraceAnalyzer::State {
       auto it = runtime.find(e.correlation);
       if (it != runtime.end()) {
         r.launch_ts = it->second.ts;
-        r.launch_dur = static_cast<int32_t>(std::min<int64_t>(it->second.dur, INT32_MAX));
+        r.launch_dur = it->second.dur;
         r.thread = it->second.thread;
       } else {
         r.waiting = true;
@@ -359,7 +361,7 @@ struct TraceAnalyzer::State {
       GpuRec& g = pool[it->second];
       g.waiting = false;
       g.launch_ts = rr.ts;
-      g.launch_dur = static_cast<int32_t>(std::min<int64_t>(rr.dur, INT32_MAX));
+      g.launch_dur = rr.dur;
       g.thread = thread;
     }
     waiting_gpu.erase(range.first, range.second);
@@ -416,10 +418,11 @@ struct TraceAnalyzer::State {
       d.active_start_ns = g.start;
     } else if (g.start > w.front[4]) {
       // Device idle gap before this record (front[4] is the union of everything).
-      ClassifyGap(d.idle, w.front[4], g.start - w.front[4], g.launch_ts, threshold);
+      ClassifyGap(d.window_idle, w.front[4], g.start - w.front[4], g.launch_ts, threshold);
     }
     d.active_start_ns = std::min(d.active_start_ns, g.start);
     for (int k = static_cast<int>(g.kind); k <= 4; ++k) w.unions[k] += Extend(w.front[k], g.start, g.end);
+    if (g.kind == GpuKind::kCommunication) w.comm_union += Extend(w.comm_front, g.start, g.end);
     d.active_end_ns = std::max(d.active_end_ns, g.end);
 
     StreamStats& st = w.streams[g.stream];
@@ -522,6 +525,18 @@ struct TraceAnalyzer::State {
     p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
+  void OnStep(const TraceEvent& e) {
+    ++profiler_steps;
+    if (steps.size() >= TraceReport::kMaxSteps) return;
+    ProfilerStep st;
+    st.start_ns = e.ts_ns;
+    st.end_ns = e.EndNs();
+    std::string_view digits = std::string_view(e.name).substr(13);
+    if (!digits.empty() && digits.size() <= 18 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      st.number = std::stoll(std::string(digits));
+    steps.push_back(st);
+  }
   // The steps of TraceAnalyzer::Finish, in order.
   void DrainCpu(TraceReport& rep);
   void CloseDevices(TraceReport& rep);
@@ -562,7 +577,7 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
     case TraceCategory::kCpuOp:
     case TraceCategory::kUserAnnotation:
       // Kineto marks each profiled step; older traces as a cpu_op.
-      if (e.name.rfind("ProfilerStep#", 0) == 0) ++s.profiler_steps;
+      if (e.name.rfind("ProfilerStep#", 0) == 0) s.OnStep(e);
       s.OnCpu(e, s.ThreadId(e), true);
       break;
     case TraceCategory::kPythonFunction: s.OnCpu(e, s.ThreadId(e), true); break;
@@ -596,14 +611,19 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
   for (auto& [device, w] : s.sweeps) {
     DeviceStats& d = w.d;
     d.span_ns = span;
-    // Leading gap: from the start of the trace to the first GPU activity.
+    // Whole-trace idle: the gaps inside the GPU window, plus the leading gap
+    // (from the start of the trace to the first GPU activity) and the
+    // trailing one (nothing more was enqueued until the trace ended).
+    d.idle = d.window_idle;
     if (w.first_start > s.span_start)
       ClassifyGap(d.idle, s.span_start, w.first_start - s.span_start, w.first_launch_ts, threshold);
-    // Trailing idle: nothing more was enqueued until the trace ended.
     if (s.span_end > w.front[4]) d.idle.host_wait_ns += s.span_end - w.front[4];
     d.busy_ns = w.unions[4];
+    d.window_idle_ns = d.WindowNs() - d.busy_ns;
     d.compute_ns = w.unions[1];
     d.communication_ns = w.unions[2] - w.unions[1];
+    d.communication_total_ns = w.comm_union;
+    d.comm_compute_overlap_ns = w.comm_union - d.communication_ns;
     d.memcpy_ns = w.unions[3] - w.unions[2];
     d.memset_ns = w.unions[4] - w.unions[3];
     d.idle_ns = span - d.busy_ns;
@@ -723,6 +743,9 @@ void TraceAnalyzer::State::Summarize(TraceReport& rep) {
 void TraceAnalyzer::State::CollectRecurringCopies(TraceReport& rep) {
   State& s = *this;
   rep.profiler_steps = s.profiler_steps;
+  rep.steps = std::move(s.steps);
+  std::stable_sort(rep.steps.begin(), rep.steps.end(),
+                   [](const ProfilerStep& a, const ProfilerStep& b) { return a.start_ns < b.start_ns; });
   rep.h2d_copies_untracked = s.h2d_untracked;
   const int64_t min_repeats = s.profiler_steps >= 2 ? s.profiler_steps : kMinRepeatsWithoutSteps;
   for (const auto& entry : s.h2d) {

@@ -26,9 +26,10 @@ namespace gpugate {
 struct AnalysisOptions {
   int top_n = 10;                         ///< rows in top-N lists
   std::optional<int64_t> device;          ///< only this GPU (default: all)
-  /// Idle gaps shorter than this, not caused by the host, are "kernel wait"
-  /// (HTA's consecutive_kernel_delay default: 30 ns).
-  int64_t kernel_wait_threshold_ns = 30;
+  /// Idle gaps shorter than this, not caused by the host, are "kernel wait".
+  /// HTA's consecutive_kernel_delay is 30 in trace units, which are
+  /// microseconds in Kineto traces: 30 us.
+  int64_t kernel_wait_threshold_ns = 30000;
   bool keep_kernel_samples = false;       ///< fill KernelStats::durations_ns
   bool collect_flame = false;             ///< build TraceReport::flame
   bool collect_memory_timeline = false;   ///< fill TraceReport::memory_timeline
@@ -120,6 +121,7 @@ struct StreamStats {
 
 struct DeviceStats {
   int64_t device = -1;
+  // Whole-trace figures: over the traced span, the same for every device.
   int64_t span_ns = 0;                 ///< the traced span (same for every device)
   int64_t busy_ns = 0;                 ///< union of kernels, memcpys and memsets
   int64_t compute_ns = 0;              ///< time at least one non-NCCL kernel runs
@@ -127,13 +129,31 @@ struct DeviceStats {
   int64_t memcpy_ns = 0;               ///< memcpy only (no kernel running)
   int64_t memset_ns = 0;               ///< memset only
   int64_t idle_ns = 0;                 ///< span - busy
-  IdleBreakdown idle;
+  IdleBreakdown idle;                  ///< idle_ns by class (leading and trailing gaps included)
   int64_t active_start_ns = 0, active_end_ns = 0;  ///< first GPU start, last GPU end
+  // GPU-window figures (HTA's temporal breakdown): over this device's own
+  // active window, from its first GPU start to its last GPU end.
+  int64_t window_idle_ns = 0;          ///< window - busy
+  IdleBreakdown window_idle;           ///< window_idle_ns by class (gaps between GPU work only)
+  /// Union of NCCL kernels, whether or not a compute kernel runs beside them,
+  /// and the part of it that overlaps compute (communication_total_ns -
+  /// communication_ns).
+  int64_t communication_total_ns = 0, comm_compute_overlap_ns = 0;
   int64_t kernel_count = 0, memcpy_count = 0, memset_count = 0;
   int64_t kernel_time_ns = 0;          ///< sum of kernel durations (not merged)
   std::vector<KernelStats> kernels;    ///< all kernels, by total time, descending
   std::vector<StreamStats> streams;
   double Pct(int64_t part) const { return span_ns > 0 ? 100.0 * part / span_ns : 0; }
+  int64_t WindowNs() const { return active_end_ns - active_start_ns; }
+  double WindowPct(int64_t part) const {
+    return WindowNs() > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(WindowNs()) : 0;
+  }
+};
+
+/// One "ProfilerStep#N" annotation (CPU side).
+struct ProfilerStep {
+  int64_t number = -1;                 ///< N, or -1 when the name has no number
+  int64_t start_ns = 0, end_ns = 0;
 };
 
 struct MemcpyStats {
@@ -220,6 +240,10 @@ struct TraceReport {
   double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
   double memcpy_time_pct = 0, memset_time_pct = 0;
   int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
+  /// The profiler steps in start order (at most kMaxSteps; profiler_steps
+  /// counts them all).
+  std::vector<ProfilerStep> steps;
+  static constexpr size_t kMaxSteps = 1 << 20;
   /// HtoD copy sizes that recur (at least once per profiler step, or 10 times
   /// without steps, spread over half the device's active span), by count.
   std::vector<RepeatedCopy> repeated_h2d;

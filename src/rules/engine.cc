@@ -284,6 +284,8 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.compute", "compute_fraction", kNumberDim},
       {"trace.communication", "communication_fraction", kNumberDim},
       {"trace.host_wait", "idle_host_wait_fraction", kNumberDim},
+      {"trace.window_idle", "window_idle_fraction", kNumberDim},
+      {"trace.window_host_wait", "window_host_wait_fraction", kNumberDim},
       {"trace.kernels", "kernel_count", kNumberDim},
       {"trace.memcpys", "memcpy_count", kNumberDim},
       {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim},
@@ -437,6 +439,8 @@ const rules::Schema& RuleSchema() {
     s["trace.compute"] = Num("share of the span with a compute kernel running");
     s["trace.communication"] = Num("share of the span with only NCCL kernels running");
     s["trace.host_wait"] = Num("share of the idle time spent waiting for the host to launch work");
+    s["trace.window_idle"] = Num("share of the GPU window (first to last GPU activity) with no GPU activity");
+    s["trace.window_host_wait"] = Num("share of the GPU-window idle time spent waiting for the host to launch work");
     s["trace.kernels"] = Num("kernels launched on the device");
     s["trace.memcpys"] = Num("memory copies on the device");
     s["trace.memcpy_bytes"] = Num("bytes copied", kBytesDim);

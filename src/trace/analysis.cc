@@ -15,6 +15,7 @@
 #include <queue>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "trace/trace_reader.h"
 
@@ -60,11 +61,13 @@ struct GpuRec {
   uint16_t stream;               ///< index into State::streams
   GpuKind kind;
   bool waiting = false;          ///< listed in State::waiting_gpu
+  bool graph = false;            ///< launched by a CUDA graph launch call
 };
 
 /// Running state of one device's sweep over its start-ordered GPU activities.
 struct DeviceSweep {
   bool started = false;
+  int64_t last_start = INT64_MIN;  ///< latest start swept so far (order check)
   int64_t first_start = 0, first_launch_ts = kNoLaunch;  ///< for the leading gap
   /// front[k]: end of the union of activities of kind <= k (index 4: all).
   int64_t front[5] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
@@ -99,7 +102,20 @@ struct RuntimeRec {
   int64_t ts;
   int64_t dur;
   uint32_t thread;
+  bool graph = false;    ///< a graph launch call
+  bool matched = false;  ///< a GPU activity found it
 };
+
+/// cudaGraphLaunch, cuGraphLaunch, cudaGraphLaunch_v10000, ...
+bool IsGraphLaunch(std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; }
+
+/// "Torch-Compiled Region: 0/0" and the like (torch.compile).
+bool IsCompiledRegion(std::string_view name) { return name.rfind("Torch-Compiled Region", 0) == 0; }
+/// Distinct compiled-region names kept; further ones are not listed.
+constexpr size_t kMaxCompiledRegions = 4096;
+/// Forgotten, never-matched launch calls remembered to recognise a launch
+/// window miss; beyond this a miss counts as a plain unmatched activity.
+constexpr size_t kMaxForgotten = size_t{1} << 20;
 
 struct CpuFrame {
   int64_t start, end;
@@ -186,6 +202,11 @@ struct TraceAnalyzer::State {
   std::deque<int64_t> runtime_order;
   std::unordered_multimap<int64_t, uint32_t> waiting_gpu;  // correlation -> pool slot
   std::deque<int64_t> waiting_order;
+  std::unordered_set<int64_t> forgotten;  ///< evicted launch calls no GPU activity had found
+  Approximations approx;
+  CudaGraphStats graphs;
+  std::map<uint32_t, KernelStats> graph_kernels;
+  std::map<uint32_t, OpAgg> compiled;
 
   std::unordered_map<uint64_t, uint32_t> thread_num_ids;
   std::map<std::pair<std::string, std::string>, uint32_t> thread_text_ids;
@@ -273,6 +294,13 @@ struct TraceAnalyzer::State {
         r.launch_ts = it->second.ts;
         r.launch_dur = it->second.dur;
         r.thread = it->second.thread;
+        r.graph = it->second.graph;
+        it->second.matched = true;
+      } else if (!forgotten.empty() && forgotten.count(e.correlation)) {
+        // Its launch call left the window before this activity arrived: the
+        // window is too small for this trace's order. Widen it from now on.
+        ++approx.launch_window_misses;
+        opt.launch_window = std::min(opt.launch_window * 2, Approximations::kMaxLaunchWindow);
       } else {
         r.waiting = true;
         waiting_gpu.emplace(e.correlation, index);
@@ -354,8 +382,10 @@ struct TraceAnalyzer::State {
   }
 
   void OnRuntime(const TraceEvent& e, uint32_t thread) {
+    const bool graph = IsGraphLaunch(e.name);
+    if (graph) ++graphs.launches;
     if (e.correlation < 0) return;
-    RuntimeRec rr{e.ts_ns, e.dur_ns, thread};
+    RuntimeRec rr{e.ts_ns, e.dur_ns, thread, graph, false};
     auto range = waiting_gpu.equal_range(e.correlation);
     for (auto it = range.first; it != range.second; ++it) {
       GpuRec& g = pool[it->second];
@@ -363,12 +393,17 @@ struct TraceAnalyzer::State {
       g.launch_ts = rr.ts;
       g.launch_dur = rr.dur;
       g.thread = thread;
+      g.graph = graph;
+      rr.matched = true;
     }
     waiting_gpu.erase(range.first, range.second);
     if (runtime.insert_or_assign(e.correlation, rr).second) {
       runtime_order.push_back(e.correlation);
       while (runtime_order.size() > opt.launch_window) {
-        runtime.erase(runtime_order.front());
+        auto old = runtime.find(runtime_order.front());
+        if (old != runtime.end() && !old->second.matched && forgotten.size() < kMaxForgotten)
+          forgotten.insert(old->first);
+        if (old != runtime.end()) runtime.erase(old);
         runtime_order.pop_front();
       }
     }
@@ -416,10 +451,18 @@ struct TraceAnalyzer::State {
       w.first_launch_ts = g.launch_ts;
       d.device = streams[g.stream].first;
       d.active_start_ns = g.start;
+    } else if (g.start < w.last_start) {
+      // Out of start order beyond the reorder window: the union treats its
+      // part before the frontier as covered, which may be wrong. Count it,
+      // bound the error and widen the window for the rest of the trace.
+      ++approx.gpu_reorder_overruns;
+      approx.gpu_reorder_uncertain_ns += std::max<int64_t>(0, std::min(g.end, w.front[4]) - g.start);
+      opt.gpu_reorder_window = std::min(opt.gpu_reorder_window * 2, Approximations::kMaxReorderWindow);
     } else if (g.start > w.front[4]) {
       // Device idle gap before this record (front[4] is the union of everything).
       ClassifyGap(d.window_idle, w.front[4], g.start - w.front[4], g.launch_ts, threshold);
     }
+    w.last_start = std::max(w.last_start, g.start);
     d.active_start_ns = std::min(d.active_start_ns, g.start);
     for (int k = static_cast<int>(g.kind); k <= 4; ++k) w.unions[k] += Extend(w.front[k], g.start, g.end);
     if (g.kind == GpuKind::kCommunication) w.comm_union += Extend(w.comm_front, g.start, g.end);
@@ -439,6 +482,20 @@ struct TraceAnalyzer::State {
     st.last_ns = std::max(st.last_ns, g.end);
 
     int64_t dur = g.end - g.start;
+    if (g.graph) {
+      graphs.gpu_ns += dur;
+      if (g.kind == GpuKind::kCompute || g.kind == GpuKind::kCommunication) {
+        ++graphs.kernels;
+        KernelStats& gk = graph_kernels[g.name];
+        if (gk.count == 0) gk.min_ns = gk.max_ns = dur;
+        ++gk.count;
+        gk.total_ns += dur;
+        gk.min_ns = std::min(gk.min_ns, dur);
+        gk.max_ns = std::max(gk.max_ns, dur);
+      } else {
+        ++graphs.copies;
+      }
+    }
     if (g.kind == GpuKind::kCompute || g.kind == GpuKind::kCommunication) {
       ++st.kernels;
       ++d.kernel_count;
@@ -446,6 +503,7 @@ struct TraceAnalyzer::State {
       KernelStats& k = w.kernels[g.name];
       if (k.count == 0) k.min_ns = k.max_ns = dur;
       ++k.count;
+      if (g.graph) ++k.graph_count;
       k.total_ns += dur;
       k.min_ns = std::min(k.min_ns, dur);
       k.max_ns = std::max(k.max_ns, dur);
@@ -525,6 +583,13 @@ struct TraceAnalyzer::State {
     p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
+  void OnCompiledRegion(const TraceEvent& e) {
+    auto it = name_ids.find(e.name);
+    if (compiled.size() >= kMaxCompiledRegions && (it == name_ids.end() || !compiled.count(it->second))) return;
+    OpAgg& a = compiled[Intern(e.name)];
+    ++a.count;
+    a.total += e.dur_ns;
+  }
   void OnStep(const TraceEvent& e) {
     ++profiler_steps;
     if (steps.size() >= TraceReport::kMaxSteps) return;
@@ -546,6 +611,8 @@ struct TraceAnalyzer::State {
   void CollectRecurringCopies(TraceReport& rep);
   void CollectIdenticalLaunches(TraceReport& rep);
   void BuildFlame(TraceReport& rep);
+  void CollectGraphsAndRegions(TraceReport& rep);
+  void Account(TraceReport& rep);
 };
 
 TraceAnalyzer::TraceAnalyzer(AnalysisOptions options) : s_(std::make_unique<State>()) {
@@ -578,6 +645,7 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
     case TraceCategory::kUserAnnotation:
       // Kineto marks each profiled step; older traces as a cpu_op.
       if (e.name.rfind("ProfilerStep#", 0) == 0) s.OnStep(e);
+      if (IsCompiledRegion(e.name)) s.OnCompiledRegion(e);
       s.OnCpu(e, s.ThreadId(e), true);
       break;
     case TraceCategory::kPythonFunction: s.OnCpu(e, s.ThreadId(e), true); break;
@@ -647,6 +715,7 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
         all.durations_ns.clear();
       } else {
         all.count += k.count;
+        all.graph_count += k.graph_count;
         all.total_ns += k.total_ns;
         all.min_ns = std::min(all.min_ns, k.min_ns);
         all.max_ns = std::max(all.max_ns, k.max_ns);
@@ -721,7 +790,10 @@ void TraceAnalyzer::State::CollectTrafficAndOps(TraceReport& rep) {
 /// The summary percentages over all analysed devices.
 void TraceAnalyzer::State::Summarize(TraceReport& rep) {
   int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
+  int64_t windows = 0, window_idle = 0;
   for (const DeviceStats& d : rep.devices) {
+    windows += d.WindowNs();
+    window_idle += d.window_idle_ns;
     total_span += d.span_ns;
     idle += d.idle_ns;
     compute += d.compute_ns;
@@ -735,6 +807,12 @@ void TraceAnalyzer::State::Summarize(TraceReport& rep) {
   rep.communication_time_pct = pct(comm);
   rep.memcpy_time_pct = pct(memcpy_ns);
   rep.memset_time_pct = pct(memset_ns);
+  auto wpct = [&](int64_t v) { return windows > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(windows) : 0.0; };
+  rep.window_idle_pct = rep.devices.empty() ? 100.0 : wpct(window_idle);
+  rep.window_compute_pct = wpct(compute);
+  rep.window_communication_pct = wpct(comm);
+  rep.window_memcpy_pct = wpct(memcpy_ns);
+  rep.window_memset_pct = wpct(memset_ns);
 }
 
 /// Recurring HtoD copy sizes: copied at least once per profiler step (or
@@ -849,6 +927,72 @@ void TraceAnalyzer::State::BuildFlame(TraceReport& rep) {
   rep.flame = std::move(g);
 }
 
+/// CUDA-graph work and torch.compile regions.
+void TraceAnalyzer::State::CollectGraphsAndRegions(TraceReport& rep) {
+  State& s = *this;
+  rep.graphs = std::move(s.graphs);
+  for (auto& [name, k] : s.graph_kernels) {
+    k.name = s.names[name];
+    k.communication = s.name_nccl[name];
+    k.mean_ns = static_cast<double>(k.total_ns) / static_cast<double>(k.count);
+    k.graph_count = k.count;
+    k.share = rep.graphs.gpu_ns > 0 ? static_cast<double>(k.total_ns) / static_cast<double>(rep.graphs.gpu_ns) : 0;
+    rep.graphs.top_kernels.push_back(std::move(k));
+  }
+  auto by_total = [](const auto& a, const auto& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+  };
+  std::sort(rep.graphs.top_kernels.begin(), rep.graphs.top_kernels.end(), by_total);
+  if (rep.graphs.top_kernels.size() > static_cast<size_t>(s.opt.top_n)) rep.graphs.top_kernels.resize(s.opt.top_n);
+  for (const auto& [name, a] : s.compiled) rep.compiled_regions.push_back(CpuOpStats{s.names[name], a.count, a.total, 0});
+  std::sort(rep.compiled_regions.begin(), rep.compiled_regions.end(), by_total);
+  if (rep.compiled_regions.size() > static_cast<size_t>(s.opt.top_n)) rep.compiled_regions.resize(s.opt.top_n);
+}
+
+/// The approximation counters, and for each group of figures whether it is
+/// exact and why not (docs/trace.md, "Exactness").
+void TraceAnalyzer::State::Account(TraceReport& rep) {
+  State& s = *this;
+  Approximations& a = rep.approximations;
+  a = s.approx;
+  a.gpu_reorder_window = static_cast<int64_t>(s.opt.gpu_reorder_window);
+  a.launch_window = static_cast<int64_t>(s.opt.launch_window);
+  a.unmatched_gpu_ops = rep.launch.gpu_ops_unmatched;
+  a.cpu_nesting_out_of_order = rep.cpu_nesting_out_of_order;
+  a.negative_durations = rep.info.negative_durations;
+  a.delay_quantiles_exact = s.delays.exact();
+  auto n = [](int64_t v) { return std::to_string(v); };
+  auto add = [&](std::string figures, std::string why) {
+    rep.exactness.push_back(FigureExactness{std::move(figures), why.empty(), std::move(why)});
+  };
+  std::string why;
+  if (a.gpu_reorder_overruns > 0)
+    why = n(a.gpu_reorder_overruns) + " GPU activities arrived out of start order beyond the reorder window (" +
+          "widened to " + n(a.gpu_reorder_window) + "); up to " + n(a.gpu_reorder_uncertain_ns) +
+          " ns of busy time may be misplaced";
+  add("device breakdown, idle classes and streams", why);
+  why.clear();
+  if (a.unmatched_gpu_ops > 0) {
+    why = n(a.unmatched_gpu_ops) + " GPU activities have no launch call in the trace";
+    if (a.launch_window_misses > 0)
+      why += " (" + n(a.launch_window_misses) + " of them because the launch window forgot the call; widened to " +
+             n(a.launch_window) + ")";
+    why += "; launch figures cover the matched ones";
+  }
+  add("launch delay, launch cost and graph attribution", why);
+  add("launch delay quantiles", a.delay_quantiles_exact ? "" : "more delays than kept exactly: quantiles within 1%");
+  add("CPU op self and total time",
+      a.cpu_nesting_out_of_order > 0
+          ? n(a.cpu_nesting_out_of_order) + " CPU events arrived out of order beyond the nesting window; their nesting is approximate"
+          : "");
+  add("event durations", a.negative_durations > 0 ? n(a.negative_durations) + " negative durations read as 0" : "");
+  why.clear();
+  if (rep.h2d_copies_untracked > 0) why = n(rep.h2d_copies_untracked) + " host-to-device copies of sizes beyond the size cap";
+  if (rep.launches_untracked > 0)
+    why += (why.empty() ? "" : "; ") + n(rep.launches_untracked) + " launches of configurations beyond the cap";
+  add("recurring copies and identical launches", why.empty() ? "" : why + " were only counted");
+}
+
 TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   State& s = *s_;
   TraceReport rep;
@@ -868,6 +1012,8 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   for (auto& [key, p] : s.memory) rep.memory.push_back(p);
   rep.memory_timeline = std::move(s.memory_timeline);
   if (s.opt.collect_flame) s.BuildFlame(rep);
+  s.CollectGraphsAndRegions(rep);
+  s.Account(rep);
   return rep;
 }
 

@@ -109,6 +109,7 @@ struct KernelStats {
   int grid[3] = {0, 0, 0};      ///< last seen launch configuration
   int block[3] = {0, 0, 0};
   std::vector<int64_t> durations_ns;  ///< every instance in time order (keep_kernel_samples)
+  int64_t graph_count = 0;      ///< instances launched by a CUDA graph launch
 };
 
 struct StreamStats {
@@ -225,6 +226,45 @@ struct RepeatedLaunch {
   double MeanNs() const { return count > 0 ? static_cast<double>(total_ns) / count : 0; }
 };
 
+/// GPU work launched by CUDA graph launches (cudaGraphLaunch / cuGraphLaunch):
+/// every activity whose correlation id is a graph launch call's.
+struct CudaGraphStats {
+  int64_t launches = 0;              ///< graph launch calls in the trace
+  int64_t kernels = 0, copies = 0;   ///< kernels and memcpys/memsets they ran
+  int64_t gpu_ns = 0;                ///< summed duration of those activities
+  std::vector<KernelStats> top_kernels;  ///< kernels launched by graphs, top N by time
+};
+
+/// What the streaming analysis could not do exactly (docs/trace.md,
+/// "Exactness"). Zero everywhere means every figure is exact.
+struct Approximations {
+  /// GPU activities that arrived after a later-starting activity of their
+  /// device had left the reorder window; each time, the window doubles (up
+  /// to kMaxReorderWindow).
+  int64_t gpu_reorder_overruns = 0;
+  /// Upper bound on the busy time those activities may have been miscounted
+  /// by (the part of each that lay before the union's frontier).
+  int64_t gpu_reorder_uncertain_ns = 0;
+  int64_t gpu_reorder_window = 0;    ///< the window when the trace ended
+  /// GPU activities whose launch call had already been forgotten by the launch
+  /// window (it doubles at each, up to kMaxLaunchWindow); they count as unmatched.
+  int64_t launch_window_misses = 0;
+  int64_t launch_window = 0;         ///< the launch window when the trace ended
+  int64_t unmatched_gpu_ops = 0;     ///< GPU activities with no launch call (launch.gpu_ops_unmatched)
+  int64_t cpu_nesting_out_of_order = 0;  ///< CPU frames beyond the per-thread nesting window
+  int64_t negative_durations = 0;    ///< clamped to 0 by the reader
+  bool delay_quantiles_exact = true; ///< false: launch-delay quantiles are within 1% (sketch)
+  static constexpr size_t kMaxReorderWindow = size_t{1} << 20;
+  static constexpr size_t kMaxLaunchWindow = size_t{1} << 22;
+};
+
+/// Whether one group of figures is exact, and if not, why.
+struct FigureExactness {
+  std::string figures;  ///< "device breakdown and idle classes", ...
+  bool exact = true;
+  std::string why;      ///< empty when exact
+};
+
 struct TraceReport {
   TraceInfo info;
   AnalysisOptions options;
@@ -239,6 +279,9 @@ struct TraceReport {
   // Summary (percent of the traced span; over all analysed devices).
   double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
   double memcpy_time_pct = 0, memset_time_pct = 0;
+  // The same over the devices' GPU windows (sum of parts / sum of windows).
+  double window_idle_pct = 0, window_compute_pct = 0, window_communication_pct = 0;
+  double window_memcpy_pct = 0, window_memset_pct = 0;
   int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
   /// The profiler steps in start order (at most kMaxSteps; profiler_steps
   /// counts them all).
@@ -254,6 +297,11 @@ struct TraceReport {
   int64_t launches_untracked = 0;              ///< launches of configurations beyond the cap
   std::vector<MemoryPeak> memory;              ///< per device, from [memory] events
   std::vector<MemorySample> memory_timeline;   ///< collect_memory_timeline
+  CudaGraphStats graphs;
+  /// torch.compile regions ("Torch-Compiled Region: ..." CPU annotations), by total time.
+  std::vector<CpuOpStats> compiled_regions;
+  Approximations approximations;
+  std::vector<FigureExactness> exactness;      ///< every group of figures, exact or not
   std::unique_ptr<FlameGraph> flame;           ///< collect_flame
 
   int64_t SpanNs() const { return span_end_ns - span_start_ns; }

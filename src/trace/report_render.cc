@@ -85,6 +85,21 @@ std::string NoFindings(const TraceReport& r, const TraceFindingSet& f) {
   return "none: no rule of policy '" + f.policy + "' fires";
 }
 
+/// The groups of figures that are not exact.
+std::vector<const FigureExactness*> Inexact(const TraceReport& r) {
+  std::vector<const FigureExactness*> v;
+  for (const FigureExactness& e : r.exactness)
+    if (!e.exact) v.push_back(&e);
+  return v;
+}
+
+/// "CUDA graphs: 12 launches ran 480 kernels and 0 copies, 3.2 ms of GPU time".
+std::string GraphSentence(const TraceReport& r) {
+  const CudaGraphStats& g = r.graphs;
+  return std::to_string(g.launches) + " graph launches ran " + std::to_string(g.kernels) + " kernels and " +
+         std::to_string(g.copies) + " copies, " + Dur(g.gpu_ns) + " of GPU time";
+}
+
 }  // namespace
 
 std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
@@ -92,27 +107,43 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
   o += "trace " + ConsoleText(r.info.path, 200) + ": " + std::to_string(r.info.events) + " events, " +
        FormatBytes(r.info.bytes_read) + (r.info.compressed ? " (gzip)" : "") + ", span " +
        Dur(r.SpanNs()) + "\n";
-  o += "summary: GPU idle " + Pct(r.gpu_idle_time_pct) + ", compute " + Pct(r.compute_time_pct) +
-       ", communication " + Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) +
-       ", memset " + Pct(r.memset_time_pct) + " of the traced span\n";
+  if (!r.devices.empty())
+    o += "summary: GPU idle " + Pct(r.window_idle_pct) + ", compute " + Pct(r.window_compute_pct) +
+         ", communication " + Pct(r.window_communication_pct) + ", memcpy " + Pct(r.window_memcpy_pct) +
+         ", memset " + Pct(r.window_memset_pct) + " of the GPU window; idle " + Pct(r.gpu_idle_time_pct) +
+         " of the whole trace\n";
   if (r.devices.empty()) o += std::string(kNoGpuActivity) + "\n";
+  if (const auto inexact = Inexact(r); inexact.empty()) {
+    o += "exactness: every figure is exact\n";
+  } else {
+    for (const FigureExactness* e : inexact) o += "approximate: " + e->figures + ": " + e->why + "\n";
+  }
   for (const DeviceStats& d : r.devices) {
     std::string name = DeviceName(r, d.device);
     o += "\nGPU " + std::to_string(d.device) + (name.empty() ? "" : " (" + ConsoleText(name, 60) + ")") +
          ": " + std::to_string(d.kernel_count) + " kernels, " + std::to_string(d.memcpy_count) +
          " memcpys, " + std::to_string(d.memset_count) + " memsets\n";
-    auto row = [&](const char* label, int64_t ns) {
-      o += "  " + Pad(label, 14, false) + Pad(Dur(ns), 10) + Pad(Pct(d.Pct(ns)), 9) + "\n";
+    // Two columns: the device's GPU window (HTA's temporal breakdown) and the
+    // whole traced span; only idle time differs between them in nanoseconds.
+    o += "  " + Pad("", 14, false) + Pad("GPU window " + Dur(d.WindowNs()), 22) + "   " +
+         Pad("whole trace " + Dur(d.span_ns), 22) + "\n";
+    auto row = [&](const char* label, int64_t window_ns, int64_t whole_ns) {
+      o += "  " + Pad(label, 14, false) + Pad(Dur(window_ns), 12) + Pad(Pct(d.WindowPct(window_ns)), 10) + "   " +
+           Pad(Dur(whole_ns), 12) + Pad(Pct(d.Pct(whole_ns)), 10) + "\n";
     };
-    row("busy", d.busy_ns);
-    row("compute", d.compute_ns);
-    row("communication", d.communication_ns);
-    row("memcpy", d.memcpy_ns);
-    row("memset", d.memset_ns);
-    row("idle", d.idle_ns);
-    row("  host-wait", d.idle.host_wait_ns);
-    row("  kernel-wait", d.idle.kernel_wait_ns);
-    row("  other", d.idle.other_ns);
+    row("busy", d.busy_ns, d.busy_ns);
+    row("compute", d.compute_ns, d.compute_ns);
+    row("communication", d.communication_ns, d.communication_ns);
+    row("memcpy", d.memcpy_ns, d.memcpy_ns);
+    row("memset", d.memset_ns, d.memset_ns);
+    row("idle", d.window_idle_ns, d.idle_ns);
+    row("  host-wait", d.window_idle.host_wait_ns, d.idle.host_wait_ns);
+    row("  kernel-wait", d.window_idle.kernel_wait_ns, d.idle.kernel_wait_ns);
+    row("  other", d.window_idle.other_ns, d.idle.other_ns);
+    if (d.communication_total_ns > 0)
+      o += "  NCCL kernels run " + Dur(d.communication_total_ns) + ", " + Dur(d.comm_compute_overlap_ns) + " (" +
+           Pct(100.0 * static_cast<double>(d.comm_compute_overlap_ns) / static_cast<double>(d.communication_total_ns)) +
+           ") overlapped by compute\n";
     for (const StreamStats& s : d.streams)
       o += "  stream " + std::to_string(s.stream) + ": " + std::to_string(s.kernels) + " kernels, " +
            std::to_string(s.memcpys) + " memcpys, " + std::to_string(s.memsets) + " memsets, busy " +
@@ -137,6 +168,16 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
          std::to_string(l.shorter_than_launch) + " kernels ran shorter than their launch";
   }
   o += "\n";
+  if (r.graphs.launches > 0 || r.graphs.kernels > 0) {
+    o += "\nCUDA graphs: " + GraphSentence(r) + "\n";
+    for (const KernelStats& k : r.graphs.top_kernels)
+      o += "  " + Pad(Dur(k.total_ns), 10) + Pad(std::to_string(k.count), 8) + "  " + ConsoleText(k.name) + "\n";
+  }
+  if (!r.compiled_regions.empty()) {
+    o += "\nCompiled regions (torch.compile)\n  " + Pad("total", 10) + Pad("count", 8) + "  name\n";
+    for (const CpuOpStats& c : r.compiled_regions)
+      o += "  " + Pad(Dur(c.total_ns), 10) + Pad(std::to_string(c.count), 8) + "  " + ConsoleText(c.name) + "\n";
+  }
   if (!r.memory_traffic.empty()) {
     o += "\nMemory traffic\n  " + Pad("kind", 7, false) + Pad("memory", 10, false) + Pad("count", 7) +
          Pad("bytes", 12) + Pad("time", 10) + Pad("GB/s", 9) + "  route\n";
@@ -191,11 +232,20 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
 
 std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) {
   std::string o = "## Trace analysis: `" + MdText(r.info.path, 200) + "`\n\n";
-  o += std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ". GPU idle **" +
-       Pct(r.gpu_idle_time_pct) + "**, compute " + Pct(r.compute_time_pct) + ", communication " +
-       Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) + ", memset " +
-       Pct(r.memset_time_pct) + ".\n\n";
+  o += std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ".";
+  if (!r.devices.empty())
+    o += " Over the GPU window: idle **" + Pct(r.window_idle_pct) + "**, compute " + Pct(r.window_compute_pct) +
+         ", communication " + Pct(r.window_communication_pct) + ", memcpy " + Pct(r.window_memcpy_pct) +
+         ", memset " + Pct(r.window_memset_pct) + "; idle " + Pct(r.gpu_idle_time_pct) + " of the whole trace.";
+  o += "\n\n";
   if (r.devices.empty()) o += std::string(kNoGpuActivity) + ".\n\n";
+  if (const auto inexact = Inexact(r); inexact.empty()) {
+    o += "Every figure is exact.\n\n";
+  } else {
+    o += "**Approximate figures:**\n\n";
+    for (const FigureExactness* e : inexact) o += "- " + e->figures + ": " + e->why + "\n";
+    o += "\n";
+  }
   o += "### Findings (policy " + MdText(f.policy, 80) + ")\n\n";
   if (f.items.empty()) o += MdText(NoFindings(r, f), 200) + ".\n";
   const auto md = [](const std::string& t) { return EscapeMarkdown(t); };
@@ -208,13 +258,17 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
   }
   o += "\n";
   if (!r.devices.empty()) {
-    o += "### Temporal breakdown\n\n| GPU | busy | compute | communication | memcpy | memset | idle | host-wait | kernel-wait | other |\n"
-         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    o += "### Temporal breakdown\n\nPer GPU over its GPU window (first to last GPU activity), and idle over the "
+         "whole trace.\n\n| GPU | window | busy | compute | communication | memcpy | memset | idle | host-wait | "
+         "kernel-wait | other | idle, whole trace |\n"
+         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for (const DeviceStats& d : r.devices)
-      o += "| " + std::to_string(d.device) + " | " + Pct(d.Pct(d.busy_ns)) + " | " + Pct(d.Pct(d.compute_ns)) +
-           " | " + Pct(d.Pct(d.communication_ns)) + " | " + Pct(d.Pct(d.memcpy_ns)) + " | " +
-           Pct(d.Pct(d.memset_ns)) + " | " + Pct(d.Pct(d.idle_ns)) + " | " + Pct(d.Pct(d.idle.host_wait_ns)) +
-           " | " + Pct(d.Pct(d.idle.kernel_wait_ns)) + " | " + Pct(d.Pct(d.idle.other_ns)) + " |\n";
+      o += "| " + std::to_string(d.device) + " | " + Dur(d.WindowNs()) + " | " + Pct(d.WindowPct(d.busy_ns)) + " | " +
+           Pct(d.WindowPct(d.compute_ns)) + " | " + Pct(d.WindowPct(d.communication_ns)) + " | " +
+           Pct(d.WindowPct(d.memcpy_ns)) + " | " + Pct(d.WindowPct(d.memset_ns)) + " | " +
+           Pct(d.WindowPct(d.window_idle_ns)) + " | " + Pct(d.WindowPct(d.window_idle.host_wait_ns)) + " | " +
+           Pct(d.WindowPct(d.window_idle.kernel_wait_ns)) + " | " + Pct(d.WindowPct(d.window_idle.other_ns)) + " | " +
+           Pct(d.Pct(d.idle_ns)) + " |\n";
     o += "\n";
   }
   if (!r.top_kernels.empty()) {
@@ -231,6 +285,21 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
          DurD(l.delay_mean_ns) + ", p50 " + Dur(l.delay_p50_ns) + ", p95 " + Dur(l.delay_p95_ns) +
          "; launch cost " + Dur(l.launch_cost_ns) + " vs kernel time " + Dur(l.kernel_runtime_ns) + "; " +
          std::to_string(l.shorter_than_launch) + " ran shorter than their launch call.\n\n";
+  }
+  if (r.graphs.launches > 0 || r.graphs.kernels > 0) {
+    o += "### CUDA graphs\n\n" + GraphSentence(r) + ".\n\n";
+    if (!r.graphs.top_kernels.empty()) {
+      o += "| kernel | count | total |\n| --- | ---: | ---: |\n";
+      for (const KernelStats& k : r.graphs.top_kernels)
+        o += "| " + MdText(k.name) + " | " + std::to_string(k.count) + " | " + Dur(k.total_ns) + " |\n";
+      o += "\n";
+    }
+  }
+  if (!r.compiled_regions.empty()) {
+    o += "### Compiled regions\n\n| region | count | total |\n| --- | ---: | ---: |\n";
+    for (const CpuOpStats& c : r.compiled_regions)
+      o += "| " + MdText(c.name) + " | " + std::to_string(c.count) + " | " + Dur(c.total_ns) + " |\n";
+    o += "\n";
   }
   if (!r.memory_traffic.empty()) {
     o += "### Memory traffic\n\n| GPU | kind | route | memory | count | bytes | time | GB/s |\n"
@@ -291,6 +360,7 @@ void Kernel(JsonWriter& w, const KernelStats& k) {
   w.Key("max_ns"); w.Int64(k.max_ns);
   w.Key("share"); w.Double(k.share);
   w.Key("communication"); w.Bool(k.communication);
+  if (k.graph_count > 0) { w.Key("graph_count"); w.Int64(k.graph_count); }
   if (k.mean_occupancy_pct) { w.Key("mean_occupancy_pct"); w.Double(*k.mean_occupancy_pct); }
   if (k.registers_per_thread) { w.Key("registers_per_thread"); w.Double(*k.registers_per_thread); }
   if (k.shared_memory_bytes) { w.Key("shared_memory_bytes"); w.Double(*k.shared_memory_bytes); }
@@ -378,6 +448,12 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
   w.Key("communication_time_pct"); w.Double(r.communication_time_pct);
   w.Key("memcpy_time_pct"); w.Double(r.memcpy_time_pct);
   w.Key("memset_time_pct"); w.Double(r.memset_time_pct);
+  w.Key("gpu_window_idle_pct"); w.Double(r.window_idle_pct);
+  w.Key("gpu_window_compute_pct"); w.Double(r.window_compute_pct);
+  w.Key("gpu_window_communication_pct"); w.Double(r.window_communication_pct);
+  w.Key("gpu_window_memcpy_pct"); w.Double(r.window_memcpy_pct);
+  w.Key("gpu_window_memset_pct"); w.Double(r.window_memset_pct);
+  w.Key("exact"); w.Bool(Inexact(r).empty());
   w.Key("top_kernels");
   w.StartArray();
   for (const KernelStats& k : r.top_kernels) Kernel(w, k);
@@ -405,6 +481,11 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("idle"); Idle(w, d.idle);
     w.Key("active_start_ns"); w.Int64(d.active_start_ns);
     w.Key("active_end_ns"); w.Int64(d.active_end_ns);
+    w.Key("window_ns"); w.Int64(d.WindowNs());
+    w.Key("window_idle_ns"); w.Int64(d.window_idle_ns);
+    w.Key("window_idle"); Idle(w, d.window_idle);
+    w.Key("communication_total_ns"); w.Int64(d.communication_total_ns);
+    w.Key("comm_compute_overlap_ns"); w.Int64(d.comm_compute_overlap_ns);
     w.Key("kernel_count"); w.Int64(d.kernel_count);
     w.Key("memcpy_count"); w.Int64(d.memcpy_count);
     w.Key("memset_count"); w.Int64(d.memset_count);
@@ -530,6 +611,52 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.EndObject();
   }
   w.EndArray();
+  w.Key("graphs");
+  w.StartObject();
+  w.Key("launches"); w.Int64(r.graphs.launches);
+  w.Key("kernels"); w.Int64(r.graphs.kernels);
+  w.Key("copies"); w.Int64(r.graphs.copies);
+  w.Key("gpu_ns"); w.Int64(r.graphs.gpu_ns);
+  w.Key("top_kernels");
+  w.StartArray();
+  for (const KernelStats& k : r.graphs.top_kernels) Kernel(w, k);
+  w.EndArray();
+  w.EndObject();
+  w.Key("compiled_regions");
+  w.StartArray();
+  for (const CpuOpStats& c : r.compiled_regions) {
+    w.StartObject();
+    w.Key("name"); Str(w, c.name);
+    w.Key("count"); w.Int64(c.count);
+    w.Key("total_ns"); w.Int64(c.total_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+
+  const Approximations& a = r.approximations;
+  w.Key("approximations");
+  w.StartObject();
+  w.Key("gpu_reorder_overruns"); w.Int64(a.gpu_reorder_overruns);
+  w.Key("gpu_reorder_uncertain_ns"); w.Int64(a.gpu_reorder_uncertain_ns);
+  w.Key("gpu_reorder_window"); w.Int64(a.gpu_reorder_window);
+  w.Key("launch_window_misses"); w.Int64(a.launch_window_misses);
+  w.Key("launch_window"); w.Int64(a.launch_window);
+  w.Key("unmatched_gpu_ops"); w.Int64(a.unmatched_gpu_ops);
+  w.Key("cpu_nesting_out_of_order"); w.Int64(a.cpu_nesting_out_of_order);
+  w.Key("negative_durations"); w.Int64(a.negative_durations);
+  w.Key("delay_quantiles_exact"); w.Bool(a.delay_quantiles_exact);
+  w.EndObject();
+  w.Key("exactness");
+  w.StartArray();
+  for (const FigureExactness& e : r.exactness) {
+    w.StartObject();
+    w.Key("figures"); Str(w, e.figures);
+    w.Key("exact"); w.Bool(e.exact);
+    if (!e.exact) { w.Key("why"); Str(w, e.why); }
+    w.EndObject();
+  }
+  w.EndArray();
+
   w.Key("options");
   w.StartObject();
   w.Key("top_n"); w.Int(r.options.top_n);
@@ -571,11 +698,21 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
                                "td.n,th.n{text-align:right}li{margin:.4em 0}.p0,.p1{color:#a00}"
                                ".detail{color:#555;font-size:.92em}code{font-size:.92em}\n");
   o += "<h1>Trace analysis: <code>" + H(r.info.path, 200) + "</code></h1>\n";
-  o += "<p>" + std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ". GPU idle <strong>" +
-       Pct(r.gpu_idle_time_pct) + "</strong>, compute " + Pct(r.compute_time_pct) + ", communication " +
-       Pct(r.communication_time_pct) + ", memcpy " + Pct(r.memcpy_time_pct) + ", memset " + Pct(r.memset_time_pct) +
-       ".</p>\n";
+  o += "<p>" + std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ".";
+  if (!r.devices.empty())
+    o += " Over the GPU window: idle <strong>" + Pct(r.window_idle_pct) + "</strong>, compute " +
+         Pct(r.window_compute_pct) + ", communication " + Pct(r.window_communication_pct) + ", memcpy " +
+         Pct(r.window_memcpy_pct) + ", memset " + Pct(r.window_memset_pct) + "; idle " + Pct(r.gpu_idle_time_pct) +
+         " of the whole trace.";
+  o += "</p>\n";
   if (r.devices.empty()) o += "<p>" + std::string(kNoGpuActivity) + ".</p>\n";
+  if (const auto inexact = Inexact(r); inexact.empty()) {
+    o += "<p>Every figure is exact.</p>\n";
+  } else {
+    o += "<p><strong>Approximate figures:</strong></p>\n<ul>\n";
+    for (const FigureExactness* e : inexact) o += "<li>" + EscapeHtml(e->figures) + ": " + EscapeHtml(e->why) + "</li>\n";
+    o += "</ul>\n";
+  }
 
   o += "<h2>Findings (policy " + H(f.policy, 80) + ")</h2>\n";
   if (f.items.empty()) o += "<p>" + H(NoFindings(r, f), 200) + ".</p>\n";
@@ -594,13 +731,15 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   if (!r.devices.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const DeviceStats& d : r.devices)
-      rows.push_back({std::to_string(d.device), Pct(d.Pct(d.busy_ns)), Pct(d.Pct(d.compute_ns)),
-                      Pct(d.Pct(d.communication_ns)), Pct(d.Pct(d.memcpy_ns)), Pct(d.Pct(d.memset_ns)),
-                      Pct(d.Pct(d.idle_ns)), Pct(d.Pct(d.idle.host_wait_ns)), Pct(d.Pct(d.idle.kernel_wait_ns)),
-                      Pct(d.Pct(d.idle.other_ns))});
-    o += "<h2>Temporal breakdown</h2>\n" +
-         HtmlTable({"GPU", "busy", "compute", "communication", "memcpy", "memset", "idle", "host-wait", "kernel-wait",
-                    "other"},
+      rows.push_back({std::to_string(d.device), Dur(d.WindowNs()), Pct(d.WindowPct(d.busy_ns)),
+                      Pct(d.WindowPct(d.compute_ns)), Pct(d.WindowPct(d.communication_ns)),
+                      Pct(d.WindowPct(d.memcpy_ns)), Pct(d.WindowPct(d.memset_ns)), Pct(d.WindowPct(d.window_idle_ns)),
+                      Pct(d.WindowPct(d.window_idle.host_wait_ns)), Pct(d.WindowPct(d.window_idle.kernel_wait_ns)),
+                      Pct(d.WindowPct(d.window_idle.other_ns)), Pct(d.Pct(d.idle_ns))});
+    o += "<h2>Temporal breakdown</h2>\n<p>Per GPU over its GPU window (first to last GPU activity), and idle over "
+         "the whole trace.</p>\n" +
+         HtmlTable({"GPU", "window", "busy", "compute", "communication", "memcpy", "memset", "idle", "host-wait",
+                    "kernel-wait", "other", "idle, whole trace"},
                    rows, 0);
   }
   if (!r.top_kernels.empty()) {

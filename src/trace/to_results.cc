@@ -124,6 +124,10 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);
     w.counters["memcpy_bytes"] = static_cast<double>(memcpy_bytes);
     // What the rule engine's trace.* names read (rules/engine.cc).
+    w.counters["window_idle_fraction"] =
+        d.WindowNs() > 0 ? static_cast<double>(d.window_idle_ns) / static_cast<double>(d.WindowNs()) : 0;
+    w.counters["window_host_wait_fraction"] =
+        d.window_idle.Total() > 0 ? static_cast<double>(d.window_idle.host_wait_ns) / d.window_idle.Total() : 0;
     w.counters["idle_host_wait_fraction"] =
         d.idle.Total() > 0 ? static_cast<double>(d.idle.host_wait_ns) / d.idle.Total() : 0;
     int64_t pageable = 0, pageable_bytes = 0;

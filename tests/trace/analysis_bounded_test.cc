@@ -88,10 +88,10 @@ TEST(TraceBoundedMemoryTest, ManyShortKernelsBusyIsTheSum) {
   EXPECT_EQ(d.kernel_time_ns, kN * 100);
   EXPECT_EQ(r.SpanNs(), kN * 150 - 50);
   EXPECT_EQ(d.idle_ns, (kN - 1) * 50);
-  // 50 ns gaps >= the 30 ns kernel-wait threshold, no launch known: "other".
-  EXPECT_EQ(d.idle.other_ns, (kN - 1) * 50);
+  // 50 ns gaps < the 30 us kernel-wait threshold, no launch known: "kernel wait".
+  EXPECT_EQ(d.idle.kernel_wait_ns, (kN - 1) * 50);
   EXPECT_EQ(d.idle.host_wait_ns, 0);
-  EXPECT_EQ(d.idle.kernel_wait_ns, 0);
+  EXPECT_EQ(d.idle.other_ns, 0);
   ASSERT_EQ(d.streams.size(), 1u);
   EXPECT_EQ(d.streams[0].busy_ns, kN * 100);
   EXPECT_EQ(d.active_start_ns, 1000);

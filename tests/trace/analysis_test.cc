@@ -44,8 +44,17 @@ TEST(TraceAnalysisTest, TemporalBreakdownOfHandTrace) {
   EXPECT_EQ(d0.memset_ns, 1000);
   EXPECT_EQ(d0.idle_ns, 166000);
   EXPECT_EQ(d0.idle.host_wait_ns, 160990);
-  EXPECT_EQ(d0.idle.kernel_wait_ns, 10);
-  EXPECT_EQ(d0.idle.other_ns, 5000);
+  EXPECT_EQ(d0.idle.kernel_wait_ns, 5010);  // 5 us and 10 ns gaps, both < 30 us
+  EXPECT_EQ(d0.idle.other_ns, 0);
+  // The GPU window [20, 76.01) holds the gaps between GPU work only.
+  EXPECT_EQ(d0.WindowNs(), 56010);
+  EXPECT_EQ(d0.window_idle_ns, 22010);
+  EXPECT_EQ(d0.window_idle.host_wait_ns, 17000);
+  EXPECT_EQ(d0.window_idle.kernel_wait_ns, 5010);
+  EXPECT_EQ(d0.window_idle.other_ns, 0);
+  // The NCCL kernel [65,75) overlaps no compute kernel.
+  EXPECT_EQ(d0.communication_total_ns, 10000);
+  EXPECT_EQ(d0.comm_compute_overlap_ns, 0);
   EXPECT_EQ(d0.kernel_count, 4);
   EXPECT_EQ(d0.memcpy_count, 1);
   EXPECT_EQ(d0.memset_count, 1);
@@ -77,8 +86,8 @@ TEST(TraceAnalysisTest, PerStreamIdleFollowsHtaDefinition) {
   EXPECT_EQ(s7.memsets, 1);
   EXPECT_EQ(s7.busy_ns, 24000);
   EXPECT_EQ(s7.idle.host_wait_ns, 17000);  // [45,62), memcpy launched at 60
-  EXPECT_EQ(s7.idle.other_ns, 15010);      // [30,40) launch 15; [70,75.01) launch 21
-  EXPECT_EQ(s7.idle.kernel_wait_ns, 0);
+  EXPECT_EQ(s7.idle.kernel_wait_ns, 15010);  // [30,40) launch 15; [70,75.01) launch 21; < 30 us
+  EXPECT_EQ(s7.idle.other_ns, 0);
   // Stream 8: k2 [25,35), NCCL [65,75) launched at 61 > 35.
   EXPECT_EQ(s8.busy_ns, 20000);
   EXPECT_EQ(s8.idle.host_wait_ns, 30000);

@@ -22,10 +22,11 @@ inline std::string TraceDataPath(const std::string& name) {
 // Device 0 by hand: compute [20,35)+[40,45) = 20 us; communication [65,75)
 //   = 10 us; memcpy only [62,65) = 3 us; memset 1 us; busy 34 us.
 //   Idle gaps: [0,20) launch 11 > 0 -> host-wait 20 us; [35,40) launch 15 <
-//   35 and 5 us >= 30 ns -> other; [45,62) launch 60 > 45 -> host-wait 17 us;
-//   [75,75.010) launch 21 < 75, 10 ns < 30 ns -> kernel-wait; [76.010,200)
-//   trailing -> host-wait 123.99 us. Host-wait 160.99 us, kernel-wait 10 ns,
-//   other 5 us; idle 166 us.
+//   35 and 5 us < 30 us -> kernel-wait; [45,62) launch 60 > 45 -> host-wait
+//   17 us; [75,75.010) launch 21 < 75, 10 ns < 30 us -> kernel-wait;
+//   [76.010,200) trailing -> host-wait 123.99 us. Host-wait 160.99 us,
+//   kernel-wait 5.01 us, other 0; idle 166 us. GPU window [20, 76.010):
+//   56.01 us, idle 22.01 us (host-wait 17 us, kernel-wait 5.01 us).
 // Device 1: busy 50 us; [0,100) no launch -> other 100 us; trailing 50 us
 //   host-wait.
 // Launch delays (kernel start - launch start): 9, 12, 25, 4 us; mean 12.5 us;

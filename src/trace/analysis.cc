@@ -189,6 +189,11 @@ struct TraceAnalyzer::State {
   std::vector<GpuRec> pool;
   std::vector<uint32_t> free_slots;
   std::vector<uint32_t> heap;
+  /// Activities that arrived in order (each after the previous by HeapLater's
+  /// order) wait here instead of in the heap: most do, and a deque append and
+  /// pop cost less than heap operations. The earliest pending activity is the
+  /// earlier of run.front() and the heap's top.
+  std::deque<uint32_t> run;
   uint64_t next_seq = 0;
   std::map<int64_t, DeviceSweep> sweeps;
   detail::BoundedQuantiles delays;
@@ -312,9 +317,13 @@ struct TraceAnalyzer::State {
       }
     }
     pool[index] = r;
-    heap.push_back(index);
-    std::push_heap(heap.begin(), heap.end(), HeapLater{this});
-    if (heap.size() > std::max<size_t>(opt.gpu_reorder_window, 1)) SweepEarliest();
+    if (run.empty() || HeapLater{this}(index, run.back())) {
+      run.push_back(index);
+    } else {
+      heap.push_back(index);
+      std::push_heap(heap.begin(), heap.end(), HeapLater{this});
+    }
+    if (run.size() + heap.size() > std::max<size_t>(opt.gpu_reorder_window, 1)) SweepEarliest();
     if (kind == GpuKind::kCompute || kind == GpuKind::kCommunication) {
       KernelAttr& a = kernel_attr[{device, r.name}];
       if (e.occupancy_pct) {
@@ -421,9 +430,15 @@ struct TraceAnalyzer::State {
 
   /// Takes the earliest activity out of the reorder window and sweeps it.
   void SweepEarliest() {
-    std::pop_heap(heap.begin(), heap.end(), HeapLater{this});
-    uint32_t slot = heap.back();
-    heap.pop_back();
+    uint32_t slot;
+    if (!run.empty() && (heap.empty() || HeapLater{this}(heap.front(), run.front()))) {
+      slot = run.front();
+      run.pop_front();
+    } else {
+      std::pop_heap(heap.begin(), heap.end(), HeapLater{this});
+      slot = heap.back();
+      heap.pop_back();
+    }
     GpuRec g = pool[slot];
     if (g.waiting) {  // its launch call can no longer be matched
       auto range = waiting_gpu.equal_range(g.correlation);
@@ -673,7 +688,7 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
   State& s = *this;
   const int64_t span = rep.SpanNs();
   const int64_t threshold = s.opt.kernel_wait_threshold_ns;
-  while (!s.heap.empty()) s.SweepEarliest();
+  while (!s.heap.empty() || !s.run.empty()) s.SweepEarliest();
   rep.launch = std::move(s.launch);
   std::map<uint32_t, KernelStats> all_kernels;
   for (auto& [device, w] : s.sweeps) {

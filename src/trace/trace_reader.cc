@@ -16,6 +16,10 @@
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -87,6 +91,46 @@ TraceCategory CategoryFromString(std::string_view s) {
 }
 
 std::optional<int64_t> MicrosTextToNanos(std::string_view text) {
+  // Fast path, the common case: [-]digits[.digits] with at most 19 digits
+  // (they fit in 64 bits). Same result as the general path below.
+  {
+    size_t i = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    if (negative) ++i;
+    uint64_t v = 0;
+    int digits = 0, frac = -1;
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c >= '0' && c <= '9') {
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+        ++digits;
+        if (frac >= 0) ++frac;
+      } else if (c == '.' && frac < 0) {
+        frac = 0;
+      } else {
+        break;
+      }
+    }
+    if (i == text.size() && digits > 0 && digits <= 19 && frac != 0) {
+      static constexpr uint64_t kPow10[] = {1,       10,       100,       1000,       10000,      100000,
+                                            1000000, 10000000, 100000000, 1000000000, 10000000000ULL};
+      const int f = frac < 0 ? 0 : frac;
+      uint64_t ns;
+      if (f <= 3) {
+        if (__builtin_mul_overflow(v, kPow10[3 - f], &ns)) return std::nullopt;
+      } else if (f - 3 <= 10) {
+        const uint64_t div = kPow10[f - 3];
+        ns = v / div;
+        if ((v / (div / 10)) % 10 >= 5) ++ns;  // the first digit dropped rounds
+      } else {
+        ns = UINT64_MAX;  // more than 13 fraction digits: the general path
+      }
+      if (ns != UINT64_MAX) {
+        if (ns > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+        return negative ? -static_cast<int64_t>(ns) : static_cast<int64_t>(ns);
+      }
+    }
+  }
   // value = digits * 10^exp10 microseconds; ns = digits * 10^(exp10 + 3).
   size_t i = 0;
   bool negative = false;
@@ -339,45 +383,69 @@ struct Origin {
 class TraceStream {
  public:
   using Ch = char;
-  static constexpr size_t kBufferSize = 1 << 18;
+  static constexpr size_t kChunk = size_t{1} << 18;
 
-  explicit TraceStream(ByteSource* source) : source_(source), buf_(kBufferSize + 1) { Refill(); }
+  explicit TraceStream(ByteSource* source) : source_(source), buf_(kChunk + 64) { Fill(); }
 
-  Ch Peek() const { return buf_[pos_]; }
-  Ch Take() {
-    Ch c = buf_[pos_];
-    if (pos_ < len_ && ++pos_ == len_) Refill();
-    return c;
-  }
+  /// Absolute offset of the next unread byte.
   size_t Tell() const { return base_ + pos_; }
   bool AtEnd() const { return eof_ && pos_ >= len_; }
+  /// Every byte of the input is in the buffer.
+  bool AtEndOfInput() const { return eof_; }
 
-  // Output side, unused (no in-situ parsing).
-  Ch* PutBegin() { return nullptr; }
-  void Put(Ch) {}
-  void Flush() {}
-  size_t PutEnd(Ch*) { return 0; }
+  // The parser works on buf_[pos_, len_), calling More() when it runs out.
+  const char* data() const { return buf_.data(); }
+  size_t pos_ = 0, len_ = 0;
+
+  /// Reads more input, keeping buf_[keep, len_) (moved to the front; `keep`
+  /// and pos_ are adjusted by the same amount). False at the end of input.
+  bool More(size_t& keep) {
+    if (eof_) return false;
+    if (keep > 0) {
+      std::memmove(buf_.data(), buf_.data() + keep, len_ - keep);
+      base_ += keep;
+      len_ -= keep;
+      pos_ -= keep;
+      keep = 0;
+    }
+    if (buf_.size() - len_ < kChunk / 2) buf_.resize(std::max(buf_.size() * 2, len_ + kChunk + 64));
+    size_t n = source_->Read(buf_.data() + len_, buf_.size() - len_ - 1);
+    if (n == 0) {
+      eof_ = true;
+      buf_[len_] = '\0';
+      return false;
+    }
+    len_ += n;
+    buf_[len_] = '\0';
+    return true;
+  }
 
  private:
-  void Refill() {
-    if (eof_) return;
-    base_ += len_;
-    len_ = source_->Read(buf_.data(), kBufferSize);
-    pos_ = 0;
-    buf_[len_] = '\0';
-    if (len_ == 0) eof_ = true;
+  void Fill() {
+    size_t keep = 0;
+    More(keep);
   }
 
   ByteSource* source_;
   std::vector<char> buf_;
-  size_t len_ = 0, pos_ = 0, base_ = 0;
+  size_t base_ = 0;
   bool eof_ = false;
 };
+
 
 // ---------------------------------------------------------------------------
 // Number helpers (numbers arrive as text: kParseNumbersAsStringsFlag).
 
 std::optional<int64_t> ParseInt(std::string_view s) {
+  // Fast path: [-]digits, at most 18 of them.
+  if (!s.empty() && s.size() <= 19) {
+    size_t i = s[0] == '-' ? 1 : 0;
+    if (i < s.size() && s.size() - i <= 18) {
+      int64_t u = 0;
+      for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) u = u * 10 + (s[i] - '0');
+      if (i == s.size()) return s[0] == '-' ? -u : u;
+    }
+  }
   int64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec == std::errc() && p == s.data() + s.size()) return v;
@@ -1026,6 +1094,393 @@ std::string LineColumn(const Origin& origin, bool gzip, size_t offset) {
   return std::to_string(line) + ":" + std::to_string(col);
 }
 
+// ---------------------------------------------------------------------------
+// The JSON reader for traces: a SAX parser that hands the Handler the same
+// calls RapidJSON's Reader would with kParseNumbersAsStringsFlag (numbers as
+// text) and reports the same error codes at the same offsets, but reads from
+// a sliding buffer and passes strings without escapes, numbers and keys in
+// place, without copying them character by character. Trace files are
+// mostly strings and numbers, so this is where the reading time goes.
+// Nesting is kept on an explicit stack (no recursion), so hostile nesting
+// depth cannot overflow the call stack; the Handler limits it anyway.
+
+template <typename H>
+class TraceJsonParser {
+ public:
+  TraceJsonParser(TraceStream& in, H& handler) : in_(in), h_(handler) {}
+
+  rapidjson::ParseResult Parse() {
+    SkipWs();
+    if (in_.pos_ >= in_.len_) return Err(rapidjson::kParseErrorDocumentEmpty);
+    bool after_value = false;
+    for (;;) {
+      if (!after_value) {
+        SkipWs();
+        if (!ParseValue()) return result_;
+        if (opened_) {  // a container began: its first member or its end
+          opened_ = false;
+          SkipWs();
+          if (Peek() == (stack_.back() == '{' ? '}' : ']')) {
+            if (!Close()) return result_;
+            after_value = true;
+            continue;
+          }
+          if (stack_.back() == '{' && !MemberKey(rapidjson::kParseErrorObjectMissName)) return result_;
+          after_value = false;
+          continue;
+        }
+        after_value = true;
+        continue;
+      }
+      if (stack_.empty()) break;
+      SkipWs();
+      char c = Peek();
+      if (c == ',') {
+        ++in_.pos_;
+        if (stack_.back() == '{') {
+          SkipWs();
+          if (!MemberKey(rapidjson::kParseErrorObjectMissName)) return result_;
+        }
+        after_value = false;
+      } else if (c == (stack_.back() == '{' ? '}' : ']')) {
+        if (!Close()) return result_;
+      } else {
+        return Err(stack_.back() == '{' ? rapidjson::kParseErrorObjectMissCommaOrCurlyBracket
+                                        : rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
+      }
+    }
+    SkipWs();
+    if (in_.pos_ < in_.len_) return Err(rapidjson::kParseErrorDocumentRootNotSingular);
+    return rapidjson::ParseResult();
+  }
+
+ private:
+  char Peek() {
+    if (in_.pos_ >= in_.len_) {
+      size_t keep = in_.pos_;
+      if (!in_.More(keep)) return '\0';
+    }
+    return in_.data()[in_.pos_];
+  }
+
+  void SkipWs() {
+    if (in_.pos_ < in_.len_) {  // most often no or one space
+      char c = in_.data()[in_.pos_];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+    }
+    for (;;) {
+      while (in_.pos_ < in_.len_) {
+        char c = in_.data()[in_.pos_];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+        ++in_.pos_;
+      }
+      size_t keep = in_.pos_;
+      if (!in_.More(keep)) return;
+    }
+  }
+
+  rapidjson::ParseResult Err(rapidjson::ParseErrorCode code) {
+    result_.Set(code, in_.Tell());
+    return result_;
+  }
+  static constexpr size_t kNumberLookahead = 64;
+  bool FailAt(size_t pos, rapidjson::ParseErrorCode code) {
+    in_.pos_ = pos;
+    return Fail(code);
+  }
+  bool Fail(rapidjson::ParseErrorCode code) {
+    Err(code);
+    return false;
+  }
+  bool Stop() {  // the handler refused
+    result_.Set(rapidjson::kParseErrorTermination, in_.Tell());
+    return false;
+  }
+
+  /// A key, its colon, ready for the value. Expects to be at the '"'.
+  bool MemberKey(rapidjson::ParseErrorCode missing) {
+    if (Peek() != '"') return Fail(missing);
+    const char* s;
+    size_t n;
+    if (!ScanString(&s, &n)) return false;
+    if (!h_.Key(s, static_cast<rapidjson::SizeType>(std::min<size_t>(n, UINT32_MAX)), false)) return Stop();
+    SkipWs();
+    if (Peek() != ':') return Fail(rapidjson::kParseErrorObjectMissColon);
+    ++in_.pos_;
+    return true;
+  }
+
+  bool Close() {
+    const bool object = stack_.back() == '{';
+    ++in_.pos_;
+    stack_.pop_back();
+    bool ok = object ? h_.EndObject(0) : h_.EndArray(0);
+    return ok ? true : Stop();
+  }
+
+  bool ParseValue() {
+    char c = Peek();
+    switch (c) {
+      case '{':
+        ++in_.pos_;
+        if (!h_.StartObject()) return Stop();
+        stack_.push_back('{');
+        opened_ = true;
+        return true;
+      case '[':
+        ++in_.pos_;
+        if (!h_.StartArray()) return Stop();
+        stack_.push_back('[');
+        opened_ = true;
+        return true;
+      case '"': {
+        const char* s;
+        size_t n;
+        if (!ScanString(&s, &n)) return false;
+        return h_.String(s, static_cast<rapidjson::SizeType>(std::min<size_t>(n, UINT32_MAX)), false) ? true
+                                                                                                      : Stop();
+      }
+      case 't': return Literal("true") && (h_.Bool(true) || Stop());
+      case 'f': return Literal("false") && (h_.Bool(false) || Stop());
+      case 'n': return Literal("null") && (h_.Null() || Stop());
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) return Number();
+        return Fail(rapidjson::kParseErrorValueInvalid);
+    }
+  }
+
+  bool Literal(const char* word) {
+    const size_t n = std::strlen(word);
+    for (size_t i = 0; i < n; ++i) {
+      if (Peek() != word[i]) return Fail(rapidjson::kParseErrorValueInvalid);
+      ++in_.pos_;
+    }
+    return true;
+  }
+
+  /// Makes buf[pos_] readable (refilling while keeping [start, len_));
+  /// false at the end of input.
+  bool Have(size_t& start) {
+    if (in_.pos_ < in_.len_) return true;
+    return in_.More(start);
+  }
+
+  static bool Digit(char c) { return c >= '0' && c <= '9'; }
+
+  bool Number() {
+    // Usually the whole number is in the buffer: scan it up to the '\0'
+    // sentinel at len_ without a bounds check per character.
+    if (in_.len_ - in_.pos_ < kNumberLookahead) {
+      size_t keep = in_.pos_;
+      in_.More(keep);
+    }
+    if (in_.len_ - in_.pos_ >= kNumberLookahead || in_.AtEndOfInput()) {
+      const char* d = in_.data();
+      size_t i = in_.pos_;
+      const size_t start = i;
+      if (d[i] == '-') ++i;
+      if (!Digit(d[i])) return FailAt(i, rapidjson::kParseErrorValueInvalid);
+      if (d[i] == '0') ++i;
+      else while (Digit(d[i])) ++i;
+      if (d[i] == '.') {
+        ++i;
+        if (!Digit(d[i])) return FailAt(i, rapidjson::kParseErrorNumberMissFraction);
+        while (Digit(d[i])) ++i;
+      }
+      if (d[i] == 'e' || d[i] == 'E') {
+        ++i;
+        if (d[i] == '+' || d[i] == '-') ++i;
+        if (!Digit(d[i])) return FailAt(i, rapidjson::kParseErrorNumberMissExponent);
+        while (Digit(d[i])) ++i;
+      }
+      if (i - start < kNumberLookahead || in_.AtEndOfInput()) {
+        in_.pos_ = i;
+        if (!h_.RawNumber(d + start, static_cast<rapidjson::SizeType>(i - start), false)) return Stop();
+        return true;
+      }
+      // Longer than the lookahead: read it with refills below.
+    }
+    size_t start = in_.pos_;
+    if (in_.data()[in_.pos_] == '-') {
+      ++in_.pos_;
+      if (!Have(start) || !Digit(in_.data()[in_.pos_])) return Fail(rapidjson::kParseErrorValueInvalid);
+    }
+    if (in_.data()[in_.pos_] == '0') {
+      ++in_.pos_;
+    } else {
+      while (Have(start) && Digit(in_.data()[in_.pos_])) ++in_.pos_;
+    }
+    if (Have(start) && in_.data()[in_.pos_] == '.') {
+      ++in_.pos_;
+      if (!Have(start) || !Digit(in_.data()[in_.pos_])) return Fail(rapidjson::kParseErrorNumberMissFraction);
+      while (Have(start) && Digit(in_.data()[in_.pos_])) ++in_.pos_;
+    }
+    if (Have(start) && (in_.data()[in_.pos_] == 'e' || in_.data()[in_.pos_] == 'E')) {
+      ++in_.pos_;
+      if (Have(start) && (in_.data()[in_.pos_] == '+' || in_.data()[in_.pos_] == '-')) ++in_.pos_;
+      if (!Have(start) || !Digit(in_.data()[in_.pos_])) return Fail(rapidjson::kParseErrorNumberMissExponent);
+      while (Have(start) && Digit(in_.data()[in_.pos_])) ++in_.pos_;
+    }
+    const size_t n = in_.pos_ - start;
+    if (!h_.RawNumber(in_.data() + start, static_cast<rapidjson::SizeType>(n), false)) return Stop();
+    return true;
+  }
+
+  /// Position of the first '"', '\\' or control character in [p, end), or end.
+  static size_t ScanPlain(const char* p, size_t from, size_t end) {
+    size_t i = from;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+    const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
+    for (; i + 16 <= end; i += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      // Control characters: unsigned v < 0x20 (compare with the sign bit flipped).
+      __m128i ctrl = _mm_cmplt_epi8(_mm_xor_si128(v, flip), _mm_xor_si128(space, flip));
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), ctrl);
+      int mask = _mm_movemask_epi8(hit);
+      if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#endif
+    for (; i < end; ++i) {
+      unsigned char c = static_cast<unsigned char>(p[i]);
+      if (c == '"' || c == '\\' || c < 0x20) return i;
+    }
+    return end;
+  }
+
+  /// A string at in_.pos_ (the opening quote). On return *s/*n point into
+  /// the buffer (no escapes) or into scratch_ (escapes decoded); in_.pos_ is
+  /// after the closing quote.
+  bool ScanString(const char** s, size_t* n) {
+    ++in_.pos_;  // opening quote
+    size_t start = in_.pos_;
+    bool escaped = false;
+    for (;;) {
+      size_t i = ScanPlain(in_.data(), in_.pos_, in_.len_);
+      if (escaped) scratch_.append(in_.data() + in_.pos_, i - in_.pos_);
+      in_.pos_ = i;
+      if (i - start > kMaxTraceString + 2 && !escaped) {
+        // Hand on the length only: the handler refuses strings this long.
+        *s = in_.data() + start;
+        *n = i - start;
+        return true;
+      }
+      if (escaped && scratch_.size() > kMaxTraceString + 2) {
+        *s = scratch_.data();
+        *n = scratch_.size();
+        return true;
+      }
+      if (i >= in_.len_) {
+        if (!in_.More(start)) return Fail(rapidjson::kParseErrorStringMissQuotationMark);
+        continue;
+      }
+      unsigned char c = static_cast<unsigned char>(in_.data()[i]);
+      if (c == '"') {
+        if (escaped) {
+          *s = scratch_.data();
+          *n = scratch_.size();
+        } else {
+          *s = in_.data() + start;
+          *n = i - start;
+        }
+        ++in_.pos_;
+        return true;
+      }
+      if (c < 0x20)
+        return Fail(c == 0 ? rapidjson::kParseErrorStringMissQuotationMark : rapidjson::kParseErrorStringInvalidEncoding);
+      // A backslash: switch to decoding into scratch_.
+      if (!escaped) {
+        escaped = true;
+        scratch_.assign(in_.data() + start, i - start);
+      }
+      if (!Escape(start)) return false;
+    }
+  }
+
+  /// Decodes the escape at in_.pos_ (the backslash) into scratch_.
+  bool Escape(size_t& start) {
+    const size_t escape_at = in_.pos_;
+    ++in_.pos_;
+    if (!Have(start)) return Fail(rapidjson::kParseErrorStringMissQuotationMark);
+    char e = in_.data()[in_.pos_];
+    switch (e) {
+      case '"': scratch_ += '"'; break;
+      case '\\': scratch_ += '\\'; break;
+      case '/': scratch_ += '/'; break;
+      case 'b': scratch_ += '\b'; break;
+      case 'f': scratch_ += '\f'; break;
+      case 'n': scratch_ += '\n'; break;
+      case 'r': scratch_ += '\r'; break;
+      case 't': scratch_ += '\t'; break;
+      case 'u': {
+        ++in_.pos_;
+        unsigned cp;
+        if (!Hex4(start, &cp)) return false;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          // A high surrogate must be followed by \u and a low surrogate.
+          if (!Have(start) || in_.data()[in_.pos_] != '\\') return Fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
+          ++in_.pos_;
+          if (!Have(start) || in_.data()[in_.pos_] != 'u') return Fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
+          ++in_.pos_;
+          unsigned low;
+          if (!Hex4(start, &low)) return false;
+          if (low < 0xDC00 || low > 0xDFFF) return Fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
+          cp = (((cp - 0xD800) << 10) | (low - 0xDC00)) + 0x10000;
+        }
+        AppendUtf8(cp);
+        return true;
+      }
+      default:
+        in_.pos_ = escape_at;
+        return Fail(rapidjson::kParseErrorStringEscapeInvalid);
+    }
+    ++in_.pos_;
+    return true;
+  }
+
+  bool Hex4(size_t& start, unsigned* out) {
+    unsigned v = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (!Have(start)) return Fail(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex);
+      char c = in_.data()[in_.pos_];
+      unsigned d;
+      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+      else return Fail(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex);
+      v = v * 16 + d;
+      ++in_.pos_;
+    }
+    *out = v;
+    return true;
+  }
+
+  void AppendUtf8(unsigned cp) {
+    if (cp < 0x80) {
+      scratch_ += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      scratch_ += static_cast<char>(0xC0 | (cp >> 6));
+      scratch_ += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      scratch_ += static_cast<char>(0xE0 | (cp >> 12));
+      scratch_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      scratch_ += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      scratch_ += static_cast<char>(0xF0 | (cp >> 18));
+      scratch_ += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      scratch_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      scratch_ += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  TraceStream& in_;
+  H& h_;
+  std::vector<char> stack_;   ///< '{' or '[' per open container
+  std::string scratch_;
+  rapidjson::ParseResult result_;
+  bool opened_ = false;
+};
+
 Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
   auto gz = origin.IsGzip();
   if (!gz.ok()) return gz.error();
@@ -1037,9 +1492,7 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
   info.compressed = *gz;
   TraceStream stream(source->get());
   Handler handler(sink, info, stream);
-  rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
-  rapidjson::ParseResult ok = reader.Parse<kFlags>(stream, handler);
+  rapidjson::ParseResult ok = TraceJsonParser<Handler>(stream, handler).Parse();
   info.bytes_read = static_cast<int64_t>(stream.Tell());
 
   const std::string& source_error = (*source)->error();

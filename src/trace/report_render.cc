@@ -96,8 +96,9 @@ std::vector<const FigureExactness*> Inexact(const TraceReport& r) {
 /// "CUDA graphs: 12 launches ran 480 kernels and 0 copies, 3.2 ms of GPU time".
 std::string GraphSentence(const TraceReport& r) {
   const CudaGraphStats& g = r.graphs;
-  return std::to_string(g.launches) + " graph launches ran " + std::to_string(g.kernels) + " kernels and " +
-         std::to_string(g.copies) + " copies, " + Dur(g.gpu_ns) + " of GPU time";
+  auto n = [](int64_t v, const char* one, const char* many) { return std::to_string(v) + " " + (v == 1 ? one : many); };
+  return n(g.launches, "graph launch", "graph launches") + " ran " + n(g.kernels, "kernel", "kernels") + " and " +
+         n(g.copies, "copy", "copies") + ", " + Dur(g.gpu_ns) + " of GPU time";
 }
 
 }  // namespace
@@ -755,6 +756,18 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
          DurD(l.delay_mean_ns) + ", p50 " + Dur(l.delay_p50_ns) + ", p95 " + Dur(l.delay_p95_ns) + "; launch cost " +
          Dur(l.launch_cost_ns) + " vs kernel time " + Dur(l.kernel_runtime_ns) + "; " +
          std::to_string(l.shorter_than_launch) + " ran shorter than their launch call.</p>\n";
+  if (r.graphs.launches > 0 || r.graphs.kernels > 0) {
+    o += "<h2>CUDA graphs</h2>\n<p>" + EscapeHtml(GraphSentence(r)) + ".</p>\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const KernelStats& k : r.graphs.top_kernels)
+      rows.push_back({H(k.name), std::to_string(k.count), Dur(k.total_ns)});
+    if (!rows.empty()) o += HtmlTable({"kernel", "count", "total"}, rows);
+  }
+  if (!r.compiled_regions.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const CpuOpStats& c : r.compiled_regions) rows.push_back({H(c.name), std::to_string(c.count), Dur(c.total_ns)});
+    o += "<h2>Compiled regions</h2>\n" + HtmlTable({"region", "count", "total"}, rows);
+  }
   if (!r.identical_launches.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const RepeatedLaunch& x : r.identical_launches)

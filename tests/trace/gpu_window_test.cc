@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "trace/analysis.h"
+#include "trace/report_render.h"
 #include "trace/trace_test_data.h"
 
 namespace gpugate {
@@ -228,6 +229,26 @@ TEST(GpuWindowTest, CommunicationOverlapAndSteps) {
   EXPECT_EQ(r.steps[1].end_ns, 170);
   ASSERT_EQ(r.compiled_regions.size(), 1u);
   EXPECT_EQ(r.compiled_regions[0].total_ns, 30);
+}
+
+TEST(GpuWindowTest, GraphAndRegionNamesAreEscapedInEveryOutput) {
+  const std::string evil = "<script>alert(1)</script>|*_\x1b[31m";
+  std::vector<TraceEvent> ev = {Runtime("cudaGraphLaunch", 0, 20, 9), Kernel(evil, 7, 100, 10, 9),
+                                Ev('X', TraceCategory::kCpuOp, "Torch-Compiled Region: " + evil, 0, 50)};
+  TraceReport r = RunEvents(ev);
+  TraceFindingSet f;
+  f.policy = "default";
+  const std::string html = RenderTraceHtml(r, f), md = RenderTraceMarkdown(r, f), text = RenderTraceConsole(r, f);
+  EXPECT_NE(html.find("CUDA graphs"), std::string::npos);
+  EXPECT_NE(html.find("Compiled regions"), std::string::npos);
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert"), std::string::npos);
+  EXPECT_NE(md.find("### CUDA graphs"), std::string::npos);
+  EXPECT_EQ(md.find("<script>alert"), std::string::npos);
+  EXPECT_NE(text.find("CUDA graphs: 1 graph launch ran 1 kernel and 0 copies"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  const std::string json = RenderTraceJson(r, f);
+  EXPECT_NE(json.find("\"graph_count\": 1"), std::string::npos);
 }
 
 }  // namespace

@@ -142,6 +142,24 @@ struct KernelAttr {
 struct ThreadState {
   std::string label;
   std::priority_queue<CpuFrame, std::vector<CpuFrame>, LaterFirst> pending;
+  std::deque<CpuFrame> run;  ///< frames that arrived in order (see State::run)
+  size_t Pending() const { return pending.size() + run.size(); }
+  /// Adds a frame to the nesting window.
+  void Push(const CpuFrame& f) {
+    if (run.empty() || LaterFirst{}(f, run.back())) run.push_back(f);
+    else pending.push(f);
+  }
+  /// Takes the earliest frame out of the nesting window.
+  CpuFrame PopEarliest() {
+    if (!run.empty() && (pending.empty() || LaterFirst{}(pending.top(), run.front()))) {
+      CpuFrame f = run.front();
+      run.pop_front();
+      return f;
+    }
+    CpuFrame f = pending.top();
+    pending.pop();
+    return f;
+  }
   struct Open {
     CpuFrame f;
     int64_t child_ns;
@@ -550,10 +568,9 @@ struct TraceAnalyzer::State {
     ThreadState& t = threads[thread];
     if (opt.collect_flame) t.frames.push_back(f);
     if (!nests) return;
-    t.pending.push(f);
-    if (t.pending.size() > kReorderWindow) {
-      CpuFrame next = t.pending.top();
-      t.pending.pop();
+    t.Push(f);
+    if (t.Pending() > kReorderWindow) {
+      CpuFrame next = t.PopEarliest();
       Nest(t, next);
     }
   }
@@ -672,9 +689,8 @@ void TraceAnalyzer::OnEvent(const TraceEvent& e) {
 void TraceAnalyzer::State::DrainCpu(TraceReport& rep) {
   State& s = *this;
   for (ThreadState& t : s.threads) {
-    while (!t.pending.empty()) {
-      CpuFrame f = t.pending.top();
-      t.pending.pop();
+    while (t.Pending() > 0) {
+      CpuFrame f = t.PopEarliest();
       s.Nest(t, f);
     }
     while (!t.stack.empty()) s.Close(t);

@@ -494,6 +494,23 @@ inline bool Eq(const char* s, size_t n, const char* lit, size_t m) {
 }
 #define GPUGATE_KEY_IS(lit) Eq(s, n, lit, sizeof(lit) - 1)
 
+/// The spelling of a key LookupEventKey knows (for messages).
+const char* EventKeyText(EventKey k) {
+  switch (k) {
+    case EventKey::kPh: return "ph";
+    case EventKey::kCat: return "cat";
+    case EventKey::kName: return "name";
+    case EventKey::kTs: return "ts";
+    case EventKey::kDur: return "dur";
+    case EventKey::kPid: return "pid";
+    case EventKey::kTid: return "tid";
+    case EventKey::kId: return "id";
+    case EventKey::kArgs: return "args";
+    case EventKey::kScope: return "s";
+    default: return "?";
+  }
+}
+
 EventKey LookupEventKey(const char* s, size_t n) {
   switch (n) {
     case 1:
@@ -686,8 +703,6 @@ class Handler {
       std::string key(s, std::min<size_t>(n, 60));
       return Fail((where.empty() ? "" : where + ": ") + "duplicate key '" + key + "'", n + 2);
     }
-    if (stack_.back() == Frame::kEvent || stack_.back() == Frame::kRoot)
-      key_text_.assign(s, n);
     return true;
   }
 
@@ -772,7 +787,7 @@ class Handler {
   }
 
   bool WrongType(const char* got, size_t back) {
-    return Fail("traceEvents[" + std::to_string(event_index_) + "]." + key_text_ +
+    return Fail("traceEvents[" + std::to_string(event_index_) + "]." + EventKeyText(event_key_) +
                     ": expected " + ExpectedFor(event_key_) + ", got " + got,
                 back);
   }
@@ -893,7 +908,7 @@ class Handler {
         if (!is_number) return WrongType(type, back);
         auto ns = MicrosTextToNanos(text);
         if (!ns)
-          return Fail("traceEvents[" + std::to_string(event_index_) + "]." + key_text_ +
+          return Fail("traceEvents[" + std::to_string(event_index_) + "]." + EventKeyText(event_key_) +
                           ": number out of range: " + std::string(text),
                       back);
         if (event_key_ == EventKey::kTs) {
@@ -1063,7 +1078,6 @@ class Handler {
   DistKey dist_key_ = DistKey::kOther;
   int dim_index_ = 0;
   int* dim_target_ = nullptr;
-  std::string key_text_;
   TraceEvent event_;
   int64_t event_index_ = 0;
   bool saw_events_ = false;
@@ -1163,11 +1177,16 @@ class TraceJsonParser {
     return in_.data()[in_.pos_];
   }
 
-  void SkipWs() {
-    if (in_.pos_ < in_.len_) {  // most often no or one space
-      char c = in_.data()[in_.pos_];
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
-    }
+  __attribute__((always_inline)) void SkipWs() {
+    // Most often no space or one: the '\0' sentinel at len_ ends the loop.
+    const char* d = in_.data();
+    size_t i = in_.pos_;
+    while (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t') ++i;
+    in_.pos_ = i;
+    if (i < in_.len_) return;
+    SkipWsSlow();
+  }
+  __attribute__((noinline)) void SkipWsSlow() {
     for (;;) {
       while (in_.pos_ < in_.len_) {
         char c = in_.data()[in_.pos_];
@@ -1327,7 +1346,7 @@ class TraceJsonParser {
   }
 
   /// Position of the first '"', '\\' or control character in [p, end), or end.
-  static size_t ScanPlain(const char* p, size_t from, size_t end) {
+  __attribute__((always_inline)) static size_t ScanPlain(const char* p, size_t from, size_t end) {
     size_t i = from;
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
@@ -1351,7 +1370,20 @@ class TraceJsonParser {
   /// A string at in_.pos_ (the opening quote). On return *s/*n point into
   /// the buffer (no escapes) or into scratch_ (escapes decoded); in_.pos_ is
   /// after the closing quote.
-  bool ScanString(const char** s, size_t* n) {
+  __attribute__((always_inline)) bool ScanString(const char** s, size_t* n) {
+    // Fast path: no escape, the closing quote in the buffer.
+    const size_t start = in_.pos_ + 1;
+    const size_t i = ScanPlain(in_.data(), start, in_.len_);
+    if (i < in_.len_ && in_.data()[i] == '"') {
+      *s = in_.data() + start;
+      *n = i - start;
+      in_.pos_ = i + 1;
+      return true;
+    }
+    return ScanStringSlow(s, n);
+  }
+
+  __attribute__((noinline)) bool ScanStringSlow(const char** s, size_t* n) {
     ++in_.pos_;  // opening quote
     size_t start = in_.pos_;
     bool escaped = false;

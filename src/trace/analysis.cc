@@ -58,7 +58,7 @@ struct GpuRec {
   int64_t launch_dur = 0;
   uint32_t name;
   uint32_t thread = UINT32_MAX;  ///< launching CPU thread
-  uint16_t stream;               ///< index into State::streams
+  uint32_t stream;               ///< index into State::streams
   GpuKind kind;
   bool waiting = false;          ///< listed in State::waiting_gpu
   bool graph = false;            ///< launched by a CUDA graph launch call
@@ -74,8 +74,8 @@ struct DeviceSweep {
   int64_t unions[5] = {0, 0, 0, 0, 0};
   int64_t comm_front = INT64_MIN, comm_union = 0;  ///< NCCL kernels alone
   DeviceStats d;
-  std::map<uint16_t, StreamStats> streams;
-  std::map<uint16_t, int64_t> stream_front;
+  std::map<uint32_t, StreamStats> streams;
+  std::map<uint32_t, int64_t> stream_front;
   std::map<uint32_t, KernelStats> kernels;
 };
 
@@ -199,7 +199,7 @@ struct TraceAnalyzer::State {
   std::vector<bool> name_nccl;
 
   std::vector<std::pair<int64_t, int64_t>> streams;  // (device, stream)
-  std::map<std::pair<int64_t, int64_t>, uint16_t> stream_ids;
+  std::map<std::pair<int64_t, int64_t>, uint32_t> stream_ids;
 
   // GPU activities in the reorder window: records live in `pool` (freed slots
   // are reused), `heap` orders their slots by start, longest first at equal
@@ -259,12 +259,12 @@ struct TraceAnalyzer::State {
     return id;
   }
 
-  uint16_t StreamId(int64_t device, int64_t stream) {
+  uint32_t StreamId(int64_t device, int64_t stream) {
     auto key = std::make_pair(device, stream);
     auto it = stream_ids.find(key);
     if (it != stream_ids.end()) return it->second;
-    uint16_t id = static_cast<uint16_t>(std::min<size_t>(streams.size(), UINT16_MAX));
-    if (streams.size() < UINT16_MAX) streams.push_back(key);
+    uint32_t id = static_cast<uint32_t>(streams.size());
+    streams.push_back(key);
     stream_ids.emplace(key, id);
     return id;
   }

@@ -25,7 +25,8 @@ nanoseconds from their decimal text, rounding half up (as gpugate does).
 
     scripts/trace_reference.py TRACE [--kernel-wait-ns 30000]
 
-Prints one line per device. The figures in tests/trace/gpu_window_test.cc were
+Prints one line per stream (the same classes over the gaps between the
+stream's own activities, as HTA does per stream) and one per device. The figures in tests/trace/gpu_window_test.cc were
 produced with this script.
 """
 import argparse
@@ -62,6 +63,36 @@ def union(intervals):
     return total
 
 
+def classify(acts, launches, threshold):
+    """Busy union and idle classes of start-sorted activities (see above)."""
+    host = kernel = other = busy = 0
+    front = None
+    for s, e, _, _, corr, _ in acts:
+        if front is not None and s > front:
+            gap = s - front
+            launch = launches.get(int(corr)) if corr is not None else None
+            if launch is not None and launch > front:
+                host += gap
+            elif gap < threshold:
+                kernel += gap
+            else:
+                other += gap
+        if front is None or s >= front:
+            busy += e - s
+        elif e > front:
+            busy += e - front
+        front = e if front is None else max(front, e)
+    return busy, host, kernel, other
+
+
+def print_streams(dev, acts, launches, threshold):
+    for stream in sorted({r[5] for r in acts}):
+        mine = [r for r in acts if r[5] == stream]
+        busy, host, kernel, other = classify(mine, launches, threshold)
+        print("device %d stream %d busy_ns %d host_wait_ns %d kernel_wait_ns %d other_ns %d activities %d"
+              % (dev, stream, busy, host, kernel, other, len(mine)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trace")
@@ -84,7 +115,8 @@ def main():
             kind = GPU_CATS[cat]
             if kind == "kernel" and "nccl" in e.get("name", "").lower():
                 kind = "comm"
-            gpu.setdefault(dev, []).append((ts, ts + dur, order, kind, a.get("correlation")))
+            stream = int(a["stream"]) if "stream" in a else int(e["tid"])
+            gpu.setdefault(dev, []).append((ts, ts + dur, order, kind, a.get("correlation"), stream))
     for dev in sorted(gpu):
         acts = sorted(gpu[dev], key=lambda r: (r[0], -r[1], r[2]))
         start = min(r[0] for r in acts)
@@ -94,7 +126,7 @@ def main():
         comp_comm = union([(r[0], r[1]) for r in acts if r[3] in ("kernel", "comm")])
         host = kernel = other = 0
         front = None
-        for s, e, _, _, corr in acts:
+        for s, e, _, _, corr, _ in acts:
             if front is not None and s > front:
                 gap = s - front
                 launch = launches.get(int(corr)) if corr is not None else None
@@ -106,6 +138,7 @@ def main():
                     other += gap
             front = e if front is None else max(front, e)
         window = end - start
+        print_streams(dev, acts, launches, args.kernel_wait_ns)
         print("device %d window_ns %d busy_ns %d idle_ns %d idle_pct %.4f host_wait_ns %d kernel_wait_ns %d "
               "other_ns %d compute_ns %d communication_ns %d activities %d"
               % (dev, window, busy, window - busy, 100.0 * (window - busy) / window if window else 0.0,

@@ -60,6 +60,29 @@ TEST(GpuWindowTest, FixtureTracesMatchTheIndependentComputation) {
   }
 }
 
+TEST(GpuWindowTest, PerStreamIdleMatchesTheIndependentComputation) {
+  // scripts/trace_reference.py's "stream" lines for the two-stream fixture.
+  struct Stream {
+    int64_t stream, busy_ns, host_wait_ns, kernel_wait_ns, other_ns;
+  };
+  const Stream kExpected[] = {{7, 48745000, 15976739000, 91000, 0}, {20, 1071000, 13582776000, 8000, 0}};
+  auto r = AnalyzeTrace(TraceDataPath("kineto_simple_add_a100.json"), AnalysisOptions{});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->devices.size(), 1u);
+  ASSERT_EQ(r->devices[0].streams.size(), 2u);
+  for (const Stream& x : kExpected) {
+    SCOPED_TRACE(x.stream);
+    const StreamStats* s = nullptr;
+    for (const StreamStats& st : r->devices[0].streams)
+      if (st.stream == x.stream) s = &st;
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->busy_ns, x.busy_ns);
+    EXPECT_EQ(s->idle.host_wait_ns, x.host_wait_ns);
+    EXPECT_EQ(s->idle.kernel_wait_ns, x.kernel_wait_ns);
+    EXPECT_EQ(s->idle.other_ns, x.other_ns);
+  }
+}
+
 TEST(GpuWindowTest, TraceWithoutGpuActivityHasNoWindow) {
   auto r = AnalyzeTrace(TraceDataPath("kineto_cupti_profiler_range.json"), AnalysisOptions{});
   ASSERT_TRUE(r.ok()) << r.error().message;

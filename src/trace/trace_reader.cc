@@ -1419,7 +1419,7 @@ class TraceJsonParser {
         return true;
       }
       if (c < 0x20)
-        return Fail(c == 0 ? rapidjson::kParseErrorStringMissQuotationMark : rapidjson::kParseErrorStringInvalidEncoding);
+        return Fail(c == 0 ? rapidjson::kParseErrorStringMissQuotationMark : rapidjson::kParseErrorStringEscapeInvalid);
       // A backslash: switch to decoding into scratch_.
       if (!escaped) {
         escaped = true;
@@ -1429,11 +1429,13 @@ class TraceJsonParser {
     }
   }
 
-  /// Decodes the escape at in_.pos_ (the backslash) into scratch_.
+  /// Decodes the escape at in_.pos_ (the backslash) into scratch_. Every
+  /// error of an escape is reported at its backslash (as RapidJSON does).
   bool Escape(size_t& start) {
     const size_t escape_at = in_.pos_;
+    auto bad = [&](rapidjson::ParseErrorCode code) { return FailAt(escape_at, code); };
     ++in_.pos_;
-    if (!Have(start)) return Fail(rapidjson::kParseErrorStringMissQuotationMark);
+    if (!Have(start)) return bad(rapidjson::kParseErrorStringEscapeInvalid);
     char e = in_.data()[in_.pos_];
     switch (e) {
       case '"': scratch_ += '"'; break;
@@ -1447,39 +1449,38 @@ class TraceJsonParser {
       case 'u': {
         ++in_.pos_;
         unsigned cp;
-        if (!Hex4(start, &cp)) return false;
+        if (!Hex4(start, &cp)) return bad(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex);
         if (cp >= 0xD800 && cp <= 0xDBFF) {
           // A high surrogate must be followed by \u and a low surrogate.
-          if (!Have(start) || in_.data()[in_.pos_] != '\\') return Fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
+          if (!Have(start) || in_.data()[in_.pos_] != '\\') return bad(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
           ++in_.pos_;
-          if (!Have(start) || in_.data()[in_.pos_] != 'u') return Fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
+          if (!Have(start) || in_.data()[in_.pos_] != 'u') return bad(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
           ++in_.pos_;
           unsigned low;
-          if (!Hex4(start, &low)) return false;
-          if (low < 0xDC00 || low > 0xDFFF) return Fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
+          if (!Hex4(start, &low)) return bad(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex);
+          if (low < 0xDC00 || low > 0xDFFF) return bad(rapidjson::kParseErrorStringUnicodeSurrogateInvalid);
           cp = (((cp - 0xD800) << 10) | (low - 0xDC00)) + 0x10000;
         }
         AppendUtf8(cp);
         return true;
       }
-      default:
-        in_.pos_ = escape_at;
-        return Fail(rapidjson::kParseErrorStringEscapeInvalid);
+      default: return bad(rapidjson::kParseErrorStringEscapeInvalid);
     }
     ++in_.pos_;
     return true;
   }
 
+  /// Four hex digits at in_.pos_; false (nothing reported) when they are not.
   bool Hex4(size_t& start, unsigned* out) {
     unsigned v = 0;
     for (int k = 0; k < 4; ++k) {
-      if (!Have(start)) return Fail(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex);
+      if (!Have(start)) return false;
       char c = in_.data()[in_.pos_];
       unsigned d;
       if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
       else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
       else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-      else return Fail(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex);
+      else return false;
       v = v * 16 + d;
       ++in_.pos_;
     }

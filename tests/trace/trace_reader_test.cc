@@ -157,6 +157,41 @@ TEST(TraceReaderTest, NonJsonPointsAtLineAndColumn) {
   EXPECT_EQ(r.error().message.rfind("bad.json:2:14: not valid JSON: ", 0), 0u) << r.error().message;
 }
 
+TEST(TraceReaderTest, StringErrorsPointWhereRapidJsonPoints) {
+  // Same codes and offsets as RapidJSON 1.1.0's reader: escape errors at
+  // the backslash, a raw control character where it stands.
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  const Case kCases[] = {
+      {"{\"traceEvents\": [{\"name\": \"a\\qb\"}]}", "s.json:1:29: not valid JSON: Invalid escape character in string."},
+      {"{\"traceEvents\": [{\"name\": \"a\\u12x4\"}]}",
+       "s.json:1:29: not valid JSON: Incorrect hex digit after \\u escape in string."},
+      {"{\"traceEvents\": [{\"name\": \"a\\ud800\\u0041\"}]}",
+       "s.json:1:29: not valid JSON: The surrogate pair in string is invalid."},
+      {"{\"traceEvents\": [{\"name\": \"a\nb\"}]}", "s.json:1:29: not valid JSON: Invalid escape character in string."},
+      {"{\"traceEvents\": [{\"ts\": 1.}]}", "s.json:1:27: not valid JSON: Miss fraction part in number."},
+      {"{\"traceEvents\": [{\"ts\": -x}]}", "s.json:1:26: not valid JSON: Invalid value."},
+      {"{\"traceEvents\": [{},]}", "s.json:1:21: not valid JSON: Invalid value."},
+      {"{\"traceEvents\": []} x", "s.json:1:21: not valid JSON: The document root must not be followed by other values."},
+  };
+  for (const Case& c : kCases) {
+    Collect sink;
+    auto r = ReadTraceFromString(c.text, "s.json", sink);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().message, c.expected) << c.text;
+  }
+  // Escapes decode to UTF-8, surrogate pairs included.
+  Collect sink;
+  auto r = ReadTraceFromString(
+      "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"name\": \"\\u00e9\\ud83d\\ude00\\t\\\"\"}]}",
+      "u.json", sink);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(sink.events.size(), 1u);
+  EXPECT_EQ(sink.events[0].name, "\xc3\xa9\xf0\x9f\x98\x80\t\"");
+}
+
 TEST(TraceReaderTest, TruncatedFileIsReported) {
   std::string text = testing::kHandTrace;
   text.resize(text.size() / 2);

@@ -218,7 +218,10 @@ struct TraceAnalyzer::State {
   LaunchStats launch;
   std::map<uint32_t, ShortKernel> short_by_name;
   std::vector<GpuRec> flame_gpu;  ///< swept activities (flame graph only)
-  std::map<std::pair<int64_t, uint32_t>, KernelAttr> kernel_attr;  // (device, name)
+  std::unordered_map<uint64_t, KernelAttr> kernel_attr;  // AttrKey(device, name)
+  static uint64_t AttrKey(int64_t device, uint32_t name) {
+    return (static_cast<uint64_t>(device) << 32) ^ name;
+  }
   std::map<std::tuple<int64_t, std::string, std::string>, MemcpyStats> traffic;
 
   std::unordered_map<int64_t, RuntimeRec> runtime;
@@ -246,10 +249,32 @@ struct TraceAnalyzer::State {
   int64_t h2d_untracked = 0;
   // Compute-kernel launches per (device, name, grid, block): count, total ns.
   using LaunchConfig = std::tuple<int64_t, uint32_t, std::array<int, 6>>;
-  std::map<LaunchConfig, std::pair<int64_t, int64_t>> configs;
+  struct LaunchConfigHash {
+    size_t operator()(const LaunchConfig& k) const {
+      uint64_t h = static_cast<uint64_t>(std::get<0>(k)) * 0x9E3779B97F4A7C15ULL ^ std::get<1>(k);
+      for (int v : std::get<2>(k)) h = (h ^ static_cast<uint32_t>(v)) * 0x100000001B3ULL;
+      return static_cast<size_t>(h);
+    }
+  };
+  std::unordered_map<LaunchConfig, std::pair<int64_t, int64_t>, LaunchConfigHash> configs;
   int64_t configs_untracked = 0;
 
+  /// Recently interned names by a cheap fingerprint (length, first and last
+  /// bytes): a hit costs one comparison instead of hashing a long kernel name.
+  struct InternSlot {
+    uint32_t id = UINT32_MAX;
+  };
+  std::array<InternSlot, 1024> intern_cache{};
   uint32_t Intern(const std::string& name) {
+    size_t fp = name.size() * 131;
+    if (!name.empty()) fp += static_cast<unsigned char>(name.front()) * 31 + static_cast<unsigned char>(name.back()) +
+                             static_cast<unsigned char>(name[name.size() / 2]) * 7;
+    InternSlot& slot = intern_cache[fp & (intern_cache.size() - 1)];
+    if (slot.id != UINT32_MAX && names[slot.id] == name) return slot.id;
+    slot.id = InternSlow(name);
+    return slot.id;
+  }
+  uint32_t InternSlow(const std::string& name) {
     auto it = name_ids.find(name);
     if (it != name_ids.end()) return it->second;
     uint32_t id = static_cast<uint32_t>(names.size());
@@ -343,7 +368,7 @@ struct TraceAnalyzer::State {
     }
     if (run.size() + heap.size() > std::max<size_t>(opt.gpu_reorder_window, 1)) SweepEarliest();
     if (kind == GpuKind::kCompute || kind == GpuKind::kCommunication) {
-      KernelAttr& a = kernel_attr[{device, r.name}];
+      KernelAttr& a = kernel_attr[AttrKey(device, r.name)];
       if (e.occupancy_pct) {
         a.occ_sum += *e.occupancy_pct;
         ++a.occ_n;
@@ -731,7 +756,7 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
       k.communication = s.name_nccl[name];
       k.mean_ns = static_cast<double>(k.total_ns) / k.count;
       k.share = d.kernel_time_ns > 0 ? static_cast<double>(k.total_ns) / d.kernel_time_ns : 0;
-      auto attr = s.kernel_attr.find({d.device, name});
+      auto attr = s.kernel_attr.find(AttrKey(d.device, name));
       if (attr != s.kernel_attr.end()) {
         const KernelAttr& a = attr->second;
         if (a.occ_n) k.mean_occupancy_pct = a.occ_sum / a.occ_n;
@@ -892,7 +917,9 @@ void TraceAnalyzer::State::CollectIdenticalLaunches(TraceReport& rep) {
     if (a.device != b.device) return a.device < b.device;
     if (a.count != b.count) return a.count > b.count;
     if (a.total_ns != b.total_ns) return a.total_ns < b.total_ns;
-    return a.name < b.name;
+    if (a.name != b.name) return a.name < b.name;
+    if (!std::equal(a.grid, a.grid + 3, b.grid)) return std::lexicographical_compare(a.grid, a.grid + 3, b.grid, b.grid + 3);
+    return std::lexicographical_compare(a.block, a.block + 3, b.block, b.block + 3);
   });
   for (size_t i = 0, kept = 0; i < configs.size(); ++i) {
     kept = i > 0 && configs[i].device == configs[i - 1].device ? kept + 1 : 0;

@@ -4,6 +4,7 @@
 // pass, plus a second one for --timeline.
 // `gpugate analyze DIR|TRACES...` with several traces: one per rank of a
 // job, analysed in parallel, and the multi-rank report (trace/ranks.h).
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -145,7 +146,7 @@ int AnalyzeManyRanks(const AnalyzeArgs& a, const std::vector<std::string>& trace
   ropt.straggler_threshold = a.straggler_pct / 100;
   RanksReport report = AnalyzeRanks(std::move(ranks).value(), std::move(baseline), ropt);
   RanksRenderInfo info;
-  info.jobs = a.jobs;
+  info.jobs = static_cast<int>(std::min(static_cast<size_t>(a.jobs), traces.size()));  // threads that ran
   info.top_n = a.top;
   const bool stdout_taken = IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html);
   if (!stdout_taken) std::cout << RenderRanksConsole(report, info) << std::flush;

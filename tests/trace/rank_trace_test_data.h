@@ -12,6 +12,7 @@
 // last step's last kernel.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ inline std::string RankTrace(const RankTraceSpec& s) {
               const std::string& args) {
     std::string json_name;
     for (char c : name) {
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+        json_name += buf;
+        continue;
+      }
       if (c == '"' || c == '\\') json_name += '\\';
       json_name += c;
     }

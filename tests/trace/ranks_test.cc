@@ -317,6 +317,7 @@ TEST_F(RankFilesTest, HostileNamesAreEscapedInEveryFormat) {
   const std::string name = "r\x1b[31m<b>|*_#\xe2\x80\xae.json";
   std::string a = Write(name, spec);
   spec.rank = 1;
+  spec.nccl_names = RankTraceSpec().nccl_names;
   std::string b = Write("plain.json", spec);
   auto ranks = AnalyzeRankTraces({a, b}, {}, 2);
   ASSERT_TRUE(ranks.ok()) << ranks.error().message;

@@ -248,7 +248,7 @@ std::string RenderRanksConsole(const RanksReport& r, const RanksRenderInfo& info
 std::string RenderRanksMarkdown(const RanksReport& r, const RanksRenderInfo& info) {
   std::string o = "## gpugate trace analysis: many ranks\n";
   for (const Section& s : Sections(r, info)) {
-    o += "\n### " + EscapeMarkdown(s.title) + "\n\n";
+    o += (o.ends_with("\n\n") ? "### " : "\n### ") + EscapeMarkdown(s.title) + "\n\n";
     for (const std::string& l : s.lines) o += EscapeMarkdown(l) + "\n\n";
     const Table& t = s.table;
     if (t.rows.empty()) continue;

@@ -270,6 +270,22 @@ TEST_F(RankFilesTest, DirectoryListsTracesSortedAndRanksComeFromTheTraces) {
   }
 }
 
+TEST_F(RankFilesTest, ThreadCountDoesNotChangeTheResult) {
+  std::vector<std::string> paths;
+  for (int r = 0; r < 6; ++r) {
+    RankTraceSpec spec;
+    spec.rank = r;
+    spec.step_us = {200 + 10 * r, 200, 240 - 5 * r};
+    spec.compute_us = 50 + r;
+    paths.push_back(Write("r" + std::to_string(r) + ".json", spec));
+  }
+  auto serial = AnalyzeRankTraces(paths, {}, 1);
+  auto parallel = AnalyzeRankTraces(paths, {}, 4);
+  ASSERT_TRUE(serial.ok() && parallel.ok());
+  EXPECT_EQ(RenderRanksJson(AnalyzeRanks(*serial, {}, {}), {}), RenderRanksJson(AnalyzeRanks(*parallel, {}, {}), {}));
+  EXPECT_EQ((*parallel)[5].compute_ns, 3 * 55000);
+}
+
 TEST_F(RankFilesTest, RankIsTheInputPositionWithoutDistributedInfo) {
   RankTraceSpec spec;
   spec.distributed_info = false;

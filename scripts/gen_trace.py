@@ -10,6 +10,13 @@ External id, device, stream, grid, block, registers, shared memory,
 occupancy); every 8th iteration adds a memcpy, every 16th a [memory] instant
 event. Timestamps are fractional microseconds (ns resolution), as in recent
 Kineto traces. The file is not committed: generate it into /tmp.
+
+For a multi-rank job, write one file per rank with --rank R --world-size W
+(distributedInfo) and --step-every N (a "ProfilerStep#K" user_annotation
+around every N iterations; use a different --seed per rank):
+
+    for r in 0 1 2 3; do scripts/gen_trace.py /tmp/job/rank$r.json --size 250M \
+        --rank $r --world-size 4 --step-every 500 --seed $((r + 1)); done
 """
 import argparse
 import gzip
@@ -39,7 +46,7 @@ HEADER = """{
      "regsPerMultiprocessor": 65536, "warpSize": 32, "sharedMemPerBlock": 49152,
      "sharedMemPerMultiprocessor": 167936, "numSms": 108, "sharedMemPerBlockOptin": 166912}
   ],
-  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 1},
+  "distributedInfo": {"backend": "nccl", "rank": %(rank)d, "world_size": %(world_size)d},
   "traceEvents": [
   {"name": "process_name", "ph": "M", "ts": 1712195495000000.000, "pid": 1102, "tid": 0, "args": {"name": "python"}},
   {"name": "thread_name", "ph": "M", "ts": 1712195495000000.000, "pid": 0, "tid": 7, "args": {"name": "stream 7 "}}"""
@@ -62,6 +69,10 @@ def main():
     ap.add_argument("--size", default="1G", help="target size of the JSON text (e.g. 250M, 1G)")
     ap.add_argument("--gzip", action="store_true", help="write gzip-compressed output")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rank", type=int, default=0, help="distributedInfo.rank")
+    ap.add_argument("--world-size", type=int, default=1, help="distributedInfo.world_size")
+    ap.add_argument("--step-every", type=int, default=0,
+                    help="a ProfilerStep#K annotation around every N iterations (0: none)")
     args = ap.parse_args()
     target = parse_size(args.size)
     rnd = random.Random(args.seed)
@@ -71,8 +82,12 @@ def main():
     corr = 1
     alloc = 0
     with opener(args.out, "wt") as f:
-        f.write(HEADER)
-        written += len(HEADER)
+        header = HEADER % {"rank": args.rank, "world_size": args.world_size}
+        f.write(header)
+        written += len(header)
+        step = 0
+        step_start = t
+        step_iters = 0
         while written < target:
             chunk = []
             for _ in range(2000):
@@ -125,6 +140,15 @@ def main():
                 # random gap: the GPU is mostly busy, as in a training step.
                 t = max(start + launch + 12000, gstart + dur_k - 8000)
                 corr += 1
+                if args.step_every > 0:
+                    step_iters += 1
+                    if step_iters == args.step_every:
+                        chunk.append(',\n  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", '
+                                     '"pid": 1102, "tid": 1102, "ts": %s, "dur": %s, "args": {"External id": %d}}'
+                                     % (step, us(step_start), us(t - step_start), 2000000000 + step))
+                        step += 1
+                        step_start = t
+                        step_iters = 0
             text = "".join(chunk)
             f.write(text)
             written += len(text)

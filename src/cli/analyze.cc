@@ -2,14 +2,20 @@
 // Chrome or Kineto trace and what the policy's rules find in it, with
 // optional flame graph, timeline export and memory timeline. One streaming
 // pass, plus a second one for --timeline.
+// `gpugate analyze DIR|TRACES...` with several traces: one per rank of a
+// job, analysed in parallel, and the multi-rank report (trace/ranks.h).
+#include <algorithm>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "cli/command.h"
 #include "config/policy.h"
 #include "trace/analysis.h"
 #include "trace/findings.h"
 #include "trace/flame.h"
+#include "trace/ranks.h"
+#include "trace/ranks_render.h"
 #include "trace/report_render.h"
 #include "trace/timeline.h"
 #include "util/file_write.h"
@@ -22,7 +28,11 @@ namespace gpugate {
 namespace {
 
 struct AnalyzeArgs {
-  std::string trace;
+  std::vector<std::string> inputs;  ///< traces or directories of traces
+  std::vector<std::string> baseline;  ///< --baseline: another job's traces (many ranks)
+  std::string trace;                ///< the one trace (single-trace analysis)
+  int jobs = 0;
+  double straggler_pct = 10;
   std::string json, markdown, html, flame, timeline, memory, policy;
   std::string timeline_categories, timeline_window;
   bool timeline_top_kernels = false;
@@ -101,13 +111,64 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
   return Status::Ok();
 }
 
+/// The options of the single-trace analysis that a multi-rank run does not
+/// have; each one given is an error.
+Status CheckManyRanksOptions(const AnalyzeArgs& a, size_t traces) {
+  const std::pair<const char*, bool> single_only[] = {
+      {"--policy", !a.policy.empty()},     {"--flame", !a.flame.empty()},
+      {"--timeline", !a.timeline.empty()}, {"--timeline-categories", !a.timeline_categories.empty()},
+      {"--timeline-window", !a.timeline_window.empty()}, {"--timeline-top-kernels", a.timeline_top_kernels},
+      {"--memory", !a.memory.empty()}};
+  for (const auto& [name, given] : single_only)
+    if (given)
+      return InputError(std::string("analyze: ") + name + " applies to one trace; got " + std::to_string(traces) +
+                        " traces (the multi-rank report has no " + name + ")");
+  return Status::Ok();
+}
+
+/// Several traces, one per rank: analysed in parallel, reduced to the
+/// multi-rank report, rendered.
+int AnalyzeManyRanks(const AnalyzeArgs& a, const std::vector<std::string>& traces, const AnalysisOptions& opt) {
+  if (Status s = CheckManyRanksOptions(a, traces.size()); !s.ok()) return ReportError(s.error());
+  std::vector<RankSummary> baseline;
+  if (!a.baseline.empty()) {
+    auto base_paths = ExpandTraceInputs(a.baseline);
+    if (!base_paths.ok()) return ReportError(base_paths.error().WithContext("--baseline"));
+    auto base = AnalyzeRankTraces(*base_paths, opt, a.jobs);
+    if (!base.ok()) return ReportError(base.error().WithContext("--baseline"));
+    baseline = std::move(base).value();
+  }
+  auto ranks = AnalyzeRankTraces(traces, opt, a.jobs);
+  if (!ranks.ok()) return ReportError(ranks.error());
+  for (const RankSummary& r : *ranks)
+    if (r.devices == 0) ReportWarning(r.path + ": no GPU activity (rank " + std::to_string(r.rank) + ")");
+  RanksOptions ropt;
+  ropt.straggler_threshold = a.straggler_pct / 100;
+  RanksReport report = AnalyzeRanks(std::move(ranks).value(), std::move(baseline), ropt);
+  RanksRenderInfo info;
+  info.jobs = static_cast<int>(std::min(static_cast<size_t>(a.jobs), traces.size()));  // threads that ran
+  info.top_n = a.top;
+  const bool stdout_taken = IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html);
+  if (!stdout_taken) std::cout << RenderRanksConsole(report, info) << std::flush;
+  if (!a.json.empty())
+    if (Status s = WriteFileAtomic(a.json, RenderRanksJson(report, info)); !s.ok()) return ReportError(s.error());
+  if (!a.markdown.empty())
+    if (Status s = WriteFileAtomic(a.markdown, RenderRanksMarkdown(report, info)); !s.ok())
+      return ReportError(s.error());
+  if (!a.html.empty())
+    if (Status s = WriteFileAtomic(a.html, RenderRanksHtml(report, info)); !s.ok()) return ReportError(s.error());
+  return 0;
+}
+
 }  // namespace
 
 int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   AnalyzeArgs a;
   po::options_description options("options");
   options.add_options()
-      ("trace", po::value<std::string>(&a.trace)->required(), "Chrome/Kineto trace (.json or .json.gz)")
+      ("trace", po::value<std::vector<std::string>>(&a.inputs)->required()->multitoken(),
+       "Chrome/Kineto trace (.json or .json.gz); several traces or a directory (its *.json, *.json.gz): "
+       "one trace per rank of a job, the multi-rank report")
       ("json", po::value<std::string>(&a.json), "write the analysis as JSON ('-' = stdout)")
       ("markdown", po::value<std::string>(&a.markdown), "write a Markdown report ('-' = stdout)")
       ("html", po::value<std::string>(&a.html), "write a self-contained HTML report ('-' = stdout)")
@@ -125,15 +186,39 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
       ("top", po::value<int>(&a.top)->default_value(10), "rows in top-N lists")
       ("device", po::value<int64_t>(), "analyse only this GPU")
       ("kernel-wait-ns", po::value<int64_t>(&a.kernel_wait_ns)->default_value(30000),
-       "idle gaps shorter than this (ns) are kernel-wait (HTA's consecutive_kernel_delay: 30 us)");
+       "idle gaps shorter than this (ns) are kernel-wait (HTA's consecutive_kernel_delay: 30 us)")
+      ("jobs,j", po::value<int>(&a.jobs)->default_value(0),
+       "many ranks: traces analysed at once (default 0: the number of hardware threads)")
+      ("straggler-threshold", po::value<double>(&a.straggler_pct)->default_value(10),
+       "many ranks: a step is a straggler step when its slowest rank exceeds the median by more than this percent")
+      ("baseline", po::value<std::vector<std::string>>(&a.baseline),
+       "many ranks: another job's traces to compare with, rank by rank: a directory, or one file per "
+       "--baseline (repeat it)");
   po::positional_options_description positional;
-  positional.add("trace", 1);
+  positional.add("trace", -1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   if (vm.count("device")) a.device = vm["device"].as<int64_t>();
   if (a.top < 1 || a.top > 10000)
     return ReportError(InputError("analyze: --top must be from 1 to 10000, got " + std::to_string(a.top)));
   if (a.kernel_wait_ns < 0) return ReportError(InputError("analyze: --kernel-wait-ns must not be negative"));
+  if (a.jobs < 0 || a.jobs > 1024)
+    return ReportError(InputError("analyze: --jobs must be from 0 to 1024, got " + std::to_string(a.jobs)));
+  if (a.jobs == 0) a.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!(a.straggler_pct >= 0 && a.straggler_pct <= 10000))
+    return ReportError(InputError("analyze: --straggler-threshold must be a percentage from 0 to 10000"));
+  auto traces = ExpandTraceInputs(a.inputs);
+  if (!traces.ok()) return ReportError(traces.error());
+  const bool many = traces->size() > 1 || !a.baseline.empty();
+  if (!many && !vm["straggler-threshold"].defaulted())
+    return ReportError(InputError("analyze: --straggler-threshold applies to several traces (one per rank)"));
+
+  AnalysisOptions opt;
+  opt.top_n = a.top;
+  opt.device = a.device;
+  opt.kernel_wait_threshold_ns = a.kernel_wait_ns;
+  if (many) return AnalyzeManyRanks(a, *traces, opt);
+  a.trace = traces->front();
   if (!a.flame.empty()) {
     auto html = FlameIsHtml(a.flame);
     if (!html.ok()) return ReportError(html.error());
@@ -143,10 +228,6 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   Result<Policy> policy = a.policy.empty() ? Result<Policy>(DefaultPolicy()) : LoadPolicyFile(a.policy);
   if (!policy.ok()) return ReportError(policy.error());
 
-  AnalysisOptions opt;
-  opt.top_n = a.top;
-  opt.device = a.device;
-  opt.kernel_wait_threshold_ns = a.kernel_wait_ns;
   opt.collect_flame = !a.flame.empty();
   opt.collect_memory_timeline = !a.memory.empty();
   auto report = AnalyzeTrace(a.trace, opt);

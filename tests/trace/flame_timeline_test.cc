@@ -355,7 +355,7 @@ TEST(TraceMemoryTimelineTest, PeakCarriesItsStepAndTimeInEveryFormat) {
 
   TraceFindingSet none;
   std::string console = RenderTraceConsole(r, none);
-  EXPECT_NE(console.find("Memory (GPU 0): peak allocated 1.58 GiB at 25.0 ms from the trace start, in "
+  EXPECT_NE(console.find("Memory (GPU 0): peak allocated 1.59 GiB at 25.0 ms from the trace start, in "
                          "ProfilerStep#3; peak reserved 1.65 GiB over 33 [memory] events"),
             std::string::npos)
       << console;
@@ -363,7 +363,7 @@ TEST(TraceMemoryTimelineTest, PeakCarriesItsStepAndTimeInEveryFormat) {
             std::string::npos)
       << console;
   std::string md = RenderTraceMarkdown(r, none);
-  EXPECT_NE(md.find("| GPU 0 | 1.58 GiB | 1.65 GiB | 25.0 ms | ProfilerStep#3 | 33 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| GPU 0 | 1.59 GiB | 1.65 GiB | 25.0 ms | ProfilerStep#3 | 33 |"), std::string::npos) << md;
   auto json = ParseJson(RenderTraceJson(r, none), "a.json");
   ASSERT_TRUE(json.ok()) << json.error().message;
   const auto& mem = json->Find("memory")->items;
@@ -373,9 +373,9 @@ TEST(TraceMemoryTimelineTest, PeakCarriesItsStepAndTimeInEveryFormat) {
   EXPECT_EQ(mem[1].Find("peak_offset_ns")->integer, 25000000);
   std::string html = RenderTraceHtml(r, none);
   EXPECT_NE(html.find("<h2>Memory</h2>"), std::string::npos);
-  EXPECT_NE(html.find("<td>GPU 0</td><td class=\"n\">1.58 GiB</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>GPU 0</td><td class=\"n\">1.59 GiB</td>"), std::string::npos) << html;
   EXPECT_NE(html.find("<svg width="), std::string::npos);
-  EXPECT_NE(html.find(">peak 1.58 GiB, ProfilerStep#3</text>"), std::string::npos);
+  EXPECT_NE(html.find(">peak 1.59 GiB, ProfilerStep#3</text>"), std::string::npos);
 }
 
 TEST(TraceMemoryTimelineTest, SvgIsStandaloneWithBothSeriesAndMarkedPeak) {
@@ -384,7 +384,7 @@ TEST(TraceMemoryTimelineTest, SvgIsStandaloneWithBothSeriesAndMarkedPeak) {
   std::string svg = RenderMemorySvg(r);
   EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0),
             0u);
-  EXPECT_NE(svg.find("GPU 0: peak allocated 1.58 GiB at 25.0 ms from the trace start, in ProfilerStep#3; "
+  EXPECT_NE(svg.find("GPU 0: peak allocated 1.59 GiB at 25.0 ms from the trace start, in ProfilerStep#3; "
                      "peak reserved 1.65 GiB"),
             std::string::npos)
       << svg;
@@ -478,7 +478,7 @@ TEST(AnalyzeFlameMemoryCliTest, FlameViewsAndMemorySvg) {
   EXPECT_NE(svg.out.find("in ProfilerStep#3; peak reserved"), std::string::npos) << svg.out;
   auto csv = testing::RunGpugate({"analyze", mem, "--memory", dir + "/m.csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_EQ(Lines(testing::ReadAll(dir + "/m.csv")).size(), 34u);  // header + every sample
+  EXPECT_EQ(Lines(testing::ReadAll(dir + "/m.csv")).size(), 35u);  // header + 34 samples (both devices)
   auto bad_memory = testing::RunGpugate({"analyze", mem, "--memory", dir + "/m.png"});
   EXPECT_EQ(bad_memory.exit_code, 2);
   EXPECT_NE(bad_memory.err.find("use a .csv or .json (every sample) or .svg (picture)"), std::string::npos);

@@ -14,6 +14,7 @@
 #include "trace/analysis.h"
 #include "trace/findings.h"
 #include "trace/flame.h"
+#include "trace/memory_chart.h"
 #include "trace/ranks.h"
 #include "trace/ranks_render.h"
 #include "trace/report_render.h"
@@ -34,6 +35,7 @@ struct AnalyzeArgs {
   int jobs = 0;
   double straggler_pct = 10;
   std::string json, markdown, html, flame, timeline, memory, policy;
+  std::string flame_view = "all";
   std::string timeline_categories, timeline_window;
   bool timeline_top_kernels = false;
   int top = 10;
@@ -46,6 +48,20 @@ Result<bool> FlameIsHtml(const std::string& path) {
   if (EndsWith(path, ".html") || EndsWith(path, ".htm")) return true;
   if (EndsWith(path, ".folded") || EndsWith(path, ".txt") || IsStdoutPath(path)) return false;
   return InputError("--flame '" + path + "': use a .html (interactive page) or .folded (folded stacks) file name");
+}
+
+/// "--flame-view all|cpu|gpu".
+Result<FlameView> ParseFlameView(const std::string& text) {
+  for (FlameView v : {FlameView::kAll, FlameView::kCpu, FlameView::kGpu})
+    if (text == FlameViewName(v)) return v;
+  return InputError("--flame-view '" + text + "': expected all, cpu or gpu");
+}
+
+/// "--memory F": CSV, JSON or an SVG picture, by extension.
+Status CheckMemoryPath(const std::string& path) {
+  if (EndsWith(path, ".csv") || EndsWith(path, ".json") || EndsWith(path, ".svg") || IsStdoutPath(path))
+    return Status::Ok();
+  return InputError("--memory '" + path + "': use a .csv or .json (every sample) or .svg (picture) file name");
 }
 
 /// "A:B" in milliseconds from the start of the trace; either side may be empty.
@@ -85,13 +101,14 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
     auto html = FlameIsHtml(a.flame);
     const FlameGraph& g = *report.flame;
     std::string bytes = *html ? RenderFlameHtml(g, "gpugate flame graph: " + FileStem(report.info.path))
-                              : RenderFolded(g);
+                              : RenderFolded(SelectView(g, *ParseFlameView(a.flame_view)));
     if (Status s = WriteFileAtomic(a.flame, bytes); !s.ok()) return s;
   }
   if (!a.memory.empty()) {
-    std::string bytes = EndsWith(a.memory, ".json") ? RenderMemoryTimelineJson(report.memory_timeline)
-                                                    : RenderMemoryTimelineCsv(report.memory_timeline);
-    if (report.memory_timeline.empty())
+    std::string bytes = EndsWith(a.memory, ".svg")    ? RenderMemorySvg(report)
+                        : EndsWith(a.memory, ".json") ? RenderMemoryTimelineJson(report.memory_timeline)
+                                                      : RenderMemoryTimelineCsv(report.memory_timeline);
+    if (report.memory.empty())
       ReportWarning(a.trace + ": no [memory] events (record with profile_memory=True); wrote an empty timeline");
     if (Status s = WriteFileAtomic(a.memory, bytes); !s.ok()) return s;
   }
@@ -174,7 +191,13 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
       ("html", po::value<std::string>(&a.html), "write a self-contained HTML report ('-' = stdout)")
       ("policy", po::value<std::string>(&a.policy),
        "policy whose rules are evaluated on the trace (default: the built-in default policy)")
-      ("flame", po::value<std::string>(&a.flame), "flame graph: F.html (interactive) or F.folded (folded stacks, ns)")
+      ("flame", po::value<std::string>(&a.flame),
+       "flame graph: F.html (interactive page with the all, CPU and GPU views; frames below 0.01% of a view's "
+       "time fold into [other]) or F.folded (folded stacks, ns, every frame); ProfilerStep#12 and other names "
+       "ending in #<digits> merge into one frame (ProfilerStep#*)")
+      ("flame-view", po::value<std::string>(&a.flame_view)->default_value("all"),
+       "view for --flame F.folded: all (CPU self time + GPU time), cpu (CPU frames only) or gpu (GPU time only, "
+       "under the CPU stacks that launched it)")
       ("timeline", po::value<std::string>(&a.timeline), "export selected events as Chrome trace JSON")
       ("timeline-categories", po::value<std::string>(&a.timeline_categories),
        "comma-separated categories for --timeline (default: all)")
@@ -182,7 +205,9 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
        "START:END in ms from the trace start for --timeline")
       ("timeline-top-kernels", po::bool_switch(&a.timeline_top_kernels),
        "--timeline keeps only the top N kernels (other categories unaffected)")
-      ("memory", po::value<std::string>(&a.memory), "memory timeline from [memory] events: F.csv or F.json")
+      ("memory", po::value<std::string>(&a.memory),
+       "memory timeline from [memory] events: F.csv or F.json (every sample) or F.svg (allocated and reserved "
+       "bytes over time per device, peak marked with its time and profiler step)")
       ("top", po::value<int>(&a.top)->default_value(10), "rows in top-N lists")
       ("device", po::value<int64_t>(), "analyse only this GPU")
       ("kernel-wait-ns", po::value<int64_t>(&a.kernel_wait_ns)->default_value(30000),
@@ -223,13 +248,20 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
     auto html = FlameIsHtml(a.flame);
     if (!html.ok()) return ReportError(html.error());
   }
+  auto view = ParseFlameView(a.flame_view);
+  if (!view.ok()) return ReportError(view.error());
+  if (!vm["flame-view"].defaulted() && (a.flame.empty() || *FlameIsHtml(a.flame)))
+    return ReportError(InputError("analyze: --flame-view applies to --flame F.folded (the HTML page carries all "
+                                  "three views)"));
+  if (!a.memory.empty())
+    if (Status s = CheckMemoryPath(a.memory); !s.ok()) return ReportError(s.error());
 
   // The policy first: a bad policy file fails before the trace is read.
   Result<Policy> policy = a.policy.empty() ? Result<Policy>(DefaultPolicy()) : LoadPolicyFile(a.policy);
   if (!policy.ok()) return ReportError(policy.error());
 
   opt.collect_flame = !a.flame.empty();
-  opt.collect_memory_timeline = !a.memory.empty();
+  opt.collect_memory_timeline = !a.memory.empty() && !EndsWith(a.memory, ".svg");
   auto report = AnalyzeTrace(a.trace, opt);
   if (!report.ok()) return ReportError(report.error());
   if (a.device && report->devices.empty())
@@ -240,7 +272,8 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   findings.items = TraceFindings(*report, policy->expr_rules);
 
   bool stdout_taken =
-      IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html) || IsStdoutPath(a.flame);
+      IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html) || IsStdoutPath(a.flame) ||
+      IsStdoutPath(a.memory);
   if (!stdout_taken) std::cout << RenderTraceConsole(*report, findings) << std::flush;
   if (Status s = WriteOutputs(a, *report, findings); !s.ok()) return ReportError(s.error());
   return 0;

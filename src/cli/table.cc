@@ -31,7 +31,7 @@ const std::vector<CommandSpec>& CommandTable() {
        "Run, compare with a baseline, confirm doubtful results by re-running, and gate.", GateCommand},
       {"policy", "gpugate policy check POLICY.yaml",
        "Check a policy file and print its thresholds, rules and waivers.", PolicyCommand},
-      {"analyze", "gpugate analyze TRACE [--policy P] [--json F] [--markdown F] [--html F] [--flame F.html|F.folded] [--timeline F.json] [--memory F] [--top N] [--device D]\n"
+      {"analyze", "gpugate analyze TRACE [--policy P] [--json F] [--markdown F] [--html F] [--flame F.html|F.folded] [--flame-view all|cpu|gpu] [--timeline F.json] [--memory F.csv|F.json|F.svg] [--top N] [--device D]\n"
                   "       gpugate analyze DIR|TRACE... [--jobs N] [--straggler-threshold PCT] [--baseline DIR|TRACE]... [--json F] [--markdown F] [--html F]",
        "Kernel, idle, launch and memory breakdown of a Chrome/Kineto trace, and what the policy's rules find in it; with several traces (one per rank), stragglers, load imbalance, overlap and NCCL collectives across ranks.", AnalyzeCommand},
       {"ab", "gpugate ab SUITE.yaml --base DIR --head DIR [--rounds N] [--seed S] [--policy P] [report options]",

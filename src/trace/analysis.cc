@@ -12,6 +12,7 @@
 #include <climits>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -242,6 +243,7 @@ struct TraceAnalyzer::State {
 
   std::map<std::pair<int64_t, int64_t>, MemoryPeak> memory;
   std::vector<MemorySample> memory_timeline;
+  MemoryChartBuilder memory_chart;
 
   int64_t profiler_steps = 0;
   std::vector<ProfilerStep> steps;
@@ -638,6 +640,7 @@ struct TraceAnalyzer::State {
       p.peak_ts_ns = m.ts_ns;
     }
     p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
+    memory_chart.Add(m.device_type, m.device_id, m.ts_ns, m.total_allocated, m.total_reserved);
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
   void OnCompiledRegion(const TraceEvent& e) {
@@ -932,6 +935,16 @@ void TraceAnalyzer::State::CollectIdenticalLaunches(TraceReport& rep) {
 void TraceAnalyzer::State::BuildFlame(TraceReport& rep) {
   State& s = *this;
   auto g = std::make_unique<FlameGraph>();
+  // Frame names with a trailing "#<digits>" merged, once per distinct name.
+  std::vector<std::string> frame_names(s.names.size());
+  std::vector<bool> named(s.names.size(), false);
+  auto frame_name = [&](uint32_t id) -> const std::string& {
+    if (!named[id]) {
+      frame_names[id] = MergedFrameName(s.names[id]);
+      named[id] = true;
+    }
+    return frame_names[id];
+  };
   std::vector<std::vector<std::pair<int64_t, int>>> frame_nodes(s.threads.size());
   std::vector<std::vector<int>> frame_parent(s.threads.size());
   std::vector<std::vector<int64_t>> frame_child(s.threads.size());
@@ -955,7 +968,7 @@ void TraceAnalyzer::State::BuildFlame(TraceReport& rep) {
         stack.pop_back();
       int p = stack.empty() ? -1 : stack.back();
       int pnode = p < 0 ? thread_node[t] : nodes[p].second;
-      nodes[k] = {fr[k].start, g->Child(pnode, s.names[fr[k].name])};
+      nodes[k] = {fr[k].start, g->Child(pnode, frame_name(fr[k].name))};
       parent[k] = p;
       int64_t dur = fr[k].end - fr[k].start;
       if (p >= 0) child_ns[p] += dur;
@@ -979,7 +992,7 @@ void TraceAnalyzer::State::BuildFlame(TraceReport& rep) {
     } else {
       node = g->Child(0, "[gpu without launch]");
     }
-    int leaf = g->Child(node, "[gpu] " + s.names[r.name]);
+    int leaf = g->Child(node, "[gpu] " + frame_name(r.name), /*gpu=*/true);
     g->nodes[leaf].self_ns += r.end - r.start;
   }
   rep.flame = std::move(g);
@@ -1066,9 +1079,17 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   State::Summarize(rep);
   s.CollectRecurringCopies(rep);
   s.CollectIdenticalLaunches(rep);
-  // [memory] events.
-  for (auto& [key, p] : s.memory) rep.memory.push_back(p);
+  // [memory] events; each peak placed in its profiler step (rep.steps is
+  // sorted by start).
+  for (auto& [key, p] : s.memory) {
+    auto after = std::upper_bound(rep.steps.begin(), rep.steps.end(), p.peak_ts_ns,
+                                  [](int64_t ts, const ProfilerStep& st) { return ts < st.start_ns; });
+    if (after != rep.steps.begin() && std::prev(after)->end_ns >= p.peak_ts_ns && std::prev(after)->number >= 0)
+      p.peak_step = std::prev(after)->number;
+    rep.memory.push_back(p);
+  }
   rep.memory_timeline = std::move(s.memory_timeline);
+  rep.memory_chart = s.memory_chart.Series();
   if (s.opt.collect_flame) s.BuildFlame(rep);
   s.CollectGraphsAndRegions(rep);
   s.Account(rep);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "trace/flame.h"
+#include "trace/memory_chart.h"
 #include "trace/trace_event.h"
 #include "util/result.h"
 
@@ -203,7 +204,10 @@ struct MemoryPeak {
   int64_t device_type = -1, device_id = -1;
   int64_t events = 0;
   int64_t peak_allocated = 0, peak_reserved = 0;
-  int64_t peak_ts_ns = 0;
+  int64_t peak_ts_ns = 0;                 ///< first sample with the peak allocated
+  /// N of the "ProfilerStep#N" whose CPU span contains peak_ts_ns (none when
+  /// the peak falls outside every numbered step).
+  std::optional<int64_t> peak_step;
 };
 
 /// Host-to-device copies of one byte size on one device that recur through
@@ -302,6 +306,9 @@ struct TraceReport {
   std::vector<CpuOpStats> compiled_regions;
   Approximations approximations;
   std::vector<FigureExactness> exactness;      ///< every group of figures, exact or not
+  /// Allocated and reserved bytes per device over time, downsampled to a
+  /// fixed number of columns (always collected; bounded).
+  std::vector<MemorySeries> memory_chart;
   std::unique_ptr<FlameGraph> flame;           ///< collect_flame
 
   int64_t SpanNs() const { return span_end_ns - span_start_ns; }

@@ -11,6 +11,7 @@
 
 #include "report/html_page.h"
 #include "report/view.h"
+#include "trace/memory_chart.h"
 #include "util/json_writer.h"
 #include "util/text/escape.h"
 
@@ -196,8 +197,8 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
            ConsoleText(c.name) + "\n";
   }
   for (const MemoryPeak& m : r.memory)
-    o += "\nMemory (" + std::string(m.device_type == 1 ? "GPU " : "device type " + std::to_string(m.device_type) + " id ") +
-         std::to_string(m.device_id) + "): peak allocated " + FormatBytes(m.peak_allocated) + ", peak reserved " +
+    o += "\nMemory (" + MemoryDeviceLabel(m.device_type, m.device_id) + "): peak allocated " +
+         FormatBytes(m.peak_allocated) + " " + MemoryPeakWhere(m, r.span_start_ns) + "; peak reserved " +
          FormatBytes(m.peak_reserved) + " over " + std::to_string(m.events) + " [memory] events\n";
   if (!r.identical_launches.empty()) {
     o += "\nIdentical launches (same kernel, grid and block; top " + std::to_string(r.options.top_n) +
@@ -309,6 +310,16 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
       o += "| " + std::to_string(m.device) + " | " + MdText(m.kind) + " | " + MdText(m.route) + " | " + m.memory +
            " | " + std::to_string(m.count) + " | " + std::to_string(m.bytes) + " | " + Dur(m.total_ns) + " | " +
            Num(m.BandwidthGBps()) + " |\n";
+    o += "\n";
+  }
+  if (!r.memory.empty()) {
+    o += "### Memory\n\n| device | peak allocated | peak reserved | peak at | peak in step | [memory] events |\n"
+         "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const MemoryPeak& m : r.memory)
+      o += "| " + MemoryDeviceLabel(m.device_type, m.device_id) + " | " + FormatBytes(m.peak_allocated) + " | " +
+           FormatBytes(m.peak_reserved) + " | " + Dur(m.peak_ts_ns - r.span_start_ns) + " | " +
+           (m.peak_step ? "ProfilerStep#" + std::to_string(*m.peak_step) : std::string("-")) + " | " +
+           std::to_string(m.events) + " |\n";
     o += "\n";
   }
   if (!r.identical_launches.empty()) {
@@ -609,6 +620,9 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("peak_allocated"); w.Int64(m.peak_allocated);
     w.Key("peak_reserved"); w.Int64(m.peak_reserved);
     w.Key("peak_ts_ns"); w.Int64(m.peak_ts_ns);
+    w.Key("peak_offset_ns"); w.Int64(m.peak_ts_ns - r.span_start_ns);
+    w.Key("peak_step");
+    if (m.peak_step) w.Int64(*m.peak_step); else w.Null();
     w.EndObject();
   }
   w.EndArray();
@@ -792,6 +806,17 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
                       std::to_string(m.bytes), Dur(m.total_ns), Num(m.BandwidthGBps())});
     o += "<h2>Memory traffic</h2>\n" +
          HtmlTable({"kind", "route", "memory", "GPU", "count", "bytes", "time", "GB/s"}, rows, 3);
+  }
+  if (!r.memory.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const MemoryPeak& m : r.memory)
+      rows.push_back({MemoryDeviceLabel(m.device_type, m.device_id), FormatBytes(m.peak_allocated),
+                      FormatBytes(m.peak_reserved), Dur(m.peak_ts_ns - r.span_start_ns),
+                      m.peak_step ? "ProfilerStep#" + std::to_string(*m.peak_step) : std::string("-"),
+                      std::to_string(m.events)});
+    o += "<h2>Memory</h2>\n" +
+         HtmlTable({"device", "peak allocated", "peak reserved", "peak at", "peak in step", "[memory] events"}, rows) +
+         RenderMemorySvgElement(r);
   }
   if (!r.cpu_ops.empty()) {
     std::vector<std::vector<std::string>> rows;

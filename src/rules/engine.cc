@@ -519,8 +519,18 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
     SetWorkloadNames(base, w, index);
     const bool is_trace = w.kind == "trace";
     if (is_trace) SetTraceNames(base, w);
-    // One scope per kernel, built once for all kernel rules.
-    std::vector<MapScope> kernel_scopes;
+    // What each rule emits, kept per rule so the output order is the rules'
+    // order whatever the loop order below.
+    std::vector<std::vector<Suggestion>> fired(rules.size());
+    for (size_t r = 0; r < rules.size(); ++r) {
+      const ExprRule& rule = rules[r];
+      if (rule.emit == RuleEmit::kOff) continue;
+      if (rule.scope == RuleScope::kWorkload || (rule.scope == RuleScope::kTrace && is_trace))
+        Fire(rule, base, w.name, "", &fired[r]);
+    }
+    // Kernel rules: one scope per kernel, built once for all kernel rules and
+    // dropped before the next kernel's, so memory does not grow with the
+    // number of kernels (a trace can name tens of thousands).
     if (kernel_rules) {
       KernelIndex base_kernels;
       if (auto b = base_workloads.find(w.name); b != base_workloads.end())
@@ -530,26 +540,16 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
         total += k.total_s;
         launches += static_cast<double>(k.count);
       }
-      kernel_scopes.reserve(w.kernels.size());
       for (const KernelResult& k : w.kernels) {
-        kernel_scopes.push_back(base);
-        SetKernelNames(kernel_scopes.back(), current, w, k, total, launches, index, base_kernels);
+        MapScope scope = base;
+        SetKernelNames(scope, current, w, k, total, launches, index, base_kernels);
+        for (size_t r = 0; r < rules.size(); ++r)
+          if (rules[r].emit != RuleEmit::kOff && rules[r].scope == RuleScope::kKernel)
+            Fire(rules[r], scope, w.name, k.name, &fired[r]);
       }
     }
-    for (const ExprRule& rule : rules) {
-      if (rule.emit == RuleEmit::kOff) continue;
-      switch (rule.scope) {
-        case RuleScope::kWorkload:
-          Fire(rule, base, w.name, "", &out);
-          break;
-        case RuleScope::kTrace:
-          if (is_trace) Fire(rule, base, w.name, "", &out);
-          break;
-        case RuleScope::kKernel:
-          for (size_t i = 0; i < w.kernels.size(); ++i) Fire(rule, kernel_scopes[i], w.name, w.kernels[i].name, &out);
-          break;
-      }
-    }
+    for (std::vector<Suggestion>& f : fired)
+      for (Suggestion& sg : f) out.push_back(std::move(sg));
   }
   std::stable_sort(out.begin(), out.end(), SuggestionBefore);
   return out;

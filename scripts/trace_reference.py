@@ -124,19 +124,7 @@ def main():
         busy = union([(r[0], r[1]) for r in acts])
         compute = union([(r[0], r[1]) for r in acts if r[3] == "kernel"])
         comp_comm = union([(r[0], r[1]) for r in acts if r[3] in ("kernel", "comm")])
-        host = kernel = other = 0
-        front = None
-        for s, e, _, _, corr, _ in acts:
-            if front is not None and s > front:
-                gap = s - front
-                launch = launches.get(int(corr)) if corr is not None else None
-                if launch is not None and launch > front:
-                    host += gap
-                elif gap < args.kernel_wait_ns:
-                    kernel += gap
-                else:
-                    other += gap
-            front = e if front is None else max(front, e)
+        _, host, kernel, other = classify(acts, launches, args.kernel_wait_ns)
         window = end - start
         print_streams(dev, acts, launches, args.kernel_wait_ns)
         print("device %d window_ns %d busy_ns %d idle_ns %d idle_pct %.4f host_wait_ns %d kernel_wait_ns %d "

@@ -11,22 +11,13 @@ names, so the flame graph has many small frames to fold. Deterministic
 The file is not committed: generate it into /tmp.
 """
 import argparse
+import os
 import random
+import sys
 
-OPS = ["aten::linear", "aten::conv2d", "aten::add", "aten::relu", "aten::batch_norm", "aten::mean"]
-INNER = ["aten::addmm", "aten::cudnn_convolution", "aten::add_", "aten::clamp_min", "aten::native_batch_norm",
-         "aten::sum"]
-
-
-def parse_size(text):
-    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    if text[-1].upper() in mult:
-        return int(float(text[:-1]) * mult[text[-1].upper()])
-    return int(text)
-
-
-def us(ns):
-    return "%d.%03d" % (ns // 1000, ns % 1000)
+# The op names and helpers of the plain trace generator, shared.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from gen_trace import INNER, OPS, parse_size, us  # noqa: E402
 
 
 def main():

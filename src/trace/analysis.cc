@@ -235,7 +235,15 @@ struct TraceAnalyzer::State {
   std::map<uint32_t, KernelStats> graph_kernels;
   std::map<uint32_t, OpAgg> compiled;
 
-  std::unordered_map<uint64_t, uint32_t> thread_num_ids;
+  struct NumPairHash {
+    size_t operator()(const std::pair<int64_t, int64_t>& k) const {
+      return std::hash<uint64_t>()(static_cast<uint64_t>(k.first) * 0x9E3779B97F4A7C15ULL ^
+                                   static_cast<uint64_t>(k.second));
+    }
+  };
+  // Keyed by both numbers: a pid and tid packed into 64 bits would collide
+  // (Kineto's tids can be 64-bit pthread ids).
+  std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, NumPairHash> thread_num_ids;
   std::map<std::pair<std::string, std::string>, uint32_t> thread_text_ids;
   std::vector<ThreadState> threads;
   std::unordered_map<uint32_t, OpAgg> ops;
@@ -298,7 +306,7 @@ struct TraceAnalyzer::State {
 
   uint32_t ThreadId(const TraceEvent& e) {
     if (e.pid_is_num && e.tid_is_num) {
-      uint64_t key = (static_cast<uint64_t>(e.pid_num) << 32) ^ static_cast<uint64_t>(e.tid_num);
+      const std::pair<int64_t, int64_t> key(e.pid_num, e.tid_num);
       auto it = thread_num_ids.find(key);
       if (it != thread_num_ids.end()) return it->second;
       uint32_t id = NewThread(e);

@@ -90,46 +90,72 @@ TraceCategory CategoryFromString(std::string_view s) {
   return TraceCategory::kUnknown;
 }
 
+namespace {
+
+/// What the JSON parser learns about a number while it finds its end: for
+/// the common [-]digits[.digits] with at most 19 digits (they fit in 64
+/// bits), the digits as one integer. `digits == 0` means "not known: read
+/// the text" (an exponent, more digits, or a number read across a refill).
+struct NumberDigits {
+  uint64_t mant = 0;
+  int digits = 0;     ///< digits written, leading zeros included
+  int frac = -1;      ///< digits after the '.', -1 without one
+  bool negative = false;
+};
+
+constexpr uint64_t kPow10[] = {1,       10,       100,       1000,       10000,      100000,
+                               1000000, 10000000, 100000000, 1000000000, 10000000000ULL};
+
+/// Microseconds to nanoseconds from known digits; false when the general
+/// path must decide (more than 13 fraction digits).
+__attribute__((always_inline)) inline bool MicrosDigitsToNanos(const NumberDigits& d, std::optional<int64_t>* out) {
+  const int f = d.frac < 0 ? 0 : d.frac;
+  uint64_t ns;
+  if (f <= 3) {
+    if (__builtin_mul_overflow(d.mant, kPow10[3 - f], &ns)) {
+      *out = std::nullopt;
+      return true;
+    }
+  } else if (f - 3 <= 10) {
+    const uint64_t div = kPow10[f - 3];
+    ns = d.mant / div;
+    if ((d.mant / (div / 10)) % 10 >= 5) ++ns;  // the first digit dropped rounds
+  } else {
+    return false;
+  }
+  if (ns > static_cast<uint64_t>(INT64_MAX)) {
+    *out = std::nullopt;
+    return true;
+  }
+  *out = d.negative ? -static_cast<int64_t>(ns) : static_cast<int64_t>(ns);
+  return true;
+}
+
+}  // namespace
+
 std::optional<int64_t> MicrosTextToNanos(std::string_view text) {
   // Fast path, the common case: [-]digits[.digits] with at most 19 digits
   // (they fit in 64 bits). Same result as the general path below.
   {
+    NumberDigits d;
     size_t i = 0;
-    const bool negative = !text.empty() && text[0] == '-';
-    if (negative) ++i;
-    uint64_t v = 0;
-    int digits = 0, frac = -1;
+    d.negative = !text.empty() && text[0] == '-';
+    if (d.negative) ++i;
     for (; i < text.size(); ++i) {
       const char c = text[i];
       if (c >= '0' && c <= '9') {
-        v = v * 10 + static_cast<uint64_t>(c - '0');
-        ++digits;
-        if (frac >= 0) ++frac;
-      } else if (c == '.' && frac < 0) {
-        frac = 0;
+        d.mant = d.mant * 10 + static_cast<uint64_t>(c - '0');
+        ++d.digits;
+        if (d.frac >= 0) ++d.frac;
+      } else if (c == '.' && d.frac < 0) {
+        d.frac = 0;
       } else {
         break;
       }
     }
-    if (i == text.size() && digits > 0 && digits <= 19 && frac != 0) {
-      static constexpr uint64_t kPow10[] = {1,       10,       100,       1000,       10000,      100000,
-                                            1000000, 10000000, 100000000, 1000000000, 10000000000ULL};
-      const int f = frac < 0 ? 0 : frac;
-      uint64_t ns;
-      if (f <= 3) {
-        if (__builtin_mul_overflow(v, kPow10[3 - f], &ns)) return std::nullopt;
-      } else if (f - 3 <= 10) {
-        const uint64_t div = kPow10[f - 3];
-        ns = v / div;
-        if ((v / (div / 10)) % 10 >= 5) ++ns;  // the first digit dropped rounds
-      } else {
-        ns = UINT64_MAX;  // more than 13 fraction digits: the general path
-      }
-      if (ns != UINT64_MAX) {
-        if (ns > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
-        return negative ? -static_cast<int64_t>(ns) : static_cast<int64_t>(ns);
-      }
-    }
+    std::optional<int64_t> out;
+    if (i == text.size() && d.digits > 0 && d.digits <= 19 && d.frac != 0 && MicrosDigitsToNanos(d, &out))
+      return out;
   }
   // value = digits * 10^exp10 microseconds; ns = digits * 10^(exp10 + 3).
   size_t i = 0;
@@ -464,6 +490,34 @@ std::optional<double> ParseDouble(std::string_view s) {
   return std::nullopt;
 }
 
+/// ParseInt and ParseDouble from the digits the parser saw, where they
+/// decide; otherwise from the text. The same results either way.
+__attribute__((always_inline)) inline std::optional<int64_t> IntOf(const NumberDigits& d, std::string_view text) {
+  if (d.digits > 0 && d.digits <= 18 && d.frac < 0) {
+    const auto v = static_cast<int64_t>(d.mant);
+    return d.negative ? -v : v;
+  }
+  return ParseInt(text);
+}
+
+__attribute__((always_inline)) inline std::optional<double> DoubleOf(const NumberDigits& d, std::string_view text) {
+  // Exact operands and one correctly rounded division give the correctly
+  // rounded value (Clinger 1990), as from_chars does.
+  constexpr uint64_t kExact = uint64_t{1} << 53;
+  if (d.digits > 0 && d.mant <= kExact && d.frac <= 10) {
+    double v = static_cast<double>(d.mant);
+    if (d.frac > 0) v /= static_cast<double>(kPow10[d.frac]);
+    return d.negative ? -v : v;
+  }
+  return ParseDouble(text);
+}
+
+__attribute__((always_inline)) inline std::optional<int64_t> NanosOf(const NumberDigits& d, std::string_view text) {
+  std::optional<int64_t> out;
+  if (d.digits > 0 && MicrosDigitsToNanos(d, &out)) return out;
+  return MicrosTextToNanos(text);
+}
+
 // ---------------------------------------------------------------------------
 // SAX handler.
 
@@ -610,8 +664,11 @@ class Handler {
   bool Int64(int64_t) { return true; }
   bool Uint64(uint64_t) { return true; }
   bool Double(double) { return true; }
-  bool RawNumber(const Ch* s, rapidjson::SizeType n, bool) {
+  bool RawNumber(const Ch* s, rapidjson::SizeType n, bool) { return Number(s, n, NumberDigits{}); }
+  /// A number whose digits the parser may already know (`d.digits > 0`).
+  bool Number(const Ch* s, rapidjson::SizeType n, const NumberDigits& d) {
     if (capture_depth_) writer_.RawValue(s, n, rapidjson::kNumberType);
+    num_ = d;
     return Scalar("number", std::string_view(s, n), false, true);
   }
   bool String(const Ch* s, rapidjson::SizeType n, bool) {
@@ -852,15 +909,15 @@ class Handler {
         return true;
       case Frame::kArgDims:
         if (is_number && dim_index_ < 3) {
-          auto v = ParseInt(text);
+          auto v = IntOf(num_, text);
           dim_target_[dim_index_] = v ? static_cast<int>(*v) : 0;
         }
         ++dim_index_;
         return true;
       case Frame::kDevice: DeviceScalar(text, is_string, is_number); return true;
       case Frame::kDist:
-        if (dist_key_ == DistKey::kRank && is_number) info_.rank = ParseInt(text);
-        if (dist_key_ == DistKey::kWorldSize && is_number) info_.world_size = ParseInt(text);
+        if (dist_key_ == DistKey::kRank && is_number) info_.rank = IntOf(num_, text);
+        if (dist_key_ == DistKey::kWorldSize && is_number) info_.world_size = IntOf(num_, text);
         if (dist_key_ == DistKey::kBackend && is_string) info_.distributed_backend.assign(text);
         return true;
       default: return true;
@@ -879,7 +936,7 @@ class Handler {
         if (is_string) info_.trace_name.assign(text);
         return true;
       case RootKey::kSchemaVersion:
-        if (is_number) info_.schema_version = ParseInt(text);
+        if (is_number) info_.schema_version = IntOf(num_, text);
         return true;
       default: return true;
     }
@@ -906,7 +963,7 @@ class Handler {
       case EventKey::kTs:
       case EventKey::kDur: {
         if (!is_number) return WrongType(type, back);
-        auto ns = MicrosTextToNanos(text);
+        auto ns = NanosOf(num_, text);
         if (!ns)
           return Fail("traceEvents[" + std::to_string(event_index_) + "]." + EventKeyText(event_key_) +
                           ": number out of range: " + std::string(text),
@@ -928,7 +985,7 @@ class Handler {
       case EventKey::kTid: {
         bool pid = event_key_ == EventKey::kPid;
         if (is_number) {
-          auto v = ParseInt(text);
+          auto v = IntOf(num_, text);
           (pid ? event_.pid_is_num : event_.tid_is_num) = v.has_value();
           (pid ? event_.pid_num : event_.tid_num) = v.value_or(0);
           (pid ? event_.pid_text : event_.tid_text).assign(text);
@@ -953,20 +1010,20 @@ class Handler {
 
   void ArgNumber(std::string_view text) {
     switch (arg_key_) {
-      case ArgKey::kCorrelation: event_.correlation = ParseInt(text).value_or(-1); break;
-      case ArgKey::kExternalId: event_.external_id = ParseInt(text).value_or(-1); break;
-      case ArgKey::kStream: event_.stream = ParseInt(text).value_or(-1); break;
-      case ArgKey::kDevice: event_.device = ParseInt(text).value_or(-1); break;
-      case ArgKey::kRegisters: event_.registers_per_thread = ParseDouble(text); break;
-      case ArgKey::kSharedMemory: event_.shared_memory = ParseDouble(text); break;
-      case ArgKey::kOccupancy: event_.occupancy_pct = ParseDouble(text); break;
-      case ArgKey::kBytes: event_.bytes = ParseInt(text); break;
-      case ArgKey::kBandwidth: event_.bandwidth_gbps = ParseDouble(text); break;
-      case ArgKey::kMemBytes: event_.mem_bytes = ParseInt(text); break;
-      case ArgKey::kTotalAllocated: event_.mem_total_allocated = ParseInt(text); break;
-      case ArgKey::kTotalReserved: event_.mem_total_reserved = ParseInt(text); break;
-      case ArgKey::kDeviceId: event_.mem_device_id = ParseInt(text); break;
-      case ArgKey::kDeviceType: event_.mem_device_type = ParseInt(text); break;
+      case ArgKey::kCorrelation: event_.correlation = IntOf(num_, text).value_or(-1); break;
+      case ArgKey::kExternalId: event_.external_id = IntOf(num_, text).value_or(-1); break;
+      case ArgKey::kStream: event_.stream = IntOf(num_, text).value_or(-1); break;
+      case ArgKey::kDevice: event_.device = IntOf(num_, text).value_or(-1); break;
+      case ArgKey::kRegisters: event_.registers_per_thread = DoubleOf(num_, text); break;
+      case ArgKey::kSharedMemory: event_.shared_memory = DoubleOf(num_, text); break;
+      case ArgKey::kOccupancy: event_.occupancy_pct = DoubleOf(num_, text); break;
+      case ArgKey::kBytes: event_.bytes = IntOf(num_, text); break;
+      case ArgKey::kBandwidth: event_.bandwidth_gbps = DoubleOf(num_, text); break;
+      case ArgKey::kMemBytes: event_.mem_bytes = IntOf(num_, text); break;
+      case ArgKey::kTotalAllocated: event_.mem_total_allocated = IntOf(num_, text); break;
+      case ArgKey::kTotalReserved: event_.mem_total_reserved = IntOf(num_, text); break;
+      case ArgKey::kDeviceId: event_.mem_device_id = IntOf(num_, text); break;
+      case ArgKey::kDeviceType: event_.mem_device_type = IntOf(num_, text); break;
       default: break;
     }
   }
@@ -978,7 +1035,7 @@ class Handler {
       return;
     }
     if (!is_number) return;
-    auto v = ParseInt(text);
+    auto v = IntOf(num_, text);
     if (!v) return;
     switch (device_key_) {
       case DeviceKey::kId: d.id = *v; break;
@@ -1079,6 +1136,7 @@ class Handler {
   int dim_index_ = 0;
   int* dim_target_ = nullptr;
   TraceEvent event_;
+  NumberDigits num_;  // of the number being handed on
   int64_t event_index_ = 0;
   bool saw_events_ = false;
   std::string error_;
@@ -1294,27 +1352,42 @@ class TraceJsonParser {
       in_.More(keep);
     }
     if (in_.len_ - in_.pos_ >= kNumberLookahead || in_.AtEndOfInput()) {
+      // The digits are gathered on the way (the handler needs the value).
       const char* d = in_.data();
       size_t i = in_.pos_;
       const size_t start = i;
-      if (d[i] == '-') ++i;
+      NumberDigits nd;
+      if (d[i] == '-') {
+        nd.negative = true;
+        ++i;
+      }
       if (!Digit(d[i])) return FailAt(i, rapidjson::kParseErrorValueInvalid);
-      if (d[i] == '0') ++i;
-      else while (Digit(d[i])) ++i;
+      const size_t int_start = i;
+      if (d[i] == '0') {
+        ++i;
+      } else {
+        while (Digit(d[i])) nd.mant = nd.mant * 10 + static_cast<uint64_t>(d[i++] - '0');
+      }
+      nd.digits = static_cast<int>(std::min<size_t>(i - int_start, 20));
       if (d[i] == '.') {
         ++i;
         if (!Digit(d[i])) return FailAt(i, rapidjson::kParseErrorNumberMissFraction);
-        while (Digit(d[i])) ++i;
+        const size_t frac_start = i;
+        while (Digit(d[i])) nd.mant = nd.mant * 10 + static_cast<uint64_t>(d[i++] - '0');
+        nd.frac = static_cast<int>(std::min<size_t>(i - frac_start, 20));
+        nd.digits += nd.frac;
       }
       if (d[i] == 'e' || d[i] == 'E') {
         ++i;
         if (d[i] == '+' || d[i] == '-') ++i;
         if (!Digit(d[i])) return FailAt(i, rapidjson::kParseErrorNumberMissExponent);
         while (Digit(d[i])) ++i;
+        nd.digits = 0;  // the text decides
       }
+      if (nd.digits > 19) nd.digits = 0;  // the integer wrapped: the text decides
       if (i - start < kNumberLookahead || in_.AtEndOfInput()) {
         in_.pos_ = i;
-        if (!h_.RawNumber(d + start, static_cast<rapidjson::SizeType>(i - start), false)) return Stop();
+        if (!h_.Number(d + start, static_cast<rapidjson::SizeType>(i - start), nd)) return Stop();
         return true;
       }
       // Longer than the lookahead: read it with refills below.

@@ -56,6 +56,19 @@ TEST(TraceFlameTest, FoldedStacksAttributeGpuTimeToLaunchingStack) {
   EXPECT_EQ(r.flame->Total(0), 294000);
 }
 
+TEST(TraceFlameTest, ThreadsWithLargeIdsStayApart) {
+  // pid 1 / tid 0 and pid 0 / tid 2^32 would share a key if the two numbers
+  // were packed into 64 bits.
+  AnalysisOptions opt;
+  opt.collect_flame = true;
+  TraceReport r = Analyze(
+      R"([{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":0,"ts":0,"dur":5},)"
+      R"({"ph":"X","cat":"cpu_op","name":"b","pid":0,"tid":4294967296,"ts":1,"dur":3}])",
+      opt);
+  ASSERT_NE(r.flame, nullptr);
+  EXPECT_EQ(RenderFolded(*r.flame), "pid 1 tid 0;a 5000\npid 0 tid 4294967296;b 3000\n");
+}
+
 TEST(TraceFlameTest, FoldedAndHtmlEscapeNames) {
   FlameGraph g;
   int a = g.Child(0, "a;b\nc");

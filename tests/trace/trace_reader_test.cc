@@ -116,6 +116,54 @@ TEST(TraceReaderTest, ReadsBareArrayAndStringPids) {
   EXPECT_EQ(sink.events[1].ph, 'i');
 }
 
+// Numbers are converted from the digits the parser gathered while finding
+// their end, or from their text when it could not (an exponent, more than
+// 19 digits, a number read across a refill of the buffer). Both must give the
+// values below, wherever in the input the number falls.
+TEST(TraceReaderTest, NumberFormsReadAlikeWhereverTheyFall) {
+  const std::string event =
+      R"({"ph":"X","cat":"kernel","name":"k","pid":-12,"tid":123456789012345678,)"
+      R"("ts":1712194298123456.7891,"dur":1.5e1,"args":{"correlation":98765,)"
+      R"("External id":12345678901234567890123,"stream":7e0,"device":-0,)"
+      R"("registers per thread":24.5,"shared memory":0.1,)"
+      R"("est. achieved occupancy %":9007199254740993,"grid":[1E2,2,3],)"
+      R"("block":[128,1.0,1]}})";
+  auto check = [](const TraceEvent& e, const std::string& where) {
+    SCOPED_TRACE(where);
+    EXPECT_TRUE(e.pid_is_num);
+    EXPECT_EQ(e.pid_num, -12);
+    EXPECT_EQ(e.tid_num, 123456789012345678);
+    EXPECT_EQ(e.ts_ns, 1712194298123456789);  // 4th fraction digit rounds (half up)
+    EXPECT_EQ(e.dur_ns, 15000);
+    EXPECT_EQ(e.correlation, 98765);
+    EXPECT_EQ(e.external_id, -1);  // beyond int64
+    EXPECT_EQ(e.stream, 7);
+    EXPECT_EQ(e.device, 0);
+    EXPECT_EQ(e.registers_per_thread, 24.5);
+    EXPECT_EQ(e.shared_memory, 0.1);  // the double nearest 0.1
+    EXPECT_EQ(e.occupancy_pct, 9007199254740992.0);  // 2^53 + 1 rounds to even
+    EXPECT_EQ(e.grid[0], 100);
+    EXPECT_EQ(e.block[1], 1);
+  };
+  {
+    Collect sink;
+    auto info = ReadTraceFromString("[" + event + "]", "n.json", sink);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    ASSERT_EQ(sink.events.size(), 1u);
+    check(sink.events[0], "at the start");
+  }
+  // The reader refills every 256 KiB: shift the event across that boundary.
+  const size_t chunk = size_t{1} << 18;
+  for (size_t back = 1; back <= event.size() + 1; back += 3) {
+    std::string text = "[" + std::string(chunk - back, ' ') + event + "]";
+    Collect sink;
+    auto info = ReadTraceFromString(text, "n.json", sink);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    ASSERT_EQ(sink.events.size(), 1u);
+    check(sink.events[0], "starting " + std::to_string(back) + " bytes before a refill");
+  }
+}
+
 TEST(TraceReaderTest, OlderAc2gSpellingIsKnown) {
   EXPECT_EQ(CategoryFromString("async_cpu_to_gpu"), TraceCategory::kAc2g);
   EXPECT_EQ(CategoryFromString("ac2g"), TraceCategory::kAc2g);

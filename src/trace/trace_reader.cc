@@ -1184,42 +1184,31 @@ class TraceJsonParser {
   rapidjson::ParseResult Parse() {
     SkipWs();
     if (in_.pos_ >= in_.len_) return Err(rapidjson::kParseErrorDocumentEmpty);
-    bool after_value = false;
-    for (;;) {
-      if (!after_value) {
-        SkipWs();
-        if (!ParseValue()) return result_;
-        if (opened_) {  // a container began: its first member or its end
-          opened_ = false;
-          SkipWs();
-          if (Peek() == (stack_.back() == '{' ? '}' : ']')) {
-            if (!Close()) return result_;
-            after_value = true;
-            continue;
-          }
-          if (stack_.back() == '{' && !MemberKey(rapidjson::kParseErrorObjectMissName)) return result_;
-          after_value = false;
-          continue;
-        }
-        after_value = true;
+    if (!ParseValue()) return result_;
+    // Each turn starts after a value, or just after a container opened
+    // (opened_), and reads what follows: the container's end, or a comma
+    // (and in an object the next key) and the next value.
+    while (!stack_.empty()) {
+      const bool object = stack_.back() == '{';
+      SkipWs();
+      const char c = Peek();
+      if (c == (object ? '}' : ']')) {
+        opened_ = false;
+        if (!Close()) return result_;
         continue;
       }
-      if (stack_.empty()) break;
-      SkipWs();
-      char c = Peek();
-      if (c == ',') {
+      if (opened_) {
+        opened_ = false;
+      } else if (c == ',') {
         ++in_.pos_;
-        if (stack_.back() == '{') {
-          SkipWs();
-          if (!MemberKey(rapidjson::kParseErrorObjectMissName)) return result_;
-        }
-        after_value = false;
-      } else if (c == (stack_.back() == '{' ? '}' : ']')) {
-        if (!Close()) return result_;
+        SkipWs();
       } else {
-        return Err(stack_.back() == '{' ? rapidjson::kParseErrorObjectMissCommaOrCurlyBracket
-                                        : rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
+        return Err(object ? rapidjson::kParseErrorObjectMissCommaOrCurlyBracket
+                          : rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
       }
+      if (object && !MemberKey(rapidjson::kParseErrorObjectMissName)) return result_;
+      SkipWs();
+      if (!ParseValue()) return result_;
     }
     SkipWs();
     if (in_.pos_ < in_.len_) return Err(rapidjson::kParseErrorDocumentRootNotSingular);

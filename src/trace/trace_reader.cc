@@ -673,7 +673,7 @@ class Handler {
   }
   bool String(const Ch* s, rapidjson::SizeType n, bool) {
     if (n > kMaxTraceString)
-      return Fail("a string longer than " + std::to_string(kMaxTraceString >> 20) + " MiB", n + 2);
+      return TooLong("a string", n);
     if (capture_depth_) writer_.String(s, n);
     return Scalar("string", std::string_view(s, n), true, false);
   }
@@ -723,7 +723,7 @@ class Handler {
 
   bool Key(const Ch* s, rapidjson::SizeType n, bool) {
     if (n > kMaxTraceString)
-      return Fail("a key longer than " + std::to_string(kMaxTraceString >> 20) + " MiB", n + 2);
+      return TooLong("a key", n);
     if (capture_depth_) writer_.Key(s, n);
     // A key the reader uses must appear once per object (the readers of
     // other tools disagree on which of two would count).
@@ -751,15 +751,7 @@ class Handler {
         break;
       default: break;
     }
-    if (repeated) {
-      std::string where = stack_.back() == Frame::kRoot ? "" : "traceEvents[" + std::to_string(event_index_) + "]";
-      if (stack_.back() == Frame::kArgs) where += ".args";
-      if (stack_.back() == Frame::kDevice)
-        where = "deviceProperties[" + std::to_string(info_.devices.size() - 1) + "]";
-      if (stack_.back() == Frame::kDist) where = "distributedInfo";
-      std::string key(s, std::min<size_t>(n, 60));
-      return Fail((where.empty() ? "" : where + ": ") + "duplicate key '" + key + "'", n + 2);
-    }
+    if (repeated) return DuplicateKey(s, n);
     return true;
   }
 
@@ -819,6 +811,26 @@ class Handler {
   }
 
  private:
+  __attribute__((noinline, cold)) bool DuplicateKey(const Ch* s, rapidjson::SizeType n) {
+    std::string where = stack_.back() == Frame::kRoot ? "" : "traceEvents[" + std::to_string(event_index_) + "]";
+    if (stack_.back() == Frame::kArgs) where += ".args";
+    if (stack_.back() == Frame::kDevice)
+      where = "deviceProperties[" + std::to_string(info_.devices.size() - 1) + "]";
+    if (stack_.back() == Frame::kDist) where = "distributedInfo";
+    std::string key(s, std::min<size_t>(n, 60));
+    return Fail((where.empty() ? "" : where + ": ") + "duplicate key '" + key + "'", n + 2);
+  }
+
+  __attribute__((noinline, cold)) bool TooLong(const char* what, size_t n) {
+    return Fail(std::string(what) + " longer than " + std::to_string(kMaxTraceString >> 20) + " MiB", n + 2);
+  }
+
+  __attribute__((noinline, cold)) bool BadTime(const char* why, std::string_view text, size_t back) {
+    return Fail("traceEvents[" + std::to_string(event_index_) + "]." + EventKeyText(event_key_) + why +
+                    std::string(text),
+                back);
+  }
+
   bool Push(Frame f) {
     if (stack_.size() >= kMaxTraceDepth)
       return Fail("nesting deeper than " + std::to_string(kMaxTraceDepth) + " levels", 1);
@@ -836,14 +848,14 @@ class Handler {
     return again;
   }
 
-  bool Fail(std::string message, size_t back) {
+  __attribute__((noinline, cold)) bool Fail(std::string message, size_t back) {
     error_ = std::move(message);
     size_t tell = stream_.Tell();
     error_offset_ = tell >= back ? tell - back : 0;
     return false;
   }
 
-  bool WrongType(const char* got, size_t back) {
+  __attribute__((noinline, cold)) bool WrongType(const char* got, size_t back) {
     return Fail("traceEvents[" + std::to_string(event_index_) + "]." + EventKeyText(event_key_) +
                     ": expected " + ExpectedFor(event_key_) + ", got " + got,
                 back);
@@ -964,18 +976,12 @@ class Handler {
       case EventKey::kDur: {
         if (!is_number) return WrongType(type, back);
         auto ns = NanosOf(num_, text);
-        if (!ns)
-          return Fail("traceEvents[" + std::to_string(event_index_) + "]." + EventKeyText(event_key_) +
-                          ": number out of range: " + std::string(text),
-                      back);
+        if (!ns) return BadTime(": number out of range: ", text, back);
         if (event_key_ == EventKey::kTs) {
           event_.has_ts = true;
           event_.ts_ns = *ns;
         } else {
-          if (*ns >= kMaxDurationNs)
-            return Fail("traceEvents[" + std::to_string(event_index_) +
-                            "].dur: 1e9 s or more: " + std::string(text),
-                        back);
+          if (*ns >= kMaxDurationNs) return BadTime(": 1e9 s or more: ", text, back);
           event_.has_dur = true;
           event_.dur_ns = *ns;
         }

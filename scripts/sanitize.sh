@@ -27,4 +27,4 @@ nice -n 10 cmake --build "$dir" -j "$(nproc)" --target gpugate gpugate_tests
 # Leaks fail too; a report stops the process with a non-zero exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-(cd "$dir" && ctest --output-on-failure -j "$(nproc)" --timeout 900 -L 'unit|e2e' -LE no_asan)
+(cd "$dir" && GPUGATE_SLOW_TESTS=1 ctest --output-on-failure -j "$(nproc)" --timeout 900 -L 'unit|e2e' -LE no_asan)

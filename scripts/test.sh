@@ -9,7 +9,10 @@
 #   scripts/test.sh --full     also the acceptance scenarios at 1000 suite runs
 #                              each (GPUGATE_ACCEPTANCE_FULL=1; default 100)
 # Only some tests: (cd build && ctest -L unit), -L acceptance, -LE acceptance.
+# Every test runs here, the slow scenarios included (GPUGATE_SLOW_TESTS=1; a
+# plain `ctest` leaves them out to stay under two minutes).
 set -euo pipefail
+export GPUGATE_SLOW_TESTS=1
 cd "$(dirname "$0")/.."
 
 quick=0

@@ -47,43 +47,52 @@ const char* ToString(TraceCategory c) {
   return "unknown";
 }
 
+namespace {
+/// `s` equals the literal: memcmp over the literal's constant length, which
+/// the compiler turns into a few loads and compares instead of a call.
+template <size_t N>
+__attribute__((always_inline)) inline bool SvIs(std::string_view s, const char (&lit)[N]) {
+  return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+}  // namespace
+
 TraceCategory CategoryFromString(std::string_view s) {
   switch (s.size()) {
     case 0: return TraceCategory::kNone;
     case 4:
-      if (s == "ac2g") return TraceCategory::kAc2g;
+      if (SvIs(s, "ac2g")) return TraceCategory::kAc2g;
       break;
     case 6:
-      if (s == "kernel") return TraceCategory::kKernel;
-      if (s == "cpu_op") return TraceCategory::kCpuOp;
-      if (s == "Kernel") return TraceCategory::kKernel;  // older Kineto spelling
+      if (SvIs(s, "kernel")) return TraceCategory::kKernel;
+      if (SvIs(s, "cpu_op")) return TraceCategory::kCpuOp;
+      if (SvIs(s, "Kernel")) return TraceCategory::kKernel;  // older Kineto spelling
       break;
     case 9:
-      if (s == "cuda_sync") return TraceCategory::kCudaSync;
+      if (SvIs(s, "cuda_sync")) return TraceCategory::kCudaSync;
       break;
     case 10:
-      if (s == "gpu_memcpy") return TraceCategory::kGpuMemcpy;
-      if (s == "gpu_memset") return TraceCategory::kGpuMemset;
-      if (s == "Memcpy" || s == "Memset") break;
+      if (SvIs(s, "gpu_memcpy")) return TraceCategory::kGpuMemcpy;
+      if (SvIs(s, "gpu_memset")) return TraceCategory::kGpuMemset;
+      if (SvIs(s, "Memcpy") || SvIs(s, "Memset")) break;
       break;
     case 11:
-      if (s == "cuda_driver") return TraceCategory::kCudaDriver;
+      if (SvIs(s, "cuda_driver")) return TraceCategory::kCudaDriver;
       break;
     case 12:
-      if (s == "cuda_runtime") return TraceCategory::kCudaRuntime;
+      if (SvIs(s, "cuda_runtime")) return TraceCategory::kCudaRuntime;
       break;
     case 15:
-      if (s == "python_function") return TraceCategory::kPythonFunction;
-      if (s == "user_annotation") return TraceCategory::kUserAnnotation;
+      if (SvIs(s, "python_function")) return TraceCategory::kPythonFunction;
+      if (SvIs(s, "user_annotation")) return TraceCategory::kUserAnnotation;
       break;
     case 16:
-      if (s == "async_cpu_to_gpu") return TraceCategory::kAc2g;
+      if (SvIs(s, "async_cpu_to_gpu")) return TraceCategory::kAc2g;
       break;
     case 17:
-      if (s == "cpu_instant_event") return TraceCategory::kCpuInstantEvent;
+      if (SvIs(s, "cpu_instant_event")) return TraceCategory::kCpuInstantEvent;
       break;
     case 19:
-      if (s == "gpu_user_annotation") return TraceCategory::kGpuUserAnnotation;
+      if (SvIs(s, "gpu_user_annotation")) return TraceCategory::kGpuUserAnnotation;
       break;
     default: break;
   }
@@ -543,8 +552,10 @@ enum class DeviceKey : uint8_t { kOther, kId, kName, kTotalGlobalMem, kMajor, kM
                                  kMaxThreads, kRegs, kSharedMem, kWarpSize };
 enum class DistKey : uint8_t { kOther, kRank, kWorldSize, kBackend };
 
-inline bool Eq(const char* s, size_t n, const char* lit, size_t m) {
-  return n == m && std::memcmp(s, lit, n) == 0;
+// memcmp over the literal's (constant) length, which the compiler turns into
+// a few loads and compares instead of a call.
+__attribute__((always_inline)) inline bool Eq(const char* s, size_t n, const char* lit, size_t m) {
+  return n == m && std::memcmp(s, lit, m) == 0;
 }
 #define GPUGATE_KEY_IS(lit) Eq(s, n, lit, sizeof(lit) - 1)
 

@@ -17,7 +17,7 @@ import sys
 
 # The op names and helpers of the plain trace generator, shared.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from gen_trace import INNER, OPS, parse_size, us  # noqa: E402
+from gen_trace import INNER, OPS, memory_event, parse_size, us  # noqa: E402
 
 
 def main():
@@ -67,10 +67,7 @@ def main():
                 if corr % 16 == 0:
                     delta = 1 << 20 if rnd.random() < 0.5 or alloc < (1 << 20) else -(1 << 20)
                     alloc += delta
-                    chunk.append(',\n  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", '
-                                 '"pid": 1102, "tid": 1102, "ts": %s, "args": {"Device Type": 1, "Device Id": 0, '
-                                 '"Addr": %d, "Bytes": %d, "Total Allocated": %d, "Total Reserved": %d}}'
-                                 % (us(start + 3000), corr, delta, alloc, (alloc // (1 << 24) + 1) << 24))
+                    chunk.append(memory_event(start + 3000, corr, delta, alloc, (alloc // (1 << 24) + 1) << 24))
                 corr += 1
                 t += launch + 9000 + 1000
             chunk.append(',\n  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", "pid": 1102, '

@@ -63,6 +63,14 @@ def us(ns):
     return "%d.%03d" % (ns // 1000, ns % 1000)
 
 
+def memory_event(ts_ns, addr, delta, allocated, reserved):
+    """A PyTorch `[memory]` instant event on device 0 (leading comma)."""
+    return (',\n  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", '
+            '"pid": 1102, "tid": 1102, "ts": %s, "args": {"Device Type": 1, "Device Id": 0, '
+            '"Addr": %d, "Bytes": %d, "Total Allocated": %d, "Total Reserved": %d}}'
+            % (us(ts_ns), addr, delta, allocated, reserved))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
@@ -132,10 +140,7 @@ def main():
                 if corr % 16 == 0:
                     delta = 1 << 20 if rnd.random() < 0.5 or alloc < (1 << 20) else -(1 << 20)
                     alloc += delta
-                    chunk.append(',\n  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", '
-                                 '"pid": 1102, "tid": 1102, "ts": %s, "args": {"Device Type": 1, "Device Id": 0, '
-                                 '"Addr": %d, "Bytes": %d, "Total Allocated": %d, "Total Reserved": %d}}'
-                                 % (us(start + 1000), 140000000000 + corr, delta, alloc, 1 << 34))
+                    chunk.append(memory_event(start + 1000, 140000000000 + corr, delta, alloc, 1 << 34))
                 # The next op starts after this kernel finished, with a small
                 # random gap: the GPU is mostly busy, as in a training step.
                 t = max(start + launch + 12000, gstart + dur_k - 8000)

@@ -552,12 +552,7 @@ enum class DeviceKey : uint8_t { kOther, kId, kName, kTotalGlobalMem, kMajor, kM
                                  kMaxThreads, kRegs, kSharedMem, kWarpSize };
 enum class DistKey : uint8_t { kOther, kRank, kWorldSize, kBackend };
 
-// memcmp over the literal's (constant) length, which the compiler turns into
-// a few loads and compares instead of a call.
-__attribute__((always_inline)) inline bool Eq(const char* s, size_t n, const char* lit, size_t m) {
-  return n == m && std::memcmp(s, lit, m) == 0;
-}
-#define GPUGATE_KEY_IS(lit) Eq(s, n, lit, sizeof(lit) - 1)
+#define GPUGATE_KEY_IS(lit) SvIs(std::string_view(s, n), lit)
 
 /// The spelling of a key LookupEventKey knows (for messages).
 const char* EventKeyText(EventKey k) {

@@ -1326,6 +1326,7 @@ class Comparer {
       good.push_back(g);
       where.push_back(i);
     }
+    tested_ = where.size();
     std::vector<double> bad_adj = BenjaminiHochbergAdjust(bad);
     std::vector<double> good_adj = BenjaminiHochbergAdjust(good);
     for (size_t j = 0; j < where.size(); ++j) {
@@ -1418,10 +1419,13 @@ class Comparer {
     double bad_lo = mv.lower_is_better ? lo : -hi;
     double bad_hi = mv.lower_is_better ? hi : -lo;
     double limit = std::log1p(mv.threshold);
-    const double mde_log = MinimumDetectableLog(s, limit);
+    double q = policy_.defaults.fdr_q;
+    // What the test could have seen had this been the only change among the
+    // tested hypotheses: Benjamini-Hochberg then asks p <= q / m of it.
+    const double lone_alpha = q / static_cast<double>(std::max<size_t>(tested_, 1));
+    const double mde_log = MinimumDetectableLog(s, limit, 0.9, lone_alpha);
     if (std::isfinite(mde_log)) mv.mde = std::expm1(mde_log);
     if (!mv.lower_is_better && mv.mde) mv.mde = -std::expm1(-mde_log);
-    double q = policy_.defaults.fdr_q;
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
     std::string interval = FormatRatioPercent(*mv.ratio) + " [" + FormatRatioPercent(*mv.ci_low) +
                            ", " + FormatRatioPercent(*mv.ci_high) + "]";
@@ -1654,6 +1658,7 @@ class Comparer {
   const Policy& policy_;
   const CompareOptions& options_;
   std::vector<Pending> pending_;
+  size_t tested_ = 0;  ///< hypotheses in the false-discovery family (Adjust())
   // Of the workload being matched: later current runs (index, result), and a
   // confirmation re-run that failed.
   std::vector<std::pair<int, const WorkloadResult*>> confirmations_;

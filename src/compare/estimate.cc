@@ -247,11 +247,12 @@ LogShift WithReference(const LogShift& shift, double scale, double max_df) {
   return s;
 }
 
-double MinimumDetectableLog(const LogShift& shift, double log_limit, double power) {
+double MinimumDetectableLog(const LogShift& shift, double log_limit, double power, double alpha) {
   if (!std::isfinite(shift.se) || shift.method == ShiftMethod::kThresholdOnly) return kInf;
   const double df = shift.df > 0 ? shift.df : kInf;
-  return log_limit + (StudentTQuantile(0.5 + shift.confidence / 2.0, df) +
-                      StudentTQuantile(power, df)) * shift.se;
+  double bar = log_limit + StudentTQuantile(0.5 + shift.confidence / 2.0, df) * shift.se;
+  if (alpha > 0 && alpha < 0.5) bar = std::max(bar, StudentTQuantile(1.0 - alpha, df) * shift.se);
+  return bar + StudentTQuantile(power, df) * shift.se;
 }
 
 LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) {

@@ -135,11 +135,16 @@ inline constexpr int kMinPairedRounds = 6;
 /// degrees of freedom capped at `max_df`; interval and p recomputed.
 LogShift WithReference(const LogShift& shift, double scale, double max_df);
 
-/// Minimum detectable effect on the log scale: the true shift for which the
-/// lower end of the interval exceeds `log_limit` with probability `power`,
-/// under the shift's own reference: log_limit + (t_{(1+c)/2} + t_power) se.
-/// Infinity when se is not finite.
-double MinimumDetectableLog(const LogShift& shift, double log_limit, double power = 0.9);
+/// Minimum detectable effect on the log scale: the true shift that the
+/// regression test passes with probability `power` under the shift's own
+/// reference. A regression needs both the lower end of the interval above
+/// `log_limit` and a one-sided p at most `alpha` (the false-discovery
+/// adjustment's bar for this hypothesis: q/m when it is the only change among
+/// m), so the bar is the larger of log_limit + t_{(1+c)/2} se and
+/// t_{1-alpha} se, and the MDE that bar plus t_power se. `alpha` <= 0 leaves
+/// the p-value out (the interval alone). Infinity when se is not finite.
+double MinimumDetectableLog(const LogShift& shift, double log_limit, double power = 0.9,
+                            double alpha = 0.0);
 
 /// Between-run variance tau^2 for a family of one-run-per-side estimates
 /// (one per workload): the smallest tau^2 >= 0 for which the standardized

@@ -161,7 +161,7 @@ void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const VerdictIndex& 
   }
   const NoiseProfile n = MeasureNoise(w);
   s.Set("workload.rounds", NumberValue(n.rounds));
-  if (n.rounds > 0) s.Set("workload.noise_within", NumberValue(n.within));
+  if (n.within_measured) s.Set("workload.noise_within", NumberValue(n.within));
   if (n.rounds > 1) s.Set("workload.noise_between", NumberValue(n.between));
   if (w.peak_memory_bytes)
     s.Set("workload.peak_memory", NumberValue(static_cast<double>(*w.peak_memory_bytes), kBytesDim));
@@ -396,7 +396,7 @@ const rules::Schema& RuleSchema() {
     s["workload.cv"] = Num("coefficient of variation of the samples (SD / mean)");
     s["workload.samples"] = Num("samples measured");
     s["workload.rounds"] = Num("rounds measured");
-    s["workload.noise_within"] = Num("spread of samples within a round (log-scale SD, about a CV)");
+    s["workload.noise_within"] = Num("spread of samples within a round (log-scale SD, about a CV; unknown with one sample per round)");
     s["workload.noise_between"] = Num("spread of round medians (log-scale SD); needs 2 rounds");
     s["workload.peak_memory"] = Num("peak memory (max RSS of a process, or device peak)", kBytesDim);
     s["workload.throttled"] = Bool("the GPU throttled while the workload ran");

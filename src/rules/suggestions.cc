@@ -104,7 +104,10 @@ NoiseProfile MeasureNoise(const WorkloadResult& w) {
     for (double l : logs) ss += (l - mean) * (l - mean);
     dof += static_cast<double>(logs.size()) - 1.0;
   }
-  if (dof > 0) n.within = std::sqrt(ss / dof);
+  if (dof > 0) {
+    n.within = std::sqrt(ss / dof);
+    n.within_measured = true;
+  }
   if (medians.size() >= 2) {
     double mean = 0;
     for (double m : medians) mean += m;

@@ -13,10 +13,13 @@
 namespace gpugate {
 
 /// Spread of one run's samples: `within` = pooled SD of log(sample) around
-/// each round's mean (~ CV), `between` = SD of the round log-medians (0 with
-/// fewer than two rounds).
+/// each round's mean (~ CV), measured only when some round holds two or more
+/// samples (`within_measured`; Google Benchmark repetitions are rounds of one
+/// sample each), `between` = SD of the round log-medians (0 with fewer than
+/// two rounds).
 struct NoiseProfile {
   double within = 0;
+  bool within_measured = false;
   double between = 0;
   int rounds = 0;
 };

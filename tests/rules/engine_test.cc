@@ -217,6 +217,19 @@ TEST(RuleEngine, NoisyWorkloadAndThrottled) {
   EXPECT_EQ(t[0].workload, "hot");
 }
 
+// Google Benchmark repetitions are rounds of one sample: their spread within a
+// round is not measured, so it is unknown (not 0%) in the evidence, and the
+// rule fires on the spread between them alone.
+TEST(RuleEngine, OneSamplePerRoundLeavesTheWithinSpreadUnknown) {
+  Results r;
+  r.workloads = {TimedWorkload("reps", {{1.0}, {1.2}, {0.85}, {1.1}, {0.95}})};
+  std::vector<Suggestion> n = Fired(r, "noisy-workload");
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].evidence.find("noise_within"), std::string::npos) << n[0].evidence;
+  EXPECT_NE(n[0].evidence.find("workload.noise_between = "), std::string::npos) << n[0].evidence;
+  EXPECT_EQ(n[0].message.find("0%"), std::string::npos) << n[0].message;
+}
+
 TEST(RuleEngine, BoundnessNeedsARegression) {
   Results r;
   WorkloadResult triad = TimedWorkload("triad", {{1e-3, 1e-3}});

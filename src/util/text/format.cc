@@ -72,6 +72,17 @@ std::string FormatDetectable(double fraction, bool lower_is_better) {
   if (!std::isfinite(fraction) || fraction < 0) return "n/a";
   const double pct = fraction * 100.0;
   const char* sign = lower_is_better ? "+" : "-";
+  // Beyond +900% a percentage reads as noise ("+1487332%"): a slowdown of that
+  // size is a factor, with two significant digits ("x15", "x15,000").
+  if (lower_is_better && fraction + 1.0 >= 10.0) {
+    const double factor = fraction + 1.0;
+    if (factor >= 1e6) return ">\u00d71,000,000";
+    const double unit = std::pow(10.0, std::floor(std::log10(factor)) - 1.0);
+    const long long rounded = std::llround(std::round(factor / unit) * unit);
+    std::string digits = std::to_string(rounded);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+    return "\u00d7" + digits;
+  }
   if (std::round(pct) >= 10) return sign + Printf("%.0f%%", pct);
   const double tenths = std::round(pct * 10.0) / 10.0;
   if (tenths == std::round(tenths)) return sign + Printf("%.0f%%", tenths);

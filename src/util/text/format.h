@@ -22,7 +22,9 @@ std::string FormatThreshold(double fraction);
 /// one decimal, signed as the change it stands for (a slowdown of a
 /// lower-is-better metric "+", a drop of a higher-is-better one "-"):
 /// 0.113 -> "+11%", 0.042 -> "+4.2%", 0.0049 -> "+0.5%"; with
-/// lower_is_better false 0.2 -> "-20%". Non-finite or negative -> "n/a".
+/// lower_is_better false 0.2 -> "-20%". A slowdown of tenfold or more is a
+/// factor with two significant digits: 13.7 -> "×15", 14873 -> "×15,000",
+/// beyond a millionfold ">×1,000,000". Non-finite or negative -> "n/a".
 std::string FormatDetectable(double fraction, bool lower_is_better = true);
 
 /// A ratio current/baseline as a change with its interval:

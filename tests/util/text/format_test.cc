@@ -33,6 +33,13 @@ TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {
   EXPECT_EQ(FormatDetectable(0.0996), "+10%");
   EXPECT_EQ(FormatDetectable(0.0049), "+0.5%");
   EXPECT_EQ(FormatDetectable(2.5), "+250%");
+  EXPECT_EQ(FormatDetectable(8.99), "+899%");
+  // From a tenfold slowdown on, a factor with two significant digits.
+  EXPECT_EQ(FormatDetectable(9.0), "\u00d710");
+  EXPECT_EQ(FormatDetectable(13.7), "\u00d715");
+  EXPECT_EQ(FormatDetectable(14873.32), "\u00d715,000");
+  EXPECT_EQ(FormatDetectable(999000.0), "\u00d71,000,000");
+  EXPECT_EQ(FormatDetectable(1e30), ">\u00d71,000,000");
   EXPECT_EQ(FormatDetectable(0.2, /*lower_is_better=*/false), "-20%");
   EXPECT_EQ(FormatDetectable(-0.1), "n/a");
   EXPECT_EQ(FormatDetectable(std::numeric_limits<double>::infinity()), "n/a");

@@ -70,8 +70,11 @@ struct LogShift {
 /// Human name of a method for sentences ("Welch t on round medians").
 std::string Describe(const LogShift& shift);
 
-/// Run-level value: the mean of the round log-medians (Kalibera & Jones'
-/// two-level mean). Precondition: at least one non-empty round.
+/// Run-level value of the round log-medians (Kalibera & Jones' two-level
+/// summary): their mean for one or two rounds, the one-sample Hodges-Lehmann
+/// estimate (median of the Walsh averages) for 3 to 256, so one wild round
+/// cannot move it; their median beyond. Precondition: at least one non-empty
+/// round.
 double RunLogLevel(const std::vector<std::vector<double>>& rounds);
 
 /// Unbiased sample variance; 0 for fewer than two values.

@@ -28,6 +28,7 @@
 #include "cli/inputs.h"
 #include "compare/compare.h"
 #include "config/policy.h"
+#include "gate/gate.h"
 #include "harness/backends/synthetic_backend.h"
 #include "model/results.h"
 #include "model/verdicts.h"
@@ -45,18 +46,23 @@ using detail::PortableRandom;
 
 /// How a comparison is drawn: `history` baseline processes against `current`
 /// current processes; `single_value` keeps one value per benchmark and side
-/// (the first repetition), as files of github-action-benchmark hold.
+/// (the first repetition), as files of github-action-benchmark hold;
+/// `confirmations` > 0 runs `gpugate gate`'s loop (RunGate): the benchmarks
+/// the judge leaves regressed or inconclusive are "re-run" up to that many
+/// times, each re-run a further process drawn from the corpus.
 struct Mode {
   std::string name;
   int history = 1;
   int current = 1;
   bool single_value = false;
+  int confirmations = 0;
 };
 
 const std::vector<Mode>& AllModes() {
   static const std::vector<Mode> modes = {
-      {"two-files", 1, 1, false},     {"history5+1", 5, 1, false}, {"history10+1", 10, 1, false},
-      {"history10+3", 10, 3, false},  {"single-value", 1, 1, true},
+      {"two-files", 1, 1, false, 0},    {"history5+1", 5, 1, false, 0},
+      {"history10+1", 10, 1, false, 0}, {"history10+3", 10, 3, false, 0},
+      {"single-value", 1, 1, true, 0},  {"gate10+1", 10, 1, false, kDefaultConfirmations},
   };
   return modes;
 }
@@ -85,6 +91,7 @@ struct Options {
   std::string json_path;
   bool check_single_value = false;  ///< only the one-value +5% check; exit 1 on any regression
   bool brief = false;               ///< summary table only
+  int show_false = 0;               ///< print this many identical-code false regressions
 };
 
 const char* kUsage =
@@ -95,13 +102,15 @@ const char* kUsage =
     "  --cases N             cases per mode and effect (default 400)\n"
     "  --seed S              seed of the draws (default 1)\n"
     "  --modes LIST          comma-separated: two-files,history5+1,history10+1,\n"
-    "                        history10+3,single-value (default all)\n"
+    "                        history10+3,single-value,gate10+1 (default all)\n"
     "  --effects LIST        injected slowdowns in percent (default 5,10,20,50,100,200)\n"
     "  --policy FILE         policy file (default: the built-in policy)\n"
     "  --json FILE           also write the figures as JSON\n"
     "  --check-single-value  only: one value per side, +5% on 1-3 benchmarks;\n"
     "                        exit 1 if any regression verdict appears\n"
-    "  --brief               print the summary table only\n";
+    "  --brief               print the summary table only\n"
+    "  --show-false N        print the first N false regressions on identical code\n"
+    "                        (mode, processes, workload, the verdict's sentence) to stderr\n";
 
 std::vector<std::string> SplitComma(const std::string& s) {
   std::vector<std::string> out;
@@ -157,6 +166,9 @@ Options ParseArgs(int argc, char** argv) {
       o.json_path = value();
     } else if (arg == "--check-single-value") {
       o.check_single_value = true;
+    } else if (arg == "--show-false") {
+      o.show_false = std::atoi(value().c_str());
+      if (o.show_false < 0) UsageError("--show-false must be at least 0");
     } else if (arg == "--brief") {
       o.brief = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -169,7 +181,8 @@ Options ParseArgs(int argc, char** argv) {
   if (o.corpus.empty()) UsageError("give at least one --corpus DIR");
   if (o.check_single_value) {
     if (modes_given) UsageError("--check-single-value runs its own mode; drop --modes");
-    o.modes = {AllModes().back()};
+    o.modes = {*std::find_if(AllModes().begin(), AllModes().end(),
+                             [](const Mode& m) { return m.single_value; })};
     o.effects = {kSingleValueCheckEffect};
   }
   return o;
@@ -352,6 +365,7 @@ struct ModeFigures {
   std::vector<EffectFigures> effects;
   double seconds = 0;
   int64_t comparisons = 0;
+  int64_t reruns = 0;  ///< gate modes: confirmation re-runs over all cases
 };
 
 // ---------------------------------------------------------------------------
@@ -389,6 +403,8 @@ void SlowDown(WorkloadResult* w, double factor) {
   }
 }
 
+std::string Join(const std::vector<std::string>& v, const std::string& sep);
+
 class Evaluator {
  public:
   Evaluator(const Corpus& base, const Corpus* current, const std::vector<std::string>& benchmarks,
@@ -403,6 +419,7 @@ class Evaluator {
     ModeFigures out;
     out.mode = mode;
     comparisons_ = 0;
+    reruns_ = 0;
     if (!options_.check_single_value) {
       PortableRandom rng(MixSeeds(options_.seed, static_cast<uint64_t>(mode_index), 0));
       for (int i = 0; i < options_.cases; ++i) NullCase(mode, rng, &out.null);
@@ -417,6 +434,7 @@ class Evaluator {
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.comparisons = comparisons_;
+    out.reruns = reruns_;
     return out;
   }
 
@@ -432,6 +450,7 @@ class Evaluator {
 
   struct Draw {
     std::vector<Results> baseline, current;
+    std::vector<std::string> baseline_paths, current_paths;
   };
 
   // Disjoint processes for the two sides; the history in collection order
@@ -441,31 +460,67 @@ class Evaluator {
     auto pick = [&](const Process& p) -> const Results& { return mode.single_value ? p.single : p.run; };
     const std::vector<int> all = Iota(base_.processes.size());
     if (current_ == nullptr) {
-      std::vector<int> idx = DrawDistinct(rng, all, mode.history + mode.current);
+      std::vector<int> idx = DrawDistinct(rng, all, mode.history + mode.current + mode.confirmations);
       std::vector<int> hist(idx.begin(), idx.begin() + mode.history);
       std::sort(hist.begin(), hist.end());
-      for (int i : hist) d.baseline.push_back(pick(base_.processes[i]));
-      for (int j = mode.history; j < static_cast<int>(idx.size()); ++j)
+      for (int i : hist) {
+        d.baseline.push_back(pick(base_.processes[i]));
+        d.baseline_paths.push_back(base_.processes[i].path);
+      }
+      for (int j = mode.history; j < static_cast<int>(idx.size()); ++j) {
         d.current.push_back(pick(base_.processes[idx[j]]));
+        d.current_paths.push_back(base_.processes[idx[j]].path);
+      }
     } else {
       std::vector<int> hist = DrawDistinct(rng, all, mode.history);
       std::sort(hist.begin(), hist.end());
-      for (int i : hist) d.baseline.push_back(pick(base_.processes[i]));
-      for (int j : DrawDistinct(rng, Iota(current_->processes.size()), mode.current))
+      for (int i : hist) {
+        d.baseline.push_back(pick(base_.processes[i]));
+        d.baseline_paths.push_back(base_.processes[i].path);
+      }
+      for (int j : DrawDistinct(rng, Iota(current_->processes.size()), mode.current + mode.confirmations)) {
         d.current.push_back(pick(current_->processes[j]));
+        d.current_paths.push_back(current_->processes[j].path);
+      }
     }
     return d;
   }
 
-  Verdicts Judge(const Draw& d) {
+  Verdicts Judge(const Mode& mode, const Draw& d) {
     ++comparisons_;
     CompareOptions co;
     co.today = "2026-01-01";  // waivers: a fixed day keeps the figures reproducible
-    return CompareRuns(d.baseline, d.current, policy_, co);
+    if (mode.confirmations == 0) return CompareRuns(d.baseline, d.current, policy_, co);
+    // gpugate gate's own loop; "measuring" serves the next drawn process,
+    // restricted to the benchmarks asked for.
+    std::vector<WorkloadSpec> specs;
+    for (const WorkloadResult& w : d.current.front().workloads) {
+      WorkloadSpec spec;
+      spec.name = w.name;
+      specs.push_back(std::move(spec));
+    }
+    size_t next = 0;
+    SuiteRunner serve = [&](const std::vector<WorkloadSpec>& asked, const RunOptions&,
+                            ProgressSink*) {
+      GPUGATE_CHECK(next < d.current.size());
+      const Results& from = d.current[next++];
+      Results r;
+      r.run = from.run;
+      for (const WorkloadSpec& spec : asked)
+        if (const WorkloadResult* w = from.Find(spec.name)) r.workloads.push_back(*w);
+      return r;
+    };
+    GateOptions go;
+    go.confirmations = mode.confirmations;
+    go.compare = co;
+    GateOutcome out = RunGate(specs, d.baseline, policy_, go, nullptr, serve);
+    reruns_ += static_cast<int64_t>(out.runs.size()) - 1;
+    return std::move(out.verdicts);
   }
 
   void NullCase(const Mode& mode, PortableRandom& rng, NullFigures* f) {
-    const Verdicts v = Judge(DrawRuns(mode, rng));
+    const Draw d = DrawRuns(mode, rng);
+    const Verdicts v = Judge(mode, d);
     bool any = false, suite_level = false;
     for (const MetricVerdict& m : v.metrics) {
       if (m.metric != "time") continue;
@@ -474,6 +529,12 @@ class Evaluator {
       if (bench_set_.count(m.workload)) {
         f->bench_regression.Add(regression);
         f->per_benchmark[m.workload].Add(ToString(m.verdict), ReasonOf(m), MdeOf(m));
+        if (regression && shown_false_ < options_.show_false) {
+          ++shown_false_;
+          std::cerr << "false regression (" << mode.name << "): " << m.workload << ": "
+                    << m.sentence << "\n  history: " << Join(d.baseline_paths, " ")
+                    << "\n  current: " << Join(d.current_paths, " ") << "\n";
+        }
       } else {
         suite_level = suite_level || regression;
         f->suite_level.Add(ToString(m.verdict), ReasonOf(m), MdeOf(m));
@@ -493,7 +554,7 @@ class Evaluator {
       for (WorkloadResult& w : run.workloads)
         if (injected.count(w.name)) SlowDown(&w, 1 + effect);
 
-    const Verdicts v = Judge(d);
+    const Verdicts v = Judge(mode, d);
     bool any = false, any_false = false;
     std::set<std::string> seen;
     for (const MetricVerdict& m : v.metrics) {
@@ -526,6 +587,8 @@ class Evaluator {
   const Options& options_;
   int64_t comparisons_ = 0;
   int64_t missing_injected_ = 0;
+  int shown_false_ = 0;
+  int64_t reruns_ = 0;  ///< gate modes: confirmation re-runs made
 };
 
 // ---------------------------------------------------------------------------
@@ -555,6 +618,12 @@ std::optional<double> MedianOf(std::vector<double> v) {
 
 // "97.1% [93.4, 98.8] of 140", or "none" when no injected benchmark's stated
 // MDE was at most the effect.
+std::string Printf1(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
 std::string WithinMdeText(const Rate& r) {
   if (r.n == 0) return "none";
   return RateText(r) + " of " + std::to_string(r.n);
@@ -663,7 +732,15 @@ std::string RenderMode(const Report& r, const ModeFigures& m) {
   std::ostringstream o;
   o << "\n### " << m.mode.name << " (" << m.mode.history << " baseline process"
     << (m.mode.history > 1 ? "es" : "") << " vs " << m.mode.current << " current"
-    << (m.mode.single_value ? ", one value per benchmark and side" : "") << ")\n";
+    << (m.mode.single_value ? ", one value per benchmark and side" : "")
+    << (m.mode.confirmations > 0
+            ? ", through gpugate gate's loop: benchmarks left regressed or inconclusive re-run up to " +
+                  std::to_string(m.mode.confirmations) + " times, each re-run a further process"
+            : "")
+    << ")\n";
+  if (m.mode.confirmations > 0 && m.comparisons > 0)
+    o << "\nConfirmation re-runs: " << Printf1(static_cast<double>(m.reruns) / m.comparisons)
+      << " per case on average (each re-run one more process of the doubtful benchmarks).\n";
   if (m.null.suite_alarm.n > 0) {
     o << "\nIdentical code, " << m.null.suite_alarm.n
       << " cases: verdicts on metric time per benchmark.\n\n| benchmark | regression | "
@@ -825,8 +902,12 @@ std::string RenderJson(const Report& r) {
     w.Int(m.mode.current);
     w.Key("single_value");
     w.Bool(m.mode.single_value);
+    w.Key("confirmations");
+    w.Int(m.mode.confirmations);
     w.Key("comparisons");
     w.Int64(m.comparisons);
+    w.Key("confirmation_reruns");
+    w.Int64(m.reruns);
     w.Key("seconds");
     WriteJsonDouble(w, m.seconds);
     w.Key("identical");
@@ -950,10 +1031,11 @@ int Main(int argc, char** argv) {
 
   Evaluator evaluator(base, current ? &*current : nullptr, benchmarks, policy, options);
   for (const Mode& mode : options.modes) {
-    const int need_base = mode.history + (current ? 0 : mode.current);
-    if (need_base > report.processes || (current && mode.current > report.current_processes)) {
+    const int current_side = mode.current + mode.confirmations;
+    const int need_base = mode.history + (current ? 0 : current_side);
+    if (need_base > report.processes || (current && current_side > report.current_processes)) {
       std::cerr << "gpugate_noise_eval: error: mode " << mode.name << " needs "
-                << mode.history + mode.current << " processes; the corpus has "
+                << mode.history + current_side << " processes; the corpus has "
                 << report.processes << "\n";
       return 2;
     }

@@ -616,14 +616,15 @@ std::optional<double> MedianOf(std::vector<double> v) {
   return MedianInPlace(v);
 }
 
-// "97.1% [93.4, 98.8] of 140", or "none" when no injected benchmark's stated
-// MDE was at most the effect.
-std::string Printf1(double v) {
+// A number with two decimals.
+std::string TwoDecimals(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
 
+// "97.1% [93.4, 98.8] of 140", or "none" when no injected benchmark's stated
+// MDE was at most the effect.
 std::string WithinMdeText(const Rate& r) {
   if (r.n == 0) return "none";
   return RateText(r) + " of " + std::to_string(r.n);
@@ -739,7 +740,7 @@ std::string RenderMode(const Report& r, const ModeFigures& m) {
             : "")
     << ")\n";
   if (m.mode.confirmations > 0 && m.comparisons > 0)
-    o << "\nConfirmation re-runs: " << Printf1(static_cast<double>(m.reruns) / m.comparisons)
+    o << "\nConfirmation re-runs: " << TwoDecimals(static_cast<double>(m.reruns) / m.comparisons)
       << " per case on average (each re-run one more process of the doubtful benchmarks).\n";
   if (m.null.suite_alarm.n > 0) {
     o << "\nIdentical code, " << m.null.suite_alarm.n

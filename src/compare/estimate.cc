@@ -115,16 +115,12 @@ double RunLogLevel(const std::vector<std::vector<double>>& rounds) {
   // Beyond 256 rounds (33,000 averages) the median of the rounds: that many
   // rounds pin the run's level far below its noise between runs.
   if (m.size() > 256) return MedianInPlace(m);
-  // The one-sample Hodges-Lehmann estimate: the median of the Walsh averages
-  // (m_i + m_j) / 2, i <= j. As efficient as the mean on normal rounds (95%)
-  // and robust to a wild round: a Google Benchmark repetition 50 times slower
-  // than its four siblings (a first-touch stall) moved the mean of five
-  // rounds by a factor 2.2 and made a +110% "regression" against a history.
-  std::vector<double> walsh;
-  walsh.reserve(m.size() * (m.size() + 1) / 2);
-  for (size_t i = 0; i < m.size(); ++i)
-    for (size_t j = i; j < m.size(); ++j) walsh.push_back(0.5 * (m[i] + m[j]));
-  return MedianInPlace(walsh);
+  // The one-sample Hodges-Lehmann estimate: as efficient as the mean on
+  // normal rounds (95%) and robust to a wild round: a Google Benchmark
+  // repetition 50 times slower than its four siblings (a first-touch stall)
+  // moved the mean of five rounds by a factor 2.2 and made a +110%
+  // "regression" against a history.
+  return HodgesLehmannCentre(m);
 }
 
 LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const double> current_rounds,

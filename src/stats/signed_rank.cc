@@ -6,20 +6,14 @@
 #include <cmath>
 #include <numeric>
 
+#include "stats/summary.h"
+
 namespace gpugate {
 
 namespace {
 
 constexpr int kMaxExactN = 50;  // 2^50 sign patterns still fit a double's exact integers
 
-double Median(std::vector<double>& v) {
-  size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  double hi = v[mid];
-  if (v.size() % 2 == 1) return hi;
-  double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return 0.5 * (lo + hi);
-}
 
 /// Standard normal upper quantile z with P(Z > z) = p, by bisection on erfc
 /// (only used for the interval rank, where 1e-12 is plenty).
@@ -108,18 +102,29 @@ SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double 
     k = std::max<int64_t>(k, 1);
   }
 
-  std::vector<double> walsh;
-  walsh.reserve(static_cast<size_t>(m_pairs));
-  for (size_t i = 0; i < d.size(); ++i)
-    for (size_t j = i; j < d.size(); ++j) walsh.push_back(0.5 * (d[i] + d[j]));
+  std::vector<double> walsh = WalshAverages(d);
   std::vector<double> copy = walsh;
-  out.estimate = Median(copy);
+  out.estimate = MedianInPlace(copy);
   std::sort(walsh.begin(), walsh.end());
   const int64_t m = static_cast<int64_t>(walsh.size());
   k = std::min(k, (m + 1) / 2);
   out.ci_low = walsh[static_cast<size_t>(k - 1)];
   out.ci_high = walsh[static_cast<size_t>(m - k)];
   return out;
+}
+
+std::vector<double> WalshAverages(std::span<const double> x) {
+  std::vector<double> walsh;
+  walsh.reserve(x.size() * (x.size() + 1) / 2);
+  for (size_t i = 0; i < x.size(); ++i)
+    for (size_t j = i; j < x.size(); ++j) walsh.push_back(0.5 * (x[i] + x[j]));
+  return walsh;
+}
+
+double HodgesLehmannCentre(std::span<const double> x) {
+  if (x.empty()) return 0.0;
+  std::vector<double> walsh = WalshAverages(x);
+  return MedianInPlace(walsh);
 }
 
 }  // namespace gpugate

@@ -33,6 +33,14 @@ struct SignedRankResult {
 /// estimate and interval. An empty input gives p = 1 and a zero estimate.
 SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double confidence = 0.95);
 
+/// The Walsh averages (x_i + x_j) / 2 for i <= j, in index order.
+std::vector<double> WalshAverages(std::span<const double> x);
+
+/// The one-sample Hodges-Lehmann estimate: the median of the Walsh averages
+/// (0 for an empty input). Robust to a minority of wild values and 95% as
+/// efficient as the mean on normal data.
+double HodgesLehmannCentre(std::span<const double> x);
+
 /// Exact null distribution of W+ for n untied ranks: counts[t] = number of
 /// the 2^n sign assignments with W+ = t (t = 0 .. n(n+1)/2), as doubles.
 std::vector<double> SignedRankCounts(int n);

@@ -33,6 +33,7 @@
 #include "model/results.h"
 #include "model/verdicts.h"
 #include "stats/summary.h"
+#include "util/file_write.h"
 #include "util/json_writer.h"
 
 namespace gpugate {
@@ -92,6 +93,7 @@ struct Options {
   bool check_single_value = false;  ///< only the one-value +5% check; exit 1 on any regression
   bool brief = false;               ///< summary table only
   int show_false = 0;               ///< print this many identical-code false regressions
+  bool modes_given = false;         ///< --modes named them: each must run
 };
 
 const char* kUsage =
@@ -127,7 +129,7 @@ std::vector<std::string> SplitComma(const std::string& s) {
 
 Options ParseArgs(int argc, char** argv) {
   Options o;
-  bool modes_given = false;
+  bool& modes_given = o.modes_given;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -679,6 +681,7 @@ struct Report {
   bool have_mde = false;
   std::vector<double> effects;
   std::vector<ModeFigures> modes;
+  std::vector<std::string> skipped;  ///< default modes the corpus is too small for
 };
 
 std::string Join(const std::vector<std::string>& v, const std::string& sep) {
@@ -815,6 +818,8 @@ std::string RenderMarkdown(const Report& r, bool brief) {
   o << "Rates on metric `time` with 95% Wilson intervals (in percent).";
   if (!r.have_mde) o << " The verdict model states no minimum detectable effect.";
   o << "\n\n" << RenderSummary(r);
+  if (!r.skipped.empty())
+    o << "\nNot run, the corpus has too few processes: " << Join(r.skipped, ", ") << ".\n";
   if (auto s = SingleValueSentence(r)) o << "\n" << *s << "\n";
   if (!brief)
     for (const ModeFigures& m : r.modes) o << RenderMode(r, m);
@@ -891,6 +896,10 @@ std::string RenderJson(const Report& r) {
   w.Int(r.cases);
   w.Key("seed");
   w.Uint64(r.seed);
+  w.Key("skipped_modes");
+  w.StartArray();
+  for (const std::string& name : r.skipped) WriteJsonString(w, name);
+  w.EndArray();
   w.Key("modes");
   w.StartArray();
   for (const ModeFigures& m : r.modes) {
@@ -1035,10 +1044,15 @@ int Main(int argc, char** argv) {
     const int current_side = mode.current + mode.confirmations;
     const int need_base = mode.history + (current ? 0 : current_side);
     if (need_base > report.processes || (current && current_side > report.current_processes)) {
-      std::cerr << "gpugate_noise_eval: error: mode " << mode.name << " needs "
-                << mode.history + current_side << " processes; the corpus has "
-                << report.processes << "\n";
-      return 2;
+      // A mode asked for by name must run; of the default set, the modes a
+      // small corpus cannot serve are skipped, and said so.
+      std::cerr << "gpugate_noise_eval: " << (options.modes_given ? "error: " : "")
+                << "mode " << mode.name << " needs " << mode.history + current_side
+                << " processes; the corpus has " << report.processes
+                << (options.modes_given ? "\n" : " (skipped)\n");
+      if (options.modes_given) return 2;
+      report.skipped.push_back(mode.name);
+      continue;
     }
     const int index = static_cast<int>(
         std::find_if(AllModes().begin(), AllModes().end(),
@@ -1051,12 +1065,15 @@ int Main(int argc, char** argv) {
     report.modes.push_back(std::move(f));
   }
 
+  if (report.modes.empty()) {
+    std::cerr << "gpugate_noise_eval: error: the corpus has " << report.processes
+              << " process(es); every mode needs at least 2\n";
+    return 2;
+  }
   std::cout << RenderMarkdown(report, options.brief || options.check_single_value);
   if (!options.json_path.empty()) {
-    std::ofstream out(options.json_path, std::ios::binary);
-    out << RenderJson(report);
-    if (!out) {
-      std::cerr << "gpugate_noise_eval: error: cannot write " << options.json_path << "\n";
+    if (Status st = WriteFileAtomic(options.json_path, RenderJson(report)); !st.ok()) {
+      std::cerr << "gpugate_noise_eval: error: " << st.error().message << "\n";
       return 3;
     }
   }

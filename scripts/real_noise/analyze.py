@@ -6,7 +6,8 @@ lottery benchmark is bimodal across processes.
 
     scripts/real_noise/analyze.py CORPUS_DIR
 
-CORPUS_DIR holds quiet/*.json and noisy/*.json (collect.sh). Standard library only.
+CORPUS_DIR holds quiet/*.json and noisy/*.json (collect.sh), or any *.json files of one
+Google Benchmark program below it (all counted as quiet). Standard library only.
 """
 import glob
 import json
@@ -175,41 +176,8 @@ def history_bounds(procs, names, k, j, budget, effects=(0.5, 1.0, 2.0), draws=20
     return out
 
 
-def main():
-    corpus = sys.argv[1]
-    conds = {}
-    for cond in ("quiet", "noisy"):
-        files = sorted(glob.glob(os.path.join(corpus, cond, "*.json")))
-        conds[cond] = [(os.path.relpath(f, corpus),) + load(f) for f in files]
-    names = [n for n in conds["quiet"][0][1]]
-    print("## Between-process spread of the per-process median\n")
-    print("CV: of the per-process medians over processes; robust CV: 1.4826 MAD / median of the same;")
-    print("within: median over quiet processes of the CV of one process's repetitions.\n")
-    print("| benchmark | median (quiet) | within-process CV | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
-    print("|---|---|---|---|---|---|---|---|")
-    for b in names:
-        q = [p[1][b] for p in conds["quiet"]]
-        n = [p[1][b] for p in conds["noisy"]]
-        med = statistics.median(q)
-        unit = (1e9, "ns") if med < 1e-6 else (1e6, "us") if med < 1e-3 else (1e3, "ms")
-        within = statistics.median(WITHIN_CV[os.path.join(corpus, p[0])][b] for p in conds["quiet"])
-        print("| %s | %.3g %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |" % (
-            b, med * unit[0], unit[1], 100 * within, 100 * cv(q), 100 * robust_cv(q),
-            "%.1f%%" % (100 * cv(n)) if len(n) > 1 else "-",
-            "%.1f%%" % (100 * robust_cv(n)) if len(n) > 1 else "-",
-            "%.3f" % (statistics.median(n) / med) if n else "-"))
-
-    print("\n## Do benchmarks of one process move together?\n")
-    for cond in ("quiet", "noisy", "all"):
-        procs = [p[1] for p in (conds["quiet"] + conds["noisy"] if cond == "all" else conds[cond])]
-        if len(procs) < 3:
-            continue
-        others = [b for b in names if b != LOTTERY]
-        r, share, _ = comovement(procs, others)
-        print("- %s (%d processes, %d benchmarks without the lottery): mean pairwise correlation of "
-              "log shifts %.2f; a per-process common factor explains %.0f%% of the shift variance"
-              % (cond, len(procs), len(others), r, 100 * share))
-
+def lottery_section(corpus, conds):
+    """The page-size lottery: per-process medians by the pages drawn."""
     print("\n## Is %s bimodal across processes?\n" % LOTTERY)
     rows = []
     for cond in ("quiet", "noisy"):
@@ -252,6 +220,55 @@ def main():
                       statistics.median(small) * 1e3, statistics.median(small) / statistics.median(huge),
                       sum(h < min(small) for h in huge), len(huge), sum(x > max(huge) for x in small),
                       len(small), ashman_d(huge, small), ashman_d(huge_rel, small_rel), REFERENCE))
+
+
+
+def main():
+    corpus = sys.argv[1]
+    conds = {}
+    for cond in ("quiet", "noisy"):
+        files = sorted(glob.glob(os.path.join(corpus, cond, "*.json")))
+        conds[cond] = [(os.path.relpath(f, corpus),) + load(f) for f in files]
+    if not conds["quiet"] and not conds["noisy"]:
+        # Not collect.sh's layout: every *.json below CORPUS_DIR is one
+        # process, all counted as quiet.
+        files = sorted(glob.glob(os.path.join(corpus, "**", "*.json"), recursive=True))
+        conds["quiet"] = [(os.path.relpath(f, corpus),) + load(f) for f in files]
+    if len(conds["quiet"]) < 2:
+        sys.exit("analyze.py: error: %s holds fewer than 2 quiet processes (*.json)" % corpus)
+    every = conds["quiet"] + conds["noisy"]
+    names = [n for n in conds["quiet"][0][1] if all(n in p[1] for p in every)]
+    print("## Between-process spread of the per-process median\n")
+    print("CV: of the per-process medians over processes; robust CV: 1.4826 MAD / median of the same;")
+    print("within: median over quiet processes of the CV of one process's repetitions.\n")
+    print("| benchmark | median (quiet) | within-process CV | CV quiet | robust CV quiet | CV noisy | robust CV noisy | noisy/quiet median |")
+    print("|---|---|---|---|---|---|---|---|")
+    for b in names:
+        q = [p[1][b] for p in conds["quiet"]]
+        n = [p[1][b] for p in conds["noisy"]]
+        med = statistics.median(q)
+        unit = (1e9, "ns") if med < 1e-6 else (1e6, "us") if med < 1e-3 else (1e3, "ms")
+        within = statistics.median(WITHIN_CV[os.path.join(corpus, p[0])][b] for p in conds["quiet"])
+        print("| %s | %.3g %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |" % (
+            b, med * unit[0], unit[1], 100 * within, 100 * cv(q), 100 * robust_cv(q),
+            "%.1f%%" % (100 * cv(n)) if len(n) > 1 else "-",
+            "%.1f%%" % (100 * robust_cv(n)) if len(n) > 1 else "-",
+            "%.3f" % (statistics.median(n) / med) if n else "-"))
+
+    print("\n## Do benchmarks of one process move together?\n")
+    for cond in ("quiet", "noisy", "all"):
+        procs = [p[1] for p in (conds["quiet"] + conds["noisy"] if cond == "all" else conds[cond])]
+        if len(procs) < 3:
+            continue
+        others = [b for b in names if b != LOTTERY]
+        r, share, _ = comovement(procs, others)
+        print("- %s (%d processes, %d benchmarks%s): mean pairwise correlation of "
+              "log shifts %.2f; a per-process common factor explains %.0f%% of the shift variance"
+              % (cond, len(procs), len(others), " without the lottery" if LOTTERY in names else "", r,
+                 100 * share))
+
+    if LOTTERY in names:
+        lottery_section(corpus, conds)
 
     procs = [p[1] for p in conds["quiet"] + conds["noisy"]]
     oracle, rules = two_file_bounds(procs, names)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Collects a real-noise corpus: the Google Benchmark program
-# scripts/real_noise/noise_bench.cc run as many separate processes of
+# Collects a real-noise corpus: a Google Benchmark program (by default
+# scripts/real_noise/noise_bench.cc) run as many separate processes of
 # identical code, some on a quiet machine and some next to a noisy neighbour
 # this script starts and stops itself. docs/real-noise.md.
 #
@@ -16,8 +16,11 @@
 # over the collection touches both conditions alike.
 #
 # Environment: NOISE_BENCH (the program; default build/gpugate_noise_bench,
-# else it is compiled with $CXX), MIN_TIME (--benchmark_min_time, seconds,
-# default 0.05), REPETITIONS (default 5), NEIGHBOUR_MIB (default 256).
+# else it is compiled with $CXX), BENCH_ARGS (more arguments for each process,
+# e.g. --benchmark_filter=...), NEIGHBOUR (the program whose --neighbour mode
+# is the noisy neighbour; default NOISE_BENCH, so give gpugate_noise_bench here
+# when NOISE_BENCH is another program), MIN_TIME (--benchmark_min_time,
+# seconds, default 0.05), REPETITIONS (default 5), NEIGHBOUR_MIB (default 256).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -44,6 +47,12 @@ if [ ! -x "$bench" ]; then
   "${CXX:-c++}" -O2 -std=c++17 -o "$bench" "$here/noise_bench.cc" -lbenchmark -lpthread
 fi
 
+neighbour_bin=${NEIGHBOUR:-$bench}
+if [ "$noisy" -gt 0 ] && ! "$neighbour_bin" --neighbour=0 --neighbour_mib=1 >/dev/null 2>&1; then
+  log "error: $neighbour_bin has no --neighbour mode; set NEIGHBOUR=build/gpugate_noise_bench or NOISY_RUNS=0"
+  exit 2
+fi
+
 mkdir -p "$out/quiet" "$out/noisy"
 table=$out/processes.tsv
 printf 'file\tcondition\tstart_utc\tload1\tload5\tload15\trunnable\twall_s\tthp_lottery\tanon_huge_kib\n' >"$table"
@@ -51,7 +60,7 @@ printf 'file\tcondition\tstart_utc\tload1\tload5\tload15\trunnable\twall_s\tthp_
 # The neighbour: streams through a large buffer and burns a core; it ends by
 # itself after 120 s at most, and is killed as soon as its process is done.
 start_neighbour() {
-  "$bench" --neighbour=120 --neighbour_mib="$neighbour_mib" &
+  "$neighbour_bin" --neighbour=120 --neighbour_mib="$neighbour_mib" &
   neighbour_pid=$!
   sleep 0.5  # let it fault its buffer in and reach its loop
 }
@@ -90,7 +99,8 @@ for i in $(seq 0 $((total - 1))); do
   read -r l1 l5 l15 runq _ </proc/loadavg
   start_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)
   s=$(date +%s.%N)
-  if ! "$bench" --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
+  # shellcheck disable=SC2086  # BENCH_ARGS is a list of arguments
+  if ! "$bench" ${BENCH_ARGS:-} --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
        --benchmark_out_format=json --benchmark_out="$out/$file" >/dev/null 2>"$tmp/stderr"; then
     cat "$tmp/stderr" >&2
     log "process $((i + 1)) failed"

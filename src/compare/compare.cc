@@ -33,6 +33,7 @@
 #include "stats/distributions.h"
 #include "stats/summary.h"
 #include "util/result.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -1481,7 +1482,7 @@ class Comparer {
                                                         : "more rounds would decide");
       }
     }
-    std::string sees = mv.mde ? "; could have seen " + FormatRatioPercent(1.0 + *mv.mde) +
+    std::string sees = mv.mde ? "; could have seen " + FormatDetectable(*mv.mde, mv.lower_is_better) +
                                     " (90% power)"
                               : "";
     std::string size = p->common ? std::to_string(s.current_runs) + " current run factor(s) vs " +

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "util/text/format.h"
+
 namespace gpugate {
 namespace {
 
@@ -696,7 +698,11 @@ TEST(CompareJudge, EveryTestedVerdictStatesItsMinimumDetectableEffect) {
     // Above the threshold (it must clear it) and finite.
     EXPECT_GT(*m.mde, m.threshold);
     EXPECT_LT(*m.mde, 1.0);
-    EXPECT_NE(m.sentence.find("could have seen"), std::string::npos) << m.sentence;
+    // The sentence states the MDE as every report's column does.
+    EXPECT_NE(m.sentence.find("could have seen " + FormatDetectable(*m.mde, m.lower_is_better) +
+                              " (90% power)"),
+              std::string::npos)
+        << m.sentence;
   }
 }
 

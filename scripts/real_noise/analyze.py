@@ -222,7 +222,6 @@ def lottery_section(corpus, conds):
                       len(small), ashman_d(huge, small), ashman_d(huge_rel, small_rel), REFERENCE))
 
 
-
 def main():
     corpus = sys.argv[1]
     conds = {}

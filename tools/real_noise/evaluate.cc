@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -104,7 +103,8 @@ const char* kUsage =
     "  --cases N             cases per mode and effect (default 400)\n"
     "  --seed S              seed of the draws (default 1)\n"
     "  --modes LIST          comma-separated: two-files,history5+1,history10+1,\n"
-    "                        history10+3,single-value,gate10+1 (default all)\n"
+    "                        history10+3,single-value,gate10+1 (default: all the\n"
+    "                        corpus has processes for; a named mode must fit)\n"
     "  --effects LIST        injected slowdowns in percent (default 5,10,20,50,100,200)\n"
     "  --policy FILE         policy file (default: the built-in policy)\n"
     "  --json FILE           also write the figures as JSON\n"
@@ -129,7 +129,6 @@ std::vector<std::string> SplitComma(const std::string& s) {
 
 Options ParseArgs(int argc, char** argv) {
   Options o;
-  bool& modes_given = o.modes_given;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -147,7 +146,7 @@ Options ParseArgs(int argc, char** argv) {
       o.seed = std::strtoull(value().c_str(), nullptr, 10);
     } else if (arg == "--modes") {
       o.modes.clear();
-      modes_given = true;
+      o.modes_given = true;
       for (const std::string& name : SplitComma(value())) {
         auto it = std::find_if(AllModes().begin(), AllModes().end(),
                                [&](const Mode& m) { return m.name == name; });
@@ -182,7 +181,7 @@ Options ParseArgs(int argc, char** argv) {
   }
   if (o.corpus.empty()) UsageError("give at least one --corpus DIR");
   if (o.check_single_value) {
-    if (modes_given) UsageError("--check-single-value runs its own mode; drop --modes");
+    if (o.modes_given) UsageError("--check-single-value runs its own mode; drop --modes");
     o.modes = {*std::find_if(AllModes().begin(), AllModes().end(),
                              [](const Mode& m) { return m.single_value; })};
     o.effects = {kSingleValueCheckEffect};

@@ -49,7 +49,7 @@ fi
 
 neighbour_bin=${NEIGHBOUR:-$bench}
 if [ "$noisy" -gt 0 ] && ! "$neighbour_bin" --neighbour=0 --neighbour_mib=1 >/dev/null 2>&1; then
-  log "error: $neighbour_bin has no --neighbour mode; set NEIGHBOUR=build/gpugate_noise_bench or NOISY_RUNS=0"
+  log "error: $neighbour_bin has no --neighbour mode; set NEIGHBOUR=build/gpugate_noise_bench or give 0 noisy runs (the third argument)"
   exit 2
 fi
 

@@ -26,15 +26,31 @@ def load(path):
     """(per-benchmark median real time in seconds, context) of one process."""
     doc = json.load(open(path))
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    reps = {}
+    reps, aggs = {}, {}
     for row in doc["benchmarks"]:
-        if row.get("run_type", "iteration") != "iteration":
+        if row.get("error_occurred") or "real_time" not in row:
             continue
-        reps.setdefault(row["run_name"], []).append(row["real_time"] * scale[row.get("time_unit", "ns")])
+        name = row.get("run_name", row["name"])
+        if row.get("run_type", "iteration") == "iteration":
+            reps.setdefault(name, []).append(row["real_time"] * scale[row.get("time_unit", "ns")])
+        elif row.get("aggregate_unit", "time") == "time":
+            aggs.setdefault(name, {})[row.get("aggregate_name")] = (
+                row["real_time"] * scale[row.get("time_unit", "ns")])
     global WITHIN_CV
+    out = {}
     for name, v in reps.items():
         WITHIN_CV.setdefault(path, {})[name] = cv(v) if len(v) > 1 else float("nan")
-    return {name: statistics.median(v) for name, v in reps.items()}, doc.get("context", {})
+        out[name] = statistics.median(v)
+    # Aggregate-only files (--benchmark_report_aggregates_only): the median
+    # (else the mean) row, the within-process CV from stddev / mean.
+    for name, a in aggs.items():
+        centre = a.get("median", a.get("mean"))
+        if name in out or centre is None:
+            continue
+        out[name] = centre
+        WITHIN_CV.setdefault(path, {})[name] = (
+            a["stddev"] / a["mean"] if a.get("stddev") is not None and a.get("mean") else float("nan"))
+    return out, doc.get("context", {})
 
 
 def cv(values):
@@ -236,7 +252,16 @@ def main():
     if len(conds["quiet"]) < 2:
         sys.exit("analyze.py: error: %s holds fewer than 2 quiet processes (*.json)" % corpus)
     every = conds["quiet"] + conds["noisy"]
-    names = [n for n in conds["quiet"][0][1] if all(n in p[1] for p in every)]
+    seen = []
+    for p in every:
+        seen += [n for n in p[1] if n not in seen]
+    names = [n for n in seen if all(n in p[1] for p in every)]
+    for n in seen:
+        if n not in names:
+            print("analyze.py: left out %s: measured in %d of %d processes (the oracles need every one)"
+                  % (n, sum(n in p[1] for p in every), len(every)), file=sys.stderr)
+    if len(names) < 2:
+        sys.exit("analyze.py: error: fewer than 2 benchmarks were measured in every process of %s" % corpus)
     print("## Between-process spread of the per-process median\n")
     print("CV: of the per-process medians over processes; robust CV: 1.4826 MAD / median of the same;")
     print("within: median over quiet processes of the CV of one process's repetitions.\n")
@@ -248,8 +273,8 @@ def main():
         med = statistics.median(q)
         unit = (1e9, "ns") if med < 1e-6 else (1e6, "us") if med < 1e-3 else (1e3, "ms")
         within = statistics.median(WITHIN_CV[os.path.join(corpus, p[0])][b] for p in conds["quiet"])
-        print("| %s | %.3g %s | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s |" % (
-            b, med * unit[0], unit[1], 100 * within, 100 * cv(q), 100 * robust_cv(q),
+        print("| %s | %.3g %s | %s | %.1f%% | %.1f%% | %s | %s | %s |" % (
+            b, med * unit[0], unit[1], "%.1f%%" % (100 * within) if within == within else "-", 100 * cv(q), 100 * robust_cv(q),
             "%.1f%%" % (100 * cv(n)) if len(n) > 1 else "-",
             "%.1f%%" % (100 * robust_cv(n)) if len(n) > 1 else "-",
             "%.3f" % (statistics.median(n) / med) if n else "-"))
@@ -292,6 +317,10 @@ def main():
     print("|---|---|---|---|---|---|")
     draws = int(os.environ.get("ANALYZE_DRAWS", "20000"))
     for k, j, budget in ((10, 1, 0.01), (5, 1, 0.02), (10, 3, 0.01)):
+        if k + j > len(procs):
+            print("| history%d+%d | %.0f%% | not run: needs %d processes, the corpus has %d | | | |"
+                  % (k, j, 100 * budget, k + j, len(procs)))
+            continue
         bounds = history_bounds(procs, names, k, j, budget, draws=draws)
         for kind, det in bounds.items():
             print("| history%d+%d | %.0f%% | %s | %.1f%% | %.1f%% | %.1f%% |" % (

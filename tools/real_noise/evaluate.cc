@@ -98,7 +98,9 @@ struct Options {
 const char* kUsage =
     "usage: gpugate_noise_eval --corpus DIR [--corpus DIR ...] [options]\n"
     "  --corpus DIR          Google Benchmark JSON files of one program (searched\n"
-    "                        recursively; repeatable, pooled)\n"
+    "                        recursively; repeatable, pooled); a benchmark\n"
+    "                        measured in fewer than half the processes is left\n"
+    "                        out and named\n"
     "  --current-corpus DIR  draw the current side from these files instead\n"
     "  --cases N             cases per mode and effect (default 400)\n"
     "  --seed S              seed of the draws (default 1)\n"
@@ -201,7 +203,8 @@ struct Process {
 
 struct Corpus {
   std::vector<Process> processes;
-  std::vector<std::string> benchmarks;  ///< ok in every process, in file order
+  std::vector<std::string> benchmarks;  ///< ok in at least half the processes
+  std::vector<std::string> left_out;    ///< the others, with their counts
 };
 
 /// Every *.json under `dir` (recursively), or `dir` itself when it is a file.
@@ -222,6 +225,10 @@ Results FirstRepetitionOnly(Results run) {
     if (w.rounds.empty() || w.rounds.front().empty()) continue;
     w.rounds = {{w.rounds.front().front()}};
     w.counters["single_sample"] = 1;
+    // Aggregate-only rows and summaries carry their own noise; one value per
+    // side has none.
+    w.counters.erase("only_aggregates");
+    w.counters.erase("only_summary");
     w.summary = Summarize(AllSamples(w));
   }
   return run;
@@ -253,14 +260,25 @@ Corpus LoadCorpus(const std::vector<std::string>& dirs) {
   std::stable_sort(c.processes.begin(), c.processes.end(), [](const Process& a, const Process& b) {
     return a.run.run.time_unix_ns < b.run.run.time_unix_ns;
   });
-  // Benchmarks every process measured successfully.
-  for (const WorkloadResult& w : c.processes.front().run.workloads) {
-    bool everywhere = true;
-    for (const Process& p : c.processes) {
-      const WorkloadResult* x = p.run.Find(w.name);
-      everywhere = everywhere && x != nullptr && x->status == WorkloadStatus::kOk;
+  // Benchmarks measured successfully in at least half the processes, in
+  // first-seen order. Real collections have gaps (a benchmark added, removed
+  // or failing in some processes); each case judges a benchmark only where
+  // its drawn processes measured it (see Judgeable). Rarer ones are named.
+  std::vector<std::string> order;
+  std::map<std::string, int> ok;
+  for (const Process& p : c.processes)
+    for (const WorkloadResult& w : p.run.workloads) {
+      if (!ok.count(w.name)) order.push_back(w.name);
+      ok[w.name] += w.status == WorkloadStatus::kOk ? 1 : 0;
     }
-    if (everywhere) c.benchmarks.push_back(w.name);
+  const size_t n = c.processes.size();
+  for (const std::string& name : order) {
+    if (2 * static_cast<size_t>(ok[name]) >= n) {
+      c.benchmarks.push_back(name);
+    } else {
+      c.left_out.push_back(name + " (ok in " + std::to_string(ok[name]) + " of " +
+                           std::to_string(n) + ")");
+    }
   }
   return c;
 }
@@ -487,6 +505,18 @@ class Evaluator {
     return d;
   }
 
+  // A benchmark a case judges: measured in every current process drawn
+  // (confirmations included) and in at least one baseline process (a
+  // history with gaps is what a baseline keeps).
+  static bool Judgeable(const Draw& d, const std::string& name) {
+    auto ok = [&](const Results& r) {
+      const WorkloadResult* w = r.Find(name);
+      return w != nullptr && w->status == WorkloadStatus::kOk;
+    };
+    return std::all_of(d.current.begin(), d.current.end(), ok) &&
+           std::any_of(d.baseline.begin(), d.baseline.end(), ok);
+  }
+
   Verdicts Judge(const Mode& mode, const Draw& d) {
     ++comparisons_;
     CompareOptions co;
@@ -527,7 +557,7 @@ class Evaluator {
       if (m.metric != "time") continue;
       const bool regression = m.verdict == Verdict::kRegression;
       any = any || regression;
-      if (bench_set_.count(m.workload)) {
+      if (bench_set_.count(m.workload) && Judgeable(d, m.workload)) {
         f->bench_regression.Add(regression);
         f->per_benchmark[m.workload].Add(ToString(m.verdict), ReasonOf(m), MdeOf(m));
         if (regression && shown_false_ < options_.show_false) {
@@ -548,9 +578,13 @@ class Evaluator {
   void InjectedCase(const Mode& mode, double effect, PortableRandom& rng, EffectFigures* f) {
     Draw d = DrawRuns(mode, rng);
     const size_t count = 1 + static_cast<size_t>(rng.Uniform() * 3);
+    std::vector<std::string> candidates;
+    for (const std::string& b : benchmarks_)
+      if (Judgeable(d, b)) candidates.push_back(b);
+    if (candidates.empty()) return;  // these processes share no benchmark: no case
     std::set<std::string> injected;
-    for (int i : DrawDistinct(rng, Iota(benchmarks_.size()), std::min(count, benchmarks_.size())))
-      injected.insert(benchmarks_[i]);
+    for (int i : DrawDistinct(rng, Iota(candidates.size()), std::min(count, candidates.size())))
+      injected.insert(candidates[i]);
     for (Results& run : d.current)
       for (WorkloadResult& w : run.workloads)
         if (injected.count(w.name)) SlowDown(&w, 1 + effect);
@@ -567,7 +601,7 @@ class Evaluator {
         f->detected.Add(regression);
         f->injected.Add(ToString(m.verdict), ReasonOf(m), MdeOf(m));
         if (auto mde = MdeOf(m); mde && *mde <= effect) f->within_mde.Add(regression);
-      } else if (bench_set_.count(m.workload)) {
+      } else if (bench_set_.count(m.workload) && Judgeable(d, m.workload)) {
         f->other_false.Add(regression);
         f->others.Add(ToString(m.verdict), ReasonOf(m), MdeOf(m));
         any_false = any_false || regression;
@@ -674,6 +708,7 @@ struct Report {
   std::vector<std::string> corpus, current_corpus;
   int processes = 0, current_processes = 0;
   std::vector<std::string> benchmarks;
+  std::vector<std::string> left_out;  ///< benchmarks ok in fewer than half the processes
   std::string policy_name;
   int cases = 0;
   uint64_t seed = 0;
@@ -812,7 +847,10 @@ std::string RenderMarkdown(const Report& r, bool brief) {
   if (!r.current_corpus.empty())
     o << "; current side from " << r.current_processes << " processes ("
       << Join(r.current_corpus, ", ") << ")";
-  o << "; " << r.benchmarks.size() << " benchmarks; policy `" << r.policy_name << "`; "
+  o << "; " << r.benchmarks.size() << (r.benchmarks.size() == 1 ? " benchmark" : " benchmarks");
+  if (!r.left_out.empty())
+    o << " (" << r.left_out.size() << " more left out: ok in fewer than half the processes)";
+  o << "; policy `" << r.policy_name << "`; "
     << r.cases << " cases per mode and effect; seed " << r.seed << ".\n";
   o << "Rates on metric `time` with 95% Wilson intervals (in percent).";
   if (!r.have_mde) o << " The verdict model states no minimum detectable effect.";
@@ -888,6 +926,10 @@ std::string RenderJson(const Report& r) {
   w.Key("benchmarks");
   w.StartArray();
   for (const auto& b : r.benchmarks) WriteJsonString(w, b);
+  w.EndArray();
+  w.Key("left_out");
+  w.StartArray();
+  for (const auto& b : r.left_out) WriteJsonString(w, b);
   w.EndArray();
   w.Key("policy");
   WriteJsonString(w, r.policy_name);
@@ -965,7 +1007,7 @@ std::string RenderJson(const Report& r) {
 
 std::vector<std::string> StructuralProblems(const Report& r, int64_t missing_injected) {
   std::vector<std::string> out;
-  if (r.benchmarks.empty()) out.push_back("no benchmark is present in every process");
+  if (r.benchmarks.empty()) out.push_back("no benchmark was measured in at least half the processes");
   if (missing_injected > 0)
     out.push_back(std::to_string(missing_injected) +
                   " injected benchmarks had no time verdict in the comparison");
@@ -1023,8 +1065,22 @@ int Main(int argc, char** argv) {
   for (const std::string& b : base.benchmarks)
     if (!current || std::count(current->benchmarks.begin(), current->benchmarks.end(), b))
       benchmarks.push_back(b);
+  std::vector<std::string> left_out = base.left_out;
+  if (current) left_out.insert(left_out.end(), current->left_out.begin(), current->left_out.end());
+  for (const std::string& b : left_out)
+    std::cerr << "gpugate_noise_eval: left out " << b << ": ok in fewer than half the processes\n";
+  if (benchmarks.empty()) {
+    std::cerr << "gpugate_noise_eval: error: no benchmark was measured in at least half of the "
+              << base.processes.size() << " processes"
+              << (current ? " and of the current corpus's " +
+                                std::to_string(current->processes.size())
+                          : std::string())
+              << "; are these files of one program?\n";
+    return 2;
+  }
   std::cerr << "gpugate_noise_eval: " << base.processes.size() << " processes, "
-            << benchmarks.size() << " benchmarks loaded\n";
+            << benchmarks.size() << (benchmarks.size() == 1 ? " benchmark" : " benchmarks")
+            << " loaded\n";
 
   Report report;
   report.corpus = options.corpus;
@@ -1032,6 +1088,7 @@ int Main(int argc, char** argv) {
   report.processes = static_cast<int>(base.processes.size());
   report.current_processes = current ? static_cast<int>(current->processes.size()) : 0;
   report.benchmarks = benchmarks;
+  report.left_out = left_out;
   report.policy_name = policy.name;
   report.cases = options.cases;
   report.seed = options.seed;

@@ -34,6 +34,7 @@
 #include "stats/summary.h"
 #include "util/file_write.h"
 #include "util/json_writer.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -562,9 +563,11 @@ class Evaluator {
         f->per_benchmark[m.workload].Add(ToString(m.verdict), ReasonOf(m), MdeOf(m));
         if (regression && shown_false_ < options_.show_false) {
           ++shown_false_;
-          std::cerr << "false regression (" << mode.name << "): " << m.workload << ": "
-                    << m.sentence << "\n  history: " << Join(d.baseline_paths, " ")
-                    << "\n  current: " << Join(d.current_paths, " ") << "\n";
+          // Names and paths are the corpus's text: escaped for the terminal.
+          std::cerr << "false regression (" << mode.name << "): " << EscapeTerminal(m.workload)
+                    << ": " << EscapeTerminal(m.sentence)
+                    << "\n  history: " << EscapeTerminal(Join(d.baseline_paths, " "))
+                    << "\n  current: " << EscapeTerminal(Join(d.current_paths, " ")) << "\n";
         }
       } else {
         suite_level = suite_level || regression;
@@ -787,7 +790,7 @@ std::string RenderMode(const Report& r, const ModeFigures& m) {
       << (r.have_mde ? "---|" : "") << "\n";
     Tally all;
     auto row = [&](const std::string& name, const Tally& t) {
-      o << "| " << name;
+      o << "| " << EscapeMarkdown(name);
       for (const std::string& c : VerdictColumns()) o << " | " << CountOf(t.verdicts, c);
       o << " | " << OtherVerdicts(t) << (r.have_mde ? " | " + MdeText(t.mde) : "") << " |\n";
     };
@@ -843,10 +846,10 @@ std::optional<std::string> SingleValueSentence(const Report& r) {
 std::string RenderMarkdown(const Report& r, bool brief) {
   std::ostringstream o;
   o << "## Real-noise evaluation\n\n";
-  o << "Corpus: " << r.processes << " processes (" << Join(r.corpus, ", ") << ")";
+  o << "Corpus: " << r.processes << " processes (" << EscapeMarkdown(Join(r.corpus, ", ")) << ")";
   if (!r.current_corpus.empty())
     o << "; current side from " << r.current_processes << " processes ("
-      << Join(r.current_corpus, ", ") << ")";
+      << EscapeMarkdown(Join(r.current_corpus, ", ")) << ")";
   o << "; " << r.benchmarks.size() << (r.benchmarks.size() == 1 ? " benchmark" : " benchmarks");
   if (!r.left_out.empty())
     o << " (" << r.left_out.size() << " more left out: ok in fewer than half the processes)";
@@ -1067,8 +1070,13 @@ int Main(int argc, char** argv) {
       benchmarks.push_back(b);
   std::vector<std::string> left_out = base.left_out;
   if (current) left_out.insert(left_out.end(), current->left_out.begin(), current->left_out.end());
-  for (const std::string& b : left_out)
-    std::cerr << "gpugate_noise_eval: left out " << b << ": ok in fewer than half the processes\n";
+  constexpr size_t kLeftOutShown = 5;
+  for (size_t i = 0; i < std::min(left_out.size(), kLeftOutShown); ++i)
+    std::cerr << "gpugate_noise_eval: left out " << EscapeTerminal(left_out[i])
+              << ": ok in fewer than half the processes\n";
+  if (left_out.size() > kLeftOutShown)
+    std::cerr << "gpugate_noise_eval: left out " << left_out.size() - kLeftOutShown
+              << " more benchmarks the same way (--json lists them all)\n";
   if (benchmarks.empty()) {
     std::cerr << "gpugate_noise_eval: error: no benchmark was measured in at least half of the "
               << base.processes.size() << " processes"

@@ -93,14 +93,25 @@ std::vector<ChangePoint> DetectChangePoints(std::span<const double> values, cons
     if (!std::isfinite(observed.split.statistic)) break;
     // Permutation test: shuffle within every current segment, so existing
     // change points are respected, and take the best split over segments.
+    // The split is kept when p = (1 + at_least) / (1 + R) <= alpha. Once
+    // at_least makes that impossible the remaining permutations cannot
+    // change the decision, so they are not drawn: without a change point a
+    // permutation reaches the observed statistic about half the time, and
+    // with alpha = 0.01 and R = 499 the test stops after about ten draws
+    // instead of 499 (Besag & Clifford 1991 stop the same way). A rejected
+    // split ends the search, so the generator's later state is never used:
+    // the change points found are the same as with all R draws.
     int at_least = 0;
+    const double total = 1.0 + options.permutations;
     for (int r = 0; r < options.permutations; ++r) {
       std::copy(values.begin(), values.end(), scratch.begin());
       for (const auto& s : segments) ShuffleRange(scratch, s.begin, s.end, rng);
       Candidate perm = BestOverSegments(scratch, segments, options.min_segment);
-      if (perm.split.statistic >= observed.split.statistic) ++at_least;
+      if (perm.split.statistic >= observed.split.statistic &&
+          (1.0 + ++at_least) / total > options.alpha)
+        break;
     }
-    double p = (1.0 + at_least) / (1.0 + options.permutations);
+    double p = (1.0 + at_least) / total;
     if (p > options.alpha) break;
     Segment s = segments[observed.segment];
     size_t cut = s.begin + observed.split.index;

@@ -93,6 +93,41 @@ TEST(ChangePointTest, SameSeedSameAnswer) {
   }
 }
 
+// The permutation test stops drawing once the split can no longer be kept.
+// The answer must be the one all 499 draws give: this fingerprint of 240
+// series (flat, one step, two steps; 12 to 40 runs) was computed with the
+// test drawing every permutation.
+TEST(ChangePointTest, StoppingEarlyKeepsEveryAnswer) {
+  int64_t found = 0, index_sum = 0;
+  double p_sum = 0, median_sum = 0;
+  for (int s = 0; s < 240; ++s) {
+    const int n = 12 + s % 29;
+    std::vector<double> v;
+    if (s % 3 == 0) {
+      v = History(700 + s, n, 0.03);
+    } else if (s % 3 == 1) {
+      v = History(700 + s, n, 0.03, n / 2, std::log(1.05 + 0.001 * (s % 40)));
+    } else {
+      v = History(700 + s, n, 0.02, n / 3, std::log(1.08));
+      for (int i = 2 * n / 3; i < n; ++i) v[static_cast<size_t>(i)] -= std::log(1.12);
+    }
+    ChangePointOptions o;
+    o.seed = 40 + s;
+    for (const ChangePoint& cp : DetectChangePoints(v, o)) {
+      ++found;
+      index_sum += static_cast<int64_t>(cp.index);
+      p_sum += cp.p_value;
+      median_sum += cp.median_after - cp.median_before;
+    }
+  }
+  std::printf("fingerprint: %lld change points, index sum %lld, p sum %.17g, step sum %.17g\n",
+              static_cast<long long>(found), static_cast<long long>(index_sum), p_sum, median_sum);
+  EXPECT_EQ(found, 180);
+  EXPECT_EQ(index_sum, 2506);
+  EXPECT_DOUBLE_EQ(p_sum, 0.54000000000000037);
+  EXPECT_DOUBLE_EQ(median_sum, 1.9862487610390724);
+}
+
 TEST(ChangePointTest, FlatNoiseFalsePositiveRateAndStepPower) {
   // 300 flat histories of 30 runs (2% noise): the share with any change point
   // estimates the false-positive rate per history (nominal alpha = 1%).

@@ -33,6 +33,29 @@ TEST(StatsDistributions, NormalMatchesScipy) {
   EXPECT_TRUE(std::isinf(NormalQuantile(0.0)));
 }
 
+// The quantile inverts the CDF across degrees of freedom (the closed forms
+// at 1 and 2, the Halley iteration elsewhere) and far into the tails: the
+// upper tail at the quantile, P(T > t), matches 1 - p.
+TEST(StatsDistributions, StudentTQuantileInvertsTheTail) {
+  // Exact: t_{0.975, 1} = tan(0.475 pi), t_{0.975, 2} = 0.95 / sqrt(2 * 0.975 * 0.025).
+  EXPECT_NEAR(StudentTQuantile(0.975, 1), 12.706204736174707, 1e-11);
+  EXPECT_NEAR(StudentTQuantile(0.975, 2), 4.302652729749464, 1e-12);
+  EXPECT_NEAR(StudentTQuantile(0.1, 2), -1.8856180831641267, 1e-12);
+  for (double df : {0.3, 1.0, 1.5, 2.0, 2.5, 3.0, 4.7, 10.0, 30.0, 1000.0}) {
+    for (double tail : {0.4, 0.1, 0.025, 1e-3, 1e-5, 1e-8}) {
+      // 1 - p as the double p holds it (exact by Sterbenz's lemma).
+      const double p = 1.0 - tail, upper = 1.0 - p;
+      const double t = StudentTQuantile(p, df);
+      ASSERT_TRUE(std::isfinite(t)) << "df " << df << " upper " << upper;
+      // The CDF is 1 - tail, exact to about 1e-16 in p: that bounds how
+      // closely a quantile can fit a far tail.
+      EXPECT_NEAR(StudentTTwoSidedP(t, df) / 2.0, upper, 1e-9 * upper + 4e-16)
+          << "df " << df << " upper tail " << upper << " t " << t;
+      EXPECT_DOUBLE_EQ(StudentTQuantile(upper, df), -t);
+    }
+  }
+}
+
 TEST(StatsDistributions, LargeDfApproachesNormal) {
   EXPECT_NEAR(StudentTQuantile(0.975, 1e7), NormalQuantile(0.975), 1e-6);
   EXPECT_NEAR(StudentTQuantile(0.975, INFINITY), 1.959963984540054, 1e-13);

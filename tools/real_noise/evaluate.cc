@@ -94,6 +94,7 @@ struct Options {
   bool brief = false;               ///< summary table only
   int show_false = 0;               ///< print this many identical-code false regressions
   bool modes_given = false;         ///< --modes named them: each must run
+  int confirmations = kDefaultConfirmations;  ///< gate modes: re-runs at most (--confirm)
 };
 
 const char* kUsage =
@@ -109,6 +110,8 @@ const char* kUsage =
     "                        history10+3,single-value,gate10+1 (default: all the\n"
     "                        corpus has processes for; a named mode must fit)\n"
     "  --effects LIST        injected slowdowns in percent (default 5,10,20,50,100,200)\n"
+    "  --confirm N           gate modes: confirmation re-runs at most (default 3,\n"
+    "                        gpugate gate's own default; 1 to 20)\n"
     "  --policy FILE         policy file (default: the built-in policy)\n"
     "  --json FILE           also write the figures as JSON\n"
     "  --check-single-value  only: one value per side, +5% on 1-3 benchmarks;\n"
@@ -164,6 +167,9 @@ Options ParseArgs(int argc, char** argv) {
         if (!(pct > 0)) UsageError("effects must be positive percentages, got '" + e + "'");
         o.effects.push_back(pct / 100.0);
       }
+    } else if (arg == "--confirm") {
+      o.confirmations = std::atoi(value().c_str());
+      if (o.confirmations < 1 || o.confirmations > 20) UsageError("--confirm must be 1 to 20");
     } else if (arg == "--policy") {
       o.policy_path = value();
     } else if (arg == "--json") {
@@ -183,6 +189,8 @@ Options ParseArgs(int argc, char** argv) {
     }
   }
   if (o.corpus.empty()) UsageError("give at least one --corpus DIR");
+  for (Mode& m : o.modes)
+    if (m.confirmations > 0) m.confirmations = o.confirmations;
   if (o.check_single_value) {
     if (o.modes_given) UsageError("--check-single-value runs its own mode; drop --modes");
     o.modes = {*std::find_if(AllModes().begin(), AllModes().end(),
@@ -853,6 +861,12 @@ std::string RenderMarkdown(const Report& r, bool brief) {
   o << "; " << r.benchmarks.size() << (r.benchmarks.size() == 1 ? " benchmark" : " benchmarks");
   if (!r.left_out.empty())
     o << " (" << r.left_out.size() << " more left out: ok in fewer than half the processes)";
+  for (const ModeFigures& m : r.modes)
+    if (m.mode.confirmations > 0) {
+      o << "; gate: up to " << m.mode.confirmations << " confirmation re-run"
+        << (m.mode.confirmations == 1 ? "" : "s");
+      break;
+    }
   o << "; policy `" << r.policy_name << "`; "
     << r.cases << " cases per mode and effect; seed " << r.seed << ".\n";
   o << "Rates on metric `time` with 95% Wilson intervals (in percent).";

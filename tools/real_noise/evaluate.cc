@@ -394,6 +394,8 @@ struct ModeFigures {
   double seconds = 0;
   int64_t comparisons = 0;
   int64_t reruns = 0;  ///< gate modes: confirmation re-runs over all cases
+  int64_t rerun_benchmarks = 0;  ///< gate modes: benchmarks measured in those re-runs
+  int64_t first_benchmarks = 0;  ///< gate modes: benchmarks measured in the first runs
 };
 
 // ---------------------------------------------------------------------------
@@ -448,6 +450,7 @@ class Evaluator {
     out.mode = mode;
     comparisons_ = 0;
     reruns_ = 0;
+    rerun_benchmarks_ = first_benchmarks_ = 0;
     if (!options_.check_single_value) {
       PortableRandom rng(MixSeeds(options_.seed, static_cast<uint64_t>(mode_index), 0));
       for (int i = 0; i < options_.cases; ++i) NullCase(mode, rng, &out.null);
@@ -463,6 +466,8 @@ class Evaluator {
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.comparisons = comparisons_;
     out.reruns = reruns_;
+    out.rerun_benchmarks = rerun_benchmarks_;
+    out.first_benchmarks = first_benchmarks_;
     return out;
   }
 
@@ -548,6 +553,7 @@ class Evaluator {
       r.run = from.run;
       for (const WorkloadSpec& spec : asked)
         if (const WorkloadResult* w = from.Find(spec.name)) r.workloads.push_back(*w);
+      (next == 1 ? first_benchmarks_ : rerun_benchmarks_) += static_cast<int64_t>(r.workloads.size());
       return r;
     };
     GateOptions go;
@@ -635,6 +641,7 @@ class Evaluator {
   int64_t missing_injected_ = 0;
   int shown_false_ = 0;
   int64_t reruns_ = 0;  ///< gate modes: confirmation re-runs made
+  int64_t rerun_benchmarks_ = 0, first_benchmarks_ = 0;
 };
 
 // ---------------------------------------------------------------------------
@@ -789,7 +796,11 @@ std::string RenderMode(const Report& r, const ModeFigures& m) {
     << ")\n";
   if (m.mode.confirmations > 0 && m.comparisons > 0)
     o << "\nConfirmation re-runs: " << TwoDecimals(static_cast<double>(m.reruns) / m.comparisons)
-      << " per case on average (each re-run one more process of the doubtful benchmarks).\n";
+      << " per case on average (each re-run one more process of the doubtful benchmarks); "
+      << TwoDecimals(static_cast<double>(m.rerun_benchmarks) / m.comparisons)
+      << " benchmarks re-run per case, against "
+      << TwoDecimals(static_cast<double>(m.first_benchmarks) / m.comparisons)
+      << " measured in the first run.\n";
   if (m.null.suite_alarm.n > 0) {
     o << "\nIdentical code, " << m.null.suite_alarm.n
       << " cases: verdicts on metric time per benchmark.\n\n| benchmark | regression | "
@@ -976,6 +987,10 @@ std::string RenderJson(const Report& r) {
     w.Int64(m.comparisons);
     w.Key("confirmation_reruns");
     w.Int64(m.reruns);
+    w.Key("rerun_benchmarks");
+    w.Int64(m.rerun_benchmarks);
+    w.Key("first_run_benchmarks");
+    w.Int64(m.first_benchmarks);
     w.Key("seconds");
     WriteJsonDouble(w, m.seconds);
     w.Key("identical");

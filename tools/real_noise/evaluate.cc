@@ -95,6 +95,7 @@ struct Options {
   int show_false = 0;               ///< print this many identical-code false regressions
   bool modes_given = false;         ///< --modes named them: each must run
   int confirmations = kDefaultConfirmations;  ///< gate modes: re-runs at most (--confirm)
+  bool confirm_given = false;
 };
 
 const char* kUsage =
@@ -168,6 +169,7 @@ Options ParseArgs(int argc, char** argv) {
         o.effects.push_back(pct / 100.0);
       }
     } else if (arg == "--confirm") {
+      o.confirm_given = true;
       o.confirmations = std::atoi(value().c_str());
       if (o.confirmations < 1 || o.confirmations > 20) UsageError("--confirm must be 1 to 20");
     } else if (arg == "--policy") {
@@ -197,6 +199,9 @@ Options ParseArgs(int argc, char** argv) {
                              [](const Mode& m) { return m.single_value; })};
     o.effects = {kSingleValueCheckEffect};
   }
+  if (o.confirm_given && std::none_of(o.modes.begin(), o.modes.end(),
+                                      [](const Mode& m) { return m.confirmations > 0; }))
+    UsageError("--confirm sets the gate mode's re-runs, and no gate mode runs");
   return o;
 }
 

@@ -64,7 +64,9 @@ int GateCommand(const CommandSpec& self, const Args& args) {
        "run (nothing judged, exit 0)")
       ("output,o", po::value<std::string>(), "also write the results (with confirmation rounds)")
       ("confirm", po::value<int>()->default_value(kDefaultConfirmations),
-       "at most this many confirmation re-runs of inconclusive or regressed workloads (0 = none)")
+       "at most this many confirmation re-runs of inconclusive or regressed workloads (0 = none, "
+       "up to 20); the gate stops sooner once no doubtful workload could become a regression "
+       "in the re-runs left")
       ("backend", po::value<std::string>()->default_value("auto"), "auto | cpu | cuda")
       ("seed", po::value<uint64_t>()->default_value(0), "extra seed for synthetic workloads");
   AddSelectionOptions(options);
@@ -78,8 +80,8 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
   const int confirm = vm["confirm"].as<int>();
-  if (confirm < 0 || confirm > 10)
-    return ReportError(InputError("--confirm: expected 0..10, got " + std::to_string(confirm)));
+  if (confirm < 0 || confirm > 20)
+    return ReportError(InputError("--confirm: expected 0..20, got " + std::to_string(confirm)));
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
     return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'"));

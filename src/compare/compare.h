@@ -65,8 +65,10 @@ int ExitCodeFor(const Verdicts& verdicts);
 /// without duplicates.
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);
 
-/// Confirmation re-runs `gpugate gate` makes by default (--confirm).
-inline constexpr int kDefaultConfirmations = 3;
+/// Confirmation re-runs `gpugate gate` makes at most by default (--confirm);
+/// it stops sooner once nothing doubtful could still become a regression
+/// (ReRunCouldChangeOutcome, gate/gate.h).
+inline constexpr int kDefaultConfirmations = 12;
 
 /// Signed percent text of a ratio: 1.041 -> "+4.1%", 0.95 -> "-5.0%".
 std::string FormatRatioPercent(double ratio);

@@ -68,6 +68,22 @@ GateOutcome RunGate(const std::vector<WorkloadSpec>& workloads,
                     const GateOptions& options, GateProgress* progress,
                     const SuiteRunner& run_suite);
 
+/// Whether another confirmation re-run could still change the gate's
+/// outcome (its futility rule; docs/statistics.md §2a). True when `verdicts`
+/// hold an unwaived regression (to be confirmed); an inconclusive verdict
+/// that the policy fails (`on_inconclusive: fail`, or too noisy for
+/// `require_detectable`), which more runs may settle; one without a p-value,
+/// which cannot be projected; or one leaning worse that the remaining runs
+/// could make a regression with a conditional power of at least 10%: its
+/// one-sided z, if its estimate held, grows with the square root of the
+/// comparison's information 1 / (1/K + 1/n) for K baseline runs and n
+/// current runs, from `current_runs` now to `max_current_runs`, and must
+/// reach the z of the first discovery of Benjamini-Hochberg (q / m, m the
+/// metrics tested). False: no re-run can make a regression of what is left,
+/// and the gate stops.
+bool ReRunCouldChangeOutcome(const Verdicts& verdicts, const PolicyDefaults& policy,
+                             int baseline_runs, int current_runs, int max_current_runs);
+
 /// Seed of confirmation re-run `attempt`: apart from the first run's (and
 /// every other attempt's), so synthetic workloads draw fresh samples.
 uint64_t ConfirmationSeed(uint64_t run_seed, int attempt);

@@ -41,7 +41,8 @@ class FakeLab {
   double slowdown = 1.0;
   std::string fail_first;      ///< fails in the first run (call 0)
   std::string fail_confirm;    ///< fails in every confirmation re-run
-  std::string shifted_first;   ///< 3% slower in the first run only
+  std::string shifted_first;   ///< `shift` times slower in the first run only
+  double shift = 1.03;
   std::vector<std::vector<std::string>> calls;  ///< workloads measured, per call
   std::vector<uint64_t> seeds;                  ///< run_seed, per call
 
@@ -74,7 +75,7 @@ class FakeLab {
       const bool slower = record && spec.name == slow;
       const bool shifted = record && call == 0 && spec.name == shifted_first;
       const double level = spec.synthetic.median * (slower ? slowdown : 1.0) *
-                           (shifted ? 1.03 : 1.0) *
+                           (shifted ? shift : 1.0) *
                            rng.LognormalFactor(0.002);
       for (int k = 0; k < 10; ++k) {
         std::vector<double> round;
@@ -199,6 +200,125 @@ TEST(GateTest, DoubtfulWorkloadIsReRunUntilDecided) {
   EXPECT_EQ(out.runs.size(), 2u);
   EXPECT_EQ(out.results.Find("w2")->confirmation_reruns, 1);
   EXPECT_EQ(out.results.Find("w2")->rounds.size(), 20u);
+}
+
+TEST(GateTest, DoubtfulWorkloadLeaningFasterIsNotReRun) {
+  // w2's first run is 3% faster: on the threshold, so inconclusive, but no
+  // re-run could make a regression of it. The gate stops and says why.
+  FakeLab lab;
+  lab.shifted_first = "w2";
+  lab.shift = 0.97;
+  const std::vector<Results> baseline = lab.Baseline();
+  GateOutcome out = RunGate(Specs(), baseline, DefaultPolicy(), Options(3), nullptr, lab.Runner());
+  const MetricVerdict* m = TimeVerdict(out.verdicts, "w2");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->verdict, Verdict::kInconclusive) << m->sentence;
+  EXPECT_EQ(lab.calls.size(), 1u);
+  EXPECT_EQ(out.runs.size(), 1u);
+  ASSERT_FALSE(out.verdicts.warnings.empty());
+  EXPECT_EQ(out.verdicts.warnings.back(),
+            "gate: stopped after 0 of 3 confirmation re-runs: no doubtful workload leans toward a "
+            "regression strongly enough that the remaining re-runs could make it one (conditional "
+            "power under 10%)");
+  // The others are decided unchanged; the default policy passes an
+  // inconclusive one (on_inconclusive: pass).
+  EXPECT_EQ(ExitCodeFor(out.verdicts), 0);
+}
+
+// A verdict for ReRunCouldChangeOutcome: inconclusive, lower is better.
+MetricVerdict Doubtful(double ratio, double p) {
+  MetricVerdict m;
+  m.workload = "w";
+  m.metric = "time";
+  m.verdict = Verdict::kInconclusive;
+  m.ratio = ratio;
+  m.p_value = p;
+  m.p_adjusted = std::min(1.0, p * 15);
+  return m;
+}
+
+// `tested` - 1 more tested metrics that lean nowhere.
+Verdicts WithFamily(MetricVerdict m, int tested) {
+  Verdicts v;
+  v.fdr_q = 0.01;
+  v.metrics.push_back(std::move(m));
+  for (int i = 1; i < tested; ++i) {
+    MetricVerdict other = Doubtful(0.99, 0.9);
+    other.workload = "other" + std::to_string(i);
+    other.verdict = Verdict::kUnchanged;
+    v.metrics.push_back(std::move(other));
+  }
+  return v;
+}
+
+bool Could(const Verdicts& v, int baseline_runs, int current_runs, int max_current_runs) {
+  return ReRunCouldChangeOutcome(v, DefaultPolicy().defaults, baseline_runs, current_runs,
+                                 max_current_runs);
+}
+
+TEST(GateTest, ReRunCouldChangeOutcomeProjectsTheLeaningVerdicts) {
+  // A history of 10, one current run, up to 12 re-runs: the information
+  // grows from 1/(1/10 + 1) to 1/(1/10 + 1/13), z by a factor 2.49; the
+  // first discovery at q/m = 0.01/15 needs z 3.21, which a 10% conditional
+  // power lowers to 2.03 projected: today's one-sided p up to 0.207.
+  EXPECT_TRUE(Could(WithFamily(Doubtful(1.2, 0.19), 15), 10, 1, 13));
+  EXPECT_FALSE(Could(WithFamily(Doubtful(1.2, 0.23), 15), 10, 1, 13));
+  // A larger family needs a larger z for its first discovery (p up to 0.108
+  // for 1000 metrics).
+  EXPECT_TRUE(Could(WithFamily(Doubtful(1.2, 0.15), 15), 10, 1, 13));
+  EXPECT_FALSE(Could(WithFamily(Doubtful(1.2, 0.15), 1000), 10, 1, 13));
+  // One baseline run: re-runs cannot average its noise away (p up to 0.043).
+  EXPECT_TRUE(Could(WithFamily(Doubtful(1.2, 0.04), 15), 1, 1, 13));
+  EXPECT_FALSE(Could(WithFamily(Doubtful(1.2, 0.05), 15), 1, 1, 13));
+  // Fewer runs left, less to gain (6 current runs of 13: p up to 0.022).
+  EXPECT_TRUE(Could(WithFamily(Doubtful(1.2, 0.02), 15), 10, 6, 13));
+  EXPECT_FALSE(Could(WithFamily(Doubtful(1.2, 0.03), 15), 10, 6, 13));
+  // No runs left.
+  EXPECT_FALSE(Could(WithFamily(Doubtful(1.2, 1e-6), 15), 10, 13, 13));
+  // Leaning faster, however strongly (lower is better; higher is better).
+  EXPECT_FALSE(Could(WithFamily(Doubtful(0.8, 1e-9), 15), 10, 1, 13));
+  MetricVerdict throughput = Doubtful(1.2, 1e-9);
+  throughput.lower_is_better = false;
+  EXPECT_FALSE(Could(WithFamily(throughput, 15), 10, 1, 13));
+  throughput.ratio = 0.8;
+  EXPECT_TRUE(Could(WithFamily(throughput, 15), 10, 1, 13));
+  // A regression is always confirmed, unless waived; a verdict without a
+  // p-value cannot be projected, so it is measured again.
+  MetricVerdict regression = Doubtful(0.8, 0.9);
+  regression.verdict = Verdict::kRegression;
+  EXPECT_TRUE(Could(WithFamily(regression, 15), 10, 1, 13));
+  regression.waived = true;
+  EXPECT_FALSE(Could(WithFamily(regression, 15), 10, 1, 13));
+  MetricVerdict unprojected = Doubtful(1.2, 0.5);
+  unprojected.p_value.reset();
+  EXPECT_TRUE(Could(WithFamily(unprojected, 15), 10, 1, 13));
+  // Verdicts another run cannot change: severity off, one value per side, a
+  // workload that failed.
+  MetricVerdict off = Doubtful(1.2, 0.01);
+  off.severity = Severity::kOff;
+  EXPECT_FALSE(Could(WithFamily(off, 15), 10, 1, 13));
+  MetricVerdict single = Doubtful(1.2, 0.01);
+  single.reason = Reason::kNoReplication;
+  EXPECT_FALSE(Could(WithFamily(single, 15), 10, 1, 13));
+  MetricVerdict failed = Doubtful(1.2, 0.5);
+  failed.p_value.reset();
+  failed.reason = Reason::kCurrentFailed;
+  EXPECT_FALSE(Could(WithFamily(failed, 15), 10, 1, 13));
+}
+
+TEST(GateTest, ReRunCouldChangeOutcomeKeepsWhatThePolicyFails) {
+  // Leaning faster: nothing to gain under the default policy; but a policy
+  // that fails inconclusive verdicts, or one too noisy for require_detectable,
+  // may be settled by more runs.
+  const Verdicts faster = WithFamily(Doubtful(0.9, 0.2), 15);
+  PolicyDefaults strict;
+  EXPECT_FALSE(ReRunCouldChangeOutcome(faster, strict, 10, 1, 13));
+  strict.on_inconclusive = OnInconclusive::kFail;
+  EXPECT_TRUE(ReRunCouldChangeOutcome(faster, strict, 10, 1, 13));
+  EXPECT_FALSE(ReRunCouldChangeOutcome(faster, strict, 10, 13, 13));  // no runs left
+  MetricVerdict noisy = Doubtful(0.9, 0.2);
+  noisy.reason = Reason::kUndetectable;
+  EXPECT_TRUE(ReRunCouldChangeOutcome(WithFamily(noisy, 15), PolicyDefaults{}, 10, 1, 13));
 }
 
 TEST(GateTest, NoConfirmationsJudgesTheFirstRunAlone) {

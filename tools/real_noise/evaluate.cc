@@ -111,7 +111,7 @@ const char* kUsage =
     "                        history10+3,single-value,gate10+1 (default: all the\n"
     "                        corpus has processes for; a named mode must fit)\n"
     "  --effects LIST        injected slowdowns in percent (default 5,10,20,50,100,200)\n"
-    "  --confirm N           gate modes: confirmation re-runs at most (default 3,\n"
+    "  --confirm N           gate modes: confirmation re-runs at most (default 12,\n"
     "                        gpugate gate's own default; 1 to 20)\n"
     "  --policy FILE         policy file (default: the built-in policy)\n"
     "  --json FILE           also write the figures as JSON\n"
@@ -399,6 +399,8 @@ struct ModeFigures {
   double seconds = 0;
   int64_t comparisons = 0;
   int64_t reruns = 0;  ///< gate modes: confirmation re-runs over all cases
+  int64_t identical_reruns = 0;  ///< gate modes: those of the identical-code cases
+  int64_t identical_comparisons = 0;  ///< identical-code cases judged
   int64_t rerun_benchmarks = 0;  ///< gate modes: benchmarks measured in those re-runs
   int64_t first_benchmarks = 0;  ///< gate modes: benchmarks measured in the first runs
 };
@@ -459,6 +461,8 @@ class Evaluator {
     if (!options_.check_single_value) {
       PortableRandom rng(MixSeeds(options_.seed, static_cast<uint64_t>(mode_index), 0));
       for (int i = 0; i < options_.cases; ++i) NullCase(mode, rng, &out.null);
+      out.identical_reruns = reruns_;
+      out.identical_comparisons = comparisons_;
     }
     for (size_t e = 0; e < options_.effects.size(); ++e) {
       EffectFigures f;
@@ -806,6 +810,15 @@ std::string RenderMode(const Report& r, const ModeFigures& m) {
       << " benchmarks re-run per case, against "
       << TwoDecimals(static_cast<double>(m.first_benchmarks) / m.comparisons)
       << " measured in the first run.\n";
+  if (m.mode.confirmations > 0 && m.identical_comparisons > 0) {
+    const double identical = static_cast<double>(m.identical_reruns) / m.identical_comparisons;
+    const int64_t injected_cases = m.comparisons - m.identical_comparisons;
+    o << "Identical code: " << TwoDecimals(identical) << " re-runs per case";
+    if (injected_cases > 0)
+      o << "; injected slowdowns: "
+        << TwoDecimals(static_cast<double>(m.reruns - m.identical_reruns) / injected_cases);
+    o << ".\n";
+  }
   if (m.null.suite_alarm.n > 0) {
     o << "\nIdentical code, " << m.null.suite_alarm.n
       << " cases: verdicts on metric time per benchmark.\n\n| benchmark | regression | "
@@ -992,6 +1005,8 @@ std::string RenderJson(const Report& r) {
     w.Int64(m.comparisons);
     w.Key("confirmation_reruns");
     w.Int64(m.reruns);
+    w.Key("identical_confirmation_reruns");
+    w.Int64(m.identical_reruns);
     w.Key("rerun_benchmarks");
     w.Int64(m.rerun_benchmarks);
     w.Key("first_run_benchmarks");
@@ -1147,6 +1162,7 @@ int Main(int argc, char** argv) {
       std::cerr << "gpugate_noise_eval: " << (options.modes_given ? "error: " : "")
                 << "mode " << mode.name << " needs " << mode.history + current_side
                 << " processes; the corpus has " << report.processes
+                << (mode.confirmations > 0 ? " (a smaller --confirm needs fewer)" : "")
                 << (options.modes_given ? "\n" : " (skipped)\n");
       if (options.modes_given) return 2;
       report.skipped.push_back(mode.name);

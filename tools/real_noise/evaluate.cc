@@ -64,6 +64,7 @@ const std::vector<Mode>& AllModes() {
       {"two-files", 1, 1, false, 0},    {"history5+1", 5, 1, false, 0},
       {"history10+1", 10, 1, false, 0}, {"history10+3", 10, 3, false, 0},
       {"single-value", 1, 1, true, 0},  {"gate10+1", 10, 1, false, kDefaultConfirmations},
+      {"gate1+1", 1, 1, false, kDefaultConfirmations},
   };
   return modes;
 }
@@ -108,8 +109,8 @@ const char* kUsage =
     "  --cases N             cases per mode and effect (default 400)\n"
     "  --seed S              seed of the draws (default 1)\n"
     "  --modes LIST          comma-separated: two-files,history5+1,history10+1,\n"
-    "                        history10+3,single-value,gate10+1 (default: all the\n"
-    "                        corpus has processes for; a named mode must fit)\n"
+    "                        history10+3,single-value,gate10+1,gate1+1 (default: all\n"
+    "                        the corpus has processes for; a named mode must fit)\n"
     "  --effects LIST        injected slowdowns in percent (default 5,10,20,50,100,200)\n"
     "  --confirm N           gate modes: confirmation re-runs at most (default 12,\n"
     "                        gpugate gate's own default; 1 to 20)\n"

@@ -1752,16 +1752,17 @@ int ExitCodeFor(const Verdicts& verdicts) {
   return static_cast<int>(ExitCode::kToolError);
 }
 
+bool WorthConfirming(const MetricVerdict& m) {
+  if (m.severity == Severity::kOff || m.workload == kCommonWorkload) return false;
+  if (m.reason == Reason::kNoReplication) return false;  // another run would not help
+  return (m.verdict == Verdict::kRegression && !m.waived) || m.verdict == Verdict::kInconclusive;
+}
+
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts) {
   std::vector<std::string> out;
   std::set<std::string> seen;
-  for (const MetricVerdict& m : verdicts.metrics) {
-    if (m.severity == Severity::kOff || m.workload == kCommonWorkload) continue;
-    if (m.reason == Reason::kNoReplication) continue;  // another run would not help
-    bool want = (m.verdict == Verdict::kRegression && !m.waived) ||
-                m.verdict == Verdict::kInconclusive;
-    if (want && seen.insert(m.workload).second) out.push_back(m.workload);
-  }
+  for (const MetricVerdict& m : verdicts.metrics)
+    if (WorthConfirming(m) && seen.insert(m.workload).second) out.push_back(m.workload);
   return out;
 }
 

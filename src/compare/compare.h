@@ -59,10 +59,13 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults);
 /// and not_judged (which reports never show as a pass).
 int ExitCodeFor(const Verdicts& verdicts);
 
-/// Workloads worth re-running before the gate decides: those with an
-/// unwaived regression or an inconclusive verdict (severity not off; not the
-/// suite's common shift, not one value per side), in first-seen order
-/// without duplicates.
+/// Whether another run could change this verdict: an unwaived regression or
+/// an inconclusive verdict, severity not off, not the suite's common shift,
+/// not one value per side.
+bool WorthConfirming(const MetricVerdict& m);
+
+/// Workloads worth re-running before the gate decides (WorthConfirming), in
+/// first-seen order without duplicates.
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);
 
 /// Confirmation re-runs `gpugate gate` makes at most by default (--confirm);

@@ -250,12 +250,10 @@ bool ReRunCouldChangeOutcome(const Verdicts& verdicts, const PolicyDefaults& pol
   // Brownian motion on the information scale).
   const double spread = std::sqrt(1.0 - 1.0 / (growth * growth));
   for (const MetricVerdict& m : verdicts.metrics) {
-    if (m.severity == Severity::kOff || m.workload == kCommonWorkload) continue;
-    // Another run would not help: one value per side; a workload that failed
-    // (the gate's outcome is an error whatever the re-runs show).
-    if (m.reason == Reason::kNoReplication || m.reason == Reason::kCurrentFailed) continue;
-    if (m.verdict == Verdict::kRegression && !m.waived) return true;
-    if (m.verdict != Verdict::kInconclusive) continue;
+    // A workload that failed: the gate's outcome is an error whatever the
+    // re-runs show.
+    if (!WorthConfirming(m) || m.reason == Reason::kCurrentFailed) continue;
+    if (m.verdict == Verdict::kRegression) return true;  // unwaived: to be confirmed
     // The policy fails it as it stands; more runs may decide it or narrow it.
     if (policy.on_inconclusive == OnInconclusive::kFail || m.reason == Reason::kUndetectable)
       return true;

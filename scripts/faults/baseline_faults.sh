@@ -100,23 +100,24 @@ mode_kill() {
     "$bin" baseline update --results "results/$id.json" --baseline b.json --keep "$keep" > "out-$i" 2>&1 &
     pid=$!
     # Odd kills: uniform over the update's duration (and a little after
-    # it). Even kills: within 0-15 ms of the writer's temp file appearing:
+    # it). Even kills: within 0-5 ms of the writer's temp file appearing:
     # reading, parsing and serialising come first, and writing 2 MB, fsync
-    # and rename take only some milliseconds of the update.
+    # and rename take only some milliseconds of the update (with 0-15 ms, a
+    # fast disk let only 2 of 25 land mid-write).
     if ((i % 2)); then
       delay=$((RANDOM % (took * 12 / 10 + 1)))
     else
       # Polled with builtins only (read -t on an idle FIFO is the pause,
       # no fork), until the temp file appears or the writer has ended.
       local stat own
-      while read -r stat < "/proc/$pid/stat" 2>/dev/null; do
+      while read -r stat 2>/dev/null < "/proc/$pid/stat"; do
         stat=${stat##*) }
         [ "${stat%% *}" != Z ] || break
         own=(b.json.tmp."$pid".*)
         [ -e "${own[0]}" ] && break
         read -rt 0.001 -u "$idle" || true
       done
-      delay=$((RANDOM % 16))
+      delay=$((RANDOM % 6))
     fi
     printf -v pause '%d.%03d' $((delay / 1000)) $((delay % 1000))
     read -rt "$pause" -u "$idle" || true

@@ -48,6 +48,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // (docs/real-noise.md) priors of 4, 6 and 8 df were measured: 4 keeps the
 // history modes' false alarms nearest 1% (table there).
 constexpr double kHeavyTailDf = 4.0;
+// How far past the typical run's scatter (after the chance discount) a
+// history run may scatter before its weight falls (MeasureRunNoise).
+constexpr double kRunNoiseHuberK = 2.0;
 // Quantile of the others' standardized effects that the one-run noise model
 // matches (see AddLeaveOneOutNoise).
 constexpr double kNoiseQuantile = 0.5;
@@ -1021,43 +1024,67 @@ class Comparer {
         for (size_t j = 0; j < u.cur.size(); ++j) u.cur[j] -= factors.factor[cur_col[m][j]];
       }
     }
+    // Each run's noise against the history's typical run (time only: a
+    // busier machine state scatters every workload of the process).
+    const RunNoiseScales noise = family == Family::kTime ? MeasureRunNoise(members) : RunNoiseScales{};
+    std::vector<std::vector<double>> hist_scales(members.size());
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      if (noise.history.empty()) continue;
+      for (int run : u.base_run) {
+        const auto it = noise.history.find(run);
+        hist_scales[m].push_back(it == noise.history.end() ? 1.0 : it->second);
+      }
+    }
     std::vector<double> run_var, run_df;
-    for (size_t m : members) {
-      const Units& u = *pending_[m].units;
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
       double df = 0;
-      run_var.push_back(PooledRunVariance(u.base, u.cur, &df));
+      run_var.push_back(PooledRunVariance(u.base, u.cur, &df, hist_scales[m]));
       run_df.push_back(df);
     }
     const VariancePrior prior = EstimateVariancePrior(run_var, run_df);
-    const Calibration ref = HistoryReference(members, prior);
-    const double current_scale = family == Family::kTime ? CurrentRunNoiseScale(members) : 1.0;
-    for (size_t m : members) {
-      const Units& u = *pending_[m].units;
-      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale);
+    const Calibration ref = HistoryReference(members, hist_scales, prior);
+    const double current_scale = noise.current;
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale,
+                                     hist_scales[m]);
       s.common_factor_removed = remove;
-      pending_[m].shift = Calibrated(s, ref);
+      pending_[members[m]].shift = Calibrated(s, ref);
     }
     if (remove) AddCommonShift(family, columns, conf);
   }
 
-  Calibration HistoryReference(const std::vector<size_t>& members, const VariancePrior& prior) const {
+  // Each history run predicted from the others as a current run would be:
+  // the others weighted by their noise scales, the left-out run's own scale
+  // on its share.
+  Calibration HistoryReference(const std::vector<size_t>& members,
+                               const std::vector<std::vector<double>>& hist_scales,
+                               const VariancePrior& prior) const {
     std::vector<double> t;
     std::vector<double> dfs;
-    std::vector<double> rest;
-    for (size_t m : members) {
-      const Units& u = *pending_[m].units;
+    std::vector<double> rest, rest_scales;
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      const std::vector<double>& scales = hist_scales[m];
       const size_t k = u.base.size();
       if (k < 3) continue;
       for (size_t left = 0; left < k; ++left) {
         rest.clear();
-        for (size_t j = 0; j < k; ++j)
-          if (j != left) rest.push_back(u.base[j]);
-        const double var = ModerateVariance(prior, SampleVariance(rest), static_cast<double>(rest.size()) - 1);
+        rest_scales.clear();
+        for (size_t j = 0; j < k; ++j) {
+          if (j == left) continue;
+          rest.push_back(u.base[j]);
+          if (!scales.empty()) rest_scales.push_back(scales[j]);
+        }
+        double weight_sum = 0;
+        const double mean = WeightedRunMean(rest, rest_scales, &weight_sum);
+        const double rest_df = static_cast<double>(rest.size()) - 1;
+        const double var = ModerateVariance(prior, WeightedRunSumSquares(rest, rest_scales) / rest_df, rest_df);
         if (!(var > 0)) continue;
-        double mean = 0;
-        for (double x : rest) mean += x;
-        mean /= static_cast<double>(rest.size());
-        const double se = std::sqrt(var * (1.0 + 1.0 / static_cast<double>(rest.size())));
+        const double own = scales.empty() ? 1.0 : std::max(1.0, scales[left]);
+        const double se = std::sqrt(var * (own + 1.0 / weight_sum));
         t.push_back(std::fabs(u.base[left] - mean) / se);
         dfs.push_back(static_cast<double>(rest.size()) - 1 + prior.d0);
       }
@@ -1065,13 +1092,22 @@ class Comparer {
     return CalibrateReference(t, dfs);
   }
 
-  // How much more the current runs scatter around the workloads' levels than
-  // a typical history run does: the median absolute residual across the
-  // family, per run (a run on a busier machine scatters every workload
-  // more), current over the history's median, squared, at least 1. Needs
+  // How much more each run scatters around the workloads' levels than the
+  // history's typical run does: the median absolute residual across the
+  // family, per run (a run on a busier machine state scatters every workload
+  // more), over the median of the history runs', discounted by one standard
+  // error of such a median (~1.17/sqrt(m) relative) so chance alone does not
+  // count. `current` is the current runs' variance scale (one value for all
+  // of them): that ratio squared, at least 1. `history` is each history
+  // run's, by run index, for weighting the history (below). Needs
   // kMinWorkloadsForRunFactor workloads in a run to be read.
-  double CurrentRunNoiseScale(const std::vector<size_t>& members) const {
-    if (members.size() < static_cast<size_t>(kMinWorkloadsForRunFactor)) return 1.0;
+  struct RunNoiseScales {
+    std::map<int, double> history;
+    double current = 1.0;
+  };
+  RunNoiseScales MeasureRunNoise(const std::vector<size_t>& members) const {
+    RunNoiseScales out;
+    if (members.size() < static_cast<size_t>(kMinWorkloadsForRunFactor)) return out;
     std::map<int, std::vector<double>> hist, cur;
     std::vector<double> buf;
     for (size_t m : members) {
@@ -1081,21 +1117,36 @@ class Comparer {
       for (size_t j = 0; j < u.base.size(); ++j) hist[u.base_run[j]].push_back(std::fabs(u.base[j] - level));
       for (size_t j = 0; j < u.cur.size(); ++j) cur[u.cur_run[j]].push_back(std::fabs(u.cur[j] - level));
     }
-    auto scales = [](std::map<int, std::vector<double>>& runs) {
-      std::vector<double> out;
-      for (auto& [run, r] : runs)
-        if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) out.push_back(MedianInPlace(r));
-      return out;
-    };
-    std::vector<double> h = scales(hist), c = scales(cur);
-    if (h.size() < 2 || c.empty()) return 1.0;
+    std::map<int, double> hist_mad;
+    for (auto& [run, r] : hist)
+      if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) hist_mad[run] = MedianInPlace(r);
+    std::vector<double> c;
+    for (auto& [run, r] : cur)
+      if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) c.push_back(MedianInPlace(r));
+    if (hist_mad.size() < 2) return out;
+    std::vector<double> h;
+    for (const auto& [run, mad] : hist_mad) h.push_back(mad);
     const double typical = MedianInPlace(h);
-    if (!(typical > 0)) return 1.0;
-    // Discounted by one standard error of a median absolute value over the
-    // family (~1.17/sqrt(m) relative), so chance alone does not widen.
-    const double ratio = MedianInPlace(c) / typical /
-                         (1.0 + 1.166 / std::sqrt(static_cast<double>(members.size())));
-    return std::max(1.0, ratio * ratio);
+    if (!(typical > 0)) return out;
+    const double discount = 1.0 + 1.166 / std::sqrt(static_cast<double>(members.size()));
+    auto scale = [&](double mad) {
+      const double ratio = mad / typical / discount;
+      return std::max(1.0, ratio * ratio);
+    };
+    // A history run keeps its full weight up to twice the typical scatter
+    // (beyond chance); past that its variance scale grows as (ratio / 2)^2,
+    // Huber's weights for a scale: one odd process no longer widens every
+    // comparison, and the ordinary spread of run noise stays in the history
+    // (a current run drawn from it needs that spread as its reference).
+    // Below 5 history runs the typical run is not known well enough to
+    // weigh any against it.
+    if (hist_mad.size() >= 5)
+      for (const auto& [run, mad] : hist_mad) {
+        const double ratio = mad / typical / discount;
+        out.history[run] = std::max(1.0, (ratio / kRunNoiseHuberK) * (ratio / kRunNoiseHuberK));
+      }
+    if (!c.empty()) out.current = scale(MedianInPlace(c));
+    return out;
   }
 
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {

@@ -146,18 +146,42 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
   return s;
 }
 
+double WeightedRunMean(std::span<const double> runs, std::span<const double> var_scales,
+                       double* weight_sum) {
+  GPUGATE_CHECK(var_scales.empty() || var_scales.size() == runs.size());
+  double sw = 0, swx = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const double w = var_scales.empty() ? 1.0 : 1.0 / std::max(1.0, var_scales[i]);
+    sw += w;
+    swx += w * runs[i];
+  }
+  if (weight_sum) *weight_sum = sw;
+  return sw > 0 ? swx / sw : 0.0;
+}
+
+double WeightedRunSumSquares(std::span<const double> runs, std::span<const double> var_scales) {
+  if (var_scales.empty()) return SumSquares(runs);
+  const double mean = WeightedRunMean(runs, var_scales, nullptr);
+  double ss = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const double r = runs[i] - mean;
+    ss += r * r / std::max(1.0, var_scales[i]);
+  }
+  return ss;
+}
+
 double PooledRunVariance(std::span<const double> history_runs, std::span<const double> current_runs,
-                         double* df) {
+                         double* df, std::span<const double> history_var_scales) {
   double d = static_cast<double>(history_runs.size() + current_runs.size()) - 2.0;
   if (df) *df = d;
   if (d < 1) return 0.0;
-  return (SumSquares(history_runs) + SumSquares(current_runs)) / d;
+  return (WeightedRunSumSquares(history_runs, history_var_scales) + SumSquares(current_runs)) / d;
 }
 
 LogShift HistoryPrediction(std::span<const double> history_runs,
                            std::span<const double> current_runs, int current_rounds,
                            double confidence, const VariancePrior& prior,
-                           double current_var_scale) {
+                           double current_var_scale, std::span<const double> history_var_scales) {
   GPUGATE_CHECK(history_runs.size() >= 2 && !current_runs.empty());
   LogShift s;
   s.method = ShiftMethod::kHistoryPrediction;
@@ -166,14 +190,15 @@ LogShift HistoryPrediction(std::span<const double> history_runs,
   s.current_units = current_rounds;
   s.current_runs = static_cast<int>(current_runs.size());
   s.prior_df = prior.d0;
-  const double k = static_cast<double>(history_runs.size());
   const double j = static_cast<double>(current_runs.size());
   double df = 0;
   // Two statements: the pooled variance sets df, which must be read after.
-  const double pooled = PooledRunVariance(history_runs, current_runs, &df);
+  const double pooled = PooledRunVariance(history_runs, current_runs, &df, history_var_scales);
   double var = ModerateVariance(prior, pooled, df);
-  s.estimate = Mean(current_runs) - Mean(history_runs);
-  s.se = std::sqrt(var * (1.0 / k + std::max(1.0, current_var_scale) / j));
+  double weight_sum = 0;
+  const double history_mean = WeightedRunMean(history_runs, history_var_scales, &weight_sum);
+  s.estimate = Mean(current_runs) - history_mean;
+  s.se = std::sqrt(var * (1.0 / weight_sum + std::max(1.0, current_var_scale) / j));
   s.df = df + prior.d0;
   s.between_run_var = s.se * s.se;
   FillFromT(&s);

@@ -97,15 +97,32 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
 /// variance: a current run measured on a noisier machine state than the
 /// history's typical run (every workload scattered more around its level)
 /// carries more noise than the history's variance says.
+///
+/// `history_var_scales` (empty, or one >= 1 per history run) do the same for
+/// the history's runs: a run with scale r has variance r s^2, so it enters
+/// with weight 1/r: the mean is weighted, the sum of squares is weighted,
+/// and 1/K becomes 1/sum(w). One odd process in a history then no longer
+/// widens every comparison (docs/statistics.md §1a).
 LogShift HistoryPrediction(std::span<const double> history_runs,
                            std::span<const double> current_runs, int current_rounds,
                            double confidence, const VariancePrior& prior = {},
-                           double current_var_scale = 1.0);
+                           double current_var_scale = 1.0,
+                           std::span<const double> history_var_scales = {});
 
 /// Pooled within-group variance of history and current run levels and its df
-/// (K + J - 2), the quantity HistoryPrediction() moderates.
+/// (K + J - 2), the quantity HistoryPrediction() moderates; history runs
+/// weighted by 1/`history_var_scales` when given.
 double PooledRunVariance(std::span<const double> history_runs, std::span<const double> current_runs,
-                         double* df);
+                         double* df, std::span<const double> history_var_scales = {});
+
+/// The weighted mean of history run levels (weights 1/`var_scales`, all 1
+/// when empty) and the sum of their weights.
+double WeightedRunMean(std::span<const double> runs, std::span<const double> var_scales,
+                       double* weight_sum);
+
+/// sum(w (x - mean_w)^2) of history run levels with weights 1/`var_scales`
+/// (the plain sum of squares about the mean when empty).
+double WeightedRunSumSquares(std::span<const double> runs, std::span<const double> var_scales);
 
 /// HL shift of log-samples with its Moses interval and the U test p (exact
 /// for small samples without ties). se is backed out of the interval width

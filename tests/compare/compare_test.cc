@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -377,6 +378,38 @@ TEST(Compare, HistoryOfRunsIsUsed) {
   EXPECT_EQ(m.verdict, Verdict::kRegression);
   EXPECT_EQ(m.baseline_history_runs, 10);
   EXPECT_NE(m.sentence.find("vs a history of 10 runs"), std::string::npos) << m.sentence;
+}
+
+// One history run from a process that scattered every workload by ±15-30%
+// (a busy machine state), nine that agree to about 1%: the odd run is
+// weighted by its own noise, so it does not widen every comparison, and a
+// +20% slowdown of one workload is still seen.
+TEST(Compare, OneScatteredHistoryRunDoesNotBlindTheHistory) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> tight(0.0, 0.01);
+  const double odd[] = {1.25, 0.8, 1.3, 0.85, 1.2, 0.75, 1.15, 0.8, 1.3, 0.7, 1.2, 0.85};
+  auto run = [&](bool scattered, double slow_w0) {
+    std::vector<WorkloadResult> ws;
+    for (int w = 0; w < 12; ++w) {
+      double f = std::exp(tight(rng)) * (scattered ? odd[w] : 1.0);
+      if (w == 0) f *= slow_w0;
+      ws.push_back(Workload("w" + std::to_string(w), 1e-3 * (w + 1) * f));
+    }
+    return MakeResults(ws);
+  };
+  std::vector<Results> hist;
+  for (int i = 0; i < 10; ++i) hist.push_back(run(i == 6, 1.0));
+  Verdicts same = Compare(hist, run(false, 1.0), DefaultPolicy(), Opts());
+  for (const auto& m : same.metrics) {
+    if (m.metric != "time" || m.workload.rfind("w", 0) != 0) continue;
+    EXPECT_NE(m.verdict, Verdict::kRegression) << m.workload << ": " << m.sentence;
+    ASSERT_TRUE(m.mde.has_value()) << m.workload;
+    EXPECT_LT(*m.mde, 0.25) << m.workload << ": " << m.sentence;  // unweighted: +35% to +70%
+  }
+  Verdicts slow = Compare(hist, run(false, 1.2), DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(slow, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
 }
 
 TEST(Compare, ThrottledRunCannotRegress) {

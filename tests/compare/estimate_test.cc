@@ -55,6 +55,39 @@ TEST(CompareEstimate, HistoryPredictionModeratesItsOwnVariance) {
   EXPECT_DOUBLE_EQ(s.prior_df, 2.0);
 }
 
+// A history run with variance scale r enters with weight 1/r: weighted mean,
+// weighted sum of squares over K + J - 2 df, 1/K replaced by 1/sum(w).
+// Reference computed by hand (numpy: np.average(h, weights=w), ...).
+TEST(CompareEstimate, HistoryPredictionWeighsNoisyHistoryRuns) {
+  std::vector<double> h = {0.00, 0.02, -0.01, 0.01, 0.60};  // the last run scattered
+  std::vector<double> x = {0.03};
+  std::vector<double> scales = {1.0, 1.0, 1.0, 1.0, 25.0};
+  const double w[] = {1, 1, 1, 1, 1.0 / 25};
+  double sw = 0, swx = 0;
+  for (int i = 0; i < 5; ++i) {
+    sw += w[i];
+    swx += w[i] * h[i];
+  }
+  const double mean = swx / sw;
+  double ss = 0;
+  for (int i = 0; i < 5; ++i) ss += w[i] * (h[i] - mean) * (h[i] - mean);
+  const double var = ss / (5 + 1 - 2);
+  LogShift s = HistoryPrediction(h, x, 5, 0.95, {}, 1.0, scales);
+  EXPECT_NEAR(s.estimate, 0.03 - mean, 1e-12);
+  EXPECT_NEAR(s.se, std::sqrt(var * (1.0 / sw + 1.0)), 1e-12);
+  EXPECT_DOUBLE_EQ(s.df, 4.0);
+  double df = 0;
+  EXPECT_NEAR(PooledRunVariance(h, x, &df, scales), var, 1e-15);
+  // Unweighted, the scattered run pulls the mean and widens the interval
+  // several times over.
+  LogShift plain = HistoryPrediction(h, x, 5, 0.95);
+  EXPECT_GT(plain.se, 3 * s.se);
+  // Scales of 1 are the unweighted estimate exactly.
+  LogShift ones = HistoryPrediction(h, x, 5, 0.95, {}, 1.0, std::vector<double>(5, 1.0));
+  EXPECT_DOUBLE_EQ(ones.se, plain.se);
+  EXPECT_DOUBLE_EQ(ones.estimate, plain.estimate);
+}
+
 TEST(CompareEstimate, ModerationAddsPriorDegreesOfFreedom) {
   std::vector<double> b = {-6.90, -6.88, -6.91, -6.87, -6.89};
   std::vector<double> c = {-6.80, -6.83, -6.79, -6.82, -6.78, -6.81};

@@ -1779,10 +1779,23 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         // workloads, e.g. a first run, is not judged, never a pass).
         ++undecided;
         break;
+      case Verdict::kSkipped:
+        // Not run because its code did not change: the baseline's verdict
+        // stands, a decision. Skipped on either side (no device on this
+        // runner, a benchmark that skipped itself): nothing was measured, so
+        // a suite of only these is not judged, never a pass.
+        if (m.reason == Reason::kCodeUnchanged) {
+          ++decided;
+        } else if (m.reason != Reason::kCurrentFailed && m.reason != Reason::kBaselineFailed) {
+          ++undecided;
+        }
+        break;
       default:
         break;
     }
   }
+  // Nothing compared at all (no workload in either file) is no pass either.
+  if (verdicts.metrics.empty() && verdicts.suggestions.empty()) return Outcome::kNotJudged;
   // A policy rule that emits `fail` fails the gate like a regression does.
   for (const Suggestion& s : verdicts.suggestions) fail = fail || s.severity == "fail";
   if (fail) return Outcome::kFail;

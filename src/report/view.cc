@@ -107,18 +107,23 @@ Tone RegressionTone(const std::vector<const MetricVerdict*>& rows) {
 
 // "3 inconclusive, 1 incomparable": what was left undecided.
 std::string UndecidedCounts(const std::vector<const MetricVerdict*>& shown) {
-  int inconclusive = 0, incomparable = 0, fresh = 0, removed = 0;
+  if (shown.empty()) return "no results were compared";
+  int inconclusive = 0, incomparable = 0, fresh = 0, removed = 0, skipped = 0;
   for (const MetricVerdict* m : shown) {
     inconclusive += m->verdict == Verdict::kInconclusive;
     incomparable += m->verdict == Verdict::kIncomparable;
     fresh += m->verdict == Verdict::kNew;
     removed += m->verdict == Verdict::kRemoved;
+    skipped += m->verdict == Verdict::kSkipped && !FailedToRun(*m) &&
+               m->reason != Reason::kCodeUnchanged;
   }
   std::string out = std::to_string(inconclusive) + " inconclusive";
   if (incomparable > 0) out += ", " + std::to_string(incomparable) + " incomparable";
   // New and removed workloads had nothing to be compared with.
   if (fresh > 0) out += ", " + std::to_string(fresh) + " new (no baseline)";
   if (removed > 0) out += ", " + std::to_string(removed) + " removed";
+  // Skipped on either side: not measured (e.g. no device on this runner).
+  if (skipped > 0) out += ", " + std::to_string(skipped) + " skipped (not measured)";
   return out;
 }
 
@@ -236,10 +241,12 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       break;
     case Outcome::kNotJudged: {
       const Detectability undecided = DetectabilityOf(verdicts, /*undecided_only=*/true);
-      view->summary = UndecidedCounts(ShownMetrics(verdicts)) + "; " +
-                      (undecided.lowest ? "could not see changes below " +
-                                              FormatDetectable(*undecided.lowest)
-                                        : std::string("nothing could be tested"));
+      const std::vector<const MetricVerdict*> shown = ShownMetrics(verdicts);
+      view->summary = UndecidedCounts(shown);
+      if (!shown.empty())
+        view->summary += "; " + (undecided.lowest ? "could not see changes below " +
+                                                        FormatDetectable(*undecided.lowest)
+                                                  : std::string("nothing could be tested"));
       break;
     }
     case Outcome::kError: {

@@ -780,6 +780,67 @@ TEST(CompareJudge, IncomparableIsNeverASilentPass) {
   for (const auto& w : quiet.warnings) EXPECT_EQ(w.find("incomparable"), std::string::npos) << w;
 }
 
+// Skipped on either side (no device on this CPU-only runner, a benchmark
+// that skipped itself) measures nothing: a suite of only those is not
+// judged, never a pass. Skipped because its code did not change keeps the
+// baseline's verdict, a decision.
+TEST(CompareJudge, SkippedOrEmptyIsNeverASilentPass) {
+  auto skipped = [](const std::string& name) {
+    WorkloadResult w;
+    w.name = name;
+    w.backend = "cuda";
+    w.status = WorkloadStatus::kSkipped;
+    w.reason = "backend cuda requested but no CUDA device";
+    return w;
+  };
+  Results base;
+  base.run.env.cpu_model = "Test CPU";
+  base.workloads = {skipped("saxpy"), skipped("copy")};
+  Results cur = base;
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  ASSERT_EQ(v.Count(Verdict::kSkipped), 2);
+  EXPECT_EQ(Find(v, "saxpy", "time")->reason, Reason::kCurrentSkipped);
+  EXPECT_EQ(v.outcome, Outcome::kNotJudged);
+  EXPECT_EQ(ExitCodeFor(v), 0);
+
+  // Measured on the baseline's machine, skipped on this one: still nothing.
+  Results measured = MakeResults({Workload("saxpy", 1e-3)});
+  Results none = measured;
+  for (WorkloadResult& w : none.workloads) w = skipped(w.name);
+  Verdicts half = Compare({measured}, none, DefaultPolicy(), Opts());
+  EXPECT_EQ(half.outcome, Outcome::kNotJudged);
+  Verdicts other_way = Compare({none}, measured, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(other_way, "saxpy", "time")->reason, Reason::kBaselineSkipped);
+  EXPECT_EQ(other_way.outcome, Outcome::kNotJudged);
+
+  // One decided result beside the skipped ones: judged (the skipped are counted).
+  Results one = MakeResults({Workload("a", 1e-3), skipped("saxpy")});
+  Results one_base = MakeResults({Workload("a", 1e-3), Workload("saxpy", 1e-3)});
+  Verdicts mixed = Compare({one_base}, one, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(mixed, "saxpy", "time")->verdict, Verdict::kSkipped);
+  EXPECT_NE(mixed.outcome, Outcome::kNotJudged);
+
+  // Not run because its code is unchanged: the baseline's verdict stands.
+  Results unchanged_base;
+  unchanged_base.run.env.cpu_model = "Test CPU";
+  unchanged_base.workloads = {Workload("kernels", 1e-3)};
+  Results unchanged = unchanged_base;
+  unchanged.workloads[0].status = WorkloadStatus::kSkipped;
+  unchanged.workloads[0].code_unchanged = true;
+  Verdicts same_code = Compare({unchanged_base}, unchanged, DefaultPolicy(), Opts());
+  ASSERT_EQ(same_code.metrics.size(), 1u);
+  EXPECT_EQ(same_code.metrics[0].reason, Reason::kCodeUnchanged);
+  EXPECT_EQ(same_code.outcome, Outcome::kPass);
+
+  // Nothing in either file.
+  Results empty;
+  empty.run.env.cpu_model = "Test CPU";
+  Verdicts nothing = Compare({empty}, empty, DefaultPolicy(), Opts());
+  EXPECT_TRUE(nothing.metrics.empty());
+  EXPECT_EQ(nothing.outcome, Outcome::kNotJudged);
+  EXPECT_EQ(ExitCodeFor(nothing), 0);
+}
+
 TEST(CompareJudge, RegressionsAreTestedOneSided) {
   // The p-value of a slowdown is one-sided: half the two-sided one of a
   // symmetric reference.

@@ -47,6 +47,25 @@ TEST(ReportView, NotJudgedWithNothingTestable) {
   EXPECT_EQ(view.detectable, "");
 }
 
+TEST(ReportView, NotJudgedNamesSkippedAndEmptyComparisons) {
+  Verdicts v;
+  v.outcome = Outcome::kNotJudged;
+  MetricVerdict m;
+  m.workload = "saxpy";
+  m.metric = "time";
+  m.verdict = Verdict::kSkipped;
+  m.reason = Reason::kCurrentSkipped;
+  m.sentence = "current run: skipped: backend cuda requested but no CUDA device";
+  v.metrics.push_back(m);
+  m.workload = "copy";
+  v.metrics.push_back(m);
+  EXPECT_EQ(BuildView(v).headline,
+            "not judged: 0 inconclusive, 2 skipped (not measured); nothing could be tested");
+  Verdicts empty;
+  empty.outcome = Outcome::kNotJudged;
+  EXPECT_EQ(BuildView(empty).headline, "not judged: no results were compared");
+}
+
 TEST(ReportView, WhatCouldHaveBeenSeen) {
   // Over every tested lower-is-better result (the throughput's drop is not
   // a slowdown and is folded anyway).

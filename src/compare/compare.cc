@@ -1781,12 +1781,14 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         break;
       case Verdict::kSkipped:
         // Not run because its code did not change: the baseline's verdict
-        // stands, a decision. Skipped on either side (no device on this
-        // runner, a benchmark that skipped itself): nothing was measured, so
-        // a suite of only these is not judged, never a pass.
+        // stands, a decision. Skipped or failed on either side (no device on
+        // this runner, a benchmark that skipped itself, a baseline that
+        // failed): nothing was compared, so a suite of only these is not
+        // judged, never a pass. (A failure of the current run is an error
+        // outcome above.)
         if (m.reason == Reason::kCodeUnchanged) {
           ++decided;
-        } else if (m.reason != Reason::kCurrentFailed && m.reason != Reason::kBaselineFailed) {
+        } else {
           ++undecided;
         }
         break;

@@ -122,8 +122,8 @@ std::string UndecidedCounts(const std::vector<const MetricVerdict*>& shown) {
   // New and removed workloads had nothing to be compared with.
   if (fresh > 0) out += ", " + std::to_string(fresh) + " new (no baseline)";
   if (removed > 0) out += ", " + std::to_string(removed) + " removed";
-  // Skipped on either side: not measured (e.g. no device on this runner).
-  if (skipped > 0) out += ", " + std::to_string(skipped) + " skipped (not measured)";
+  // Skipped or failed on either side: not compared (e.g. no device on this runner).
+  if (skipped > 0) out += ", " + std::to_string(skipped) + " skipped (not compared)";
   return out;
 }
 

@@ -812,6 +812,12 @@ TEST(CompareJudge, SkippedOrEmptyIsNeverASilentPass) {
   Verdicts other_way = Compare({none}, measured, DefaultPolicy(), Opts());
   EXPECT_EQ(Find(other_way, "saxpy", "time")->reason, Reason::kBaselineSkipped);
   EXPECT_EQ(other_way.outcome, Outcome::kNotJudged);
+  // A baseline whose workloads failed leaves nothing to compare with.
+  Results broken = measured;
+  for (WorkloadResult& w : broken.workloads) w.status = WorkloadStatus::kFailed;
+  Verdicts after_failure = Compare({broken}, measured, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(after_failure, "saxpy", "time")->reason, Reason::kBaselineFailed);
+  EXPECT_EQ(after_failure.outcome, Outcome::kNotJudged);
 
   // One decided result beside the skipped ones: judged (the skipped are counted).
   Results one = MakeResults({Workload("a", 1e-3), skipped("saxpy")});

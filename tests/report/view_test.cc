@@ -60,7 +60,7 @@ TEST(ReportView, NotJudgedNamesSkippedAndEmptyComparisons) {
   m.workload = "copy";
   v.metrics.push_back(m);
   EXPECT_EQ(BuildView(v).headline,
-            "not judged: 0 inconclusive, 2 skipped (not measured); nothing could be tested");
+            "not judged: 0 inconclusive, 2 skipped (not compared); nothing could be tested");
   Verdicts empty;
   empty.outcome = Outcome::kNotJudged;
   EXPECT_EQ(BuildView(empty).headline, "not judged: no results were compared");

@@ -1751,7 +1751,7 @@ Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
 
 Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
   bool fail = false, error = false, uncertain = false;
-  int decided = 0, undecided = 0;
+  int decided = 0;
   for (const MetricVerdict& m : verdicts.metrics) {
     if (m.reason == Reason::kCurrentFailed) error = true;  // whatever its severity
     if (m.severity == Severity::kOff) continue;
@@ -1765,45 +1765,34 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         ++decided;
         break;
       case Verdict::kInconclusive:
-        ++undecided;
         uncertain = uncertain || defaults.on_inconclusive == OnInconclusive::kFail ||
                     m.reason == Reason::kUndetectable;
         break;
       case Verdict::kIncomparable:
-        ++undecided;
         uncertain = uncertain || defaults.on_incomparable == OnInconclusive::kFail;
-        break;
-      case Verdict::kNew:
-      case Verdict::kRemoved:
-        // Nothing to compare it with: not a decision (a suite of only new
-        // workloads, e.g. a first run, is not judged, never a pass).
-        ++undecided;
         break;
       case Verdict::kSkipped:
         // Not run because its code did not change: the baseline's verdict
         // stands, a decision. Skipped or failed on either side (no device on
         // this runner, a benchmark that skipped itself, a baseline that
-        // failed): nothing was compared, so a suite of only these is not
-        // judged, never a pass. (A failure of the current run is an error
-        // outcome above.)
-        if (m.reason == Reason::kCodeUnchanged) {
-          ++decided;
-        } else {
-          ++undecided;
-        }
+        // failed) compared nothing. (A failure of the current run is an
+        // error outcome above.)
+        decided += m.reason == Reason::kCodeUnchanged;
         break;
       default:
+        // New and removed workloads had nothing to be compared with (a suite
+        // of only new workloads, e.g. a first run, is not judged).
         break;
     }
   }
-  // Nothing compared at all (no workload in either file) is no pass either.
-  if (verdicts.metrics.empty() && verdicts.suggestions.empty()) return Outcome::kNotJudged;
   // A policy rule that emits `fail` fails the gate like a regression does.
   for (const Suggestion& s : verdicts.suggestions) fail = fail || s.severity == "fail";
   if (fail) return Outcome::kFail;
   if (error) return Outcome::kError;
   if (uncertain) return Outcome::kInconclusive;
-  if (decided == 0 && undecided > 0) return Outcome::kNotJudged;
+  // Nothing decided (every result undecided or with severity off, or nothing
+  // compared at all) is never a pass.
+  if (decided == 0) return Outcome::kNotJudged;
   return Outcome::kPass;
 }
 

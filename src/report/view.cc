@@ -108,8 +108,12 @@ Tone RegressionTone(const std::vector<const MetricVerdict*>& rows) {
 // "3 inconclusive, 1 incomparable": what was left undecided.
 std::string UndecidedCounts(const std::vector<const MetricVerdict*>& shown) {
   if (shown.empty()) return "no results were compared";
-  int inconclusive = 0, incomparable = 0, fresh = 0, removed = 0, skipped = 0;
+  int inconclusive = 0, incomparable = 0, fresh = 0, removed = 0, skipped = 0, off = 0;
   for (const MetricVerdict* m : shown) {
+    if (m->severity == Severity::kOff) {
+      ++off;  // decided or not, the outcome ignores it
+      continue;
+    }
     inconclusive += m->verdict == Verdict::kInconclusive;
     incomparable += m->verdict == Verdict::kIncomparable;
     fresh += m->verdict == Verdict::kNew;
@@ -124,6 +128,7 @@ std::string UndecidedCounts(const std::vector<const MetricVerdict*>& shown) {
   if (removed > 0) out += ", " + std::to_string(removed) + " removed";
   // Skipped or failed on either side: not compared (e.g. no device on this runner).
   if (skipped > 0) out += ", " + std::to_string(skipped) + " skipped (not compared)";
+  if (off > 0) out += ", " + std::to_string(off) + " ignored (severity off)";
   return out;
 }
 

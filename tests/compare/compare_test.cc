@@ -838,6 +838,17 @@ TEST(CompareJudge, SkippedOrEmptyIsNeverASilentPass) {
   EXPECT_EQ(same_code.metrics[0].reason, Reason::kCodeUnchanged);
   EXPECT_EQ(same_code.outcome, Outcome::kPass);
 
+  // Every result with severity off: nothing judged either.
+  Policy off = DefaultPolicy();
+  PolicyRule rule;
+  rule.match = "*";
+  rule.severity = Severity::kOff;
+  off.rules.push_back(rule);
+  Verdicts silenced = Compare({one_base}, one_base, off, Opts());
+  ASSERT_FALSE(silenced.metrics.empty());
+  EXPECT_EQ(silenced.metrics[0].severity, Severity::kOff);
+  EXPECT_EQ(silenced.outcome, Outcome::kNotJudged);
+
   // Nothing in either file.
   Results empty;
   empty.run.env.cpu_model = "Test CPU";

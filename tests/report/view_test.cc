@@ -61,6 +61,13 @@ TEST(ReportView, NotJudgedNamesSkippedAndEmptyComparisons) {
   v.metrics.push_back(m);
   EXPECT_EQ(BuildView(v).headline,
             "not judged: 0 inconclusive, 2 skipped (not compared); nothing could be tested");
+  // Results the policy ignores (severity off) are named as such.
+  for (MetricVerdict& r : v.metrics) {
+    r.verdict = Verdict::kUnchanged;
+    r.severity = Severity::kOff;
+  }
+  EXPECT_EQ(BuildView(v).headline,
+            "not judged: 0 inconclusive, 2 ignored (severity off); nothing could be tested");
   Verdicts empty;
   empty.outcome = Outcome::kNotJudged;
   EXPECT_EQ(BuildView(empty).headline, "not judged: no results were compared");

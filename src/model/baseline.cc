@@ -432,6 +432,18 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
   if (!baseline.suite.empty() && run.run.suite != baseline.suite)
     return InputError("results are of suite '" + run.run.suite + "' but the baseline holds suite '" +
                       baseline.suite + "'");
+  // A run that measured nothing (every workload skipped or failed: a GPU
+  // suite on a runner without a device, a broken build) would take a slot of
+  // the history and push out a run that did measure.
+  int skipped = 0, failed = 0;
+  for (const WorkloadResult& w : run.workloads) {
+    skipped += w.status == WorkloadStatus::kSkipped;
+    failed += w.status == WorkloadStatus::kFailed;
+  }
+  if (skipped + failed == static_cast<int>(run.workloads.size()))
+    return InputError("results of run '" + run.run.run_id + "' measured no workload (" +
+                      std::to_string(skipped) + " skipped, " + std::to_string(failed) +
+                      " failed): nothing to add to the history, which is left unchanged");
   for (const auto& old : baseline.runs)
     if (!run.run.run_id.empty() && old.run.run_id == run.run.run_id)
       return InputError("run '" + run.run.run_id + "' is already in the baseline");

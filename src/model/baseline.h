@@ -73,7 +73,8 @@ Status WriteBaselineFile(const std::string& path, const Baseline& baseline);
 
 /// Appends a run and keeps the newest `keep` runs (keep >= 1).
 /// Refuses (exit 2) sharded results (merge them first), a run of another
-/// suite, a run id already present, and — unless `force_env` — a run from
+/// suite, a run that measured no workload (all skipped or failed), a run id
+/// already present, and — unless `force_env` — a run from
 /// another environment, naming each field that differs. An empty baseline
 /// takes its suite and environment key from the run; a forced append
 /// re-keys the baseline to the new run's environment.

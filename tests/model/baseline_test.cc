@@ -196,6 +196,33 @@ TEST(BaselineTest, RefusesShardsOtherSuitesAndDuplicates) {
   EXPECT_NE(st.error().message.find("already"), std::string::npos);
 }
 
+// A run that measured nothing (a GPU suite on a runner without a device)
+// must not take a slot of the history; one measured workload is enough.
+TEST(BaselineTest, RefusesARunThatMeasuredNothing) {
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 2, false).ok());
+  ASSERT_TRUE(AppendRun(b, MakeRun("r2"), 2, false).ok());
+  Results nothing = MakeRun("r3", 3);
+  for (WorkloadResult& w : nothing.workloads) {
+    w.status = WorkloadStatus::kSkipped;
+    w.rounds.clear();
+  }
+  nothing.workloads[2].status = WorkloadStatus::kFailed;
+  Status st = AppendRun(b, nothing, 2, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message,
+            "results of run 'r3' measured no workload (2 skipped, 1 failed): nothing to add to the "
+            "history, which is left unchanged");
+  ASSERT_EQ(b.runs.size(), 2u);  // r1 was not pushed out
+  EXPECT_EQ(b.runs[0].run.run_id, "r1");
+  Results empty = MakeRun("r4", 0);
+  EXPECT_FALSE(AppendRun(b, empty, 2, false).ok());
+  Results one = MakeRun("r5", 3);
+  one.workloads[0].status = WorkloadStatus::kSkipped;
+  one.workloads[1].status = WorkloadStatus::kFailed;
+  EXPECT_TRUE(AppendRun(b, one, 2, false).ok());
+}
+
 TEST(BaselineTest, RejectsBadFiles) {
   auto check = [](const std::string& text, const std::string& want) {
     auto r = BaselineFromJson(text, "b.json");

@@ -65,6 +65,11 @@ std::string RenderRunSummary(const Results& results, bool color) {
   }
   out << "\n" << results.workloads.size() << " workloads: " << ok << " ok, " << failed << " failed, "
       << skipped << " skipped\n";
+  // Results that measured nothing decide nothing when compared (not judged),
+  // and `baseline update` refuses them: say so where the run is seen first.
+  if (ok == 0 && !results.workloads.empty())
+    out << "  nothing was measured: compared, these results decide nothing, and a baseline history "
+           "does not take them\n";
   for (const auto& w : results.workloads) {
     if (w.status == WorkloadStatus::kOk) continue;
     out << "  " << ToString(w.status) << ": " << EscapeTerminal(w.name) << ": "

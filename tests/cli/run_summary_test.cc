@@ -23,5 +23,20 @@ TEST(RunSummaryTest, NotesAreListedPerWorkloadAndEscaped) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
 }
 
+TEST(RunSummaryTest, ARunThatMeasuredNothingSaysSo) {
+  Results r;
+  WorkloadResult& w = r.workloads.emplace_back();
+  w.name = "saxpy";
+  w.status = WorkloadStatus::kSkipped;
+  w.reason = "backend cuda requested but no CUDA device";
+  const std::string nothing = RenderRunSummary(r, /*color=*/false);
+  EXPECT_NE(nothing.find("1 workloads: 0 ok, 0 failed, 1 skipped\n  nothing was measured: compared, "
+                         "these results decide nothing"),
+            std::string::npos)
+      << nothing;
+  r.workloads.emplace_back().name = "copy";
+  EXPECT_EQ(RenderRunSummary(r, false).find("nothing was measured"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpugate

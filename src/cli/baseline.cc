@@ -119,7 +119,7 @@ int Update(const CommandSpec& self, const Args& args) {
   }
   const size_t before = baseline.runs.size();
   if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0); !st.ok())
-    return ReportError(st.error().WithContext(path));
+    return ReportError(st.error().WithContext(path + ": appending " + vm["results"].as<std::string>()));
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();
   std::cout << EscapeTerminal(path) << ": appended run " << EscapeTerminal(run->run.run_id) << " (sha "

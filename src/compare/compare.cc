@@ -1210,26 +1210,29 @@ class Comparer {
       round_df.push_back(static_cast<double>(u.cur.size()) - 1);
     }
     const VariancePrior round_prior = EstimateVariancePrior(round_var, round_df);
-    std::vector<LogShift> shifts;
-    for (size_t m : members) {
-      const Units& u = *pending_[m].units;
+    // Each test on the current side moved by `offset` (log scale), so that the
+    // estimate, its interval and its p-value all describe one comparison.
+    auto test = [&](const Units& u, double offset) {
+      std::vector<double> cur = u.cur;
       switch (u.method) {
         case ShiftMethod::kRoundsWelch:
-          shifts.push_back(RoundsWelch(u.base, u.cur, conf, round_prior));
-          break;
+          for (double& x : cur) x -= offset;
+          return RoundsWelch(u.base, cur, conf, round_prior);
         case ShiftMethod::kReportedNoise:
-          shifts.push_back(ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0], u.cur[1],
-                                         u.cur[2], conf));
-          break;
+          return ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0] - offset, u.cur[1],
+                               u.cur[2], conf);
         case ShiftMethod::kRunSummaries:
-          shifts.push_back(RunSummaries(u.base[0], u.cur[0], conf));
-          break;
+          return RunSummaries(u.base[0], u.cur[0] - offset, conf);
         default:
-          shifts.push_back(SamplesHodgesLehmann(u.base, u.cur, conf));
-          break;
+          for (double& x : cur) x -= offset;
+          return SamplesHodgesLehmann(u.base, cur, conf);
       }
-    }
-    // Common speed factor of the two processes.
+    };
+    std::vector<LogShift> shifts;
+    for (size_t m : members) shifts.push_back(test(*pending_[m].units, 0.0));
+    // Common speed factor of the two processes: removed from the current
+    // side before each workload is tested (not from the finished estimate,
+    // which would leave the p-value testing the unadjusted shift).
     double common = 0;
     const bool remove = family == Family::kTime &&
                         members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
@@ -1242,11 +1245,9 @@ class Comparer {
         if (cpu_mixed_)  // base run 0 at factor 0, the current run at `common`
           time_columns_ = {{false, 0, Reference().run.env.cpu_model, 0.0, true},
                            {true, 0, current_.run.env.cpu_model, common, true}};
-        for (LogShift& s : shifts) {
-          s.estimate -= common;
-          s.ci_low -= common;
-          s.ci_high -= common;
-          s.common_factor_removed = true;
+        for (size_t j = 0; j < members.size(); ++j) {
+          shifts[j] = test(*pending_[members[j]].units, common);
+          shifts[j].common_factor_removed = true;
         }
       }
     }

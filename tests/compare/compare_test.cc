@@ -962,5 +962,77 @@ TEST(CompareJudge, OneRunNoiseDoesNotDependOnTheOrderOfWorkloads) {
   }
 }
 
+TEST(CompareJudge, OneRunPValueTestsTheShiftWithTheFactorRemoved) {
+  // Two files: seven workloads ran 20% faster (the machine), one did not
+  // move. With the common factor removed it is +25% against the others, and
+  // its p-value must test that shift, not the raw 0% (which left an interval
+  // of [+24%, +26%] beside p = 0.5).
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "w" + std::to_string(i);
+    base.workloads.push_back(Workload(name, 1e-3 * (i + 1)));
+    cur.workloads.push_back(Workload(name, 1e-3 * (i + 1) * (i == 0 ? 1.0 : 0.8)));
+  }
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(v, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_NEAR(*w0->ratio, 1.25, 0.01);
+  ASSERT_TRUE(w0->ci_low.has_value());
+  EXPECT_GT(*w0->ci_low, 1.03);
+  ASSERT_TRUE(w0->p_value.has_value());
+  EXPECT_LT(*w0->p_value, 1e-4) << w0->sentence;
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
+  // The others sit at the factor: no change, an interval around it.
+  for (int i = 1; i < 8; ++i) {
+    const MetricVerdict* m = Find(v, "w" + std::to_string(i), "time");
+    EXPECT_NEAR(*m->ratio, 1.0, 1e-9);
+    EXPECT_GT(*m->p_value, 0.4) << m->sentence;
+  }
+}
+
+TEST(Compare, QuietWorkloadsThatMovedAreNotOutvotedByNoisyOnes) {
+  // Two files of one program: six workloads whose rounds scatter by +-30%
+  // (too short a measurement) and two quiet ones (+-1%) that moved +25% and
+  // -20% between the two processes. The noisy six say nothing about noise
+  // between the runs; the quiet two do, and they disagree by 50%, so neither
+  // is a regression or an improvement.
+  auto noisy = [](const std::string& name, double median) {
+    WorkloadResult w;
+    w.name = name;
+    const double f[] = {0.7, 1.0, 1.3, 0.85, 1.2, 1.05, 0.8, 1.25};
+    for (int r = 0; r < 5; ++r) {
+      std::vector<double> round;
+      for (int k = 0; k < 4; ++k) round.push_back(median * f[(r * 5 + k) % 8]);
+      w.rounds.push_back(round);
+    }
+    return w;
+  };
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  const double moves[] = {1.05, 0.97, 1.02, 0.95, 1.0, 1.03};
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "noisy/" + std::to_string(i);
+    base.workloads.push_back(noisy(name, 1e-3 * (i + 1)));
+    cur.workloads.push_back(noisy(name, 1e-3 * (i + 1) * moves[i]));
+  }
+  base.workloads.push_back(Workload("quiet/a", 1e-3));
+  cur.workloads.push_back(Workload("quiet/a", 1.25e-3));
+  base.workloads.push_back(Workload("quiet/b", 2e-3));
+  cur.workloads.push_back(Workload("quiet/b", 1.6e-3));
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  for (const char* name : {"quiet/a", "quiet/b"}) {
+    const MetricVerdict* m = Find(v, name, "time");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->verdict, Verdict::kInconclusive) << name << ": " << m->sentence;
+  }
+  EXPECT_EQ(v.Count(Verdict::kRegression), 0);
+  EXPECT_EQ(v.Count(Verdict::kImprovement), 0);
+  EXPECT_NE(v.outcome, Outcome::kFail);
+  bool warned = false;
+  for (const auto& w : v.warnings) warned |= w.find("noise between runs") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -324,35 +324,52 @@ LogShift RunSummaries(double log_base, double log_current, double confidence) {
   return s;
 }
 
-double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
-                                       double quantile) {
-  if (tau_df) *tau_df = 0;
-  std::vector<const LogShift*> use;
-  for (const LogShift& s : shifts)
-    if (TakesSuiteNoise(s)) use.push_back(&s);
-  const size_t m = use.size();
-  if (m < static_cast<size_t>(kMinSuiteForNoise)) return 0.0;
+namespace {
 
-  std::vector<double> d, dfs;
-  for (const LogShift* s : use) {
-    d.push_back(s->estimate);
-    dfs.push_back(std::isfinite(s->df) ? s->df : 1e6);
-  }
-  const double center = Median(d);
-  // The MAD a t_df variable has; for the normal this is 0.6745.
-  const double target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
-  const auto rank = static_cast<std::ptrdiff_t>(std::min(m - 1, static_cast<size_t>(quantile * static_cast<double>(m))));
-  std::vector<double> z(m);
-  auto spread = [&](double tau2) {
-    for (size_t i = 0; i < m; ++i)
-      z[i] = std::fabs(d[i] - center) / std::sqrt(use[i]->se * use[i]->se + tau2 + 1e-300);
-    // Upper median by selection: O(m) per evaluation.
-    auto mid = z.begin() + rank;
-    std::nth_element(z.begin(), mid, z.end());
-    return *mid;
+// The smallest tau^2 >= 0 at which the (weighted) `quantile` of the
+// standardized effects |d_i - center| / sqrt(se_i^2 + tau^2) falls to
+// `target`. Weighted, each effect counts by the share of its variance that
+// is noise between the runs, tau^2 / (se_i^2 + tau^2); unweighted, all count
+// alike. `m_eff` receives Kish's effective number of effects at the result.
+double SolveBetweenRunVariance(const std::vector<double>& d, const std::vector<double>& se,
+                               double center, double target, double quantile, bool weighted,
+                               double* m_eff) {
+  const size_t m = d.size();
+  std::vector<double> w(m, 1.0);
+  auto weigh = [&](double tau2) {
+    if (!weighted) return;
+    for (size_t i = 0; i < m; ++i) {
+      const double v = se[i] * se[i];
+      w[i] = v > 0 ? tau2 / (v + tau2) : 1.0;
+    }
   };
-  if (spread(0.0) <= target) return 0.0;
-  double lo = 0.0, hi = 1e-12;
+  std::vector<std::pair<double, double>> zw(m);  // (|z|, weight)
+  auto spread = [&](double tau2) {
+    weigh(tau2);
+    double total = 0;
+    for (size_t i = 0; i < m; ++i) {
+      zw[i] = {std::fabs(d[i] - center) / std::sqrt(se[i] * se[i] + tau2 + 1e-300), w[i]};
+      total += w[i];
+    }
+    std::sort(zw.begin(), zw.end());
+    // The smallest |z| whose cumulative weight exceeds quantile * total: with
+    // equal weights the element of rank floor(quantile * m), the upper median.
+    double cum = 0;
+    for (const auto& [z, wt] : zw) {
+      cum += wt;
+      if (cum > quantile * total) return z;
+    }
+    return zw.back().first;
+  };
+  // Weighted, tau^2 = 0 itself has no weights: start far below every se,
+  // where they are proportional to 1 / se^2.
+  double min_var = kInf;
+  for (double x : se)
+    if (x > 0) min_var = std::min(min_var, x * x);
+  const double start = weighted ? (std::isfinite(min_var) ? 1e-9 * min_var : 1e-18) : 0.0;
+  *m_eff = static_cast<double>(m);
+  if (spread(start) <= target) return 0.0;
+  double lo = start, hi = std::max(1e-12, 4.0 * start);
   while (spread(hi) > target && hi < 1e6) hi *= 4.0;
   for (int iter = 0; iter < 100 && hi - lo > 1e-12 * hi; ++iter) {
     double mid = 0.5 * (lo + hi);
@@ -362,8 +379,49 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
       hi = mid;
     }
   }
-  if (tau_df) *tau_df = std::max(1.0, 0.37 * static_cast<double>(m - 1));
+  weigh(hi);
+  double sw = 0, sw2 = 0;
+  for (double x : w) {
+    sw += x;
+    sw2 += x * x;
+  }
+  if (sw2 > 0) *m_eff = sw * sw / sw2;
   return hi;
+}
+
+}  // namespace
+
+double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
+                                       double quantile) {
+  if (tau_df) *tau_df = 0;
+  std::vector<double> d, dfs, se;
+  for (const LogShift& s : shifts)
+    if (TakesSuiteNoise(s)) {
+      d.push_back(s.estimate);
+      se.push_back(s.se);
+      dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
+    }
+  const size_t m = d.size();
+  if (m < static_cast<size_t>(kMinSuiteForNoise)) return 0.0;
+  const double center = Median(d);
+  // The MAD a t_df variable has; for the normal this is 0.6745.
+  const double target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
+  // Two readings of the same excess, the larger kept. All effects alike: the
+  // workloads that jump between processes count fully, however noisy their
+  // rounds. Each by what it can show: a workload whose rounds scatter far
+  // more than the runs differ has the same |z| whatever tau is, and counted
+  // alike such workloads would outvote the precise ones that do show how
+  // far the runs differ (a suite of noisy benchmarks beside a few quiet ones
+  // that moved 20-40% would get tau = 0).
+  double m_all = 0, m_weighted = 0;
+  const double all = SolveBetweenRunVariance(d, se, center, target, quantile, false, &m_all);
+  const double weighted = SolveBetweenRunVariance(d, se, center, target, quantile, true, &m_weighted);
+  const double tau2 = std::max(all, weighted);
+  if (!(tau2 > 0)) return 0.0;
+  const double m_eff = weighted > all ? m_weighted : m_all;
+  // Degrees of freedom of a MAD-based variance from m_eff values.
+  if (tau_df) *tau_df = std::max(1.0, 0.37 * (m_eff - 1.0));
+  return tau2;
 }
 
 double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,

@@ -139,6 +139,42 @@ TEST(CompareEstimate, SuiteBetweenRunVarianceFromExcessSpread) {
   EXPECT_EQ(EstimateSuiteBetweenRunVariance(shifts, &tau_df), 0.0);
 }
 
+TEST(CompareEstimate, SuiteBetweenRunVarianceIsNotOutvotedByNoisyRounds) {
+  // Six workloads whose rounds scatter by 30% (their effects well within
+  // that) beside two quiet ones (se 0.5%) that moved +-20% between the runs.
+  // Counted alike, the six noisy workloads set the median |z| and tau^2 would
+  // be 0, leaving the quiet workloads' 20% moves "significant"; weighed by
+  // what each can show, tau comes out near the quiet ones' moves.
+  std::vector<LogShift> shifts;
+  const double noisy[] = {0.1, -0.05, 0.08, -0.12, 0.02, -0.03};
+  for (double d : noisy) {
+    LogShift s;
+    s.method = ShiftMethod::kRoundsWelch;
+    s.se = 0.3;
+    s.df = 8;
+    s.estimate = d;
+    shifts.push_back(s);
+  }
+  for (double d : {0.2, -0.2}) {
+    LogShift s;
+    s.method = ShiftMethod::kRoundsWelch;
+    s.se = 0.005;
+    s.df = 8;
+    s.estimate = d;
+    shifts.push_back(s);
+  }
+  double tau_df = 0;
+  const double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
+  EXPECT_GT(std::sqrt(tau2), 0.15);
+  EXPECT_LT(std::sqrt(tau2), 0.3);
+  // Fewer degrees of freedom than eight equal votes would give.
+  EXPECT_GE(tau_df, 1.0);
+  EXPECT_LT(tau_df, 0.37 * 7);
+  // With all eight alike (se 0.3), the effects agree with their rounds.
+  for (auto& s : shifts) s.se = 0.3;
+  EXPECT_EQ(EstimateSuiteBetweenRunVariance(shifts, &tau_df), 0.0);
+}
+
 TEST(CompareEstimate, SuiteOverdispersionScalesWithOwnScatter) {
   // Seven workloads whose effects are +-3 * 0.6745 of their own standard
   // errors (se from 1% to 32%), around a workload with no effect: the spread

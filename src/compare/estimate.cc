@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "stats/distributions.h"
 #include "stats/hodges_lehmann.h"
@@ -389,23 +390,36 @@ double SolveBetweenRunVariance(const std::vector<double>& d, const std::vector<d
   return hi;
 }
 
+// The one-run effects of a family that take the suite's noise, their
+// centre, and the `quantile` of |t| their reference predicts (for the median,
+// the MAD of a t_df variable; 0.6745 for the normal).
+struct SuiteEffects {
+  std::vector<double> d, se;
+  double center = 0, target = 0;
+};
+
+std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts, double quantile) {
+  SuiteEffects e;
+  std::vector<double> dfs;
+  for (const LogShift& s : shifts)
+    if (TakesSuiteNoise(s)) {
+      e.d.push_back(s.estimate);
+      e.se.push_back(s.se);
+      dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
+    }
+  if (e.d.size() < static_cast<size_t>(kMinSuiteForNoise)) return std::nullopt;
+  e.center = Median(e.d);
+  e.target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
+  return e;
+}
+
 }  // namespace
 
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
                                        double quantile) {
   if (tau_df) *tau_df = 0;
-  std::vector<double> d, dfs, se;
-  for (const LogShift& s : shifts)
-    if (TakesSuiteNoise(s)) {
-      d.push_back(s.estimate);
-      se.push_back(s.se);
-      dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
-    }
-  const size_t m = d.size();
-  if (m < static_cast<size_t>(kMinSuiteForNoise)) return 0.0;
-  const double center = Median(d);
-  // The MAD a t_df variable has; for the normal this is 0.6745.
-  const double target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
+  const std::optional<SuiteEffects> e = CollectSuiteEffects(shifts, quantile);
+  if (!e) return 0.0;
   // Two readings of the same excess, the larger kept. All effects alike: the
   // workloads that jump between processes count fully, however noisy their
   // rounds. Each by what it can show: a workload whose rounds scatter far
@@ -414,8 +428,10 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
   // far the runs differ (a suite of noisy benchmarks beside a few quiet ones
   // that moved 20-40% would get tau = 0).
   double m_all = 0, m_weighted = 0;
-  const double all = SolveBetweenRunVariance(d, se, center, target, quantile, false, &m_all);
-  const double weighted = SolveBetweenRunVariance(d, se, center, target, quantile, true, &m_weighted);
+  const double all =
+      SolveBetweenRunVariance(e->d, e->se, e->center, e->target, quantile, false, &m_all);
+  const double weighted =
+      SolveBetweenRunVariance(e->d, e->se, e->center, e->target, quantile, true, &m_weighted);
   const double tau2 = std::max(all, weighted);
   if (!(tau2 > 0)) return 0.0;
   const double m_eff = weighted > all ? m_weighted : m_all;
@@ -427,17 +443,12 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
 double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
                                    double quantile) {
   if (df) *df = 0;
-  std::vector<double> d, dfs, se;
-  for (const LogShift& s : shifts)
-    if (TakesSuiteNoise(s)) {
-      d.push_back(s.estimate);
-      se.push_back(s.se);
-      dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
-    }
+  const std::optional<SuiteEffects> e = CollectSuiteEffects(shifts, quantile);
+  if (!e) return 1.0;
+  const std::vector<double>& d = e->d;
+  const std::vector<double>& se = e->se;
   const size_t m = d.size();
-  if (m < static_cast<size_t>(kMinSuiteForNoise)) return 1.0;
-  const double center = Median(d);
-  const double target = StudentTQuantile(0.5 + quantile / 2.0, Median(dfs));
+  const double center = e->center, target = e->target;
   std::vector<double> r(m);
   for (size_t i = 0; i < m; ++i) {
     const double dev = std::fabs(d[i] - center);

@@ -146,23 +146,16 @@ TEST(CompareEstimate, SuiteBetweenRunVarianceIsNotOutvotedByNoisyRounds) {
   // be 0, leaving the quiet workloads' 20% moves "significant"; weighed by
   // what each can show, tau comes out near the quiet ones' moves.
   std::vector<LogShift> shifts;
-  const double noisy[] = {0.1, -0.05, 0.08, -0.12, 0.02, -0.03};
-  for (double d : noisy) {
+  auto add = [&](double estimate, double se) {
     LogShift s;
     s.method = ShiftMethod::kRoundsWelch;
-    s.se = 0.3;
+    s.se = se;
     s.df = 8;
-    s.estimate = d;
+    s.estimate = estimate;
     shifts.push_back(s);
-  }
-  for (double d : {0.2, -0.2}) {
-    LogShift s;
-    s.method = ShiftMethod::kRoundsWelch;
-    s.se = 0.005;
-    s.df = 8;
-    s.estimate = d;
-    shifts.push_back(s);
-  }
+  };
+  for (double d : {0.1, -0.05, 0.08, -0.12, 0.02, -0.03}) add(d, 0.3);
+  for (double d : {0.2, -0.2}) add(d, 0.005);
   double tau_df = 0;
   const double tau2 = EstimateSuiteBetweenRunVariance(shifts, &tau_df);
   EXPECT_GT(std::sqrt(tau2), 0.15);

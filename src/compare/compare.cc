@@ -86,6 +86,11 @@ struct Units {
   std::vector<std::string> base_cpu, cur_cpu;  // history: CPU model of each value
   int current_rounds = 0;
   double log_ratio = 0;
+  /// Whose clock the time follows: "" the host's (CPU workloads, programs,
+  /// ingested files), "gpu" a device's (CUDA workloads). Each domain gets
+  /// its own run speed factor: a busier host does not slow a kernel timed on
+  /// the device, nor does a lower GPU clock slow the host's workloads.
+  std::string domain;
 };
 
 // A column of the run-factor table: a run (history or current), or the part
@@ -96,7 +101,11 @@ struct FactorColumn {
   std::string cpu;
   double factor = 0;
   bool known = false;
+  std::string domain;  // Units::domain of the workloads in the column
 };
+
+// The clock a workload's time follows (Units::domain).
+std::string ClockDomainOf(const WorkloadResult& w) { return w.backend == "cuda" ? "gpu" : ""; }
 
 // A history run or a current run together with its index in its list, and
 // the noise its producer reported for a single summary value, if any.
@@ -674,6 +683,7 @@ class Comparer {
     } else {
       AddStatistical(Primary(w), hist, cur, HasTimeMetric(w) ? Family::kTime : Family::kOther,
                      throttled_current, ref->throttled);
+      if (pending_[time_index].units) pending_[time_index].units->domain = ClockDomainOf(w);
       pending_[time_index].mv.plot = MakePlot(hist, cur);
       if (HasTimeMetric(w)) {
         std::vector<const WorkloadResult*> current_side{&w};
@@ -972,6 +982,73 @@ class Comparer {
   void EstimateHistory(Family family, double conf) {
     std::vector<size_t> members = Members(family, ShiftMethod::kHistoryPrediction);
     if (members.empty()) return;
+    // Each clock domain's run speed factors on its own (Units::domain).
+    const auto domains = ByDomain(members);
+    std::map<size_t, bool> factor_removed;  // member -> its domain's factor was removed
+    std::vector<FactorColumn> time_columns;
+    std::vector<std::pair<std::string, std::vector<FactorColumn>>> common_shifts;
+    for (const auto& [domain, group] : domains) {
+      std::vector<FactorColumn> columns;
+      const bool removed = RemoveHistoryRunFactors(family, group, &columns);
+      for (FactorColumn& c : columns) c.domain = domain;
+      for (size_t m : group) factor_removed[m] = removed;
+      if (family == Family::kTime) time_columns.insert(time_columns.end(), columns.begin(), columns.end());
+      if (removed) common_shifts.push_back({CommonWorkloadName(domain, domains.size()), std::move(columns)});
+    }
+    if (family == Family::kTime && !time_columns.empty()) time_columns_ = std::move(time_columns);
+    // Each run's noise against the history's typical run (time only: a
+    // busier machine state scatters every workload of the process).
+    const RunNoiseScales noise = family == Family::kTime ? MeasureRunNoise(members) : RunNoiseScales{};
+    std::vector<std::vector<double>> hist_scales(members.size());
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      if (noise.history.empty()) continue;
+      for (int run : u.base_run) {
+        const auto it = noise.history.find(run);
+        hist_scales[m].push_back(it == noise.history.end() ? 1.0 : it->second);
+      }
+    }
+    std::vector<double> run_var, run_df;
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      double df = 0;
+      run_var.push_back(PooledRunVariance(u.base, u.cur, &df, hist_scales[m]));
+      run_df.push_back(df);
+    }
+    const VariancePrior prior = EstimateVariancePrior(run_var, run_df);
+    const Calibration ref = HistoryReference(members, hist_scales, prior);
+    const double current_scale = noise.current;
+    for (size_t m = 0; m < members.size(); ++m) {
+      const Units& u = *pending_[members[m]].units;
+      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale,
+                                     hist_scales[m]);
+      s.common_factor_removed = factor_removed[members[m]];
+      pending_[members[m]].shift = Calibrated(s, ref);
+    }
+    for (const auto& [name, columns] : common_shifts) AddCommonShift(family, columns, conf, name);
+  }
+
+  // `members` grouped by clock domain (Units::domain), the host's first.
+  std::vector<std::pair<std::string, std::vector<size_t>>> ByDomain(
+      const std::vector<size_t>& members) const {
+    std::map<std::string, std::vector<size_t>> groups;
+    for (size_t m : members) groups[pending_[m].units->domain].push_back(m);
+    return {groups.begin(), groups.end()};
+  }
+
+  // The workload name of a domain's common shift: "(suite)", or, when the
+  // family holds workloads of several clock domains, "(suite: gpu)" for the
+  // device's.
+  static std::string CommonWorkloadName(const std::string& domain, size_t domains) {
+    return domains > 1 && domain == "gpu" ? kCommonGpuWorkload : kCommonWorkload;
+  }
+
+  // History: each run's speed factor over `members` (one clock domain) by
+  // median polish, removed from their run levels when the history shows a
+  // common factor. `columns_out` receives the factor table's columns.
+  // Returns whether the factors were removed.
+  bool RemoveHistoryRunFactors(Family family, const std::vector<size_t>& members,
+                               std::vector<FactorColumn>* columns_out) {
     RunFactors factors;
     // Columns of the factor table: one per run, or one per (run, CPU model)
     // when a merged run's shards ran on different CPU models, so each CPU's
@@ -981,7 +1058,7 @@ class Comparer {
     auto column = [&](bool current, int run, const std::string& cpu) {
       const std::string key_cpu = cpu_mixed_ ? cpu : std::string();
       auto [it, fresh] = column_of.emplace(std::make_tuple(current, run, key_cpu), static_cast<int>(columns.size()));
-      if (fresh) columns.push_back({current, run, cpu});
+      if (fresh) columns.push_back({current, run, cpu, 0.0, false, std::string()});
       return it->second;
     };
     std::vector<std::vector<int>> base_col(members.size()), cur_col(members.size());
@@ -1015,7 +1092,6 @@ class Comparer {
         columns[c].factor = factors.factor[c];
         columns[c].known = factors.estimated[c];
       }
-      if (family == Family::kTime) time_columns_ = columns;
     }
     if (remove) {
       for (size_t m = 0; m < members.size(); ++m) {
@@ -1024,36 +1100,8 @@ class Comparer {
         for (size_t j = 0; j < u.cur.size(); ++j) u.cur[j] -= factors.factor[cur_col[m][j]];
       }
     }
-    // Each run's noise against the history's typical run (time only: a
-    // busier machine state scatters every workload of the process).
-    const RunNoiseScales noise = family == Family::kTime ? MeasureRunNoise(members) : RunNoiseScales{};
-    std::vector<std::vector<double>> hist_scales(members.size());
-    for (size_t m = 0; m < members.size(); ++m) {
-      const Units& u = *pending_[members[m]].units;
-      if (noise.history.empty()) continue;
-      for (int run : u.base_run) {
-        const auto it = noise.history.find(run);
-        hist_scales[m].push_back(it == noise.history.end() ? 1.0 : it->second);
-      }
-    }
-    std::vector<double> run_var, run_df;
-    for (size_t m = 0; m < members.size(); ++m) {
-      const Units& u = *pending_[members[m]].units;
-      double df = 0;
-      run_var.push_back(PooledRunVariance(u.base, u.cur, &df, hist_scales[m]));
-      run_df.push_back(df);
-    }
-    const VariancePrior prior = EstimateVariancePrior(run_var, run_df);
-    const Calibration ref = HistoryReference(members, hist_scales, prior);
-    const double current_scale = noise.current;
-    for (size_t m = 0; m < members.size(); ++m) {
-      const Units& u = *pending_[members[m]].units;
-      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale,
-                                     hist_scales[m]);
-      s.common_factor_removed = remove;
-      pending_[members[m]].shift = Calibrated(s, ref);
-    }
-    if (remove) AddCommonShift(family, columns, conf);
+    *columns_out = std::move(columns);
+    return remove;
   }
 
   // Each history run predicted from the others as a current run would be:
@@ -1158,7 +1206,8 @@ class Comparer {
   // The family's common shift: the current runs' speed factors against the
   // history's (a t on run factors). It is one more hypothesis: a change that
   // slows every workload alike is invisible once factors are removed.
-  void AddCommonShift(Family family, const std::vector<FactorColumn>& columns, double conf) {
+  void AddCommonShift(Family family, const std::vector<FactorColumn>& columns, double conf,
+                      const std::string& name) {
     std::vector<double> hist, cur;
     // Across CPU models a whole-suite shift is the CPUs' speed: only history
     // runs on the current run's CPU model say what its factor should be.
@@ -1170,7 +1219,7 @@ class Comparer {
     Pending p;
     p.family = family;
     p.common = true;
-    p.mv = Base(kCommonWorkload, "time", true);
+    p.mv = Base(name, "time", true);
     p.mv.baseline_history_runs = static_cast<int64_t>(hist.size());
     p.mv.current_rounds = static_cast<int64_t>(cur.size());
     if (hist.size() < 2 || cur.empty()) {
@@ -1233,23 +1282,29 @@ class Comparer {
     // Common speed factor of the two processes: removed from the current
     // side before each workload is tested (not from the finished estimate,
     // which would leave the p-value testing the unadjusted shift).
-    double common = 0;
-    const bool remove = family == Family::kTime &&
-                        members.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor);
-    if (remove) {
+    // Each clock domain (Units::domain) with enough workloads gets its own.
+    std::vector<std::pair<std::string, double>> commons;  // (common workload name, factor)
+    const auto domains = ByDomain(members);
+    for (const auto& [domain, group] : domains) {
+      if (family != Family::kTime || group.size() < static_cast<size_t>(kMinWorkloadsForRunFactor))
+        continue;
       std::vector<double> d;
-      for (const LogShift& s : shifts)
-        if (std::isfinite(s.estimate)) d.push_back(s.estimate);
-      if (d.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
-        common = Median(d);
-        if (cpu_mixed_)  // base run 0 at factor 0, the current run at `common`
-          time_columns_ = {{false, 0, Reference().run.env.cpu_model, 0.0, true},
-                           {true, 0, current_.run.env.cpu_model, common, true}};
-        for (size_t j = 0; j < members.size(); ++j) {
-          shifts[j] = test(*pending_[members[j]].units, common);
-          shifts[j].common_factor_removed = true;
-        }
+      for (size_t j = 0; j < members.size(); ++j)
+        if (pending_[members[j]].units->domain == domain && std::isfinite(shifts[j].estimate))
+          d.push_back(shifts[j].estimate);
+      if (d.size() < static_cast<size_t>(kMinWorkloadsForRunFactor)) continue;
+      const double common = Median(d);
+      // The CPU models' speeds: base run 0 at factor 0, the current run at
+      // the host's factor.
+      if (cpu_mixed_ && (domain.empty() || domains.size() == 1))
+        time_columns_ = {{false, 0, Reference().run.env.cpu_model, 0.0, true, domain},
+                         {true, 0, current_.run.env.cpu_model, common, true, domain}};
+      for (size_t j = 0; j < members.size(); ++j) {
+        if (pending_[members[j]].units->domain != domain) continue;
+        shifts[j] = test(*pending_[members[j]].units, common);
+        shifts[j].common_factor_removed = true;
       }
+      commons.push_back({CommonWorkloadName(domain, domains.size()), common});
     }
     const auto eligible = std::count_if(shifts.begin(), shifts.end(), TakesSuiteNoise);
     const int need = kMinSuiteForNoise + 1;  // the others, leaving one out
@@ -1293,19 +1348,20 @@ class Comparer {
       }
     }
     for (size_t j = 0; j < members.size(); ++j) pending_[members[j]].shift = shifts[j];
-    if (remove) {
+    for (const auto& [name, common] : commons) {
       Pending p;
       p.family = family;
       p.common = true;
       p.decided = true;
-      p.mv = Base(kCommonWorkload, "time", true);
+      p.mv = Base(name, "time", true);
       p.mv.ratio = std::exp(common);
       p.mv.verdict = Verdict::kInconclusive;
       p.mv.reason = Reason::kNoReplication;
       p.mv.sentence = FormatRatioPercent(std::exp(common)) +
-                      " common to all workloads: with one run per side a shift of the whole "
-                      "suite cannot be told apart from the machine's speed; it was removed "
-                      "before judging each workload (a history of runs judges it)";
+                      (name == kCommonWorkload ? " common to all workloads" : " common to the workloads timed on the GPU") +
+                      ": with one run per side a shift of the whole suite cannot be told apart "
+                      "from the machine's speed; it was removed before judging each workload (a "
+                      "history of runs judges it)";
       pending_.push_back(std::move(p));
     }
   }
@@ -1809,7 +1865,7 @@ int ExitCodeFor(const Verdicts& verdicts) {
 }
 
 bool WorthConfirming(const MetricVerdict& m) {
-  if (m.severity == Severity::kOff || m.workload == kCommonWorkload) return false;
+  if (m.severity == Severity::kOff || IsCommonWorkload(m.workload)) return false;
   if (m.reason == Reason::kNoReplication) return false;  // another run would not help
   return (m.verdict == Verdict::kRegression && !m.waived) || m.verdict == Verdict::kInconclusive;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,13 @@ inline constexpr const char* kVerdictsSchema = "gpugate/verdicts/v1";
 /// Workload name of the verdict on the suite's common speed shift (the part
 /// of every workload's change that the runs' speed factors carry).
 inline constexpr const char* kCommonWorkload = "(suite)";
+/// The same for the workloads timed on a GPU when a suite also holds
+/// workloads timed by the host: each clock has its own speed factor.
+inline constexpr const char* kCommonGpuWorkload = "(suite: gpu)";
+/// Whether a verdict is on a common speed shift rather than a workload.
+inline bool IsCommonWorkload(std::string_view workload) {
+  return workload == kCommonWorkload || workload == kCommonGpuWorkload;
+}
 
 enum class Verdict {
   kRegression,

@@ -473,12 +473,16 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
       return "noise between runs not measurable: too few comparisons";
     case Reason::kTooFewSamples: return "too few samples for an interval";
     case Reason::kNoReplication:
-      if (m.workload != kCommonWorkload) return "one value per side: nothing tested";
+      if (!IsCommonWorkload(m.workload)) return "one value per side: nothing tested";
       // Across CPU models of a runner class only runs on the current CPU
       // model can judge the whole-suite shift (compare.cc AddCommonShift).
-      return m.sentence.find("current run's CPU model") != std::string::npos
-                 ? "shift common to all workloads: too few history runs on this CPU model to judge it"
-                 : "shift common to all workloads: one run per side cannot judge it";
+      {
+        const std::string whose = m.workload == kCommonGpuWorkload ? "shift common to the GPU-timed workloads"
+                                                                   : "shift common to all workloads";
+        return m.sentence.find("current run's CPU model") != std::string::npos
+                   ? whose + ": too few history runs on this CPU model to judge it"
+                   : whose + ": one run per side cannot judge it";
+      }
     case Reason::kThresholdOnly:
       switch (m.verdict) {
         case Verdict::kRegression: return "above the " + threshold + " (ratio alone, no test)";

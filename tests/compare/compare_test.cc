@@ -545,6 +545,78 @@ Results FactorRun(int n, double speed, uint64_t seed, double slow = 1.0, double 
   return MakeResults(ws);
 }
 
+// A run of eight CPU workloads at host speed `host` and eight CUDA workloads
+// at device speed `gpu` (each +-1% of its own), CUDA workload g3 `slow` times
+// slower on top.
+Results HostAndDeviceRun(double host, double gpu, uint64_t seed, double slow = 1.0) {
+  Results r;
+  r.run.env.cpu_model = "Test CPU";
+  for (int i = 0; i < 8; ++i) {
+    WorkloadResult c = Workload("c" + std::to_string(i), 1e-3 * (i + 1) * host * std::exp(0.01 * Normal(&seed)));
+    c.backend = "cpu";
+    r.workloads.push_back(c);
+    WorkloadResult g = Workload("g" + std::to_string(i),
+                                2e-4 * (i + 1) * gpu * std::exp(0.01 * Normal(&seed)) * (i == 3 ? slow : 1.0));
+    g.backend = "cuda";
+    r.workloads.push_back(g);
+  }
+  return r;
+}
+
+TEST(CompareJudge, GpuTimedWorkloadsGetTheirOwnSpeedFactor) {
+  // The host's speed varies from run to run (a busier neighbour, another
+  // runner), the GPU's does not. One speed factor for both would move every
+  // kernel by half the host's change; each clock gets its own.
+  // Two files: the host 20% faster, the kernels as they were but g3 +30%.
+  Verdicts one = Compare({HostAndDeviceRun(1.0, 1.0, 1)}, HostAndDeviceRun(0.8, 1.0, 2, 1.3),
+                         DefaultPolicy(), Opts());
+  const MetricVerdict* g3 = Find(one, "g3", "time");
+  ASSERT_NE(g3, nullptr);
+  EXPECT_NEAR(*g3->ratio, 1.3, 0.05) << g3->sentence;
+  for (int i = 0; i < 8; ++i) {
+    for (const char* side : {"c", "g"}) {
+      const std::string name = side + std::to_string(i);
+      if (name == "g3") continue;
+      const MetricVerdict* m = Find(one, name, "time");
+      EXPECT_NEAR(*m->ratio, 1.0, 0.05) << name << ": " << m->sentence;
+      EXPECT_NE(m->verdict, Verdict::kRegression) << name;
+      EXPECT_NE(m->verdict, Verdict::kImprovement) << name;
+    }
+  }
+  const MetricVerdict* host = Find(one, kCommonWorkload, "time");
+  const MetricVerdict* device = Find(one, kCommonGpuWorkload, "time");
+  ASSERT_NE(host, nullptr);
+  ASSERT_NE(device, nullptr);
+  EXPECT_NEAR(*host->ratio, 0.8, 0.02);
+  EXPECT_NEAR(*device->ratio, 1.0, 0.02);
+  EXPECT_NE(device->sentence.find("timed on the GPU"), std::string::npos) << device->sentence;
+
+  // A history of ten runs whose host speed varies by up to 30%.
+  const double host_speed[] = {0.8, 1.1, 0.9, 1.0, 0.85, 1.05, 0.95, 1.1, 0.8, 1.0};
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) hist.push_back(HostAndDeviceRun(host_speed[k], 1.0, 100 + k));
+  Verdicts v = Compare(hist, HostAndDeviceRun(0.8, 1.0, 7, 1.3), DefaultPolicy(), Opts());
+  g3 = Find(v, "g3", "time");
+  EXPECT_EQ(g3->verdict, Verdict::kRegression) << g3->sentence;
+  EXPECT_NEAR(*g3->ratio, 1.3, 0.03) << g3->sentence;
+  EXPECT_EQ(v.Count(Verdict::kRegression), 1);
+  EXPECT_EQ(v.Count(Verdict::kImprovement), 0);
+  // The kernels are judged within a few percent, not blurred by the host.
+  for (int i = 0; i < 8; ++i) {
+    if (i == 3) continue;
+    const MetricVerdict* m = Find(v, "g" + std::to_string(i), "time");
+    EXPECT_LT(*m->ci_high - *m->ci_low, 0.08) << m->sentence;
+  }
+  // A suite of CUDA workloads alone keeps the one common shift "(suite)".
+  Results a = HostAndDeviceRun(1.0, 1.0, 11), b = HostAndDeviceRun(1.0, 0.9, 12);
+  for (Results* r : {&a, &b})
+    std::erase_if(r->workloads, [](const WorkloadResult& w) { return w.backend != "cuda"; });
+  Verdicts gpu_only = Compare({a}, b, DefaultPolicy(), Opts());
+  ASSERT_NE(Find(gpu_only, kCommonWorkload, "time"), nullptr);
+  EXPECT_NEAR(*Find(gpu_only, kCommonWorkload, "time")->ratio, 0.9, 0.02);
+  EXPECT_EQ(Find(gpu_only, kCommonGpuWorkload, "time"), nullptr);
+}
+
 TEST(CompareJudge, RunSpeedFactorIsRemovedAndItsShiftJudgedOnItsOwn) {
   // Ten history runs whose speed varies by +-5% as a whole (every workload
   // alike) and by +-1% per workload; the current run is 5% slow as a whole

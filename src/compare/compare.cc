@@ -13,6 +13,7 @@
 #include <ctime>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -1277,12 +1278,28 @@ class Comparer {
           return SamplesHodgesLehmann(u.base, cur, conf);
       }
     };
-    std::vector<LogShift> shifts;
-    for (size_t m : members) shifts.push_back(test(*pending_[m].units, 0.0));
+    // Each workload's raw shift; only the median of a clock's is needed
+    // before the tests, so the location alone where that is cheap.
+    auto location = [&](const Units& u) {
+      switch (u.method) {
+        case ShiftMethod::kRoundsWelch:
+          return std::accumulate(u.cur.begin(), u.cur.end(), 0.0) / static_cast<double>(u.cur.size()) -
+                 std::accumulate(u.base.begin(), u.base.end(), 0.0) / static_cast<double>(u.base.size());
+        case ShiftMethod::kReportedNoise:
+        case ShiftMethod::kRunSummaries:
+          return u.cur[0] - u.base[0];
+        default:
+          return test(u, 0.0).estimate;
+      }
+    };
+    std::vector<double> raw;
+    for (size_t m : members) raw.push_back(location(*pending_[m].units));
     // Common speed factor of the two processes: removed from the current
     // side before each workload is tested (not from the finished estimate,
     // which would leave the p-value testing the unadjusted shift).
     // Each clock domain (Units::domain) with enough workloads gets its own.
+    std::vector<double> offset(members.size(), 0.0);
+    std::vector<bool> removed(members.size(), false);
     std::vector<std::pair<std::string, double>> commons;  // (common workload name, factor)
     const auto domains = ByDomain(members);
     for (const auto& [domain, group] : domains) {
@@ -1290,8 +1307,7 @@ class Comparer {
         continue;
       std::vector<double> d;
       for (size_t j = 0; j < members.size(); ++j)
-        if (pending_[members[j]].units->domain == domain && std::isfinite(shifts[j].estimate))
-          d.push_back(shifts[j].estimate);
+        if (pending_[members[j]].units->domain == domain && std::isfinite(raw[j])) d.push_back(raw[j]);
       if (d.size() < static_cast<size_t>(kMinWorkloadsForRunFactor)) continue;
       const double common = Median(d);
       // The CPU models' speeds: base run 0 at factor 0, the current run at
@@ -1299,12 +1315,17 @@ class Comparer {
       if (cpu_mixed_ && (domain.empty() || domains.size() == 1))
         time_columns_ = {{false, 0, Reference().run.env.cpu_model, 0.0, true, domain},
                          {true, 0, current_.run.env.cpu_model, common, true, domain}};
-      for (size_t j = 0; j < members.size(); ++j) {
-        if (pending_[members[j]].units->domain != domain) continue;
-        shifts[j] = test(*pending_[members[j]].units, common);
-        shifts[j].common_factor_removed = true;
-      }
+      for (size_t j = 0; j < members.size(); ++j)
+        if (pending_[members[j]].units->domain == domain) {
+          offset[j] = common;
+          removed[j] = true;
+        }
       commons.push_back({CommonWorkloadName(domain, domains.size()), common});
+    }
+    std::vector<LogShift> shifts;
+    for (size_t j = 0; j < members.size(); ++j) {
+      shifts.push_back(test(*pending_[members[j]].units, offset[j]));
+      shifts[j].common_factor_removed = removed[j];
     }
     const auto eligible = std::count_if(shifts.begin(), shifts.end(), TakesSuiteNoise);
     const int need = kMinSuiteForNoise + 1;  // the others, leaving one out

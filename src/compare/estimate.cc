@@ -327,14 +327,15 @@ LogShift RunSummaries(double log_base, double log_current, double confidence) {
 
 namespace {
 
-// The smallest tau^2 >= 0 at which the (weighted) `quantile` of the
+// The smallest tau^2 >= `from` at which the (weighted) `quantile` of the
 // standardized effects |d_i - center| / sqrt(se_i^2 + tau^2) falls to
-// `target`. Weighted, each effect counts by the share of its variance that
-// is noise between the runs, tau^2 / (se_i^2 + tau^2); unweighted, all count
-// alike. `m_eff` receives Kish's effective number of effects at the result.
+// `target`: `from` itself when it already does. Weighted, each effect counts
+// by the share of its variance that is noise between the runs,
+// tau^2 / (se_i^2 + tau^2); unweighted, all count alike. `m_eff` receives
+// Kish's effective number of effects at the result.
 double SolveBetweenRunVariance(const std::vector<double>& d, const std::vector<double>& se,
                                double center, double target, double quantile, bool weighted,
-                               double* m_eff) {
+                               double from, double* m_eff) {
   const size_t m = d.size();
   std::vector<double> w(m, 1.0);
   auto weigh = [&](double tau2) {
@@ -352,24 +353,44 @@ double SolveBetweenRunVariance(const std::vector<double>& d, const std::vector<d
       zw[i] = {std::fabs(d[i] - center) / std::sqrt(se[i] * se[i] + tau2 + 1e-300), w[i]};
       total += w[i];
     }
-    std::sort(zw.begin(), zw.end());
     // The smallest |z| whose cumulative weight exceeds quantile * total: with
     // equal weights the element of rank floor(quantile * m), the upper median.
-    double cum = 0;
-    for (const auto& [z, wt] : zw) {
-      cum += wt;
-      if (cum > quantile * total) return z;
+    if (!weighted) {
+      const auto mid = zw.begin() + static_cast<std::ptrdiff_t>(
+                                        std::min(m - 1, static_cast<size_t>(quantile * static_cast<double>(m))));
+      std::nth_element(zw.begin(), mid, zw.end());
+      return mid->first;
     }
-    return zw.back().first;
+    // Weighted selection by repeated partition: expected O(m).
+    const double limit = quantile * total;
+    auto lo = zw.begin(), hi = zw.end();
+    double below = 0;  // weight of the elements before lo (all smaller)
+    while (hi - lo > 1) {
+      const auto mid = lo + (hi - lo) / 2;
+      std::nth_element(lo, mid, hi);
+      double left = below;
+      for (auto it = lo; it != mid; ++it) left += it->second;
+      if (left > limit) {
+        hi = mid;
+      } else if (left + mid->second > limit) {
+        return mid->first;
+      } else {
+        below = left + mid->second;
+        lo = mid + 1;
+      }
+    }
+    if (lo != hi) return lo->first;
+    return std::max_element(zw.begin(), zw.end())->first;  // rounding left no element above
   };
   // Weighted, tau^2 = 0 itself has no weights: start far below every se,
   // where they are proportional to 1 / se^2.
   double min_var = kInf;
   for (double x : se)
     if (x > 0) min_var = std::min(min_var, x * x);
-  const double start = weighted ? (std::isfinite(min_var) ? 1e-9 * min_var : 1e-18) : 0.0;
+  const double start =
+      std::max(from, weighted ? (std::isfinite(min_var) ? 1e-9 * min_var : 1e-18) : 0.0);
   *m_eff = static_cast<double>(m);
-  if (spread(start) <= target) return 0.0;
+  if (spread(start) <= target) return from;
   double lo = start, hi = std::max(1e-12, 4.0 * start);
   while (spread(hi) > target && hi < 1e6) hi *= 4.0;
   for (int iter = 0; iter < 100 && hi - lo > 1e-12 * hi; ++iter) {
@@ -429,9 +450,10 @@ double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double*
   // that moved 20-40% would get tau = 0).
   double m_all = 0, m_weighted = 0;
   const double all =
-      SolveBetweenRunVariance(e->d, e->se, e->center, e->target, quantile, false, &m_all);
+      SolveBetweenRunVariance(e->d, e->se, e->center, e->target, quantile, false, 0.0, &m_all);
+  // Only a weighted reading above the unweighted one matters: searched from there.
   const double weighted =
-      SolveBetweenRunVariance(e->d, e->se, e->center, e->target, quantile, true, &m_weighted);
+      SolveBetweenRunVariance(e->d, e->se, e->center, e->target, quantile, true, all, &m_weighted);
   const double tau2 = std::max(all, weighted);
   if (!(tau2 > 0)) return 0.0;
   const double m_eff = weighted > all ? m_weighted : m_all;

@@ -105,8 +105,18 @@ struct FactorColumn {
   std::string domain;  // Units::domain of the workloads in the column
 };
 
-// The clock a workload's time follows (Units::domain).
-std::string ClockDomainOf(const WorkloadResult& w) { return w.backend == "cuda" ? "gpu" : ""; }
+// The clock a workload's time follows (Units::domain): "gpu" for CUDA
+// workloads, "gpu N" for nvbench states measured on device N, "" for the
+// host's.
+std::string ClockDomainOf(const WorkloadResult& w) {
+  if (w.backend == "cuda") return "gpu";
+  if (w.kind == "nvbench") {
+    for (const auto& [name, value] : w.params)
+      if (name == "device") return "gpu " + value;
+    return "gpu";
+  }
+  return "";
+}
 
 // A history run or a current run together with its index in its list, and
 // the noise its producer reported for a single summary value, if any.
@@ -1038,10 +1048,10 @@ class Comparer {
   }
 
   // The workload name of a domain's common shift: "(suite)", or, when the
-  // family holds workloads of several clock domains, "(suite: gpu)" for the
-  // device's.
+  // family holds workloads of several clock domains, "(suite: gpu)" or
+  // "(suite: gpu N)" for a device's (IsCommonWorkload).
   static std::string CommonWorkloadName(const std::string& domain, size_t domains) {
-    return domains > 1 && domain == "gpu" ? kCommonGpuWorkload : kCommonWorkload;
+    return domains > 1 && !domain.empty() ? "(suite: " + domain + ")" : kCommonWorkload;
   }
 
   // History: each run's speed factor over `members` (one clock domain) by
@@ -1379,7 +1389,11 @@ class Comparer {
       p.mv.verdict = Verdict::kInconclusive;
       p.mv.reason = Reason::kNoReplication;
       p.mv.sentence = FormatRatioPercent(std::exp(common)) +
-                      (name == kCommonWorkload ? " common to all workloads" : " common to the workloads timed on the GPU") +
+                      (name == kCommonWorkload
+                           ? std::string(" common to all workloads")
+                           : " common to the workloads timed on " +
+                                 (name == kCommonGpuWorkload ? std::string("the GPU")
+                                                             : "GPU " + name.substr(12, name.size() - 13))) +
                       ": with one run per side a shift of the whole suite cannot be told apart "
                       "from the machine's speed; it was removed before judging each workload (a "
                       "history of runs judges it)";

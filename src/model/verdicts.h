@@ -17,11 +17,14 @@ inline constexpr const char* kVerdictsSchema = "gpugate/verdicts/v1";
 /// of every workload's change that the runs' speed factors carry).
 inline constexpr const char* kCommonWorkload = "(suite)";
 /// The same for the workloads timed on a GPU when a suite also holds
-/// workloads timed by the host: each clock has its own speed factor.
+/// workloads timed by another clock (the host's, another device's): each
+/// clock has its own speed factor. "(suite: gpu)" for CUDA workloads,
+/// "(suite: gpu N)" for nvbench states of device N.
 inline constexpr const char* kCommonGpuWorkload = "(suite: gpu)";
 /// Whether a verdict is on a common speed shift rather than a workload.
 inline bool IsCommonWorkload(std::string_view workload) {
-  return workload == kCommonWorkload || workload == kCommonGpuWorkload;
+  return workload == kCommonWorkload ||
+         (workload.starts_with("(suite: gpu") && workload.ends_with(")"));
 }
 
 enum class Verdict {

@@ -477,7 +477,7 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
       // Across CPU models of a runner class only runs on the current CPU
       // model can judge the whole-suite shift (compare.cc AddCommonShift).
       {
-        const std::string whose = m.workload == kCommonGpuWorkload ? "shift common to the GPU-timed workloads"
+        const std::string whose = m.workload != kCommonWorkload ? "shift common to the GPU-timed workloads"
                                                                    : "shift common to all workloads";
         return m.sentence.find("current run's CPU model") != std::string::npos
                    ? whose + ": too few history runs on this CPU model to judge it"

@@ -617,6 +617,44 @@ TEST(CompareJudge, GpuTimedWorkloadsGetTheirOwnSpeedFactor) {
   EXPECT_EQ(Find(gpu_only, kCommonGpuWorkload, "time"), nullptr);
 }
 
+TEST(CompareJudge, NvbenchDevicesGetASpeedFactorEach) {
+  // One nvbench file measured on two GPUs: device 1 ran 20% slower (a lower
+  // clock), device 0 as before, and one of device 0's states 30% slower on
+  // top. Each device's states share its clock, not the other's.
+  auto run = [](double dev1, double slow, uint64_t seed) {
+    Results r;
+    r.run.env.cpu_model = "Test CPU";
+    for (int dev = 0; dev < 2; ++dev)
+      for (int i = 0; i < 6; ++i) {
+        WorkloadResult w = Workload("copy/" + std::to_string(i) + " [dev" + std::to_string(dev) + "]",
+                                    1e-4 * (i + 1) * (dev == 1 ? dev1 : 1.0) * std::exp(0.01 * Normal(&seed)) *
+                                        (dev == 0 && i == 2 ? slow : 1.0));
+        w.kind = "nvbench";
+        w.backend = "ingest";
+        w.params = {{"device", std::to_string(dev)}};
+        r.workloads.push_back(w);
+      }
+    return r;
+  };
+  Verdicts v = Compare({run(1.0, 1.0, 1)}, run(1.2, 1.3, 2), DefaultPolicy(), Opts());
+  const MetricVerdict* slow = Find(v, "copy/2 [dev0]", "time");
+  ASSERT_NE(slow, nullptr);
+  EXPECT_NEAR(*slow->ratio, 1.3, 0.05) << slow->sentence;
+  for (int i = 0; i < 6; ++i) {
+    const MetricVerdict* m = Find(v, "copy/" + std::to_string(i) + " [dev1]", "time");
+    EXPECT_NEAR(*m->ratio, 1.0, 0.05) << m->sentence;
+  }
+  const MetricVerdict* dev0 = Find(v, "(suite: gpu 0)", "time");
+  const MetricVerdict* dev1 = Find(v, "(suite: gpu 1)", "time");
+  ASSERT_NE(dev0, nullptr);
+  ASSERT_NE(dev1, nullptr);
+  EXPECT_NEAR(*dev0->ratio, 1.0, 0.03);
+  EXPECT_NEAR(*dev1->ratio, 1.2, 0.03);
+  EXPECT_NE(dev1->sentence.find("timed on GPU 1"), std::string::npos) << dev1->sentence;
+  EXPECT_TRUE(IsCommonWorkload(dev1->workload));
+  EXPECT_EQ(Find(v, kCommonWorkload, "time"), nullptr);
+}
+
 TEST(CompareJudge, RunSpeedFactorIsRemovedAndItsShiftJudgedOnItsOwn) {
   // Ten history runs whose speed varies by +-5% as a whole (every workload
   // alike) and by +-1% per workload; the current run is 5% slow as a whole

@@ -1428,24 +1428,36 @@ class Comparer {
         tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df, kNoiseQuantile);
         phi = EstimateSuiteOverdispersion(others, &phi_df, kNoiseQuantile);
       }
-      const double extra = std::max(tau2, (phi - 1.0) * s.se * s.se);
-      LogShift noisy = extra > 0 ? WithBetweenRunNoise(s, extra, std::max(tau_df, phi_df)) : s;
+      // Noise that grows with the workload's own spread: kappa u^2 in all,
+      // of which its se^2 is already counted.
+      const double u = UnitSpread(s);
+      const double own = phi * u * u - s.se * s.se;
+      const double extra = std::max(tau2, own);
+      LogShift noisy =
+          extra > 0 ? WithBetweenRunNoise(s, extra, std::max(tau_df, own > 0 ? phi_df : 0.0)) : s;
       noisy.common_factor_removed = s.common_factor_removed;
       s = noisy;
     }
-    if (all_tau2 > 0 || all_phi > 1) {
+    // How far the suite-wide kappa widens the workloads it widens at all.
+    double widest = 1.0;
+    for (const LogShift& s : measured)
+      if (TakesSuiteNoise(s) && s.se > 0) {
+        const double u = UnitSpread(s);
+        widest = std::max(widest, all_phi * u * u / (s.se * s.se));
+      }
+    if (all_tau2 > 0 || widest > 1) {
       std::string what = std::string(FamilyName(family)) +
                          ": one run per side; the spread of effects across the suite exceeds "
                          "what the rounds explain, so noise between runs (measured on the "
                          "other workloads) was added to each comparison: ";
       if (all_tau2 > 0) what += "at least " + PercentText(std::expm1(std::sqrt(all_tau2)));
-      if (all_tau2 > 0 && all_phi > 1) what += ", and ";
-      if (all_phi > 1)
-        what += "for noisy workloads up to " + Fmt("%.2g", std::sqrt(all_phi)) +
+      if (all_tau2 > 0 && widest > 1) what += ", and ";
+      if (widest > 1)
+        what += "for noisy workloads up to " + Fmt(std::sqrt(widest) < 100 ? "%.2g" : "%.0f", std::sqrt(widest)) +
                 " times their within-run uncertainty";
       out_.warnings.push_back(what + " (a baseline history measures it directly)");
     }
-    return all_tau2 > 0 || all_phi > 1;
+    return all_tau2 > 0 || widest > 1;
   }
 
   // ---- Decision ---------------------------------------------------------

@@ -143,6 +143,7 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
   // Welch-Satterthwaite; when one side has no spread its term drops out.
   double denom = (a > 0 ? a * a / df1 : 0.0) + (b > 0 ? b * b / df2 : 0.0);
   s.df = denom > 0 ? (a + b) * (a + b) / denom : df1 + df2;
+  s.unit_factor = std::sqrt(1.0 / n1 + 1.0 / n2);
   FillFromT(&s);
   return s;
 }
@@ -223,6 +224,9 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
              ? (hl.ci_high - hl.ci_low) / (2.0 * z)
              : kInf;
   s.p_value = MannWhitneyU(current_log, baseline_log).p_value;
+  if (!baseline_log.empty() && !current_log.empty())
+    s.unit_factor = std::sqrt(1.0 / static_cast<double>(baseline_log.size()) +
+                              1.0 / static_cast<double>(current_log.size()));
   OneSidedFromTwoSided(&s);
   return s;
 }
@@ -265,8 +269,13 @@ LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, doubl
   s.se = std::sqrt(a + b);
   const double denom = (a > 0 ? a * a / (n_base - 1) : 0.0) + (b > 0 ? b * b / (n_current - 1) : 0.0);
   s.df = denom > 0 ? (a + b) * (a + b) / denom : n_base + n_current - 2;
+  s.unit_factor = std::sqrt(1.0 / n_base + 1.0 / n_current);
   FillFromT(&s);
   return s;
+}
+
+double UnitSpread(const LogShift& shift) {
+  return shift.unit_factor > 0 ? shift.se / shift.unit_factor : shift.se;
 }
 
 LogShift WithReference(const LogShift& shift, double scale, double max_df) {
@@ -415,7 +424,7 @@ double SolveBetweenRunVariance(const std::vector<double>& d, const std::vector<d
 // centre, and the `quantile` of |t| their reference predicts (for the median,
 // the MAD of a t_df variable; 0.6745 for the normal).
 struct SuiteEffects {
-  std::vector<double> d, se;
+  std::vector<double> d, se, unit;  // unit: UnitSpread()
   double center = 0, target = 0;
 };
 
@@ -426,6 +435,7 @@ std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts
     if (TakesSuiteNoise(s)) {
       e.d.push_back(s.estimate);
       e.se.push_back(s.se);
+      e.unit.push_back(UnitSpread(s));
       dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
     }
   if (e.d.size() < static_cast<size_t>(kMinSuiteForNoise)) return std::nullopt;
@@ -466,21 +476,18 @@ double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
                                    double quantile) {
   if (df) *df = 0;
   const std::optional<SuiteEffects> e = CollectSuiteEffects(shifts, quantile);
-  if (!e) return 1.0;
-  const std::vector<double>& d = e->d;
-  const std::vector<double>& se = e->se;
-  const size_t m = d.size();
-  const double center = e->center, target = e->target;
+  if (!e) return 0.0;
+  const size_t m = e->d.size();
   std::vector<double> r(m);
   for (size_t i = 0; i < m; ++i) {
-    const double dev = std::fabs(d[i] - center);
-    r[i] = dev == 0 ? 0.0 : (se[i] > 0 ? dev / se[i] : kInf);
+    const double dev = std::fabs(e->d[i] - e->center);
+    r[i] = dev == 0 ? 0.0 : (e->unit[i] > 0 ? dev / e->unit[i] : kInf);
   }
   auto mid = r.begin() + static_cast<std::ptrdiff_t>(
                              std::min(m - 1, static_cast<size_t>(quantile * static_cast<double>(m))));
   std::nth_element(r.begin(), mid, r.end());
-  const double ratio = *mid / target;
-  if (!(ratio > 1.0) || !std::isfinite(ratio)) return 1.0;
+  const double ratio = *mid / e->target;
+  if (!(ratio > 0.0) || !std::isfinite(ratio)) return 0.0;
   if (df) *df = std::max(1.0, 0.37 * static_cast<double>(m - 1));
   return ratio * ratio;
 }

@@ -65,7 +65,16 @@ struct LogShift {
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
   double prior_df = 0;     ///< degrees of freedom borrowed from the suite (moderation)
+  /// sqrt(1/n1 + 1/n2) for the n1 and n2 units (rounds or samples) behind
+  /// `se`, so that se / unit_factor is the spread of one unit: a workload
+  /// measured with fewer units has a larger se, not a larger spread. 0 when
+  /// unknown (UnitSpread() then reads se itself).
+  double unit_factor = 0;
 };
+
+/// Within-run spread of one unit (a round or a sample) of a one-run
+/// comparison on the log scale: se / unit_factor, or se when unknown.
+double UnitSpread(const LogShift& shift);
 
 /// Human name of a method for sentences ("Welch t on round medians").
 std::string Describe(const LogShift& shift);
@@ -176,14 +185,18 @@ double MinimumDetectableLog(const LogShift& shift, double log_limit, double powe
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
                                        double quantile = 0.5);
 
-/// Overdispersion factor phi >= 1 for the same family: the smallest phi for
-/// which the standardized effects (d_i - median d) / (se_i sqrt(phi)) have
-/// the median absolute deviation their t reference predicts (a quasi-
-/// likelihood dispersion, McCullagh & Nelder 1989, estimated robustly). It
-/// models noise between runs that grows with a workload's own scatter (a
-/// noisy benchmark also shifts most between processes), where
-/// EstimateSuiteBetweenRunVariance() models the part common to all. Returns 1
-/// for fewer than kMinSuiteForNoise estimates; `df` as for tau^2.
+/// Overdispersion of the same family per unit of within-run variance: the
+/// kappa for which the effects (d_i - median d) / (sqrt(kappa) u_i), u_i =
+/// UnitSpread(), have the median absolute deviation their t reference
+/// predicts (a quasi-likelihood dispersion, McCullagh & Nelder 1989,
+/// estimated robustly). It models noise between runs that grows with a
+/// workload's own scatter (a noisy benchmark also shifts most between
+/// processes), where EstimateSuiteBetweenRunVariance() models the part common
+/// to all: workload i's comparison needs variance kappa u_i^2 where its se^2
+/// is smaller. Read per unit, not per se, so a workload measured with fewer
+/// samples is not taken for a noisier one. With equal unit counts this is
+/// the classic phi = kappa u^2 / se^2. Returns 0 for fewer than
+/// kMinSuiteForNoise estimates; `df` as for tau^2.
 double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
                                    double quantile = 0.5);
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "stats/distributions.h"
 #include "util/text/format.h"
 
 namespace gpugate {
@@ -1070,6 +1071,40 @@ TEST(CompareJudge, OneRunNoiseDoesNotDependOnTheOrderOfWorkloads) {
     EXPECT_DOUBLE_EQ(*Find(a, w, "time")->ci_low, *Find(b, w, "time")->ci_low) << w;
     EXPECT_DOUBLE_EQ(*Find(a, w, "time")->ci_high, *Find(b, w, "time")->ci_high) << w;
   }
+}
+
+TEST(Compare, AWorkloadWithFewerSamplesIsNotTakenForANoisierOne) {
+  // Two files of per-sample timings (pytest-benchmark, nvbench): six
+  // benchmarks with 5,000 samples a side and one with 20, all with a 5%
+  // spread per sample; the runs differ by +-2%. Per standard error the big
+  // ones look 30 times overdispersed, and read so, the 20-sample benchmark's
+  // interval ran to [-63%, +170%]; per unit of spread it keeps a few percent.
+  auto samples = [](const std::string& name, double median, int n) {
+    WorkloadResult w;
+    w.name = name;
+    std::vector<double> round;
+    for (int k = 0; k < n; ++k)
+      round.push_back(median * std::exp(0.05 * NormalQuantile((k + 0.5) / n)));
+    w.rounds.push_back(round);
+    return w;
+  };
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  const double moves[] = {1.02, 0.98, 1.02, 0.98, 1.02, 0.98};
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "big/" + std::to_string(i);
+    base.workloads.push_back(samples(name, 1e-3 * (i + 1), 5000));
+    cur.workloads.push_back(samples(name, 1e-3 * (i + 1) * moves[i], 5000));
+  }
+  base.workloads.push_back(samples("few", 1e-3, 20));
+  cur.workloads.push_back(samples("few", 1e-3, 20));
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* few = Find(v, "few", "time");
+  ASSERT_NE(few, nullptr);
+  ASSERT_TRUE(few->ci_low.has_value() && few->ci_high.has_value());
+  EXPECT_LT(std::log(*few->ci_high / *few->ci_low), 0.4) << few->sentence;
+  EXPECT_GT(*few->ci_low, 0.8) << few->sentence;
+  EXPECT_LT(*few->ci_high, 1.25) << few->sentence;
 }
 
 TEST(CompareJudge, OneRunPValueTestsTheShiftWithTheFactorRemoved) {

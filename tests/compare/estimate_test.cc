@@ -184,15 +184,45 @@ TEST(CompareEstimate, SuiteOverdispersionScalesWithOwnScatter) {
     shifts.push_back(s);
   }
   double df = 0;
+  // Without unit counts the unit spread is se itself: kappa is the classic phi.
   EXPECT_NEAR(EstimateSuiteOverdispersion(shifts, &df), 9.0, 1e-3);
   EXPECT_NEAR(df, 0.37 * 6, 1e-9);
-  // Spread within what the scatter explains: phi = 1, no degrees of freedom.
+  // Spread within what the scatter explains: kappa u^2 < se^2, no workload
+  // needs more (phi 9/16).
   for (auto& s : shifts) s.estimate /= 4;
-  EXPECT_DOUBLE_EQ(EstimateSuiteOverdispersion(shifts, &df), 1.0);
-  EXPECT_EQ(df, 0.0);
+  EXPECT_NEAR(EstimateSuiteOverdispersion(shifts, &df), 9.0 / 16, 1e-3);
   // Too few comparisons: nothing is estimated.
   shifts.resize(2);
-  EXPECT_DOUBLE_EQ(EstimateSuiteOverdispersion(shifts, &df), 1.0);
+  EXPECT_DOUBLE_EQ(EstimateSuiteOverdispersion(shifts, &df), 0.0);
+  EXPECT_EQ(df, 0.0);
+}
+
+TEST(CompareEstimate, OverdispersionIsPerUnitNotPerStandardError) {
+  // Six workloads measured with 2,000 samples a side and one with 20, all
+  // with the same 5% spread per sample; their effects move by 3 spreads'
+  // worth of a tenth. Per standard error the 2,000-sample workloads look
+  // 10 times overdispersed, and that factor would widen the 20-sample
+  // workload's interval tenfold; per unit of spread it is one factor for all.
+  std::vector<LogShift> shifts;
+  auto add = [&](double estimate, double n) {
+    LogShift s;
+    s.method = ShiftMethod::kSamplesHodgesLehmann;
+    s.unit_factor = std::sqrt(2.0 / n);
+    s.se = 0.05 * s.unit_factor;
+    s.df = 1e6;
+    s.estimate = estimate;
+    shifts.push_back(s);
+  };
+  const double step = 0.3 * 0.05 * 0.6744897501960817;
+  for (int i = 0; i < 6; ++i) add((i % 2 ? -1.0 : 1.0) * step, 2000);
+  add(0.0, 20);
+  double df = 0;
+  const double kappa = EstimateSuiteOverdispersion(shifts, &df);
+  EXPECT_NEAR(kappa, 0.09, 1e-3);  // (0.3)^2: the runs differ by 0.3 spreads
+  // The 20-sample workload's se^2 (0.05^2 / 10) already covers kappa u^2:
+  // it gets no extra variance; the 2,000-sample ones get kappa u^2 - se^2.
+  EXPECT_LT(kappa * UnitSpread(shifts[6]) * UnitSpread(shifts[6]), shifts[6].se * shifts[6].se);
+  EXPECT_GT(kappa * UnitSpread(shifts[0]) * UnitSpread(shifts[0]), 8 * shifts[0].se * shifts[0].se);
 }
 
 TEST(CompareEstimate, RoundLevelsAreMediansOfLogs) {

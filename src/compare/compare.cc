@@ -88,7 +88,8 @@ struct Units {
   int current_rounds = 0;
   double log_ratio = 0;
   /// Whose clock the time follows: "" the host's (CPU workloads, programs,
-  /// ingested files), "gpu" a device's (CUDA workloads). Each domain gets
+  /// most ingested files), "gpu" a device's (CUDA workloads), "gpu N" device
+  /// N's (nvbench states; ClockDomainOf()). Each domain gets
   /// its own run speed factor: a busier host does not slow a kernel timed on
   /// the device, nor does a lower GPU clock slow the host's workloads.
   std::string domain;
@@ -484,10 +485,14 @@ class Comparer {
   void AddCpuModelsRow() {
     if (!cpu_mixed_ || !out_.environment_matches) return;
     const std::string& cpu = current_.run.env.cpu_model;
+    // The CPUs' speeds are the host's factors; a GPU's clock is its own.
+    const bool host_columns = std::any_of(time_columns_.begin(), time_columns_.end(),
+                                          [](const FactorColumn& c) { return c.domain.empty(); });
+    auto host = [&](const FactorColumn& c) { return !host_columns || c.domain.empty(); };
     double cur_sum = 0;
     int cur_n = 0;
     for (const FactorColumn& c : time_columns_)
-      if (c.current && c.known && c.cpu == cpu) cur_sum += c.factor, ++cur_n;
+      if (host(c) && c.current && c.known && c.cpu == cpu) cur_sum += c.factor, ++cur_n;
     struct Model { std::set<int> runs; double sum = 0; int known = 0; };
     std::map<std::string, Model> models;
     std::vector<std::string> order;
@@ -501,7 +506,7 @@ class Comparer {
         if (w.cpu_model) note(*w.cpu_model).runs.insert(static_cast<int>(k));
     }
     for (const FactorColumn& c : time_columns_)
-      if (!c.current && c.known) {
+      if (host(c) && !c.current && c.known) {
         Model& e = note(c.cpu);
         e.sum += c.factor;
         ++e.known;

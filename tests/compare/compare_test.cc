@@ -754,6 +754,33 @@ TEST(CompareRunnerClass, CpuModelsOfOneClassAreComparedWithTheirSpeedRemoved) {
   EXPECT_NE(common->verdict, Verdict::kRegression) << common->sentence;
 }
 
+TEST(CompareRunnerClass, CpuSpeedsAreReadFromTheHostsFactorsOnly) {
+  // The same history of two CPU models, now beside six CUDA workloads whose
+  // GPU is as fast on either host: the environment row gives the CPUs' speed
+  // from the host's factors, not averaged with the GPU's.
+  auto with_gpu = [](Results r, uint64_t seed) {
+    for (int i = 0; i < 6; ++i) {
+      WorkloadResult g = Workload("g" + std::to_string(i), 2e-4 * (i + 1) * std::exp(0.01 * Normal(&seed)));
+      g.backend = "cuda";
+      r.workloads.push_back(g);
+    }
+    return r;
+  };
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) {
+    const bool slow_cpu = k % 2 == 0;
+    hist.push_back(with_gpu(OnCpu(FactorRun(8, slow_cpu ? 1.25 : 1.0, 300 + k), "linux-x64-ubuntu24",
+                                  slow_cpu ? "Intel Xeon 8370C" : "AMD EPYC 7763"),
+                            500 + k));
+  }
+  Results clean = with_gpu(OnCpu(FactorRun(8, 1.0, 7), "linux-x64-ubuntu24", "AMD EPYC 7763"), 9);
+  Verdicts v = Compare(hist, clean, DefaultPolicy(), Opts());
+  EXPECT_EQ(v.Count(Verdict::kRegression), 0);
+  ASSERT_EQ(v.env_differences.size(), 1u);
+  EXPECT_NE(v.env_differences[0].baseline.find("Intel Xeon 8370C: 5 runs, 2"), std::string::npos)
+      << v.env_differences[0].baseline;
+}
+
 // A merged run whose shards ran on two CPU models: workloads from `slow_cpu_from` on the
 // slower CPU (x1.25), each workload naming its CPU as merge records it.
 Results ShardedRun(int n, uint64_t seed, double slow, int slow_cpu_from) {

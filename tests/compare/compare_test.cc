@@ -241,6 +241,19 @@ TEST(Compare, KernelsNewVanishedAndRegressed) {
   EXPECT_TRUE(most);
 }
 
+// Workloads `prefix/i` at median 1 ms * (i + 1) in `base`, moved by
+// moves[i] in `cur`, each made by `make(name, median)`.
+template <typename Make>
+void AddMovedWorkloads(Results* base, Results* cur, const std::string& prefix,
+                       const std::vector<double>& moves, Make make) {
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::string name = prefix + "/" + std::to_string(i);
+    const double median = 1e-3 * static_cast<double>(i + 1);
+    base->workloads.push_back(make(name, median));
+    cur->workloads.push_back(make(name, median * moves[i]));
+  }
+}
+
 TEST(Compare, TooFewOneRunComparisonsDecideNothing) {
   // One run per side and two workloads: within-run scatter is tight, but the
   // noise between runs (often several times larger) cannot be estimated, so a
@@ -1117,12 +1130,8 @@ TEST(Compare, AWorkloadWithFewerSamplesIsNotTakenForANoisierOne) {
   };
   Results base, cur;
   base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
-  const double moves[] = {1.02, 0.98, 1.02, 0.98, 1.02, 0.98};
-  for (int i = 0; i < 6; ++i) {
-    const std::string name = "big/" + std::to_string(i);
-    base.workloads.push_back(samples(name, 1e-3 * (i + 1), 5000));
-    cur.workloads.push_back(samples(name, 1e-3 * (i + 1) * moves[i], 5000));
-  }
+  AddMovedWorkloads(&base, &cur, "big", {1.02, 0.98, 1.02, 0.98, 1.02, 0.98},
+                    [&](const std::string& name, double median) { return samples(name, median, 5000); });
   base.workloads.push_back(samples("few", 1e-3, 20));
   cur.workloads.push_back(samples("few", 1e-3, 20));
   Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
@@ -1182,12 +1191,7 @@ TEST(Compare, QuietWorkloadsThatMovedAreNotOutvotedByNoisyOnes) {
   };
   Results base, cur;
   base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
-  const double moves[] = {1.05, 0.97, 1.02, 0.95, 1.0, 1.03};
-  for (int i = 0; i < 6; ++i) {
-    const std::string name = "noisy/" + std::to_string(i);
-    base.workloads.push_back(noisy(name, 1e-3 * (i + 1)));
-    cur.workloads.push_back(noisy(name, 1e-3 * (i + 1) * moves[i]));
-  }
+  AddMovedWorkloads(&base, &cur, "noisy", {1.05, 0.97, 1.02, 0.95, 1.0, 1.03}, noisy);
   base.workloads.push_back(Workload("quiet/a", 1e-3));
   cur.workloads.push_back(Workload("quiet/a", 1.25e-3));
   base.workloads.push_back(Workload("quiet/b", 2e-3));

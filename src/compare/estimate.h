@@ -179,9 +179,12 @@ double MinimumDetectableLog(const LogShift& shift, double log_limit, double powe
 /// (one per workload): the smallest tau^2 >= 0 for which the standardized
 /// effects (d_i - median d) / sqrt(se_i^2 + tau^2) have the spread their t
 /// reference predicts (MAD = t_{0.75, df}). Median and MAD keep real
-/// regressions (a minority) from inflating it. Returns 0 for fewer than
-/// kMinSuiteForNoise estimates. `tau_df` receives ~0.37 (m - 1), the
-/// degrees of freedom of a MAD-based variance from m values.
+/// regressions (a minority) from inflating it. Read twice, the larger kept:
+/// every effect counted alike, and each weighed by tau^2 / (se_i^2 + tau^2)
+/// (a workload whose rounds scatter far more than the runs differ shows
+/// nothing of tau). Returns 0 for fewer than kMinSuiteForNoise estimates.
+/// `tau_df` receives ~0.37 (m - 1), the degrees of freedom of a MAD-based
+/// variance from m values (Kish's effective m for the weighted reading).
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
                                        double quantile = 0.5);
 

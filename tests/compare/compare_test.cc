@@ -1118,7 +1118,7 @@ TEST(Compare, AWorkloadWithFewerSamplesIsNotTakenForANoisierOne) {
   // benchmarks with 5,000 samples a side and one with 20, all with a 5%
   // spread per sample; the runs differ by +-2%. Per standard error the big
   // ones look 30 times overdispersed, and read so, the 20-sample benchmark's
-  // interval ran to [-63%, +170%]; per unit of spread it keeps a few percent.
+  // interval was [-89.6%, +864.6%]; per unit of spread it keeps a few percent.
   auto samples = [](const std::string& name, double median, int n) {
     WorkloadResult w;
     w.name = name;

@@ -198,8 +198,15 @@ mode_race() {
 
   # A lock held by someone else: --lock-timeout ends the wait with exit 3.
   if command -v flock >/dev/null; then
-    flock b.json.lock sleep 5 & local holder=$!
-    sleep 0.3
+    flock b.json.lock sleep 30 & local holder=$!
+    # Wait until the holder really has the lock (a loaded machine may start
+    # it late): a non-blocking attempt succeeds for as long as it is free.
+    local polls=0
+    while flock -n b.json.lock true 2>/dev/null; do
+      polls=$((polls + 1))
+      [ "$polls" -lt 400 ] || fail "the lock holder did not take b.json.lock within 20 s"
+      sleep 0.05
+    done
     local st=0 t0 t1
     t0=$(now_ms)
     update late b.json --keep 1000 --lock-timeout 0.5 > late.out 2> late.err || st=$?

@@ -19,6 +19,7 @@
 #include "util/file_write.h"
 #include "util/fs.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 #include "util/json_writer.h"
 
 namespace po = boost::program_options;
@@ -29,12 +30,6 @@ namespace {
 
 using Step = HistoryStep;
 
-std::string Percent(double ratio) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", (ratio - 1.0) * 100.0);
-  return buf;
-}
-
 /// "step +6.2% at run 14 (sha abc1234, 2026-11-20)".
 std::string Describe(const Step& s, const Baseline& b) {
   const RunInfo& r = b.runs[s.run].run;
@@ -42,7 +37,7 @@ std::string Describe(const Step& s, const Baseline& b) {
   if (!r.time_utc.empty()) where += ", " + r.time_utc.substr(0, 10);
   char p[32];
   std::snprintf(p, sizeof p, "%.3g", s.p_value);
-  return "step " + Percent(s.ratio) + " at run " + std::to_string(s.run + 1) + " (" + where + "); " +
+  return "step " + FormatRatio(s.ratio) + " at run " + std::to_string(s.run + 1) + " (" + where + "); " +
          std::to_string(s.n_before) + " runs before, " + std::to_string(s.n_after) + " after, p = " + p;
 }
 

@@ -229,6 +229,27 @@ double MedianOf(const Rounds& r) {
   return MedianInPlace(all);
 }
 
+// The (relative sd, count) a summary would report for values kept one by
+// one: of the round medians with two or more rounds, else of one round's
+// samples. Empty with fewer than two values or no spread.
+std::optional<std::pair<double, double>> SpreadOfValues(const Rounds& rounds) {
+  std::vector<double> v;
+  if (rounds.size() >= 2) {
+    for (const std::vector<double>& r : rounds)
+      if (!r.empty()) {
+        std::vector<double> copy = r;
+        v.push_back(MedianInPlace(copy));
+      }
+  } else if (rounds.size() == 1) {
+    v = rounds.front();
+  }
+  if (v.size() < 2) return std::nullopt;
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  const double sd = std::sqrt(SampleVariance(v));
+  if (!(mean > 0) || !(sd > 0) || !std::isfinite(sd / mean)) return std::nullopt;
+  return std::pair{sd / mean, static_cast<double>(v.size())};
+}
+
 std::vector<double> FlatLogs(const Rounds& r) {
   std::vector<double> out;
   for (const auto& x : r)
@@ -289,13 +310,18 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
     return u;
   }
   u.log_ratio = std::log(MedianOf(cur_all)) - std::log(MedianOf(base));
-  if (current.size() == 1 && history.back().reported_noise && current.front().reported_noise) {
-    u.method = ShiftMethod::kReportedNoise;
-    u.base = {std::log(MedianOf(base)), history.back().reported_noise->first,
-              history.back().reported_noise->second};
-    u.cur = {std::log(MedianOf(cur_all)), current.front().reported_noise->first,
-             current.front().reported_noise->second};
-    return u;
+  // A summary with its reported noise on one side (or both); a side that
+  // kept its values instead (a full Google Benchmark file against an
+  // aggregate-only one) is read the same way, from its values' own spread.
+  if (current.size() == 1 && (history.back().reported_noise || current.front().reported_noise)) {
+    const auto base_noise = history.back().reported_noise ? history.back().reported_noise : SpreadOfValues(base);
+    const auto cur_noise = current.front().reported_noise ? current.front().reported_noise : SpreadOfValues(cur_all);
+    if (base_noise && cur_noise) {
+      u.method = ShiftMethod::kReportedNoise;
+      u.base = {std::log(MedianOf(base)), base_noise->first, base_noise->second};
+      u.cur = {std::log(MedianOf(cur_all)), cur_noise->first, cur_noise->second};
+      return u;
+    }
   }
   u.method = ShiftMethod::kThresholdOnly;
   return u;
@@ -1393,15 +1419,27 @@ class Comparer {
       p.mv.ratio = std::exp(common);
       p.mv.verdict = Verdict::kInconclusive;
       p.mv.reason = Reason::kNoReplication;
-      p.mv.sentence = FormatRatioPercent(std::exp(common)) +
-                      (name == kCommonWorkload
-                           ? std::string(" common to all workloads")
-                           : " common to the workloads timed on " +
-                                 (name == kCommonGpuWorkload ? std::string("the GPU")
-                                                             : "GPU " + name.substr(12, name.size() - 13))) +
+      const std::string whose =
+          name == kCommonWorkload
+              ? std::string("all workloads")
+              : "the workloads timed on " + (name == kCommonGpuWorkload
+                                                 ? std::string("the GPU")
+                                                 : "GPU " + name.substr(12, name.size() - 13));
+      p.mv.sentence = FormatRatio(std::exp(common)) + " common to " + whose +
                       ": with one run per side a shift of the whole suite cannot be told apart "
                       "from the machine's speed; it was removed before judging each workload (a "
                       "history of runs judges it)";
+      // A change that slows every workload alike leaves each one "unchanged"
+      // against the others: never let that pass unsaid.
+      if (p.mv.lower_is_better && common > std::log1p(p.mv.threshold))
+        out_.warnings.push_back(
+            whose + " ran " +
+            FormatRatio(std::exp(common)) +
+            " slower together, beyond the " + PercentText(p.mv.threshold) +
+            " threshold: with one run per side that cannot be told apart from a slower machine, "
+            "so each workload was judged against the others and a change that slows every "
+            "workload alike passes unseen; keep a baseline history (gpugate baseline update) "
+            "or use interleaved A/B (gpugate ab) to judge it");
       pending_.push_back(std::move(p));
     }
   }
@@ -1532,7 +1570,7 @@ class Comparer {
     mv->ratio = ratio;
     mv->ci_low = mv->ci_high = ratio;
     mv->reason = Reason::kThresholdOnly;
-    std::string head = FormatRatioPercent(ratio);
+    std::string head = FormatRatio(ratio);
     if (bad > limit) {
       mv->verdict = Verdict::kRegression;
       head += " exceeds the " + PercentText(mv->threshold) + " threshold";
@@ -1569,7 +1607,7 @@ class Comparer {
         mv.reason = Reason::kNoReplication;
         mv.ci_low.reset();
         mv.ci_high.reset();
-        mv.sentence = FormatRatioPercent(*mv.ratio) +
+        mv.sentence = FormatRatio(*mv.ratio) +
                       " from one value per side: without repetitions no noise can be measured, "
                       "so nothing is judged (repetitions, several runs or a history would; "
                       "policy no_replication: threshold accepts the ratio alone)" + derived;
@@ -1588,9 +1626,9 @@ class Comparer {
     if (std::isfinite(mde_log)) mv.mde = std::expm1(mde_log);
     if (!mv.lower_is_better && mv.mde) mv.mde = -std::expm1(-mde_log);
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
-    std::string interval = FormatRatioPercent(*mv.ratio) + " [" + FormatRatioPercent(*mv.ci_low) +
-                           ", " + FormatRatioPercent(*mv.ci_high) + "]";
-    if (!std::isfinite(lo) || !std::isfinite(hi)) interval = FormatRatioPercent(*mv.ratio) + " [unbounded]";
+    std::string interval = FormatRatio(*mv.ratio) + " [" + FormatRatio(*mv.ci_low) +
+                           ", " + FormatRatio(*mv.ci_high) + "]";
+    if (!std::isfinite(lo) || !std::isfinite(hi)) interval = FormatRatio(*mv.ratio) + " [unbounded]";
     std::string thr = PercentText(mv.threshold);
     std::string head;
     if (s.between_run_unmeasured) {
@@ -1728,9 +1766,9 @@ class Comparer {
     const double limit = std::log1p(mv.threshold);
     const double log_cycles = std::log(*p->cycle_ratio);
     const bool confirmed = slower ? log_cycles > limit : log_cycles < -limit;
-    const std::string in_cycles = "in cycle space the time changed by " + FormatRatioPercent(*p->cycle_ratio);
+    const std::string in_cycles = "in cycle space the time changed by " + FormatRatio(*p->cycle_ratio);
     if (confirmed) {
-      mv.sentence += "; confirmed in cycle space (" + FormatRatioPercent(*p->cycle_ratio) + ")";
+      mv.sentence += "; confirmed in cycle space (" + FormatRatio(*p->cycle_ratio) + ")";
       return;
     }
     const bool within = std::fabs(log_cycles) <= limit;
@@ -1781,16 +1819,16 @@ class Comparer {
       mv.reason = Reason::kUndetectable;
       mv.sentence = "too noisy to guard: " +
                     (mv.mde ? "the smallest slowdown this comparison could see is " +
-                                  FormatRatioPercent(1.0 + *mv.mde)
+                                  FormatRatio(1.0 + *mv.mde)
                             : std::string("this comparison could see no slowdown at all")) +
-                    ", the policy requires " + FormatRatioPercent(1.0 + need) + " (" +
+                    ", the policy requires " + FormatRatio(1.0 + need) + " (" +
                     mv.sentence + ")";
       ++count;
     }
     if (count > 0)
       out_.warnings.push_back(std::to_string(count) +
                               " result(s) could not have seen the required " +
-                              FormatRatioPercent(1.0 + need) + " slowdown (require_detectable)");
+                              FormatRatio(1.0 + need) + " slowdown (require_detectable)");
   }
 
   void AddOutcomeWarnings() {
@@ -1837,13 +1875,6 @@ class Comparer {
 };
 
 }  // namespace
-
-std::string FormatRatioPercent(double ratio) {
-  if (!std::isfinite(ratio)) return ratio > 0 ? "+inf%" : "-inf%";
-  double pct = (ratio - 1.0) * 100.0;
-  if (std::fabs(pct) < 0.05) pct = 0.0;
-  return Fmt(std::fabs(pct) >= 1000 ? "%+.0f%%" : "%+.1f%%", pct);
-}
 
 Verdicts Compare(const std::vector<Results>& baseline_runs, const Results& current,
                  const Policy& policy, const CompareOptions& options) {

@@ -73,7 +73,4 @@ std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);
 /// (ReRunCouldChangeOutcome, gate/gate.h).
 inline constexpr int kDefaultConfirmations = 12;
 
-/// Signed percent text of a ratio: 1.041 -> "+4.1%", 0.95 -> "-5.0%".
-std::string FormatRatioPercent(double ratio);
-
 }  // namespace gpugate

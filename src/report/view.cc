@@ -262,6 +262,16 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       break;
     }
   }
+  // A slowdown common to every workload that one run per side could not
+  // judge: each workload read "unchanged" against the others, so say it.
+  for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+    if (!IsCommonWorkload(m->workload) || m->reason != Reason::kNoReplication || !m->ratio ||
+        !m->lower_is_better || !(std::log(*m->ratio) > std::log1p(m->threshold)))
+      continue;
+    view->summary += "; " + std::string(m->workload == kCommonWorkload ? "all workloads" : m->workload) +
+                     " ran " + FormatRatioCi(m->ratio, std::nullopt, std::nullopt) +
+                     " slower together, which one run per side cannot judge";
+  }
   const bool named = verdicts.outcome == Outcome::kNotJudged || verdicts.outcome == Outcome::kError;
   view->headline = named ? view->label + ": " + view->summary : view->summary;
 }

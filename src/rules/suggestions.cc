@@ -3,22 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <string>
 
 #include "compare/estimate.h"
 #include "rules/engine.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
 namespace {
-
-std::string Num(const char* format, double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   int n = 0;
@@ -77,7 +71,7 @@ void KernelRegressedMost(const Verdicts& v, std::vector<Suggestion>* out) {
     s.rule = "kernel-regressed-most";
     s.priority = m.verdict == Verdict::kRegression ? 1 : 2;
     s.message = "kernel '" + m.metric.substr(7) + "' slowed down the most in this workload";
-    s.evidence = "kernel time " + Num("%+.1f%%", (*m.ratio - 1.0) * 100.0) + " (" +
+    s.evidence = "kernel time " + FormatRatio(*m.ratio) + " (" +
                  ToString(m.verdict) + ")";
     s.hint = "start with this kernel: compare its static metrics (gpugate inspect) and trace";
     out->push_back(std::move(s));

@@ -16,6 +16,7 @@
 #include "report/html_page.h"
 #include "util/json_writer.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 namespace {
@@ -37,7 +38,7 @@ std::string DurPct(int64_t ns, int64_t whole) {
 /// "12.3 ms -> 13.1 ms (+6.5%)".
 std::string Change(int64_t base, int64_t current) {
   std::string s = Dur(base) + " -> " + Dur(current);
-  if (base > 0) s += " (" + Num(100.0 * static_cast<double>(current - base) / static_cast<double>(base), "%+.1f%%") + ")";
+  if (base > 0) s += " (" + FormatRatio(static_cast<double>(current) / static_cast<double>(base)) + ")";
   return s;
 }
 

@@ -524,13 +524,6 @@ TEST(Compare, ConfirmationRunsAddReplication) {
   EXPECT_NE(three.metrics[0].sentence.find("in 3 runs"), std::string::npos);
 }
 
-TEST(Compare, FormatRatioPercent) {
-  EXPECT_EQ(FormatRatioPercent(1.041), "+4.1%");
-  EXPECT_EQ(FormatRatioPercent(0.95), "-5.0%");
-  EXPECT_EQ(FormatRatioPercent(1.0), "+0.0%");
-  EXPECT_EQ(FormatRatioPercent(12.5), "+1150%");
-}
-
 }  // namespace
 }  // namespace gpugate
 
@@ -1091,6 +1084,52 @@ TEST(CompareJudge, SummariesUseTheirReportedNoiseNeverAZeroWidthInterval) {
 namespace gpugate {
 namespace {
 
+TEST(CompareJudge, AnAggregateOnlyFileMeetsAFullOneOnItsReportedNoise) {
+  // A baseline of every Google Benchmark repetition (three, 1% apart) and a
+  // current file of aggregates only (--benchmark_report_aggregates_only): the
+  // full side is read as its own mean and spread, so the two are compared,
+  // not left with one value per side.
+  auto full = [](const std::string& name, double median) {
+    WorkloadResult w;
+    w.name = name;
+    w.rounds = {{median * 0.99}, {median}, {median * 1.01}};
+    return w;
+  };
+  auto aggregated = [](const std::string& name, double median) {
+    WorkloadResult w;
+    w.name = name;
+    w.rounds = {{median}};
+    w.counters = {{"only_aggregates", 1}, {"mean", median}, {"stddev", 0.01 * median},
+                  {"gbench_repetitions", 3}};
+    return w;
+  };
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "w" + std::to_string(i);
+    base.workloads.push_back(full(name, 1e-3 * (i + 1)));
+    cur.workloads.push_back(aggregated(name, 1e-3 * (i + 1) * (i == 0 ? 1.5 : 1.0)));
+  }
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(v, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_NE(w0->reason, Reason::kNoReplication) << w0->sentence;
+  ASSERT_TRUE(w0->ci_low.has_value() && w0->ci_high.has_value());
+  EXPECT_LT(*w0->ci_low, 1.5);
+  EXPECT_GT(*w0->ci_high, 1.5);
+  EXPECT_EQ(w0->verdict, Verdict::kRegression) << w0->sentence;
+  EXPECT_NE(Find(v, "w3", "time")->reason, Reason::kNoReplication);
+  // Swapped sides read the same way.
+  Verdicts swapped = Compare({cur}, base, DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(swapped, "w0", "time")->verdict, Verdict::kImprovement)
+      << Find(swapped, "w0", "time")->sentence;
+  // A full side without spread (every repetition equal) says nothing of its
+  // noise: one value per side, as before.
+  for (auto& w : base.workloads) w.rounds = {w.rounds[1], w.rounds[1], w.rounds[1]};
+  EXPECT_EQ(Find(Compare({base}, cur, DefaultPolicy(), Opts()), "w0", "time")->reason,
+            Reason::kNoReplication);
+}
+
 TEST(CompareJudge, OneRunNoiseDoesNotDependOnTheOrderOfWorkloads) {
   // Each comparison's between-run noise comes from the others as measured:
   // reversing the order of the workloads changes no interval.
@@ -1169,6 +1208,36 @@ TEST(CompareJudge, OneRunPValueTestsTheShiftWithTheFactorRemoved) {
     const MetricVerdict* m = Find(v, "w" + std::to_string(i), "time");
     EXPECT_NEAR(*m->ratio, 1.0, 1e-9);
     EXPECT_GT(*m->p_value, 0.4) << m->sentence;
+  }
+}
+
+TEST(CompareJudge, ASlowdownOfEveryWorkloadIsNeverSilent) {
+  // Two files, every workload 50% slower: against each other none moved, and
+  // one run per side cannot tell the whole suite's shift from the machine's.
+  // The common shift stays undecided, and a warning says what was not seen.
+  Results base, cur;
+  base.run.env.cpu_model = cur.run.env.cpu_model = "Test CPU";
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "w" + std::to_string(i);
+    base.workloads.push_back(Workload(name, 1e-3 * (i + 1)));
+    cur.workloads.push_back(Workload(name, 1.5e-3 * (i + 1)));
+  }
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* common = Find(v, kCommonWorkload, "time");
+  ASSERT_NE(common, nullptr);
+  EXPECT_EQ(common->verdict, Verdict::kInconclusive);
+  EXPECT_EQ(common->reason, Reason::kNoReplication);
+  EXPECT_NEAR(*common->ratio, 1.5, 1e-9);
+  auto warned = [](const Verdicts& r) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+      return w.starts_with("all workloads ran +50.0% slower together");
+    });
+  };
+  EXPECT_TRUE(warned(v));
+  // 2% slower (within the 3% threshold) or 50% faster: no warning.
+  for (double f : {1.02, 0.5}) {
+    for (int i = 0; i < 8; ++i) cur.workloads[i] = Workload("w" + std::to_string(i), f * 1e-3 * (i + 1));
+    EXPECT_FALSE(warned(Compare({base}, cur, DefaultPolicy(), Opts()))) << f;
   }
 }
 

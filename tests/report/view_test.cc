@@ -73,6 +73,28 @@ TEST(ReportView, NotJudgedNamesSkippedAndEmptyComparisons) {
   EXPECT_EQ(BuildView(empty).headline, "not judged: no results were compared");
 }
 
+TEST(ReportView, ASlowdownOfTheWholeSuiteIsNamedInTheHeadline) {
+  // One run per side: every workload "unchanged" against the others, while
+  // all of them ran 40% slower. The pass must say so.
+  Verdicts v = PassVerdicts();
+  MetricVerdict common = testing_fixtures::CommonShift();
+  common.ratio = 1.4;
+  v.metrics.push_back(common);
+  EXPECT_EQ(BuildView(v).headline,
+            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; all workloads ran +40.0% "
+            "slower together, which one run per side cannot judge");
+  // Within the threshold, or faster: nothing to add.
+  v.metrics.back().ratio = 1.015;
+  EXPECT_EQ(BuildView(v).headline, "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive");
+  v.metrics.back().ratio = 0.6;
+  EXPECT_EQ(BuildView(v).headline, "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive");
+  // A history judges the common shift: its verdict speaks for itself.
+  v.metrics.back().ratio = 1.4;
+  v.metrics.back().verdict = Verdict::kRegression;
+  v.metrics.back().reason = Reason::kSignificantAboveThreshold;
+  EXPECT_EQ(BuildView(v).headline, "1 regression, 1 improvement, 1 unchanged, 0 inconclusive");
+}
+
 TEST(ReportView, WhatCouldHaveBeenSeen) {
   // Over every tested lower-is-better result (the throughput's drop is not
   // a slowdown and is folded anyway).

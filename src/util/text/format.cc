@@ -89,11 +89,16 @@ std::string FormatDetectable(double fraction, bool lower_is_better) {
   return sign + Printf("%.1f%%", tenths);
 }
 
+std::string FormatRatio(double ratio) {
+  if (!std::isfinite(ratio) || !(ratio >= 0)) return "n/a";
+  return FormatPercent(ratio - 1.0);
+}
+
 std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
                           std::optional<double> ci_high) {
-  if (!ratio || !std::isfinite(*ratio)) return "n/a";
-  std::string out = FormatPercent(*ratio - 1.0);
-  if (ci_low && ci_high && std::isfinite(*ci_low) && std::isfinite(*ci_high)) {
+  if (!ratio) return "n/a";
+  std::string out = FormatRatio(*ratio);
+  if (out != "n/a" && ci_low && ci_high && std::isfinite(*ci_low) && std::isfinite(*ci_high)) {
     out += " [" + FormatPercent(*ci_low - 1.0) + ", " + FormatPercent(*ci_high - 1.0) + "]";
   }
   return out;

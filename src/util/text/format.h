@@ -27,6 +27,10 @@ std::string FormatThreshold(double fraction);
 /// beyond a millionfold ">×1,000,000". Non-finite or negative -> "n/a".
 std::string FormatDetectable(double fraction, bool lower_is_better = true);
 
+/// A ratio current/baseline as a signed change: 1.041 -> "+4.1%", 0.95 ->
+/// "-5.0%", 12.5 -> "+1150.0%", 0 -> "-100.0%". Non-finite or negative -> "n/a".
+std::string FormatRatio(double ratio);
+
 /// A ratio current/baseline as a change with its interval:
 /// (1.041, 1.029, 1.053) -> "+4.1% [+2.9%, +5.3%]". Without an interval only the
 /// change is printed; without a ratio "n/a".

@@ -45,6 +45,17 @@ TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {
   EXPECT_EQ(FormatDetectable(std::numeric_limits<double>::infinity()), "n/a");
 }
 
+TEST(ReportFormat, Ratio) {
+  EXPECT_EQ(FormatRatio(1.041), "+4.1%");
+  EXPECT_EQ(FormatRatio(0.95), "-5.0%");
+  EXPECT_EQ(FormatRatio(1.0), "0.0%");
+  EXPECT_EQ(FormatRatio(12.5), "+1150.0%");
+  EXPECT_EQ(FormatRatio(1e9), "+1e+11%");
+  EXPECT_EQ(FormatRatio(0.0), "-100.0%");
+  EXPECT_EQ(FormatRatio(-1.0), "n/a");
+  EXPECT_EQ(FormatRatio(std::numeric_limits<double>::infinity()), "n/a");
+}
+
 TEST(ReportFormat, RatioWithInterval) {
   EXPECT_EQ(FormatRatioCi(1.041, 1.029, 1.053), "+4.1% [+2.9%, +5.3%]");
   EXPECT_EQ(FormatRatioCi(0.87, 0.85, 0.89), "-13.0% [-15.0%, -11.0%]");

@@ -1374,7 +1374,7 @@ class Comparer {
       for (LogShift& s : shifts)
         if (TakesSuiteNoise(s)) s.between_run_unmeasured = true;
       out_.warnings.push_back(
-          std::string(FamilyName(family)) + ": one run per side and " +
+          std::string(FamilyName(family)) + ": " + OneRun() + " and " +
           std::to_string(eligible) + " comparison" + (eligible == 1 ? "" : "s") +
           ": noise between runs cannot be estimated, so nothing is judged; keep a baseline "
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
@@ -1417,6 +1417,8 @@ class Comparer {
       p.decided = true;
       p.mv = Base(name, "time", true);
       p.mv.ratio = std::exp(common);
+      p.mv.baseline_history_runs = 1;
+      p.mv.current_rounds = static_cast<int64_t>(current_runs_.size());
       p.mv.verdict = Verdict::kInconclusive;
       p.mv.reason = Reason::kNoReplication;
       const std::string whose =
@@ -1426,7 +1428,7 @@ class Comparer {
                                                  ? std::string("the GPU")
                                                  : "GPU " + name.substr(12, name.size() - 13));
       p.mv.sentence = FormatRatio(std::exp(common)) + " common to " + whose +
-                      ": with one run per side a shift of the whole suite cannot be told apart "
+                      ": with " + OneRun() + " a shift of the whole suite cannot be told apart "
                       "from the machine's speed; it was removed before judging each workload (a "
                       "history of runs judges it)";
       // A change that slows every workload alike leaves each one "unchanged"
@@ -1436,7 +1438,7 @@ class Comparer {
             whose + " ran " +
             FormatRatio(std::exp(common)) +
             " slower together, beyond the " + PercentText(p.mv.threshold) +
-            " threshold: with one run per side that cannot be told apart from a slower machine, "
+            " threshold: with " + OneRun() + " that cannot be told apart from a slower machine, "
             "so each workload was judged against the others and a change that slows every "
             "workload alike passes unseen; keep a baseline history (gpugate baseline update) "
             "or use interleaved A/B (gpugate ab) to judge it");
@@ -1490,7 +1492,7 @@ class Comparer {
       }
     if (all_tau2 > 0 || widest > 1) {
       std::string what = std::string(FamilyName(family)) +
-                         ": one run per side; the spread of effects across the suite exceeds "
+                         ": " + OneRun() + "; the spread of effects across the suite exceeds "
                          "what the rounds explain, so noise between runs (measured on the "
                          "other workloads) was added to each comparison: ";
       if (all_tau2 > 0) what += "at least " + PercentText(std::expm1(std::sqrt(all_tau2)));
@@ -1637,7 +1639,7 @@ class Comparer {
       mv.verdict = Verdict::kInconclusive;
       mv.reason = Reason::kBetweenRunNoiseUnmeasured;
       mv.mde.reset();
-      head = interval + " holds within-run noise only: one run per side and too few workloads "
+      head = interval + " holds within-run noise only: " + OneRun() + " and too few workloads "
              "to estimate the noise between runs; use a baseline history (baseline update) or "
              "interleaved A/B";
     } else if (significant && bad_lo > limit) {
@@ -1852,6 +1854,12 @@ class Comparer {
   }
 
   const std::vector<Results>& runs_;
+  // What the one-run path compares: "one run per side", or against one
+  // baseline run when several current runs were pooled (gate re-runs).
+  std::string OneRun() const {
+    return current_runs_.size() > 1 ? "one baseline run" : "one run per side";
+  }
+
   const std::vector<Results>& current_runs_;
   const Results& current_;  // the primary current run: order, metadata, memory
   const Policy& policy_;

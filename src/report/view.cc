@@ -270,7 +270,8 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       continue;
     view->summary += "; " + std::string(m->workload == kCommonWorkload ? "all workloads" : m->workload) +
                      " ran " + FormatRatioCi(m->ratio, std::nullopt, std::nullopt) +
-                     " slower together, which one run per side cannot judge";
+                     " slower together, which " +
+                     (m->current_rounds > 1 ? "one baseline run" : "one run per side") + " cannot judge";
   }
   const bool named = verdicts.outcome == Outcome::kNotJudged || verdicts.outcome == Outcome::kError;
   view->headline = named ? view->label + ": " + view->summary : view->summary;
@@ -491,7 +492,8 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
                                                                    : "shift common to all workloads";
         return m.sentence.find("current run's CPU model") != std::string::npos
                    ? whose + ": too few history runs on this CPU model to judge it"
-                   : whose + ": one run per side cannot judge it";
+                   : whose + ": " + (m.current_rounds > 1 ? "one baseline run" : "one run per side") +
+                         " cannot judge it";
       }
     case Reason::kThresholdOnly:
       switch (m.verdict) {

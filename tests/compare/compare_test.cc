@@ -1234,6 +1234,18 @@ TEST(CompareJudge, ASlowdownOfEveryWorkloadIsNeverSilent) {
     });
   };
   EXPECT_TRUE(warned(v));
+  EXPECT_NE(common->sentence.find("with one run per side"), std::string::npos) << common->sentence;
+  // Two current runs against one baseline run (a gate's re-runs): said so.
+  Results again = cur;
+  for (WorkloadResult& w : again.workloads) w.rounds[0][0] *= 1.01;
+  Verdicts two = CompareRuns({base}, {cur, again}, DefaultPolicy(), Opts());
+  const MetricVerdict* pooled = Find(two, kCommonWorkload, "time");
+  ASSERT_NE(pooled, nullptr);
+  EXPECT_EQ(pooled->current_rounds, 2);
+  EXPECT_NE(pooled->sentence.find("with one baseline run"), std::string::npos) << pooled->sentence;
+  EXPECT_TRUE(std::any_of(two.warnings.begin(), two.warnings.end(), [](const std::string& w) {
+    return w.find("slower together") != std::string::npos && w.find("one baseline run") != std::string::npos;
+  }));
   // 2% slower (within the 3% threshold) or 50% faster: no warning.
   for (double f : {1.02, 0.5}) {
     for (int i = 0; i < 8; ++i) cur.workloads[i] = Workload("w" + std::to_string(i), f * 1e-3 * (i + 1));

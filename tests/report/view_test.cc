@@ -83,6 +83,11 @@ TEST(ReportView, ASlowdownOfTheWholeSuiteIsNamedInTheHeadline) {
   EXPECT_EQ(BuildView(v).headline,
             "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; all workloads ran +40.0% "
             "slower together, which one run per side cannot judge");
+  v.metrics.back().current_rounds = 3;  // three current runs, one baseline run
+  EXPECT_EQ(BuildView(v).headline,
+            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; all workloads ran +40.0% "
+            "slower together, which one baseline run cannot judge");
+  v.metrics.back().current_rounds = 0;
   // Within the threshold, or faster: nothing to add.
   v.metrics.back().ratio = 1.015;
   EXPECT_EQ(BuildView(v).headline, "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive");

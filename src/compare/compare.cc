@@ -1198,15 +1198,38 @@ class Comparer {
   RunNoiseScales MeasureRunNoise(const std::vector<size_t>& members) const {
     RunNoiseScales out;
     if (members.size() < static_cast<size_t>(kMinWorkloadsForRunFactor)) return out;
-    std::map<int, std::vector<double>> hist, cur;
+    // Residuals around each workload's level, by (run, clock domain). On a
+    // GPU's clock a shift of every kernel in a run is the run's offset, not
+    // its scatter, and is taken out before the scatter is read: a GPU's
+    // speed is its clocks, which the runs record and check (throttling,
+    // clock mismatch), so the same clock running every kernel slower is the
+    // code (a change that slows every kernel, against a history whose GPU
+    // clock never moved and so gave the kernels no speed factor). The host's
+    // speed moves with its load: a busier host that shifts every workload
+    // in a way the history never showed stays scatter, and widens the run.
+    std::map<std::pair<int, std::string>, std::vector<double>> hist_res, cur_res;
     std::vector<double> buf;
     for (size_t m : members) {
       const Units& u = *pending_[m].units;
       buf.assign(u.base.begin(), u.base.end());
       const double level = MedianInPlace(buf);
-      for (size_t j = 0; j < u.base.size(); ++j) hist[u.base_run[j]].push_back(std::fabs(u.base[j] - level));
-      for (size_t j = 0; j < u.cur.size(); ++j) cur[u.cur_run[j]].push_back(std::fabs(u.cur[j] - level));
+      for (size_t j = 0; j < u.base.size(); ++j) hist_res[{u.base_run[j], u.domain}].push_back(u.base[j] - level);
+      for (size_t j = 0; j < u.cur.size(); ++j) cur_res[{u.cur_run[j], u.domain}].push_back(u.cur[j] - level);
     }
+    std::map<int, std::vector<double>> hist, cur;
+    auto scatter = [&buf](std::map<std::pair<int, std::string>, std::vector<double>>& res,
+                          std::map<int, std::vector<double>>* out) {
+      for (auto& [key, r] : res) {
+        double offset = 0;
+        if (!key.second.empty() && r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
+          buf.assign(r.begin(), r.end());
+          offset = MedianInPlace(buf);
+        }
+        for (double x : r) (*out)[key.first].push_back(std::fabs(x - offset));
+      }
+    };
+    scatter(hist_res, &hist);
+    scatter(cur_res, &cur);
     std::map<int, double> hist_mad;
     for (auto& [run, r] : hist)
       if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) hist_mad[run] = MedianInPlace(r);
@@ -1423,7 +1446,7 @@ class Comparer {
       p.mv.reason = Reason::kNoReplication;
       const std::string whose =
           name == kCommonWorkload
-              ? std::string("all workloads")
+              ? std::string(domains.size() > 1 ? "the workloads timed on the host" : "all workloads")
               : "the workloads timed on " + (name == kCommonGpuWorkload
                                                  ? std::string("the GPU")
                                                  : "GPU " + name.substr(12, name.size() - 13));

@@ -262,16 +262,21 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       break;
     }
   }
-  // A slowdown common to every workload that one run per side could not
-  // judge: each workload read "unchanged" against the others, so say it.
+  // A slowdown common to every workload that stayed undecided (one run per
+  // side cannot judge it; a history may not have been sure): each workload
+  // read "unchanged" against the others, so say it.
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
-    if (!IsCommonWorkload(m->workload) || m->reason != Reason::kNoReplication || !m->ratio ||
+    if (!IsCommonWorkload(m->workload) || m->verdict != Verdict::kInconclusive || !m->ratio ||
         !m->lower_is_better || !(std::log(*m->ratio) > std::log1p(m->threshold)))
       continue;
-    view->summary += "; " + std::string(m->workload == kCommonWorkload ? "all workloads" : m->workload) +
-                     " ran " + FormatRatioCi(m->ratio, std::nullopt, std::nullopt) +
-                     " slower together, which " +
-                     (m->current_rounds > 1 ? "one baseline run" : "one run per side") + " cannot judge";
+    // By the row's name: in a suite of several clocks "(suite)" is the
+    // host's workloads only (docs/reports.md).
+    view->summary += "; " + m->workload + " ran " + FormatRatioCi(m->ratio, std::nullopt, std::nullopt) + " slower together, ";
+    view->summary += m->reason == Reason::kNoReplication
+                         ? std::string("which ") +
+                               (m->current_rounds > 1 ? "one baseline run" : "one run per side") +
+                               " cannot judge"
+                         : "undecided: " + ShortNote(*m, verdicts.require_detectable);
   }
   const bool named = verdicts.outcome == Outcome::kNotJudged || verdicts.outcome == Outcome::kError;
   view->headline = named ? view->label + ": " + view->summary : view->summary;

@@ -624,6 +624,29 @@ TEST(CompareJudge, GpuTimedWorkloadsGetTheirOwnSpeedFactor) {
   EXPECT_EQ(Find(gpu_only, kCommonGpuWorkload, "time"), nullptr);
 }
 
+TEST(CompareJudge, EveryKernelSlowerAgainstAHistoryIsEveryKernelARegression) {
+  // A history of ten runs whose host speed varies and whose GPU's does not
+  // (so the kernels get no speed factor), then a change that slows every
+  // kernel by 60%. The current run's shift is a regression of each kernel,
+  // not scatter of the run: it must not widen every comparison of the run
+  // (it did, to [-12%, +191%], and the run read NOT JUDGED).
+  const double host_speed[] = {0.9, 1.1, 0.95, 1.0, 0.92, 1.05, 0.97, 1.08, 0.9, 1.0};
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) hist.push_back(HostAndDeviceRun(host_speed[k], 1.0, 200 + k));
+  Verdicts v = Compare(hist, HostAndDeviceRun(1.0, 1.6, 9), DefaultPolicy(), Opts());
+  for (int i = 0; i < 8; ++i) {
+    const MetricVerdict* g = Find(v, "g" + std::to_string(i), "time");
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->verdict, Verdict::kRegression) << g->sentence;
+    EXPECT_NEAR(*g->ratio, 1.6, 0.05) << g->sentence;
+    EXPECT_LT(*g->ci_high - *g->ci_low, 0.15) << g->sentence;
+    const MetricVerdict* c = Find(v, "c" + std::to_string(i), "time");
+    EXPECT_NE(c->verdict, Verdict::kRegression) << c->sentence;
+    EXPECT_LT(*c->ci_high - *c->ci_low, 0.2) << c->sentence;
+  }
+  EXPECT_EQ(v.outcome, Outcome::kFail);
+}
+
 TEST(CompareJudge, NvbenchDevicesGetASpeedFactorEach) {
   // One nvbench file measured on two GPUs: device 1 ran 20% slower (a lower
   // clock), device 0 as before, and one of device 0's states 30% slower on

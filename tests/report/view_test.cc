@@ -81,11 +81,11 @@ TEST(ReportView, ASlowdownOfTheWholeSuiteIsNamedInTheHeadline) {
   common.ratio = 1.4;
   v.metrics.push_back(common);
   EXPECT_EQ(BuildView(v).headline,
-            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; all workloads ran +40.0% "
+            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; (suite) ran +40.0% "
             "slower together, which one run per side cannot judge");
   v.metrics.back().current_rounds = 3;  // three current runs, one baseline run
   EXPECT_EQ(BuildView(v).headline,
-            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; all workloads ran +40.0% "
+            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; (suite) ran +40.0% "
             "slower together, which one baseline run cannot judge");
   v.metrics.back().current_rounds = 0;
   // Within the threshold, or faster: nothing to add.
@@ -93,6 +93,13 @@ TEST(ReportView, ASlowdownOfTheWholeSuiteIsNamedInTheHeadline) {
   EXPECT_EQ(BuildView(v).headline, "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive");
   v.metrics.back().ratio = 0.6;
   EXPECT_EQ(BuildView(v).headline, "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive");
+  // A history that was not sure: said, with why.
+  v.metrics.back().ratio = 1.6;
+  v.metrics.back().reason = Reason::kNotSignificantAfterFdr;
+  EXPECT_EQ(BuildView(v).headline,
+            "0 regressions, 1 improvement, 1 unchanged, 1 inconclusive; (suite) ran +60.0% "
+            "slower together, undecided: beyond the 2% threshold but not significant after FDR "
+            "control");
   // A history judges the common shift: its verdict speaks for itself.
   v.metrics.back().ratio = 1.4;
   v.metrics.back().verdict = Verdict::kRegression;

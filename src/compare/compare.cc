@@ -1844,16 +1844,16 @@ class Comparer {
       mv.reason = Reason::kUndetectable;
       mv.sentence = "too noisy to guard: " +
                     (mv.mde ? "the smallest slowdown this comparison could see is " +
-                                  FormatRatio(1.0 + *mv.mde)
+                                  FormatDetectable(*mv.mde, mv.lower_is_better)
                             : std::string("this comparison could see no slowdown at all")) +
-                    ", the policy requires " + FormatRatio(1.0 + need) + " (" +
+                    ", the policy requires " + FormatDetectable(need, mv.lower_is_better) + " (" +
                     mv.sentence + ")";
       ++count;
     }
     if (count > 0)
       out_.warnings.push_back(std::to_string(count) +
                               " result(s) could not have seen the required " +
-                              FormatRatio(1.0 + need) + " slowdown (require_detectable)");
+                              FormatDetectable(need) + " slowdown (require_detectable)");
   }
 
   void AddOutcomeWarnings() {

@@ -366,11 +366,11 @@ inline Verdicts RequireDetectableVerdicts() {
     const char* sentence;
   } kNoisy[] = {
       {"sgemm/naive", 1.05, 0.93, 1.19, 0.238,
-       "too noisy to guard: the smallest slowdown this comparison could see is +23.8%, the "
-       "policy requires +10.0% (+5.0% [-7.0%, +19.0%]: noise between runs exceeds the effect)"},
+       "too noisy to guard: the smallest slowdown this comparison could see is +24%, the "
+       "policy requires +10% (+5.0% [-7.0%, +19.0%]: noise between runs exceeds the effect)"},
       {"sgemm/blocked", 0.98, 0.9, 1.07, 0.142,
-       "too noisy to guard: the smallest slowdown this comparison could see is +14.2%, the "
-       "policy requires +10.0% (-2.0% [-10.0%, +7.0%]: noise between runs exceeds the effect)"}};
+       "too noisy to guard: the smallest slowdown this comparison could see is +14%, the "
+       "policy requires +10% (-2.0% [-10.0%, +7.0%]: noise between runs exceeds the effect)"}};
   for (const auto& n : kNoisy) {
     auto m = WithStats(Metric(n.name, "time", Verdict::kInconclusive), n.ratio, n.lo, n.hi, 0.3,
                        0.6, 0.2, 0.2 * n.ratio);
@@ -387,10 +387,10 @@ inline Verdicts RequireDetectableVerdicts() {
   few.current_rounds = 1;
   few.reason = Reason::kUndetectable;
   few.sentence = "too noisy to guard: this comparison could see no slowdown at all, the policy "
-                 "requires +10.0% (+1.0% [unbounded]: too few samples for a 95% interval)";
+                 "requires +10% (+1.0% [unbounded]: too few samples for a 95% interval)";
   v.metrics.push_back(few);
   v.warnings.push_back(
-      "3 result(s) could not have seen the required +10.0% slowdown (require_detectable)");
+      "3 result(s) could not have seen the required +10% slowdown (require_detectable)");
   return v;
 }
 

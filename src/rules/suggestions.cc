@@ -15,19 +15,29 @@ namespace gpugate {
 namespace {
 
 void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
-  int n = 0;
+  int exceeds = 0, unmeasured = 0;
   std::string names;
   for (const MetricVerdict& m : v.metrics) {
-    if (m.reason != Reason::kBetweenRunNoise && m.reason != Reason::kBetweenRunNoiseUnmeasured)
-      continue;
-    if (++n <= 3) names += (names.empty() ? "" : ", ") + m.workload + " (" + m.metric + ")";
+    if (m.reason == Reason::kBetweenRunNoise) ++exceeds;
+    else if (m.reason == Reason::kBetweenRunNoiseUnmeasured) ++unmeasured;
+    else continue;
+    if (exceeds + unmeasured <= 3)
+      names += (names.empty() ? "" : ", ") + m.workload + " (" + m.metric + ")";
   }
+  const int n = exceeds + unmeasured;
   if (n == 0) return;
+  // Two reasons, two causes: the noise was measured and is larger than the
+  // effect, or there were too few comparisons to measure it at all.
+  std::string because;
+  if (exceeds > 0) because = "noise between runs exceeds the effect";
+  if (unmeasured > 0)
+    because += std::string(because.empty() ? "" : " (") +
+               "noise between runs could not be measured from too few comparisons" +
+               (exceeds > 0 ? ": " + std::to_string(unmeasured) + " of them)" : "");
   Suggestion s;
   s.rule = "between-run-noise";
   s.priority = 1;
-  s.message = std::to_string(n) +
-              " comparison(s) stayed inconclusive because noise between runs exceeds the effect";
+  s.message = std::to_string(n) + " comparison(s) stayed inconclusive because " + because;
   s.evidence = names + (n > 3 ? ", ..." : "");
   s.hint = "keep a baseline history (gpugate baseline update) so between-run noise is measured, "
            "or compare builds with interleaved A/B (gpugate ab)";

@@ -65,6 +65,34 @@ TEST(Suggestions, NoisyWorkloadAndBetweenRunNoise) {
   EXPECT_EQ(noisy_count, 1);  // the quiet workload is not flagged
 }
 
+TEST(Suggestions, BetweenRunNoiseNamesWhyTheNoiseStoppedTheJudgement) {
+  // Noise that was measured and is larger than the effect, and noise that
+  // could not be measured at all, are different causes: the sentence says
+  // which one stopped each comparison.
+  Verdicts v;
+  MetricVerdict m;
+  m.metric = "time";
+  m.verdict = Verdict::kInconclusive;
+  m.workload = "a";
+  m.reason = Reason::kBetweenRunNoiseUnmeasured;
+  v.metrics.push_back(m);
+  auto s = SuggestFromComparison(DefaultPolicy().expr_rules, Results{}, v);
+  const Suggestion* b = FindRule(s, "between-run-noise");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->message, "1 comparison(s) stayed inconclusive because noise between runs could "
+                        "not be measured from too few comparisons");
+  m.workload = "b";
+  m.reason = Reason::kBetweenRunNoise;
+  v.metrics.push_back(m);
+  s = SuggestFromComparison(DefaultPolicy().expr_rules, Results{}, v);
+  b = FindRule(s, "between-run-noise");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->message, "2 comparison(s) stayed inconclusive because noise between runs exceeds "
+                        "the effect (noise between runs could not be measured from too few "
+                        "comparisons: 1 of them)");
+  EXPECT_EQ(b->evidence, "a (time), b (time)");
+}
+
 TEST(Suggestions, ArithmeticIntensityHintForRegressions) {
   Results cur;
   WorkloadResult w;

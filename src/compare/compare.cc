@@ -669,6 +669,18 @@ class Comparer {
       std::string where = options_.paired ? (current_side ? "head: " : "base: ")
                           : current_side  ? (&bad == &w ? "current run: " : "confirmation re-run: ")
                                           : "baseline: ";
+      // Skipped on both sides (nvbench skips a type combination in every run):
+      // nothing changed, and the reports fold it away.
+      if (&bad == &w && ref != &w && w.status == WorkloadStatus::kSkipped &&
+          ref->status == WorkloadStatus::kSkipped) {
+        std::string why = w.reason.empty() ? "" : ": " + w.reason;
+        if (ref->reason != w.reason)
+          why += " (baseline: " + (ref->reason.empty() ? std::string("no reason given") : ref->reason) + ")";
+        Decided(Primary(w), Verdict::kSkipped, Reason::kSkippedInBoth,
+                std::string(options_.paired ? "base and head" : "baseline and current run") +
+                    ": skipped" + why);
+        return;
+      }
       Decided(Primary(w), Verdict::kSkipped, reason,
               where + ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason));
       return;

@@ -74,6 +74,7 @@ const char* ToString(Reason r) {
     case Reason::kCurrentSkipped: return "current_skipped";
     case Reason::kBaselineFailed: return "baseline_failed";
     case Reason::kBaselineSkipped: return "baseline_skipped";
+    case Reason::kSkippedInBoth: return "skipped_in_both";
     case Reason::kCodeUnchanged: return "code_unchanged";
   }
   return "?";

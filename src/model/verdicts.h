@@ -70,6 +70,10 @@ enum class Reason {
   kCurrentSkipped,
   kBaselineFailed,
   kBaselineSkipped,
+  /// Skipped in the baseline and in this run alike (an nvbench type
+  /// combination it skips, a benchmark that needs hardware neither had):
+  /// nothing changed, so reports fold it away like an unchanged result.
+  kSkippedInBoth,
   /// The code did not change: a static workload whose kernels all hold the
   /// baseline's SASS (unchanged), or a workload `gate` did not measure for
   /// that reason (skip_unchanged; skipped).

@@ -126,10 +126,14 @@ void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptio
                   nullptr,
                   "",
                   {}});
-  int folded = 0;
+  int folded = 0, skipped_in_both = 0;
   for (const MetricVerdict* m : shown) {
     if (m->verdict == Verdict::kUnchanged && !options.verbose) {
       ++folded;
+      continue;
+    }
+    if (m->reason == Reason::kSkippedInBoth && !options.verbose) {
+      ++skipped_in_both;
       continue;
     }
     // What could have been seen tells something where nothing moved.
@@ -159,9 +163,13 @@ void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptio
   } else if (verdicts.metrics.empty()) {
     out += "No results were compared.\n";
   }
-  if (folded > 0) {
-    out += std::to_string(folded) + " unchanged result" + (folded == 1 ? "" : "s") +
-           " not listed (verbose output lists them).\n";
+  if (folded > 0 || skipped_in_both > 0) {
+    std::string what;
+    if (folded > 0) what = std::to_string(folded) + " unchanged result" + (folded == 1 ? "" : "s");
+    if (skipped_in_both > 0)
+      what += (what.empty() ? "" : " and ") + std::to_string(skipped_in_both) + " result" +
+              (skipped_in_both == 1 ? "" : "s") + " skipped in both runs";
+    out += what + " not listed (verbose output lists them).\n";
   }
 }
 

@@ -60,22 +60,25 @@ std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOption
   std::string md = RenderMarkdown(verdicts, options);
   if (md.size() <= kGithubStepSummaryLimit) return md;
 
-  // Drop the unchanged rows first (they are folded away anyway); the
-  // headline and what could have been seen still describe every result.
+  // Drop the folded rows first (unchanged, skipped in both runs: they are
+  // collapsed anyway); the headline and what could have been seen still
+  // describe every result.
   ReportView view = BuildView(verdicts);
-  size_t dropped = 0;
+  std::string dropped;
   for (auto it = view.sections.begin(); it != view.sections.end();) {
-    if (it->id != "unchanged") {
+    if (!it->folded) {
       ++it;
       continue;
     }
-    dropped += it->table.rows.size();
+    const std::string n = std::to_string(it->table.rows.size());
+    dropped += (dropped.empty() ? "" : " and ") +
+               (it->id == "unchanged" ? n + " unchanged results" : n + " results " + LowerFirst(it->title));
     it = view.sections.erase(it);
   }
   md = RenderMarkdownView(view);
-  if (dropped > 0) {
-    md += "\n" + std::to_string(dropped) +
-          " unchanged results are not listed to fit GitHub's step summary size limit; the JSON, "
+  if (!dropped.empty()) {
+    md += "\n" + dropped +
+          " are not listed to fit GitHub's step summary size limit; the JSON, "
           "JUnit and HTML reports have every row.\n";
   }
   if (md.size() <= kGithubStepSummaryLimit) return md;

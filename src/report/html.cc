@@ -467,7 +467,7 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
     const std::string count = std::to_string(s.table.rows.size());
     out += "<section class=\"" + EscapeHtml(s.id) + " tone-" + ToneName(s.tone) + "\">\n";
     if (s.folded) {
-      out += "<details>\n<summary>" + count + " " + EscapeHtml(s.id) + "</summary>\n";
+      out += "<details>\n<summary>" + count + " " + EscapeHtml(LowerFirst(s.title)) + "</summary>\n";
       AppendTable(out, s.table);
       out += "</details>\n";
     } else {

@@ -278,6 +278,7 @@ constexpr Reason kReasons[] = {
     Reason::kCurrentSkipped,
     Reason::kBaselineFailed,
     Reason::kBaselineSkipped,
+    Reason::kSkippedInBoth,
     Reason::kCodeUnchanged,
 };
 static_assert(std::size(kReasons) == static_cast<size_t>(Reason::kCodeUnchanged) + 1,

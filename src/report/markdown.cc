@@ -80,7 +80,7 @@ std::string RenderMarkdownView(const ReportView& view) {
   for (const ViewSection& s : view.sections) {
     const std::string count = std::to_string(s.table.rows.size());
     if (s.folded) {
-      out += "\n<details>\n<summary>" + count + " " + s.id +
+      out += "\n<details>\n<summary>" + count + " " + EscapeMarkdown(LowerFirst(s.title)) +
              "</summary>\n\n";
       AppendTable(out, s.table);
       out += "\n</details>\n";

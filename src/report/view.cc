@@ -286,7 +286,7 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
 void AddSections(const Verdicts& verdicts, ReportView* view) {
   const std::optional<double> need = verdicts.require_detectable;
   std::vector<const MetricVerdict*> failed, regressions, improvements, inconclusive, other,
-      unchanged;
+      unchanged, skipped_in_both;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (FailedToRun(*m)) {
       failed.push_back(m);
@@ -297,7 +297,8 @@ void AddSections(const Verdicts& verdicts, ReportView* view) {
       case Verdict::kImprovement: improvements.push_back(m); break;
       case Verdict::kInconclusive: inconclusive.push_back(m); break;
       case Verdict::kUnchanged: unchanged.push_back(m); break;
-      default: other.push_back(m);
+      default:
+        (m->reason == Reason::kSkippedInBoth ? skipped_in_both : other).push_back(m);
     }
   }
   using C = Column;
@@ -343,6 +344,11 @@ void AddSections(const Verdicts& verdicts, ReportView* view) {
                       C::kValues},
                      need),
          {}});
+  }
+  if (!skipped_in_both.empty()) {
+    view->sections.push_back(
+        {"skipped-in-both", "Skipped in both runs", true, Tone::kNeutral,
+         ResultTable(skipped_in_both, {C::kWorkload, C::kMetric, C::kNote}, need), {}});
   }
 }
 
@@ -531,6 +537,7 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
     case Reason::kCurrentSkipped: return sentence_or("skipped in this run");
     case Reason::kBaselineFailed: return sentence_or("failed in the baseline");
     case Reason::kBaselineSkipped: return sentence_or("skipped in the baseline");
+    case Reason::kSkippedInBoth: return sentence_or("skipped in the baseline and in this run");
     case Reason::kCodeUnchanged:
       return m.verdict == Verdict::kSkipped ? sentence_or("not run: its code is unchanged")
                                             : "code unchanged (same SASS)";
@@ -561,6 +568,13 @@ std::string FullNoteText(const MetricVerdict& m, std::optional<double> require_d
 std::string SentenceCase(std::string text) {
   if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') {
     text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  }
+  return text;
+}
+
+std::string LowerFirst(std::string text) {
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
   }
   return text;
 }

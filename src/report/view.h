@@ -97,6 +97,10 @@ std::string FullNoteText(const MetricVerdict& m, std::optional<double> require_d
 /// with a view text ("policy requires ..." -> "Policy requires ...").
 std::string SentenceCase(std::string text);
 
+/// `text` with its first letter lower-cased (ASCII): a section title inside a
+/// sentence ("Skipped in both runs" -> "38 skipped in both runs").
+std::string LowerFirst(std::string text);
+
 /// Column label of the interval: "Change [95% CI]" when every row shares the
 /// confidence level, else "Change [CI]".
 std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows);
@@ -175,10 +179,13 @@ const char* ToneName(Tone tone);
 
 /// One group of results.
 struct ViewSection {
-  /// "failed", "regressions", "improvements", "inconclusive", "other", "unchanged"
+  /// "failed", "regressions", "improvements", "inconclusive", "other",
+  /// "unchanged", "skipped-in-both"
   std::string id;
   std::string title;    ///< "Regressions"
-  bool folded = false;  ///< shown collapsed (unchanged results)
+  /// Shown collapsed (unchanged results; results skipped in both runs), under
+  /// "<count> <title in lower case>".
+  bool folded = false;
   Tone tone = Tone::kNeutral;
   ViewTable table;
   /// Regressions: what the rules say about each (SuggestionsExplaining), as

@@ -966,9 +966,18 @@ TEST(CompareJudge, SkippedOrEmptyIsNeverASilentPass) {
   Results cur = base;
   Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
   ASSERT_EQ(v.Count(Verdict::kSkipped), 2);
-  EXPECT_EQ(Find(v, "saxpy", "time")->reason, Reason::kCurrentSkipped);
+  // Skipped alike on both sides: said so, for the reports to fold away.
+  EXPECT_EQ(Find(v, "saxpy", "time")->reason, Reason::kSkippedInBoth);
+  EXPECT_EQ(Find(v, "saxpy", "time")->sentence,
+            "baseline and current run: skipped: backend cuda requested but no CUDA device");
   EXPECT_EQ(v.outcome, Outcome::kNotJudged);
   EXPECT_EQ(ExitCodeFor(v), 0);
+  // A different reason on the baseline's side is named.
+  Results other_reason = base;
+  other_reason.workloads[0].reason = "needs 2 GPUs";
+  EXPECT_EQ(Find(Compare({other_reason}, cur, DefaultPolicy(), Opts()), "saxpy", "time")->sentence,
+            "baseline and current run: skipped: backend cuda requested but no CUDA device "
+            "(baseline: needs 2 GPUs)");
 
   // Measured on the baseline's machine, skipped on this one: still nothing.
   Results measured = MakeResults({Workload("saxpy", 1e-3)});

@@ -30,6 +30,33 @@ TEST(ReportConsole, RegressionsFirstAndSummaryLast) {
   EXPECT_EQ(text.substr(text.size() - last.size()), last);
 }
 
+// A benchmark skipped in both runs (nvbench skips type combinations in every
+// run) is no news: one count line, like the unchanged, unless verbose.
+TEST(ReportConsole, ResultsSkippedInBothRunsAreFolded) {
+  Verdicts v = PassVerdicts();
+  MetricVerdict skipped;
+  skipped.workload = "sweep/In=I8 Out=I8";
+  skipped.metric = "time";
+  skipped.verdict = Verdict::kSkipped;
+  skipped.reason = Reason::kSkippedInBoth;
+  skipped.sentence = "baseline and current run: skipped: skipped by nvbench: Not a conversion";
+  v.metrics.push_back(skipped);
+  skipped.workload = "sweep/In=I16 Out=I8";
+  v.metrics.push_back(skipped);
+  MetricVerdict lost = skipped;
+  lost.workload = "lost";
+  lost.reason = Reason::kCurrentSkipped;
+  lost.sentence = "current run: skipped: no CUDA device";
+  v.metrics.push_back(lost);
+  const std::string text = RenderConsole(v);
+  EXPECT_EQ(text.find("sweep/In=I8"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 results skipped in both runs not listed"), std::string::npos) << text;
+  EXPECT_NE(text.find("lost"), std::string::npos) << text;  // skipped only now: listed
+  ReportOptions verbose;
+  verbose.verbose = true;
+  EXPECT_NE(RenderConsole(v, verbose).find("sweep/In=I8 Out=I8"), std::string::npos);
+}
+
 TEST(ReportConsole, ColumnsAreAligned) {
   ReportOptions verbose;
   verbose.verbose = true;

@@ -42,6 +42,25 @@ TEST(ReportMarkdown, SummaryLineComesFirst) {
             "0 inconclusive");
 }
 
+TEST(ReportMarkdown, ResultsSkippedInBothRunsAreFoldedAfterTheUnchanged) {
+  Verdicts v = MixedVerdicts();
+  MetricVerdict skipped;
+  skipped.workload = "sweep|<b>";
+  skipped.metric = "time";
+  skipped.verdict = Verdict::kSkipped;
+  skipped.reason = Reason::kSkippedInBoth;
+  skipped.sentence = "baseline and current run: skipped: skipped by nvbench";
+  v.metrics.push_back(skipped);
+  const std::string md = RenderMarkdown(v);
+  const size_t unchanged = md.find("<summary>2 unchanged</summary>");
+  const size_t both = md.find("<details>\n<summary>1 skipped in both runs</summary>");
+  ASSERT_NE(both, std::string::npos) << md;
+  EXPECT_LT(unchanged, both);
+  EXPECT_NE(md.find("| sweep\\|&lt;b&gt; | time |", both), std::string::npos) << md;
+  // Not among the skipped results that are news.
+  EXPECT_NE(md.find("New, removed, skipped and incomparable (4)"), std::string::npos) << md;
+}
+
 TEST(ReportMarkdown, RegressionsFirstAndUnchangedFolded) {
   const std::string md = RenderMarkdown(MixedVerdicts());
   const size_t reg = md.find("### :x: Regressions (3)");

@@ -182,7 +182,7 @@ TEST(ReportView, EveryReasonHasAShortNoteWithoutTheInterval) {
     // repeats the interval.
     const bool keeps_cause = r == Reason::kNone || r == Reason::kCurrentFailed ||
                              r == Reason::kCurrentSkipped || r == Reason::kBaselineFailed ||
-                             r == Reason::kBaselineSkipped;
+                             r == Reason::kBaselineSkipped || r == Reason::kSkippedInBoth;
     EXPECT_EQ(note.find("[-3.0%, +9.0%]") != std::string::npos, keeps_cause) << note;
     EXPECT_LT(note.size(), 80u) << note;
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "harness/interrupt.h"
 #include "util/fd_streambuf.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
@@ -130,5 +131,6 @@ int main(int argc, char** argv) {
   std::cout.rdbuf(out);
   gpugate::InstallWorkflowCommandGuard();
   CatchWriteSignals();
+  gpugate::InstallInterruptHandling();
   return FinishStandardOutput(*out, Dispatch(std::vector<std::string>(argv + 1, argv + argc)));
 }

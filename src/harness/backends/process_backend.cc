@@ -22,6 +22,7 @@
 #include <set>
 
 #include "cupti/profile.h"
+#include "harness/interrupt.h"
 #include "harness/process_tree.h"
 
 extern char** environ;
@@ -97,11 +98,14 @@ bool HasExited(pid_t pid) {
 }
 
 // Waits up to `seconds` for the child to exit, draining stderr meanwhile.
-// Returns true when it exited.
-bool WaitForExit(pid_t pid, int pidfd, Fd& err, bool& err_open, TailBuffer& tail, double seconds) {
+// Returns true when it exited. With `stop_on_interrupt`, also returns (false
+// unless it exited) as soon as gpugate was asked to end (interrupt.h).
+bool WaitForExit(pid_t pid, int pidfd, Fd& err, bool& err_open, TailBuffer& tail, double seconds,
+                 bool stop_on_interrupt = true) {
   const double deadline = SteadyNow() + seconds;
   for (;;) {
     if (pidfd < 0 && HasExited(pid)) return true;
+    if (stop_on_interrupt && PendingInterrupt() != 0) return HasExited(pid);
     const double remaining = deadline - SteadyNow();
     if (remaining <= 0) return pidfd >= 0 ? HasExited(pid) : false;
     // With a pidfd, poll sleeps until exit or output; without one, it wakes
@@ -305,7 +309,15 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   SubreaperScope subreaper;
   pid_t pid = -1;
   const double start = SteadyNow();
-  int rc = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
+  // The child's group is named for the interrupt handler before a signal can
+  // arrive: a signal that ends gpugate ends the workload too (interrupt.h).
+  std::optional<ChildGroupGuard> group;
+  int rc = 0;
+  {
+    InterruptsBlocked blocked;
+    rc = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
+    if (rc == 0) group.emplace(pid);
+  }
   if (rc != 0) {
     return ToolError("cannot run '" + command.argv[0] + "': " + std::strerror(rc));
   }
@@ -317,6 +329,22 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   bool err_open = true;
   bool exited = WaitForExit(pid, pidfd.get(), err_read, err_open, tail, std::max(0.0, timeout_seconds));
   double end = SteadyNow();
+  if (PendingInterrupt() != 0) {
+    // gpugate is asked to end: the handler has sent the group SIGTERM. Give
+    // it the grace period, kill what is left, end what it left behind, reap
+    // it, and end gpugate by the same signal.
+    if (!exited)
+      WaitForExit(pid, pidfd.get(), err_read, err_open, tail, options.term_grace_seconds,
+                  /*stop_on_interrupt=*/false);
+    ::killpg(pid, SIGKILL);
+    WaitUntilExited(pid);
+    EndLeftovers(pid, LeftoverOptions{options.term_grace_seconds});
+    group.reset();
+    int ignored = 0;
+    while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
+    }
+    DieOfPendingInterrupt();
+  }
   if (!exited) {
     // Timed out: terminate the whole group, give it a grace period, then
     // SIGKILL everything left. The leader is not reaped yet, so the group id
@@ -336,6 +364,7 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   int status = 0;
   rusage usage;
   std::memset(&usage, 0, sizeof usage);
+  group.reset();  // before the reap: from then on the id may name another group
   while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
   out.wall_seconds = end - start;

@@ -1,0 +1,110 @@
+// Signals that end gpugate end the workload it runs too (interrupt.h).
+#include "harness/interrupt.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace gpugate {
+
+namespace {
+
+// Groups of the workload processes running now. A fixed array of atomics:
+// the handler may only read lock-free state. Workloads run one at a time;
+// the spare slots cover nested helpers (a profiler's probe run).
+constexpr int kSlots = 8;
+std::atomic<pid_t> g_groups[kSlots];
+std::atomic<int> g_pending{0};
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+void EndNow(int sig) {
+  ::signal(sig, SIG_DFL);
+  // Blocked while the handler runs: delivered, with its default action, as
+  // soon as the handler returns.
+  ::raise(sig);
+}
+
+void OnInterrupt(int sig) {
+  const int saved_errno = errno;
+  const bool again = g_pending.load() != 0;
+  bool any = false;
+  for (auto& g : g_groups) {
+    const pid_t pgid = g.load();
+    if (pgid <= 0) continue;
+    any = true;
+    ::kill(-pgid, again ? SIGKILL : SIGTERM);
+  }
+  if (!any || again) {
+    EndNow(sig);
+  } else {
+    g_pending.store(sig);
+  }
+  errno = saved_errno;
+}
+
+}  // namespace
+
+void InstallInterruptHandling() {
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  for (int sig : kSignals) sigaddset(&action.sa_mask, sig);
+  action.sa_flags = SA_RESTART;
+  for (int sig : kSignals) {
+    // A signal the caller ignores (nohup, a shell's background job) stays
+    // ignored.
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
+int PendingInterrupt() { return g_pending.load(); }
+
+void DieOfPendingInterrupt() {
+  const int sig = g_pending.load();
+  if (sig == 0) return;
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+  const std::string line = std::string("gpugate: interrupted by ") + name +
+                           ": the running workload and what it started were ended\n";
+  ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
+  ::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  ::raise(sig);
+  ::_exit(128 + sig);  // not reached: the default action of these signals ends the process
+}
+
+InterruptsBlocked::InterruptsBlocked() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : kSignals) sigaddset(&set, sig);
+  ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+InterruptsBlocked::~InterruptsBlocked() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+ChildGroupGuard::ChildGroupGuard(pid_t pgid) {
+  if (pgid <= 0) return;
+  for (int i = 0; i < kSlots; ++i) {
+    pid_t empty = 0;
+    if (g_groups[i].compare_exchange_strong(empty, pgid)) {
+      slot_ = i;
+      return;
+    }
+  }
+}
+
+void ChildGroupGuard::Release() {
+  if (slot_ >= 0) g_groups[slot_].store(0);
+  slot_ = -1;
+}
+
+}  // namespace gpugate

@@ -440,6 +440,8 @@ class Comparer {
     out_.policy_name = policy_.name;
     out_.fdr_q = policy_.defaults.fdr_q;
     out_.require_detectable = policy_.defaults.require_detectable;
+    out_.inconclusive_fails = policy_.defaults.on_inconclusive == OnInconclusive::kFail;
+    out_.incomparable_fails = policy_.defaults.on_incomparable == OnInconclusive::kFail;
     out_.baseline_label = !options_.baseline_label.empty() ? options_.baseline_label
                                                            : Reference().run.run_id;
     if (runs_.size() > 1 && options_.baseline_label.empty())

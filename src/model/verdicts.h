@@ -231,6 +231,11 @@ struct Verdicts {
   std::vector<std::string> warnings;   ///< expired waivers, noisy baselines, ...
   /// The policy's require_detectable (fraction), when set.
   std::optional<double> require_detectable;
+  /// The policy makes an undecided result (on_inconclusive: fail) or an
+  /// incomparable one (on_incomparable: fail) the outcome `inconclusive`
+  /// (exit 4): the reports mark those results as what failed.
+  bool inconclusive_fails = false;
+  bool incomparable_fails = false;
   Outcome outcome = Outcome::kPass;
 
   int Count(Verdict v) const {

@@ -414,6 +414,8 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
   Field(w, "policy_name", verdicts.policy_name);
   Field(w, "fdr_q", verdicts.fdr_q);
   Field(w, "require_detectable", verdicts.require_detectable);
+  Field(w, "inconclusive_fails", verdicts.inconclusive_fails);
+  Field(w, "incomparable_fails", verdicts.incomparable_fails);
   Field(w, "outcome", ToString(verdicts.outcome));
   w.Key("counts");
   w.StartObject();
@@ -492,6 +494,8 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
   d.String(root, "", "policy_name", &out.policy_name);
   d.Double(root, "", "fdr_q", &out.fdr_q);
   d.OptionalDouble(root, "", "require_detectable", &out.require_detectable);
+  d.Bool(root, "", "inconclusive_fails", &out.inconclusive_fails);
+  d.Bool(root, "", "incomparable_fails", &out.incomparable_fails);
   d.Enumerated(root, "", "outcome", kOutcomes, "outcome", &out.outcome);
   d.Bool(root, "", "environment_matches", &out.environment_matches);
   d.Array(root, "", "env_differences", [&](const JsonValue& v, const std::string& p) {

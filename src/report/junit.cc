@@ -15,18 +15,45 @@ constexpr const char* kEpoch = "1970-01-01T00:00:00";
 
 enum class CaseKind { kPass, kFailure, kError, kSkipped };
 
-CaseKind KindOf(const MetricVerdict& m, Outcome outcome) {
+// What a result is in JUnit. Only a decided result passes: undecided,
+// incomparable, skipped, new and removed results compared nothing, so they
+// are skipped, or failures where the policy asked for the certainty they
+// lack (the outcome `inconclusive`, exit 4).
+CaseKind KindOf(const MetricVerdict& m, const Verdicts& v) {
   if (FailedToRun(m)) return CaseKind::kError;
   if (FailsGate(m)) return CaseKind::kFailure;
+  const bool exit4 = v.outcome == Outcome::kInconclusive && m.severity != Severity::kOff;
   if (m.verdict == Verdict::kInconclusive) {
-    // Undecided is never a pass: a failure when the policy asks for
-    // certainty, otherwise skipped (not judged).
-    return outcome == Outcome::kInconclusive ? CaseKind::kFailure : CaseKind::kSkipped;
+    // A verdicts file of an older gpugate names neither flag: then every
+    // undecided result is what made the outcome inconclusive.
+    const bool fails = v.inconclusive_fails || m.reason == Reason::kUndetectable ||
+                       !v.incomparable_fails;
+    return exit4 && fails ? CaseKind::kFailure : CaseKind::kSkipped;
   }
-  if (m.verdict == Verdict::kSkipped || m.verdict == Verdict::kIncomparable) {
+  if (m.verdict == Verdict::kIncomparable) {
+    return exit4 && v.incomparable_fails ? CaseKind::kFailure : CaseKind::kSkipped;
+  }
+  if (m.verdict == Verdict::kSkipped || m.verdict == Verdict::kNew ||
+      m.verdict == Verdict::kRemoved) {
     return CaseKind::kSkipped;
   }
   return CaseKind::kPass;
+}
+
+// A name on one line: a JUnit reporter prints it as a line of the CI log,
+// where a line feed would let the rest pose as a line of its own (a
+// workflow command). TAB, LF and CR become U+FFFD, like the other controls.
+std::string NameText(std::string s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += "\xEF\xBF\xBD";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 std::string Num(double v) {
@@ -128,7 +155,7 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
   const std::vector<const MetricVerdict*> ordered = OrderedMetrics(verdicts);
   int failures = 0, errors = 0, skipped = 0;
   for (const MetricVerdict* m : ordered) {
-    const CaseKind k = KindOf(*m, verdicts.outcome);
+    const CaseKind k = KindOf(*m, verdicts);
     failures += k == CaseKind::kFailure;
     errors += k == CaseKind::kError;
     skipped += k == CaseKind::kSkipped;
@@ -153,27 +180,27 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
   if (need) property("gpugate.require_detectable", Num(*need));
   property("gpugate.schema", verdicts.schema);
   if (!verdicts.tool_version.empty()) property("gpugate.tool_version", verdicts.tool_version);
-  property("gpugate.baseline", verdicts.baseline_label);
-  property("gpugate.current", verdicts.current_label);
+  property("gpugate.baseline", NameText(verdicts.baseline_label));
+  property("gpugate.current", NameText(verdicts.current_label));
   property("gpugate.policy", verdicts.policy_name);
   property("gpugate.fdr_q", Num(verdicts.fdr_q));
   property("gpugate.environment_matches", verdicts.environment_matches ? "true" : "false");
   for (const auto& d : verdicts.env_differences) {
-    property("gpugate.env." + (d.field.empty() ? std::string("?") : d.field),
-             d.baseline + " -> " + d.current);
+    property("gpugate.env." + (d.field.empty() ? std::string("?") : NameText(d.field)),
+             NameText(d.baseline + " -> " + d.current));
   }
   for (const MetricVerdict* m : ordered) {
-    property(m->metric + " " + m->workload, Statistics(*m));
+    property(NameText(m->metric + " " + m->workload), Statistics(*m));
   }
   out += "    </properties>\n";
 
   std::string system_out;
   for (const MetricVerdict* m : ordered) {
-    const std::string classname = "gpugate." + m->metric;
+    const std::string classname = "gpugate." + NameText(m->metric);
     out += "    <testcase classname=\"" + EscapeXml(classname) + "\" name=\"" +
-           EscapeXml(m->workload) + "\" time=\"0\"";
+           EscapeXml(NameText(m->workload)) + "\" time=\"0\"";
     const std::string note = NoteText(*m, need);
-    switch (KindOf(*m, verdicts.outcome)) {
+    switch (KindOf(*m, verdicts)) {
       case CaseKind::kFailure:
         out += ">\n      <failure type=\"" + std::string(ToString(m->verdict)) + "\" message=\"" +
                EscapeXml(note) + "\">" + EscapeXmlText(Detail(*m, need) + Explains(verdicts, *m)) +

@@ -59,9 +59,9 @@ TEST(ReportJunit, SchemaValidationCatchesABrokenDocument) {
 TEST(ReportJunit, CountsFailuresAndSkips) {
   const std::string xml = RenderJunit(MixedVerdicts());
   // 13 results; only the unwaived fail-severity regression fails; skipped,
-  // incomparable and inconclusive (not judged) are skipped; warn-only and
-  // waived pass.
-  EXPECT_NE(xml.find("tests=\"13\" failures=\"1\" errors=\"0\" skipped=\"4\""), std::string::npos)
+  // incomparable, inconclusive (not judged), new and removed are skipped;
+  // warn-only and waived pass.
+  EXPECT_NE(xml.find("tests=\"13\" failures=\"1\" errors=\"0\" skipped=\"6\""), std::string::npos)
       << xml;
   // The message is the short note; the body has the numbers and the sentence.
   EXPECT_NE(xml.find("<testcase classname=\"gpugate.time\" name=\"saxpy/16M\" time=\"0\">\n"
@@ -99,6 +99,60 @@ TEST(ReportJunit, InconclusiveFailsOnlyWhenTheOutcomeSaysSo) {
   v.outcome = Outcome::kPass;
   EXPECT_NE(RenderJunit(v).find("failures=\"0\""), std::string::npos);
   EXPECT_EQ(RenderJunit(v).find("<failure"), std::string::npos);
+}
+
+// on_incomparable: fail makes the incomparable results what failed (exit 4),
+// not the undecided ones the policy lets pass.
+TEST(ReportJunit, IncomparableFailsWhereThePolicySaysSo) {
+  Verdicts v = MismatchVerdicts();
+  v.incomparable_fails = true;
+  const std::string xml = RenderJunit(v);
+  EXPECT_NE(xml.find("failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure type=\"incomparable\""), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("<failure type=\"inconclusive\""), std::string::npos) << xml;
+  v.inconclusive_fails = true;
+  EXPECT_NE(RenderJunit(v).find("failures=\"2\""), std::string::npos);
+  // Without the outcome inconclusive (the policy lets it pass): skipped.
+  v.outcome = Outcome::kNotJudged;
+  EXPECT_NE(RenderJunit(v).find("failures=\"0\" errors=\"0\" skipped=\"2\""), std::string::npos);
+}
+
+// New and removed results compared nothing: a run of only those (every
+// benchmark renamed, the wrong baseline) shows no passed testcase.
+TEST(ReportJunit, NewAndRemovedResultsAreSkippedNotPassed) {
+  Verdicts v;
+  v.outcome = Outcome::kNotJudged;
+  MetricVerdict m;
+  m.metric = "time";
+  m.workload = "BM_New";
+  m.verdict = Verdict::kNew;
+  m.reason = Reason::kNewWorkload;
+  v.metrics.push_back(m);
+  m.workload = "BM_Old";
+  m.verdict = Verdict::kRemoved;
+  m.reason = Reason::kRemovedWorkload;
+  v.metrics.push_back(m);
+  const std::string xml = RenderJunit(v);
+  EXPECT_NE(xml.find("tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"2\""), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<skipped message=\"new: not in the baseline\"/>"), std::string::npos) << xml;
+}
+
+// A reporter prints a testcase's name as a line of the CI log: a line feed
+// in a (kernel, benchmark) name must not start a line of its own there, and
+// a line of a failure's text must not start with a workflow command.
+TEST(ReportJunit, NamesStayOnOneLineAndNoLineIsAWorkflowCommand) {
+  Verdicts v = testing_fixtures::ErrorVerdicts();
+  v.metrics[0].workload = "k\n::error::forged\ttab\r";
+  v.metrics[0].metric = "kernel:a\nb";
+  v.metrics[0].sentence = "current run: failed: stderr (last lines):\n  ::error::pwned\n##[error]old";
+  const std::string xml = RenderJunit(v);
+  EXPECT_NE(xml.find("name=\"k\uFFFD::error::forged\uFFFDtab\uFFFD\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("classname=\"gpugate.kernel:a\uFFFDb\""), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("\n::"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("\n  ::"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("##["), std::string::npos) << xml;
+  EXPECT_NE(xml.find("\n  &#58;:error::pwned"), std::string::npos) << xml;
 }
 
 TEST(ReportJunit, AFailedWorkloadIsAnError) {

@@ -200,14 +200,20 @@ std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace) {
   std::string out;
   out.reserve(s.size() + s.size() / 8);
   size_t i = 0;
+  // Only spaces and tabs since the last raw line feed: a CI step that prints
+  // the file would read "::name::" here as a workflow command.
+  bool line_start = true;
   while (i < s.size()) {
     const CodePoint c = Decode(s, i);
+    const bool was_line_start = line_start;
+    line_start = (line_start && (c.cp == ' ' || c.cp == '\t')) || (raw_whitespace && c.cp == '\n');
     if (!c.valid || !IsXmlChar(c.cp) || IsC1(c.cp) || c.cp == 0x7F) {
       out += kReplacement;
     } else if (IsBidiControl(c.cp)) {
       out += VisibleCodePoint(c.cp);
-    } else if (StartsLegacyCommand(s, i)) {
-      out += "&#35;";
+    } else if (StartsLegacyCommand(s, i) ||
+               (was_line_start && c.cp == ':' && i + 1 < s.size() && s[i + 1] == ':')) {
+      out += c.cp == '#' ? "&#35;" : "&#58;";
     } else {
       switch (c.cp) {
         case '&': out += "&amp;"; break;

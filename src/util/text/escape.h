@@ -43,7 +43,10 @@ std::string EscapeMarkdown(std::string_view text,
 /// entities, TAB/LF/CR become character references (so attribute value
 /// normalisation keeps them), and characters XML 1.0 forbids (C0 controls
 /// other than TAB/LF/CR, U+FFFE, U+FFFF) become U+FFFD. Safe to use in
-/// CDATA-free text: "]]>" cannot survive because '>' is escaped.
+/// CDATA-free text: "]]>" cannot survive because '>' is escaped. A file a CI
+/// step prints must not hold workflow commands: "##[" is written "&#35;#[",
+/// and "::" at the start of the text or of a raw line (after spaces or tabs)
+/// "&#58;:".
 std::string EscapeXml(std::string_view text);
 
 /// Like EscapeXml, but keeps LF and TAB as raw characters (for element text,

@@ -37,6 +37,10 @@ TEST(TextEscape, XmlEscapesMarkupAndQuotes) {
 TEST(TextEscape, XmlKeepsWhitespaceAsReferences) {
   EXPECT_EQ(EscapeXml("a\tb\nc\rd"), "a&#9;b&#10;c&#13;d");
   EXPECT_EQ(EscapeXmlText("a\tb\nc\rd"), "a\tb\nc&#13;d");
+  // "::" starting a line (after spaces or tabs) of a printed file would be a
+  // workflow command; elsewhere it is left alone.
+  EXPECT_EQ(EscapeXmlText("::a\n \t::b c::d\n:x"), "&#58;:a\n \t&#58;:b c::d\n:x");
+  EXPECT_EQ(EscapeXml("a\n::b"), "a&#10;::b");  // no raw line feed: no line start
 }
 
 TEST(TextEscape, XmlReplacesCharactersXml10Forbids) {

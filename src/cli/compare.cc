@@ -109,6 +109,15 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   for (const std::string& path : current_paths) {
     Result<Results> run = LoadRun(path, ingest);
     if (!run.ok()) return ReportError(run.error());
+    // Several current files are separate runs: the same run twice (the same
+    // file, or a copy: other tools' files get their run id from their
+    // content) would count its evidence twice and halve its p-values.
+    for (size_t i = 0; i < current.size(); ++i) {
+      if (!run->run.run_id.empty() && run->run.run_id == current[i].run.run_id)
+        return ReportError(InputError(
+            path + ": the same run as " + current_paths[i] + " (run id " + run->run.run_id +
+            "): several current files must be separate runs of the code, each given once"));
+    }
     current.push_back(std::move(run).value());
   }
   // --env-key names the class of files that carry none (other tools' JSON).

@@ -448,6 +448,22 @@ class Comparer {
       out_.baseline_label += " (history of " + std::to_string(runs_.size()) + " runs)";
     out_.current_label =
         !options_.current_label.empty() ? options_.current_label : current_.run.run_id;
+    // A history that already holds the current run (compared after `baseline
+    // update` added it) compares that run with itself too: a change then
+    // reads smaller than it is.
+    if (runs_.size() > 1) {
+      for (const Results& c : current_runs_) {
+        if (c.run.run_id.empty()) continue;
+        for (const Results& b : runs_) {
+          if (b.run.run_id != c.run.run_id) continue;
+          out_.warnings.push_back("the current run " + c.run.run_id +
+                                  " is also in the baseline history, so it was compared with "
+                                  "itself too and a change reads smaller than it is; compare "
+                                  "before `gpugate baseline update` adds the run");
+          break;
+        }
+      }
+    }
   }
 
   void CheckEnvironment() {

@@ -79,6 +79,24 @@ TEST_F(CompareCliTest, SeveralCurrentRunsAreReplicationUnits) {
   auto bad = RunGpugate({"compare", hist, dir_ + "/slow.json", dir_ + "/missing.json"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("missing.json"), std::string::npos) << bad.err;
+  // The same run twice (the same file, or a copy) is one run, not two: its
+  // evidence would count twice.
+  std::filesystem::copy_file(dir_ + "/s21.json", dir_ + "/copy.json");
+  for (const std::string& again : {dir_ + "/s21.json", dir_ + "/copy.json"}) {
+    auto twice = RunGpugate({"compare", hist, dir_ + "/s21.json", again});
+    EXPECT_EQ(twice.exit_code, 2) << twice.out;
+    EXPECT_NE(twice.err.find("gpugate: error: " + again + ": the same run as " + dir_ +
+                             "/s21.json (run id "),
+              std::string::npos)
+        << twice.err;
+  }
+  // A history that already holds the current run says so.
+  auto inside = RunGpugate({"compare", hist, dir_ + "/b21.json"});
+  EXPECT_NE(inside.out.find("is also in the baseline history, so it was compared with itself too"),
+            std::string::npos)
+      << inside.out;
+  auto outside = RunGpugate({"compare", hist, dir_ + "/b23.json"});
+  EXPECT_EQ(outside.out.find("is also in the baseline history"), std::string::npos) << outside.out;
 }
 
 TEST_F(CompareCliTest, SlowdownFailsAndWritesEveryReport) {

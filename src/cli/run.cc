@@ -120,7 +120,8 @@ int RunCommand(const CommandSpec& self, const Args& args) {
       ("seed", po::value<uint64_t>()->default_value(0),
        "extra seed for synthetic workloads (0 = the suite's seeds)")
       ("run-id", po::value<std::string>(),
-       "run id to record (default: random); shards of one run must share it to be merged")
+       "run id to record: 1 to 128 letters, digits or . _ : + - (default: random); shards of one "
+       "run must share it to be merged")
       ("device-profile", po::value<std::string>(),
        "device profile (gpugate calibrate): add each workload's and kernel's roofline regime "
        "and % of roof to the results (needs work counts)")
@@ -134,6 +135,17 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
+  // A run id names the run in histories, merges and reports: one token of
+  // letters, digits and . _ : + - (the random default is 32 hex digits).
+  if (vm.count("run-id")) {
+    const std::string id = vm["run-id"].as<std::string>();
+    const bool fits = !id.empty() && id.size() <= 128 &&
+                      id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                           "0123456789._:+-") == std::string::npos;
+    if (!fits)
+      return ReportError(InputError("--run-id '" + id +
+                                    "': a run id is 1 to 128 letters, digits or . _ : + -"));
+  }
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
     return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'"));

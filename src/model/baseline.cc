@@ -445,7 +445,7 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
                       std::to_string(skipped) + " skipped, " + std::to_string(failed) +
                       " failed): nothing to add to the history, which is left unchanged");
   for (const auto& old : baseline.runs)
-    if (!run.run.run_id.empty() && old.run.run_id == run.run.run_id)
+    if (old.run.run_id == run.run.run_id)
       return InputError("run '" + run.run.run_id + "' is already in the baseline");
 
   std::string key = EnvironmentKey(run.run.env);

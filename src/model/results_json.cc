@@ -497,7 +497,8 @@ void ReadRun(Decoder& d, const JsonValue& v, const Path& p, RunInfo* r) {
     if (std::optional<std::string> problem = NameProblem(r->suite))
       return d.Fail(*suite, p.Member("suite"), "suite name must be printable text: " + *problem);
   }
-  o.Required("run_id", &r->run_id);
+  if (const JsonValue* id = o.Required("run_id", &r->run_id); id && d.ok() && r->run_id.empty())
+    return d.Fail(*id, p.Member("run_id"), "a run id must not be empty");
   o.Required("time_utc", &r->time_utc);
   o.Required("time_unix_ns", &r->time_unix_ns);
   o.Optional("git_sha", &r->git_sha);

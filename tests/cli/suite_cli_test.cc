@@ -124,6 +124,35 @@ TEST(CliTest, RunFilterAndShardSelect) {
   testing::RemoveTree(dir);
 }
 
+// A run id names the run in a history, which keeps each id once: an empty
+// one (or one with controls) would make a history no command can read.
+TEST(CliTest, ARunIdIsOneTokenNeverEmpty) {
+  std::string dir = testing::MakeTempDir();
+  for (const std::string& bad : {std::string(""), std::string("a b"), std::string("x\x1b[2J"),
+                                 std::string(129, 'a')}) {
+    auto o = RunGpugate({"run", "examples/synthetic.yaml", "-o", dir + "/r.json", "-q",
+                         "--run-id", bad});
+    EXPECT_EQ(o.exit_code, 2) << bad;
+    EXPECT_NE(o.err.find("a run id is 1 to 128 letters, digits or . _ : + -"), std::string::npos)
+        << o.err;
+  }
+  // A results file with an empty id (written by hand, or by an older
+  // gpugate) is refused where it is read, before a history takes it.
+  auto o = RunGpugate({"run", "examples/synthetic.yaml", "-o", dir + "/r.json", "-q",
+                       "--run-id", "nightly-2026.11.28+1"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  std::string text = testing::ReadAll(dir + "/r.json");
+  const size_t at = text.find("\"run_id\": \"nightly-2026.11.28+1\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("\"run_id\": \"nightly-2026.11.28+1\"").size(), "\"run_id\": \"\"");
+  testing::WriteAll(dir + "/empty.json", text);
+  auto u = RunGpugate({"baseline", "update", "--results", dir + "/empty.json", "--baseline",
+                       dir + "/h.json"});
+  EXPECT_EQ(u.exit_code, 2);
+  EXPECT_NE(u.err.find("run.run_id: a run id must not be empty"), std::string::npos) << u.err;
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, ShardsOfOneRunIdMerge) {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> merge_args = {"merge"};

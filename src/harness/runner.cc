@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <cstdio>
 #include <utility>
 
@@ -351,6 +352,11 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
   BackendSet backends(options);
   const int total = static_cast<int>(workloads.size());
   bool used_gpu = false;
+  // Names are unique in a run. A benchmark program names its benchmarks
+  // itself, so "<workload>/<benchmark>" can take the name of another
+  // workload of the suite (a workload `d/BM_Sum` beside a gbench workload
+  // `d` that reports BM_Sum), known only once the program has run.
+  std::map<std::string, std::string> taken;  // name -> the workload that reported it
   for (int i = 0; i < total; ++i) {
     const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
     if (progress) progress->WorkloadStarted(spec, i, total);
@@ -372,7 +378,29 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
       if (progress) progress->WorkloadFinished(done.back());
     }
     NoteMetricsNotCollected(spec, &done);
-    for (WorkloadResult& r : done) results.workloads.push_back(std::move(r));
+    for (WorkloadResult& r : done) {
+      auto [it, fresh] = taken.emplace(r.name, spec.name);
+      if (!fresh) {
+        // The first keeps the name; this one is a failed result under a
+        // name of its own, so that the run stays readable and says why.
+        const std::string clash = r.name;
+        std::string name;
+        for (int n = 2; name.empty() || taken.count(name); ++n)
+          name = clash + " (duplicate " + std::to_string(n) + ")";
+        r.reason = (clash == spec.name
+                        ? "workload '" + clash + "' has the name workload '" + it->second +
+                              "' already reported"
+                        : "workload '" + spec.name + "' reported '" + clash +
+                              "', the name workload '" + it->second + "' already has") +
+                   "; names must be unique in a run: rename one of them (results kept under "
+                   "the first)";
+        r.status = WorkloadStatus::kFailed;
+        r.rounds.clear();
+        r.name = name;
+        taken.emplace(name, spec.name);
+      }
+      results.workloads.push_back(std::move(r));
+    }
   }
   if (used_gpu) {
     auto gpu = QueryCudaGpuInfo(0);

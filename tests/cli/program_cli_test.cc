@@ -63,6 +63,40 @@ TEST(ProgramCliTest, ValidateShowsTheCommandLineAndRunListsEveryBenchmark) {
   RemoveTree(dir);
 }
 
+// A program names its benchmarks: "<workload>/<benchmark>" can take the name
+// of another workload of the suite. The run stays readable (names unique)
+// and the clash is a failed workload that says what to rename.
+TEST(ProgramCliTest, ABenchmarkNameThatClashesWithAWorkloadIsAFailedResultNotABrokenFile) {
+  const std::string dir = MakeTempDir();
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+workloads:
+  - name: k
+    kind: gbench
+    argv: ["{bin}/gbench_kernels"]
+    filter: "BM_HashChain"
+    repetitions: 2
+    min_time: 0.01s
+    rounds: 1
+  - name: k/BM_HashChain/4096
+    kind: synthetic
+)yaml");
+  auto r = RunGpugate({"run", dir + "/s.yaml", "--bin", kExample + "/base", "-o", dir + "/r.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  auto results = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  const WorkloadResult& last = results->workloads.back();
+  EXPECT_EQ(last.name, "k/BM_HashChain/4096 (duplicate 2)");
+  EXPECT_EQ(last.status, WorkloadStatus::kFailed);
+  EXPECT_NE(last.reason.find("workload 'k/BM_HashChain/4096' has the name workload 'k' already "
+                             "reported; names must be unique in a run"),
+            std::string::npos)
+      << last.reason;
+  // The history takes the run; compare reads it.
+  auto u = RunGpugate({"baseline", "update", "--results", dir + "/r.json", "--baseline", dir + "/h.json"});
+  EXPECT_EQ(u.exit_code, 0) << u.err;
+  RemoveTree(dir);
+}
+
 TEST(ProgramCliTest, BinIsRequiredWhenTheSuiteUsesIt) {
   const std::string dir = MakeTempDir();
   WriteAll(dir + "/s.yaml", kGbenchSuite);

@@ -677,7 +677,12 @@ class Comparer {
     const WorkloadResult* cur_bad = w.status != WorkloadStatus::kOk ? &w : failed_confirmation_;
     if (ref == nullptr) ref = &w;  // a new workload that failed: reported as this run's failure
     if (cur_bad != nullptr || ref->status != WorkloadStatus::kOk) {
-      const bool current_side = cur_bad != nullptr;
+      // In A/B a base side that failed is this job's failure even when the
+      // head side was then not run (skipped): the base is named.
+      const bool base_failed_first = options_.paired && ref != &w &&
+                                     ref->status == WorkloadStatus::kFailed &&
+                                     (cur_bad == nullptr || cur_bad->status != WorkloadStatus::kFailed);
+      const bool current_side = cur_bad != nullptr && !base_failed_first;
       const WorkloadResult& bad = current_side ? *cur_bad : *ref;
       const bool failed = bad.status == WorkloadStatus::kFailed;
       // In A/B the base side ran in this job too: its failure is this job's.

@@ -182,10 +182,17 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     }
   }
   for (Pair& p : pairs) {
-    // A side that never ran (its partner failed first) inherits the failure.
+    // A side that never ran (its partner failed first) is skipped, saying
+    // so: the failure is its partner's, and the reports name that side.
     for (int s = 0; s < 2; ++s)
-      if (!p.started[s] && p.side[1 - s].status != WorkloadStatus::kOk)
-        AddRound(p.side[s], p.started[s], p.side[1 - s], p.side[1 - s].name, -1);
+      if (!p.started[s] && p.side[1 - s].status != WorkloadStatus::kOk) {
+        WorkloadResult never = p.side[1 - s];
+        never.status = WorkloadStatus::kSkipped;
+        never.reason = std::string("not run: the ") + (s == 1 ? "base" : "head") +
+                       " side ran first and " +
+                       (p.side[1 - s].status == WorkloadStatus::kFailed ? "failed" : "was skipped");
+        AddRound(p.side[s], p.started[s], never, never.name, -1);
+      }
     for (int s = 0; s < 2; ++s) {
       if (!p.started[s]) continue;
       Finish(p.side[s]);

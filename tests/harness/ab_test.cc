@@ -281,6 +281,42 @@ TEST(AbTest, FailedRoundIsAToolError) {
   EXPECT_EQ(ExitCodeFor(v), 3);
 }
 
+// The base build crashes in round 1. Whichever side the coin runs first, the
+// verdict names the base, and a head side that never ran is skipped, not
+// given the base's failure.
+TEST(AbTest, TheSideThatFailedIsNamedWhicheverRanFirst) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("p")};
+  int head_first_seen = 0, base_first_seen = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    AbOptions o;
+    o.rounds = 4;
+    o.seed = seed;
+    AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) {
+      WorkloadResult res = FakeRunner{}(s, side, r);
+      if (side == AbSide::kBase) {
+        res.status = WorkloadStatus::kFailed;
+        res.reason = "killed by signal SIGSEGV";
+        res.rounds.clear();
+      }
+      return std::vector{res};
+    });
+    const bool head_ran = !d.head.workloads.empty() &&
+                          d.head.workloads[0].status != WorkloadStatus::kSkipped;
+    (head_ran ? head_first_seen : base_first_seen) += 1;
+    if (!head_ran && !d.head.workloads.empty()) {
+      EXPECT_EQ(d.head.workloads[0].reason, "not run: the base side ran first and failed");
+    }
+    Verdicts v = Judge(d);
+    ASSERT_EQ(v.metrics.size(), 1u);
+    EXPECT_EQ(v.metrics[0].reason, Reason::kCurrentFailed);
+    EXPECT_EQ(v.metrics[0].sentence, "base: failed: killed by signal SIGSEGV") << seed;
+    EXPECT_EQ(ExitCodeFor(v), 3);
+  }
+  EXPECT_GT(head_first_seen, 0);  // both orders were drawn
+  EXPECT_GT(base_first_seen, 0);
+}
+
 TEST(AbTest, NotesOfEveryRoundAreKeptPerSide) {
   Suite suite;
   std::vector<WorkloadSpec> ws = {Synthetic("cmd")};

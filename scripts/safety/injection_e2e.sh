@@ -92,11 +92,14 @@ for mode in github plain; do
   if [ "$mode" = github ]; then export GITHUB_ACTIONS=true; else unset GITHUB_ACTIONS; fi
   rm -f hist.json
   run validate validate base.yaml
-  run run-base run base.yaml -o base.json --run-id 'run::stop-commands::r ##[x]'
-  # Fields a results file from a pull request can carry: hostile too.
+  run run-base run base.yaml -o base.json
+  run run-id run base.yaml -o bad_id.json --run-id 'run::stop-commands::r ##[x]'
+  # Fields a results file from a pull request can carry: hostile too
+  # (`run --run-id` takes one token only, so the run id is written here).
   python3 - <<'EOF2'
 import json
 d = json.load(open("base.json"))
+d["run"]["run_id"] = "run::stop-commands::r ##[x]"
 d["run"]["git_branch"] = "br\n::error::b\u202e"
 d["run"]["git_sha"] = "##[error]sha"
 d["run"]["environment"]["cpu_model"] = "cpu\x1b[2J::error::c"

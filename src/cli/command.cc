@@ -12,13 +12,33 @@ namespace gpugate {
 
 const char* Version() { return GPUGATE_VERSION; }
 
+namespace {
+
+// A message's later lines are indented (those that are not already), so that
+// no line of it can pass for a line of gpugate's own output ("PASS: ...",
+// "gpugate: error: ...") when it quotes a file name holding a line feed.
+std::string MessageLines(const std::string& message) {
+  const std::string text = EscapeTerminalLines(message);
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    if (text[i] == '\n' && i + 1 < text.size() && text[i + 1] != ' ' && text[i + 1] != '\t' &&
+        text[i + 1] != '\n')
+      out += "  ";
+  }
+  return out;
+}
+
+}  // namespace
+
 int ReportError(const Error& error) {
-  std::cerr << "gpugate: error: " << EscapeTerminalLines(error.message) << "\n";
+  std::cerr << "gpugate: error: " << MessageLines(error.message) << "\n";
   return static_cast<int>(error.code);
 }
 
 void ReportWarning(const std::string& message) {
-  std::cerr << "gpugate: warning: " << EscapeTerminalLines(message) << "\n";
+  std::cerr << "gpugate: warning: " << MessageLines(message) << "\n";
 }
 
 std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,

@@ -130,6 +130,14 @@ TEST_F(CompareCliTest, BadInputsExitTwo) {
   EXPECT_NE(truncated.err.find("garbage.json"), std::string::npos) << truncated.err;
   auto missing = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/nope.json"});
   EXPECT_EQ(missing.exit_code, 2);
+  // A file name with a line feed cannot make a line of the message pass for
+  // gpugate's own output: later lines are indented.
+  const std::string forged = dir_ + "/x.json\nPASS: 0 regressions\n::error::y";
+  testing::WriteAll(forged, "{\"hello\": 1}");
+  auto named = RunGpugate({"compare", dir_ + "/base.json", forged});
+  EXPECT_EQ(named.exit_code, 2);
+  EXPECT_EQ(named.err.find("\nPASS"), std::string::npos) << named.err;
+  EXPECT_NE(named.err.find("\n  PASS: 0 regressions\n  \\x3a:error::y"), std::string::npos) << named.err;
   testing::WriteAll(dir_ + "/bad_policy.yaml", "version: 1\ndefaults:\n  treshold: 5%\n");
   auto policy = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--policy",
                             dir_ + "/bad_policy.yaml"});

@@ -534,6 +534,7 @@ TEST(ResultsJson, UnknownKeysAndNewerMinorVersionsAreTolerated) {
 
 TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   Results r;
+  r.run.run_id = "r1";
   r.run.suite = "s";
   WorkloadResult& t = r.workloads.emplace_back();
   t.name = "timed";
@@ -693,8 +694,20 @@ namespace {
 // Notes (minor version 3) are written only when there are some; a 1.2 file
 // without them reads back with none, and a note that is not a string is an
 // error at its position.
+// A history keeps each run id once; an empty one is no id at all.
+TEST(ResultsJson, AnEmptyRunIdIsRefusedWhereItStands) {
+  Results r;
+  r.run.run_id = "";
+  Result<Results> back = ResultsFromJson(ResultsToJson(r), "r.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("r.json:"), std::string::npos) << back.error().message;
+  EXPECT_NE(back.error().message.find("run.run_id: a run id must not be empty"), std::string::npos)
+      << back.error().message;
+}
+
 TEST(ResultsJson, NotesAreOptionalAndTyped) {
   Results r;
+  r.run.run_id = "r1";
   WorkloadResult& quiet = r.workloads.emplace_back();
   quiet.name = "quiet";
   WorkloadResult& noisy = r.workloads.emplace_back();
@@ -743,6 +756,7 @@ namespace {
 // a cycle count must be a finite number >= 0, named by its position.
 TEST(ResultsJson, CyclesAreOptionalAndChecked) {
   Results r;
+  r.run.run_id = "r1";
   WorkloadResult& cpu = r.workloads.emplace_back();
   cpu.name = "cpu";
   cpu.rounds = {{1e-3}};

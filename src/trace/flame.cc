@@ -131,22 +131,29 @@ FlameGraph FoldSmallFrames(const FlameGraph& graph, double min_share, int64_t* f
 
 namespace {
 
-std::string FoldedFrame(const std::string& name) {
-  std::string out;
-  out.reserve(name.size());
+// A frame of a folded line: ';' separates frames and whitespace controls
+// would split lines, and the lines reach terminals and CI logs (`--flame -`),
+// so other controls, bidi marks and invalid bytes are escaped as everywhere
+// on a terminal (EscapeTerminal). Only the line's first frame can start a
+// line, so only there does a leading "::" get escaped (C++ frames such as
+// "::operator new" keep their name elsewhere).
+std::string FoldedFrame(const std::string& name, bool first) {
+  std::string plain;
+  plain.reserve(name.size());
   for (char c : name) {
-    if (c == ';') out += ':';
-    else if (c == '\n' || c == '\r' || c == '\t') out += ' ';
-    else out += c;
+    if (c == ';') plain += ':';
+    else if (c == '\n' || c == '\r' || c == '\t') plain += ' ';
+    else plain += c;
   }
-  return out;
+  return first ? EscapeTerminal(plain) : EscapeTerminal("x" + plain).substr(1);
 }
 
 void FoldedWalk(const FlameGraph& g, int node, std::string& prefix, std::string& out) {
   size_t keep = prefix.size();
   if (node > 0) {
-    if (!prefix.empty()) prefix += ';';
-    prefix += FoldedFrame(g.nodes[node].name);
+    const bool first = prefix.empty();
+    if (!first) prefix += ';';
+    prefix += FoldedFrame(g.nodes[node].name, first);
     if (g.nodes[node].self_ns > 0) {
       out += prefix;
       out += ' ';

@@ -70,7 +70,8 @@ FlameGraph FoldSmallFrames(const FlameGraph& graph, double min_share, int64_t* f
 
 /// Folded stacks, one line per stack with self time: "thread;a;b;c 1234\n",
 /// counts in nanoseconds, stacks in depth-first order. Frame names have ';'
-/// and newlines replaced (they separate frames and lines in this format).
+/// and newlines replaced (they separate frames and lines in this format), and
+/// other controls escaped as on a terminal (`\x1b`; backslashes doubled).
 /// Every frame is written (no folding).
 std::string RenderFolded(const FlameGraph& graph);
 

@@ -75,6 +75,13 @@ TEST(TraceFlameTest, FoldedAndHtmlEscapeNames) {
   int b = g.Child(a, "</script><img src=x onerror=alert(1)>");
   g.nodes[b].self_ns = 5;
   EXPECT_EQ(RenderFolded(g), "a:b c;</script><img src=x onerror=alert(1)> 5\n");
+  // Folded lines reach terminals and CI logs (--flame -): no raw control, no
+  // line that starts a workflow command; "::" inside a line stays.
+  FlameGraph hostile;
+  int t = hostile.Child(0, "::error::t\x1b[2J\u202e");
+  int k = hostile.Child(t, "::operator new");
+  hostile.nodes[k].self_ns = 7;
+  EXPECT_EQ(RenderFolded(hostile), "\\x3a:error::t\\x1b[2J\\u202E;::operator new 7\n");
   std::string html = RenderFlameHtml(g, "t <&>");
   EXPECT_EQ(html.find("</script><img"), std::string::npos);
   EXPECT_NE(html.find("\\u003C/script\\u003E\\u003Cimg src=x onerror=alert(1)\\u003E"), std::string::npos);

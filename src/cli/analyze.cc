@@ -121,8 +121,19 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
       if (Status s = ParseWindow(a.timeline_window, report.span_start_ns, filter); !s.ok()) return s;
     if (a.timeline_top_kernels)
       for (const KernelStats& k : report.top_kernels) filter.kernels.insert(k.name);
-    auto doc = ExportTimeline(a.trace, filter);
+    std::set<std::string> seen;
+    auto doc = ExportTimeline(a.trace, filter, &seen);
     if (!doc.ok()) return doc.error();
+    // A category the trace does not hold (a typo: "kernels") selects
+    // nothing; say so and name the ones it holds.
+    for (const std::string& c : filter.categories) {
+      if (seen.count(c)) continue;
+      std::string held;
+      for (const std::string& s : seen) held += (held.empty() ? "" : ", ") + s;
+      ReportWarning("--timeline-categories: no event of " + a.trace + " has category '" + c +
+                    "'" + (held.empty() ? std::string(" (it has no events)")
+                                        : "; its categories: " + held));
+    }
     if (Status s = WriteFileAtomic(a.timeline, *doc); !s.ok()) return s;
   }
   return Status::Ok();
@@ -255,6 +266,21 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
                                   "three views)"));
   if (!a.memory.empty())
     if (Status s = CheckMemoryPath(a.memory); !s.ok()) return ReportError(s.error());
+  // The timeline's options before the trace is read (and before any report
+  // is written): they apply to --timeline only, and the window's form and
+  // order do not depend on the trace.
+  if (a.timeline.empty()) {
+    for (const auto& [name, given] :
+         {std::pair<const char*, bool>{"--timeline-categories", !a.timeline_categories.empty()},
+          {"--timeline-window", !a.timeline_window.empty()},
+          {"--timeline-top-kernels", a.timeline_top_kernels}})
+      if (given)
+        return ReportError(InputError(std::string("analyze: ") + name +
+                                      " applies to --timeline F.json, which was not given"));
+  } else if (!a.timeline_window.empty()) {
+    TimelineFilter probe;
+    if (Status s = ParseWindow(a.timeline_window, 0, probe); !s.ok()) return ReportError(s.error());
+  }
 
   // The policy first: a bad policy file fails before the trace is read.
   Result<Policy> policy = a.policy.empty() ? Result<Policy>(DefaultPolicy()) : LoadPolicyFile(a.policy);

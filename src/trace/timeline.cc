@@ -40,6 +40,7 @@ bool TimelineWriter::Keep(const TraceEvent& e) const {
 }
 
 void TimelineWriter::OnEvent(const TraceEvent& e) {
+  if (e.ph != 'M' && seen_.size() < kMaxSeenCategories) seen_.insert(e.cat);
   if (!Keep(e)) return;
   rapidjson::StringBuffer buf;
   Writer w(buf);
@@ -76,10 +77,12 @@ std::string TimelineWriter::Finish() {
   return doc;
 }
 
-Result<std::string> ExportTimeline(const std::string& path, const TimelineFilter& filter) {
+Result<std::string> ExportTimeline(const std::string& path, const TimelineFilter& filter,
+                                   std::set<std::string>* seen_categories) {
   TimelineWriter writer(filter);
   auto info = ReadTrace(path, writer);
   if (!info.ok()) return info.error();
+  if (seen_categories) *seen_categories = writer.seen_categories();
   return writer.Finish();
 }
 

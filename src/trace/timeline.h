@@ -36,16 +36,23 @@ class TimelineWriter : public TraceEventSink {
   /// The complete JSON document.
   std::string Finish();
   int64_t written() const { return written_; }
+  /// Every event category of the trace (kept or not; at most
+  /// kMaxSeenCategories), so a filter naming none of them can be told.
+  const std::set<std::string>& seen_categories() const { return seen_; }
+  static constexpr size_t kMaxSeenCategories = 64;
 
  private:
   bool Keep(const TraceEvent& e) const;
   TimelineFilter filter_;
   std::string out_;
   int64_t written_ = 0;
+  std::set<std::string> seen_;
 };
 
-/// Second streaming pass over `path` writing the filtered timeline.
-Result<std::string> ExportTimeline(const std::string& path, const TimelineFilter& filter);
+/// Second streaming pass over `path` writing the filtered timeline. With
+/// `seen_categories`, also the categories the trace holds (TimelineWriter).
+Result<std::string> ExportTimeline(const std::string& path, const TimelineFilter& filter,
+                                   std::set<std::string>* seen_categories = nullptr);
 
 /// Memory timeline as CSV: header
 /// "ts_ns,device_type,device_id,bytes,total_allocated,total_reserved", one row

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -95,9 +96,26 @@ TEST(AnalyzeCliTest, BadInputsExitTwoWithPosition) {
   EXPECT_EQ(flame.exit_code, 2);
   EXPECT_NE(flame.err.find("use a .html (interactive page) or .folded"), std::string::npos);
   auto window = RunGpugate({"analyze", TraceDataPath("kineto_cuda_event_sync.json"), "--timeline", dir + "/t.json",
-                            "--timeline-window", "5:1"});
+                            "--timeline-window", "5:1", "--json", dir + "/w.json"});
   EXPECT_EQ(window.exit_code, 2);
   EXPECT_NE(window.err.find("END is before START"), std::string::npos);
+  // Refused before any report is written or printed.
+  EXPECT_TRUE(window.out.empty()) << window.out;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/w.json"));
+  auto orphan = RunGpugate({"analyze", TraceDataPath("kineto_cuda_event_sync.json"), "--timeline-window", "1:5"});
+  EXPECT_EQ(orphan.exit_code, 2);
+  EXPECT_NE(orphan.err.find("--timeline-window applies to --timeline F.json, which was not given"),
+            std::string::npos)
+      << orphan.err;
+  // A category the trace does not hold selects nothing: said, with the ones it holds.
+  auto typo = RunGpugate({"analyze", TraceDataPath("kineto_cuda_event_sync.json"), "--timeline", dir + "/t.json",
+                          "--timeline-categories", "kernels"});
+  EXPECT_EQ(typo.exit_code, 0) << typo.err;
+  EXPECT_NE(typo.err.find("no event of " + TraceDataPath("kineto_cuda_event_sync.json") +
+                          " has category 'kernels'; its categories: "),
+            std::string::npos)
+      << typo.err;
+  EXPECT_NE(typo.err.find(", kernel,"), std::string::npos) << typo.err;
   auto usage = RunGpugate({"analyze"});
   EXPECT_EQ(usage.exit_code, 2);
   testing::RemoveTree(dir);

@@ -84,7 +84,16 @@ void AddEnvKeyOption(po::options_description& options) {
 }
 
 Status ApplyEnvKeyOption(const po::variables_map& vm) {
-  if (!vm.count("env-key")) return Status::Ok();
+  if (!vm.count("env-key")) {
+    // The variable names the class as the option does, and is checked alike:
+    // one that cannot be a class would otherwise send the run to another
+    // baseline file without a word.
+    const char* set = std::getenv("GPUGATE_ENV_KEY");
+    if (set != nullptr && *set != '\0')
+      if (Result<std::string> key = ParseRunnerClass(set); !key.ok())
+        return key.error().WithContext("GPUGATE_ENV_KEY");
+    return Status::Ok();
+  }
   Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
   if (!key.ok()) return key.error().WithContext("--env-key");
   // Through the process environment, so every run of this command (and its

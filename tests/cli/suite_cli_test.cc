@@ -153,6 +153,26 @@ TEST(CliTest, ARunIdIsOneTokenNeverEmpty) {
   testing::RemoveTree(dir);
 }
 
+// GPUGATE_ENV_KEY names the runner class as --env-key does, and is checked
+// alike: one that cannot be a class is an error, not a silent fallback to
+// another baseline file.
+TEST(CliTest, AnUnusableEnvKeyVariableIsAnError) {
+  std::string dir = testing::MakeTempDir();
+  auto bad = RunGpugate({"run", "examples/synthetic.yaml", "-o", dir + "/r.json", "-q"}, "",
+                        {"GPUGATE_ENV_KEY=!!!"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("GPUGATE_ENV_KEY: runner class '!!!' has no letter or digit"),
+            std::string::npos)
+      << bad.err;
+  auto good = RunGpugate({"run", "examples/synthetic.yaml", "-o", dir + "/r.json", "-q"}, "",
+                         {"GPUGATE_ENV_KEY=CI A"});
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  auto r = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->run.env.runner_class.value_or(""), "ci-a");
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, ShardsOfOneRunIdMerge) {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> merge_args = {"merge"};

@@ -403,12 +403,19 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
                   " program?)" + tail;
     return out;
   }
+  // Google Benchmark leaves its output file empty when no benchmark ran (a
+  // filter that matches none); its stderr says why.
+  if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
+    out.failure = "'" + spec.argv[0] + "' exited 0 but reported no benchmark (an empty JSON file: " +
+                  "does the filter match any?)" + tail;
+    return out;
+  }
   const std::string label = spec.name + " (JSON of '" + spec.argv[0] + "')";
   Result<Results> parsed = spec.kind == WorkloadKind::kGbench
                                ? GbenchFromJson(*text, label)
                                : NvbenchFromJson(*text, label, dir.path());
   if (!parsed.ok()) {
-    out.failure = "unreadable JSON: " + parsed.error().message;
+    out.failure = "unreadable JSON: " + parsed.error().message + tail;
     return out;
   }
   out.benchmarks = std::move(parsed->workloads);

@@ -97,6 +97,32 @@ workloads:
   RemoveTree(dir);
 }
 
+// A filter that matches no benchmark: Google Benchmark writes an empty file
+// and says why on stderr; the failure says so and quotes it.
+TEST(ProgramCliTest, AFilterThatMatchesNothingIsNamedWithTheProgramsWords) {
+  const std::string dir = MakeTempDir();
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+workloads:
+  - name: k
+    kind: gbench
+    argv: ["{bin}/gbench_kernels"]
+    filter: "NO_SUCH_BENCHMARK"
+    rounds: 1
+)yaml");
+  auto r = RunGpugate({"run", dir + "/s.yaml", "--bin", kExample + "/base", "-o", dir + "/r.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  auto results = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  ASSERT_EQ(results->workloads.size(), 1u);
+  const std::string& why = results->workloads[0].reason;
+  EXPECT_NE(why.find("exited 0 but reported no benchmark (an empty JSON file: does the filter "
+                     "match any?)"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("NO_SUCH_BENCHMARK"), std::string::npos) << why;  // the program's stderr
+  RemoveTree(dir);
+}
+
 TEST(ProgramCliTest, BinIsRequiredWhenTheSuiteUsesIt) {
   const std::string dir = MakeTempDir();
   WriteAll(dir + "/s.yaml", kGbenchSuite);

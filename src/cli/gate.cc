@@ -131,6 +131,14 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
     if (!baseline.ok())
       return ReportError(baseline.error().WithContext("while loading the baseline"));
+    // gpugate's own results name their suite: another suite's baseline
+    // (a wrong path) would compare nothing and read as new and removed
+    // workloads. `baseline update` refuses it the same way.
+    const Results& ref = baseline->back();
+    if (ref.run.source_format == "gpugate" && !ref.run.suite.empty() && ref.run.suite != sel->suite.name)
+      return ReportError(InputError(baseline_path + ": a baseline of suite '" + ref.run.suite +
+                                    "', but the suite is '" + sel->suite.name +
+                                    "'; gate a suite against its own baseline"));
   }
 
   GateOptions gate;

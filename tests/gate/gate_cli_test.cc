@@ -43,6 +43,21 @@ class GateCliTest : public ::testing::Test {
   std::string dir_;
 };
 
+// A baseline of another suite (a wrong path) would compare nothing: every
+// workload new, every baseline workload removed. Refused, as `baseline
+// update` refuses it.
+TEST_F(GateCliTest, ABaselineOfAnotherSuiteIsRefused) {
+  std::string other = testing::ReadAll(dir_ + "/suite.yaml");
+  other.replace(other.find("name: gate-failures"), 19, "name: other-suite");
+  testing::WriteAll(dir_ + "/other.yaml", other);
+  auto o = RunGpugate({"gate", dir_ + "/other.yaml", "--baseline", dir_ + "/base.json"});
+  EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("base.json: a baseline of suite 'gate-failures', but the suite is "
+                       "'other-suite'"),
+            std::string::npos)
+      << o.err;
+}
+
 TEST_F(GateCliTest, WorkloadFailingInTheRunExitsThree) {
   auto o = RunGpugate({"gate", dir_ + "/suite.yaml", "--baseline", dir_ + "/base.json", "--seed",
                        "3", "-o", dir_ + "/gate.json"});

@@ -413,7 +413,19 @@ Result<Baseline> ReadBaselineFile(const std::string& path) {
 }
 
 Status WriteBaselineFile(const std::string& path, const Baseline& baseline) {
-  return WriteFileAtomic(path, BaselineToJson(baseline));
+  const std::string text = BaselineToJson(baseline);
+  // A history its own readers would refuse (update, prune, show, gate)
+  // could not even be pruned again: refuse to write it.
+  Result<int64_t> limit = MaxInputBytes(InputKind::kData);
+  if (!limit.ok()) return limit.error();
+  if (static_cast<int64_t>(text.size()) > *limit)
+    return InputError(path + ": the history would take " + std::to_string(text.size() >> 20) +
+                      " MiB with " + std::to_string(baseline.runs.size()) + " runs, beyond " +
+                      InputLimitText(*limit) +
+                      ", so every command that reads it (update, prune, show, gate, compare) would "
+                      "refuse it; keep fewer runs (--keep) or record fewer samples per run. The file "
+                      "was left as it was");
+  return WriteFileAtomic(path, text);
 }
 
 int PruneBaseline(Baseline& baseline, int keep) {

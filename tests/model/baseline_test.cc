@@ -311,6 +311,28 @@ TEST(BaselineTest, FileRoundTripIsAtomic) {
   testing::RemoveTree(dir);
 }
 
+// A history beyond the input limit could not be read again, not even to
+// prune it: it is not written, and the old file stays.
+TEST(BaselineTest, AHistoryItsReadersWouldRefuseIsNotWritten) {
+  std::string dir = testing::MakeTempDir();
+  std::string path = dir + "/b.json";
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());
+  ASSERT_TRUE(WriteBaselineFile(path, b).ok());
+  const std::string before = testing::ReadAll(path);
+  ASSERT_TRUE(AppendRun(b, MakeRun("r2"), 5, false).ok());
+  const std::string limit = std::to_string(before.size() + before.size() / 2);
+  ::setenv("GPUGATE_MAX_INPUT_BYTES", limit.c_str(), 1);
+  Status st = WriteBaselineFile(path, b);
+  ::unsetenv("GPUGATE_MAX_INPUT_BYTES");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ExitCode::kInputError);
+  EXPECT_NE(st.error().message.find("with 2 runs, beyond the "), std::string::npos) << st.error().message;
+  EXPECT_NE(st.error().message.find("keep fewer runs (--keep)"), std::string::npos);
+  EXPECT_EQ(testing::ReadAll(path), before);
+  testing::RemoveTree(dir);
+}
+
 /// Version k of the baseline the writer child produces: (k % 4) + 1 runs whose
 /// ids and first sample encode k.
 Baseline Version(int k) {

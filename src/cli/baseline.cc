@@ -72,6 +72,21 @@ Status MakeParentDirs(const std::string& path) {
 
 std::string ShortSha(const std::optional<std::string>& sha) { return sha ? EscapeTerminal(ShortenText(*sha, 7)) : "-"; }
 
+/// Runs written by a newer gpugate (a later results minor version) lose the
+/// fields this one does not know when the history is rewritten: say so.
+void WarnNewerRuns(const std::string& path, const Baseline& baseline) {
+  std::string ids;
+  int n = 0;
+  for (const Results& r : baseline.runs) {
+    if (!r.newer_minor) continue;
+    if (++n <= 3) ids += (ids.empty() ? "" : ", ") + r.run.run_id;
+  }
+  if (n == 0) return;
+  ReportWarning(path + ": " + std::to_string(n) + " run(s) (" + ids + (n > 3 ? ", ..." : "") +
+                ") were written by a newer gpugate; the fields this one does not know are dropped "
+                "from them as the history is rewritten (update histories with the newest gpugate)");
+}
+
 int Update(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()
@@ -120,6 +135,7 @@ int Update(const CommandSpec& self, const Args& args) {
   const size_t before = baseline.runs.size();
   if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0); !st.ok())
     return ReportError(st.error().WithContext(path + ": appending " + vm["results"].as<std::string>()));
+  WarnNewerRuns(path, baseline);
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();
   std::cout << EscapeTerminal(path) << ": appended run " << EscapeTerminal(run->run.run_id) << " (sha "
@@ -246,8 +262,10 @@ int Prune(const CommandSpec& self, const Args& args) {
   Result<Baseline> b = ReadBaselineFile(path);
   if (!b.ok()) return ReportError(b.error());
   int dropped = PruneBaseline(*b, keep);
-  if (dropped > 0)
+  if (dropped > 0) {
+    WarnNewerRuns(path, *b);
     if (Status st = WriteBaselineFile(path, *b); !st.ok()) return ReportError(st.error());
+  }
   std::cout << EscapeTerminal(path) << ": " << dropped << " run(s) dropped, " << b->runs.size() << " kept\n";
   return 0;
 }

@@ -192,6 +192,9 @@ struct WorkloadResult {
 /// A whole run: metadata plus workloads in suite order.
 struct Results {
   std::string schema = kResultsSchema;
+  /// Read from a file of a newer minor version than this gpugate writes:
+  /// fields it does not know were dropped on reading (not written back).
+  bool newer_minor = false;
   RunInfo run;
   std::vector<WorkloadResult> workloads;
 

@@ -735,7 +735,7 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
 
 /// "gpugate/results/v<major>" and the optional "version" object must name a
 /// major version this gpugate reads.
-void CheckVersion(Decoder& d, ObjectReader& top) {
+void CheckVersion(Decoder& d, ObjectReader& top, bool* newer_minor) {
   const Path& root = top.path();
   std::string schema;
   const JsonValue* sv = top.Required("schema", &schema);
@@ -763,6 +763,7 @@ void CheckVersion(Decoder& d, ObjectReader& top) {
   int file_major = 0, file_minor = 0;
   const JsonValue* mv = vo.Required("major", &file_major);
   vo.Count("minor", &file_minor, false);
+  *newer_minor = file_minor > kResultsMinorVersion;
   if (mv && d.ok() && file_major != kResultsMajorVersion) {
     d.Fail(*mv, vp.Member("major"),
            "unsupported results version " + std::to_string(file_major) + "." +
@@ -834,7 +835,7 @@ class WorkloadSink {
  private:
   bool CheckVersionOf(const JsonValue& root) {
     ObjectReader top(d_, root, root_path_);
-    if (top.valid()) CheckVersion(d_, top);
+    if (top.valid()) CheckVersion(d_, top, &results_->newer_minor);
     version_checked_ = true;
     return d_.ok();
   }

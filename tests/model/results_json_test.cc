@@ -705,6 +705,23 @@ TEST(ResultsJson, AnEmptyRunIdIsRefusedWhereItStands) {
       << back.error().message;
 }
 
+// A file of a newer minor version is read (minor versions only add
+// fields), and marked, so a rewrite can say that unknown fields are dropped.
+TEST(ResultsJson, ANewerMinorVersionIsReadAndMarked) {
+  Results r;
+  r.run.run_id = "r1";
+  std::string text = ResultsToJson(r);
+  Result<Results> same = ResultsFromJson(text, "r.json");
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_FALSE(same->newer_minor);
+  const size_t at = text.find("\"minor\": ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, text.find_first_of(",}\n", at) - at, "\"minor\": 99");
+  Result<Results> newer = ResultsFromJson(text, "r.json");
+  ASSERT_TRUE(newer.ok()) << newer.error().message;
+  EXPECT_TRUE(newer->newer_minor);
+}
+
 TEST(ResultsJson, NotesAreOptionalAndTyped) {
   Results r;
   r.run.run_id = "r1";

@@ -93,7 +93,7 @@ int Update(const CommandSpec& self, const Args& args) {
       ("results,r", po::value<std::string>()->required(), "results of one complete run (merge shards first)")
       ("baseline,b", po::value<std::string>()->required(),
        "baseline file to update (created when missing); a folder means <folder>/<suite>/<runner class>.json")
-      ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the newest K runs")
+      ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the K runs added last (the history is in the order runs were added)")
       ("force", "append even when the environment differs (re-keys the baseline)");
   AddLockTimeoutOption(options);
   AddEnvKeyOption(options);

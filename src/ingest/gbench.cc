@@ -281,6 +281,18 @@ std::optional<double> MeanOf(const std::vector<std::optional<double>>& values) {
   return sum / n;
 }
 
+// The median of the finite values (a rate beside the median time: one wild
+// repetition would move a mean).
+std::optional<double> MedianOfPresent(const std::vector<std::optional<double>>& values) {
+  std::vector<double> v;
+  for (const auto& x : values)
+    if (x && std::isfinite(*x)) v.push_back(*x);
+  if (v.empty()) return std::nullopt;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 WorkloadResult NewWorkload(const std::string& run_name) {
   WorkloadResult w;
   w.name = run_name;
@@ -331,11 +343,13 @@ WorkloadResult FromIterations(const std::string& run_name, const std::vector<con
   for (const auto& [k, values] : user)
     if (auto m = MeanOf(values)) w.counters[k] = *m;
   if (auto m = MeanOf(cpu)) w.counters["cpu_time"] = *m;
-  if (auto m = MeanOf(bps)) {
+  // Rates are the median over the repetitions, as the time is: the
+  // verdicts' baseline and current values are medians.
+  if (auto m = MedianOfPresent(bps)) {
     w.bytes_per_second = *m;
     w.counters["bytes_per_second"] = *m;
   }
-  if (auto m = MeanOf(ips)) w.counters["items_per_second"] = *m;
+  if (auto m = MedianOfPresent(ips)) w.counters["items_per_second"] = *m;
   if (rows.front()->label) w.tags.push_back("label:" + *rows.front()->label);
   Finish(&w);
   return w;

@@ -934,8 +934,19 @@ class Handler {
         return true;
       case Frame::kDevice: DeviceScalar(text, is_string, is_number); return true;
       case Frame::kDist:
-        if (dist_key_ == DistKey::kRank && is_number) info_.rank = IntOf(num_, text);
-        if (dist_key_ == DistKey::kWorldSize && is_number) info_.world_size = IntOf(num_, text);
+        // A rank orders and names the traces of a multi-rank run: a value
+        // that is not a whole number from 0 is refused, not rounded or
+        // replaced by the file's position.
+        if ((dist_key_ == DistKey::kRank || dist_key_ == DistKey::kWorldSize) && text != "null") {
+          const std::optional<double> v = is_number ? DoubleOf(num_, text) : std::nullopt;
+          const bool rank = dist_key_ == DistKey::kRank;
+          if (!v || !(*v >= (rank ? 0 : 1)) || *v > 1e6 || *v != std::floor(*v))
+            return Fail(std::string("distributedInfo.") + (rank ? "rank" : "world_size") +
+                            ": expected a whole number from " + (rank ? "0" : "1") +
+                            " to 1000000, got " + (is_string ? "a string" : std::string(text.substr(0, 40))),
+                        text.size() + (is_string ? 2 : 0));
+          (rank ? info_.rank : info_.world_size) = static_cast<int64_t>(*v);
+        }
         if (dist_key_ == DistKey::kBackend && is_string) info_.distributed_backend.assign(text);
         return true;
       default: return true;

@@ -100,6 +100,22 @@ TEST_F(RanksCliTest, InputErrorsExitTwo) {
   EXPECT_EQ(dup.exit_code, 2);
   EXPECT_NE(dup.err.find("gpugate: error: duplicate rank 1: " + job + "/rank1.json and " + dir_ + "/dup.json"),
             std::string::npos) << dup.err;
+  // A rank that is not a whole number from 0 is refused where it stands, not
+  // rounded (1.5 would read as rank 2) or replaced by the file's position.
+  const std::string text = ReadAll(job + "/rank1.json");
+  const size_t at = text.find("\"rank\"");
+  ASSERT_NE(at, std::string::npos);
+  for (const std::string& bad : {std::string("1.5"), std::string("-1"), std::string("\"3\""), std::string("true")}) {
+    std::string mutated = text;
+    const size_t value = mutated.find(':', at) + 1;
+    mutated.replace(value, mutated.find_first_of(",}", value) - value, " " + bad);
+    testing::WriteAll(dir_ + "/badrank.json", mutated);
+    auto r = RunGpugate({"analyze", job + "/rank0.json", dir_ + "/badrank.json"});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("badrank.json:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("distributedInfo.rank: expected a whole number from 0 to 1000000"), std::string::npos)
+        << r.err;
+  }
   // Single-trace options are refused with several traces.
   auto flame = RunGpugate({"analyze", job, "--flame", dir_ + "/f.html"});
   EXPECT_EQ(flame.exit_code, 2);

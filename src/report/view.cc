@@ -248,10 +248,17 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       const Detectability undecided = DetectabilityOf(verdicts, /*undecided_only=*/true);
       const std::vector<const MetricVerdict*> shown = ShownMetrics(verdicts);
       view->summary = UndecidedCounts(shown);
+      // Without any stated MDE: either nothing was tested (one value per
+      // side, skipped), or tests ran but the noise between runs they need
+      // could not be measured (too few workloads with one run per side).
+      bool unmeasured = false;
+      for (const MetricVerdict* m : shown)
+        unmeasured = unmeasured || m->reason == Reason::kBetweenRunNoiseUnmeasured;
       if (!shown.empty())
         view->summary += "; " + (undecided.lowest ? "could not see changes below " +
                                                         FormatDetectable(*undecided.lowest)
-                                                  : std::string("nothing could be tested"));
+                                 : unmeasured ? std::string("noise between runs could not be measured")
+                                              : std::string("nothing could be tested"));
       break;
     }
     case Outcome::kError: {

@@ -45,6 +45,15 @@ TEST(ReportView, NotJudgedWithNothingTestable) {
   const ReportView view = BuildView(v);
   EXPECT_EQ(view.headline, "not judged: 1 inconclusive; nothing could be tested");
   EXPECT_EQ(view.detectable, "");
+  // Tests that ran without the noise between runs they need (one run per
+  // side, too few workloads) are not "nothing tested": the headline says why.
+  MetricVerdict tested = Metric("BM_Sum/1024", "time", Verdict::kInconclusive);
+  tested.ratio = 3.0;
+  tested.p_value = 1e-6;
+  tested.reason = Reason::kBetweenRunNoiseUnmeasured;
+  v.metrics.push_back(tested);
+  EXPECT_EQ(BuildView(v).headline,
+            "not judged: 2 inconclusive; noise between runs could not be measured");
 }
 
 TEST(ReportView, NotJudgedNamesSkippedAndEmptyComparisons) {

@@ -1205,6 +1205,11 @@ class TraceJsonParser {
   TraceJsonParser(TraceStream& in, H& handler) : in_(in), h_(handler) {}
 
   rapidjson::ParseResult Parse() {
+    // A UTF-8 byte-order mark (some editors and Windows tools write one) is
+    // not part of the JSON; the benchmark readers skip it too.
+    if (Peek() == '\xEF' && in_.pos_ + 3 <= in_.len_ &&
+        std::memcmp(in_.data() + in_.pos_, "\xEF\xBB\xBF", 3) == 0)
+      in_.pos_ += 3;
     SkipWs();
     if (in_.pos_ >= in_.len_) return Err(rapidjson::kParseErrorDocumentEmpty);
     if (!ParseValue()) return result_;

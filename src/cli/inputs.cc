@@ -62,6 +62,17 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   }
   if (head->empty()) return InputError(path + ": empty file");
   InputFormat format = SniffFormat(*head);
+  // The keys that tell the formats apart may all come after the first
+  // kSniffBytes (a file whose keys were sorted, `jq -S`: "benchmarks" with
+  // every result before "context" or "devices"): look at the whole file.
+  if (format == InputFormat::kUnknown && head->size() >= kSniffBytes) {
+    if (!whole) {
+      Result<std::string> text = ReadFile(path, InputKind::kData);
+      if (!text.ok()) return text.error();
+      whole = std::move(text).value();
+    }
+    format = SniffFormat(*whole);
+  }
   auto one = [](Result<Results> r) -> Result<std::vector<Results>> {
     if (!r.ok()) return r.error();
     std::vector<Results> v;

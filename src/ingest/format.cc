@@ -169,6 +169,8 @@ Result<Results> IngestBenchmarkText(std::string_view text, const std::string& pa
 Result<Results> IngestBenchmarkText(std::string_view text, const std::string& name,
                                     const std::string& base_dir, const IngestOptions& options) {
   InputFormat format = SniffFormat(text.substr(0, kSniffBytes));
+  // The telling keys may all come later (keys sorted, `jq -S`).
+  if (format == InputFormat::kUnknown && text.size() > kSniffBytes) format = SniffFormat(text);
   switch (format) {
     case InputFormat::kGbench: return GbenchFromJson(text, name);
     case InputFormat::kNvbench: return NvbenchFromJson(text, name, base_dir);

@@ -45,6 +45,23 @@ TEST(SniffFormat, EveryNvbenchFile) {
   }
 }
 
+// Keys sorted (`jq -S`): "benchmarks" with every result comes first, and the
+// keys that tell the format ("context", "devices", "meta") only after the
+// first kSniffBytes. The whole text is then looked at.
+TEST(SniffFormat, SortedKeysBeyondTheHeadAreFound) {
+  std::string results;
+  for (int i = 0; results.size() < 2 * kSniffBytes; ++i)
+    results += std::string(i ? "," : "") + R"({"name":"BM_X/)" + std::to_string(i) +
+               R"(","run_type":"iteration","iterations":10,"real_time":1.5,"cpu_time":1.5,"time_unit":"ns"})";
+  const std::string gbench = R"({"benchmarks":[)" + results +
+                             R"(],"context":{"date":"2026-11-28T00:00:00+00:00","num_cpus":2}})";
+  EXPECT_EQ(SniffFormat(std::string_view(gbench).substr(0, kSniffBytes)), InputFormat::kUnknown);
+  Result<Results> read = IngestBenchmarkText(gbench, "sorted.json", IngestOptions{});
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_GT(read->workloads.size(), 1000u);
+  EXPECT_EQ(read->workloads[0].name, "BM_X/0");
+}
+
 TEST(SniffFormat, EveryCustomFile) {
   for (const char* f : {"custom/github-action-benchmark_customBiggerIsBetter_output.json",
                         "custom/github-action-benchmark_customSmallerIsBetter_output.json",

@@ -40,22 +40,6 @@ CaseKind KindOf(const MetricVerdict& m, const Verdicts& v) {
   return CaseKind::kPass;
 }
 
-// A name on one line: a JUnit reporter prints it as a line of the CI log,
-// where a line feed would let the rest pose as a line of its own (a
-// workflow command). TAB, LF and CR become U+FFFD, like the other controls.
-std::string NameText(std::string s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    if (c == '\n' || c == '\r' || c == '\t') {
-      out += "\xEF\xBF\xBD";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string Num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -170,8 +154,10 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
          EscapeXml(Hostname(options.hostname)) + "\">\n";
 
   // Suite-level properties: the run, then one entry per testcase.
+  // Reporters print properties as lines too: names and values stay on one.
   auto property = [&out](const std::string& name, const std::string& value) {
-    out += "      <property name=\"" + EscapeXml(name) + "\" value=\"" + EscapeXml(value) + "\"/>\n";
+    out += "      <property name=\"" + EscapeXmlName(name) + "\" value=\"" + EscapeXmlName(value) +
+           "\"/>\n";
   };
   out += "    <properties>\n";
   property("gpugate.outcome", ToString(verdicts.outcome));
@@ -180,25 +166,25 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
   if (need) property("gpugate.require_detectable", Num(*need));
   property("gpugate.schema", verdicts.schema);
   if (!verdicts.tool_version.empty()) property("gpugate.tool_version", verdicts.tool_version);
-  property("gpugate.baseline", NameText(verdicts.baseline_label));
-  property("gpugate.current", NameText(verdicts.current_label));
+  property("gpugate.baseline", verdicts.baseline_label);
+  property("gpugate.current", verdicts.current_label);
   property("gpugate.policy", verdicts.policy_name);
   property("gpugate.fdr_q", Num(verdicts.fdr_q));
   property("gpugate.environment_matches", verdicts.environment_matches ? "true" : "false");
   for (const auto& d : verdicts.env_differences) {
-    property("gpugate.env." + (d.field.empty() ? std::string("?") : NameText(d.field)),
-             NameText(d.baseline + " -> " + d.current));
+    property("gpugate.env." + (d.field.empty() ? std::string("?") : d.field),
+             d.baseline + " -> " + d.current);
   }
   for (const MetricVerdict* m : ordered) {
-    property(NameText(m->metric + " " + m->workload), Statistics(*m));
+    property(m->metric + " " + m->workload, Statistics(*m));
   }
   out += "    </properties>\n";
 
   std::string system_out;
   for (const MetricVerdict* m : ordered) {
-    const std::string classname = "gpugate." + NameText(m->metric);
-    out += "    <testcase classname=\"" + EscapeXml(classname) + "\" name=\"" +
-           EscapeXml(NameText(m->workload)) + "\" time=\"0\"";
+    const std::string classname = "gpugate." + m->metric;
+    out += "    <testcase classname=\"" + EscapeXmlName(classname) + "\" name=\"" +
+           EscapeXmlName(m->workload) + "\" time=\"0\"";
     const std::string note = NoteText(*m, need);
     switch (KindOf(*m, verdicts)) {
       case CaseKind::kFailure:

@@ -145,7 +145,7 @@ std::string FoldedFrame(const std::string& name, bool first) {
     else if (c == '\n' || c == '\r' || c == '\t') plain += ' ';
     else plain += c;
   }
-  return first ? EscapeTerminal(plain) : EscapeTerminal("x" + plain).substr(1);
+  return first ? EscapeTerminal(plain) : EscapeTerminalInline(plain);
 }
 
 void FoldedWalk(const FlameGraph& g, int node, std::string& prefix, std::string& out) {

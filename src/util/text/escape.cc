@@ -196,7 +196,7 @@ bool IsXmlChar(char32_t cp) {
          (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
 }
 
-std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace) {
+std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace, bool one_line = false) {
   std::string out;
   out.reserve(s.size() + s.size() / 8);
   size_t i = 0;
@@ -207,7 +207,8 @@ std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace) {
     const CodePoint c = Decode(s, i);
     const bool was_line_start = line_start;
     line_start = (line_start && (c.cp == ' ' || c.cp == '\t')) || (raw_whitespace && c.cp == '\n');
-    if (!c.valid || !IsXmlChar(c.cp) || IsC1(c.cp) || c.cp == 0x7F) {
+    if (!c.valid || !IsXmlChar(c.cp) || IsC1(c.cp) || c.cp == 0x7F ||
+        (one_line && (c.cp == '\t' || c.cp == '\n' || c.cp == '\r'))) {
       out += kReplacement;
     } else if (IsBidiControl(c.cp)) {
       out += VisibleCodePoint(c.cp);
@@ -305,6 +306,8 @@ std::string EscapeXml(std::string_view text) { return EscapeXmlImpl(text, false)
 
 std::string EscapeXmlText(std::string_view text) { return EscapeXmlImpl(text, true); }
 
+std::string EscapeXmlName(std::string_view text) { return EscapeXmlImpl(text, false, true); }
+
 std::string EscapeHtml(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
@@ -341,10 +344,10 @@ std::string StripAnsi(std::string_view text) { return RemoveTerminalControls(tex
 
 namespace {
 
-std::string EscapeTerminalImpl(std::string_view text, bool keep_lines) {
+std::string EscapeTerminalImpl(std::string_view text, bool keep_lines, bool starts_line = true) {
   std::string out;
   out.reserve(text.size());
-  bool blank_so_far = true;  // only blanks since the start of the line
+  bool blank_so_far = starts_line;  // only blanks since the start of the line
   size_t i = 0;
   while (i < text.size()) {
     const CodePoint c = Decode(text, i);
@@ -380,6 +383,8 @@ std::string EscapeTerminalImpl(std::string_view text, bool keep_lines) {
 std::string EscapeTerminal(std::string_view text) { return EscapeTerminalImpl(text, false); }
 
 std::string EscapeTerminalLines(std::string_view text) { return EscapeTerminalImpl(text, true); }
+
+std::string EscapeTerminalInline(std::string_view text) { return EscapeTerminalImpl(text, false, false); }
 
 std::string JsonStringLiteral(std::string_view text, bool for_script) {
   std::string out;

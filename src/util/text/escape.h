@@ -53,6 +53,11 @@ std::string EscapeXml(std::string_view text);
 /// where they are preserved and easier to read).
 std::string EscapeXmlText(std::string_view text);
 
+/// Like EscapeXml, for a name a reader prints as one line (a JUnit testcase
+/// or classname): TAB, LF and CR become U+FFFD too, so that no part of it
+/// can pose as a line of its own (a workflow command) once printed.
+std::string EscapeXmlName(std::string_view text);
+
 /// Escapes for HTML element text and quoted attribute values: `& < > " '`
 /// become entities, control characters other than TAB/LF become U+FFFD.
 std::string EscapeHtml(std::string_view text);
@@ -70,6 +75,11 @@ std::string StripAnsi(std::string_view text);
 /// would begin "##[" are written as "\x3a" and "\x23" (GitHub workflow
 /// command syntax). The result is one line of printable text.
 std::string EscapeTerminal(std::string_view text);
+
+/// Like EscapeTerminal, for text that continues a line another text started
+/// (a frame after the first of a folded stack): a leading "::" cannot start
+/// a workflow command there and is kept.
+std::string EscapeTerminalInline(std::string_view text);
 
 /// Like EscapeTerminal, for gpugate's own messages that quote untrusted
 /// text (errors, warnings): line feeds and tabs are kept, backslashes are

@@ -41,6 +41,9 @@ TEST(TextEscape, XmlKeepsWhitespaceAsReferences) {
   // workflow command; elsewhere it is left alone.
   EXPECT_EQ(EscapeXmlText("::a\n \t::b c::d\n:x"), "&#58;:a\n \t&#58;:b c::d\n:x");
   EXPECT_EQ(EscapeXml("a\n::b"), "a&#10;::b");  // no raw line feed: no line start
+  // A name a reader prints as one line: TAB, LF and CR are U+FFFD too.
+  EXPECT_EQ(EscapeXmlName("k\n::error::x\t<y>\r"), "k\uFFFD::error::x\uFFFD&lt;y&gt;\uFFFD");
+  EXPECT_EQ(EscapeXmlName("::a"), "&#58;:a");
 }
 
 TEST(TextEscape, XmlReplacesCharactersXml10Forbids) {
@@ -118,6 +121,10 @@ TEST(TextEscape, TerminalNeutralisesWorkflowCommandSyntax) {
 TEST(TextEscape, TerminalLinesKeepsLineBreaksAndChecksEachLine) {
   EXPECT_EQ(EscapeTerminalLines("a\n::error::x\tb\\c\x1b[1m"), "a\n\\x3a:error::x\tb\\c\\x1b[1m");
   EXPECT_EQ(EscapeTerminalLines("x\r::y"), "x\\x0d::y");
+  // Text that continues a line keeps a leading "::" (it cannot start a
+  // command there); controls are escaped all the same.
+  EXPECT_EQ(EscapeTerminalInline("::operator new\x1b[2J"), "::operator new\\x1b[2J");
+  EXPECT_EQ(EscapeTerminal("::operator new"), "\\x3a:operator new");
 }
 
 TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {

@@ -20,7 +20,7 @@ case "${1:-}" in
   --fuzz) PKGS=("${BUILD_PKGS[@]}" "${FUZZ_PKGS[@]}") ;;
   --packages) shift; PKGS=("$@") ;;
   "") PKGS=("${BUILD_PKGS[@]}" pkg-config libgtest-dev libgmock-dev libbenchmark-dev libxml2-utils
-            cmark-gfm python3 python3-yaml valgrind git chromium "${FUZZ_PKGS[@]}") ;;
+            cmark-gfm python3 python3-yaml valgrind git chromium ccache "${FUZZ_PKGS[@]}") ;;
   *) echo "usage: scripts/deps.sh [--build | --fuzz | --packages PACKAGE...]" >&2; exit 2 ;;
 esac
 

@@ -13,6 +13,7 @@
 #include "model/results_json.h"
 #include "trace/to_results.h"
 #include "util/fs.h"
+#include "util/gzip.h"
 
 namespace gpugate {
 
@@ -62,10 +63,35 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   }
   if (head->empty()) return InputError(path + ": empty file");
   InputFormat format = SniffFormat(*head);
+  // gzip: the format is told from the decompressed head. A trace streams
+  // through the trace reader's own decompression, and so does what the head
+  // does not tell (a trace's keys may come late; the trace reader says what
+  // it lacks); any other format is read decompressed, within the input size
+  // limit, which then counts decompressed bytes.
+  const bool gzip = HasGzipMagic(*head);
+  if (gzip) {
+    Result<std::string> inner = Gunzip(*head, kSniffBytes, path, /*prefix_only=*/true);
+    if (!inner.ok()) return inner.error();
+    format = SniffFormat(*inner);
+    const bool all_seen = inner->size() < kSniffBytes && head->size() < kSniffBytes;
+    if (format == InputFormat::kUnknown && !all_seen) format = InputFormat::kChromeTrace;
+    if (format != InputFormat::kChromeTrace && format != InputFormat::kUnknown) {
+      Result<int64_t> limit = MaxInputBytes(InputKind::kData);
+      if (!limit.ok()) return limit.error();
+      if (!whole) {
+        Result<std::string> text = ReadFile(path, InputKind::kData);
+        if (!text.ok()) return text.error();
+        whole = std::move(text).value();
+      }
+      Result<std::string> text = Gunzip(*whole, static_cast<size_t>(*limit), path);
+      if (!text.ok()) return text.error();
+      whole = std::move(text).value();
+    }
+  }
   // The keys that tell the formats apart may all come after the first
   // kSniffBytes (a file whose keys were sorted, `jq -S`: "benchmarks" with
   // every result before "context" or "devices"): look at the whole file.
-  if (format == InputFormat::kUnknown && head->size() >= kSniffBytes) {
+  if (format == InputFormat::kUnknown && !gzip && head->size() >= kSniffBytes) {
     if (!whole) {
       Result<std::string> text = ReadFile(path, InputKind::kData);
       if (!text.ok()) return text.error();
@@ -99,7 +125,8 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     case InputFormat::kUnknown:
       break;
   }
-  return InputError(path + ": unrecognised input: expected gpugate results or baseline, " +
+  return InputError(path + ": unrecognised input" + (gzip ? " (after gzip decompression)" : "") +
+                    ": expected gpugate results or baseline, " +
                     kBenchmarkFormatsText + ", or a Chrome/Kineto trace");
 }
 

@@ -30,7 +30,8 @@ inline constexpr size_t kSniffBytes = 64 * 1024;
 /// Detects the format from the head of a file (up to kSniffBytes; fewer is
 /// fine for small files). Cheap: scans object keys and the "schema" value
 /// near the top, never builds a DOM, tolerates a head cut anywhere.
-///  - gzip magic (1f 8b) -> kChromeTrace (traces are the only gzipped input);
+///  - gzip magic (1f 8b) -> kChromeTrace (LoadRuns in cli/inputs.h looks
+///    inside a gzip file first: any format may come gzipped);
 ///  - top-level "schema" "gpugate/results/..." or "gpugate/baseline/...";
 ///  - top-level "traceEvents", or Kineto's "schemaVersion" + "deviceProperties",
 ///    or a top-level array whose first event has "ph" -> kChromeTrace;

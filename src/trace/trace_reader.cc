@@ -5,7 +5,6 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <charconv>
@@ -24,6 +23,7 @@
 #include <rapidjson/writer.h>
 
 #include "util/fs.h"
+#include "util/gzip.h"
 
 namespace gpugate {
 
@@ -304,75 +304,33 @@ class MemorySource : public ByteSource {
   size_t pos_ = 0;
 };
 
-/// Inflates a gzip stream (16 + MAX_WBITS: gzip header and trailer checked),
-/// member after member, in fixed-size chunks.
+/// Inflates a gzip stream (util/gzip.h) pulled from another source.
 class GzipSource : public ByteSource {
  public:
-  GzipSource(std::unique_ptr<ByteSource> in, size_t limit) : in_(std::move(in)), inbuf_(1 << 16) {
+  GzipSource(std::unique_ptr<ByteSource> in, size_t limit)
+      : in_(std::move(in)), inflater_([this](char* buf, size_t cap) { return in_->Read(buf, cap); }) {
     limit_ = limit;
-    std::memset(&z_, 0, sizeof(z_));
-    ok_ = inflateInit2(&z_, 16 + MAX_WBITS) == Z_OK;
-    if (!ok_) error_ = "zlib initialisation failed";
   }
-  ~GzipSource() override { inflateEnd(&z_); }
 
   size_t Read(char* buf, size_t cap) override {
-    size_t produced = Inflate(buf, cap);
-    if (ok_ && !Count(produced, "decompresses to more than")) {
-      ok_ = false;
+    if (!error_.empty()) return 0;
+    size_t produced = inflater_.Read(buf, cap);
+    if (!in_->error().empty()) {  // the file's own error, not the stream's
+      error_ = in_->error();
+      too_large_ = in_->too_large();
       return 0;
     }
+    if (!inflater_.error().empty()) {
+      error_ = inflater_.error();
+      return 0;
+    }
+    if (!Count(produced, "decompresses to more than")) return 0;
     return produced;
   }
 
  private:
-  size_t Inflate(char* buf, size_t cap) {
-    size_t produced = 0;
-    while (ok_ && produced < cap) {
-      if (z_.avail_in == 0 && !in_eof_) {
-        size_t n = in_->Read(inbuf_.data(), inbuf_.size());
-        if (!in_->error().empty()) {
-          error_ = in_->error();
-          too_large_ = in_->too_large();
-          ok_ = false;
-          break;
-        }
-        if (n == 0) in_eof_ = true;
-        z_.next_in = reinterpret_cast<Bytef*>(inbuf_.data());
-        z_.avail_in = static_cast<uInt>(n);
-      }
-      if (member_done_) {
-        if (z_.avail_in == 0 && in_eof_) break;  // clean end of the last member
-        inflateReset(&z_);
-        member_done_ = false;
-      }
-      z_.next_out = reinterpret_cast<Bytef*>(buf + produced);
-      z_.avail_out = static_cast<uInt>(cap - produced);
-      int ret = inflate(&z_, Z_NO_FLUSH);
-      produced = cap - z_.avail_out;
-      if (ret == Z_STREAM_END) {
-        member_done_ = true;
-        continue;
-      }
-      if (ret == Z_OK) continue;
-      if (ret == Z_BUF_ERROR && z_.avail_in == 0 && in_eof_) {
-        error_ = "truncated gzip stream (compressed data ends early)";
-        ok_ = false;
-        break;
-      }
-      if (ret == Z_BUF_ERROR) continue;
-      error_ = std::string("corrupt gzip data: ") + (z_.msg ? z_.msg : zError(ret));
-      ok_ = false;
-    }
-    return produced;
-  }
-
   std::unique_ptr<ByteSource> in_;
-  std::vector<char> inbuf_;
-  z_stream z_;
-  bool ok_ = false;
-  bool in_eof_ = false;
-  bool member_done_ = false;
+  GzipInflater inflater_;
 };
 
 /// Where the bytes come from: a path or memory. Opens fresh sources (the error

@@ -369,8 +369,13 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
   rapidjson::Reader reader;
   rapidjson::ParseResult ok = reader.Parse<rapidjson::kParseNanAndInfFlag>(stream, scan);
   if (scan.problem) return ErrorAt(name, text, scan.problem->first, scan.problem->second);
-  if (!ok)
-    return ErrorAt(name, text, ok.Offset(), std::string("invalid JSON: ") + rapidjson::GetParseError_En(ok.Code()));
+  if (!ok) {
+    const bool ends_early =
+        text.find_first_not_of(" \t\r\n", std::min(ok.Offset(), text.size())) == std::string::npos;
+    return ErrorAt(name, text, ok.Offset(),
+                   std::string(ends_early ? "unexpected end of file (truncated?): " : "invalid JSON: ") +
+                       rapidjson::GetParseError_En(ok.Code()));
+  }
   if (!scan.root_is_object) return ErrorAt(name, text, 0, "expected a JSON object at the top level");
   if (Status st = CheckVersion(scan, text, name); !st.ok()) return st.error();
 

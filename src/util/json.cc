@@ -525,8 +525,13 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
     }
     LineCounter where(text, start, origin);
     where.AdvanceTo(ok.Offset());
+    // Nothing but blanks after the fault: the file ended in the middle of
+    // the document (a write cut short, an upload cut off), as the trace
+    // reader says too.
+    const bool ends_early = IsBlank(text.substr(std::min(ok.Offset(), text.size())));
     return InputError(name + ":" + std::to_string(where.line()) + ":" +
                       std::to_string(where.column()) + ": " +
+                      (ends_early ? "unexpected end of file (truncated?): " : "") +
                       rapidjson::GetParseError_En(ok.Code()));
   }
   return std::move(builder.root());

@@ -240,7 +240,9 @@ TEST(BaselineTest, RejectsBadFiles) {
   check("{\"schema\": \"gpugate/baseline/v1\",\n \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [7]}",
         "b.json:2:49: runs[0]: expected a results object");
   check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [",
-        "invalid JSON");
+        "b.json:1:82: unexpected end of file (truncated?): Invalid value.");
+  check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [}]}",
+        "b.json:1:82: invalid JSON: Invalid value.");
   // An error inside a run points into the baseline file.
   Baseline b;
   ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());

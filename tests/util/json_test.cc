@@ -92,8 +92,22 @@ TEST(JsonParse, SyntaxErrorsNameLineAndColumn) {
   EXPECT_EQ(ParseError("{\n  \"a\": 1,\n  \"b\": tru\n}"), "t.json:3:11: Invalid value.");
   EXPECT_EQ(ParseError("[1,\n 2,,3]"), "t.json:2:4: Invalid value.");
   EXPECT_EQ(ParseError("{\"a\" 1}"), "t.json:1:6: Missing a colon after a name of object member.");
-  EXPECT_EQ(ParseError("[1, 2"), "t.json:1:6: Missing a comma or ']' after an array element.");
-  EXPECT_EQ(ParseError("\"abc"), "t.json:1:5: Missing a closing quotation mark in string.");
+  EXPECT_EQ(ParseError("[1, 2 x"), "t.json:1:7: Missing a comma or ']' after an array element.");
+}
+
+TEST(JsonParse, AFileThatEndsInsideTheDocumentIsCalledTruncated) {
+  EXPECT_EQ(ParseError("[1, 2"),
+            "t.json:1:6: unexpected end of file (truncated?): Missing a comma or ']' after an "
+            "array element.");
+  EXPECT_EQ(ParseError("[1, 2\n\n  "),
+            "t.json:3:3: unexpected end of file (truncated?): Missing a comma or ']' after an "
+            "array element.");
+  EXPECT_EQ(ParseError("\"abc"),
+            "t.json:1:5: unexpected end of file (truncated?): Missing a closing quotation mark "
+            "in string.");
+  EXPECT_EQ(ParseError("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_ti"),
+            "t.json:1:42: unexpected end of file (truncated?): Missing a closing quotation mark "
+            "in string.");
 }
 
 TEST(JsonParse, EmptyInputIsAnError) {

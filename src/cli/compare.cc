@@ -149,6 +149,19 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   }
   if (first_run.empty()) baseline = LoadRuns(baseline_path, ingest);
   if (!baseline.ok()) return ReportError(baseline.error());
+  // A baseline of one run that is a current run (the same file twice, or a
+  // copy, compressed or not) compares the run with itself: every workload
+  // would read unchanged, a pass that decided nothing. (A history that holds
+  // the current run among others gets a warning from the judge.)
+  if (baseline->size() == 1 && !baseline->front().run.run_id.empty()) {
+    for (size_t i = 0; i < current.size(); ++i) {
+      if (current[i].run.run_id != baseline->front().run.run_id) continue;
+      return ReportError(InputError(
+          current_paths[i] + ": the same run as the baseline " + baseline_path + " (run id " +
+          current[i].run.run_id + "): a run compared with itself cannot show a change; give "
+          "the results of another run as the baseline"));
+    }
+  }
   if (vm.count("env-key"))
     for (Results& r : *baseline)
       if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;

@@ -90,6 +90,16 @@ TEST_F(CompareCliTest, SeveralCurrentRunsAreReplicationUnits) {
               std::string::npos)
         << twice.err;
   }
+  // A baseline of one run that is the current run compares it with itself:
+  // every workload would read unchanged, a pass that decided nothing.
+  for (const std::string& self : {dir_ + "/s21.json", dir_ + "/copy.json"}) {
+    auto itself = RunGpugate({"compare", dir_ + "/s21.json", self});
+    EXPECT_EQ(itself.exit_code, 2) << itself.out;
+    EXPECT_NE(itself.err.find("gpugate: error: " + self + ": the same run as the baseline " + dir_ +
+                              "/s21.json (run id "),
+              std::string::npos)
+        << itself.err;
+  }
   // A history that already holds the current run says so.
   auto inside = RunGpugate({"compare", hist, dir_ + "/b21.json"});
   EXPECT_NE(inside.out.find("is also in the baseline history, so it was compared with itself too"),
@@ -190,9 +200,22 @@ TEST(CompareIngestCliTest, NvbenchFixturePair) {
 }
 
 TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
-  auto o = RunGpugate({"compare", "tests/data/gbench/gbench_local_repetitions5.json",
-                       "tests/data/gbench/gbench_local_repetitions5.json"});
+  // The file against itself is one run twice (its run id is its content's).
+  const std::string file = "tests/data/gbench/gbench_local_repetitions5.json";
+  auto self = RunGpugate({"compare", file, file});
+  EXPECT_EQ(self.exit_code, 2) << self.out;
+  EXPECT_NE(self.err.find("a run compared with itself cannot show a change"), std::string::npos)
+      << self.err;
+  // The same values from another process (another date) are another run.
+  const std::string dir = testing::MakeTempDir();
+  std::string text = testing::ReadAll(std::string(GPUGATE_SOURCE_DIR) + "/" + file);
+  const size_t at = text.find("2026-11-21T22:54:09");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 19, "2026-11-22T08:01:44");
+  testing::WriteAll(dir + "/rerun.json", text);
+  auto o = RunGpugate({"compare", file, dir + "/rerun.json"});
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+  testing::RemoveTree(dir);
 }
 
 TEST(CompareIngestCliTest, PytestFilesWithAndWithoutData) {
@@ -258,7 +281,7 @@ TEST(CompareIngestCliTest, CustomFilesInEitherDirection) {
   EXPECT_EQ(loose.exit_code, 0) << loose.out << loose.err;
   // The real third-party files: time in ns against another file.
   auto real = RunGpugate(
-      {"compare", "tests/data/custom/github-action-benchmark_customSmallerIsBetter_output2.json",
+      {"compare", "tests/data/custom/github-action-benchmark_customSmallerIsBetter_output.json",
        "tests/data/custom/github-action-benchmark_customSmallerIsBetter_output2.json"});
   EXPECT_EQ(real.exit_code, 0) << real.out << real.err;
   testing::RemoveTree(dir);

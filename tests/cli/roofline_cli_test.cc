@@ -47,7 +47,8 @@ TEST(RooflineCliTest, RunAndCompareAddRegimes) {
   // sgemm n=64: 2n^3 / (3n^2 4) = n/6 ~ 10.7 FLOP/B, above the ridge.
   EXPECT_EQ(r->workloads[1].regime->regime, "compute-bound");
 
-  auto cmp = RunGpugate({"compare", dir + "/r.json", dir + "/r.json", "--device-profile", dir + "/p.json",
+  ASSERT_EQ(RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r2.json", "-q"}).exit_code, 0);
+  auto cmp = RunGpugate({"compare", dir + "/r.json", dir + "/r2.json", "--device-profile", dir + "/p.json",
                          "--markdown", dir + "/c.md", "--html", dir + "/c.html", "--json", dir + "/c.json"});
   EXPECT_NE(cmp.exit_code, 2) << cmp.err;
   EXPECT_NE(cmp.out.find("Roofline on Test <CPU> (CPU) (device profile):"), std::string::npos) << cmp.out;

@@ -152,10 +152,18 @@ TEST(KernelCompareTest, CliListsNewAndVanishedKernelsInEveryReportEscaped) {
   testing::RemoveTree(dir);
 }
 
-TEST(KernelCompareTest, CliTraceAgainstItselfPasses) {
+TEST(KernelCompareTest, CliTraceAgainstAnIdenticalTraceOfAnotherRunPasses) {
   const std::string dir = testing::MakeTempDir();
+  // The file itself is the same run, which compare refuses; a trace of the
+  // same content under another name is another profiling session.
+  auto self = testing::RunGpugate({"compare", TraceDataPath("kineto_simple_add_a100.json"),
+                                   TraceDataPath("kineto_simple_add_a100.json")});
+  EXPECT_EQ(self.exit_code, 2) << self.out;
+  EXPECT_NE(self.err.find("a run compared with itself cannot show a change"), std::string::npos)
+      << self.err;
+  testing::WriteAll(dir + "/rerun.json", testing::ReadAll(TraceDataPath("kineto_simple_add_a100.json")));
   auto o = testing::RunGpugate({"compare", TraceDataPath("kineto_simple_add_a100.json"),
-                                TraceDataPath("kineto_simple_add_a100.json"), "--json", dir + "/v.json"});
+                                dir + "/rerun.json", "--json", dir + "/v.json"});
   EXPECT_EQ(o.exit_code, 0) << o.err;
   Result<Verdicts> v = VerdictsFromJson(testing::ReadAll(dir + "/v.json"), "v.json");
   ASSERT_TRUE(v.ok()) << v.error().message;

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <utility>
 
 #include "harness/backends/cpu_backend.h"

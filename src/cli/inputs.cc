@@ -74,6 +74,8 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     if (!inner.ok()) return inner.error();
     format = SniffFormat(*inner);
     const bool all_seen = inner->size() < kSniffBytes && head->size() < kSniffBytes;
+    if (all_seen && inner->find_first_not_of(" \t\r\n") == std::string::npos)
+      return InputError(path + ": empty file (after gzip decompression)");
     if (format == InputFormat::kUnknown && !all_seen) format = InputFormat::kChromeTrace;
     if (format != InputFormat::kChromeTrace && format != InputFormat::kUnknown) {
       Result<int64_t> limit = MaxInputBytes(InputKind::kData);

@@ -94,6 +94,10 @@ TEST(LoadRunsGzip, AnyFormatMayComeGzipped) {
   EXPECT_NE(other.error().message.find(gz + ": unrecognised input (after gzip decompression)"),
             std::string::npos)
       << other.error().message;
+  testing::WriteAll(gz, GzipMember("\n"));
+  Result<std::vector<Results>> empty = LoadRuns(gz);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().message, gz + ": empty file (after gzip decompression)");
   // A benchmark file cut short inside the gzip stream: the stream's error.
   const std::string whole = GzipMember(*plain_text);
   testing::WriteAll(gz, whole.substr(0, whole.size() - 40));

@@ -21,6 +21,25 @@ namespace po = boost::program_options;
 
 namespace gpugate {
 
+namespace {
+
+/// Whether two loaded runs are one run: the same file (by any path), or the
+/// same run id where the id stands for one run. gpugate's run ids are made
+/// per run; Google Benchmark, nvbench and pytest files take theirs from their
+/// content, and timings repeat to the last digit only in a copy. Custom
+/// benchmark JSON (often deterministic values: sizes, counts) and traces
+/// (named after the file and the first timestamp) are told apart by the file.
+bool SameRun(const Results& a, const std::string& path_a, const Results& b,
+             const std::string& path_b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(path_a, path_b, ec) && !ec) return true;
+  if (a.run.run_id.empty() || a.run.run_id != b.run.run_id) return false;
+  if (a.run.source_format != b.run.source_format) return false;
+  return a.run.source_format != "custom" && a.run.source_format != "trace";
+}
+
+}  // namespace
+
 void AddCompareOptions(po::options_description& options) {
   options.add_options()
       ("policy", po::value<std::string>(), "policy file (default: the built-in default policy)")
@@ -109,11 +128,10 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   for (const std::string& path : current_paths) {
     Result<Results> run = LoadRun(path, ingest);
     if (!run.ok()) return ReportError(run.error());
-    // Several current files are separate runs: the same run twice (the same
-    // file, or a copy: other tools' files get their run id from their
-    // content) would count its evidence twice and halve its p-values.
+    // Several current files are separate runs: the same run twice would
+    // count its evidence twice and halve its p-values.
     for (size_t i = 0; i < current.size(); ++i) {
-      if (!run->run.run_id.empty() && run->run.run_id == current[i].run.run_id)
+      if (SameRun(*run, path, current[i], current_paths[i]))
         return ReportError(InputError(
             path + ": the same run as " + current_paths[i] + " (run id " + run->run.run_id +
             "): several current files must be separate runs of the code, each given once"));
@@ -153,9 +171,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   // copy, compressed or not) compares the run with itself: every workload
   // would read unchanged, a pass that decided nothing. (A history that holds
   // the current run among others gets a warning from the judge.)
-  if (baseline->size() == 1 && !baseline->front().run.run_id.empty()) {
+  if (baseline->size() == 1) {
     for (size_t i = 0; i < current.size(); ++i) {
-      if (current[i].run.run_id != baseline->front().run.run_id) continue;
+      if (!SameRun(current[i], current_paths[i], baseline->front(), baseline_path)) continue;
       return ReportError(InputError(
           current_paths[i] + ": the same run as the baseline " + baseline_path + " (run id " +
           current[i].run.run_id + "): a run compared with itself cannot show a change; give "

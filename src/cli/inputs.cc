@@ -63,21 +63,22 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   }
   if (head->empty()) return InputError(path + ": empty file");
   InputFormat format = SniffFormat(*head);
+  bool all_seen_text = false;  // `whole` holds the decompressed text of a gzip file
   // gzip: the format is told from the decompressed head. A trace streams
-  // through the trace reader's own decompression, and so does what the head
-  // does not tell (a trace's keys may come late; the trace reader says what
-  // it lacks); any other format is read decompressed, within the input size
-  // limit, which then counts decompressed bytes.
+  // through the trace reader's own decompression. Any other format, and a
+  // head that does not tell (keys sorted, or a gzip header or empty members
+  // longer than the head), is decompressed whole within the input size limit,
+  // which then counts decompressed bytes, and told from the whole text; what
+  // is too large to hold is left to the trace reader, which streams it and
+  // says what it lacks.
   const bool gzip = HasGzipMagic(*head);
   if (gzip) {
+    const bool file_seen = head->size() < kSniffBytes;
     Result<std::string> inner = Gunzip(*head, kSniffBytes, path, /*prefix_only=*/true);
-    if (!inner.ok()) return inner.error();
-    format = SniffFormat(*inner);
-    const bool all_seen = inner->size() < kSniffBytes && head->size() < kSniffBytes;
-    if (all_seen && inner->find_first_not_of(" \t\r\n") == std::string::npos)
-      return InputError(path + ": empty file (after gzip decompression)");
-    if (format == InputFormat::kUnknown && !all_seen) format = InputFormat::kChromeTrace;
-    if (format != InputFormat::kChromeTrace && format != InputFormat::kUnknown) {
+    if (!inner.ok() && file_seen) return inner.error();
+    format = inner.ok() ? SniffFormat(*inner) : InputFormat::kUnknown;
+    const bool all_seen = file_seen && inner.ok() && inner->size() < kSniffBytes;
+    if (format != InputFormat::kChromeTrace && !(format == InputFormat::kUnknown && all_seen)) {
       Result<int64_t> limit = MaxInputBytes(InputKind::kData);
       if (!limit.ok()) return limit.error();
       if (!whole) {
@@ -85,10 +86,23 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
         if (!text.ok()) return text.error();
         whole = std::move(text).value();
       }
-      Result<std::string> text = Gunzip(*whole, static_cast<size_t>(*limit), path);
-      if (!text.ok()) return text.error();
-      whole = std::move(text).value();
+      bool too_large = false;
+      Result<std::string> text = Gunzip(*whole, static_cast<size_t>(*limit), path, false, &too_large);
+      if (text.ok()) {
+        whole = std::move(text).value();
+        if (format == InputFormat::kUnknown) format = SniffFormat(*whole);
+        all_seen_text = true;
+      } else if (too_large && format == InputFormat::kUnknown) {
+        format = InputFormat::kChromeTrace;
+      } else {
+        return text.error();
+      }
+    } else if (all_seen) {
+      whole = std::move(inner).value();
+      all_seen_text = true;
     }
+    if (all_seen_text && whole->find_first_not_of(" \t\r\n") == std::string::npos)
+      return InputError(path + ": empty file (after gzip decompression)");
   }
   // The keys that tell the formats apart may all come after the first
   // kSniffBytes (a file whose keys were sorted, `jq -S`: "benchmarks" with

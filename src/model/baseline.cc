@@ -414,6 +414,12 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
 Result<Baseline> ReadBaselineFile(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return text.error();
+  // compare and gate read any input gzipped (cli/inputs.h); a history that
+  // is updated, pruned or shown is gpugate's own file, kept uncompressed.
+  if (text->size() >= 2 && static_cast<unsigned char>((*text)[0]) == 0x1f &&
+      static_cast<unsigned char>((*text)[1]) == 0x8b)
+    return InputError(path + ": a gzip file; a baseline history is read and written uncompressed "
+                             "here (gunzip it first; compare and gate read it compressed)");
   return BaselineFromJson(*text, path);
 }
 

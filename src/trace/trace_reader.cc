@@ -240,6 +240,8 @@ class ByteSource {
   const std::string& error() const { return error_; }
   /// The error is the input size limit (no byte count to add).
   bool too_large() const { return too_large_; }
+  /// Bytes handed out so far (decompressed bytes, for a gzip stream).
+  size_t total() const { return total_; }
 
  protected:
   /// Counts `n` more bytes against `limit_`; false (error set) beyond it.
@@ -320,11 +322,10 @@ class GzipSource : public ByteSource {
       too_large_ = in_->too_large();
       return 0;
     }
-    if (!inflater_.error().empty()) {
-      error_ = inflater_.error();
-      return 0;
-    }
     if (!Count(produced, "decompresses to more than")) return 0;
+    // The bytes inflated before a truncated or corrupt stream ends are
+    // data; the error is seen with them.
+    if (!inflater_.error().empty()) error_ = inflater_.error();
     return produced;
   }
 
@@ -1581,7 +1582,7 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
     return InputError(origin.name + ": " + source_error);
   if (!source_error.empty())
     return InputError(origin.name + ": " + source_error + " (after " +
-                      std::to_string(stream.Tell()) + " decompressed bytes)");
+                      std::to_string((*source)->total()) + " decompressed bytes)");
   if (!ok) {
     std::string message;
     size_t offset = ok.Offset();

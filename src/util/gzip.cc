@@ -57,7 +57,7 @@ size_t GzipInflater::Read(char* buf, size_t cap) {
 }
 
 Result<std::string> Gunzip(std::string_view data, size_t max_out, const std::string& name,
-                           bool prefix_only) {
+                           bool prefix_only, bool* too_large) {
   size_t pos = 0;
   GzipInflater inflater([&](char* buf, size_t cap) {
     size_t n = std::min(cap, data.size() - pos);
@@ -74,6 +74,7 @@ Result<std::string> Gunzip(std::string_view data, size_t max_out, const std::str
         out.append(chunk.data(), max_out - out.size());
         return out;
       }
+      if (too_large) *too_large = true;
       return InputError(name + ": decompresses to more than " +
                         InputLimitText(static_cast<int64_t>(max_out)));
     }

@@ -47,8 +47,9 @@ class GzipInflater {
 
 /// The decompressed text of gzip data in memory. At most `max_out` bytes:
 /// with `prefix_only` the first `max_out` bytes (enough to tell a format),
-/// otherwise more is an input error that names `name` and the limit.
+/// otherwise more is an input error that names `name` and the limit (and
+/// sets `*too_large` when given).
 Result<std::string> Gunzip(std::string_view data, size_t max_out, const std::string& name,
-                           bool prefix_only = false);
+                           bool prefix_only = false, bool* too_large = nullptr);
 
 }  // namespace gpugate

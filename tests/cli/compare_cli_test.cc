@@ -218,6 +218,35 @@ TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
   testing::RemoveTree(dir);
 }
 
+TEST(CompareIngestCliTest, IdenticalFilesOfTwoRunsAreComparedWhereTheirIdsAreNotOneRun) {
+  const std::string dir = testing::MakeTempDir();
+  // Custom benchmark JSON of deterministic values (a size) repeats exactly
+  // from commit to commit: two files, two runs.
+  const std::string sizes = "[{\"name\": \"binary_size\", \"unit\": \"bytes\", \"value\": 123456}]\n";
+  testing::WriteAll(dir + "/base.json", sizes);
+  testing::WriteAll(dir + "/head.json", sizes);
+  auto custom = RunGpugate({"compare", dir + "/base.json", dir + "/head.json"});
+  EXPECT_EQ(custom.exit_code, 0) << custom.out << custom.err;
+  // The file itself, by its path or a link, is one run.
+  std::filesystem::create_symlink(dir + "/base.json", dir + "/link.json");
+  for (const std::string& self : {dir + "/base.json", dir + "/link.json"}) {
+    auto o = RunGpugate({"compare", dir + "/base.json", self});
+    EXPECT_EQ(o.exit_code, 2) << o.out;
+    EXPECT_NE(o.err.find("a run compared with itself cannot show a change"), std::string::npos) << o.err;
+  }
+  // Traces are named after the file and their first timestamp: two traces
+  // called trace.json in two folders are two runs.
+  std::filesystem::create_directories(dir + "/a");
+  std::filesystem::create_directories(dir + "/b");
+  const std::string trace = testing::ReadAll(std::string(GPUGATE_SOURCE_DIR) +
+                                             "/tests/data/traces/kineto_simple_add_a100.json");
+  testing::WriteAll(dir + "/a/trace.json", trace);
+  testing::WriteAll(dir + "/b/trace.json", trace);
+  auto traces = RunGpugate({"compare", dir + "/a/trace.json", dir + "/b/trace.json"});
+  EXPECT_EQ(traces.exit_code, 0) << traces.out << traces.err;
+  testing::RemoveTree(dir);
+}
+
 TEST(CompareIngestCliTest, PytestFilesWithAndWithoutData) {
   const std::string dir = testing::MakeTempDir();
   const std::pair<const char*, const char*> pairs[] = {

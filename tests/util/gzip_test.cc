@@ -13,12 +13,20 @@
 namespace gpugate {
 namespace {
 
-// One gzip member of `text` (deflate with the gzip wrapper, as gzip(1) writes).
-std::string GzipMember(const std::string& text) {
+// One gzip member of `text` (deflate with the gzip wrapper, as gzip(1) writes),
+// with a file name of `name_bytes` bytes in its header when not 0.
+std::string GzipMember(const std::string& text, size_t name_bytes = 0) {
   z_stream z;
   std::memset(&z, 0, sizeof(z));
   EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, text.size()) + 64, '\0');
+  std::string name(name_bytes, 'n');
+  gz_header header;
+  std::memset(&header, 0, sizeof(header));
+  header.name = reinterpret_cast<Bytef*>(name.data());
+  if (name_bytes > 0) {
+    EXPECT_EQ(deflateSetHeader(&z, &header), Z_OK);
+  }
+  std::string out(deflateBound(&z, text.size()) + name_bytes + 64, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
   z.avail_in = static_cast<uInt>(text.size());
   z.next_out = reinterpret_cast<Bytef*>(out.data());
@@ -86,6 +94,19 @@ TEST(LoadRunsGzip, AnyFormatMayComeGzipped) {
     EXPECT_EQ(packed->front().workloads[i].name, plain->front().workloads[i].name);
   // The same content is the same run, compressed or not.
   EXPECT_EQ(packed->front().run.run_id, plain->front().run.run_id);
+
+  // What the head does not tell is told from the whole text: keys that come
+  // late, and a gzip header longer than the head.
+  std::string late = *plain_text;
+  late.insert(late.find('{') + 1, "\n  \"padding\": \"" + std::string(100000, 'p') + "\",");
+  testing::WriteAll(gz, GzipMember(late));
+  Result<std::vector<Results>> sorted = LoadRuns(gz);
+  ASSERT_TRUE(sorted.ok()) << sorted.error().message;
+  EXPECT_EQ(sorted->front().run.source_format, "gbench");
+  testing::WriteAll(gz, GzipMember(*plain_text, 70000));
+  Result<std::vector<Results>> named = LoadRuns(gz);
+  ASSERT_TRUE(named.ok()) << named.error().message;
+  EXPECT_EQ(named->front().workloads.size(), plain->front().workloads.size());
 
   // What is neither a trace nor a benchmark file says it was decompressed.
   testing::WriteAll(gz, GzipMember("{\"hello\": 1}"));

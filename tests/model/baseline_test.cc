@@ -223,6 +223,18 @@ TEST(BaselineTest, RefusesARunThatMeasuredNothing) {
   EXPECT_TRUE(AppendRun(b, one, 2, false).ok());
 }
 
+TEST(BaselineTest, AGzippedHistoryIsNamedWhereItIsKeptUncompressed) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/b.json.gz", std::string("\x1f\x8b\x08\x00rest", 8));
+  Result<Baseline> b = ReadBaselineFile(dir + "/b.json.gz");
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().code, ExitCode::kInputError);
+  EXPECT_EQ(b.error().message,
+            dir + "/b.json.gz: a gzip file; a baseline history is read and written uncompressed "
+                  "here (gunzip it first; compare and gate read it compressed)");
+  testing::RemoveTree(dir);
+}
+
 TEST(BaselineTest, RejectsBadFiles) {
   auto check = [](const std::string& text, const std::string& want) {
     auto r = BaselineFromJson(text, "b.json");

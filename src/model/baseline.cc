@@ -18,6 +18,7 @@
 #include "model/results_json.h"
 #include "util/file_write.h"
 #include "util/fs.h"
+#include "util/gzip.h"
 #include "util/json.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
@@ -416,8 +417,7 @@ Result<Baseline> ReadBaselineFile(const std::string& path) {
   if (!text.ok()) return text.error();
   // compare and gate read any input gzipped (cli/inputs.h); a history that
   // is updated, pruned or shown is gpugate's own file, kept uncompressed.
-  if (text->size() >= 2 && static_cast<unsigned char>((*text)[0]) == 0x1f &&
-      static_cast<unsigned char>((*text)[1]) == 0x8b)
+  if (HasGzipMagic(*text))
     return InputError(path + ": a gzip file; a baseline history is read and written uncompressed "
                              "here (gunzip it first; compare and gate read it compressed)");
   return BaselineFromJson(*text, path);

@@ -343,16 +343,15 @@ struct Origin {
   size_t limit = 0;  ///< input size limit (file bytes and decompressed bytes)
 
   Result<bool> IsGzip() const {
-    unsigned char magic[2] = {0, 0};
     if (path) {
+      char magic[2] = {0, 0};
       int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) return InputError(name + ": cannot open: " + std::strerror(errno));
       ssize_t n = ::pread(fd, magic, 2, 0);
       ::close(fd);
-      return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+      return HasGzipMagic(std::string_view(magic, n == 2 ? 2 : 0));
     }
-    return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-           static_cast<unsigned char>(bytes[1]) == 0x8b;
+    return HasGzipMagic(bytes);
   }
 
   Result<std::unique_ptr<ByteSource>> Open(bool gzip) const {

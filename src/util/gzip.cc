@@ -7,11 +7,6 @@
 
 namespace gpugate {
 
-bool HasGzipMagic(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-         static_cast<unsigned char>(bytes[1]) == 0x8b;
-}
-
 GzipInflater::GzipInflater(Reader read) : read_(std::move(read)), inbuf_(size_t{1} << 16, '\0') {
   std::memset(&z_, 0, sizeof(z_));
   ok_ = inflateInit2(&z_, 16 + MAX_WBITS) == Z_OK;  // 16: gzip wrapper, checked

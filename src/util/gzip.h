@@ -13,8 +13,12 @@
 
 namespace gpugate {
 
-/// True when `bytes` starts with the gzip magic (1f 8b).
-bool HasGzipMagic(std::string_view bytes);
+/// True when `bytes` starts with the gzip magic (1f 8b). Inline: readers
+/// that only refuse gzip (model/) need no zlib code.
+inline bool HasGzipMagic(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
 
 /// Inflates a gzip stream, member after member (concatenated members are one
 /// stream, as gzip(1) reads them), pulling compressed bytes from `read`.

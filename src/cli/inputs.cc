@@ -14,6 +14,7 @@
 #include "trace/to_results.h"
 #include "util/fs.h"
 #include "util/gzip.h"
+#include "util/json.h"
 
 namespace gpugate {
 
@@ -76,6 +77,9 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     const bool file_seen = head->size() < kSniffBytes;
     Result<std::string> inner = Gunzip(*head, kSniffBytes, path, /*prefix_only=*/true);
     if (!inner.ok() && file_seen) return inner.error();
+    if (inner.ok() && HasGzipMagic(*inner))
+      return InputError(path + ": gzip data inside gzip data (compressed twice?): decompress it "
+                               "once (gunzip) and give the result");
     format = inner.ok() ? SniffFormat(*inner) : InputFormat::kUnknown;
     const bool all_seen = file_seen && inner.ok() && inner->size() < kSniffBytes;
     if (format != InputFormat::kChromeTrace && !(format == InputFormat::kUnknown && all_seen)) {
@@ -141,9 +145,16 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     case InputFormat::kUnknown:
       break;
   }
-  return InputError(path + ": unrecognised input" + (gzip ? " (after gzip decompression)" : "") +
-                    ": expected gpugate results or baseline, " +
-                    kBenchmarkFormatsText + ", or a Chrome/Kineto trace");
+  // A file cut short before the keys that tell its format: say where it ends.
+  std::string what = ": unrecognised input";
+  if (whole || head->size() < kSniffBytes) {
+    if (auto at = JsonCutShortAt(whole ? *whole : *head))
+      what = ":" + std::to_string(at->first) + ":" + std::to_string(at->second) +
+             ": unexpected end of file (truncated?) before its format could be told";
+  }
+  return InputError(path + what + (gzip ? " (after gzip decompression)" : "") +
+                    ": expected gpugate results or baseline, " + kBenchmarkFormatsText +
+                    ", or a Chrome/Kineto trace");
 }
 
 BaselineInFolder FindBaselineInFolder(const std::string& folder, const std::string& suite,

@@ -371,12 +371,14 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
   rapidjson::ParseResult ok = reader.Parse<rapidjson::kParseNanAndInfFlag>(stream, scan);
   if (scan.problem) return ErrorAt(name, text, scan.problem->first, scan.problem->second);
   if (!ok) {
-    const bool ends_early =
-        text.find_first_not_of(" \t\r\n", std::min(ok.Offset(), text.size())) == std::string::npos;
+    const bool syntax = ClassifyJsonFault(text, ok.Offset(), ok.Code()) == JsonFault::kSyntax;
     return ErrorAt(name, text, ok.Offset(),
-                   std::string(ends_early ? "unexpected end of file (truncated?): " : "invalid JSON: ") +
-                       rapidjson::GetParseError_En(ok.Code()));
+                   (syntax ? "invalid JSON: " : "") + JsonFaultText(text, ok.Offset(), ok.Code()));
   }
+  // A NUL byte ends RapidJSON's string stream: nothing may follow the document.
+  if (stream.Tell() < text.size())
+    return ErrorAt(name, text, stream.Tell(),
+                   JsonFaultText(text, stream.Tell(), rapidjson::kParseErrorDocumentRootNotSingular));
   if (!scan.root_is_object) return ErrorAt(name, text, 0, "expected a JSON object at the top level");
   if (Status st = CheckVersion(scan, text, name); !st.ok()) return st.error();
 

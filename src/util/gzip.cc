@@ -26,6 +26,17 @@ size_t GzipInflater::Read(char* buf, size_t cap) {
     }
     if (member_done_) {
       if (z_.avail_in == 0 && in_eof_) break;  // clean end of the last member
+      if (*z_.next_in != 0x1f) {
+        // Not another member: zero bytes to the end are padding (a tape or
+        // block device's; gzip(1) ignores them too), anything else is not
+        // gzip data.
+        if (!SkipZeroPadding()) {
+          error_ = "data after the end of the gzip stream that is neither a gzip member nor "
+                   "zero padding";
+          ok_ = false;
+        }
+        break;
+      }
       inflateReset(&z_);
       member_done_ = false;
     }
@@ -49,6 +60,18 @@ size_t GzipInflater::Read(char* buf, size_t cap) {
     ok_ = false;
   }
   return produced;
+}
+
+bool GzipInflater::SkipZeroPadding() {
+  for (;;) {
+    for (; z_.avail_in > 0; ++z_.next_in, --z_.avail_in)
+      if (*z_.next_in != 0) return false;
+    if (in_eof_) return true;
+    size_t n = read_(inbuf_.data(), inbuf_.size());
+    if (n == 0) in_eof_ = true;
+    z_.next_in = reinterpret_cast<Bytef*>(inbuf_.data());
+    z_.avail_in = static_cast<uInt>(n);
+  }
 }
 
 Result<std::string> Gunzip(std::string_view data, size_t max_out, const std::string& name,

@@ -22,7 +22,8 @@ inline bool HasGzipMagic(std::string_view bytes) {
 
 /// Inflates a gzip stream, member after member (concatenated members are one
 /// stream, as gzip(1) reads them), pulling compressed bytes from `read`.
-/// Header and trailer (CRC, length) are checked.
+/// Header and trailer (CRC, length) are checked; zero bytes after the last
+/// member are padding, any other byte there is an error.
 class GzipInflater {
  public:
   /// Fills up to `cap` compressed bytes; 0 at the end of the input (or when
@@ -40,6 +41,9 @@ class GzipInflater {
   const std::string& error() const { return error_; }
 
  private:
+  /// Consumes the rest of the input; false at its first non-zero byte.
+  bool SkipZeroPadding();
+
   Reader read_;
   std::string inbuf_;
   z_stream z_;

@@ -12,6 +12,7 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -495,7 +496,61 @@ bool IsBlank(std::string_view text) {
   return true;
 }
 
+/// True when `rest` (what follows a fault, trailing blanks removed) is the
+/// start of the escape sequence RapidJSON was reading when the text ran out
+/// (`\u12`): it puts those faults at the backslash, the others where the
+/// text ends.
+bool IsCutToken(std::string_view rest, rapidjson::ParseErrorCode code) {
+  if (rest.empty() || rest.size() > 12) return false;
+  switch (code) {
+    case rapidjson::kParseErrorStringEscapeInvalid:
+    case rapidjson::kParseErrorStringUnicodeEscapeInvalidHex:
+    case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
+      if (rest.front() != '\\') return false;
+      for (char c : rest)
+        if (c != '\\' && c != 'u' && !std::isxdigit(static_cast<unsigned char>(c))) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
+
+JsonFault ClassifyJsonFault(std::string_view text, size_t offset, int code) {
+  offset = std::min(offset, text.size());
+  if (offset < text.size() && text[offset] == '\0') return JsonFault::kNulByte;
+  std::string_view rest = text.substr(offset);
+  while (!rest.empty() && IsBlank(rest.substr(rest.size() - 1))) rest.remove_suffix(1);
+  if (rest.empty() || IsCutToken(rest, static_cast<rapidjson::ParseErrorCode>(code)))
+    return JsonFault::kCutShort;
+  return JsonFault::kSyntax;
+}
+
+std::string JsonFaultText(std::string_view text, size_t offset, int code) {
+  const char* words = rapidjson::GetParseError_En(static_cast<rapidjson::ParseErrorCode>(code));
+  switch (ClassifyJsonFault(text, offset, code)) {
+    case JsonFault::kCutShort: return std::string("unexpected end of file (truncated?): ") + words;
+    case JsonFault::kNulByte: return "a NUL byte, which JSON text cannot hold (binary data?)";
+    case JsonFault::kSyntax: break;
+  }
+  return words;
+}
+
+std::optional<std::pair<int, int>> JsonCutShortAt(std::string_view text) {
+  size_t start = 0;
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") start = 3;
+  if (IsBlank(text.substr(start))) return std::nullopt;
+  PositionStream stream(text.data(), text.data() + start, text.data() + text.size());
+  rapidjson::BaseReaderHandler<> ignore;
+  rapidjson::Reader reader;
+  rapidjson::ParseResult ok = reader.Parse<rapidjson::kParseNanAndInfFlag>(stream, ignore);
+  if (ok || stream.too_long() || ClassifyJsonFault(text, ok.Offset(), ok.Code()) != JsonFault::kCutShort)
+    return std::nullopt;
+  LineCounter where(text, start);
+  where.AdvanceTo(ok.Offset());
+  return std::make_pair(where.line(), where.column());
+}
 
 namespace {
 
@@ -525,14 +580,18 @@ Result<JsonValue> Parse(std::string_view text, const std::string& name,
     }
     LineCounter where(text, start, origin);
     where.AdvanceTo(ok.Offset());
-    // Nothing but blanks after the fault: the file ended in the middle of
-    // the document (a write cut short, an upload cut off), as the trace
-    // reader says too.
-    const bool ends_early = IsBlank(text.substr(std::min(ok.Offset(), text.size())));
     return InputError(name + ":" + std::to_string(where.line()) + ":" +
                       std::to_string(where.column()) + ": " +
-                      (ends_early ? "unexpected end of file (truncated?): " : "") +
-                      rapidjson::GetParseError_En(ok.Code()));
+                      JsonFaultText(text, ok.Offset(), ok.Code()));
+  }
+  // RapidJSON reads a NUL byte as the end of the text: what follows one
+  // after the document would pass unseen.
+  if (stream.Tell() < text.size()) {
+    LineCounter where(text, start, origin);
+    where.AdvanceTo(stream.Tell());
+    return InputError(name + ":" + std::to_string(where.line()) + ":" +
+                      std::to_string(where.column()) + ": " +
+                      JsonFaultText(text, stream.Tell(), rapidjson::kParseErrorDocumentRootNotSingular));
   }
   return std::move(builder.root());
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -91,6 +92,25 @@ Result<JsonValue> ParseJsonStreaming(std::string_view text, const std::string& n
                                      std::string_view array_key,
                                      const JsonElementHandler& on_element,
                                      JsonOrigin origin = {});
+
+/// What a JSON syntax fault is: the text ends inside the document (only
+/// blanks follow the fault, or part of the literal or escape sequence being
+/// read), a NUL byte stands there, or the text is wrong.
+enum class JsonFault { kSyntax, kCutShort, kNulByte };
+
+/// Classifies RapidJSON's fault `code` (a rapidjson::ParseErrorCode) at byte
+/// `offset` of `text`.
+JsonFault ClassifyJsonFault(std::string_view text, size_t offset, int code);
+
+/// The words for that fault, the one wording of every JSON reader:
+/// "unexpected end of file (truncated?): <RapidJSON's words>", the NUL byte,
+/// or RapidJSON's words alone.
+std::string JsonFaultText(std::string_view text, size_t offset, int code);
+
+/// Where `text`, a JSON document cut short, ends (1-based line and column);
+/// nullopt when it is complete, empty or not JSON at all. For a file whose
+/// format could not be told because it ends early.
+std::optional<std::pair<int, int>> JsonCutShortAt(std::string_view text);
 
 /// "name:line:col: path: message" for a value in a parsed document.
 Error JsonError(const std::string& name, const JsonValue& at, const std::string& path,

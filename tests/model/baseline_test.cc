@@ -255,6 +255,9 @@ TEST(BaselineTest, RejectsBadFiles) {
         "b.json:1:82: unexpected end of file (truncated?): Invalid value.");
   check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [}]}",
         "b.json:1:82: invalid JSON: Invalid value.");
+  check(std::string("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", \"environment_key\": "
+                    "\"k\", \"runs\": []}\n\0junk", 89),
+        "b.json:2:1: a NUL byte, which JSON text cannot hold (binary data?)");
   // An error inside a run points into the baseline file.
   Baseline b;
   ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());

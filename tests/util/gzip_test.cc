@@ -70,6 +70,16 @@ TEST(Gunzip, TruncatedCorruptAndOversizedAreErrors) {
   Result<std::string> big = Gunzip(gz, 50000, "x.gz");
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.error().message.find("x.gz: decompresses to more than "), std::string::npos);
+  // Zero bytes after the last member are padding (gzip(1) ignores them);
+  // other bytes there are not gzip data.
+  Result<std::string> padded = Gunzip(gz + std::string(70000, '\0'), 1 << 20, "x.gz");
+  ASSERT_TRUE(padded.ok()) << padded.error().message;
+  EXPECT_EQ(*padded, Text(100000));
+  Result<std::string> garbage = Gunzip(gz + std::string(100, '\0') + "x", 1 << 20, "x.gz");
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_EQ(garbage.error().message,
+            "x.gz: data after the end of the gzip stream that is neither a gzip member nor zero "
+            "padding");
   // A head for telling the format: the first bytes, even of a cut stream.
   Result<std::string> head = Gunzip(gz.substr(0, gz.size() / 2), 1000, "x.gz", true);
   ASSERT_TRUE(head.ok());
@@ -119,6 +129,28 @@ TEST(LoadRunsGzip, AnyFormatMayComeGzipped) {
   Result<std::vector<Results>> empty = LoadRuns(gz);
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().message, gz + ": empty file (after gzip decompression)");
+  // Compressed twice, or cut before its format can be told: said so.
+  testing::WriteAll(gz, GzipMember(GzipMember(*plain_text)));
+  Result<std::vector<Results>> twice = LoadRuns(gz);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().message,
+            gz + ": gzip data inside gzip data (compressed twice?): decompress it once (gunzip) "
+                 "and give the result");
+  testing::WriteAll(gz, GzipMember("{\n  \"benchmarks\": [\n"));
+  Result<std::vector<Results>> early = LoadRuns(gz);
+  ASSERT_FALSE(early.ok());
+  EXPECT_NE(early.error().message.find(gz + ":3:1: unexpected end of file (truncated?) before its "
+                                            "format could be told (after gzip decompression)"),
+            std::string::npos)
+      << early.error().message;
+  const std::string plain_cut = dir.path() + "/cut.json";
+  testing::WriteAll(plain_cut, "{");
+  Result<std::vector<Results>> brace = LoadRuns(plain_cut);
+  ASSERT_FALSE(brace.ok());
+  EXPECT_NE(brace.error().message.find(plain_cut + ":1:2: unexpected end of file (truncated?) "
+                                                   "before its format could be told: expected "),
+            std::string::npos)
+      << brace.error().message;
   // A benchmark file cut short inside the gzip stream: the stream's error.
   const std::string whole = GzipMember(*plain_text);
   testing::WriteAll(gz, whole.substr(0, whole.size() - 40));

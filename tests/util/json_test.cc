@@ -108,6 +108,38 @@ TEST(JsonParse, AFileThatEndsInsideTheDocumentIsCalledTruncated) {
   EXPECT_EQ(ParseError("{\"benchmarks\": [{\"name\": \"BM_A\", \"real_ti"),
             "t.json:1:42: unexpected end of file (truncated?): Missing a closing quotation mark "
             "in string.");
+  // Cut inside an escape sequence (the fault is at its backslash) or a
+  // literal (the fault is where the text ran out).
+  EXPECT_EQ(ParseError("{\"name\": \"a\\u12"),
+            "t.json:1:12: unexpected end of file (truncated?): Incorrect hex digit after \\u "
+            "escape in string.");
+  EXPECT_EQ(ParseError("{\"a\": [1, tr\n"),
+            "t.json:1:13: unexpected end of file (truncated?): Invalid value.");
+  // The same faults with text after them are syntax errors.
+  EXPECT_EQ(ParseError("{\"name\": \"a\\u12\"}"),
+            "t.json:1:12: Incorrect hex digit after \\u escape in string.");
+  EXPECT_EQ(ParseError("{\"a\": [1, tr]}"), "t.json:1:13: Invalid value.");
+  EXPECT_EQ(ParseError("{\"a\": xyz"), "t.json:1:7: Invalid value.");
+}
+
+TEST(JsonParse, ANulByteIsNamedWhereverItStands) {
+  // RapidJSON reads NUL as the end of the text: after a complete document it
+  // would hide what follows.
+  EXPECT_EQ(ParseError(std::string("{\"a\": 1}\0{\"b\": 2}", 17)),
+            "t.json:1:9: a NUL byte, which JSON text cannot hold (binary data?)");
+  EXPECT_EQ(ParseError(std::string("{\"a\": 1}\n\0", 10)),
+            "t.json:2:1: a NUL byte, which JSON text cannot hold (binary data?)");
+  EXPECT_EQ(ParseError(std::string("[1,\0 2]", 7)),
+            "t.json:1:4: a NUL byte, which JSON text cannot hold (binary data?)");
+}
+
+TEST(JsonParse, WhereADocumentCutShortEnds) {
+  EXPECT_EQ(JsonCutShortAt("{"), std::make_optional(std::make_pair(1, 2)));
+  EXPECT_EQ(JsonCutShortAt("{\n  \"benchmarks\": [\n"), std::make_optional(std::make_pair(3, 1)));
+  EXPECT_EQ(JsonCutShortAt("{\"a\": 1}"), std::nullopt);
+  EXPECT_EQ(JsonCutShortAt("not json"), std::nullopt);
+  EXPECT_EQ(JsonCutShortAt("{\"a\": 1,, "), std::nullopt);
+  EXPECT_EQ(JsonCutShortAt("  "), std::nullopt);
 }
 
 TEST(JsonParse, EmptyInputIsAnError) {

@@ -101,12 +101,9 @@ int Update(const CommandSpec& self, const Args& args) {
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
-  std::optional<std::string> env_key;
-  if (vm.count("env-key")) {
-    Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
-    if (!key.ok()) return ReportError(key.error().WithContext("--env-key"));
-    env_key = *key;
-  }
+  Result<std::optional<std::string>> env_key_or = EnvKeyFrom(vm);
+  if (!env_key_or.ok()) return ReportError(env_key_or.error());
+  const std::optional<std::string> env_key = *env_key_or;
 
   const int keep = vm["keep"].as<int>();
   if (keep < 1 || keep > kMaxKeep)

@@ -138,12 +138,13 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     }
     current.push_back(std::move(run).value());
   }
-  // --env-key names the class of files that carry none (other tools' JSON).
-  if (vm.count("env-key")) {
-    Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
-    if (!key.ok()) return ReportError(key.error().WithContext("--env-key"));
-    for (Results& r : current) r.run.env.runner_class = *key;
-  }
+  // --env-key (or GPUGATE_ENV_KEY) names the class of the current runs: the
+  // one class for files that carry none (other tools' JSON), and the one the
+  // user states for those that recorded another.
+  Result<std::optional<std::string>> env_key = EnvKeyFrom(vm);
+  if (!env_key.ok()) return ReportError(env_key.error());
+  if (*env_key)
+    for (Results& r : current) r.run.env.runner_class = **env_key;
   // A baselines folder: the file of the current run's suite and runner
   // class. None there is a first run, as for gate: every workload is new and
   // nothing is judged (exit 0, outcome not_judged), with a warning that says
@@ -180,7 +181,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
           "the results of another run as the baseline"));
     }
   }
-  if (vm.count("env-key"))
+  if (*env_key)
     for (Results& r : *baseline)
       if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;
 

@@ -83,22 +83,29 @@ void AddEnvKeyOption(po::options_description& options) {
                         "CPU or GPU model)");
 }
 
-Status ApplyEnvKeyOption(const po::variables_map& vm) {
-  if (!vm.count("env-key")) {
-    // The variable names the class as the option does, and is checked alike:
-    // one that cannot be a class would otherwise send the run to another
-    // baseline file without a word.
-    const char* set = std::getenv("GPUGATE_ENV_KEY");
-    if (set != nullptr && *set != '\0')
-      if (Result<std::string> key = ParseRunnerClass(set); !key.ok())
-        return key.error().WithContext("GPUGATE_ENV_KEY");
-    return Status::Ok();
+Result<std::optional<std::string>> EnvKeyFrom(const po::variables_map& vm) {
+  if (vm.count("env-key")) {
+    Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
+    if (!key.ok()) return key.error().WithContext("--env-key");
+    return std::optional<std::string>(*key);
   }
-  Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
-  if (!key.ok()) return key.error().WithContext("--env-key");
+  // The variable names the class as the option does, and is checked alike:
+  // one that cannot be a class would otherwise send the run to another
+  // baseline file without a word.
+  const char* set = std::getenv("GPUGATE_ENV_KEY");
+  if (set == nullptr || *set == '\0') return std::optional<std::string>();
+  Result<std::string> key = ParseRunnerClass(set);
+  if (!key.ok()) return key.error().WithContext("GPUGATE_ENV_KEY");
+  return std::optional<std::string>(*key);
+}
+
+Status ApplyEnvKeyOption(const po::variables_map& vm) {
+  Result<std::optional<std::string>> key = EnvKeyFrom(vm);
+  if (!key.ok()) return key.error();
+  if (!vm.count("env-key")) return Status::Ok();
   // Through the process environment, so every run of this command (and its
   // confirmation re-runs) records the class.
-  if (::setenv("GPUGATE_ENV_KEY", key->c_str(), 1) != 0)
+  if (::setenv("GPUGATE_ENV_KEY", (*key)->c_str(), 1) != 0)
     return ToolError("--env-key: cannot set GPUGATE_ENV_KEY");
   return Status::Ok();
 }

@@ -41,6 +41,10 @@ void AddBinOption(boost::program_options::options_description& options);
 Status ApplyBinOption(SuiteSelection* selection, const boost::program_options::variables_map& vm);
 /// --env-key CLASS: the runner class (run, gate, compare, baseline update).
 void AddEnvKeyOption(boost::program_options::options_description& options);
+/// The runner class --env-key names, else the one GPUGATE_ENV_KEY names
+/// (as a slug), else none; a class with no letter or digit in either is an
+/// input error naming where it came from.
+Result<std::optional<std::string>> EnvKeyFrom(const boost::program_options::variables_map& vm);
 /// Checks --env-key and sets GPUGATE_ENV_KEY to its slug, which
 /// DetectEnvironment records in every run this process makes.
 Status ApplyEnvKeyOption(const boost::program_options::variables_map& vm);

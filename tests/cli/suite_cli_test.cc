@@ -173,6 +173,39 @@ TEST(CliTest, AnUnusableEnvKeyVariableIsAnError) {
   testing::RemoveTree(dir);
 }
 
+TEST(CliTest, TheEnvKeyVariableNamesTheClassForCompareAndBaselineUpdate) {
+  // Other tools' files record no runner class: the variable names it, as
+  // --env-key does (the GitHub Action passes its env-key input this way).
+  std::string dir = testing::MakeTempDir();
+  const std::string base = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/gbench/gbench_local_repetitions5.json";
+  std::ifstream in(base);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = text.find("8.3850483106984768e+02");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 22, "8.3950483106984768e+02");  // another run of the same program
+  testing::WriteAll(dir + "/current.json", text);
+  auto update = RunGpugate({"baseline", "update", "--results", base, "--baseline", dir + "/bl/"}, "",
+                           {"GPUGATE_ENV_KEY=CI X"});
+  ASSERT_EQ(update.exit_code, 0) << update.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/bl/bm/ci-x.json")) << update.out << update.err;
+  auto compare = RunGpugate({"compare", dir + "/bl/", dir + "/current.json"}, "",
+                            {"GPUGATE_ENV_KEY=CI X"});
+  EXPECT_NE(compare.exit_code, 2) << compare.err;
+  EXPECT_EQ(compare.err.find("no baseline"), std::string::npos) << compare.err;
+  EXPECT_NE(compare.out.find("ci-x.json"), std::string::npos) << compare.out;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", dir + "/bl/", dir + "/current.json", "-q"},
+        std::vector<std::string>{"baseline", "update", "--results", dir + "/current.json", "--baseline",
+                                 dir + "/bl/"}}) {
+    auto bad = RunGpugate(args, "", {"GPUGATE_ENV_KEY=!!!"});
+    EXPECT_EQ(bad.exit_code, 2) << args[0];
+    EXPECT_NE(bad.err.find("GPUGATE_ENV_KEY: runner class '!!!' has no letter or digit"),
+              std::string::npos)
+        << bad.err;
+  }
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, ShardsOfOneRunIdMerge) {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> merge_args = {"merge"};

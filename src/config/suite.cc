@@ -356,13 +356,13 @@ class SuiteParser {
   // Cross-field rules. An inconsistency is reported at the level that made it:
   // at one of the two fields if this level set it, else not at all (the level
   // that set both was checked already).
-  Status CheckSampling(const Sampling& s, const SamplingOrigin& o) const {
+  Status CheckSampling(const Sampling& s, const SamplingOrigin& o, bool rounds_of_samples = true) const {
     auto pick = [&](const char* first, const char* second) -> std::optional<SourceLocation> {
       if (o.here.count(first)) return o.at.at(first);
       if (o.here.count(second)) return o.at.at(second);
       return std::nullopt;
     };
-    if (s.max_samples < s.min_samples) {
+    if (rounds_of_samples && s.max_samples < s.min_samples) {
       if (auto at = pick("max_samples", "min_samples"))
         return YamlReader::ErrorAt(*at, "max_samples (" + std::to_string(s.max_samples) +
                                             ") is less than min_samples (" +
@@ -374,7 +374,7 @@ class SuiteParser {
                                             ") is less than min_time (" +
                                             FormatSeconds(s.min_time) + ")");
     }
-    if (s.rounds > s.max_samples) {
+    if (rounds_of_samples && s.rounds > s.max_samples) {
       if (auto at = pick("rounds", "max_samples"))
         return YamlReader::ErrorAt(*at, "rounds (" + std::to_string(s.rounds) +
                                             ") exceeds max_samples (" +
@@ -416,7 +416,10 @@ class SuiteParser {
     GPUGATE_RETURN_IF_ERROR(CheckName(t.name_field, t.spec.template_name));
 
     GPUGATE_RETURN_IF_ERROR(ParseSamplingKeys(map, &t.spec.sampling, &origin));
-    GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin));
+    // The keys that do not apply to a kind are named first; then the
+    // cross-field rules, of which those about samples hold only where a
+    // round is made of samples gpugate takes (not a process of a benchmark
+    // program, an execution counted, or a program that writes its results).
     if (IsBenchmarkProgram(t.spec.kind))
       GPUGATE_RETURN_IF_ERROR(ProgramSampling(map, origin, &t.spec));
     if (t.spec.kind == WorkloadKind::kCommand) {
@@ -424,6 +427,10 @@ class SuiteParser {
       GPUGATE_RETURN_IF_ERROR(ParseResultsFile(map, origin, &t.spec));
     }
     if (t.spec.kind == WorkloadKind::kStatic) GPUGATE_RETURN_IF_ERROR(StaticSampling(map));
+    const bool rounds_of_samples = !IsBenchmarkProgram(t.spec.kind) &&
+                                   t.spec.kind != WorkloadKind::kStatic &&
+                                   t.spec.measure != "instructions" && t.spec.results.empty();
+    GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin, rounds_of_samples));
 
     if (std::optional<YamlField> pf = y_.Find(map, "params"))
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));

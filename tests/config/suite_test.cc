@@ -249,6 +249,28 @@ TEST(SuiteLoadTest, RejectsWhatABenchmarkProgramCannotDo) {
               HasSubstr("'axes' entries are nvbench --axis values"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n"),
               HasSubstr("missing required key 'argv' for a gbench workload"));
+  // A key that does not apply is named as such before any rule between keys.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    max_samples: 3\n"),
+              HasSubstr("suite.yaml:6:5: key 'max_samples' does not apply to a gbench workload"));
+}
+
+TEST(SuiteLoadTest, RoundsThatAreProcessesOrExecutionsAreNotBoundBySamples) {
+  // A round of a benchmark program is a process, of measure: instructions an
+  // execution, of a command with results a run of the program: max_samples
+  // (which does not apply to them) does not bound them, in defaults either.
+  for (const std::string& workload :
+       {std::string("    kind: gbench\n    argv: [k]\n"), std::string("    kind: nvbench\n    argv: [k]\n"),
+        std::string("    kind: command\n    argv: [k]\n    measure: instructions\n"),
+        std::string("    kind: command\n    argv: [k]\n    results: r.json\n")}) {
+    Suite suite = LoadOk("version: 1\ndefaults:\n  max_samples: 100\nworkloads:\n  - name: g\n" +
+                         workload + "    rounds: 300\n");
+    ASSERT_EQ(suite.workloads.size(), 1u) << workload;
+    EXPECT_EQ(suite.workloads[0].sampling.rounds, 300) << workload;
+  }
+  // Rounds of samples still need a sample each.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    rounds: 300\n"),
+              HasSubstr("suite.yaml:6:13: rounds (300) exceeds max_samples (200)"));
 }
 
 TEST(SuiteLoadTest, MeasureInstructionsOnACommand) {

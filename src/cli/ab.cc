@@ -40,9 +40,9 @@ int AbCommand(const CommandSpec& self, const Args& args) {
       ("head", po::value<std::string>()->required(), "head build directory ({bin} in command workloads)")
       ("rounds", po::value<int>()->default_value(10), "paired rounds per workload (at least 6)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the run order (and synthetic draws)")
-      ("backend", po::value<std::string>()->default_value("auto"), "builtin kernels on: auto | cpu | cuda")
       ("base-results", po::value<std::string>(), "also write the base side's results JSON here")
       ("head-results", po::value<std::string>(), "also write the head side's results JSON here");
+  AddBackendOption(options);
   AddSelectionOptions(options);
   AddCompareOptions(options);
   po::positional_options_description positional;
@@ -53,12 +53,12 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   AbOptions ab;
   ab.rounds = vm["rounds"].as<int>();
   ab.seed = vm["seed"].as<uint64_t>();
-  ab.backend = vm["backend"].as<std::string>();
+  Result<std::string> backend = BackendFrom(vm);
+  if (!backend.ok()) return ReportError(backend.error());
+  ab.backend = *backend;
   if (ab.rounds < 1 || ab.rounds > kMaxRounds)
     return ReportError(InputError("--rounds must be from 1 to " + std::to_string(kMaxRounds) +
                                   ", got " + std::to_string(ab.rounds)));
-  if (ab.backend != "auto" && ab.backend != "cpu" && ab.backend != "cuda")
-    return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + ab.backend + "'"));
   auto base_dir = ExistingDir("base", vm["base"].as<std::string>());
   if (!base_dir.ok()) return ReportError(base_dir.error());
   auto head_dir = ExistingDir("head", vm["head"].as<std::string>());

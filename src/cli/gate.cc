@@ -67,8 +67,8 @@ int GateCommand(const CommandSpec& self, const Args& args) {
        "at most this many confirmation re-runs of inconclusive or regressed workloads (0 = none, "
        "up to 20); the gate stops sooner once no doubtful workload could become a regression "
        "in the re-runs left")
-      ("backend", po::value<std::string>()->default_value("auto"), "auto | cpu | cuda")
       ("seed", po::value<uint64_t>()->default_value(0), "extra seed for synthetic workloads");
+  AddBackendOption(options);
   AddSelectionOptions(options);
   AddBinOption(options);
   AddEnvKeyOption(options);
@@ -82,9 +82,8 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   const int confirm = vm["confirm"].as<int>();
   if (confirm < 0 || confirm > 20)
     return ReportError(InputError("--confirm: expected 0..20, got " + std::to_string(confirm)));
-  const std::string backend = vm["backend"].as<std::string>();
-  if (backend != "auto" && backend != "cpu" && backend != "cuda")
-    return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'"));
+  Result<std::string> backend = BackendFrom(vm);
+  if (!backend.ok()) return ReportError(backend.error());
   Result<Policy> policy = PolicyFromOptions(vm);
   if (!policy.ok()) return ReportError(policy.error());
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
@@ -143,7 +142,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
 
   GateOptions gate;
   gate.confirmations = confirm;
-  gate.run.backend = backend;
+  gate.run.backend = *backend;
   gate.run.run_seed = vm["seed"].as<uint64_t>();
   gate.compare.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
   gate.compare.baseline_label = baseline_path;

@@ -83,6 +83,21 @@ void AddEnvKeyOption(po::options_description& options) {
                         "CPU or GPU model)");
 }
 
+void AddBackendOption(po::options_description& options) {
+  options.add_options()("backend", po::value<std::string>(),
+                        "where builtin kernels run, for every workload whatever its 'backend:' "
+                        "says: auto (cuda when a device is present, else cpu) | cpu | cuda "
+                        "(default: each workload's 'backend:', auto unless set)");
+}
+
+Result<std::string> BackendFrom(const po::variables_map& vm) {
+  if (!vm.count("backend")) return std::string();
+  const std::string backend = vm["backend"].as<std::string>();
+  if (backend != "auto" && backend != "cpu" && backend != "cuda")
+    return InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'");
+  return backend;
+}
+
 Result<std::optional<std::string>> EnvKeyFrom(const po::variables_map& vm) {
   if (vm.count("env-key")) {
     Result<std::string> key = ParseRunnerClass(vm["env-key"].as<std::string>());
@@ -131,8 +146,6 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   options.add_options()
       ("suite", po::value<std::string>()->required(), "suite file (YAML)")
       ("output,o", po::value<std::string>()->required(), "results file to write ('-' = stdout)")
-      ("backend", po::value<std::string>()->default_value("auto"),
-       "builtin kernels on: auto (cuda when a device is present, else cpu) | cpu | cuda")
       ("seed", po::value<uint64_t>()->default_value(0),
        "extra seed for synthetic workloads (0 = the suite's seeds)")
       ("run-id", po::value<std::string>(),
@@ -142,6 +155,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
        "device profile (gpugate calibrate): add each workload's and kernel's roofline regime "
        "and % of roof to the results (needs work counts)")
       ("quiet,q", "no summary table on stdout");
+  AddBackendOption(options);
   AddSelectionOptions(options);
   AddBinOption(options);
   AddEnvKeyOption(options);
@@ -162,9 +176,8 @@ int RunCommand(const CommandSpec& self, const Args& args) {
       return ReportError(InputError("--run-id '" + id +
                                     "': a run id is 1 to 128 letters, digits or . _ : + -"));
   }
-  const std::string backend = vm["backend"].as<std::string>();
-  if (backend != "auto" && backend != "cpu" && backend != "cuda")
-    return ReportError(InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'"));
+  Result<std::string> backend = BackendFrom(vm);
+  if (!backend.ok()) return ReportError(backend.error());
 
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
@@ -187,7 +200,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   WarnMetricsNotCollected(sel->workloads);
 
   RunOptions run_options;
-  run_options.backend = backend;
+  run_options.backend = *backend;
   run_options.run_seed = vm["seed"].as<uint64_t>();
   TtyProgress progress(StderrIsTty());
   Results results = RunSuite(sel->suite, sel->workloads, run_options, &progress);

@@ -39,6 +39,12 @@ void AddBinOption(boost::program_options::options_description& options);
 /// Replaces "{bin}" in the selected workloads by --bin; without --bin, a
 /// selected workload that uses {bin} is an input error naming it.
 Status ApplyBinOption(SuiteSelection* selection, const boost::program_options::variables_map& vm);
+/// --backend auto|cpu|cuda: where builtin kernels run (run, gate, ab); given,
+/// it overrides every workload's `backend:`.
+void AddBackendOption(boost::program_options::options_description& options);
+/// The --backend given ("" when none: each workload's own `backend:`), or an
+/// input error for another word.
+Result<std::string> BackendFrom(const boost::program_options::variables_map& vm);
 /// --env-key CLASS: the runner class (run, gate, compare, baseline update).
 void AddEnvKeyOption(boost::program_options::options_description& options);
 /// The runner class --env-key names, else the one GPUGATE_ENV_KEY names

@@ -30,7 +30,7 @@ struct AbOptions {
   uint64_t seed = 1;         ///< order coins and synthetic draws
   std::string base_dir;      ///< substituted for {bin} in base command workloads
   std::string head_dir;      ///< substituted for {bin} in head command workloads
-  std::string backend = "auto";  ///< as RunOptions.backend
+  std::string backend;  ///< as RunOptions.backend ("" = each workload's own)
 };
 
 /// The raw data of an A/B run: two results with the workloads in the order

@@ -321,7 +321,7 @@ Result<Backend*> BackendSet::For(const WorkloadSpec& spec) {
       return ToolError("a static workload is read by RunStaticWorkload, not run on a backend");
     case WorkloadKind::kBuiltin: break;
   }
-  const std::string want = options_.backend != "auto" ? options_.backend : spec.backend;
+  const std::string want = options_.backend.empty() ? spec.backend : options_.backend;
   if (want == "cpu") return FindOrCreate(backends_, "cpu", options_);
   if (want == "cuda" || want == "auto") {
     Backend* cuda = FindOrCreate(backends_, "cuda", options_);

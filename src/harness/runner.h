@@ -26,7 +26,8 @@ class ProgressSink {
 };
 
 struct RunOptions {
-  std::string backend = "auto";  ///< auto | cpu | cuda: forces the builtin backend
+  /// auto | cpu | cuda: forces the builtin backend; "" = each workload's own.
+  std::string backend;
   /// Extra seed mixed into synthetic workloads, so repeated runs of one suite
   /// draw different (but reproducible) samples. 0 = the suite's seeds alone.
   uint64_t run_seed = 0;

@@ -506,6 +506,22 @@ TEST(BackendSetTest, ForcedCudaWithoutDeviceNamesTheReason) {
   EXPECT_EQ(b.error().code, ExitCode::kToolError);
 }
 
+TEST(BackendSetTest, ForcedAutoOverridesSuiteAndNoneKeepsIt) {
+  WorkloadSpec spec;
+  spec.kind = WorkloadKind::kBuiltin;
+  spec.kernel = "saxpy";
+  spec.backend = "cuda";
+  RunOptions options;
+  options.backend = "auto";  // given on the command line: wins over the suite's cuda
+  BackendSet forced(options);
+  auto b = forced.For(spec);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b.value()->Name(), CudaUnavailableReason() ? "cpu" : "cuda");
+  BackendSet suite_s(RunOptions{});  // none given: the workload's own
+  auto own = suite_s.For(spec);
+  EXPECT_EQ(own.ok(), !CudaUnavailableReason());
+}
+
 TEST(BackendSetTest, ForcedCpuOverridesSuite) {
   WorkloadSpec spec;
   spec.kind = WorkloadKind::kBuiltin;

@@ -157,7 +157,10 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     const std::string key = EnvironmentKey(current.front().run.env);
     BaselineInFolder found = FindBaselineInFolder(baseline_path, current.front().run.suite, {key});
     if (!found.exists) {
-      first_run = NoBaselineInFolderText(baseline_path, current.front().run.suite, key, found);
+      first_run = FirstRunText(found.path,
+                               "gpugate baseline update --results " + current_paths.front() +
+                                   " --baseline " + baseline_path,
+                               &found, baseline_path, current.front().run.suite, key);
       Results empty;
       empty.run.suite = current.front().run.suite;
       empty.run.run_id = "none";
@@ -194,11 +197,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
                                       " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
   if (profile) AddRoofline(*profile, current.front(), &verdicts);
-  if (!first_run.empty())
-    verdicts.warnings.insert(verdicts.warnings.begin(),
-                             first_run + ": nothing was compared (gpugate baseline update --results " +
-                                 current_paths.front() + " --baseline " + vm["baseline"].as<std::string>() +
-                                 " starts it)");
+  if (!first_run.empty()) verdicts.warnings.insert(verdicts.warnings.begin(), first_run);
   return FinishComparison(verdicts, vm);
 }
 

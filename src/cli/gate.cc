@@ -99,6 +99,13 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   // named class the key is the CPU's, or the GPU's when a device is present
   // (whichever file exists; the run's own results decide what update writes).
   std::string folder;
+  std::string first_run_text;
+  // What stores this run as the first of its history.
+  const std::string store =
+      vm.count("output") ? "gpugate baseline update --results " + vm["output"].as<std::string>() +
+                               " --baseline " + baseline_path
+                         : "write it with -o, then gpugate baseline update --results FILE --baseline " +
+                               baseline_path;
   if ((!baseline_path.empty() && baseline_path.back() == '/') ||
       std::filesystem::is_directory(baseline_path, ec)) {
     folder = baseline_path;
@@ -113,8 +120,12 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     }
     BaselineInFolder found = FindBaselineInFolder(folder, sel->suite.name, keys);
     baseline_path = found.path;
-    if (!found.exists) ReportWarning(NoBaselineInFolderText(folder, sel->suite.name, keys.front(), found));
-    else std::cerr << "gpugate: baseline " << EscapeTerminal(baseline_path) << "\n";
+    if (!found.exists) {
+      first_run_text = FirstRunText(baseline_path, store, &found, folder, sel->suite.name, keys.front());
+      ReportWarning(first_run_text);  // now, before the suite runs
+    } else {
+      std::cerr << "gpugate: baseline " << EscapeTerminal(baseline_path) << "\n";
+    }
   }
   // First run: no baseline file yet. The suite is measured and every
   // workload is new (outcome not_judged, exit 0); the results start it.
@@ -156,12 +167,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     outcome.verdicts.env_differences.clear();
     outcome.verdicts.warnings.insert(
         outcome.verdicts.warnings.begin(),
-        "no baseline yet at " + baseline_path + ": nothing was compared, this run starts it (" +
-            (vm.count("output") ? "gpugate baseline update --results " + vm["output"].as<std::string>() +
-                                      " --baseline " + (folder.empty() ? baseline_path : folder)
-                                : std::string("write it with -o, then gpugate baseline update --results FILE --baseline ") +
-                                      (folder.empty() ? baseline_path : folder)) +
-            ")");
+        first_run_text.empty() ? FirstRunText(baseline_path, store, nullptr, "", "", "") : first_run_text);
   }
 
   if (vm.count("output")) {

@@ -182,18 +182,17 @@ BaselineInFolder FindBaselineInFolder(const std::string& folder, const std::stri
   return out;
 }
 
-std::string NoBaselineInFolderText(const std::string& folder, const std::string& suite,
-                                   const std::string& key, const BaselineInFolder& found) {
-  std::string text = "no baseline for suite '" + suite + "' and runner class '" + key + "' in " +
-                     folder + " (" + found.path + " does not exist)";
-  if (found.others.empty()) {
-    text += "; the folder holds no baseline of this suite yet";
-  } else {
-    text += "; it holds the runner class" + std::string(found.others.size() == 1 ? " " : "es ");
-    for (size_t i = 0; i < found.others.size(); ++i) text += (i ? ", " : "") + found.others[i];
-    text += ": name one with --env-key";
-  }
-  return text;
+std::string FirstRunText(const std::string& path, const std::string& store,
+                         const BaselineInFolder* found, const std::string& folder,
+                         const std::string& suite, const std::string& key) {
+  std::string text = "no baseline yet at " + path + ": nothing was compared, this run starts it (" +
+                     store + ")";
+  if (found == nullptr) return text;
+  if (found->others.empty()) return text + "; " + folder + " holds no baseline of suite '" + suite + "' yet";
+  text += "; " + folder + " holds suite '" + suite + "' for the runner class" +
+          (found->others.size() == 1 ? " " : "es ");
+  for (size_t i = 0; i < found->others.size(); ++i) text += (i ? ", " : "") + found->others[i];
+  return text + ", not for '" + key + "': name one with --env-key";
 }
 
 Result<Results> LoadRun(const std::string& path, const IngestOptions& options) {

@@ -31,10 +31,13 @@ struct BaselineInFolder {
 BaselineInFolder FindBaselineInFolder(const std::string& folder, const std::string& suite,
                                       const std::vector<std::string>& keys);
 
-/// "no baseline for suite S and runner class K in F" plus what the folder
-/// holds for the suite and how to name another class.
-std::string NoBaselineInFolderText(const std::string& folder, const std::string& suite,
-                                   const std::string& key, const BaselineInFolder& found);
+/// The one warning of a first run (gate and compare): "no baseline yet at
+/// PATH: nothing was compared, this run starts it (STORE)"; with a folder
+/// (`found` not null), what the folder holds for the suite and how to name
+/// another runner class.
+std::string FirstRunText(const std::string& path, const std::string& store,
+                         const BaselineInFolder* found, const std::string& folder,
+                         const std::string& suite, const std::string& key);
 
 /// One run: the newest run of a baseline history, or the file's only run.
 Result<Results> LoadRun(const std::string& path, const IngestOptions& options = {});

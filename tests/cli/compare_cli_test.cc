@@ -187,8 +187,12 @@ TEST_F(CompareCliTest, GateRunsComparesAndConfirms) {
   // class there, it is a first run and says so (not "empty file").
   auto folder = RunGpugate({"compare", dir_, dir_ + "/first.json"});
   EXPECT_EQ(folder.exit_code, 0) << folder.err;
-  EXPECT_NE(folder.out.find("no baseline for suite 'e2e' and runner class"), std::string::npos) << folder.out;
-  EXPECT_NE(folder.out.find("the folder holds no baseline of this suite yet"), std::string::npos) << folder.out;
+  EXPECT_NE(folder.out.find("no baseline yet at " + dir_ + "/e2e/"), std::string::npos) << folder.out;
+  EXPECT_NE(folder.out.find(": nothing was compared, this run starts it (gpugate baseline update --results " +
+                            dir_ + "/first.json --baseline " + dir_ + "); " + dir_ +
+                            " holds no baseline of suite 'e2e' yet"),
+            std::string::npos)
+      << folder.out;
   EXPECT_NE(folder.out.find("NOT JUDGED"), std::string::npos) << folder.out;
 }
 

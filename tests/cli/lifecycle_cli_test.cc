@@ -90,8 +90,11 @@ TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
   // Another class: nothing judged, and the classes the folder holds named.
   auto other = Run({"compare", "baselines/", "cur.json", "--env-key", "ci-b"});
   EXPECT_EQ(other.exit_code, 0) << other.err;
-  EXPECT_NE(other.out.find("no baseline for suite 'life' and runner class 'ci-b'"), std::string::npos) << other.out;
-  EXPECT_NE(other.out.find("holds the runner class ci-a"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("no baseline yet at baselines/life/ci-b.json"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("baselines/ holds suite 'life' for the runner class ci-a, not for 'ci-b': name one "
+                           "with --env-key"),
+            std::string::npos)
+      << other.out;
   EXPECT_NE(other.out.find("NOT JUDGED"), std::string::npos) << other.out;
   // gate with the folder: the class's file, or a first run for a new class.
   auto gate = Run({"gate", "same.yaml", "--baseline", "baselines", "--env-key", "ci-a", "--confirm", "0"});
@@ -100,7 +103,9 @@ TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
   auto first = Run({"gate", "same.yaml", "--baseline", "baselines/", "--env-key", "ci-new"});
   EXPECT_EQ(first.exit_code, 0) << first.err;
   EXPECT_NE(first.out.find("no baseline yet at baselines/life/ci-new.json"), std::string::npos) << first.out;
-  EXPECT_NE(first.err.find("holds the runner class ci-a"), std::string::npos) << first.err;
+  EXPECT_NE(first.err.find("holds suite 'life' for the runner class ci-a"), std::string::npos) << first.err;
+  // One wording on stderr (before the suite runs) and in the report.
+  EXPECT_NE(first.out.find("holds suite 'life' for the runner class ci-a"), std::string::npos) << first.out;
   EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--env-key", "//"}).exit_code, 2);
 }
 

@@ -158,7 +158,7 @@ class InstructionRun {
       // A process the command left behind was ended wherever it had got to:
       // its count is not part of the workload.
       if (LeftBehind(o.leftovers, entry.path().filename().string())) continue;
-      Result<std::string> text = ReadFile(entry.path().string());
+      Result<std::string> text = ReadWorkloadFile(entry.path().string());
       if (!text.ok()) return text.error();
       Result<InstructionCounts> c = ParseCachegrindOut(*text, entry.path().filename().string());
       if (!c.ok()) return c.error();

@@ -338,7 +338,12 @@ ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_se
   }
   IngestOptions options;
   options.bigger_is_better = spec.bigger_is_better;
-  Result<Results> parsed = IngestBenchmarkFile(path, options);
+  Result<std::string> text = ReadWorkloadFile(path);
+  if (!text.ok()) {
+    out.failure = "results file: " + text.error().message;
+    return out;
+  }
+  Result<Results> parsed = IngestBenchmarkText(*text, path, options);
   if (!parsed.ok()) {
     out.failure = "results file: " + parsed.error().message;
     return out;
@@ -395,7 +400,7 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
     }
     out.cupti = std::move(traced).value();
   }
-  Result<std::string> text = ReadFile(json_path);
+  Result<std::string> text = ReadWorkloadFile(json_path);
   if (!text.ok()) {
     out.failure = "'" + spec.argv[0] + "' exited 0 but wrote no JSON (is it a " +
                   std::string(ToString(spec.kind) == std::string("gbench") ? "Google Benchmark"

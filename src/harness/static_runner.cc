@@ -116,11 +116,13 @@ WorkloadResult StaticWorkloadResult(const WorkloadSpec& spec, const InspectRepor
 WorkloadResult RunStaticWorkload(const WorkloadSpec& spec) {
   if (spec.file.rfind("{bin}", 0) == 0)
     return Failed(spec, "'file' uses {bin}: pass --bin DIR (its build folder)");
-  Result<InspectReport> report = InspectFile(spec.file);
+  Result<std::string> bytes = ReadWorkloadFile(spec.file);
+  if (!bytes.ok()) return Failed(spec, bytes.error().message);
+  Result<InspectReport> report = InspectBytes(*bytes, spec.file);
   if (!report.ok()) return Failed(spec, report.error().message);
   AddOccupancy(&*report);
   if (!spec.ptxas_log.empty()) {
-    Result<std::string> text = ReadFile(spec.ptxas_log, InputKind::kData);
+    Result<std::string> text = ReadWorkloadFile(spec.ptxas_log);
     if (!text.ok()) return Failed(spec, "ptxas_log: " + text.error().message);
     Result<std::vector<PtxasKernel>> log = ParsePtxasLog(*text, spec.ptxas_log);
     if (!log.ok()) return Failed(spec, log.error().message);

@@ -84,6 +84,14 @@ bool IsRegularFile(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+Result<std::string> ReadWorkloadFile(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return InputError(path + ": not a regular file (a FIFO, device or folder): a workload reads "
+                             "only regular files, which cannot block the run");
+  return ReadFile(path, InputKind::kData);
+}
+
 namespace {
 
 /// Reads until the end or until `limit` bytes are exceeded; false with errno

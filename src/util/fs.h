@@ -45,6 +45,12 @@ Result<std::string> ReadFile(const std::string& path, InputKind kind = InputKind
 /// not exist.
 bool IsRegularFile(const std::string& path);
 
+/// ReadFile for a file a workload names or writes (a static workload's
+/// binary, a ptxas log, a command's results file): only a regular file. A
+/// FIFO would block the run until something writes to it, a device might
+/// never end: "PATH: not a regular file (a FIFO, device or folder)".
+Result<std::string> ReadWorkloadFile(const std::string& path);
+
 /// A fresh folder under the system's temporary directory
 /// ("<tmp>/<prefix>-XXXXXX"), removed with its contents when the object goes
 /// out of scope. path() is empty when it could not be created.

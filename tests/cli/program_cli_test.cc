@@ -3,6 +3,7 @@
 // project) and the nvbench stand-in (tests/programs), through validate, run,
 // gate and ab.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -276,6 +277,45 @@ workloads:
   EXPECT_EQ(results->workloads[2].status, WorkloadStatus::kFailed);
   EXPECT_NE(results->workloads[2].reason.find("the command did not write its results file"), std::string::npos)
       << results->workloads[2].reason;
+  RemoveTree(dir);
+}
+
+TEST(ProgramCliTest, AResultsFileOrStaticFileThatIsAFifoFailsItsWorkloadInsteadOfBlocking) {
+  // Opening a FIFO without a writer blocks for ever, past any timeout: a
+  // workload's file must be a regular file.
+  const std::string dir = MakeTempDir();
+  ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+workloads:
+  - name: c
+    kind: command
+    shell: true
+    argv: ['rm -f out.json; mkfifo out.json']
+    cwd: work
+    results: out.json
+    rounds: 1
+  - name: z
+    kind: static
+    file: fifo
+  - name: q
+    kind: synthetic
+    min_samples: 2
+    max_samples: 4
+    rounds: 2
+)yaml");
+  std::filesystem::create_directories(dir + "/work");
+  auto r = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  auto results = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  ASSERT_EQ(results->workloads.size(), 3u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(results->workloads[i].status, WorkloadStatus::kFailed) << i;
+    EXPECT_NE(results->workloads[i].reason.find("not a regular file (a FIFO, device or folder)"),
+              std::string::npos)
+        << results->workloads[i].reason;
+  }
+  EXPECT_EQ(results->workloads[2].status, WorkloadStatus::kOk);
   RemoveTree(dir);
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <new>
 #include <utility>
 
 #include "harness/backends/cpu_backend.h"
@@ -272,15 +273,17 @@ class Recipe {
   std::vector<double> scratch_;       // log-times of the round being kept
 };
 
-WorkloadResult SkippedResult(const WorkloadSpec& spec, const std::string& backend,
-                             const std::string& reason) {
+/// A result without measurements: skipped (no backend can run it) or failed
+/// before it measured anything.
+WorkloadResult NotRunResult(const WorkloadSpec& spec, const std::string& backend,
+                            WorkloadStatus status, const std::string& reason) {
   WorkloadResult r;
   r.name = spec.name;
   r.kind = ToString(spec.kind);
   r.backend = backend;
   r.params = spec.params;
   r.tags = spec.tags;
-  r.status = WorkloadStatus::kSkipped;
+  r.status = status;
   r.reason = reason;
   return r;
 }
@@ -361,22 +364,33 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
     const WorkloadSpec& spec = workloads[static_cast<size_t>(i)];
     if (progress) progress->WorkloadStarted(spec, i, total);
     std::vector<WorkloadResult> done;
-    if (ReportsBenchmarks(spec)) {
-      done = RunProgramWorkload(spec, progress);
-    } else if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
-      done.push_back(RunInstructionWorkload(spec, progress));
-      if (progress) progress->WorkloadFinished(done.back());
-    } else if (spec.kind == WorkloadKind::kStatic) {
-      done.push_back(RunStaticWorkload(spec));
-      if (progress) progress->WorkloadFinished(done.back());
-    } else {
-      auto backend = backends.For(spec);
-      done.push_back(backend.ok() ? RunWorkload(spec, *backend.value(), progress)
-                                  : SkippedResult(spec, options.backend != "auto" ? options.backend : spec.backend,
-                                                  backend.error().message));
-      if (done.back().backend == "cuda" && done.back().status == WorkloadStatus::kOk) used_gpu = true;
-      if (progress) progress->WorkloadFinished(done.back());
+    const std::string backend_name = options.backend.empty() ? spec.backend : options.backend;
+    bool out_of_memory = false;
+    try {
+      if (ReportsBenchmarks(spec)) {
+        done = RunProgramWorkload(spec, progress);
+      } else if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions") {
+        done.push_back(RunInstructionWorkload(spec, progress));
+      } else if (spec.kind == WorkloadKind::kStatic) {
+        done.push_back(RunStaticWorkload(spec));
+      } else {
+        auto backend = backends.For(spec);
+        done.push_back(backend.ok() ? RunWorkload(spec, *backend.value(), progress)
+                                    : NotRunResult(spec, backend_name, WorkloadStatus::kSkipped,
+                                                   backend.error().message));
+        if (done.back().backend == "cuda" && done.back().status == WorkloadStatus::kOk) used_gpu = true;
+      }
+    } catch (const std::bad_alloc&) {
+      // Memory ran out in this workload (its buffers, its samples): it
+      // fails, and the run goes on with the memory it released.
+      done.clear();
+      done.push_back(NotRunResult(spec, backend_name, WorkloadStatus::kFailed,
+                                  "out of memory while running it (std::bad_alloc): its inputs or "
+                                  "samples do not fit in this process's memory"));
+      out_of_memory = true;
     }
+    // A benchmark program reports each of its benchmarks as it finishes.
+    if (progress && (!ReportsBenchmarks(spec) || out_of_memory)) progress->WorkloadFinished(done.back());
     NoteMetricsNotCollected(spec, &done);
     for (WorkloadResult& r : done) {
       auto [it, fresh] = taken.emplace(r.name, spec.name);

@@ -4,6 +4,7 @@
 // gate and ab.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -317,6 +318,36 @@ workloads:
   }
   EXPECT_EQ(results->workloads[2].status, WorkloadStatus::kOk);
   RemoveTree(dir);
+}
+
+TEST(ProgramCliTest, AWorkloadThatRunsOutOfMemoryFailsAndTheRunGoesOn) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit this test sets";
+#else
+  const std::string dir = MakeTempDir();
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+defaults: {warmup: 0, min_samples: 2, max_samples: 4, min_time: 0, max_time: 1s, rounds: 2}
+workloads:
+  - {name: q, kind: synthetic}
+  - {name: big, kernel: copy, backend: cpu, params: {n: 1Gi}}
+  - {name: q2, kind: synthetic}
+)yaml");
+  // 3 GB of address space: the copy kernel's two 4 GiB buffers do not fit.
+  const std::string command = "ulimit -v 3000000 && '" + std::string(GPUGATE_BINARY) + "' run '" + dir +
+                              "/s.yaml' -o '" + dir + "/r.json' -q 2>/dev/null";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  auto results = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  ASSERT_EQ(results->workloads.size(), 3u);
+  EXPECT_EQ(results->workloads[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(results->workloads[1].status, WorkloadStatus::kFailed);
+  EXPECT_NE(results->workloads[1].reason.find("out of memory while running it"), std::string::npos)
+      << results->workloads[1].reason;
+  EXPECT_EQ(results->workloads[2].status, WorkloadStatus::kOk);
+  RemoveTree(dir);
+#endif
 }
 
 TEST(ProgramCliTest, InstructionLaneGatesAOnePercentChange) {

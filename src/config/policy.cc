@@ -191,6 +191,7 @@ class PolicyParser {
     }
     if (auto e = y_.Find(f.value, "thresholds", "defaults.")) {
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*e));
+      GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(e->value));
       for (const YamlField& m : y_.Entries(e->value)) {
         YamlField key_field{m.name, m.key, m.key};
         GPUGATE_ASSIGN_OR_RETURN(std::string metric, Metric(key_field));

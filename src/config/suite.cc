@@ -374,6 +374,15 @@ class SuiteParser {
                                             ") is less than min_time (" +
                                             FormatSeconds(s.min_time) + ")");
     }
+    // Sampling goes on until min_time is measured, inside the timeout: a
+    // min_time as long as the timeout fails the workload every time.
+    if (rounds_of_samples && s.min_time >= s.timeout) {
+      if (auto at = pick("min_time", "timeout"))
+        return YamlReader::ErrorAt(*at, "min_time (" + FormatSeconds(s.min_time) +
+                                            ") is not below timeout (" + FormatSeconds(s.timeout) +
+                                            "): the workload would be stopped before it had "
+                                            "measured enough; raise timeout");
+    }
     if (rounds_of_samples && s.rounds > s.max_samples) {
       if (auto at = pick("rounds", "max_samples"))
         return YamlReader::ErrorAt(*at, "rounds (" + std::to_string(s.rounds) +
@@ -599,12 +608,11 @@ class SuiteParser {
 
   Status ParseParams(const YamlField& f, std::vector<Param>* params) const {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(f.value));
     for (const YamlField& e : y_.Entries(f.value)) {
       if (!IsIdentifier(e.name))
         return y_.ErrorAt(e.key, "parameter name " + Quote(e.name) +
                                      " must be letters, digits and '_' (not starting with a digit)");
-      for (const Param& p : *params)
-        if (p.name == e.name) return y_.ErrorAt(e.key, "duplicate parameter " + Quote(e.name));
       YamlField named{"params." + e.name, e.key, e.value};
       if (e.value.IsNull() || (e.value.IsSequence() && e.value.size() == 0))
         return y_.ErrorAt(named, "parameter " + Quote(e.name) + " has no values");
@@ -636,6 +644,7 @@ class SuiteParser {
 
   Status ParseTags(const YamlField& f, std::vector<std::string>* tags) const {
     GPUGATE_ASSIGN_OR_RETURN(std::vector<std::string> list, y_.StringList(f, true));
+    std::set<std::string> seen(tags->begin(), tags->end());
     for (const std::string& tag : list) {
       if (tag.empty()) return y_.ErrorAt(f, "a tag must not be empty");
       for (char c : tag)
@@ -644,7 +653,7 @@ class SuiteParser {
           return y_.ErrorAt(f, "tag " + Quote(tag) + " must not contain spaces or commas");
       if (std::optional<std::string> problem = NameProblem(tag))
         return y_.ErrorAt(f, "a tag must be printable text: " + *problem);
-      if (!Contains(*tags, tag)) tags->push_back(tag);
+      if (seen.insert(tag).second) tags->push_back(tag);
     }
     return Status::Ok();
   }
@@ -663,6 +672,9 @@ class SuiteParser {
     if (std::optional<YamlField> f = y_.Find(map, "l2")) {
       GPUGATE_ASSIGN_OR_RETURN(std::string l2, y_.Choice(*f, "l2 mode", kL2Modes));
       spec->l2_cold = l2 == "cold";
+      if (spec->backend == "cpu")
+        return y_.ErrorAt(f->key, "'l2' does not apply to backend: cpu: it sets the GPU's L2 cache "
+                                  "between samples (the CPU backend does not flush its caches)");
     }
     return Status::Ok();
   }
@@ -719,6 +731,13 @@ class SuiteParser {
                              "to run a shell command line, set shell: true");
     GPUGATE_ASSIGN_OR_RETURN(spec->argv, y_.StringList(*af, spec->shell));
     if (spec->argv.empty()) return y_.ErrorAt(*af, "'argv' must not be empty");
+    // A NUL byte ends a C string: the program would get a shorter argument.
+    for (size_t i = 0; i < spec->argv.size(); ++i) {
+      if (spec->argv[i].find('\0') == std::string::npos) continue;
+      const YamlField at = af->value.IsSequence() ? y_.Elements(af->value, "argv")[i] : *af;
+      return y_.ErrorAt(at, "'argv[" + std::to_string(i) + "]' holds a NUL byte, which a program's "
+                            "arguments cannot carry (the argument would end there)");
+    }
     if (spec->argv[0].empty()) return y_.ErrorAt(*af, "'argv[0]' (the program) must not be empty");
     if (spec->shell && spec->argv.size() != 1)
       return y_.ErrorAt(*af, "with shell: true, 'argv' must have exactly one element (the "
@@ -726,12 +745,17 @@ class SuiteParser {
                                  std::to_string(spec->argv.size()));
     if (std::optional<YamlField> f = y_.Find(map, "env")) {
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
+      GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(f->value));
       for (const YamlField& e : y_.Entries(f->value)) {
-        if (e.name.empty() || e.name.find('=') != std::string::npos || !e.key.IsScalar())
+        if (e.name.empty() || e.name.find_first_of(std::string("=\0", 2)) != std::string::npos ||
+            !e.key.IsScalar())
           return y_.ErrorAt(e.key, "environment variable name " + Quote(e.name) +
-                                       " must be non-empty and without '='");
+                                       " must be non-empty and without '=' or a NUL byte");
         YamlField named{"env." + e.name, e.key, e.value};
         GPUGATE_ASSIGN_OR_RETURN(spec->env[e.name], y_.String(named));
+        if (spec->env[e.name].find('\0') != std::string::npos)
+          return y_.ErrorAt(named, Quote(named.name) + " holds a NUL byte, which an environment "
+                                   "variable cannot carry (the value would end there)");
       }
     }
     if (std::optional<YamlField> f = y_.Find(map, "cwd")) {
@@ -866,18 +890,20 @@ class SuiteParser {
         GPUGATE_ASSIGN_OR_RETURN(s->seed, y_.Uint64(f));
       } else if (key == "outlier_scale" || key == "bimodal_ratio" || key == "slowdown") {
         GPUGATE_ASSIGN_OR_RETURN(double v, y_.Double(f));
-        if (!(v > 0.0) || v > 1e6)
-          return y_.ErrorAt(f, Quote(f.name) + " must be a factor greater than 0 and at most "
-                                   "1e6, got " + YamlReader::Describe(f.value));
+        if (!(v >= 1e-3) || v > 1e6)
+          return y_.ErrorAt(f, Quote(f.name) + " must be a factor from 0.001 to 1e6, got " +
+                                   YamlReader::Describe(f.value));
         (key == "outlier_scale" ? s->outlier_scale
                                 : key == "bimodal_ratio" ? s->bimodal_ratio : s->slowdown) = v;
       } else {
         // cv, round_drift, run_drift, outlier_rate, bimodal_weight: fractions.
         GPUGATE_ASSIGN_OR_RETURN(double v, y_.Fraction(f));
+        // A spread beyond 100% is not a timing a machine produces, and its
+        // draws would leave the range of a double.
         bool probability = key == "outlier_rate" || key == "bimodal_weight";
-        if (v < 0.0 || (probability && v > 1.0))
+        if (v < 0.0 || v > 1.0)
           return y_.ErrorAt(f, Quote(f.name) + " must be " +
-                                   (probability ? "between 0 and 1" : ">= 0") + ", got " +
+                                   (probability ? "between 0 and 1" : "from 0 to 100%") + ", got " +
                                    YamlReader::Describe(f.value));
         if (key == "cv") s->cv = v;
         else if (key == "round_drift") s->round_drift_cv = v;
@@ -886,6 +912,12 @@ class SuiteParser {
         else s->bimodal_weight = v;
       }
     }
+    // The fastest typical sample must stay a time a results file can hold.
+    const double fastest = s->median * std::min({1.0, s->slowdown, s->bimodal_ratio, s->outlier_scale});
+    if (fastest < 1e-9)
+      return y_.ErrorAt(*sf, "synthetic samples would be faster than 1 ns (median " +
+                                 FormatSeconds(s->median) + " times the smallest factor): raise "
+                                 "median or the factors below 1");
     return Status::Ok();
   }
 

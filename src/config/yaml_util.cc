@@ -10,6 +10,7 @@
 #include <exception>
 #include <limits>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 
 #include <yaml-cpp/eventhandler.h>
@@ -285,6 +286,19 @@ Status YamlReader::CheckKeys(const YAML::Node& map, const std::vector<std::strin
                                     std::to_string(first.line) + ":" +
                                     std::to_string(first.column) + ")");
     }
+  }
+  return Status::Ok();
+}
+
+Status YamlReader::CheckUniqueKeys(const YAML::Node& map) const {
+  std::unordered_map<std::string, YAML::Node> first;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (!it->first.IsScalar()) continue;  // named by the caller's own checks
+    auto [at, fresh] = first.emplace(it->first.Scalar(), it->first);
+    if (fresh) continue;
+    SourceLocation where = Where(at->second);
+    return ErrorAt(it->first, "duplicate key " + Quote(it->first.Scalar()) + " (first at " +
+                                  std::to_string(where.line) + ":" + std::to_string(where.column) + ")");
   }
   return Status::Ok();
 }

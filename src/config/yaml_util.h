@@ -92,6 +92,9 @@ class YamlReader {
   /// "unknown key 'warmpu' (did you mean 'warmup'?)" at the key.
   /// Precondition: map.IsMap().
   Status CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed) const;
+  /// Every key of an open-ended mapping (env, params, thresholds) appears
+  /// once: "duplicate key 'A' (first at 3:5)" at the second.
+  Status CheckUniqueKeys(const YAML::Node& map) const;
   /// "missing required key 'name'" at the mapping when `key` is absent.
   Result<YamlField> Require(const YAML::Node& map, std::string_view key,
                             std::string_view prefix = "") const;

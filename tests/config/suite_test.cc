@@ -254,6 +254,33 @@ TEST(SuiteLoadTest, RejectsWhatABenchmarkProgramCannotDo) {
               HasSubstr("suite.yaml:6:5: key 'max_samples' does not apply to a gbench workload"));
 }
 
+TEST(SuiteLoadTest, KeysThatWouldDoNothingOrBreakTheRunAreErrors) {
+  // l2 sets the GPU's cache: nothing on the CPU backend.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: k\n    kernel: copy\n    backend: cpu\n    l2: hot\n"),
+              HasSubstr("suite.yaml:6:5: 'l2' does not apply to backend: cpu"));
+  // A key twice in env or params: the second is named, with the first.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    env: {A: first, A: second}\n"),
+              HasSubstr("suite.yaml:6:21: duplicate key 'A' (first at 6:11)"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c{n}\n    kernel: copy\n    params: {n: [1], n: [2]}\n"),
+              HasSubstr("suite.yaml:5:22: duplicate key 'n' (first at 5:14)"));
+  // A NUL byte would cut an argument or a variable short.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k, \"a\\0b\"]\n"),
+              HasSubstr("suite.yaml:5:15: 'argv[1]' holds a NUL byte"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    env: {A: \"a\\0b\"}\n"),
+              HasSubstr("'env.A' holds a NUL byte"));
+  // A min_time the timeout cuts short fails the workload every time.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    min_time: 70s\n    max_time: 100s\n"),
+              HasSubstr("suite.yaml:6:15: min_time (70s) is not below timeout (60s)"));
+  // Synthetic draws must stay times a results file can hold.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: s\n    kind: synthetic\n    synthetic: {cv: 1e300}\n"),
+              HasSubstr("'synthetic.cv' must be from 0 to 100%"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: s\n    kind: synthetic\n    synthetic: {median: 1e-300s}\n"),
+              HasSubstr("synthetic samples would be faster than 1 ns"));
+}
+
 TEST(SuiteLoadTest, RoundsThatAreProcessesOrExecutionsAreNotBoundBySamples) {
   // A round of a benchmark program is a process, of measure: instructions an
   // execution, of a command with results a run of the program: max_samples
@@ -322,7 +349,7 @@ name: mixed
 workloads:
   - name: k
     kernel: reduce
-    backend: cpu
+    backend: cuda
     l2: hot
     tags: memory
   - name: c
@@ -348,7 +375,7 @@ workloads:
   const WorkloadSpec& k = suite.workloads[0];
   EXPECT_EQ(k.kind, WorkloadKind::kBuiltin);
   EXPECT_EQ(k.kernel, "reduce");
-  EXPECT_EQ(k.backend, "cpu");
+  EXPECT_EQ(k.backend, "cuda");
   EXPECT_FALSE(k.l2_cold);
   EXPECT_THAT(k.tags, ElementsAre("memory"));
   EXPECT_EQ(k.location.ToString(), "suite.yaml:4:5");

@@ -123,8 +123,10 @@ class PolicyParser {
       }
     }
     bool with_builtin = !builtin_;
+    bool builtin_rules_off = false;
     if (auto f = y_.Find(root, "builtin_rules")) {
       GPUGATE_ASSIGN_OR_RETURN(with_builtin, y_.Bool(*f));
+      builtin_rules_off = !with_builtin;
       with_builtin = with_builtin && !builtin_;
     }
     if (with_builtin) policy.expr_rules = DefaultPolicy().expr_rules;
@@ -140,8 +142,10 @@ class PolicyParser {
         // Switching off a rule that is not there is a typo, not a no-op.
         std::vector<std::string> ids;
         for (const ExprRule& b : DefaultPolicy().expr_rules) ids.push_back(b.id);
-        return YamlReader::ErrorAt(r.location, "no built-in rule '" + r.id + "' to switch off" +
-                                                   DidYouMean(r.id, ids));
+        return YamlReader::ErrorAt(
+            r.location, "no built-in rule '" + r.id + "' to switch off" +
+                            (builtin_rules_off ? ": builtin_rules: false left none (drop the entry)"
+                                               : DidYouMean(r.id, ids)));
       } else {
         policy.expr_rules.push_back(std::move(r));
       }
@@ -159,13 +163,31 @@ class PolicyParser {
   }
 
  private:
-  // A threshold: "3%" or a fraction 0.03, in [0, 10].
+  // A threshold: "3%" or a fraction 0.03, in [0, 10]. A bare number of 1
+  // or more is a percentage written without its sign far more often than
+  // a change of 100% or more: it is refused with both readings.
   Result<double> Threshold(const YamlField& f) {
     GPUGATE_ASSIGN_OR_RETURN(double t, y_.Fraction(f));
     if (!(t >= 0) || t > 10)
       return y_.ErrorAt(f, Quote(f.name) + " must be between 0% and 1000%, got " +
                                YamlReader::Describe(f.value));
-    return t;
+    const std::string& text = f.value.Scalar();
+    if (t >= 1 && text.find('%') == std::string::npos) {
+      char as_percent[32];
+      std::snprintf(as_percent, sizeof as_percent, "%g%%", t * 100);
+      return y_.ErrorAt(f, Quote(f.name) + " " + text + " reads as a fraction, " + as_percent +
+                               ": write " + text + "% if that is meant (or " + as_percent + ")");
+    }
+    return t + 0.0;  // -0 reads as 0
+  }
+
+  // A glob over workload names; an empty one matches none.
+  Result<std::string> Match(const YamlField& f) {
+    GPUGATE_ASSIGN_OR_RETURN(std::string m, y_.String(f));
+    if (m.empty())
+      return y_.ErrorAt(f, Quote(f.name) + " must not be empty: it would match no workload (\"*\" "
+                           "matches every one)");
+    return m;
   }
 
   Result<std::string> Metric(const YamlField& f) {
@@ -253,7 +275,7 @@ class PolicyParser {
     r.location = y_.Where(f.value);
     std::string prefix = f.name + ".";
     if (auto e = y_.Find(f.value, "match", prefix)) {
-      GPUGATE_ASSIGN_OR_RETURN(r.match, y_.String(*e));
+      GPUGATE_ASSIGN_OR_RETURN(r.match, Match(*e));
     }
     if (auto e = y_.Find(f.value, "metric", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(r.metric, Metric(*e));
@@ -410,7 +432,7 @@ class PolicyParser {
     w.location = y_.Where(f.value);
     std::string prefix = f.name + ".";
     GPUGATE_ASSIGN_OR_RETURN(YamlField match, y_.Require(f.value, "match", prefix));
-    GPUGATE_ASSIGN_OR_RETURN(w.match, y_.String(match));
+    GPUGATE_ASSIGN_OR_RETURN(w.match, Match(match));
     if (auto e = y_.Find(f.value, "metric", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(w.metric, Metric(*e));
     }

@@ -119,6 +119,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"version: 1\nwaivers:\n  - match: a\n    until: 2026-02-01\n", "3:5",
                   "missing required key 'reason'"},
         BadPolicy{"version: 1\nrules: {a: 1}\n", "2:8", "must be a list"},
+        // A bare number of 1 or more is a percentage without its sign.
+        BadPolicy{"version: 1\ndefaults:\n  threshold: 5\n", "3:14",
+                  "'defaults.threshold' 5 reads as a fraction, 500%: write 5% if that is meant (or 500%)"},
+        BadPolicy{"version: 1\ndefaults:\n  thresholds:\n    kernel: 10\n", "4:13", "reads as a fraction, 1000%"},
+        BadPolicy{"version: 1\ndefaults:\n  thresholds:\n    kernel: 5%\n    kernel: 50%\n", "5:5",
+                  "duplicate key 'kernel' (first at 4:5)"},
+        BadPolicy{"version: 1\nrules:\n  - {match: \"\", threshold: 5%}\n", "3:13",
+                  "'rules[0].match' must not be empty"},
+        BadPolicy{"version: 1\nwaivers:\n  - {match: \"\", until: 2099-12-31, reason: x}\n", "3:13",
+                  "'waivers[0].match' must not be empty"},
+        BadPolicy{"version: 1\nbuiltin_rules: false\nrules:\n  - {id: small-grid, emit: off}\n", "4:5",
+                  "no built-in rule 'small-grid' to switch off: builtin_rules: false left none"},
         BadPolicy{"- 1\n", "1:1", "must be a mapping"}));
 
 TEST(Policy, ShippedPoliciesLoad) {

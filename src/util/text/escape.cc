@@ -312,10 +312,18 @@ std::string EscapeHtml(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   size_t i = 0;
+  // As in XML: a page a CI step prints must not hold a workflow command, and
+  // the text's own line feeds are kept.
+  bool line_start = true;
   while (i < text.size()) {
     const CodePoint c = Decode(text, i);
+    const bool was_line_start = line_start;
+    line_start = (line_start && (c.cp == ' ' || c.cp == '\t')) || c.cp == '\n';
     if (!c.valid) {
       out += kReplacement;
+    } else if (StartsLegacyCommand(text, i) ||
+               (was_line_start && c.cp == ':' && i + 1 < text.size() && text[i + 1] == ':')) {
+      out += c.cp == '#' ? "&#35;" : "&#58;";
     } else {
       switch (c.cp) {
         case '&': out += "&amp;"; break;

@@ -59,7 +59,9 @@ std::string EscapeXmlText(std::string_view text);
 std::string EscapeXmlName(std::string_view text);
 
 /// Escapes for HTML element text and quoted attribute values: `& < > " '`
-/// become entities, control characters other than TAB/LF become U+FFFD.
+/// become entities, control characters other than TAB/LF become U+FFFD, and
+/// as in EscapeXml "##[" is written "&#35;#[" and "::" at the start of the
+/// text or of a line "&#58;:".
 std::string EscapeHtml(std::string_view text);
 
 /// Removes terminal escape sequences (CSI "ESC [ ... final", OSC "ESC ] ...

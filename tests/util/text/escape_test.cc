@@ -132,6 +132,9 @@ TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {
   EXPECT_EQ(EscapeMarkdown(name).find("##["), std::string::npos);
   EXPECT_EQ(EscapeXml(name).find("##["), std::string::npos);
   EXPECT_EQ(EscapeXml(name), "w&#35;#[error]pwn");
+  EXPECT_EQ(EscapeHtml(name), "w&#35;#[error]pwn");
+  // HTML keeps the text's line feeds: no line of it may start a command.
+  EXPECT_EQ(EscapeHtml("::error::x\n  ::warning::y a::b"), "&#58;:error::x\n  &#58;:warning::y a::b");
   EXPECT_EQ(JsonStringLiteral(name), "\"w\\u0023#[error]pwn\"");
   EXPECT_EQ(EscapeGithubAnnotationMessage("::stop-commands::x"), "::stop-commands::x");  // after "::error ...::" it is a message
 }

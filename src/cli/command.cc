@@ -1,8 +1,14 @@
 // Shared command-line plumbing: option parsing, errors, version.
 #include "cli/command.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 
+#include "util/file_write.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
 
@@ -69,12 +75,55 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
   return std::nullopt;
 }
 
+Status CheckOutputPaths(const po::variables_map& vm, const std::vector<std::string>& inputs) {
+  struct Out {
+    std::string option, path;
+  };
+  std::vector<Out> outs;
+  for (const char* option : {"output", "junit", "markdown", "json", "html"}) {
+    if (!vm.count(option)) continue;
+    const po::variable_value& v = vm[option];
+    const std::string* path = boost::any_cast<std::string>(&v.value());
+    if (path == nullptr || path->empty() || IsStdoutPath(*path)) continue;
+    outs.push_back({option, *path});
+  }
+  namespace fs = std::filesystem;
+  auto same = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec) && !ec;
+  };
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Out& o = outs[i];
+    const std::string flag = "--" + o.option;
+    for (const std::string& in : inputs)
+      if (!in.empty() && same(o.path, in))
+        return InputError(flag + " " + o.path + ": that is the input " + in +
+                          "; writing there would replace it: name another file");
+    for (size_t j = 0; j < i; ++j)
+      if (outs[j].path == o.path || same(outs[j].path, o.path))
+        return InputError(flag + " " + o.path + ": --" + outs[j].option +
+                          " writes that file too; give each output its own file");
+    std::error_code ec;
+    const fs::file_status st = fs::status(o.path, ec);
+    if (fs::is_directory(st)) return InputError(flag + " " + o.path + ": is a folder; name a file in it");
+    if (fs::exists(st) && !fs::is_regular_file(st)) continue;  // a device or FIFO: written in place
+    fs::path folder = fs::path(o.path).parent_path();
+    if (folder.empty()) folder = ".";
+    if (!fs::is_directory(folder, ec))
+      return InputError(flag + " " + o.path + ": the folder " + folder.string() + " does not exist");
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+      return InputError(flag + " " + o.path + ": cannot write in " + folder.string() + ": " +
+                        std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
 void AddReportOptions(po::options_description& options) {
   options.add_options()
       ("junit", po::value<std::string>(), "write JUnit XML to this file ('-' = stdout)")
       ("markdown", po::value<std::string>(), "write a Markdown report to this file ('-' = stdout)")
       ("json", po::value<std::string>(), "write gpugate/verdicts/v1 JSON to this file ('-' = stdout)")
-      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
+      ("html", po::value<std::string>(), "write a self-contained HTML report to this file ('-' = stdout)")
       ("github", "on GitHub Actions: step summary, outputs and ::error annotations");
 }
 

@@ -123,6 +123,12 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   }
   std::string baseline_path = vm["baseline"].as<std::string>();
   const std::vector<std::string> current_paths = vm["current"].as<std::vector<std::string>>();
+  {
+    std::vector<std::string> inputs = current_paths;
+    inputs.push_back(baseline_path);
+    if (vm.count("policy")) inputs.push_back(vm["policy"].as<std::string>());
+    if (Status st = CheckOutputPaths(vm, inputs); !st.ok()) return ReportError(st.error());
+  }
   const IngestOptions ingest = IngestOptionsFrom(vm);
   std::vector<Results> current;
   for (const std::string& path : current_paths) {

@@ -206,6 +206,32 @@ TEST(CliTest, TheEnvKeyVariableNamesTheClassForCompareAndBaselineUpdate) {
   testing::RemoveTree(dir);
 }
 
+TEST(CliTest, OutputsAreCheckedBeforeAnyWork) {
+  // A typo in -o, an output that is an input, or two outputs in one file are
+  // refused before the suite runs, not after.
+  std::string dir = testing::MakeTempDir();
+  const std::string suite = dir + "/s.yaml";
+  std::filesystem::copy_file(std::string(GPUGATE_SOURCE_DIR) + "/examples/synthetic.yaml", suite);
+  const std::string before = testing::ReadAll(suite);
+  auto self = RunGpugate({"run", suite, "-o", suite});
+  EXPECT_EQ(self.exit_code, 2);
+  EXPECT_NE(self.err.find("--output " + suite + ": that is the input " + suite), std::string::npos) << self.err;
+  EXPECT_EQ(testing::ReadAll(suite), before);
+  auto missing = RunGpugate({"run", suite, "-o", dir + "/no/such/r.json"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("the folder " + dir + "/no/such does not exist"), std::string::npos) << missing.err;
+  EXPECT_EQ(missing.out.find("workload"), std::string::npos) << "the suite ran: " << missing.out;
+  ASSERT_EQ(RunGpugate({"run", suite, "-o", dir + "/a.json", "-q"}).exit_code, 0);
+  ASSERT_EQ(RunGpugate({"run", suite, "-o", dir + "/b.json", "-q", "--seed", "3"}).exit_code, 0);
+  auto twice = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", dir + "/v", "--markdown", dir + "/v"});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("writes that file too"), std::string::npos) << twice.err;
+  auto over = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", dir + "/a.json"});
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_NE(over.err.find("that is the input " + dir + "/a.json"), std::string::npos) << over.err;
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, ShardsOfOneRunIdMerge) {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> merge_args = {"merge"};

@@ -269,10 +269,10 @@ int Prune(const CommandSpec& self, const Args& args) {
 
 const CommandSpec kSubcommands[] = {
     {"update", "gpugate baseline update --results R --baseline B [--keep K] [--force] [--lock-timeout S]",
-     "Append a run to a baseline history (atomic, serialised by <baseline>.lock), keeping the newest K runs.",
+     "Append a run to a baseline history (atomic, serialised by <baseline>.lock), keeping the K runs added last.",
      nullptr},
     {"show", "gpugate baseline show B", "List the runs of a baseline and the noise between them.", nullptr},
-    {"prune", "gpugate baseline prune B --keep K [--lock-timeout S]", "Drop all but the newest K runs.", nullptr},
+    {"prune", "gpugate baseline prune B --keep K [--lock-timeout S]", "Drop all but the K runs added last.", nullptr},
 };
 
 }  // namespace
@@ -282,6 +282,7 @@ int BaselineCommand(const CommandSpec& self, const Args& args) {
   for (const auto& s : kSubcommands) names.push_back(s.name);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::ostream& out = args.empty() ? std::cerr : std::cout;
+    if (args.empty()) out << "gpugate: error: baseline: name a subcommand (update, show or prune)\n";
     out << "usage: " << self.usage << "\n\n" << self.summary << "\n\nsubcommands:\n";
     for (const auto& s : kSubcommands) out << "  " << s.usage << "\n      " << s.summary << "\n";
     return args.empty() ? 2 : 0;

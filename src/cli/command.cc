@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -65,6 +66,22 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
     std::string bad = e.get_option_name();
     std::cerr << "gpugate: error: " << self.name << ": unknown option '" << EscapeTerminal(bad) << "'"
               << DidYouMean(bad, names) << "\n"
+              << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
+    return 2;
+  } catch (const po::required_option& e) {
+    // A positional argument is named as the usage line names it, not as the
+    // option that holds it ("--baseline").
+    std::string name = e.get_option_name();
+    if (name.rfind("--", 0) == 0) name = name.substr(2);
+    bool is_positional = false;
+    const unsigned count = positional.max_total_count();
+    for (unsigned i = 0; i < count && i < 16; ++i) is_positional = is_positional || positional.name_for_position(i) == name;
+    std::string upper;
+    for (char c : name) upper += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    std::cerr << "gpugate: error: " << self.name << ": "
+              << (is_positional ? "missing the " + upper + " argument"
+                                : "the option '--" + name + "' is required but missing")
+              << "\n"
               << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
     return 2;
   } catch (const po::error& e) {

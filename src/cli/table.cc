@@ -26,7 +26,7 @@ const std::vector<CommandSpec>& CommandTable() {
       {"validate", "gpugate validate SUITE.yaml [--filter GLOB] [--tag TAG]",
        "Check a suite file and print the expanded workloads.", ValidateCommand},
       {"compare", "gpugate compare BASELINE CURRENT [CURRENT...] [--policy P] [--junit F] [--markdown F] [--json F] [--html F] [--github]",
-       "Compare a baseline with one or more current runs (gpugate, Google Benchmark, nvbench or trace files) and gate.", CompareCommand},
+       "Compare a baseline with one or more current runs (gpugate, Google Benchmark, nvbench, pytest-benchmark, custom benchmark JSON or trace files) and gate.", CompareCommand},
       {"gate", "gpugate gate SUITE.yaml --baseline B [--policy P] [report options]",
        "Run, compare with a baseline, confirm doubtful results by re-running, and gate.", GateCommand},
       {"policy", "gpugate policy check POLICY.yaml",

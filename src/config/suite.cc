@@ -645,14 +645,16 @@ class SuiteParser {
   Status ParseTags(const YamlField& f, std::vector<std::string>* tags) const {
     GPUGATE_ASSIGN_OR_RETURN(std::vector<std::string> list, y_.StringList(f, true));
     std::set<std::string> seen(tags->begin(), tags->end());
-    for (const std::string& tag : list) {
-      if (tag.empty()) return y_.ErrorAt(f, "a tag must not be empty");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string& tag = list[i];
+      const YamlField at = y_.ElementOf(f, i);
+      if (tag.empty()) return y_.ErrorAt(at, "a tag must not be empty");
       for (char c : tag)
         if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
             std::iscntrl(static_cast<unsigned char>(c)))
-          return y_.ErrorAt(f, "tag " + Quote(tag) + " must not contain spaces or commas");
+          return y_.ErrorAt(at, "tag " + Quote(tag) + " must not contain spaces or commas");
       if (std::optional<std::string> problem = NameProblem(tag))
-        return y_.ErrorAt(f, "a tag must be printable text: " + *problem);
+        return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
       if (seen.insert(tag).second) tags->push_back(tag);
     }
     return Status::Ok();
@@ -734,7 +736,7 @@ class SuiteParser {
     // A NUL byte ends a C string: the program would get a shorter argument.
     for (size_t i = 0; i < spec->argv.size(); ++i) {
       if (spec->argv[i].find('\0') == std::string::npos) continue;
-      const YamlField at = af->value.IsSequence() ? y_.Elements(af->value, "argv")[i] : *af;
+      const YamlField at = y_.ElementOf(*af, i);
       return y_.ErrorAt(at, "'argv[" + std::to_string(i) + "]' holds a NUL byte, which a program's "
                             "arguments cannot carry (the argument would end there)");
     }
@@ -833,21 +835,27 @@ class SuiteParser {
     } else {
       if (std::optional<YamlField> f = y_.Find(map, "benchmarks")) {
         GPUGATE_ASSIGN_OR_RETURN(spec->benchmarks, y_.StringList(*f, true));
-        for (const std::string& b : spec->benchmarks)
-          if (b.empty()) return y_.ErrorAt(*f, "'benchmarks' entries must not be empty");
+        for (size_t i = 0; i < spec->benchmarks.size(); ++i)
+          if (spec->benchmarks[i].empty())
+            return y_.ErrorAt(y_.ElementOf(*f, i), "'benchmarks' entries must not be empty");
       }
       if (std::optional<YamlField> f = y_.Find(map, "axes")) {
         GPUGATE_ASSIGN_OR_RETURN(spec->axes, y_.StringList(*f, true));
-        for (const std::string& a : spec->axes)
-          if (a.find('=') == std::string::npos)
-            return y_.ErrorAt(*f, "'axes' entries are nvbench --axis values like "
-                                  "\"Elements=[1024,4096]\", got '" + a + "'");
+        for (size_t i = 0; i < spec->axes.size(); ++i)
+          if (spec->axes[i].find('=') == std::string::npos)
+            return y_.ErrorAt(y_.ElementOf(*f, i), "'axes' entries are nvbench --axis values like "
+                                                   "\"Elements=[1024,4096]\", got '" + spec->axes[i] + "'");
       }
     }
-    for (const std::string& a : spec->argv)
-      if (a.find("{bin}") == std::string::npos && a.rfind("--benchmark_out", 0) == 0)
-        return y_.ErrorAt(map, "argv must not set " + a.substr(0, a.find('=')) +
-                               ": gpugate writes the program's JSON itself");
+    for (size_t i = 0; i < spec->argv.size(); ++i) {
+      const std::string& a = spec->argv[i];
+      if (a.find("{bin}") == std::string::npos && a.rfind("--benchmark_out", 0) == 0) {
+        std::optional<YamlField> af = y_.Find(map, "argv");
+        return y_.ErrorAt(af ? y_.ElementOf(*af, i) : YamlField{"argv", YAML::Node(), map},
+                          "argv must not set " + a.substr(0, a.find('=')) +
+                              ": gpugate writes the program's JSON itself");
+      }
+    }
     return Status::Ok();
   }
 

@@ -262,6 +262,11 @@ std::vector<YamlField> YamlReader::Elements(const YAML::Node& list, std::string_
   return out;
 }
 
+YamlField YamlReader::ElementOf(const YamlField& field, size_t i) const {
+  if (!field.value.IsSequence() || i >= field.value.size()) return field;
+  return YamlField{field.name + "[" + std::to_string(i) + "]", YAML::Node(), field.value[i]};
+}
+
 std::optional<YamlField> YamlReader::Find(const YAML::Node& map, std::string_view key,
                                           std::string_view prefix) const {
   for (auto it = map.begin(); it != map.end(); ++it) {

@@ -92,6 +92,9 @@ class YamlReader {
   /// "unknown key 'warmpu' (did you mean 'warmup'?)" at the key.
   /// Precondition: map.IsMap().
   Status CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed) const;
+  /// Element i of a list field (to put an error at the element), or the
+  /// field itself when it holds one scalar instead of a list.
+  YamlField ElementOf(const YamlField& field, size_t i) const;
   /// Every key of an open-ended mapping (env, params, thresholds) appears
   /// once: "duplicate key 'A' (first at 3:5)" at the second.
   Status CheckUniqueKeys(const YAML::Node& map) const;

@@ -270,6 +270,16 @@ TEST(SuiteLoadTest, KeysThatWouldDoNothingOrBreakTheRunAreErrors) {
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    env: {A: \"a\\0b\"}\n"),
               HasSubstr("'env.A' holds a NUL byte"));
+  // An error in a list is at its element.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: k\n    kernel: copy\n    tags:\n      - ok\n      - fine\n"
+                        "      - \"bad tag\"\n"),
+              HasSubstr("suite.yaml:8:9: tag 'bad tag' must not contain spaces"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv:\n      - k\n"
+                        "      - --benchmark_out=x.json\n"),
+              HasSubstr("suite.yaml:7:9: argv must not set --benchmark_out"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: n\n    kind: nvbench\n    argv: [k]\n"
+                        "    axes: [\"A=[1]\", B]\n"),
+              HasSubstr("suite.yaml:6:21: 'axes' entries are nvbench --axis values"));
   // A min_time the timeout cuts short fails the workload every time.
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    min_time: 70s\n    max_time: 100s\n"),

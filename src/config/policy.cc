@@ -353,6 +353,55 @@ class PolicyParser {
     pos->col = 1;
   }
 
+  // A plain scalar continued on the lines below its key: its source text
+  // from the value's first character, line breaks and indentation kept, so
+  // that positions are the file's. Used only when it folds to the value
+  // (blanks aside), so nothing else can have been read.
+  void RawPlain(const YamlField& f, const std::string& value, std::string* text,
+                rules::SourcePos* pos) const {
+    SourceLocation at = y_.Where(f.value);
+    if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
+    const std::string& head = lines_[at.line - 1];
+    const size_t col = static_cast<size_t>(at.column - 1);
+    if (col >= head.size() || head[col] == '"' || head[col] == '\'' || head[col] == '|' ||
+        head[col] == '>')
+      return;
+    const size_t key_indent = head.find_first_not_of(' ');
+    std::string raw = head.substr(col) + "\n";
+    int line = at.line;
+    for (; line < static_cast<int>(lines_.size()); ++line) {
+      const std::string& l = lines_[line];
+      const size_t indent = l.find_first_not_of(' ');
+      if (indent == std::string::npos || indent <= key_indent) break;
+      raw += l + "\n";
+    }
+    if (line == at.line) return;  // one line: the base position is right
+    auto squeeze = [](const std::string& t) {
+      std::string out;
+      for (char c : t)
+        if (c != ' ' && c != '\n' && c != '\t' && c != '\r') out += c;
+      return out;
+    };
+    if (squeeze(raw) != squeeze(value)) return;
+    *text = raw;
+    *pos = rules::SourcePos{at.file, at.line, at.column};
+  }
+
+  // A template (message, hint) is rendered from its value; when the value
+  // spans lines of the file, an error is placed by parsing the source text.
+  Result<rules::Template> ParseTemplateAt(const YamlField& f, const std::string& value,
+                                          const rules::Schema& schema) const {
+    Result<rules::Template> t = rules::ParseTemplate(value, schema, ExprPos(f));
+    if (t.ok()) return t;
+    std::string raw;
+    rules::SourcePos raw_pos = ExprPos(f);
+    RawBlock(f, &raw, &raw_pos);
+    if (raw.empty()) RawPlain(f, value, &raw, &raw_pos);
+    if (raw.empty()) return t;
+    Result<rules::Template> placed = rules::ParseTemplate(raw, schema, raw_pos);
+    return placed.ok() ? t : placed;
+  }
+
   Result<ExprRule> ParseExprRule(const YamlField& f, const std::vector<ExprRule>& earlier) {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
     static const std::vector<std::string> kKeys = {"id", "when", "emit", "priority", "message",
@@ -390,11 +439,13 @@ class PolicyParser {
     GPUGATE_ASSIGN_OR_RETURN(std::string when_text, y_.String(when));
     rules::SourcePos when_pos = ExprPos(when);
     RawBlock(when, &when_text, &when_pos);
+    RawPlain(when, when_text, &when_text, &when_pos);
     GPUGATE_ASSIGN_OR_RETURN(r.when, rules::ParseCondition(when_text, schema, when_pos));
     if (auto e = y_.Find(f.value, "speedup", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
       rules::SourcePos text_pos = ExprPos(*e);
       RawBlock(*e, &text, &text_pos);
+      RawPlain(*e, text, &text, &text_pos);
       GPUGATE_ASSIGN_OR_RETURN(rules::Expr x, rules::ParseExpr(text, schema, text_pos));
       if (x.type() != rules::Type::kNumber || !(x.dim() == rules::Dim::Number()))
         return y_.ErrorAt(*e, "'speedup' must be a plain number (a fraction of the time saved, e.g. 25% or "
@@ -403,10 +454,10 @@ class PolicyParser {
     }
     GPUGATE_ASSIGN_OR_RETURN(YamlField message, y_.Require(f.value, "message", prefix));
     GPUGATE_ASSIGN_OR_RETURN(std::string message_text, y_.String(message));
-    GPUGATE_ASSIGN_OR_RETURN(r.message, rules::ParseTemplate(message_text, schema, ExprPos(message)));
+    GPUGATE_ASSIGN_OR_RETURN(r.message, ParseTemplateAt(message, message_text, schema));
     if (auto e = y_.Find(f.value, "hint", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
-      GPUGATE_ASSIGN_OR_RETURN(rules::Template t, rules::ParseTemplate(text, schema, ExprPos(*e)));
+      GPUGATE_ASSIGN_OR_RETURN(rules::Template t, ParseTemplateAt(*e, text, schema));
       r.hint = std::move(t);
     }
     if (auto e = y_.Find(f.value, "priority", prefix)) {

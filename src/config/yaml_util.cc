@@ -182,6 +182,26 @@ std::vector<YAML::Mark> FirstTwoDocuments(const std::string& text) {
 }  // namespace
 
 Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
+  // YAML text cannot hold a NUL byte, and yaml-cpp reads one as an escape or
+  // the end of a scalar: name it where it stands.
+  // (UTF-16 and UTF-32 text, which yaml-cpp reads, holds NUL bytes in its
+  // code units: it is told by its byte-order mark or its first bytes, as the
+  // YAML specification tells it.)
+  const bool wide = text.size() >= 2 && (text[0] == '\0' || text[1] == '\0' ||
+                                         (static_cast<unsigned char>(text[0]) == 0xFF &&
+                                          static_cast<unsigned char>(text[1]) == 0xFE) ||
+                                         (static_cast<unsigned char>(text[0]) == 0xFE &&
+                                          static_cast<unsigned char>(text[1]) == 0xFF));
+  if (size_t nul = wide ? std::string::npos : text.find('\0'); nul != std::string::npos) {
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+    const size_t line_start = text.rfind('\n', nul == 0 ? 0 : nul - 1);
+    const size_t from = line_start == std::string::npos || nul == 0 ? 0 : line_start + 1;
+    int column = 1;
+    for (size_t i = from; i < nul; ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
+    return ErrorAt(SourceLocation{file_, line, column},
+                   "a NUL byte, which YAML text cannot hold (binary data?)");
+  }
   try {
     {
       // Limits first, on the event stream: the tree yaml-cpp builds costs
@@ -325,22 +345,43 @@ Status YamlReader::ExpectList(const YamlField& field) const {
   return ErrorAt(field, Quote(field.name) + " must be a list, got " + Describe(field.value));
 }
 
+namespace {
+
+/// Digits with an optional sign: an integer, whatever its size.
+bool LooksIntegral(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string RangeText(int64_t min, int64_t max) {
+  return max == std::numeric_limits<int64_t>::max() || max == std::numeric_limits<int>::max()
+             ? ">= " + std::to_string(min)
+             : "between " + std::to_string(min) + " and " + std::to_string(max);
+}
+
+}  // namespace
+
 Result<int64_t> YamlReader::Int(const YamlField& field) const {
   int64_t v = 0;
-  if (!field.value.IsScalar() || !ParseWholeInteger(Trim(field.value.Scalar()), &v))
+  if (!field.value.IsScalar() || !ParseWholeInteger(Trim(field.value.Scalar()), &v)) {
+    if (field.value.IsScalar() && LooksIntegral(Trim(field.value.Scalar())))
+      return ErrorAt(field, Quote(field.name) + " is out of range: " + Describe(field.value) +
+                                " does not fit in a 64-bit integer");
     return ErrorAt(field, Quote(field.name) + " must be an integer, got " + Describe(field.value));
+  }
   return v;
 }
 
 Result<int64_t> YamlReader::IntInRange(const YamlField& field, int64_t min, int64_t max) const {
-  GPUGATE_ASSIGN_OR_RETURN(int64_t v, Int(field));
-  if (v < min || v > max) {
-    std::string range = max == std::numeric_limits<int64_t>::max() ||
-                                max == std::numeric_limits<int>::max()
-                            ? ">= " + std::to_string(min)
-                            : "between " + std::to_string(min) + " and " + std::to_string(max);
-    return ErrorAt(field, Quote(field.name) + " must be " + range + ", got " + std::to_string(v));
+  if (field.value.IsScalar() && LooksIntegral(Trim(field.value.Scalar()))) {
+    int64_t v = 0;
+    if (!ParseWholeInteger(Trim(field.value.Scalar()), &v))
+      return ErrorAt(field, Quote(field.name) + " must be " + RangeText(min, max) + ", got " +
+                                Describe(field.value));
   }
+  GPUGATE_ASSIGN_OR_RETURN(int64_t v, Int(field));
+  if (v < min || v > max)
+    return ErrorAt(field, Quote(field.name) + " must be " + RangeText(min, max) + ", got " + std::to_string(v));
   return v;
 }
 

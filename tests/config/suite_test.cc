@@ -280,6 +280,12 @@ TEST(SuiteLoadTest, KeysThatWouldDoNothingOrBreakTheRunAreErrors) {
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: n\n    kind: nvbench\n    argv: [k]\n"
                         "    axes: [\"A=[1]\", B]\n"),
               HasSubstr("suite.yaml:6:21: 'axes' entries are nvbench --axis values"));
+  // A NUL byte is named where it stands; an integer too large for any range
+  // gets the range, not "must be an integer".
+  EXPECT_EQ(LoadError(std::string("version: 1\nworkloads:\n  - name: q\0x\n    kernel: copy\n", 53)),
+            "suite.yaml:3:12: a NUL byte, which YAML text cannot hold (binary data?)");
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: q\n    kernel: copy\n    rounds: 99999999999999999999\n"),
+              HasSubstr("suite.yaml:5:13: 'rounds' must be between 1 and 10000, got '99999999999999999999'"));
   // A min_time the timeout cuts short fails the workload every time.
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    min_time: 70s\n    max_time: 100s\n"),

@@ -270,6 +270,12 @@ class PolicyParser {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
     static const std::vector<std::string> kKeys = {"match", "metric", "threshold", "direction",
                                                    "severity"};
+    // (id and when make an expression rule; its other keys without them:)
+    for (const char* key : {"emit", "priority", "message", "hint", "speedup", "source"})
+      if (auto e = y_.Find(f.value, key))
+        return y_.ErrorAt(e->key, std::string("'") + key + "' belongs to expression rules, which need "
+                                  "'id' and 'when'; a threshold rule has match, metric, threshold, "
+                                  "direction and severity");
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
     PolicyRule r;
     r.location = y_.Where(f.value);
@@ -406,6 +412,13 @@ class PolicyParser {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
     static const std::vector<std::string> kKeys = {"id", "when", "emit", "priority", "message",
                                                    "hint", "speedup", "source"};
+    // A threshold rule's key in a rule with id/when: two kinds of rule mixed.
+    for (const char* key : {"match", "metric", "threshold", "direction", "severity"})
+      if (auto e = y_.Find(f.value, key))
+        return y_.ErrorAt(e->key, std::string("'") + key + "' belongs to threshold rules (match, metric, "
+                                  "threshold, direction, severity); a rule with 'id' or 'when' is an "
+                                  "expression rule (id, when, emit, priority, message, hint, speedup, "
+                                  "source): write two rules");
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
     const std::string prefix = f.name + ".";
     ExprRule r;

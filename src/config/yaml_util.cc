@@ -304,6 +304,9 @@ Status YamlReader::CheckKeys(const YAML::Node& map, const std::vector<std::strin
     const std::string& key = it->first.Scalar();
     bool known = false;
     for (const auto& a : allowed) known = known || a == key;
+    if (!known && key == "<<")
+      return ErrorAt(it->first, "merge keys (<<) are not supported: write the keys out (an alias "
+                                "of a whole value, *name, works)");
     if (!known) return ErrorAt(it->first, "unknown key " + Quote(key) + DidYouMean(key, allowed));
     if (!seen.insert(key).second) {
       SourceLocation first = Where(Find(map, key)->key);
@@ -319,6 +322,9 @@ Status YamlReader::CheckUniqueKeys(const YAML::Node& map) const {
   std::unordered_map<std::string, YAML::Node> first;
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (!it->first.IsScalar()) continue;  // named by the caller's own checks
+    if (it->first.Scalar() == "<<" && it->first.Tag() != "!")
+      return ErrorAt(it->first, "merge keys (<<) are not supported: write the keys out (an alias "
+                                "of a whole value, *name, works)");
     auto [at, fresh] = first.emplace(it->first.Scalar(), it->first);
     if (fresh) continue;
     SourceLocation where = Where(at->second);

@@ -119,6 +119,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"version: 1\nwaivers:\n  - match: a\n    until: 2026-02-01\n", "3:5",
                   "missing required key 'reason'"},
         BadPolicy{"version: 1\nrules: {a: 1}\n", "2:8", "must be a list"},
+        // Keys of the other kind of rule are named as such.
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when: workload.cv > 1\n    match: a\n    message: x\n",
+                  "5:5", "'match' belongs to threshold rules"},
+        BadPolicy{"version: 1\nrules:\n  - match: a\n    message: x\n", "4:5",
+                  "'message' belongs to expression rules, which need 'id' and 'when'"},
         // An error inside a value that spans lines is placed in the file.
         BadPolicy{"version: 1\nrules:\n  - id: t\n    when: workload.cv > 1\n    message: >-\n      first line\n"
                   "      x {workload.nam}\n", "7:10", "unknown name 'workload.nam'"},

@@ -286,6 +286,11 @@ TEST(SuiteLoadTest, KeysThatWouldDoNothingOrBreakTheRunAreErrors) {
             "suite.yaml:3:12: a NUL byte, which YAML text cannot hold (binary data?)");
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: q\n    kernel: copy\n    rounds: 99999999999999999999\n"),
               HasSubstr("suite.yaml:5:13: 'rounds' must be between 1 and 10000, got '99999999999999999999'"));
+  // Merge keys are named as such, in a known mapping and in an open one.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    <<: {kernel: copy}\n"),
+              HasSubstr("suite.yaml:4:5: merge keys (<<) are not supported"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    env: {<<: {A: \"1\"}}\n"),
+              HasSubstr("suite.yaml:6:11: merge keys (<<) are not supported"));
   // A min_time the timeout cuts short fails the workload every time.
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    min_time: 70s\n    max_time: 100s\n"),

@@ -25,15 +25,16 @@ cd "$W"
 SUITE_NAMES=(
   '::stop-commands::tok1'
   '::error file=a.c,line=1::pwned'
-  '   ::warning::spaced'
   'x##[error]legacy'
-  '\u00a0::notice::nbsp'
   'tail##'
   '%0A::error::pct'
 )
-# Names no suite accepts (controls, bidi, line separators): they reach
-# gpugate through files other tools wrote (traces, results fields).
+# Names no suite accepts (controls, bidi, line separators, blanks at the
+# start): they reach gpugate through files other tools wrote (traces,
+# results fields).
 RAW_NAMES=(
+  '   ::warning::spaced'
+  '\u00a0::notice::nbsp'
   'c1\x9b31mred'
   'esc\x1b[31mred\x1b]0;title\x07'
   'rtl\u202egnp.exe'
@@ -112,7 +113,8 @@ EOF2
   python3 - <<'EOF3'
 import json
 d = json.load(open("slow.json"))
-raw = ["c1\x9b31m", "esc\x1b[31m\x1b]0;t\x07", "rtl\u202egnp", "nl\n::error::x", "lsep\u2028::error::y"]
+raw = ["c1\x9b31m", "esc\x1b[31m\x1b]0;t\x07", "rtl\u202egnp", "nl\n::error::x", "lsep\u2028::error::y",
+       "   ::warning::spaced", "\u00a0::notice::nbsp"]
 for w, r in zip(d["workloads"], raw):
     w["name"] = r + w["name"]
 d["workloads"][-1]["reason"] = "\x1b[2J##[error]reason\n::error::z"

@@ -240,7 +240,7 @@ class SuiteParser {
     if (!f) return Status::Ok();
     GPUGATE_ASSIGN_OR_RETURN(std::string name, y_.String(*f));
     if (Trim(name).empty()) return y_.ErrorAt(*f, "'name' must not be empty");
-    if (std::optional<std::string> problem = NameProblem(name))
+    if (std::optional<std::string> problem = WrittenNameProblem(name))
       return y_.ErrorAt(*f, "suite 'name' must be printable text: " + *problem);
     suite->name = name;
     return Status::Ok();
@@ -577,7 +577,7 @@ class SuiteParser {
 
   Status CheckName(const YamlField& f, const std::string& name) const {
     if (Trim(name).empty()) return y_.ErrorAt(f, "workload 'name' must not be empty");
-    if (std::optional<std::string> problem = NameProblem(name))
+    if (std::optional<std::string> problem = WrittenNameProblem(name))
       return y_.ErrorAt(f, "workload name must be printable text: " + *problem);
     return Status::Ok();
   }
@@ -587,19 +587,19 @@ class SuiteParser {
   // controls), nor leave it empty.
   Status CheckExpandedName(const Template& t, const std::vector<size_t>& pick,
                            const std::string& name) const {
-    std::optional<std::string> problem = NameProblem(name);
+    std::optional<std::string> problem = WrittenNameProblem(name);
     if (!problem && !Trim(name).empty()) return Status::Ok();
     std::vector<std::string> in_name = Placeholders(t.spec.template_name);
     for (size_t i = 0; i < t.params.size(); ++i) {
       const Param& p = t.params[i];
       if (!Contains(in_name, p.name)) continue;
       const std::string& value = p.values[pick[i]];
-      std::optional<std::string> bad = NameProblem(value);
+      std::optional<std::string> bad = WrittenNameProblem(value);
       if (!bad && !Trim(value).empty()) continue;
       const YamlField& at = p.fields[std::min(pick[i], p.fields.size() - 1)];
       return y_.ErrorAt(at, "value of parameter '" + p.name + "' cannot go into workload name " +
                                 Quote(t.spec.template_name) + ": " +
-                                (bad ? *bad : std::string("it is blank")));
+                                (Trim(value).empty() ? std::string("it is blank") : *bad));
     }
     return y_.ErrorAt(t.name_field, "workload name " + Quote(t.spec.template_name) +
                                         (problem ? " after expansion: " + *problem
@@ -653,7 +653,7 @@ class SuiteParser {
         if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
             std::iscntrl(static_cast<unsigned char>(c)))
           return y_.ErrorAt(at, "tag " + Quote(tag) + " must not contain spaces or commas");
-      if (std::optional<std::string> problem = NameProblem(tag))
+      if (std::optional<std::string> problem = WrittenNameProblem(tag, /*no_blank=*/true))
         return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
       if (seen.insert(tag).second) tags->push_back(tag);
     }

@@ -291,6 +291,14 @@ TEST(SuiteLoadTest, KeysThatWouldDoNothingOrBreakTheRunAreErrors) {
               HasSubstr("suite.yaml:4:5: merge keys (<<) are not supported"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    env: {<<: {A: \"1\"}}\n"),
               HasSubstr("suite.yaml:6:11: merge keys (<<) are not supported"));
+  // Names that would look alike in every report: a blank at an end, an
+  // invisible character, a no-break space in a tag.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - {name: \"a \", kernel: copy}\n"),
+              HasSubstr("suite.yaml:3:12: workload name must be printable text: a space at its end"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - {name: \"q\\u200Bq\", kernel: copy}\n"),
+              HasSubstr("invisible character U+200B at byte 1"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - {name: a, kernel: copy, tags: [\"a\\u00a0b\"]}\n"),
+              HasSubstr("a tag must be printable text: a blank U+00A0 at byte 1"));
   // A min_time the timeout cuts short fails the workload every time.
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    min_time: 70s\n    max_time: 100s\n"),

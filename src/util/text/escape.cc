@@ -455,6 +455,39 @@ std::optional<std::string> NameProblem(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+bool IsInvisible(char32_t cp) {
+  return cp == 0xAD || cp == 0x34F || cp == 0x180E || (cp >= 0x200B && cp <= 0x200D) ||
+         (cp >= 0x2060 && cp <= 0x2064) || cp == 0xFEFF || (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+bool IsBlankCodePoint(char32_t cp) {
+  return cp == ' ' || cp == '\t' || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
+         cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+}  // namespace
+
+std::optional<std::string> WrittenNameProblem(std::string_view name, bool no_blank) {
+  if (std::optional<std::string> problem = NameProblem(name)) return problem;
+  size_t i = 0;
+  while (i < name.size()) {
+    const CodePoint c = Decode(name, i);
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(c.cp));
+    const std::string at = " at byte " + std::to_string(i);
+    if (IsInvisible(c.cp))
+      return std::string("invisible character ") + hex + at + " (two names would look alike)";
+    if (IsBlankCodePoint(c.cp) && (no_blank || i == 0 || i + c.len == name.size()))
+      return std::string(c.cp == ' ' ? "a space" : c.cp == '\t' ? "a tab" : "a blank ") +
+             (c.cp == ' ' || c.cp == '\t' ? std::string() : std::string(hex)) +
+             (no_blank ? at : i == 0 ? " at its start" : " at its end") + " (two names would look alike)";
+    i += c.len;
+  }
+  return std::nullopt;
+}
+
 std::string RepairUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());

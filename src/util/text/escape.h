@@ -114,6 +114,14 @@ size_t ValidUtf8Prefix(std::string_view text);
 std::optional<std::string> NameProblem(std::string_view name);
 inline constexpr size_t kMaxNameBytes = 1024;
 
+/// NameProblem, and for a name a person writes (suite, workload and tag
+/// names in a suite) what would let two names look alike in every report:
+/// an invisible character (zero-width space and joiners, soft hyphen, word
+/// joiner, byte-order mark, tag characters) anywhere, a blank (a space, a
+/// tab, a no-break or other Unicode space) at the start or the end, and,
+/// with `no_blank`, anywhere.
+std::optional<std::string> WrittenNameProblem(std::string_view name, bool no_blank = false);
+
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);
 

@@ -95,6 +95,34 @@ void BM_RunWorkloadSyntheticPerSample(benchmark::State& state) {
 }
 BENCHMARK(BM_RunWorkloadSyntheticPerSample)->Unit(benchmark::kMicrosecond);
 
+// The adaptive phase at scale: one-sample rounds up to max_samples = N that
+// never converge. The cost per sample must not grow with N (a check that
+// merged or inserted into every sample taken so far would make it linear).
+void BM_RunWorkloadAdaptiveScaling(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  WorkloadSpec spec;
+  spec.name = "synthetic/adaptive";
+  spec.kind = WorkloadKind::kSynthetic;
+  spec.synthetic.cv = 0.02;
+  spec.sampling.warmup = 0;
+  spec.sampling.min_samples = 10;
+  spec.sampling.max_samples = n;
+  spec.sampling.rounds = 10;
+  spec.sampling.min_time = 0;
+  spec.sampling.max_time = 1e6;
+  spec.sampling.timeout = 1e6;
+  spec.sampling.target_rel_ci = 1e-9;  // never converges: N samples, one per extra round
+  SyntheticBackend backend;
+  for (auto _ : state) {
+    WorkloadResult r = RunWorkload(spec, backend);
+    benchmark::DoNotOptimize(r.summary.median);
+  }
+  state.counters["per_sample"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * static_cast<double>(n),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_RunWorkloadAdaptiveScaling)->Arg(20000)->Arg(200000)->Unit(benchmark::kMillisecond);
+
 void BM_ProcessSpawnTrue(benchmark::State& state) {
   WorkloadSpec spec;
   spec.name = "true";

@@ -123,7 +123,7 @@ class Recipe {
     for (; round < plan_.rounds && !BudgetSpent(); ++round) {
       if (!RunRound(round, /*time_share=*/plan_.round_time, plan_.planned_cap)) return false;
     }
-    while (!BudgetSpent() && !Converged()) {
+    while (!BudgetSpent() && !(CheckDue() && Converged())) {
       if (!RunRound(round++, /*time_share=*/0.0, plan_.per_round)) return false;
     }
     return true;
@@ -136,7 +136,7 @@ class Recipe {
   }
 
   void Summarize() {
-    result_.summary = SummarizeSorted(sorted_);
+    result_.summary = SummarizeSorted(Sorted());
     if (!instance_) return;
     result_.work = instance_->Work();
     const double median = result_.summary.median;
@@ -190,7 +190,7 @@ class Recipe {
     samples.push_back(seconds);
     round_cycles_.push_back(x.sm_clock_hz ? seconds * *x.sm_clock_hz : 0.0);
     any_cycles_ = any_cycles_ || x.sm_clock_hz.has_value();
-    sorted_.insert(std::upper_bound(sorted_.begin(), sorted_.end(), seconds), seconds);
+    unsorted_.push_back(seconds);
     measured += x.seconds;
     ++total_;
     if (x.user_seconds) {
@@ -230,12 +230,33 @@ class Recipe {
   // Both the median's interval over all samples and the run level's interval
   // over rounds (which sees drift between rounds) must reach the target.
   // Adaptive rounds can be one sample each, so a check must not cost a
-  // summary: samples are kept sorted as they arrive (the median's interval is
-  // then three lookups), round levels are kept as rounds end, and the t
-  // quantile is skipped when the normal bound already says no.
-  bool Converged() const {
-    return MedianRelCiHalfWidthSorted(sorted_) <= plan_.target_rel_ci &&
+  // summary: the samples taken since the last check are sorted and merged
+  // into the sorted ones (the median's interval is then three lookups; the
+  // planned rounds, which are not checked, are sorted once), round levels
+  // are kept as rounds end, and the t quantile is skipped when the normal
+  // bound already says no.
+  bool Converged() {
+    return MedianRelCiHalfWidthSorted(Sorted()) <= plan_.target_rel_ci &&
            RoundLevelWithin(round_levels_, plan_.target_rel_ci);
+  }
+
+  // The stop rule is checked after every extra round while the samples are
+  // few; from 1024 on, once they have grown by 1/128 since the last check
+  // (each check merges what is new: checking every one-sample round would
+  // cost time quadratic in max_samples). A run stops at most 0.8% later.
+  bool CheckDue() const {
+    return total_ < 1024 || static_cast<int64_t>(unsorted_.size()) * 128 >= total_;
+  }
+
+  // Every measured sample, ascending.
+  const std::vector<double>& Sorted() {
+    if (unsorted_.empty()) return sorted_;
+    std::sort(unsorted_.begin(), unsorted_.end());
+    const auto middle = static_cast<std::ptrdiff_t>(sorted_.size());
+    sorted_.insert(sorted_.end(), unsorted_.begin(), unsorted_.end());
+    std::inplace_merge(sorted_.begin(), sorted_.begin() + middle, sorted_.end());
+    unsorted_.clear();
+    return sorted_;
   }
 
   // The clock is read once after each step that can take time (Prepare,
@@ -265,7 +286,8 @@ class Recipe {
   double user_sum_ = 0, sys_sum_ = 0;
   int64_t user_count_ = 0, sys_count_ = 0;
   std::optional<int64_t> max_rss_;
-  std::vector<double> sorted_;        // every measured sample, ascending
+  std::vector<double> sorted_;        // the samples merged so far, ascending (Sorted())
+  std::vector<double> unsorted_;      // samples taken since, in order
   std::vector<double> round_cycles_;  // cycle-space times of the round being measured
   std::vector<std::vector<double>> cycle_rounds_;  // of the kept rounds, like result_.rounds
   bool any_cycles_ = false;           // some sample carried its SM clock

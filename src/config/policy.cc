@@ -369,19 +369,37 @@ class PolicyParser {
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
-    if (col >= head.size() || head[col] == '"' || head[col] == '\'' || head[col] == '|' ||
-        head[col] == '>')
-      return;
+    if (col >= head.size() || head[col] == '|' || head[col] == '>') return;
     const size_t key_indent = head.find_first_not_of(' ');
-    std::string raw = head.substr(col) + "\n";
+    std::string raw;
     int line = at.line;
-    for (; line < static_cast<int>(lines_.size()); ++line) {
-      const std::string& l = lines_[line];
-      const size_t indent = l.find_first_not_of(' ');
-      if (indent == std::string::npos || indent <= key_indent) break;
-      raw += l + "\n";
+    const char quote = head[col] == '"' || head[col] == '\'' ? head[col] : '\0';
+    if (quote != '\0') {
+      // A quoted scalar: up to its closing quote, on this line or a later
+      // one. Escapes change the text, so a double-quoted value that has
+      // one keeps its base position.
+      std::string rest = head.substr(col + 1) + "\n";
+      for (; line < static_cast<int>(lines_.size()); ++line) {
+        const size_t close = quote == '"' ? rest.find('"') : rest.find('\'');
+        if (close != std::string::npos) {
+          raw += rest.substr(0, close);
+          break;
+        }
+        raw += rest;
+        rest = lines_[line] + "\n";
+      }
+      if (line == at.line || line >= static_cast<int>(lines_.size())) return;
+      if (raw.find('\\') != std::string::npos || raw.find("''") != std::string::npos) return;
+    } else {
+      raw = head.substr(col) + "\n";
+      for (; line < static_cast<int>(lines_.size()); ++line) {
+        const std::string& l = lines_[line];
+        const size_t indent = l.find_first_not_of(' ');
+        if (indent == std::string::npos || indent <= key_indent) break;
+        raw += l + "\n";
+      }
+      if (line == at.line) return;  // one line: the base position is right
     }
-    if (line == at.line) return;  // one line: the base position is right
     auto squeeze = [](const std::string& t) {
       std::string out;
       for (char c : t)
@@ -390,7 +408,7 @@ class PolicyParser {
     };
     if (squeeze(raw) != squeeze(value)) return;
     *text = raw;
-    *pos = rules::SourcePos{at.file, at.line, at.column};
+    *pos = rules::SourcePos{at.file, at.line, at.column + (quote != '\0' ? 1 : 0)};
   }
 
   // A template (message, hint) is rendered from its value; when the value

@@ -131,6 +131,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "      x {workload.nam}\n", "6:10", "unknown name 'workload.nam'"},
         BadPolicy{"version: 1\nrules:\n  - id: t\n    when: workload.cv > 1 and\n      workload.nam > 1\n"
                   "    message: x\n", "5:7", "unknown name 'workload.nam'"},
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when: \"workload.cv > 1 and\n      workload.nam > 1\"\n"
+                  "    message: x\n", "5:7", "unknown name 'workload.nam'"},
         // A bare number of 1 or more is a percentage without its sign.
         BadPolicy{"version: 1\ndefaults:\n  threshold: 5\n", "3:14",
                   "'defaults.threshold' 5 reads as a fraction, 500%: write 5% if that is meant (or 500%)"},

@@ -203,6 +203,34 @@ expect refresh "job passes" "j['job_exit']" 0
 expect refresh "baseline written" "__import__('glob').glob('$WORK/ws/baselines/action-test/*.json') != []" True
 expect_summary refresh "gpugate baseline refresh"
 
+# refresh on a pull request would store unmerged code as the target's history
+run_case refresh-pr pull_request '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "pr-baselines/"}'
+expect refresh-pr exit-code "j['outputs']['exit-code']" 2
+expect refresh-pr "job fails" "j['job_exit']" 2
+expect refresh-pr "nothing stored" "__import__('os').path.exists('$WORK/ws/pr-baselines')" False
+check refresh-pr "says why" grep -qF "the code is not merged yet" "$CASE_LOG"
+
+# a line break in an input cannot write outputs or workflow commands
+run_case newline push '{"mode": "compare", "baseline": "base.json", "current": "slow.json", "junit": "j.xml\nexit-code=0\noutcome=pass"}'
+expect newline exit-code "j['outputs']['exit-code']" 2
+expect newline "job fails" "j['job_exit']" 2
+run_case newline-mode push '{"mode": "gate\n::warning title=x::INJECTED", "suite": "quiet.yaml", "baseline": "base.json"}'
+expect newline-mode "job fails" "j['job_exit']" 2
+check newline-mode "no injected command" bash -c "! grep -q '^::warning title=x::' '$CASE_LOG'"
+
+# fail-on: inconclusive fails inconclusive comparisons under the default
+# policy too (which passes them with exit 0)
+run_case inconclusive-default push '{"mode": "compare", "baseline": "base.json", "current": "unsure.json", "fail-on": "inconclusive"}'
+expect inconclusive-default exit-code "j['outputs']['exit-code']" 0
+expect inconclusive-default "job fails" "j['job_exit']" 4
+
+# a baseline branch that cannot be read (no git checkout here) is an error,
+# never "no baseline yet": that would pass a gate that compared nothing
+run_case unreadable-branch pull_request '{"mode": "compare", "baseline-branch": "gpugate-baselines", "current": "slow.json"}'
+expect unreadable-branch exit-code "j['outputs']['exit-code']" 2
+expect unreadable-branch "job fails" "j['job_exit']" 2
+check unreadable-branch "not a first run" bash -c "! grep -q 'no baseline (the first refresh creates it)' '$CASE_LOG'"
+
 # setup from the cache: the prefix the cache step restores, no build
 SETUP=cache run_case cache-hit push '{"mode": "compare", "baseline": "base.json", "current": "same.json"}'
 expect cache-hit verdict "j['outputs']['verdict']" pass

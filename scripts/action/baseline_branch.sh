@@ -28,7 +28,8 @@ set -euo pipefail
 remote=${GPUGATE_REMOTE:-origin}
 bin=${GPUGATE_BIN:-gpugate}
 
-die() { echo "::error title=gpugate::$1" >&2; exit 2; }
+. "$(dirname "$0")/annotate.sh"
+die() { annotate error "$1" >&2; exit 2; }
 
 # A branch or folder name from the workflow: letters, digits, . _ - / only,
 # no "..", not starting with - or /.
@@ -38,26 +39,33 @@ check_name() {
 }
 
 # Fetches BRANCH into refs/gpugate/baselines; prints its commit, or nothing
-# when the remote has no such branch.
+# when the remote has no such branch. A remote that cannot be read is an
+# error, never "no branch yet": that would pass a gate that compared nothing.
+# Callers run it in $(...): check its status.
 fetch_branch() {
-  local branch=$1 out
-  if out=$(git fetch --quiet --no-tags --depth=1 "$remote" \
-             "+refs/heads/$branch:refs/gpugate/baselines" 2>&1); then
-    git rev-parse refs/gpugate/baselines
+  local branch=$1 out rc=0
+  out=$(git ls-remote --heads "$remote" "refs/heads/$branch" 2>&1) || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    printf '%s\n' "$out" >&2
+    die "cannot read the remote '$remote' to look for the baseline branch (git ls-remote failed, exit $rc): is this a checkout with access to it?"
+  fi
+  if [ -z "$out" ]; then
+    git update-ref -d refs/gpugate/baselines 2>/dev/null || true
     return 0
   fi
-  if git ls-remote --exit-code --heads "$remote" "refs/heads/$branch" >/dev/null 2>&1; then
-    echo "$out" >&2
-    die "cannot fetch the baseline branch '$branch' from $remote"
+  if ! out=$(git fetch --quiet --no-tags --depth=1 "$remote" \
+               "+refs/heads/$branch:refs/gpugate/baselines" 2>&1); then
+    printf '%s\n' "$out" >&2
+    die "cannot fetch the baseline branch from $remote"
   fi
-  git update-ref -d refs/gpugate/baselines 2>/dev/null || true
+  git rev-parse refs/gpugate/baselines
 }
 
 cmd_fetch() {
   local branch=$1 source=$2 dest=$3 commit
   check_name "baseline branch" "$branch"; check_name "source branch" "$source"
   mkdir -p "$dest"
-  commit=$(fetch_branch "$branch")
+  commit=$(fetch_branch "$branch") || exit 2
   if [ -z "$commit" ]; then
     echo "gpugate: no branch '$branch' on $remote yet: no baseline (the first refresh creates it)"
     return 0
@@ -72,40 +80,57 @@ cmd_fetch() {
 }
 
 # One attempt: update on top of what the remote has now, then push with a
-# lease on it. Exit 0 pushed, 10 lost the race, other = error.
+# lease on it. Exit 0 pushed, 10 lost the race, other = error. It runs
+# under `||` (set -e does not apply), so every step is checked here: a
+# failed git command must never push an empty tree or an empty commit.
 attempt() {
-  local branch=$1 source=$2 results=$3 keep=$4 work old tree line path rel blob commit
-  work=$(mktemp -d)
-  old=$(fetch_branch "$branch")
+  local branch=$1 source=$2 results=$3 keep=$4 work old tree line path rel blob commit now out
+  work=$(mktemp -d) || return 2
+  fail() { annotate error "$1" >&2; rm -rf "$work"; return 2; }
+  old=$(fetch_branch "$branch") || { rm -rf "$work"; return 2; }
   [ -n "$old" ] || echo "gpugate: no branch '$branch' on $remote yet: creating it"
+  mkdir -p "$work/tree/$source" || { fail "cannot create a work folder"; return 2; }
   if [ -n "$old" ] && git cat-file -e "$old:$source" 2>/dev/null; then
-    mkdir -p "$work/tree"
-    git archive --format=tar "$old" "$source" | tar -x -C "$work/tree"
+    git archive --format=tar "$old" "$source" | tar -x -C "$work/tree" ||
+      { fail "cannot read the baselines of '$source' from $branch"; return 2; }
   fi
-  mkdir -p "$work/tree/$source"
+  touch "$work/before"
   if ! line=$("$bin" baseline update --results "$results" --baseline "$work/tree/$source/" --keep "$keep"); then
     rm -rf "$work"; return 2
   fi
   echo "$line" | sed "s|$work/tree/||"
-  path=${line%%: appended*}
+  # The file gpugate wrote: the one history newer than the marker (not a
+  # path parsed from its console line, which escapes what it prints).
+  path=$(find "$work/tree/$source" -type f -name '*.json' -newer "$work/before" -print)
+  if [ -z "$path" ] || [ "$(printf '%s\n' "$path" | wc -l)" -ne 1 ]; then
+    fail "cannot tell which baseline file gpugate updated"; return 2
+  fi
   rel=${path#"$work/tree/"}
   # The new tree: the old one with this file replaced, built in a private
   # index (the checkout's index and work tree are not touched).
   export GIT_INDEX_FILE="$work/index"
-  if [ -n "$old" ]; then git read-tree "$old"; else git read-tree --empty; fi
-  blob=$(git hash-object -w "$path")
-  git update-index --add --cacheinfo "100644,$blob,$rel"
-  tree=$(git write-tree)
+  if [ -n "$old" ]; then git read-tree "$old"; else git read-tree --empty; fi ||
+    { unset GIT_INDEX_FILE; fail "git read-tree failed"; return 2; }
+  blob=$(git hash-object -w "$path") && [ -n "$blob" ] &&
+    git update-index --add --cacheinfo "100644,$blob,$rel" && tree=$(git write-tree) && [ -n "$tree" ] ||
+    { unset GIT_INDEX_FILE; fail "git could not store the updated baseline ($rel)"; return 2; }
   unset GIT_INDEX_FILE
   commit=$(GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-gpugate} GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-gpugate@localhost} \
            GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-gpugate} GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-gpugate@localhost} \
-           git commit-tree "$tree" -m "gpugate baselines: $rel" -m "${line##*: }")
+           git commit-tree "$tree" -m "gpugate baselines: $rel" -m "${line##*: }") && [ -n "$commit" ] ||
+    { fail "git commit-tree failed: nothing was pushed"; return 2; }
   rm -rf "$work"
-  if git push --quiet --force-with-lease="refs/heads/$branch:$old" "$remote" "$commit:refs/heads/$branch" 2>/dev/null; then
+  if out=$(git push --quiet --force-with-lease="refs/heads/$branch:$old" "$remote" "$commit:refs/heads/$branch" 2>&1); then
     echo "gpugate: pushed $branch@${commit:0:12} ($rel)"
     return 0
   fi
-  return 10
+  # Lost the race only when the branch moved since it was read; any other
+  # refusal (permissions, a hook, the network) is an error with git's words.
+  now=$(git ls-remote --heads "$remote" "refs/heads/$branch" 2>/dev/null | cut -f1)
+  [ "$now" != "$old" ] && return 10
+  printf '%s\n' "$out" >&2
+  annotate error "git push to '$branch' was refused (see git's message above)" >&2
+  return 2
 }
 
 cmd_push() {

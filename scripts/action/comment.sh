@@ -3,7 +3,9 @@
 # comment (found by a hidden marker) with the Markdown report, through the
 # GitHub REST API with the gh CLI. The report is data: it is sent as a JSON
 # field, never evaluated. Env: GH_TOKEN, GPUGATE_MARKDOWN, GPUGATE_PR,
-# GPUGATE_REPO.
+# GPUGATE_REPO, GPUGATE_COMMENT_AUTHOR (the login whose comment is updated;
+# default github-actions[bot], the GITHUB_TOKEN's: a comment that anyone
+# else wrote with the marker is never edited).
 set -euo pipefail
 marker='<!-- gpugate-report -->'
 [ -n "${GPUGATE_PR:-}" ] || { echo "not a pull request; no comment"; exit 0; }
@@ -13,8 +15,10 @@ body=$(printf '%s\n' "$marker"; head -c "$limit" "$GPUGATE_MARKDOWN")
 if [ "$(wc -c < "$GPUGATE_MARKDOWN")" -gt "$limit" ]; then
   body+=$'\n\n_(report truncated; the full report is in the job artifacts)_'
 fi
+author=${GPUGATE_COMMENT_AUTHOR:-github-actions[bot]}
 id=$(gh api --paginate "repos/$GPUGATE_REPO/issues/$GPUGATE_PR/comments" \
-       --jq "[.[] | select(.body | startswith(\"$marker\"))][0].id // empty" | head -n 1)
+       --jq "[.[] | select((.body | startswith(\"$marker\")) and .user.login == \"$author\")][0].id // empty" |
+     head -n 1)
 if [ -n "$id" ]; then
   gh api -X PATCH "repos/$GPUGATE_REPO/issues/comments/$id" -f body="$body" >/dev/null
   echo "updated comment $id"

@@ -7,16 +7,31 @@ set -uo pipefail
 bin=${GPUGATE_BIN:?no gpugate binary from the setup step}
 out=${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}
 
+. "$(dirname "$0")/annotate.sh"
 say_outcome() {  # the outcome and its older name, verdict
   { echo "outcome=$1"; echo "verdict=$1"; } >> "$out"
 }
 fail_input() {  # a problem with the action's inputs: exit code 2
-  echo "::error title=gpugate::$1"
+  annotate error "$1"
   echo "exit-code=2" >> "$out"
   say_outcome error
   exit 0
 }
 need() { [ -n "${!1:-}" ] || fail_input "mode '$GPUGATE_MODE' needs the input '$2'"; }
+
+# Paths and names from the workflow go into $GITHUB_OUTPUT lines and
+# messages: a line break in one would write outputs of its own.
+for var in GPUGATE_SUITE GPUGATE_BASELINE GPUGATE_CURRENT GPUGATE_SHARDS GPUGATE_POLICY \
+           GPUGATE_BASE_DIR GPUGATE_HEAD_DIR GPUGATE_RESULTS GPUGATE_JUNIT GPUGATE_MARKDOWN \
+           GPUGATE_JSON GPUGATE_HTML GPUGATE_MODE GPUGATE_BASELINE_BRANCH GPUGATE_SOURCE_BRANCH \
+           GPUGATE_ROUNDS GPUGATE_KEEP GPUGATE_ENV_KEY_INPUT; do
+  case "${!var:-}" in *$'\n'* | *$'\r'*)
+    fail_input "the input behind $var holds a line break: paths, names and numbers are one line" ;;
+  esac
+done
+# Reports written by this step (not files an earlier step left there).
+marker=$(mktemp)
+trap 'rm -f "$marker"' EXIT
 
 reports=()
 [ -n "${GPUGATE_JUNIT:-}" ] && reports+=(--junit "$GPUGATE_JUNIT")
@@ -49,6 +64,7 @@ fi
 if [ -n "${GPUGATE_ENV_KEY_INPUT:-}" ]; then export GPUGATE_ENV_KEY="$GPUGATE_ENV_KEY_INPUT"; fi
 branch=${GPUGATE_BASELINE_BRANCH:-}
 source_branch=${GPUGATE_SOURCE_BRANCH:-}
+source_branch=${source_branch#refs/heads/}  # a merge queue's base_ref is a full ref
 branch_tool="$(dirname "$0")/baseline_branch.sh"
 if [ -n "$branch" ] && [ -z "$source_branch" ]; then
   fail_input "baseline-branch needs the branch the runs belong to (github.base_ref or github.ref_name is empty)"
@@ -88,13 +104,14 @@ case "${GPUGATE_MODE:-gate}" in
       current="${RUNNER_TEMP:-/tmp}/gpugate-merged.json"
       "$bin" merge "${shard_files[@]}" -o "$current"
       code=$?
-      [ "$code" -eq 0 ] || { echo "exit-code=$code" >> "$out"; say_outcome error; exit 0; }
-      echo "results=$current" >> "$out"
+      [ "$code" -eq 0 ] && echo "results=$current" >> "$out"
     fi
-    [ -n "$current" ] || fail_input "mode 'compare' needs the input 'current' or 'shards'"
-    resolve_baseline
-    "$bin" compare "$baseline" "$current" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
-    code=$? ;;
+    if [ "$code" -eq 0 ]; then  # (a failed merge is reported below, as any error)
+      [ -n "$current" ] || fail_input "mode 'compare' needs the input 'current' or 'shards'"
+      resolve_baseline
+      "$bin" compare "$baseline" "$current" "${policy[@]}" "${reports[@]}" --github "${extra[@]}"
+      code=$?
+    fi ;;
   run)
     need GPUGATE_SUITE suite
     results=${GPUGATE_RESULTS:-gpugate-results.json}
@@ -105,6 +122,12 @@ case "${GPUGATE_MODE:-gate}" in
       say_outcome not_judged   # measured only: nothing compared
     fi ;;
   refresh)
+    # A refresh stores the measured code as the history of its branch: on a
+    # pull request or in a merge queue that code is not merged yet, and would
+    # go into the target branch's history.
+    case "${GPUGATE_EVENT:-}" in pull_request | pull_request_target | merge_group)
+      fail_input "mode 'refresh' stores a run as the history of '$source_branch', but on a '$GPUGATE_EVENT' event the code is not merged yet: run refresh on push, schedule or workflow_dispatch (mode 'gate' on pull requests)" ;;
+    esac
     need GPUGATE_SUITE suite
     [ -n "$branch" ] || need GPUGATE_BASELINE baseline
     results=${GPUGATE_RESULTS:-gpugate-results.json}
@@ -117,7 +140,7 @@ case "${GPUGATE_MODE:-gate}" in
       code=$?
       echo "$line"
       if [ "$code" -eq 0 ]; then
-        rel=$(sed -n 's/: appended.*//p' <<< "$line" | tail -n 1)
+        rel=$(sed -n 's/^gpugate: pushed [^ ]* (\(.*\))$/\1/p' <<< "$line" | tail -n 1)
         echo "baseline=$branch:$rel" >> "$out"
         check="${RUNNER_TEMP:-/tmp}/gpugate-baselines-check/"
         rm -rf "$check"
@@ -125,11 +148,18 @@ case "${GPUGATE_MODE:-gate}" in
           history=$(cd "$check" && "$bin" history "${rel#"$source_branch"/}")
       fi
     elif [ "$code" -eq 0 ]; then
+      touch "$marker"
       line=$("$bin" baseline update --results "$results" --baseline "$GPUGATE_BASELINE" --keep "${GPUGATE_KEEP:-30}")
       code=$?
       echo "$line"
       if [ "$code" -eq 0 ]; then
-        path=${line%%: appended*}
+        # The file it wrote (not the path in its console line, which is
+        # escaped for the terminal).
+        if [ -d "$GPUGATE_BASELINE" ]; then
+          path=$(find "$GPUGATE_BASELINE" -type f -name '*.json' -newer "$marker" -print | head -n 1)
+        else
+          path=$GPUGATE_BASELINE
+        fi
         echo "baseline=$path" >> "$out"
         history=$("$bin" history "$path")
       fi
@@ -153,7 +183,7 @@ echo "exit-code=$code" >> "$out"
 if ! grep -q '^verdict=' "$out"; then
   say_outcome error
   for k in regressions improvements inconclusive; do echo "$k=0" >> "$out"; done
-  echo "::error title=gpugate::gpugate exited with code $code before reaching a verdict (see the log above)"
+  annotate error "gpugate exited with code $code before reaching a verdict (see the log above)"
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     echo "**gpugate: error** (exit code $code) before reaching a verdict; see the job log." >> "$GITHUB_STEP_SUMMARY"
   fi
@@ -161,6 +191,6 @@ fi
 for k in junit markdown json html; do
   var="GPUGATE_${k^^}"
   f=${!var:-}
-  if [ -n "$f" ] && [ -f "$f" ]; then echo "$k=$f" >> "$out"; else echo "$k=" >> "$out"; fi
+  if [ -n "$f" ] && [ -f "$f" ] && [ "$f" -nt "$marker" ]; then echo "$k=$f" >> "$out"; else echo "$k=" >> "$out"; fi
 done
 exit 0

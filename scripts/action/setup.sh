@@ -20,8 +20,9 @@ mode=${GPUGATE_BUILD:-auto}
 prefix=${GPUGATE_PREFIX:-${RUNNER_TEMP:-/tmp}/gpugate-prefix}
 runtime_list="$prefix/share/gpugate/runtime-packages"
 
+. "$(dirname "$0")/annotate.sh"
 fail() {  # fail MESSAGE: an annotation and exit 2, as for every input error
-  echo "::error title=gpugate::$*"
+  annotate error "$*"
   exit 2
 }
 

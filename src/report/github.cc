@@ -169,7 +169,8 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
   if (verdicts.outcome == Outcome::kNotJudged) {
     // Exit code 0, but the check must not read as a pass.
     out += Command("warning", "gpugate not judged",
-                   view.headline + " (nothing was decided; not a pass): " + NameList(inconclusive));
+                   view.headline + " (nothing was decided; not a pass)" +
+                       (inconclusive.empty() ? std::string() : ": " + NameList(inconclusive)));
   } else if (!inconclusive.empty()) {
     std::string message = std::to_string(inconclusive.size()) + " result" +
                           (inconclusive.size() == 1 ? " was" : "s were") +

@@ -49,11 +49,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   positional.add("suite", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
-  {
-    std::vector<std::string> inputs = {vm["suite"].as<std::string>()};
-    if (vm.count("policy")) inputs.push_back(vm["policy"].as<std::string>());
-    if (Status st = CheckOutputPaths(vm, inputs); !st.ok()) return ReportError(st.error());
-  }
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
 
   AbOptions ab;
   ab.rounds = vm["rounds"].as<int>();

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -92,38 +93,66 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
   return std::nullopt;
 }
 
-Status CheckOutputPaths(const po::variables_map& vm, const std::vector<std::string>& inputs) {
+Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> inputs) {
+  namespace fs = std::filesystem;
+  // The command's own input options are inputs too.
+  for (const char* option : {"suite", "baseline", "current", "policy", "device-profile", "inputs", "results"}) {
+    if (!vm.count(option)) continue;
+    const boost::any& value = vm[option].value();
+    if (const auto* one = boost::any_cast<std::string>(&value)) inputs.push_back(*one);
+    if (const auto* many = boost::any_cast<std::vector<std::string>>(&value))
+      inputs.insert(inputs.end(), many->begin(), many->end());
+  }
   struct Out {
     std::string option, path;
+    fs::path where;  // absolute, normal, links of its folder resolved
+    bool special = false;  // an existing device, FIFO or socket: written in place
   };
   std::vector<Out> outs;
-  for (const char* option : {"output", "junit", "markdown", "json", "html"}) {
+  for (const char* option : {"output", "junit", "markdown", "json", "html", "base-results", "head-results"}) {
     if (!vm.count(option)) continue;
     const po::variable_value& v = vm[option];
     const std::string* path = boost::any_cast<std::string>(&v.value());
     if (path == nullptr || path->empty() || IsStdoutPath(*path)) continue;
-    outs.push_back({option, *path});
-  }
-  namespace fs = std::filesystem;
-  auto same = [](const std::string& a, const std::string& b) {
     std::error_code ec;
-    return fs::equivalent(a, b, ec) && !ec;
+    Out o{option, *path, fs::weakly_canonical(fs::absolute(*path, ec), ec), false};
+    if (ec) o.where = fs::absolute(*path, ec).lexically_normal();
+    const fs::file_status st = fs::status(*path, ec);
+    o.special = fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
+    outs.push_back(std::move(o));
+  }
+  auto same = [](const fs::path& a, const std::string& b) {
+    std::error_code ec;
+    if (fs::equivalent(a, b, ec) && !ec) return true;
+    const fs::path other = fs::weakly_canonical(fs::absolute(b, ec), ec);
+    return !ec && other == a;
   };
   for (size_t i = 0; i < outs.size(); ++i) {
     const Out& o = outs[i];
     const std::string flag = "--" + o.option;
-    for (const std::string& in : inputs)
-      if (!in.empty() && same(o.path, in))
+    if (o.special) continue;  // /dev/null takes any number of outputs
+    for (const std::string& in : inputs) {
+      if (in.empty()) continue;
+      if (same(o.where, in))
         return InputError(flag + " " + o.path + ": that is the input " + in +
                           "; writing there would replace it: name another file");
+      // Into a baselines folder given as an input: it would replace a history.
+      std::error_code ec;
+      if (fs::is_directory(in, ec) && o.where.extension() == ".json") {
+        const fs::path folder = fs::weakly_canonical(fs::absolute(in, ec), ec);
+        const auto [end, at] = std::mismatch(folder.begin(), folder.end(), o.where.begin(), o.where.end());
+        if (!ec && end == folder.end())
+          return InputError(flag + " " + o.path + ": inside the baselines folder " + in +
+                            ", where it could replace a history; write it elsewhere");
+      }
+    }
     for (size_t j = 0; j < i; ++j)
-      if (outs[j].path == o.path || same(outs[j].path, o.path))
+      if (!outs[j].special && outs[j].where == o.where)
         return InputError(flag + " " + o.path + ": --" + outs[j].option +
                           " writes that file too; give each output its own file");
     std::error_code ec;
     const fs::file_status st = fs::status(o.path, ec);
     if (fs::is_directory(st)) return InputError(flag + " " + o.path + ": is a folder; name a file in it");
-    if (fs::exists(st) && !fs::is_regular_file(st)) continue;  // a device or FIFO: written in place
     fs::path folder = fs::path(o.path).parent_path();
     if (folder.empty()) folder = ".";
     if (!fs::is_directory(folder, ec))

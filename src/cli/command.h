@@ -42,13 +42,17 @@ void ReportWarning(const std::string& message);
 /// --junit F --markdown F --json F --html F --github.
 void AddReportOptions(boost::program_options::options_description& options);
 
-/// Checks the files a command will write (-o/--output and the report
-/// options), before any work: each must be a file that can be created or
-/// replaced (its folder exists and is writable; not a folder), none may be
-/// one of `inputs` (the suite, a baseline: writing would destroy it), and no
-/// two may be the same file. Errors are input errors naming the option.
+/// Checks the files a command will write (-o/--output, the report options,
+/// ab's --base-results and --head-results), before any work: each must be a
+/// file that can be created or replaced (its folder exists and is writable;
+/// not a folder), none may be one of `inputs` or of the command's input
+/// options (suite, baseline, current, policy, device-profile, inputs,
+/// results: writing would destroy it) or a .json inside an input folder (a
+/// baselines folder's history), and no two may be the same file, however
+/// spelled. Devices and FIFOs (/dev/null) are written in place and exempt.
+/// Errors are input errors naming the option.
 Status CheckOutputPaths(const boost::program_options::variables_map& vm,
-                        const std::vector<std::string>& inputs);
+                        std::vector<std::string> inputs = {});
 
 /// The gpugate version string ("0.1.0").
 const char* Version();

@@ -123,12 +123,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   }
   std::string baseline_path = vm["baseline"].as<std::string>();
   const std::vector<std::string> current_paths = vm["current"].as<std::vector<std::string>>();
-  {
-    std::vector<std::string> inputs = current_paths;
-    inputs.push_back(baseline_path);
-    if (vm.count("policy")) inputs.push_back(vm["policy"].as<std::string>());
-    if (Status st = CheckOutputPaths(vm, inputs); !st.ok()) return ReportError(st.error());
-  }
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
   const IngestOptions ingest = IngestOptionsFrom(vm);
   std::vector<Results> current;
   for (const std::string& path : current_paths) {
@@ -203,7 +198,10 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
                                       " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
   if (profile) AddRoofline(*profile, current.front(), &verdicts);
-  if (!first_run.empty()) verdicts.warnings.insert(verdicts.warnings.begin(), first_run);
+  if (!first_run.empty()) {
+    verdicts.warnings.insert(verdicts.warnings.begin(), first_run);
+    if (vm.count("quiet")) ReportWarning(first_run);  // -q: no report on stdout to carry it
+  }
   return FinishComparison(verdicts, vm);
 }
 

@@ -77,11 +77,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   positional.add("suite", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
-  {
-    std::vector<std::string> inputs = {vm["suite"].as<std::string>(), vm["baseline"].as<std::string>()};
-    if (vm.count("policy")) inputs.push_back(vm["policy"].as<std::string>());
-    if (Status st = CheckOutputPaths(vm, inputs); !st.ok()) return ReportError(st.error());
-  }
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
   if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
   const int confirm = vm["confirm"].as<int>();
@@ -135,6 +131,10 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   // First run: no baseline file yet. The suite is measured and every
   // workload is new (outcome not_judged, exit 0); the results start it.
   const bool first_run = !std::filesystem::exists(baseline_path, ec) && !ec;
+  if (first_run && first_run_text.empty()) {
+    first_run_text = FirstRunText(baseline_path, store, nullptr, "", "", "");
+    ReportWarning(first_run_text);  // now, before the suite runs, as for a folder
+  }
   Result<std::vector<Results>> baseline = std::vector<Results>{};
   if (first_run) {
     Results empty;
@@ -172,7 +172,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     outcome.verdicts.env_differences.clear();
     outcome.verdicts.warnings.insert(
         outcome.verdicts.warnings.begin(),
-        first_run_text.empty() ? FirstRunText(baseline_path, store, nullptr, "", "", "") : first_run_text);
+        first_run_text);
   }
 
   if (vm.count("output")) {

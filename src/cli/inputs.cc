@@ -62,7 +62,8 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     head = ReadHead(path);
     if (!head.ok()) return head.error();
   }
-  if (head->empty()) return InputError(path + ": empty file");
+  if (head->find_first_not_of(" \t\r\n") == std::string::npos && head->size() < kSniffBytes)
+    return InputError(path + ": empty file" + (head->empty() ? "" : " (only blanks)"));
   InputFormat format = SniffFormat(*head);
   bool all_seen_text = false;  // `whole` holds the decompressed text of a gzip file
   // gzip: the format is told from the decompressed head. A trace streams
@@ -75,8 +76,13 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   const bool gzip = HasGzipMagic(*head);
   if (gzip) {
     const bool file_seen = head->size() < kSniffBytes;
-    Result<std::string> inner = Gunzip(*head, kSniffBytes, path, /*prefix_only=*/true);
-    if (!inner.ok() && file_seen) return inner.error();
+    // A file held whole is inflated whole, trailer and CRC checked; of a
+    // larger one the head is enough to tell the format.
+    bool head_too_large = false;
+    Result<std::string> inner = Gunzip(*head, kSniffBytes, path, /*prefix_only=*/!file_seen,
+                                       &head_too_large);
+    if (!inner.ok() && file_seen && !head_too_large) return inner.error();
+    if (!inner.ok() && head_too_large) inner = Gunzip(*head, kSniffBytes, path, /*prefix_only=*/true);
     if (inner.ok() && HasGzipMagic(*inner))
       return InputError(path + ": gzip data inside gzip data (compressed twice?): decompress it "
                                "once (gunzip) and give the result");

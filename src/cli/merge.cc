@@ -25,6 +25,7 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
   positional.add("inputs", -1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
 
   const auto names = vm["inputs"].as<std::vector<std::string>>();
   std::vector<Results> shards;

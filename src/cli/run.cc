@@ -163,7 +163,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   positional.add("suite", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
-  if (Status st = CheckOutputPaths(vm, {vm["suite"].as<std::string>()}); !st.ok()) return ReportError(st.error());
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
   if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
   // A run id names the run in histories, merges and reports: one token of

@@ -171,21 +171,27 @@ class PolicyParser {
     if (!(t >= 0) || t > 10)
       return y_.ErrorAt(f, Quote(f.name) + " must be between 0% and 1000%, got " +
                                YamlReader::Describe(f.value));
-    const std::string& text = f.value.Scalar();
-    if (t >= 1 && text.find('%') == std::string::npos) {
-      char as_percent[32];
-      std::snprintf(as_percent, sizeof as_percent, "%g%%", t * 100);
-      return y_.ErrorAt(f, Quote(f.name) + " " + text + " reads as a fraction, " + as_percent +
-                               ": write " + text + "% if that is meant (or " + as_percent + ")");
-    }
+    GPUGATE_RETURN_IF_ERROR(NotABarePercentage(f, t));
     return t + 0.0;  // -0 reads as 0
+  }
+
+  // A bare number of 1 or more where a fraction is read is a percentage
+  // written without its sign far more often than a change of 100% or more:
+  // refused with both readings.
+  Status NotABarePercentage(const YamlField& f, double t) const {
+    const std::string& text = f.value.Scalar();
+    if (t < 1 || text.find('%') != std::string::npos) return Status::Ok();
+    char as_percent[32];
+    std::snprintf(as_percent, sizeof as_percent, "%g%%", t * 100);
+    return y_.ErrorAt(f, Quote(f.name) + " " + text + " reads as a fraction, " + as_percent +
+                             ": write " + text + "% if that is meant (or " + as_percent + ")");
   }
 
   // A glob over workload names; an empty one matches none.
   Result<std::string> Match(const YamlField& f) {
     GPUGATE_ASSIGN_OR_RETURN(std::string m, y_.String(f));
-    if (m.empty())
-      return y_.ErrorAt(f, Quote(f.name) + " must not be empty: it would match no workload (\"*\" "
+    if (Trim(m).empty())
+      return y_.ErrorAt(f, Quote(f.name) + " must not be blank: it would match no workload (\"*\" "
                            "matches every one)");
     return m;
   }
@@ -254,6 +260,7 @@ class PolicyParser {
       if (!(t > 0) || t > 10)
         return y_.ErrorAt(*e, "'defaults.require_detectable' must be above 0% and at most "
                               "1000%, got " + YamlReader::Describe(e->value));
+      GPUGATE_RETURN_IF_ERROR(NotABarePercentage(*e, t));
       d->require_detectable = t;
     }
     if (auto e = y_.Find(f.value, "confidence", "defaults.")) {

@@ -926,6 +926,12 @@ class SuiteParser {
       return y_.ErrorAt(*sf, "synthetic samples would be faster than 1 ns (median " +
                                  FormatSeconds(s->median) + " times the smallest factor): raise "
                                  "median or the factors below 1");
+    const double slowest = s->median * std::max(1.0, s->slowdown) * std::max(1.0, s->bimodal_ratio) *
+                           std::max(1.0, s->outlier_scale);
+    if (!(slowest < 1e6))
+      return y_.ErrorAt(*sf, "synthetic samples would take 1e6 s or more (median " +
+                                 FormatSeconds(s->median) + " times its factors): a results file "
+                                 "holds times below 1e9 s; lower median or the factors");
     return Status::Ok();
   }
 
@@ -951,6 +957,7 @@ class SuiteParser {
         values.emplace_back(t.params[i].name, t.params[i].values[pick[i]]);
       WorkloadSpec spec = Instantiate(t, values);
       GPUGATE_RETURN_IF_ERROR(CheckExpandedName(t, pick, spec.name));
+      GPUGATE_RETURN_IF_ERROR(CheckNoNul(t, spec));
       GPUGATE_RETURN_IF_ERROR(Remember(t, template_index, spec.name, seen));
       out->push_back(std::move(spec));
       for (size_t i = t.params.size(); i-- > 0;) {  // odometer step
@@ -1004,6 +1011,28 @@ class SuiteParser {
     std::string out = path.lexically_normal().string();
     if (out.size() > 1 && out.back() == '/') out.pop_back();
     return out;
+  }
+
+  // A NUL byte ends a C string: an argument, a variable, a path or a
+  // benchmark selection would be cut there (a parameter value can bring one
+  // into any of them).
+  Status CheckNoNul(const Template& t, const WorkloadSpec& spec) const {
+    std::vector<std::pair<std::string, const std::string*>> texts = {
+        {"cwd", &spec.cwd}, {"results", &spec.results}, {"filter", &spec.filter},
+        {"file", &spec.file}, {"ptxas_log", &spec.ptxas_log}};
+    for (size_t i = 0; i < spec.argv.size(); ++i) texts.push_back({"argv[" + std::to_string(i) + "]", &spec.argv[i]});
+    for (const auto& [k, v] : spec.env) {
+      texts.push_back({"env name " + Quote(k), &k});
+      texts.push_back({"env." + k, &v});
+    }
+    for (const std::string& b : spec.benchmarks) texts.push_back({"benchmarks", &b});
+    for (const std::string& a : spec.axes) texts.push_back({"axes", &a});
+    for (const auto& [what, text] : texts)
+      if (text->find('\0') != std::string::npos)
+        return y_.ErrorAt(t.spec.location, "workload " + Quote(spec.name) + ": " + what +
+                                               " holds a NUL byte, which a program's arguments, "
+                                               "environment and paths cannot carry (it would be cut there)");
+    return Status::Ok();
   }
 
   Status Remember(const Template& t, size_t template_index, const std::string& name,

@@ -226,6 +226,19 @@ TEST(CliTest, OutputsAreCheckedBeforeAnyWork) {
   auto twice = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", dir + "/v", "--markdown", dir + "/v"});
   EXPECT_EQ(twice.exit_code, 2);
   EXPECT_NE(twice.err.find("writes that file too"), std::string::npos) << twice.err;
+  // One file however spelled; /dev/null takes any number of outputs.
+  auto spelled = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", dir + "/v.json",
+                             "--markdown", dir + "/./v.json"});
+  EXPECT_EQ(spelled.exit_code, 2);
+  EXPECT_NE(spelled.err.find("writes that file too"), std::string::npos) << spelled.err;
+  auto null = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", "/dev/null", "--html",
+                          "/dev/null", "-q"});
+  EXPECT_EQ(null.exit_code, 0) << null.err;
+  // ab's results files are outputs too.
+  auto ab = RunGpugate({"ab", suite, "--base", dir, "--head", dir, "--base-results", suite});
+  EXPECT_EQ(ab.exit_code, 2);
+  EXPECT_NE(ab.err.find("--base-results " + suite + ": that is the input"), std::string::npos) << ab.err;
+  EXPECT_EQ(testing::ReadAll(suite), before);
   auto over = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", dir + "/a.json"});
   EXPECT_EQ(over.exit_code, 2);
   EXPECT_NE(over.err.find("that is the input " + dir + "/a.json"), std::string::npos) << over.err;

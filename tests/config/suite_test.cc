@@ -299,6 +299,15 @@ TEST(SuiteLoadTest, KeysThatWouldDoNothingOrBreakTheRunAreErrors) {
               HasSubstr("invisible character U+200B at byte 1"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - {name: a, kernel: copy, tags: [\"a\\u00a0b\"]}\n"),
               HasSubstr("a tag must be printable text: a blank U+00A0 at byte 1"));
+  // A parameter value brings a NUL byte into a path; more invisible
+  // characters; synthetic samples too slow for a results file.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    cwd: \"/tmp{v}\"\n    params: {v: [\"a\\0b\"]}\n"),
+              HasSubstr("suite.yaml:3:5: workload 'c': cwd holds a NUL byte"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - {name: \"x\\u3164y\", kernel: copy}\n"),
+              HasSubstr("invisible character U+3164"));
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: s\n    kind: synthetic\n    synthetic: {median: 1h, slowdown: 1e6}\n"),
+              HasSubstr("synthetic samples would take 1e6 s or more"));
   // A min_time the timeout cuts short fails the workload every time.
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    min_time: 70s\n    max_time: 100s\n"),

@@ -151,6 +151,17 @@ TEST(LoadRunsGzip, AnyFormatMayComeGzipped) {
                                                    "before its format could be told: expected "),
             std::string::npos)
       << brace.error().message;
+  // A small gzipped trace is checked whole (CRC, length), as a large one is
+  // by the trace reader.
+  const std::string trace_src = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/traces/kineto_cuda_event_sync.json";
+  Result<std::string> trace_text = ReadFile(trace_src);
+  ASSERT_TRUE(trace_text.ok());
+  std::string trace_gz = GzipMember(*trace_text);
+  trace_gz[trace_gz.size() - 6] ^= 0x55;  // the CRC32 of the trailer
+  testing::WriteAll(dir.path() + "/t.json.gz", trace_gz);
+  Result<std::vector<Results>> bad_trace = LoadRuns(dir.path() + "/t.json.gz");
+  ASSERT_FALSE(bad_trace.ok());
+  EXPECT_NE(bad_trace.error().message.find("corrupt gzip data"), std::string::npos) << bad_trace.error().message;
   // A benchmark file cut short inside the gzip stream: the stream's error.
   const std::string whole = GzipMember(*plain_text);
   testing::WriteAll(gz, whole.substr(0, whole.size() - 40));

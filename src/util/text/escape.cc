@@ -457,9 +457,14 @@ std::optional<std::string> NameProblem(std::string_view name) {
 
 namespace {
 
+// Characters that show nothing (or a blank) in every report: format
+// characters, fillers, variation selectors.
 bool IsInvisible(char32_t cp) {
-  return cp == 0xAD || cp == 0x34F || cp == 0x180E || (cp >= 0x200B && cp <= 0x200D) ||
-         (cp >= 0x2060 && cp <= 0x2064) || cp == 0xFEFF || (cp >= 0xE0000 && cp <= 0xE007F);
+  return cp == 0xAD || cp == 0x34F || cp == 0x115F || cp == 0x1160 || (cp >= 0x17B4 && cp <= 0x17B5) ||
+         (cp >= 0x180B && cp <= 0x180E) || (cp >= 0x200B && cp <= 0x200D) ||
+         (cp >= 0x2060 && cp <= 0x206F) || cp == 0x2800 || cp == 0x3164 || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+         cp == 0xFEFF || cp == 0xFFA0 || (cp >= 0x1D173 && cp <= 0x1D17A) ||
+         (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0xE0100 && cp <= 0xE01EF);
 }
 
 bool IsBlankCodePoint(char32_t cp) {

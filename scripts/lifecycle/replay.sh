@@ -289,6 +289,16 @@ check "race: one job lost the lease and updated again" \
 check "race: the branch still has one commit" \
   [ "$(git -C "$WORK/remote.git" rev-list --count gpugate-baselines)" = 1 ]
 
+# 6b. a push whose git steps fail (commit-tree refuses an empty committer
+# name): an error, and the branch keeps its history (never an empty push).
+( cd "$WORK/ws-race-a" &&
+  /usr/bin/python3 -c 'import json; d = json.load(open("gpugate-results.json")); d["run"]["run_id"] = "broken-push"; json.dump(d, open("broken-run.json", "w"))' &&
+  GPUGATE_BIN="$BIN" GIT_COMMITTER_NAME='<>' bash "$ROOT/scripts/action/baseline_branch.sh" \
+    push gpugate-baselines main broken-run.json 30 ) > "$WORK/broken-push.log" 2>&1 && broken_rc=0 || broken_rc=$?
+check "a failed git step is an error (exit $broken_rc)" [ "$broken_rc" -ne 0 ]
+check "a failed git step pushes nothing (12 runs, got $(branch_runs))" [ "$(branch_runs)" = 12 ]
+check "a failed git step says so" grep -q "commit-tree failed" "$WORK/broken-push.log"
+
 # 7. the sharded workflow on a clean PR: four shard jobs, one gate job.
 mkdir -p "$WORK/ws-gate-sharded"
 checkout "$WORK/ws-shards" pr-clean

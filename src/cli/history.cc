@@ -46,8 +46,8 @@ std::string Printable(std::string_view s) { return EscapeTerminal(s); }
 
 std::string HistoryJson(const std::string& path, const std::string& metric, const Baseline& b,
                         const std::vector<WorkloadHistory>& hs, const ChangePointOptions& o) {
-  rapidjson::StringBuffer sb;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(sb);
+  JsonStringBuffer sb;
+  rapidjson::PrettyWriter<JsonStringBuffer> w(sb);
   w.StartObject();
   w.Key("schema");
   w.String("gpugate/history/v1");

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,10 @@ int Dispatch(const std::vector<std::string>& args) {
     if (cmd == c.name) {
       try {
         return c.run(c, std::vector<std::string>(args.begin() + 1, args.end()));
+      } catch (const std::bad_alloc&) {
+        std::cerr << "gpugate: error: out of memory (std::bad_alloc): the command stopped, and a file it was writing "
+                     "is left as it was; raise the memory limit or give it less to hold\n";
+        return 3;
       } catch (const std::exception& e) {
         std::cerr << "gpugate: error: internal: " << gpugate::EscapeTerminalLines(e.what()) << "\n";
         return 3;

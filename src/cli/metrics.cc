@@ -22,9 +22,9 @@ namespace {
 
 constexpr const char* kMetricsSchema = "gpugate/metrics/v1";
 
-using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using JsonWriter = rapidjson::PrettyWriter<JsonStringBuffer>;
 
-std::string Finish(rapidjson::StringBuffer& sb) { return std::string(sb.GetString(), sb.GetSize()) + "\n"; }
+std::string Finish(JsonStringBuffer& sb) { return std::string(sb.GetString(), sb.GetSize()) + "\n"; }
 
 void StartDocument(JsonWriter& w) {
   w.StartObject();
@@ -33,7 +33,7 @@ void StartDocument(JsonWriter& w) {
 }
 
 std::string ChipsJson(const std::vector<std::string>& chips) {
-  rapidjson::StringBuffer sb;
+  JsonStringBuffer sb;
   JsonWriter w(sb);
   StartDocument(w);
   w.Key("chips");
@@ -45,7 +45,7 @@ std::string ChipsJson(const std::vector<std::string>& chips) {
 }
 
 std::string BaseMetricsJson(const std::string& chip, const std::vector<BaseMetric>& metrics) {
-  rapidjson::StringBuffer sb;
+  JsonStringBuffer sb;
   JsonWriter w(sb);
   StartDocument(w);
   w.Key("chip");
@@ -66,7 +66,7 @@ std::string BaseMetricsJson(const std::string& chip, const std::vector<BaseMetri
 }
 
 std::string PlanJson(const MetricPlan& plan) {
-  rapidjson::StringBuffer sb;
+  JsonStringBuffer sb;
   JsonWriter w(sb);
   StartDocument(w);
   w.Key("chip");

@@ -16,7 +16,7 @@ namespace gpugate {
 
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using JsonWriter = rapidjson::Writer<JsonStringBuffer>;
 
 class TraceWriter {
  public:
@@ -284,7 +284,7 @@ class TraceWriter {
   const TraceRecords& r_;
   const ChromeTraceOptions& options_;
   Correlation correlation_;
-  rapidjson::StringBuffer buf_;
+  JsonStringBuffer buf_;
   JsonWriter w_{buf_};
 };
 

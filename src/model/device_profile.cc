@@ -18,8 +18,8 @@ constexpr std::string_view kSchemaPrefix = "gpugate/device-profile/v";
 }  // namespace
 
 std::string DeviceProfileToJson(const DeviceProfile& p) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+  JsonStringBuffer buffer;
+  rapidjson::PrettyWriter<JsonStringBuffer> w(buffer);
   w.StartObject();
   WriteJsonField(w, "schema", kDeviceProfileSchema);
   WriteJsonField(w, "device_name", p.device_name);

@@ -36,7 +36,7 @@ constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 // ---------------------------------------------------------------------------
 // Writing
 
-using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using Writer = rapidjson::PrettyWriter<JsonStringBuffer>;
 
 template <class T>
 void Field(Writer& w, const char* key, const T& value) {
@@ -775,7 +775,7 @@ void CheckVersion(Decoder& d, ObjectReader& top, bool* newer_minor) {
 }  // namespace
 
 std::string ResultsToJson(const Results& results) {
-  rapidjson::StringBuffer buffer;
+  JsonStringBuffer buffer;
   Writer w(buffer);
   w.SetIndent(' ', 2);
   w.StartObject();

@@ -21,7 +21,7 @@ constexpr std::string_view kSchemaPrefix = "gpugate/verdicts/v";
 // ---------------------------------------------------------------------------
 // Writing
 
-using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using Writer = rapidjson::PrettyWriter<JsonStringBuffer>;
 
 template <class T>
 void Field(Writer& w, const char* key, const T& value) {
@@ -404,7 +404,7 @@ void WriteKernelList(Writer& w, const char* key,
 }  // namespace
 
 std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*/) {
-  rapidjson::StringBuffer buffer;
+  JsonStringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
   Field(w, "schema", kVerdictsSchema);

@@ -14,7 +14,7 @@ namespace gpugate {
 
 namespace {
 
-using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using Writer = rapidjson::PrettyWriter<JsonStringBuffer>;
 
 constexpr size_t kMaxNameColumn = 60;
 
@@ -148,7 +148,7 @@ std::string RenderInspectTable(const InspectReport& report) {
 }
 
 std::string InspectToJson(const InspectReport& report) {
-  rapidjson::StringBuffer buffer;
+  JsonStringBuffer buffer;
   Writer w(buffer);
   w.SetIndent(' ', 2);
   w.StartObject();

@@ -295,7 +295,7 @@ std::string RenderRanksHtml(const RanksReport& r, const RanksRenderInfo& info) {
 
 namespace {
 
-using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using JsonWriter = rapidjson::PrettyWriter<JsonStringBuffer>;
 
 void RankTimes(JsonWriter& w, const RankSummary& k) {
   WriteJsonField(w, "window_ns", k.window_ns);
@@ -337,7 +337,7 @@ void Rank(JsonWriter& w, const RankSummary& k, std::optional<int64_t> straggler_
 }  // namespace
 
 std::string RenderRanksJson(const RanksReport& r, const RanksRenderInfo& info) {
-  rapidjson::StringBuffer buf;
+  JsonStringBuffer buf;
   JsonWriter w(buf);
   w.SetIndent(' ', 1);
   w.StartObject();

@@ -350,7 +350,7 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
 
 namespace {
 
-using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using JsonWriter = rapidjson::PrettyWriter<JsonStringBuffer>;
 
 void Str(JsonWriter& w, std::string_view s) { WriteJsonString(w, s); }
 
@@ -403,7 +403,7 @@ void Finding(JsonWriter& w, const Suggestion& s) {
 }  // namespace
 
 std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
-  rapidjson::StringBuffer buf;
+  JsonStringBuffer buf;
   JsonWriter w(buf);
   w.SetIndent(' ', 1);
   w.StartObject();

@@ -16,7 +16,7 @@ bool IsGpuSide(TraceCategory c) {
          c == TraceCategory::kCudaSync || c == TraceCategory::kGpuUserAnnotation;
 }
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = rapidjson::Writer<JsonStringBuffer>;
 
 void Str(Writer& w, std::string_view s) { WriteJsonString(w, s); }
 
@@ -42,7 +42,7 @@ bool TimelineWriter::Keep(const TraceEvent& e) const {
 void TimelineWriter::OnEvent(const TraceEvent& e) {
   if (e.ph != 'M' && seen_.size() < kMaxSeenCategories) seen_.insert(e.cat);
   if (!Keep(e)) return;
-  rapidjson::StringBuffer buf;
+  JsonStringBuffer buf;
   Writer w(buf);
   w.StartObject();
   w.Key("name"); Str(w, e.name);
@@ -96,7 +96,7 @@ std::string RenderMemoryTimelineCsv(const std::vector<MemorySample>& samples) {
 }
 
 std::string RenderMemoryTimelineJson(const std::vector<MemorySample>& samples) {
-  rapidjson::StringBuffer buf;
+  JsonStringBuffer buf;
   Writer w(buf);
   w.StartObject();
   w.Key("schema"); Str(w, "gpugate/memory-timeline/v1");

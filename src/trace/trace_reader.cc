@@ -24,6 +24,7 @@
 
 #include "util/fs.h"
 #include "util/gzip.h"
+#include "util/json_writer.h"
 
 namespace gpugate {
 
@@ -1105,8 +1106,8 @@ class Handler {
   TraceStream& stream_;
   bool capture_args_;
   int capture_depth_ = 0;
-  rapidjson::StringBuffer args_buffer_;
-  rapidjson::Writer<rapidjson::StringBuffer> writer_;
+  JsonStringBuffer args_buffer_;
+  rapidjson::Writer<JsonStringBuffer> writer_;
 
   std::vector<Frame> stack_;
   RootKey root_key_ = RootKey::kOther;

@@ -4,11 +4,15 @@
 // nothing a GitHub runner would execute).
 #pragma once
 
+#include <rapidjson/allocators.h>
 #include <rapidjson/rapidjson.h>
+#include <rapidjson/stringbuffer.h>
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +20,35 @@
 #include "util/text/escape.h"
 
 namespace gpugate {
+
+// The string buffer every JSON writer of gpugate writes into. RapidJSON's
+// default allocator does not check what malloc returns, so a writer that
+// runs out of memory (a large results file under a memory limit) would
+// write through a null pointer; this one throws std::bad_alloc instead,
+// which the command reports as an error (exit 3) and which a workload's
+// run catches like any other allocation failure.
+class CheckedJsonAllocator {
+ public:
+  static const bool kNeedFree = true;
+  void* Malloc(size_t size) {
+    if (size == 0) return nullptr;
+    void* p = std::malloc(size);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  void* Realloc(void* original, size_t /*original_size*/, size_t new_size) {
+    if (new_size == 0) {
+      std::free(original);
+      return nullptr;
+    }
+    void* p = std::realloc(original, new_size);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  static void Free(void* p) { std::free(p); }
+};
+
+using JsonStringBuffer = rapidjson::GenericStringBuffer<rapidjson::UTF8<>, CheckedJsonAllocator>;
 
 /// Shortest text that reads back to exactly `v` (std::to_chars), with ".0"
 /// appended to integral values so the JSON shows a double. `v` must be

@@ -350,6 +350,31 @@ workloads:
 #endif
 }
 
+TEST(ProgramCliTest, RunningOutOfMemoryAnywhereIsAnErrorNotACrash) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limits this test sets";
+#else
+  // A million samples to measure and write under tight address-space
+  // limits: wherever memory runs out (measuring, or the JSON writer), the
+  // command ends with exit 3 and a message, never a signal.
+  const std::string dir = MakeTempDir();
+  WriteAll(dir + "/s.yaml", R"yaml(version: 1
+workloads:
+  - {name: q, kind: synthetic}
+  - {name: big, kind: synthetic, min_samples: 1000000, max_samples: 1000000, min_time: 0}
+)yaml");
+  for (int kb : {70000, 90000, 120000}) {
+    const std::string command = "ulimit -v " + std::to_string(kb) + " && '" + std::string(GPUGATE_BINARY) +
+                                "' run '" + dir + "/s.yaml' -o '" + dir + "/r.json' -q 2>'" + dir + "/err.txt'";
+    const int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << kb;
+    EXPECT_EQ(WEXITSTATUS(status), 3) << kb << ": " << ReadAll(dir + "/err.txt");
+    EXPECT_NE(ReadAll(dir + "/err.txt").find("gpugate: "), std::string::npos) << kb;
+  }
+  RemoveTree(dir);
+#endif
+}
+
 TEST(ProgramCliTest, InstructionLaneGatesAOnePercentChange) {
   auto where = RunGpugate({"validate", "--help"});  // the binary runs
   ASSERT_EQ(where.exit_code, 0);

@@ -210,6 +210,11 @@ expect refresh-pr "job fails" "j['job_exit']" 2
 expect refresh-pr "nothing stored" "__import__('os').path.exists('$WORK/ws/pr-baselines')" False
 check refresh-pr "says why" grep -qF "the code is not merged yet" "$CASE_LOG"
 
+# a refresh of some workloads only would thin out the history
+run_case refresh-filtered push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "filtered-baselines/", "extra-args": "--filter kernel/a"}'
+expect refresh-filtered exit-code "j['outputs']['exit-code']" 2
+expect refresh-filtered "nothing stored" "__import__('os').path.exists('$WORK/ws/filtered-baselines')" False
+
 # a line break in an input cannot write outputs or workflow commands
 run_case newline push '{"mode": "compare", "baseline": "base.json", "current": "slow.json", "junit": "j.xml\nexit-code=0\noutcome=pass"}'
 expect newline exit-code "j['outputs']['exit-code']" 2

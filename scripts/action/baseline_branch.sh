@@ -31,11 +31,12 @@ bin=${GPUGATE_BIN:-gpugate}
 . "$(dirname "$0")/annotate.sh"
 die() { annotate error "$1" >&2; exit 2; }
 
-# A branch or folder name from the workflow: letters, digits, . _ - / only,
-# no "..", not starting with - or /.
+# A branch or folder name from the workflow: letters, digits, . _ - / + @
+# only (no "..", no "@{", not starting with - or /), so it is one path below
+# the baselines branch and one git ref.
 check_name() {
-  [[ "$2" =~ ^[A-Za-z0-9._][A-Za-z0-9._/-]*$ && "$2" != *..* ]] ||
-    die "$1 '$2' is not a plain branch or folder name"
+  [[ "$2" =~ ^[A-Za-z0-9._+@][A-Za-z0-9._/+@-]*$ && "$2" != *..* && "$2" != *@\{* ]] ||
+    die "$1 '$2' is not a plain branch or folder name (letters, digits and . _ - / + @)"
 }
 
 # Fetches BRANCH into refs/gpugate/baselines; prints its commit, or nothing

@@ -130,6 +130,13 @@ case "${GPUGATE_MODE:-gate}" in
     esac
     need GPUGATE_SUITE suite
     [ -n "$branch" ] || need GPUGATE_BASELINE baseline
+    # A history holds whole runs: a run of some workloads would push whole
+    # ones out of the `keep` newest and leave the others without history.
+    for a in "${extra[@]}"; do
+      case "$a" in --filter|--filter=*|--tag|--tag=*|--shard|--shard=*)
+        fail_input "mode 'refresh' stores whole runs of the suite: extra-args must not select workloads ($a); give refresh a suite of the workloads to keep" ;;
+      esac
+    done
     results=${GPUGATE_RESULTS:-gpugate-results.json}
     "$bin" run "$GPUGATE_SUITE" -o "$results" "${extra[@]}"
     code=$?

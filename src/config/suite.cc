@@ -252,7 +252,7 @@ class SuiteParser {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f->value, SamplingKeys()));
     GPUGATE_RETURN_IF_ERROR(ParseSamplingKeys(f->value, defaults, origin));
-    return CheckSampling(*defaults, *origin);
+    return CheckSampling(*defaults, *origin, /*rounds_of_samples=*/false);
   }
 
   Status ParseWorkloads(const YAML::Node& root, const Sampling& defaults,
@@ -355,15 +355,24 @@ class SuiteParser {
 
   // Cross-field rules. An inconsistency is reported at the level that made it:
   // at one of the two fields if this level set it, else not at all (the level
-  // that set both was checked already).
+  // that set both was checked already). The rules about samples hold only for
+  // workloads whose rounds are samples, so `defaults` is not checked for them
+  // (its values may serve only benchmark programs): a workload that uses them
+  // reports the inconsistency at the defaults' key.
   Status CheckSampling(const Sampling& s, const SamplingOrigin& o, bool rounds_of_samples = true) const {
     auto pick = [&](const char* first, const char* second) -> std::optional<SourceLocation> {
       if (o.here.count(first)) return o.at.at(first);
       if (o.here.count(second)) return o.at.at(second);
       return std::nullopt;
     };
+    auto pick_any = [&](const char* first, const char* second) -> std::optional<SourceLocation> {
+      if (auto at = pick(first, second)) return at;
+      if (o.at.count(first)) return o.at.at(first);
+      if (o.at.count(second)) return o.at.at(second);
+      return std::nullopt;
+    };
     if (rounds_of_samples && s.max_samples < s.min_samples) {
-      if (auto at = pick("max_samples", "min_samples"))
+      if (auto at = pick_any("max_samples", "min_samples"))
         return YamlReader::ErrorAt(*at, "max_samples (" + std::to_string(s.max_samples) +
                                             ") is less than min_samples (" +
                                             std::to_string(s.min_samples) + ")");
@@ -377,14 +386,14 @@ class SuiteParser {
     // Sampling goes on until min_time is measured, inside the timeout: a
     // min_time as long as the timeout fails the workload every time.
     if (rounds_of_samples && s.min_time >= s.timeout) {
-      if (auto at = pick("min_time", "timeout"))
+      if (auto at = pick_any("min_time", "timeout"))
         return YamlReader::ErrorAt(*at, "min_time (" + FormatSeconds(s.min_time) +
                                             ") is not below timeout (" + FormatSeconds(s.timeout) +
                                             "): the workload would be stopped before it had "
                                             "measured enough; raise timeout");
     }
     if (rounds_of_samples && s.rounds > s.max_samples) {
-      if (auto at = pick("rounds", "max_samples"))
+      if (auto at = pick_any("rounds", "max_samples"))
         return YamlReader::ErrorAt(*at, "rounds (" + std::to_string(s.rounds) +
                                             ") exceeds max_samples (" +
                                             std::to_string(s.max_samples) +

@@ -332,6 +332,14 @@ TEST(SuiteLoadTest, RoundsThatAreProcessesOrExecutionsAreNotBoundBySamples) {
     ASSERT_EQ(suite.workloads.size(), 1u) << workload;
     EXPECT_EQ(suite.workloads[0].sampling.rounds, 300) << workload;
   }
+  // Defaults that only benchmark programs use are not held to the rules
+  // about samples; a workload of samples that uses them is, at their key.
+  Suite programs = LoadOk("version: 1\ndefaults: {max_samples: 5, min_samples: 2}\nworkloads:\n"
+                          "  - name: g\n    kind: gbench\n    argv: [k]\n    rounds: 50\n");
+  EXPECT_EQ(programs.workloads[0].sampling.rounds, 50);
+  EXPECT_THAT(LoadError("version: 1\ndefaults: {max_samples: 5, min_samples: 2}\nworkloads:\n"
+                        "  - name: k\n    kernel: copy\n"),
+              HasSubstr("suite.yaml:2:25: rounds (20) exceeds max_samples (5)"));
   // Rounds of samples still need a sample each.
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    rounds: 300\n"),

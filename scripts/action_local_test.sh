@@ -203,6 +203,25 @@ expect refresh "job passes" "j['job_exit']" 0
 expect refresh "baseline written" "__import__('glob').glob('$WORK/ws/baselines/action-test/*.json') != []" True
 expect_summary refresh "gpugate baseline refresh"
 
+# a history from another environment: refused, and re-keyed with rekey: true
+/usr/bin/python3 - "$WORK/ws/baselines/action-test" <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    d = json.load(open(f))
+    for r in d["runs"]:
+        r["run"]["environment"]["cpu_model"] = "Another CPU 9000"
+        r["run"]["environment"]["cpu_cores"] = 64
+    json.dump(d, open(f, "w"))
+PY
+run_case refresh-other-env push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "baselines/", "keep": "3"}'
+expect refresh-other-env exit-code "j['outputs']['exit-code']" 2
+check refresh-other-env "says the environment differs" grep -q "another environment" "$CASE_LOG"
+run_case refresh-rekey push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "baselines/", "keep": "3", "rekey": "true"}'
+expect refresh-rekey exit-code "j['outputs']['exit-code']" 0
+expect refresh-rekey "job passes" "j['job_exit']" 0
+run_case rekey-bad push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "baselines/", "rekey": "yes"}'
+expect rekey-bad exit-code "j['outputs']['exit-code']" 2
+
 # refresh on a pull request would store unmerged code as the target's history
 run_case refresh-pr pull_request '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "pr-baselines/"}'
 expect refresh-pr exit-code "j['outputs']['exit-code']" 2

@@ -22,7 +22,8 @@
 #       a lost race up to GPUGATE_PUSH_ATTEMPTS times (default 5).
 #
 # Env: GPUGATE_BIN (gpugate), GPUGATE_REMOTE (default origin), GPUGATE_ENV_KEY
-# (passed on by gpugate itself). Runs inside the repository's checkout.
+# (passed on by gpugate itself), GPUGATE_UPDATE_FORCE (set: baseline update
+# --force, the action's rekey input). Runs inside the repository's checkout.
 set -euo pipefail
 
 remote=${GPUGATE_REMOTE:-origin}
@@ -96,7 +97,8 @@ attempt() {
       { fail "cannot read the baselines of '$source' from $branch"; return 2; }
   fi
   touch "$work/before"
-  if ! line=$("$bin" baseline update --results "$results" --baseline "$work/tree/$source/" --keep "$keep"); then
+  if ! line=$("$bin" baseline update --results "$results" --baseline "$work/tree/$source/" --keep "$keep" \
+               ${GPUGATE_UPDATE_FORCE:+--force}); then
     rm -rf "$work"; return 2
   fi
   echo "$line" | sed "s|$work/tree/||"

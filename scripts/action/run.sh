@@ -29,6 +29,12 @@ for var in GPUGATE_SUITE GPUGATE_BASELINE GPUGATE_CURRENT GPUGATE_SHARDS GPUGATE
     fail_input "the input behind $var holds a line break: paths, names and numbers are one line" ;;
   esac
 done
+# rekey: true lets refresh re-key a history from another environment.
+case "${GPUGATE_REKEY:-false}" in
+  true) export GPUGATE_UPDATE_FORCE=1 ;;
+  false | "") unset GPUGATE_UPDATE_FORCE ;;
+  *) fail_input "rekey must be true or false (got '${GPUGATE_REKEY}')" ;;
+esac
 # Reports written by this step (not files an earlier step left there).
 marker=$(mktemp)
 trap 'rm -f "$marker"' EXIT
@@ -156,7 +162,8 @@ case "${GPUGATE_MODE:-gate}" in
       fi
     elif [ "$code" -eq 0 ]; then
       touch "$marker"
-      line=$("$bin" baseline update --results "$results" --baseline "$GPUGATE_BASELINE" --keep "${GPUGATE_KEEP:-30}")
+      line=$("$bin" baseline update --results "$results" --baseline "$GPUGATE_BASELINE" --keep "${GPUGATE_KEEP:-30}" \
+               ${GPUGATE_UPDATE_FORCE:+--force})
       code=$?
       echo "$line"
       if [ "$code" -eq 0 ]; then

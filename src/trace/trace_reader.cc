@@ -1148,6 +1148,29 @@ std::string LineColumn(const Origin& origin, bool gzip, size_t offset) {
   return std::to_string(line) + ":" + std::to_string(col);
 }
 
+/// Up to `n` bytes of the (decompressed) input from `offset`, read again from
+/// the origin: the parser's sliding buffer no longer holds them when it fails.
+std::string BytesAt(const Origin& origin, bool gzip, size_t offset, size_t n) {
+  auto src = origin.Open(gzip);
+  if (!src.ok()) return {};
+  std::vector<char> buf(1 << 16);
+  size_t pos = 0;
+  while (pos < offset) {
+    size_t got = (*src)->Read(buf.data(), std::min(buf.size(), offset - pos));
+    if (got == 0) return {};
+    pos += got;
+  }
+  std::string out(n, '\0');
+  size_t have = 0;
+  while (have < n) {
+    size_t got = (*src)->Read(out.data() + have, n - have);
+    if (got == 0) break;
+    have += got;
+  }
+  out.resize(have);
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // The JSON reader for traces: a SAX parser that hands the Handler the same
 // calls RapidJSON's Reader would with kParseNumbersAsStringsFlag (numbers as
@@ -1591,6 +1614,11 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
       offset = handler.error_offset();
     } else if (ok.Code() == rapidjson::kParseErrorDocumentEmpty) {
       message = stream.Tell() == 0 ? "empty trace file" : "no JSON value (only whitespace)";
+    } else if (const std::string at = BytesAt(origin, *gz, offset, 1); at.size() == 1 && at[0] == '\0') {
+      message = "a NUL byte (\\0), which JSON does not allow";
+    } else if (*gz && offset == 0 && BytesAt(origin, *gz, 0, 2) == "\x1f\x8b") {
+      message = "gzip data inside gzip data (compressed twice?): decompress it once (gunzip) "
+                "and give the result";
     } else if (stream.AtEnd() && offset >= stream.Tell()) {
       message = std::string("unexpected end of file (truncated trace?): ") +
                 rapidjson::GetParseError_En(ok.Code());

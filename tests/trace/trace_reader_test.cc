@@ -330,5 +330,35 @@ TEST(TraceReaderTest, GzipOfBrokenJsonGivesDecompressedPosition) {
   EXPECT_EQ(r.error().message, "b.json.gz:2:30: traceEvents[0].dur: expected a number, got bool");
 }
 
+TEST(TraceReaderTest, ANulByteIsNamedWhereverItIs) {
+  Collect sink;
+  using namespace std::string_literals;
+  auto in_string = ReadTraceFromString("{\"traceEvents\": [{\"name\": \"a\0b\"}]}"s, "s.json", sink);
+  ASSERT_FALSE(in_string.ok());
+  EXPECT_EQ(in_string.error().message, "s.json:1:29: a NUL byte (\\0), which JSON does not allow");
+  auto between = ReadTraceFromString("{\"traceEvents\": [\0]}"s, "b.json", sink);
+  ASSERT_FALSE(between.ok());
+  EXPECT_EQ(between.error().message, "b.json:1:18: a NUL byte (\\0), which JSON does not allow");
+}
+
+TEST(TraceReaderTest, GzipInsideGzipIsNamed) {
+  std::string gz = Slurp(TraceDataPath("kineto_ns_resolution_rank0.json.gz"));
+  z_stream z{};
+  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(gz.size() + 1024, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(gz.data());
+  z.avail_in = static_cast<uInt>(gz.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  Collect sink;
+  auto r = ReadTraceFromString(out, "twice.json.gz", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.rfind("twice.json.gz:1:1: gzip data inside gzip data (compressed twice?)", 0), 0u)
+      << r.error().message;
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -293,12 +293,16 @@ class SuiteParser {
         w.skip_unchanged = statics;
         continue;
       }
-      for (const std::string& n : w.skip_unchanged)
+      for (size_t i = 0; i < w.skip_unchanged.size(); ++i) {
+        const std::string& n = w.skip_unchanged[i];
         if (!Contains(statics, n))
-          return YamlReader::ErrorAt(w.skip_unchanged_location,
+          return YamlReader::ErrorAt(i < w.skip_unchanged_element_locations.size()
+                                         ? w.skip_unchanged_element_locations[i]
+                                         : w.skip_unchanged_location,
                                      "'skip_unchanged' names " + Quote(n) + ", which is not a static workload "
                                      "of this suite (static workloads: " + JoinNames(statics) + ")" +
                                          DidYouMean(n, statics));
+      }
     }
     return Status::Ok();
   }
@@ -517,10 +521,14 @@ class SuiteParser {
       return Status::Ok();
     }
     GPUGATE_ASSIGN_OR_RETURN(spec->skip_unchanged, y_.StringList(*f, false));
+    for (size_t i = 0; i < spec->skip_unchanged.size(); ++i)
+      spec->skip_unchanged_element_locations.push_back(y_.Where(y_.ElementOf(*f, i)));
     if (spec->skip_unchanged.empty())
       return y_.ErrorAt(*f, "'skip_unchanged' must be true, false or a non-empty list of static workload names");
-    for (const std::string& n : spec->skip_unchanged)
-      if (n.empty() || n == "*") return y_.ErrorAt(*f, "'skip_unchanged' entries are names of static workloads");
+    for (size_t i = 0; i < spec->skip_unchanged.size(); ++i)
+      if (spec->skip_unchanged[i].empty() || spec->skip_unchanged[i] == "*")
+        return YamlReader::ErrorAt(spec->skip_unchanged_element_locations[i],
+                                   "'skip_unchanged' entries are names of static workloads");
     return Status::Ok();
   }
 

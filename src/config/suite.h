@@ -154,6 +154,7 @@ struct WorkloadSpec {
   /// suite. Empty: always measured.
   std::vector<std::string> skip_unchanged;
   SourceLocation skip_unchanged_location;
+  std::vector<SourceLocation> skip_unchanged_element_locations;  ///< one per name in the list
 };
 
 /// Whether the workload's code is named by a static workload and can be

@@ -109,11 +109,20 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
     bool special = false;  // an existing device, FIFO or socket: written in place
   };
   std::vector<Out> outs;
+  std::string to_stdout;  // the option that writes to stdout, if one does
   for (const char* option : {"output", "junit", "markdown", "json", "html", "base-results", "head-results"}) {
     if (!vm.count(option)) continue;
     const po::variable_value& v = vm[option];
     const std::string* path = boost::any_cast<std::string>(&v.value());
-    if (path == nullptr || path->empty() || IsStdoutPath(*path)) continue;
+    if (path == nullptr || path->empty()) continue;
+    if (IsStdoutPath(*path)) {
+      // Two documents on one stream cannot be read apart by any parser.
+      if (!to_stdout.empty())
+        return InputError("--" + std::string(option) + " " + *path + ": --" + to_stdout +
+                          " writes to stdout too; give one of them a file");
+      to_stdout = option;
+      continue;
+    }
     std::error_code ec;
     Out o{option, *path, fs::weakly_canonical(fs::absolute(*path, ec), ec), false};
     if (ec) o.where = fs::absolute(*path, ec).lexically_normal();

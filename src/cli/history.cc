@@ -127,6 +127,7 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   positional.add("baseline", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
 
   const std::string metric = vm["metric"].as<std::string>();
   ChangePointOptions cp;

@@ -242,6 +242,23 @@ TEST(CliTest, OutputsAreCheckedBeforeAnyWork) {
   auto over = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", dir + "/a.json"});
   EXPECT_EQ(over.exit_code, 2);
   EXPECT_NE(over.err.find("that is the input " + dir + "/a.json"), std::string::npos) << over.err;
+  // Two documents on stdout cannot be read apart.
+  auto mixed = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--json", "-", "--junit", "/dev/stdout"});
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.err.find("--json -: --junit writes to stdout too"), std::string::npos) << mixed.err;
+  EXPECT_EQ(mixed.out, "");
+  // history reads a baseline: its report must not replace it.
+  ASSERT_EQ(RunGpugate({"baseline", "update", "-r", dir + "/a.json", "-b", dir + "/h.json"}).exit_code, 0);
+  const std::string history = testing::ReadAll(dir + "/h.json");
+  for (const std::string& target : {dir + "/h.json", dir + "/./h.json"}) {
+    auto h = RunGpugate({"history", dir + "/h.json", "--json", target});
+    EXPECT_EQ(h.exit_code, 2) << target;
+    EXPECT_NE(h.err.find("that is the input"), std::string::npos) << h.err;
+  }
+  EXPECT_EQ(testing::ReadAll(dir + "/h.json"), history);
+  auto nodir = RunGpugate({"history", dir + "/h.json", "--json", dir + "/no/h.json"});
+  EXPECT_EQ(nodir.exit_code, 2);
+  EXPECT_EQ(nodir.out, "");
   testing::RemoveTree(dir);
 }
 

@@ -95,7 +95,7 @@ std::string ShowBidiControls(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     const CodePoint c = Decode(s, i);
-    if (c.valid && IsBidiControl(c.cp)) {
+    if (c.valid && (IsBidiControl(c.cp) || IsLineSeparator(c.cp))) {
       out += VisibleCodePoint(c.cp);
     } else {
       out.append(s.substr(i, c.len));
@@ -206,11 +206,11 @@ std::string EscapeXmlImpl(std::string_view s, bool raw_whitespace, bool one_line
   while (i < s.size()) {
     const CodePoint c = Decode(s, i);
     const bool was_line_start = line_start;
-    line_start = (line_start && (c.cp == ' ' || c.cp == '\t')) || (raw_whitespace && c.cp == '\n');
+    line_start = (line_start && c.valid && IsBlank(c.cp)) || (raw_whitespace && c.cp == '\n');
     if (!c.valid || !IsXmlChar(c.cp) || IsC1(c.cp) || c.cp == 0x7F ||
         (one_line && (c.cp == '\t' || c.cp == '\n' || c.cp == '\r'))) {
       out += kReplacement;
-    } else if (IsBidiControl(c.cp)) {
+    } else if (IsBidiControl(c.cp) || IsLineSeparator(c.cp)) {
       out += VisibleCodePoint(c.cp);
     } else if (StartsLegacyCommand(s, i) ||
                (was_line_start && c.cp == ':' && i + 1 < s.size() && s[i + 1] == ':')) {
@@ -290,7 +290,7 @@ std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
       default:
         if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
           out += kReplacement;
-        } else if (IsBidiControl(c.cp)) {
+        } else if (IsBidiControl(c.cp) || IsLineSeparator(c.cp)) {
           out += '\\';  // a Markdown backslash escape of the backslash
           out += VisibleCodePoint(c.cp);
         } else {
@@ -318,7 +318,7 @@ std::string EscapeHtml(std::string_view text) {
   while (i < text.size()) {
     const CodePoint c = Decode(text, i);
     const bool was_line_start = line_start;
-    line_start = (line_start && (c.cp == ' ' || c.cp == '\t')) || c.cp == '\n';
+    line_start = (line_start && c.valid && IsBlank(c.cp)) || c.cp == '\n';
     if (!c.valid) {
       out += kReplacement;
     } else if (StartsLegacyCommand(text, i) ||
@@ -336,7 +336,7 @@ std::string EscapeHtml(std::string_view text) {
         default:
           if (IsC0OrDel(c.cp) || IsC1(c.cp)) {
             out += kReplacement;
-          } else if (IsBidiControl(c.cp)) {
+          } else if (IsBidiControl(c.cp) || IsLineSeparator(c.cp)) {
             out += VisibleCodePoint(c.cp);
           } else {
             out.append(text.substr(i, c.len));

@@ -135,6 +135,18 @@ TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {
   EXPECT_EQ(EscapeHtml(name), "w&#35;#[error]pwn");
   // HTML keeps the text's line feeds: no line of it may start a command.
   EXPECT_EQ(EscapeHtml("::error::x\n  ::warning::y a::b"), "&#58;:error::x\n  &#58;:warning::y a::b");
+  // The runner trims every Unicode blank before it looks for "::": NBSP,
+  // EM SPACE, IDEOGRAPHIC SPACE and the line separator hide nothing.
+  for (const std::string blank : {"\u00A0", "\u2003", "\u3000", "\u2028", "\uFEFF"}) {
+    const std::string text = "reason\n" + blank + "::error::x";
+    EXPECT_EQ(EscapeXmlText(text).find("::error"), std::string::npos) << EscapeXmlText(text);
+    EXPECT_EQ(EscapeHtml(text).find("::error"), std::string::npos) << EscapeHtml(text);
+  }
+  // Line and paragraph separators are shown, as bidi controls are.
+  EXPECT_EQ(EscapeHtml("a\u2028b"), "a\\u2028b");
+  EXPECT_EQ(EscapeXml("a\u2029b"), "a\\u2029b");
+  EXPECT_EQ(EscapeMarkdown("a\u2028b"), "a\\\\u2028b");
+  EXPECT_EQ(EscapeGithubAnnotationMessage("k\u2028end"), "k\\u2028end");
   EXPECT_EQ(JsonStringLiteral(name), "\"w\\u0023#[error]pwn\"");
   EXPECT_EQ(EscapeGithubAnnotationMessage("::stop-commands::x"), "::stop-commands::x");  // after "::error ...::" it is a message
 }

@@ -126,7 +126,7 @@ TEST(ReportHostile, MarkdownEscapesEverything) {
   EXPECT_EQ(md.find("<script>"), std::string::npos);
   EXPECT_NE(md.find("evil\\|name\\`code\\`&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;"
                     "\\]\\]&gt; line2\uFFFD\\[31mred\uFFFD\\[0m\uFFFD\uFFFD\uFFFD%0A::error::boom "
-                    "\\*b\\* \\_i\\_ \\[x\\](y) \\#h"),
+                    "\\*b\\* \\_i\\_ \\[x\\](y) \\#&#8203;h"),
             std::string::npos)
       << md;
   EXPECT_FALSE(HasRawControl(md));

@@ -80,7 +80,7 @@ TEST(ReportMarkdown, RegressionsFirstAndUnchangedFolded) {
             std::string::npos)
       << md;
   EXPECT_LT(md.find("saxpy/16M"), md.find("conv2d/nhwc"));
-  EXPECT_NE(md.find("waived (new algorithm lands in \\#812, until 2026-12-31): "),
+  EXPECT_NE(md.find("waived (new algorithm lands in \\#&#8203;812, until 2026-12-31): "),
             std::string::npos);
   EXPECT_NE(md.find("### :warning: Warnings"), std::string::npos);
   EXPECT_NE(md.find("- **high** noisy-runner: between-run noise is 4.1x the within-run noise "

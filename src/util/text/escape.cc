@@ -1,6 +1,7 @@
 // Escaping of untrusted text for every output format (see escape.h).
 #include "util/text/escape.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 
@@ -259,6 +260,25 @@ std::string EscapeGithub(std::string_view s, bool property) {
 
 }  // namespace
 
+namespace {
+
+// An entity, not the raw character: it survives copying and shows in diffs.
+constexpr char kMarkdownZeroWidthSpace[] = "&#8203;";
+
+bool IsAsciiAlnum(char ch) {
+  return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+bool EqualsIgnoringAsciiCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (std::tolower(static_cast<unsigned char>(a[k])) != std::tolower(static_cast<unsigned char>(b[k])))
+      return false;
+  return true;
+}
+
+}  // namespace
+
 std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
   std::string out;
   out.reserve(text.size() + text.size() / 4);
@@ -286,6 +306,24 @@ std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
       case '~': case '|': case '$':
         out += '\\';
         out += static_cast<char>(c.cp);
+        // "#12" links an issue: a zero-width space keeps it text.
+        if (c.cp == '#' && i + 1 < text.size() && IsAsciiAlnum(text[i + 1])) out += kMarkdownZeroWidthSpace;
+        break;
+      case '@':
+        // "@user" and "@org/team" would ping them from a bot's comment.
+        out += '@';
+        if (i + 1 < text.size() && IsAsciiAlnum(text[i + 1])) out += kMarkdownZeroWidthSpace;
+        break;
+      case ':':
+        // "http://..." is turned into a link: not in a name.
+        out += ':';
+        if (text.substr(i + 1, 2) == "//") out += kMarkdownZeroWidthSpace;
+        break;
+      case '.':
+        // Nor is "www.example.com".
+        if (out.size() >= 3 && EqualsIgnoringAsciiCase(std::string_view(out).substr(out.size() - 3), "www"))
+          out += kMarkdownZeroWidthSpace;
+        out += '.';
         break;
       default:
         if (IsC0OrDel(c.cp) || IsC1(c.cp)) {

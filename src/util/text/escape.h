@@ -36,6 +36,9 @@ enum class MarkdownNewline {
 /// cell: `\ ` * _ [ ] # ~ | $` get a backslash, `& < >` become entities,
 /// CR/LF become a space or "<br>", tabs a space, other control characters
 /// U+FFFD. The result never starts a block and never ends a table cell.
+/// Nor does it mention anyone or link anything on GitHub: a zero-width space
+/// (`&#8203;`) follows `@` and `#` before a letter or digit (`@user`,
+/// `@org/team`, `#12`), the `:` of `://` and the `www` of `www.`.
 std::string EscapeMarkdown(std::string_view text,
                            MarkdownNewline newline = MarkdownNewline::kSpace);
 

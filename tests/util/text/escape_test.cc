@@ -142,6 +142,11 @@ TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {
     EXPECT_EQ(EscapeXmlText(text).find("::error"), std::string::npos) << EscapeXmlText(text);
     EXPECT_EQ(EscapeHtml(text).find("::error"), std::string::npos) << EscapeHtml(text);
   }
+  // A name in a bot's Markdown comment pings no one and links nothing.
+  EXPECT_EQ(EscapeMarkdown("BM @octocat @github/team #12 a@b x#y"),
+            "BM @&#8203;octocat @&#8203;github/team \\#&#8203;12 a@&#8203;b x\\#&#8203;y");
+  EXPECT_EQ(EscapeMarkdown("see http://evil.example and WWW.evil.example, user@ # @"),
+            "see http:&#8203;//evil.example and WWW&#8203;.evil.example, user@ \\# @");
   // Line and paragraph separators are shown, as bidi controls are.
   EXPECT_EQ(EscapeHtml("a\u2028b"), "a\\u2028b");
   EXPECT_EQ(EscapeXml("a\u2029b"), "a\\u2029b");

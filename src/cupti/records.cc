@@ -1,6 +1,8 @@
 // Pure steps on CUPTI records (see records.h).
 #include "cupti/records.h"
 
+#include "util/text/escape.h"
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -156,11 +158,12 @@ std::vector<KernelResult> KernelResultsFromRecords(const TraceRecords& records) 
   std::map<std::string, KernelResult> by_name;
   std::map<std::string, int64_t> total_ns;
   for (const KernelRecord* k : sorted) {
-    KernelResult& r = by_name[k->name];
-    r.name = k->name;
+    const std::string name = BoundedName(k->name);
+    KernelResult& r = by_name[name];
+    r.name = name;
     const int64_t dur = std::max<int64_t>(0, k->end_ns - k->start_ns);
     ++r.count;
-    total_ns[k->name] += dur;
+    total_ns[name] += dur;
     r.durations_s.push_back(static_cast<double>(dur) * 1e-9);
     r.metrics["registers_per_thread"] = k->registers_per_thread;
     r.metrics["shared_mem_bytes"] = static_cast<double>(k->static_shared_bytes) + k->dynamic_shared_bytes;

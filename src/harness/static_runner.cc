@@ -9,6 +9,7 @@
 #include "stats/summary.h"
 #include "util/demangle.h"
 #include "util/fs.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -24,7 +25,7 @@ int64_t Product(const std::array<int64_t, 3>& d) {
 
 KernelResult ToKernelResult(const KernelInfo& k, const KernelExtras* x) {
   KernelResult r;
-  r.name = DemangleKernelName(k.name.c_str()) + "@" + ArchText(k.arch);
+  r.name = BoundedName(DemangleKernelName(k.name.c_str()) + "@" + ArchText(k.arch));
   auto& m = r.metrics;
   m["arch"] = k.arch;
   if (k.registers) m["registers_per_thread"] = *k.registers;

@@ -581,6 +581,7 @@ void ReadRegime(Decoder& d, ObjectReader& parent, std::optional<RegimeInfo>* out
 void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) {
   ObjectReader o(d, v, p);
   o.Required("name", &k->name);
+  k->name = BoundedName(k->name);  // as every writer bounds it
   o.Count("count", &k->count, true);
   o.Required("total_s", &k->total_s);
   if (const JsonValue* durations = o.Array("durations_s", false))

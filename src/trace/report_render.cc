@@ -233,7 +233,7 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
 }
 
 std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) {
-  std::string o = "## Trace analysis: `" + MdText(r.info.path, 200) + "`\n\n";
+  std::string o = "## Trace analysis: " + MdText(r.info.path, 200) + "\n\n";
   o += std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ".";
   if (!r.devices.empty())
     o += " Over the GPU window: idle **" + Pct(r.window_idle_pct) + "**, compute " + Pct(r.window_compute_pct) +

@@ -6,6 +6,7 @@
 
 #include "stats/summary.h"
 #include "util/fs.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -92,7 +93,7 @@ Results TraceReportToResults(const TraceReport& report) {
     w.summary = Summarize(all);
     for (const KernelStats& k : d.kernels) {
       KernelResult kr;
-      kr.name = k.name;
+      kr.name = BoundedName(k.name);
       kr.count = k.count;
       kr.total_s = static_cast<double>(k.total_ns) * 1e-9;
       kr.durations_s.reserve(k.durations_ns.size());

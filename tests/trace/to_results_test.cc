@@ -1,6 +1,7 @@
 // Tests of traces as gate inputs: TraceToResults turns each GPU of a trace
 // into a workload whose kernels carry every instance as a sample.
 #include "trace/to_results.h"
+#include "util/text/escape.h"
 
 #include <gtest/gtest.h>
 
@@ -67,6 +68,32 @@ TEST(TraceToResultsTest, HandTraceKeepsEveryInstanceAndRoundTripsJson) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->run.source_format, "trace");
   EXPECT_EQ(back->workloads[0].kernels.size(), r.workloads[0].kernels.size());
+}
+
+TEST(TraceToResultsTest, LongKernelNamesAreBoundedAndKeptApart) {
+  // Demangled templates run to kilobytes: each report would print them whole.
+  const std::string a(20000, 'K');
+  std::string b = a;
+  b[10000] = 'L';
+  std::string text = "{\"traceEvents\": [";
+  int64_t ts = 0;
+  for (const std::string& name : {a, b, a}) {
+    text += ts ? "," : "";
+    ts += 100;
+    text += std::string("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"") + name +
+            "\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(ts) +
+            ", \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7}}";
+  }
+  text += "]}";
+  auto r = TraceTextToResults(text, "long.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 1u);
+  ASSERT_EQ(r->workloads[0].kernels.size(), 2u);
+  for (const KernelResult& k : r->workloads[0].kernels) EXPECT_LE(k.name.size(), kMaxNameBytes);
+  EXPECT_NE(r->workloads[0].kernels[0].name, r->workloads[0].kernels[1].name);
+  auto back = ResultsFromJson(ResultsToJson(*r), "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->workloads[0].kernels[0].name, r->workloads[0].kernels[0].name);
 }
 
 TEST(TraceToResultsTest, TraceWithoutGpuWorkIsAnInputError) {

@@ -1,9 +1,12 @@
 // Escaping of untrusted text for every output format (see escape.h).
 #include "util/text/escape.h"
 
+#include "util/random.h"
+
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace gpugate {
 namespace {
@@ -541,6 +544,16 @@ std::string RepairUtf8(std::string_view text) {
     i += c.len;
   }
   return out;
+}
+
+std::string BoundedName(std::string_view name) {
+  if (name.size() <= kMaxNameBytes) return std::string(name);
+  char tail[32];
+  std::snprintf(tail, sizeof tail, "...#%016llx", static_cast<unsigned long long>(Fnv1a64(name)));
+  size_t keep = kMaxNameBytes - std::strlen(tail);
+  // Never cut inside a UTF-8 sequence: back up over continuation bytes.
+  while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
+  return std::string(name.substr(0, keep)) + tail;
 }
 
 std::string ShortenText(std::string_view text, size_t width) {

@@ -117,6 +117,13 @@ size_t ValidUtf8Prefix(std::string_view text);
 std::optional<std::string> NameProblem(std::string_view name);
 inline constexpr size_t kMaxNameBytes = 1024;
 
+/// `name` when it is at most kMaxNameBytes long; otherwise its start (cut at
+/// a code point) and "...#" with 16 hex digits of a hash of the whole name,
+/// kMaxNameBytes long in all. Kernel names from traces, binaries and CUPTI
+/// (demangled templates run to many kilobytes) go through it where they are
+/// read, so every report shows them bounded and two long names stay apart.
+std::string BoundedName(std::string_view name);
+
 /// NameProblem, and for a name a person writes (suite, workload and tag
 /// names in a suite) what would let two names look alike in every report:
 /// an invisible character (zero-width space and joiners, soft hyphen, word

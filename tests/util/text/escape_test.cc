@@ -190,6 +190,24 @@ TEST(TextEscape, ShortenAndPadCountCodePoints) {
   EXPECT_EQ(PadText("toolong", 3), "toolong");
 }
 
+TEST(TextEscape, BoundedNameKeepsShortNamesAndTellsLongOnesApart) {
+  EXPECT_EQ(BoundedName("void k<int>(float*)"), "void k<int>(float*)");
+  const std::string exact(kMaxNameBytes, 'k');
+  EXPECT_EQ(BoundedName(exact), exact);
+  std::string a(5000, 'K'), b = a;
+  b[2500] = 'X';  // differs in the middle only
+  const std::string ba = BoundedName(a), bb = BoundedName(b);
+  EXPECT_EQ(ba.size(), kMaxNameBytes);
+  EXPECT_NE(ba, bb);
+  EXPECT_EQ(ba.substr(0, 900), bb.substr(0, 900));
+  EXPECT_NE(ba.find("...#"), std::string::npos);
+  EXPECT_EQ(BoundedName(ba), ba);  // reading it again keeps it
+  // Never cut inside a UTF-8 sequence.
+  std::string wide;
+  while (wide.size() < 3000) wide += "\u00e9";
+  EXPECT_FALSE(NameProblem(BoundedName(wide)).has_value()) << *NameProblem(BoundedName(wide));
+}
+
 }  // namespace
 TEST(TextEscape, NameProblemAcceptsPrintableUnicode) {
   for (const char* ok : {"saxpy/1M", "gemm 4096x4096 [fp16]", "caf\xC3\xA9", "\xE6\xBC\xA2\xE5\xAD\x97",

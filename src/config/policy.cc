@@ -15,12 +15,12 @@
 #include "rules/engine.h"
 #include "util/fs.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
 namespace {
 
-std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 bool IsLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
@@ -169,7 +169,7 @@ class PolicyParser {
   Result<double> Threshold(const YamlField& f) {
     GPUGATE_ASSIGN_OR_RETURN(double t, y_.Fraction(f));
     if (!(t >= 0) || t > 10)
-      return y_.ErrorAt(f, Quote(f.name) + " must be between 0% and 1000%, got " +
+      return y_.ErrorAt(f, QuoteInput(f.name) + " must be between 0% and 1000%, got " +
                                YamlReader::Describe(f.value));
     GPUGATE_RETURN_IF_ERROR(NotABarePercentage(f, t));
     return t + 0.0;  // -0 reads as 0
@@ -183,7 +183,7 @@ class PolicyParser {
     if (t < 1 || text.find('%') != std::string::npos) return Status::Ok();
     char as_percent[32];
     std::snprintf(as_percent, sizeof as_percent, "%g%%", t * 100);
-    return y_.ErrorAt(f, Quote(f.name) + " " + text + " reads as a fraction, " + as_percent +
+    return y_.ErrorAt(f, QuoteInput(f.name) + " " + text + " reads as a fraction, " + as_percent +
                              ": write " + text + "% if that is meant (or " + as_percent + ")");
   }
 
@@ -191,7 +191,7 @@ class PolicyParser {
   Result<std::string> Match(const YamlField& f) {
     GPUGATE_ASSIGN_OR_RETURN(std::string m, y_.String(f));
     if (Trim(m).empty())
-      return y_.ErrorAt(f, Quote(f.name) + " must not be blank: it would match no workload (\"*\" "
+      return y_.ErrorAt(f, QuoteInput(f.name) + " must not be blank: it would match no workload (\"*\" "
                            "matches every one)");
     return m;
   }
@@ -202,7 +202,7 @@ class PolicyParser {
     const auto& names = PolicyMetricNames();
     for (const auto& n : names)
       if (m == n) return m;
-    return y_.ErrorAt(f, "unknown metric " + Quote(m) + DidYouMean(m, names) +
+    return y_.ErrorAt(f, "unknown metric " + QuoteInput(m) + DidYouMean(m, names) +
                              " (expected time, throughput, peak_memory, kernel, kernel:NAME, value, instructions, "
                              "sass_instructions, sass_bytes or *)");
   }
@@ -451,11 +451,11 @@ class PolicyParser {
     GPUGATE_ASSIGN_OR_RETURN(YamlField id, y_.Require(f.value, "id", prefix));
     GPUGATE_ASSIGN_OR_RETURN(r.id, y_.String(id));
     if (!IsRuleId(r.id))
-      return y_.ErrorAt(id, "rule id " + Quote(r.id) +
+      return y_.ErrorAt(id, "rule id " + QuoteInput(r.id) +
                                 " must be 1-64 lower-case letters, digits and dashes (e.g. small-grid)");
     for (const ExprRule& e : earlier)
       if (e.id == r.id)
-        return y_.ErrorAt(id, "rule id " + Quote(r.id) + " is used twice (first at " +
+        return y_.ErrorAt(id, "rule id " + QuoteInput(r.id) + " is used twice (first at " +
                                   e.location.ToString() + ")");
     if (auto e = y_.Find(f.value, "emit", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string s,
@@ -469,7 +469,7 @@ class PolicyParser {
       for (const char* k : {"when", "message", "hint", "speedup", "priority", "source"})
         if (auto e = y_.Find(f.value, k, prefix))
           return y_.ErrorAt(*e, "a rule with 'emit: off' only names the rule to switch off; "
-                                "remove " + Quote(k));
+                                "remove " + QuoteInput(k));
       return r;
     }
     const rules::Schema& schema = RuleSchema();
@@ -528,12 +528,12 @@ class PolicyParser {
     GPUGATE_ASSIGN_OR_RETURN(YamlField until, y_.Require(f.value, "until", prefix));
     GPUGATE_ASSIGN_OR_RETURN(w.until, y_.String(until));
     if (!IsIsoDate(w.until))
-      return y_.ErrorAt(until, Quote(until.name) + " must be a date YYYY-MM-DD, got " +
-                                   Quote(w.until));
+      return y_.ErrorAt(until, QuoteInput(until.name) + " must be a date YYYY-MM-DD, got " +
+                                   QuoteInput(w.until));
     GPUGATE_ASSIGN_OR_RETURN(YamlField reason, y_.Require(f.value, "reason", prefix));
     GPUGATE_ASSIGN_OR_RETURN(w.reason, y_.String(reason));
     if (Trim(w.reason).empty())
-      return y_.ErrorAt(reason, Quote(reason.name) + " must say why the regression is accepted");
+      return y_.ErrorAt(reason, QuoteInput(reason.name) + " must say why the regression is accepted");
     return w;
   }
 

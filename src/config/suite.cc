@@ -89,7 +89,6 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 std::string FormatSeconds(double s) {
   char buf[32];
@@ -299,7 +298,7 @@ class SuiteParser {
           return YamlReader::ErrorAt(i < w.skip_unchanged_element_locations.size()
                                          ? w.skip_unchanged_element_locations[i]
                                          : w.skip_unchanged_location,
-                                     "'skip_unchanged' names " + Quote(n) + ", which is not a static workload "
+                                     "'skip_unchanged' names " + QuoteInput(n) + ", which is not a static workload "
                                      "of this suite (static workloads: " + JoinNames(statics) + ")" +
                                          DidYouMean(n, statics));
       }
@@ -352,7 +351,7 @@ class SuiteParser {
   Result<double> PositiveDuration(const YamlField& f) const {
     GPUGATE_ASSIGN_OR_RETURN(double v, y_.Duration(f));
     if (!(v > 0.0))
-      return y_.ErrorAt(f, Quote(f.name) + " must be greater than 0, got " +
+      return y_.ErrorAt(f, QuoteInput(f.name) + " must be greater than 0, got " +
                                YamlReader::Describe(f.value));
     return v;
   }
@@ -488,7 +487,7 @@ class SuiteParser {
   Status StaticSampling(const YAML::Node& map) const {
     for (const YamlField& f : y_.Entries(map))
       if (Contains(SamplingKeys(), f.name))
-        return y_.ErrorAt(f.key, "key " + Quote(f.name) +
+        return y_.ErrorAt(f.key, "key " + QuoteInput(f.name) +
                                      " does not apply to a static workload: it reads the binary "
                                      "once, nothing is timed");
     return Status::Ok();
@@ -551,7 +550,7 @@ class SuiteParser {
                                  "like GH100; 'gpugate metrics --list-chips' lists them)");
     GPUGATE_ASSIGN_OR_RETURN(spec->chip, y_.String(*cf));
     if (spec->chip.empty() || !std::all_of(spec->chip.begin(), spec->chip.end(), IsIdentChar))
-      return y_.ErrorAt(*cf, "'chip' must be a chip name like GH100 or GA100, got " + Quote(spec->chip));
+      return y_.ErrorAt(*cf, "'chip' must be a chip name like GH100 or GA100, got " + QuoteInput(spec->chip));
     spec->chip_location = y_.Where(*cf);
     GPUGATE_RETURN_IF_ERROR(y_.ExpectList(*mf));
     const std::vector<YamlField> entries = y_.Elements(mf->value, "metrics");
@@ -563,9 +562,9 @@ class SuiteParser {
       });
       if (!well_formed)
         return y_.ErrorAt(e, "a metric name is letters, digits, '_' and '.', like dram__bytes_read.sum; got " +
-                                 Quote(name));
+                                 QuoteInput(name));
       for (const MetricRequest& have : spec->metrics)
-        if (have.name == name) return y_.ErrorAt(e, "metric " + Quote(name) + " is listed twice");
+        if (have.name == name) return y_.ErrorAt(e, "metric " + QuoteInput(name) + " is listed twice");
       spec->metrics.push_back(MetricRequest{name, y_.Where(e)});
     }
     return Status::Ok();
@@ -585,7 +584,7 @@ class SuiteParser {
         std::string list;
         for (size_t i = 0; i < kinds.size(); ++i)
           list += (i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ") + kinds[i];
-        return y_.ErrorAt(f.key, "key " + Quote(f.name) + " applies only to kind " + list +
+        return y_.ErrorAt(f.key, "key " + QuoteInput(f.name) + " applies only to kind " + list +
                                      " workloads, but this workload is kind " + KindNames()[kind_index]);
       }
     }
@@ -615,10 +614,10 @@ class SuiteParser {
       if (!bad && !Trim(value).empty()) continue;
       const YamlField& at = p.fields[std::min(pick[i], p.fields.size() - 1)];
       return y_.ErrorAt(at, "value of parameter '" + p.name + "' cannot go into workload name " +
-                                Quote(t.spec.template_name) + ": " +
+                                QuoteInput(t.spec.template_name) + ": " +
                                 (Trim(value).empty() ? std::string("it is blank") : *bad));
     }
-    return y_.ErrorAt(t.name_field, "workload name " + Quote(t.spec.template_name) +
+    return y_.ErrorAt(t.name_field, "workload name " + QuoteInput(t.spec.template_name) +
                                         (problem ? " after expansion: " + *problem
                                                  : " is blank after expansion"));
   }
@@ -628,11 +627,11 @@ class SuiteParser {
     GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(f.value));
     for (const YamlField& e : y_.Entries(f.value)) {
       if (!IsIdentifier(e.name))
-        return y_.ErrorAt(e.key, "parameter name " + Quote(e.name) +
+        return y_.ErrorAt(e.key, "parameter name " + QuoteInput(e.name) +
                                      " must be letters, digits and '_' (not starting with a digit)");
       YamlField named{"params." + e.name, e.key, e.value};
       if (e.value.IsNull() || (e.value.IsSequence() && e.value.size() == 0))
-        return y_.ErrorAt(named, "parameter " + Quote(e.name) + " has no values");
+        return y_.ErrorAt(named, "parameter " + QuoteInput(e.name) + " has no values");
       GPUGATE_ASSIGN_OR_RETURN(std::vector<std::string> values, y_.StringList(named, true));
       std::vector<YamlField> fields;
       if (e.value.IsSequence()) {
@@ -654,7 +653,7 @@ class SuiteParser {
       if (hint.empty())
         hint = names.empty() ? " (this workload has no params)" : " (params: " + JoinNames(names) + ")";
       return y_.ErrorAt(t.name_field, "unknown placeholder '{" + ph + "}' in name " +
-                                          Quote(t.spec.template_name) + hint);
+                                          QuoteInput(t.spec.template_name) + hint);
     }
     return Status::Ok();
   }
@@ -669,7 +668,7 @@ class SuiteParser {
       for (char c : tag)
         if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
             std::iscntrl(static_cast<unsigned char>(c)))
-          return y_.ErrorAt(at, "tag " + Quote(tag) + " must not contain spaces or commas");
+          return y_.ErrorAt(at, "tag " + QuoteInput(tag) + " must not contain spaces or commas");
       if (std::optional<std::string> problem = WrittenNameProblem(tag, /*no_blank=*/true))
         return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
       if (seen.insert(tag).second) tags->push_back(tag);
@@ -704,7 +703,7 @@ class SuiteParser {
       if (!Contains(BuiltinSizeParams(), p.name)) continue;
       for (const YamlField& f : p.fields) {
         GPUGATE_ASSIGN_OR_RETURN(int64_t size, y_.Size(f));
-        if (size < 1) return y_.ErrorAt(f, Quote(f.name) + " must be at least 1, got 0");
+        if (size < 1) return y_.ErrorAt(f, QuoteInput(f.name) + " must be at least 1, got 0");
       }
     }
     return Status::Ok();
@@ -768,12 +767,12 @@ class SuiteParser {
       for (const YamlField& e : y_.Entries(f->value)) {
         if (e.name.empty() || e.name.find_first_of(std::string("=\0", 2)) != std::string::npos ||
             !e.key.IsScalar())
-          return y_.ErrorAt(e.key, "environment variable name " + Quote(e.name) +
+          return y_.ErrorAt(e.key, "environment variable name " + QuoteInput(e.name) +
                                        " must be non-empty and without '=' or a NUL byte");
         YamlField named{"env." + e.name, e.key, e.value};
         GPUGATE_ASSIGN_OR_RETURN(spec->env[e.name], y_.String(named));
         if (spec->env[e.name].find('\0') != std::string::npos)
-          return y_.ErrorAt(named, Quote(named.name) + " holds a NUL byte, which an environment "
+          return y_.ErrorAt(named, QuoteInput(named.name) + " holds a NUL byte, which an environment "
                                    "variable cannot carry (the value would end there)");
       }
     }
@@ -803,7 +802,7 @@ class SuiteParser {
                                                       "min_time", "target_rel_ci"};
     for (const YamlField& f : y_.Entries(map))
       if (Contains(kNotHere, f.name))
-        return y_.ErrorAt(f.key, "key " + Quote(f.name) +
+        return y_.ErrorAt(f.key, "key " + QuoteInput(f.name) +
                                      " does not apply to a command with 'results': the program "
                                      "measures its own benchmarks; an execution is one round "
                                      "(set 'rounds')");
@@ -829,7 +828,7 @@ class SuiteParser {
                                                       "min_time", "target_rel_ci"};
     for (const YamlField& f : y_.Entries(map))
       if (Contains(kNotHere, f.name))
-        return y_.ErrorAt(f.key, "key " + Quote(f.name) +
+        return y_.ErrorAt(f.key, "key " + QuoteInput(f.name) +
                                      " does not apply with measure: instructions: each execution "
                                      "is one count (set 'rounds' for how many)");
     if (!origin.at.count("rounds")) spec->sampling.rounds = kInstructionDefaultRounds;
@@ -886,7 +885,7 @@ class SuiteParser {
                                                       "target_rel_ci"};
     for (const YamlField& f : y_.Entries(map)) {
       if (Contains(kNotHere, f.name))
-        return y_.ErrorAt(f.key, "key " + Quote(f.name) + " does not apply to a " +
+        return y_.ErrorAt(f.key, "key " + QuoteInput(f.name) + " does not apply to a " +
                                      ToString(spec->kind) +
                                      " workload: the program decides its own iterations and "
                                      "samples; a process is one round (set 'rounds')");
@@ -916,7 +915,7 @@ class SuiteParser {
       } else if (key == "outlier_scale" || key == "bimodal_ratio" || key == "slowdown") {
         GPUGATE_ASSIGN_OR_RETURN(double v, y_.Double(f));
         if (!(v >= 1e-3) || v > 1e6)
-          return y_.ErrorAt(f, Quote(f.name) + " must be a factor from 0.001 to 1e6, got " +
+          return y_.ErrorAt(f, QuoteInput(f.name) + " must be a factor from 0.001 to 1e6, got " +
                                    YamlReader::Describe(f.value));
         (key == "outlier_scale" ? s->outlier_scale
                                 : key == "bimodal_ratio" ? s->bimodal_ratio : s->slowdown) = v;
@@ -927,7 +926,7 @@ class SuiteParser {
         // draws would leave the range of a double.
         bool probability = key == "outlier_rate" || key == "bimodal_weight";
         if (v < 0.0 || v > 1.0)
-          return y_.ErrorAt(f, Quote(f.name) + " must be " +
+          return y_.ErrorAt(f, QuoteInput(f.name) + " must be " +
                                    (probability ? "between 0 and 1" : "from 0 to 100%") + ", got " +
                                    YamlReader::Describe(f.value));
         if (key == "cv") s->cv = v;
@@ -1039,14 +1038,14 @@ class SuiteParser {
         {"file", &spec.file}, {"ptxas_log", &spec.ptxas_log}};
     for (size_t i = 0; i < spec.argv.size(); ++i) texts.push_back({"argv[" + std::to_string(i) + "]", &spec.argv[i]});
     for (const auto& [k, v] : spec.env) {
-      texts.push_back({"env name " + Quote(k), &k});
+      texts.push_back({"env name " + QuoteInput(k), &k});
       texts.push_back({"env." + k, &v});
     }
     for (const std::string& b : spec.benchmarks) texts.push_back({"benchmarks", &b});
     for (const std::string& a : spec.axes) texts.push_back({"axes", &a});
     for (const auto& [what, text] : texts)
       if (text->find('\0') != std::string::npos)
-        return y_.ErrorAt(t.spec.location, "workload " + Quote(spec.name) + ": " + what +
+        return y_.ErrorAt(t.spec.location, "workload " + QuoteInput(spec.name) + ": " + what +
                                                " holds a NUL byte, which a program's arguments, "
                                                "environment and paths cannot carry (it would be cut there)");
     return Status::Ok();
@@ -1058,7 +1057,7 @@ class SuiteParser {
     auto [it, inserted] = seen->emplace(name, SeenName{here, template_index});
     if (inserted) return Status::Ok();
     bool expanded = !t.params.empty();
-    std::string message = "duplicate workload name " + Quote(name) +
+    std::string message = "duplicate workload name " + QuoteInput(name) +
                           (expanded ? " after expansion" : "") + " (also at " +
                           it->second.at.ToString() + ")";
     if (it->second.template_index == template_index) {
@@ -1081,7 +1080,7 @@ using U128 = unsigned __int128;
 constexpr U128 kInt64Max = static_cast<U128>(std::numeric_limits<int64_t>::max());
 
 Error BadSize(const std::string& text, const std::string& why) {
-  return InputError("invalid size " + Quote(text) + ": " + why);
+  return InputError("invalid size " + QuoteInput(text) + ": " + why);
 }
 
 // One `[...]` class at pattern[*pos] (which is '['). On success advances *pos
@@ -1192,7 +1191,7 @@ Result<int64_t> ParseSize(const std::string& raw) {
     const char* at = std::char_traits<char>::find(kPrefixes, 4, letter);
     bool binary = suffix.size() == 2 && suffix[1] == 'i';
     if (at == nullptr || (suffix.size() != 1 && !binary))
-      return BadSize(raw, "unknown suffix " + Quote(suffix) +
+      return BadSize(raw, "unknown suffix " + QuoteInput(suffix) +
                               " (use K, M, G, T for powers of 1000 or Ki, Mi, Gi, Ti for 1024)");
     for (int k = 0; k <= at - kPrefixes; ++k) multiplier *= binary ? 1024 : 1000;
   }
@@ -1206,7 +1205,7 @@ Result<int64_t> ParseSize(const std::string& raw) {
 Result<double> ParseDuration(const std::string& raw) {
   std::string text = Trim(raw);
   auto bad = [&](const std::string& why) {
-    return InputError("invalid duration " + Quote(raw) + ": " + why);
+    return InputError("invalid duration " + QuoteInput(raw) + ": " + why);
   };
   if (text.empty()) return bad("empty");
   if (text[0] == '-') return bad("a duration must not be negative");
@@ -1225,7 +1224,7 @@ Result<double> ParseDuration(const std::string& raw) {
   else if (unit == "ns") scale = 1e-9;
   else if (unit == "m" || unit == "min") scale = 60.0;
   else if (unit == "h") scale = 3600.0;
-  else return bad("unknown unit " + Quote(unit) + " (use ns, us, ms, s, m or h)");
+  else return bad("unknown unit " + QuoteInput(unit) + " (use ns, us, ms, s, m or h)");
   if (v < 0) return bad("a duration must not be negative");
   if (!(v * scale < kMaxDurationSeconds))
     return bad("must be below 1e9 s (about 31 years)");
@@ -1273,7 +1272,7 @@ std::vector<WorkloadSpec> FilterWorkloads(const std::vector<WorkloadSpec>& in,
 
 Result<std::pair<int, int>> ParseShard(const std::string& text) {
   auto bad = [&]() {
-    return InputError("invalid shard " + Quote(text) + ": expected i/N with 1 <= i <= N <= " +
+    return InputError("invalid shard " + QuoteInput(text) + ": expected i/N with 1 <= i <= N <= " +
                       std::to_string(kMaxShards) + " (e.g. 2/4)");
   };
   size_t slash = text.find('/');

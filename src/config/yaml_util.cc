@@ -17,6 +17,7 @@
 #include <yaml-cpp/parser.h>
 
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -59,7 +60,6 @@ bool ParseWholeDouble(std::string_view text, double* out) {
   return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(*out);
 }
 
-std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 /// Thrown by NodeCounter to stop the parser at the node that broke a limit.
 struct YamlLimitExceeded {
@@ -307,10 +307,10 @@ Status YamlReader::CheckKeys(const YAML::Node& map, const std::vector<std::strin
     if (!known && key == "<<")
       return ErrorAt(it->first, "merge keys (<<) are not supported: write the keys out (an alias "
                                 "of a whole value, *name, works)");
-    if (!known) return ErrorAt(it->first, "unknown key " + Quote(key) + DidYouMean(key, allowed));
+    if (!known) return ErrorAt(it->first, "unknown key " + QuoteInput(key) + DidYouMean(key, allowed));
     if (!seen.insert(key).second) {
       SourceLocation first = Where(Find(map, key)->key);
-      return ErrorAt(it->first, "duplicate key " + Quote(key) + " (first at " +
+      return ErrorAt(it->first, "duplicate key " + QuoteInput(key) + " (first at " +
                                     std::to_string(first.line) + ":" +
                                     std::to_string(first.column) + ")");
     }
@@ -328,7 +328,7 @@ Status YamlReader::CheckUniqueKeys(const YAML::Node& map) const {
     auto [at, fresh] = first.emplace(it->first.Scalar(), it->first);
     if (fresh) continue;
     SourceLocation where = Where(at->second);
-    return ErrorAt(it->first, "duplicate key " + Quote(it->first.Scalar()) + " (first at " +
+    return ErrorAt(it->first, "duplicate key " + QuoteInput(it->first.Scalar()) + " (first at " +
                                   std::to_string(where.line) + ":" + std::to_string(where.column) + ")");
   }
   return Status::Ok();
@@ -337,18 +337,18 @@ Status YamlReader::CheckUniqueKeys(const YAML::Node& map) const {
 Result<YamlField> YamlReader::Require(const YAML::Node& map, std::string_view key,
                                       std::string_view prefix) const {
   std::optional<YamlField> f = Find(map, key, prefix);
-  if (!f) return ErrorAt(map, "missing required key " + Quote(key));
+  if (!f) return ErrorAt(map, "missing required key " + QuoteInput(key));
   return *f;
 }
 
 Status YamlReader::ExpectMap(const YamlField& field) const {
   if (field.value.IsMap()) return Status::Ok();
-  return ErrorAt(field, Quote(field.name) + " must be a mapping, got " + Describe(field.value));
+  return ErrorAt(field, QuoteInput(field.name) + " must be a mapping, got " + Describe(field.value));
 }
 
 Status YamlReader::ExpectList(const YamlField& field) const {
   if (field.value.IsSequence()) return Status::Ok();
-  return ErrorAt(field, Quote(field.name) + " must be a list, got " + Describe(field.value));
+  return ErrorAt(field, QuoteInput(field.name) + " must be a list, got " + Describe(field.value));
 }
 
 namespace {
@@ -371,9 +371,9 @@ Result<int64_t> YamlReader::Int(const YamlField& field) const {
   int64_t v = 0;
   if (!field.value.IsScalar() || !ParseWholeInteger(Trim(field.value.Scalar()), &v)) {
     if (field.value.IsScalar() && LooksIntegral(Trim(field.value.Scalar())))
-      return ErrorAt(field, Quote(field.name) + " is out of range: " + Describe(field.value) +
+      return ErrorAt(field, QuoteInput(field.name) + " is out of range: " + Describe(field.value) +
                                 " does not fit in a 64-bit integer");
-    return ErrorAt(field, Quote(field.name) + " must be an integer, got " + Describe(field.value));
+    return ErrorAt(field, QuoteInput(field.name) + " must be an integer, got " + Describe(field.value));
   }
   return v;
 }
@@ -382,19 +382,19 @@ Result<int64_t> YamlReader::IntInRange(const YamlField& field, int64_t min, int6
   if (field.value.IsScalar() && LooksIntegral(Trim(field.value.Scalar()))) {
     int64_t v = 0;
     if (!ParseWholeInteger(Trim(field.value.Scalar()), &v))
-      return ErrorAt(field, Quote(field.name) + " must be " + RangeText(min, max) + ", got " +
+      return ErrorAt(field, QuoteInput(field.name) + " must be " + RangeText(min, max) + ", got " +
                                 Describe(field.value));
   }
   GPUGATE_ASSIGN_OR_RETURN(int64_t v, Int(field));
   if (v < min || v > max)
-    return ErrorAt(field, Quote(field.name) + " must be " + RangeText(min, max) + ", got " + std::to_string(v));
+    return ErrorAt(field, QuoteInput(field.name) + " must be " + RangeText(min, max) + ", got " + std::to_string(v));
   return v;
 }
 
 Result<uint64_t> YamlReader::Uint64(const YamlField& field) const {
   uint64_t v = 0;
   if (!field.value.IsScalar() || !ParseWholeInteger(Trim(field.value.Scalar()), &v))
-    return ErrorAt(field, Quote(field.name) + " must be a non-negative integer, got " +
+    return ErrorAt(field, QuoteInput(field.name) + " must be a non-negative integer, got " +
                               Describe(field.value));
   return v;
 }
@@ -402,14 +402,14 @@ Result<uint64_t> YamlReader::Uint64(const YamlField& field) const {
 Result<double> YamlReader::Double(const YamlField& field) const {
   double v = 0;
   if (!field.value.IsScalar() || !ParseWholeDouble(Trim(field.value.Scalar()), &v))
-    return ErrorAt(field, Quote(field.name) + " must be a number, got " + Describe(field.value));
+    return ErrorAt(field, QuoteInput(field.name) + " must be a number, got " + Describe(field.value));
   return v;
 }
 
 Result<bool> YamlReader::Bool(const YamlField& field) const {
   bool v = false;
   if (!field.value.IsScalar() || !YAML::convert<bool>::decode(field.value, v))
-    return ErrorAt(field, Quote(field.name) + " must be true or false, got " +
+    return ErrorAt(field, QuoteInput(field.name) + " must be true or false, got " +
                               Describe(field.value));
   return v;
 }
@@ -417,7 +417,7 @@ Result<bool> YamlReader::Bool(const YamlField& field) const {
 Result<std::string> YamlReader::String(const YamlField& field) const {
   if (field.value.IsScalar()) return field.value.Scalar();
   std::string message =
-      Quote(field.name) + " must be a string, got " + Describe(field.value);
+      QuoteInput(field.name) + " must be a string, got " + Describe(field.value);
   if (field.value.IsMap() && field.value.Style() == YAML::EmitterStyle::Flow)
     message += " (quote text that starts with '{')";
   return ErrorAt(field, message);
@@ -427,7 +427,7 @@ Result<std::vector<std::string>> YamlReader::StringList(const YamlField& field,
                                                         bool allow_single) const {
   if (allow_single && field.value.IsScalar()) return std::vector<std::string>{field.value.Scalar()};
   if (!field.value.IsSequence()) {
-    return ErrorAt(field, Quote(field.name) + " must be a list" +
+    return ErrorAt(field, QuoteInput(field.name) + " must be a list" +
                               (allow_single ? std::string(" or a string") : std::string()) +
                               ", got " + Describe(field.value));
   }
@@ -453,33 +453,33 @@ Result<std::string> YamlReader::Choice(const YamlField& field, std::string_view 
     }
     hint += ")";
   }
-  return ErrorAt(field, "unknown " + std::string(what) + " " + Quote(v) + hint);
+  return ErrorAt(field, "unknown " + std::string(what) + " " + QuoteInput(v) + hint);
 }
 
 Result<double> YamlReader::Duration(const YamlField& field) const {
   if (!field.value.IsScalar())
-    return ErrorAt(field, Quote(field.name) + " must be a duration like 500ms or 2s, got " +
+    return ErrorAt(field, QuoteInput(field.name) + " must be a duration like 500ms or 2s, got " +
                               Describe(field.value));
   Result<double> d = ParseDuration(field.value.Scalar());
-  if (!d.ok()) return ErrorAt(field, Quote(field.name) + ": " + d.error().message);
+  if (!d.ok()) return ErrorAt(field, QuoteInput(field.name) + ": " + d.error().message);
   return *d;
 }
 
 Result<double> YamlReader::Fraction(const YamlField& field) const {
   if (!field.value.IsScalar())
-    return ErrorAt(field, Quote(field.name) + " must be a fraction like 0.01 or 1%, got " +
+    return ErrorAt(field, QuoteInput(field.name) + " must be a fraction like 0.01 or 1%, got " +
                               Describe(field.value));
   Result<double> f = ParseFraction(field.value.Scalar());
-  if (!f.ok()) return ErrorAt(field, Quote(field.name) + ": " + f.error().message);
+  if (!f.ok()) return ErrorAt(field, QuoteInput(field.name) + ": " + f.error().message);
   return *f;
 }
 
 Result<int64_t> YamlReader::Size(const YamlField& field) const {
   if (!field.value.IsScalar())
-    return ErrorAt(field, Quote(field.name) + " must be a size like 4096, 1M or 16Mi, got " +
+    return ErrorAt(field, QuoteInput(field.name) + " must be a size like 4096, 1M or 16Mi, got " +
                               Describe(field.value));
   Result<int64_t> s = ParseSize(field.value.Scalar());
-  if (!s.ok()) return ErrorAt(field, Quote(field.name) + ": " + s.error().message);
+  if (!s.ok()) return ErrorAt(field, QuoteInput(field.name) + ": " + s.error().message);
   return *s;
 }
 
@@ -489,7 +489,7 @@ std::string YamlReader::Describe(const YAML::Node& node) {
   if (node.IsMap()) return "a mapping";
   std::string s = node.Scalar();
   if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return Quote(s);
+  return QuoteInput(s);
 }
 
 Result<double> ParseFraction(const std::string& raw) {
@@ -498,7 +498,7 @@ Result<double> ParseFraction(const std::string& raw) {
   if (percent) text = Trim(std::string_view(text).substr(0, text.size() - 1));
   double v = 0;
   if (!ParseWholeDouble(text, &v))
-    return InputError("invalid fraction " + Quote(raw) + " (expected a number like 0.01 or 1%)");
+    return InputError("invalid fraction " + QuoteInput(raw) + " (expected a number like 0.01 or 1%)");
   return percent ? v / 100.0 : v;
 }
 

@@ -72,11 +72,11 @@ Status CheckValue(const FieldReader& f, const JsonValue& at, const std::string& 
   std::optional<double> scale = CustomTimeUnitScale(unit);
   // NaN, infinite and negative values are shown as written; bounds in seconds.
   if (std::optional<std::string> problem = NotFiniteOrNegative(value))
-    return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", "value " + *problem);
+    return f.ErrorAt(at, "benchmark " + QuoteInput(bench), "value " + *problem);
   std::optional<std::string> problem =
       scale ? TimeProblem(value * *scale) : MetricValueProblem(value);
   if (!problem) return Status::Ok();
-  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'",
+  return f.ErrorAt(at, "benchmark " + QuoteInput(bench),
                    "value " + *problem + (scale ? " in seconds" : ""));
 }
 
@@ -97,7 +97,7 @@ Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t i
                      "a benchmark name must be printable text: " + *problem);
   e.name = **name;
   e.name_at = item.Find("name");
-  const std::string subject = "benchmark '" + detail::QuoteName(e.name) + "'";
+  const std::string subject = "benchmark " + QuoteInput(e.name);
   auto unit = f.String("unit");
   if (!unit.ok()) return unit.error();
   if (!*unit) return f.ErrorAt(item, subject, "missing \"unit\"");
@@ -193,7 +193,7 @@ Result<Results> CustomFromJson(std::string_view text, const std::string& name,
     auto [it, inserted] = first_at.emplace(e->name, e->name_at);
     if (!inserted)
       return JsonError(name, *e->name_at, "[" + std::to_string(i) + "].name",
-                       "benchmark name '" + detail::QuoteName(e->name) + "' is used twice (first at " +
+                       "benchmark name " + QuoteInput(e->name) + " is used twice (first at " +
                            std::to_string(it->second->line) + ":" +
                            std::to_string(it->second->column) + ")");
     results.workloads.push_back(ToWorkload(*e, bigger_is_better));

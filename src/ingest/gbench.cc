@@ -74,7 +74,7 @@ Result<double> UnitScale(const FieldReader& f, const JsonValue& row, const std::
   if (unit == "s") return 1.0;
   const JsonValue* at = row.Find("time_unit");
   return f.ErrorAt(at ? *at : row, f.PathOf("time_unit"),
-                   "unknown time unit '" + detail::QuoteName(unit) + "' (expected ns, us, ms or s)" +
+                   "unknown time unit " + QuoteInput(unit) + " (expected ns, us, ms or s)" +
                        DidYouMean(unit, {"ns", "us", "ms", "s"}));
 }
 
@@ -88,7 +88,7 @@ Status CheckTime(const FieldReader& f, const JsonValue& row, const std::string& 
   std::optional<std::string> problem = NotFiniteOrNegative(v->number);
   if (!problem) problem = TimeProblem(v->number * scale);
   if (!problem || v->number == 0) return Status::Ok();
-  return f.ErrorAt(*v, "benchmark '" + detail::QuoteName(bench) + "'",
+  return f.ErrorAt(*v, "benchmark " + QuoteInput(bench),
                    std::string(key) + " " + *problem);
 }
 
@@ -168,7 +168,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
     if (**run_type != "iteration" && **run_type != "aggregate") {
       const JsonValue* at = row.Find("run_type");
       return f.ErrorAt(*at, f.PathOf("run_type"),
-                       "unknown run_type '" + detail::QuoteName(**run_type) +
+                       "unknown run_type " + QuoteInput(**run_type) +
                            "' (expected iteration or aggregate)" +
                            DidYouMean(**run_type, {"iteration", "aggregate"}));
     }
@@ -236,7 +236,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   if (!cpu.ok()) return cpu.error();
   r.real_at = row.Find("real_time");
   if (!r.aggregate && !r.failed && !r.skipped) {
-    if (!*real) return f.ErrorAt(row, "benchmark '" + detail::QuoteName(r.name) + "'", "missing real_time");
+    if (!*real) return f.ErrorAt(row, "benchmark " + QuoteInput(r.name), "missing real_time");
     for (const char* key : {"real_time", "cpu_time"}) {
       Status st = CheckTime(f, row, r.name, key, *scale);
       if (!st.ok()) return st.error();
@@ -384,7 +384,7 @@ Result<WorkloadResult> FromAggregates(const std::string& file, const std::string
   }
   if (std::optional<std::string> problem = TimeProblem(*pick->real_s);
       problem && *pick->real_s != 0)
-    return JsonError(file, *pick->real_at, "benchmark '" + detail::QuoteName(pick->name) + "'",
+    return JsonError(file, *pick->real_at, "benchmark " + QuoteInput(pick->name),
                      "real_time " + *problem);
   if (*pick->real_s == 0) {
     w.status = WorkloadStatus::kSkipped;
@@ -496,7 +496,7 @@ Status CheckRepeatedRows(const std::string& file, const std::vector<Row>& rows) 
   std::map<std::string, Group> iterations;
   auto repeated = [&](const Row& r, const Row& first, const std::string& what) {
     const JsonValue* at = r.row_at->Find("name");
-    return JsonError(file, at ? *at : *r.row_at, "benchmark '" + detail::QuoteName(r.name) + "'",
+    return JsonError(file, at ? *at : *r.row_at, "benchmark " + QuoteInput(r.name),
                      what + " (first at " + std::to_string(first.row_at->line) + ":" +
                          std::to_string(first.row_at->column) + ")");
   };

@@ -69,28 +69,6 @@ Result<const JsonValue*> FieldReader::Object(std::string_view key) const {
   return Typed(key, JsonValue::Type::kObject, "an object");
 }
 
-std::string QuoteName(std::string_view name) {
-  // A name in a message is for recognising the benchmark: a long one (a
-  // hostile file may hold megabytes) is cut.
-  constexpr size_t kShown = 200;
-  const bool cut = name.size() > kShown;
-  if (cut) name = name.substr(0, kShown);
-  std::string out;
-  out.reserve(name.size() + 3);
-  for (char c : name) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out.push_back(c);
-    }
-  }
-  if (cut) out += "...";
-  return out;
-}
-
 std::string FormatNumber(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";

@@ -46,11 +46,6 @@ class FieldReader {
   std::string path_;
 };
 
-/// Quotes an untrusted name for a diagnostic: control characters and DEL are
-/// written as \xNN so a benchmark name cannot move the cursor or forge lines;
-/// a name longer than 200 bytes is cut and ends in "...".
-std::string QuoteName(std::string_view name);
-
 /// Shortest round-trip text of a number ("2000", "0.5", "nan").
 std::string FormatNumber(double value);
 

@@ -89,8 +89,7 @@ Result<SummaryData> ReadSummaryData(const std::string& file, const JsonValue& su
       if (!parsed) {
         if (t == "int64" || t == "float64")
           return JsonError(file, *value, dpath + ".value",
-                           "expected a number in a string, got '" +
-                               detail::QuoteName(value->string) + "'");
+                           "expected a number in a string, got " + QuoteInput(value->string));
         out.strings[**name] = value->string;  // an unknown type: keep the text
         continue;
       }
@@ -548,7 +547,7 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
       auto [it, fresh] = seen.emplace(w->name, &state);
       if (!fresh)
         return JsonError(name, state, path + ".states[" + std::to_string(j) + "]",
-                         "state '" + detail::QuoteName(w->name) + "' appears twice (first at " +
+                         "state " + QuoteInput(w->name) + " appears twice (first at " +
                              std::to_string(it->second->line) + ":" +
                              std::to_string(it->second->column) + ")");
       results.workloads.push_back(std::move(*w));

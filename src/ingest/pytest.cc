@@ -114,7 +114,7 @@ Status CheckSeconds(const FieldReader& f, const JsonValue& at, const std::string
   std::optional<std::string> problem = TimeProblem(v);
   if (problem && (v == 0 || (spread && v > 0 && v < kMaxTimeSeconds))) problem.reset();
   if (!problem) return Status::Ok();
-  return f.ErrorAt(at, "benchmark '" + detail::QuoteName(bench) + "'", what + " " + *problem);
+  return f.ErrorAt(at, "benchmark " + QuoteInput(bench), what + " " + *problem);
 }
 
 // The stats of one benchmark, checked.
@@ -316,7 +316,7 @@ Result<Results> PytestFromJson(std::string_view text, const std::string& name) {
     auto [it, inserted] = first_at.emplace(w->name, &b);
     if (!inserted)
       return JsonError(name, b, path,
-                       "benchmark '" + detail::QuoteName(w->name) + "' appears twice (first at " +
+                       "benchmark " + QuoteInput(w->name) + " appears twice (first at " +
                            std::to_string(it->second->line) + ":" +
                            std::to_string(it->second->column) + ")");
     results.workloads.push_back(std::move(*w));

@@ -546,6 +546,28 @@ std::string RepairUtf8(std::string_view text) {
   return out;
 }
 
+std::string QuoteInput(std::string_view text) {
+  constexpr size_t kShown = 200;
+  const bool cut = text.size() > kShown;
+  if (cut) {
+    size_t keep = kShown;
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+    text = text.substr(0, keep);
+  }
+  std::string out = "'";
+  out.reserve(text.size() + 8);
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += Hex2(u);
+    } else {
+      out.push_back(c);
+    }
+  }
+  if (cut) out += "...";
+  return out + "'";
+}
+
 std::string BoundedName(std::string_view name) {
   if (name.size() <= kMaxNameBytes) return std::string(name);
   char tail[32];

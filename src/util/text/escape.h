@@ -117,6 +117,12 @@ size_t ValidUtf8Prefix(std::string_view text);
 std::optional<std::string> NameProblem(std::string_view name);
 inline constexpr size_t kMaxNameBytes = 1024;
 
+/// Input text quoted for a diagnostic: 'TEXT', with control characters
+/// (LF and CR included) and DEL as \xNN, so a value cannot forge a line of
+/// the message or move the cursor, and text over 200 bytes cut at a code
+/// point, ending in "..." (a hostile file may hold megabytes).
+std::string QuoteInput(std::string_view text);
+
 /// `name` when it is at most kMaxNameBytes long; otherwise its start (cut at
 /// a code point) and "...#" with 16 hex digits of a hash of the whole name,
 /// kMaxNameBytes long in all. Kernel names from traces, binaries and CUPTI

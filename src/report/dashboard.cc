@@ -31,7 +31,13 @@ std::string PathPart(const std::string& name) {
 }
 
 
-std::string Commit(const RunInfo& r) { return r.git_sha ? r.git_sha->substr(0, 12) : std::string("unknown"); }
+std::string Commit(const RunInfo& r) {
+  if (!r.git_sha) return "unknown";
+  // Twelve bytes of a hex sha; a hand-written one is cut at a code point.
+  size_t keep = std::min<size_t>(12, r.git_sha->size());
+  while (keep > 0 && keep < r.git_sha->size() && (static_cast<unsigned char>((*r.git_sha)[keep]) & 0xC0) == 0x80) --keep;
+  return r.git_sha->substr(0, keep);
+}
 
 // The metric's values as people read them: time as durations, others with
 // the workload's unit.
@@ -75,7 +81,7 @@ std::string WorkloadPage(const DashboardInput& in, const Baseline& b, const Work
                          const std::string& metric, const std::string& suite_title) {
   const std::string unit = UnitOf(b, h.name, metric);
   auto fmt = [&](double v) { return ValueText(metric, unit, v); };
-  std::string out = HtmlPageHead(h.name + " — " + suite_title, kStyle);
+  std::string out = HtmlPageHead(h.name + " — " + suite_title, kStyle, PageScript::kNone);
   out += Crumbs({{"all histories", "../../index.html"}, {suite_title, "index.html"}, {h.name, ""}});
   out += "<h1>" + EscapeHtml(h.name) + "</h1>\n<p class=\"context\">" + EscapeHtml(metric) + " in " +
          std::to_string(h.values.size()) + " of " + std::to_string(b.runs.size()) + " runs of " +
@@ -123,7 +129,7 @@ std::string WorkloadPage(const DashboardInput& in, const Baseline& b, const Work
 std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardInput>& inputs,
                                                    const DashboardOptions& options) {
   std::map<std::string, std::string> files;
-  std::string index = HtmlPageHead(options.title, kStyle);
+  std::string index = HtmlPageHead(options.title, kStyle, PageScript::kNone);
   index += "<h1>" + EscapeHtml(options.title) + "</h1>\n<p class=\"context\">" + std::to_string(inputs.size()) +
            " baseline histor" + (inputs.size() == 1 ? "y" : "ies") + ", metric " + EscapeHtml(options.metric) +
            "; change points by E-divisive means (alpha " + FormatPValue(options.change_points.alpha) + ").</p>\n";
@@ -137,7 +143,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
     const size_t all = hs.size();
     if (hs.size() > kDashboardWorkloads) hs.resize(kDashboardWorkloads);
     int stepped = 0;
-    std::string page = HtmlPageHead(suite_title, kStyle);
+    std::string page = HtmlPageHead(suite_title, kStyle, PageScript::kNone);
     page += Crumbs({{"all histories", "../../index.html"}, {suite_title, ""}});
     page += "<h1>" + EscapeHtml(suite_title) + "</h1>\n<p class=\"context\">" + std::to_string(b.runs.size()) +
             " runs" + (in.baseline.runs.size() > b.runs.size() ? " (the newest " + std::to_string(b.runs.size()) +

@@ -42,10 +42,11 @@ struct Scale {
 
 const char* HtmlBaseStyle() { return kBaseStyle; }
 
-std::string HtmlPageHead(const std::string& title, const std::string& extra_css) {
+std::string HtmlPageHead(const std::string& title, const std::string& extra_css, PageScript script) {
+  // A page without script allows none: should escaping ever fail, nothing runs.
   return "<!DOCTYPE html>\n<html lang=\"en\" data-js=\"off\">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-         "script-src 'unsafe-inline'\">\n"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'" +
+         std::string(script == PageScript::kInline ? "; script-src 'unsafe-inline'" : "") + "\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>" + EscapeHtml(title) + "</title>\n<style>" + kBaseStyle + extra_css +
          "</style>\n</head>\n<body>\n";

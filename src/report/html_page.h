@@ -11,10 +11,14 @@
 
 namespace gpugate {
 
+/// Whether a page runs its own inline script (the CSP allows it only then).
+enum class PageScript { kNone, kInline };
+
 /// "<!DOCTYPE html>...<body>\n": charset, a CSP that forbids loading
-/// anything (inline style and script only), viewport, the escaped title,
-/// the shared style plus `extra_css`.
-std::string HtmlPageHead(const std::string& title, const std::string& extra_css = "");
+/// anything (inline style, and inline script only with `script`), viewport,
+/// the escaped title, the shared style plus `extra_css`.
+std::string HtmlPageHead(const std::string& title, const std::string& extra_css = "",
+                         PageScript script = PageScript::kInline);
 
 /// The style every page shares (tables, headings, badges, charts).
 const char* HtmlBaseStyle();

@@ -269,7 +269,7 @@ std::string RenderRanksMarkdown(const RanksReport& r, const RanksRenderInfo& inf
 
 std::string RenderRanksHtml(const RanksReport& r, const RanksRenderInfo& info) {
   std::string o = HtmlPageHead("gpugate trace analysis: " + std::to_string(r.ranks.size()) + " ranks",
-                               "td.n,th.n{text-align:right}\n");
+                               "td.n,th.n{text-align:right}\n", PageScript::kNone);
   o += "<h1>Trace analysis: " + std::to_string(r.ranks.size()) + " ranks</h1>\n";
   for (const Section& s : Sections(r, info)) {
     o += "<h2>" + EscapeHtml(s.title) + "</h2>\n";

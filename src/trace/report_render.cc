@@ -711,7 +711,8 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   // is escaped there.
   std::string o = HtmlPageHead("gpugate trace analysis: " + ShortenText(r.info.path, 200),
                                "td.n,th.n{text-align:right}li{margin:.4em 0}.p0,.p1{color:#a00}"
-                               ".detail{color:#555;font-size:.92em}code{font-size:.92em}\n");
+                               ".detail{color:#555;font-size:.92em}code{font-size:.92em}\n",
+                               PageScript::kNone);
   o += "<h1>Trace analysis: <code>" + H(r.info.path, 200) + "</code></h1>\n";
   o += "<p>" + std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ".";
   if (!r.devices.empty())

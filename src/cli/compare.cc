@@ -77,15 +77,17 @@ int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm,
   return ExitCodeFor(verdicts);
 }
 
+bool ReportedBy(const WorkloadSpec& w, const std::string& name) {
+  return w.name == name || (ReportsBenchmarks(w) && name.size() > w.name.size() &&
+                            name.compare(0, w.name.size() + 1, w.name + "/") == 0);
+}
+
 std::map<std::string, ReportOptions::Source> WorkloadSources(const std::vector<WorkloadSpec>& workloads,
                                                              const std::vector<std::string>& reported) {
   std::map<std::string, ReportOptions::Source> out;
   for (const std::string& name : reported) {
     for (const WorkloadSpec& w : workloads) {
-      const bool same = w.name == name;
-      const bool part = ReportsBenchmarks(w) && name.size() > w.name.size() &&
-                        name.compare(0, w.name.size() + 1, w.name + "/") == 0;
-      if (!same && !part) continue;
+      if (!ReportedBy(w, name)) continue;
       if (!w.location.file.empty()) out[name] = ReportOptions::Source{w.location.file, w.location.line};
       break;
     }

@@ -30,6 +30,10 @@ Result<Policy> PolicyFromOptions(const boost::program_options::variables_map& vm
 /// Writes the reports and returns the exit code the verdicts call for.
 int FinishComparison(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
                      const std::map<std::string, ReportOptions::Source>& sources = {});
+/// Whether a result named `name` is `w`'s: its own, or one of the benchmarks
+/// a program or a command with results reports ("w/benchmark").
+bool ReportedBy(const WorkloadSpec& w, const std::string& name);
+
 /// Where each workload of `workloads` (and each benchmark a program or a
 /// command with results reported, by its name prefix) is declared.
 std::map<std::string, ReportOptions::Source> WorkloadSources(const std::vector<WorkloadSpec>& workloads,

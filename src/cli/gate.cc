@@ -4,6 +4,7 @@
 // results.
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli/command.h"
 #include "cli/compare_common.h"
@@ -156,6 +157,25 @@ int GateCommand(const CommandSpec& self, const Args& args) {
                                     "'; gate a suite against its own baseline"));
   }
 
+  // A selection (--filter, --tag, --shard) measures part of the suite: the
+  // baseline's other workloads are not "removed", they were not asked for.
+  std::string unselected_text;
+  if (!first_run && (vm.count("filter") || vm.count("tag") || sel->shard)) {
+    std::set<std::string> left_out;
+    for (Results& r : *baseline) {
+      std::erase_if(r.workloads, [&](const WorkloadResult& w) {
+        for (const WorkloadSpec& s : sel->workloads)
+          if (ReportedBy(s, w.name)) return false;
+        left_out.insert(w.name);
+        return true;
+      });
+    }
+    if (!left_out.empty())
+      unselected_text = std::to_string(left_out.size()) + " workload(s) of the baseline are outside this run's "
+                        "--filter/--tag/--shard selection and were not compared; workloads removed from the suite "
+                        "show as removed only when the whole suite runs";
+  }
+
   GateOptions gate;
   gate.confirmations = confirm;
   gate.run.backend = *backend;
@@ -167,6 +187,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   if (first_run) gate.confirmations = 0;  // nothing to confirm against
   GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
   outcome.results.run.shard = sel->shard;
+  if (!unselected_text.empty()) outcome.verdicts.warnings.push_back(unselected_text);
   if (first_run) {
     outcome.verdicts.environment_matches = true;
     outcome.verdicts.env_differences.clear();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cli/run_binary.h"
 #include "model/results_json.h"
@@ -56,6 +57,26 @@ TEST_F(GateCliTest, ABaselineOfAnotherSuiteIsRefused) {
                        "'other-suite'"),
             std::string::npos)
       << o.err;
+}
+
+// A selection measures part of the suite: the baseline's other workloads
+// were not asked for, so they are not "removed" (a sharded job would list
+// every other shard's workloads, and all-new selections read not judged).
+TEST_F(GateCliTest, WorkloadsOutsideTheSelectionAreNotRemoved) {
+  for (const std::vector<std::string>& pick :
+       {std::vector<std::string>{"--filter", "a"}, std::vector<std::string>{"--shard", "1/2"}}) {
+    std::vector<std::string> args = {"gate", dir_ + "/suite.yaml", "--baseline", dir_ + "/base.json",
+                                     "--json", dir_ + "/v.json", "-q"};
+    args.insert(args.end(), pick.begin(), pick.end());
+    auto o = RunGpugate(args);
+    EXPECT_EQ(o.exit_code, 0) << pick[0] << o.out << o.err;
+    const std::string json = testing::ReadAll(dir_ + "/v.json");
+    EXPECT_EQ(json.find("\"verdict\": \"removed\""), std::string::npos) << pick[0] << json;
+    EXPECT_NE(json.find("\"removed\": 0"), std::string::npos) << pick[0] << json;
+    EXPECT_NE(json.find("workload(s) of the baseline are outside this run's --filter/--tag/--shard selection"),
+              std::string::npos)
+        << pick[0] << json;
+  }
 }
 
 TEST_F(GateCliTest, WorkloadFailingInTheRunExitsThree) {

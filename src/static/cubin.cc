@@ -19,9 +19,6 @@ using detail::ReadLe;
 namespace {
 
 constexpr uint32_t kNvInfoType = 0x70000000;
-/// `.nv.shared.<k>` of relocatable (-rdc) cubins, before nvlink makes it
-/// NOBITS; its size is the kernel's own, without the reserved block.
-constexpr uint32_t kSharedType = 0x7000000a;
 constexpr uint8_t kFormatSval = 4;
 
 // EIATTR attribute codes.
@@ -169,7 +166,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   // Section index of a kernel's .text -> its .nv.shared / .nv.constant0 section.
   std::map<uint32_t, const ElfSection*> shared_of, constant0_of;
   for (const ElfSection& t : elf->sections) {
-    if (t.name.rfind(".nv.shared.", 0) == 0 && (t.type == kElfSectionNobits || t.type == kSharedType))
+    if (t.name.rfind(".nv.shared.", 0) == 0 && (t.type == kElfSectionNobits || t.type == kElfSectionCudaShared))
       shared_of.emplace(t.info, &t);
     if (t.name.rfind(".nv.constant0.", 0) == 0) constant0_of.emplace(t.info, &t);
   }

@@ -44,7 +44,7 @@ bool IsElf(std::string_view data) {
 
 std::string_view ElfFile::Bytes(const ElfSection& s) const {
   // ParseElf checked every section with bytes; this guards hand-made ones.
-  if (s.type == kElfSectionNobits || !InBounds(s.offset, s.size, data.size())) return {};
+  if (!HasFileBytes(s.type) || !InBounds(s.offset, s.size, data.size())) return {};
   return data.substr(s.offset, s.size);
 }
 
@@ -97,13 +97,13 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
     ReadLe(data, h + 40, &s.link);
     ReadLe(data, h + 44, &s.info);
     ReadLe(data, h + 56, &s.entsize);
-    if (s.type != kElfSectionNobits && !InBounds(s.offset, s.size, data.size()))
+    if (HasFileBytes(s.type) && !InBounds(s.offset, s.size, data.size()))
       return BinaryError(name, h,
                          "section " + std::to_string(i) + " (" + std::to_string(s.size) + " bytes at " +
                              HexText(s.offset) + ") beyond end of file (" + std::to_string(data.size()) + " bytes)");
   }
   const ElfSection& names = elf.sections[shstrndx];
-  if (names.type == kElfSectionNobits) return BinaryError(name, 0x3e, "section name table has no bytes");
+  if (!HasFileBytes(names.type)) return BinaryError(name, 0x3e, "section name table has no bytes");
   const std::string_view table = elf.Bytes(names);
   for (uint16_t i = 0; i < shnum; ++i) {
     const uint64_t name_offset = name_offsets[i];

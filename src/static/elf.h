@@ -17,6 +17,13 @@ namespace gpugate {
 
 inline constexpr uint16_t kElfMachineCuda = 190;  ///< EM_CUDA
 inline constexpr uint32_t kElfSectionNobits = 8;  ///< SHT_NOBITS
+/// `.nv.shared.<kernel>` of relocatable (-rdc) cubins, before nvlink makes it
+/// NOBITS: like NOBITS its size is memory, not bytes in the file.
+inline constexpr uint32_t kElfSectionCudaShared = 0x7000000a;
+
+/// Whether a section of this type holds bytes of the file (not NOBITS or
+/// the relocatable shared-memory section, whose size is memory).
+constexpr bool HasFileBytes(uint32_t type) { return type != kElfSectionNobits && type != kElfSectionCudaShared; }
 
 struct ElfSection {
   std::string name;

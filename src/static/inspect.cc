@@ -80,7 +80,7 @@ class Inspector {
     for (const ElfSection& s : elf->sections) {
       bool fatbin_section = false;
       for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
-      if (!fatbin_section || s.type == kElfSectionNobits) continue;
+      if (!fatbin_section || !HasFileBytes(s.type)) continue;
       found = true;
       if (Status st = AddFatbins(elf->Bytes(s), s.offset, where + ": " + s.name); !st.ok()) return st;
     }

@@ -92,6 +92,17 @@ TEST(InspectTest, ClusterDims) {
   EXPECT_EQ(k->shared_bytes, 128);
 }
 
+// A relocatable (-rdc) cubin's .nv.shared section (0x7000000a) has a size
+// but no bytes in the file, like NOBITS: 16 KiB of shared memory in a 4 KB file.
+TEST(InspectTest, RelocatableCubinSharedMemoryHasNoFileBytes) {
+  Result<InspectReport> r = InspectBytes(Load("big_smem_sm90_rdc.cubin"), "big_smem_sm90_rdc.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ExpectMatchesPtxas(*r, "big_smem_sm90_rdc.ptxas.txt");
+  const KernelInfo* k = FindKernel(*r, "_Z8big_smemPf", 90);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->shared_bytes, 16384);
+}
+
 TEST(InspectTest, ZstdFatbinTwoArchitectures) {
   Result<InspectReport> r = InspectBytes(Load("small_sm80_sm90_zstd.fatbin"), "f.fatbin");
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -161,13 +161,16 @@ Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t ba
                                               const FatbinLimits& limits) {
   std::vector<FatbinEntry> entries;
   uint64_t p = 0;
-  while (p + kFatbinHeaderSize <= data.size()) {
+  while (p + 4 <= data.size()) {
     uint32_t magic = 0;
     ReadLe(data, p, &magic);
     if (magic != kFatbinMagic) {
       p += 8;
       continue;
     }
+    if (p + kFatbinHeaderSize > data.size())
+      return BinaryError(name, base + p, "fatbin header truncated (" + std::to_string(data.size() - p) +
+                                             " of " + std::to_string(kFatbinHeaderSize) + " bytes)");
     uint16_t header_size = 0;
     uint64_t total = 0;
     ReadLe(data, p + 6, &header_size);
@@ -179,6 +182,10 @@ Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t ba
                          "fatbin of " + std::to_string(total) + " bytes runs past the end of its section (" +
                              std::to_string(data.size() - p) + " bytes left)");
     const uint64_t end = p + header_size + total;
+    // An empty fatbin followed by more bytes (not padding) lost its size.
+    if (total == 0 && data.substr(end).find_first_not_of('\0') != std::string_view::npos)
+      return BinaryError(name, base + p + 8, "fatbin header declares no entries, but " +
+                                                 std::to_string(data.size() - end) + " bytes follow it");
     uint64_t q = p + header_size;
     while (q < end) {
       if (entries.size() >= limits.max_entries)

@@ -196,6 +196,10 @@ const HostileCase kHostile[] = {
     {"bad_shstrndx", "small_sm90.cubin", [](std::string* s) { (*s)[0x3e] = 0x7f; }, "section name table index"},
     {"fatbin_truncated", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { s->resize(s->size() / 2); },
      "runs past the end of its section"},
+    {"fatbin_header_cut", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { s->resize(8); },
+     "fatbin header truncated (8 of 16 bytes)"},
+    {"fatbin_no_entries", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, 8, 0); },
+     "fatbin header declares no entries, but"},
     {"fatbin_huge_total", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, 8, uint64_t{1} << 60); },
      "runs past the end"},
     {"entry_huge_payload", "small_sm80_sm90_zstd.fatbin", [](std::string* s) { Put64(s, kEntry + 8, ~uint64_t{0}); },
@@ -246,6 +250,10 @@ TEST(InspectTest, EveryTruncationIsHandled) {
       Result<InspectReport> r = InspectBytes(std::string_view(bytes).substr(0, n), "cut.bin");
       if (!r.ok()) {
         EXPECT_EQ(r.error().code, ExitCode::kInputError);
+      }
+      // A fatbin has no part that may be lost: every cut is refused.
+      if (std::string(file).ends_with(".fatbin")) {
+        EXPECT_FALSE(r.ok()) << file << " cut to " << n << " bytes was read";
       }
     }
   }

@@ -195,12 +195,16 @@ std::optional<int64_t> MicrosTextToNanos(std::string_view text) {
   if (!any) return std::nullopt;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
-    int e = 0;
-    auto [p, ec] = std::from_chars(text.data() + i, text.data() + text.size(), e);
-    if (ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
-    if (e > 100 || e < -100) return e < 0 ? std::optional<int64_t>(0) : std::nullopt;
-    exp10 += e;
-    i = text.size();
+    // JSON allows a sign either way ("1e+3", what printf's %e writes).
+    bool e_negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) e_negative = text[i++] == '-';
+    if (i == text.size()) return std::nullopt;
+    int e = 0;  // clamped: beyond 1000 the value is 0 or out of range anyway
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) e = std::min(1000, e * 10 + (text[i] - '0'));
+    if (i != text.size()) return std::nullopt;
+    if (mant == 0) return 0;  // 0e99999 is 0
+    if (e > 100) return e_negative ? std::optional<int64_t>(0) : std::nullopt;
+    exp10 += e_negative ? -e : e;
   }
   if (i != text.size()) return std::nullopt;
   if (round_up) ++mant;  // only when more than 36 digits were written

@@ -39,6 +39,15 @@ TEST(TraceReaderTest, MicrosTextToNanosIsExact) {
   EXPECT_EQ(MicrosTextToNanos("1.7121942981234568E15"), 1712194298123456800);
   EXPECT_EQ(MicrosTextToNanos("-2.5"), -2500);
   EXPECT_EQ(MicrosTextToNanos("0"), 0);
+  EXPECT_EQ(MicrosTextToNanos("1e+3"), 1000000);  // printf's %e writes the sign
+  EXPECT_EQ(MicrosTextToNanos("1.0E+1"), 10000);
+  EXPECT_EQ(MicrosTextToNanos("2e-3"), 2);
+  EXPECT_EQ(MicrosTextToNanos("0e99999999999"), 0);
+  EXPECT_EQ(MicrosTextToNanos("1e-99999999999999999999"), 0);
+  EXPECT_FALSE(MicrosTextToNanos("1e").has_value());
+  EXPECT_FALSE(MicrosTextToNanos("1e+").has_value());
+  EXPECT_FALSE(MicrosTextToNanos("1e+-3").has_value());
+  EXPECT_FALSE(MicrosTextToNanos("1e99999999999").has_value());
   EXPECT_FALSE(MicrosTextToNanos("1e30").has_value());  // does not fit in int64 ns
   EXPECT_FALSE(MicrosTextToNanos("abc").has_value());
   EXPECT_FALSE(MicrosTextToNanos("").has_value());

@@ -502,6 +502,10 @@ constexpr size_t kMaxTraceDepth = 512;
 // name, an args value) is at most this long.
 constexpr size_t kMaxTraceString = size_t{1} << 20;
 constexpr int64_t kMaxDurationNs = 1000000000000000000;  // 1e9 s
+// |ts| at most 4e12 s (epoch microseconds up to the year 2096); with every
+// ts within 1e9 s of the first and |dur| under 1e9 s, no end or span of the
+// analyses overflows 64-bit nanoseconds.
+constexpr int64_t kMaxTsNs = 4000000000000000000;
 
 enum class Frame : uint8_t { kRoot, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
 
@@ -958,10 +962,16 @@ class Handler {
         auto ns = NanosOf(num_, text);
         if (!ns) return BadTime(": number out of range: ", text, back);
         if (event_key_ == EventKey::kTs) {
+          // Bounded so that every end (ts + dur) and every distance between
+          // two events fits in 64-bit nanoseconds.
+          if (*ns > kMaxTsNs || *ns < -kMaxTsNs) return BadTime(": beyond +-4e12 s (127 years): ", text, back);
+          if (!first_ts_ns_) first_ts_ns_ = *ns;
+          if (*ns - *first_ts_ns_ >= kMaxDurationNs || *first_ts_ns_ - *ns >= kMaxDurationNs)
+            return BadTime(": 1e9 s or more away from the first event's ts: ", text, back);
           event_.has_ts = true;
           event_.ts_ns = *ns;
         } else {
-          if (*ns >= kMaxDurationNs) return BadTime(": 1e9 s or more: ", text, back);
+          if (*ns >= kMaxDurationNs || *ns <= -kMaxDurationNs) return BadTime(": 1e9 s or more: ", text, back);
           event_.has_dur = true;
           event_.dur_ns = *ns;
         }
@@ -1124,6 +1134,7 @@ class Handler {
   TraceEvent event_;
   NumberDigits num_;  // of the number being handed on
   int64_t event_index_ = 0;
+  std::optional<int64_t> first_ts_ns_;  ///< the first event's ts: every other is within 1e9 s of it
   bool saw_events_ = false;
   std::string error_;
   size_t error_offset_ = 0;

@@ -339,6 +339,29 @@ TEST(TraceReaderTest, GzipOfBrokenJsonGivesDecompressedPosition) {
   EXPECT_EQ(r.error().message, "b.json.gz:2:30: traceEvents[0].dur: expected a number, got bool");
 }
 
+// Every end (ts + dur) and every distance between events must fit in 64-bit
+// nanoseconds: a span of -447000000 s came from two timestamps that did.
+TEST(TraceReaderTest, TimestampsWhoseDistancesOverflowAreRefused) {
+  Collect sink;
+  auto far = ReadTraceFromString("[{\"ph\": \"X\", \"ts\": 9223372036854775, \"dur\": 1}]", "far.json", sink);
+  ASSERT_FALSE(far.ok());
+  EXPECT_NE(far.error().message.find("traceEvents[0].ts: beyond +-4e12 s"), std::string::npos) << far.error().message;
+  auto apart = ReadTraceFromString(
+      "[{\"ph\": \"X\", \"ts\": -3e15, \"dur\": 1}, {\"ph\": \"X\", \"ts\": 3e15, \"dur\": 1}]", "apart.json", sink);
+  ASSERT_FALSE(apart.ok());
+  EXPECT_NE(apart.error().message.find("traceEvents[1].ts: 1e9 s or more away from the first event's ts"),
+            std::string::npos)
+      << apart.error().message;
+  auto back = ReadTraceFromString("[{\"ph\": \"X\", \"ts\": 1, \"dur\": -1e15}]", "neg.json", sink);
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("traceEvents[0].dur: 1e9 s or more"), std::string::npos) << back.error().message;
+  // Epoch microseconds of today and a long trace are fine.
+  auto epoch = ReadTraceFromString(
+      "[{\"ph\": \"X\", \"ts\": 1764300000000000, \"dur\": 5}, {\"ph\": \"X\", \"ts\": 1764300086400000, \"dur\": 5}]",
+      "epoch.json", sink);
+  EXPECT_TRUE(epoch.ok()) << epoch.error().message;
+}
+
 TEST(TraceReaderTest, ANulByteIsNamedWhereverItIs) {
   Collect sink;
   using namespace std::string_literals;

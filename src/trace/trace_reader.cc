@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <set>
+#include <unordered_set>
 #include <vector>
 
 #include <rapidjson/error/en.h>
@@ -497,6 +499,8 @@ __attribute__((always_inline)) inline std::optional<int64_t> NanosOf(const Numbe
 // event, so these bound time and the few per-trace tables.
 constexpr int64_t kMaxTraceEvents = 20000000;
 constexpr size_t kMaxTraceDevices = 4096;
+// Each device of [memory] events keeps a memory chart (about 80 KB).
+constexpr size_t kMaxMemoryDevices = 256;
 constexpr size_t kMaxTraceDepth = 512;
 // Names and args are copied into the analyses' tables: one string (a kernel
 // name, an args value) is at most this long.
@@ -1098,11 +1102,36 @@ class Handler {
     }
     e.category = CategoryFromString(e.cat);
     if (e.category == TraceCategory::kUnknown) CountUnknown(e.cat);
+    // Each device an event names gets tables of its own in the analyses:
+    // as many as deviceProperties may list, no more.
+    const bool gpu_side = e.ph == 'X' && (e.category == TraceCategory::kKernel ||
+                                          e.category == TraceCategory::kGpuMemcpy ||
+                                          e.category == TraceCategory::kGpuMemset);
+    if (gpu_side && e.GpuDevice() >= 0 && NewGpuDevice(e.GpuDevice()) && gpu_devices_.size() > kMaxTraceDevices)
+      return Fail("traceEvents[" + std::to_string(event_index_) + "]: more than " +
+                      std::to_string(kMaxTraceDevices) + " GPU devices named by events",
+                  1);
+    if ((e.ph == 'i' || e.ph == 'I') && e.name == "[memory]" &&
+        memory_devices_.insert({e.mem_device_type.value_or(-1), e.mem_device_id.value_or(-1)}).second &&
+        memory_devices_.size() > kMaxMemoryDevices)
+      return Fail("traceEvents[" + std::to_string(event_index_) + "]: more than " +
+                      std::to_string(kMaxMemoryDevices) + " devices named by [memory] events",
+                  1);
     ++info_.events;
     ++info_.events_by_phase[static_cast<unsigned char>(e.ph) & 0x7f];
     ++info_.events_by_category[static_cast<int>(e.category)];
     ++event_index_;
     sink_.OnEvent(e);
+    return true;
+  }
+
+  /// Whether `device` is named for the first time. The first few devices
+  /// (all of a real trace) are found by a scan, without hashing.
+  bool NewGpuDevice(int64_t device) {
+    for (int64_t d : first_gpu_devices_)
+      if (d == device) return false;
+    if (!gpu_devices_.insert(device).second) return false;
+    if (first_gpu_devices_.size() < 16) first_gpu_devices_.push_back(device);
     return true;
   }
 
@@ -1135,6 +1164,9 @@ class Handler {
   NumberDigits num_;  // of the number being handed on
   int64_t event_index_ = 0;
   std::optional<int64_t> first_ts_ns_;  ///< the first event's ts: every other is within 1e9 s of it
+  std::unordered_set<int64_t> gpu_devices_;               ///< named by kernels, copies, memsets
+  std::vector<int64_t> first_gpu_devices_;                ///< the first 16 of gpu_devices_
+  std::set<std::pair<int64_t, int64_t>> memory_devices_;  ///< (type, id) of [memory] events
   bool saw_events_ = false;
   std::string error_;
   size_t error_offset_ = 0;

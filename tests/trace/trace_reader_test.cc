@@ -362,6 +362,34 @@ TEST(TraceReaderTest, TimestampsWhoseDistancesOverflowAreRefused) {
   EXPECT_TRUE(epoch.ok()) << epoch.error().message;
 }
 
+// Each device an event names costs tables in the analyses: a small trace
+// naming 100,000 devices needed gigabytes.
+TEST(TraceReaderTest, DevicesNamedByEventsAreCapped) {
+  std::string kernels = "[", memory = "[";
+  for (int i = 0; i <= 4096; ++i) {
+    const std::string sep = i ? "," : "";
+    kernels += sep + "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": " + std::to_string(i) +
+               ", \"dur\": 1, \"args\": {\"device\": " + std::to_string(i) + "}}";
+    if (i <= 256)
+      memory += sep + "{\"ph\": \"i\", \"name\": \"[memory]\", \"ts\": " + std::to_string(i) +
+                ", \"args\": {\"Device Id\": " + std::to_string(i) + ", \"Device Type\": 1}}";
+  }
+  kernels += "]";
+  memory += "]";
+  Collect sink;
+  auto k = ReadTraceFromString(kernels, "k.json", sink);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.error().message.find("traceEvents[4096]: more than 4096 GPU devices named by events"), std::string::npos)
+      << k.error().message;
+  auto m = ReadTraceFromString(memory, "m.json", sink);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("traceEvents[256]: more than 256 devices named by [memory] events"),
+            std::string::npos)
+      << m.error().message;
+  kernels.resize(kernels.rfind(",{"));  // 4096 devices are fine
+  EXPECT_TRUE(ReadTraceFromString(kernels + "]", "k.json", sink).ok());
+}
+
 TEST(TraceReaderTest, ANulByteIsNamedWhereverItIs) {
   Collect sink;
   using namespace std::string_literals;

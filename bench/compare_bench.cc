@@ -4,6 +4,7 @@
 // follow the synthetic backend's model.
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
 #include "../tests/compare/synthetic_suite.h"
@@ -59,6 +60,45 @@ void BM_CompareHistory10Runs(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * workloads);
 }
 BENCHMARK(BM_CompareHistory10Runs)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// Per-kernel comparison of one workload with N distinct kernels (a trace of
+// many kernels, each launched a few times): time per kernel must stay flat
+// as N grows (each kernel is looked up by name, never by a scan).
+void BM_CompareKernels(benchmark::State& state) {
+  const int kernels = static_cast<int>(state.range(0));
+  auto make = [kernels](double factor) {
+    Results r;
+    r.run.suite = "trace";
+    r.run.run_id = factor == 1 ? "base" : "cur";
+    WorkloadResult w;
+    w.name = "gpu0";
+    w.kind = "trace";
+    w.backend = "ingest";
+    w.rounds = {{1.0 * factor}};
+    for (int i = 0; i < kernels; ++i) {
+      KernelResult k;
+      k.name = "void kernel_" + std::to_string(i) + "<float, 128>(float const*, float*, int)";
+      k.count = 3;
+      const double d = 1e-5 * (1 + i % 17) * factor;
+      k.durations_s = {d, d * 1.01, d * 0.99};
+      k.total_s = 3 * d;
+      w.kernels.push_back(std::move(k));
+    }
+    r.workloads.push_back(std::move(w));
+    return r;
+  };
+  std::vector<Results> base{make(1.0)};
+  const Results cur = make(1.02);
+  CompareOptions options;
+  options.today = "2026-11-22";
+  const Policy policy = DefaultPolicy();
+  for (auto _ : state) {
+    Verdicts v = Compare(base, cur, policy, options);
+    benchmark::DoNotOptimize(v.metrics.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kernels);
+}
+BENCHMARK(BM_CompareKernels)->Arg(3000)->Arg(30000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gpugate

@@ -18,6 +18,7 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <string_view>
 #include <utility>
 
 #include "compare/environment_check.h"
@@ -872,10 +873,17 @@ class Comparer {
   // run's summary against the runs' (docs/kernels.md).
   void CompareKernels(const WorkloadResult& w, const WorkloadResult& ref,
                       const std::vector<std::pair<int, const WorkloadResult*>>& history) {
-    auto find = [](const WorkloadResult& x, const std::string& name) -> const KernelResult* {
-      for (const auto& k : x.kernels)
-        if (k.name == name) return &k;
-      return nullptr;
+    // Kernels by name, one index per run: a trace may hold 100,000 kernels,
+    // and a scan per lookup made the comparison quadratic.
+    std::map<const WorkloadResult*, std::unordered_map<std::string_view, const KernelResult*>> indexes;
+    auto find = [&indexes](const WorkloadResult& x, const std::string& name) -> const KernelResult* {
+      auto [it, fresh] = indexes.try_emplace(&x);
+      if (fresh) {
+        it->second.reserve(x.kernels.size());
+        for (const auto& k : x.kernels) it->second.emplace(k.name, &k);  // the first of a name, as before
+      }
+      auto found = it->second.find(name);
+      return found == it->second.end() ? nullptr : found->second;
     };
     // Static kernels are not launched: only kernels that appear or vanish
     // are verdicts; their resources are the rules' (kernel.base_*).

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include "cli/progress.h"
 #include "report/github.h"
@@ -64,9 +66,11 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
   options.hostname = HostName();
   options.verbose = vm.count("verbose") > 0;
 
-  // File reports first, so a console on a closed pipe cannot lose them.
+  // File reports first, so a console on a closed pipe cannot lose them; all
+  // or none: a report that could not be written leaves no other saying pass.
   static const char* kFileFormats[] = {"junit", "markdown", "json", "html"};
   bool console_taken = false;
+  std::vector<std::pair<std::string, std::string>> files;
   for (const char* name : kFileFormats) {
     if (!vm.count(name)) continue;
     const ReportFormat* format = FindReportFormat(name);
@@ -74,10 +78,10 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     const std::string path = vm[name].as<std::string>();
     ReportOptions file_options = options;
     file_options.color = false;
-    if (Status st = WriteFileAtomic(path, format->render(verdicts, file_options)); !st.ok())
-      return st;
+    files.emplace_back(path, format->render(verdicts, file_options));
     console_taken |= IsStdoutPath(path);
   }
+  if (Status st = WriteFilesAtomic(files); !st.ok()) return st;
   if (!quiet && !console_taken) {
     const ReportFormat* console = FindReportFormat("console");
     GPUGATE_CHECK(console != nullptr);

@@ -37,6 +37,11 @@ class Fd {
   ~Fd() { Reset(); }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(other.Release()) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) Reset(other.Release());
+    return *this;
+  }
   int get() const { return fd_; }
   int Release() {
     int fd = fd_;
@@ -141,31 +146,54 @@ Result<int> CreateLockedTemp(const std::string& target, const std::string& shown
   return ToolError(shown + ": cannot create temporary file: it keeps disappearing");
 }
 
-/// The atomic replacement of a regular (or new) file `target`.
-Status ReplaceAtomically(const std::string& target, const std::string& shown, std::string_view bytes) {
+/// A complete temp file beside its target, locked until renamed or removed.
+struct StagedFile {
+  std::string target, shown, tmp;
+  Fd fd;
+};
+
+/// Writes `bytes` into a temp file beside `target`, with the old file's
+/// owner and mode, synced; nothing is replaced yet.
+Result<StagedFile> Stage(const std::string& target, const std::string& shown, std::string_view bytes) {
   RemoveStaleTempFiles(target);
   struct stat old {};
   const bool existed = ::stat(target.c_str(), &old) == 0;
-  std::string tmp;
-  Result<int> created = CreateLockedTemp(target, shown, tmp);
+  StagedFile s{target, shown, "", Fd(-1)};
+  Result<int> created = CreateLockedTemp(target, shown, s.tmp);
   if (!created.ok()) return created.error();
-  Fd fd(*created);
-  auto fail = [&](const std::string& what, int err) -> Status {
-    ::unlink(tmp.c_str());  // while still locked: nobody else touches it
+  s.fd = Fd(*created);
+  auto fail = [&](const std::string& what, int err) -> Error {
+    ::unlink(s.tmp.c_str());  // while still locked: nobody else touches it
     return ToolError(shown + ": " + what + ": " + Reason(err));
   };
-  if (int err = WriteAll(fd.get(), bytes); err != 0) return fail("write failed", err);
-  if (::fsync(fd.get()) != 0) return fail("write failed (fsync)", errno);
+  if (int err = WriteAll(s.fd.get(), bytes); err != 0) return fail("write failed", err);
+  if (::fsync(s.fd.get()) != 0) return fail("write failed (fsync)", errno);
   // mkstemp creates 0600: keep the old file's owner (where allowed) and
   // mode; new files are 0644.
-  if (existed && ::fchown(fd.get(), old.st_uid, old.st_gid) != 0) {
+  if (existed && ::fchown(s.fd.get(), old.st_uid, old.st_gid) != 0) {
     // Not root: the file becomes ours, as any rewrite would make it.
   }
-  ::fchmod(fd.get(), existed ? (old.st_mode & 07777) : 0644);
-  if (::rename(tmp.c_str(), target.c_str()) != 0) return fail("cannot rename into place", errno);
-  Fd dir(::open(DirName(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  ::fchmod(s.fd.get(), existed ? (old.st_mode & 07777) : 0644);
+  return s;
+}
+
+/// Renames a staged file into place.
+Status Commit(StagedFile& s) {
+  if (::rename(s.tmp.c_str(), s.target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(s.tmp.c_str());
+    return ToolError(s.shown + ": cannot rename into place: " + Reason(err));
+  }
+  Fd dir(::open(DirName(s.target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.get() >= 0) ::fsync(dir.get());
   return Status::Ok();  // the temp's lock goes with its descriptor
+}
+
+/// The atomic replacement of a regular (or new) file `target`.
+Status ReplaceAtomically(const std::string& target, const std::string& shown, std::string_view bytes) {
+  Result<StagedFile> staged = Stage(target, shown, bytes);
+  if (!staged.ok()) return staged.error();
+  return Commit(*staged);
 }
 
 }  // namespace
@@ -223,6 +251,35 @@ Status WriteFileAtomic(const std::string& path, std::string_view bytes) {
     if (!S_ISREG(st.st_mode)) return WriteInPlace(path, path, bytes);
   }
   return ReplaceAtomically(ResolveFinalSymlinks(path), path, bytes);
+}
+
+Status WriteFilesAtomic(const std::vector<std::pair<std::string, std::string>>& files) {
+  // Every regular file is written to its temp first; only when all are
+  // complete are they renamed into place, then the streams and devices get
+  // theirs. A failure before the renames leaves every old file as it was.
+  std::vector<StagedFile> staged;
+  std::vector<const std::pair<std::string, std::string>*> in_place;
+  for (const auto& file : files) {
+    const std::string& path = file.first;
+    struct stat st {};
+    const bool special = IsStdoutPath(path) || IsStderrPath(path) ||
+                         (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+    if (special || path.empty() || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) {
+      in_place.push_back(&file);  // WriteFileAtomic writes or refuses it below
+      continue;
+    }
+    Result<StagedFile> s = Stage(ResolveFinalSymlinks(path), path, file.second);
+    if (!s.ok()) {
+      for (StagedFile& done : staged) ::unlink(done.tmp.c_str());
+      return s.error();
+    }
+    staged.push_back(std::move(*s));
+  }
+  for (StagedFile& s : staged)
+    if (Status st = Commit(s); !st.ok()) return st;
+  for (const auto* file : in_place)
+    if (Status st = WriteFileAtomic(file->first, file->second); !st.ok()) return st;
+  return Status::Ok();
 }
 
 Status AppendToFileLocked(const std::string& path, std::string_view bytes, const std::string& what,

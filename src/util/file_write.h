@@ -17,6 +17,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "util/result.h"
 
@@ -25,6 +27,13 @@ namespace gpugate {
 /// Writes `bytes` to `path` as described above. Errors are ToolErrors (exit 3)
 /// that start with the path.
 Status WriteFileAtomic(const std::string& path, std::string_view bytes);
+
+/// Writes several files as one: each regular file (path, bytes) goes to a
+/// temp file beside it, and only when every one is complete are they renamed
+/// into place; then standard output and devices are written. A failure
+/// before the renames (disk full, a file size limit) replaces none of them:
+/// no report is left saying what the others could not.
+Status WriteFilesAtomic(const std::vector<std::pair<std::string, std::string>>& files);
 
 /// Appends `bytes` to `path` (created 0644 when missing) under an exclusive
 /// flock on it, so appenders that lock do not interleave

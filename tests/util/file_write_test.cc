@@ -62,6 +62,22 @@ TEST_F(FileWriteTest, ReplacesARegularFileKeepingItsModeAndLeavesNoTemp) {
   EXPECT_EQ(st.st_mode & 07777, 0644u);
 }
 
+// Reports are written as one: when one cannot be written, none is replaced,
+// so no report is left saying pass while the command fails.
+TEST_F(FileWriteTest, SeveralFilesAreAllOrNothing) {
+  ASSERT_TRUE(WriteFileAtomic(P("a.md"), "old a").ok());
+  ASSERT_TRUE(WriteFileAtomic(P("c.json"), "old c").ok());
+  Status st = WriteFilesAtomic({{P("a.md"), "new a"}, {P("no/such/b.html"), "new b"}, {P("c.json"), "new c"}});
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ExitCode::kToolError);
+  EXPECT_EQ(testing::ReadAll(P("a.md")), "old a");
+  EXPECT_EQ(testing::ReadAll(P("c.json")), "old c");
+  EXPECT_EQ(Entries(), (std::set<std::string>{"a.md", "c.json"}));  // no temp left
+  ASSERT_TRUE(WriteFilesAtomic({{P("a.md"), "new a"}, {P("b.html"), "new b"}, {"/dev/null", "x"}}).ok());
+  EXPECT_EQ(testing::ReadAll(P("a.md")), "new a");
+  EXPECT_EQ(testing::ReadAll(P("b.html")), "new b");
+}
+
 TEST_F(FileWriteTest, FollowsSymlinksAndKeepsThem) {
   stdfs::create_directory(P("real"));
   testing::WriteAll(P("real/target.json"), "old");

@@ -111,8 +111,16 @@ int Update(const CommandSpec& self, const Args& args) {
                                   std::to_string(keep)));
   const double lock_timeout = vm["lock-timeout"].as<double>();
   if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
-  Result<Results> run = LoadRun(vm["results"].as<std::string>(), IngestOptionsFrom(vm));
-  if (!run.ok()) return ReportError(run.error());
+  const std::string results_path = vm["results"].as<std::string>();
+  Result<std::vector<Results>> runs = LoadRuns(results_path, IngestOptionsFrom(vm));
+  if (!runs.ok()) return ReportError(runs.error());
+  // A history holds many runs: taking its newest would drop the others
+  // without a word.
+  if (runs->size() > 1)
+    return ReportError(InputError(results_path + ": a baseline history of " + std::to_string(runs->size()) +
+                                  " runs, not the results of one run; give one run's results "
+                                  "(gpugate run -o FILE), or copy the history file to start another"));
+  Result<Results> run = std::move(runs->back());
   if (env_key) run->run.env.runner_class = env_key;
 
   std::string path = vm["baseline"].as<std::string>();

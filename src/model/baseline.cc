@@ -432,8 +432,8 @@ Status WriteBaselineFile(const std::string& path, const Baseline& baseline) {
   Result<int64_t> limit = MaxInputBytes(InputKind::kData);
   if (!limit.ok()) return limit.error();
   if (static_cast<int64_t>(text.size()) > *limit)
-    return InputError(path + ": the history would take " + std::to_string(text.size() >> 20) +
-                      " MiB with " + std::to_string(baseline.runs.size()) + " runs, beyond " +
+    return InputError(path + ": the history would take " + FormatBytes(static_cast<int64_t>(text.size())) +
+                      " with " + std::to_string(baseline.runs.size()) + " runs, beyond " +
                       InputLimitText(*limit) +
                       ", so every command that reads it (update, prune, show, gate, compare) would "
                       "refuse it; keep fewer runs (--keep) or record fewer samples per run. The file "
@@ -451,6 +451,9 @@ int PruneBaseline(Baseline& baseline, int keep) {
 
 Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env) {
   if (keep < 1) return InputError("--keep must be at least 1, got " + std::to_string(keep));
+  if (run.run.shard && run.run.shard->rfind("partial:", 0) == 0)
+    return InputError("results are a partial merge (" + *run.run.shard + ") of run '" + run.run.run_id +
+                      "': a baseline takes whole runs; merge every shard (without --allow-partial)");
   if (run.run.shard && !run.run.shard->empty())
     return InputError("results are shard " + *run.run.shard + " of run '" + run.run.run_id +
                       "'; join the shards with 'gpugate merge' before updating a baseline");
@@ -460,15 +463,20 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
   // A run that measured nothing (every workload skipped or failed: a GPU
   // suite on a runner without a device, a broken build) would take a slot of
   // the history and push out a run that did measure.
-  int skipped = 0, failed = 0;
+  int skipped = 0, failed = 0, empty = 0;
   for (const WorkloadResult& w : run.workloads) {
     skipped += w.status == WorkloadStatus::kSkipped;
     failed += w.status == WorkloadStatus::kFailed;
+    // "ok" without a sample or a kernel measured nothing either.
+    const bool no_sample = std::all_of(w.rounds.begin(), w.rounds.end(),
+                                       [](const std::vector<double>& r) { return r.empty(); });
+    empty += w.status == WorkloadStatus::kOk && no_sample && w.kernels.empty();
   }
-  if (skipped + failed == static_cast<int>(run.workloads.size()))
+  if (skipped + failed + empty == static_cast<int>(run.workloads.size()))
     return InputError("results of run '" + run.run.run_id + "' measured no workload (" +
-                      std::to_string(skipped) + " skipped, " + std::to_string(failed) +
-                      " failed): nothing to add to the history, which is left unchanged");
+                      std::to_string(skipped) + " skipped, " + std::to_string(failed) + " failed" +
+                      (empty ? ", " + std::to_string(empty) + " without a sample" : std::string()) +
+                      "): nothing to add to the history, which is left unchanged");
   for (const auto& old : baseline.runs)
     if (old.run.run_id == run.run.run_id)
       return InputError("run '" + run.run.run_id + "' is already in the baseline");

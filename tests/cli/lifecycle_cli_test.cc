@@ -3,6 +3,7 @@
 // synthetic backend (A/A passes, a 30% slowdown fails with exit 1).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,12 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   ASSERT_EQ(hist.exit_code, 0) << hist.err;
   EXPECT_NE(hist.out.find("0 of 4 workload(s) with step changes"), std::string::npos) << hist.out;
   EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"gpugate/history/v1\""), std::string::npos);
+  // A history is not one run's results: its newest run alone would be taken.
+  auto from_history = Run({"baseline", "update", "--results", path, "--baseline", "copy.json"});
+  EXPECT_EQ(from_history.exit_code, 2);
+  EXPECT_NE(from_history.err.find("a baseline history of 6 runs, not the results of one run"), std::string::npos)
+      << from_history.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/copy.json"));
   auto prune = Run({"baseline", "prune", path, "--keep", "2"});
   ASSERT_EQ(prune.exit_code, 0) << prune.err;
   EXPECT_NE(prune.out.find("4 run(s) dropped, 2 kept"), std::string::npos) << prune.out;

@@ -185,6 +185,12 @@ TEST(BaselineTest, RefusesShardsOtherSuitesAndDuplicates) {
   Status st = AppendRun(b, shard, 5, false);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("gpugate merge"), std::string::npos);
+  // A partial merge was merged already: what is missing is a shard.
+  shard.run.shard = "partial:1,2/3";
+  st = AppendRun(b, shard, 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("a partial merge (partial:1,2/3)"), std::string::npos) << st.error().message;
+  EXPECT_NE(st.error().message.find("without --allow-partial"), std::string::npos) << st.error().message;
   Results empty_shard = MakeRun("r3");
   empty_shard.run.shard = "";  // `gpugate run` without --shard
   EXPECT_TRUE(AppendRun(b, empty_shard, 5, false).ok());
@@ -217,6 +223,14 @@ TEST(BaselineTest, RefusesARunThatMeasuredNothing) {
   EXPECT_EQ(b.runs[0].run.run_id, "r1");
   Results empty = MakeRun("r4", 0);
   EXPECT_FALSE(AppendRun(b, empty, 2, false).ok());
+  // "ok" without a sample measured nothing either.
+  Results no_samples = MakeRun("r6", 2);
+  for (WorkloadResult& w : no_samples.workloads) w.rounds = {{}};
+  Status bare = AppendRun(b, no_samples, 2, false);
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.error().message,
+            "results of run 'r6' measured no workload (0 skipped, 0 failed, 2 without a sample): nothing to "
+            "add to the history, which is left unchanged");
   Results one = MakeRun("r5", 3);
   one.workloads[0].status = WorkloadStatus::kSkipped;
   one.workloads[1].status = WorkloadStatus::kFailed;

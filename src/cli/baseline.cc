@@ -134,7 +134,7 @@ int Update(const CommandSpec& self, const Args& args) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
     Result<Baseline> read = ReadBaselineFile(path);
-    if (!read.ok()) return ReportError(read.error().WithContext("while loading baseline '" + path + "'"));
+    if (!read.ok()) return ReportError(read.error());  // its message starts with the file
     baseline = std::move(read).value();
   }
   const size_t before = baseline.runs.size();

@@ -145,8 +145,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     baseline->push_back(std::move(empty));
   } else {
     baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
-    if (!baseline.ok())
-      return ReportError(baseline.error().WithContext("while loading the baseline"));
+    if (!baseline.ok()) return ReportError(baseline.error());  // FILE:LINE:COL first, as every input error
     // gpugate's own results name their suite: another suite's baseline
     // (a wrong path) would compare nothing and read as new and removed
     // workloads. `baseline update` refuses it the same way.

@@ -3,6 +3,7 @@
 // (<suite>/<runner class>.json, as `baseline update` keeps them); each file
 // is one history. Every page is written atomically.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
@@ -40,6 +41,15 @@ Result<std::vector<std::string>> BaselineFiles(const std::string& path) {
   return files;
 }
 
+/// Whether the file's first bytes name the baseline schema.
+bool ClaimsToBeBaseline(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head.find("\"gpugate/baseline/") != std::string::npos;
+}
+
 }  // namespace
 
 int DashboardCommand(const CommandSpec& self, const Args& args) {
@@ -74,8 +84,10 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
     for (const std::string& f : *files) {
       Result<Baseline> b = ReadBaselineFile(f);
       if (!b.ok()) {
-        // In a folder, JSON that is not a baseline (results, reports) is skipped, said once.
-        if (folder) {
+        // In a folder, JSON that is not a baseline (results, reports) is
+        // skipped, said once; a history that is broken (cut short, a bad
+        // sample) is an error: a site without it would hide a suite.
+        if (folder && !ClaimsToBeBaseline(f)) {
           ReportWarning("skipped " + f + ": not a baseline history (" + b.error().message + ")");
           continue;
         }

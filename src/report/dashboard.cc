@@ -134,10 +134,16 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
            " baseline histor" + (inputs.size() == 1 ? "y" : "ies") + ", metric " + EscapeHtml(options.metric) +
            "; change points by E-divisive means (alpha " + FormatPValue(options.change_points.alpha) + ").</p>\n";
   index += "<table><thead><tr><th>Suite</th><th>Runner class</th><th>Runs</th><th>Latest run</th><th>Workloads</th>"
-           "<th>With a step</th></tr></thead><tbody>\n";
+           "<th>With a step</th><th>File</th></tr></thead><tbody>\n";
+  // One suite and runner class from two folders (two branches' baselines):
+  // each gets pages of its own, told apart by its file.
+  std::map<std::pair<std::string, std::string>, int> pairs;
+  for (const DashboardInput& in : inputs) ++pairs[{in.baseline.suite, in.runner_class}];
   for (const DashboardInput& in : inputs) {
     const Baseline b = Bounded(in.baseline);
-    const std::string dir = PathPart(b.suite) + "/" + PathPart(in.runner_class) + "/";
+    const bool shared = pairs[{in.baseline.suite, in.runner_class}] > 1;
+    const std::string dir = PathPart(b.suite) + "/" +
+                            (shared ? PathPart(in.runner_class + " " + in.source) : PathPart(in.runner_class)) + "/";
     const std::string suite_title = b.suite + " on " + in.runner_class;
     std::vector<WorkloadHistory> hs = BuildHistories(b, options.metric, {}, options.change_points);
     const size_t all = hs.size();
@@ -187,7 +193,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
     index += "<tr><td>" + EscapeHtml(b.suite) + "</td><td><a href=\"" + EscapeHtml(dir + "index.html") + "\">" +
              EscapeHtml(in.runner_class) + "</a></td><td class=\"num\">" + std::to_string(in.baseline.runs.size()) +
              "</td><td>" + EscapeHtml(latest) + "</td><td class=\"num\">" + std::to_string(all) + "</td><td class=\"num\">" +
-             std::to_string(stepped) + "</td></tr>\n";
+             std::to_string(stepped) + "</td><td>" + EscapeHtml(in.source) + "</td></tr>\n";
   }
   index += "</tbody></table>\n</body>\n</html>\n";
   files["index.html"] = std::move(index);

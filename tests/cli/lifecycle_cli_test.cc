@@ -80,6 +80,28 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   EXPECT_EQ(Run({"history", "r1.json"}).exit_code, 2);  // a results file is not a history
 }
 
+// A folder may hold other JSON (results, reports): skipped with a warning.
+// A broken history is an error: a site without it would hide its suite.
+TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {
+  for (int i = 1; i <= 3; ++i) {
+    const std::string r = "r" + std::to_string(i) + ".json";
+    ASSERT_EQ(Run({"run", "same.yaml", "-o", r, "-q", "--seed", std::to_string(i)}).exit_code, 0);
+    ASSERT_EQ(Run({"baseline", "update", "--results", r, "--baseline", "bl/life/ci.json"}).exit_code, 0);
+  }
+  std::filesystem::copy_file(dir_ + "/r1.json", dir_ + "/bl/life/results.json");
+  auto skipped = Run({"dashboard", "bl", "-o", "site"});
+  EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_NE(skipped.err.find("skipped bl/life/results.json: not a baseline history"), std::string::npos)
+      << skipped.err;
+  const std::string history = testing::ReadAll(dir_ + "/bl/life/ci.json");
+  testing::WriteAll(dir_ + "/bl/life/cut.json", history.substr(0, history.size() / 2));
+  std::filesystem::remove_all(dir_ + "/site");
+  auto broken = Run({"dashboard", "bl", "-o", "site"});
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(broken.err.find("gpugate: error: bl/life/cut.json:"), std::string::npos) << broken.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/site/index.html"));
+}
+
 TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
   for (int i = 1; i <= 3; ++i) {
     std::string r = "r" + std::to_string(i) + ".json";

@@ -91,6 +91,27 @@ TEST(Dashboard, NamesThatSlugAlikeGetPagesOfTheirOwn) {
   EXPECT_EQ(ab.size(), 2u);
 }
 
+// Two branches' baselines hold the same suite and runner class: each keeps
+// pages of its own, and the index tells them apart by their file.
+TEST(Dashboard, OneSuiteAndClassFromTwoFilesKeepsBoth) {
+  DashboardInput main = History(6, "x"), release = History(3, "x");
+  main.source = "br/main/suite/ci.json";
+  release.source = "br/release/suite/ci.json";
+  const auto files = RenderDashboard({main, release}, {});
+  std::vector<std::string> class_pages;
+  for (const auto& [path, html] : files)
+    if (path != "index.html" && path.ends_with("/index.html")) class_pages.push_back(path);
+  ASSERT_EQ(class_pages.size(), 2u);
+  EXPECT_NE(class_pages[0], class_pages[1]);
+  const std::string& index = files.at("index.html");
+  EXPECT_NE(index.find("br/main/suite/ci.json"), std::string::npos);
+  EXPECT_NE(index.find("br/release/suite/ci.json"), std::string::npos);
+  EXPECT_EQ(files.size(), 1u + 2 * (1 + 5));  // index, and per history its page and 5 workloads
+  // One history alone keeps the plain path (links do not move).
+  const auto alone = RenderDashboard({main}, {});
+  EXPECT_TRUE(alone.count(class_pages[0]) == 0 && alone.count(class_pages[1]) == 0);
+}
+
 TEST(Dashboard, ShortHistoriesSaySoAndLongOnesAreBounded) {
   auto files = RenderDashboard({History(4, kHostile)}, {});
   EXPECT_NE(PageOf(files, "slow-").find("Too few runs to test"), std::string::npos);

@@ -33,7 +33,7 @@ int InspectCommand(const CommandSpec& self, const Args& args) {
     if (!text.ok()) return ReportError(text.error());
     Result<std::vector<PtxasKernel>> log = ParsePtxasLog(*text, log_path);
     if (!log.ok()) return ReportError(log.error());
-    AddPtxasLog(&*report, *log, log_path);
+    if (Status st = AddPtxasLog(&*report, *log, log_path); !st.ok()) return ReportError(st.error());
   }
   const bool json_to_stdout = vm.count("json") && IsStdoutPath(vm["json"].as<std::string>());
   if (!json_to_stdout) std::cout << RenderInspectTable(*report) << std::flush;

@@ -127,7 +127,7 @@ WorkloadResult RunStaticWorkload(const WorkloadSpec& spec) {
     if (!text.ok()) return Failed(spec, "ptxas_log: " + text.error().message);
     Result<std::vector<PtxasKernel>> log = ParsePtxasLog(*text, spec.ptxas_log);
     if (!log.ok()) return Failed(spec, log.error().message);
-    AddPtxasLog(&*report, *log, spec.ptxas_log);
+    if (Status st = AddPtxasLog(&*report, *log, spec.ptxas_log); !st.ok()) return Failed(spec, st.error().message);
   }
   return StaticWorkloadResult(spec, *report);
 }

@@ -4,6 +4,7 @@
 #include "static/inspect.h"
 
 #include <algorithm>
+#include <map>
 
 #include "static/ar_archive.h"
 #include "static/elf.h"
@@ -143,8 +144,17 @@ void AddOccupancy(InspectReport* report) {
   }
 }
 
-void AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name) {
+Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name) {
   for (InspectedCubin& c : report->cubins) c.extras.resize(c.cubin.kernels.size());
+  size_t kernels = 0, entries = 0;
+  for (const InspectedCubin& c : report->cubins) kernels += c.cubin.kernels.size();
+  for (const PtxasKernel& p : log) entries += p.entry;
+  // A log with no record (empty, binary, UTF-16 from a shell redirect) would
+  // leave every spill unknown and the gate on spills silently off.
+  if (entries == 0 && kernels > 0)
+    return InputError(log_name + ": no ptxas resource lines ('ptxas info : Used N registers ...') in it; give the "
+                                 "-Xptxas -v (or --resource-usage) output of this build, as UTF-8 text");
+  std::map<std::pair<const InspectedCubin*, size_t>, const PtxasKernel*> matched;
   for (const PtxasKernel& p : log) {
     if (!p.entry) continue;
     bool found = false;
@@ -152,9 +162,32 @@ void AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, con
       for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
         const KernelInfo& k = c.cubin.kernels[i];
         if (k.name != p.name || (p.sm != 0 && p.sm != k.arch)) continue;
-        c.extras[i].spill_stores = p.spill_stores;
-        c.extras[i].spill_loads = p.spill_loads;
         found = true;
+        const std::string where = log_name + ":" + std::to_string(p.line);
+        const std::string what = "the log's kernel '" + p.name + "' for sm_" + std::to_string(k.arch);
+        // The same name and arch with other registers: another build's log.
+        if (k.registers && p.registers != *k.registers) {
+          report->notes.push_back({where, what + " uses " + std::to_string(p.registers) + " registers, the binary's " +
+                                              std::to_string(*k.registers) +
+                                              " (a log of another build?); its spills are not used"});
+          continue;
+        }
+        KernelExtras& x = c.extras[i];
+        auto [first, fresh] = matched.try_emplace({&c, i}, &p);
+        if (!fresh && (first->second->spill_stores != p.spill_stores || first->second->spill_loads != p.spill_loads)) {
+          // Two records that disagree: the larger spills are kept, so a
+          // spill is never hidden, and the note says so.
+          report->notes.push_back({where, what + " has another record at line " + std::to_string(first->second->line) +
+                                              " with other spills (" + std::to_string(first->second->spill_stores) + "/" +
+                                              std::to_string(first->second->spill_loads) + " vs " +
+                                              std::to_string(p.spill_stores) + "/" + std::to_string(p.spill_loads) +
+                                              " bytes stored/loaded); the larger are used"});
+          x.spill_stores = std::max(*x.spill_stores, p.spill_stores);
+          x.spill_loads = std::max(*x.spill_loads, p.spill_loads);
+          continue;
+        }
+        x.spill_stores = p.spill_stores;
+        x.spill_loads = p.spill_loads;
       }
     if (!found)
       report->notes.push_back({log_name + ":" + std::to_string(p.line),
@@ -162,6 +195,7 @@ void AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, con
                                    (p.sm ? " for sm_" + std::to_string(p.sm) : std::string()) +
                                    " is not in this file (built from other sources or flags?)"});
   }
+  return Status::Ok();
 }
 
 Result<InspectReport> InspectFile(const std::string& path) {

@@ -64,7 +64,11 @@ void AddOccupancy(InspectReport* report);
 
 /// Adds spill stores and loads from a ptxas -v / --resource-usage log to the
 /// kernels of the same name and arch (a log without an arch matches every
-/// arch). Log entries no cubin holds become notes.
-void AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name);
+/// arch). Log entries no cubin holds become notes, and so do a record whose
+/// registers differ from the binary's (another build's log: its spills are
+/// not used) and two records of one kernel that disagree (the larger spills
+/// are used). A log without any kernel record is an input error when the
+/// file has kernels.
+Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name);
 
 }  // namespace gpugate

@@ -6,6 +6,7 @@
 
 #include "static/inspect.h"
 #include "util/fs.h"
+#include "cli/run_binary.h"
 
 namespace gpugate {
 namespace {
@@ -20,7 +21,10 @@ InspectReport InspectWithLog(const std::string& binary, const std::string& log_p
   EXPECT_TRUE(text.ok());
   Result<std::vector<PtxasKernel>> log = ParsePtxasLog(text.ok() ? *text : "", log_path);
   EXPECT_TRUE(log.ok()) << (log.ok() ? "" : log.error().message);
-  if (log.ok()) AddPtxasLog(&*r, *log, log_path);
+  if (log.ok()) {
+    Status st = AddPtxasLog(&*r, *log, log_path);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
+  }
   AddOccupancy(&*r);
   return std::move(r).value();
 }
@@ -46,6 +50,51 @@ TEST(InspectExtras, ALogOfAnotherBuildIsANoteNotASilentMatch) {
   bool noted = false;
   for (const InspectNote& n : r.notes) noted = noted || n.message.find("is not in this file") != std::string::npos;
   EXPECT_TRUE(noted);
+}
+
+// The same names with other registers: another build's log. Two records of
+// one kernel that disagree: the larger spills, said. No record at all: an
+// error, not a spill column that silently vanishes.
+TEST(InspectExtras, LogsThatCannotBeThisBuildsAreSaid) {
+  Result<InspectReport> r = InspectFile(Data("small_sm90.cubin"));
+  ASSERT_TRUE(r.ok());
+  const std::string good = testing::ReadAll(Data("small_sm90.ptxas.txt"));
+  std::string other = good;
+  other.replace(other.find("Used 12 registers"), 17, "Used 99 registers");
+  Result<std::vector<PtxasKernel>> other_log = ParsePtxasLog(other, "other.log");
+  ASSERT_TRUE(other_log.ok());
+  InspectReport a = *r;
+  ASSERT_TRUE(AddPtxasLog(&a, *other_log, "other.log").ok());
+  std::string notes;
+  for (const InspectNote& n : a.notes) notes += n.source + ": " + n.message + "\n";
+  EXPECT_NE(notes.find("'plain_add' for sm_90 uses 99 registers, the binary's 12 (a log of another build?)"),
+            std::string::npos)
+      << notes;
+  for (size_t i = 0; i < a.cubins[0].cubin.kernels.size(); ++i) {
+    if (a.cubins[0].cubin.kernels[i].name == "plain_add") {
+      EXPECT_FALSE(a.cubins[0].extras[i].spill_stores.has_value());
+    }
+  }
+
+  std::string twice = good + good;
+  const size_t second = twice.find("0 bytes spill stores", good.size());
+  twice.replace(second, 20, "40 bytes spill stores");
+  Result<std::vector<PtxasKernel>> twice_log = ParsePtxasLog(twice, "twice.log");
+  ASSERT_TRUE(twice_log.ok());
+  InspectReport b = *r;
+  ASSERT_TRUE(AddPtxasLog(&b, *twice_log, "twice.log").ok());
+  notes.clear();
+  for (const InspectNote& n : b.notes) notes += n.message + "\n";
+  EXPECT_NE(notes.find("has another record at line"), std::string::npos) << notes;
+  int64_t most = 0;
+  for (const KernelExtras& x : b.cubins[0].extras) most = std::max(most, x.spill_stores.value_or(-1));
+  EXPECT_EQ(most, 40);
+
+  InspectReport c = *r;
+  Status none = AddPtxasLog(&c, {}, "empty.log");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, ExitCode::kInputError);
+  EXPECT_NE(none.error().message.find("empty.log: no ptxas resource lines"), std::string::npos);
 }
 
 TEST(InspectExtras, OccupancyPerKernelOrItsReason) {

@@ -153,6 +153,8 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   }
   // A file cut short before the keys that tell its format: say where it ends.
   std::string what = ": unrecognised input";
+  if (std::optional<std::string> wide = WideEncodingText(whole ? *whole : *head))
+    return InputError(path + ": " + *wide);
   if (whole || head->size() < kSniffBytes) {
     if (auto at = JsonCutShortAt(whole ? *whole : *head))
       what = ":" + std::to_string(at->first) + ":" + std::to_string(at->second) +

@@ -26,6 +26,7 @@
 
 #include "util/fs.h"
 #include "util/gzip.h"
+#include "util/json.h"
 #include "util/json_writer.h"
 
 namespace gpugate {
@@ -1661,8 +1662,10 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
       offset = handler.error_offset();
     } else if (ok.Code() == rapidjson::kParseErrorDocumentEmpty) {
       message = stream.Tell() == 0 ? "empty trace file" : "no JSON value (only whitespace)";
+    } else if (const std::optional<std::string> wide = WideEncodingText(BytesAt(origin, *gz, 0, 4)); wide && offset < 4) {
+      message = *wide;
     } else if (const std::string at = BytesAt(origin, *gz, offset, 1); at.size() == 1 && at[0] == '\0') {
-      message = "a NUL byte (\\0), which JSON does not allow";
+      message = kJsonNulByteText;
     } else if (*gz && offset == 0 && BytesAt(origin, *gz, 0, 2) == "\x1f\x8b") {
       message = "gzip data inside gzip data (compressed twice?): decompress it once (gunzip) "
                 "and give the result";

@@ -529,12 +529,31 @@ JsonFault ClassifyJsonFault(std::string_view text, size_t offset, int code) {
 
 std::string JsonFaultText(std::string_view text, size_t offset, int code) {
   const char* words = rapidjson::GetParseError_En(static_cast<rapidjson::ParseErrorCode>(code));
+  if (offset < 4)
+    if (std::optional<std::string> wide = WideEncodingText(text)) return *wide;
   switch (ClassifyJsonFault(text, offset, code)) {
     case JsonFault::kCutShort: return std::string("unexpected end of file (truncated?): ") + words;
-    case JsonFault::kNulByte: return "a NUL byte, which JSON text cannot hold (binary data?)";
+    case JsonFault::kNulByte: return kJsonNulByteText;
     case JsonFault::kSyntax: break;
   }
   return words;
+}
+
+std::optional<std::string> WideEncodingText(std::string_view head) {
+  auto starts = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
+  const char* name = nullptr;
+  using namespace std::string_view_literals;
+  if (starts("\xFF\xFE\0\0"sv)) name = "UTF-32 (little-endian)";
+  else if (starts("\0\0\xFE\xFF"sv)) name = "UTF-32 (big-endian)";
+  else if (starts("\xFF\xFE"sv)) name = "UTF-16 (little-endian)";
+  else if (starts("\xFE\xFF"sv)) name = "UTF-16 (big-endian)";
+  else if (head.size() >= 4 && head[0] != '\0' && head[1] == '\0' && head[2] != '\0' && head[3] == '\0')
+    name = "UTF-16 (little-endian)";
+  else if (head.size() >= 4 && head[0] == '\0' && head[1] != '\0' && head[2] == '\0' && head[3] != '\0')
+    name = "UTF-16 (big-endian)";
+  if (name == nullptr) return std::nullopt;
+  return std::string("text in ") + name + ", not UTF-8: convert it (iconv -f " +
+         (std::string_view(name).substr(0, 6) == "UTF-32" ? "UTF-32" : "UTF-16") + " -t UTF-8 IN > OUT)";
 }
 
 std::optional<std::pair<int, int>> JsonCutShortAt(std::string_view text) {

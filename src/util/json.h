@@ -102,7 +102,11 @@ enum class JsonFault { kSyntax, kCutShort, kNulByte };
 /// `offset` of `text`.
 JsonFault ClassifyJsonFault(std::string_view text, size_t offset, int code);
 
-/// The words for that fault, the one wording of every JSON reader:
+/// The words for a NUL byte in JSON text, in every reader.
+inline constexpr char kJsonNulByteText[] = "a NUL byte, which JSON text cannot hold (binary data?)";
+
+/// The words for that fault, the one wording of every JSON reader (text in
+/// UTF-16 or UTF-32 is named as such, see WideEncodingText):
 /// "unexpected end of file (truncated?): <RapidJSON's words>", the NUL byte,
 /// or RapidJSON's words alone.
 std::string JsonFaultText(std::string_view text, size_t offset, int code);
@@ -111,6 +115,12 @@ std::string JsonFaultText(std::string_view text, size_t offset, int code);
 /// nullopt when it is complete, empty or not JSON at all. For a file whose
 /// format could not be told because it ends early.
 std::optional<std::pair<int, int>> JsonCutShortAt(std::string_view text);
+
+/// When `head` (the first bytes of a file) is JSON text in UTF-16 or UTF-32
+/// (a byte-order mark, or ASCII interleaved with NUL bytes, as a PowerShell
+/// redirect writes it), the words that say so and how to convert it;
+/// nullopt otherwise. JSON readers take UTF-8 only.
+std::optional<std::string> WideEncodingText(std::string_view head);
 
 /// "name:line:col: path: message" for a value in a parsed document.
 Error JsonError(const std::string& name, const JsonValue& at, const std::string& path,

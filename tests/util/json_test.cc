@@ -388,5 +388,20 @@ TEST(JsonError, FormatsNameLineColumnPathMessage) {
   EXPECT_EQ(JsonError("r.json", root, "", "not results").message, "r.json:1:1: not results");
 }
 
+TEST(JsonTest, WideEncodingsAreNamed) {
+  using namespace std::string_view_literals;
+  EXPECT_EQ(WideEncodingText("\xFF\xFE{\0\"\0"sv),
+            "text in UTF-16 (little-endian), not UTF-8: convert it (iconv -f UTF-16 -t UTF-8 IN > OUT)");
+  EXPECT_EQ(WideEncodingText("{\0\"\0b\0"sv)->substr(0, 30), "text in UTF-16 (little-endian)");
+  EXPECT_EQ(WideEncodingText("\0{\0\""sv)->substr(0, 27), "text in UTF-16 (big-endian)");
+  EXPECT_EQ(WideEncodingText("\xFF\xFE\0\0{\0\0\0"sv)->substr(0, 30), "text in UTF-32 (little-endian)");
+  EXPECT_FALSE(WideEncodingText("{\"a\": 1}"));
+  EXPECT_FALSE(WideEncodingText(""));
+  EXPECT_FALSE(WideEncodingText("\xEF\xBB\xBF{}"));  // a UTF-8 BOM is UTF-8
+  // Every reader's fault text says it.
+  const std::string u16("\xFF\xFE{\0}\0", 6);
+  EXPECT_EQ(JsonFaultText(u16, 0, 3).substr(0, 30), "text in UTF-16 (little-endian)");
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -918,6 +918,11 @@ class Handler {
                             " to 1000000, got " + (is_string ? "a string" : std::string(text.substr(0, 40))),
                         text.size() + (is_string ? 2 : 0));
           (rank ? info_.rank : info_.world_size) = static_cast<int64_t>(*v);
+          // Whichever of the two comes second: a rank is below the world size.
+          if (info_.rank && info_.world_size && *info_.rank >= *info_.world_size)
+            return Fail("distributedInfo: rank " + std::to_string(*info_.rank) + " is not below world_size " +
+                            std::to_string(*info_.world_size),
+                        text.size());
         }
         if (dist_key_ == DistKey::kBackend && is_string) info_.distributed_backend.assign(text);
         return true;

@@ -390,6 +390,19 @@ TEST(TraceReaderTest, DevicesNamedByEventsAreCapped) {
   EXPECT_TRUE(ReadTraceFromString(kernels + "]", "k.json", sink).ok());
 }
 
+TEST(TraceReaderTest, ARankBeyondTheWorldSizeIsRefused) {
+  Collect sink;
+  for (const char* text : {"{\"distributedInfo\": {\"rank\": 5, \"world_size\": 2}, \"traceEvents\": []}",
+                           "{\"distributedInfo\": {\"world_size\": 2, \"rank\": 2}, \"traceEvents\": []}"}) {
+    auto r = ReadTraceFromString(text, "r.json", sink);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_NE(r.error().message.find("is not below world_size 2"), std::string::npos) << r.error().message;
+  }
+  EXPECT_TRUE(ReadTraceFromString("{\"distributedInfo\": {\"rank\": 1, \"world_size\": 2}, \"traceEvents\": []}",
+                                  "ok.json", sink)
+                  .ok());
+}
+
 TEST(TraceReaderTest, ANulByteIsNamedWhereverItIs) {
   Collect sink;
   using namespace std::string_literals;

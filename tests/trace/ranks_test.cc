@@ -168,6 +168,7 @@ TEST(RanksTest, ComparesRankByRankWithABaselineJob) {
   }
   RankTraceSpec extra;
   extra.rank = 5;
+  extra.world_size = 6;  // a rank the baseline job did not have
   current.push_back(Summary(extra));
   RanksReport r = AnalyzeRanks(current, base, {});
   ASSERT_EQ(r.deltas.size(), 4u);
@@ -251,6 +252,7 @@ TEST_F(RankFilesTest, DirectoryListsTracesSortedAndRanksComeFromTheTraces) {
   for (int r = 0; r < 5; ++r) {
     RankTraceSpec spec;
     spec.rank = 4 - r;  // file names and ranks in opposite orders
+    spec.world_size = 5;
     Write("trace_" + std::to_string(r) + ".json", spec);
   }
   testing::WriteAll(dir_ + "/notes.txt", "not a trace");
@@ -275,6 +277,7 @@ TEST_F(RankFilesTest, ThreadCountDoesNotChangeTheResult) {
   for (int r = 0; r < 6; ++r) {
     RankTraceSpec spec;
     spec.rank = r;
+    spec.world_size = 6;
     spec.step_us = {200 + 10 * r, 200, 240 - 5 * r};
     spec.compute_us = 50 + r;
     paths.push_back(Write("r" + std::to_string(r) + ".json", spec));

@@ -11,6 +11,7 @@ namespace gpugate {
 namespace {
 
 constexpr uint64_t kHeaderSize = 60;
+constexpr size_t kMaxMemberName = 4096;  // PATH_MAX
 constexpr std::string_view kMagic = "!<arch>\n";
 
 std::string Trim(std::string_view s) {
@@ -75,6 +76,11 @@ Result<std::vector<ArMember>> ParseArArchive(std::string_view data, const std::s
       } else if (!member.empty() && member.back() == '/') {
         member.pop_back();
       }
+      // A member's name is a file's: longer than any path is damage (a BSD
+      // name length that takes the member's whole body).
+      if (member.size() > kMaxMemberName)
+        return BinaryError(name, p, "ar member name of " + std::to_string(member.size()) +
+                                        " bytes, longer than a file name can be");
       members.push_back(ArMember{member, offset, bytes});
     }
     p = start + size + (size & 1);

@@ -2,6 +2,7 @@
 // tests/data/cubins (built by nvcc 13.0, see the README there): every
 // kernel's figures against the ptxas -v report saved beside them, so this
 // runs in the build without CUDA too. Then hostile inputs, table-driven.
+#include "static/ar_archive.h"
 #include "static/inspect.h"
 
 #include <gtest/gtest.h>
@@ -257,6 +258,30 @@ TEST(InspectTest, EveryTruncationIsHandled) {
       }
     }
   }
+}
+
+// An ar header of `name` and `size` bytes (ar's fixed-width text fields).
+std::string ArHeader(const std::string& name, size_t size) {
+  char h[61];
+  std::snprintf(h, sizeof h, "%-16s%-12s%-6s%-6s%-8s%-10zu`\n", name.c_str(), "0", "0", "0", "644", size);
+  return std::string(h, 60);
+}
+
+// A BSD name length that takes the whole member made its body the name: a
+// note line of kilobytes of escaped binary.
+TEST(InspectTest, AnArMemberNameLongerThanAPathIsDamage) {
+  const std::string body(5000, 'x');
+  Result<std::vector<ArMember>> long_name = ParseArArchive("!<arch>\n" + ArHeader("#1/5000", 5000) + body, "l.a");
+  ASSERT_FALSE(long_name.ok());
+  EXPECT_NE(long_name.error().message.find("ar member name of 5000 bytes, longer than a file name can be"),
+            std::string::npos)
+      << long_name.error().message;
+  Result<std::vector<ArMember>> fine =
+      ParseArArchive("!<arch>\n" + ArHeader("#1/8", 12) + std::string("k.cubin\0abcd", 12), "f.a");
+  ASSERT_TRUE(fine.ok()) << fine.error().message;
+  ASSERT_EQ(fine->size(), 1u);
+  EXPECT_EQ((*fine)[0].bytes, "abcd");
+  EXPECT_EQ((*fine)[0].name, std::string("k.cubin\0", 8));
 }
 
 // ---- The command line.

@@ -261,7 +261,7 @@ int Prune(const CommandSpec& self, const Args& args) {
   const std::string path = vm["baseline"].as<std::string>();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    return ReportError(InputError(path + ": cannot open: " + std::strerror(ENOENT)));
+    return ReportError(CannotOpen(path, ENOENT));
   Result<FileLock> lock = LockBaseline(path, lock_timeout);
   if (!lock.ok()) return ReportError(lock.error());
   Result<Baseline> b = ReadBaselineFile(path);

@@ -22,7 +22,7 @@ namespace {
 
 Result<std::string> ReadHead(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return InputError(path + ": cannot open: " + std::strerror(errno));
+  if (f == nullptr) return CannotOpen(path, errno);
   std::string head(kSniffBytes, '\0');
   size_t n = std::fread(head.data(), 1, head.size(), f);
   std::fclose(f);

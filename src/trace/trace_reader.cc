@@ -354,7 +354,7 @@ struct Origin {
     if (path) {
       char magic[2] = {0, 0};
       int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) return InputError(name + ": cannot open: " + std::strerror(errno));
+      if (fd < 0) return CannotOpen(name, errno);
       ssize_t n = ::pread(fd, magic, 2, 0);
       ::close(fd);
       return HasGzipMagic(std::string_view(magic, n == 2 ? 2 : 0));
@@ -366,7 +366,7 @@ struct Origin {
     std::unique_ptr<ByteSource> raw;
     if (path) {
       int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) return InputError(name + ": cannot open: " + std::strerror(errno));
+      if (fd < 0) return CannotOpen(name, errno);
       ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
       raw = std::make_unique<FileSource>(fd, limit);
     } else {

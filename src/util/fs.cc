@@ -147,12 +147,18 @@ bool ReadStream(int fd, size_t limit, std::string* out, bool* too_large) {
 
 }  // namespace
 
+Error CannotOpen(const std::string& path, int err) {
+  std::string text = path + ": cannot open: " + std::strerror(err);
+  if (path == "-" && err == ENOENT) text += " (inputs are files; to read standard input give /dev/stdin)";
+  return InputError(text);
+}
+
 Result<std::string> ReadFile(const std::string& path, InputKind kind) {
   Result<int64_t> limit_or = MaxInputBytes(kind);
   if (!limit_or.ok()) return limit_or.error();
   const size_t limit = static_cast<size_t>(*limit_or);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return InputError(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) return CannotOpen(path, errno);
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     int e = errno;

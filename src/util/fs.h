@@ -31,6 +31,11 @@ Result<int64_t> MaxInputBytes(InputKind kind);
 
 /// "the 256 MiB input limit (set GPUGATE_MAX_INPUT_BYTES)".
 std::string InputLimitText(int64_t limit);
+
+/// The input error for a file that cannot be opened ("PATH: cannot open:
+/// REASON"), the one wording of every reader; for "-", which names no file
+/// here, it says how to read standard input.
+Error CannotOpen(const std::string& path, int err);
 /// "FILE: larger than the 256 MiB input limit (set GPUGATE_MAX_INPUT_BYTES)".
 Error InputTooLarge(const std::string& path, int64_t limit);
 

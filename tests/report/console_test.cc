@@ -102,6 +102,28 @@ TEST(ReportConsole, LongNamesAreShortenedInTheMiddle) {
     EXPECT_LT(next - pos, 400u) << text.substr(pos, next - pos);
 }
 
+// Two long names that differ only in their middle would print alike: each
+// gets a hash of its whole name after the ellipsis.
+TEST(ReportConsole, LongNamesThatWouldLookAlikeAreToldApart) {
+  Verdicts v = testing_fixtures::PassVerdicts();
+  ASSERT_GE(v.metrics.size(), 2u);
+  std::string a = "BM_" + std::string(200, 'a'), b = a;
+  b[100] = 'b';
+  v.metrics[0].workload = a;
+  v.metrics[1].workload = b;
+  ReportOptions verbose;
+  verbose.verbose = true;
+  const std::string text = RenderConsole(v, verbose);
+  std::vector<std::string> shown;
+  for (size_t pos = 0, next; (next = text.find('\n', pos)) != std::string::npos; pos = next + 1) {
+    const std::string line = text.substr(pos, next - pos);
+    if (line.find("BM_aaa") != std::string::npos) shown.push_back(line.substr(line.find("BM_aaa"), 70));
+  }
+  ASSERT_GE(shown.size(), 2u) << text;
+  EXPECT_NE(shown[0], shown[1]) << text;
+  EXPECT_NE(shown[0].find("\u2026#"), std::string::npos) << text;
+}
+
 // The closing line of a report.
 std::string LastLine(std::string text) {
   if (!text.empty() && text.back() == '\n') text.pop_back();

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "cli/command.h"
 #include "config/suite.h"
@@ -76,6 +77,12 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
     w.Key("values");
     w.StartArray();
     for (double v : h.values) WriteJsonDouble(w, std::exp(v));
+    w.EndArray();
+    // The run of each value (from 1, oldest): a workload missing from some
+    // runs has fewer values than the history has runs.
+    w.Key("value_runs");
+    w.StartArray();
+    for (size_t i = 0; i < h.values.size() && i < h.runs.size(); ++i) w.Int64(static_cast<int64_t>(h.runs[i]) + 1);
     w.EndArray();
     w.Key("change_points");
     w.StartArray();
@@ -155,21 +162,25 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
 
   const std::vector<WorkloadHistory> hs = BuildHistories(*b, metric, filters, cp, min_step);
 
+  // With --json on stdout the JSON is all stdout holds (a parser reads it).
+  const bool json_to_stdout = vm.count("json") && IsStdoutPath(vm["json"].as<std::string>());
+  std::ostringstream summary;
+  std::ostream& out = json_to_stdout ? static_cast<std::ostream&>(summary) : std::cout;
   int with_steps = 0;
-  std::cout << Printable(path) << ": " << b->runs.size() << " runs of suite " << Printable(b->suite) << ", metric "
-            << metric << " (E-divisive means, alpha " << cp.alpha << ")\n";
+  out << Printable(path) << ": " << b->runs.size() << " runs of suite " << Printable(b->suite) << ", metric "
+      << metric << " (E-divisive means, alpha " << cp.alpha << ")\n";
   for (const auto& h : hs) {
     if (h.steps.empty()) continue;
     ++with_steps;
-    for (const auto& s : h.steps) std::cout << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
+    for (const auto& s : h.steps) out << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
   }
   const int min_runs = 2 * cp.min_segment;
   int too_short = 0;
   for (const auto& h : hs) too_short += static_cast<int>(h.values.size()) < min_runs;
-  std::cout << "  " << with_steps << " of " << hs.size() << " workload(s) with step changes";
+  out << "  " << with_steps << " of " << hs.size() << " workload(s) with step changes";
   if (too_short > 0)
-    std::cout << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
-  std::cout << "\n";
+    out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
+  out << "\n";
 
   if (vm.count("json")) {
     if (Status st = WriteFileAtomic(vm["json"].as<std::string>(), HistoryJson(path, metric, *b, hs, cp)); !st.ok())

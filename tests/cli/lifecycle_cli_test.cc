@@ -66,6 +66,12 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   ASSERT_EQ(hist.exit_code, 0) << hist.err;
   EXPECT_NE(hist.out.find("0 of 4 workload(s) with step changes"), std::string::npos) << hist.out;
   EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"gpugate/history/v1\""), std::string::npos);
+  EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"value_runs\""), std::string::npos);
+  // On stdout the JSON is all there is.
+  auto piped = Run({"history", path, "--json", "-"});
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out.rfind("{", 0), 0u) << piped.out.substr(0, 200);
+  EXPECT_EQ(piped.out.find("workload(s) with step changes"), std::string::npos);
   // A history is not one run's results: its newest run alone would be taken.
   auto from_history = Run({"baseline", "update", "--results", path, "--baseline", "copy.json"});
   EXPECT_EQ(from_history.exit_code, 2);

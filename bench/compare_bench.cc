@@ -23,12 +23,8 @@ testing::NoiseModel BenchNoise(int rounds = 5) {
   return m;
 }
 
-void BM_Compare10kWorkloads(benchmark::State& state) {
-  testing::Rng rng(42);
-  const int workloads = static_cast<int>(state.range(0));
-  const int rounds = static_cast<int>(state.range(1));
-  std::vector<Results> base{testing::MakeRun(rng, workloads, BenchNoise(rounds))};
-  Results cur = testing::MakeRun(rng, workloads, BenchNoise(rounds), 1.1, {1, 7, 99});
+/// Times Compare() of `cur` against `base` under the default policy.
+void CompareLoop(benchmark::State& state, const std::vector<Results>& base, const Results& cur) {
   CompareOptions options;
   options.today = "2026-11-22";
   const Policy policy = DefaultPolicy();
@@ -36,6 +32,15 @@ void BM_Compare10kWorkloads(benchmark::State& state) {
     Verdicts v = Compare(base, cur, policy, options);
     benchmark::DoNotOptimize(v.metrics.data());
   }
+}
+
+void BM_Compare10kWorkloads(benchmark::State& state) {
+  testing::Rng rng(42);
+  const int workloads = static_cast<int>(state.range(0));
+  const int rounds = static_cast<int>(state.range(1));
+  std::vector<Results> base{testing::MakeRun(rng, workloads, BenchNoise(rounds))};
+  Results cur = testing::MakeRun(rng, workloads, BenchNoise(rounds), 1.1, {1, 7, 99});
+  CompareLoop(state, base, cur);
   state.SetItemsProcessed(state.iterations() * workloads);
 }
 BENCHMARK(BM_Compare10kWorkloads)
@@ -50,13 +55,7 @@ void BM_CompareHistory10Runs(benchmark::State& state) {
   std::vector<Results> base;
   for (int i = 0; i < 10; ++i) base.push_back(testing::MakeRun(rng, workloads, BenchNoise()));
   Results cur = testing::MakeRun(rng, workloads, BenchNoise());
-  CompareOptions options;
-  options.today = "2026-11-22";
-  const Policy policy = DefaultPolicy();
-  for (auto _ : state) {
-    Verdicts v = Compare(base, cur, policy, options);
-    benchmark::DoNotOptimize(v.metrics.data());
-  }
+  CompareLoop(state, base, cur);
   state.SetItemsProcessed(state.iterations() * workloads);
 }
 BENCHMARK(BM_CompareHistory10Runs)->Arg(10000)->Unit(benchmark::kMillisecond);
@@ -89,13 +88,7 @@ void BM_CompareKernels(benchmark::State& state) {
   };
   std::vector<Results> base{make(1.0)};
   const Results cur = make(1.02);
-  CompareOptions options;
-  options.today = "2026-11-22";
-  const Policy policy = DefaultPolicy();
-  for (auto _ : state) {
-    Verdicts v = Compare(base, cur, policy, options);
-    benchmark::DoNotOptimize(v.metrics.data());
-  }
+  CompareLoop(state, base, cur);
   state.SetItemsProcessed(state.iterations() * kernels);
 }
 BENCHMARK(BM_CompareKernels)->Arg(3000)->Arg(30000)->Unit(benchmark::kMillisecond);

@@ -13,6 +13,21 @@
 namespace gpugate {
 namespace {
 
+/// `text` gzip-compressed in memory (zlib's gzip wrapper); empty on failure.
+std::string Gzip(std::string text) {
+  z_stream z{};
+  if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(text.data());
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const bool done = deflate(&z, Z_FINISH) == Z_STREAM_END;
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return done ? out : std::string();
+}
+
 using testing::TraceDataPath;
 
 struct Collect : TraceEventSink {
@@ -322,17 +337,8 @@ TEST(TraceReaderTest, TruncatedGzipIsReported) {
 
 TEST(TraceReaderTest, GzipOfBrokenJsonGivesDecompressedPosition) {
   // Compress a small broken document with zlib (gzip wrapper) in memory.
-  std::string text = "[\n {\"ph\": \"X\", \"ts\": 1, \"dur\": true}\n]";
-  z_stream z{};
-  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(256, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(text.data());
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
+  const std::string out = Gzip("[\n {\"ph\": \"X\", \"ts\": 1, \"dur\": true}\n]");
+  ASSERT_FALSE(out.empty());
   Collect sink;
   auto r = ReadTraceFromString(out, "b.json.gz", sink);
   ASSERT_FALSE(r.ok());
@@ -415,17 +421,8 @@ TEST(TraceReaderTest, ANulByteIsNamedWhereverItIs) {
 }
 
 TEST(TraceReaderTest, GzipInsideGzipIsNamed) {
-  std::string gz = Slurp(TraceDataPath("kineto_ns_resolution_rank0.json.gz"));
-  z_stream z{};
-  ASSERT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(gz.size() + 1024, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(gz.data());
-  z.avail_in = static_cast<uInt>(gz.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
+  const std::string out = Gzip(Slurp(TraceDataPath("kineto_ns_resolution_rank0.json.gz")));
+  ASSERT_FALSE(out.empty());
   Collect sink;
   auto r = ReadTraceFromString(out, "twice.json.gz", sink);
   ASSERT_FALSE(r.ok());

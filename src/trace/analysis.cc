@@ -519,6 +519,7 @@ struct TraceAnalyzer::State {
       w.first_launch_ts = g.launch_ts;
       d.device = streams[g.stream].first;
       d.active_start_ns = g.start;
+      d.active_end_ns = g.end;  // not 0: every end may be before it
     } else if (g.start < w.last_start) {
       // Out of start order beyond the reorder window: the union treats its
       // part before the frontier as covered, which may be wrong. Count it,

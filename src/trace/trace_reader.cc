@@ -507,9 +507,10 @@ constexpr size_t kMaxTraceDepth = 512;
 // name, an args value) is at most this long.
 constexpr size_t kMaxTraceString = size_t{1} << 20;
 constexpr int64_t kMaxDurationNs = 1000000000000000000;  // 1e9 s
-// |ts| at most 4e12 s (epoch microseconds up to the year 2096); with every
-// ts within 1e9 s of the first and |dur| under 1e9 s, no end or span of the
-// analyses overflows 64-bit nanoseconds.
+// |ts| at most 4e9 s (epoch microseconds up to the year 2096); with every
+// timed event within 1e9 s of the first, |dur| under 1e9 s and the durations
+// summed under 4e9 s, no end, span or total of the analyses overflows 64-bit
+// nanoseconds.
 constexpr int64_t kMaxTsNs = 4000000000000000000;
 
 enum class Frame : uint8_t { kRoot, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
@@ -974,10 +975,7 @@ class Handler {
         if (event_key_ == EventKey::kTs) {
           // Bounded so that every end (ts + dur) and every distance between
           // two events fits in 64-bit nanoseconds.
-          if (*ns > kMaxTsNs || *ns < -kMaxTsNs) return BadTime(": beyond +-4e12 s (127 years): ", text, back);
-          if (!first_ts_ns_) first_ts_ns_ = *ns;
-          if (*ns - *first_ts_ns_ >= kMaxDurationNs || *first_ts_ns_ - *ns >= kMaxDurationNs)
-            return BadTime(": 1e9 s or more away from the first event's ts: ", text, back);
+          if (*ns > kMaxTsNs || *ns < -kMaxTsNs) return BadTime(": beyond +-4e9 s (127 years): ", text, back);
           event_.has_ts = true;
           event_.ts_ns = *ns;
         } else {
@@ -1106,6 +1104,21 @@ class Handler {
       e.dur_ns = 0;
       ++info_.negative_durations;
     }
+    // The events the analyses place in time (metadata is not): all within
+    // 1e9 s of the first, and their durations summed under 4e9 s, so no end,
+    // span or total of the analyses overflows 64-bit nanoseconds.
+    if (e.has_ts && e.ph != 'M') {
+      if (!first_ts_ns_) first_ts_ns_ = e.ts_ns;
+      if (e.ts_ns - *first_ts_ns_ >= kMaxDurationNs || *first_ts_ns_ - e.ts_ns >= kMaxDurationNs)
+        return Fail("traceEvents[" + std::to_string(event_index_) + "].ts: 1e9 s or more away from the first " +
+                        "timed event's ts",
+                    1);
+      summed_dur_ns_ += e.dur_ns;  // each under 1e18: the sum fits until it is refused
+      if (summed_dur_ns_ > kMaxTsNs)
+        return Fail("traceEvents[" + std::to_string(event_index_) + "]: the durations add up to more than 4e9 s " +
+                        "(127 years)",
+                    1);
+    }
     e.category = CategoryFromString(e.cat);
     if (e.category == TraceCategory::kUnknown) CountUnknown(e.cat);
     // Each device an event names gets tables of its own in the analyses:
@@ -1169,7 +1182,8 @@ class Handler {
   TraceEvent event_;
   NumberDigits num_;  // of the number being handed on
   int64_t event_index_ = 0;
-  std::optional<int64_t> first_ts_ns_;  ///< the first event's ts: every other is within 1e9 s of it
+  std::optional<int64_t> first_ts_ns_;  ///< the first timed event's ts: every other is within 1e9 s of it
+  int64_t summed_dur_ns_ = 0;           ///< of the timed events, at most kMaxTsNs
   std::unordered_set<int64_t> gpu_devices_;               ///< named by kernels, copies, memsets
   std::vector<int64_t> first_gpu_devices_;                ///< the first 16 of gpu_devices_
   std::set<std::pair<int64_t, int64_t>> memory_devices_;  ///< (type, id) of [memory] events

@@ -351,16 +351,28 @@ TEST(TraceReaderTest, TimestampsWhoseDistancesOverflowAreRefused) {
   Collect sink;
   auto far = ReadTraceFromString("[{\"ph\": \"X\", \"ts\": 9223372036854775, \"dur\": 1}]", "far.json", sink);
   ASSERT_FALSE(far.ok());
-  EXPECT_NE(far.error().message.find("traceEvents[0].ts: beyond +-4e12 s"), std::string::npos) << far.error().message;
+  EXPECT_NE(far.error().message.find("traceEvents[0].ts: beyond +-4e9 s"), std::string::npos) << far.error().message;
   auto apart = ReadTraceFromString(
       "[{\"ph\": \"X\", \"ts\": -3e15, \"dur\": 1}, {\"ph\": \"X\", \"ts\": 3e15, \"dur\": 1}]", "apart.json", sink);
   ASSERT_FALSE(apart.ok());
-  EXPECT_NE(apart.error().message.find("traceEvents[1].ts: 1e9 s or more away from the first event's ts"),
+  EXPECT_NE(apart.error().message.find("traceEvents[1].ts: 1e9 s or more away from the first timed event's ts"),
             std::string::npos)
       << apart.error().message;
   auto back = ReadTraceFromString("[{\"ph\": \"X\", \"ts\": 1, \"dur\": -1e15}]", "neg.json", sink);
   ASSERT_FALSE(back.ok());
   EXPECT_NE(back.error().message.find("traceEvents[0].dur: 1e9 s or more"), std::string::npos) << back.error().message;
+  // Overlapping events whose durations add up beyond int64 nanoseconds.
+  std::string many = "[";
+  for (int i = 0; i < 12; ++i)
+    many += std::string(i ? "," : "") + "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 0, \"dur\": 999999999e6}";
+  auto sum = ReadTraceFromString(many + "]", "sum.json", sink);
+  ASSERT_FALSE(sum.ok());
+  EXPECT_NE(sum.error().message.find("the durations add up to more than 4e9 s"), std::string::npos) << sum.error().message;
+  // Metadata at ts 0 is not placed in time: it anchors nothing.
+  auto meta = ReadTraceFromString(
+      "[{\"ph\": \"M\", \"name\": \"process_name\", \"ts\": 0}, {\"ph\": \"X\", \"ts\": 1694039968933321, \"dur\": 5}]",
+      "meta.json", sink);
+  EXPECT_TRUE(meta.ok()) << meta.error().message;
   // Epoch microseconds of today and a long trace are fine.
   auto epoch = ReadTraceFromString(
       "[{\"ph\": \"X\", \"ts\": 1764300000000000, \"dur\": 5}, {\"ph\": \"X\", \"ts\": 1764300086400000, \"dur\": 5}]",

@@ -234,6 +234,7 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   positional.add("trace", -1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
   if (vm.count("device")) a.device = vm["device"].as<int64_t>();
   if (a.top < 1 || a.top > 10000)
     return ReportError(InputError("analyze: --top must be from 1 to 10000, got " + std::to_string(a.top)));

@@ -124,6 +124,9 @@ int Update(const CommandSpec& self, const Args& args) {
   if (env_key) run->run.env.runner_class = env_key;
 
   std::string path = vm["baseline"].as<std::string>();
+  if (path == "-" || IsStdoutPath(path))
+    return ReportError(InputError("--baseline " + path + ": a history is a file that each update reads and "
+                                  "rewrites, not a stream; name a file or a baselines folder"));
   if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
   if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
   // Read, append and write under the lock: a concurrent update waits and

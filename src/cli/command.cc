@@ -96,7 +96,7 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
 Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> inputs) {
   namespace fs = std::filesystem;
   // The command's own input options are inputs too.
-  for (const char* option : {"suite", "baseline", "current", "policy", "device-profile", "inputs", "results"}) {
+  for (const char* option : {"suite", "baseline", "current", "policy", "device-profile", "inputs", "results", "trace"}) {
     if (!vm.count(option)) continue;
     const boost::any& value = vm[option].value();
     if (const auto* one = boost::any_cast<std::string>(&value)) inputs.push_back(*one);
@@ -110,7 +110,8 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
   };
   std::vector<Out> outs;
   std::string to_stdout;  // the option that writes to stdout, if one does
-  for (const char* option : {"output", "junit", "markdown", "json", "html", "base-results", "head-results"}) {
+  for (const char* option :
+       {"output", "junit", "markdown", "json", "html", "base-results", "head-results", "flame", "timeline", "memory"}) {
     if (!vm.count(option)) continue;
     const po::variable_value& v = vm[option];
     const std::string* path = boost::any_cast<std::string>(&v.value());
@@ -124,8 +125,11 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
       continue;
     }
     std::error_code ec;
-    Out o{option, *path, fs::weakly_canonical(fs::absolute(*path, ec), ec), false};
-    if (ec) o.where = fs::absolute(*path, ec).lexically_normal();
+    // A symlink is followed even when its target does not exist yet: the
+    // write would create the target, which another output may name.
+    const std::string target = ResolveFinalSymlinks(*path);
+    Out o{option, *path, fs::weakly_canonical(fs::absolute(target, ec), ec), false};
+    if (ec) o.where = fs::absolute(target, ec).lexically_normal();
     const fs::file_status st = fs::status(*path, ec);
     o.special = fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
     outs.push_back(std::move(o));

@@ -160,11 +160,22 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   // baseline's other workloads are not "removed", they were not asked for.
   std::string unselected_text;
   if (!first_run && (vm.count("filter") || vm.count("tag") || sel->shard)) {
-    std::set<std::string> left_out;
+    std::set<std::string> selected, left_out;
+    for (const WorkloadSpec& s : sel->workloads) selected.insert(s.name);
+    // A result belongs to the workload of its own name, else to the program
+    // whose name is its longest prefix ("bench/BM_x" of gbench "bench").
+    auto owner = [&](const std::string& name) -> const WorkloadSpec* {
+      const WorkloadSpec* best = nullptr;
+      for (const WorkloadSpec& s : sel->suite.workloads) {
+        if (s.name == name) return &s;
+        if (ReportedBy(s, name) && (best == nullptr || s.name.size() > best->name.size())) best = &s;
+      }
+      return best;
+    };
     for (Results& r : *baseline) {
       std::erase_if(r.workloads, [&](const WorkloadResult& w) {
-        for (const WorkloadSpec& s : sel->workloads)
-          if (ReportedBy(s, w.name)) return false;
+        const WorkloadSpec* s = owner(w.name);
+        if (s != nullptr && selected.count(s->name)) return false;
         left_out.insert(w.name);
         return true;
       });

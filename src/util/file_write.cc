@@ -254,9 +254,10 @@ Status WriteFileAtomic(const std::string& path, std::string_view bytes) {
 }
 
 Status WriteFilesAtomic(const std::vector<std::pair<std::string, std::string>>& files) {
-  // Every regular file is written to its temp first; only when all are
-  // complete are they renamed into place, then the streams and devices get
-  // theirs. A failure before the renames leaves every old file as it was.
+  // Every regular file is written to its temp first, then the streams and
+  // devices get theirs, and only when all that succeeded are the temps
+  // renamed into place. A failure before the renames leaves every old file
+  // as it was.
   std::vector<StagedFile> staged;
   std::vector<const std::pair<std::string, std::string>*> in_place;
   for (const auto& file : files) {
@@ -275,10 +276,15 @@ Status WriteFilesAtomic(const std::vector<std::pair<std::string, std::string>>& 
     }
     staged.push_back(std::move(*s));
   }
+  // Streams and devices cannot be staged: they are written before any
+  // rename, so one that fails (a full device, a closed pipe) replaces none.
+  for (const auto* file : in_place)
+    if (Status st = WriteFileAtomic(file->first, file->second); !st.ok()) {
+      for (StagedFile& done : staged) ::unlink(done.tmp.c_str());
+      return st;
+    }
   for (StagedFile& s : staged)
     if (Status st = Commit(s); !st.ok()) return st;
-  for (const auto* file : in_place)
-    if (Status st = WriteFileAtomic(file->first, file->second); !st.ok()) return st;
   return Status::Ok();
 }
 

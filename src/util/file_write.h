@@ -29,10 +29,10 @@ namespace gpugate {
 Status WriteFileAtomic(const std::string& path, std::string_view bytes);
 
 /// Writes several files as one: each regular file (path, bytes) goes to a
-/// temp file beside it, and only when every one is complete are they renamed
-/// into place; then standard output and devices are written. A failure
-/// before the renames (disk full, a file size limit) replaces none of them:
-/// no report is left saying what the others could not.
+/// temp file beside it, then standard output and devices are written, and
+/// only when all of that succeeded are the temps renamed into place. A
+/// failure (disk full, a file size limit, /dev/full) replaces none of the
+/// files: no report is left saying what the others could not.
 Status WriteFilesAtomic(const std::vector<std::pair<std::string, std::string>>& files);
 
 /// Appends `bytes` to `path` (created 0644 when missing) under an exclusive

@@ -259,6 +259,24 @@ TEST(CliTest, OutputsAreCheckedBeforeAnyWork) {
   auto nodir = RunGpugate({"history", dir + "/h.json", "--json", dir + "/no/h.json"});
   EXPECT_EQ(nodir.exit_code, 2);
   EXPECT_EQ(nodir.out, "");
+  // A history is a file, not a stream.
+  auto dash = RunGpugate({"baseline", "update", "-r", dir + "/b.json", "-b", "-"});
+  EXPECT_EQ(dash.exit_code, 2);
+  EXPECT_NE(dash.err.find("--baseline -: a history is a file"), std::string::npos) << dash.err;
+  // analyze's outputs: its trace, its other outputs, a dangling symlink to another output.
+  const std::string trace = dir + "/t.json";
+  std::filesystem::copy_file(std::string(GPUGATE_SOURCE_DIR) + "/tests/data/traces/kineto_simple_add_a100.json", trace);
+  const std::string trace_text = testing::ReadAll(trace);
+  for (const char* option : {"--json", "--markdown", "--html", "--timeline", "--memory"}) {
+    auto a = RunGpugate({"analyze", trace, option, trace});
+    EXPECT_EQ(a.exit_code, 2) << option;
+    EXPECT_NE(a.err.find("that is the input"), std::string::npos) << option << a.err;
+  }
+  EXPECT_EQ(testing::ReadAll(trace), trace_text);
+  std::filesystem::create_symlink(dir + "/later.json", dir + "/link.json");
+  auto linked = RunGpugate({"analyze", trace, "--json", dir + "/later.json", "--markdown", dir + "/link.json"});
+  EXPECT_EQ(linked.exit_code, 2);
+  EXPECT_NE(linked.err.find("writes that file too"), std::string::npos) << linked.err;
   testing::RemoveTree(dir);
 }
 

@@ -79,6 +79,30 @@ TEST_F(GateCliTest, WorkloadsOutsideTheSelectionAreNotRemoved) {
   }
 }
 
+// A result belongs to the workload of its own name before the program whose
+// name prefixes it: `bench/w` is not one of `bench`'s benchmarks.
+TEST(GateSelectionTest, AResultBelongsToItsOwnWorkloadBeforeAPrefix) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/suite.yaml",
+                    "version: 1\nname: prefix\nworkloads:\n"
+                    "  - name: bench\n    kind: command\n    shell: true\n"
+                    "    argv: [\"printf '[{\\\"name\\\":\\\"x\\\",\\\"unit\\\":\\\"ms\\\",\\\"value\\\":1.0}]' > " + dir +
+                        "/out.json\"]\n"
+                    "    results: " + dir + "/out.json\n    rounds: 3\n    tags: [a]\n"
+                    "  - name: bench/w\n    kind: command\n    argv: [/bin/true]\n"
+                    "    min_samples: 3\n    max_samples: 3\n    rounds: 2\n    tags: [b]\n");
+  auto run = RunGpugate({"run", dir + "/suite.yaml", "-o", dir + "/base.json", "-q"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto o = RunGpugate({"gate", dir + "/suite.yaml", "--baseline", dir + "/base.json", "--tag", "a", "--confirm", "0",
+                       "--json", dir + "/v.json", "-q"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  const std::string json = testing::ReadAll(dir + "/v.json");
+  EXPECT_EQ(json.find("\"verdict\": \"removed\""), std::string::npos) << json;
+  EXPECT_NE(json.find("1 workload(s) of the baseline are outside"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"bench/x\""), std::string::npos) << json;
+  testing::RemoveTree(dir);
+}
+
 TEST_F(GateCliTest, WorkloadFailingInTheRunExitsThree) {
   auto o = RunGpugate({"gate", dir_ + "/suite.yaml", "--baseline", dir_ + "/base.json", "--seed",
                        "3", "-o", dir_ + "/gate.json"});

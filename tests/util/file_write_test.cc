@@ -73,6 +73,11 @@ TEST_F(FileWriteTest, SeveralFilesAreAllOrNothing) {
   EXPECT_EQ(testing::ReadAll(P("a.md")), "old a");
   EXPECT_EQ(testing::ReadAll(P("c.json")), "old c");
   EXPECT_EQ(Entries(), (std::set<std::string>{"a.md", "c.json"}));  // no temp left
+  // A device that fails replaces none either.
+  Status full = WriteFilesAtomic({{P("a.md"), "newer a"}, {"/dev/full", "x"}});
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(testing::ReadAll(P("a.md")), "old a");
+  EXPECT_EQ(Entries(), (std::set<std::string>{"a.md", "c.json"}));
   ASSERT_TRUE(WriteFilesAtomic({{P("a.md"), "new a"}, {P("b.html"), "new b"}, {"/dev/null", "x"}}).ok());
   EXPECT_EQ(testing::ReadAll(P("a.md")), "new a");
   EXPECT_EQ(testing::ReadAll(P("b.html")), "new b");

@@ -3,7 +3,6 @@
 // (<suite>/<runner class>.json, as `baseline update` keeps them); each file
 // is one history. Every page is written atomically.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
@@ -13,6 +12,7 @@
 #include "report/dashboard.h"
 #include "util/file_write.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/text/escape.h"
 
 namespace po = boost::program_options;
@@ -41,13 +41,14 @@ Result<std::vector<std::string>> BaselineFiles(const std::string& path) {
   return files;
 }
 
-/// Whether the file's first bytes name the baseline schema.
-bool ClaimsToBeBaseline(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  return head.find("\"gpugate/baseline/") != std::string::npos;
+/// Whether the file is whole JSON of another kind (results, a report): its
+/// first bytes do not name the baseline schema, and it parses. An empty,
+/// cut or binary file is not: in a baselines folder it is a broken history.
+bool IsOtherJson(const std::string& path) {
+  Result<std::string> text = ReadFile(path, InputKind::kData);
+  if (!text.ok()) return false;
+  if (text->substr(0, 4096).find("\"gpugate/baseline/") != std::string::npos) return false;
+  return ParseJson(*text, path).ok();
 }
 
 }  // namespace
@@ -87,7 +88,7 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
         // In a folder, JSON that is not a baseline (results, reports) is
         // skipped, said once; a history that is broken (cut short, a bad
         // sample) is an error: a site without it would hide a suite.
-        if (folder && !ClaimsToBeBaseline(f)) {
+        if (folder && IsOtherJson(f)) {
           ReportWarning("skipped " + f + ": not a baseline history (" + b.error().message + ")");
           continue;
         }

@@ -547,6 +547,10 @@ std::optional<std::string> WideEncodingText(std::string_view head) {
   else if (starts("\0\0\xFE\xFF"sv)) name = "UTF-32 (big-endian)";
   else if (starts("\xFF\xFE"sv)) name = "UTF-16 (little-endian)";
   else if (starts("\xFE\xFF"sv)) name = "UTF-16 (big-endian)";
+  else if (head.size() >= 4 && head[0] != '\0' && head[1] == '\0' && head[2] == '\0' && head[3] == '\0')
+    name = "UTF-32 (little-endian)";
+  else if (head.size() >= 4 && head[0] == '\0' && head[1] == '\0' && head[2] == '\0' && head[3] != '\0')
+    name = "UTF-32 (big-endian)";
   else if (head.size() >= 4 && head[0] != '\0' && head[1] == '\0' && head[2] != '\0' && head[3] == '\0')
     name = "UTF-16 (little-endian)";
   else if (head.size() >= 4 && head[0] == '\0' && head[1] != '\0' && head[2] == '\0' && head[3] != '\0')

@@ -106,6 +106,9 @@ TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {
   EXPECT_EQ(broken.exit_code, 2);
   EXPECT_NE(broken.err.find("gpugate: error: bl/life/cut.json:"), std::string::npos) << broken.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/site/index.html"));
+  // An empty file in a baselines folder is a broken history too.
+  testing::WriteAll(dir_ + "/bl/life/cut.json", "");
+  EXPECT_EQ(Run({"dashboard", "bl", "-o", "site"}).exit_code, 2);
 }
 
 TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {

@@ -395,6 +395,8 @@ TEST(JsonTest, WideEncodingsAreNamed) {
   EXPECT_EQ(WideEncodingText("{\0\"\0b\0"sv)->substr(0, 30), "text in UTF-16 (little-endian)");
   EXPECT_EQ(WideEncodingText("\0{\0\""sv)->substr(0, 27), "text in UTF-16 (big-endian)");
   EXPECT_EQ(WideEncodingText("\xFF\xFE\0\0{\0\0\0"sv)->substr(0, 30), "text in UTF-32 (little-endian)");
+  EXPECT_EQ(WideEncodingText("{\0\0\0\"\0\0\0"sv)->substr(0, 30), "text in UTF-32 (little-endian)");
+  EXPECT_EQ(WideEncodingText("\0\0\0{\0\0\0\""sv)->substr(0, 27), "text in UTF-32 (big-endian)");
   EXPECT_FALSE(WideEncodingText("{\"a\": 1}"));
   EXPECT_FALSE(WideEncodingText(""));
   EXPECT_FALSE(WideEncodingText("\xEF\xBB\xBF{}"));  // a UTF-8 BOM is UTF-8

@@ -322,6 +322,13 @@ std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
         out += ':';
         if (text.substr(i + 1, 2) == "//") out += kMarkdownZeroWidthSpace;
         break;
+      case '-':
+        // "GH-12" references an issue too.
+        if (out.size() >= 2 && EqualsIgnoringAsciiCase(std::string_view(out).substr(out.size() - 2), "GH") &&
+            i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9')
+          out += kMarkdownZeroWidthSpace;
+        out += '-';
+        break;
       case '.':
         // Nor is "www.example.com".
         if (out.size() >= 3 && EqualsIgnoringAsciiCase(std::string_view(out).substr(out.size() - 3), "www"))

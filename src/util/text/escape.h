@@ -38,7 +38,8 @@ enum class MarkdownNewline {
 /// U+FFFD. The result never starts a block and never ends a table cell.
 /// Nor does it mention anyone or link anything on GitHub: a zero-width space
 /// (`&#8203;`) follows `@` and `#` before a letter or digit (`@user`,
-/// `@org/team`, `#12`), the `:` of `://` and the `www` of `www.`.
+/// `@org/team`, `#12`), the `GH` of `GH-12`, the `:` of `://` and the `www`
+/// of `www.`.
 std::string EscapeMarkdown(std::string_view text,
                            MarkdownNewline newline = MarkdownNewline::kSpace);
 

@@ -145,6 +145,7 @@ TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {
   // A name in a bot's Markdown comment pings no one and links nothing.
   EXPECT_EQ(EscapeMarkdown("BM @octocat @github/team #12 a@b x#y"),
             "BM @&#8203;octocat @&#8203;github/team \\#&#8203;12 a@&#8203;b x\\#&#8203;y");
+  EXPECT_EQ(EscapeMarkdown("GH-12 gh-3 GH-x a-1"), "GH&#8203;-12 gh&#8203;-3 GH-x a-1");
   EXPECT_EQ(EscapeMarkdown("see http://evil.example and WWW.evil.example, user@ # @"),
             "see http:&#8203;//evil.example and WWW&#8203;.evil.example, user@ \\# @");
   // Line and paragraph separators are shown, as bidi controls are.

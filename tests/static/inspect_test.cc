@@ -276,8 +276,9 @@ TEST(InspectTest, AnArMemberNameLongerThanAPathIsDamage) {
   EXPECT_NE(long_name.error().message.find("ar member name of 5000 bytes, longer than a file name can be"),
             std::string::npos)
       << long_name.error().message;
-  Result<std::vector<ArMember>> fine =
-      ParseArArchive("!<arch>\n" + ArHeader("#1/8", 12) + std::string("k.cubin\0abcd", 12), "f.a");
+  // Members view the archive: it must outlive them.
+  const std::string archive = "!<arch>\n" + ArHeader("#1/8", 12) + std::string("k.cubin\0abcd", 12);
+  Result<std::vector<ArMember>> fine = ParseArArchive(archive, "f.a");
   ASSERT_TRUE(fine.ok()) << fine.error().message;
   ASSERT_EQ(fine->size(), 1u);
   EXPECT_EQ((*fine)[0].bytes, "abcd");

@@ -12,6 +12,7 @@
 #include "ingest/gbench.h"
 #include "ingest/nvbench.h"
 #include "ingest/pytest.h"
+#include "model/limits.h"
 #include "util/fs.h"
 #include "util/strings.h"
 
@@ -171,11 +172,19 @@ Result<Results> IngestBenchmarkText(std::string_view text, const std::string& na
   InputFormat format = SniffFormat(text.substr(0, kSniffBytes));
   // The telling keys may all come later (keys sorted, `jq -S`).
   if (format == InputFormat::kUnknown && text.size() > kSniffBytes) format = SniffFormat(text);
+  // As many benchmarks as a results file holds workloads: each costs a few
+  // kilobytes in the comparison and a row in every report.
+  auto bounded = [&name](Result<Results> r) -> Result<Results> {
+    if (r.ok() && r->workloads.size() > static_cast<size_t>(kMaxWorkloadsPerResult))
+      return InputError(name + ": " + std::to_string(r->workloads.size()) + " benchmarks, more than the " +
+                        std::to_string(kMaxWorkloadsPerResult) + " a run may hold; split the file");
+    return r;
+  };
   switch (format) {
-    case InputFormat::kGbench: return GbenchFromJson(text, name);
-    case InputFormat::kNvbench: return NvbenchFromJson(text, name, base_dir);
-    case InputFormat::kCustom: return CustomFromJson(text, name, options.bigger_is_better);
-    case InputFormat::kPytest: return PytestFromJson(text, name);
+    case InputFormat::kGbench: return bounded(GbenchFromJson(text, name));
+    case InputFormat::kNvbench: return bounded(NvbenchFromJson(text, name, base_dir));
+    case InputFormat::kCustom: return bounded(CustomFromJson(text, name, options.bigger_is_better));
+    case InputFormat::kPytest: return bounded(PytestFromJson(text, name));
     case InputFormat::kUnknown:
       return InputError(name + ": not a recognised benchmark file (expected " +
                         kBenchmarkFormatsText + ")");

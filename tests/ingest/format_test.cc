@@ -1,6 +1,7 @@
 // Tests of input format detection on every ingest test file, on heads cut at
 // awkward places, and on literal heads of the other formats.
 #include "ingest/format.h"
+#include "model/limits.h"
 
 #include <filesystem>
 #include <fstream>
@@ -186,6 +187,20 @@ TEST(IngestBenchmarkFile, DispatchesByContent) {
   Result<Results> missing = IngestBenchmarkFile(dir + "gbench/no_such_file.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, ExitCode::kInputError);
+}
+
+// A benchmark file holds at most as many benchmarks as a run holds workloads.
+TEST(IngestFormat, MoreBenchmarksThanARunHoldsAreRefused) {
+  std::string custom = "[";
+  for (int64_t i = 0; i <= kMaxWorkloadsPerResult; ++i)
+    custom += (i ? ",{\"name\":\"b" : "{\"name\":\"b") + std::to_string(i) + "\",\"unit\":\"ms\",\"value\":1}";
+  custom += "]";
+  Result<Results> r = IngestBenchmarkText(custom, "many.json", IngestOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_NE(r.error().message.find("many.json: 100001 benchmarks, more than the 100000 a run may hold"),
+            std::string::npos)
+      << r.error().message;
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "util/file_write.h"
 #include "util/fs.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 
@@ -54,7 +55,7 @@ Result<bool> FlameIsHtml(const std::string& path) {
 Result<FlameView> ParseFlameView(const std::string& text) {
   for (FlameView v : {FlameView::kAll, FlameView::kCpu, FlameView::kGpu})
     if (text == FlameViewName(v)) return v;
-  return InputError("--flame-view '" + text + "': expected all, cpu or gpu");
+  return InputError("--flame-view " + QuoteInput(text) + ": expected all, cpu or gpu");
 }
 
 /// "--memory F": CSV, JSON or an SVG picture, by extension.
@@ -68,7 +69,7 @@ Status CheckMemoryPath(const std::string& path) {
 Status ParseWindow(const std::string& text, int64_t origin_ns, TimelineFilter& filter) {
   size_t colon = text.find(':');
   if (colon == std::string::npos)
-    return InputError("--timeline-window '" + text + "': expected START:END in milliseconds from the trace start");
+    return InputError("--timeline-window " + QuoteInput(text) + ": expected START:END in milliseconds from the trace start");
   auto parse = [&](const std::string& part, std::optional<int64_t>& out) -> Status {
     if (Trim(part).empty()) return Status::Ok();
     try {
@@ -78,15 +79,15 @@ Status ParseWindow(const std::string& text, int64_t origin_ns, TimelineFilter& f
       if (used != part.size() || !(ms >= 0 && ms < 1e12)) throw std::invalid_argument(part);
       out = origin_ns + static_cast<int64_t>(ms * 1e6);
     } catch (const std::exception&) {
-      return InputError("--timeline-window: '" + part +
-                        "' is not a number of milliseconds from 0 to below 1e12");
+      return InputError("--timeline-window: " + QuoteInput(part) +
+                        " is not a number of milliseconds from 0 to below 1e12");
     }
     return Status::Ok();
   };
   if (Status s = parse(text.substr(0, colon), filter.start_ns); !s.ok()) return s;
   if (Status s = parse(text.substr(colon + 1), filter.end_ns); !s.ok()) return s;
   if (filter.start_ns && filter.end_ns && *filter.end_ns < *filter.start_ns)
-    return InputError("--timeline-window '" + text + "': END is before START");
+    return InputError("--timeline-window " + QuoteInput(text) + ": END is before START");
   return Status::Ok();
 }
 

@@ -86,7 +86,8 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
               << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
     return 2;
   } catch (const po::error& e) {
-    std::cerr << "gpugate: error: " << self.name << ": " << EscapeTerminalLines(e.what()) << "\n"
+    // One line: a value quoted in it shows a line feed as \x0a.
+    std::cerr << "gpugate: error: " << self.name << ": " << EscapeTerminal(e.what()) << "\n"
               << "usage: " << self.usage << " (see 'gpugate " << self.name << " --help')\n";
     return 2;
   }

@@ -15,6 +15,7 @@
 #include "model/results_json.h"
 #include "rules/regime.h"
 #include "util/file_write.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 
@@ -69,7 +70,7 @@ Status ApplyBinOption(SuiteSelection* selection, const po::variables_map& vm) {
   }
   std::error_code ec;
   const std::string dir = vm["bin"].as<std::string>();
-  if (!std::filesystem::is_directory(dir, ec)) return InputError("--bin: '" + dir + "' is not a directory");
+  if (!std::filesystem::is_directory(dir, ec)) return InputError("--bin: " + QuoteInput(dir) + " is not a directory");
   const std::string abs = std::filesystem::absolute(dir, ec).lexically_normal().string();
   for (WorkloadSpec& w : selection->workloads) w = WithBinDir(w, abs);
   return Status::Ok();
@@ -94,7 +95,7 @@ Result<std::string> BackendFrom(const po::variables_map& vm) {
   if (!vm.count("backend")) return std::string();
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
-    return InputError("--backend: expected auto, cpu or cuda, got '" + backend + "'");
+    return InputError("--backend: expected auto, cpu or cuda, got " + QuoteInput(backend));
   return backend;
 }
 

@@ -3,12 +3,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
-#include <map>
-#include <set>
 #include <string>
 
-#include "util/random.h"
 #include "util/text/escape.h"
 #include "util/text/format.h"
 #include "report/view.h"
@@ -74,34 +70,18 @@ struct Row {
 /// them whole).
 constexpr int kMaxCellWidth = 64;
 
-/// Keeps the first and last code points of a long cell around an ellipsis;
-/// with `tell_apart`, the ellipsis is followed by 6 hex digits of a hash of
-/// the whole cell, for two long names that differ only in their middle.
-std::string Ellipsize(const std::string& cell, bool tell_apart = false) {
-  if (DisplayWidth(cell) <= kMaxCellWidth) return cell;
-  std::vector<size_t> starts;  // byte offset of each code point
-  for (size_t i = 0; i < cell.size(); ++i)
-    if ((static_cast<unsigned char>(cell[i]) & 0xC0) != 0x80) starts.push_back(i);
-  const size_t keep = (kMaxCellWidth - 1) / 2 - (tell_apart ? 4 : 0);
-  if (starts.size() <= 2 * keep + 1) return cell;
-  char hash[16] = "";
-  if (tell_apart) std::snprintf(hash, sizeof hash, "#%06llx", static_cast<unsigned long long>(Fnv1a64(cell) & 0xffffff));
-  return cell.substr(0, starts[keep]) + "\u2026" + hash + cell.substr(starts[starts.size() - keep]);
-}
-
 void AppendRows(std::string& out, std::vector<Row> rows, bool color) {
   if (rows.empty()) return;
-  // Long cells are shortened; where two different ones would look the same,
-  // both carry a hash of their whole text.
-  std::vector<std::map<std::string, std::set<std::string>>> shown(rows.front().cells.size());
-  for (const Row& r : rows)
-    for (size_t i = 0; i + 1 < r.cells.size() && i < shown.size(); ++i) shown[i][Ellipsize(r.cells[i])].insert(r.cells[i]);
-  for (Row& r : rows)
-    for (size_t i = 0; i + 1 < r.cells.size(); ++i) {
-      const std::string short_cell = Ellipsize(r.cells[i]);
-      const bool alike = i < shown.size() && shown[i][short_cell].size() > 1;
-      r.cells[i] = alike ? Ellipsize(r.cells[i], true) : short_cell;
-    }
+  // Long cells are shortened in the middle, told apart where alike (the last
+  // column, free text, is left whole).
+  const size_t columns = rows.front().cells.size();
+  for (size_t i = 0; i + 1 < columns; ++i) {
+    std::vector<std::string> column;
+    for (const Row& r : rows) column.push_back(i < r.cells.size() ? r.cells[i] : std::string());
+    column = ShortenColumn(column, kMaxCellWidth);
+    for (size_t j = 0; j < rows.size(); ++j)
+      if (i + 1 < rows[j].cells.size()) rows[j].cells[i] = column[j];
+  }
   std::vector<int> width(rows.front().cells.size(), 0);
   for (const Row& r : rows) {
     for (size_t i = 0; i < r.cells.size(); ++i) {

@@ -104,7 +104,7 @@ std::string RenderInspectTable(const InspectReport& report) {
       const KernelInfo& k = c.cubin.kernels[i];
       const KernelExtras* x = i < c.extras.size() ? &c.extras[i] : nullptr;
       std::vector<std::string> row = {
-          EscapeTerminal(ShortenText(k.name, kMaxNameColumn)), "sm_" + std::to_string(k.arch),
+          EscapeTerminal(k.name), "sm_" + std::to_string(k.arch),
           Opt(k.registers), Opt(k.stack_frame), std::to_string(k.shared_bytes), Opt(k.param_bytes),
           DimsText(k.max_threads), std::to_string(k.barriers), DimsText(k.cluster_dims),
           std::to_string(k.sass_bytes), Opt(k.instructions)};
@@ -124,6 +124,12 @@ std::string RenderInspectTable(const InspectReport& report) {
       row.push_back(SassHashText(k.sass_hash));
       rows.push_back(std::move(row));
     }
+  // Kernel names (C++ templates run to thousands of characters) shortened,
+  // two that would look alike told apart.
+  std::vector<std::string> names;
+  for (const auto& r : rows) names.push_back(r[0]);
+  names = ShortenColumn(names, static_cast<int>(kMaxNameColumn));
+  for (size_t j = 0; j < rows.size(); ++j) rows[j][0] = names[j];
   std::vector<int> width(header.size());
   for (size_t i = 0; i < header.size(); ++i) width[i] = DisplayWidth(header[i]);
   for (const auto& r : rows)

@@ -157,6 +157,30 @@ TEST(InspectTest, KernelNamesAreEscapedInTheTable) {
   EXPECT_TRUE(ParseJson(json, "j").ok());
 }
 
+// Two long kernel names that differ near their end would print alike.
+TEST(InspectTest, LongKernelNamesThatWouldLookAlikeAreToldApart) {
+  InspectReport r;
+  r.file = "k.cubin";
+  r.format = "cubin";
+  InspectedCubin c;
+  KernelInfo k;
+  k.arch = 90;
+  k.name = "void kernel<" + std::string(3000, 'x') + ">(float*)";
+  c.cubin.kernels.push_back(k);
+  k.name[1500] = 'y';
+  c.cubin.kernels.push_back(k);
+  r.cubins.push_back(c);
+  const std::string table = RenderInspectTable(r);
+  std::vector<std::string> names;
+  for (size_t pos = 0, next; (next = table.find('\n', pos)) != std::string::npos; pos = next + 1) {
+    const std::string line = table.substr(pos, next - pos);
+    if (line.find("void kernel<") != std::string::npos) names.push_back(line.substr(0, line.find(" sm_90")));
+  }
+  ASSERT_EQ(names.size(), 2u) << table;
+  EXPECT_NE(names[0], names[1]) << table;
+  EXPECT_LT(names[0].size(), 120u);
+}
+
 // ---- Hostile inputs: each a mutation of a real file and what must be said.
 
 void Put32(std::string* s, size_t at, uint32_t v) { std::memcpy(s->data() + at, &v, 4); }

@@ -3,10 +3,13 @@
 
 #include "util/random.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace gpugate {
 namespace {
@@ -603,6 +606,35 @@ std::string EscapeGithubAnnotationMessage(std::string_view text) {
 
 std::string EscapeGithubAnnotationProperty(std::string_view text) {
   return EscapeGithub(text, true);
+}
+
+namespace {
+
+std::string ShortenMiddle(const std::string& cell, int width, bool tell_apart) {
+  if (DisplayWidth(cell) <= width) return cell;
+  std::vector<size_t> starts;  // byte offset of each code point
+  for (size_t i = 0; i < cell.size(); ++i)
+    if ((static_cast<unsigned char>(cell[i]) & 0xC0) != 0x80) starts.push_back(i);
+  const int hash_width = tell_apart ? 7 : 0;
+  const size_t keep = static_cast<size_t>(std::max(1, (width - 1 - hash_width) / 2));
+  if (starts.size() <= 2 * keep + 1) return cell;
+  char hash[16] = "";
+  if (tell_apart) std::snprintf(hash, sizeof hash, "#%06llx", static_cast<unsigned long long>(Fnv1a64(cell) & 0xffffff));
+  return cell.substr(0, starts[keep]) + "\u2026" + hash + cell.substr(starts[starts.size() - keep]);
+}
+
+}  // namespace
+
+std::vector<std::string> ShortenColumn(const std::vector<std::string>& cells, int width) {
+  std::map<std::string, std::set<std::string>> shown;
+  for (const std::string& c : cells) shown[ShortenMiddle(c, width, false)].insert(c);
+  std::vector<std::string> out;
+  out.reserve(cells.size());
+  for (const std::string& c : cells) {
+    std::string s = ShortenMiddle(c, width, false);
+    out.push_back(shown[s].size() > 1 ? ShortenMiddle(c, width, true) : std::move(s));
+  }
+  return out;
 }
 
 int DisplayWidth(std::string_view text) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // The number formatting helpers (FormatPercent, FormatRatioCi, FormatDuration,
 // FormatBytes, ...) live in format.h; included here so that code printing
@@ -158,6 +159,13 @@ std::string EscapeGithubAnnotationProperty(std::string_view text);
 /// Number of terminal columns the text takes, counting one per code point
 /// (a close approximation for names; wide East-Asian glyphs count as one).
 int DisplayWidth(std::string_view text);
+
+/// Each cell of one table column at most `width` display columns wide: a
+/// longer cell keeps its first and last code points around an ellipsis
+/// ("…"), and two different cells that would then look alike both get 6 hex
+/// digits of a hash of their whole text after it ("…#bf6f97"), so a
+/// shortened row still says which name it is. Shorten escaped text.
+std::vector<std::string> ShortenColumn(const std::vector<std::string>& cells, int width);
 
 /// `text` padded with spaces to `width` display columns (DisplayWidth), on
 /// the right, or on the left when `align_right`; longer text is unchanged.

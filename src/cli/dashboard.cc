@@ -4,6 +4,7 @@
 // is one history. Every page is written atomically.
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli/command.h"
 #include "cli/progress.h"
@@ -77,12 +78,19 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
   if (!(opts.change_points.alpha > 0 && opts.change_points.alpha < 1))
     return ReportError(InputError("--alpha must be in (0, 1)"));
 
+  const std::string out = vm["output"].as<std::string>();
+  if (out == "-" || IsStdoutPath(out))
+    return ReportError(InputError("--output " + out + ": the site is a folder of pages; name a folder"));
   std::vector<DashboardInput> inputs;
+  std::set<std::string> seen;  // one history named twice ("h.json ./h.json", a file and its folder) once
   for (const std::string& arg : vm["baselines"].as<std::vector<std::string>>()) {
     Result<std::vector<std::string>> files = BaselineFiles(arg);
     if (!files.ok()) return ReportError(files.error());
     const bool folder = files->size() != 1 || (*files)[0] != arg;
     for (const std::string& f : *files) {
+      std::error_code same_ec;
+      const std::string key = fs::weakly_canonical(fs::absolute(f, same_ec), same_ec).string();
+      if (!seen.insert(same_ec ? f : key).second) continue;
       Result<Baseline> b = ReadBaselineFile(f);
       if (!b.ok()) {
         // In a folder, JSON that is not a baseline (results, reports) is
@@ -109,7 +117,6 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
                                   "' (time, throughput, peak_memory or a workload's own metric)"));
 
   const std::map<std::string, std::string> files = RenderDashboard(inputs, opts);
-  const std::string out = vm["output"].as<std::string>();
   std::error_code ec;
   size_t bytes = 0;
   for (const auto& [rel, html] : files) {

@@ -97,6 +97,11 @@ TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {
   std::filesystem::copy_file(dir_ + "/r1.json", dir_ + "/bl/life/results.json");
   auto skipped = Run({"dashboard", "bl", "-o", "site"});
   EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
+  // One history named twice is one history; a site is not a stream.
+  auto twice = Run({"dashboard", "bl/life/ci.json", "./bl/life/ci.json", "bl", "-o", "site2"});
+  EXPECT_EQ(twice.exit_code, 0) << twice.err;
+  EXPECT_NE(twice.out.find("for 1 baseline history"), std::string::npos) << twice.out;
+  EXPECT_EQ(Run({"dashboard", "bl", "-o", "-"}).exit_code, 2);
   EXPECT_NE(skipped.err.find("skipped bl/life/results.json: not a baseline history"), std::string::npos)
       << skipped.err;
   const std::string history = testing::ReadAll(dir_ + "/bl/life/ci.json");

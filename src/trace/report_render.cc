@@ -367,15 +367,15 @@ void Kernel(JsonWriter& w, const KernelStats& k) {
   w.Key("name"); Str(w, k.name);
   w.Key("count"); w.Int64(k.count);
   w.Key("total_ns"); w.Int64(k.total_ns);
-  w.Key("mean_ns"); w.Double(k.mean_ns);
+  w.Key("mean_ns"); WriteJsonDouble(w, k.mean_ns);
   w.Key("min_ns"); w.Int64(k.min_ns);
   w.Key("max_ns"); w.Int64(k.max_ns);
-  w.Key("share"); w.Double(k.share);
+  w.Key("share"); WriteJsonDouble(w, k.share);
   w.Key("communication"); w.Bool(k.communication);
   if (k.graph_count > 0) { w.Key("graph_count"); w.Int64(k.graph_count); }
-  if (k.mean_occupancy_pct) { w.Key("mean_occupancy_pct"); w.Double(*k.mean_occupancy_pct); }
-  if (k.registers_per_thread) { w.Key("registers_per_thread"); w.Double(*k.registers_per_thread); }
-  if (k.shared_memory_bytes) { w.Key("shared_memory_bytes"); w.Double(*k.shared_memory_bytes); }
+  if (k.mean_occupancy_pct) { w.Key("mean_occupancy_pct"); WriteJsonDouble(w, *k.mean_occupancy_pct); }
+  if (k.registers_per_thread) { w.Key("registers_per_thread"); WriteJsonDouble(w, *k.registers_per_thread); }
+  if (k.shared_memory_bytes) { w.Key("shared_memory_bytes"); WriteJsonDouble(w, *k.shared_memory_bytes); }
   if (k.grid[0]) {
     w.Key("grid"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(k.grid[i]); w.EndArray();
     w.Key("block"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(k.block[i]); w.EndArray();
@@ -395,7 +395,7 @@ void Finding(JsonWriter& w, const Suggestion& s) {
   w.Key("message"); Str(w, s.message);
   w.Key("evidence"); Str(w, s.evidence);
   w.Key("hint"); Str(w, s.hint);
-  if (s.estimated_speedup) { w.Key("estimated_speedup"); w.Double(*s.estimated_speedup); }
+  if (s.estimated_speedup) { w.Key("estimated_speedup"); WriteJsonDouble(w, *s.estimated_speedup); }
   w.Key("source"); Str(w, s.source);
   w.EndObject();
 }
@@ -455,16 +455,16 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
 
   w.Key("summary");
   w.StartObject();
-  w.Key("gpu_idle_time_pct"); w.Double(r.gpu_idle_time_pct);
-  w.Key("compute_time_pct"); w.Double(r.compute_time_pct);
-  w.Key("communication_time_pct"); w.Double(r.communication_time_pct);
-  w.Key("memcpy_time_pct"); w.Double(r.memcpy_time_pct);
-  w.Key("memset_time_pct"); w.Double(r.memset_time_pct);
-  w.Key("gpu_window_idle_pct"); w.Double(r.window_idle_pct);
-  w.Key("gpu_window_compute_pct"); w.Double(r.window_compute_pct);
-  w.Key("gpu_window_communication_pct"); w.Double(r.window_communication_pct);
-  w.Key("gpu_window_memcpy_pct"); w.Double(r.window_memcpy_pct);
-  w.Key("gpu_window_memset_pct"); w.Double(r.window_memset_pct);
+  w.Key("gpu_idle_time_pct"); WriteJsonDouble(w, r.gpu_idle_time_pct);
+  w.Key("compute_time_pct"); WriteJsonDouble(w, r.compute_time_pct);
+  w.Key("communication_time_pct"); WriteJsonDouble(w, r.communication_time_pct);
+  w.Key("memcpy_time_pct"); WriteJsonDouble(w, r.memcpy_time_pct);
+  w.Key("memset_time_pct"); WriteJsonDouble(w, r.memset_time_pct);
+  w.Key("gpu_window_idle_pct"); WriteJsonDouble(w, r.window_idle_pct);
+  w.Key("gpu_window_compute_pct"); WriteJsonDouble(w, r.window_compute_pct);
+  w.Key("gpu_window_communication_pct"); WriteJsonDouble(w, r.window_communication_pct);
+  w.Key("gpu_window_memcpy_pct"); WriteJsonDouble(w, r.window_memcpy_pct);
+  w.Key("gpu_window_memset_pct"); WriteJsonDouble(w, r.window_memset_pct);
   w.Key("exact"); w.Bool(Inexact(r).empty());
   w.Key("top_kernels");
   w.StartArray();
@@ -531,7 +531,7 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
   w.Key("gpu_ops_matched"); w.Int64(l.gpu_ops_matched);
   w.Key("gpu_ops_unmatched"); w.Int64(l.gpu_ops_unmatched);
   w.Key("kernels"); w.Int64(l.kernels);
-  w.Key("delay_mean_ns"); w.Double(l.delay_mean_ns);
+  w.Key("delay_mean_ns"); WriteJsonDouble(w, l.delay_mean_ns);
   w.Key("delay_min_ns"); w.Int64(l.delay_min_ns);
   w.Key("delay_p50_ns"); w.Int64(l.delay_p50_ns);
   w.Key("delay_p95_ns"); w.Int64(l.delay_p95_ns);
@@ -563,7 +563,7 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("count"); w.Int64(m.count);
     w.Key("bytes"); w.Int64(m.bytes);
     w.Key("total_ns"); w.Int64(m.total_ns);
-    w.Key("bandwidth_gbps"); w.Double(m.BandwidthGBps());
+    w.Key("bandwidth_gbps"); WriteJsonDouble(w, m.BandwidthGBps());
     w.EndObject();
   }
   w.EndArray();
@@ -578,7 +578,7 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("block"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(l.block[i]); w.EndArray();
     w.Key("count"); w.Int64(l.count);
     w.Key("total_ns"); w.Int64(l.total_ns);
-    w.Key("mean_ns"); w.Double(l.MeanNs());
+    w.Key("mean_ns"); WriteJsonDouble(w, l.MeanNs());
     w.EndObject();
   }
   w.EndArray();

@@ -512,6 +512,16 @@ constexpr int64_t kMaxDurationNs = 1000000000000000000;  // 1e9 s
 // summed under 4e9 s, no end, span or total of the analyses overflows 64-bit
 // nanoseconds.
 constexpr int64_t kMaxTsNs = 4000000000000000000;
+// Bytes of one copy, allocation or memory total: 2^38 (256 GiB, more than a
+// GPU holds), so the sum over 20,000,000 events stays within 64 bits.
+constexpr int64_t kMaxArgBytes = int64_t{1} << 38;
+constexpr int64_t kMaxMemoryBytes = int64_t{1} << 50;  // [memory] sizes and totals: not summed
+
+template <typename T>
+std::optional<T> InRange(std::optional<T> v, double lo, double hi) {
+  if (!v || !(static_cast<double>(*v) >= lo && static_cast<double>(*v) <= hi)) return std::nullopt;
+  return v;
+}
 
 enum class Frame : uint8_t { kRoot, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
 
@@ -1018,14 +1028,19 @@ class Handler {
       case ArgKey::kExternalId: event_.external_id = IntOf(num_, text).value_or(-1); break;
       case ArgKey::kStream: event_.stream = IntOf(num_, text).value_or(-1); break;
       case ArgKey::kDevice: event_.device = IntOf(num_, text).value_or(-1); break;
-      case ArgKey::kRegisters: event_.registers_per_thread = DoubleOf(num_, text); break;
-      case ArgKey::kSharedMemory: event_.shared_memory = DoubleOf(num_, text); break;
-      case ArgKey::kOccupancy: event_.occupancy_pct = DoubleOf(num_, text); break;
-      case ArgKey::kBytes: event_.bytes = IntOf(num_, text); break;
-      case ArgKey::kBandwidth: event_.bandwidth_gbps = DoubleOf(num_, text); break;
-      case ArgKey::kMemBytes: event_.mem_bytes = IntOf(num_, text); break;
-      case ArgKey::kTotalAllocated: event_.mem_total_allocated = IntOf(num_, text); break;
-      case ArgKey::kTotalReserved: event_.mem_total_reserved = IntOf(num_, text); break;
+      // Values no device can have are left out, as unknown: averaged or
+      // summed they would overflow or read as real (a negative copy, an
+      // occupancy of 1e300 %). Bytes are bounded so that 20,000,000 events
+      // of them sum within 64 bits.
+      case ArgKey::kRegisters: event_.registers_per_thread = InRange(DoubleOf(num_, text), 0, 65536); break;
+      case ArgKey::kSharedMemory: event_.shared_memory = InRange(DoubleOf(num_, text), 0, 1e12); break;
+      case ArgKey::kOccupancy: event_.occupancy_pct = InRange(DoubleOf(num_, text), 0, 100); break;
+      case ArgKey::kBytes: event_.bytes = InRange(IntOf(num_, text), 0, kMaxArgBytes); break;
+      case ArgKey::kBandwidth: event_.bandwidth_gbps = InRange(DoubleOf(num_, text), 0, 1e7); break;
+      // Host memory may exceed a GPU's: a PiB bounds what any machine holds.
+      case ArgKey::kMemBytes: event_.mem_bytes = InRange(IntOf(num_, text), -kMaxMemoryBytes, kMaxMemoryBytes); break;
+      case ArgKey::kTotalAllocated: event_.mem_total_allocated = InRange(IntOf(num_, text), 0, kMaxMemoryBytes); break;
+      case ArgKey::kTotalReserved: event_.mem_total_reserved = InRange(IntOf(num_, text), 0, kMaxMemoryBytes); break;
       case ArgKey::kDeviceId: event_.mem_device_id = IntOf(num_, text); break;
       case ArgKey::kDeviceType: event_.mem_device_type = IntOf(num_, text); break;
       default: break;

@@ -163,7 +163,7 @@ TEST(TraceReaderTest, NumberFormsReadAlikeWhereverTheyFall) {
       R"("ts":1712194298123456.7891,"dur":1.5e1,"args":{"correlation":98765,)"
       R"("External id":12345678901234567890123,"stream":7e0,"device":-0,)"
       R"("registers per thread":24.5,"shared memory":0.1,)"
-      R"("est. achieved occupancy %":9007199254740993,"grid":[1E2,2,3],)"
+      R"("est. achieved occupancy %":99.999999999999986,"grid":[1E2,2,3],)"
       R"("block":[128,1.0,1]}})";
   auto check = [](const TraceEvent& e, const std::string& where) {
     SCOPED_TRACE(where);
@@ -178,7 +178,7 @@ TEST(TraceReaderTest, NumberFormsReadAlikeWhereverTheyFall) {
     EXPECT_EQ(e.device, 0);
     EXPECT_EQ(e.registers_per_thread, 24.5);
     EXPECT_EQ(e.shared_memory, 0.1);  // the double nearest 0.1
-    EXPECT_EQ(e.occupancy_pct, 9007199254740992.0);  // 2^53 + 1 rounds to even
+    EXPECT_EQ(e.occupancy_pct, 99.999999999999986);  // 17 digits, read exactly
     EXPECT_EQ(e.grid[0], 100);
     EXPECT_EQ(e.block[1], 1);
   };
@@ -419,6 +419,26 @@ TEST(TraceReaderTest, ARankBeyondTheWorldSizeIsRefused) {
   EXPECT_TRUE(ReadTraceFromString("{\"distributedInfo\": {\"rank\": 1, \"world_size\": 2}, \"traceEvents\": []}",
                                   "ok.json", sink)
                   .ok());
+}
+
+// Values no device can have are left out as unknown: averaged or summed they
+// overflowed (a mean occupancy of inf written as nothing, copies of -10 B).
+TEST(TraceReaderTest, ArgumentsNoDeviceCanHaveAreUnknown) {
+  Collect sink;
+  auto r = ReadTraceFromString(
+      R"([{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":1,"args":{"est. achieved occupancy %":1.7e308,)"
+      R"("registers per thread":-3}},{"ph":"X","cat":"gpu_memcpy","name":"m","ts":2,"dur":1,)"
+      R"("args":{"bytes":-5}},{"ph":"X","cat":"gpu_memcpy","name":"m","ts":3,"dur":1,"args":{"bytes":4700000000000000000}},)"
+      R"({"ph":"X","cat":"kernel","name":"k","ts":4,"dur":1,"args":{"est. achieved occupancy %":55.5,"bytes":1024}}])",
+      "args.json", sink);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(sink.events.size(), 4u);
+  EXPECT_FALSE(sink.events[0].occupancy_pct.has_value());
+  EXPECT_FALSE(sink.events[0].registers_per_thread.has_value());
+  EXPECT_FALSE(sink.events[1].bytes.has_value());
+  EXPECT_FALSE(sink.events[2].bytes.has_value());
+  EXPECT_EQ(sink.events[3].occupancy_pct, 55.5);
+  EXPECT_EQ(sink.events[3].bytes, 1024);
 }
 
 TEST(TraceReaderTest, ANulByteIsNamedWhereverItIs) {

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "cli/command.h"
 #include "config/policy.h"
@@ -91,19 +93,19 @@ Status ParseWindow(const std::string& text, int64_t origin_ns, TimelineFilter& f
   return Status::Ok();
 }
 
+// Every output is rendered first and written as one (WriteFilesAtomic): one
+// that fails replaces none of the others.
 Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const TraceFindingSet& findings) {
-  if (!a.json.empty())
-    if (Status s = WriteFileAtomic(a.json, RenderTraceJson(report, findings)); !s.ok()) return s;
-  if (!a.markdown.empty())
-    if (Status s = WriteFileAtomic(a.markdown, RenderTraceMarkdown(report, findings)); !s.ok()) return s;
-  if (!a.html.empty())
-    if (Status s = WriteFileAtomic(a.html, RenderTraceHtml(report, findings)); !s.ok()) return s;
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!a.json.empty()) files.emplace_back(a.json, RenderTraceJson(report, findings));
+  if (!a.markdown.empty()) files.emplace_back(a.markdown, RenderTraceMarkdown(report, findings));
+  if (!a.html.empty()) files.emplace_back(a.html, RenderTraceHtml(report, findings));
   if (!a.flame.empty()) {
     auto html = FlameIsHtml(a.flame);
     const FlameGraph& g = *report.flame;
     std::string bytes = *html ? RenderFlameHtml(g, "gpugate flame graph: " + FileStem(report.info.path))
                               : RenderFolded(SelectView(g, *ParseFlameView(a.flame_view)));
-    if (Status s = WriteFileAtomic(a.flame, bytes); !s.ok()) return s;
+    files.emplace_back(a.flame, std::move(bytes));
   }
   if (!a.memory.empty()) {
     std::string bytes = EndsWith(a.memory, ".svg")    ? RenderMemorySvg(report)
@@ -111,7 +113,7 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
                                                       : RenderMemoryTimelineCsv(report.memory_timeline);
     if (report.memory.empty())
       ReportWarning(a.trace + ": no [memory] events (record with profile_memory=True); wrote an empty timeline");
-    if (Status s = WriteFileAtomic(a.memory, bytes); !s.ok()) return s;
+    files.emplace_back(a.memory, std::move(bytes));
   }
   if (!a.timeline.empty()) {
     TimelineFilter filter;
@@ -135,9 +137,9 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
                     "'" + (held.empty() ? std::string(" (it has no events)")
                                         : "; its categories: " + held));
     }
-    if (Status s = WriteFileAtomic(a.timeline, *doc); !s.ok()) return s;
+    files.emplace_back(a.timeline, std::move(doc).value());
   }
-  return Status::Ok();
+  return WriteFilesAtomic(files);
 }
 
 /// The options of the single-trace analysis that a multi-rank run does not
@@ -179,13 +181,11 @@ int AnalyzeManyRanks(const AnalyzeArgs& a, const std::vector<std::string>& trace
   info.top_n = a.top;
   const bool stdout_taken = IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html);
   if (!stdout_taken) std::cout << RenderRanksConsole(report, info) << std::flush;
-  if (!a.json.empty())
-    if (Status s = WriteFileAtomic(a.json, RenderRanksJson(report, info)); !s.ok()) return ReportError(s.error());
-  if (!a.markdown.empty())
-    if (Status s = WriteFileAtomic(a.markdown, RenderRanksMarkdown(report, info)); !s.ok())
-      return ReportError(s.error());
-  if (!a.html.empty())
-    if (Status s = WriteFileAtomic(a.html, RenderRanksHtml(report, info)); !s.ok()) return ReportError(s.error());
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!a.json.empty()) files.emplace_back(a.json, RenderRanksJson(report, info));
+  if (!a.markdown.empty()) files.emplace_back(a.markdown, RenderRanksMarkdown(report, info));
+  if (!a.html.empty()) files.emplace_back(a.html, RenderRanksHtml(report, info));
+  if (Status s = WriteFilesAtomic(files); !s.ok()) return ReportError(s.error());
   return 0;
 }
 

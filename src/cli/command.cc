@@ -150,14 +150,28 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
       if (same(o.where, in))
         return InputError(flag + " " + o.path + ": that is the input " + in +
                           "; writing there would replace it: name another file");
-      // Into a baselines folder given as an input: it would replace a history.
+      // Into a folder given as an input (baselines, rank traces): a .json or
+      // .json.gz there is one it reads, or may read next time; and any file
+      // the folder holds, a symlink to one outside included, is an input.
       std::error_code ec;
-      if (fs::is_directory(in, ec) && o.where.extension() == ".json") {
+      if (fs::is_directory(in, ec)) {
+        const std::string name = o.where.filename().string();
+        const bool readable = name.ends_with(".json") || name.ends_with(".json.gz");
         const fs::path folder = fs::weakly_canonical(fs::absolute(in, ec), ec);
         const auto [end, at] = std::mismatch(folder.begin(), folder.end(), o.where.begin(), o.where.end());
-        if (!ec && end == folder.end())
-          return InputError(flag + " " + o.path + ": inside the baselines folder " + in +
-                            ", where it could replace a history; write it elsewhere");
+        if (!ec && end == folder.end() && readable)
+          return InputError(flag + " " + o.path + ": inside the input folder " + in +
+                            ", where it could replace a file it reads; write it elsewhere");
+        size_t seen = 0;
+        for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator();
+             it.increment(ec)) {
+          if (++seen > 100000) break;  // bounded: folders of histories and traces are small
+          if (it.depth() >= 2) it.disable_recursion_pending();  // <suite>/<class>.json is as deep as inputs go
+          std::error_code type_ec;
+          if (it->is_regular_file(type_ec) && same(o.where, it->path().string()))
+            return InputError(flag + " " + o.path + ": that is " + it->path().string() + " in the input folder " +
+                              in + "; writing there would replace it: name another file");
+        }
       }
     }
     for (size_t j = 0; j < i; ++j)

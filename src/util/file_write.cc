@@ -283,8 +283,11 @@ Status WriteFilesAtomic(const std::vector<std::pair<std::string, std::string>>& 
       for (StagedFile& done : staged) ::unlink(done.tmp.c_str());
       return st;
     }
-  for (StagedFile& s : staged)
-    if (Status st = Commit(s); !st.ok()) return st;
+  for (size_t i = 0; i < staged.size(); ++i)
+    if (Status st = Commit(staged[i]); !st.ok()) {
+      for (size_t j = i + 1; j < staged.size(); ++j) ::unlink(staged[j].tmp.c_str());  // no temp left behind
+      return st;
+    }
   return Status::Ok();
 }
 

@@ -273,6 +273,22 @@ TEST(CliTest, OutputsAreCheckedBeforeAnyWork) {
     EXPECT_NE(a.err.find("that is the input"), std::string::npos) << option << a.err;
   }
   EXPECT_EQ(testing::ReadAll(trace), trace_text);
+  // A trace of an analysed folder, however named (.json.gz, a symlink to
+  // one outside), is an input; reports are all or none.
+  std::filesystem::create_directory(dir + "/ranks");
+  std::filesystem::copy_file(trace, dir + "/ranks/rank0.json");
+  std::filesystem::create_symlink(trace, dir + "/ranks/rank1.json");
+  auto gz = RunGpugate({"analyze", dir + "/ranks", "--json", dir + "/ranks/rank2.json.gz"});
+  EXPECT_EQ(gz.exit_code, 2);
+  EXPECT_NE(gz.err.find("inside the input folder"), std::string::npos) << gz.err;
+  auto outside = RunGpugate({"analyze", dir + "/ranks", "--json", trace});
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.err.find("rank1.json in the input folder"), std::string::npos) << outside.err;
+  EXPECT_EQ(testing::ReadAll(trace), trace_text);
+  testing::WriteAll(dir + "/keep.json", "old");
+  auto full = RunGpugate({"analyze", trace, "--json", dir + "/keep.json", "--markdown", "/dev/full"});
+  EXPECT_EQ(full.exit_code, 3) << full.err;
+  EXPECT_EQ(testing::ReadAll(dir + "/keep.json"), "old");
   std::filesystem::create_symlink(dir + "/later.json", dir + "/link.json");
   auto linked = RunGpugate({"analyze", trace, "--json", dir + "/later.json", "--markdown", dir + "/link.json"});
   EXPECT_EQ(linked.exit_code, 2);

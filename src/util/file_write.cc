@@ -118,8 +118,30 @@ bool IsTempNameOf(const std::string& name, const std::string& base) {
   return true;
 }
 
+/// How long a FIFO output waits for a reader.
+constexpr int kFifoReaderWaitSeconds = 60;
+
 /// Written in place: the device, FIFO or socket stays what it is.
 Status WriteInPlace(const std::string& path, const std::string& shown, std::string_view bytes) {
+  // A FIFO without a reader would block the open forever (a CI step hangs
+  // until its job times out): wait for a reader a bounded time instead.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kFifoReaderWaitSeconds);
+    int raw = -1;
+    while ((raw = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0 && errno == ENXIO &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (raw < 0 && errno == ENXIO)
+      return ToolError(shown + ": a FIFO that no process read within " + std::to_string(kFifoReaderWaitSeconds) +
+                       " s");
+    if (raw < 0) return ToolError(shown + ": cannot open for writing: " + Reason(errno));
+    Fd fifo(raw);
+    ::fcntl(raw, F_SETFL, ::fcntl(raw, F_GETFL) & ~O_NONBLOCK);  // a reader: write as to any file
+    if (int err = WriteAll(fifo.get(), bytes); err != 0) return ToolError(shown + ": write failed: " + Reason(err));
+    if (::close(fifo.Release()) != 0) return ToolError(shown + ": write failed: " + Reason(errno));
+    return Status::Ok();
+  }
   Fd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) return ToolError(shown + ": cannot open for writing: " + Reason(errno));
   if (int err = WriteAll(fd.get(), bytes); err != 0) return ToolError(shown + ": write failed: " + Reason(err));

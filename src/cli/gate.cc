@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <iostream>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "cli/command.h"
 #include "cli/compare_common.h"
@@ -163,14 +165,17 @@ int GateCommand(const CommandSpec& self, const Args& args) {
     std::set<std::string> selected, left_out;
     for (const WorkloadSpec& s : sel->workloads) selected.insert(s.name);
     // A result belongs to the workload of its own name, else to the program
-    // whose name is its longest prefix ("bench/BM_x" of gbench "bench").
+    // whose name is its longest prefix ("bench/BM_x" of gbench "bench"):
+    // looked up by name, since suite and baseline may each hold 100,000.
+    std::unordered_map<std::string_view, const WorkloadSpec*> by_name;
+    for (const WorkloadSpec& s : sel->suite.workloads) by_name.emplace(s.name, &s);
     auto owner = [&](const std::string& name) -> const WorkloadSpec* {
-      const WorkloadSpec* best = nullptr;
-      for (const WorkloadSpec& s : sel->suite.workloads) {
-        if (s.name == name) return &s;
-        if (ReportedBy(s, name) && (best == nullptr || s.name.size() > best->name.size())) best = &s;
+      if (auto it = by_name.find(name); it != by_name.end()) return it->second;
+      for (size_t cut = name.rfind('/'); cut != std::string::npos && cut > 0; cut = name.rfind('/', cut - 1)) {
+        auto it = by_name.find(std::string_view(name).substr(0, cut));
+        if (it != by_name.end() && ReportedBy(*it->second, name)) return it->second;
       }
-      return best;
+      return nullptr;
     };
     for (Results& r : *baseline) {
       std::erase_if(r.workloads, [&](const WorkloadResult& w) {

@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <iterator>
 #include <set>
+#include <vector>
 
 namespace gpugate {
 namespace {
@@ -59,6 +61,69 @@ CodePoint Decode(std::string_view s, size_t i) {
     cp = (cp << 6) | (b & 0x3F);
   }
   return {cp, len, true};
+}
+
+struct CodePointRange {
+  char32_t first;
+  char32_t last;
+};
+
+#include "util/text/display_width_table.inc"
+
+template <size_t N>
+bool InRanges(const CodePointRange (&ranges)[N], char32_t cp) {
+  const auto* it = std::upper_bound(std::begin(ranges), std::end(ranges), cp,
+                                    [](char32_t c, const CodePointRange& r) { return c < r.first; });
+  return it != std::begin(ranges) && cp <= (it - 1)->last;
+}
+
+// Terminal columns of one code point: 0 for combining marks and format
+// characters, 2 for East Asian Wide and Fullwidth, 1 otherwise (controls
+// are escaped before anything is measured).
+int CodePointWidth(char32_t cp) {
+  if (cp < 0x300) return 1;
+  if (InRanges(kZeroWidthRanges, cp)) return 0;
+  return InRanges(kWideRanges, cp) ? 2 : 1;
+}
+
+// Each code point of a text: its byte offset and its columns.
+struct Column {
+  size_t offset;
+  int width;
+};
+
+std::vector<Column> Columns(std::string_view text) {
+  std::vector<Column> out;
+  for (size_t i = 0; i < text.size();) {
+    const CodePoint c = Decode(text, i);
+    out.push_back({i, c.valid ? CodePointWidth(c.cp) : 1});
+    i += c.len;
+  }
+  return out;
+}
+
+// Byte offset where a head of at most `keep` columns ends: never between a
+// letter and the combining marks that follow it.
+size_t HeadEnd(const std::vector<Column>& columns, int keep, size_t size) {
+  int used = 0;
+  for (const Column& c : columns) {
+    if (c.width > 0 && used + c.width > keep) return c.offset;
+    used += c.width;
+  }
+  return size;
+}
+
+// Byte offset where a tail of at most `keep` columns starts: at a code point
+// that takes a column (a combining mark whose letter was cut goes too).
+size_t TailStart(const std::vector<Column>& columns, int keep, size_t size) {
+  int used = 0;
+  size_t start = size;
+  for (auto it = columns.rbegin(); it != columns.rend(); ++it) {
+    if (used + it->width > keep) break;
+    used += it->width;
+    if (it->width > 0) start = it->offset;
+  }
+  return start;
 }
 
 bool IsC0OrDel(char32_t cp) { return cp < 0x20 || cp == 0x7F; }
@@ -275,6 +340,17 @@ bool IsAsciiAlnum(char ch) {
   return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
 
+// Whether the ':' at text[colon] opens an emoji shortcode such as ":+1:" or
+// ":white_check_mark:". A C++ scope ("at::native::kernel") does not count:
+// a kernel name copied from a report must stay the kernel's name.
+bool StartsEmojiShortcode(std::string_view text, size_t colon) {
+  size_t k = colon + 1;
+  while (k < text.size() && (IsAsciiAlnum(text[k]) || text[k] == '_' || text[k] == '+' || text[k] == '-')) ++k;
+  if (k == colon + 1 || k >= text.size() || text[k] != ':') return false;
+  const bool scope = colon > 0 && text[colon - 1] == ':' && k + 1 < text.size() && text[k + 1] == ':';
+  return !scope;
+}
+
 bool EqualsIgnoringAsciiCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t k = 0; k < a.size(); ++k)
@@ -321,9 +397,10 @@ std::string EscapeMarkdown(std::string_view text, MarkdownNewline newline) {
         if (i + 1 < text.size() && IsAsciiAlnum(text[i + 1])) out += kMarkdownZeroWidthSpace;
         break;
       case ':':
-        // "http://..." is turned into a link: not in a name.
+        // "http://..." is turned into a link and ":rocket:" into an emoji:
+        // not in a name.
         out += ':';
-        if (text.substr(i + 1, 2) == "//") out += kMarkdownZeroWidthSpace;
+        if (text.substr(i + 1, 2) == "//" || StartsEmojiShortcode(text, i)) out += kMarkdownZeroWidthSpace;
         break;
       case '-':
         // "GH-12" references an issue too.
@@ -589,15 +666,11 @@ std::string BoundedName(std::string_view name) {
 }
 
 std::string ShortenText(std::string_view text, size_t width) {
-  size_t i = 0, count = 0, cut = 0;
+  if (static_cast<size_t>(DisplayWidth(text)) <= width) return std::string(text);
+  const std::vector<Column> columns = Columns(text);
   const size_t keep = width > 3 ? width - 3 : width;
-  while (i < text.size()) {
-    if (count == keep) cut = i;
-    if (count == width) return std::string(text.substr(0, cut)) + (width > 3 ? "..." : "");
-    i += Decode(text, i).len;
-    ++count;
-  }
-  return std::string(text);
+  const size_t cut = HeadEnd(columns, static_cast<int>(keep), text.size());
+  return std::string(text.substr(0, cut)) + (width > 3 ? "..." : "");
 }
 
 std::string EscapeGithubAnnotationMessage(std::string_view text) {
@@ -612,15 +685,15 @@ namespace {
 
 std::string ShortenMiddle(const std::string& cell, int width, bool tell_apart) {
   if (DisplayWidth(cell) <= width) return cell;
-  std::vector<size_t> starts;  // byte offset of each code point
-  for (size_t i = 0; i < cell.size(); ++i)
-    if ((static_cast<unsigned char>(cell[i]) & 0xC0) != 0x80) starts.push_back(i);
+  const std::vector<Column> columns = Columns(cell);
   const int hash_width = tell_apart ? 7 : 0;
-  const size_t keep = static_cast<size_t>(std::max(1, (width - 1 - hash_width) / 2));
-  if (starts.size() <= 2 * keep + 1) return cell;
+  const int keep = std::max(1, (width - 1 - hash_width) / 2);
+  const size_t head = HeadEnd(columns, keep, cell.size());
+  const size_t tail = TailStart(columns, keep, cell.size());
+  if (tail <= head) return cell;
   char hash[16] = "";
   if (tell_apart) std::snprintf(hash, sizeof hash, "#%06llx", static_cast<unsigned long long>(Fnv1a64(cell) & 0xffffff));
-  return cell.substr(0, starts[keep]) + "\u2026" + hash + cell.substr(starts[starts.size() - keep]);
+  return cell.substr(0, head) + "\u2026" + hash + cell.substr(tail);
 }
 
 }  // namespace
@@ -642,7 +715,7 @@ int DisplayWidth(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     const CodePoint c = Decode(text, i);
-    ++width;
+    width += c.valid ? CodePointWidth(c.cp) : 1;
     i += c.len;
   }
   return width;

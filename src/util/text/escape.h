@@ -40,7 +40,9 @@ enum class MarkdownNewline {
 /// Nor does it mention anyone or link anything on GitHub: a zero-width space
 /// (`&#8203;`) follows `@` and `#` before a letter or digit (`@user`,
 /// `@org/team`, `#12`), the `GH` of `GH-12`, the `:` of `://` and the `www`
-/// of `www.`.
+/// of `www.`; nor does it show an emoji: the zero-width space also follows
+/// the first `:` of a shortcode (`:+1:`, `:rocket:`), unless it is a C++
+/// scope (`at::native::kernel` stays the kernel's name).
 std::string EscapeMarkdown(std::string_view text,
                            MarkdownNewline newline = MarkdownNewline::kSpace);
 
@@ -143,8 +145,9 @@ std::optional<std::string> WrittenNameProblem(std::string_view name, bool no_bla
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);
 
-/// At most `width` code points of `text`, ending in "..." when it was cut
-/// (never inside a UTF-8 sequence). Shorten before escaping.
+/// At most `width` terminal columns of `text` (DisplayWidth), ending in
+/// "..." when it was cut (never inside a UTF-8 sequence, nor between a
+/// letter and its combining marks). Shorten before escaping.
 std::string ShortenText(std::string_view text, size_t width);
 
 /// Escapes the message part of a GitHub workflow command
@@ -156,12 +159,14 @@ std::string EscapeGithubAnnotationMessage(std::string_view text);
 /// message, plus ':' -> %3A and ',' -> %2C.
 std::string EscapeGithubAnnotationProperty(std::string_view text);
 
-/// Number of terminal columns the text takes, counting one per code point
-/// (a close approximation for names; wide East-Asian glyphs count as one).
+/// Number of terminal columns the text takes: two for an East Asian Wide or
+/// Fullwidth character (CJK, most emoji), none for a combining mark or a
+/// format character, one for the rest (scripts/gen_display_width.py makes
+/// the table from the Unicode database).
 int DisplayWidth(std::string_view text);
 
 /// Each cell of one table column at most `width` display columns wide: a
-/// longer cell keeps its first and last code points around an ellipsis
+/// longer cell keeps its first and last characters around an ellipsis
 /// ("…"), and two different cells that would then look alike both get 6 hex
 /// digits of a hash of their whole text after it ("…#bf6f97"), so a
 /// shortened row still says which name it is. Shorten escaped text.

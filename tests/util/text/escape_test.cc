@@ -98,10 +98,40 @@ TEST(TextEscape, GithubPropertyAlsoEscapesColonAndComma) {
             "a%3A%3Aerror%3A%3Ab%2Cc%25%0A");
 }
 
-TEST(TextEscape, DisplayWidthCountsCodePoints) {
+TEST(TextEscape, DisplayWidthCountsTerminalColumns) {
   EXPECT_EQ(DisplayWidth("abc"), 3);
   EXPECT_EQ(DisplayWidth("\xce\xbcs \xe2\x86\x92"), 4);
   EXPECT_EQ(DisplayWidth("\xff"), 1);
+  // CJK ideographs and fullwidth forms take two columns, emoji too.
+  EXPECT_EQ(DisplayWidth("\xe8\xa1\x8c\xe5\x88\x97"), 4);           // U+884C U+5217
+  EXPECT_EQ(DisplayWidth("\xef\xbc\xa1"), 2);                        // U+FF21
+  EXPECT_EQ(DisplayWidth("\xf0\x9f\x9a\x80"), 2);                    // U+1F680
+  // A combining mark takes none: "e" + U+0301 is one column, as is a
+  // zero-width joiner's absence of a glyph.
+  EXPECT_EQ(DisplayWidth("e\xcc\x81"), 1);
+  EXPECT_EQ(DisplayWidth("a\xe2\x80\x8b" "b"), 2);                    // U+200B
+}
+
+TEST(TextEscape, ShortenedTextsFitTheirColumnsAndKeepMarksWithLetters) {
+  // Twelve CJK characters are 24 columns: cut to 10 they keep 3 (6 columns)
+  // and the dots.
+  std::string cjk;
+  for (int i = 0; i < 12; ++i) cjk += "\xe8\xa1\x8c";
+  const std::string cut = ShortenText(cjk, 10);
+  EXPECT_LE(DisplayWidth(cut), 10);
+  EXPECT_EQ(cut, "\xe8\xa1\x8c\xe8\xa1\x8c\xe8\xa1\x8c...");
+  // A cut never separates a letter from its combining accent.
+  EXPECT_EQ(ShortenText("abe\xcc\x81" "fghij", 6), "abe\xcc\x81...");
+  // Column cells: every shortened cell fits, and alike ones stay apart.
+  const std::vector<std::string> cells = {cjk + "x", cjk + "y", "short"};
+  const std::vector<std::string> shown = ShortenColumn(cells, 16);
+  for (const std::string& c : shown) EXPECT_LE(DisplayWidth(c), 16) << c;
+  EXPECT_NE(shown[0], shown[1]);
+  EXPECT_EQ(shown[2], "short");
+  const std::string e = "e\xcc\x81";  // e and a combining acute accent
+  const std::vector<std::string> marks = ShortenColumn({e + e + e + e + e + e}, 5);
+  EXPECT_EQ(marks[0], e + e + "\xe2\x80\xa6" + e + e);
+  EXPECT_EQ(PadText("\xe8\xa1\x8c", 4), "\xe8\xa1\x8c  ");
 }
 
 // GitHub's runner executes a line that starts with "::" (after blanks) or
@@ -145,6 +175,10 @@ TEST(TextEscape, NoFormatLetsALegacyCommandThrough) {
   // A name in a bot's Markdown comment pings no one and links nothing.
   EXPECT_EQ(EscapeMarkdown("BM @octocat @github/team #12 a@b x#y"),
             "BM @&#8203;octocat @&#8203;github/team \\#&#8203;12 a@&#8203;b x\\#&#8203;y");
+  // Emoji shortcodes stay text; a colon that starts none is untouched.
+  EXPECT_EQ(EscapeMarkdown("ok :+1: :white_check_mark: BM/threads:8 a:b"),
+            "ok :&#8203;+1: :&#8203;white\\_check\\_mark: BM/threads:8 a:b");
+  EXPECT_EQ(EscapeMarkdown("at::native::kernel<at::native::F> ::x:"), "at::native::kernel&lt;at::native::F&gt; ::&#8203;x:");
   EXPECT_EQ(EscapeMarkdown("GH-12 gh-3 GH-x a-1"), "GH&#8203;-12 gh&#8203;-3 GH-x a-1");
   EXPECT_EQ(EscapeMarkdown("see http://evil.example and WWW.evil.example, user@ # @"),
             "see http:&#8203;//evil.example and WWW&#8203;.evil.example, user@ \\# @");

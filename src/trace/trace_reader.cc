@@ -1703,6 +1703,8 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
     } else if (*gz && offset == 0 && BytesAt(origin, *gz, 0, 2) == "\x1f\x8b") {
       message = "gzip data inside gzip data (compressed twice?): decompress it once (gunzip) "
                 "and give the result";
+    } else if (BytesAt(origin, *gz, offset, 2) == "\x1f\x8b") {
+      message = kJsonGzipDataText;
     } else if (stream.AtEnd() && offset >= stream.Tell()) {
       message = std::string("unexpected end of file (truncated trace?): ") +
                 rapidjson::GetParseError_En(ok.Code());

@@ -536,6 +536,7 @@ std::string JsonFaultText(std::string_view text, size_t offset, int code) {
     case JsonFault::kNulByte: return kJsonNulByteText;
     case JsonFault::kSyntax: break;
   }
+  if (text.substr(std::min(offset, text.size()), 2) == "\x1f\x8b") return kJsonGzipDataText;
   return words;
 }
 

@@ -104,6 +104,10 @@ JsonFault ClassifyJsonFault(std::string_view text, size_t offset, int code);
 
 /// The words for a NUL byte in JSON text, in every reader.
 inline constexpr char kJsonNulByteText[] = "a NUL byte, which JSON text cannot hold (binary data?)";
+/// The message for gzip data where JSON text goes on (a file compressed
+/// twice, or a compressed file joined to another with cat).
+inline constexpr char kJsonGzipDataText[] =
+    "gzip data inside JSON text (compressed twice, or joined to another file?): decompress it (gunzip) and give the JSON";
 
 /// The words for that fault, the one wording of every JSON reader (text in
 /// UTF-16 or UTF-32 is named as such, see WideEncodingText):

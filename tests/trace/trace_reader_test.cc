@@ -462,5 +462,23 @@ TEST(TraceReaderTest, GzipInsideGzipIsNamed) {
       << r.error().message;
 }
 
+TEST(TraceReaderTest, GzipDataAfterTheDocumentIsNamed) {
+  // A second gzip member that is itself compressed: its bytes follow the
+  // first member's JSON.
+  const std::string first = Gzip("{\"traceEvents\": []}\n");
+  const std::string second = Gzip(Gzip("{\"traceEvents\": []}"));
+  Collect sink;
+  auto r = ReadTraceFromString(first + second, "joined.json.gz", sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "joined.json.gz:2:1: gzip data inside JSON text (compressed twice, or joined to another "
+            "file?): decompress it (gunzip) and give the JSON");
+  // And in a plain file with a compressed one joined to it.
+  auto plain = ReadTraceFromString("{\"traceEvents\": []}" + second, "plain.json", sink);
+  ASSERT_FALSE(plain.ok());
+  EXPECT_EQ(plain.error().message.rfind("plain.json:1:20: gzip data inside JSON text", 0), 0u)
+      << plain.error().message;
+}
+
 }  // namespace
 }  // namespace gpugate

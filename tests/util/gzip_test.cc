@@ -136,6 +136,14 @@ TEST(LoadRunsGzip, AnyFormatMayComeGzipped) {
   EXPECT_EQ(twice.error().message,
             gz + ": gzip data inside gzip data (compressed twice?): decompress it once (gunzip) "
                  "and give the result");
+  // A later member compressed twice is named where its bytes begin.
+  testing::WriteAll(gz, GzipMember(*plain_text) + GzipMember(GzipMember(*plain_text)));
+  Result<std::vector<Results>> later = LoadRuns(gz);
+  ASSERT_FALSE(later.ok());
+  EXPECT_NE(later.error().message.find(": gzip data inside JSON text (compressed twice, or joined to "
+                                       "another file?)"),
+            std::string::npos)
+      << later.error().message;
   testing::WriteAll(gz, GzipMember("{\n  \"benchmarks\": [\n"));
   Result<std::vector<Results>> early = LoadRuns(gz);
   ASSERT_FALSE(early.ok());

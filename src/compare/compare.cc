@@ -127,7 +127,9 @@ struct Indexed {
   Rounds rounds;
   std::optional<std::pair<double, double>> reported_noise;  // (relative sd, samples)
   std::string cpu;  // CPU model the value was measured on; empty = the run's
+  bool summary_is_mean = false;  // rounds hold one summary value, a mean
 };
+
 
 // Noise reported next to a single summary value: nvbench summaries without
 // samples (nv/.../stdev/relative over sample_size), pytest-benchmark stats
@@ -144,6 +146,11 @@ std::optional<std::pair<double, double>> ReportedNoiseOf(const WorkloadResult& w
       get("gbench_repetitions") >= 2)
     return std::pair{get("stddev") / get("mean"), get("gbench_repetitions")};
   return std::nullopt;
+}
+
+bool SummaryIsMean(const WorkloadResult& w) {
+  auto it = w.counters.find("summary_is_mean");
+  return it != w.counters.end() && it->second == 1;
 }
 
 struct Pending {
@@ -249,6 +256,38 @@ std::optional<std::pair<double, double>> SpreadOfValues(const Rounds& rounds) {
   const double sd = std::sqrt(SampleVariance(v));
   if (!(mean > 0) || !(sd > 0) || !std::isfinite(sd / mean)) return std::nullopt;
   return std::pair{sd / mean, static_cast<double>(v.size())};
+}
+
+// Like is compared with like: where some run of a comparison reports only
+// the mean of its samples (an nvbench summary whose sample file is gone),
+// every run that kept its values is read as their mean too, with their own
+// spread as its reported noise. The judge's other readings of values
+// (medians, Hodges-Lehmann) would set a skewed state's median against
+// another run's mean.
+// Returns false (and leaves the copies alone) when no run is such a mean.
+bool ReadAllAsMeans(const std::vector<Indexed>& hist_in, const std::vector<Indexed>& cur_in,
+                    std::vector<Indexed>* hist, std::vector<Indexed>* cur) {
+  auto is_mean = [](const Indexed& x) { return x.summary_is_mean; };
+  if (std::none_of(hist_in.begin(), hist_in.end(), is_mean) && std::none_of(cur_in.begin(), cur_in.end(), is_mean))
+    return false;
+  *hist = hist_in;
+  *cur = cur_in;
+  for (std::vector<Indexed>* side : {hist, cur})
+    for (Indexed& x : *side) {
+      if (x.summary_is_mean || x.reported_noise) continue;
+      double sum = 0;
+      double count = 0;
+      for (const std::vector<double>& r : x.rounds)
+        for (double v : r) {
+          sum += v;
+          ++count;
+        }
+      if (!(count > 0)) continue;
+      x.reported_noise = SpreadOfValues(x.rounds);
+      x.rounds = {{sum / count}};
+      x.summary_is_mean = true;
+    }
+  return true;
 }
 
 std::vector<double> FlatLogs(const Rounds& r) {
@@ -742,14 +781,16 @@ class Comparer {
     for (const auto& [run, h] : history) {
       if (!SameMetric(*h, w)) continue;  // an older run that measured something else
       Rounds r = keep(h->rounds);
-      if (!r.empty()) hist.push_back({run, std::move(r), ReportedNoiseOf(*h), CpuOf(*h, runs_[run])});
+      if (!r.empty())
+        hist.push_back({run, std::move(r), ReportedNoiseOf(*h), CpuOf(*h, runs_[run]), SummaryIsMean(*h)});
     }
     std::vector<Indexed> cur;
     if (Rounds r = keep(w.rounds); !r.empty()) {
-      cur.push_back({0, std::move(r), ReportedNoiseOf(w), CpuOf(w, current_)});
+      cur.push_back({0, std::move(r), ReportedNoiseOf(w), CpuOf(w, current_), SummaryIsMean(w)});
       for (const auto& [run, c] : confirmations_) {
         Rounds rc = keep(c->rounds);
-        if (!rc.empty()) cur.push_back({run, std::move(rc), ReportedNoiseOf(*c), CpuOf(*c, current_runs_[run])});
+        if (!rc.empty())
+          cur.push_back({run, std::move(rc), ReportedNoiseOf(*c), CpuOf(*c, current_runs_[run]), SummaryIsMean(*c)});
       }
     }
     int time_index = static_cast<int>(pending_.size());
@@ -759,8 +800,10 @@ class Comparer {
       AddDeterministic(Primary(w), hist, cur);
       if (is_static) DescribeCodeChange(w, *ref, &pending_.back().mv);
     } else {
-      AddStatistical(Primary(w), hist, cur, HasTimeMetric(w) ? Family::kTime : Family::kOther,
-                     throttled_current, ref->throttled);
+      std::vector<Indexed> mean_hist, mean_cur;
+      const bool as_means = ReadAllAsMeans(hist, cur, &mean_hist, &mean_cur);
+      AddStatistical(Primary(w), as_means ? mean_hist : hist, as_means ? mean_cur : cur,
+                     HasTimeMetric(w) ? Family::kTime : Family::kOther, throttled_current, ref->throttled);
       if (pending_[time_index].units) pending_[time_index].units->domain = ClockDomainOf(w);
       pending_[time_index].mv.plot = MakePlot(hist, cur);
       if (HasTimeMetric(w)) {

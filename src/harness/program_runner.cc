@@ -45,7 +45,7 @@ std::string MinTimeText(double s) {
 // Counters that describe one process's file, not the merged rounds.
 bool PerFileFlag(const std::string& key) {
   return key == "single_sample" || key == "only_aggregates" || key == "only_summary" ||
-         key == "sample_file_missing";
+         key == "summary_is_mean" || key == "sample_file_missing";
 }
 
 

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -217,11 +219,47 @@ std::optional<std::vector<double>> ReadFloat32File(const std::string& path, int6
 
 // nvbench writes sidecar names relative to the JSON file's folder (older
 // versions: relative to the launch folder, usually the JSON's parent).
+// Where a sidecar named `file` may be read: next to the JSON, then in its
+// parent (older nvbench wrote names relative to the launch folder). A name
+// is data from a file that may come from anyone: it is followed only within
+// those two folders, never up out of them or to a file elsewhere. nvbench
+// writes an absolute name when given an absolute --json path; such a name
+// is used when it lies within them; and since the file may have been moved
+// (as an artifact is), its last two parts ("out.json-bin/3.bin") are looked
+// for next to the JSON last.
 std::vector<std::string> SidecarCandidates(const std::string& base_dir, const std::string& file) {
-  if (!file.empty() && file[0] == '/') return {file};
-  std::vector<std::string> out = {base_dir + "/" + file};
-  std::string parent = DirName(base_dir);
-  if (parent != base_dir) out.push_back(parent + "/" + file);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path base = fs::absolute(fs::path(base_dir.empty() ? "." : base_dir), ec).lexically_normal();
+  if (ec) return {};
+  const fs::path parent = base.has_relative_path() ? base.parent_path() : base;
+  auto within = [](const fs::path& p, const fs::path& dir) {
+    const fs::path rel = p.lexically_relative(dir);
+    return !rel.empty() && *rel.begin() != ".." && !rel.is_absolute();
+  };
+  const fs::path name(file);
+  std::vector<std::string> out;
+  auto add = [&](const fs::path& p) {
+    const fs::path normal = p.lexically_normal();
+    if ((within(normal, base) || within(normal, parent)) &&
+        std::find(out.begin(), out.end(), normal.string()) == out.end())
+      out.push_back(normal.string());
+  };
+  if (name.is_absolute()) {
+    add(name);
+  } else {
+    add(base / name);
+    add(parent / name);
+  }
+  {
+    // The last two parts, next to the JSON.
+    fs::path tail;
+    for (const fs::path& part : name) {
+      if (part == ".." || part == "." || part == "/" || part.empty()) continue;
+      tail = tail.empty() ? part : tail.filename() / part;
+    }
+    if (!tail.empty()) add(base / tail);
+  }
   return out;
 }
 
@@ -428,6 +466,10 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
     w.rounds.push_back({*mean});
     w.counters["only_summary"] = 1;
     w.counters["single_sample"] = 1;
+    // The summary is a mean: a side that kept its samples is read as their
+    // mean against it, not their median (a skewed state's mean is well
+    // above its median).
+    w.counters["summary_is_mean"] = 1;
   }
   w.summary = Summarize(AllSamples(w));
   return w;

@@ -1116,6 +1116,56 @@ TEST(CompareJudge, SummariesUseTheirReportedNoiseNeverAZeroWidthInterval) {
 namespace gpugate {
 namespace {
 
+TEST(CompareJudge, AStateWhoseSamplesAreGoneIsMeanAgainstMean) {
+  // nvbench states timed 1000 times, 15% of launches twice as slow: the mean
+  // is 15% above the median. The baseline kept its samples; the current run
+  // lost one state's sample file and reports that state's mean only. The
+  // code did not change: no regression.
+  auto samples = [](double base, uint64_t seed) {
+    std::vector<double> s;
+    for (int k = 0; k < 1000; ++k) {
+      const double jitter = 1.0 + 0.01 * std::sin(static_cast<double>(k * 7919 + seed));
+      s.push_back(base * jitter * (k % 20 < 3 ? 2.0 : 1.0));
+    }
+    return s;
+  };
+  auto mean_of = [](const std::vector<double>& s) {
+    double sum = 0;
+    for (double x : s) sum += x;
+    return sum / static_cast<double>(s.size());
+  };
+  Results base, cur, hist2;
+  base.run.env.cpu_model = cur.run.env.cpu_model = hist2.run.env.cpu_model = "Test CPU";
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = "bench/N=" + std::to_string(i);
+    WorkloadResult b;
+    b.name = name;
+    b.rounds = {samples(1e-3 * (i + 1), 1)};
+    base.workloads.push_back(b);
+    b.rounds = {samples(1e-3 * (i + 1), 3)};
+    hist2.workloads.push_back(b);
+    WorkloadResult c;
+    c.name = name;
+    const std::vector<double> s = samples(1e-3 * (i + 1), 2);
+    if (i == 3) {
+      c.rounds = {{mean_of(s)}};
+      c.counters = {{"only_summary", 1}, {"single_sample", 1}, {"summary_is_mean", 1},
+                    {"stdev_rel", 0.3}, {"sample_size", 1000}};
+    } else {
+      c.rounds = {s};
+    }
+    cur.workloads.push_back(c);
+  }
+  for (const std::vector<Results>& baseline : {std::vector<Results>{base}, std::vector<Results>{hist2, base}}) {
+    Verdicts v = Compare(baseline, cur, DefaultPolicy(), Opts());
+    const MetricVerdict* n3 = Find(v, "bench/N=3", "time");
+    ASSERT_NE(n3, nullptr);
+    EXPECT_NE(n3->verdict, Verdict::kRegression) << n3->sentence;
+    ASSERT_TRUE(n3->ratio.has_value());
+    EXPECT_NEAR(*n3->ratio, 1.0, 0.02) << n3->sentence;
+  }
+}
+
 TEST(CompareJudge, AnAggregateOnlyFileMeetsAFullOneOnItsReportedNoise) {
   // A baseline of every Google Benchmark repetition (three, 1% apart) and a
   // current file of aggregates only (--benchmark_report_aggregates_only): the

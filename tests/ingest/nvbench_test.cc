@@ -262,6 +262,29 @@ TEST(NvbenchIngest, MissingOrBrokenSidecarFallsBackToTheSummary) {
   EXPECT_THAT(r->workloads[0].rounds, ElementsAre(ElementsAre(0.002)));
 }
 
+TEST(NvbenchIngest, SampleFilesAreReadOnlyNextToTheJson) {
+  // A sample file name is data: a name outside the JSON's folder and its
+  // parent (absolute, or up with "..") is not followed there. A moved
+  // artifact's absolute name is found by its last two parts next to the JSON.
+  const std::string root = TempFolder("confined");
+  const std::string dir = root + "/run/out";
+  std::filesystem::create_directories(dir + "/r.json-bin");
+  WriteFloats(root + "/secret.bin", {0.5f, 0.5f, 0.5f});
+  WriteFloats(dir + "/r.json-bin/0.bin", {0.001f, 0.002f, 0.004f});
+  for (const std::string& name : {root + "/secret.bin", std::string("../../secret.bin"), std::string("../../../secret.bin")}) {
+    Result<Results> r = NvbenchFromJson(OneState(SidecarSummaries(name, 3, "f.bin", 3)), dir + "/r.json", dir);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_THAT(r->workloads[0].rounds, ElementsAre(ElementsAre(0.002))) << name;
+    EXPECT_EQ(Counter(r->workloads[0], "sample_file_missing"), 1) << name;
+  }
+  for (const std::string& name : {dir + "/r.json-bin/0.bin", std::string("/gone/build/r.json-bin/0.bin")}) {
+    Result<Results> r = NvbenchFromJson(OneState(SidecarSummaries(name, 3, "f.bin", 3)), dir + "/r.json", dir);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->workloads[0].rounds.size(), 1u);
+    EXPECT_EQ(r->workloads[0].rounds[0].size(), 3u) << name;
+  }
+}
+
 TEST(NvbenchIngest, InfiniteNoiseWrittenAsNullOrTextIsMissing) {
   for (const char* noise : {"null", "\"inf\"", "\"nan\""}) {
     Result<Results> r = NvbenchFromJson(OneState("", noise), "r.json", ".");

@@ -187,6 +187,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
           "the results of another run as the baseline"));
     }
   }
+  for (size_t i = 0; i < current.size(); ++i)
+    if (std::optional<std::string> conflict = DirectionConflict(*baseline, current[i]))
+      return ReportError(InputError(current_paths[i] + ": " + *conflict));
   if (*env_key)
     for (Results& r : *baseline)
       if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;

@@ -222,7 +222,11 @@ Rounds Clean(const Rounds& in) {
 std::string MetricText(const WorkloadResult& w) { return w.metric + " (" + w.unit + ")"; }
 
 bool SameMetric(const WorkloadResult& a, const WorkloadResult& b) {
-  return a.metric == b.metric && a.unit == b.unit;
+  return a.metric == b.metric && a.unit == b.unit && a.lower_is_better == b.lower_is_better;
+}
+
+std::string DirectionText(const WorkloadResult& w) {
+  return w.lower_is_better ? "smaller is better" : "bigger is better";
 }
 
 int64_t CountSamples(const Rounds& r) {
@@ -746,6 +750,12 @@ class Comparer {
       }
       Decided(Primary(w), Verdict::kSkipped, reason,
               where + ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason));
+      return;
+    }
+    if (ref->metric == w.metric && ref->unit == w.unit && ref->lower_is_better != w.lower_is_better) {
+      Decided(Primary(w), Verdict::kIncomparable, Reason::kMetricMismatch,
+              "the baseline reads " + MetricText(*ref) + " as " + DirectionText(*ref) + ", the current run as " +
+                  DirectionText(w) + ": read both the same way (--bigger-is-better)");
       return;
     }
     if (!SameMetric(*ref, w)) {
@@ -1943,11 +1953,14 @@ class Comparer {
   }
 
   void AddOutcomeWarnings() {
-    int warn = 0, inconclusive = 0, incomparable = 0;
+    int warn = 0, inconclusive = 0, incomparable = 0, other_metric = 0;
     for (const MetricVerdict& m : out_.metrics) {
       if (m.verdict == Verdict::kRegression && !m.waived && m.severity == Severity::kWarn) ++warn;
       if (m.verdict == Verdict::kInconclusive && m.severity != Severity::kOff) ++inconclusive;
-      if (m.verdict == Verdict::kIncomparable && m.severity != Severity::kOff) ++incomparable;
+      if (m.verdict == Verdict::kIncomparable && m.severity != Severity::kOff) {
+        ++incomparable;
+        other_metric += m.reason == Reason::kMetricMismatch;
+      }
     }
     if (warn > 0)
       out_.warnings.push_back(std::to_string(warn) +
@@ -1956,10 +1969,16 @@ class Comparer {
       out_.warnings.push_back(std::to_string(inconclusive) +
                               " inconclusive result(s); the policy asks for a warning");
     if (incomparable > 0 && policy_.defaults.on_incomparable != OnInconclusive::kPass)
-      out_.warnings.push_back(std::to_string(incomparable) +
-                              " result(s) incomparable: the environments differ, so nothing "
-                              "about them was judged (on_incomparable: " +
-                              ToString(policy_.defaults.on_incomparable) + ")");
+      out_.warnings.push_back(
+          std::to_string(incomparable) + " result(s) incomparable: " +
+          (other_metric == incomparable ? std::string("the sides measured different metrics (or read them in "
+                                                      "opposite directions)")
+           : other_metric == 0          ? std::string("the environments differ")
+                                        : std::to_string(incomparable - other_metric) +
+                                              " where the environments differ, " + std::to_string(other_metric) +
+                                              " where the sides measured different metrics") +
+          ", so nothing about them was judged (on_incomparable: " + ToString(policy_.defaults.on_incomparable) +
+          ")");
   }
 
   const std::vector<Results>& runs_;

@@ -449,6 +449,31 @@ int PruneBaseline(Baseline& baseline, int keep) {
   return excess;
 }
 
+std::optional<std::string> DirectionConflict(const std::vector<Results>& baseline, const Results& current) {
+  // (workload, metric) -> lower_is_better of the newest baseline run holding it.
+  std::map<std::pair<std::string, std::string>, bool> stored;
+  for (auto run = baseline.rbegin(); run != baseline.rend(); ++run)
+    for (const WorkloadResult& w : run->workloads) stored.emplace(std::pair{w.name, w.metric}, w.lower_is_better);
+  std::vector<std::string> names;
+  bool baseline_bigger = false;
+  for (const WorkloadResult& w : current.workloads) {
+    auto it = stored.find({w.name, w.metric});
+    if (it == stored.end() || it->second == w.lower_is_better) continue;
+    if (names.empty()) baseline_bigger = !it->second;
+    names.push_back(w.name);
+  }
+  if (names.empty()) return std::nullopt;
+  std::string listed;
+  for (size_t i = 0; i < names.size() && i < 3; ++i) listed += (i ? ", " : "") + QuoteInput(names[i]);
+  if (names.size() > 3) listed += ", ...";
+  const std::string stored_text = baseline_bigger ? "bigger is better" : "smaller is better";
+  const std::string read_text = baseline_bigger ? "smaller is better" : "bigger is better";
+  return "the baseline stores " + stored_text + " for " + std::to_string(names.size()) + " workload" +
+         (names.size() == 1 ? "" : "s") + " (" + listed + ") that this run reads as " + read_text + ": " +
+         (baseline_bigger ? "give --bigger-is-better" : "leave out --bigger-is-better") +
+         " so that both sides are read the same way";
+}
+
 Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env) {
   if (keep < 1) return InputError("--keep must be at least 1, got " + std::to_string(keep));
   if (run.run.shard && run.run.shard->rfind("partial:", 0) == 0)
@@ -480,6 +505,8 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
   for (const auto& old : baseline.runs)
     if (old.run.run_id == run.run.run_id)
       return InputError("run '" + run.run.run_id + "' is already in the baseline");
+
+  if (std::optional<std::string> conflict = DirectionConflict(baseline.runs, run)) return InputError(*conflict);
 
   std::string key = EnvironmentKey(run.run.env);
   if (!baseline.runs.empty()) {

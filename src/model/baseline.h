@@ -80,6 +80,16 @@ Status WriteBaselineFile(const std::string& path, const Baseline& baseline);
 /// re-keys the baseline to the new run's environment.
 Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env);
 
+/// Why `current` and the runs of `baseline` (oldest first) read a metric
+/// in opposite directions, or nullopt when none does: a workload's metric
+/// that the newest baseline run holding it stores as bigger-is-better and
+/// `current` as smaller-is-better, or the reverse. A custom benchmark file
+/// says nothing of its direction; it is `--bigger-is-better` at reading, and
+/// the baseline stores it, so a step that forgot the option (or gave it
+/// once too often) is caught here, not judged backwards. The text names the
+/// count and the first workloads.
+std::optional<std::string> DirectionConflict(const std::vector<Results>& baseline, const Results& current);
+
 /// Drops the oldest runs so at most `keep` remain (keep >= 1). Returns how
 /// many were dropped.
 int PruneBaseline(Baseline& baseline, int keep);

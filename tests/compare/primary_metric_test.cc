@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compare/compare.h"
+#include "model/baseline.h"
 #include "config/policy.h"
 
 namespace gpugate {
@@ -211,6 +212,32 @@ TEST(PrimaryMetric, DifferentMetricsOrUnitsAreIncomparable) {
       << x->sentence;
   EXPECT_EQ(Find(v, "y", "value")->reason, Reason::kMetricMismatch);
   EXPECT_EQ(v.outcome, Outcome::kNotJudged);
+}
+
+TEST(PrimaryMetric, OppositeDirectionsAreIncomparableNotJudgedBackwards) {
+  // A baseline read with --bigger-is-better, a current file read without:
+  // a drop of 30% must not read as an improvement.
+  WorkloadResult base = Value("tput", 3000, "ops/sec");  // bigger is better
+  WorkloadResult forgot = Value("tput", 2100, "ops/sec");
+  forgot.lower_is_better = true;
+  Verdicts v = Compare({OneRun({base})}, OneRun({forgot}), DefaultPolicy(), Opts());
+  const MetricVerdict* t = Find(v, "tput", "value");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->verdict, Verdict::kIncomparable);
+  EXPECT_EQ(t->reason, Reason::kMetricMismatch);
+  EXPECT_NE(t->sentence.find("as bigger is better, the current run as smaller is better"), std::string::npos)
+      << t->sentence;
+  ASSERT_FALSE(v.warnings.empty());
+  EXPECT_NE(v.warnings.back().find("different metrics (or read them in opposite directions)"), std::string::npos)
+      << v.warnings.back();
+  // And the check that refuses such input before judging.
+  Results b = OneRun({base});
+  const std::optional<std::string> conflict = DirectionConflict({b}, OneRun({forgot}));
+  ASSERT_TRUE(conflict.has_value());
+  EXPECT_EQ(*conflict,
+            "the baseline stores bigger is better for 1 workload ('tput') that this run reads as smaller is "
+            "better: give --bigger-is-better so that both sides are read the same way");
+  EXPECT_FALSE(DirectionConflict({b}, OneRun({Value("tput", 2100, "ops/sec")})).has_value());
 }
 
 TEST(PrimaryMetric, NoisyNonTimeMetricsAreTestedWithoutATimeSpeedFactor) {

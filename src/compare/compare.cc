@@ -1936,6 +1936,7 @@ class Comparer {
       MetricVerdict& mv = p.mv;
       if (mv.verdict != Verdict::kInconclusive || mv.severity == Severity::kOff) continue;
       if (p.derived_from >= 0) continue;  // judged with its time metric
+      if (UntestableCommonShift(mv)) continue;
       if (mv.mde && *mv.mde <= need) continue;
       mv.reason = Reason::kUndetectable;
       mv.sentence = "too noisy to guard: " +
@@ -1956,7 +1957,8 @@ class Comparer {
     int warn = 0, inconclusive = 0, incomparable = 0, other_metric = 0;
     for (const MetricVerdict& m : out_.metrics) {
       if (m.verdict == Verdict::kRegression && !m.waived && m.severity == Severity::kWarn) ++warn;
-      if (m.verdict == Verdict::kInconclusive && m.severity != Severity::kOff) ++inconclusive;
+      if (m.verdict == Verdict::kInconclusive && m.severity != Severity::kOff && !UntestableCommonShift(m))
+        ++inconclusive;
       if (m.verdict == Verdict::kIncomparable && m.severity != Severity::kOff) {
         ++incomparable;
         other_metric += m.reason == Reason::kMetricMismatch;
@@ -2041,6 +2043,7 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         ++decided;
         break;
       case Verdict::kInconclusive:
+        if (UntestableCommonShift(m)) break;
         uncertain = uncertain || defaults.on_inconclusive == OnInconclusive::kFail ||
                     m.reason == Reason::kUndetectable;
         break;

@@ -144,6 +144,16 @@ struct MetricVerdict {
   std::optional<MetricPlot> plot;
 };
 
+/// Whether `m` is the common shift of one run per side (or of one baseline
+/// run), which no comparison of one run can test: it tells (the headline
+/// names a common slowdown) but decides nothing, so it never makes the
+/// outcome inconclusive (on_inconclusive: fail), never fails
+/// require_detectable and is never a JUnit failure. The outcome stays what
+/// the workloads decided.
+inline bool UntestableCommonShift(const MetricVerdict& m) {
+  return IsCommonWorkload(m.workload) && m.verdict == Verdict::kInconclusive && m.reason == Reason::kNoReplication;
+}
+
 /// Optimization or diagnostic suggestion emitted by a rule.
 struct Suggestion {
   std::string workload;   ///< empty for suite-wide suggestions

@@ -134,7 +134,12 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
   out += GithubOutputEntry("warn_only", std::to_string(warn_only));
   out += GithubOutputEntry("errors", std::to_string(errors));
   out += GithubOutputEntry("improvements", std::to_string(verdicts.Count(Verdict::kImprovement)));
-  out += GithubOutputEntry("inconclusive", std::to_string(verdicts.Count(Verdict::kInconclusive)));
+  // The common shift of one run per side decides nothing and fails nothing
+  // (UntestableCommonShift): fail-on: inconclusive must not fail on it.
+  int inconclusive = 0;
+  for (const MetricVerdict& m : verdicts.metrics)
+    inconclusive += m.verdict == Verdict::kInconclusive && !UntestableCommonShift(m);
+  out += GithubOutputEntry("inconclusive", std::to_string(inconclusive));
   out += GithubOutputEntry("unchanged", std::to_string(verdicts.Count(Verdict::kUnchanged)));
   out += GithubOutputEntry("new", std::to_string(verdicts.Count(Verdict::kNew)));
   out += GithubOutputEntry("removed", std::to_string(verdicts.Count(Verdict::kRemoved)));
@@ -150,14 +155,19 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
 std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& options) {
   const ReportView view = BuildView(verdicts);
   std::string out;
-  std::vector<const MetricVerdict*> inconclusive;
+  // Undecided results; and of them those that could have been decided (the
+  // common shift of one run per side never could: UntestableCommonShift).
+  std::vector<const MetricVerdict*> undecided, inconclusive;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (FailedToRun(*m)) {
       out += Command("error", "gpugate workload failed: " + m->workload + " (" + m->metric + ")",
                      FullNoteText(*m), SourceOf(options, m->workload));
       continue;
     }
-    if (m->verdict == Verdict::kInconclusive) inconclusive.push_back(m);
+    if (m->verdict == Verdict::kInconclusive) {
+      undecided.push_back(m);
+      if (!UntestableCommonShift(*m)) inconclusive.push_back(m);
+    }
     if (m->verdict != Verdict::kRegression) continue;
     const std::string title = "gpugate regression: " + m->workload + " (" + m->metric + ")";
     if (FailsGate(*m)) {
@@ -170,7 +180,7 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
     // Exit code 0, but the check must not read as a pass.
     out += Command("warning", "gpugate not judged",
                    view.headline + " (nothing was decided; not a pass)" +
-                       (inconclusive.empty() ? std::string() : ": " + NameList(inconclusive)));
+                       (undecided.empty() ? std::string() : ": " + NameList(undecided)));
   } else if (!inconclusive.empty()) {
     std::string message = std::to_string(inconclusive.size()) + " result" +
                           (inconclusive.size() == 1 ? " was" : "s were") +

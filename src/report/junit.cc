@@ -24,6 +24,7 @@ CaseKind KindOf(const MetricVerdict& m, const Verdicts& v) {
   if (FailsGate(m)) return CaseKind::kFailure;
   const bool exit4 = v.outcome == Outcome::kInconclusive && m.severity != Severity::kOff;
   if (m.verdict == Verdict::kInconclusive) {
+    if (UntestableCommonShift(m)) return CaseKind::kSkipped;
     // A verdicts file of an older gpugate names neither flag: then every
     // undecided result is what made the outcome inconclusive.
     const bool fails = v.inconclusive_fails || m.reason == Reason::kUndetectable ||

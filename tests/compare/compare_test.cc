@@ -928,6 +928,29 @@ TEST(CompareJudge, RequireDetectableFailsWhereTheRunnerIsTooNoisy) {
   EXPECT_EQ(q.outcome, Outcome::kPass);
 }
 
+TEST(CompareJudge, TheUntestableCommonShiftOfTwoFilesFailsNoPolicy) {
+  // Two files of six quiet workloads: every workload decided, and the
+  // (suite) row, which one run per side cannot test, decides nothing and
+  // must not turn require_detectable or on_inconclusive: fail into exit 4.
+  std::vector<WorkloadResult> ws;
+  for (int i = 0; i < 6; ++i) ws.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1)));
+  const Results base = MakeResults(ws);
+  const Results cur = MakeResults(ws);
+  Policy detect = DefaultPolicy();
+  detect.defaults.require_detectable = 0.10;
+  Policy certain = DefaultPolicy();
+  certain.defaults.on_inconclusive = OnInconclusive::kFail;
+  for (const Policy& p : {detect, certain}) {
+    Verdicts v = Compare({base}, cur, p, Opts());
+    const MetricVerdict* suite = Find(v, kCommonWorkload, "time");
+    ASSERT_NE(suite, nullptr);
+    EXPECT_EQ(suite->reason, Reason::kNoReplication) << suite->sentence;
+    EXPECT_TRUE(UntestableCommonShift(*suite));
+    EXPECT_EQ(v.outcome, Outcome::kPass);
+    EXPECT_EQ(ExitCodeFor(v), 0);
+  }
+}
+
 TEST(CompareJudge, IncomparableIsNeverASilentPass) {
   Results base = MakeResults({Workload("a", 1e-3)});
   Results cur = MakeResults({Workload("a", 1.5e-3)});

@@ -29,7 +29,7 @@ TEST(ReportGithub, OutputLines) {
             "warn_only=1\n"
             "errors=0\n"
             "improvements=1\n"
-            "inconclusive=2\n"
+            "inconclusive=1\n"
             "unchanged=3\n"
             "new=1\n"
             "removed=1\n"
@@ -89,8 +89,8 @@ TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
             "::warning title=gpugate regression%3A conv2d/nhwc (time)::+12.0%25 [+8.0%25, "
             "+16.0%25] (p 0.0004 (0.002)): waived (new algorithm lands in #812, until "
             "2026-12-31): significant, above the 2%25 threshold\n"
-            "::notice title=gpugate inconclusive::2 results were inconclusive (noise larger than "
-            "the effect or too few samples): train-step (time); (suite) (time)\n"
+            "::notice title=gpugate inconclusive::1 result was inconclusive (noise larger than "
+            "the effect or too few samples): train-step (time)\n"
             "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
             "2026-10-01: perf fix tracked in #771\n");
 }

@@ -403,14 +403,24 @@ std::vector<const MetricVerdict*> OrderedMetrics(const Verdicts& verdicts) {
 }
 
 std::vector<const MetricVerdict*> ShownMetrics(const Verdicts& verdicts) {
-  std::map<std::string, Verdict> time_verdict;  // first "time" result of each workload
+  std::map<std::string, const MetricVerdict*> time_verdict;  // first "time" result of each workload
   for (const auto& m : verdicts.metrics)
-    if (m.metric == "time") time_verdict.emplace(m.workload, m.verdict);
+    if (m.metric == "time") time_verdict.emplace(m.workload, &m);
   std::vector<const MetricVerdict*> out;
   for (const MetricVerdict* m : OrderedMetrics(verdicts)) {
     if (m->metric == "throughput") {
+      // Folded only where it says what its time says and does to the gate
+      // what its time does: a throughput regression that fails while its
+      // time's is waived (or only warns) is the row that fails the gate.
       const auto it = time_verdict.find(m->workload);
-      if (it != time_verdict.end() && it->second == m->verdict) continue;
+      if (it != time_verdict.end()) {
+        const MetricVerdict& t = *it->second;
+        const bool same_effect =
+            t.verdict != Verdict::kRegression
+                ? (t.severity == Severity::kOff) == (m->severity == Severity::kOff)
+                : t.waived == m->waived && t.severity == m->severity && FailsGate(t) == FailsGate(*m);
+        if (t.verdict == m->verdict && same_effect) continue;
+      }
     }
     out.push_back(m);
   }

@@ -36,8 +36,10 @@ std::vector<const MetricVerdict*> OrderedMetrics(const Verdicts& verdicts);
 
 /// OrderedMetrics without the throughput results that are folded under their
 /// time result: a "throughput" metric whose workload has a "time" result
-/// with the same verdict is derived from it (same test, same interval
-/// mirrored), so the human-readable reports show one row. JSON and JUnit
+/// with the same verdict, waiver and severity is derived from it (same test,
+/// same interval mirrored), so the human-readable reports show one row. A
+/// throughput row that does something else to the gate (it fails where its
+/// time's regression is waived or only warns) keeps its row. JSON and JUnit
 /// keep every metric.
 std::vector<const MetricVerdict*> ShownMetrics(const Verdicts& verdicts);
 

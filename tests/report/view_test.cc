@@ -140,6 +140,22 @@ TEST(ReportView, DerivedThroughputIsFoldedUnderItsTimeRow) {
   for (MetricVerdict& m : differs.metrics)
     if (m.metric == "throughput") m.verdict = Verdict::kUnchanged;
   EXPECT_EQ(ShownMetrics(differs).size(), differs.metrics.size());
+  // So does a throughput regression that fails while its time's is waived
+  // (or only warns): it is the row that fails the gate.
+  for (const bool waive : {true, false}) {
+    Verdicts waived = v;
+    for (MetricVerdict& m : waived.metrics) {
+      if (m.metric != "time" && m.metric != "throughput") continue;
+      m.verdict = Verdict::kRegression;
+      if (m.metric == "time") {
+        if (waive) m.waived = true;
+        else m.severity = Severity::kWarn;
+      }
+    }
+    bool shown_failing = false;
+    for (const MetricVerdict* m : ShownMetrics(waived)) shown_failing |= m->metric == "throughput" && FailsGate(*m);
+    EXPECT_TRUE(shown_failing) << waive;
+  }
   // Counts follow the rows shown.
   EXPECT_EQ(CountsSentence(v), "0 regressions, 0 improvements, 0 unchanged, 4 inconclusive");
 }

@@ -1723,6 +1723,9 @@ class Comparer {
         ThresholdVerdict(&mv, std::exp(est),
                          SizeText(mv, s) + ": one value per side, judged on the threshold "
                                            "alone (policy no_replication: threshold)" + derived);
+        // One value per side has no interval: never a zero-width "95% CI".
+        mv.ci_low.reset();
+        mv.ci_high.reset();
       } else {
         mv.verdict = Verdict::kInconclusive;
         mv.reason = Reason::kNoReplication;

@@ -364,6 +364,8 @@ TEST(Compare, SingleSamplePerSideRestsOnThreshold) {
   EXPECT_EQ(t.verdict, Verdict::kRegression);
   EXPECT_EQ(t.reason, Reason::kThresholdOnly);
   EXPECT_NE(t.sentence.find("threshold alone"), std::string::npos) << t.sentence;
+  EXPECT_FALSE(t.ci_low.has_value());  // the ratio alone: no interval either
+  EXPECT_FALSE(t.ci_high.has_value());
 }
 
 TEST(Compare, SingleRoundUsesHodgesLehmannOnSamples) {

@@ -49,6 +49,14 @@ void CatchWriteSignals() {
   action.sa_flags = SA_RESTART;
   sigaction(SIGXFSZ, &action, nullptr);
   sigaction(SIGPIPE, &action, nullptr);
+  // SIGCHLD ignored (SIG_IGN survives exec, and some supervisors start
+  // programs so) makes the kernel reap children itself: wait4 then fails
+  // and a crashed workload would read as exit status 0. gpugate needs its
+  // children's statuses, and their zombies to hold pids and process groups.
+  struct sigaction child {};
+  child.sa_handler = SIG_DFL;
+  sigemptyset(&child.sa_mask);
+  sigaction(SIGCHLD, &child, nullptr);
 }
 
 // Standard output is a pipe or socket whose reader has gone (`| head`).

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "util/fs.h"
+
 namespace gpugate {
 
 namespace {
@@ -37,6 +39,10 @@ void OnInterrupt(int sig) {
     if (pgid <= 0) continue;
     any = true;
     ::kill(-pgid, again ? SIGKILL : SIGTERM);
+    // The group's first process too, wherever it went: a process may leave
+    // its group (setpgid), and the group id is its pid, which stays ours
+    // until it is reaped.
+    ::kill(pgid, again ? SIGKILL : SIGTERM);
   }
   if (!any || again) {
     EndNow(sig);
@@ -73,6 +79,7 @@ void DieOfPendingInterrupt() {
                            ": the running workload and what it started were ended\n";
   ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
   (void)ignored;
+  RemoveLiveTempDirs();  // the signal ends gpugate without unwinding
   ::signal(sig, SIG_DFL);
   sigset_t set;
   sigemptyset(&set);

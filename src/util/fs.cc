@@ -15,7 +15,9 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -200,18 +202,49 @@ std::string DirName(const std::string& path) {
   return path.substr(0, slash);
 }
 
+namespace {
+
+std::mutex& LiveTempDirsMutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::set<std::string>& LiveTempDirSet() {
+  static std::set<std::string> live;
+  return live;
+}
+
+}  // namespace
+
 TempDir::TempDir(const std::string& prefix) {
   std::error_code ec;
   std::filesystem::path base = std::filesystem::temp_directory_path(ec);
   if (ec) base = "/tmp";
   std::string pattern = (base / (prefix + "-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  if (::mkdtemp(pattern.data()) != nullptr) {
+    path_ = pattern;
+    std::lock_guard<std::mutex> lock(LiveTempDirsMutex());
+    LiveTempDirSet().insert(path_);
+  }
 }
 
 TempDir::~TempDir() {
   if (path_.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(LiveTempDirsMutex());
+    LiveTempDirSet().erase(path_);
+  }
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+}
+
+void RemoveLiveTempDirs() {
+  std::lock_guard<std::mutex> lock(LiveTempDirsMutex());
+  for (const std::string& path : LiveTempDirSet()) {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  LiveTempDirSet().clear();
 }
 
 }  // namespace gpugate

@@ -58,7 +58,8 @@ Result<std::string> ReadWorkloadFile(const std::string& path);
 
 /// A fresh folder under the system's temporary directory
 /// ("<tmp>/<prefix>-XXXXXX"), removed with its contents when the object goes
-/// out of scope. path() is empty when it could not be created.
+/// out of scope, or by RemoveLiveTempDirs() when gpugate ends by a signal
+/// without unwinding. path() is empty when it could not be created.
 class TempDir {
  public:
   explicit TempDir(const std::string& prefix);
@@ -70,6 +71,10 @@ class TempDir {
  private:
   std::string path_;
 };
+
+/// Removes the folder of every TempDir that exists now (for a process about
+/// to end without running destructors: an interrupt, harness/interrupt.h).
+void RemoveLiveTempDirs();
 
 /// File name without folders and the last extension: "a/b/suite.yaml" -> "suite".
 std::string FileStem(const std::string& path);

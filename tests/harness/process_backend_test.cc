@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -269,6 +270,42 @@ class LeftoverTest : public ProcessBackendTest {
   }
   static bool Has(const std::vector<pid_t>& v, pid_t p) { return std::find(v.begin(), v.end(), p) != v.end(); }
 };
+
+TEST_F(LeftoverTest, AFirstProcessThatLeftItsGroupIsStillTimedOut) {
+  // The workload's first process forks a child that starts a group of its
+  // own, then moves itself into that group: its old group is empty, so
+  // signalling the group alone reached nothing and the wait never ended.
+  if (std::system("perl -e 1 >/dev/null 2>&1") != 0) GTEST_SKIP() << "needs perl";
+  detail::CommandLine c;
+  c.argv = {"perl", "-e",
+            "my $c = fork; if (!$c) { setpgrp(0, 0); sleep 30; exit 0 } "
+            "select(undef, undef, undef, 0.2); setpgrp(0, $c) or die; sleep 30"};
+  c.envp = detail::InheritedEnvironment();
+  const auto start = std::chrono::steady_clock::now();
+  auto r = detail::ExecuteOnce(c, 1.0, ProcessBackendOptions{});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_LT(took, 10.0);
+  EXPECT_EQ(r->leftovers.ended.size(), 1u);  // the child, found by its parent link
+}
+
+TEST_F(LeftoverTest, AStatusThatCannotBeReadIsAnErrorNotASuccess) {
+  // With SIGCHLD ignored the kernel reaps children itself: a failing
+  // command must not read as exit status 0. (main() resets SIGCHLD; this is
+  // the check behind it.)
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ASSERT_EQ(::sigaction(SIGCHLD, &ignore, &old), 0);
+  detail::CommandLine c;
+  c.argv = {"/bin/false"};
+  c.envp = detail::InheritedEnvironment();
+  auto r = detail::ExecuteOnce(c, 30, ProcessBackendOptions{});
+  ::sigaction(SIGCHLD, &old, nullptr);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("cannot read how '/bin/false' ended"), std::string::npos) << r.error().message;
+}
 
 TEST_F(LeftoverTest, AWellBehavedCommandLeavesNothing) {
   detail::ExecOutcome o = Run("sleep 0.01 & wait");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -35,6 +36,22 @@ std::string WriteTemp(const TempDir& dir, const std::string& name, const std::st
   std::string path = dir.path() + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
+}
+
+TEST(TempDirTest, LiveFoldersAreRemovedForAnEndWithoutUnwinding) {
+  // An interrupt ends gpugate by its signal, without destructors: the
+  // folders of every TempDir alive are removed first.
+  TempDir kept("gpugate-test-live");
+  ASSERT_FALSE(kept.path().empty());
+  std::ofstream(kept.path() + "/out.json") << "{}";
+  std::string gone_path;
+  {
+    TempDir gone("gpugate-test-gone");
+    gone_path = gone.path();
+  }
+  EXPECT_FALSE(std::filesystem::exists(gone_path));
+  RemoveLiveTempDirs();
+  EXPECT_FALSE(std::filesystem::exists(kept.path()));
 }
 
 TEST(ReadFile, DefaultLimitsPerKind) {

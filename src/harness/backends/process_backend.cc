@@ -333,10 +333,12 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
     // gpugate is asked to end: the handler has sent the group SIGTERM. Give
     // it the grace period, kill what is left, end what it left behind, reap
     // it, and end gpugate by the same signal.
+    ::kill(pid, SIGTERM);  // its first process, should it have left the group
     if (!exited)
       WaitForExit(pid, pidfd.get(), err_read, err_open, tail, options.term_grace_seconds,
                   /*stop_on_interrupt=*/false);
     ::killpg(pid, SIGKILL);
+    ::kill(pid, SIGKILL);
     WaitUntilExited(pid);
     EndLeftovers(pid, LeftoverOptions{options.term_grace_seconds});
     group.reset();
@@ -349,10 +351,15 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
     // Timed out: terminate the whole group, give it a grace period, then
     // SIGKILL everything left. The leader is not reaped yet, so the group id
     // still names our group when SIGKILL is sent.
+    // The first process is signalled by its pid as well: it may have left
+    // its group (setpgid), and a group it left no longer reaches it. The pid
+    // is ours until the reap.
     out.timed_out = true;
     ::killpg(pid, SIGTERM);
+    ::kill(pid, SIGTERM);
     WaitForExit(pid, pidfd.get(), err_read, err_open, tail, options.term_grace_seconds);
     ::killpg(pid, SIGKILL);
+    ::kill(pid, SIGKILL);
     end = SteadyNow();
   }
   WaitUntilExited(pid);  // a zombie from here on: its pid and group id stay ours
@@ -365,8 +372,16 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   rusage usage;
   std::memset(&usage, 0, sizeof usage);
   group.reset();  // before the reap: from then on the id may name another group
-  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  int reaped = 0;
+  while ((reaped = ::wait4(pid, &status, 0, &usage)) < 0 && errno == EINTR) {
   }
+  // A signal that came while the leftovers or a timed-out group were being
+  // ended (the handler only remembered it) ends gpugate now: a cancelled job
+  // must not go on to write results.
+  DieOfPendingInterrupt();
+  if (reaped != pid)
+    return ToolError("cannot read how '" + command.argv[0] + "' ended: " + std::strerror(errno) +
+                     " (was gpugate started with SIGCHLD ignored?)");
   out.wall_seconds = end - start;
   out.wait_status = status;
   out.user_seconds = TimevalSeconds(usage.ru_utime);

@@ -218,9 +218,44 @@ class Gate {
     run.run_seed = ConfirmationSeed(options_.run.run_seed, attempt);
     Results rerun = run_suite_(doubtful, run, progress_);
     rerun.run = out_.runs.front().run;  // part of this gate's run
+    rerun.workloads = ForEachBenchmark(std::move(rerun.workloads));
     for (const WorkloadResult& w : rerun.workloads)
       if (WorkloadResult* into = FindWorkload(out_.results, w.name)) AppendConfirmation(*into, w);
     out_.runs.push_back(std::move(rerun));
+  }
+
+  // A benchmark program that failed as a whole (a crash in its first
+  // process) reports one result named after its suite workload: that
+  // failure is each of its doubtful benchmarks', so the judge and the
+  // results name it where the benchmarks are (a re-run that crashed is an
+  // error outcome, never left out).
+  std::vector<WorkloadResult> ForEachBenchmark(std::vector<WorkloadResult> rerun) const {
+    std::vector<WorkloadResult> out;
+    for (WorkloadResult& w : rerun) {
+      const WorkloadSpec* spec = w.status == WorkloadStatus::kOk ? nullptr : FindSpec(workloads_, w.name);
+      bool expanded = false;
+      if (spec != nullptr && !FindWorkloadConst(w.name))
+        for (const std::string& name : doubtful_names_) {
+          const WorkloadResult* original = FindWorkloadConst(name);
+          if (original == nullptr || !ProgramBenchmarkOf(*spec, name)) continue;
+          WorkloadResult failed = w;
+          failed.name = original->name;
+          failed.params = original->params;
+          failed.metric = original->metric;
+          failed.unit = original->unit;
+          failed.lower_is_better = original->lower_is_better;
+          out.push_back(std::move(failed));
+          expanded = true;
+        }
+      if (!expanded) out.push_back(std::move(w));
+    }
+    return out;
+  }
+
+  const WorkloadResult* FindWorkloadConst(const std::string& name) const {
+    auto it = std::find_if(out_.results.workloads.begin(), out_.results.workloads.end(),
+                           [&](const WorkloadResult& w) { return w.name == name; });
+    return it == out_.results.workloads.end() ? nullptr : &*it;
   }
 
   const std::vector<WorkloadSpec>& workloads_;

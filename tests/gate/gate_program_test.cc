@@ -33,12 +33,26 @@ class FakeProgramLab {
   double slowdown = 1.0;
   std::vector<std::vector<std::string>> only;  // only_benchmarks of each recorded call
   std::vector<std::string> filters;            // the --benchmark_filter each call would pass
+  bool crash_reruns = false;  // re-runs crash in their first process
 
   Results Measure(const std::vector<WorkloadSpec>& specs, uint64_t seed, bool record) {
     Results r;
     r.run.run_id = "fake-" + std::to_string(seed);
     r.run.env.cpu_model = "Fake CPU";
     for (const WorkloadSpec& spec : specs) {
+      if (record && crash_reruns && !spec.only_benchmarks.empty()) {
+        // As ProgramRun reports a program that failed as a whole: one
+        // result named after the suite workload.
+        only.push_back(spec.only_benchmarks);
+        WorkloadResult failed;
+        failed.name = spec.name;
+        failed.kind = "gbench";
+        failed.backend = "process";
+        failed.status = WorkloadStatus::kFailed;
+        failed.reason = "process 1 of 8: '/opt/bench/kernels' killed by signal SIGSEGV (11)";
+        r.workloads.push_back(std::move(failed));
+        continue;
+      }
       if (record) {
         only.push_back(spec.only_benchmarks);
         std::string filter;
@@ -119,6 +133,31 @@ TEST(GateProgramTest, ReRunsOnlyTheDoubtfulBenchmarkOfAProgram) {
   // The re-runs' rounds were merged into the slowed benchmark only.
   for (const WorkloadResult& w : out.results.workloads)
     EXPECT_EQ(w.confirmation_reruns, w.name == "prog/BM_Map<int>(8)" ? 2 : 0) << w.name;
+}
+
+TEST(GateProgramTest, AProgramThatCrashesInAReRunIsAnError) {
+  // The program crashes in the first process of its re-run: its one failed
+  // result stands for the doubtful benchmark, an error outcome (exit 3), not
+  // a regression judged without it.
+  FakeProgramLab lab;
+  lab.slow = "BM_Map<int>(8)";
+  lab.slowdown = 1.3;
+  lab.crash_reruns = true;
+  GateOptions o;
+  o.confirmations = 3;
+  o.run.run_seed = 7;
+  o.compare.today = "2026-11-23";
+  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+  EXPECT_EQ(out.verdicts.outcome, Outcome::kError);
+  EXPECT_EQ(ExitCodeFor(out.verdicts), 3);
+  EXPECT_EQ(lab.only.size(), 2u);  // no re-run after the failure
+  bool named = false;
+  for (const WorkloadResult& w : out.results.workloads)
+    if (w.name == "prog/BM_Map<int>(8)") {
+      EXPECT_EQ(w.status, WorkloadStatus::kFailed);
+      named = w.reason.find("confirmation re-run 1: process 1 of 8") != std::string::npos;
+    }
+  EXPECT_TRUE(named);
 }
 
 TEST(GateProgramTest, NothingDoubtfulMeansNoReRun) {

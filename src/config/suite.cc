@@ -990,7 +990,7 @@ class SuiteParser {
     spec.name = Substitute(t.spec.template_name, values);
     for (std::string& a : spec.argv) a = Substitute(a, values);
     for (auto& [k, v] : spec.env) v = Substitute(v, values);
-    if (!spec.cwd.empty()) spec.cwd = ResolveCwd(Substitute(spec.cwd, values));
+    if (!spec.cwd.empty()) spec.cwd = ResolvePath(Substitute(spec.cwd, values));
     spec.filter = Substitute(spec.filter, values);
     if (!spec.results.empty()) spec.results = Substitute(spec.results, values);
     if (!spec.file.empty()) spec.file = ResolvePath(Substitute(spec.file, values));

@@ -1,6 +1,7 @@
 // Unit tests of the suite configuration: parameter expansion, defaults merge,
 // sizes and durations, name globs, tag filters and shard selection.
 #include "config/suite.h"
+#include "harness/ab.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -114,6 +115,16 @@ workloads:
   EXPECT_EQ(here.workloads[0].cwd, cwd + "/work");
   Suite absolute = LoadOk(text, "/etc/gpugate/../suites/gpu.yaml");
   EXPECT_EQ(absolute.workloads[0].cwd, "/etc/suites/work");
+  // A cwd in the build folder keeps its {bin} until the folder is known
+  // (gpugate run --bin, ab --base/--head); it was taken for a relative path.
+  Suite bin = LoadOk(R"(version: 1
+workloads:
+  - {name: a, kind: command, argv: [/bin/true], cwd: "{bin}"}
+  - {name: b, kind: command, argv: [/bin/true], cwd: "{bin}/data"}
+)", "ci/suites/gpu.yaml");
+  EXPECT_EQ(bin.workloads[0].cwd, "{bin}");
+  EXPECT_EQ(WithBinDir(bin.workloads[0], "/abs/build").cwd, "/abs/build");
+  EXPECT_EQ(WithBinDir(bin.workloads[1], "/abs/build").cwd, "/abs/build/data");
 }
 
 TEST(SuiteLoadTest, ShellTrueTakesOneCommandLine) {

@@ -41,8 +41,11 @@ void TtyProgress::WorkloadStarted(const WorkloadSpec& spec, int index, int total
 void TtyProgress::RoundFinished(const WorkloadSpec& spec, int round, int64_t samples) {
   if (!enabled_) return;
   std::string name = EscapeTerminal(spec.name);
-  std::fprintf(stderr, "\r\033[K[%d/%d] %s  round %d, %lld samples", index_, total_, name.c_str(),
-               round + 1, static_cast<long long>(samples));
+  if (samples < 0)
+    std::fprintf(stderr, "\r\033[K[%d/%d] %s  round %d", index_, total_, name.c_str(), round + 1);
+  else
+    std::fprintf(stderr, "\r\033[K[%d/%d] %s  round %d, %lld samples", index_, total_, name.c_str(),
+                 round + 1, static_cast<long long>(samples));
   std::fflush(stderr);
   dirty_ = true;
 }

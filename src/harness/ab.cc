@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "harness/backends/synthetic_backend.h"
@@ -158,7 +159,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     for (size_t w = 0; w < n; ++w) {
       if (done[w]) continue;
       const WorkloadSpec& spec = workloads[w];
-      if (progress) progress->WorkloadStarted(spec, r * static_cast<int>(n) + static_cast<int>(w) + 1, total);
+      if (progress) progress->WorkloadStarted(spec, r * static_cast<int>(n) + static_cast<int>(w), total);
       const bool head_first = coins.Uniform() < 0.5;
       data.head_first[w].push_back(head_first);
       for (int k = 0; k < 2; ++k) {
@@ -166,19 +167,40 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         const int s = side == AbSide::kHead ? 1 : 0;
         std::vector<WorkloadResult> results = run_round(AbSideSpec(spec, side, r, options), side, r);
         bool any_ok = false;
+        std::set<size_t> reported;
         for (const WorkloadResult& res : results) {
           auto [it, added] = index.emplace(res.name, pairs.size());
           if (added) pairs.push_back(Pair{w, {}, {0, 0}});
           Pair& p = pairs[it->second];
+          reported.insert(it->second);
+          // Rounds pair by position: a benchmark a program reports from a
+          // later round only would pair its first round with the other
+          // side's first.
+          const bool late = !p.started[s] && r > 0 && res.status == WorkloadStatus::kOk;
           AddRound(p.side[s], p.started[s], res, res.name, r);
+          if (late) {
+            p.side[s].status = WorkloadStatus::kFailed;
+            p.side[s].reason = "round " + std::to_string(r + 1) +
+                               " reported this benchmark, which earlier rounds of the program did not";
+          }
           any_ok = any_ok || res.status == WorkloadStatus::kOk;
+        }
+        // A benchmark an earlier round reported and this one left out fails:
+        // its later rounds would pair with the other side's earlier ones
+        // (as gpugate run fails a benchmark one process leaves out).
+        for (size_t i = 0; i < pairs.size(); ++i) {
+          Pair& p = pairs[i];
+          if (p.spec != w || !p.started[s] || reported.count(i) || p.side[s].status != WorkloadStatus::kOk) continue;
+          p.side[s].status = WorkloadStatus::kFailed;
+          p.side[s].reason = "round " + std::to_string(r + 1) +
+                             " did not report this benchmark, which earlier rounds of the program did";
         }
         if (!any_ok) {
           done[w] = 1;
           break;
         }
       }
-      if (progress) progress->RoundFinished(spec, r, r + 1);
+      if (progress) progress->RoundFinished(spec, r, -1);
     }
   }
   for (Pair& p : pairs) {

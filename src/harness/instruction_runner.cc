@@ -89,7 +89,7 @@ class InstructionRun {
       if (auto c = counts->EstimatedCycles()) cycles.push_back(*c);
       if (counts->l1_misses) l1.push_back(*counts->l1_misses);
       if (counts->ll_misses) ll.push_back(*counts->ll_misses);
-      if (progress_) progress_->RoundFinished(spec_, r, r + 1);
+      if (progress_) progress_->RoundFinished(spec_, r, -1);
     }
     auto median = [](const std::vector<int64_t>& v) {
       std::vector<double> d(v.begin(), v.end());

@@ -96,7 +96,7 @@ class ProgramRun {
         break;
       }
       Merge(p, std::move(proc.benchmarks));
-      if (progress_) progress_->RoundFinished(spec_, p, p + 1);
+      if (progress_) progress_->RoundFinished(spec_, p, -1);
     }
     const std::string note = leftovers_.Note();
     for (WorkloadResult& w : out_) {

@@ -21,6 +21,7 @@ class ProgressSink {
  public:
   virtual ~ProgressSink() = default;
   virtual void WorkloadStarted(const WorkloadSpec& /*spec*/, int /*index*/, int /*total*/) {}
+  /// `samples`: taken so far, or -1 where a round is a process whose samples are not counted.
   virtual void RoundFinished(const WorkloadSpec& /*spec*/, int /*round*/, int64_t /*samples*/) {}
   virtual void WorkloadFinished(const WorkloadResult& /*result*/) {}
 };

@@ -177,6 +177,51 @@ TEST(AbTest, BenchmarkProgramsPairPerBenchmark) {
   }
 }
 
+TEST(AbTest, ABenchmarkOneRoundLeavesOutFailsInsteadOfPairingOutOfStep) {
+  // The head's process of round 2 leaves BM_a out: its later rounds would
+  // pair with the base's earlier ones (under drift, identical code read as
+  // a regression). It fails, as gpugate run fails such a benchmark; a
+  // benchmark first reported in a later round fails too.
+  Suite suite;
+  suite.name = "s";
+  WorkloadSpec prog;
+  prog.name = "prog";
+  prog.kind = WorkloadKind::kGbench;
+  prog.argv = {"{bin}/kernels"};
+  AbOptions o;
+  o.rounds = 6;
+  o.base_dir = "/base";
+  o.head_dir = "/head";
+  AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
+    std::vector<WorkloadResult> out;
+    for (const char* bench : {"BM_a", "BM_b", "BM_late"}) {
+      if (side == AbSide::kHead && round == 1 && std::string(bench) == "BM_a") continue;
+      if (std::string(bench) == "BM_late" && round < 2) continue;
+      WorkloadResult r;
+      r.name = s.name + "/" + bench;
+      r.kind = "gbench";
+      const double x = 1e-6 * (1.0 + 0.1 * round);
+      r.rounds = {{x * 0.995, x, x * 1.005}};
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+  auto find = [](const Results& r, const std::string& name) -> const WorkloadResult* {
+    for (const WorkloadResult& w : r.workloads)
+      if (w.name == name) return &w;
+    return nullptr;
+  };
+  ASSERT_NE(find(d.head, "prog/BM_a"), nullptr);
+  EXPECT_EQ(find(d.head, "prog/BM_a")->status, WorkloadStatus::kFailed);
+  EXPECT_EQ(find(d.head, "prog/BM_a")->reason,
+            "round 2 did not report this benchmark, which earlier rounds of the program did");
+  EXPECT_EQ(find(d.base, "prog/BM_a")->status, WorkloadStatus::kOk);
+  EXPECT_EQ(find(d.head, "prog/BM_b")->status, WorkloadStatus::kOk);
+  EXPECT_EQ(find(d.base, "prog/BM_late")->status, WorkloadStatus::kFailed);
+  Verdicts v = Judge(d);
+  EXPECT_EQ(v.outcome, Outcome::kError);
+}
+
 TEST(AbTest, InterleavesWithSeededCoins) {
   Suite suite;
   suite.name = "s";

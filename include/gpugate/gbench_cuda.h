@@ -41,16 +41,22 @@ class CudaEventTimer {
   CudaEventTimer(const CudaEventTimer&) = delete;
   CudaEventTimer& operator=(const CudaEventTimer&) = delete;
 
-  /// Records the start event on the stream.
+  /// Records the start event on the stream. An error an earlier CUDA call
+  /// left pending ends the benchmark here, before it could be taken for a
+  /// launch of this iteration.
   void Start() {
-    if (ok_) Check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+    if (ok_ && Check(cudaPeekAtLastError(), "an earlier CUDA call")) Check(cudaEventRecord(start_, stream_), "cudaEventRecord");
   }
   /// Records the stop event, waits for it and sets the iteration's time to
   /// the elapsed device time (seconds). Returns that time, 0 on an error.
   double Stop() {
     if (!ok_) return 0;
     float ms = 0;
-    if (!Check(cudaEventRecord(stop_, stream_), "cudaEventRecord") ||
+    // A launch that failed before it started (a bad configuration, no
+    // kernel image for this device) is reported only through the last
+    // error; the events around it would time nothing.
+    if (!Check(cudaPeekAtLastError(), "kernel launch") ||
+        !Check(cudaEventRecord(stop_, stream_), "cudaEventRecord") ||
         !Check(cudaEventSynchronize(stop_), "cudaEventSynchronize") ||
         !Check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime"))
       return 0;

@@ -68,7 +68,15 @@ std::string OverheadName(CUpti_ActivityOverheadKind k) {
 // CUPTI's "no stream / no event" value.
 constexpr uint32_t kInvalid = 0xffffffffu;
 
+// Both timestamps 0: CUPTI could not time the activity (counted, not kept).
+bool Untimed(uint64_t start, uint64_t end, TraceRecords& out) {
+  if (start != 0 || end != 0) return false;
+  ++out.untimed_records;
+  return true;
+}
+
 void AddKernel(const CUpti_ActivityKernel10& a, TraceRecords& out) {
+  if (Untimed(a.start, a.end, out)) return;
   KernelRecord k;
   k.name = DemangleKernelName(a.name);
   k.start_ns = Ns(a.start);
@@ -91,6 +99,7 @@ void AddKernel(const CUpti_ActivityKernel10& a, TraceRecords& out) {
 }
 
 void AddMemcpy(const CUpti_ActivityMemcpy6& a, TraceRecords& out) {
+  if (Untimed(a.start, a.end, out)) return;
   MemcpyRecord m;
   m.kind = ToMemcpyKind(a.copyKind);
   m.src = ToMemoryKind(a.srcKind);
@@ -106,6 +115,7 @@ void AddMemcpy(const CUpti_ActivityMemcpy6& a, TraceRecords& out) {
 }
 
 void AddPeerCopy(const CUpti_ActivityMemcpyPtoP4& a, TraceRecords& out) {
+  if (Untimed(a.start, a.end, out)) return;
   MemcpyRecord m;
   m.kind = ToMemcpyKind(a.copyKind);
   m.src = ToMemoryKind(a.srcKind);
@@ -123,6 +133,7 @@ void AddPeerCopy(const CUpti_ActivityMemcpyPtoP4& a, TraceRecords& out) {
 }
 
 void AddMemset(const CUpti_ActivityMemset4& a, TraceRecords& out) {
+  if (Untimed(a.start, a.end, out)) return;
   MemsetRecord m;
   m.memory = ToMemoryKind(a.memoryKind);
   m.bytes = static_cast<int64_t>(a.bytes);
@@ -137,6 +148,7 @@ void AddMemset(const CUpti_ActivityMemset4& a, TraceRecords& out) {
 }
 
 void AddApi(const CUpti_ActivityAPI& a, ApiDomain domain, const ApiNameLookup& api_name, TraceRecords& out) {
+  if (Untimed(a.start, a.end, out)) return;
   ApiRecord r;
   r.domain = domain;
   r.callback_id = a.cbid;

@@ -41,6 +41,7 @@ class TraceWriter {
     w_.StartObject();
     WriteJsonField(w_, "source", "cupti");
     WriteJsonField(w_, "dropped_records", r_.dropped_records);
+    WriteJsonField(w_, "untimed_records", r_.untimed_records);
     w_.EndObject();
     w_.EndObject();
     return std::string(buf_.GetString(), buf_.GetSize());

@@ -138,6 +138,10 @@ struct TraceRecords {
   std::vector<DeviceRecord> devices;
   uint32_t process_id = 0;        ///< pid of the traced process (CPU rows)
   int64_t dropped_records = 0;    ///< CUPTI reported dropped records (buffers full)
+  /// Kernel, copy, memset and API records CUPTI wrote with start = end = 0
+  /// ("timestamp information could not be collected"): left out, since a
+  /// 0 ns instance at 1970 would bias durations and stretch the span.
+  int64_t untimed_records = 0;
 
   bool HasGpuActivity() const { return !kernels.empty() || !memcpys.empty() || !memsets.empty(); }
 };

@@ -35,7 +35,7 @@ thread_local int tls_next = 0;
 namespace detail {
 #if !GPUGATE_PROFILER_CUDA
 void DestroyCudaState(CudaState*) {}
-void FinishCuda(CudaPending*) noexcept {}
+bool FinishCuda(CudaPending*) noexcept { return true; }
 void NvtxPush(const char*) noexcept {}
 void NvtxPop() noexcept {}
 #endif
@@ -118,7 +118,7 @@ ProfileScope Profiler::Begin(std::string_view name) {
 
 void Profiler::FinishScope(ProfileScope& scope) noexcept {
   if (scope.cuda_ != nullptr) {
-    detail::FinishCuda(scope.cuda_);
+    if (!detail::FinishCuda(scope.cuda_)) cuda_errors_.fetch_add(1, std::memory_order_relaxed);
   } else {
     const auto stop = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(stop - scope.start_).count();

@@ -88,15 +88,19 @@ struct CudaState {
 
 void DestroyCudaState(CudaState* state) { delete state; }
 
-void FinishCuda(CudaPending* pending) noexcept {
-  if (cudaEventRecord(pending->stop, pending->stream) != cudaSuccess) {
+bool FinishCuda(CudaPending* pending) noexcept {
+  // A launch in the scope that failed before it started left only the last
+  // error (peeked, not cleared: it stays the program's to see); the events
+  // would time nothing.
+  if (cudaPeekAtLastError() != cudaSuccess || cudaEventRecord(pending->stop, pending->stream) != cudaSuccess) {
     pending->state->GiveBack(pending->start);
     pending->state->GiveBack(pending->stop);
     delete pending;
-    return;
+    return false;
   }
   std::lock_guard<std::mutex> lock(pending->state->mu);
   pending->state->queued.push_back(pending);
+  return true;
 }
 
 void NvtxPush(const char* name) noexcept { nvtxRangePushA(name); }

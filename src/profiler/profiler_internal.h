@@ -136,8 +136,11 @@ namespace gpugate {
 namespace detail {
 struct CudaState;  ///< pending CUDA scopes and an event pool (profiler_cuda.cc)
 void DestroyCudaState(CudaState* state);
-/// Records `pending`'s stop event on its stream and queues it (profiler_cuda.cc).
-void FinishCuda(CudaPending* pending) noexcept;
+/// Records `pending`'s stop event on its stream and queues it
+/// (profiler_cuda.cc). False, and the scope dropped, when a CUDA call failed:
+/// recording the event, or a launch within the scope that failed before it
+/// started (reported only as the runtime's last error).
+bool FinishCuda(CudaPending* pending) noexcept;
 /// NVTX range push/pop (nvtx_cuda.cc; no-ops without CUDA).
 void NvtxPush(const char* name) noexcept;
 void NvtxPop() noexcept;

@@ -67,6 +67,28 @@ TEST(CuptiAdapterTest, KernelRecordKeepsLaunchShapeAndDemangledName) {
   EXPECT_EQ(r.dynamic_shared_bytes, 4096);
 }
 
+TEST(CuptiAdapterTest, RecordsWithoutTimestampsAreCountedNotKept) {
+  // start = end = 0: CUPTI could not time it. A 0 ns kernel at 1970 would
+  // bias the kernel's statistics and stretch the trace's span.
+  auto k = Zeroed<CUpti_ActivityKernel10>();
+  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  k.name = "_Z5saxpyifPKfPf";
+  auto m = Zeroed<CUpti_ActivityMemcpy6>();
+  m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+  m.bytes = 64;
+  TraceRecords out;
+  AppendCuptiRecord(AsRecord(&k), NameOf, out);
+  AppendCuptiRecord(AsRecord(&m), NameOf, out);
+  EXPECT_TRUE(out.kernels.empty());
+  EXPECT_TRUE(out.memcpys.empty());
+  EXPECT_EQ(out.untimed_records, 2);
+  k.start = 1000;
+  k.end = 2000;
+  AppendCuptiRecord(AsRecord(&k), NameOf, out);
+  EXPECT_EQ(out.kernels.size(), 1u);
+  EXPECT_NE(WriteChromeTrace(out).find("\"untimed_records\":2"), std::string::npos);
+}
+
 TEST(CuptiAdapterTest, MemcpyKindsAndPageableDetection) {
   auto m = Zeroed<CUpti_ActivityMemcpy6>();
   m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
@@ -91,6 +113,8 @@ TEST(CuptiAdapterTest, MemcpyKindsAndPageableDetection) {
   p2p.srcDeviceId = 0;
   p2p.dstDeviceId = 1;
   p2p.bytes = 4096;
+  p2p.start = 200;
+  p2p.end = 260;
   TraceRecords out;
   ASSERT_TRUE(AppendCuptiRecord(AsRecord(&m), NameOf, out));
   ASSERT_TRUE(AppendCuptiRecord(AsRecord(&back), NameOf, out));
@@ -113,12 +137,16 @@ TEST(CuptiAdapterTest, MemsetApiSyncOverheadAndUnknownKinds) {
   s.kind = CUPTI_ACTIVITY_KIND_MEMSET;
   s.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
   s.bytes = 256;
+  s.start = 50;
+  s.end = 60;
   auto rt = Zeroed<CUpti_ActivityAPI>();
   rt.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
   rt.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
   rt.processId = 10;
   rt.threadId = 11;
   rt.correlationId = 12;
+  rt.start = 40;
+  rt.end = 45;
   auto drv = rt;
   drv.kind = CUPTI_ACTIVITY_KIND_DRIVER;
   drv.cbid = CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2;

@@ -47,7 +47,10 @@ TEST(CudaBackendGpuTest, SaxpyRunsVerifiesAndReportsClocks) {
     for (size_t j = 0; j < r.rounds[i].size(); ++j)
       EXPECT_NEAR(r.cycles[i][j] / r.rounds[i][j], r.clocks[i].sm_clock_hz, 0.3 * r.clocks[i].sm_clock_hz);
   }
-  EXPECT_EQ(r.counters.count("throttled_samples_discarded"), 1u);
+  ASSERT_EQ(r.counters.count("throttled_samples_discarded"), 1u);
+  // A GPU at its clock drops few samples; a clock misread (stamps from two
+  // SMs) would drop most of them.
+  EXPECT_LE(r.counters.at("throttled_samples_discarded"), 0.5 * static_cast<double>(AllSamples(r).size()));
   EXPECT_EQ(r.counters.count("blocking_kernel_timeouts"), 0u);
 }
 

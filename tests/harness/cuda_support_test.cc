@@ -60,10 +60,14 @@ TEST(CudaSupportTest, ThrottleTrackerDiscardsAndCounts) {
   EXPECT_EQ(t.OnSample(0.5e9), detail::SampleAction::kDiscardAndRecover);
   EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kDiscardAndRecover);
   EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kKeepThrottled);  // third in a row: kept
+  // Pinned low: every later throttled sample is kept too, without a drop and
+  // its recovery wait each (a GPU held below the limit must still end).
+  EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kKeepThrottled);
+  EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kKeepThrottled);
+  EXPECT_EQ(t.OnSample(0.0), detail::SampleAction::kKeep);  // no reading: kept, and the run resets
   EXPECT_EQ(t.OnSample(0.6e9), detail::SampleAction::kDiscardAndRecover);
-  EXPECT_EQ(t.OnSample(0.0), detail::SampleAction::kKeep);  // no reading: kept
   EXPECT_EQ(t.discarded(), 4);
-  EXPECT_EQ(t.kept_throttled(), 1);
+  EXPECT_EQ(t.kept_throttled(), 3);
   detail::ThrottleTracker unknown(0.0);
   EXPECT_EQ(unknown.OnSample(1.0), detail::SampleAction::kKeep);
 }

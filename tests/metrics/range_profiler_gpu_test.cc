@@ -32,9 +32,15 @@ TEST(RangeProfilerGpuTest, TriadCountsItsDramBytes) {
   ASSERT_EQ(r.status, WorkloadStatus::kOk) << r.reason;
   ASSERT_TRUE(r.counters.count("metric_ranges"));
   if (r.counters.at("metric_ranges") == 0) {
-    // Profiling restricted to administrators is a note, not a failure.
+    // Profiling restricted to administrators, or a chip without these
+    // metrics, is a note and a skip; any other failure is the collector's.
     ASSERT_FALSE(r.notes.empty());
-    GTEST_SKIP() << r.notes.back();
+    const std::string& note = r.notes.back();
+    const bool allowed = note.find("INSUFFICIENT_PRIVILEGES") != std::string::npos ||
+                         note.find("NOT_SUPPORTED") != std::string::npos ||
+                         note.find("unknown metric") != std::string::npos;
+    if (allowed) GTEST_SKIP() << note;
+    FAIL() << "metrics not collected: " << note;
   }
   // triad reads a and b and writes c: 8 bytes read, 4 written per element.
   EXPECT_NEAR(r.counters.at("metric:dram__bytes_read.sum"), 8.0 * n, 0.2 * 8.0 * n);

@@ -222,10 +222,20 @@ __global__ void BlockingKernel(const volatile int* release, long long timeout_ns
   }
 }
 
-// Writes clock64() and %globaltimer, on one thread.
+// Writes clock64() and %globaltimer from SM 0 only. clock64() counts the
+// cycles of the SM it runs on, and SMs' counters are not synchronised: two
+// stamps of one-block launches may come from two SMs and differ by anything.
+// Launched with one one-thread block per SM (as nvbench does), so one of
+// them runs on SM 0; the host zeroes `out` before, and a stamp no block
+// wrote reads as an unknown clock.
 __global__ void ClockStampKernel(long long* out) {
+  unsigned int smid;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  if (smid != 0) return;
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  // Two blocks that both run on SM 0 write readings of the same counters a
+  // few nanoseconds apart: either pair stands.
   out[0] = clock64();
   out[1] = static_cast<long long>(t);
 }
@@ -419,6 +429,21 @@ class CudaInstance final : public WorkloadInstance {
 
   Status Init() {
     GPUGATE_CUDA_TRY(cudaSetDevice(device_));
+    // Load every kernel now. With lazy loading (CUDA's default since 12.2)
+    // a kernel is loaded at its first launch, and a load waits for the
+    // device to be idle: launched behind the spinning BlockingKernel, it
+    // stalled until that kernel's 10 s timeout. cudaFuncGetAttributes loads
+    // a kernel without launching it.
+    {
+      cudaFuncAttributes attr;
+      const void* kernels[] = {
+          reinterpret_cast<const void*>(&CopyKernel),         reinterpret_cast<const void*>(&TriadKernel),
+          reinterpret_cast<const void*>(&SaxpyKernel),        reinterpret_cast<const void*>(&ReducePartialKernel),
+          reinterpret_cast<const void*>(&ReduceFinalKernel),  reinterpret_cast<const void*>(&SgemmNaiveKernel),
+          reinterpret_cast<const void*>(&SgemmBlockedKernel), reinterpret_cast<const void*>(&ClockProbeKernel),
+          reinterpret_cast<const void*>(&BlockingKernel),     reinterpret_cast<const void*>(&ClockStampKernel)};
+      for (const void* k : kernels) GPUGATE_CUDA_TRY(cudaFuncGetAttributes(&attr, k));
+    }
     if (!stream_.ok() || !start_.ok() || !stop_.ok())
       return ToolError("CUDA error: cannot create a stream or events");
     const int64_t elems = shape_.gemm ? shape_.n * shape_.n : shape_.n;
@@ -629,21 +654,23 @@ class CudaInstance final : public WorkloadInstance {
     int* release = reinterpret_cast<int*>(mapped_.host());
     __atomic_store_n(release, 0, __ATOMIC_SEQ_CST);
     mapped_.host()[1] = 0;
+    for (int k = 2; k < 6; ++k) mapped_.host()[k] = 0;  // stamps: unknown until SM 0 writes them
+    const unsigned stamp_blocks = static_cast<unsigned>(std::max(sm_count_, 1));
     BlockingKernel<<<1, 1, 0, s>>>(reinterpret_cast<const int*>(mapped_.device()), kBlockingTimeoutNs,
                                    reinterpret_cast<int*>(mapped_.device() + 1));
-    ClockStampKernel<<<1, 1, 0, s>>>(mapped_.device() + 2);
+    ClockStampKernel<<<stamp_blocks, 1, 0, s>>>(mapped_.device() + 2);
     GPUGATE_CUDA_TRY(cudaEventRecord(start_.get(), s));
     const int64_t before = detail::LaunchesBeforeRelease(iterations, kQueuedLaunches);
     for (int64_t i = 0; i < before; ++i) Launch();
     if (before == iterations) {
       GPUGATE_CUDA_TRY(cudaEventRecord(stop_.get(), s));
-      ClockStampKernel<<<1, 1, 0, s>>>(mapped_.device() + 4);
+      ClockStampKernel<<<stamp_blocks, 1, 0, s>>>(mapped_.device() + 4);
     }
     __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
     if (before < iterations) {
       for (int64_t i = before; i < iterations; ++i) Launch();
       GPUGATE_CUDA_TRY(cudaEventRecord(stop_.get(), s));
-      ClockStampKernel<<<1, 1, 0, s>>>(mapped_.device() + 4);
+      ClockStampKernel<<<stamp_blocks, 1, 0, s>>>(mapped_.device() + 4);
     }
     GPUGATE_CUDA_TRY(cudaGetLastError());
     GPUGATE_CUDA_TRY(cudaStreamSynchronize(s));
@@ -656,6 +683,7 @@ class CudaInstance final : public WorkloadInstance {
   // The SM clock over the last TimeBatch, from its two stamps; 0 if unknown.
   double SampleClockHz() const {
     const long long* m = mapped_.host();
+    if (m[2] == 0 || m[3] == 0 || m[4] == 0 || m[5] == 0) return 0.0;  // SM 0 ran no stamp block
     return detail::ClockHzFromCounters(m[4] - m[2], m[5] - m[3]);
   }
 

@@ -41,7 +41,9 @@ SampleAction ThrottleTracker::OnSample(double sample_clock_hz) {
     return SampleAction::kKeep;
   }
   if (in_a_row_ >= max_consecutive_) {
-    in_a_row_ = 0;
+    // Latched until a sample at a full clock: a GPU pinned low keeps every
+    // sample from here on (it would pay 20 drops and their recovery waits
+    // for each kept one, and time out).
     ++kept_throttled_;
     return SampleAction::kKeepThrottled;
   }

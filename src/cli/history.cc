@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "cli/command.h"
@@ -175,11 +176,37 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     for (const auto& s : h.steps) out << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
   }
   const int min_runs = 2 * cp.min_segment;
-  int too_short = 0;
-  for (const auto& h : hs) too_short += static_cast<int>(h.values.size()) < min_runs;
+  int too_short = 0, without = 0;
+  std::set<std::string> their_metrics;  // what the workloads without this metric measure
+  for (const auto& h : hs) {
+    if (h.values.empty()) {
+      ++without;
+      for (auto run = b->runs.rbegin(); run != b->runs.rend(); ++run) {
+        auto it = std::find_if(run->workloads.begin(), run->workloads.end(),
+                               [&](const WorkloadResult& w) { return w.name == h.name; });
+        if (it == run->workloads.end()) continue;
+        if (it->metric != metric) their_metrics.insert(it->metric);
+        break;
+      }
+      continue;
+    }
+    too_short += static_cast<int>(h.values.size()) < min_runs;
+  }
   out << "  " << with_steps << " of " << hs.size() << " workload(s) with step changes";
   if (too_short > 0)
     out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
+  if (without > 0) {
+    out << "; " << without << " without a " << metric << " value";
+    if (!their_metrics.empty()) {
+      out << " (they measure ";
+      bool first = true;
+      for (const std::string& m : their_metrics) {
+        out << (first ? "" : ", ") << Printable(m);
+        first = false;
+      }
+      out << ": --metric " << Printable(*their_metrics.begin()) << ")";
+    }
+  }
   out << "\n";
 
   if (vm.count("json")) {

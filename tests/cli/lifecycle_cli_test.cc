@@ -86,6 +86,26 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   EXPECT_EQ(Run({"history", "r1.json"}).exit_code, 2);  // a results file is not a history
 }
 
+// A history of custom values has no time: history says so and names the
+// metric to ask for, rather than calling six runs too short.
+TEST_F(LifecycleCliTest, HistoryNamesTheMetricAWorkloadMeasures) {
+  for (int i = 1; i <= 6; ++i) {
+    std::filesystem::create_directories(dir_ + "/r" + std::to_string(i));
+    const std::string file = dir_ + "/r" + std::to_string(i) + "/bench.json";  // the suite is the file's stem
+    testing::WriteAll(file, R"([{"name": "tput", "unit": "ops/sec", "value": )" + std::to_string(1000 + i) +
+                                R"(}, {"name": "lat", "unit": "ops/sec", "value": )" + std::to_string(50 + i) + "}]");
+    ASSERT_EQ(Run({"baseline", "update", "--results", file, "--baseline", "custom.json", "--bigger-is-better"})
+                  .exit_code, 0);
+  }
+  auto hist = Run({"history", "custom.json"});
+  ASSERT_EQ(hist.exit_code, 0) << hist.err;
+  EXPECT_NE(hist.out.find("2 without a time value (they measure value: --metric value)"), std::string::npos)
+      << hist.out;
+  EXPECT_EQ(hist.out.find("too short"), std::string::npos) << hist.out;
+  auto value = Run({"history", "custom.json", "--metric", "value"});
+  EXPECT_NE(value.out.find("of 2 workload(s) with step changes\n"), std::string::npos) << value.out;
+}
+
 // A folder may hold other JSON (results, reports): skipped with a warning.
 // A broken history is an error: a site without it would hide its suite.
 TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {

@@ -7,6 +7,7 @@
 #include "compare/compare.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -173,6 +174,47 @@ std::string Key(const WorkloadResult& w) {
   std::string k = w.name;
   for (const auto& [name, value] : w.params) k += '\x1f' + name + '=' + value;
   return k;
+}
+
+// nvbench names a state "X [devN]" (with a "device" parameter) only in a
+// file of several devices; the same state of a one-device file is "X". The
+// key of its other spelling, to match runs of another device count, and the
+// device it names; nullopt for anything else.
+std::optional<std::pair<std::string, int64_t>> OtherDeviceKey(const WorkloadResult& w) {
+  if (w.kind != "nvbench") return std::nullopt;
+  for (size_t i = 0; i < w.params.size(); ++i) {
+    if (w.params[i].first != "device") continue;
+    const std::string suffix = " [dev" + w.params[i].second + "]";
+    if (w.name.size() <= suffix.size() || w.name.compare(w.name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      return std::nullopt;
+    WorkloadResult other;
+    other.name = w.name.substr(0, w.name.size() - suffix.size());
+    other.params = w.params;
+    other.params.erase(other.params.begin() + static_cast<std::ptrdiff_t>(i));
+    int64_t device = 0;
+    const std::string& text = w.params[i].second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), device);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return std::pair{Key(other), device};
+  }
+  auto it = w.counters.find("nvbench_device");
+  if (it == w.counters.end() || !(it->second >= 0) || it->second > 1e6) return std::nullopt;
+  const auto device = static_cast<int64_t>(it->second);
+  WorkloadResult other;
+  other.name = w.name + " [dev" + std::to_string(device) + "]";
+  other.params = w.params;
+  other.params.emplace_back("device", std::to_string(device));
+  return std::pair{Key(other), device};
+}
+
+// Whether `b`, found under `w`'s other spelling, is a state of the device
+// `w` names: a one-device state that does not record its device (files read
+// before it was recorded) is taken for device 0.
+bool SameDevice(const WorkloadResult& b, int64_t device) {
+  for (const auto& [name, value] : b.params)
+    if (name == "device") return value == std::to_string(device);
+  auto it = b.counters.find("nvbench_device");
+  return it == b.counters.end() ? device == 0 : static_cast<int64_t>(it->second) == device;
 }
 
 std::string Fmt(const char* format, double v) {
@@ -688,8 +730,18 @@ class Comparer {
       seen.insert(key);
       const WorkloadResult* ref = nullptr;
       std::vector<std::pair<int, const WorkloadResult*>> history;  // status ok, oldest first
+      const std::optional<std::pair<std::string, int64_t>> other = OtherDeviceKey(w);
       for (size_t i = 0; i < runs_.size(); ++i) {
         auto it = index[i].find(key);
+        if (it == index[i].end() && other) {
+          // The same nvbench state in a run of another device count.
+          it = index[i].find(other->first);
+          if (it != index[i].end() && SameDevice(*it->second, other->second)) {
+            seen.insert(other->first);
+          } else {
+            it = index[i].end();
+          }
+        }
         if (it == index[i].end()) continue;
         ref = it->second;
         if (it->second->status == WorkloadStatus::kOk)

@@ -389,6 +389,9 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
       w.params.emplace_back(an->value_or(""), value);
     }
   }
+  // The device of every state, whatever the file's naming: compare matches
+  // a state of a one-device file with the same state of a file of several.
+  if (*device) w.counters["nvbench_device"] = static_cast<double>(**device);
   if (ctx.several_devices && *device) {
     w.name += " [dev" + std::to_string(**device) + "]";
     w.params.emplace_back("device", std::to_string(**device));

@@ -220,12 +220,20 @@ TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
   EXPECT_EQ(self.exit_code, 2) << self.out;
   EXPECT_NE(self.err.find("a run compared with itself cannot show a change"), std::string::npos)
       << self.err;
-  // The same values from another process (another date) are another run.
+  // Every timing the same to the last digit under another date: a copy
+  // that was edited, not a second process (which never repeats them all).
   const std::string dir = testing::MakeTempDir();
   std::string text = testing::ReadAll(std::string(GPUGATE_SOURCE_DIR) + "/" + file);
   const size_t at = text.find("2026-11-21T22:54:09");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 19, "2026-11-22T08:01:44");
+  testing::WriteAll(dir + "/copy.json", text);
+  auto copy = RunGpugate({"compare", file, dir + "/copy.json"});
+  EXPECT_EQ(copy.exit_code, 2) << copy.out << copy.err;
+  // One timing of another process differs: another run.
+  const size_t time = text.find("\"real_time\": ");
+  ASSERT_NE(time, std::string::npos);
+  text.insert(time + 13, "1");
   testing::WriteAll(dir + "/rerun.json", text);
   auto o = RunGpugate({"compare", file, dir + "/rerun.json"});
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;

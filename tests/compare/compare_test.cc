@@ -1191,6 +1191,35 @@ TEST(CompareJudge, AStateWhoseSamplesAreGoneIsMeanAgainstMean) {
   }
 }
 
+TEST(CompareJudge, AnNvbenchStateMatchesAcrossFilesOfOtherDeviceCounts) {
+  // One GPU in the baseline ("s/N=k", device 0 recorded), two in the current
+  // run ("s/N=k [dev0]", "[dev1]"): device 0's states are compared, device
+  // 1's are new; a +50% state on device 0 is found.
+  auto state = [](const std::string& name, double median, std::optional<int> device_param, int device) {
+    WorkloadResult w = Workload(name, median);
+    w.kind = "nvbench";
+    if (device_param) w.params.emplace_back("device", std::to_string(*device_param));
+    w.counters["nvbench_device"] = device;
+    return w;
+  };
+  std::vector<WorkloadResult> b, c;
+  for (int k = 0; k < 6; ++k) {
+    const std::string name = "s/N=" + std::to_string(k);
+    b.push_back(state(name, 1e-3 * (k + 1), std::nullopt, 0));
+    for (int d = 0; d < 2; ++d)
+      c.push_back(state(name + " [dev" + std::to_string(d) + "]", 1e-3 * (k + 1) * (k == 3 && d == 0 ? 1.5 : 1.0), d, d));
+  }
+  Verdicts v = Compare({MakeResults(b)}, MakeResults(c), DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(v, "s/N=3 [dev0]", "time")->verdict, Verdict::kRegression);
+  EXPECT_EQ(Find(v, "s/N=1 [dev0]", "time")->verdict, Verdict::kUnchanged);
+  EXPECT_EQ(Find(v, "s/N=1 [dev1]", "time")->verdict, Verdict::kNew);
+  EXPECT_EQ(v.Count(Verdict::kRemoved), 0);
+  // And the other way round: a baseline of two devices, a current run of one.
+  Verdicts back = Compare({MakeResults(c)}, MakeResults(b), DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(back, "s/N=3", "time")->verdict, Verdict::kImprovement);
+  EXPECT_EQ(back.Count(Verdict::kRemoved), 6);  // device 1's states
+}
+
 TEST(CompareJudge, AnAggregateOnlyFileMeetsAFullOneOnItsReportedNoise) {
   // A baseline of every Google Benchmark repetition (three, 1% apart) and a
   // current file of aggregates only (--benchmark_report_aggregates_only): the

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -61,6 +62,10 @@ std::optional<std::vector<int64_t>> Numbers(std::string_view text, int* bad_colu
 }
 
 
+double SteadyClockSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 std::string SecondsText(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1fs", s);
@@ -81,6 +86,9 @@ class InstructionRun {
     const int rounds = std::max(1, spec_.sampling.rounds);
     std::vector<int64_t> cycles, l1, ll;
     double wall = 0;
+    // `timeout` bounds the workload, as for every other kind: the
+    // executions share it.
+    deadline_ = SteadyClockSeconds() + spec_.sampling.timeout;
     for (int r = 0; r < rounds; ++r) {
       Result<InstructionCounts> counts = ExecuteOnce(&wall);
       if (!counts.ok()) return Fail("execution " + std::to_string(r + 1) + " of " + std::to_string(rounds) +
@@ -142,7 +150,9 @@ class InstructionRun {
     if (dir.path().empty()) return ToolError("cannot create a temporary folder for cachegrind's output");
     detail::CommandLine run = command_;
     run.argv = CachegrindArgv(valgrind_, command_.argv, dir.path(), spec_.cache_sim);
-    auto outcome = detail::ExecuteOnce(run, spec_.sampling.timeout, ProcessBackendOptions{});
+    const double remaining = deadline_ - SteadyClockSeconds();
+    if (remaining <= 0) return ToolError("timed out after " + SecondsText(spec_.sampling.timeout) + " under valgrind");
+    auto outcome = detail::ExecuteOnce(run, remaining, ProcessBackendOptions{});
     if (!outcome.ok()) return outcome.error();
     const detail::ExecOutcome& o = outcome.value();
     leftovers_.Add(o.leftovers);
@@ -198,6 +208,7 @@ class InstructionRun {
   detail::CommandLine command_;
   WorkloadResult result_;
   LeftoverTally leftovers_;
+  double deadline_ = 0;  // steady-clock time the workload must end by
 };
 
 }  // namespace

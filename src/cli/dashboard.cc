@@ -2,6 +2,8 @@
 // histories (report/dashboard.h). A folder is searched for baseline files
 // (<suite>/<runner class>.json, as `baseline update` keeps them); each file
 // is one history. Every page is written atomically.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -82,7 +84,10 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
   if (out == "-" || IsStdoutPath(out))
     return ReportError(InputError("--output " + out + ": the site is a folder of pages; name a folder"));
   std::vector<DashboardInput> inputs;
-  std::set<std::string> seen;  // one history named twice ("h.json ./h.json", a file and its folder) once
+  // One history named twice ("h.json ./h.json", a file and its folder, a
+  // hard link) once: by its path, and by its device and inode.
+  std::set<std::string> seen;
+  std::set<std::pair<dev_t, ino_t>> seen_files;
   for (const std::string& arg : vm["baselines"].as<std::vector<std::string>>()) {
     Result<std::vector<std::string>> files = BaselineFiles(arg);
     if (!files.ok()) return ReportError(files.error());
@@ -91,6 +96,8 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
       std::error_code same_ec;
       const std::string key = fs::weakly_canonical(fs::absolute(f, same_ec), same_ec).string();
       if (!seen.insert(same_ec ? f : key).second) continue;
+      struct stat st {};
+      if (::stat(f.c_str(), &st) == 0 && !seen_files.insert({st.st_dev, st.st_ino}).second) continue;
       Result<Baseline> b = ReadBaselineFile(f);
       if (!b.ok()) {
         // In a folder, JSON that is not a baseline (results, reports) is

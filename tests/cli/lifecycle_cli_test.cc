@@ -121,6 +121,11 @@ TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {
   auto twice = Run({"dashboard", "bl/life/ci.json", "./bl/life/ci.json", "bl", "-o", "site2"});
   EXPECT_EQ(twice.exit_code, 0) << twice.err;
   EXPECT_NE(twice.out.find("for 1 baseline history"), std::string::npos) << twice.out;
+  // So is one named through a hard link.
+  std::filesystem::create_hard_link(dir_ + "/bl/life/ci.json", dir_ + "/linked.json");
+  auto linked = Run({"dashboard", "bl/life/ci.json", "linked.json", "-o", "site3"});
+  EXPECT_EQ(linked.exit_code, 0) << linked.err;
+  EXPECT_NE(linked.out.find("for 1 baseline history"), std::string::npos) << linked.out;
   EXPECT_EQ(Run({"dashboard", "bl", "-o", "-"}).exit_code, 2);
   EXPECT_NE(skipped.err.find("skipped bl/life/results.json: not a baseline history"), std::string::npos)
       << skipped.err;

@@ -278,9 +278,11 @@ if command -v dpkg > /dev/null; then
   check cache-miss "records the runtime packages" test -s "$WORK/tmp-cache-miss/gpugate-prefix/share/gpugate/runtime-packages"
 fi
 # always: builds although gpugate is on PATH and in the prefix; no restore
-SETUP=always run_case always push '{"mode": "compare", "baseline": "base.json", "current": "same.json", "build-from-source": "always"}'
+SETUP=always run_case always push '{"mode": "compare", "baseline": "base.json", "current": "same.json", "build-from-source": "always", "cmake-args": "-DGPUGATE_WITH_CUDA=OFF -DCMAKE_CXX_FLAGS='"'"'-O2 -g'"'"'"}'
 expect always "no restore" "'skip cache' in j['log']" True
 check always "rebuilds" grep -qF "set up from built" "$CASE_LOG"
+# cmake-args are shell words: the quoted flags are one argument, unquoted
+check always "cmake-args split as shell words" grep -qF -e "-DGPUGATE_WITH_CUDA=OFF -DCMAKE_CXX_FLAGS=-O2 -g" "$CASE_CALLS"
 # a cached binary that does not run, its runtime packages present: no
 # apt-get, then a build
 SETUP=broken run_case broken-cache push '{"mode": "compare", "baseline": "base.json", "current": "same.json"}'

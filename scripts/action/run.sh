@@ -8,6 +8,7 @@ bin=${GPUGATE_BIN:?no gpugate binary from the setup step}
 out=${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}
 
 . "$(dirname "$0")/annotate.sh"
+. "$(dirname "$0")/words.sh"
 say_outcome() {  # the outcome and its older name, verdict
   { echo "outcome=$1"; echo "verdict=$1"; } >> "$out"
 }
@@ -50,19 +51,13 @@ policy=()
 # arguments, the second without its quotes); nothing is evaluated.
 extra=()
 if [ -n "${GPUGATE_EXTRA_ARGS:-}" ]; then
-  if command -v python3 >/dev/null 2>&1; then
-    words=$(mktemp)
-    python3 -c 'import shlex, sys
-words = shlex.split(sys.argv[1])
-sys.stdout.write("".join(w + "\0" for w in words))' "$GPUGATE_EXTRA_ARGS" > "$words" 2>/dev/null ||
-      { rm -f "$words"; fail_input "extra-args: not valid shell words (an unclosed quote?)"; }
-    mapfile -d '' -t extra < "$words"
-    rm -f "$words"
-  elif [[ "$GPUGATE_EXTRA_ARGS" == *[\'\"\\]* ]]; then
-    fail_input "extra-args with quotes or backslashes needs python3 on the runner to split them into words"
-  else
-    read -r -a extra <<< "$GPUGATE_EXTRA_ARGS"
-  fi
+  words=$(mktemp)
+  split_words "$GPUGATE_EXTRA_ARGS" > "$words"
+  case $? in
+    0) mapfile -d '' -t extra < "$words"; rm -f "$words" ;;
+    3) rm -f "$words"; fail_input "extra-args with quotes or backslashes needs python3 on the runner to split them into words" ;;
+    *) rm -f "$words"; fail_input "extra-args: not valid shell words (an unclosed quote?)" ;;
+  esac
 fi
 
 # The runner class: gpugate reads GPUGATE_ENV_KEY (default: <os>-<arch>-<image>

@@ -21,6 +21,7 @@ prefix=${GPUGATE_PREFIX:-${RUNNER_TEMP:-/tmp}/gpugate-prefix}
 runtime_list="$prefix/share/gpugate/runtime-packages"
 
 . "$(dirname "$0")/annotate.sh"
+. "$(dirname "$0")/words.sh"
 fail() {  # fail MESSAGE: an annotation and exit 2, as for every input error
   annotate error "$*"
   exit 2
@@ -56,8 +57,15 @@ record_runtime_packages() {
 
 build_from_source() {
   "$GPUGATE_SOURCE/scripts/deps.sh" --build || fail "could not install the build packages (scripts/deps.sh --build)"
-  local build="${RUNNER_TEMP:-/tmp}/gpugate-build" extra gen=()
-  read -r -a extra <<< "${GPUGATE_CMAKE_ARGS:-}"
+  local build="${RUNNER_TEMP:-/tmp}/gpugate-build" extra=() gen=() words
+  # cmake-args are shell words, as extra-args are: -DCMAKE_CXX_FLAGS='-O2 -g' is one.
+  words=$(mktemp)
+  split_words "${GPUGATE_CMAKE_ARGS:-}" > "$words"
+  case $? in
+    0) mapfile -d '' -t extra < "$words"; rm -f "$words" ;;
+    3) rm -f "$words"; fail "cmake-args with quotes or backslashes needs python3 on the runner to split them into words" ;;
+    *) rm -f "$words"; fail "cmake-args: not valid shell words (an unclosed quote?)" ;;
+  esac
   if command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
   cmake -S "$GPUGATE_SOURCE" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DGPUGATE_BUILD_TESTS=OFF -DGPUGATE_BUILD_BENCH=OFF -DGPUGATE_BUILD_EXAMPLES=OFF \

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# split_words TEXT: the shell words of an action input (extra-args,
+# cmake-args), one per NUL-terminated record on stdout. Quotes group and are
+# removed ("-DX='a b'" is one word, -DX=a b); nothing is evaluated (no
+# variables, no command substitution). Returns 1 for text that is not shell
+# words (an unclosed quote) and 3 when the text quotes but python3, which
+# splits it, is missing; plain words need no python3.
+split_words() {
+  local text=$1
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import shlex, sys
+words = shlex.split(sys.argv[1])
+sys.stdout.write("".join(w + "\0" for w in words))' "$text" 2>/dev/null || return 1
+  elif [[ "$text" == *[\'\"\\]* ]]; then
+    return 3
+  else
+    local w=()
+    read -r -a w <<< "$text"
+    [ ${#w[@]} -eq 0 ] || printf '%s\0' "${w[@]}"
+  fi
+}

@@ -333,37 +333,69 @@ Status AppendToFileLocked(const std::string& path, std::string_view bytes, const
 }
 
 Result<FileLock> FileLock::Acquire(const std::string& path, double timeout_s, const std::string& timeout_hint) {
-  int raw = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-  if (raw < 0) return ToolError(path + ": cannot open the lock file: " + Reason(errno));
-  FileLock lock(raw);
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s < 0 ? 0 : timeout_s);
   auto pause = std::chrono::milliseconds(5);
-  while (::flock(raw, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR)
-      return ToolError(path + ": cannot lock: " + Reason(errno));
-    if (std::chrono::steady_clock::now() >= deadline)
-      return ToolError(path + ": timed out after " + SecondsText(timeout_s) + " s waiting for the lock" +
-                       (timeout_hint.empty() ? "" : " (" + timeout_hint + ")"));
+  auto wait = [&]() -> bool {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(pause);
     if (pause < std::chrono::milliseconds(100)) pause *= 2;
+    return true;
+  };
+  auto timed_out = [&]() {
+    return ToolError(path + ": timed out after " + SecondsText(timeout_s) + " s waiting for the lock" +
+                     (timeout_hint.empty() ? "" : " (" + timeout_hint + ")"));
+  };
+  for (;;) {
+    int raw = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+    if (raw < 0) return ToolError(path + ": cannot open the lock file: " + Reason(errno));
+    FileLock lock(raw, std::string());  // removes nothing until it holds the file at `path`
+    bool held = false;
+    while (!held) {
+      if (::flock(raw, LOCK_EX | LOCK_NB) == 0) {
+        held = true;
+        break;
+      }
+      if (errno != EWOULDBLOCK && errno != EINTR) return ToolError(path + ": cannot lock: " + Reason(errno));
+      if (!wait()) return timed_out();
+    }
+    // The holder before us removes the file as it lets go: the lock we hold
+    // may be on a file no longer at `path`. Then try the file that is.
+    struct stat held_st {}, path_st {};
+    if (::fstat(raw, &held_st) == 0 && ::stat(path.c_str(), &path_st) == 0 && held_st.st_dev == path_st.st_dev &&
+        held_st.st_ino == path_st.st_ino) {
+      lock.path_ = path;
+      return lock;
+    }
   }
-  return lock;
 }
 
-FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+  other.fd_ = -1;
+  other.path_.clear();
+}
 
 FileLock& FileLock::operator=(FileLock&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
+    Release();
     fd_ = other.fd_;
+    path_ = std::move(other.path_);
     other.fd_ = -1;
+    other.path_.clear();
   }
   return *this;
 }
 
-FileLock::~FileLock() {
-  if (fd_ >= 0) ::close(fd_);
+// Removes the lock file while still holding the lock, so that no one can
+// take a lock on it afterwards (a waiter that opened it before checks that
+// it is still the file at the path), and nothing is left beside the file.
+void FileLock::Release() {
+  if (fd_ < 0) return;
+  if (!path_.empty()) ::unlink(path_.c_str());
+  ::close(fd_);
+  fd_ = -1;
 }
+
+FileLock::~FileLock() { Release(); }
 
 }  // namespace gpugate

@@ -56,8 +56,10 @@ std::string ResolveFinalSymlinks(const std::string& path);
 /// is dead. Returns how many were removed. WriteFileAtomic calls it.
 int RemoveStaleTempFiles(const std::string& target);
 
-/// An exclusive flock held on a file until destruction (the file is created
-/// when missing and never deleted).
+/// An exclusive flock held on a file until destruction. The file is created
+/// when missing and removed when the lock is let go (while still held), so
+/// none is left beside what it guards; a waiter that locked a file which was
+/// removed meanwhile tries again on the file now at the path.
 class FileLock {
  public:
   /// Takes the lock on `path`, waiting at most `timeout_s` seconds (0: one
@@ -72,8 +74,10 @@ class FileLock {
   ~FileLock();
 
  private:
-  explicit FileLock(int fd) : fd_(fd) {}
+  FileLock(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  void Release();
   int fd_ = -1;
+  std::string path_;  // removed on release
 };
 
 }  // namespace gpugate

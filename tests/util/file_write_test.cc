@@ -14,12 +14,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cli/run_binary.h"
 
@@ -255,8 +257,35 @@ TEST_F(FileWriteTest, FileLockIsExclusiveAndTimesOut) {
     EXPECT_EQ(second.error().code, ExitCode::kToolError);
     EXPECT_EQ(second.error().message, path + ": timed out after 0.05 s waiting for the lock (someone else has it)");
   }
-  EXPECT_TRUE(FileLock::Acquire(path, 0).ok());
-  EXPECT_TRUE(stdfs::exists(path));  // never deleted
+  EXPECT_FALSE(stdfs::exists(path));  // removed as it was let go, and not by the one that timed out
+  {
+    Result<FileLock> again = FileLock::Acquire(path, 0);
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(stdfs::exists(path));
+  }
+  EXPECT_FALSE(stdfs::exists(path));
+}
+
+TEST_F(FileWriteTest, FileLockHoldersNeverOverlapWhenFilesAreRemoved) {
+  // Threads take and let go the lock many times; each counts itself in and
+  // out: never two inside at once.
+  const std::string path = P("c.json.lock");
+  std::atomic<int> inside{0};
+  std::atomic<int> overlaps{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&]() {
+      for (int i = 0; i < 50; ++i) {
+        Result<FileLock> lock = FileLock::Acquire(path, 10);
+        ASSERT_TRUE(lock.ok()) << lock.error().message;
+        if (inside.fetch_add(1) != 0) overlaps.fetch_add(1);
+        std::this_thread::yield();
+        inside.fetch_sub(1);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(overlaps.load(), 0);
+  EXPECT_FALSE(stdfs::exists(path));
 }
 
 }  // namespace

@@ -93,6 +93,23 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
                   << p.plan.passes << " replay pass" << (p.plan.passes == 1 ? "" : "es")
                   << " per kernel (checked with CUPTI; collected for builtin kernels on a CUDA device)\n";
   }
+  // A program's results are named "<workload>/<benchmark>": another workload
+  // named so would be one name twice if the program reports that benchmark
+  // (gpugate run then fails both). What a program reports is known only when
+  // it runs; say it here.
+  for (const WorkloadSpec& program : suite.workloads) {
+    if (!ReportsBenchmarks(program)) continue;
+    const std::string prefix = program.name + "/";
+    for (const WorkloadSpec& other : suite.workloads)
+      if (&other != &program && other.name.rfind(prefix, 0) == 0)
+        ReportWarning((other.location.line > 0 ? other.location.ToString() + ": " : std::string()) + "workload " +
+                      QuoteInput(other.name) + " is named like a benchmark of " +
+                      (program.location.line > 0 ? "the program at line " + std::to_string(program.location.line) + ", "
+                                                 : std::string()) +
+                      QuoteInput(program.name) + ": if that program reports " +
+                      QuoteInput(other.name.substr(prefix.size())) +
+                      ", the two results have one name and gpugate run fails both; rename one");
+  }
   return 0;
 }
 

@@ -107,6 +107,13 @@ workloads:
                              "reported; names must be unique in a run"),
             std::string::npos)
       << last.reason;
+  // validate, which cannot know what the program reports, says it may.
+  auto v = RunGpugate({"validate", dir + "/s.yaml"});
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_NE(v.err.find("s.yaml:10:5: workload 'k/BM_HashChain/4096' is named like a benchmark of the program at "
+                       "line 3, 'k': if that program reports 'BM_HashChain/4096', the two results have one name"),
+            std::string::npos)
+      << v.err;
   // The history takes the run; compare reads it.
   auto u = RunGpugate({"baseline", "update", "--results", dir + "/r.json", "--baseline", dir + "/h.json"});
   EXPECT_EQ(u.exit_code, 0) << u.err;

@@ -50,15 +50,7 @@ policy=()
 # extra-args are shell words: quotes group ("--filter 'sgemm *'" is two
 # arguments, the second without its quotes); nothing is evaluated.
 extra=()
-if [ -n "${GPUGATE_EXTRA_ARGS:-}" ]; then
-  words=$(mktemp)
-  split_words "$GPUGATE_EXTRA_ARGS" > "$words"
-  case $? in
-    0) mapfile -d '' -t extra < "$words"; rm -f "$words" ;;
-    3) rm -f "$words"; fail_input "extra-args with quotes or backslashes needs python3 on the runner to split them into words" ;;
-    *) rm -f "$words"; fail_input "extra-args: not valid shell words (an unclosed quote?)" ;;
-  esac
-fi
+read_words extra extra-args "${GPUGATE_EXTRA_ARGS:-}" || fail_input "$WORDS_ERROR"
 
 # The runner class: gpugate reads GPUGATE_ENV_KEY (default: <os>-<arch>-<image>
 # on GitHub-hosted runners; self-hosted runners should name one).

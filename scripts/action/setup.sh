@@ -57,15 +57,9 @@ record_runtime_packages() {
 
 build_from_source() {
   "$GPUGATE_SOURCE/scripts/deps.sh" --build || fail "could not install the build packages (scripts/deps.sh --build)"
-  local build="${RUNNER_TEMP:-/tmp}/gpugate-build" extra=() gen=() words
+  local build="${RUNNER_TEMP:-/tmp}/gpugate-build" extra=() gen=()
   # cmake-args are shell words, as extra-args are: -DCMAKE_CXX_FLAGS='-O2 -g' is one.
-  words=$(mktemp)
-  split_words "${GPUGATE_CMAKE_ARGS:-}" > "$words"
-  case $? in
-    0) mapfile -d '' -t extra < "$words"; rm -f "$words" ;;
-    3) rm -f "$words"; fail "cmake-args with quotes or backslashes needs python3 on the runner to split them into words" ;;
-    *) rm -f "$words"; fail "cmake-args: not valid shell words (an unclosed quote?)" ;;
-  esac
+  read_words extra cmake-args "${GPUGATE_CMAKE_ARGS:-}" || fail "$WORDS_ERROR"
   if command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
   cmake -S "$GPUGATE_SOURCE" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DGPUGATE_BUILD_TESTS=OFF -DGPUGATE_BUILD_BENCH=OFF -DGPUGATE_BUILD_EXAMPLES=OFF \

@@ -19,3 +19,19 @@ sys.stdout.write("".join(w + "\0" for w in words))' "$text" 2>/dev/null || retur
     [ ${#w[@]} -eq 0 ] || printf '%s\0' "${w[@]}"
   fi
 }
+
+# read_words ARRAY INPUT TEXT: fills the array named ARRAY with TEXT's words.
+# On failure sets WORDS_ERROR to a sentence naming the input and returns 1.
+read_words() {
+  local -n read_words_into=$1
+  local input=$2 text=$3 words rc=0
+  words=$(mktemp)
+  split_words "$text" > "$words" || rc=$?
+  case $rc in
+    0) mapfile -d '' -t read_words_into < "$words" ;;
+    3) WORDS_ERROR="$input with quotes or backslashes needs python3 on the runner to split them into words" ;;
+    *) WORDS_ERROR="$input: not valid shell words (an unclosed quote?)" ;;
+  esac
+  rm -f "$words"
+  [ "$rc" -eq 0 ]
+}

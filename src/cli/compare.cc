@@ -3,6 +3,7 @@
 // gate's code. Several current files are repeated runs of the same code.
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,25 +30,33 @@ namespace {
 /// content, and timings repeat to the last digit only in a copy. Custom
 /// benchmark JSON (often deterministic values: sizes, counts) and traces
 /// (named after the file and the first timestamp) are told apart by the file.
-bool SameRun(const Results& a, const std::string& path_a, const Results& b,
-             const std::string& path_b) {
+/// Why two loaded runs are one run, or nullopt when they are two: "(run id
+/// ...)" or "(the same timings, to the last digit)".
+std::optional<std::string> SameRun(const Results& a, const std::string& path_a, const Results& b,
+                                   const std::string& path_b) {
   std::error_code ec;
-  if (std::filesystem::equivalent(path_a, path_b, ec) && !ec) return true;
-  if (a.run.source_format != b.run.source_format) return false;
-  if (a.run.source_format == "custom" || a.run.source_format == "trace") return false;
-  if (!a.run.run_id.empty() && a.run.run_id == b.run.run_id) return true;
-  // The same timings, to the last digit, workload by workload: a copy that
-  // was written again (pretty-printed, `jq .`), whose bytes and so whose
-  // content id differ.
-  if (a.workloads.size() != b.workloads.size()) return false;
+  const std::string id = "(run id " + a.run.run_id + ")";
+  if (std::filesystem::equivalent(path_a, path_b, ec) && !ec) return id;
+  if (a.run.source_format != b.run.source_format) return std::nullopt;
+  if (a.run.source_format == "custom" || a.run.source_format == "trace") return std::nullopt;
+  if (!a.run.run_id.empty() && a.run.run_id == b.run.run_id) return id;
+  // Files of other tools whose ids are their content's: the same timings,
+  // to the last digit, workload by workload, are a copy written again
+  // (pretty-printed, `jq .`), whose bytes and so id differ. Not gpugate's
+  // own results, whose ids are per run and whose counts (instructions) do
+  // repeat exactly.
+  if (a.run.source_format != "gbench" && a.run.source_format != "nvbench" && a.run.source_format != "pytest")
+    return std::nullopt;
+  if (a.workloads.size() != b.workloads.size()) return std::nullopt;
   size_t values = 0;
   for (size_t i = 0; i < a.workloads.size(); ++i) {
     const WorkloadResult& x = a.workloads[i];
     const WorkloadResult& y = b.workloads[i];
-    if (x.name != y.name || x.rounds != y.rounds) return false;
+    if (x.name != y.name || x.deterministic || x.rounds != y.rounds) return std::nullopt;
     for (const std::vector<double>& r : x.rounds) values += r.size();
   }
-  return values >= 3;
+  if (values < 3) return std::nullopt;
+  return std::string("(the same timings, to the last digit)");
 }
 
 }  // namespace
@@ -146,10 +155,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     // Several current files are separate runs: the same run twice would
     // count its evidence twice and halve its p-values.
     for (size_t i = 0; i < current.size(); ++i) {
-      if (SameRun(*run, path, current[i], current_paths[i]))
-        return ReportError(InputError(
-            path + ": the same run as " + current_paths[i] + " (run id " + run->run.run_id +
-            "): several current files must be separate runs of the code, each given once"));
+      if (const std::optional<std::string> same = SameRun(*run, path, current[i], current_paths[i]))
+        return ReportError(InputError(path + ": the same run as " + current_paths[i] + " " + *same +
+                                      ": several current files must be separate runs of the code, each given once"));
     }
     current.push_back(std::move(run).value());
   }
@@ -192,11 +200,11 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   // the current run among others gets a warning from the judge.)
   if (baseline->size() == 1) {
     for (size_t i = 0; i < current.size(); ++i) {
-      if (!SameRun(current[i], current_paths[i], baseline->front(), baseline_path)) continue;
-      return ReportError(InputError(
-          current_paths[i] + ": the same run as the baseline " + baseline_path + " (run id " +
-          current[i].run.run_id + "): a run compared with itself cannot show a change; give "
-          "the results of another run as the baseline"));
+      const std::optional<std::string> same = SameRun(current[i], current_paths[i], baseline->front(), baseline_path);
+      if (!same) continue;
+      return ReportError(InputError(current_paths[i] + ": the same run as the baseline " + baseline_path + " " +
+                                    *same + ": a run compared with itself cannot show a change; give "
+                                            "the results of another run as the baseline"));
     }
   }
   for (size_t i = 0; i < current.size(); ++i)

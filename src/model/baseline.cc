@@ -450,6 +450,9 @@ int PruneBaseline(Baseline& baseline, int keep) {
 }
 
 std::optional<std::string> DirectionConflict(const std::vector<Results>& baseline, const Results& current) {
+  // Only a custom file's direction comes from the command line; a suite's
+  // `bigger_is_better` is the suite's own (corrected there, it starts anew).
+  if (current.run.source_format != "custom") return std::nullopt;
   // (workload, metric) -> lower_is_better of the newest baseline run holding it.
   std::map<std::pair<std::string, std::string>, bool> stored;
   for (auto run = baseline.rbegin(); run != baseline.rend(); ++run)

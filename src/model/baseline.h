@@ -87,7 +87,8 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
 /// says nothing of its direction; it is `--bigger-is-better` at reading, and
 /// the baseline stores it, so a step that forgot the option (or gave it
 /// once too often) is caught here, not judged backwards. The text names the
-/// count and the first workloads.
+/// count and the first workloads. Only for a custom file (`current`'s
+/// source_format): a suite's `bigger_is_better` is the suite's to change.
 std::optional<std::string> DirectionConflict(const std::vector<Results>& baseline, const Results& current);
 
 /// Drops the oldest runs so at most `keep` remain (keep >= 1). Returns how

@@ -232,12 +232,19 @@ TEST(PrimaryMetric, OppositeDirectionsAreIncomparableNotJudgedBackwards) {
       << v.warnings.back();
   // And the check that refuses such input before judging.
   Results b = OneRun({base});
-  const std::optional<std::string> conflict = DirectionConflict({b}, OneRun({forgot}));
+  Results custom = OneRun({forgot});
+  custom.run.source_format = "custom";
+  const std::optional<std::string> conflict = DirectionConflict({b}, custom);
   ASSERT_TRUE(conflict.has_value());
   EXPECT_EQ(*conflict,
             "the baseline stores bigger is better for 1 workload ('tput') that this run reads as smaller is "
             "better: give --bigger-is-better so that both sides are read the same way");
-  EXPECT_FALSE(DirectionConflict({b}, OneRun({Value("tput", 2100, "ops/sec")})).has_value());
+  Results agrees = OneRun({Value("tput", 2100, "ops/sec")});
+  agrees.run.source_format = "custom";
+  EXPECT_FALSE(DirectionConflict({b}, agrees).has_value());
+  // A suite's own bigger_is_better, corrected there, is not refused: the
+  // judge makes the workload incomparable once and its history starts anew.
+  EXPECT_FALSE(DirectionConflict({b}, OneRun({forgot})).has_value());
 }
 
 TEST(PrimaryMetric, NoisyNonTimeMetricsAreTestedWithoutATimeSpeedFactor) {

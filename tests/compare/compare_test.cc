@@ -1189,6 +1189,19 @@ TEST(CompareJudge, AStateWhoseSamplesAreGoneIsMeanAgainstMean) {
     ASSERT_TRUE(n3->ratio.has_value());
     EXPECT_NEAR(*n3->ratio, 1.0, 0.02) << n3->sentence;
   }
+  // A baseline written before "summary_is_mean" existed: an nvbench state's
+  // "only_summary" alone says it is a mean. Here the summary is the baseline's.
+  Results old_base = cur, samples_now = base;
+  for (WorkloadResult& w : old_base.workloads) {
+    w.kind = "nvbench";
+    w.counters.erase("summary_is_mean");
+  }
+  for (WorkloadResult& w : samples_now.workloads) w.kind = "nvbench";
+  Verdicts old = Compare({old_base}, samples_now, DefaultPolicy(), Opts());
+  const MetricVerdict* n3 = Find(old, "bench/N=3", "time");
+  ASSERT_NE(n3, nullptr);
+  ASSERT_TRUE(n3->ratio.has_value());
+  EXPECT_NEAR(*n3->ratio, 1.0, 0.02) << n3->sentence;
 }
 
 TEST(CompareJudge, AnNvbenchStateMatchesAcrossFilesOfOtherDeviceCounts) {

@@ -92,11 +92,28 @@ struct Column {
   int width;
 };
 
+// Emoji sequences are one glyph of two columns: a code point joined by a
+// zero-width joiner (a family, "woman technologist") and a skin-tone
+// modifier after an emoji add none, and the emoji variation selector
+// (U+FE0F) widens a one-column symbol ("heart" + VS16) to two.
 std::vector<Column> Columns(std::string_view text) {
   std::vector<Column> out;
+  bool joined = false;
   for (size_t i = 0; i < text.size();) {
     const CodePoint c = Decode(text, i);
-    out.push_back({i, c.valid ? CodePointWidth(c.cp) : 1});
+    int width = c.valid ? CodePointWidth(c.cp) : 1;
+    const int before = out.empty() ? 0 : out.back().width;
+    if (c.valid && c.cp == 0x200D) {
+      joined = !out.empty();
+    } else if (joined) {
+      width = 0;
+      joined = false;
+    } else if (c.valid && c.cp == 0xFE0F && before == 1) {
+      width = 1;
+    } else if (c.valid && c.cp >= 0x1F3FB && c.cp <= 0x1F3FF && before == 2) {
+      width = 0;
+    }
+    out.push_back({i, width});
     i += c.len;
   }
   return out;
@@ -568,6 +585,9 @@ std::optional<std::string> NameProblem(std::string_view name) {
   if (name.size() > kMaxNameBytes)
     return std::to_string(name.size()) + " bytes long; a name is at most " +
            std::to_string(kMaxNameBytes);
+  // The names of the verdicts on a suite's common shift (model/verdicts.h).
+  if (name == "(suite)" || (name.starts_with("(suite: gpu") && name.ends_with(")")))
+    return "reserved for the shift common to a suite's workloads";
   size_t i = 0;
   while (i < name.size()) {
     const CodePoint c = Decode(name, i);
@@ -712,12 +732,7 @@ std::vector<std::string> ShortenColumn(const std::vector<std::string>& cells, in
 
 int DisplayWidth(std::string_view text) {
   int width = 0;
-  size_t i = 0;
-  while (i < text.size()) {
-    const CodePoint c = Decode(text, i);
-    width += c.valid ? CodePointWidth(c.cp) : 1;
-    i += c.len;
-  }
+  for (const Column& c : Columns(text)) width += c.width;
   return width;
 }
 

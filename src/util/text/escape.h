@@ -118,6 +118,8 @@ size_t ValidUtf8Prefix(std::string_view text);
 /// outputs repair or escape.
 /// Names are also at most kMaxNameBytes long ("1500 bytes long; a name is at
 /// most 1024"): a name is copied into every map, verdict and report row.
+/// "(suite)" and "(suite: gpu...)" are reserved for the verdicts on a
+/// suite's common shift.
 std::optional<std::string> NameProblem(std::string_view name);
 inline constexpr size_t kMaxNameBytes = 1024;
 
@@ -160,9 +162,10 @@ std::string EscapeGithubAnnotationMessage(std::string_view text);
 std::string EscapeGithubAnnotationProperty(std::string_view text);
 
 /// Number of terminal columns the text takes: two for an East Asian Wide or
-/// Fullwidth character (CJK, most emoji), none for a combining mark or a
-/// format character, one for the rest (scripts/gen_display_width.py makes
-/// the table from the Unicode database).
+/// Fullwidth character (CJK, most emoji) and for an emoji sequence (joined
+/// by U+200D, or a symbol with the emoji selector U+FE0F), none for a
+/// combining mark or a format character, one for the rest
+/// (scripts/gen_display_width.py makes the table from the Unicode database).
 int DisplayWidth(std::string_view text);
 
 /// Each cell of one table column at most `width` display columns wide: a

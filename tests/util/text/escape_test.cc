@@ -110,6 +110,11 @@ TEST(TextEscape, DisplayWidthCountsTerminalColumns) {
   // zero-width joiner's absence of a glyph.
   EXPECT_EQ(DisplayWidth("e\xcc\x81"), 1);
   EXPECT_EQ(DisplayWidth("a\xe2\x80\x8b" "b"), 2);                    // U+200B
+  // Emoji sequences are one two-column glyph: heart + VS16, a ZWJ family,
+  // a thumb with a skin tone.
+  EXPECT_EQ(DisplayWidth("\xe2\x9d\xa4\xef\xb8\x8f"), 2);
+  EXPECT_EQ(DisplayWidth("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7"), 2);
+  EXPECT_EQ(DisplayWidth("\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"), 2);
 }
 
 TEST(TextEscape, ShortenedTextsFitTheirColumnsAndKeepMarksWithLetters) {
@@ -265,6 +270,10 @@ TEST(TextEscape, NameProblemNamesTheFirstBadCharacterAndItsByte) {
   EXPECT_EQ(NameProblem(std::string("a\0b", 3)), "control character U+0000 at byte 1");
   EXPECT_EQ(NameProblem(std::string(kMaxNameBytes, 'n')), std::nullopt);
   EXPECT_EQ(NameProblem(std::string(kMaxNameBytes + 1, 'n')), "1025 bytes long; a name is at most 1024");
+  // The common-shift rows' names: a benchmark so named would be taken for one.
+  for (const char* reserved : {"(suite)", "(suite: gpu)", "(suite: gpu 1)"})
+    EXPECT_EQ(NameProblem(reserved), "reserved for the shift common to a suite's workloads") << reserved;
+  EXPECT_EQ(NameProblem("k/(suite)"), std::nullopt);
 }
 
 }  // namespace gpugate

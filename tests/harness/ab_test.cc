@@ -127,19 +127,30 @@ struct FakeRunner {
   }
 };
 
+// A gbench program in each build's folder, and A/B options over `rounds`.
+WorkloadSpec ProgramSpec() {
+  WorkloadSpec prog;
+  prog.name = "prog";
+  prog.kind = WorkloadKind::kGbench;
+  prog.argv = {"{bin}/kernels"};
+  return prog;
+}
+
+AbOptions ProgramOptions(int rounds) {
+  AbOptions o;
+  o.rounds = rounds;
+  o.base_dir = "/base";
+  o.head_dir = "/head";
+  return o;
+}
+
 TEST(AbTest, BenchmarkProgramsPairPerBenchmark) {
   // A program reports two benchmarks per process; the head's BM_b is 30%
   // slower. Each benchmark pairs its own rounds, so only BM_b regresses.
   Suite suite;
   suite.name = "s";
-  WorkloadSpec prog;
-  prog.name = "prog";
-  prog.kind = WorkloadKind::kGbench;
-  prog.argv = {"{bin}/kernels"};
-  AbOptions o;
-  o.rounds = 10;
-  o.base_dir = "/base";
-  o.head_dir = "/head";
+  const WorkloadSpec prog = ProgramSpec();
+  const AbOptions o = ProgramOptions(10);
   std::vector<std::string> argv0;
   AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
     EXPECT_EQ(s.sampling.rounds, 1);  // one process per side and round
@@ -184,14 +195,8 @@ TEST(AbTest, ABenchmarkOneRoundLeavesOutFailsInsteadOfPairingOutOfStep) {
   // benchmark first reported in a later round fails too.
   Suite suite;
   suite.name = "s";
-  WorkloadSpec prog;
-  prog.name = "prog";
-  prog.kind = WorkloadKind::kGbench;
-  prog.argv = {"{bin}/kernels"};
-  AbOptions o;
-  o.rounds = 6;
-  o.base_dir = "/base";
-  o.head_dir = "/head";
+  const WorkloadSpec prog = ProgramSpec();
+  const AbOptions o = ProgramOptions(6);
   AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
     std::vector<WorkloadResult> out;
     for (const char* bench : {"BM_a", "BM_b", "BM_late"}) {

@@ -4,11 +4,13 @@
 // follow the synthetic backend's model.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "../tests/compare/synthetic_suite.h"
 #include "compare/compare.h"
+#include "stats/change_point.h"
 
 namespace gpugate {
 namespace {
@@ -59,6 +61,26 @@ void BM_CompareHistory10Runs(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * workloads);
 }
 BENCHMARK(BM_CompareHistory10Runs)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+/// Change-point detection over one workload's history of `n` runs with a
+/// +8% step at run n/2 (the split is kept, so its permutation test draws all
+/// 499 permutations, and the halves are searched again): what `gpugate
+/// history` and the dashboard do per workload.
+void BM_DetectChangePoints(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::vector<double> v;
+  uint64_t s = 12345;
+  for (int i = 0; i < n; ++i) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = static_cast<double>(s >> 11) / 9007199254740992.0 - 0.5;
+    v.push_back(-7.0 + 0.04 * u + (i >= n / 2 ? 0.077 : 0.0));
+  }
+  for (auto _ : state) {
+    std::vector<ChangePoint> cps = DetectChangePoints(v, ChangePointOptions{});
+    benchmark::DoNotOptimize(cps);
+  }
+}
+BENCHMARK(BM_DetectChangePoints)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 // Per-kernel comparison of one workload with N distinct kernels (a trace of
 // many kernels, each launched a few times): time per kernel must stay flat

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <utility>
+#include <vector>
 
 #include "stats/summary.h"
 #include "util/result.h"
@@ -15,22 +17,80 @@ namespace gpugate {
 
 namespace detail {
 
+namespace {
+
+// Prefix sums over ranks (a Fenwick tree): counts and sums of the values
+// moved to the left part, by their rank among all values.
+class RankSums {
+ public:
+  explicit RankSums(size_t n) : count_(n + 1, 0), sum_(n + 1, 0.0) {}
+  void Add(size_t rank, double value) {
+    for (size_t i = rank + 1; i < count_.size(); i += i & (~i + 1)) {
+      count_[i] += 1;
+      sum_[i] += value;
+    }
+  }
+  // Count and sum of the values added with a rank below `rank`.
+  std::pair<double, double> Below(size_t rank) const {
+    double c = 0, s = 0;
+    for (size_t i = rank; i > 0; i -= i & (~i + 1)) {
+      c += static_cast<double>(count_[i]);
+      s += sum_[i];
+    }
+    return {c, s};
+  }
+
+ private:
+  std::vector<int64_t> count_;
+  std::vector<double> sum_;
+};
+
+}  // namespace
+
+// The statistic at every split from running sums of distances: moving value
+// p from the right part to the left changes the within-left sum by its
+// distances to the values before it and the within-right sum by those to
+// the values after it. Each such sum of |x_i - x_p| over a set is
+// (count below x_p) * x_p - (sum below) + (sum above) - (count above) * x_p,
+// read from prefix sums over the values' ranks: O(n log n) for a segment
+// (a history of 1000 runs was O(n^2) per split and per permutation).
 Split BestSplit(std::span<const double> x, int min_segment) {
   Split best{0, -std::numeric_limits<double>::infinity()};
   const size_t n = x.size();
   const size_t min_seg = static_cast<size_t>(std::max(2, min_segment));
   if (n < 2 * min_seg) return best;
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b] || (x[a] == x[b] && a < b); });
+  std::vector<size_t> rank(n);
+  std::vector<double> sorted_prefix(n + 1, 0.0);  // sum of the values of rank < r
+  for (size_t r = 0; r < n; ++r) {
+    rank[order[r]] = r;
+    sorted_prefix[r + 1] = sorted_prefix[r] + x[order[r]];
+  }
+  const double total = sorted_prefix[n];
   // Start with every value on the right: W_R = sum of all pairwise distances.
   double within_right = 0;
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = i + 1; j < n; ++j) within_right += std::fabs(x[i] - x[j]);
-  double within_left = 0, between = 0;
+  for (size_t r = 0; r < n; ++r)
+    within_right += x[order[r]] * (2.0 * static_cast<double>(r) - static_cast<double>(n - 1));
+  RankSums left(n);
+  double left_sum = 0, within_left = 0, between = 0;
   for (size_t tau = 1; tau + min_seg <= n; ++tau) {
     // Move value p = tau-1 from the right part to the left part.
     const size_t p = tau - 1;
-    double to_left = 0, to_right = 0;
-    for (size_t i = 0; i < p; ++i) to_left += std::fabs(x[i] - x[p]);
-    for (size_t j = p + 1; j < n; ++j) to_right += std::fabs(x[p] - x[j]);
+    const double xp = x[p];
+    const auto [below_left, below_left_sum] = left.Below(rank[p]);
+    const double left_count = static_cast<double>(p);
+    const double to_left = (below_left * xp - below_left_sum) +
+                           ((left_sum - below_left_sum) - (left_count - below_left) * xp);
+    const double below_right = static_cast<double>(rank[p]) - below_left;
+    const double below_right_sum = sorted_prefix[rank[p]] - below_left_sum;
+    const double right_count = static_cast<double>(n - p - 1);
+    const double right_sum = total - left_sum - xp;
+    const double to_right = (below_right * xp - below_right_sum) +
+                            ((right_sum - below_right_sum) - (right_count - below_right) * xp);
+    left.Add(rank[p], xp);
+    left_sum += xp;
     within_left += to_left;
     within_right -= to_right;
     between += to_right - to_left;
@@ -107,7 +167,10 @@ std::vector<ChangePoint> DetectChangePoints(std::span<const double> values, cons
       std::copy(values.begin(), values.end(), scratch.begin());
       for (const auto& s : segments) ShuffleRange(scratch, s.begin, s.end, rng);
       Candidate perm = BestOverSegments(scratch, segments, options.min_segment);
-      if (perm.split.statistic >= observed.split.statistic &&
+      // A permutation as extreme as the observed split counts, ties within
+      // rounding included (the same statistic summed in another order).
+      const double tie = 1e-12 * std::fabs(observed.split.statistic);
+      if (perm.split.statistic >= observed.split.statistic - tie &&
           (1.0 + ++at_least) / total > options.alpha)
         break;
     }

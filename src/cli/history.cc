@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -177,17 +178,15 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   }
   const int min_runs = 2 * cp.min_segment;
   int too_short = 0, without = 0;
+  std::map<std::string, std::string> newest_metric;  // each workload's metric in the newest run holding it
+  for (auto run = b->runs.rbegin(); run != b->runs.rend(); ++run)
+    for (const WorkloadResult& w : run->workloads) newest_metric.emplace(w.name, w.metric);
   std::set<std::string> their_metrics;  // what the workloads without this metric measure
   for (const auto& h : hs) {
     if (h.values.empty()) {
       ++without;
-      for (auto run = b->runs.rbegin(); run != b->runs.rend(); ++run) {
-        auto it = std::find_if(run->workloads.begin(), run->workloads.end(),
-                               [&](const WorkloadResult& w) { return w.name == h.name; });
-        if (it == run->workloads.end()) continue;
-        if (it->metric != metric) their_metrics.insert(it->metric);
-        break;
-      }
+      auto it = newest_metric.find(h.name);
+      if (it != newest_metric.end() && it->second != metric) their_metrics.insert(it->second);
       continue;
     }
     too_short += static_cast<int>(h.values.size()) < min_runs;

@@ -96,15 +96,16 @@ struct Column {
 // zero-width joiner (a family, "woman technologist") and a skin-tone
 // modifier after an emoji add none, and the emoji variation selector
 // (U+FE0F) widens a one-column symbol ("heart" + VS16) to two.
-std::vector<Column> Columns(std::string_view text) {
-  std::vector<Column> out;
+// Calls on_column(Column) for each code point of `text`, in order.
+template <class OnColumn>
+void ForEachColumn(std::string_view text, OnColumn on_column) {
   bool joined = false;
+  int before = -1;  // the previous code point's columns; -1 at the start
   for (size_t i = 0; i < text.size();) {
     const CodePoint c = Decode(text, i);
     int width = c.valid ? CodePointWidth(c.cp) : 1;
-    const int before = out.empty() ? 0 : out.back().width;
     if (c.valid && c.cp == 0x200D) {
-      joined = !out.empty();
+      joined = before >= 0;
     } else if (joined) {
       width = 0;
       joined = false;
@@ -113,9 +114,15 @@ std::vector<Column> Columns(std::string_view text) {
     } else if (c.valid && c.cp >= 0x1F3FB && c.cp <= 0x1F3FF && before == 2) {
       width = 0;
     }
-    out.push_back({i, width});
+    on_column(Column{i, width});
+    before = width;
     i += c.len;
   }
+}
+
+std::vector<Column> Columns(std::string_view text) {
+  std::vector<Column> out;
+  ForEachColumn(text, [&out](Column c) { out.push_back(c); });
   return out;
 }
 
@@ -732,7 +739,7 @@ std::vector<std::string> ShortenColumn(const std::vector<std::string>& cells, in
 
 int DisplayWidth(std::string_view text) {
   int width = 0;
-  for (const Column& c : Columns(text)) width += c.width;
+  ForEachColumn(text, [&width](Column c) { width += c.width; });
   return width;
 }
 

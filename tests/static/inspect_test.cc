@@ -137,16 +137,24 @@ TEST(InspectTest, JsonSchemaAndRoundTrip) {
   EXPECT_NE(json.find("\"sass_hash\": \"0x"), std::string::npos);
 }
 
-TEST(InspectTest, KernelNamesAreEscapedInTheTable) {
+// A report of one sm_90 cubin in `file` holding a kernel of each name.
+InspectReport KernelsReport(const std::string& file, const std::vector<std::string>& names) {
   InspectReport r;
-  r.file = "evil\x1b[31m.cubin";
+  r.file = file;
   r.format = "cubin";
   InspectedCubin c;
-  KernelInfo k;
-  k.name = "kern\x1b]8;;http://x\x07name\nnext";
-  k.arch = 90;
-  c.cubin.kernels.push_back(k);
+  for (const std::string& name : names) {
+    KernelInfo k;
+    k.arch = 90;
+    k.name = name;
+    c.cubin.kernels.push_back(k);
+  }
   r.cubins.push_back(c);
+  return r;
+}
+
+TEST(InspectTest, KernelNamesAreEscapedInTheTable) {
+  InspectReport r = KernelsReport("evil\x1b[31m.cubin", {"kern\x1b]8;;http://x\x07name\nnext"});
   r.notes.push_back({"m\x1b[2J", "n\r"});
   const std::string table = RenderInspectTable(r);
   EXPECT_EQ(table.find('\x1b'), std::string::npos);
@@ -159,17 +167,10 @@ TEST(InspectTest, KernelNamesAreEscapedInTheTable) {
 
 // Two long kernel names that differ near their end would print alike.
 TEST(InspectTest, LongKernelNamesThatWouldLookAlikeAreToldApart) {
-  InspectReport r;
-  r.file = "k.cubin";
-  r.format = "cubin";
-  InspectedCubin c;
-  KernelInfo k;
-  k.arch = 90;
-  k.name = "void kernel<" + std::string(3000, 'x') + ">(float*)";
-  c.cubin.kernels.push_back(k);
-  k.name[1500] = 'y';
-  c.cubin.kernels.push_back(k);
-  r.cubins.push_back(c);
+  std::string name = "void kernel<" + std::string(3000, 'x') + ">(float*)";
+  std::string other = name;
+  other[1500] = 'y';
+  const InspectReport r = KernelsReport("k.cubin", {name, other});
   const std::string table = RenderInspectTable(r);
   std::vector<std::string> names;
   for (size_t pos = 0, next; (next = table.find('\n', pos)) != std::string::npos; pos = next + 1) {

@@ -78,6 +78,22 @@ std::string CopiesShown(const TraceReport& r) {
                       : "top " + std::to_string(shown) + " of " + std::to_string(all) + " sizes";
 }
 
+/// The memory-traffic rows the text outputs list: the first N of the report's
+/// order (memcpys by bytes, then memsets); the JSON report has all of them.
+/// Real traces have a handful of routes; a route is text from the trace, so a
+/// hostile one can have a route per event.
+std::vector<MemcpyStats> ShownTraffic(const TraceReport& r) {
+  const size_t n = std::min(r.memory_traffic.size(), static_cast<size_t>(std::max(r.options.top_n, 0)));
+  return {r.memory_traffic.begin(), r.memory_traffic.begin() + static_cast<std::ptrdiff_t>(n)};
+}
+
+/// "" when every row is shown, else "first 10 of 57 rows".
+std::string TrafficShown(const TraceReport& r) {
+  const size_t all = r.memory_traffic.size();
+  const size_t shown = std::min(all, static_cast<size_t>(std::max(r.options.top_n, 0)));
+  return shown == all ? std::string() : "first " + std::to_string(shown) + " of " + std::to_string(all) + " rows";
+}
+
 constexpr const char* kNoGpuActivity = "no GPU activity: the trace has no kernels, memcpys or memsets";
 
 /// The line under "Findings" when nothing fired.
@@ -181,9 +197,10 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
       o += "  " + Pad(Dur(c.total_ns), 10) + Pad(std::to_string(c.count), 8) + "  " + ConsoleText(c.name) + "\n";
   }
   if (!r.memory_traffic.empty()) {
-    o += "\nMemory traffic\n  " + Pad("kind", 7, false) + Pad("memory", 10, false) + Pad("count", 7) +
+    const std::string shown = TrafficShown(r);
+    o += "\nMemory traffic" + (shown.empty() ? "" : " (" + shown + ")") + "\n  " + Pad("kind", 7, false) + Pad("memory", 10, false) + Pad("count", 7) +
          Pad("bytes", 12) + Pad("time", 10) + Pad("GB/s", 9) + "  route\n";
-    for (const MemcpyStats& m : r.memory_traffic)
+    for (const MemcpyStats& m : ShownTraffic(r))
       o += "  " + Pad(ConsoleText(m.kind, 7), 7, false) + Pad(m.memory, 10, false) +
            Pad(std::to_string(m.count), 7) + Pad(FormatBytes(m.bytes), 12) + Pad(Dur(m.total_ns), 10) +
            Pad(Num(m.BandwidthGBps()), 9) + "  " + ConsoleText(m.route, 40) + " (GPU " +
@@ -304,9 +321,10 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
     o += "\n";
   }
   if (!r.memory_traffic.empty()) {
-    o += "### Memory traffic\n\n| GPU | kind | route | memory | count | bytes | time | GB/s |\n"
+    const std::string shown = TrafficShown(r);
+    o += "### Memory traffic\n\n" + (shown.empty() ? "" : shown + ".\n\n") + "| GPU | kind | route | memory | count | bytes | time | GB/s |\n"
          "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
-    for (const MemcpyStats& m : r.memory_traffic)
+    for (const MemcpyStats& m : ShownTraffic(r))
       o += "| " + std::to_string(m.device) + " | " + MdText(m.kind) + " | " + MdText(m.route) + " | " + m.memory +
            " | " + std::to_string(m.count) + " | " + std::to_string(m.bytes) + " | " + Dur(m.total_ns) + " | " +
            Num(m.BandwidthGBps()) + " |\n";
@@ -802,10 +820,11 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   }
   if (!r.memory_traffic.empty()) {
     std::vector<std::vector<std::string>> rows;
-    for (const MemcpyStats& m : r.memory_traffic)
+    for (const MemcpyStats& m : ShownTraffic(r))
       rows.push_back({H(m.kind), H(m.route), m.memory, std::to_string(m.device), std::to_string(m.count),
                       std::to_string(m.bytes), Dur(m.total_ns), Num(m.BandwidthGBps())});
-    o += "<h2>Memory traffic</h2>\n" +
+    const std::string shown = TrafficShown(r);
+    o += "<h2>Memory traffic</h2>\n" + (shown.empty() ? "" : "<p>" + shown + ".</p>\n") +
          HtmlTable({"kind", "route", "memory", "GPU", "count", "bytes", "time", "GB/s"}, rows, 3);
   }
   if (!r.memory.empty()) {

@@ -412,5 +412,38 @@ TEST(TraceAnalysisTest, RenderersEscapeHostileNames) {
   EXPECT_NE(console.find("evil|<b>*x*\\x1b[31m"), std::string::npos) << console;
 }
 
+TEST(TraceAnalysisTest, TextReportsListTheFirstRowsOfManyCopyRoutes) {
+  // A route is text from the trace: one per event gives one row per event.
+  // The text reports list the first top_n rows and say how many there are;
+  // the JSON report keeps them all.
+  std::string text = R"({"traceEvents":[)";
+  for (int i = 0; i < 25; ++i) {
+    if (i) text += ",";
+    text += "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (route " + std::to_string(i) +
+            ")\",\"pid\":0,\"tid\":7,\"ts\":" + std::to_string(10 * i) +
+            ",\"dur\":1,\"args\":{\"device\":0,\"stream\":7,\"bytes\":" + std::to_string(1000 + i) + "}}";
+  }
+  text += "]}";
+  AnalysisOptions opt;
+  opt.top_n = 10;
+  TraceAnalyzer analyzer(opt);
+  auto info = ReadTraceFromString(text, "routes.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  TraceReport r = analyzer.Finish(*info);
+  ASSERT_EQ(r.memory_traffic.size(), 25u);
+  const std::string console = RenderTraceConsole(r, {});
+  const std::string md = RenderTraceMarkdown(r, {});
+  const std::string html = RenderTraceHtml(r, {});
+  const std::string json = RenderTraceJson(r, {});
+  for (const std::string* out : {&console, &md, &html}) {
+    EXPECT_NE(out->find("first 10 of 25 rows"), std::string::npos) << *out;
+    EXPECT_NE(out->find("route 24"), std::string::npos);  // the most bytes
+    EXPECT_NE(out->find("route 15"), std::string::npos);
+    EXPECT_EQ(out->find("route 14"), std::string::npos);
+  }
+  EXPECT_NE(json.find("route 0"), std::string::npos);
+  EXPECT_NE(json.find("route 24"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpugate

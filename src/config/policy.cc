@@ -366,10 +366,11 @@ class PolicyParser {
     pos->col = 1;
   }
 
-  // A plain scalar continued on the lines below its key: its source text
-  // from the value's first character, line breaks and indentation kept, so
-  // that positions are the file's. Used only when it folds to the value
-  // (blanks aside), so nothing else can have been read.
+  // A plain or quoted scalar continued on the lines below its key: its
+  // source text from the value's first character, line breaks, blank lines
+  // and indentation kept, so that positions are the file's. Used only to
+  // place an error (ParsePlaced), and only when it folds to the value
+  // (blanks aside).
   void RawPlain(const YamlField& f, const std::string& value, std::string* text,
                 rules::SourcePos* pos) const {
     SourceLocation at = y_.Where(f.value);
@@ -377,14 +378,22 @@ class PolicyParser {
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
     if (col >= head.size() || head[col] == '|' || head[col] == '>') return;
-    const size_t key_indent = head.find_first_not_of(' ');
+    // The value ends at the first line indented no deeper than its key
+    // (the key may be on the line above: `when:` and the value below).
+    size_t key_indent = head.find_first_not_of(' ');
+    if (f.key.IsDefined()) {
+      const SourceLocation key_at = y_.Where(f.key);
+      if (key_at.line >= 1 && key_at.line <= static_cast<int>(lines_.size()))
+        key_indent = lines_[key_at.line - 1].find_first_not_of(' ');
+    }
     std::string raw;
     int line = at.line;
     const char quote = head[col] == '"' || head[col] == '\'' ? head[col] : '\0';
     if (quote != '\0') {
       // A quoted scalar: up to its closing quote, on this line or a later
-      // one. Escapes change the text, so a double-quoted value that has
-      // one keeps its base position.
+      // one. An escaped line break (a backslash that ends a line of a
+      // double-quoted scalar) becomes a blank; any other escape changes
+      // the text, and then the value keeps its base position.
       std::string rest = head.substr(col + 1) + "\n";
       for (; line < static_cast<int>(lines_.size()); ++line) {
         const size_t close = quote == '"' ? rest.find('"') : rest.find('\'');
@@ -392,6 +401,7 @@ class PolicyParser {
           raw += rest.substr(0, close);
           break;
         }
+        if (quote == '"' && rest.size() >= 2 && rest[rest.size() - 2] == '\\') rest[rest.size() - 2] = ' ';
         raw += rest;
         rest = lines_[line] + "\n";
       }
@@ -399,13 +409,19 @@ class PolicyParser {
       if (raw.find('\\') != std::string::npos || raw.find("''") != std::string::npos) return;
     } else {
       raw = head.substr(col) + "\n";
+      std::string blanks;  // blank lines, kept only when the value goes on
       for (; line < static_cast<int>(lines_.size()); ++line) {
         const std::string& l = lines_[line];
         const size_t indent = l.find_first_not_of(' ');
-        if (indent == std::string::npos || indent <= key_indent) break;
-        raw += l + "\n";
+        if (indent == std::string::npos) {
+          blanks += "\n";
+          continue;
+        }
+        if (indent <= key_indent || l[indent] == '#') break;
+        raw += blanks + l + "\n";
+        blanks.clear();
       }
-      if (line == at.line) return;  // one line: the base position is right
+      if (raw.find('\n') == raw.size() - 1) return;  // one line: the base position is right
     }
     auto squeeze = [](const std::string& t) {
       std::string out;
@@ -418,19 +434,43 @@ class PolicyParser {
     *pos = rules::SourcePos{at.file, at.line, at.column + (quote != '\0' ? 1 : 0)};
   }
 
-  // A template (message, hint) is rendered from its value; when the value
-  // spans lines of the file, an error is placed by parsing the source text.
-  Result<rules::Template> ParseTemplateAt(const YamlField& f, const std::string& value,
-                                          const rules::Schema& schema) const {
-    Result<rules::Template> t = rules::ParseTemplate(value, schema, ExprPos(f));
-    if (t.ok()) return t;
+  // A message without its "file:line:col: " prefix.
+  static std::string_view Unplaced(std::string_view message, const std::string& file) {
+    if (message.substr(0, file.size() + 1) != file + ":") return message;
+    size_t i = file.size() + 1;
+    for (int colons = 0; i < message.size() && colons < 2; ++i)
+      if (message[i] == ':') ++colons;
+      else if (message[i] < '0' || message[i] > '9') return message;
+    return i < message.size() && message[i] == ' ' ? message.substr(i + 1) : message;
+  }
+
+  // An expression or template is parsed from its value. When that fails and
+  // the value spans lines of the file, the error is placed by parsing the
+  // source text (block scalars from column 1, plain and quoted scalars from
+  // their first character), if that finds the same error.
+  template <typename Parse>
+  auto ParsePlaced(const YamlField& f, const std::string& value, Parse parse) const
+      -> decltype(parse(value, rules::SourcePos{})) {
+    const rules::SourcePos base = ExprPos(f);
+    auto parsed = parse(value, base);
+    if (parsed.ok()) return parsed;
     std::string raw;
-    rules::SourcePos raw_pos = ExprPos(f);
+    rules::SourcePos raw_pos = base;
     RawBlock(f, &raw, &raw_pos);
     if (raw.empty()) RawPlain(f, value, &raw, &raw_pos);
-    if (raw.empty()) return t;
-    Result<rules::Template> placed = rules::ParseTemplate(raw, schema, raw_pos);
-    return placed.ok() ? t : placed;
+    if (raw.empty()) return parsed;
+    auto placed = parse(raw, raw_pos);
+    if (placed.ok() ||
+        Unplaced(placed.error().message, raw_pos.file) != Unplaced(parsed.error().message, base.file))
+      return parsed;
+    return placed;
+  }
+
+  Result<rules::Template> ParseTemplateAt(const YamlField& f, const std::string& value,
+                                          const rules::Schema& schema) const {
+    return ParsePlaced(f, value, [&](const std::string& text, const rules::SourcePos& pos) {
+      return rules::ParseTemplate(text, schema, pos);
+    });
   }
 
   Result<ExprRule> ParseExprRule(const YamlField& f, const std::vector<ExprRule>& earlier) {
@@ -475,16 +515,16 @@ class PolicyParser {
     const rules::Schema& schema = RuleSchema();
     GPUGATE_ASSIGN_OR_RETURN(YamlField when, y_.Require(f.value, "when", prefix));
     GPUGATE_ASSIGN_OR_RETURN(std::string when_text, y_.String(when));
-    rules::SourcePos when_pos = ExprPos(when);
-    RawBlock(when, &when_text, &when_pos);
-    RawPlain(when, when_text, &when_text, &when_pos);
-    GPUGATE_ASSIGN_OR_RETURN(r.when, rules::ParseCondition(when_text, schema, when_pos));
+    GPUGATE_ASSIGN_OR_RETURN(r.when, ParsePlaced(when, when_text, [&](const std::string& text,
+                                                                     const rules::SourcePos& pos) {
+                               return rules::ParseCondition(text, schema, pos);
+                             }));
     if (auto e = y_.Find(f.value, "speedup", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
-      rules::SourcePos text_pos = ExprPos(*e);
-      RawBlock(*e, &text, &text_pos);
-      RawPlain(*e, text, &text, &text_pos);
-      GPUGATE_ASSIGN_OR_RETURN(rules::Expr x, rules::ParseExpr(text, schema, text_pos));
+      GPUGATE_ASSIGN_OR_RETURN(rules::Expr x, ParsePlaced(*e, text, [&](const std::string& t,
+                                                                        const rules::SourcePos& pos) {
+                                 return rules::ParseExpr(t, schema, pos);
+                               }));
       if (x.type() != rules::Type::kNumber || !(x.dim() == rules::Dim::Number()))
         return y_.ErrorAt(*e, "'speedup' must be a plain number (a fraction of the time saved, e.g. 25% or "
                               "(device.sms - kernel.grid_blocks) / device.sms)");

@@ -133,6 +133,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "    message: x\n", "5:7", "unknown name 'workload.nam'"},
         BadPolicy{"version: 1\nrules:\n  - id: t\n    when: \"workload.cv > 1 and\n      workload.nam > 1\"\n"
                   "    message: x\n", "5:7", "unknown name 'workload.nam'"},
+        // The value on the line below its key; a blank line inside it; a
+        // double-quoted line continued with a backslash.
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when:\n      workload.cv > 1 and\n      workload.nam > 1\n"
+                  "    message: x\n", "6:7", "unknown name 'workload.nam'"},
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when: workload.cv > 1 and\n\n      workload.nam > 1\n"
+                  "    message: x\n", "6:7", "unknown name 'workload.nam'"},
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when: \"workload.cv > 1 and \\\n      workload.nam > 1\"\n"
+                  "    message: x\n", "5:7", "unknown name 'workload.nam'"},
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when: workload.cv > 1\n    message:\n      first line\n"
+                  "      x {workload.nam}\n", "7:10", "unknown name 'workload.nam'"},
         // A bare number of 1 or more is a percentage without its sign.
         BadPolicy{"version: 1\ndefaults:\n  threshold: 5\n", "3:14",
                   "'defaults.threshold' 5 reads as a fraction, 500%: write 5% if that is meant (or 500%)"},

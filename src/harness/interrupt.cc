@@ -20,6 +20,7 @@ namespace {
 constexpr int kSlots = 8;
 std::atomic<pid_t> g_groups[kSlots];
 std::atomic<int> g_pending{0};
+std::atomic<int> g_count{0};  // signals received while a workload ran
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -32,23 +33,29 @@ void EndNow(int sig) {
 
 void OnInterrupt(int sig) {
   const int saved_errno = errno;
-  const bool again = g_pending.load() != 0;
   bool any = false;
+  for (auto& g : g_groups)
+    if (g.load() > 0) any = true;
+  // The first signal asks the groups to stop, the second kills them and
+  // cuts the grace periods short (the clean-up of what they left behind
+  // still runs, at once), a third ends gpugate now.
+  const int count = any ? g_count.fetch_add(1) + 1 : 0;
+  if (!any || count >= 3) {
+    EndNow(sig);
+    errno = saved_errno;
+    return;
+  }
   for (auto& g : g_groups) {
     const pid_t pgid = g.load();
     if (pgid <= 0) continue;
-    any = true;
-    ::kill(-pgid, again ? SIGKILL : SIGTERM);
+    ::kill(-pgid, count >= 2 ? SIGKILL : SIGTERM);
     // The group's first process too, wherever it went: a process may leave
     // its group (setpgid), and the group id is its pid, which stays ours
     // until it is reaped.
-    ::kill(pgid, again ? SIGKILL : SIGTERM);
+    ::kill(pgid, count >= 2 ? SIGKILL : SIGTERM);
   }
-  if (!any || again) {
-    EndNow(sig);
-  } else {
-    g_pending.store(sig);
-  }
+  int expected = 0;
+  g_pending.compare_exchange_strong(expected, sig);
   errno = saved_errno;
 }
 
@@ -70,6 +77,8 @@ void InstallInterruptHandling() {
 }
 
 int PendingInterrupt() { return g_pending.load(); }
+
+bool InterruptIsUrgent() { return g_count.load() >= 2; }
 
 void DieOfPendingInterrupt() {
   const int sig = g_pending.load();

@@ -12,7 +12,10 @@
 // DieOfPendingInterrupt(), which ends gpugate by the same signal (exit status
 // 128 + signal, as the shell and CI runners expect). With no workload running
 // the signal ends gpugate at once, as it did without the handler. A second
-// signal kills the groups (SIGKILL) and ends gpugate at once.
+// signal kills the groups (SIGKILL) and makes every grace period end now
+// (InterruptIsUrgent): what the workload left behind outside its group (a
+// `setsid` daemon) is still found and killed, without waiting. A third ends
+// gpugate at once.
 #pragma once
 
 #include <signal.h>
@@ -26,6 +29,9 @@ void InstallInterruptHandling();
 
 /// The signal received while a workload ran, or 0.
 int PendingInterrupt();
+
+/// True after a second signal: grace periods end now, SIGKILL at once.
+bool InterruptIsUrgent();
 
 /// Ends gpugate by the pending signal (default action), after one line on
 /// stderr. Returns only if no signal is pending.

@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/interrupt.h"
+
 namespace gpugate {
 
 namespace {
@@ -128,7 +130,8 @@ class Cleanup {
   bool Pass() {
     const std::vector<ProcStat> found = Scan();
     if (found.empty()) return false;
-    const bool after_grace = SteadyNow() >= grace_end_;
+    // A second signal to gpugate (interrupt.h) ends the grace period now.
+    const bool after_grace = SteadyNow() >= grace_end_ || InterruptIsUrgent();
     std::vector<int> waitable;
     bool reaped = false;
     for (const ProcStat& p : found) {

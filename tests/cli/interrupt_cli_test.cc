@@ -104,5 +104,47 @@ TEST(InterruptCliTest, ASignalToGpugateEndsTheRunningWorkloadAndWhatItStarted) {
   }
 }
 
+// Two signals in a row (Ctrl-C pressed twice): the second kills at once and
+// still ends what the workload left outside its group, a `setsid` daemon
+// that ignores SIGTERM.
+TEST(InterruptCliTest, ASecondSignalStillEndsADaemonTheWorkloadLeft) {
+  const std::string dir = MakeTempDir();
+  WriteAll(dir + "/d.sh", "trap '' TERM\necho $$ > " + dir + "/d.tmp && mv " + dir + "/d.tmp " + dir +
+                             "/daemon\nexec sleep 30\n");
+  WriteAll(dir + "/s.yaml", "version: 1\nworkloads:\n  - name: long\n    kind: command\n"
+                            "    argv: [/bin/sh, -c, \"trap '' TERM; setsid /bin/sh " + dir + "/d.sh & wait\"]\n"
+                            "    timeout: 60s\n    rounds: 1\n    warmup: 0\n"
+                            "    min_samples: 1\n    max_samples: 1\n");
+  std::vector<std::string> args = {GPUGATE_BINARY, "run", dir + "/s.yaml", "-q", "-o", dir + "/r.json"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults, empty;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigemptyset(&empty);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &empty);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  pid_t gpugate = 0;
+  ASSERT_EQ(::posix_spawn(&gpugate, argv[0], nullptr, &attr, argv.data(), environ), 0);
+  posix_spawnattr_destroy(&attr);
+
+  const pid_t daemon_pid = WaitForPid(dir + "/daemon", 20);
+  ASSERT_GT(daemon_pid, 0);
+  ASSERT_EQ(::kill(gpugate, SIGINT), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // within the 0.2 s grace period
+  ::kill(gpugate, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(gpugate, &status, 0), gpugate);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_TRUE(GoneWithin(daemon_pid, 5));
+  if (Alive(daemon_pid)) ::kill(daemon_pid, SIGKILL);
+  EXPECT_FALSE(std::ifstream(dir + "/r.json").good());
+  RemoveTree(dir);
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -105,7 +105,7 @@ bool WaitForExit(pid_t pid, int pidfd, Fd& err, bool& err_open, TailBuffer& tail
   const double deadline = SteadyNow() + seconds;
   for (;;) {
     if (pidfd < 0 && HasExited(pid)) return true;
-    if (stop_on_interrupt && PendingInterrupt() != 0) return HasExited(pid);
+    if ((stop_on_interrupt && PendingInterrupt() != 0) || InterruptIsUrgent()) return HasExited(pid);
     const double remaining = deadline - SteadyNow();
     if (remaining <= 0) return pidfd >= 0 ? HasExited(pid) : false;
     // With a pidfd, poll sleeps until exit or output; without one, it wakes

@@ -128,8 +128,12 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
     if (m.waived) ++waived;
     else if (m.severity == Severity::kWarn) ++warn_only;
   }
+  // Policy rules that emit `fail` fail the gate as a regression does.
+  int rule_failures = 0;
+  for (const Suggestion& s : verdicts.suggestions) rule_failures += s.severity == "fail";
   out += GithubOutputEntry("regressions", std::to_string(failing));
-  out += GithubOutputEntry("failing", std::to_string(failing));
+  out += GithubOutputEntry("rule_failures", std::to_string(rule_failures));
+  out += GithubOutputEntry("failing", std::to_string(failing + rule_failures));
   out += GithubOutputEntry("waived", std::to_string(waived));
   out += GithubOutputEntry("warn_only", std::to_string(warn_only));
   out += GithubOutputEntry("errors", std::to_string(errors));
@@ -176,6 +180,16 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
       out += Command("warning", title, RegressionMessage(*m), SourceOf(options, m->workload));
     }
   }
+  for (const Suggestion& s : view.suggestions) {
+    if (s.severity != "fail") continue;
+    const std::string subject = SuggestionSubject(s, [](const std::string& t) { return t; });
+    out += Command("error", "gpugate rule " + s.rule + (subject.empty() ? "" : ": " + subject),
+                   s.message + SuggestionDetail(s, [](const std::string& t) { return t; }),
+                   s.workload.empty() ? nullptr : SourceOf(options, s.workload));
+  }
+  std::vector<const MetricVerdict*> incomparable;
+  for (const MetricVerdict* m : ShownMetrics(verdicts))
+    if (m->verdict == Verdict::kIncomparable) incomparable.push_back(m);
   if (verdicts.outcome == Outcome::kNotJudged) {
     // Exit code 0, but the check must not read as a pass.
     out += Command("warning", "gpugate not judged",
@@ -189,6 +203,13 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
     message += ": " + NameList(inconclusive);
     const char* kind = verdicts.outcome == Outcome::kInconclusive ? "error" : "notice";
     out += Command(kind, "gpugate inconclusive", message);
+  }
+  if (verdicts.outcome == Outcome::kInconclusive && verdicts.incomparable_fails && !incomparable.empty()) {
+    // on_incomparable: fail made the outcome inconclusive (exit 4).
+    out += Command("error", "gpugate incomparable",
+                   std::to_string(incomparable.size()) + " result" + (incomparable.size() == 1 ? " was" : "s were") +
+                       " not compared (another environment, unit or direction) and the policy fails on that: " +
+                       NameList(incomparable));
   }
   if (!verdicts.environment_matches) {
     std::string message = "the baseline was measured in a different environment";

@@ -145,10 +145,16 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     errors += k == CaseKind::kError;
     skipped += k == CaseKind::kSkipped;
   }
+  // A finding of a policy rule with `emit: fail` fails the gate as a
+  // regression does: one failing test case each.
+  std::vector<const Suggestion*> rule_failures;
+  for (const Suggestion& s : view.suggestions)
+    if (s.severity == "fail") rule_failures.push_back(&s);
+  failures += static_cast<int>(rule_failures.size());
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   out += "  <testsuite name=\"gpugate\" package=\"gpugate\" id=\"0\" tests=\"" +
-         std::to_string(ordered.size()) + "\" failures=\"" + std::to_string(failures) +
+         std::to_string(ordered.size() + rule_failures.size()) + "\" failures=\"" + std::to_string(failures) +
          "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
          "\" time=\"0\" timestamp=\"" +
          SchemaTimestamp(options.timestamp) + "\" hostname=\"" +
@@ -212,6 +218,14 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
     if (m->mde) system_out += "; could see " + DetectableText(*m);
     if (!note.empty()) system_out += "; " + OneLine(note);
     system_out += "\n";
+  }
+  for (const Suggestion* s : rule_failures) {
+    const std::string subject = SuggestionSubject(*s, [](const std::string& t) { return t; });
+    out += "    <testcase classname=\"gpugate.rule\" name=\"" +
+           EscapeXmlName(s->rule + (subject.empty() ? "" : ": " + subject)) +
+           "\" time=\"0\">\n      <failure type=\"rule\" message=\"" + EscapeXml(s->message) + "\">" +
+           EscapeXmlText(s->message + SuggestionDetail(*s, [](const std::string& t) { return t; })) +
+           "</failure>\n    </testcase>\n";
   }
   for (const Suggestion& s : view.suggestions) {
     system_out += "[suggestion " + SuggestionLabel(s) + "] " + OneLine(s.rule);

@@ -24,6 +24,7 @@ TEST(ReportGithub, OutputLines) {
             "outcome=fail\n"
             "verdict=fail\n"
             "regressions=1\n"
+            "rule_failures=0\n"
             "failing=1\n"
             "waived=1\n"
             "warn_only=1\n"
@@ -118,6 +119,39 @@ TEST(ReportGithub, InconclusiveOutcomeIsAnErrorAndMismatchAWarning) {
             std::string::npos)
       << text;
   EXPECT_EQ(RenderGithubAnnotations(PassVerdicts()), "");
+}
+
+// A policy rule with `emit: fail` fails the gate: it is counted in `failing`
+// and gets an error annotation, as a regression does.
+TEST(ReportGithub, ARuleThatFailsTheGateIsAnErrorAndCounted) {
+  Verdicts v = PassVerdicts();
+  v.outcome = Outcome::kFail;
+  Suggestion s;
+  s.workload = "saxpy/16M";
+  s.kernel = "saxpy_kernel";
+  s.rule = "tiny-grid";
+  s.severity = "fail";
+  s.message = "8 blocks on 108 SMs";
+  v.suggestions.push_back(s);
+  s.severity = "warning";
+  s.rule = "other";
+  v.suggestions.push_back(s);
+  const std::string outputs = RenderGithubOutput(v);
+  EXPECT_NE(outputs.find("\nregressions=0\nrule_failures=1\nfailing=1\n"), std::string::npos) << outputs;
+  const std::string text = RenderGithubAnnotations(v);
+  EXPECT_NE(text.find("::error title=gpugate rule tiny-grid%3A saxpy/16M / saxpy_kernel::8 blocks on 108 SMs\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("rule other"), std::string::npos) << text;
+}
+
+// on_incomparable: fail made the outcome inconclusive: an error names them.
+TEST(ReportGithub, IncomparableResultsThatFailThePolicyAreAnError) {
+  Verdicts v = MismatchVerdicts();
+  EXPECT_EQ(RenderGithubAnnotations(v).find("gpugate incomparable"), std::string::npos);
+  v.incomparable_fails = true;
+  const std::string text = RenderGithubAnnotations(v);
+  EXPECT_NE(text.find("::error title=gpugate incomparable::1 result was not compared"), std::string::npos) << text;
 }
 
 TEST(ReportGithub, StepSummaryIsTheMarkdownReport) {

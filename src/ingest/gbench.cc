@@ -301,6 +301,14 @@ WorkloadResult NewWorkload(const std::string& run_name) {
   return w;
 }
 
+// A row that reported an error (`SkipWithError`: error_occurred) failed; one
+// that skipped itself (`SkipWithMessage`: skipped) is skipped.
+void MarkNotMeasured(const Row* r, WorkloadResult* w) {
+  w->status = r->failed ? WorkloadStatus::kFailed : WorkloadStatus::kSkipped;
+  w->reason = std::string(r->failed ? "benchmark reported an error" : "skipped by the benchmark") +
+              (r->message.empty() ? "" : ": " + r->message);
+}
+
 void Finish(WorkloadResult* w) {
   std::vector<double> all = AllSamples(*w);
   w->summary = Summarize(all);
@@ -311,9 +319,7 @@ WorkloadResult FromIterations(const std::string& run_name, const std::vector<con
   WorkloadResult w = NewWorkload(run_name);
   for (const Row* r : rows) {
     if (r->failed || r->skipped) {
-      w.status = WorkloadStatus::kSkipped;
-      w.reason = std::string(r->failed ? "benchmark reported an error" : "skipped by the benchmark") +
-                 (r->message.empty() ? "" : ": " + r->message);
+      MarkNotMeasured(r, &w);
       return w;
     }
   }
@@ -362,9 +368,7 @@ Result<WorkloadResult> FromAggregates(const std::string& file, const std::string
   std::map<std::string, const Row*> by_name;
   for (const Row* r : rows) {
     if (r->failed || r->skipped) {
-      w.status = WorkloadStatus::kSkipped;
-      w.reason = std::string(r->failed ? "benchmark reported an error" : "skipped by the benchmark") +
-                 (r->message.empty() ? "" : ": " + r->message);
+      MarkNotMeasured(r, &w);
       return w;
     }
     by_name.emplace(r->aggregate_name, r);

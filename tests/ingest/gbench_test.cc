@@ -154,7 +154,7 @@ TEST(GbenchIngest, NanCountersErrorsUnitsAndAggregateOnly) {
   ASSERT_EQ(r.workloads.size(), 5u);
   EXPECT_EQ(TotalSamples(r), 10u);
   EXPECT_EQ(CountStatus(r, WorkloadStatus::kOk), 4u);
-  EXPECT_EQ(CountStatus(r, WorkloadStatus::kSkipped), 1u);
+  EXPECT_EQ(CountStatus(r, WorkloadStatus::kFailed), 1u);  // SkipWithError
 
   const WorkloadResult& zero = r.workloads[0];
   EXPECT_EQ(zero.name, "BM_ZeroCounter/8");
@@ -164,7 +164,7 @@ TEST(GbenchIngest, NanCountersErrorsUnitsAndAggregateOnly) {
 
   const WorkloadResult& fails = r.workloads[2];
   EXPECT_EQ(fails.name, "BM_Fails");
-  EXPECT_EQ(fails.status, WorkloadStatus::kSkipped);
+  EXPECT_EQ(fails.status, WorkloadStatus::kFailed);
   EXPECT_THAT(fails.reason, HasSubstr("device not available"));
   EXPECT_TRUE(fails.rounds.empty());
 
@@ -322,7 +322,7 @@ TEST(GbenchIngest, EmptyTruncatedAndForeignInput) {
   EXPECT_THAT(r.error().message, StartsWith("arr.json:1:1: "));
 }
 
-TEST(GbenchIngest, ErrorAndSkipRowsMakeTheWorkloadSkipped) {
+TEST(GbenchIngest, AnErrorRowFailsTheWorkloadAndASkipRowSkipsIt) {
   const std::string text = R"({"benchmarks": [
 {"name": "BM_e", "run_name": "BM_e", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,
  "iterations": 5, "real_time": 3, "cpu_time": 3, "time_unit": "ns"},
@@ -336,7 +336,7 @@ TEST(GbenchIngest, ErrorAndSkipRowsMakeTheWorkloadSkipped) {
   Result<Results> r = GbenchFromJson(text, "e.json");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->workloads.size(), 3u);
-  EXPECT_EQ(r->workloads[0].status, WorkloadStatus::kSkipped);
+  EXPECT_EQ(r->workloads[0].status, WorkloadStatus::kFailed);
   EXPECT_EQ(r->workloads[0].reason, "benchmark reported an error: lost the GPU");
   EXPECT_EQ(r->workloads[1].status, WorkloadStatus::kSkipped);
   EXPECT_EQ(r->workloads[1].reason, "skipped by the benchmark: needs AVX-512");

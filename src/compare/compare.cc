@@ -558,8 +558,29 @@ class Comparer {
   }
 
   void CheckEnvironment() {
-    out_.env_differences = CompareEnvironments(Reference(), current_);
+    // Every current run, not only the first: a run from another machine
+    // among several current runs is as incomparable as a lone one.
+    for (const Results& c : current_runs_)
+      for (EnvDifference& d : CompareEnvironments(Reference(), c)) {
+        const bool known = std::any_of(out_.env_differences.begin(), out_.env_differences.end(),
+                                       [&](const EnvDifference& e) {
+                                         return e.field == d.field && e.baseline == d.baseline &&
+                                                e.current == d.current;
+                                       });
+        if (!known) out_.env_differences.push_back(std::move(d));
+      }
     out_.environments = DescribeEnvironments(Reference(), current_);
+    // A CPU-timed run whose CPU is unknown on one side only: its CPU model
+    // could not be checked.
+    for (const Results& c : current_runs_) {
+      const std::string& a = Reference().run.env.cpu_model;
+      const std::string& b = c.run.env.cpu_model;
+      if ((a.empty() != b.empty()) && (IsCpuTimed(Reference()) || IsCpuTimed(c))) {
+        out_.warnings.push_back(std::string("the CPU model of the ") + (a.empty() ? "baseline" : "current") +
+                                " run is unknown, so the two could not be checked for the same CPU");
+        break;
+      }
+    }
     out_.environment_matches = out_.env_differences.empty();
     CheckCpuModels();
     if (!out_.environment_matches && options_.allow_env_mismatch)

@@ -56,12 +56,26 @@ std::string Watts(double w) {
   return buf;
 }
 
+void CompareCount(const char* field, const std::optional<int>& a, const std::optional<int>& b,
+                  std::vector<EnvDifference>* out) {
+  if (a && b && *a > 0 && *b > 0 && *a != *b) out->push_back({field, std::to_string(*a), std::to_string(*b)});
+}
+
+// A context entry an ingested file states about itself (source_context).
+std::optional<std::string> Context(const Results& r, const char* key) {
+  auto it = r.run.source_context.find(key);
+  if (it == r.run.source_context.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
 void CompareFlag(const char* field, const std::optional<bool>& a, const std::optional<bool>& b,
                  std::vector<EnvDifference>* out) {
   if (a && b && *a != *b) out->push_back({field, *a ? "on" : "off", *b ? "on" : "off"});
 }
 
 }  // namespace
+
+bool IsCpuTimed(const Results& r) { return UsesCpuTiming(r); }
 
 std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Results& current) {
   std::vector<EnvDifference> out;
@@ -73,6 +87,27 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
   if (!one_class && (UsesCpuTiming(baseline) || UsesCpuTiming(current)) && !a.cpu_model.empty() &&
       !b.cpu_model.empty() && a.cpu_model != b.cpu_model)
     out.push_back({"cpu_model", a.cpu_model, b.cpu_model});
+  if (UsesCpuTiming(baseline) || UsesCpuTiming(current)) {
+    // The same count of CPUs, as `baseline update` asks of one history.
+    if (!one_class && a.cpu_cores > 0 && b.cpu_cores > 0 && a.cpu_cores != b.cpu_cores)
+      out.push_back({"cpu_cores", std::to_string(a.cpu_cores), std::to_string(b.cpu_cores)});
+    // Another operating system or architecture ("Linux 6.1.0 x86_64":
+    // the first and last words; a kernel update within one OS is not one).
+    auto word = [](const std::string& os, bool last) {
+      const size_t space = last ? os.rfind(' ') : os.find(' ');
+      if (space == std::string::npos) return os;
+      return last ? os.substr(space + 1) : os.substr(0, space);
+    };
+    if (!one_class && !a.os.empty() && !b.os.empty() &&
+        (word(a.os, false) != word(b.os, false) || word(a.os, true) != word(b.os, true)))
+      out.push_back({"os", a.os, b.os});
+    // pytest-benchmark: CPython against PyPy is another interpreter.
+    CompareText("python_implementation", Context(baseline, "machine_info.python_implementation"),
+                Context(current, "machine_info.python_implementation"), &out);
+    // Google Benchmark's own build: a debug library times with overhead.
+    CompareText("library_build_type", Context(baseline, "library_build_type"),
+                Context(current, "library_build_type"), &out);
+  }
   if (UsesGpu(baseline) || UsesGpu(current)) {
     if (a.gpu.name.has_value() != b.gpu.name.has_value()) {
       out.push_back({"gpu.name", a.gpu.name.value_or("none"), b.gpu.name.value_or("none")});
@@ -83,10 +118,27 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
     CompareText("gpu.cuda_version", a.gpu.cuda_version, b.gpu.cuda_version, &out);
     CompareText("gpu.compute_capability", a.gpu.compute_capability, b.gpu.compute_capability,
                 &out);
+    CompareCount("gpu.sm_count", a.gpu.sm_count, b.gpu.sm_count, &out);
     CompareClock("gpu.sm_clock_hz", a.gpu.sm_clock_hz, b.gpu.sm_clock_hz, &out);
     CompareClock("gpu.mem_clock_hz", a.gpu.mem_clock_hz, b.gpu.mem_clock_hz, &out);
     CompareFlag("gpu.ecc_enabled", a.gpu.ecc_enabled, b.gpu.ecc_enabled, &out);
     CompareFlag("gpu.mig_enabled", a.gpu.mig_enabled, b.gpu.mig_enabled, &out);
+    // nvbench files name every device: each device present on both sides
+    // must be the same device (the environment's GPU is one device's).
+    auto devices = [](const Results& r) {
+      int n = 0;
+      for (const auto& [key, value] : r.run.source_context) n += key.rfind("nvbench_device.", 0) == 0;
+      return n;
+    };
+    // (With one device on each side the gpu.* fields above say it.)
+    const bool several = devices(baseline) > 1 || devices(current) > 1;
+    for (const auto& [key, fingerprint] : baseline.run.source_context) {
+      if (!several || key.rfind("nvbench_device.", 0) != 0) continue;
+      auto other = current.run.source_context.find(key);
+      if (other != current.run.source_context.end() && other->second != fingerprint &&
+          !fingerprint.empty() && !other->second.empty())
+        out.push_back({"gpu[" + key.substr(15) + "]", fingerprint, other->second});
+    }
     // A power cap bounds the sustained clocks: like them, beyond 2% it differs.
     if (a.gpu.power_limit_w && b.gpu.power_limit_w && *a.gpu.power_limit_w > 0 && *b.gpu.power_limit_w > 0 &&
         std::fabs(*a.gpu.power_limit_w - *b.gpu.power_limit_w) >

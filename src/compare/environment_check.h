@@ -13,6 +13,10 @@ namespace gpugate {
 /// Relative tolerance for clock readings (max SM / memory clock).
 inline constexpr double kClockTolerance = 0.02;
 
+/// True for runs timed on the CPU (Google Benchmark, pytest-benchmark, CPU
+/// and process workloads): their CPU model matters.
+bool IsCpuTimed(const Results& r);
+
 /// Fields that differ between the baseline and the current run. Runs that
 /// name different runner classes differ in runner_class (a run naming none
 /// is not a difference: files from other tools carry no class). Within one

@@ -456,6 +456,9 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   if (!caches.ok()) return caches.error();
 
   run->env.host = host->value_or("");
+  if (*cpus && (**cpus < 1 || **cpus > (1 << 20)))
+    return f.ErrorAt(*context.Find("num_cpus"), "context.num_cpus",
+                     "expected a count of CPUs from 1 to 1048576, got " + std::to_string(**cpus));
   run->env.cpu_cores = static_cast<int>(cpus->value_or(0));
   if (*exe && !(*exe)->empty()) run->suite = FileStem(**exe);
   if (*date) {

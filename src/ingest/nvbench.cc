@@ -136,6 +136,18 @@ Result<std::vector<Device>> ReadDevices(const std::string& file, const JsonValue
     if (!l2.ok()) return l2.error();
     auto ecc = f.Bool("ecc_state");
     if (!ecc.ok()) return ecc.error();
+    // A device no machine has switches the environment checks off: refused.
+    auto bad = [&](const char* key, const std::string& what) {
+      return JsonError(file, *d.Find(key), path + "." + key, what);
+    };
+    if (*name && (*name)->empty()) return bad("name", "expected the device's name, got an empty string");
+    if (*sms && **sms < 1) return bad("number_of_sms", "expected a positive count, got " + std::to_string(**sms));
+    if (*clock && !(**clock > 0 && std::isfinite(**clock)))
+      return bad("sm_default_clock_rate", "expected a positive clock rate");
+    if (*mem_clock && !(**mem_clock > 0 && std::isfinite(**mem_clock)))
+      return bad("global_memory_bus_peak_clock_rate", "expected a positive clock rate");
+    if (*mem && **mem < 1) return bad("global_memory_size", "expected a positive size, got " + std::to_string(**mem));
+    if (*l2 && **l2 < 0) return bad("l2_cache_size", "expected a size of 0 or more, got " + std::to_string(**l2));
     dev.id = id->value_or(static_cast<int64_t>(i));
     dev.gpu.name = *name;
     if (*sm) {
@@ -188,6 +200,19 @@ GpuInfo EnvironmentGpu(const std::vector<Device>& devices, const std::set<int64_
   g.name = names;
   g.compute_capability = ccs;
   return g;
+}
+
+// "Quadro GV100, cc 7.0, 80 SMs, SM 1627 MHz, memory 850 MHz, ECC off": the
+// numbers that make two devices of one name run at other speeds.
+std::string DeviceFingerprint(const GpuInfo& g) {
+  std::string out = g.name.value_or("?");
+  if (g.compute_capability) out += ", cc " + *g.compute_capability;
+  if (g.sm_count) out += ", " + std::to_string(*g.sm_count) + " SMs";
+  auto mhz = [](double hz) { return std::to_string(static_cast<int64_t>(std::llround(hz / 1e6))) + " MHz"; };
+  if (g.sm_clock_hz) out += ", SM " + mhz(*g.sm_clock_hz);
+  if (g.mem_clock_hz) out += ", memory " + mhz(*g.mem_clock_hz);
+  if (g.ecc_enabled) out += std::string(", ECC ") + (*g.ecc_enabled ? "on" : "off");
+  return out;
 }
 
 // Reads `count` little-endian float32 values; nullopt when the file is
@@ -565,6 +590,10 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
     }
   }
   results.run.env.gpu = EnvironmentGpu(*devices, used);
+  // Each device's own fingerprint, compared device by device
+  // (environment_check.cc): the environment's GPU holds one device's numbers.
+  for (const Device& d : *devices)
+    results.run.source_context["nvbench_device." + std::to_string(d.id)] = DeviceFingerprint(d.gpu);
   StateContext ctx{name, base_dir, *devices, used.size() > 1};
 
   std::map<std::string, const JsonValue*> seen;  // workload name -> its state

@@ -146,6 +146,73 @@ TEST(Compare, EnvironmentMismatchIsIncomparableUnlessAllowed) {
   EXPECT_FALSE(w.warnings.empty());
 }
 
+// What makes CPU-timed runs of two machines or builds incomparable, and that
+// every current run is checked, not only the first.
+TEST(Compare, CpuRunsDifferInBuildCoresOsAndInterpreter) {
+  auto fields = [](const Verdicts& v) {
+    std::string out;
+    for (const EnvDifference& d : v.env_differences) out += d.field + ";";
+    return out;
+  };
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1e-3)});
+  base.run.source_format = cur.run.source_format = "gbench";
+  base.run.source_context["library_build_type"] = "release";
+  cur.run.source_context["library_build_type"] = "debug";
+  base.run.env.cpu_cores = 8;
+  cur.run.env.cpu_cores = 64;
+  base.run.env.os = "Linux 6.1.0 x86_64";
+  cur.run.env.os = "Linux 6.8.0 x86_64";  // a kernel update is the same OS
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  EXPECT_EQ(fields(v), "cpu_cores;library_build_type;");
+  EXPECT_EQ(v.metrics.at(0).verdict, Verdict::kIncomparable);
+  cur.run.env.os = "Darwin 23.1.0 arm64";
+  cur.run.source_context["library_build_type"] = "release";
+  cur.run.env.cpu_cores = 8;
+  base.run.source_context["machine_info.python_implementation"] = "CPython";
+  cur.run.source_context["machine_info.python_implementation"] = "PyPy";
+  EXPECT_EQ(fields(Compare({base}, cur, DefaultPolicy(), Opts())), "os;python_implementation;");
+
+  // Two current runs, the second on another CPU model.
+  Results same = MakeResults({Workload("a", 1e-3)}, "r1");
+  Results other = MakeResults({Workload("a", 2e-3)}, "r2");
+  other.run.env.cpu_model = "Slow CPU";
+  same.run.source_format = other.run.source_format = "gbench";
+  Results b2 = MakeResults({Workload("a", 1e-3)}, "b");
+  b2.run.source_format = "gbench";
+  Verdicts two = CompareRuns({b2}, {same, other}, DefaultPolicy(), Opts());
+  EXPECT_EQ(fields(two), "cpu_model;");
+  EXPECT_EQ(Find(two, "a", "time")->verdict, Verdict::kIncomparable);
+
+  // A CPU known on one side only is checked by nothing: a warning says so.
+  Results unknown = MakeResults({Workload("a", 1e-3)});
+  unknown.run.env.cpu_model.clear();
+  unknown.run.source_format = "gbench";
+  Verdicts w = Compare({b2}, unknown, DefaultPolicy(), Opts());
+  EXPECT_NE(std::string(w.warnings.empty() ? "" : w.warnings[0]).find("CPU model of the current run is unknown"),
+            std::string::npos);
+}
+
+TEST(Compare, GpuSmCountAndEachNvbenchDeviceAreCompared) {
+  Results base = MakeResults({Workload("a", 1e-3)});
+  Results cur = MakeResults({Workload("a", 1e-3)});
+  base.run.env.gpu.name = cur.run.env.gpu.name = "GPU";
+  base.run.env.gpu.sm_count = 80;
+  cur.run.env.gpu.sm_count = 40;
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  ASSERT_EQ(v.env_differences.size(), 1u);
+  EXPECT_EQ(v.env_differences[0].field, "gpu.sm_count");
+  cur.run.env.gpu.sm_count = 80;
+  // Two devices: device 1's clock differs, the environment's GPU (device 0) does not.
+  base.run.source_context["nvbench_device.0"] = cur.run.source_context["nvbench_device.0"] = "GPU, SM 1627 MHz";
+  base.run.source_context["nvbench_device.1"] = "GPU, SM 1627 MHz";
+  cur.run.source_context["nvbench_device.1"] = "GPU, SM 1000 MHz";
+  Verdicts d = Compare({base}, cur, DefaultPolicy(), Opts());
+  ASSERT_EQ(d.env_differences.size(), 1u);
+  EXPECT_EQ(d.env_differences[0].field, "gpu[1]");
+  EXPECT_EQ(d.env_differences[0].current, "GPU, SM 1000 MHz");
+}
+
 TEST(Compare, ClockDifferenceBeyondToleranceIsListed) {
   Results base = MakeResults({Workload("a", 1e-3)});
   Results cur = MakeResults({Workload("a", 1e-3)});

@@ -314,6 +314,13 @@ TEST(NvbenchIngest, WrongTypesPointAtTheValue) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("devices[0].number_of_sms: expected an integer, got array"));
 
+  // Values no device has would switch the environment checks off.
+  bad = text;
+  bad.replace(bad.find("\"number_of_sms\": 48"), 19, "\"number_of_sms\": -48");
+  r = NvbenchFromJson(bad, "r.json", ".");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("devices[0].number_of_sms: expected a positive count, got -48"));
+
   bad = text;
   bad.replace(bad.find("\"major\": 1"), 10, "\"major\": 2");
   r = NvbenchFromJson(bad, "r.json", ".");

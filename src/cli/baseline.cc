@@ -94,7 +94,7 @@ int Update(const CommandSpec& self, const Args& args) {
       ("baseline,b", po::value<std::string>()->required(),
        "baseline file to update (created when missing); a folder means <folder>/<suite>/<runner class>.json")
       ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the K runs added last (the history is in the order runs were added)")
-      ("force", "append even when the environment differs (re-keys the baseline)");
+      ("force", "append even when the environment differs: re-keys the baseline and drops its runs of the other environment");
   AddLockTimeoutOption(options);
   AddEnvKeyOption(options);
   AddIngestOptions(options);
@@ -141,14 +141,16 @@ int Update(const CommandSpec& self, const Args& args) {
     baseline = std::move(read).value();
   }
   const size_t before = baseline.runs.size();
-  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0); !st.ok())
+  int other_env = 0;
+  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0, &other_env); !st.ok())
     return ReportError(st.error().WithContext(path + ": appending " + vm["results"].as<std::string>()));
   WarnNewerRuns(path, baseline);
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();
   std::cout << EscapeTerminal(path) << ": appended run " << EscapeTerminal(run->run.run_id) << " (sha "
             << ShortSha(run->run.git_sha) << "); " << baseline.runs.size() << " run(s) kept, " << dropped
-            << " dropped; environment " << EscapeTerminal(baseline.environment_key) << "\n";
+            << " dropped" << (other_env > 0 ? " (" + std::to_string(other_env) + " of the other environment)" : "")
+            << "; environment " << EscapeTerminal(baseline.environment_key) << "\n";
   return 0;
 }
 

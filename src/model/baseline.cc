@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -323,6 +324,28 @@ std::vector<std::string> EnvironmentDifferences(const Environment& baseline, con
     if (baseline.gpu.cuda_version != current.gpu.cuda_version)
       diffs.push_back("gpu.cuda_version " + OrNone(baseline.gpu.cuda_version) + " vs " +
                       OrNone(current.gpu.cuda_version));
+    // The same GPU model with other hardware settings runs at other
+    // speeds (compare says incomparable to the same; a driver's minor
+    // version may change within one history).
+    const GpuInfo& a = baseline.gpu;
+    const GpuInfo& b = current.gpu;
+    if (a.compute_capability && b.compute_capability && *a.compute_capability != *b.compute_capability)
+      diffs.push_back("gpu.compute_capability " + *a.compute_capability + " vs " + *b.compute_capability);
+    if (a.sm_count && b.sm_count && *a.sm_count != *b.sm_count)
+      diffs.push_back("gpu.sm_count " + std::to_string(*a.sm_count) + " vs " + std::to_string(*b.sm_count));
+    auto clock = [&](const char* field, const std::optional<double>& x, const std::optional<double>& y) {
+      if (x && y && *x > 0 && *y > 0 && std::fabs(*x - *y) > 0.02 * std::max(*x, *y))
+        diffs.push_back(std::string(field) + " " + std::to_string(std::llround(*x / 1e6)) + " MHz vs " +
+                        std::to_string(std::llround(*y / 1e6)) + " MHz");
+    };
+    clock("gpu.sm_clock_hz", a.sm_clock_hz, b.sm_clock_hz);
+    clock("gpu.mem_clock_hz", a.mem_clock_hz, b.mem_clock_hz);
+    auto flag = [&](const char* field, const std::optional<bool>& x, const std::optional<bool>& y) {
+      if (x && y && *x != *y)
+        diffs.push_back(std::string(field) + " " + (*x ? "on" : "off") + " vs " + (*y ? "on" : "off"));
+    };
+    flag("gpu.ecc_enabled", a.ecc_enabled, b.ecc_enabled);
+    flag("gpu.mig_enabled", a.mig_enabled, b.mig_enabled);
     return diffs;
   }
   if (one_class) return diffs;  // CPU models may differ within a class
@@ -477,7 +500,7 @@ std::optional<std::string> DirectionConflict(const std::vector<Results>& baselin
          " so that both sides are read the same way";
 }
 
-Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env) {
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, int* dropped_other_env) {
   if (keep < 1) return InputError("--keep must be at least 1, got " + std::to_string(keep));
   if (run.run.shard && run.run.shard->rfind("partial:", 0) == 0)
     return InputError("results are a partial merge (" + *run.run.shard + ") of run '" + run.run.run_id +
@@ -512,8 +535,19 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
   if (std::optional<std::string> conflict = DirectionConflict(baseline.runs, run)) return InputError(*conflict);
 
   std::string key = EnvironmentKey(run.run.env);
+  // The differences between two runs that make one history of them wrong.
+  auto differences = [&](const Results& old) {
+    std::vector<std::string> diffs = EnvironmentDifferences(old.run.env, run.run.env);
+    auto build = [](const Results& r) {
+      auto it = r.run.source_context.find("library_build_type");
+      return it == r.run.source_context.end() ? std::string() : it->second;
+    };
+    if (!build(old).empty() && !build(run).empty() && build(old) != build(run))
+      diffs.push_back("library_build_type " + build(old) + " vs " + build(run));
+    return diffs;
+  };
   if (!baseline.runs.empty()) {
-    std::vector<std::string> diffs = EnvironmentDifferences(baseline.runs.back().run.env, run.run.env);
+    std::vector<std::string> diffs = differences(baseline.runs.back());
     if (diffs.empty() && key != baseline.environment_key && !force_env)
       diffs.push_back("environment key '" + baseline.environment_key + "' vs '" + key + "'");
     if (!diffs.empty() && !force_env) {
@@ -525,6 +559,14 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
     }
   }
   if (baseline.suite.empty()) baseline.suite = run.run.suite;
+  // --force re-keys the history to the new run's environment: the runs of
+  // the other one would be compared with it as noise, and a change read
+  // against them (even with the wrong sign), so they go.
+  if (force_env) {
+    const size_t before = baseline.runs.size();
+    std::erase_if(baseline.runs, [&](const Results& old) { return !differences(old).empty(); });
+    if (dropped_other_env) *dropped_other_env = static_cast<int>(before - baseline.runs.size());
+  }
   baseline.environment_key = key;
   baseline.runs.push_back(run);
   PruneBaseline(baseline, keep);

@@ -77,8 +77,10 @@ Status WriteBaselineFile(const std::string& path, const Baseline& baseline);
 /// already present, and — unless `force_env` — a run from
 /// another environment, naming each field that differs. An empty baseline
 /// takes its suite and environment key from the run; a forced append
-/// re-keys the baseline to the new run's environment.
-Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env);
+/// re-keys the baseline to the new run's environment and drops the runs of
+/// another environment (their count in `dropped_other_env`).
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env,
+                 int* dropped_other_env = nullptr);
 
 /// Why `current` and the runs of `baseline` (oldest first) read a metric
 /// in opposite directions, or nullopt when none does: a workload's metric

@@ -172,9 +172,41 @@ TEST(BaselineTest, RefusesOtherEnvironmentUnlessForced) {
   EXPECT_NE(st.error().message.find("cpu_cores 2 vs 4"), std::string::npos);
   EXPECT_NE(st.error().message.find("--force"), std::string::npos);
   EXPECT_EQ(b.runs.size(), 1u);
-  ASSERT_TRUE(AppendRun(b, other, 5, true).ok());
-  EXPECT_EQ(b.runs.size(), 2u);
+  // --force re-keys the history and drops the runs of the old environment.
+  int dropped = -1;
+  ASSERT_TRUE(AppendRun(b, other, 5, true, &dropped).ok());
+  EXPECT_EQ(b.runs.size(), 1u);
+  EXPECT_EQ(dropped, 1);
+  EXPECT_EQ(b.runs.back().run.run_id, "r2");
   EXPECT_EQ(b.environment_key, "amd-epyc-7763-64-core-processor-4c");
+}
+
+TEST(BaselineTest, GpuHardwareSettingsAndBuildTypeAreAnotherEnvironment) {
+  auto gpu_run = [](const std::string& id, double clock, bool ecc) {
+    Results r = MakeRun(id);
+    r.run.env.gpu.name = "NVIDIA A100";
+    r.run.env.gpu.sm_clock_hz = clock;
+    r.run.env.gpu.ecc_enabled = ecc;
+    r.run.env.gpu.sm_count = 108;
+    return r;
+  };
+  Baseline b;
+  ASSERT_TRUE(AppendRun(b, gpu_run("r1", 1410e6, false), 5, false).ok());
+  ASSERT_TRUE(AppendRun(b, gpu_run("r2", 1400e6, false), 5, false).ok());  // within 2%
+  Status st = AppendRun(b, gpu_run("r3", 1000e6, true), 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("gpu.sm_clock_hz 1400 MHz vs 1000 MHz; gpu.ecc_enabled off vs on"),
+            std::string::npos)
+      << st.error().message;
+  Results debug = MakeRun("d1");
+  debug.run.source_context["library_build_type"] = "debug";
+  Baseline c;
+  Results release = MakeRun("r1");
+  release.run.source_context["library_build_type"] = "release";
+  ASSERT_TRUE(AppendRun(c, release, 5, false).ok());
+  st = AppendRun(c, debug, 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("library_build_type release vs debug"), std::string::npos);
 }
 
 TEST(BaselineTest, RefusesShardsOtherSuitesAndDuplicates) {

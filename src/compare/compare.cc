@@ -172,7 +172,7 @@ struct Pending {
   /// GPU time: median cycle-space time (seconds x SM clock per sample) of
   /// the current side over the baseline's, when both sides recorded cycles.
   std::optional<double> cycle_ratio;
-  const char* kernel_statistic = "";  // kernels: "median" or "mean" per call of each run
+  const char* kernel_statistic = "";  // kernels: "size-weighted median", "median" or "mean" per call of each run
 };
 
 std::string Key(const WorkloadResult& w) {
@@ -1063,7 +1063,9 @@ class Comparer {
       AddStatistical(Base(w, metric, true), hist, cur, Family::kKernel, throttled_current,
                      ref.throttled);
       Pending& p = pending_.back();
-      p.kernel_statistic = statistic == KernelStatistic::kMedianPerCall ? "median" : "mean";
+      p.kernel_statistic = statistic == KernelStatistic::kGroupMedianPerCall ? "size-weighted median"
+                           : statistic == KernelStatistic::kMedianPerCall    ? "median"
+                                                                              : "mean";
       p.mv.baseline_n = base_instances;
       p.mv.current_n = cur_instances;
       // Two files: one summary per side, judged against the noise between

@@ -2,6 +2,7 @@
 #include "compare/kernel_summary.h"
 
 #include <cmath>
+#include <map>
 #include <vector>
 
 #include "stats/summary.h"
@@ -9,9 +10,12 @@
 namespace gpugate {
 
 KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kernels) {
-  for (const KernelResult* k : kernels)
+  bool groups = true;
+  for (const KernelResult* k : kernels) {
     if (k->durations_s.empty()) return KernelStatistic::kMeanPerCall;
-  return KernelStatistic::kMedianPerCall;
+    groups = groups && k->launch_groups.size() == k->durations_s.size();
+  }
+  return groups ? KernelStatistic::kGroupMedianPerCall : KernelStatistic::kMedianPerCall;
 }
 
 std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, KernelStatistic statistic) {
@@ -19,7 +23,25 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
   for (double d : k.durations_s)
     if (std::isfinite(d) && d > 0) durations.push_back(d);
   KernelRunSummary s;
-  if (statistic == KernelStatistic::kMedianPerCall) {
+  if (statistic == KernelStatistic::kGroupMedianPerCall && k.launch_groups.size() == k.durations_s.size()) {
+    // A kernel called at several sizes: its median call is one size, and a
+    // slowdown of the calls that hold most of its time would not move it.
+    // Each size (launch configuration) at its median, weighted by its calls.
+    std::map<uint32_t, std::vector<double>> groups;
+    for (size_t i = 0; i < k.durations_s.size(); ++i) {
+      const double d = k.durations_s[i];
+      if (std::isfinite(d) && d > 0) groups[k.launch_groups[i]].push_back(d);
+    }
+    if (groups.empty()) return std::nullopt;
+    double sum = 0;
+    int64_t n = 0;
+    for (auto& [key, values] : groups) {
+      sum += MedianInPlace(values) * static_cast<double>(values.size());
+      n += static_cast<int64_t>(values.size());
+    }
+    s.instances = n;
+    s.value = sum / static_cast<double>(n);
+  } else if (statistic != KernelStatistic::kMeanPerCall) {
     if (durations.empty()) return std::nullopt;
     s.instances = static_cast<int64_t>(durations.size());
     s.value = MedianInPlace(durations);

@@ -14,6 +14,10 @@ namespace gpugate {
 
 /// The statistic a run's kernel instances are summarized by.
 enum class KernelStatistic {
+  /// Every run has instances with their launch groups: the instances of
+  /// each launch configuration at their median, weighted by their count —
+  /// the mean time per call, robust to a stray slow instance.
+  kGroupMedianPerCall,
   kMedianPerCall,  ///< median instance duration (every run has instances)
   kMeanPerCall,    ///< total_s / count (some run has totals only)
 };
@@ -25,7 +29,8 @@ struct KernelRunSummary {
 };
 
 /// The statistic every one of `kernels` (the same kernel in several runs)
-/// supports: the median when all have instance durations, else the mean.
+/// supports: group medians when all have instances and launch groups, the
+/// median when all have instances, else the mean.
 KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kernels);
 
 /// `k` summarized by `statistic`; nullopt when it holds no positive time.

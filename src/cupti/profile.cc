@@ -89,7 +89,12 @@ void CuptiKernelPool::Add(const CuptiExecution& e) {
     }
     it->count += k.count;
     it->total_s += k.total_s;
+    // Launch groups stay only while every instance has one.
+    const bool groups = it->launch_groups.size() == it->durations_s.size() &&
+                        k.launch_groups.size() == k.durations_s.size();
     it->durations_s.insert(it->durations_s.end(), k.durations_s.begin(), k.durations_s.end());
+    if (groups) it->launch_groups.insert(it->launch_groups.end(), k.launch_groups.begin(), k.launch_groups.end());
+    else it->launch_groups.clear();
     for (const auto& [m, v] : k.metrics) it->metrics[m] = v;
   }
 }

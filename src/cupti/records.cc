@@ -165,6 +165,11 @@ std::vector<KernelResult> KernelResultsFromRecords(const TraceRecords& records) 
     ++r.count;
     total_ns[name] += dur;
     r.durations_s.push_back(static_cast<double>(dur) * 1e-9);
+    {
+      const int grid[3] = {static_cast<int>(k->grid[0]), static_cast<int>(k->grid[1]), static_cast<int>(k->grid[2])};
+      const int block[3] = {static_cast<int>(k->block[0]), static_cast<int>(k->block[1]), static_cast<int>(k->block[2])};
+      r.launch_groups.push_back(LaunchGroupKey(grid, block));
+    }
     r.metrics["registers_per_thread"] = k->registers_per_thread;
     r.metrics["shared_mem_bytes"] = static_cast<double>(k->static_shared_bytes) + k->dynamic_shared_bytes;
     // Launch configuration of the last instance (a kernel's launches usually share it).

@@ -116,6 +116,11 @@ struct KernelResult {
   int64_t count = 0;
   double total_s = 0;
   std::vector<double> durations_s;   ///< per instance, may be empty if only totals
+  /// Per instance, parallel to durations_s when the producer knows each
+  /// launch's configuration: instances with the same key were launched with
+  /// the same grid and block (LaunchGroupKey), the same call size of a
+  /// kernel called on tensors of several sizes. Empty when unknown.
+  std::vector<uint32_t> launch_groups;
   /// registers, shared_mem_bytes, ...; work counts per call, when a producer
   /// knows them, as "bytes" and "flops" (cpu_kernels.h's convention).
   std::map<std::string, double> metrics;
@@ -125,6 +130,18 @@ struct KernelResult {
   std::map<std::string, std::string> attributes;
   std::optional<RegimeInfo> regime;  ///< with --device-profile and work counts
 };
+
+/// The launch group of an instance: a hash of its grid and block.
+inline uint32_t LaunchGroupKey(const int grid[3], const int block[3]) {
+  uint32_t h = 2166136261u;  // FNV-1a over the six dimensions
+  for (const int* dims : {grid, block})
+    for (int i = 0; i < 3; ++i)
+      for (int b = 0; b < 4; ++b) {
+        h ^= (static_cast<uint32_t>(dims[i]) >> (8 * b)) & 0xffu;
+        h *= 16777619u;
+      }
+  return h;
+}
 
 /// Name of the default primary metric: seconds per invocation.
 inline constexpr const char* kTimeMetric = "time";

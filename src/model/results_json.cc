@@ -164,6 +164,12 @@ void WriteKernel(Writer& w, const KernelResult& k) {
   w.Key("durations_s");
   w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
   DoubleArray(w, k.durations_s);
+  if (!k.launch_groups.empty()) {
+    w.Key("launch_groups");
+    w.StartArray();
+    for (uint32_t g : k.launch_groups) w.Uint(g);
+    w.EndArray();
+  }
   w.SetFormatOptions(rapidjson::kFormatDefault);
   w.Key("metrics");
   WriteNumberMap(w, k.metrics);
@@ -586,6 +592,22 @@ void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) 
   o.Required("total_s", &k->total_s);
   if (const JsonValue* durations = o.Array("durations_s", false))
     ReadSamples(d, *durations, p.Member("durations_s"), SampleKind::kKernelTime, &k->durations_s);
+  if (const JsonValue* groups = o.Array("launch_groups", false)) {
+    const Path gp = p.Member("launch_groups");
+    if (groups->items.size() != k->durations_s.size())
+      return d.Fail(*groups, gp, "expected one launch group per entry of durations_s (" +
+                                     std::to_string(k->durations_s.size()) + "), got " +
+                                     std::to_string(groups->items.size()));
+    k->launch_groups.reserve(groups->items.size());
+    for (size_t i = 0; i < groups->items.size() && d.ok(); ++i) {
+      int64_t g = 0;
+      Decode(d, groups->items[i], gp.Element(static_cast<int64_t>(i)), &g);
+      if (d.ok() && (g < 0 || g > 0xffffffffLL))
+        return d.Fail(groups->items[i], gp.Element(static_cast<int64_t>(i)),
+                      "expected a launch group from 0 to 4294967295, got " + std::to_string(g));
+      k->launch_groups.push_back(static_cast<uint32_t>(g));
+    }
+  }
   if (const JsonValue* metrics = o.Get("metrics", false))
     ReadNumberMap(d, *metrics, p.Member("metrics"), &k->metrics);
   if (const JsonValue* attributes = o.Get("attributes", false)) {

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/results.h"
 #include "trace/trace_reader.h"
 
 namespace gpugate {
@@ -63,6 +64,7 @@ struct GpuRec {
   GpuKind kind;
   bool waiting = false;          ///< listed in State::waiting_gpu
   bool graph = false;            ///< launched by a CUDA graph launch call
+  uint32_t launch_key = 0;       ///< LaunchGroupKey of its grid and block
 };
 
 /// Running state of one device's sweep over its start-ordered GPU activities.
@@ -338,6 +340,7 @@ struct TraceAnalyzer::State {
     r.stream = StreamId(device, e.GpuStream());
     r.seq = next_seq++;
     r.correlation = e.correlation;
+    r.launch_key = LaunchGroupKey(e.grid, e.block);
     uint32_t index;
     if (!free_slots.empty()) {
       index = free_slots.back();
@@ -576,7 +579,10 @@ struct TraceAnalyzer::State {
       k.total_ns += dur;
       k.min_ns = std::min(k.min_ns, dur);
       k.max_ns = std::max(k.max_ns, dur);
-      if (opt.keep_kernel_samples) k.durations_ns.push_back(dur);
+      if (opt.keep_kernel_samples) {
+        k.durations_ns.push_back(dur);
+        k.launch_keys.push_back(g.launch_key);
+      }
       if (g.launch_ts != kNoLaunch) {
         ++launch.kernels;
         delays.Add(g.start - g.launch_ts);
@@ -781,6 +787,7 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
       if (all.count == 0) {
         all = k;
         all.durations_ns.clear();
+        all.launch_keys.clear();
       } else {
         all.count += k.count;
         all.graph_count += k.graph_count;

@@ -110,6 +110,7 @@ struct KernelStats {
   int grid[3] = {0, 0, 0};      ///< last seen launch configuration
   int block[3] = {0, 0, 0};
   std::vector<int64_t> durations_ns;  ///< every instance in time order (keep_kernel_samples)
+  std::vector<uint32_t> launch_keys;  ///< their LaunchGroupKey, parallel to durations_ns
   int64_t graph_count = 0;      ///< instances launched by a CUDA graph launch
 };
 

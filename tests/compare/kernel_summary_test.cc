@@ -33,6 +33,38 @@ TEST(KernelSummaryTest, MedianPerCallWhenEveryRunHasInstances) {
   EXPECT_DOUBLE_EQ(SummarizeKernelRun(b, KernelStatistic::kMedianPerCall)->value, 5e-6);
 }
 
+// A kernel called at two sizes: 9 large calls (100 us) hold 89% of its time,
+// 11 small ones (10 us) are most of its calls. The large calls get 30%
+// slower: the median call does not move; each size at its median, weighted
+// by its calls, moves as the kernel's time does (+26.7%), and one preempted
+// small call does not move it.
+TEST(KernelSummaryTest, EachLaunchSizeAtItsMedianWhenLaunchGroupsAreKnown) {
+  auto kernel = [](double large, bool preempted) {
+    std::vector<double> d;
+    std::vector<uint32_t> g;
+    for (int i = 0; i < 9; ++i) d.push_back(large), g.push_back(1);
+    for (int i = 0; i < 11; ++i) d.push_back(i == 0 && preempted ? 5e-3 : 10e-6), g.push_back(2);
+    KernelResult k = Kernel("elem", d);
+    k.launch_groups = g;
+    return k;
+  };
+  KernelResult base = kernel(100e-6, false), slow = kernel(130e-6, false), noisy = kernel(100e-6, true);
+  const KernelResult* runs[] = {&base, &slow};
+  ASSERT_EQ(ChooseKernelStatistic(runs), KernelStatistic::kGroupMedianPerCall);
+  const double b = SummarizeKernelRun(base, KernelStatistic::kGroupMedianPerCall)->value;
+  const double c = SummarizeKernelRun(slow, KernelStatistic::kGroupMedianPerCall)->value;
+  EXPECT_NEAR(b, (9 * 100e-6 + 11 * 10e-6) / 20, 1e-15);
+  EXPECT_NEAR(c / b, 1280.0 / 1010.0, 1e-12);
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(noisy, KernelStatistic::kGroupMedianPerCall)->value, b);
+  // The median call is a small one on both sides.
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(slow, KernelStatistic::kMedianPerCall)->value,
+                   SummarizeKernelRun(base, KernelStatistic::kMedianPerCall)->value);
+  // A run without launch groups makes every run the plain median.
+  KernelResult plain = Kernel("elem", base.durations_s);
+  const KernelResult* mixed[] = {&base, &plain};
+  EXPECT_EQ(ChooseKernelStatistic(mixed), KernelStatistic::kMedianPerCall);
+}
+
 TEST(KernelSummaryTest, MeanPerCallWhenARunHasTotalsOnly) {
   KernelResult a = Kernel("k", {1e-6, 3e-6});
   KernelResult totals;

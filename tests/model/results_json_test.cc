@@ -236,10 +236,11 @@ Results FullResults() {
   k.count = 3;
   k.total_s = 3.75e-4;
   k.durations_s = {1.25e-4, 1.2e-4, 1.3e-4};
+  k.launch_groups = {7, 7, 4294967295u};
   k.metrics = {{"registers", 32}, {"shared_mem_bytes", 0}};
   k.regime = RegimeInfo{"compute-bound", 2.5, 0.75, "Test GPU"};
   w.kernels.push_back(k);
-  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}, {}, {}});
+  w.kernels.push_back(KernelResult{"memset", 1, 1e-6, {}, {}, {}, {}, {}});
   KernelResult st;
   st.name = "heavy(float const*, float*, int)@sm_90";
   st.metrics = {{"registers_per_thread", 40}, {"sass_instructions", 768}};
@@ -483,6 +484,23 @@ TEST(ResultsJson, BadSamplesAreRejected) {
     p.rounds = "[[0.1, 0.2, " + literal + "]]";
     EXPECT_EQ(ErrorOf(Doc(p)), prefix + message) << literal;
   }
+}
+
+TEST(ResultsJson, LaunchGroupsMustMatchTheDurations) {
+  std::string text = ResultsToJson(FullResults());
+  const std::string groups = "\"launch_groups\": [7, 7, 4294967295]";
+  const size_t at = text.find(groups);
+  ASSERT_NE(at, std::string::npos) << text;
+  std::string shorter = text;
+  shorter.replace(at, groups.size(), "\"launch_groups\": [7, 7]");
+  EXPECT_NE(ErrorOf(shorter).find("launch_groups: expected one launch group per entry of durations_s (3), got 2"),
+            std::string::npos)
+      << ErrorOf(shorter);
+  std::string negative = text;
+  negative.replace(at, groups.size(), "\"launch_groups\": [7, 7, -1]");
+  EXPECT_NE(ErrorOf(negative).find("launch_groups[2]: expected a launch group from 0 to 4294967295, got -1"),
+            std::string::npos)
+      << ErrorOf(negative);
 }
 
 TEST(ResultsJson, MissingRequiredFieldsAndBadValuesAreNamed) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -130,6 +131,17 @@ struct KernelResult {
   std::map<std::string, std::string> attributes;
   std::optional<RegimeInfo> regime;  ///< with --device-profile and work counts
 };
+
+/// A communication (NCCL) kernel: its name holds "nccl" in any case. A
+/// collective's grid is one block per channel by design, so the kernel
+/// shape rules leave it alone, and its time is communication, not compute.
+inline bool IsCommunicationKernel(std::string_view name) {
+  for (size_t i = 0; i + 4 <= name.size(); ++i)
+    if ((name[i] | 0x20) == 'n' && (name[i + 1] | 0x20) == 'c' && (name[i + 2] | 0x20) == 'c' &&
+        (name[i + 3] | 0x20) == 'l')
+      return true;
+  return false;
+}
 
 /// The launch group of an instance: a hash of its grid and block.
 inline uint32_t LaunchGroupKey(const int grid[3], const int block[3]) {

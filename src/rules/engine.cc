@@ -239,6 +239,7 @@ using KernelIndex = std::unordered_map<std::string, const KernelResult*>;
 void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
                     double total, double launches, const VerdictIndex& v, const KernelIndex& base) {
   s.Set("kernel.name", StringValue(k.name));
+  s.Set("kernel.communication", BoolValue(IsCommunicationKernel(k.name)));
   // A static kernel is not launched: it has no time and no launches.
   if (!IsStaticResult(w)) {
     s.Set("kernel.duration", NumberValue(k.total_s, kTimeDim));
@@ -409,6 +410,7 @@ const rules::Schema& RuleSchema() {
     s["workload.mde"] = Num("the smallest slowdown the time comparison could have seen (90% power)");
 
     s["kernel.name"] = Str("the kernel's (demangled) name");
+    s["kernel.communication"] = Bool("a communication (NCCL) kernel: its name holds 'nccl'");
     s["kernel.duration"] = Num("the kernel's total time in the workload (all launches)", kTimeDim, true);
     s["kernel.mean_duration"] = Num("time per launch", kTimeDim);
     s["kernel.launches"] = Num("launches in the workload", kNumberDim, true);

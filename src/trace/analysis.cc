@@ -182,14 +182,6 @@ constexpr size_t kMaxLaunchConfigs = 65536;
 /// Without profiler steps, a size recurs when copied at least this often.
 constexpr int64_t kMinRepeatsWithoutSteps = 10;
 
-bool ContainsNccl(std::string_view s) {
-  for (size_t i = 0; i + 4 <= s.size(); ++i)
-    if ((s[i] | 0x20) == 'n' && (s[i + 1] | 0x20) == 'c' && (s[i + 2] | 0x20) == 'c' &&
-        (s[i + 3] | 0x20) == 'l')
-      return true;
-  return false;
-}
-
 }  // namespace
 
 struct TraceAnalyzer::State {
@@ -291,7 +283,7 @@ struct TraceAnalyzer::State {
     if (it != name_ids.end()) return it->second;
     uint32_t id = static_cast<uint32_t>(names.size());
     names.push_back(name);
-    name_nccl.push_back(ContainsNccl(name));
+    name_nccl.push_back(IsCommunicationKernel(name));
     name_ids.emplace(name, id);
     return id;
   }

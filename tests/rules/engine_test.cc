@@ -75,6 +75,17 @@ TEST(RuleEngine, SmallGridAndPartialWarpsFireOnTheSpinKernel) {
   EXPECT_NE(warps[0].kernel.find("spin_kernel"), std::string::npos);
 }
 
+// A collective launches one block per channel by design: the kernel shape
+// rules leave NCCL kernels alone (their grid is not the user's to change).
+TEST(RuleEngine, KernelShapeRulesLeaveCommunicationKernelsAlone) {
+  Results r = FromTrace("kineto_cuda_event_sync.json");
+  ASSERT_FALSE(Fired(r, "small-grid").empty());
+  for (WorkloadResult& w : r.workloads)
+    for (KernelResult& k : w.kernels) k.name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL " + k.name;
+  EXPECT_TRUE(Fired(r, "small-grid").empty());
+  EXPECT_TRUE(Fired(r, "partial-warps").empty());
+}
+
 // kineto_simple_add_a100.json: every heavy kernel launches hundreds of blocks
 // of 128 or 256 threads.
 TEST(RuleEngine, KernelRulesStaySilentOnWellShapedKernels) {

@@ -30,7 +30,7 @@ namespace {
 /// The terminal's progress, plus a line on stderr when a re-run starts.
 class GateCliProgress final : public GateProgress {
  public:
-  explicit GateCliProgress(bool tty) : tty_(tty) {}
+  explicit GateCliProgress(ProgressMode mode) : tty_(mode) {}
   void WorkloadStarted(const WorkloadSpec& spec, int index, int total) override {
     tty_.WorkloadStarted(spec, index, total);
   }
@@ -198,7 +198,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   gate.compare.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
   gate.compare.baseline_label = baseline_path;
   gate.compare.current_label = "this run";
-  GateCliProgress progress(StderrIsTty());
+  GateCliProgress progress(ProgressModeFor(false));
   if (first_run) gate.confirmations = 0;  // nothing to confirm against
   GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
   outcome.results.run.shard = sel->shard;

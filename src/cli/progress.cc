@@ -1,8 +1,9 @@
-// TTY progress line for long runs.
+// Progress of long runs on stderr (progress.h).
 #include "cli/progress.h"
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
 
@@ -18,6 +19,22 @@ bool StdoutWantsColor() {
   return ::isatty(STDOUT_FILENO) == 1;
 }
 
+namespace {
+
+double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A line of a long workload in a log at most this often.
+constexpr double kHeartbeatSeconds = 30;
+
+}  // namespace
+
+ProgressMode ProgressModeFor(bool quiet) {
+  if (quiet) return ProgressMode::kOff;
+  return StderrIsTty() ? ProgressMode::kTty : ProgressMode::kLines;
+}
+
 TtyProgress::~TtyProgress() { Clear(); }
 
 void TtyProgress::Clear() {
@@ -31,6 +48,7 @@ void TtyProgress::Clear() {
 void TtyProgress::WorkloadStarted(const WorkloadSpec& spec, int index, int total) {
   index_ = index + 1;
   total_ = total;
+  started_ = last_line_ = SteadySeconds();
   if (!enabled_) return;
   std::string name = EscapeTerminal(spec.name);
   std::fprintf(stderr, "\r\033[K[%d/%d] %s", index_, total_, name.c_str());
@@ -39,6 +57,18 @@ void TtyProgress::WorkloadStarted(const WorkloadSpec& spec, int index, int total
 }
 
 void TtyProgress::RoundFinished(const WorkloadSpec& spec, int round, int64_t samples) {
+  if (mode_ == ProgressMode::kLines) {
+    const double now = SteadySeconds();
+    if (now - last_line_ < kHeartbeatSeconds) return;
+    last_line_ = now;
+    std::string line = "[" + std::to_string(index_) + "/" + std::to_string(total_) + "] " +
+                       EscapeTerminal(spec.name) + ": round " + std::to_string(round + 1);
+    if (samples >= 0) line += ", " + std::to_string(samples) + " samples";
+    line += ", " + std::to_string(static_cast<long long>(now - started_)) + " s so far\n";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    return;
+  }
   if (!enabled_) return;
   std::string name = EscapeTerminal(spec.name);
   if (samples < 0)
@@ -50,6 +80,18 @@ void TtyProgress::RoundFinished(const WorkloadSpec& spec, int round, int64_t sam
   dirty_ = true;
 }
 
-void TtyProgress::WorkloadFinished(const WorkloadResult&) { Clear(); }
+void TtyProgress::WorkloadFinished(const WorkloadResult& result) {
+  Clear();
+  if (mode_ != ProgressMode::kLines) return;
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1f s", SteadySeconds() - started_);
+  const char* status = result.status == WorkloadStatus::kOk       ? "ok"
+                       : result.status == WorkloadStatus::kFailed ? "failed"
+                                                                  : "skipped";
+  const std::string line = "[" + std::to_string(index_) + "/" + std::to_string(total_) + "] " +
+                           EscapeTerminal(result.name) + ": " + status + " in " + took + "\n";
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+}
 
 }  // namespace gpugate

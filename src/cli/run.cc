@@ -155,7 +155,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
       ("device-profile", po::value<std::string>(),
        "device profile (gpugate calibrate): add each workload's and kernel's roofline regime "
        "and % of roof to the results (needs work counts)")
-      ("quiet,q", "no summary table on stdout");
+      ("quiet,q", "no summary table on stdout, no progress on stderr");
   AddBackendOption(options);
   AddSelectionOptions(options);
   AddBinOption(options);
@@ -204,7 +204,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   RunOptions run_options;
   run_options.backend = *backend;
   run_options.run_seed = vm["seed"].as<uint64_t>();
-  TtyProgress progress(StderrIsTty());
+  TtyProgress progress(ProgressModeFor(vm.count("quiet") > 0));
   Results results = RunSuite(sel->suite, sel->workloads, run_options, &progress);
   results.run.shard = sel->shard;
   if (vm.count("run-id")) results.run.run_id = vm["run-id"].as<std::string>();

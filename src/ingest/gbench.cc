@@ -37,6 +37,22 @@ const std::set<std::string, std::less<>>& KnownRowKeys() {
 }
 
 // One row of "benchmarks", checked and converted to seconds.
+// Where a value stood in the file: rows are read as the array streams past,
+// so errors found later (a repeated row) name positions, not values.
+struct Position {
+  int line = 0, column = 0;
+  Position() = default;
+  explicit Position(const JsonValue* v) {
+    if (v) line = v->line, column = v->column;
+  }
+  JsonValue At() const {
+    JsonValue v;
+    v.line = line;
+    v.column = column;
+    return v;
+  }
+};
+
 struct Row {
   std::string name;
   std::string run_name;
@@ -46,7 +62,8 @@ struct Row {
   int64_t repetitions = 0;
   std::optional<int64_t> repetition_index;
   bool has_run_type = false;        // files before run_type repeat names for repetitions
-  const JsonValue* row_at = nullptr;
+  Position row_at;                  // where the row, its name and its real_time stand
+  Position name_at;
   int64_t iterations = 0;
   int64_t threads = 1;
   std::optional<double> real_s;     // real_time in seconds (aggregates: may be NaN)
@@ -59,7 +76,7 @@ struct Row {
   std::optional<int64_t> max_bytes_used;
   std::optional<std::string> label;
   std::map<std::string, double> counters;  // finite user counters only
-  const JsonValue* real_at = nullptr;
+  Position real_at;
 };
 
 std::optional<double> Finite(std::optional<double> v) {
@@ -147,7 +164,8 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   if (!name.ok()) return name.error();
   if (!*name) return f.ErrorAt(row, path, "missing \"name\"");
   r.name = **name;
-  r.row_at = &row;
+  r.row_at = Position(&row);
+  r.name_at = Position(row.Find("name"));
   auto run_name = f.String("run_name");
   if (!run_name.ok()) return run_name.error();
   for (const char* key : {"name", "run_name"}) {
@@ -234,7 +252,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   if (!real.ok()) return real.error();
   auto cpu = f.Number("cpu_time");
   if (!cpu.ok()) return cpu.error();
-  r.real_at = row.Find("real_time");
+  r.real_at = Position(row.Find("real_time"));
   if (!r.aggregate && !r.failed && !r.skipped) {
     if (!*real) return f.ErrorAt(row, "benchmark " + QuoteInput(r.name), "missing real_time");
     for (const char* key : {"real_time", "cpu_time"}) {
@@ -388,7 +406,7 @@ Result<WorkloadResult> FromAggregates(const std::string& file, const std::string
   }
   if (std::optional<std::string> problem = TimeProblem(*pick->real_s);
       problem && *pick->real_s != 0)
-    return JsonError(file, *pick->real_at, "benchmark " + QuoteInput(pick->name),
+    return JsonError(file, pick->real_at.At(), "benchmark " + QuoteInput(pick->name),
                      "real_time " + *problem);
   if (*pick->real_s == 0) {
     w.status = WorkloadStatus::kSkipped;
@@ -502,10 +520,9 @@ Status CheckRepeatedRows(const std::string& file, const std::vector<Row>& rows) 
   std::map<std::pair<std::string, std::string>, const Row*> aggregates;
   std::map<std::string, Group> iterations;
   auto repeated = [&](const Row& r, const Row& first, const std::string& what) {
-    const JsonValue* at = r.row_at->Find("name");
-    return JsonError(file, at ? *at : *r.row_at, "benchmark " + QuoteInput(r.name),
-                     what + " (first at " + std::to_string(first.row_at->line) + ":" +
-                         std::to_string(first.row_at->column) + ")");
+    return JsonError(file, (r.name_at.line ? r.name_at : r.row_at).At(), "benchmark " + QuoteInput(r.name),
+                     what + " (first at " + std::to_string(first.row_at.line) + ":" +
+                         std::to_string(first.row_at.column) + ")");
   };
   for (const Row& r : rows) {
     if (r.aggregate) {
@@ -541,7 +558,21 @@ Status CheckRepeatedRows(const std::string& file, const std::vector<Row>& rows) 
 }  // namespace
 
 Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
-  Result<JsonValue> doc = ParseJson(text, name);
+  // The rows are read as the "benchmarks" array streams past, so a file of
+  // many benchmarks and repetitions holds its rows, not its whole document.
+  std::vector<Row> rows;
+  Result<JsonValue> doc = ParseJsonStreaming(text, name, "benchmarks",
+                                             [&](const JsonValue&, const JsonValue& element, size_t index) {
+                                               if (rows.size() >= static_cast<size_t>(kMaxGbenchRows))
+                                                 return Status(JsonError(
+                                                     name, element, "benchmarks[" + std::to_string(index) + "]",
+                                                     "more than " + std::to_string(kMaxGbenchRows) +
+                                                         " rows, the most one file may hold; split the file"));
+                                               Result<Row> row = ReadRow(name, element, index);
+                                               if (!row.ok()) return Status(row.error());
+                                               rows.push_back(std::move(*row));
+                                               return Status::Ok();
+                                             });
   if (!doc.ok()) return doc.error();
   const JsonValue& root = *doc;
   if (!root.IsObject())
@@ -566,8 +597,7 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
     if (!st.ok()) return st.error();
   }
 
-  std::vector<Row> rows;
-  rows.reserve((*benchmarks)->items.size());
+  // A "benchmarks" that is not an object's array member was not streamed.
   for (size_t i = 0; i < (*benchmarks)->items.size(); ++i) {
     Result<Row> row = ReadRow(name, (*benchmarks)->items[i], i);
     if (!row.ok()) return row.error();

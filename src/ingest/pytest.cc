@@ -270,7 +270,31 @@ Result<WorkloadResult> ReadBenchmark(const std::string& file, const JsonValue& b
 }  // namespace
 
 Result<Results> PytestFromJson(std::string_view text, const std::string& name) {
-  Result<JsonValue> doc = ParseJson(text, name);
+  // Each benchmark is read as the "benchmarks" array streams past, so a file
+  // of many benchmarks with long `stats.data` holds one benchmark's values
+  // at a time, not the whole document.
+  std::vector<WorkloadResult> workloads;
+  std::map<std::string, std::pair<int, int>> first_at;  // workload name -> its benchmark's line, column
+  int64_t samples = 0;
+  auto read = [&](const JsonValue& b, size_t i) -> Status {
+    const std::string path = "benchmarks[" + std::to_string(i) + "]";
+    Result<WorkloadResult> w = ReadBenchmark(name, b, path);
+    if (!w.ok()) return w.error();
+    for (const auto& round : w->rounds) samples += static_cast<int64_t>(round.size());
+    if (samples > kMaxPytestSamples)
+      return JsonError(name, b, path,
+                       "more than " + std::to_string(kMaxPytestSamples) +
+                           " values of stats.data in all, the most one file may hold; split the file");
+    auto [it, inserted] = first_at.emplace(w->name, std::make_pair(b.line, b.column));
+    if (!inserted)
+      return JsonError(name, b, path,
+                       "benchmark " + QuoteInput(w->name) + " appears twice (first at " +
+                           std::to_string(it->second.first) + ":" + std::to_string(it->second.second) + ")");
+    workloads.push_back(std::move(*w));
+    return Status::Ok();
+  };
+  Result<JsonValue> doc = ParseJsonStreaming(
+      text, name, "benchmarks", [&](const JsonValue&, const JsonValue& b, size_t i) { return read(b, i); });
   if (!doc.ok()) return doc.error();
   const JsonValue& root = *doc;
   if (!root.IsObject())
@@ -306,21 +330,10 @@ Result<Results> PytestFromJson(std::string_view text, const std::string& name) {
   if (!version.ok()) return version.error();
   if (*version) results.run.source_context["pytest_benchmark_version"] = **version;
 
-  std::map<std::string, const JsonValue*> first_at;  // workload name -> its benchmark
-  results.workloads.reserve((*benchmarks)->items.size());
-  for (size_t i = 0; i < (*benchmarks)->items.size(); ++i) {
-    const JsonValue& b = (*benchmarks)->items[i];
-    const std::string path = "benchmarks[" + std::to_string(i) + "]";
-    Result<WorkloadResult> w = ReadBenchmark(name, b, path);
-    if (!w.ok()) return w.error();
-    auto [it, inserted] = first_at.emplace(w->name, &b);
-    if (!inserted)
-      return JsonError(name, b, path,
-                       "benchmark " + QuoteInput(w->name) + " appears twice (first at " +
-                           std::to_string(it->second->line) + ":" +
-                           std::to_string(it->second->column) + ")");
-    results.workloads.push_back(std::move(*w));
-  }
+  // A "benchmarks" that is not an object's array member was not streamed.
+  for (size_t i = 0; i < (*benchmarks)->items.size(); ++i)
+    if (Status st = read((*benchmarks)->items[i], i); !st.ok()) return st.error();
+  results.workloads = std::move(workloads);
   return results;
 }
 

@@ -21,6 +21,12 @@ inline constexpr double kMaxMetricValue = 1e18;
 inline constexpr int64_t kMaxSamplesPerResult = 1000000;
 /// Workloads in one results file (as in one suite, after expansion).
 inline constexpr int64_t kMaxWorkloadsPerResult = 100000;
+/// Rows of one Google Benchmark file (each repetition and aggregate is one;
+/// read as the file streams past, about 300 bytes each in memory).
+inline constexpr int64_t kMaxGbenchRows = 2000000;
+/// Values of `stats.data` in one pytest-benchmark file, all benchmarks
+/// together (read as the file streams past, 8 bytes each in memory).
+inline constexpr int64_t kMaxPytestSamples = 20000000;
 
 /// Why a value is not finite and not negative ("is NaN", "is infinite", "is
 /// negative (-2)"), nullopt otherwise: for readers that report these in the

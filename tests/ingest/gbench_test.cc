@@ -348,6 +348,25 @@ TEST(GbenchIngest, AnErrorRowFailsTheWorkloadAndASkipRowSkipsIt) {
   EXPECT_THAT(r->workloads[2].reason, HasSubstr("real_time is 0"));
 }
 
+// Rows are read as the array streams past: a file of more values than one
+// document may hold at once (2.75 million here) is read, row by row.
+TEST(GbenchIngest, AFileOfManyRowsIsReadAsItStreams) {
+  std::string text = R"({"context": {"num_cpus": 4}, "benchmarks": [)";
+  for (int b = 0; b < 25000; ++b)
+    for (int i = 0; i < 10; ++i) {
+      if (b || i) text += ",";
+      text += R"({"name":"BM_)" + std::to_string(b) + R"(","run_name":"BM_)" + std::to_string(b) +
+              R"(","run_type":"iteration","repetitions":10,"repetition_index":)" + std::to_string(i) +
+              R"(,"iterations":1,"real_time":)" + std::to_string(100 + i) + R"(,"cpu_time":1,"time_unit":"ns"})";
+    }
+  text += "]}";
+  Result<Results> r = GbenchFromJson(text, "big.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 25000u);
+  EXPECT_EQ(TotalSamples(*r), 250000u);
+  EXPECT_EQ(r->workloads[24999].name, "BM_24999");
+}
+
 TEST(GbenchIngest, OldFilesWithoutRunTypeAndComplexityRows) {
   // Before run_type existed, aggregates were known only by their suffix.
   const std::string text = R"({"benchmarks": [

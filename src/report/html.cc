@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "report/html_page.h"
 #include "report/view.h"
@@ -357,6 +358,8 @@ void AppendKernels(std::string& out, const std::vector<const MetricVerdict*>& ke
          ")</figcaption></figure>\n";
 }
 
+constexpr size_t kWorkloadCharts = 300;
+
 void AppendWorkloads(std::string& out, const std::vector<const MetricVerdict*>& shown, const Verdicts& v) {
   std::map<std::string, std::vector<const MetricVerdict*>> kernels;  // by workload, moved kernels
   for (const MetricVerdict& m : v.metrics)
@@ -366,10 +369,32 @@ void AppendWorkloads(std::string& out, const std::vector<const MetricVerdict*>& 
     std::stable_sort(list.begin(), list.end(), [](const MetricVerdict* a, const MetricVerdict* b) {
       return std::fabs(std::log(*a->ratio)) > std::fabs(std::log(*b->ratio));
     });
+  // At most kWorkloadCharts sections, the ones a reader opens first:
+  // regressions, then improvements and undecided results, then the rest
+  // (a suite of 10,000 workloads drew 90 MB of charts). The table lists all.
+  std::vector<const MetricVerdict*> charted;
+  for (const MetricVerdict* m : shown)
+    if (IsPrimary(*m) && m->plot) charted.push_back(m);
+  const size_t total = charted.size();
+  if (charted.size() > kWorkloadCharts) {
+    auto rank = [](const MetricVerdict* m) {
+      switch (m->verdict) {
+        case Verdict::kRegression: return 0;
+        case Verdict::kImprovement: return 1;
+        case Verdict::kInconclusive: return 2;
+        default: return 3;
+      }
+    };
+    std::vector<const MetricVerdict*> ranked = charted;
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [&](const MetricVerdict* a, const MetricVerdict* b) { return rank(a) < rank(b); });
+    ranked.resize(kWorkloadCharts);
+    const std::set<const MetricVerdict*> keep(ranked.begin(), ranked.end());
+    std::erase_if(charted, [&](const MetricVerdict* m) { return !keep.count(m); });
+  }
   std::string body;
   int count = 0;
-  for (const MetricVerdict* m : shown) {
-    if (!IsPrimary(*m) || !m->plot) continue;
+  for (const MetricVerdict* m : charted) {
     ++count;
     const bool open = m->verdict == Verdict::kRegression && count <= 10;
     body += "<details class=\"workload\" data-verdict=\"" + std::string(ToString(m->verdict)) + "\" data-name=\"" +
@@ -384,7 +409,11 @@ void AppendWorkloads(std::string& out, const std::vector<const MetricVerdict*>& 
     body += "</div>\n</details>\n";
   }
   if (count == 0) return;
-  out += "<section id=\"workloads\">\n<h2>Per workload (" + std::to_string(count) + ")</h2>\n" + body + "</section>\n";
+  out += "<section id=\"workloads\">\n<h2>Per workload (" + std::to_string(count) +
+         (total > charted.size() ? " of " + std::to_string(total) +
+                                       ": regressions, improvements and undecided results first; the table lists all"
+                                 : std::string()) +
+         ")</h2>\n" + body + "</section>\n";
 }
 
 // --- the interactive table ---------------------------------------------------

@@ -72,6 +72,30 @@ Verdicts KeepRegressions(Verdicts v, bool keep_failing, bool keep_warn, bool kee
   return v;
 }
 
+// A suite of thousands of workloads: charts for the first 300, regressions
+// first; the table still lists every result.
+TEST(ReportHtml, WorkloadChartsAreCappedWithRegressionsFirst) {
+  Verdicts v;
+  v.outcome = Outcome::kFail;
+  for (int i = 0; i < 400; ++i) {
+    MetricVerdict m;
+    m.workload = "w" + std::to_string(i);
+    m.metric = "time";
+    m.verdict = i >= 395 ? Verdict::kRegression : Verdict::kUnchanged;
+    m.ratio = i >= 395 ? 1.5 : 1.0;
+    m.plot = MetricPlot{};
+    m.plot->baseline_rounds = {{1.0, 1.1}};
+    m.plot->current_rounds = {{1.0, 1.2}};
+    v.metrics.push_back(m);
+  }
+  const std::string html = RenderHtml(v);
+  EXPECT_NE(html.find("Per workload (300 of 400: regressions, improvements and undecided results first"),
+            std::string::npos);
+  EXPECT_NE(html.find("data-name=\"w399"), std::string::npos);
+  EXPECT_EQ(html.find("<details class=\"workload\" data-verdict=\"unchanged\" data-name=\"w390"), std::string::npos);
+  EXPECT_NE(html.find("<details class=\"workload\" data-verdict=\"unchanged\" data-name=\"w0"), std::string::npos);
+}
+
 TEST(ReportHtml, RegressionsAreRedOnlyWhenOneFailsTheGate) {
   EXPECT_EQ(ColourOf(MixedVerdicts(), "Regressions"), kRed);
   // Warn-only regressions (and a waived one): amber, not red.

@@ -4,6 +4,7 @@
 // follow the synthetic backend's model.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "../tests/compare/synthetic_suite.h"
 #include "compare/compare.h"
 #include "stats/change_point.h"
+#include "stats/hodges_lehmann.h"
 
 namespace gpugate {
 namespace {
@@ -80,6 +82,26 @@ void BM_DetectChangePoints(benchmark::State& state) {
     benchmark::DoNotOptimize(cps);
   }
 }
+// The Hodges-Lehmann shift and Moses interval of two samples of n values
+// each: what a one-round workload (nvbench --jsonbin samples,
+// pytest-benchmark's stats.data) costs per test.
+void BM_HodgesLehmannShift(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::vector<double> x, y;
+  uint64_t seed = 88172645463325252ull;
+  auto next = [&] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return static_cast<double>(seed >> 11) * 0x1.0p-53;
+  };
+  for (int i = 0; i < n; ++i) x.push_back(std::log(1e-3 * (1 + 0.05 * next())));
+  for (int i = 0; i < n; ++i) y.push_back(std::log(1.1e-3 * (1 + 0.05 * next())));
+  for (auto _ : state) {
+    ShiftEstimate e = HodgesLehmannShift(x, y, 0.95);
+    benchmark::DoNotOptimize(e.shift);
+  }
+}
+BENCHMARK(BM_HodgesLehmannShift)->Arg(2500)->Arg(40000)->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_DetectChangePoints)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 // Per-kernel comparison of one workload with N distinct kernels (a trace of

@@ -69,11 +69,27 @@ double KthPairwiseDifference(std::span<const double> x_sorted, std::span<const d
     } else {
       lo = mid;
     }
-    // Stop early once a single distinct difference is left in (lo, hi].
-    double above = SmallestAbove(x_sorted, y_sorted, lo);
-    if (CountAtMost(x_sorted, y_sorted, above) >= k) return above;
+    // Stop early once a single distinct difference is left in (lo, hi]:
+    // checked every fourth step (two more passes), since a check costs two
+    // steps of the bisection and the first steps never succeed.
+    if (iter % 4 == 3) {
+      double above = SmallestAbove(x_sorted, y_sorted, lo);
+      if (CountAtMost(x_sorted, y_sorted, above) >= k) return above;
+    }
   }
   return SmallestAbove(x_sorted, y_sorted, lo);
+}
+
+double HodgesLehmannEstimate(std::span<const double> x_sorted, std::span<const double> y_sorted) {
+  const int64_t total = static_cast<int64_t>(x_sorted.size()) * static_cast<int64_t>(y_sorted.size());
+  const double low = KthPairwiseDifference(x_sorted, y_sorted, (total + 1) / 2);
+  if (total % 2 == 1) return low;
+  // The next difference: the same value when it is tied, else the smallest
+  // one above it (one pass instead of a second search).
+  if (total > kDirectSelectLimit && CountAtMost(x_sorted, y_sorted, low) >= total / 2 + 1) return low;
+  const double high = total > kDirectSelectLimit ? SmallestAbove(x_sorted, y_sorted, low)
+                                                 : KthPairwiseDifference(x_sorted, y_sorted, total / 2 + 1);
+  return 0.5 * (low + high);
 }
 
 ShiftEstimate HodgesLehmannShift(std::span<const double> x, std::span<const double> y,
@@ -90,12 +106,7 @@ ShiftEstimate HodgesLehmannShift(std::span<const double> x, std::span<const doub
 
   ShiftEstimate out;
   out.confidence = confidence;
-  if (total % 2 == 1) {
-    out.shift = KthPairwiseDifference(xs, ys, total / 2 + 1);
-  } else {
-    out.shift = 0.5 * (KthPairwiseDifference(xs, ys, total / 2) +
-                       KthPairwiseDifference(xs, ys, total / 2 + 1));
-  }
+  out.shift = HodgesLehmannEstimate(xs, ys);
 
   bool ties = std::adjacent_find(xs.begin(), xs.end()) != xs.end() ||
               std::adjacent_find(ys.begin(), ys.end()) != ys.end();

@@ -28,6 +28,10 @@ struct ShiftEstimate {
 double KthPairwiseDifference(std::span<const double> x_sorted, std::span<const double> y_sorted,
                              int64_t k);
 
+/// The Hodges-Lehmann shift alone (the median of the differences y_j - x_i),
+/// for ascending sorted x and y, both non-empty.
+double HodgesLehmannEstimate(std::span<const double> x_sorted, std::span<const double> y_sorted);
+
 /// Hodges-Lehmann shift of y relative to x (current minus baseline; use
 /// log-times to get a log ratio) with the Moses interval at `confidence`.
 /// The critical value is exact (no ties, both sizes <= kMannWhitneyExactMaxN)

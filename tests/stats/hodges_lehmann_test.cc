@@ -68,6 +68,27 @@ TEST(StatsHodgesLehmann, SelectionHandlesTiesAgainstSort) {
     EXPECT_DOUBLE_EQ(KthPairwiseDifference(x, y, k), all[static_cast<size_t>(k - 1)]) << k;
 }
 
+// The shift alone is the median of the sorted differences, with ties
+// (the second middle difference equal to the first) and without.
+TEST(StatsHodgesLehmann, EstimateIsTheMedianOfTheDifferences) {
+  for (int variant = 0; variant < 3; ++variant) {
+    std::vector<double> x, y;
+    for (int i = 0; i < 90; ++i) x.push_back(variant == 0 ? static_cast<double>(i % 7) : std::sin(1.1 * i));
+    for (int j = 0; j < (variant == 2 ? 81 : 80); ++j)
+      y.push_back(variant == 0 ? static_cast<double>((j * 3) % 11) * 0.5 : 0.1 + std::cos(0.9 * j));
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    std::vector<double> all;
+    for (double a : x)
+      for (double b : y) all.push_back(b - a);
+    std::sort(all.begin(), all.end());
+    const size_t n = all.size();
+    const double median = n % 2 ? all[n / 2] : 0.5 * (all[n / 2 - 1] + all[n / 2]);
+    EXPECT_DOUBLE_EQ(HodgesLehmannEstimate(x, y), median) << variant;
+    EXPECT_DOUBLE_EQ(HodgesLehmannShift(x, y).shift, median) << variant;
+  }
+}
+
 TEST(StatsHodgesLehmann, TinySamplesGiveUnboundedInterval) {
   std::vector<double> x = {1.0, 2.0}, y = {3.0, 4.0};
   auto e = HodgesLehmannShift(x, y);

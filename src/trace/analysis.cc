@@ -395,6 +395,8 @@ struct TraceAnalyzer::State {
       ++it->second.count;
       it->second.bytes += e.bytes.value_or(0);
       it->second.total_ns += e.dur_ns;
+      if (e.bytes) it->second.sized_ns += e.dur_ns;
+      else ++it->second.without_bytes;
       if (kind == GpuKind::kMemcpy && it->second.kind == "HtoD" && e.bytes.value_or(0) > 0)
         CountHostToDevice(device, *e.bytes, e.ts_ns, e.dur_ns);
     }

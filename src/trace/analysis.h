@@ -165,7 +165,11 @@ struct MemcpyStats {
   std::string memory;   ///< "pageable", "pinned", "device", "managed" or "unknown"
   int64_t device = -1;
   int64_t count = 0, bytes = 0, total_ns = 0;
-  double BandwidthGBps() const { return total_ns > 0 ? static_cast<double>(bytes) / total_ns : 0; }
+  /// Copies whose size the trace does not give (no or an impossible
+  /// `bytes`), and the time of those whose size it does: the bandwidth is
+  /// the known bytes over the time that moved them.
+  int64_t without_bytes = 0, sized_ns = 0;
+  double BandwidthGBps() const { return sized_ns > 0 ? static_cast<double>(bytes) / sized_ns : 0; }
 };
 
 struct ShortKernel {

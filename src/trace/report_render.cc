@@ -582,6 +582,7 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("bytes"); w.Int64(m.bytes);
     w.Key("total_ns"); w.Int64(m.total_ns);
     w.Key("bandwidth_gbps"); WriteJsonDouble(w, m.BandwidthGBps());
+    w.Key("without_bytes"); w.Int64(m.without_bytes);
     w.EndObject();
   }
   w.EndArray();

@@ -445,5 +445,24 @@ TEST(TraceAnalysisTest, TextReportsListTheFirstRowsOfManyCopyRoutes) {
   EXPECT_NE(json.find("route 24"), std::string::npos);
 }
 
+TEST(TraceAnalysisTest, BandwidthCountsOnlyCopiesOfKnownSize) {
+  // Three copies of 100 us: 1 MB, no size, an impossible size. The one copy
+  // of known size moved 1e6 B in 100 us: 10 GB/s, not 3.33.
+  const char* text =
+      R"J({"traceEvents":[)J"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":0,"tid":7,"ts":0,"dur":100,"args":{"device":0,"stream":7,"bytes":1000000}},)J"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":0,"tid":7,"ts":200,"dur":100,"args":{"device":0,"stream":7}},)J"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":0,"tid":7,"ts":400,"dur":100,"args":{"device":0,"stream":7,"bytes":-5}}]})J";
+  TraceAnalyzer analyzer({});
+  auto info = ReadTraceFromString(text, "sizes.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  TraceReport r = analyzer.Finish(*info);
+  ASSERT_EQ(r.memory_traffic.size(), 1u);
+  EXPECT_EQ(r.memory_traffic[0].count, 3);
+  EXPECT_EQ(r.memory_traffic[0].total_ns, 300000);
+  EXPECT_EQ(r.memory_traffic[0].without_bytes, 2);
+  EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps(), 10.0);
+}
+
 }  // namespace
 }  // namespace gpugate

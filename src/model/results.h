@@ -204,6 +204,10 @@ struct WorkloadResult {
   std::vector<std::vector<double>> cycles;
   bool throttled = false;
   std::vector<KernelResult> kernels;
+  /// The GPU this workload ran on when it is not the run's (a trace of
+  /// several GPUs: each device is a workload, the run's environment names
+  /// one of them). The rules read `device.*` from it.
+  std::optional<GpuInfo> gpu;
   std::optional<RegimeInfo> regime;          ///< with --device-profile and work counts
   std::map<std::string, double> counters;    ///< free-form numeric counters
   int confirmation_reruns = 0;               ///< set by `gate`

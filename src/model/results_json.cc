@@ -258,6 +258,10 @@ void WriteWorkload(Writer& w, const WorkloadResult& r) {
     w.SetFormatOptions(rapidjson::kFormatDefault);
   }
   Field(w, "throttled", r.throttled);
+  if (r.gpu) {  // written only when set, so other files stay as they were
+    w.Key("gpu");
+    WriteGpu(w, *r.gpu);
+  }
   w.Key("kernels");
   w.StartArray();
   for (const auto& k : r.kernels) WriteKernel(w, k);
@@ -710,6 +714,8 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
   }
   if (const JsonValue* summary = o.Get("summary", true))
     ReadSummary(d, *summary, p.Member("summary"), &w->summary);
+  if (const JsonValue* gpu = o.Get("gpu", false); gpu && !gpu->IsNull())
+    ReadGpu(d, *gpu, p.Member("gpu"), &w->gpu.emplace());
   if (const JsonValue* work = o.Get("work", false); work && !work->IsNull()) {
     const Path wp = p.Member("work");
     ObjectReader wo(d, *work, wp);

@@ -136,8 +136,14 @@ void SetVerdictNames(MapScope& s, const std::string& prefix, const MetricVerdict
   if (m->mde) s.Set(prefix + ".mde", NumberValue(*m->mde));
 }
 
-void SetDeviceNames(MapScope& s, const Results& r) {
-  const GpuInfo& g = r.run.env.gpu;
+/// The GPU a workload ran on: its own when it names one (a device of a
+/// trace of several), else the run's.
+const GpuInfo& GpuOf(const Results& r, const WorkloadResult* w) {
+  return w && w->gpu ? *w->gpu : r.run.env.gpu;
+}
+
+void SetDeviceNames(MapScope& s, const Results& r, const WorkloadResult* w = nullptr) {
+  const GpuInfo& g = GpuOf(r, w);
   if (g.sm_count) s.Set("device.sms", NumberValue(*g.sm_count));
   if (g.name) s.Set("device.name", StringValue(*g.name));
   if (g.compute_capability) {
@@ -182,10 +188,10 @@ void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const VerdictIndex& 
 // registers per thread and the block size; shared memory counts as static.
 // Waves: the grid over (SMs x resident blocks per SM); the tail fill is how
 // full the last wave is (1 when the grid fills every wave).
-void SetOccupancyNames(MapScope& s, const Results& r, const KernelResult& k,
+void SetOccupancyNames(MapScope& s, const GpuInfo& gpu, const KernelResult& k,
                        std::optional<double> grid, std::optional<double> block) {
   const auto regs = KernelMetric(k, "registers_per_thread");
-  const auto& cc = r.run.env.gpu.compute_capability;
+  const auto& cc = gpu.compute_capability;
   // Values from traces are untrusted: only plausible ones reach the integer
   // casts (a kernel has at most 255 registers per thread and 1024 threads per block).
   if (!regs || !(*regs > 0 && *regs <= 1024) || !block || !(*block > 0 && *block <= 4096) || !cc) return;
@@ -204,7 +210,7 @@ void SetOccupancyNames(MapScope& s, const Results& r, const KernelResult& k,
   s.Set("kernel.theoretical_occupancy", NumberValue(occ->fraction));
   s.Set("kernel.occupancy_limiter", StringValue(occ->limiter));
   s.Set("kernel.blocks_per_sm", NumberValue(occ->blocks_per_sm));
-  const auto& sms = r.run.env.gpu.sm_count;
+  const auto& sms = gpu.sm_count;
   if (grid && *grid > 0 && sms && *sms > 0 && occ->blocks_per_sm > 0) {
     const double waves = *grid / (static_cast<double>(*sms) * occ->blocks_per_sm);
     const double frac = waves - std::floor(waves);
@@ -266,7 +272,7 @@ void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, cons
     // Lanes of the block's warps that hold a thread: 100% for multiples of 32.
     s.Set("kernel.warp_fill", NumberValue(*block / (std::ceil(*block / 32.0) * 32.0)));
   }
-  SetOccupancyNames(s, r, k, grid, block);
+  SetOccupancyNames(s, GpuOf(r, &w), k, grid, block);
   if (k.regime) {
     s.Set("kernel.regime", StringValue(k.regime->regime));
     s.Set("kernel.roof_fraction", NumberValue(k.regime->roof_fraction));
@@ -383,7 +389,7 @@ const char* ToString(RuleScope s) {
 const rules::Schema& RuleSchema() {
   static const rules::Schema kSchema = [] {
     rules::Schema s;
-    s["device.sms"] = Num("streaming multiprocessors of the current run's GPU");
+    s["device.sms"] = Num("streaming multiprocessors of the GPU the workload ran on");
     s["device.name"] = Str("the GPU's name");
     s["device.compute_capability"] = Num("compute capability as a number (8.6)");
     s["device.memory"] = Num("device memory", kBytesDim);
@@ -517,7 +523,7 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
   for (const WorkloadResult& w : current.workloads) {
     if (w.status != WorkloadStatus::kOk) continue;
     MapScope base;
-    SetDeviceNames(base, current);
+    SetDeviceNames(base, current, &w);
     SetWorkloadNames(base, w, index);
     const bool is_trace = w.kind == "trace";
     if (is_trace) SetTraceNames(base, w);

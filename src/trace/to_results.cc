@@ -87,6 +87,10 @@ Results TraceReportToResults(const TraceReport& report) {
     w.kind = "trace";
     w.backend = "ingest";
     w.params = {{"device", std::to_string(d.device)}};
+    // Another device than the run's: its own GPU, for the rules' device.*.
+    if (d.device != first)
+      for (const TraceDevice& td : report.info.devices)
+        if (td.id == d.device) FillGpu(td, w.gpu.emplace());
     w.tags = {"trace"};
     w.rounds = {{static_cast<double>(d.busy_ns) * 1e-9}};
     std::vector<double> all = AllSamples(w);

@@ -86,6 +86,31 @@ TEST(RuleEngine, KernelShapeRulesLeaveCommunicationKernelsAlone) {
   EXPECT_TRUE(Fired(r, "partial-warps").empty());
 }
 
+// A trace of two GPUs: each device's workload is judged on its own GPU.
+TEST(RuleEngine, EachDeviceOfATraceIsJudgedOnItsOwnGpu) {
+  Results r;
+  r.run.env.gpu.name = "NVIDIA A100";
+  r.run.env.gpu.sm_count = 108;
+  r.run.env.gpu.compute_capability = "8.0";
+  WorkloadResult w;
+  w.name = "gpu1";
+  w.kind = "trace";
+  w.rounds = {{1e-3}};
+  w.summary.n = 1;
+  KernelResult k;
+  k.name = "on_v100";
+  k.count = 1;
+  k.total_s = 1e-3;
+  k.metrics = {{"grid_blocks", 90}, {"block_threads", 128}};
+  w.kernels.push_back(k);
+  r.workloads.push_back(w);
+  ASSERT_EQ(Fired(r, "small-grid").size(), 1u);  // 90 blocks on the run's 108 SMs
+  r.workloads[0].gpu = GpuInfo{};
+  r.workloads[0].gpu->name = "Tesla V100";
+  r.workloads[0].gpu->sm_count = 80;
+  EXPECT_TRUE(Fired(r, "small-grid").empty());  // 90 blocks on its own 80 SMs
+}
+
 // kineto_simple_add_a100.json: every heavy kernel launches hundreds of blocks
 // of 128 or 256 threads.
 TEST(RuleEngine, KernelRulesStaySilentOnWellShapedKernels) {

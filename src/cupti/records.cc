@@ -157,6 +157,7 @@ std::vector<KernelResult> KernelResultsFromRecords(const TraceRecords& records) 
                    [](const KernelRecord* a, const KernelRecord* b) { return a->start_ns < b->start_ns; });
   std::map<std::string, KernelResult> by_name;
   std::map<std::string, int64_t> total_ns;
+  std::map<std::string, std::map<std::pair<double, double>, int64_t>> config_ns;
   for (const KernelRecord* k : sorted) {
     const std::string name = BoundedName(k->name);
     KernelResult& r = by_name[name];
@@ -172,13 +173,25 @@ std::vector<KernelResult> KernelResultsFromRecords(const TraceRecords& records) 
     }
     r.metrics["registers_per_thread"] = k->registers_per_thread;
     r.metrics["shared_mem_bytes"] = static_cast<double>(k->static_shared_bytes) + k->dynamic_shared_bytes;
-    // Launch configuration of the last instance (a kernel's launches usually share it).
-    r.metrics["grid_blocks"] = static_cast<double>(k->grid[0]) * k->grid[1] * k->grid[2];
-    r.metrics["block_threads"] = static_cast<double>(k->block[0]) * k->block[1] * k->block[2];
+    // Time per launch configuration (blocks, threads per block).
+    config_ns[name][{static_cast<double>(k->grid[0]) * k->grid[1] * k->grid[2],
+                     static_cast<double>(k->block[0]) * k->block[1] * k->block[2]}] += dur;
   }
   std::vector<KernelResult> out;
   for (auto& [name, r] : by_name) {
     r.total_s = static_cast<double>(total_ns[name]) * 1e-9;
+    // The main launch configuration: the one that holds most of the time
+    // (the rules judge a kernel launched at several sizes by that one).
+    const std::pair<double, double>* main = nullptr;
+    int64_t main_ns = -1;
+    for (const auto& [config, ns] : config_ns[name])
+      if (ns > main_ns) main = &config, main_ns = ns;
+    if (main) {
+      r.metrics["grid_blocks"] = main->first;
+      r.metrics["block_threads"] = main->second;
+      if (total_ns[name] > 0)
+        r.metrics["launch_config_share"] = static_cast<double>(main_ns) / static_cast<double>(total_ns[name]);
+    }
     out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(), [&](const KernelResult& a, const KernelResult& b) {

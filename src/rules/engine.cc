@@ -267,6 +267,11 @@ void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, cons
   const auto grid = KernelMetric(k, "grid_blocks");
   const auto block = KernelMetric(k, "block_threads");
   if (grid && *grid > 0) s.Set("kernel.grid_blocks", NumberValue(*grid));
+  // The share of the kernel's time in that launch configuration (its main
+  // one, from a trace or CUPTI); 1 when the producer gives one configuration.
+  const auto config_share = KernelMetric(k, "launch_config_share");
+  s.Set("kernel.config_share",
+        NumberValue(config_share && *config_share >= 0 && *config_share <= 1 ? *config_share : 1.0));
   if (block && *block > 0) {
     s.Set("kernel.block_threads", NumberValue(*block));
     // Lanes of the block's warps that hold a thread: 100% for multiples of 32.
@@ -428,8 +433,9 @@ const rules::Schema& RuleSchema() {
     s["kernel.spills"] = Num("spill stores + spill loads (static lane with ptxas_log)", kBytesDim);
     s["kernel.sass_instructions"] = Num("SASS instructions in the kernel's code (static lane)");
     s["kernel.code_changed"] = Bool("the kernel's SASS hash differs from the baseline's kernel of the same name (static lane)");
-    s["kernel.grid_blocks"] = Num("blocks in the grid (last launch)");
-    s["kernel.block_threads"] = Num("threads per block (last launch)");
+    s["kernel.grid_blocks"] = Num("blocks in the grid of the kernel's main launch configuration (the one that holds most of its time)");
+    s["kernel.block_threads"] = Num("threads per block of that configuration");
+    s["kernel.config_share"] = Num("share of the kernel's time in that configuration (1 when it has one)");
     s["kernel.warp_fill"] = Num("share of the block's warp lanes that hold a thread (1 for multiples of 32)");
     s["kernel.achieved_occupancy"] = Num("achieved occupancy reported by the trace");
     s["kernel.theoretical_occupancy"] = Num("theoretical occupancy (cuda_occupancy.h) of the launch on this GPU; in the static lane at the best block size for the kernel's arch");

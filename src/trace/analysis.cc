@@ -743,6 +743,16 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
   const int64_t threshold = s.opt.kernel_wait_threshold_ns;
   while (!s.heap.empty() || !s.run.empty()) s.SweepEarliest();
   rep.launch = std::move(s.launch);
+  // Each kernel's main launch configuration: the grid and block that hold
+  // most of its time, not the last one seen (a kernel launched at several
+  // sizes is judged by the rules on the size that costs the most).
+  std::map<std::pair<int64_t, uint32_t>, std::pair<std::array<int, 6>, int64_t>> main_config;
+  for (const auto& [key, agg] : s.configs) {
+    auto [it, fresh] = main_config.try_emplace({std::get<0>(key), std::get<1>(key)}, std::get<2>(key), agg.second);
+    if (!fresh && (agg.second > it->second.second ||
+                   (agg.second == it->second.second && std::get<2>(key) < it->second.first)))
+      it->second = {std::get<2>(key), agg.second};
+  }
   std::map<uint32_t, KernelStats> all_kernels;
   for (auto& [device, w] : s.sweeps) {
     DeviceStats& d = w.d;
@@ -776,6 +786,12 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
         k.shared_memory_bytes = a.smem;
         std::copy(a.grid, a.grid + 3, k.grid);
         std::copy(a.block, a.block + 3, k.block);
+      }
+      if (auto main = main_config.find({d.device, name}); main != main_config.end() && main->second.first[0] > 0) {
+        std::copy(main->second.first.begin(), main->second.first.begin() + 3, k.grid);
+        std::copy(main->second.first.begin() + 3, main->second.first.end(), k.block);
+        if (k.total_ns > 0)
+          k.config_share = std::min(1.0, static_cast<double>(main->second.second) / static_cast<double>(k.total_ns));
       }
       KernelStats& all = all_kernels[name];
       if (all.count == 0) {

@@ -107,8 +107,11 @@ struct KernelStats {
   std::optional<double> mean_occupancy_pct;
   std::optional<double> registers_per_thread;
   std::optional<double> shared_memory_bytes;
-  int grid[3] = {0, 0, 0};      ///< last seen launch configuration
+  int grid[3] = {0, 0, 0};      ///< main launch configuration: the one that holds most of its time
   int block[3] = {0, 0, 0};
+  /// Share of the kernel's time in that configuration (1 when every launch
+  /// has it); unknown when the launches were not grouped.
+  std::optional<double> config_share;
   std::vector<int64_t> durations_ns;  ///< every instance in time order (keep_kernel_samples)
   std::vector<uint32_t> launch_keys;  ///< their LaunchGroupKey, parallel to durations_ns
   int64_t graph_count = 0;      ///< instances launched by a CUDA graph launch

@@ -106,7 +106,9 @@ Results TraceReportToResults(const TraceReport& report) {
       if (k.mean_occupancy_pct) kr.metrics["occupancy_pct"] = *k.mean_occupancy_pct;
       if (k.registers_per_thread) kr.metrics["registers_per_thread"] = *k.registers_per_thread;
       if (k.shared_memory_bytes) kr.metrics["shared_mem_bytes"] = *k.shared_memory_bytes;
-      // The last seen launch configuration, when the trace records one.
+      // The main launch configuration (most of the kernel's time), when the
+      // trace records one, and the share of the time it holds.
+      if (k.config_share) kr.metrics["launch_config_share"] = *k.config_share;
       if (k.grid[0] > 0 && k.block[0] > 0) {
         kr.metrics["grid_blocks"] = static_cast<double>(k.grid[0]) * std::max(1, k.grid[1]) * std::max(1, k.grid[2]);
         kr.metrics["block_threads"] = static_cast<double>(k.block[0]) * std::max(1, k.block[1]) * std::max(1, k.block[2]);

@@ -464,5 +464,30 @@ TEST(TraceAnalysisTest, BandwidthCountsOnlyCopiesOfKnownSize) {
   EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps(), 10.0);
 }
 
+TEST(TraceAnalysisTest, AKernelsLaunchConfigurationIsTheOneThatHoldsMostOfItsTime) {
+  // elem: 9 launches of 100 us on 4 blocks, one of 10 us on 4096 blocks,
+  // in either order: the main configuration is 4 blocks, with 900 of 910 us.
+  for (bool big_last : {false, true}) {
+    std::string text = R"J({"traceEvents":[)J";
+    for (int i = 0; i < 10; ++i) {
+      const bool big = big_last ? i == 9 : i == 0;
+      if (i) text += ",";
+      text += R"J({"ph":"X","cat":"kernel","name":"elem","pid":0,"tid":7,"ts":)J" + std::to_string(200 * i) +
+              R"J(,"dur":)J" + (big ? std::string("10") : std::string("100")) +
+              R"J(,"args":{"device":0,"stream":7,"grid":[)J" + (big ? "4096" : "4") + R"J(,1,1],"block":[128,1,1]}})J";
+    }
+    text += "]}";
+    TraceAnalyzer analyzer({});
+    auto info = ReadTraceFromString(text, "order.json", analyzer);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    TraceReport r = analyzer.Finish(*info);
+    const KernelStats* k = FindKernel(r.devices.at(0).kernels, "elem");
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->grid[0], 4) << big_last;
+    ASSERT_TRUE(k->config_share.has_value());
+    EXPECT_NEAR(*k->config_share, 900.0 / 910.0, 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace gpugate

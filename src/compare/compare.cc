@@ -269,8 +269,25 @@ Rounds Clean(const Rounds& in) {
 // "time (s)", "value (ops/sec)": a primary metric for sentences.
 std::string MetricText(const WorkloadResult& w) { return w.metric + " (" + w.unit + ")"; }
 
+// A unit as compared: rates per second spelled /s ("ops/sec", "MB/second",
+// "items per second" -> "ops/s", "MB/s", "items/s"); anything else as written
+// (units are case-sensitive: MB is not Mb).
+std::string UnitKey(std::string_view unit) {
+  std::string u(unit);
+  while (!u.empty() && u.back() == ' ') u.pop_back();
+  while (!u.empty() && u.front() == ' ') u.erase(u.begin());
+  for (std::string_view tail : {"/seconds", "/second", "/secs", "/sec", " per second", " per sec"})
+    if (u.size() > tail.size() && u.compare(u.size() - tail.size(), tail.size(), tail) == 0) {
+      u.resize(u.size() - tail.size());
+      while (!u.empty() && u.back() == ' ') u.pop_back();
+      u += "/s";
+      break;
+    }
+  return u;
+}
+
 bool SameMetric(const WorkloadResult& a, const WorkloadResult& b) {
-  return a.metric == b.metric && a.unit == b.unit && a.lower_is_better == b.lower_is_better;
+  return a.metric == b.metric && UnitKey(a.unit) == UnitKey(b.unit) && a.lower_is_better == b.lower_is_better;
 }
 
 std::string DirectionText(const WorkloadResult& w) {
@@ -831,7 +848,7 @@ class Comparer {
               where + ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason));
       return;
     }
-    if (ref->metric == w.metric && ref->unit == w.unit && ref->lower_is_better != w.lower_is_better) {
+    if (ref->metric == w.metric && UnitKey(ref->unit) == UnitKey(w.unit) && ref->lower_is_better != w.lower_is_better) {
       Decided(Primary(w), Verdict::kIncomparable, Reason::kMetricMismatch,
               "the baseline reads " + MetricText(*ref) + " as " + DirectionText(*ref) + ", the current run as " +
                   DirectionText(w) + ": read both the same way (--bigger-is-better)");

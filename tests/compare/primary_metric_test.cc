@@ -214,6 +214,15 @@ TEST(PrimaryMetric, DifferentMetricsOrUnitsAreIncomparable) {
   EXPECT_EQ(v.outcome, Outcome::kNotJudged);
 }
 
+// A rate per second spelled two ways is one unit; units that differ in
+// case are not (MB is not Mb).
+TEST(PrimaryMetric, RatesPerSecondSpelledTwoWaysAreOneUnit) {
+  Verdicts v = Compare({OneRun({Value("a", 3000, "ops/sec"), Value("b", 10, "MB/s")})},
+                       OneRun({Value("a", 3000, "ops/s"), Value("b", 10, "Mb/s")}), DefaultPolicy(), Opts());
+  EXPECT_NE(Find(v, "a", "value")->verdict, Verdict::kIncomparable);
+  EXPECT_EQ(Find(v, "b", "value")->verdict, Verdict::kIncomparable);
+}
+
 TEST(PrimaryMetric, OppositeDirectionsAreIncomparableNotJudgedBackwards) {
   // A baseline read with --bigger-is-better, a current file read without:
   // a drop of 30% must not read as an improvement.

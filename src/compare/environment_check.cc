@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/baseline.h"
+#include "model/environment.h"
 
 namespace gpugate {
 
@@ -123,21 +124,22 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
     CompareClock("gpu.mem_clock_hz", a.gpu.mem_clock_hz, b.gpu.mem_clock_hz, &out);
     CompareFlag("gpu.ecc_enabled", a.gpu.ecc_enabled, b.gpu.ecc_enabled, &out);
     CompareFlag("gpu.mig_enabled", a.gpu.mig_enabled, b.gpu.mig_enabled, &out);
-    // nvbench files name every device: each device present on both sides
+    // nvbench files and traces name every device they measured: each one present on both sides
     // must be the same device (the environment's GPU is one device's).
     auto devices = [](const Results& r) {
       int n = 0;
-      for (const auto& [key, value] : r.run.source_context) n += key.rfind("nvbench_device.", 0) == 0;
+      for (const auto& [key, value] : r.run.source_context) n += key.rfind(kGpuDeviceContextPrefix, 0) == 0;
       return n;
     };
     // (With one device on each side the gpu.* fields above say it.)
     const bool several = devices(baseline) > 1 || devices(current) > 1;
     for (const auto& [key, fingerprint] : baseline.run.source_context) {
-      if (!several || key.rfind("nvbench_device.", 0) != 0) continue;
+      if (!several || key.rfind(kGpuDeviceContextPrefix, 0) != 0) continue;
       auto other = current.run.source_context.find(key);
       if (other != current.run.source_context.end() && other->second != fingerprint &&
           !fingerprint.empty() && !other->second.empty())
-        out.push_back({"gpu[" + key.substr(15) + "]", fingerprint, other->second});
+        out.push_back({"gpu[" + key.substr(std::string_view(kGpuDeviceContextPrefix).size()) + "]", fingerprint,
+                       other->second});
     }
     // A power cap bounds the sustained clocks: like them, beyond 2% it differs.
     if (a.gpu.power_limit_w && b.gpu.power_limit_w && *a.gpu.power_limit_w > 0 && *b.gpu.power_limit_w > 0 &&

@@ -27,18 +27,33 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
     // A kernel called at several sizes: its median call is one size, and a
     // slowdown of the calls that hold most of its time would not move it.
     // Each size (launch configuration) at its median, weighted by its calls.
+    // A size launched fewer than kMinGroupInstances times has no robust
+    // median of its own (one stray slow call would be its value): such
+    // instances are pooled into one group at their median, so a kernel
+    // whose every call has another size (dynamic shapes) is the plain median.
     std::map<uint32_t, std::vector<double>> groups;
     for (size_t i = 0; i < k.durations_s.size(); ++i) {
       const double d = k.durations_s[i];
       if (std::isfinite(d) && d > 0) groups[k.launch_groups[i]].push_back(d);
     }
     if (groups.empty()) return std::nullopt;
+    std::vector<double> pooled;
+    for (auto it = groups.begin(); it != groups.end();) {
+      if (it->second.size() >= static_cast<size_t>(kMinGroupInstances)) {
+        ++it;
+        continue;
+      }
+      pooled.insert(pooled.end(), it->second.begin(), it->second.end());
+      it = groups.erase(it);
+    }
     double sum = 0;
     int64_t n = 0;
-    for (auto& [key, values] : groups) {
+    auto add = [&](std::vector<double>& values) {
       sum += MedianInPlace(values) * static_cast<double>(values.size());
       n += static_cast<int64_t>(values.size());
-    }
+    };
+    for (auto& [key, values] : groups) add(values);
+    if (!pooled.empty()) add(pooled);
     s.instances = n;
     s.value = sum / static_cast<double>(n);
   } else if (statistic != KernelStatistic::kMeanPerCall) {

@@ -12,6 +12,10 @@
 
 namespace gpugate {
 
+/// Launches of one size needed for its own median in kGroupMedianPerCall;
+/// sizes launched fewer times are pooled.
+inline constexpr int kMinGroupInstances = 3;
+
 /// The statistic a run's kernel instances are summarized by.
 enum class KernelStatistic {
   /// Every run has instances with their launch groups: the instances of

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_set>
 #include <optional>
 #include <set>
 #include <utility>
@@ -474,10 +475,11 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   if (!caches.ok()) return caches.error();
 
   run->env.host = host->value_or("");
-  if (*cpus && (**cpus < 1 || **cpus > (1 << 20)))
+  // Google Benchmark writes -1 when it cannot count the CPUs: unknown.
+  if (*cpus && **cpus > (1 << 20))
     return f.ErrorAt(*context.Find("num_cpus"), "context.num_cpus",
-                     "expected a count of CPUs from 1 to 1048576, got " + std::to_string(**cpus));
-  run->env.cpu_cores = static_cast<int>(cpus->value_or(0));
+                     "expected a count of CPUs up to 1048576, got " + std::to_string(**cpus));
+  run->env.cpu_cores = *cpus && **cpus > 0 ? static_cast<int>(**cpus) : 0;
   if (*exe && !(*exe)->empty()) run->suite = FileStem(**exe);
   if (*date) {
     if (auto ns = detail::ParseTimestampNs(**date)) {
@@ -561,6 +563,7 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
   // The rows are read as the "benchmarks" array streams past, so a file of
   // many benchmarks and repetitions holds its rows, not its whole document.
   std::vector<Row> rows;
+  std::unordered_set<std::string> run_names;
   Result<JsonValue> doc = ParseJsonStreaming(text, name, "benchmarks",
                                              [&](const JsonValue&, const JsonValue& element, size_t index) {
                                                if (rows.size() >= static_cast<size_t>(kMaxGbenchRows))
@@ -570,6 +573,15 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
                                                          " rows, the most one file may hold; split the file"));
                                                Result<Row> row = ReadRow(name, element, index);
                                                if (!row.ok()) return Status(row.error());
+                                               // Each benchmark becomes a workload: more than a
+                                               // run may hold is refused here, before each
+                                               // becomes one.
+                                               if (run_names.insert(row->run_name).second &&
+                                                   run_names.size() > static_cast<size_t>(kMaxWorkloadsPerResult))
+                                                 return Status(JsonError(
+                                                     name, element, "benchmarks[" + std::to_string(index) + "]",
+                                                     "more than " + std::to_string(kMaxWorkloadsPerResult) +
+                                                         " benchmarks, the most a run may hold; split the file"));
                                                rows.push_back(std::move(*row));
                                                return Status::Ok();
                                              });

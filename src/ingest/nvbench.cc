@@ -4,6 +4,7 @@
 // summaries (mean GPU time with its noise) otherwise.
 #include "ingest/nvbench.h"
 
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/environment.h"
 #include "ingest/ingest_util.h"
 #include "model/limits.h"
 #include "stats/summary.h"
@@ -200,19 +202,6 @@ GpuInfo EnvironmentGpu(const std::vector<Device>& devices, const std::set<int64_
   g.name = names;
   g.compute_capability = ccs;
   return g;
-}
-
-// "Quadro GV100, cc 7.0, 80 SMs, SM 1627 MHz, memory 850 MHz, ECC off": the
-// numbers that make two devices of one name run at other speeds.
-std::string DeviceFingerprint(const GpuInfo& g) {
-  std::string out = g.name.value_or("?");
-  if (g.compute_capability) out += ", cc " + *g.compute_capability;
-  if (g.sm_count) out += ", " + std::to_string(*g.sm_count) + " SMs";
-  auto mhz = [](double hz) { return std::to_string(static_cast<int64_t>(std::llround(hz / 1e6))) + " MHz"; };
-  if (g.sm_clock_hz) out += ", SM " + mhz(*g.sm_clock_hz);
-  if (g.mem_clock_hz) out += ", memory " + mhz(*g.mem_clock_hz);
-  if (g.ecc_enabled) out += std::string(", ECC ") + (*g.ecc_enabled ? "on" : "off");
-  return out;
 }
 
 // Reads `count` little-endian float32 values; nullopt when the file is
@@ -592,8 +581,11 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
   results.run.env.gpu = EnvironmentGpu(*devices, used);
   // Each device's own fingerprint, compared device by device
   // (environment_check.cc): the environment's GPU holds one device's numbers.
+  // Only the devices a state ran on: another GPU in the machine is not part
+  // of the measurement.
   for (const Device& d : *devices)
-    results.run.source_context["nvbench_device." + std::to_string(d.id)] = DeviceFingerprint(d.gpu);
+    if (used.count(d.id) || (used.empty() && devices->size() == 1))
+      results.run.source_context[kGpuDeviceContextPrefix + std::to_string(d.id)] = GpuFingerprint(d.gpu);
   StateContext ctx{name, base_dir, *devices, used.size() > 1};
 
   std::map<std::string, const JsonValue*> seen;  // workload name -> its state

@@ -544,6 +544,27 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
     };
     if (!build(old).empty() && !build(run).empty() && build(old) != build(run))
       diffs.push_back("library_build_type " + build(old) + " vs " + build(run));
+    // As compare decides (environment_check.cc): the Python implementation
+    // of pytest-benchmark runs, and outside one runner class the operating
+    // system and architecture (not the kernel's version).
+    auto context = [](const Results& r, const char* key) {
+      auto it = r.run.source_context.find(key);
+      return it == r.run.source_context.end() ? std::string() : it->second;
+    };
+    const std::string py_old = context(old, "machine_info.python_implementation");
+    const std::string py_new = context(run, "machine_info.python_implementation");
+    if (!py_old.empty() && !py_new.empty() && py_old != py_new)
+      diffs.push_back("python_implementation " + py_old + " vs " + py_new);
+    auto word = [](const std::string& os, bool last) {
+      const size_t space = last ? os.rfind(' ') : os.find(' ');
+      if (space == std::string::npos) return os;
+      return last ? os.substr(space + 1) : os.substr(0, space);
+    };
+    const std::string& os_old = old.run.env.os;
+    const std::string& os_new = run.run.env.os;
+    if (!SameRunnerClass(old.run.env, run.run.env) && !os_old.empty() && !os_new.empty() &&
+        (word(os_old, false) != word(os_new, false) || word(os_old, true) != word(os_new, true)))
+      diffs.push_back("os '" + os_old + "' vs '" + os_new + "'");
     return diffs;
   };
   if (!baseline.runs.empty()) {

@@ -16,6 +16,13 @@ namespace gpugate {
 /// fields are left null; the CUDA backend fills them when it finds a device.
 Environment DetectEnvironment();
 
+/// "Quadro GV100, cc 7.0, 80 SMs, SM 1627 MHz, memory 850 MHz, ECC off": the
+/// numbers that make two GPUs of one name run at other speeds. A run of
+/// several GPUs (an nvbench file, a trace) keeps one per device it measured
+/// in run.source_context["gpu_device.<id>"], compared device by device.
+std::string GpuFingerprint(const GpuInfo& gpu);
+inline constexpr const char* kGpuDeviceContextPrefix = "gpu_device.";
+
 /// The runner class the process environment names: GPUGATE_ENV_KEY when set
 /// and not empty; on a GitHub-hosted runner (GITHUB_ACTIONS=true, ImageOS
 /// set) "<RUNNER_OS>-<RUNNER_ARCH>-<ImageOS>", e.g. "linux-x64-ubuntu24";

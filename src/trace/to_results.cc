@@ -1,9 +1,11 @@
 // TraceReport -> Results conversion (see to_results.h).
 #include "trace/to_results.h"
 
+
 #include <algorithm>
 #include <ctime>
 
+#include "model/environment.h"
 #include "stats/summary.h"
 #include "util/fs.h"
 #include "util/text/escape.h"
@@ -88,9 +90,14 @@ Results TraceReportToResults(const TraceReport& report) {
     w.backend = "ingest";
     w.params = {{"device", std::to_string(d.device)}};
     // Another device than the run's: its own GPU, for the rules' device.*.
-    if (d.device != first)
-      for (const TraceDevice& td : report.info.devices)
-        if (td.id == d.device) FillGpu(td, w.gpu.emplace());
+    // Every analysed device's fingerprint is compared device by device.
+    for (const TraceDevice& td : report.info.devices) {
+      if (td.id != d.device) continue;
+      GpuInfo g;
+      FillGpu(td, g);
+      r.run.source_context[kGpuDeviceContextPrefix + std::to_string(d.device)] = GpuFingerprint(g);
+      if (d.device != first) w.gpu = g;
+    }
     w.tags = {"trace"};
     w.rounds = {{static_cast<double>(d.busy_ns) * 1e-9}};
     std::vector<double> all = AllSamples(w);

@@ -204,9 +204,9 @@ TEST(Compare, GpuSmCountAndEachNvbenchDeviceAreCompared) {
   EXPECT_EQ(v.env_differences[0].field, "gpu.sm_count");
   cur.run.env.gpu.sm_count = 80;
   // Two devices: device 1's clock differs, the environment's GPU (device 0) does not.
-  base.run.source_context["nvbench_device.0"] = cur.run.source_context["nvbench_device.0"] = "GPU, SM 1627 MHz";
-  base.run.source_context["nvbench_device.1"] = "GPU, SM 1627 MHz";
-  cur.run.source_context["nvbench_device.1"] = "GPU, SM 1000 MHz";
+  base.run.source_context["gpu_device.0"] = cur.run.source_context["gpu_device.0"] = "GPU, SM 1627 MHz";
+  base.run.source_context["gpu_device.1"] = "GPU, SM 1627 MHz";
+  cur.run.source_context["gpu_device.1"] = "GPU, SM 1000 MHz";
   Verdicts d = Compare({base}, cur, DefaultPolicy(), Opts());
   ASSERT_EQ(d.env_differences.size(), 1u);
   EXPECT_EQ(d.env_differences[0].field, "gpu[1]");

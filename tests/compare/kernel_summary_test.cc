@@ -59,6 +59,18 @@ TEST(KernelSummaryTest, EachLaunchSizeAtItsMedianWhenLaunchGroupsAreKnown) {
   // The median call is a small one on both sides.
   EXPECT_DOUBLE_EQ(SummarizeKernelRun(slow, KernelStatistic::kMedianPerCall)->value,
                    SummarizeKernelRun(base, KernelStatistic::kMedianPerCall)->value);
+  // Every call of another size (dynamic shapes): no size has a median of
+  // its own, so one stray slow call does not move the kernel.
+  std::vector<double> d(20, 10e-6);
+  std::vector<uint32_t> g;
+  for (uint32_t i = 0; i < 20; ++i) g.push_back(i);
+  KernelResult calm = Kernel("dyn", d);
+  calm.launch_groups = g;
+  d[7] = 200e-6;
+  KernelResult stray = Kernel("dyn", d);
+  stray.launch_groups = g;
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(stray, KernelStatistic::kGroupMedianPerCall)->value,
+                   SummarizeKernelRun(calm, KernelStatistic::kGroupMedianPerCall)->value);
   // A run without launch groups makes every run the plain median.
   KernelResult plain = Kernel("elem", base.durations_s);
   const KernelResult* mixed[] = {&base, &plain};

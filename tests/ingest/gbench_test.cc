@@ -297,7 +297,7 @@ TEST(GbenchIngest, WrongTypesPointAtTheValue) {
   // A CPU count no machine has would key another machine's history.
   r = GbenchFromJson(R"({"context": {"num_cpus": 4294967298}, "benchmarks": []})", "c.json");
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr("c.json:1:26: context.num_cpus: expected a count of CPUs from 1 to 1048576"));
+  EXPECT_THAT(r.error().message, HasSubstr("c.json:1:26: context.num_cpus: expected a count of CPUs up to 1048576"));
 
   r = GbenchFromJson(R"({"benchmarks": [{"name": "x", "iterations": 1}]})", "t.json");
   ASSERT_FALSE(r.ok());

@@ -371,8 +371,8 @@ class PolicyParser {
   // and indentation kept, so that positions are the file's. Used only to
   // place an error (ParsePlaced), and only when it folds to the value
   // (blanks aside).
-  void RawPlain(const YamlField& f, const std::string& value, std::string* text,
-                rules::SourcePos* pos) const {
+  void RawPlain(const YamlField& f, const std::string& value, std::string* text, rules::SourcePos* pos,
+                bool* exact = nullptr) const {
     SourceLocation at = y_.Where(f.value);
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
@@ -388,6 +388,7 @@ class PolicyParser {
     }
     std::string raw;
     int line = at.line;
+    bool continued = false;  // an escaped line break joined two lines
     const char quote = head[col] == '"' || head[col] == '\'' ? head[col] : '\0';
     if (quote != '\0') {
       // A quoted scalar: up to its closing quote, on this line or a later
@@ -401,7 +402,10 @@ class PolicyParser {
           raw += rest.substr(0, close);
           break;
         }
-        if (quote == '"' && rest.size() >= 2 && rest[rest.size() - 2] == '\\') rest[rest.size() - 2] = ' ';
+        if (quote == '"' && rest.size() >= 2 && rest[rest.size() - 2] == '\\') {
+          rest[rest.size() - 2] = ' ';
+          continued = true;
+        }
         raw += rest;
         rest = lines_[line] + "\n";
       }
@@ -432,6 +436,7 @@ class PolicyParser {
     if (squeeze(raw) != squeeze(value)) return;
     *text = raw;
     *pos = rules::SourcePos{at.file, at.line, at.column + (quote != '\0' ? 1 : 0)};
+    if (exact) *exact = !continued;
   }
 
   // A message without its "file:line:col: " prefix.
@@ -444,21 +449,27 @@ class PolicyParser {
     return i < message.size() && message[i] == ' ' ? message.substr(i + 1) : message;
   }
 
-  // An expression or template is parsed from its value. When that fails and
-  // the value spans lines of the file, the error is placed by parsing the
-  // source text (block scalars from column 1, plain and quoted scalars from
-  // their first character), if that finds the same error.
+  // An expression or template whose value spans lines of the file. An
+  // expression (`source_text`) is parsed from its source text, line breaks
+  // kept (block scalars from column 1, plain and quoted scalars from their
+  // first character), so positions are the file's and a string literal
+  // cannot run across a line break (YAML would fold it into a space: a name
+  // split over two lines would never match). A template, and an expression
+  // whose lines an escaped line break joins, is parsed from its value; when
+  // that fails, the error is placed by parsing the source text, if that
+  // finds the same error.
   template <typename Parse>
-  auto ParsePlaced(const YamlField& f, const std::string& value, Parse parse) const
+  auto ParsePlaced(const YamlField& f, const std::string& value, Parse parse, bool source_text = false) const
       -> decltype(parse(value, rules::SourcePos{})) {
     const rules::SourcePos base = ExprPos(f);
-    auto parsed = parse(value, base);
-    if (parsed.ok()) return parsed;
     std::string raw;
     rules::SourcePos raw_pos = base;
+    bool exact = true;
     RawBlock(f, &raw, &raw_pos);
-    if (raw.empty()) RawPlain(f, value, &raw, &raw_pos);
-    if (raw.empty()) return parsed;
+    if (raw.empty()) RawPlain(f, value, &raw, &raw_pos, &exact);
+    if (source_text && !raw.empty() && exact) return parse(raw, raw_pos);
+    auto parsed = parse(value, base);
+    if (parsed.ok() || raw.empty()) return parsed;
     auto placed = parse(raw, raw_pos);
     if (placed.ok() ||
         Unplaced(placed.error().message, raw_pos.file) != Unplaced(parsed.error().message, base.file))
@@ -518,13 +529,13 @@ class PolicyParser {
     GPUGATE_ASSIGN_OR_RETURN(r.when, ParsePlaced(when, when_text, [&](const std::string& text,
                                                                      const rules::SourcePos& pos) {
                                return rules::ParseCondition(text, schema, pos);
-                             }));
+                             }, /*source_text=*/true));
     if (auto e = y_.Find(f.value, "speedup", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
       GPUGATE_ASSIGN_OR_RETURN(rules::Expr x, ParsePlaced(*e, text, [&](const std::string& t,
                                                                         const rules::SourcePos& pos) {
                                  return rules::ParseExpr(t, schema, pos);
-                               }));
+                               }, /*source_text=*/true));
       if (x.type() != rules::Type::kNumber || !(x.dim() == rules::Dim::Number()))
         return y_.ErrorAt(*e, "'speedup' must be a plain number (a fraction of the time saved, e.g. 25% or "
                               "(device.sms - kernel.grid_blocks) / device.sms)");

@@ -143,6 +143,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "    message: x\n", "5:7", "unknown name 'workload.nam'"},
         BadPolicy{"version: 1\nrules:\n  - id: t\n    when: workload.cv > 1\n    message:\n      first line\n"
                   "      x {workload.nam}\n", "7:10", "unknown name 'workload.nam'"},
+        // A string split over two lines would fold into a space (a name that
+        // never matches): an error where the line ends.
+        BadPolicy{"version: 1\nrules:\n  - id: t\n    when: >-\n      workload.name == \"BM_Vector\n      Sum\"\n"
+                  "    message: x\n", "5:24", "unterminated string"},
         // A bare number of 1 or more is a percentage without its sign.
         BadPolicy{"version: 1\ndefaults:\n  threshold: 5\n", "3:14",
                   "'defaults.threshold' 5 reads as a fraction, 500%: write 5% if that is meant (or 500%)"},

@@ -183,7 +183,7 @@ echo "exit-code=$code" >> "$out"
 # judging (input or tool error), say so.
 if ! grep -q '^verdict=' "$out"; then
   say_outcome error
-  for k in regressions improvements inconclusive; do echo "$k=0" >> "$out"; done
+  for k in regressions rule_failures failing improvements inconclusive; do echo "$k=0" >> "$out"; done
   annotate error "gpugate exited with code $code before reaching a verdict (see the log above)"
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     echo "**gpugate: error** (exit code $code) before reaching a verdict; see the job log." >> "$GITHUB_STEP_SUMMARY"

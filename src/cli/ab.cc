@@ -85,7 +85,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
                   "command or static workload without {bin}): an A/A check for them");
 
   WarnMetricsNotCollected(sel->workloads);
-  TtyProgress progress(ProgressModeFor(false));
+  TtyProgress progress(ProgressModeFor(vm.count("quiet") > 0));
   AbData data = RunAb(sel->suite, sel->workloads, ab, &progress);
   for (const auto& [opt, side] : {std::pair<const char*, const Results*>{"base-results", &data.base},
                                   std::pair<const char*, const Results*>{"head-results", &data.head}}) {

@@ -66,7 +66,7 @@ void AddCompareOptions(po::options_description& options) {
       ("policy", po::value<std::string>(), "policy file (default: the built-in default policy)")
       ("allow-env-mismatch", "compare even when the environments differ (differences are listed)")
       ("verbose,v", "list unchanged results row by row and every verdict's full sentence on the console")
-      ("quiet,q", "no console report on stdout");
+      ("quiet,q", "no console report on stdout (gate, ab: no progress on stderr either)");
   AddIngestOptions(options);
   AddReportOptions(options);
 }

@@ -198,7 +198,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   gate.compare.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;
   gate.compare.baseline_label = baseline_path;
   gate.compare.current_label = "this run";
-  GateCliProgress progress(ProgressModeFor(false));
+  GateCliProgress progress(ProgressModeFor(vm.count("quiet") > 0));
   if (first_run) gate.confirmations = 0;  // nothing to confirm against
   GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
   outcome.results.run.shard = sel->shard;

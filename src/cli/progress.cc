@@ -49,6 +49,15 @@ void TtyProgress::WorkloadStarted(const WorkloadSpec& spec, int index, int total
   index_ = index + 1;
   total_ = total;
   started_ = last_line_ = SteadySeconds();
+  if (mode_ == ProgressMode::kLines) {
+    // A line as it starts too: a long workload of one round would say
+    // nothing until it ends.
+    const std::string line =
+        "[" + std::to_string(index_) + "/" + std::to_string(total_) + "] " + EscapeTerminal(spec.name) + " ...\n";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    return;
+  }
   if (!enabled_) return;
   std::string name = EscapeTerminal(spec.name);
   std::fprintf(stderr, "\r\033[K[%d/%d] %s", index_, total_, name.c_str());

@@ -27,6 +27,22 @@ TEST(CliTest, VersionAndHelp) {
   EXPECT_NE(rh.out.find("--filter"), std::string::npos);
 }
 
+// In a CI log (stderr not a terminal) progress is a line as each workload
+// starts and ends; -q shows none.
+TEST(CliTest, ProgressInALogIsOneLinePerWorkloadStartAndEnd) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/s.yaml",
+                    "version: 1\nworkloads:\n  - {name: ok, kind: command, argv: [/bin/true], rounds: 1, "
+                    "warmup: 0, min_samples: 1, max_samples: 1}\n  - {name: bad, kind: command, argv: [/bin/false], "
+                    "rounds: 1, warmup: 0, min_samples: 1, max_samples: 1}\n");
+  testing::Outcome r = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json"});
+  EXPECT_NE(r.err.find("[1/2] ok ...\n[1/2] ok: ok in "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[2/2] bad ...\n[2/2] bad: failed in "), std::string::npos) << r.err;
+  testing::Outcome q = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json", "-q"});
+  EXPECT_EQ(q.err.find("[1/2]"), std::string::npos) << q.err;
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, UnknownCommandSuggests) {
   auto o = RunGpugate({"rnu"});
   EXPECT_EQ(o.exit_code, 2);

@@ -791,6 +791,11 @@ class Comparer {
         if (it->second->status == WorkloadStatus::kOk)
           history.push_back({static_cast<int>(i), it->second});
       }
+      // A workload that failed or skipped in the newest baseline run is
+      // compared with the newest run where it ran: a failure stored in the
+      // history must not leave the next slowdown unjudged.
+      if (ref != nullptr && ref->status != WorkloadStatus::kOk && !history.empty() && !options_.paired)
+        ref = history.back().second;
       CompareWorkload(w, ref, history);
       failed_confirmation_ = nullptr;
     }

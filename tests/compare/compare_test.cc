@@ -213,6 +213,22 @@ TEST(Compare, GpuSmCountAndEachNvbenchDeviceAreCompared) {
   EXPECT_EQ(d.env_differences[0].current, "GPU, SM 1000 MHz");
 }
 
+// A workload that failed in the newest baseline run is compared with the
+// newest run where it ran, not skipped.
+TEST(Compare, AWorkloadThatFailedInTheNewestBaselineRunIsComparedWithTheRunBefore) {
+  Results ok = MakeResults({Workload("a", 1e-3)}, "b1");
+  Results failed = MakeResults({Workload("a", 1e-3)}, "b2");
+  failed.workloads[0].status = WorkloadStatus::kFailed;
+  failed.workloads[0].rounds.clear();
+  Results cur = MakeResults({Workload("a", 1.6e-3)}, "c");
+  Verdicts v = Compare({ok, failed}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* a = Find(v, "a", "time");
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a->verdict, Verdict::kSkipped) << a->sentence;
+  ASSERT_TRUE(a->ratio.has_value());
+  EXPECT_NEAR(*a->ratio, 1.6, 0.05);
+}
+
 TEST(Compare, ClockDifferenceBeyondToleranceIsListed) {
   Results base = MakeResults({Workload("a", 1e-3)});
   Results cur = MakeResults({Workload("a", 1e-3)});

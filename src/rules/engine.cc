@@ -331,6 +331,8 @@ std::string Evidence(const ExprRule& rule, const rules::Scope& scope) {
   for (const std::string& n : names) {
     const Value v = scope.Lookup(n);
     if (v.kind == Value::Kind::kUnknown) continue;
+    // A false flag is a guard (`not kernel.communication`), not evidence.
+    if (v.kind == Value::Kind::kBool && !v.boolean) continue;
     out += (out.empty() ? "" : ", ") + n + " = " + rules::FormatValue(v);
   }
   return out;

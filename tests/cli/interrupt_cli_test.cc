@@ -50,6 +50,29 @@ bool GoneWithin(pid_t pid, double seconds) {
   return !Alive(pid);
 }
 
+// Starts `gpugate run SUITE -q -o OUT` with `sig` at its default disposition
+// and unblocked (the test runner may ignore or block it; gpugate must see it
+// as from a terminal or a CI runner). Returns its pid, or 0.
+pid_t SpawnRun(const std::string& suite, const std::string& out, int sig) {
+  std::vector<std::string> args = {GPUGATE_BINARY, "run", suite, "-q", "-o", out};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults, empty;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, sig);
+  sigemptyset(&empty);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &empty);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  if (::posix_spawn(&pid, argv[0], nullptr, &attr, argv.data(), environ) != 0) pid = 0;
+  posix_spawnattr_destroy(&attr);
+  return pid;
+}
+
 TEST(InterruptCliTest, ASignalToGpugateEndsTheRunningWorkloadAndWhatItStarted) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     SCOPED_TRACE(sig);
@@ -62,25 +85,8 @@ TEST(InterruptCliTest, ASignalToGpugateEndsTheRunningWorkloadAndWhatItStarted) {
                                   dir + "/sh; wait']\n"
                                   "    timeout: 60s\n    rounds: 1\n    warmup: 0\n"
                                   "    min_samples: 1\n    max_samples: 1\n");
-    std::vector<std::string> args = {GPUGATE_BINARY, "run", dir + "/s.yaml", "-q", "-o",
-                                     dir + "/r.json"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    // The test runner may ignore or block these signals; gpugate must see
-    // them with their default disposition, as from a terminal or a CI runner.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, sig);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    pid_t gpugate = 0;
-    ASSERT_EQ(::posix_spawn(&gpugate, argv[0], nullptr, &attr, argv.data(), environ), 0);
-    posix_spawnattr_destroy(&attr);
+    const pid_t gpugate = SpawnRun(dir + "/s.yaml", dir + "/r.json", sig);
+    ASSERT_GT(gpugate, 0);
 
     const pid_t child = WaitForPid(dir + "/child", 20);
     const pid_t shell = WaitForPid(dir + "/sh", 20);
@@ -115,22 +121,8 @@ TEST(InterruptCliTest, ASecondSignalStillEndsADaemonTheWorkloadLeft) {
                             "    argv: [/bin/sh, -c, \"trap '' TERM; setsid /bin/sh " + dir + "/d.sh & wait\"]\n"
                             "    timeout: 60s\n    rounds: 1\n    warmup: 0\n"
                             "    min_samples: 1\n    max_samples: 1\n");
-  std::vector<std::string> args = {GPUGATE_BINARY, "run", dir + "/s.yaml", "-q", "-o", dir + "/r.json"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigemptyset(&empty);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &empty);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  pid_t gpugate = 0;
-  ASSERT_EQ(::posix_spawn(&gpugate, argv[0], nullptr, &attr, argv.data(), environ), 0);
-  posix_spawnattr_destroy(&attr);
+  const pid_t gpugate = SpawnRun(dir + "/s.yaml", dir + "/r.json", SIGINT);
+  ASSERT_GT(gpugate, 0);
 
   const pid_t daemon_pid = WaitForPid(dir + "/daemon", 20);
   ASSERT_GT(daemon_pid, 0);

@@ -62,13 +62,6 @@ void CompareCount(const char* field, const std::optional<int>& a, const std::opt
   if (a && b && *a > 0 && *b > 0 && *a != *b) out->push_back({field, std::to_string(*a), std::to_string(*b)});
 }
 
-// A context entry an ingested file states about itself (source_context).
-std::optional<std::string> Context(const Results& r, const char* key) {
-  auto it = r.run.source_context.find(key);
-  if (it == r.run.source_context.end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
-
 void CompareFlag(const char* field, const std::optional<bool>& a, const std::optional<bool>& b,
                  std::vector<EnvDifference>* out) {
   if (a && b && *a != *b) out->push_back({field, *a ? "on" : "off", *b ? "on" : "off"});
@@ -92,22 +85,9 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
     // The same count of CPUs, as `baseline update` asks of one history.
     if (!one_class && a.cpu_cores > 0 && b.cpu_cores > 0 && a.cpu_cores != b.cpu_cores)
       out.push_back({"cpu_cores", std::to_string(a.cpu_cores), std::to_string(b.cpu_cores)});
-    // Another operating system or architecture ("Linux 6.1.0 x86_64":
-    // the first and last words; a kernel update within one OS is not one).
-    auto word = [](const std::string& os, bool last) {
-      const size_t space = last ? os.rfind(' ') : os.find(' ');
-      if (space == std::string::npos) return os;
-      return last ? os.substr(space + 1) : os.substr(0, space);
-    };
-    if (!one_class && !a.os.empty() && !b.os.empty() &&
-        (word(a.os, false) != word(b.os, false) || word(a.os, true) != word(b.os, true)))
-      out.push_back({"os", a.os, b.os});
-    // pytest-benchmark: CPython against PyPy is another interpreter.
-    CompareText("python_implementation", Context(baseline, "machine_info.python_implementation"),
-                Context(current, "machine_info.python_implementation"), &out);
-    // Google Benchmark's own build: a debug library times with overhead.
-    CompareText("library_build_type", Context(baseline, "library_build_type"),
-                Context(current, "library_build_type"), &out);
+    // Another build of Google Benchmark, another Python, another OS or
+    // architecture: as `baseline update` decides (model/baseline.h).
+    for (auto& [field, x, y] : RunFactDifferences(baseline.run, current.run)) out.push_back({field, x, y});
   }
   if (UsesGpu(baseline) || UsesGpu(current)) {
     if (a.gpu.name.has_value() != b.gpu.name.has_value()) {

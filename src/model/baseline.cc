@@ -357,6 +357,28 @@ std::vector<std::string> EnvironmentDifferences(const Environment& baseline, con
   return diffs;
 }
 
+std::vector<std::array<std::string, 3>> RunFactDifferences(const RunInfo& a, const RunInfo& b) {
+  std::vector<std::array<std::string, 3>> out;
+  auto fact = [](const RunInfo& r, const char* key) {
+    auto it = r.source_context.find(key);
+    return it == r.source_context.end() ? std::string() : it->second;
+  };
+  for (const auto& [field, key] : {std::pair<const char*, const char*>{"library_build_type", "library_build_type"},
+                                   {"python_implementation", "machine_info.python_implementation"}}) {
+    const std::string x = fact(a, key), y = fact(b, key);
+    if (!x.empty() && !y.empty() && x != y) out.push_back({field, x, y});
+  }
+  auto word = [](const std::string& os, bool last) {
+    const size_t space = last ? os.rfind(' ') : os.find(' ');
+    if (space == std::string::npos) return os;
+    return last ? os.substr(space + 1) : os.substr(0, space);
+  };
+  if (!SameRunnerClass(a.env, b.env) && !a.env.os.empty() && !b.env.os.empty() &&
+      (word(a.env.os, false) != word(b.env.os, false) || word(a.env.os, true) != word(b.env.os, true)))
+    out.push_back({"os", a.env.os, b.env.os});
+  return out;
+}
+
 std::string BaselinePath(const std::string& root, const std::string& suite, const std::string& environment_key) {
   std::string dir = root.empty() ? "baselines" : root;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -538,33 +560,8 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
   // The differences between two runs that make one history of them wrong.
   auto differences = [&](const Results& old) {
     std::vector<std::string> diffs = EnvironmentDifferences(old.run.env, run.run.env);
-    auto build = [](const Results& r) {
-      auto it = r.run.source_context.find("library_build_type");
-      return it == r.run.source_context.end() ? std::string() : it->second;
-    };
-    if (!build(old).empty() && !build(run).empty() && build(old) != build(run))
-      diffs.push_back("library_build_type " + build(old) + " vs " + build(run));
-    // As compare decides (environment_check.cc): the Python implementation
-    // of pytest-benchmark runs, and outside one runner class the operating
-    // system and architecture (not the kernel's version).
-    auto context = [](const Results& r, const char* key) {
-      auto it = r.run.source_context.find(key);
-      return it == r.run.source_context.end() ? std::string() : it->second;
-    };
-    const std::string py_old = context(old, "machine_info.python_implementation");
-    const std::string py_new = context(run, "machine_info.python_implementation");
-    if (!py_old.empty() && !py_new.empty() && py_old != py_new)
-      diffs.push_back("python_implementation " + py_old + " vs " + py_new);
-    auto word = [](const std::string& os, bool last) {
-      const size_t space = last ? os.rfind(' ') : os.find(' ');
-      if (space == std::string::npos) return os;
-      return last ? os.substr(space + 1) : os.substr(0, space);
-    };
-    const std::string& os_old = old.run.env.os;
-    const std::string& os_new = run.run.env.os;
-    if (!SameRunnerClass(old.run.env, run.run.env) && !os_old.empty() && !os_new.empty() &&
-        (word(os_old, false) != word(os_new, false) || word(os_old, true) != word(os_new, true)))
-      diffs.push_back("os '" + os_old + "' vs '" + os_new + "'");
+    for (const auto& [field, a, b] : RunFactDifferences(old.run, run.run))
+      diffs.push_back(field + " '" + a + "' vs '" + b + "'");
     return diffs;
   };
   if (!baseline.runs.empty()) {

@@ -43,6 +43,14 @@ std::string Slug(const std::string& text);
 /// Both environments name the same runner class.
 bool SameRunnerClass(const Environment& a, const Environment& b);
 
+/// Facts two runs state about themselves that make them two environments,
+/// as {field, a, b}: Google Benchmark's `library_build_type`,
+/// pytest-benchmark's Python implementation, and, outside one runner class,
+/// another operating system or architecture (the first and last words of
+/// `os`, "Linux 6.1.0 x86_64": a kernel update is not one). One rule for
+/// compare (environment_check.cc) and `baseline update`.
+std::vector<std::array<std::string, 3>> RunFactDifferences(const RunInfo& a, const RunInfo& b);
+
 /// Fields that make two environments incomparable, as "field 'a' vs 'b'"
 /// phrases (empty when they match): the runner class (when either names
 /// one); with a GPU on either side the GPU model, driver major version and

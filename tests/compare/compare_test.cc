@@ -171,7 +171,7 @@ TEST(Compare, CpuRunsDifferInBuildCoresOsAndInterpreter) {
   cur.run.env.cpu_cores = 8;
   base.run.source_context["machine_info.python_implementation"] = "CPython";
   cur.run.source_context["machine_info.python_implementation"] = "PyPy";
-  EXPECT_EQ(fields(Compare({base}, cur, DefaultPolicy(), Opts())), "os;python_implementation;");
+  EXPECT_EQ(fields(Compare({base}, cur, DefaultPolicy(), Opts())), "python_implementation;os;");
 
   // Two current runs, the second on another CPU model.
   Results same = MakeResults({Workload("a", 1e-3)}, "r1");

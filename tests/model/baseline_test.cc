@@ -206,7 +206,7 @@ TEST(BaselineTest, GpuHardwareSettingsAndBuildTypeAreAnotherEnvironment) {
   ASSERT_TRUE(AppendRun(c, release, 5, false).ok());
   st = AppendRun(c, debug, 5, false);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.error().message.find("library_build_type release vs debug"), std::string::npos);
+  EXPECT_NE(st.error().message.find("library_build_type 'release' vs 'debug'"), std::string::npos);
 }
 
 TEST(BaselineTest, RefusesShardsOtherSuitesAndDuplicates) {

@@ -124,15 +124,8 @@ TEST(ReportGithub, InconclusiveOutcomeIsAnErrorAndMismatchAWarning) {
 // A policy rule with `emit: fail` fails the gate: it is counted in `failing`
 // and gets an error annotation, as a regression does.
 TEST(ReportGithub, ARuleThatFailsTheGateIsAnErrorAndCounted) {
-  Verdicts v = PassVerdicts();
-  v.outcome = Outcome::kFail;
-  Suggestion s;
-  s.workload = "saxpy/16M";
-  s.kernel = "saxpy_kernel";
-  s.rule = "tiny-grid";
-  s.severity = "fail";
-  s.message = "8 blocks on 108 SMs";
-  v.suggestions.push_back(s);
+  Verdicts v = testing_fixtures::RuleFailureVerdicts("8 blocks on 108 SMs", "saxpy_kernel");
+  Suggestion s = v.suggestions.front();
   s.severity = "warning";
   s.rule = "other";
   v.suggestions.push_back(s);

@@ -119,15 +119,7 @@ TEST(ReportJunit, IncomparableFailsWhereThePolicySaysSo) {
 
 // A finding of a rule with `emit: fail` fails the gate: a failing test case.
 TEST(ReportJunit, ARuleThatFailsTheGateIsAFailingTestCase) {
-  Verdicts v = PassVerdicts();
-  v.outcome = Outcome::kFail;
-  Suggestion s;
-  s.workload = "saxpy/16M";
-  s.rule = "tiny-grid";
-  s.severity = "fail";
-  s.message = "8 blocks <on> 108 SMs";
-  v.suggestions.push_back(s);
-  const std::string xml = RenderJunit(v);
+  const std::string xml = RenderJunit(testing_fixtures::RuleFailureVerdicts("8 blocks <on> 108 SMs"));
   EXPECT_NE(xml.find("failures=\"1\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<testcase classname=\"gpugate.rule\" name=\"tiny-grid: saxpy/16M\" time=\"0\">\n"
                      "      <failure type=\"rule\" message=\"8 blocks &lt;on&gt; 108 SMs\">"),

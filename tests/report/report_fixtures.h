@@ -246,6 +246,21 @@ inline Verdicts PassVerdicts() {
   return v;
 }
 
+// A pass but for one finding of a policy rule with `emit: fail` (on
+// saxpy/16M's kernel `kernel`, when given): the outcome is fail.
+inline Verdicts RuleFailureVerdicts(const std::string& message, const std::string& kernel = "") {
+  Verdicts v = PassVerdicts();
+  v.outcome = Outcome::kFail;
+  Suggestion s;
+  s.workload = "saxpy/16M";
+  s.kernel = kernel;
+  s.rule = "tiny-grid";
+  s.severity = "fail";
+  s.message = message;
+  v.suggestions.push_back(s);
+  return v;
+}
+
 /// An inconclusive result of a noisy one-run-per-side comparison: the
 /// interval, p-values and minimum detectable effect as compare reports them.
 inline MetricVerdict Noisy(std::string workload, double ratio, double lo, double hi, double p,

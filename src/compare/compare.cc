@@ -1689,6 +1689,15 @@ class Comparer {
     // The others as they were measured: every estimate below reads these, not
     // the comparisons already widened in this loop.
     const std::vector<LogShift> measured = *shifts;
+    // Whether the suite-wide kappa widens any workload at all.
+    double all_widest = 1.0;
+    for (const LogShift& s : measured)
+      if (TakesSuiteNoise(s) && s.se > 0) {
+        const double u = UnitSpread(s);
+        all_widest = std::max(all_widest, all_phi * u * u / (s.se * s.se));
+      }
+    int compared = 0, widened = 0;
+    double least = std::numeric_limits<double>::infinity(), most = 0, widest = 1.0;
     std::vector<LogShift> others;
     for (size_t i = 0; i < m; ++i) {
       LogShift& s = (*shifts)[i];
@@ -1710,27 +1719,34 @@ class Comparer {
           extra > 0 ? WithBetweenRunNoise(s, extra, std::max(tau_df, own > 0 ? phi_df : 0.0)) : s;
       noisy.common_factor_removed = s.common_factor_removed;
       s = noisy;
+      // What each comparison really got: leaving itself out, a comparison
+      // can get far less than the family as a whole shows.
+      const double added = std::max(extra, 0.0);
+      ++compared;
+      if (added > 0) ++widened;
+      least = std::min(least, added);
+      most = std::max(most, added);
+      if (added > 0 && s.se > 0 && measured[i].se > 0)
+        widest = std::max(widest, s.se / measured[i].se);
     }
-    // How far the suite-wide kappa widens the workloads it widens at all.
-    double widest = 1.0;
-    for (const LogShift& s : measured)
-      if (TakesSuiteNoise(s) && s.se > 0) {
-        const double u = UnitSpread(s);
-        widest = std::max(widest, all_phi * u * u / (s.se * s.se));
-      }
-    if (all_tau2 > 0 || widest > 1) {
-      std::string what = std::string(FamilyName(family)) +
-                         ": " + OneRun() + "; the spread of effects across the suite exceeds "
-                         "what the rounds explain, so noise between runs (measured on the "
-                         "other workloads) was added to each comparison: ";
-      if (all_tau2 > 0) what += "at least " + PercentText(std::expm1(std::sqrt(all_tau2)));
-      if (all_tau2 > 0 && widest > 1) what += ", and ";
-      if (widest > 1)
-        what += "for noisy workloads up to " + Fmt(std::sqrt(widest) < 100 ? "%.2g" : "%.0f", std::sqrt(widest)) +
-                " times their within-run uncertainty";
+    if (widened > 0) {
+      std::string what = std::string(FamilyName(family)) + ": " + OneRun() +
+                         "; the spread of effects across the suite exceeds what the rounds "
+                         "explain, so noise between runs, measured on the other workloads, was "
+                         "added to " +
+                         (widened == compared ? std::string("each comparison")
+                                              : std::to_string(widened) + " of " +
+                                                    std::to_string(compared) + " comparisons") +
+                         ": ";
+      const std::string lo = PercentText(std::expm1(std::sqrt(least)));
+      const std::string hi = PercentText(std::expm1(std::sqrt(most)));
+      what += lo == hi ? hi : lo + " to " + hi;
+      if (widest > 1.005)
+        what += ", up to " + Fmt(widest < 100 ? "%.2g" : "%.0f", widest) +
+                " times a workload's within-run uncertainty";
       out_.warnings.push_back(what + " (a baseline history measures it directly)");
     }
-    return all_tau2 > 0 || widest > 1;
+    return all_tau2 > 0 || all_widest > 1;
   }
 
   // ---- Decision ---------------------------------------------------------

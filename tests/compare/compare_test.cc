@@ -421,7 +421,7 @@ TEST(Compare, NoisyWorkloadShiftIsNoRegressionWhenTheSuiteShowsBetweenRunNoise) 
   EXPECT_EQ(n->verdict, Verdict::kInconclusive) << n->sentence;
   EXPECT_NE(v.outcome, Outcome::kFail);
   bool warned = false;
-  for (const auto& w : v.warnings) warned |= w.find("times their within-run uncertainty") != std::string::npos;
+  for (const auto& w : v.warnings) warned |= w.find("times a workload's within-run uncertainty") != std::string::npos;
   EXPECT_TRUE(warned);
 }
 

@@ -1063,23 +1063,42 @@ class Comparer {
         for (const auto& [run, kr] : *list) all.push_back(kr);
       const KernelStatistic statistic = ChooseKernelStatistic(all);
       // Each run's summary as a run of one round with one value.
+      // A run whose calls of the kernel read 0 s (below the trace's
+      // resolution) has no time to take a ratio of; it is counted apart.
       auto indexed = [statistic](const std::vector<std::pair<int, const KernelResult*>>& list,
-                                 int64_t* instances) {
+                                 int64_t* instances, int* zero) {
         std::vector<Indexed> out;
         for (const auto& [run, kr] : list) {
           std::optional<KernelRunSummary> s = SummarizeKernelRun(*kr, statistic);
           if (!s) continue;
+          if (!(s->value > 0)) {
+            ++*zero;
+            continue;
+          }
           *instances = s->instances;  // of the newest (reference) run, or the current one
           out.push_back({run, Rounds{{s->value}}, std::nullopt, {}});
         }
         return out;
       };
       int64_t base_instances = 0, cur_instances = 0, unused = 0;
+      int base_zero = 0, cur_zero = 0, more_zero = 0;
       const std::vector<std::pair<int, const KernelResult*>> first(cur_k.begin(), cur_k.begin() + 1);
       const std::vector<std::pair<int, const KernelResult*>> later(cur_k.begin() + 1, cur_k.end());
-      std::vector<Indexed> hist = indexed(hist_k, &base_instances);
-      std::vector<Indexed> cur = indexed(first, &cur_instances);
-      std::vector<Indexed> more = indexed(later, &unused);
+      std::vector<Indexed> hist = indexed(hist_k, &base_instances, &base_zero);
+      std::vector<Indexed> cur = indexed(first, &cur_instances, &cur_zero);
+      std::vector<Indexed> more = indexed(later, &unused, &more_zero);
+      if ((hist.empty() && base_zero > 0) || (cur.empty() && cur_zero > 0)) {
+        const bool base_side = hist.empty() && base_zero > 0;
+        Decided(Base(w, metric, true), Verdict::kInconclusive, Reason::kTooFewSamples,
+                std::string(base_side ? "the baseline's" : "the current run's") +
+                    " calls of this kernel read 0 s per call (shorter than the trace's "
+                    "resolution), so no ratio can be formed" +
+                    (base_side && !cur.empty()
+                         ? "; the current run reads " + FormatDuration(cur.front().rounds[0][0]) +
+                               " per call"
+                         : std::string()));
+        continue;
+      }
       if (!cur.empty()) cur.insert(cur.end(), more.begin(), more.end());
       bool throttled_current = w.throttled;
       for (const auto& c : confirmations_) throttled_current |= c.second->throttled;
@@ -1886,9 +1905,21 @@ class Comparer {
       mv.verdict = Verdict::kInconclusive;
       mv.reason = Reason::kBetweenRunNoiseUnmeasured;
       mv.mde.reset();
-      head = interval + " holds within-run noise only: " + OneRun() + " and too few workloads "
-             "to estimate the noise between runs; use a baseline history (baseline update) or "
-             "interleaved A/B";
+      if (s.se > 0) {
+        head = interval + " holds within-run noise only: " + OneRun() + " and too few workloads "
+               "to estimate the noise between runs; use a baseline history (baseline update) or "
+               "interleaved A/B";
+      } else {
+        // One summary per run (a kernel's): no within-run noise either, so
+        // no interval and no test, never a zero-width "95% CI".
+        mv.ci_low.reset();
+        mv.ci_high.reset();
+        mv.p_value.reset();
+        mv.p_adjusted.reset();
+        head = FormatRatio(*mv.ratio) + " from one summary per run and side: " + OneRun() +
+               " and too few comparisons to estimate the noise between runs, so nothing is "
+               "tested; use a baseline history (baseline update) or interleaved A/B";
+      }
     } else if (significant && bad_lo > limit) {
       mv.verdict = Verdict::kRegression;
       mv.reason = Reason::kSignificantAboveThreshold;

@@ -20,8 +20,10 @@ KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kerne
 
 std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, KernelStatistic statistic) {
   std::vector<double> durations;
+  // A call of 0 s is a real reading: shorter than the trace's resolution
+  // (whole microseconds in older traces). Dropping it would raise the median.
   for (double d : k.durations_s)
-    if (std::isfinite(d) && d > 0) durations.push_back(d);
+    if (std::isfinite(d) && d >= 0) durations.push_back(d);
   KernelRunSummary s;
   if (statistic == KernelStatistic::kGroupMedianPerCall && k.launch_groups.size() == k.durations_s.size()) {
     // A kernel called at several sizes: its median call is one size, and a
@@ -34,7 +36,7 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
     std::map<uint32_t, std::vector<double>> groups;
     for (size_t i = 0; i < k.durations_s.size(); ++i) {
       const double d = k.durations_s[i];
-      if (std::isfinite(d) && d > 0) groups[k.launch_groups[i]].push_back(d);
+      if (std::isfinite(d) && d >= 0) groups[k.launch_groups[i]].push_back(d);
     }
     if (groups.empty()) return std::nullopt;
     std::vector<double> pooled;
@@ -65,11 +67,13 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
     double total = k.total_s;
     if (!(total > 0))
       for (double d : durations) total += d;
-    if (count <= 0 || !(total > 0) || !std::isfinite(total)) return std::nullopt;
+    // A total of 0 is a time only when calls were seen reading 0 s.
+    if (count <= 0 || !std::isfinite(total) || total < 0 || (total == 0 && durations.empty()))
+      return std::nullopt;
     s.value = total / static_cast<double>(count);
     s.instances = count;
   }
-  return s;
+  return std::isfinite(s.value) && s.value >= 0 ? std::optional(s) : std::nullopt;
 }
 
 }  // namespace gpugate

@@ -37,7 +37,8 @@ struct KernelRunSummary {
 /// median when all have instances, else the mean.
 KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kernels);
 
-/// `k` summarized by `statistic`; nullopt when it holds no positive time.
+/// `k` summarized by `statistic`; nullopt when it holds no time. Calls that
+/// read 0 s (below the trace's resolution) count, so a summary can be 0.
 /// No within-run spread is attached: instances of one run are not
 /// independent, and the spread of a kernel's instances is mostly calls of
 /// different shapes, which another run repeats. Replication is by run.

@@ -156,6 +156,50 @@ TEST(KernelSummaryTest, FewerThanFourKernelsDecideNothingWithOneRunPerSide) {
   EXPECT_EQ(Find(v, "kernel:a")->reason, Reason::kBetweenRunNoiseUnmeasured);
 }
 
+TEST(KernelSummaryTest, FewerThanFourKernelsHaveNoZeroWidthInterval) {
+  std::vector<KernelResult> two = {Kernel("a", {1e-6, 2e-6}), Kernel("b", {3e-6, 4e-6})};
+  std::vector<KernelResult> slower = {Kernel("a", {2e-6, 4e-6}), Kernel("b", {3e-6, 4e-6})};
+  Verdicts v = Compare({MakeRun(two, "a")}, MakeRun(slower, "b"), DefaultPolicy(), {});
+  const MetricVerdict* a = Find(v, "kernel:a");
+  EXPECT_EQ(a->reason, Reason::kBetweenRunNoiseUnmeasured);
+  EXPECT_NEAR(*a->ratio, 2.0, 1e-9);
+  // One summary per run and side: no interval and no p-value to show.
+  EXPECT_FALSE(a->ci_low.has_value());
+  EXPECT_FALSE(a->ci_high.has_value());
+  EXPECT_FALSE(a->p_value.has_value());
+}
+
+// Traces in whole microseconds read calls shorter than 1 us as 0 s. Those
+// are readings, not gaps: they count in the median, and a side whose calls
+// all read 0 s says so instead of "too few samples".
+TEST(KernelSummaryTest, CallsThatReadZeroCountAndAllZeroSaysSo) {
+  KernelResult half = Kernel("k", {0, 1e-6, 0, 1e-6, 0, 1e-6});
+  EXPECT_DOUBLE_EQ(SummarizeKernelRun(half, KernelStatistic::kMedianPerCall)->value, 0.5e-6);
+  KernelResult zero = Kernel("k", {0, 0, 0});
+  auto z = SummarizeKernelRun(zero, KernelStatistic::kMeanPerCall);
+  ASSERT_TRUE(z.has_value());
+  EXPECT_EQ(z->value, 0.0);
+  KernelResult none;
+  none.name = "k";
+  EXPECT_FALSE(SummarizeKernelRun(none, KernelStatistic::kMeanPerCall).has_value());
+
+  std::vector<Results> history;
+  for (int r = 0; r < 6; ++r) {
+    std::vector<KernelResult> ks = Kernels(1.0 + 0.004 * (r % 3));
+    ks.push_back(Kernel("tiny", {0, 0, 0, 0}));
+    history.push_back(MakeRun(ks, "h" + std::to_string(r)));
+  }
+  std::vector<KernelResult> cur = Kernels();
+  cur.push_back(Kernel("tiny", {50e-6, 50e-6, 50e-6, 50e-6}));
+  Verdicts v = Compare(history, MakeRun(cur, "cur"), DefaultPolicy(), {});
+  const MetricVerdict* t = Find(v, "kernel:tiny");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->verdict, Verdict::kInconclusive);
+  EXPECT_NE(t->sentence.find("the baseline's calls of this kernel read 0 s per call"), std::string::npos)
+      << t->sentence;
+  EXPECT_NE(t->sentence.find("the current run reads 50.0 us per call"), std::string::npos) << t->sentence;
+}
+
 TEST(KernelSummaryTest, HistoryJudgesTheCurrentRunsSummaryAgainstTheRuns) {
   std::vector<Results> history;
   for (int r = 0; r < 6; ++r) history.push_back(MakeRun(Kernels(1.0 + 0.004 * (r % 3)), "h" + std::to_string(r)));

@@ -168,6 +168,7 @@ struct Pending {
   int derived_from = -1;          // throughput: index of its time entry
   bool decided = false;           // verdict fixed before classification
   bool common = false;            // the suite's common speed shift, not a workload
+  int common_index = -1;          // a workload whose run speed factor was removed: its (suite) entry
   bool throttled_current = false;
   bool throttled_baseline = false;
   /// GPU time: median cycle-space time (seconds x SM clock per sample) of
@@ -1247,13 +1248,17 @@ class Comparer {
     std::map<size_t, bool> factor_removed;  // member -> its domain's factor was removed
     std::vector<FactorColumn> time_columns;
     std::vector<std::pair<std::string, std::vector<FactorColumn>>> common_shifts;
+    std::vector<std::vector<size_t>> common_members;  // each common shift's workloads
     for (const auto& [domain, group] : domains) {
       std::vector<FactorColumn> columns;
       const bool removed = RemoveHistoryRunFactors(family, group, &columns);
       for (FactorColumn& c : columns) c.domain = domain;
       for (size_t m : group) factor_removed[m] = removed;
       if (family == Family::kTime) time_columns.insert(time_columns.end(), columns.begin(), columns.end());
-      if (removed) common_shifts.push_back({CommonWorkloadName(domain, domains.size()), std::move(columns)});
+      if (removed) {
+        common_shifts.push_back({CommonWorkloadName(domain, domains.size()), std::move(columns)});
+        common_members.push_back(group);
+      }
     }
     if (family == Family::kTime && !time_columns.empty()) time_columns_ = std::move(time_columns);
     // Each run's noise against the history's typical run (time only: a
@@ -1285,7 +1290,11 @@ class Comparer {
       s.common_factor_removed = factor_removed[members[m]];
       pending_[members[m]].shift = Calibrated(s, ref);
     }
-    for (const auto& [name, columns] : common_shifts) AddCommonShift(family, columns, conf, name);
+    for (size_t c = 0; c < common_shifts.size(); ++c) {
+      const int index = static_cast<int>(pending_.size());
+      AddCommonShift(family, common_shifts[c].second, conf, common_shifts[c].first);
+      for (size_t m : common_members[c]) pending_[m].common_index = index;
+    }
   }
 
   // `members` grouped by clock domain (Units::domain), the host's first.
@@ -1589,6 +1598,7 @@ class Comparer {
     std::vector<double> offset(members.size(), 0.0);
     std::vector<bool> removed(members.size(), false);
     std::vector<std::pair<std::string, double>> commons;  // (common workload name, factor)
+    std::vector<std::vector<size_t>> common_members;      // each common's workloads (pending indexes)
     const auto domains = ByDomain(members);
     for (const auto& [domain, group] : domains) {
       if (family != Family::kTime || group.size() < static_cast<size_t>(kMinWorkloadsForRunFactor))
@@ -1603,10 +1613,12 @@ class Comparer {
       if (cpu_mixed_ && (domain.empty() || domains.size() == 1))
         time_columns_ = {{false, 0, Reference().run.env.cpu_model, 0.0, true, domain},
                          {true, 0, current_.run.env.cpu_model, common, true, domain}};
+      common_members.emplace_back();
       for (size_t j = 0; j < members.size(); ++j)
         if (pending_[members[j]].units->domain == domain) {
           offset[j] = common;
           removed[j] = true;
+          common_members.back().push_back(members[j]);
         }
       commons.push_back({CommonWorkloadName(domain, domains.size()), common});
     }
@@ -1615,17 +1627,43 @@ class Comparer {
       shifts.push_back(test(*pending_[members[j]].units, offset[j]));
       shifts[j].common_factor_removed = removed[j];
     }
-    const auto eligible = std::count_if(shifts.begin(), shifts.end(), TakesSuiteNoise);
+    // Times of a clock with too few workloads for a speed factor: a slower
+    // machine moves them all alike, which the spread among them cannot show
+    // (4 workloads all +10% on a slower runner read as 4 regressions).
+    if (family == Family::kTime) {
+      std::map<std::string, int> unfactored;
+      for (size_t j = 0; j < members.size(); ++j)
+        if (!removed[j] && TakesSuiteNoise(shifts[j])) {
+          shifts[j].between_run_unmeasured = true;
+          ++unfactored[pending_[members[j]].units->domain];
+        }
+      for (const auto& [domain, n] : unfactored)
+        out_.warnings.push_back(
+            std::string(FamilyName(family)) + ": " + OneRun() + " and " + std::to_string(n) +
+            " workload" + (n == 1 ? "" : "s") + " timed on " +
+            (domain.empty() ? std::string("the host") : domain) + ", fewer than the " +
+            std::to_string(kMinWorkloadsForRunFactor) +
+            " a speed factor of the machine needs: a slower machine and a change cannot be "
+            "told apart, so nothing is judged; keep a baseline history (gpugate baseline "
+            "update) or use interleaved A/B (gpugate ab)");
+    }
+    // The comparisons that measure and take the noise between the runs.
+    std::vector<size_t> judged;
+    for (size_t j = 0; j < shifts.size(); ++j)
+      if (TakesSuiteNoise(shifts[j]) && !shifts[j].between_run_unmeasured) judged.push_back(j);
+    const auto eligible = static_cast<std::ptrdiff_t>(judged.size());
     const int need = kMinSuiteForNoise + 1;  // the others, leaving one out
     if (eligible > 0 && eligible < need) {
-      for (LogShift& s : shifts)
-        if (TakesSuiteNoise(s)) s.between_run_unmeasured = true;
+      for (size_t j : judged) shifts[j].between_run_unmeasured = true;
       out_.warnings.push_back(
           std::string(FamilyName(family)) + ": " + OneRun() + " and " +
           std::to_string(eligible) + " comparison" + (eligible == 1 ? "" : "s") +
           ": noise between runs cannot be estimated, so nothing is judged; keep a baseline "
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
     } else if (eligible > 0) {
+      std::vector<LogShift> all = std::move(shifts);
+      shifts.clear();
+      for (size_t j : judged) shifts.push_back(all[j]);
       const bool between_run_noise = AddLeaveOneOutNoise(&shifts, family);
       // The family's own standardized effects are the identical-code
       // statistics of this pair of runs (most workloads did not change).
@@ -1655,9 +1693,13 @@ class Comparer {
           s = Calibrated(s, blended);
         }
       }
+      for (size_t k = 0; k < judged.size(); ++k) all[judged[k]] = std::move(shifts[k]);
+      shifts = std::move(all);
     }
     for (size_t j = 0; j < members.size(); ++j) pending_[members[j]].shift = shifts[j];
-    for (const auto& [name, common] : commons) {
+    for (size_t c = 0; c < commons.size(); ++c) {
+      const auto& [name, common] = commons[c];
+      for (size_t m : common_members[c]) pending_[m].common_index = static_cast<int>(pending_.size());
       Pending p;
       p.family = family;
       p.common = true;
@@ -1674,21 +1716,22 @@ class Comparer {
               : "the workloads timed on " + (name == kCommonGpuWorkload
                                                  ? std::string("the GPU")
                                                  : "GPU " + name.substr(12, name.size() - 13));
-      p.mv.sentence = FormatRatio(std::exp(common)) + " common to " + whose +
+      p.mv.sentence = FormatRatio(std::exp(common)) + ", the median shift of " + whose +
                       ": with " + OneRun() + " a shift of the whole suite cannot be told apart "
-                      "from the machine's speed; it was removed before judging each workload (a "
-                      "history of runs judges it)";
+                      "from the machine's speed; each workload was judged with it removed, and is "
+                      "decided only where it reads the same as measured (a history of runs judges "
+                      "it)";
       // A change that slows every workload alike leaves each one "unchanged"
       // against the others: never let that pass unsaid.
       if (p.mv.lower_is_better && common > std::log1p(p.mv.threshold))
         out_.warnings.push_back(
-            whose + " ran " +
-            FormatRatio(std::exp(common)) +
-            " slower together, beyond the " + PercentText(p.mv.threshold) +
+            "the median shift of " + whose + " is " + FormatRatio(std::exp(common)) +
+            ", slower beyond the " + PercentText(p.mv.threshold) +
             " threshold: with " + OneRun() + " that cannot be told apart from a slower machine, "
-            "so each workload was judged against the others and a change that slows every "
-            "workload alike passes unseen; keep a baseline history (gpugate baseline update) "
-            "or use interleaved A/B (gpugate ab) to judge it");
+            "so a workload is decided only where it reads the same with that shift removed and "
+            "as measured, and a change that slows every workload alike is not judged; keep a "
+            "baseline history (gpugate baseline update) or use interleaved A/B (gpugate ab) to "
+            "judge it");
       pending_.push_back(std::move(p));
     }
   }
@@ -1960,6 +2003,36 @@ class Comparer {
                                                         : "more rounds would decide");
       }
     }
+    // The run speed factor was removed on the premise that the suite's
+    // common shift is the machine's. When that premise cannot be checked,
+    // the verdict must also hold without removing it: if 5 of 8 workloads
+    // got 2x faster, the other 3 must not read +100% slower.
+    if (const std::optional<double> off = AmbiguousCommonShift(*p);
+        off && (mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement ||
+                mv.verdict == Verdict::kUnchanged)) {
+      const double bad_off = (mv.lower_is_better ? 1.0 : -1.0) * log_sign * *off;
+      const double raw_lo = bad_lo + bad_off, raw_hi = bad_hi + bad_off;
+      const bool agrees = mv.verdict == Verdict::kRegression    ? raw_lo > limit
+                          : mv.verdict == Verdict::kImprovement ? raw_hi < -limit
+                                                                : raw_lo >= -limit && raw_hi <= limit;
+      if (!agrees) {
+        const double raw_est = est + log_sign * *off;
+        const double raw_low = lo + log_sign * *off, raw_high = hi + log_sign * *off;
+        const bool one_run = !pending_[static_cast<size_t>(p->common_index)].shift;
+        mv.verdict = Verdict::kInconclusive;
+        mv.reason = Reason::kCommonShiftAmbiguous;
+        head = interval + " with the suite's common shift (" + FormatRatio(std::exp(*off)) +
+               ") removed, but " + FormatRatio(std::exp(raw_est)) + " [" +
+               FormatRatio(std::exp(raw_low)) + ", " + FormatRatio(std::exp(raw_high)) +
+               "] as measured: " +
+               (one_run ? "with " + OneRun() +
+                              " a change of the machine's speed and a change of most workloads "
+                              "look alike"
+                        : std::string("the whole suite moved beyond what the history's runs "
+                                      "show, which may be the machine or the change")) +
+               ", and the two readings disagree, so nothing is decided";
+      }
+    }
     std::string sees = mv.mde ? "; could have seen " + FormatDetectable(*mv.mde, mv.lower_is_better) +
                                     " (90% power)"
                               : "";
@@ -1982,11 +2055,31 @@ class Comparer {
                   derived;
   }
 
-  void Classify() {
-    for (Pending& p : pending_) {
-      if (p.decided || p.derived_from >= 0 || !p.shift) continue;
-      ClassifyOne(&p, *p.shift, 1.0, "");
+  // The log shift common to the suite that was removed from `p`'s
+  // comparison, when its verdict must also hold without that removal:
+  // always with one run per side (a change of the machine's speed and a
+  // change of most workloads look alike), and with a history when the
+  // common shift is itself decided, beyond what the history's runs show.
+  std::optional<double> AmbiguousCommonShift(const Pending& p) const {
+    if (p.common || p.common_index < 0) return std::nullopt;
+    const Pending& c = pending_[static_cast<size_t>(p.common_index)];
+    if (!c.mv.ratio || !(*c.mv.ratio > 0) || !std::isfinite(*c.mv.ratio)) return std::nullopt;
+    if (c.shift) {
+      if (c.mv.verdict != Verdict::kRegression && c.mv.verdict != Verdict::kImprovement)
+        return std::nullopt;
+      return c.shift->estimate;
     }
+    return std::log(*c.mv.ratio);
+  }
+
+  void Classify() {
+    // The suite's common shifts first: a workload's verdict can depend on
+    // its domain's (AmbiguousCommonShift).
+    for (const bool common : {true, false})
+      for (Pending& p : pending_) {
+        if (p.common != common || p.decided || p.derived_from >= 0 || !p.shift) continue;
+        ClassifyOne(&p, *p.shift, 1.0, "");
+      }
     for (Pending& p : pending_) {
       if (p.derived_from < 0) continue;
       const Pending& time = pending_[static_cast<size_t>(p.derived_from)];

@@ -57,6 +57,7 @@ const char* ToString(Reason r) {
     case Reason::kNotSignificantAfterFdr: return "not_significant_after_fdr";
     case Reason::kBetweenRunNoise: return "between_run_noise";
     case Reason::kBetweenRunNoiseUnmeasured: return "between_run_noise_unmeasured";
+    case Reason::kCommonShiftAmbiguous: return "common_shift_ambiguous";
     case Reason::kTooFewSamples: return "too_few_samples";
     case Reason::kNoReplication: return "no_replication";
     case Reason::kThresholdOnly: return "threshold_only";

@@ -52,6 +52,7 @@ enum class Reason {
   kNotSignificantAfterFdr,      ///< beyond the threshold but not significant after adjustment
   kBetweenRunNoise,             ///< inconclusive: noise between runs exceeds the effect
   kBetweenRunNoiseUnmeasured,   ///< cannot judge: too few comparisons to estimate it
+  kCommonShiftAmbiguous,        ///< the verdict with the suite's common shift removed and without it differ
   kTooFewSamples,               ///< no finite interval (too few samples or rounds)
   kNoReplication,               ///< one value per side: no test possible
   kThresholdOnly,               ///< decided on the ratio alone (one value per side, opt-in; peak memory)

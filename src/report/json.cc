@@ -261,6 +261,7 @@ constexpr Reason kReasons[] = {
     Reason::kNotSignificantAfterFdr,
     Reason::kBetweenRunNoise,
     Reason::kBetweenRunNoiseUnmeasured,
+    Reason::kCommonShiftAmbiguous,
     Reason::kTooFewSamples,
     Reason::kNoReplication,
     Reason::kThresholdOnly,

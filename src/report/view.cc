@@ -510,6 +510,8 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
     case Reason::kBetweenRunNoise: return "noise between runs exceeds the effect";
     case Reason::kBetweenRunNoiseUnmeasured:
       return "noise between runs not measurable: too few comparisons";
+    case Reason::kCommonShiftAmbiguous:
+      return "machine or change? differs with the suite's common shift removed";
     case Reason::kTooFewSamples: return "too few samples for an interval";
     case Reason::kNoReplication:
       if (!IsCommonWorkload(m.workload)) return "one value per side: nothing tested";

@@ -15,8 +15,9 @@ namespace {
 
 using testing::RunGpugate;
 
-// Four workloads (one run per side estimates each workload's noise between
-// runs from at least three others); `slowdown` applies to "b" only.
+// Five workloads (one run per side needs five for the machine's speed
+// factor, and estimates each workload's noise between runs from at least
+// three others); `slowdown` applies to "b" only.
 std::string SyntheticSuite(double slowdown) {
   return "version: 1\n"
          "name: e2e\n"
@@ -25,6 +26,7 @@ std::string SyntheticSuite(double slowdown) {
          "  - name: a\n    kind: synthetic\n    synthetic: {median: 1ms, cv: 1%, seed: 11}\n"
          "  - name: c\n    kind: synthetic\n    synthetic: {median: 500us, cv: 1%, seed: 13}\n"
          "  - name: d\n    kind: synthetic\n    synthetic: {median: 3ms, cv: 1%, seed: 14}\n"
+         "  - name: e\n    kind: synthetic\n    synthetic: {median: 1500us, cv: 1%, seed: 15}\n"
          "  - name: b\n    kind: synthetic\n    synthetic: {median: 2ms, cv: 1%, seed: 12, slowdown: " +
          std::to_string(slowdown) + "}\n";
 }
@@ -196,7 +198,7 @@ TEST_F(CompareCliTest, GateRunsComparesAndConfirms) {
   auto no_baseline = RunGpugate({"gate", dir_ + "/base.yaml", "--baseline", dir_ + "/none.json", "-o",
                                  dir_ + "/first.json", "--json", dir_ + "/first_v.json"});
   EXPECT_EQ(no_baseline.exit_code, 0) << no_baseline.err;
-  EXPECT_NE(no_baseline.out.find("NOT JUDGED: 0 inconclusive, 4 new (no baseline)"), std::string::npos)
+  EXPECT_NE(no_baseline.out.find("NOT JUDGED: 0 inconclusive, 5 new (no baseline)"), std::string::npos)
       << no_baseline.out;
   EXPECT_NE(no_baseline.out.find("no baseline yet at " + dir_ + "/none.json: nothing was compared, this run "
                                  "starts it (gpugate baseline update --results " + dir_ + "/first.json"),

@@ -1939,7 +1939,13 @@ class Comparer {
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
     std::string interval = FormatRatio(*mv.ratio) + " [" + FormatRatio(*mv.ci_low) +
                            ", " + FormatRatio(*mv.ci_high) + "]";
-    if (!std::isfinite(lo) || !std::isfinite(hi)) interval = FormatRatio(*mv.ratio) + " [unbounded]";
+    if (!std::isfinite(lo) || !std::isfinite(hi)) {
+      interval = FormatRatio(*mv.ratio) + " [unbounded]";
+      // An open end has no bound to write: exp(-inf) = 0 would read as a
+      // finite -100% bound.
+      if (!std::isfinite(lo)) mv.ci_low.reset();
+      if (!std::isfinite(hi)) mv.ci_high.reset();
+    }
     std::string thr = PercentText(mv.threshold);
     std::string head;
     if (s.between_run_unmeasured) {

@@ -74,7 +74,7 @@ Status CheckValue(const FieldReader& f, const JsonValue& at, const std::string& 
   if (std::optional<std::string> problem = NotFiniteOrNegative(value))
     return f.ErrorAt(at, "benchmark " + QuoteInput(bench), "value " + *problem);
   std::optional<std::string> problem =
-      scale ? TimeProblem(value * *scale) : MetricValueProblem(value);
+      scale ? ScaledTimeProblem(value, *scale) : MetricValueProblem(value);
   if (!problem) return Status::Ok();
   return f.ErrorAt(at, "benchmark " + QuoteInput(bench),
                    "value " + *problem + (scale ? " in seconds" : ""));

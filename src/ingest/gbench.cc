@@ -104,7 +104,7 @@ Status CheckTime(const FieldReader& f, const JsonValue& row, const std::string& 
   if (v == nullptr || !v->IsNumber()) return Status::Ok();
   // NaN, infinite and negative values are shown as written; bounds in seconds.
   std::optional<std::string> problem = NotFiniteOrNegative(v->number);
-  if (!problem) problem = TimeProblem(v->number * scale);
+  if (!problem) problem = ScaledTimeProblem(v->number, scale);
   if (!problem || v->number == 0) return Status::Ok();
   return f.ErrorAt(*v, "benchmark " + QuoteInput(bench),
                    std::string(key) + " " + *problem);

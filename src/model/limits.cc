@@ -32,6 +32,13 @@ std::optional<std::string> TimeProblem(double seconds) {
   return std::nullopt;
 }
 
+std::optional<std::string> ScaledTimeProblem(double value, double scale) {
+  const double seconds = value * scale;
+  // 5e-324 ns is not 0: it underflows to 0 only once scaled to seconds.
+  if (value > 0 && !(seconds > 0)) return "is below 1e-15 s (" + Shortest(value) + " in its unit)";
+  return TimeProblem(seconds);
+}
+
 std::optional<std::string> MetricValueProblem(double value) {
   if (auto p = NotFiniteOrNegative(value)) return p;
   if (value >= kMaxMetricValue) return "is 1e18 or more (" + Shortest(value) + ")";

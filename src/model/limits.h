@@ -40,6 +40,10 @@ std::optional<std::string> NotFiniteOrNegative(double value);
 /// apart.
 std::optional<std::string> TimeProblem(double seconds);
 
+/// TimeProblem of `value` in a unit of `scale` seconds; a positive value too
+/// small to scale (it would read as 0) is below 1e-15 s.
+std::optional<std::string> ScaledTimeProblem(double value, double scale);
+
 /// Why `value` is not a usable value of another metric ("is NaN", "is
 /// infinite", "is negative (-1)", "is 1e18 or more (...)"); nullopt when usable.
 std::optional<std::string> MetricValueProblem(double value);

@@ -489,6 +489,22 @@ TEST(Compare, SingleRoundUsesHodgesLehmannOnSamples) {
   EXPECT_LT(*m.p_value, 1e-5);
 }
 
+TEST(Compare, AnOpenIntervalHasNoBoundOnEitherEnd) {
+  // 3 vs 3 samples: the exact Moses interval cannot reach 95%. Its open
+  // lower end is no bound, not a finite -100% (exp(-inf) = 0).
+  WorkloadResult b, c;
+  b.name = c.name = "g";
+  b.rounds = {{1.0e-3, 1.1e-3, 0.9e-3}};
+  c.rounds = {{1.0e-3, 1.1e-3, 0.9e-3}};
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  const MetricVerdict* m = Find(v, "g", "time");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->reason, Reason::kTooFewSamples) << m->sentence;
+  EXPECT_FALSE(m->ci_low.has_value());
+  EXPECT_FALSE(m->ci_high.has_value());
+  EXPECT_NE(m->sentence.find("[unbounded]"), std::string::npos) << m->sentence;
+}
+
 TEST(Compare, HistoryOfRunsIsUsed) {
   std::vector<Results> hist;
   for (int i = 0; i < 10; ++i) hist.push_back(MakeResults({Workload("a", 1e-3 * (1 + 0.01 * (i % 3)))}));

@@ -451,6 +451,9 @@ TEST(GbenchIngest, CountsAndTimesOutsideTheirRangesAreErrors) {
   EXPECT_THAT(error("\"real_time\": 1e308, \"time_unit\": \"ns\"}"),
               HasSubstr("real_time is 1e9 s or more (1e+299 s)"));
   EXPECT_THAT(error("\"real_time\": 1e-310, \"time_unit\": \"s\"}"), HasSubstr("real_time is below 1e-15 s"));
+  // Not 0 as written, though it underflows to 0 s once scaled from ns.
+  EXPECT_THAT(error("\"real_time\": 5e-324, \"time_unit\": \"ns\"}"),
+              HasSubstr("real_time is below 1e-15 s (5e-324 in its unit)"));
   EXPECT_THAT(error("\"real_time\": 5, \"cpu_time\": -1}"), HasSubstr("cpu_time is negative (-1)"));
   // A zero time is "not timed": the workload is skipped, not refused.
   Result<Results> zero = GbenchFromJson(Doc("\"real_time\": 0}"), "b.json");

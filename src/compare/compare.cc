@@ -1398,12 +1398,14 @@ class Comparer {
         double weight_sum = 0;
         const double mean = WeightedRunMean(rest, rest_scales, &weight_sum);
         const double rest_df = static_cast<double>(rest.size()) - 1;
-        const double var = ModerateVariance(prior, WeightedRunSumSquares(rest, rest_scales) / rest_df, rest_df);
+        const double raw = WeightedRunSumSquares(rest, rest_scales) / rest_df;
+        const VariancePrior rest_prior = PriorFor(prior, raw, rest_df);
+        const double var = ModerateVariance(rest_prior, raw, rest_df);
         if (!(var > 0)) continue;
         const double own = scales.empty() ? 1.0 : std::max(1.0, scales[left]);
         const double se = std::sqrt(var * (own + 1.0 / weight_sum));
         t.push_back(std::fabs(u.base[left] - mean) / se);
-        dfs.push_back(static_cast<double>(rest.size()) - 1 + prior.d0);
+        dfs.push_back(static_cast<double>(rest.size()) - 1 + rest_prior.d0);
       }
     }
     return CalibrateReference(t, dfs);
@@ -2078,6 +2080,10 @@ class Comparer {
     return std::log(*c.mv.ratio);
   }
 
+  // Work per iteration (throughput x time) beyond this factor between the
+  // sides: throughput is not derived from time's test.
+  static constexpr double kWorkChange = 1.10;
+
   void Classify() {
     // The suite's common shifts first: a workload's verdict can depend on
     // its domain's (AmbiguousCommonShift).
@@ -2094,6 +2100,24 @@ class Comparer {
         p.mv.reason = time.mv.reason;
         p.mv.sentence = "derived from time: " + time.mv.sentence;
         continue;
+      }
+      // Throughput mirrors time only for the same work per iteration: the
+      // files' throughput times their time is that work. A benchmark that now
+      // moves twice the bytes in twice the time kept its throughput.
+      if (time.mv.baseline_value && time.mv.current_value && p.mv.baseline_value &&
+          p.mv.current_value) {
+        const double work = (*p.mv.current_value * *time.mv.current_value) /
+                            (*p.mv.baseline_value * *time.mv.baseline_value);
+        if (std::isfinite(work) && work > 0 && std::fabs(std::log(work)) > std::log(kWorkChange)) {
+          p.mv.verdict = Verdict::kIncomparable;
+          p.mv.reason = Reason::kMetricMismatch;
+          p.mv.ratio = *p.mv.current_value / *p.mv.baseline_value;
+          p.mv.sentence = "the work per iteration changed (throughput x time: " +
+                          FormatRatio(work) + "), so throughput is not the mirror image of "
+                          "time and is not judged (time is judged on its own); the files' "
+                          "throughput moved " + FormatRatio(*p.mv.ratio);
+          continue;
+        }
       }
       p.mv.p_value = time.mv.p_value;
       p.mv.p_adjusted = time.mv.p_adjusted;

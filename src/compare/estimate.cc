@@ -10,6 +10,7 @@
 #include "stats/distributions.h"
 #include "stats/hodges_lehmann.h"
 #include "stats/mann_whitney.h"
+#include "stats/trimmed.h"
 #include "stats/signed_rank.h"
 #include "stats/summary.h"
 #include "util/result.h"
@@ -105,6 +106,9 @@ std::string Describe(const LogShift& shift) {
   if (shift.common_factor_removed) s += ", run speed factor removed";
   if (shift.heavy_tailed) s += ", heavy-tailed reference";
   if (shift.prior_df > 0) s += ", variance moderated across the suite";
+  if (shift.shape_changed)
+    s += "; the trimmed means (Yuen) moved outside the shift's interval, so the samples differ "
+         "by more than a shift and the interval covers both";
   if (shift.suite_noise_added) s += " + between-run noise estimated across the suite";
   return s;
 }
@@ -134,10 +138,13 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
   s.current_units = static_cast<int>(current_rounds.size());
   const double n1 = static_cast<double>(baseline_rounds.size());
   const double n2 = static_cast<double>(current_rounds.size());
-  const double df1 = n1 - 1 + prior.d0, df2 = n2 - 1 + prior.d0;
-  s.prior_df = prior.d0;
-  double a = ModerateVariance(prior, SampleVariance(baseline_rounds), n1 - 1) / n1;
-  double b = ModerateVariance(prior, SampleVariance(current_rounds), n2 - 1) / n2;
+  const double v1 = SampleVariance(baseline_rounds), v2 = SampleVariance(current_rounds);
+  // A side whose own scatter the prior cannot have produced keeps it.
+  const VariancePrior p1 = PriorFor(prior, v1, n1 - 1), p2 = PriorFor(prior, v2, n2 - 1);
+  const double df1 = n1 - 1 + p1.d0, df2 = n2 - 1 + p2.d0;
+  s.prior_df = std::max(p1.d0, p2.d0);
+  double a = ModerateVariance(p1, v1, n1 - 1) / n1;
+  double b = ModerateVariance(p2, v2, n2 - 1) / n2;
   s.estimate = Mean(current_rounds) - Mean(baseline_rounds);
   s.se = std::sqrt(a + b);
   // Welch-Satterthwaite; when one side has no spread its term drops out.
@@ -191,17 +198,18 @@ LogShift HistoryPrediction(std::span<const double> history_runs,
   s.baseline_units = static_cast<int>(history_runs.size());
   s.current_units = current_rounds;
   s.current_runs = static_cast<int>(current_runs.size());
-  s.prior_df = prior.d0;
   const double j = static_cast<double>(current_runs.size());
   double df = 0;
   // Two statements: the pooled variance sets df, which must be read after.
   const double pooled = PooledRunVariance(history_runs, current_runs, &df, history_var_scales);
-  double var = ModerateVariance(prior, pooled, df);
+  const VariancePrior own = PriorFor(prior, pooled, df);
+  s.prior_df = own.d0;
+  double var = ModerateVariance(own, pooled, df);
   double weight_sum = 0;
   const double history_mean = WeightedRunMean(history_runs, history_var_scales, &weight_sum);
   s.estimate = Mean(current_runs) - history_mean;
   s.se = std::sqrt(var * (1.0 / weight_sum + std::max(1.0, current_var_scale) / j));
-  s.df = df + prior.d0;
+  s.df = df + own.d0;
   s.between_run_var = s.se * s.se;
   FillFromT(&s);
   return s;
@@ -223,11 +231,40 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
   s.se = std::isfinite(hl.ci_low) && std::isfinite(hl.ci_high)
              ? (hl.ci_high - hl.ci_low) / (2.0 * z)
              : kInf;
-  s.p_value = MannWhitneyU(current_log, baseline_log).p_value;
+  const MannWhitneyResult mw = MannWhitneyU(current_log, baseline_log);
+  s.p_value = mw.p_value;
   if (!baseline_log.empty() && !current_log.empty())
     s.unit_factor = std::sqrt(1.0 / static_cast<double>(baseline_log.size()) +
                               1.0 / static_cast<double>(current_log.size()));
+  // The shift model read against trimmed means: when most samples tie (a
+  // timer in whole microseconds) or a mode grew, the median of pairwise
+  // differences can stay at exactly 0 while the distribution moved. Two
+  // intervals that do not overlap say the samples differ by more than a
+  // shift: the interval covers both, and no "unchanged" rests on one.
+  if (std::isfinite(s.ci_low) && std::isfinite(s.ci_high)) {
+    const TrimmedShift y = YuenTrimmedShift(baseline_log, current_log, confidence);
+    if (y.valid && (y.ci_low > s.ci_high || y.ci_high < s.ci_low)) {
+      s.shape_changed = true;
+      s.ci_low = std::min(s.ci_low, y.ci_low);
+      s.ci_high = std::max(s.ci_high, y.ci_high);
+      // Later widenings re-centre the interval on the estimate: the larger
+      // side keeps both intervals inside it.
+      s.se = std::max(s.estimate - s.ci_low, s.ci_high - s.estimate) / z;
+    }
+  }
   OneSidedFromTwoSided(&s);
+  // A shift of exactly 0 has no direction; the U statistic has one.
+  if (s.estimate == 0 && !baseline_log.empty() && !current_log.empty()) {
+    const double center = static_cast<double>(baseline_log.size()) * static_cast<double>(current_log.size()) / 2.0;
+    const double half = s.p_value / 2.0;
+    if (mw.u > center) {
+      s.p_greater = half;
+      s.p_less = 1.0 - half;
+    } else if (mw.u < center) {
+      s.p_less = half;
+      s.p_greater = 1.0 - half;
+    }
+  }
   return s;
 }
 

@@ -58,6 +58,10 @@ struct LogShift {
   /// used to explain an inconclusive verdict.
   double between_run_var = 0;
   bool suite_noise_added = false;  ///< WithBetweenRunNoise() was applied
+  /// Samples: the trimmed means' interval (Yuen) and the shift's (Moses)
+  /// did not overlap, so the two samples differ by more than a shift and
+  /// the interval covers both.
+  bool shape_changed = false;
   /// One run per side and too few such comparisons in the family to estimate
   /// the noise between runs: the interval holds within-run noise only.
   bool between_run_unmeasured = false;

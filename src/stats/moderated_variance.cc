@@ -36,7 +36,19 @@ VariancePrior EstimateVariancePrior(std::span<const double> variances, std::span
   if (!(d0 <= pooled_df)) d0 = pooled_df;
   prior.d0 = d0;
   prior.s0_sq = std::exp(mean_e + Digamma(d0 / 2.0) - std::log(d0 / 2.0));
+  prior.count = static_cast<int>(g);
   return prior;
+}
+
+VariancePrior PriorFor(const VariancePrior& prior, double variance, double df) {
+  if (prior.count < 1 || !(prior.d0 > 0) || !(prior.s0_sq > 0) || !(df >= 1) ||
+      !(variance > prior.s0_sq) || !std::isfinite(variance))
+    return prior;
+  // P(F(df, d0) > f) = I_{d0 / (d0 + df f)}(d0 / 2, df / 2).
+  const double f = variance / prior.s0_sq;
+  const double upper = RegularizedIncompleteBeta(prior.d0 / 2.0, df / 2.0, prior.d0 / (prior.d0 + df * f));
+  const double bound = 0.05 / static_cast<double>(std::max(prior.count, 1));
+  return upper < bound ? VariancePrior{} : prior;
 }
 
 double ModerateVariance(const VariancePrior& prior, double variance, double df) {

@@ -17,6 +17,7 @@ namespace gpugate {
 struct VariancePrior {
   double d0 = 0;     ///< prior degrees of freedom; 0 = no moderation
   double s0_sq = 0;  ///< prior variance
+  int count = 0;     ///< variances it was estimated from (0: set by hand)
 };
 
 /// Fewest usable variances from which a prior is estimated.
@@ -32,5 +33,15 @@ VariancePrior EstimateVariancePrior(std::span<const double> variances, std::span
 
 /// Posterior variance (d0 s0^2 + d s^2) / (d0 + d); its df is d0 + d.
 double ModerateVariance(const VariancePrior& prior, double variance, double df);
+
+/// The prior for one variance: `prior`, or none (d0 = 0) when the variance
+/// is beyond what the prior allows for one of its prior.count variances
+/// (upper F(df, d0) tail below 0.05 / count, a Bonferroni bound). One
+/// benchmark that scatters by 30% among 500 that scatter by 1% is not one
+/// more draw of their variance, and shrinking it to theirs makes its own
+/// noise a false regression (limma's robust moderation protects such
+/// hypervariable units the same way: Phipson et al. 2016, Ann. Appl. Stat.
+/// 10(2):946). A prior of unknown count (set by hand) is returned as it is.
+VariancePrior PriorFor(const VariancePrior& prior, double variance, double df);
 
 }  // namespace gpugate

@@ -338,6 +338,25 @@ void AddMovedWorkloads(Results* base, Results* cur, const std::string& prefix,
   }
 }
 
+TEST(Compare, ThroughputOfOtherWorkPerIterationIsNotTimesMirror) {
+  // Twice the bytes per iteration in twice the time: the files' throughput
+  // did not move, so it is no "-50%" regression derived from time.
+  WorkloadResult b = Workload("a", 1e-3), c = Workload("a", 2e-3);
+  b.bytes_per_second = 4e9;
+  c.bytes_per_second = 4e9 * 0.999;
+  Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(v, "a", "time")->verdict, Verdict::kRegression) << Find(v, "a", "time")->sentence;
+  const MetricVerdict* tp = Find(v, "a", "throughput");
+  ASSERT_NE(tp, nullptr);
+  EXPECT_EQ(tp->verdict, Verdict::kIncomparable) << tp->sentence;
+  EXPECT_NEAR(*tp->ratio, 0.999, 1e-9);
+  EXPECT_NE(tp->sentence.find("the work per iteration changed"), std::string::npos) << tp->sentence;
+  // The same work: derived from time as before.
+  c.bytes_per_second = 2e9;
+  v = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  EXPECT_EQ(Find(v, "a", "throughput")->verdict, Verdict::kRegression);
+}
+
 TEST(Compare, TooFewOneRunComparisonsDecideNothing) {
   // One run per side and two workloads: within-run scatter is tight, but the
   // noise between runs (often several times larger) cannot be estimated, so a
@@ -487,6 +506,37 @@ TEST(Compare, SingleRoundUsesHodgesLehmannOnSamples) {
   EXPECT_NE(m.sentence.find("Mann-Whitney"), std::string::npos);
   // Exact U: complete separation of 12 vs 12.
   EXPECT_LT(*m.p_value, 1e-5);
+}
+
+// Samples of a timer that reads whole microseconds (3 or 4 us): the share
+// of 4 us grows from 10% to 45% (the mean +11%). Most pairwise differences
+// are 0, so the shift and its Moses interval are exactly 0; that is no
+// "unchanged". And a bimodal workload whose slow mode grew from 40% to 60%.
+TEST(Compare, SamplesThatDifferByMoreThanAShiftAreNotUnchanged) {
+  auto one_round = [](const std::string& name, int n, double slow_share, double fast, double slow) {
+    WorkloadResult w = Workload(name, 1e-3);
+    std::vector<double> r;
+    for (int i = 0; i < n; ++i) {
+      const double jitter = 1.0 + 1e-4 * (i % 7);
+      r.push_back((i < slow_share * n ? slow : fast) * (fast == 3e-6 ? 1.0 : jitter));
+    }
+    w.rounds = {r};
+    return w;
+  };
+  for (const auto& [fast, slow, from, to] :
+       {std::tuple{3e-6, 4e-6, 0.10, 0.45}, std::tuple{100e-6, 150e-6, 0.40, 0.60}}) {
+    SCOPED_TRACE(fast);
+    Verdicts v = Compare({MakeResults({one_round("t", 200, from, fast, slow)})},
+                         MakeResults({one_round("t", 200, to, fast, slow)}), DefaultPolicy(), Opts());
+    const MetricVerdict* m = Find(v, "t", "time");
+    ASSERT_NE(m, nullptr);
+    EXPECT_NE(m->verdict, Verdict::kUnchanged) << m->sentence;
+    EXPECT_NE(m->sentence.find("trimmed means (Yuen)"), std::string::npos) << m->sentence;
+    ASSERT_TRUE(m->ci_high.has_value());
+    EXPECT_GT(*m->ci_high, 1.08) << m->sentence;
+    // The U test's direction is kept when the shift is exactly 0.
+    EXPECT_LT(*m->p_value, 0.01) << m->sentence;
+  }
 }
 
 TEST(Compare, AnOpenIntervalHasNoBoundOnEitherEnd) {

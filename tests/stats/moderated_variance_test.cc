@@ -45,6 +45,33 @@ TEST(StatsModeratedVariance, AgreeingVariancesPoolCompletely) {
   EXPECT_NEAR(p.s0_sq, 0.020906250752470126, 1e-12);
 }
 
+// A variance the prior cannot have produced keeps its own (no prior): the
+// upper F(df, d0) tail against 0.05 / count. F(4, 10) has its 0.999
+// quantile at 11.28 (standard tables), so with 50 variances (bound 0.001)
+// 12 s0^2 is beyond and 10 s0^2 is not.
+TEST(StatsModeratedVariance, AHypervariableVarianceKeepsItsOwn) {
+  VariancePrior p{10.0, 1.0, 50};
+  EXPECT_EQ(PriorFor(p, 12.0, 4).d0, 0.0);
+  EXPECT_EQ(PriorFor(p, 10.0, 4).d0, 10.0);
+  EXPECT_EQ(PriorFor(p, 0.5, 4).d0, 10.0);  // a quiet one is moderated as before
+  // A prior set by hand (count 0) is not checked.
+  EXPECT_EQ(PriorFor(VariancePrior{10.0, 1.0}, 1e6, 4).d0, 10.0);
+  // One benchmark scattering 30% among 500 that scatter 1%: its variance is
+  // not shrunk to theirs.
+  std::vector<double> v, d;
+  for (int i = 0; i < 500; ++i) {
+    v.push_back(1e-4 * (0.5 + (i % 10) / 10.0));
+    d.push_back(4);
+  }
+  v.push_back(0.09);
+  d.push_back(4);
+  VariancePrior suite = EstimateVariancePrior(v, d);
+  EXPECT_EQ(suite.count, 501);
+  EXPECT_GT(suite.d0, 20.0);
+  EXPECT_EQ(PriorFor(suite, 0.09, 4).d0, 0.0);
+  EXPECT_EQ(PriorFor(suite, 1.2e-4, 4).d0, suite.d0);
+}
+
 TEST(StatsModeratedVariance, TooFewOrDegenerateInputsGiveNoPrior) {
   std::vector<double> v = {0.01, 0.02, 0.0, 0.03};
   std::vector<double> d = {4, 4, 4, 4};

@@ -1935,7 +1935,12 @@ class Comparer {
     // What the test could have seen had this been the only change among the
     // tested hypotheses: Benjamini-Hochberg then asks p <= q / m of it.
     const double lone_alpha = q / static_cast<double>(std::max<size_t>(tested_, 1));
-    const double mde_log = MinimumDetectableLog(s, limit, 0.9, lone_alpha);
+    // A common shift that had to be removed (below): a regression must also
+    // lie beyond the threshold as measured, which on a faster run takes the
+    // shift's size more.
+    const std::optional<double> off = AmbiguousCommonShift(*p);
+    const double bad_off = off ? (mv.lower_is_better ? 1.0 : -1.0) * log_sign * *off : 0.0;
+    const double mde_log = MinimumDetectableLog(s, limit + std::max(0.0, -bad_off), 0.9, lone_alpha);
     if (std::isfinite(mde_log)) mv.mde = std::expm1(mde_log);
     if (!mv.lower_is_better && mv.mde) mv.mde = -std::expm1(-mde_log);
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
@@ -2015,10 +2020,8 @@ class Comparer {
     // common shift is the machine's. When that premise cannot be checked,
     // the verdict must also hold without removing it: if 5 of 8 workloads
     // got 2x faster, the other 3 must not read +100% slower.
-    if (const std::optional<double> off = AmbiguousCommonShift(*p);
-        off && (mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement ||
+    if (off && (mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement ||
                 mv.verdict == Verdict::kUnchanged)) {
-      const double bad_off = (mv.lower_is_better ? 1.0 : -1.0) * log_sign * *off;
       const double raw_lo = bad_lo + bad_off, raw_hi = bad_hi + bad_off;
       const bool agrees = mv.verdict == Verdict::kRegression    ? raw_lo > limit
                           : mv.verdict == Verdict::kImprovement ? raw_hi < -limit

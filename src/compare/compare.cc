@@ -169,6 +169,7 @@ struct Pending {
   bool decided = false;           // verdict fixed before classification
   bool common = false;            // the suite's common speed shift, not a workload
   int common_index = -1;          // a workload whose run speed factor was removed: its (suite) entry
+  bool common_split = false;      // (suite): over a quarter of its workloads moved against it
   bool throttled_current = false;
   bool throttled_baseline = false;
   /// GPU time: median cycle-space time (seconds x SM clock per sample) of
@@ -1720,9 +1721,8 @@ class Comparer {
                                                  : "GPU " + name.substr(12, name.size() - 13));
       p.mv.sentence = FormatRatio(std::exp(common)) + ", the median shift of " + whose +
                       ": with " + OneRun() + " a shift of the whole suite cannot be told apart "
-                      "from the machine's speed; each workload was judged with it removed, and is "
-                      "decided only where it reads the same as measured (a history of runs judges "
-                      "it)";
+                      "from the machine's speed; it was removed before judging each workload (a "
+                      "history of runs judges it)";
       // A change that slows every workload alike leaves each one "unchanged"
       // against the others: never let that pass unsaid.
       if (p.mv.lower_is_better && common > std::log1p(p.mv.threshold))
@@ -1730,10 +1730,9 @@ class Comparer {
             "the median shift of " + whose + " is " + FormatRatio(std::exp(common)) +
             ", slower beyond the " + PercentText(p.mv.threshold) +
             " threshold: with " + OneRun() + " that cannot be told apart from a slower machine, "
-            "so a workload is decided only where it reads the same with that shift removed and "
-            "as measured, and a change that slows every workload alike is not judged; keep a "
-            "baseline history (gpugate baseline update) or use interleaved A/B (gpugate ab) to "
-            "judge it");
+            "so each workload was judged against the others and a change that slows every "
+            "workload alike passes unseen; keep a baseline history (gpugate baseline update) "
+            "or use interleaved A/B (gpugate ab) to judge it");
       pending_.push_back(std::move(p));
     }
   }
@@ -2020,22 +2019,26 @@ class Comparer {
     // common shift is the machine's. When that premise cannot be checked,
     // the verdict must also hold without removing it: if 5 of 8 workloads
     // got 2x faster, the other 3 must not read +100% slower.
-    if (off && (mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement ||
-                mv.verdict == Verdict::kUnchanged)) {
+    if (off && std::isfinite(lo) && std::isfinite(hi)) {
       const double raw_lo = bad_lo + bad_off, raw_hi = bad_hi + bad_off;
       const bool agrees = mv.verdict == Verdict::kRegression    ? raw_lo > limit
                           : mv.verdict == Verdict::kImprovement ? raw_hi < -limit
-                                                                : raw_lo >= -limit && raw_hi <= limit;
+                          : mv.verdict == Verdict::kUnchanged   ? raw_lo >= -limit && raw_hi <= limit
+                                                                : true;
+      const double raw_est = est + log_sign * *off;
+      const double raw_low = lo + log_sign * *off, raw_high = hi + log_sign * *off;
+      const std::string measured = FormatRatio(std::exp(raw_est)) + " [" +
+                                   FormatRatio(std::exp(raw_low)) + ", " +
+                                   FormatRatio(std::exp(raw_high)) + "] as measured";
+      // Undecided either way: the reading as measured is said too (5 of 8
+      // twice as slow are "+0%" against their own median).
+      if (mv.verdict == Verdict::kInconclusive) head += "; " + measured;
       if (!agrees) {
-        const double raw_est = est + log_sign * *off;
-        const double raw_low = lo + log_sign * *off, raw_high = hi + log_sign * *off;
         const bool one_run = !pending_[static_cast<size_t>(p->common_index)].shift;
         mv.verdict = Verdict::kInconclusive;
         mv.reason = Reason::kCommonShiftAmbiguous;
         head = interval + " with the suite's common shift (" + FormatRatio(std::exp(*off)) +
-               ") removed, but " + FormatRatio(std::exp(raw_est)) + " [" +
-               FormatRatio(std::exp(raw_low)) + ", " + FormatRatio(std::exp(raw_high)) +
-               "] as measured: " +
+               ") removed, but " + measured + ": " +
                (one_run ? "with " + OneRun() +
                               " a change of the machine's speed and a change of most workloads "
                               "look alike"
@@ -2067,14 +2070,16 @@ class Comparer {
   }
 
   // The log shift common to the suite that was removed from `p`'s
-  // comparison, when its verdict must also hold without that removal:
-  // always with one run per side (a change of the machine's speed and a
-  // change of most workloads look alike), and with a history when the
-  // common shift is itself decided, beyond what the history's runs show.
+  // comparison, when its verdict must also hold without that removal: its
+  // clock's workloads split (over a quarter of them decided changes against
+  // the shift), and then always with one run per side (a change of the
+  // machine's speed and a change of most workloads look alike), and with a
+  // history when the common shift is itself decided, beyond what the
+  // history's runs show.
   std::optional<double> AmbiguousCommonShift(const Pending& p) const {
     if (p.common || p.common_index < 0) return std::nullopt;
     const Pending& c = pending_[static_cast<size_t>(p.common_index)];
-    if (!c.mv.ratio || !(*c.mv.ratio > 0) || !std::isfinite(*c.mv.ratio)) return std::nullopt;
+    if (!c.common_split || !c.mv.ratio || !(*c.mv.ratio > 0) || !std::isfinite(*c.mv.ratio)) return std::nullopt;
     if (c.shift) {
       if (c.mv.verdict != Verdict::kRegression && c.mv.verdict != Verdict::kImprovement)
         return std::nullopt;
@@ -2083,18 +2088,45 @@ class Comparer {
     return std::log(*c.mv.ratio);
   }
 
-  // Work per iteration (throughput x time) beyond this factor between the
-  // sides: throughput is not derived from time's test.
-  static constexpr double kWorkChange = 1.10;
-
   void Classify() {
     // The suite's common shifts first: a workload's verdict can depend on
     // its domain's (AmbiguousCommonShift).
+    auto tested = [](const Pending& p) { return !p.decided && p.derived_from < 0 && p.shift; };
     for (const bool common : {true, false})
-      for (Pending& p : pending_) {
-        if (p.common != common || p.decided || p.derived_from >= 0 || !p.shift) continue;
-        ClassifyOne(&p, *p.shift, 1.0, "");
+      for (Pending& p : pending_)
+        if (p.common == common && tested(p)) ClassifyOne(&p, *p.shift, 1.0, "");
+    // The premise of removing a common shift is that most workloads did not
+    // change against it. When more than a quarter of a clock's workloads
+    // are decided changes against it (5 of 8 made twice as fast leave the
+    // other 3 at "+100%"), the shift may be the change, not the machine:
+    // its workloads are judged again, decided only where they read the
+    // same with the shift removed and as measured (AmbiguousCommonShift).
+    std::map<int, std::pair<int, int>> moved;  // common index -> (workloads, decided changes)
+    for (const Pending& p : pending_)
+      if (!p.common && p.common_index >= 0 && tested(p)) {
+        auto& [all, changed] = moved[p.common_index];
+        ++all;
+        changed += p.mv.verdict == Verdict::kRegression || p.mv.verdict == Verdict::kImprovement;
       }
+    for (const auto& [index, count] : moved) {
+      Pending& c = pending_[static_cast<size_t>(index)];
+      if (4 * count.second <= count.first || !c.mv.ratio) continue;
+      c.common_split = true;
+      // A history whose common shift stayed within what its runs show has
+      // the machine's part measured: nothing is ambiguous.
+      if (c.shift && c.mv.verdict != Verdict::kRegression && c.mv.verdict != Verdict::kImprovement)
+        continue;
+      out_.warnings.push_back(
+          std::to_string(count.second) + " of " + std::to_string(count.first) +
+          " workloads moved against the median shift of " + c.mv.workload + " (" +
+          FormatRatio(*c.mv.ratio) + "): that shift may be the change rather than the machine, so "
+          "each workload is decided only where it reads the same with the shift removed and as "
+          "measured (reason common_shift_ambiguous otherwise)");
+    }
+    for (Pending& p : pending_)
+      if (!p.common && p.common_index >= 0 && tested(p) &&
+          pending_[static_cast<size_t>(p.common_index)].common_split)
+        ClassifyOne(&p, *p.shift, 1.0, "");
     for (Pending& p : pending_) {
       if (p.derived_from < 0) continue;
       const Pending& time = pending_[static_cast<size_t>(p.derived_from)];
@@ -2103,24 +2135,6 @@ class Comparer {
         p.mv.reason = time.mv.reason;
         p.mv.sentence = "derived from time: " + time.mv.sentence;
         continue;
-      }
-      // Throughput mirrors time only for the same work per iteration: the
-      // files' throughput times their time is that work. A benchmark that now
-      // moves twice the bytes in twice the time kept its throughput.
-      if (time.mv.baseline_value && time.mv.current_value && p.mv.baseline_value &&
-          p.mv.current_value) {
-        const double work = (*p.mv.current_value * *time.mv.current_value) /
-                            (*p.mv.baseline_value * *time.mv.baseline_value);
-        if (std::isfinite(work) && work > 0 && std::fabs(std::log(work)) > std::log(kWorkChange)) {
-          p.mv.verdict = Verdict::kIncomparable;
-          p.mv.reason = Reason::kMetricMismatch;
-          p.mv.ratio = *p.mv.current_value / *p.mv.baseline_value;
-          p.mv.sentence = "the work per iteration changed (throughput x time: " +
-                          FormatRatio(work) + "), so throughput is not the mirror image of "
-                          "time and is not judged (time is judged on its own); the files' "
-                          "throughput moved " + FormatRatio(*p.mv.ratio);
-          continue;
-        }
       }
       p.mv.p_value = time.mv.p_value;
       p.mv.p_adjusted = time.mv.p_adjusted;

@@ -319,7 +319,7 @@ expect gate-sharded exit-code "j['outputs']['exit-code']" 0
 expect gate-sharded job "j['job_exit']" 0
 expect gate-sharded "outcome decided or honestly not" "j['outputs']['outcome'] in ('pass', 'not_judged')" True
 expect gate-sharded "all six workloads compared" "int(j['outputs']['new'] or 0) + int(j['outputs']['removed'] or 0)" 0
-expect_log gate-sharded "merged 4 shard(s) of run 4242"
+expect_log gate-sharded "merged 4 shards of run 4242"
 
 # Warm setup (gpugate found ready, as after a cache hit) in every job: < 10 s.
 slowest=$(/usr/bin/python3 - "$WORK" <<'PY'

@@ -43,8 +43,8 @@ void AddLockTimeoutOption(po::options_description& options) {
 
 /// The exclusive lock that serialises updates of one baseline: a flock on
 /// "<baseline>.lock" beside the file a symlink points to (created when
-/// missing, never deleted). Held while the baseline is read, changed and
-/// written, so concurrent updates each see the other's run.
+/// missing, removed when let go). Held while the baseline is read, changed
+/// and written, so concurrent updates each see the other's run.
 Result<FileLock> LockBaseline(const std::string& path, double timeout_s) {
   const std::string lock_path = ResolveFinalSymlinks(path) + ".lock";
   return FileLock::Acquire(lock_path, timeout_s,
@@ -68,6 +68,27 @@ Status MakeParentDirs(const std::string& path) {
   std::filesystem::create_directories(DirName(path), ec);
   if (ec) return ToolError(DirName(path) + ": cannot create folder: " + ec.message());
   return Status::Ok();
+}
+
+/// The history `baseline update` appends to, checked before any work: a
+/// named file or folder that is not a stream and not the results file read.
+Status CheckBaselineTarget(const std::string& path, const std::string& results_path) {
+  if (path.empty()) return InputError("--baseline '': an empty name; name a history file or a baselines folder");
+  if (path == "-" || IsStdoutPath(path))
+    return InputError("--baseline " + path + ": a history is a file that each update reads and "
+                      "rewrites, not a stream; name a file or a baselines folder");
+  std::error_code ec;
+  if (path == results_path || (std::filesystem::equivalent(path, results_path, ec) && !ec))
+    return InputError("--baseline " + path + ": that is the --results file; --baseline names the history the "
+                      "run is appended to (created when missing) or a baselines folder");
+  return Status::Ok();
+}
+
+/// Whether the file's first bytes name the results schema (a results file
+/// given where a history goes).
+bool IsResultsFile(const std::string& path) {
+  Result<std::string> text = ReadFile(path, InputKind::kData);
+  return text.ok() && text->substr(0, 4096).find("\"gpugate/results/") != std::string::npos;
 }
 
 std::string ShortSha(const std::optional<std::string>& sha) { return sha ? EscapeTerminal(ShortenText(*sha, 7)) : "-"; }
@@ -112,6 +133,8 @@ int Update(const CommandSpec& self, const Args& args) {
   const double lock_timeout = vm["lock-timeout"].as<double>();
   if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
   const std::string results_path = vm["results"].as<std::string>();
+  std::string path = vm["baseline"].as<std::string>();
+  if (Status st = CheckBaselineTarget(path, results_path); !st.ok()) return ReportError(st.error());
   Result<std::vector<Results>> runs = LoadRuns(results_path, IngestOptionsFrom(vm));
   if (!runs.ok()) return ReportError(runs.error());
   // A history holds many runs: taking its newest would drop the others
@@ -123,10 +146,6 @@ int Update(const CommandSpec& self, const Args& args) {
   Result<Results> run = std::move(runs->back());
   if (env_key) run->run.env.runner_class = env_key;
 
-  std::string path = vm["baseline"].as<std::string>();
-  if (path == "-" || IsStdoutPath(path))
-    return ReportError(InputError("--baseline " + path + ": a history is a file that each update reads and "
-                                  "rewrites, not a stream; name a file or a baselines folder"));
   if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
   if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
   // Read, append and write under the lock: a concurrent update waits and
@@ -137,6 +156,10 @@ int Update(const CommandSpec& self, const Args& args) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
     Result<Baseline> read = ReadBaselineFile(path);
+    if (!read.ok() && IsResultsFile(path))
+      return ReportError(InputError("--baseline " + path + ": this is a results file, not a baseline history; "
+                                    "--baseline names the history the run is appended to (created when "
+                                    "missing) or a baselines folder"));
     if (!read.ok()) return ReportError(read.error());  // its message starts with the file
     baseline = std::move(read).value();
   }

@@ -9,6 +9,7 @@
 #include "harness/calibrate.h"
 #include "model/device_profile.h"
 #include "util/file_write.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 
@@ -40,7 +41,9 @@ int CalibrateCommand(const CommandSpec& self, const Args& args) {
       ("output,o", po::value<std::string>(), "device profile to write (atomically); default: print it on stdout")
       ("cpu", "measure the CPU (for the CPU backend) instead of a GPU")
       ("device", po::value<int>()->default_value(0), "CUDA device index to measure")
-      ("threads", po::value<int>()->default_value(0), "--cpu: threads (0 = every online CPU)");
+      ("threads", po::value<int>()->default_value(0),
+       ("--cpu: threads (0 = every online CPU; at most 4 x the online CPUs, " +
+        std::to_string(MaxCalibrationThreads()) + " here)").c_str());
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
@@ -50,11 +53,16 @@ int CalibrateCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError("--threads applies to --cpu only"));
   if (cpu && !vm["device"].defaulted())
     return ReportError(InputError("--device names a GPU; it cannot be used with --cpu"));
-  if (vm["threads"].as<int>() < 0) return ReportError(InputError("--threads must be at least 0"));
+  const int threads = vm["threads"].as<int>();
+  if (threads < 0 || threads > MaxCalibrationThreads())
+    return ReportError(InputError("--threads must be from 0 to " + std::to_string(MaxCalibrationThreads()) +
+                                  " (4 x the online CPUs), got " + std::to_string(threads)));
+  // -o is checked before the measurement, which takes seconds.
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
   Result<DeviceProfile> profile = ToolError("");
   if (cpu) {
     CpuCalibrationOptions o;
-    o.threads = vm["threads"].as<int>();
+    o.threads = threads;
     std::cerr << "gpugate: calibrating the CPU (triad bandwidth, FP32 FMA FLOP/s)...\n";
     profile = CalibrateCpu(o);
   } else {
@@ -66,6 +74,8 @@ int CalibrateCommand(const CommandSpec& self, const Args& args) {
   }
   if (!profile.ok()) return ReportError(profile.error());
   std::cerr << "gpugate: " << Summary(*profile);
+  // The method says how the CPU was measured, and whether its arrays were capped.
+  if (cpu) std::cerr << "gpugate: " << EscapeTerminal(profile->method) << "\n";
   const std::string json = DeviceProfileToJson(*profile);
   if (!vm.count("output")) {
     std::cout << json;

@@ -97,7 +97,8 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
 Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> inputs) {
   namespace fs = std::filesystem;
   // The command's own input options are inputs too.
-  for (const char* option : {"suite", "baseline", "current", "policy", "device-profile", "inputs", "results", "trace"}) {
+  for (const char* option : {"suite", "baseline", "current", "policy", "device-profile", "inputs", "results", "trace",
+                             "file", "ptxas-log", "baselines"}) {
     if (!vm.count(option)) continue;
     const boost::any& value = vm[option].value();
     if (const auto* one = boost::any_cast<std::string>(&value)) inputs.push_back(*one);
@@ -116,7 +117,8 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
     if (!vm.count(option)) continue;
     const po::variable_value& v = vm[option];
     const std::string* path = boost::any_cast<std::string>(&v.value());
-    if (path == nullptr || path->empty()) continue;
+    if (path == nullptr) continue;
+    if (path->empty()) return InputError("--" + std::string(option) + " '': an empty name; name a file");
     if (IsStdoutPath(*path)) {
       // Two documents on one stream cannot be read apart by any parser.
       if (!to_stdout.empty())
@@ -189,6 +191,30 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
       return InputError(flag + " " + o.path + ": cannot write in " + folder.string() + ": " +
                         std::strerror(errno));
   }
+  return Status::Ok();
+}
+
+Status CheckOutputFolder(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string flag = "--" + option;
+  if (path.empty()) return InputError(flag + " '': an empty name; name a folder");
+  if (IsStdoutPath(path)) return InputError(flag + " " + path + ": it writes a folder of files; name a folder");
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    if (!fs::is_directory(path, ec)) return InputError(flag + " " + path + ": is a file, not a folder; name a folder");
+    if (::access(path.c_str(), W_OK | X_OK) != 0)
+      return InputError(flag + " " + path + ": cannot write in it: " + std::strerror(errno));
+    return Status::Ok();
+  }
+  // A missing folder is created with its missing parents: the nearest one
+  // that exists must be a folder we can write in.
+  fs::path at = fs::absolute(path, ec).lexically_normal();
+  if (!at.has_filename()) at = at.parent_path();
+  while (at.has_relative_path() && !fs::exists(at, ec)) at = at.parent_path();
+  if (!fs::is_directory(at, ec))
+    return InputError(flag + " " + path + ": " + at.string() + " is a file, not a folder");
+  if (::access(at.c_str(), W_OK | X_OK) != 0)
+    return InputError(flag + " " + path + ": cannot create it in " + at.string() + ": " + std::strerror(errno));
   return Status::Ok();
 }
 

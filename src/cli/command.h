@@ -47,12 +47,20 @@ void AddReportOptions(boost::program_options::options_description& options);
 /// file that can be created or replaced (its folder exists and is writable;
 /// not a folder), none may be one of `inputs` or of the command's input
 /// options (suite, baseline, current, policy, device-profile, inputs,
-/// results: writing would destroy it) or a .json inside an input folder (a
-/// baselines folder's history), and no two may be the same file, however
-/// spelled. Devices and FIFOs (/dev/null) are written in place and exempt.
-/// Errors are input errors naming the option.
+/// results, trace, inspect's file and ptxas-log, baselines: writing would
+/// destroy it) or a .json inside an input folder (a baselines folder's
+/// history), and no two may be the same file, however spelled. An empty
+/// name is refused. Devices and FIFOs (/dev/null) are written in place and
+/// exempt. Errors are input errors naming the option.
 Status CheckOutputPaths(const boost::program_options::variables_map& vm,
                         std::vector<std::string> inputs = {});
+
+/// Checks a folder a command writes files into (dashboard's --output),
+/// before any work: a non-empty name that is not stdout, and either a folder
+/// that can be written in or a missing one whose nearest existing parent is
+/// a writable folder (it is created). Errors are input errors naming the
+/// option.
+Status CheckOutputFolder(const std::string& option, const std::string& path);
 
 /// The gpugate version string ("0.1.0").
 const char* Version();

@@ -1,12 +1,15 @@
 // `gpugate dashboard BASELINES... -o SITE/`: a static site over baseline
 // histories (report/dashboard.h). A folder is searched for baseline files
 // (<suite>/<runner class>.json, as `baseline update` keeps them); each file
-// is one history. Every page is written atomically.
+// is one history. Every page is written atomically, index.html last.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "cli/command.h"
 #include "cli/progress.h"
@@ -54,6 +57,20 @@ bool IsOtherJson(const std::string& path) {
   return ParseJson(*text, path).ok();
 }
 
+/// The pages in the order they are written: workload pages, then each
+/// history's page, then index.html last, so a write that fails midway
+/// leaves the old index (and history pages) linking to pages that exist,
+/// never a new index over old pages.
+std::vector<std::pair<const std::string*, const std::string*>> WriteOrder(
+    const std::map<std::string, std::string>& files) {
+  auto rank = [](const std::string& rel) { return rel == "index.html" ? 2 : rel.ends_with("/index.html") ? 1 : 0; };
+  std::vector<std::pair<const std::string*, const std::string*>> order;
+  for (const auto& [rel, html] : files) order.emplace_back(&rel, &html);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const auto& a, const auto& b) { return rank(*a.first) < rank(*b.first); });
+  return order;
+}
+
 }  // namespace
 
 int DashboardCommand(const CommandSpec& self, const Args& args) {
@@ -83,6 +100,7 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
   const std::string out = vm["output"].as<std::string>();
   if (out == "-" || IsStdoutPath(out))
     return ReportError(InputError("--output " + out + ": the site is a folder of pages; name a folder"));
+  if (Status st = CheckOutputFolder("output", out); !st.ok()) return ReportError(st.error());
   std::vector<DashboardInput> inputs;
   // One history named twice ("h.json ./h.json", a file and its folder, a
   // hard link) once: by its path, and by its device and inode.
@@ -124,14 +142,14 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
                                   "' (time, throughput, peak_memory or a workload's own metric)"));
 
   const std::map<std::string, std::string> files = RenderDashboard(inputs, opts);
-  std::error_code ec;
   size_t bytes = 0;
-  for (const auto& [rel, html] : files) {
-    const fs::path path = fs::path(out) / rel;
+  for (const auto& [rel, html] : WriteOrder(files)) {
+    const fs::path path = fs::path(out) / *rel;
+    std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
     if (ec) return ReportError(ToolError(path.parent_path().string() + ": cannot create: " + ec.message()));
-    if (Status st = WriteFileAtomic(path.string(), html); !st.ok()) return ReportError(st.error());
-    bytes += html.size();
+    if (Status st = WriteFileAtomic(path.string(), *html); !st.ok()) return ReportError(st.error());
+    bytes += html->size();
   }
   if (!vm.count("quiet"))
     std::cout << "wrote " << files.size() << " pages (" << bytes / 1024 << " KiB) for " << inputs.size()

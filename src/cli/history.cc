@@ -33,19 +33,20 @@ namespace {
 
 using Step = HistoryStep;
 
-/// "step +6.2% at run 14 (sha abc1234, 2026-11-20)".
+/// Untrusted text on a terminal, through the text layer.
+std::string Printable(std::string_view s) { return EscapeTerminal(s); }
+
+/// "step +6.2% at run 14 (sha abc1234, 2026-11-20)". The sha and the time
+/// come from a results file: cut at a code point, then escaped.
 std::string Describe(const Step& s, const Baseline& b) {
   const RunInfo& r = b.runs[s.run].run;
-  std::string where = "sha " + (r.git_sha ? r.git_sha->substr(0, 7) : std::string("unknown"));
-  if (!r.time_utc.empty()) where += ", " + r.time_utc.substr(0, 10);
+  std::string where = "sha " + (r.git_sha ? Printable(CutAtCodePoint(*r.git_sha, 7)) : std::string("unknown"));
+  if (!r.time_utc.empty()) where += ", " + Printable(CutAtCodePoint(r.time_utc, 10));
   char p[32];
   std::snprintf(p, sizeof p, "%.3g", s.p_value);
   return "step " + FormatRatio(s.ratio) + " at run " + std::to_string(s.run + 1) + " (" + where + "); " +
          std::to_string(s.n_before) + " runs before, " + std::to_string(s.n_after) + " after, p = " + p;
 }
-
-/// Untrusted text on a terminal, through the text layer.
-std::string Printable(std::string_view s) { return EscapeTerminal(s); }
 
 std::string HistoryJson(const std::string& path, const std::string& metric, const Baseline& b,
                         const std::vector<WorkloadHistory>& hs, const ChangePointOptions& o) {
@@ -117,6 +118,23 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
   return std::string(sb.GetString(), sb.GetSize()) + "\n";
 }
 
+/// A --filter that matches no workload of the history is said on stderr (a
+/// typo in CI would otherwise check nothing), and so is a selection that
+/// left nothing to analyse.
+void WarnAboutUnmatchedFilters(const std::vector<std::string>& filters, const Baseline& b, const std::string& path,
+                               bool nothing_selected) {
+  if (filters.empty()) return;
+  std::set<std::string> names;
+  for (const Results& run : b.runs)
+    for (const WorkloadResult& w : run.workloads) names.insert(w.name);
+  for (const std::string& f : filters)
+    if (std::none_of(names.begin(), names.end(), [&](const std::string& n) { return GlobMatch(f, n); }))
+      ReportWarning("--filter " + QuoteInput(f) + " matches no workload of " + path +
+                    (nothing_selected && filters.size() == 1 ? "; nothing was analysed" : ""));
+  if (nothing_selected && filters.size() > 1)
+    ReportWarning("no --filter matches a workload of " + path + "; nothing was analysed");
+}
+
 }  // namespace
 
 int HistoryCommand(const CommandSpec& self, const Args& args) {
@@ -152,6 +170,9 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError("--min-step must be a fraction from 0 to 10 (0.05 = 5%)"));
   std::vector<std::string> filters;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
+  for (const std::string& f : filters)
+    if (std::optional<std::string> problem = GlobProblem(f))
+      return ReportError(InputError("--filter " + QuoteInput(f) + ": " + *problem));
 
   const std::string path = vm["baseline"].as<std::string>();
   Result<Baseline> b = ReadBaselineFile(path);
@@ -163,14 +184,15 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
                                   "'"));
 
   const std::vector<WorkloadHistory> hs = BuildHistories(*b, metric, filters, cp, min_step);
+  WarnAboutUnmatchedFilters(filters, *b, path, hs.empty());
 
   // With --json on stdout the JSON is all stdout holds (a parser reads it).
   const bool json_to_stdout = vm.count("json") && IsStdoutPath(vm["json"].as<std::string>());
   std::ostringstream summary;
   std::ostream& out = json_to_stdout ? static_cast<std::ostream&>(summary) : std::cout;
   int with_steps = 0;
-  out << Printable(path) << ": " << b->runs.size() << " runs of suite " << Printable(b->suite) << ", metric "
-      << metric << " (E-divisive means, alpha " << cp.alpha << ")\n";
+  out << Printable(path) << ": " << FormatCount(b->runs.size(), "run") << " of suite " << Printable(b->suite)
+      << ", metric " << Printable(metric) << " (E-divisive means, alpha " << cp.alpha << ")\n";
   for (const auto& h : hs) {
     if (h.steps.empty()) continue;
     ++with_steps;
@@ -195,7 +217,7 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   if (too_short > 0)
     out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
   if (without > 0) {
-    out << "; " << without << " without a " << metric << " value";
+    out << "; " << without << " without a " << Printable(metric) << " value";
     if (!their_metrics.empty()) {
       out << " (they measure ";
       bool first = true;

@@ -23,6 +23,8 @@ int InspectCommand(const CommandSpec& self, const Args& args) {
   positional.add("file", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  // --json is neither the file nor the log read, nor a folder, before any work.
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
 
   Result<InspectReport> report = InspectFile(vm["file"].as<std::string>());
   if (!report.ok()) return ReportError(report.error());

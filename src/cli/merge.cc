@@ -1,5 +1,6 @@
 // `gpugate merge A.json B.json ... -o ALL.json`: join the shards of one run
 // (`gpugate run --shard i/N` on N runners) into one results file.
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -15,6 +16,24 @@ namespace po = boost::program_options;
 
 namespace gpugate {
 
+namespace {
+
+// One file named twice ("s2.json s2.json", "./s2.json", a hard link) is a
+// slip of the command line, said as such before any shard is read.
+Status CheckNamedOnce(const std::vector<std::string>& names) {
+  for (size_t i = 0; i < names.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      std::error_code ec;
+      if (names[i] == names[j] || (std::filesystem::equivalent(names[i], names[j], ec) && !ec))
+        return InputError(names[i] + " is given twice (inputs " + std::to_string(j + 1) + " and " +
+                          std::to_string(i + 1) + (names[i] == names[j] ? "" : ", as " + names[j]) +
+                          "); name each shard once");
+    }
+  return Status::Ok();
+}
+
+}  // namespace
+
 int MergeCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()
@@ -28,6 +47,7 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
   if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
 
   const auto names = vm["inputs"].as<std::vector<std::string>>();
+  if (Status st = CheckNamedOnce(names); !st.ok()) return ReportError(st.error());
   std::vector<Results> shards;
   for (const auto& name : names) {
     Result<Results> r = ReadResultsFile(name);
@@ -41,8 +61,9 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
   const std::string out = vm["output"].as<std::string>();
   if (Status st = WriteResultsFile(out, *merged); !st.ok()) return ReportError(st.error());
   if (!IsStdoutPath(out))
-    std::cerr << "gpugate: merged " << shards.size() << " shard(s) of run " << EscapeTerminal(merged->run.run_id) << " ("
-              << merged->workloads.size() << " workloads) into " << EscapeTerminal(out) << "\n";
+    std::cerr << "gpugate: merged " << FormatCount(shards.size(), "shard") << " of run "
+              << EscapeTerminal(merged->run.run_id) << " (" << FormatCount(merged->workloads.size(), "workload")
+              << ") into " << EscapeTerminal(out) << "\n";
   if (merged->run.shard) ReportWarning("shards are missing; the merged run is marked " + *merged->run.shard);
   // Within one runner class shards may run on different CPU models: say so
   // (each merged workload records its CPU model).

@@ -147,6 +147,7 @@ int MetricsCommand(const CommandSpec& self, const Args& args) {
   positional.add("names", -1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
+  if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
 
   if (std::optional<std::string> reason = MetricPlanningUnavailableReason())
     return ReportError(InputError("metrics: " + *reason));

@@ -55,14 +55,18 @@ int PolicyCommand(const CommandSpec& self, const Args& args) {
   po::options_description options("options");
   options.add_options()
       ("action", po::value<std::string>()->required(), "check")
-      ("file", po::value<std::string>()->required(), "policy file (YAML)");
+      ("file", po::value<std::string>(), "policy file (YAML)");
   po::positional_options_description positional;
   positional.add("action", 1).add("file", 1);
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
-  if (vm["action"].as<std::string>() != "check")
-    return ReportError(InputError("policy: unknown action '" + vm["action"].as<std::string>() +
-                                  "' (expected 'check')"));
+  // The action first: `gpugate policy FILE` gave a file where the action goes.
+  const std::string action = vm["action"].as<std::string>();
+  if (action != "check")
+    return ReportError(InputError("policy: unknown action " + QuoteInput(action) +
+                                  " (expected 'check'; usage: " + self.usage + ")"));
+  if (!vm.count("file"))
+    return ReportError(InputError("policy check: missing the FILE argument (usage: " + std::string(self.usage) + ")"));
   Result<Policy> policy = LoadPolicyFile(vm["file"].as<std::string>());
   if (!policy.ok()) return ReportError(policy.error());
   PrintPolicy(*policy);

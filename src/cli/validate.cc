@@ -78,7 +78,7 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
     if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const Suite& suite = sel->suite;
   std::cout << "suite '" << EscapeTerminal(suite.name) << "' (version " << suite.version << "): "
-            << suite.workloads.size() << " workloads, " << sel->workloads.size() << " selected\n";
+            << FormatCount(suite.workloads.size(), "workload") << ", " << sel->workloads.size() << " selected\n";
   for (const auto& w : sel->workloads) {
     std::cout << "  " << EscapeTerminal(w.name) << "  [" << ToString(w.kind) << "] "
               << EscapeTerminal(Describe(w));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/device_profile.h"
 #include "util/result.h"
@@ -28,13 +29,41 @@ std::optional<std::string> GpuCalibrationUnavailable();
 struct CpuCalibrationOptions {
   int threads = 0;                ///< 0 = every online CPU
   std::optional<int64_t> llc_bytes;  ///< last-level cache; read from sysfs when unset
+  std::optional<int64_t> available_bytes;  ///< memory available; ReadAvailableMemoryBytes() when unset
   int repetitions = 5;            ///< best of this many passes per measurement
 };
 
-/// Bytes of each of the three triad arrays: at least 8 x the last-level
-/// cache (32 MiB assumed when unknown) and at least 64 MiB, so the triad
-/// streams from DRAM.
+/// The most --threads may ask for: 4 x the online CPUs (hardware
+/// concurrency, 1 when unknown).
+int MaxCalibrationThreads();
+
+/// Bytes of each of the three triad arrays before any cap: at least 8 x the
+/// last-level cache (32 MiB assumed when unknown) and at least 64 MiB, so the
+/// triad streams from DRAM.
 int64_t TriadArrayBytes(std::optional<int64_t> llc_bytes);
+
+/// The fixed upper bound on each triad array (3 GiB in all).
+inline constexpr int64_t kMaxTriadArrayBytes = int64_t{1} << 30;
+
+/// Each triad array's size and, when it was capped, why ("capped at a
+/// quarter of the 6000 MiB of available memory"); empty when not capped.
+struct TriadArrays {
+  int64_t bytes = 0;
+  std::string capped_by;
+};
+
+/// TriadArrayBytes capped at kMaxTriadArrayBytes and so that the three
+/// arrays take at most a quarter of `available_bytes` (as the GPU path caps
+/// at a quarter of free device memory), never below 1 MiB each.
+TriadArrays PlanTriadArrays(std::optional<int64_t> llc_bytes, std::optional<int64_t> available_bytes);
+
+/// The MemAvailable line of /proc/meminfo, in bytes; nullopt without one.
+std::optional<int64_t> MemAvailableFromMeminfo(std::string_view meminfo);
+
+/// Memory this process can use: MemAvailable from /proc/meminfo, or the
+/// address-space limit (ulimit -v) when that is lower; nullopt when
+/// neither is known.
+std::optional<int64_t> ReadAvailableMemoryBytes();
 
 /// a[i] = b[i] + s * c[i] for i in [begin, end) (STREAM's triad: 24 bytes
 /// and 2 FLOPs per double element).
@@ -55,7 +84,9 @@ std::optional<int64_t> ReadLastLevelCacheBytes();
 /// Measures this machine's CPU for the CPU backend: triad bandwidth with
 /// every thread streaming its slice, FP32 FMA FLOP/s on every core, and the
 /// cost of one timed empty call (the CPU backend's "launch"). kind "cpu";
-/// peak_fp16_flops stays null (not measured on CPUs).
+/// peak_fp16_flops stays null (not measured on CPUs); the method says when
+/// the triad arrays were capped (PlanTriadArrays). A thread that cannot be
+/// started is a ToolError (the started ones are joined first).
 Result<DeviceProfile> CalibrateCpu(const CpuCalibrationOptions& options);
 
 }  // namespace gpugate

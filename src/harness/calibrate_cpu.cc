@@ -2,13 +2,17 @@
 // arrays far larger than the last-level cache (McCalpin 1995; best of N
 // passes, all threads), FMA chains on every core, and the cost of a timed
 // empty call.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -25,14 +29,27 @@ using Clock = std::chrono::steady_clock;
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 // Runs body(thread_index) on `threads` threads at once and returns the wall
-// time from the common start to the last one's end.
+// time from the common start to the last one's end. When a thread cannot be
+// started (the system's thread or memory limits), the ones already running
+// are joined and the failure is a ToolError: a joinable std::thread must
+// never be destroyed (std::terminate).
 template <class Body>
-double TimeParallel(int threads, Body body) {
+Result<double> TimeParallel(int threads, Body body) {
   std::vector<std::thread> pool;
+  pool.reserve(static_cast<size_t>(std::max(threads - 1, 0)));
   const auto start = Clock::now();
-  for (int t = 1; t < threads; ++t) pool.emplace_back(body, t);
-  body(0);
+  std::string failure;
+  for (int t = 1; t < threads && failure.empty(); ++t) {
+    try {
+      pool.emplace_back(body, t);
+    } catch (const std::exception& e) {  // std::system_error, or std::bad_alloc for its state
+      failure = "calibrate: cannot start thread " + std::to_string(t + 1) + " of " + std::to_string(threads) +
+                " (" + e.what() + "); use fewer --threads";
+    }
+  }
+  if (failure.empty()) body(0);
   for (std::thread& th : pool) th.join();
+  if (!failure.empty()) return ToolError(failure);
   return Seconds(Clock::now() - start);
 }
 
@@ -103,9 +120,61 @@ std::string CpuModel() {
 
 }  // namespace
 
+int MaxCalibrationThreads() { return 4 * std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
 int64_t TriadArrayBytes(std::optional<int64_t> llc_bytes) {
   const int64_t llc = llc_bytes && *llc_bytes > 0 ? *llc_bytes : int64_t{32} << 20;
   return std::max<int64_t>(8 * llc, int64_t{64} << 20);
+}
+
+TriadArrays PlanTriadArrays(std::optional<int64_t> llc_bytes, std::optional<int64_t> available_bytes) {
+  TriadArrays plan{TriadArrayBytes(llc_bytes), ""};
+  if (plan.bytes > kMaxTriadArrayBytes) {
+    plan.bytes = kMaxTriadArrayBytes;
+    plan.capped_by = "capped at " + std::to_string(kMaxTriadArrayBytes >> 20) + " MiB each";
+  }
+  if (available_bytes && *available_bytes > 0) {
+    // All three arrays in at most a quarter of what is available, as the GPU
+    // path does with free device memory; at least 1 MiB each.
+    const int64_t quarter = std::max<int64_t>(*available_bytes / 4 / 3, int64_t{1} << 20);
+    if (plan.bytes > quarter) {
+      plan.bytes = quarter;
+      plan.capped_by = "capped at a quarter of the " + std::to_string(*available_bytes >> 20) +
+                       " MiB of available memory";
+    }
+  }
+  return plan;
+}
+
+std::optional<int64_t> MemAvailableFromMeminfo(std::string_view meminfo) {
+  for (size_t at = 0; at < meminfo.size();) {
+    size_t end = meminfo.find('\n', at);
+    if (end == std::string_view::npos) end = meminfo.size();
+    std::string_view line = meminfo.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with("MemAvailable:")) continue;
+    line.remove_prefix(13);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    int64_t kib = 0;
+    size_t digits = 0;
+    for (; digits < line.size() && digits < 15 && line[digits] >= '0' && line[digits] <= '9'; ++digits)
+      kib = kib * 10 + (line[digits] - '0');
+    if (digits == 0) return std::nullopt;
+    return kib * 1024;  // the kernel writes "kB" and means KiB
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> ReadAvailableMemoryBytes() {
+  std::optional<int64_t> available;
+  if (Result<std::string> meminfo = ReadFile("/proc/meminfo"); meminfo.ok())
+    available = MemAvailableFromMeminfo(*meminfo);
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const int64_t as = static_cast<int64_t>(std::min<rlim_t>(limit.rlim_cur, rlim_t{1} << 62));
+    if (!available || as < *available) available = as;
+  }
+  return available;
 }
 
 void TriadRange(double* a, const double* b, const double* c, double s, size_t begin, size_t end) {
@@ -142,7 +211,9 @@ Result<DeviceProfile> CalibrateCpu(const CpuCalibrationOptions& options) {
   const int threads = ThreadsFor(options);
   const int reps = std::max(1, options.repetitions);
   const std::optional<int64_t> llc = options.llc_bytes ? options.llc_bytes : ReadLastLevelCacheBytes();
-  const size_t n = static_cast<size_t>(TriadArrayBytes(llc)) / sizeof(double);
+  const TriadArrays arrays =
+      PlanTriadArrays(llc, options.available_bytes ? options.available_bytes : ReadAvailableMemoryBytes());
+  const size_t n = static_cast<size_t>(arrays.bytes) / sizeof(double);
 
   // Triad: each thread first-touches and streams its own slice.
   std::unique_ptr<double[]> a(new (std::nothrow) double[n]), b(new (std::nothrow) double[n]),
@@ -154,16 +225,19 @@ Result<DeviceProfile> CalibrateCpu(const CpuCalibrationOptions& options) {
     return std::pair{n * static_cast<size_t>(t) / static_cast<size_t>(threads),
                      n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads)};
   };
-  TimeParallel(threads, [&](int t) {
+  Result<double> touched = TimeParallel(threads, [&](int t) {
     auto [lo, hi] = slice(t);
     for (size_t i = lo; i < hi; ++i) a[i] = 0.0, b[i] = 1.0, c[i] = 2.0;
   });
+  if (!touched.ok()) return touched.error();
   double best_triad = 1e300;
   for (int r = 0; r < reps; ++r) {
-    best_triad = std::min(best_triad, TimeParallel(threads, [&](int t) {
-                            auto [lo, hi] = slice(t);
-                            TriadRange(a.get(), b.get(), c.get(), 3.0, lo, hi);
-                          }));
+    Result<double> pass = TimeParallel(threads, [&](int t) {
+      auto [lo, hi] = slice(t);
+      TriadRange(a.get(), b.get(), c.get(), 3.0, lo, hi);
+    });
+    if (!pass.ok()) return pass.error();
+    best_triad = std::min(best_triad, *pass);
     DoNotOptimize(a[n / 2]);
   }
   const double triad_bytes = 3.0 * sizeof(double) * static_cast<double>(n);
@@ -173,9 +247,11 @@ Result<DeviceProfile> CalibrateCpu(const CpuCalibrationOptions& options) {
   double best_fma = 1e300;
   std::vector<float> sinks(static_cast<size_t>(threads));
   for (int r = 0; r < reps; ++r) {
-    best_fma = std::min(best_fma, TimeParallel(threads, [&](int t) {
-                          sinks[static_cast<size_t>(t)] = FmaChains(kIterations, 0.999999f, 1e-6f);
-                        }));
+    Result<double> pass = TimeParallel(threads, [&](int t) {
+      sinks[static_cast<size_t>(t)] = FmaChains(kIterations, 0.999999f, 1e-6f);
+    });
+    if (!pass.ok()) return pass.error();
+    best_fma = std::min(best_fma, *pass);
     DoNotOptimize(sinks[0]);
   }
   const double fma_flops = 2.0 * kFmaLanes * static_cast<double>(kIterations) * threads;
@@ -201,13 +277,13 @@ Result<DeviceProfile> CalibrateCpu(const CpuCalibrationOptions& options) {
   p.peak_bytes_per_second = triad_bytes / best_triad;
   p.peak_fp32_flops = fma_flops / best_fma;
   p.launch_overhead_s = best_call;
-  char buf[256];
+  char buf[384];
+  const std::string cache = llc ? std::to_string(*llc >> 10) + " KiB" : "unknown, 32 MiB assumed";
+  const std::string capped = arrays.capped_by.empty() ? "" : "; " + arrays.capped_by;
   std::snprintf(buf, sizeof buf,
-                "CPU: triad over 3 x %zu MiB (last-level cache %s) and FP32 FMA chains on %d "
+                "CPU: triad over 3 x %zu MiB (last-level cache %s%s) and FP32 FMA chains on %d "
                 "thread(s), best of %d; launch = one timed empty call",
-                n * sizeof(double) >> 20,
-                llc ? (std::to_string(*llc >> 10) + " KiB").c_str() : "unknown, 32 MiB assumed", threads,
-                reps);
+                n * sizeof(double) >> 20, cache.c_str(), capped.c_str(), threads, reps);
   p.method = buf;
   p.measured_utc = UtcNowIso8601();
   p.tool_version = GPUGATE_VERSION;

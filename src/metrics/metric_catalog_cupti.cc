@@ -4,8 +4,11 @@
 #include <cupti_result.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "cupti/cupti_text.h"
@@ -201,6 +204,17 @@ Result<std::unique_ptr<MetricCatalog>> MetricCatalog::Open(const std::string& ch
   if (std::find(chips->begin(), chips->end(), chip) == chips->end()) {
     std::string list;
     for (const std::string& c : *chips) list += (list.empty() ? "" : ", ") + c;
+    // "gh100": the name in another case is the nearest chip, whatever the
+    // edit distance says.
+    auto folded = [](std::string_view text) {
+      std::string out(text);
+      for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return out;
+    };
+    for (const std::string& c : *chips)
+      if (folded(c) == folded(chip))
+        return InputError("unknown chip '" + chip + "' (did you mean '" + c +
+                          "'? chip names are case-sensitive); CUPTI supports: " + list);
     return InputError("unknown chip '" + chip + "'" + DidYouMean(chip, *chips) +
                       "; CUPTI supports: " + list);
   }

@@ -34,9 +34,7 @@ std::string PathPart(const std::string& name) {
 std::string Commit(const RunInfo& r) {
   if (!r.git_sha) return "unknown";
   // Twelve bytes of a hex sha; a hand-written one is cut at a code point.
-  size_t keep = std::min<size_t>(12, r.git_sha->size());
-  while (keep > 0 && keep < r.git_sha->size() && (static_cast<unsigned char>((*r.git_sha)[keep]) & 0xC0) == 0x80) --keep;
-  return r.git_sha->substr(0, keep);
+  return std::string(CutAtCodePoint(*r.git_sha, 12));
 }
 
 // The metric's values as people read them: time as durations, others with
@@ -69,23 +67,42 @@ std::string Crumbs(const std::vector<std::pair<std::string, std::string>>& parts
   return out + "</nav>\n";
 }
 
-// The history cut to its newest kDashboardRuns runs.
-Baseline Bounded(const Baseline& b) {
-  if (b.runs.size() <= kDashboardRuns) return b;
-  Baseline cut = b;
-  cut.runs.erase(cut.runs.begin(), cut.runs.end() - static_cast<std::ptrdiff_t>(kDashboardRuns));
+// The history cut to its newest kDashboardRuns runs, and how many older
+// runs were left out: run i of the cut is run i + 1 + left_out of the
+// history, as `gpugate history` and `baseline show` number it.
+struct BoundedHistory {
+  Baseline baseline;
+  size_t left_out = 0;
+  std::string RunNumber(size_t i) const { return std::to_string(i + 1 + left_out); }
+};
+
+BoundedHistory Bounded(const Baseline& b) {
+  if (b.runs.size() <= kDashboardRuns) return {b, 0};
+  BoundedHistory cut{b, b.runs.size() - kDashboardRuns};
+  cut.baseline.runs.erase(cut.baseline.runs.begin(),
+                          cut.baseline.runs.begin() + static_cast<std::ptrdiff_t>(cut.left_out));
   return cut;
 }
 
-std::string WorkloadPage(const DashboardInput& in, const Baseline& b, const WorkloadHistory& h,
+// "time in 480 of the newest 500 runs of h.json (the 20 older runs are left
+// out)", or "time in 10 of 12 runs of h.json".
+std::string RunsShown(const BoundedHistory& bh, size_t with_value) {
+  const size_t shown = bh.baseline.runs.size();
+  if (bh.left_out == 0) return std::to_string(with_value) + " of " + std::to_string(shown) + " run" + (shown == 1 ? "" : "s");
+  return std::to_string(with_value) + " of the newest " + std::to_string(shown) + " runs (runs " + bh.RunNumber(0) +
+         "–" + bh.RunNumber(shown - 1) + "; the " + std::to_string(bh.left_out) + " older run" +
+         (bh.left_out == 1 ? " is" : "s are") + " left out)";
+}
+
+std::string WorkloadPage(const DashboardInput& in, const BoundedHistory& bh, const WorkloadHistory& h,
                          const std::string& metric, const std::string& suite_title) {
+  const Baseline& b = bh.baseline;
   const std::string unit = UnitOf(b, h.name, metric);
   auto fmt = [&](double v) { return ValueText(metric, unit, v); };
   std::string out = HtmlPageHead(h.name + " — " + suite_title, kStyle, PageScript::kNone);
   out += Crumbs({{"all histories", "../../index.html"}, {suite_title, "index.html"}, {h.name, ""}});
   out += "<h1>" + EscapeHtml(h.name) + "</h1>\n<p class=\"context\">" + EscapeHtml(metric) + " in " +
-         std::to_string(h.values.size()) + " of " + std::to_string(b.runs.size()) + " runs of " +
-         EscapeHtml(in.source) + "</p>\n";
+         EscapeHtml(RunsShown(bh, h.values.size())) + " of " + EscapeHtml(in.source) + "</p>\n";
   std::vector<TrendPoint> points;
   std::vector<int64_t> cps;
   for (size_t i = 0; i < h.values.size(); ++i)
@@ -107,7 +124,7 @@ std::string WorkloadPage(const DashboardInput& in, const Baseline& b, const Work
     for (const HistoryStep& s : h.steps) {
       const RunInfo& r = b.runs[s.run].run;
       out += "<tr><td class=\"num " + std::string(s.ratio > 1 ? "step-up" : "step-down") + "\">" + EscapeHtml(StepText(s)) +
-             "</td><td>" + EscapeHtml(r.time_utc) + " (run " + std::to_string(s.run + 1) + ")</td><td>" +
+             "</td><td>" + EscapeHtml(r.time_utc) + " (run " + bh.RunNumber(s.run) + ")</td><td>" +
              EscapeHtml(Commit(r)) + (r.git_branch ? " on " + EscapeHtml(*r.git_branch) : "") + "</td><td class=\"num\">" +
              std::to_string(s.n_before) + " / " + std::to_string(s.n_after) + "</td><td class=\"num\">" +
              EscapeHtml(FormatPValue(s.p_value)) + "</td></tr>\n";
@@ -117,7 +134,7 @@ std::string WorkloadPage(const DashboardInput& in, const Baseline& b, const Work
   out += "<h2>Runs</h2>\n<table><thead><tr><th>Run</th><th>Time</th><th>Commit</th><th>Median</th></tr></thead><tbody>\n";
   for (size_t i = h.values.size(); i-- > 0;) {
     const RunInfo& r = b.runs[h.runs[i]].run;
-    out += "<tr><td class=\"num\">" + std::to_string(h.runs[i] + 1) + "</td><td>" + EscapeHtml(r.time_utc) + "</td><td>" +
+    out += "<tr><td class=\"num\">" + bh.RunNumber(h.runs[i]) + "</td><td>" + EscapeHtml(r.time_utc) + "</td><td>" +
            EscapeHtml(Commit(r)) + "</td><td class=\"num\">" + EscapeHtml(fmt(std::exp(h.values[i]))) + "</td></tr>\n";
   }
   out += "</tbody></table>\n</body>\n</html>\n";
@@ -140,7 +157,8 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
   std::map<std::pair<std::string, std::string>, int> pairs;
   for (const DashboardInput& in : inputs) ++pairs[{in.baseline.suite, in.runner_class}];
   for (const DashboardInput& in : inputs) {
-    const Baseline b = Bounded(in.baseline);
+    const BoundedHistory bh = Bounded(in.baseline);
+    const Baseline& b = bh.baseline;
     const bool shared = pairs[{in.baseline.suite, in.runner_class}] > 1;
     const std::string dir = PathPart(b.suite) + "/" +
                             (shared ? PathPart(in.runner_class + " " + in.source) : PathPart(in.runner_class)) + "/";
@@ -152,9 +170,11 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
     std::string page = HtmlPageHead(suite_title, kStyle, PageScript::kNone);
     page += Crumbs({{"all histories", "../../index.html"}, {suite_title, ""}});
     page += "<h1>" + EscapeHtml(suite_title) + "</h1>\n<p class=\"context\">" + std::to_string(b.runs.size()) +
-            " runs" + (in.baseline.runs.size() > b.runs.size() ? " (the newest " + std::to_string(b.runs.size()) +
-                                                                     " of " + std::to_string(in.baseline.runs.size()) + ")"
-                                                               : std::string()) +
+            " run" + (b.runs.size() == 1 ? "" : "s") +
+            (bh.left_out > 0 ? " (the newest " + std::to_string(b.runs.size()) + " of " +
+                                   std::to_string(in.baseline.runs.size()) + ", runs " + bh.RunNumber(0) + "–" +
+                                   bh.RunNumber(b.runs.size() - 1) + ")"
+                             : std::string()) +
             " from " + EscapeHtml(in.source) + "; metric " + EscapeHtml(options.metric) + "." +
             (all > hs.size() ? " The first " + std::to_string(hs.size()) + " of " + std::to_string(all) + " workloads." : "") +
             "</p>\n";
@@ -162,7 +182,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
             "<th>Steps</th><th>Latest step</th></tr></thead><tbody>\n";
     for (const WorkloadHistory& h : hs) {
       const std::string file = PathPart(h.name) + ".html";
-      files[dir + file] = WorkloadPage(in, b, h, options.metric, suite_title);
+      files[dir + file] = WorkloadPage(in, bh, h, options.metric, suite_title);
       const std::string unit = UnitOf(b, h.name, options.metric);
       stepped += !h.steps.empty();
       std::vector<TrendPoint> points;
@@ -183,7 +203,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
       if (!h.steps.empty()) {
         const HistoryStep& s = h.steps.back();
         page += "<span class=\"" + std::string(s.ratio > 1 ? "step-up" : "step-down") + "\">" + EscapeHtml(StepText(s)) +
-                "</span> at " + EscapeHtml(Commit(b.runs[s.run].run)) + " (" + EscapeHtml(b.runs[s.run].run.time_utc.substr(0, 10)) + ")";
+                "</span> at " + EscapeHtml(Commit(b.runs[s.run].run)) + " (" + EscapeHtml(std::string(CutAtCodePoint(b.runs[s.run].run.time_utc, 10))) + ")";
       }
       page += "</td></tr>\n";
     }

@@ -405,5 +405,20 @@ TEST(PolicyCliTest, ShippedPoliciesCheckAndBadOnesFail) {
   testing::RemoveTree(dir);
 }
 
+// `gpugate policy FILE` gave the file where the action goes: the error names
+// the action, not a missing FILE.
+TEST(PolicyCliTest, AFileWithoutTheActionIsNamedAsTheUnknownAction) {
+  auto o = testing::RunGpugate({"policy", "policies/default.yaml"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("gpugate: error: policy: unknown action 'policies/default.yaml' (expected 'check'; usage: "
+                       "gpugate policy check POLICY.yaml)"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.err.find("missing the FILE argument"), std::string::npos) << o.err;
+  auto no_file = testing::RunGpugate({"policy", "check"});
+  EXPECT_EQ(no_file.exit_code, 2);
+  EXPECT_NE(no_file.err.find("policy check: missing the FILE argument"), std::string::npos) << no_file.err;
+}
+
 }  // namespace
 }  // namespace gpugate

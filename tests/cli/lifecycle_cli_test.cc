@@ -4,15 +4,25 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/run_binary.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
 
 using testing::RunGpugate;
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
 
 const char* kSuite = R"(version: 1
 name: life
@@ -86,6 +96,58 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   EXPECT_EQ(Run({"history", "r1.json"}).exit_code, 2);  // a results file is not a history
 }
 
+// A run's sha and time come from its results file: history cuts them at a
+// code point and escapes them, so no escape sequence reaches the terminal
+// and no line of stdout starts a workflow command.
+TEST_F(LifecycleCliTest, HistoryEscapesTheShaAndTimeOfARun) {
+  for (int i = 1; i <= 12; ++i) {
+    ASSERT_EQ(Run({"run", i <= 6 ? "same.yaml" : "slow.yaml", "-o", "r.json", "-q", "--seed", std::to_string(i)})
+                  .exit_code,
+              0);
+    std::string text = testing::ReadAll(dir_ + "/r.json");
+    text = std::regex_replace(text, std::regex(R"re("git_sha": (null|"[^"]*"),\s*)re"), "");
+    text = std::regex_replace(text, std::regex(R"re("time_utc": "[^"]*")re"),
+                              R"re("time_utc": "\n::error::pwned", "git_sha": "\u001b[2J\u00e9\u00e9\u00e9\u00e9")re");
+    testing::WriteAll(dir_ + "/r.json", text);
+    auto up = Run({"baseline", "update", "--results", "r.json", "--baseline", "h.json", "--keep", "50"});
+    ASSERT_EQ(up.exit_code, 0) << up.err;
+  }
+  auto hist = Run({"history", "h.json"});
+  ASSERT_EQ(hist.exit_code, 0) << hist.err;
+  EXPECT_NE(hist.out.find("at run 7 (sha \\x1b[2J\xc3\xa9, \\x0a::error::); "), std::string::npos) << hist.out;
+  EXPECT_EQ(hist.out.find('\x1b'), std::string::npos) << hist.out;
+  EXPECT_EQ(ValidUtf8Prefix(hist.out), hist.out.size()) << hist.out;
+  for (const std::string& line : Lines(hist.out)) EXPECT_NE(line.rfind("::", 0), 0u) << line;
+}
+
+// A --filter that is not a glob is an input error; one that matches nothing
+// is said on stderr, and so is a selection that leaves nothing to analyse.
+// Counts of one are singular.
+TEST_F(LifecycleCliTest, HistoryFiltersThatMatchNothingAreSaid) {
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "r1.json", "-q"}).exit_code, 0);
+  ASSERT_EQ(Run({"baseline", "update", "--results", "r1.json", "--baseline", "h.json"}).exit_code, 0);
+  auto bad = Run({"history", "h.json", "--filter", "["});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("gpugate: error: --filter '[': unclosed '[' at byte 0 (write \\[ for a literal '[')"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_EQ(bad.out, "");
+  auto none = Run({"history", "h.json", "--filter", "nomatch*"});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.err.find("gpugate: warning: --filter 'nomatch*' matches no workload of h.json; nothing was analysed"),
+            std::string::npos)
+      << none.err;
+  auto some = Run({"history", "h.json", "--filter", "syn/a", "--filter", "nomatch*"});
+  EXPECT_EQ(some.exit_code, 0) << some.err;
+  EXPECT_NE(some.err.find("--filter 'nomatch*' matches no workload of h.json\n"), std::string::npos) << some.err;
+  EXPECT_EQ(some.err.find("nothing was analysed"), std::string::npos) << some.err;
+  EXPECT_EQ(some.err.find("'syn/a'"), std::string::npos) << some.err;
+  EXPECT_NE(some.out.find("h.json: 1 run of suite life"), std::string::npos) << some.out;
+  testing::WriteAll(dir_ + "/one.yaml", "version: 1\nname: one\nworkloads:\n  - {name: w, kind: synthetic}\n");
+  auto one = Run({"validate", "one.yaml"});
+  EXPECT_NE(one.out.find("suite 'one' (version 1): 1 workload, 1 selected\n"), std::string::npos) << one.out;
+}
+
 // A history of custom values has no time: history says so and names the
 // metric to ask for, rather than calling six runs too short.
 TEST_F(LifecycleCliTest, HistoryNamesTheMetricAWorkloadMeasures) {
@@ -141,6 +203,52 @@ TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {
   EXPECT_EQ(Run({"dashboard", "bl", "-o", "site"}).exit_code, 2);
 }
 
+// The site's index is written last: a page that cannot be written leaves
+// the old index, not a new one over old pages.
+TEST_F(LifecycleCliTest, ADashboardThatCannotBeWrittenKeepsItsOldIndex) {
+  for (int i = 1; i <= 3; ++i) {
+    const std::string r = "r" + std::to_string(i) + ".json";
+    ASSERT_EQ(Run({"run", "same.yaml", "-o", r, "-q", "--seed", std::to_string(i)}).exit_code, 0);
+    if (i < 3) {
+      ASSERT_EQ(Run({"baseline", "update", "--results", r, "--baseline", "h.json"}).exit_code, 0);
+    }
+  }
+  ASSERT_EQ(Run({"dashboard", "h.json", "-o", "site", "-q"}).exit_code, 0);
+  const std::string index = testing::ReadAll(dir_ + "/site/index.html");
+  std::string class_dir;  // site/<suite>/<class>
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir_ + "/site"))
+    if (e.is_directory() && e.path().parent_path() != std::filesystem::path(dir_ + "/site")) class_dir = e.path();
+  ASSERT_FALSE(class_dir.empty());
+  std::filesystem::remove_all(class_dir);
+  testing::WriteAll(class_dir, "not a folder");
+  ASSERT_EQ(Run({"baseline", "update", "--results", "r3.json", "--baseline", "h.json"}).exit_code, 0);
+  auto blocked = Run({"dashboard", "h.json", "-o", "site", "-q"});
+  EXPECT_EQ(blocked.exit_code, 3) << blocked.err;
+  EXPECT_EQ(testing::ReadAll(dir_ + "/site/index.html"), index);
+}
+
+// --baseline is the history to append to: the results file itself, or
+// another results file, is said as such (nothing is written).
+TEST_F(LifecycleCliTest, BaselineUpdateSaysWhenTheBaselineIsAResultsFile) {
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "r1.json", "-q"}).exit_code, 0);
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "r2.json", "-q", "--seed", "2"}).exit_code, 0);
+  const std::string r2 = testing::ReadAll(dir_ + "/r2.json");
+  auto same = Run({"baseline", "update", "--results", "r1.json", "--baseline", "r1.json"});
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_NE(same.err.find("gpugate: error: --baseline r1.json: that is the --results file"), std::string::npos)
+      << same.err;
+  auto other = Run({"baseline", "update", "--results", "r1.json", "--baseline", "r2.json"});
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("gpugate: error: --baseline r2.json: this is a results file, not a baseline history"),
+            std::string::npos)
+      << other.err;
+  EXPECT_EQ(other.err.find("create a baseline with 'gpugate baseline update'"), std::string::npos) << other.err;
+  EXPECT_EQ(testing::ReadAll(dir_ + "/r2.json"), r2);
+  auto empty = Run({"baseline", "update", "--results", "r1.json", "--baseline", ""});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("--baseline '': an empty name"), std::string::npos) << empty.err;
+}
+
 TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
   for (int i = 1; i <= 3; ++i) {
     std::string r = "r" + std::to_string(i) + ".json";
@@ -193,7 +301,7 @@ TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
   merge.insert(merge.end(), {"-o", "all.json"});
   auto m = Run(merge);
   ASSERT_EQ(m.exit_code, 0) << m.err;
-  EXPECT_NE(m.err.find("merged 12 shard(s) of run m1 (4 workloads)"), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find("merged 12 shards of run m1 (4 workloads)"), std::string::npos) << m.err;
   // A filter that selects nothing stays an error, shard or not.
   EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--filter", "nope*", "--shard", "1/2"}).exit_code, 2);
 }
@@ -206,6 +314,16 @@ TEST_F(LifecycleCliTest, MergeShards) {
   EXPECT_EQ(m.exit_code, 2);
   EXPECT_NE(m.err.find("not a shard of the same run"), std::string::npos) << m.err;
   EXPECT_EQ(Run({"merge", "s1.json", "-o", "all.json"}).exit_code, 2);  // shard 2/2 missing
+  // One file named twice is said as such, however spelled.
+  auto twice = Run({"merge", "s1.json", "s2.json", "s2.json", "-o", "all.json"});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("gpugate: error: s2.json is given twice (inputs 2 and 3); name each shard once"),
+            std::string::npos)
+      << twice.err;
+  auto spelled = Run({"merge", "s1.json", "./s1.json", "-o", "all.json"});
+  EXPECT_EQ(spelled.exit_code, 2);
+  EXPECT_NE(spelled.err.find("./s1.json is given twice (inputs 1 and 2, as s1.json)"), std::string::npos)
+      << spelled.err;
   auto partial = Run({"merge", "s1.json", "-o", "part.json", "--allow-partial"});
   EXPECT_EQ(partial.exit_code, 0) << partial.err;
 }

@@ -90,6 +90,17 @@ TEST(MetricsCliTest, UsageErrors) {
   auto bad_chip = RunGpugate({"metrics", "--chip", "GH101"});
   EXPECT_EQ(bad_chip.exit_code, 2);
   EXPECT_NE(bad_chip.err.find("unknown chip 'GH101' (did you mean 'GH100'?)"), std::string::npos) << bad_chip.err;
+  // A chip in another case is the nearest chip, and the message says why.
+  auto lower = RunGpugate({"metrics", "--chip", "gh100"});
+  EXPECT_EQ(lower.exit_code, 2);
+  EXPECT_NE(lower.err.find("unknown chip 'gh100' (did you mean 'GH100'? chip names are case-sensitive)"),
+            std::string::npos)
+      << lower.err;
+  // --json is checked before any work: a folder is exit 2 with nothing printed.
+  auto folder = RunGpugate({"metrics", "--chip", "GA100", "--json", std::string(GPUGATE_SOURCE_DIR) + "/docs"});
+  EXPECT_EQ(folder.exit_code, 2) << folder.err;
+  EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
+  EXPECT_EQ(folder.out, "");
   auto both = RunGpugate({"metrics", "--list-chips", "--chip", "GH100"});
   EXPECT_EQ(both.exit_code, 2);
   // An escape sequence in a name reaches the terminal escaped.

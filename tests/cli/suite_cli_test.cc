@@ -312,6 +312,32 @@ TEST(CliTest, OutputsAreCheckedBeforeAnyWork) {
   testing::RemoveTree(dir);
 }
 
+// An empty output name, and a site folder that is a file or under a file,
+// are refused before any work (exit 2), not after it (exit 3).
+TEST(CliTest, EmptyOutputNamesAndSiteFoldersAreCheckedBeforeAnyWork) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string history = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/hostile/ok_baseline.json";
+  auto empty_json = RunGpugate({"history", history, "--json", ""});
+  EXPECT_EQ(empty_json.exit_code, 2);
+  EXPECT_NE(empty_json.err.find("gpugate: error: --json '': an empty name; name a file"), std::string::npos)
+      << empty_json.err;
+  EXPECT_EQ(empty_json.out, "");
+  auto empty_site = RunGpugate({"dashboard", history, "-o", "", "-q"});
+  EXPECT_EQ(empty_site.exit_code, 2);
+  EXPECT_NE(empty_site.err.find("--output '': an empty name; name a folder"), std::string::npos) << empty_site.err;
+  testing::WriteAll(dir + "/afile", "x");
+  for (const std::string& site : {dir + "/afile", dir + "/afile/site"}) {
+    auto o = RunGpugate({"dashboard", history, "-o", site, "-q"});
+    EXPECT_EQ(o.exit_code, 2) << site << ": " << o.err;
+    EXPECT_NE(o.err.find("is a file, not a folder"), std::string::npos) << o.err;
+  }
+  EXPECT_EQ(testing::ReadAll(dir + "/afile"), "x");
+  auto fresh = RunGpugate({"dashboard", history, "-o", dir + "/new/site", "-q"});
+  EXPECT_EQ(fresh.exit_code, 0) << fresh.err;  // missing folders are created
+  EXPECT_TRUE(std::filesystem::exists(dir + "/new/site/index.html"));
+  testing::RemoveTree(dir);
+}
+
 TEST(CliTest, ShardsOfOneRunIdMerge) {
   std::string dir = testing::MakeTempDir();
   std::vector<std::string> merge_args = {"merge"};

@@ -118,8 +118,25 @@ TEST(Dashboard, ShortHistoriesSaySoAndLongOnesAreBounded) {
   files = RenderDashboard({History(static_cast<int>(kDashboardRuns) + 20, "x")}, {});
   bool said = false;
   for (const auto& [path, html] : files)
-    said = said || html.find("(the newest 500 of 520)") != std::string::npos;
+    said = said || html.find("(the newest 500 of 520, runs 21–520)") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+// A bounded history keeps the run numbers of `gpugate history` and
+// `baseline show` (counted from the oldest stored run) and says what was
+// left out.
+TEST(Dashboard, ABoundedHistoryKeepsItsRunNumbers) {
+  const auto files = RenderDashboard({History(static_cast<int>(kDashboardRuns) + 20, "x")}, {});
+  const std::string slow = PageOf(files, "slow-");
+  // "slow" steps up at run index 260: run 261 of 520, not run 241 of the newest 500.
+  EXPECT_NE(slow.find("(run 261)"), std::string::npos) << slow.substr(0, 2000);
+  EXPECT_EQ(slow.find("(run 241)"), std::string::npos);
+  EXPECT_NE(slow.find("time in 500 of the newest 500 runs (runs 21–520; the 20 older runs are left out)"),
+            std::string::npos)
+      << slow.substr(0, 2000);
+  EXPECT_NE(slow.find("<tr><td class=\"num\">520</td>"), std::string::npos);  // the newest run
+  EXPECT_NE(slow.find("<tr><td class=\"num\">21</td>"), std::string::npos);   // the oldest one drawn
+  EXPECT_EQ(slow.find("<tr><td class=\"num\">1</td>"), std::string::npos);
 }
 
 }  // namespace

@@ -343,6 +343,35 @@ TEST(InspectCliTest, BadInputExitsTwo) {
   testing::RemoveTree(dir);
 }
 
+// --json is checked before any work: never the file or the log it reads
+// (that would replace the cubin or the build log), nor a folder, a missing
+// folder or an empty name (exit 2, nothing printed, inputs intact).
+TEST(InspectCliTest, JsonIsCheckedAgainstItsInputsBeforeAnyWork) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string cubin = dir + "/k.cubin", log = dir + "/k.log";
+  testing::WriteAll(cubin, Load("heavy_sm90_spill.cubin"));
+  testing::WriteAll(log, Load("heavy_sm90_spill.ptxas.txt"));
+  const std::string cubin_bytes = testing::ReadAll(cubin), log_bytes = testing::ReadAll(log);
+  auto self = testing::RunGpugate({"inspect", cubin, "--json", cubin});
+  EXPECT_EQ(self.exit_code, 2);
+  EXPECT_NE(self.err.find("gpugate: error: --json " + cubin + ": that is the input " + cubin), std::string::npos)
+      << self.err;
+  EXPECT_EQ(self.out, "");
+  auto into_log = testing::RunGpugate({"inspect", cubin, "--ptxas-log", log, "--json", dir + "/./k.log"});
+  EXPECT_EQ(into_log.exit_code, 2);
+  EXPECT_NE(into_log.err.find("that is the input " + log), std::string::npos) << into_log.err;
+  EXPECT_EQ(testing::ReadAll(cubin), cubin_bytes);
+  EXPECT_EQ(testing::ReadAll(log), log_bytes);
+  for (const std::string& bad : {dir, dir + "/no/such/x.json", std::string()}) {
+    auto o = testing::RunGpugate({"inspect", cubin, "--json", bad});
+    EXPECT_EQ(o.exit_code, 2) << bad << ": " << o.err;
+    EXPECT_EQ(o.out, "") << bad;  // no table first
+  }
+  auto fine = testing::RunGpugate({"inspect", cubin, "--ptxas-log", log, "--json", dir + "/k.json"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+  testing::RemoveTree(dir);
+}
+
 TEST(InspectCliTest, HelpIsListed) {
   auto top = testing::RunGpugate({"--help"});
   EXPECT_NE(top.out.find("inspect"), std::string::npos);

@@ -660,6 +660,13 @@ std::string RepairUtf8(std::string_view text) {
   return out;
 }
 
+std::string_view CutAtCodePoint(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t keep = max_bytes;
+  while (keep > 0 && IsContinuation(static_cast<unsigned char>(text[keep]))) --keep;
+  return text.substr(0, keep);
+}
+
 std::string QuoteInput(std::string_view text) {
   constexpr size_t kShown = 200;
   const bool cut = text.size() > kShown;

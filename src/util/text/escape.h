@@ -144,6 +144,10 @@ std::string BoundedName(std::string_view name);
 /// with `no_blank`, anywhere.
 std::optional<std::string> WrittenNameProblem(std::string_view name, bool no_blank = false);
 
+/// At most `max_bytes` bytes of `text`, never cut inside a UTF-8 sequence
+/// (a short sha or date of an untrusted field). Cut before escaping.
+std::string_view CutAtCodePoint(std::string_view text, size_t max_bytes);
+
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);
 

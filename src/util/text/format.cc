@@ -124,6 +124,10 @@ std::string FormatBytes(int64_t bytes) {
   return ScaleSig3(static_cast<double>(bytes), kUnits, 7);
 }
 
+std::string FormatCount(size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 std::string FormatPValue(double p) {
   if (!std::isfinite(p)) return "n/a";
   if (p < 0.0001) return "<0.0001";

@@ -3,6 +3,7 @@
 // (seconds, bytes, fractions); these helpers turn them into text at the edge.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,11 @@ std::string FormatDuration(double seconds);
 /// Bytes with three significant digits in binary units: 512 -> "512 B",
 /// 1536 -> "1.50 KiB", 3 << 20 -> "3.00 MiB".
 std::string FormatBytes(int64_t bytes);
+
+/// A count and its noun, singular for one: (1, "run") -> "1 run", (12,
+/// "run") -> "12 runs", (0, "workload") -> "0 workloads". `noun` takes an
+/// "s" for its plural.
+std::string FormatCount(size_t n, std::string_view noun);
 
 /// A p-value with two significant digits; below 0.0001 "<0.0001". Non-finite -> "n/a".
 std::string FormatPValue(double p);

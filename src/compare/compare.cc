@@ -1801,8 +1801,10 @@ class Comparer {
                                               : std::to_string(widened) + " of " +
                                                     std::to_string(compared) + " comparisons") +
                          ": ";
-      const std::string lo = PercentText(std::expm1(std::sqrt(least)));
-      const std::string hi = PercentText(std::expm1(std::sqrt(most)));
+      // Two significant digits: "0.5% to 8.9%", not "0.502% to 8.852%".
+      auto size = [](double var) { return Fmt("%.2g", 100.0 * std::expm1(std::sqrt(var))) + "%"; };
+      const std::string lo = size(least);
+      const std::string hi = size(most);
       what += lo == hi ? hi : lo + " to " + hi;
       if (widest > 1.005)
         what += ", up to " + Fmt(widest < 100 ? "%.2g" : "%.0f", widest) +

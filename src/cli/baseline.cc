@@ -24,6 +24,7 @@
 #include "stats/summary.h"
 #include "util/file_write.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/strings.h"
 
 namespace po = boost::program_options;
@@ -86,9 +87,16 @@ Status CheckBaselineTarget(const std::string& path, const std::string& results_p
 
 /// Whether the file's first bytes name the results schema (a results file
 /// given where a history goes).
+// Whether `path` is one run's results: its top-level "schema" says so. A
+// history holds results too (its runs), so text alone cannot tell; a file
+// that does not parse is neither, and keeps its own error.
 bool IsResultsFile(const std::string& path) {
   Result<std::string> text = ReadFile(path, InputKind::kData);
-  return text.ok() && text->substr(0, 4096).find("\"gpugate/results/") != std::string::npos;
+  if (!text.ok()) return false;
+  Result<JsonValue> doc = ParseJson(*text, path);
+  if (!doc.ok()) return false;
+  const JsonValue* schema = doc->Find("schema");
+  return schema != nullptr && schema->IsString() && schema->string.starts_with("gpugate/results/");
 }
 
 std::string ShortSha(const std::optional<std::string>& sha) { return sha ? EscapeTerminal(ShortenText(*sha, 7)) : "-"; }

@@ -170,9 +170,6 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError("--min-step must be a fraction from 0 to 10 (0.05 = 5%)"));
   std::vector<std::string> filters;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
-  for (const std::string& f : filters)
-    if (std::optional<std::string> problem = GlobProblem(f))
-      return ReportError(InputError("--filter " + QuoteInput(f) + ": " + *problem));
 
   const std::string path = vm["baseline"].as<std::string>();
   Result<Baseline> b = ReadBaselineFile(path);

@@ -1231,21 +1231,6 @@ Result<double> ParseDuration(const std::string& raw) {
   return v * scale;
 }
 
-std::optional<std::string> GlobProblem(const std::string& pattern) {
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\') {
-      ++i;  // \c is a literal c
-    } else if (pattern[i] == '[') {
-      size_t pos = i;
-      bool matched = false;
-      if (!MatchClass(pattern, &pos, ' ', &matched))
-        return "unclosed '[' at byte " + std::to_string(i) + " (write \\[ for a literal '[')";
-      i = pos - 1;
-    }
-  }
-  return std::nullopt;
-}
-
 bool GlobMatch(const std::string& pattern, const std::string& text) {
   // Iterative wildcard matching: on a mismatch, backtrack to the last '*' and
   // let it absorb one more character (linear in practice, no recursion).

@@ -195,11 +195,6 @@ std::vector<WorkloadSpec> FilterWorkloads(const std::vector<WorkloadSpec>& in,
 /// unclosed `[` is a literal.
 bool GlobMatch(const std::string& pattern, const std::string& text);
 
-/// Why `pattern` is not a well-formed glob for a command that must match
-/// names exactly (history --filter): an unclosed `[` ("unclosed '[' at byte
-/// 0 (write \[ for a literal '[')"); nullopt when it is well formed.
-std::optional<std::string> GlobProblem(const std::string& pattern);
-
 /// Kernel names of `kind: builtin`, shared by every backend:
 /// copy, triad, saxpy, reduce, sgemm_naive, sgemm_blocked.
 const std::vector<std::string>& BuiltinKernelNames();

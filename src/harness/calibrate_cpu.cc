@@ -143,6 +143,11 @@ TriadArrays PlanTriadArrays(std::optional<int64_t> llc_bytes, std::optional<int6
                        " MiB of available memory";
     }
   }
+  // Arrays that a cache can hold measure the cache, not DRAM: say so.
+  const int64_t llc = llc_bytes && *llc_bytes > 0 ? *llc_bytes : 0;
+  if (!plan.capped_by.empty() && llc > 0 && 3 * plan.bytes < 4 * llc)
+    plan.capped_by += " (less than 4x the " + std::to_string(llc >> 20) +
+                      " MiB last-level cache: the bandwidth may be the cache's, not DRAM's)";
   return plan;
 }
 

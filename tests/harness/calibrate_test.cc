@@ -41,6 +41,11 @@ TEST(CalibrateTest, TriadArraysAreCappedByAvailableMemory) {
   EXPECT_EQ(fits.capped_by, "");
   EXPECT_EQ(PlanTriadArrays(std::nullopt, std::nullopt).bytes, 256 * mib);
   EXPECT_EQ(PlanTriadArrays(8 * mib, 4 * mib).bytes, mib);  // never below 1 MiB
+  // Capped below what a cache holds: the method says the bandwidth may be the cache's.
+  TriadArrays cache = PlanTriadArrays(260 * mib, 120 * mib);
+  EXPECT_EQ(cache.bytes, 10 * mib);
+  EXPECT_EQ(cache.capped_by, "capped at a quarter of the 120 MiB of available memory (less than 4x the 260 "
+                             "MiB last-level cache: the bandwidth may be the cache's, not DRAM's)");
 }
 
 TEST(CalibrateTest, MemAvailableIsReadFromMeminfo) {

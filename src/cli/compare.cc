@@ -175,8 +175,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   std::error_code ec;
   std::string first_run;
   Result<std::vector<Results>> baseline = std::vector<Results>{};
-  if ((!baseline_path.empty() && baseline_path.back() == '/') ||
-      std::filesystem::is_directory(baseline_path, ec)) {
+  const bool folder = (!baseline_path.empty() && baseline_path.back() == '/') ||
+                      std::filesystem::is_directory(baseline_path, ec);
+  if (folder) {
     const std::string key = EnvironmentKey(current.front().run.env);
     BaselineInFolder found = FindBaselineInFolder(baseline_path, current.front().run.suite, {key});
     if (!found.exists) {
@@ -194,6 +195,19 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   }
   if (first_run.empty()) baseline = LoadRuns(baseline_path, ingest);
   if (!baseline.ok()) return ReportError(baseline.error());
+  // A folder's file is found by the suite's slug, which two names may share
+  // ("GEMM tests" and "gemm-tests"): another suite's history would compare
+  // nothing and read as new and removed workloads. gate and `baseline
+  // update` refuse it the same way.
+  if (folder && first_run.empty()) {
+    const Results& ref = baseline->back();
+    const std::string& suite = current.front().run.suite;
+    if (ref.run.source_format == "gpugate" && !ref.run.suite.empty() && ref.run.suite != suite)
+      return ReportError(InputError(baseline_path + ": a baseline of suite '" + ref.run.suite +
+                                    "', but the current run's suite is '" + suite +
+                                    "'; both names map to this file: rename one suite, or give the "
+                                    "baseline file itself"));
+  }
   // A baseline of one run that is a current run (the same file twice, or a
   // copy, compressed or not) compares the run with itself: every workload
   // would read unchanged, a pass that decided nothing. (A history that holds

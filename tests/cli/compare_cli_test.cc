@@ -216,6 +216,26 @@ TEST_F(CompareCliTest, GateRunsComparesAndConfirms) {
             std::string::npos)
       << folder.out;
   EXPECT_NE(folder.out.find("NOT JUDGED"), std::string::npos) << folder.out;
+  // Two suite names with one slug share a folder's file: the other suite's
+  // history is refused, not compared as new and removed workloads.
+  const std::string store = dir_ + "/store";
+  ASSERT_TRUE(std::filesystem::create_directories(store));
+  auto update = RunGpugate({"baseline", "update", "--results", dir_ + "/first.json", "--baseline", store});
+  ASSERT_EQ(update.exit_code, 0) << update.err;
+  std::string other = testing::ReadAll(dir_ + "/first.json");
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"suite\": \"e2e\"", "\"suite\": \"E2E\""},
+                                 {"\"run_id\": \"", "\"run_id\": \"other-"}}) {
+    const size_t at = other.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    other.replace(at, from.size(), to);
+  }
+  testing::WriteAll(dir_ + "/other_suite.json", other);
+  auto clash = RunGpugate({"compare", store, dir_ + "/other_suite.json"});
+  EXPECT_EQ(clash.exit_code, 2) << clash.out << clash.err;
+  EXPECT_NE(clash.err.find("a baseline of suite 'e2e', but the current run's suite is 'E2E'; both names map "
+                           "to this file"),
+            std::string::npos)
+      << clash.err;
 }
 
 TEST(CompareIngestCliTest, NvbenchFixturePair) {

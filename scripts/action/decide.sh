@@ -21,7 +21,8 @@ case "$code" in
   0) inconclusive=${GPUGATE_INCONCLUSIVE:-0}
      [[ "$inconclusive" =~ ^[0-9]+$ ]] || inconclusive=0
      if [ "$fail_on" = inconclusive ] && [ "$inconclusive" -gt 0 ]; then
-       echo "gpugate: $inconclusive inconclusive comparison(s) (fail-on: inconclusive; the policy passed them)"
+       if [ "$inconclusive" -eq 1 ]; then noun=comparison; else noun=comparisons; fi
+       echo "gpugate: $inconclusive inconclusive $noun (fail-on: inconclusive; the policy passed them)"
        exit 4
      fi
      if [ "${GPUGATE_OUTCOME:-}" = not_judged ]; then

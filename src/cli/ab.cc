@@ -13,6 +13,7 @@
 #include "harness/ab.h"
 #include "model/environment.h"
 #include "model/results_json.h"
+#include "util/text/format.h"
 
 namespace po = boost::program_options;
 
@@ -81,7 +82,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
     same_code += w.kind == WorkloadKind::kBuiltin ||
                  ((w.kind == WorkloadKind::kCommand || w.kind == WorkloadKind::kStatic) && !UsesBinDir(w));
   if (same_code > 0)
-    ReportWarning(std::to_string(same_code) + " workload(s) run the same code on both sides (builtin, or a "
+    ReportWarning(FormatCount(static_cast<size_t>(same_code), "workload") + (same_code == 1 ? " runs" : " run") + " the same code on both sides (builtin, or a "
                   "command or static workload without {bin}): an A/A check for them");
 
   WarnMetricsNotCollected(sel->workloads);

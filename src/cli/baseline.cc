@@ -111,8 +111,8 @@ void WarnNewerRuns(const std::string& path, const Baseline& baseline) {
     if (++n <= 3) ids += (ids.empty() ? "" : ", ") + r.run.run_id;
   }
   if (n == 0) return;
-  ReportWarning(path + ": " + std::to_string(n) + " run(s) (" + ids + (n > 3 ? ", ..." : "") +
-                ") were written by a newer gpugate; the fields this one does not know are dropped "
+  ReportWarning(path + ": " + FormatCount(static_cast<size_t>(n), "run") + " (" + ids + (n > 3 ? ", ..." : "") +
+                (n == 1 ? ") was" : ") were") + " written by a newer gpugate; the fields this one does not know are dropped "
                 "from them as the history is rewritten (update histories with the newest gpugate)");
 }
 
@@ -179,7 +179,7 @@ int Update(const CommandSpec& self, const Args& args) {
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();
   std::cout << EscapeTerminal(path) << ": appended run " << EscapeTerminal(run->run.run_id) << " (sha "
-            << ShortSha(run->run.git_sha) << "); " << baseline.runs.size() << " run(s) kept, " << dropped
+            << ShortSha(run->run.git_sha) << "); " << FormatCount(baseline.runs.size(), "run") << " kept, " << dropped
             << " dropped" << (other_env > 0 ? " (" + std::to_string(other_env) + " of the other environment)" : "")
             << "; environment " << EscapeTerminal(baseline.environment_key) << "\n";
   return 0;
@@ -221,7 +221,7 @@ int Show(const CommandSpec& self, const Args& args) {
 
   std::ostringstream out;
   out << EscapeTerminal(path) << ": suite " << EscapeTerminal(b->suite) << ", environment "
-      << EscapeTerminal(b->environment_key) << ", " << b->runs.size() << " run(s), oldest first\n\n";
+      << EscapeTerminal(b->environment_key) << ", " << FormatCount(b->runs.size(), "run") << ", oldest first\n\n";
   // Every field may come from a pull request: escaped, padded by display width.
   auto run_row = [&out](const std::string& n, const std::string& time, const std::string& sha,
                         const std::string& branch, const std::string& workloads, const std::string& rest) {
@@ -307,7 +307,7 @@ int Prune(const CommandSpec& self, const Args& args) {
     WarnNewerRuns(path, *b);
     if (Status st = WriteBaselineFile(path, *b); !st.ok()) return ReportError(st.error());
   }
-  std::cout << EscapeTerminal(path) << ": " << dropped << " run(s) dropped, " << b->runs.size() << " kept\n";
+  std::cout << EscapeTerminal(path) << ": " << FormatCount(static_cast<size_t>(dropped), "run") << " dropped, " << b->runs.size() << " kept\n";
   return 0;
 }
 

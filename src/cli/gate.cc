@@ -20,6 +20,7 @@
 #include "model/environment.h"
 #include "model/results_json.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace po = boost::program_options;
 
@@ -186,7 +187,8 @@ int GateCommand(const CommandSpec& self, const Args& args) {
       });
     }
     if (!left_out.empty())
-      unselected_text = std::to_string(left_out.size()) + " workload(s) of the baseline are outside this run's "
+      unselected_text = FormatCount(left_out.size(), "workload") + " of the baseline " +
+                        (left_out.size() == 1 ? "is" : "are") + " outside this run's "
                         "--filter/--tag/--shard selection and were not compared; workloads removed from the suite "
                         "show as removed only when the whole suite runs";
   }

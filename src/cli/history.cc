@@ -210,7 +210,7 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     }
     too_short += static_cast<int>(h.values.size()) < min_runs;
   }
-  out << "  " << with_steps << " of " << hs.size() << " workload(s) with step changes";
+  out << "  " << with_steps << " of " << FormatCount(hs.size(), "workload") << " with step changes";
   if (too_short > 0)
     out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
   if (without > 0) {

@@ -16,6 +16,7 @@
 #include "rules/regime.h"
 #include "util/file_write.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace po = boost::program_options;
 
@@ -130,7 +131,7 @@ void WarnMetricsNotCollected(const std::vector<WorkloadSpec>& workloads) {
   size_t with_metrics = 0;
   for (const WorkloadSpec& w : workloads) with_metrics += !w.metrics.empty() && w.kind != WorkloadKind::kBuiltin;
   if (with_metrics == 0) return;
-  ReportWarning(std::to_string(with_metrics) + " workload(s) list metrics, which gpugate collects only for "
+  ReportWarning(FormatCount(with_metrics, "workload") + (with_metrics == 1 ? " lists" : " list") + " metrics, which gpugate collects only for "
                 "builtin kernels on a CUDA device; their results hold timings and a note saying so "
                 "(docs/gpu-metrics.md)");
 }

@@ -652,7 +652,7 @@ class Comparer {
     out_.warnings.push_back("the runs come from " + std::to_string(models.size()) +
                             " CPU models of runner class '" + current_.run.env.runner_class.value_or("") +
                             "' and the current run has " + std::to_string(total) +
-                            " timed workload(s): the speed factor between CPU models needs at least " +
+                            " timed workload" + (total == 1 ? "" : "s") + ": the speed factor between CPU models needs at least " +
                             std::to_string(kMinWorkloadsForRunFactor));
   }
 
@@ -2052,7 +2052,7 @@ class Comparer {
     std::string sees = mv.mde ? "; could have seen " + FormatDetectable(*mv.mde, mv.lower_is_better) +
                                     " (90% power)"
                               : "";
-    std::string size = p->common ? std::to_string(s.current_runs) + " current run factor(s) vs " +
+    std::string size = p->common ? FormatCount(static_cast<size_t>(s.current_runs), "current run factor") + " vs " +
                                        std::to_string(s.baseline_units) + " history run factors"
                                  : SizeText(mv, s);
     std::string method = Describe(s);
@@ -2249,8 +2249,8 @@ class Comparer {
       ++count;
     }
     if (count > 0)
-      out_.warnings.push_back(std::to_string(count) +
-                              " result(s) could not have seen the required " +
+      out_.warnings.push_back(FormatCount(static_cast<size_t>(count), "result") +
+                              " could not have seen the required " +
                               FormatDetectable(need) + " slowdown (require_detectable)");
   }
 
@@ -2266,14 +2266,14 @@ class Comparer {
       }
     }
     if (warn > 0)
-      out_.warnings.push_back(std::to_string(warn) +
-                              " regression(s) with severity warn do not fail the gate");
+      out_.warnings.push_back(FormatCount(static_cast<size_t>(warn), "regression") +
+                              " with severity warn " + (warn == 1 ? "does" : "do") + " not fail the gate");
     if (inconclusive > 0 && policy_.defaults.on_inconclusive == OnInconclusive::kWarn)
-      out_.warnings.push_back(std::to_string(inconclusive) +
-                              " inconclusive result(s); the policy asks for a warning");
+      out_.warnings.push_back(FormatCount(static_cast<size_t>(inconclusive), "inconclusive result") +
+                              "; the policy asks for a warning");
     if (incomparable > 0 && policy_.defaults.on_incomparable != OnInconclusive::kPass)
       out_.warnings.push_back(
-          std::to_string(incomparable) + " result(s) incomparable: " +
+          FormatCount(static_cast<size_t>(incomparable), "result") + " incomparable: " +
           (other_metric == incomparable ? std::string("the sides measured different metrics (or read them in "
                                                       "opposite directions)")
            : other_metric == 0          ? std::string("the environments differ")

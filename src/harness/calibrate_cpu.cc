@@ -287,8 +287,8 @@ Result<DeviceProfile> CalibrateCpu(const CpuCalibrationOptions& options) {
   const std::string capped = arrays.capped_by.empty() ? "" : "; " + arrays.capped_by;
   std::snprintf(buf, sizeof buf,
                 "CPU: triad over 3 x %zu MiB (last-level cache %s%s) and FP32 FMA chains on %d "
-                "thread(s), best of %d; launch = one timed empty call",
-                n * sizeof(double) >> 20, cache.c_str(), capped.c_str(), threads, reps);
+                "thread%s, best of %d; launch = one timed empty call",
+                n * sizeof(double) >> 20, cache.c_str(), capped.c_str(), threads, threads == 1 ? "" : "s", reps);
   p.method = buf;
   p.measured_utc = UtcNowIso8601();
   p.tool_version = GPUGATE_VERSION;

@@ -79,7 +79,7 @@ Result<Results> MergeShards(const std::vector<Results>& shards, const std::vecto
       if (!present) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(ids[0].second);
     }
     if (!missing.empty() && !options.allow_partial)
-      return InputError("merge: missing shard(s) " + missing + " of run '" + shards[0].run.run_id + "'");
+      return InputError("merge: missing shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") + missing + " of run '" + shards[0].run.run_id + "'");
   }
 
   // Disjoint workloads, ordered by shard index then file order.

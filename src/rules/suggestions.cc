@@ -37,7 +37,7 @@ void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   Suggestion s;
   s.rule = "between-run-noise";
   s.priority = 1;
-  s.message = std::to_string(n) + " comparison(s) stayed inconclusive because " + because;
+  s.message = FormatCount(static_cast<size_t>(n), "comparison") + " stayed inconclusive because " + because;
   s.evidence = names + (n > 3 ? ", ..." : "");
   s.hint = "keep a baseline history (gpugate baseline update) so between-run noise is measured, "
            "or compare builds with interleaved A/B (gpugate ab)";

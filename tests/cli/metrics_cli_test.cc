@@ -138,7 +138,7 @@ TEST(MetricsCliTest, RunSaysMetricsWereNotCollected) {
                     "    metrics: [dram__bytes_read.sum]\n");
   auto o = RunGpugate({"run", suite, "-o", dir + "/results.json"});
   EXPECT_EQ(o.exit_code, 0) << o.err;
-  EXPECT_NE(o.err.find("gpugate: warning: 1 workload(s) list metrics, which gpugate collects only for builtin "
+  EXPECT_NE(o.err.find("gpugate: warning: 1 workload lists metrics, which gpugate collects only for builtin "
                        "kernels on a CUDA device"),
             std::string::npos)
       << o.err;

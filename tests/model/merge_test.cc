@@ -110,7 +110,7 @@ TEST(MergeTest, RefusesOverlapDuplicatesAndMissing) {
   ExpectRefused({Shard({"a", "b"}, "1/2"), Shard({"b"}, "2/2")}, "workload 'b' is also in s0.json");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "1/2")}, "shard 1/2 is also s0.json");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "2/3")}, "does not match s0.json's shard count");
-  ExpectRefused({Shard({"a"}, "1/3"), Shard({"b"}, "3/3")}, "missing shard(s) 2/3");
+  ExpectRefused({Shard({"a"}, "1/3"), Shard({"b"}, "3/3")}, "missing shard 2/3");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "")}, "mixes sharded and unsharded");
   ExpectRefused({Shard({"a"}, ""), Shard({"b"}, "")}, "not a shard");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "x/2")}, "s1.json");

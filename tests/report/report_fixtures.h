@@ -405,7 +405,7 @@ inline Verdicts RequireDetectableVerdicts() {
                  "requires +10% (+1.0% [unbounded]: too few samples for a 95% interval)";
   v.metrics.push_back(few);
   v.warnings.push_back(
-      "3 result(s) could not have seen the required +10% slowdown (require_detectable)");
+      "3 results could not have seen the required +10% slowdown (require_detectable)");
   return v;
 }
 

@@ -79,7 +79,7 @@ TEST(Suggestions, BetweenRunNoiseNamesWhyTheNoiseStoppedTheJudgement) {
   auto s = SuggestFromComparison(DefaultPolicy().expr_rules, Results{}, v);
   const Suggestion* b = FindRule(s, "between-run-noise");
   ASSERT_NE(b, nullptr);
-  EXPECT_EQ(b->message, "1 comparison(s) stayed inconclusive because noise between runs could "
+  EXPECT_EQ(b->message, "1 comparison stayed inconclusive because noise between runs could "
                         "not be measured from too few comparisons");
   m.workload = "b";
   m.reason = Reason::kBetweenRunNoise;
@@ -87,7 +87,7 @@ TEST(Suggestions, BetweenRunNoiseNamesWhyTheNoiseStoppedTheJudgement) {
   s = SuggestFromComparison(DefaultPolicy().expr_rules, Results{}, v);
   b = FindRule(s, "between-run-noise");
   ASSERT_NE(b, nullptr);
-  EXPECT_EQ(b->message, "2 comparison(s) stayed inconclusive because noise between runs exceeds "
+  EXPECT_EQ(b->message, "2 comparisons stayed inconclusive because noise between runs exceeds "
                         "the effect (noise between runs could not be measured from too few "
                         "comparisons: 1 of them)");
   EXPECT_EQ(b->evidence, "a (time), b (time)");

@@ -208,9 +208,19 @@ Status CheckOutputFolder(const std::string& option, const std::string& path) {
   }
   // A missing folder is created with its missing parents: the nearest one
   // that exists must be a folder we can write in.
+  // A dangling symbolic link on the way cannot be created through: say so
+  // now, not as "File exists" after the work.
   fs::path at = fs::absolute(path, ec).lexically_normal();
   if (!at.has_filename()) at = at.parent_path();
-  while (at.has_relative_path() && !fs::exists(at, ec)) at = at.parent_path();
+  while (at.has_relative_path() && !fs::exists(at, ec)) {
+    if (fs::is_symlink(fs::symlink_status(at, ec))) {
+      std::error_code read_ec;
+      const fs::path target = fs::read_symlink(at, read_ec);
+      return InputError(flag + " " + path + ": " + at.string() + " is a symbolic link to " +
+                        (read_ec ? std::string("?") : target.string()) + ", which does not exist");
+    }
+    at = at.parent_path();
+  }
   if (!fs::is_directory(at, ec))
     return InputError(flag + " " + path + ": " + at.string() + " is a file, not a folder");
   if (::access(at.c_str(), W_OK | X_OK) != 0)

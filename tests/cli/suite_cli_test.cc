@@ -332,6 +332,15 @@ TEST(CliTest, EmptyOutputNamesAndSiteFoldersAreCheckedBeforeAnyWork) {
     EXPECT_NE(o.err.find("is a file, not a folder"), std::string::npos) << o.err;
   }
   EXPECT_EQ(testing::ReadAll(dir + "/afile"), "x");
+  // A dangling link, as the site or on its way, is said before any work.
+  std::filesystem::create_symlink(dir + "/gone", dir + "/link");
+  for (const std::string& site : {dir + "/link", dir + "/link/site"}) {
+    auto o = RunGpugate({"dashboard", history, "-o", site, "-q"});
+    EXPECT_EQ(o.exit_code, 2) << site << ": " << o.err;
+    EXPECT_NE(o.err.find(dir + "/link is a symbolic link to " + dir + "/gone, which does not exist"),
+              std::string::npos)
+        << o.err;
+  }
   auto fresh = RunGpugate({"dashboard", history, "-o", dir + "/new/site", "-q"});
   EXPECT_EQ(fresh.exit_code, 0) << fresh.err;  // missing folders are created
   EXPECT_TRUE(std::filesystem::exists(dir + "/new/site/index.html"));

@@ -60,9 +60,20 @@ TriadArrays PlanTriadArrays(std::optional<int64_t> llc_bytes, std::optional<int6
 /// The MemAvailable line of /proc/meminfo, in bytes; nullopt without one.
 std::optional<int64_t> MemAvailableFromMeminfo(std::string_view meminfo);
 
-/// Memory this process can use: MemAvailable from /proc/meminfo, or the
-/// address-space limit (ulimit -v) when that is lower; nullopt when
-/// neither is known.
+/// What a memory cgroup still lets its processes use: limit - usage (at
+/// least 0), from the texts of memory.max and memory.current (v2) or
+/// memory.limit_in_bytes and memory.usage_in_bytes (v1). nullopt for no
+/// limit ("max", or v1's near-2^63 "unlimited") or text that is not a count.
+std::optional<int64_t> CgroupHeadroom(std::string_view limit_text, std::string_view usage_text);
+
+/// The unified (v2) cgroup path of /proc/self/cgroup's "0::PATH" line;
+/// nullopt without one.
+std::optional<std::string> CgroupV2Path(std::string_view proc_self_cgroup);
+
+/// Memory this process can use: MemAvailable from /proc/meminfo, lowered
+/// to the headroom of its memory cgroup (a container's limit, at each level
+/// of a v2 hierarchy up to the root) and to the address-space limit
+/// (ulimit -v); nullopt when none is known.
 std::optional<int64_t> ReadAvailableMemoryBytes();
 
 /// a[i] = b[i] + s * c[i] for i in [begin, end) (STREAM's triad: 24 bytes

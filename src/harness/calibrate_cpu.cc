@@ -170,10 +170,67 @@ std::optional<int64_t> MemAvailableFromMeminfo(std::string_view meminfo) {
   return std::nullopt;
 }
 
+namespace {
+
+std::optional<int64_t> CountIn(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  if (text.empty() || text.size() > 19) return std::nullopt;
+  int64_t n = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<int64_t> CgroupHeadroom(std::string_view limit_text, std::string_view usage_text) {
+  const std::optional<int64_t> limit = CountIn(limit_text);
+  // v1 writes "no limit" as the largest page-aligned int64.
+  if (!limit || *limit >= (int64_t{1} << 60)) return std::nullopt;
+  const int64_t usage = CountIn(usage_text).value_or(0);
+  return std::max<int64_t>(0, *limit - usage);
+}
+
+std::optional<std::string> CgroupV2Path(std::string_view proc_self_cgroup) {
+  for (size_t at = 0; at < proc_self_cgroup.size();) {
+    size_t end = proc_self_cgroup.find('\n', at);
+    if (end == std::string_view::npos) end = proc_self_cgroup.size();
+    const std::string_view line = proc_self_cgroup.substr(at, end - at);
+    at = end + 1;
+    if (line.starts_with("0::/")) return std::string(line.substr(3));
+  }
+  return std::nullopt;
+}
+
 std::optional<int64_t> ReadAvailableMemoryBytes() {
   std::optional<int64_t> available;
   if (Result<std::string> meminfo = ReadFile("/proc/meminfo"); meminfo.ok())
     available = MemAvailableFromMeminfo(*meminfo);
+  auto lower = [&available](std::optional<int64_t> bound) {
+    if (bound && (!available || *bound < *available)) available = bound;
+  };
+  auto headroom = [](const std::string& limit_file, const std::string& usage_file) -> std::optional<int64_t> {
+    Result<std::string> limit = ReadFile(limit_file);
+    if (!limit.ok()) return std::nullopt;
+    Result<std::string> usage = ReadFile(usage_file);
+    return CgroupHeadroom(*limit, usage.ok() ? *usage : std::string());
+  };
+  // A container's memory limit, which MemAvailable (the host's) does not see.
+  if (Result<std::string> self = ReadFile("/proc/self/cgroup"); self.ok()) {
+    if (std::optional<std::string> path = CgroupV2Path(*self)) {
+      std::string dir = *path;
+      for (int depth = 0; depth < 64; ++depth) {
+        const std::string base = "/sys/fs/cgroup" + (dir == "/" ? std::string() : dir);
+        lower(headroom(base + "/memory.max", base + "/memory.current"));
+        if (dir == "/" || dir.empty()) break;
+        const size_t slash = dir.rfind('/');
+        dir = slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+      }
+    }
+  }
+  lower(headroom("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
   struct rlimit limit {};
   if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const int64_t as = static_cast<int64_t>(std::min<rlim_t>(limit.rlim_cur, rlim_t{1} << 62));

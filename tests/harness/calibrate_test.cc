@@ -56,6 +56,19 @@ TEST(CalibrateTest, MemAvailableIsReadFromMeminfo) {
   EXPECT_TRUE(ReadAvailableMemoryBytes().has_value());  // Linux has /proc/meminfo
 }
 
+TEST(CalibrateTest, ACgroupLimitLowersTheMemoryAvailable) {
+  EXPECT_EQ(CgroupHeadroom("2147483648\n", "536870912\n"), int64_t{1610612736});
+  EXPECT_EQ(CgroupHeadroom("1000\n", "5000\n"), int64_t{0});  // over its limit: nothing left
+  EXPECT_EQ(CgroupHeadroom("max\n", "536870912\n"), std::nullopt);
+  EXPECT_EQ(CgroupHeadroom("9223372036854771712\n", "1\n"), std::nullopt);  // v1 "unlimited"
+  EXPECT_EQ(CgroupHeadroom("", ""), std::nullopt);
+  EXPECT_EQ(CgroupHeadroom("12x\n", "1\n"), std::nullopt);
+  EXPECT_EQ(CgroupHeadroom("4096\n", ""), int64_t{4096});  // usage unknown
+  EXPECT_EQ(CgroupV2Path("12:memory:/docker/abc\n0::/system.slice/ci.scope\n"), "/system.slice/ci.scope");
+  EXPECT_EQ(CgroupV2Path("0::/\n"), "/");
+  EXPECT_EQ(CgroupV2Path("4:memory:/user.slice\n"), std::nullopt);
+}
+
 // The profile's method says when the arrays were capped.
 TEST(CalibrateTest, ACappedTriadIsSaidInTheMethod) {
   CpuCalibrationOptions o;

@@ -61,6 +61,10 @@ run_browser --dump-dom "$page#verdict=regression" > "$out/filtered.dom.html"
 visible=$(grep -o '<tr data-verdict="[a-z]*" data-name="[^"]*"[^>]*>' "$out/filtered.dom.html" | grep -vc 'display: none' || true)
 check "#verdict=regression leaves 1 visible row" test "$visible" -eq 1
 check "the counter follows the filter" grep -q '1 of 4 results shown' "$out/filtered.dom.html"
+# A search by a name's non-ASCII capitals (the page keys names in ASCII
+# lower case; the script folds both sides alike).
+run_browser --dump-dom "$page#q=%CE%A9MEGA" > "$out/search.dom.html"
+check "#q= finds a name by its non-ASCII capitals" grep -q '1 of 4 results shown' "$out/search.dom.html"
 
 # The history dashboard: the index, the suite's page, a workload's page.
 site="$out/site"

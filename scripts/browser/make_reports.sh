@@ -23,7 +23,7 @@ workloads:
   - name: decode
     kind: synthetic
     synthetic: {median: 2ms, cv: 2%, run_drift: 1%, seed: $(($2 + 1)), slowdown: $1}
-  - name: resize/1024
+  - name: Ωmega/resize/1024
     kind: synthetic
     synthetic: {median: 500us, cv: 3%, run_drift: 1%, seed: $(($2 + 2))}
   - name: "<img src=x onerror=\"document.documentElement.setAttribute('data-pwned','1')\">"

@@ -17,6 +17,8 @@ namespace {
 
 // Inconclusive results named in the one annotation that lists them.
 constexpr size_t kMaxNamedInconclusive = 10;
+// GitHub shows at most this many annotations of one kind per step.
+constexpr size_t kMaxAnnotationsPerKind = 10;
 
 std::string Command(const char* kind, const std::string& title, const std::string& message,
                     const ReportOptions::Source* source = nullptr) {
@@ -140,9 +142,9 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
   out += GithubOutputEntry("improvements", std::to_string(verdicts.Count(Verdict::kImprovement)));
   // The common shift of one run per side decides nothing and fails nothing
   // (UntestableCommonShift): fail-on: inconclusive must not fail on it.
+  // Nor on results the policy ignores (severity off).
   int inconclusive = 0;
-  for (const MetricVerdict& m : verdicts.metrics)
-    inconclusive += m.verdict == Verdict::kInconclusive && !UntestableCommonShift(m);
+  for (const MetricVerdict& m : verdicts.metrics) inconclusive += CountedInconclusive(m);
   out += GithubOutputEntry("inconclusive", std::to_string(inconclusive));
   out += GithubOutputEntry("unchanged", std::to_string(verdicts.Count(Verdict::kUnchanged)));
   out += GithubOutputEntry("new", std::to_string(verdicts.Count(Verdict::kNew)));
@@ -158,58 +160,48 @@ std::string RenderGithubOutput(const Verdicts& verdicts, const ReportOptions& /*
 
 std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOptions& options) {
   const ReportView view = BuildView(verdicts);
-  std::string out;
-  // Undecided results; and of them those that could have been decided (the
-  // common shift of one run per side never could: UntestableCommonShift).
-  std::vector<const MetricVerdict*> undecided, inconclusive;
+  // GitHub shows at most 10 annotations of each kind per step: each kind is
+  // collected in the order that matters (what decided the outcome and the
+  // run-wide warnings first, then one per result), and past the limit one
+  // last annotation says how many more there are and where they are.
+  struct Note {
+    std::string title, message;
+    const ReportOptions::Source* source = nullptr;
+  };
+  std::vector<Note> errors, warnings, notices;
+  // Undecided results; and of them those that count for the outcome (not
+  // severity off, not the common shift of one run per side that never
+  // could be decided: UntestableCommonShift).
+  std::vector<const MetricVerdict*> undecided, inconclusive, incomparable;
+  bool inconclusive_fail = false;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
-    if (FailedToRun(*m)) {
-      out += Command("error", "gpugate workload failed: " + m->workload + " (" + m->metric + ")",
-                     FullNoteText(*m), SourceOf(options, m->workload));
-      continue;
-    }
     if (m->verdict == Verdict::kInconclusive) {
       undecided.push_back(m);
-      if (!UntestableCommonShift(*m)) inconclusive.push_back(m);
+      if (CountedInconclusive(*m)) inconclusive.push_back(m);
+      inconclusive_fail = inconclusive_fail || UndecidedFailsGate(*m, verdicts);
     }
-    if (m->verdict != Verdict::kRegression) continue;
-    const std::string title = "gpugate regression: " + m->workload + " (" + m->metric + ")";
-    if (FailsGate(*m)) {
-      out += Command("error", title, RegressionMessage(*m), SourceOf(options, m->workload));
-    } else if (m->waived || m->severity == Severity::kWarn) {
-      out += Command("warning", title, RegressionMessage(*m), SourceOf(options, m->workload));
-    }
+    if (m->verdict == Verdict::kIncomparable && m->severity != Severity::kOff) incomparable.push_back(m);
   }
-  for (const Suggestion& s : view.suggestions) {
-    if (s.severity != "fail") continue;
-    const std::string subject = SuggestionSubject(s, [](const std::string& t) { return t; });
-    out += Command("error", "gpugate rule " + s.rule + (subject.empty() ? "" : ": " + subject),
-                   s.message + SuggestionDetail(s, [](const std::string& t) { return t; }),
-                   s.workload.empty() ? nullptr : SourceOf(options, s.workload));
-  }
-  std::vector<const MetricVerdict*> incomparable;
-  for (const MetricVerdict* m : ShownMetrics(verdicts))
-    if (m->verdict == Verdict::kIncomparable) incomparable.push_back(m);
   if (verdicts.outcome == Outcome::kNotJudged) {
     // Exit code 0, but the check must not read as a pass.
-    out += Command("warning", "gpugate not judged",
-                   view.headline + " (nothing was decided; not a pass)" +
-                       (undecided.empty() ? std::string() : ": " + NameList(undecided)));
+    warnings.push_back({"gpugate not judged", view.headline + " (nothing was decided; not a pass)" +
+                                                   (undecided.empty() ? std::string() : ": " + NameList(undecided))});
   } else if (!inconclusive.empty()) {
     std::string message = std::to_string(inconclusive.size()) + " result" +
                           (inconclusive.size() == 1 ? " was" : "s were") +
                           " inconclusive (noise larger than the effect or too few samples)";
     if (!view.requirement.empty()) message += "; " + view.requirement;
     message += ": " + NameList(inconclusive);
-    const char* kind = verdicts.outcome == Outcome::kInconclusive ? "error" : "notice";
-    out += Command(kind, "gpugate inconclusive", message);
+    // An error only where they made the outcome inconclusive (exit 4), as
+    // JUnit fails them; else a notice.
+    (inconclusive_fail ? errors : notices).push_back({"gpugate inconclusive", message});
   }
   if (verdicts.outcome == Outcome::kInconclusive && verdicts.incomparable_fails && !incomparable.empty()) {
     // on_incomparable: fail made the outcome inconclusive (exit 4).
-    out += Command("error", "gpugate incomparable",
-                   std::to_string(incomparable.size()) + " result" + (incomparable.size() == 1 ? " was" : "s were") +
-                       " not compared (another environment, unit or direction) and the policy fails on that: " +
-                       NameList(incomparable));
+    errors.push_back({"gpugate incomparable",
+                      std::to_string(incomparable.size()) + " result" + (incomparable.size() == 1 ? " was" : "s were") +
+                          " not compared (another environment, unit or direction) and the policy fails on that: " +
+                          NameList(incomparable)});
   }
   if (!verdicts.environment_matches) {
     std::string message = "the baseline was measured in a different environment";
@@ -217,11 +209,47 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
       const auto& d = verdicts.env_differences[i];
       message += (i ? "; " : ": ") + d.field + " " + d.baseline + " -> " + d.current;
     }
-    out += Command("warning", "gpugate environment mismatch", message);
+    warnings.push_back({"gpugate environment mismatch", message});
   }
-  for (const std::string& w : verdicts.warnings) {
-    out += Command("warning", "gpugate warning", w);
+  for (const std::string& w : verdicts.warnings) warnings.push_back({"gpugate warning", w});
+  for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+    if (FailedToRun(*m)) {
+      errors.push_back({"gpugate workload failed: " + m->workload + " (" + m->metric + ")", FullNoteText(*m),
+                        SourceOf(options, m->workload)});
+      continue;
+    }
+    if (m->verdict != Verdict::kRegression) continue;
+    const std::string title = "gpugate regression: " + m->workload + " (" + m->metric + ")";
+    if (FailsGate(*m)) {
+      errors.push_back({title, RegressionMessage(*m), SourceOf(options, m->workload)});
+    } else if (m->waived || m->severity == Severity::kWarn) {
+      warnings.push_back({title, RegressionMessage(*m), SourceOf(options, m->workload)});
+    }
   }
+  for (const Suggestion& s : view.suggestions) {
+    if (s.severity != "fail") continue;
+    const std::string subject = SuggestionSubject(s, [](const std::string& t) { return t; });
+    errors.push_back({"gpugate rule " + s.rule + (subject.empty() ? "" : ": " + subject),
+                      s.message + SuggestionDetail(s, [](const std::string& t) { return t; }),
+                      s.workload.empty() ? nullptr : SourceOf(options, s.workload)});
+  }
+  std::string out;
+  auto emit = [&out](const char* kind, const char* noun, const std::vector<Note>& notes) {
+    const size_t shown = notes.size() <= kMaxAnnotationsPerKind ? notes.size() : kMaxAnnotationsPerKind - 1;
+    for (size_t i = 0; i < shown; ++i) out += Command(kind, notes[i].title, notes[i].message, notes[i].source);
+    if (shown == notes.size()) return;
+    std::string titles;
+    for (size_t i = shown; i < notes.size() && i < shown + kMaxNamedInconclusive; ++i)
+      titles += (i > shown ? "; " : "") + notes[i].title;
+    if (notes.size() > shown + kMaxNamedInconclusive) titles += "; ...";
+    out += Command(kind, "gpugate: " + std::to_string(notes.size() - shown) + " more " + noun,
+                   "GitHub shows " + std::to_string(kMaxAnnotationsPerKind) + " " + noun +
+                       " per step; the job summary and the reports hold all " + std::to_string(notes.size()) +
+                       ": " + titles);
+  };
+  emit("error", "errors", errors);
+  emit("warning", "warnings", warnings);
+  emit("notice", "notices", notices);
   return out;
 }
 

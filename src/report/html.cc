@@ -65,7 +65,7 @@ constexpr const char* kScript = R"js(
   function matches(el) {
     var v = el.getAttribute('data-verdict');
     var okVerdict = filter === 'all' || v === filter || (filter === 'other' && other[v] === 1);
-    return okVerdict && (query === '' || el.getAttribute('data-name').indexOf(query) >= 0);
+    return okVerdict && (query === '' || el.getAttribute('data-name').toLowerCase().indexOf(query) >= 0);
   }
   function apply() {
     var rows = 0;

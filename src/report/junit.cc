@@ -22,20 +22,12 @@ enum class CaseKind { kPass, kFailure, kError, kSkipped };
 CaseKind KindOf(const MetricVerdict& m, const Verdicts& v) {
   if (FailedToRun(m)) return CaseKind::kError;
   if (FailsGate(m)) return CaseKind::kFailure;
-  const bool exit4 = v.outcome == Outcome::kInconclusive && m.severity != Severity::kOff;
-  if (m.verdict == Verdict::kInconclusive) {
-    if (UntestableCommonShift(m)) return CaseKind::kSkipped;
-    // A verdicts file of an older gpugate names neither flag: then every
-    // undecided result is what made the outcome inconclusive.
-    const bool fails = v.inconclusive_fails || m.reason == Reason::kUndetectable ||
-                       !v.incomparable_fails;
-    return exit4 && fails ? CaseKind::kFailure : CaseKind::kSkipped;
-  }
-  if (m.verdict == Verdict::kIncomparable) {
-    return exit4 && v.incomparable_fails ? CaseKind::kFailure : CaseKind::kSkipped;
-  }
-  if (m.verdict == Verdict::kSkipped || m.verdict == Verdict::kNew ||
-      m.verdict == Verdict::kRemoved) {
+  if (UndecidedFailsGate(m, v)) return CaseKind::kFailure;
+  // Severity off: reported, ignored by the outcome, so never a passed test
+  // (under a not-judged outcome it would read as a green run).
+  if (m.severity == Severity::kOff) return CaseKind::kSkipped;
+  if (m.verdict == Verdict::kInconclusive || m.verdict == Verdict::kIncomparable ||
+      m.verdict == Verdict::kSkipped || m.verdict == Verdict::kNew || m.verdict == Verdict::kRemoved) {
     return CaseKind::kSkipped;
   }
   return CaseKind::kPass;
@@ -94,9 +86,10 @@ std::string OneLine(std::string s) {
 // "incomparable: <note>" (the verdict is not repeated when the note starts with it).
 std::string SkipMessage(const MetricVerdict& m, const std::string& note) {
   const std::string verdict = ToString(m.verdict);
-  if (note.empty()) return verdict;
-  if (note.compare(0, verdict.size(), verdict) == 0) return note;
-  return verdict + ": " + note;
+  const std::string text = note.empty()                                   ? verdict
+                           : note.compare(0, verdict.size(), verdict) == 0 ? note
+                                                                           : verdict + ": " + note;
+  return m.severity == Severity::kOff ? "ignored (severity off): " + text : text;
 }
 
 // Human-readable detail of one result (failure and error bodies): the

@@ -251,10 +251,15 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       // Without any stated MDE: either nothing was tested (one value per
       // side, skipped), or tests ran but the noise between runs they need
       // could not be measured (too few workloads with one run per side).
-      bool unmeasured = false;
-      for (const MetricVerdict* m : shown)
+      bool unmeasured = false, all_off = !shown.empty();
+      for (const MetricVerdict* m : shown) {
         unmeasured = unmeasured || m->reason == Reason::kBetweenRunNoiseUnmeasured;
-      if (!shown.empty())
+        all_off = all_off && m->severity == Severity::kOff;
+      }
+      if (all_off)
+        view->summary = Plural(static_cast<int>(shown.size()), "result", "results") +
+                        ", all ignored by the policy (severity off): none counts for the outcome";
+      else if (!shown.empty())
         view->summary += "; " + (undecided.lowest ? "could not see changes below " +
                                                         FormatDetectable(*undecided.lowest)
                                  : unmeasured ? std::string("noise between runs could not be measured")
@@ -329,8 +334,11 @@ void AddSections(const Verdicts& verdicts, ReportView* view) {
                               ResultTable(improvements, decided, need), {}});
   }
   if (!inconclusive.empty()) {
-    const Tone tone =
-        verdicts.outcome == Outcome::kInconclusive ? Tone::kWarn : Tone::kUndecided;
+    // Amber where these results made the outcome inconclusive (exit 4),
+    // not where incomparable ones did.
+    const bool fail = std::any_of(inconclusive.begin(), inconclusive.end(),
+                                  [&](const MetricVerdict* m) { return UndecidedFailsGate(*m, verdicts); });
+    const Tone tone = fail ? Tone::kWarn : Tone::kUndecided;
     view->sections.push_back(
         {"inconclusive", "Inconclusive", false, tone,
          ResultTable(inconclusive,
@@ -366,6 +374,19 @@ bool FailsGate(const MetricVerdict& m) {
 }
 
 bool FailedToRun(const MetricVerdict& m) { return m.reason == Reason::kCurrentFailed; }
+
+bool CountedInconclusive(const MetricVerdict& m) {
+  return m.verdict == Verdict::kInconclusive && m.severity != Severity::kOff && !UntestableCommonShift(m);
+}
+
+bool UndecidedFailsGate(const MetricVerdict& m, const Verdicts& v) {
+  if (v.outcome != Outcome::kInconclusive || m.severity == Severity::kOff) return false;
+  if (m.verdict == Verdict::kIncomparable) return v.incomparable_fails;
+  if (!CountedInconclusive(m)) return false;
+  // A verdicts file of an older gpugate names neither flag: then every
+  // undecided result is what made the outcome inconclusive.
+  return v.inconclusive_fails || m.reason == Reason::kUndetectable || !v.incomparable_fails;
+}
 
 int VerdictOrder(Verdict v) {
   switch (v) {

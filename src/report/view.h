@@ -25,6 +25,18 @@ bool FailsGate(const MetricVerdict& m);
 /// (what makes the outcome `error`).
 bool FailedToRun(const MetricVerdict& m);
 
+/// True when this undecided result is what made the outcome `inconclusive`
+/// (exit 4): an inconclusive result under `on_inconclusive: fail` or
+/// `require_detectable`, or an incomparable one under `on_incomparable:
+/// fail`. Never for severity `off` (reported, ignored by the outcome) or the
+/// untestable common shift.
+bool UndecidedFailsGate(const MetricVerdict& m, const Verdicts& verdicts);
+
+/// True when an inconclusive result counts for the outcome: not severity
+/// `off` and not the untestable common shift (what `fail-on: inconclusive`
+/// and the `inconclusive` output count).
+bool CountedInconclusive(const MetricVerdict& m);
+
 /// Position of a verdict in reports: regression, improvement, inconclusive,
 /// incomparable, skipped, new, removed, unchanged.
 int VerdictOrder(Verdict v);

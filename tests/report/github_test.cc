@@ -84,6 +84,8 @@ TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
   EXPECT_EQ(text,
             "::error title=gpugate regression%3A saxpy/16M (time)::+4.1%25 [+2.9%25, +5.3%25] (p "
             "0.0012 (0.004)): significant, above the 2%25 threshold\n"
+            "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
+            "2026-10-01: perf fix tracked in #771\n"
             "::warning title=gpugate regression%3A gemm/fp16/4096 (peak_memory)::+25.0%25 "
             "[+25.0%25, +25.0%25] (p n/a): warn only: above the 10%25 threshold (ratio alone, no "
             "test)\n"
@@ -91,9 +93,64 @@ TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
             "+16.0%25] (p 0.0004 (0.002)): waived (new algorithm lands in #812, until "
             "2026-12-31): significant, above the 2%25 threshold\n"
             "::notice title=gpugate inconclusive::1 result was inconclusive (noise larger than "
-            "the effect or too few samples): train-step (time)\n"
-            "::warning title=gpugate warning::waiver for 'attention/*' (time) expired on "
-            "2026-10-01: perf fix tracked in #771\n");
+            "the effect or too few samples): train-step (time)\n");
+}
+
+// fail-on: inconclusive reads the `inconclusive` output: results the policy
+// ignores (severity off) are not in it, nor in an annotation that blames them.
+TEST(ReportGithub, ResultsOfSeverityOffAreNotCountedInconclusive) {
+  Verdicts v = PassVerdicts();
+  MetricVerdict flaky = Metric("flaky", "time", Verdict::kInconclusive);
+  flaky.severity = Severity::kOff;
+  v.metrics.push_back(flaky);
+  EXPECT_NE(RenderGithubOutput(v).find("\ninconclusive=0\n"), std::string::npos) << RenderGithubOutput(v);
+  EXPECT_EQ(RenderGithubAnnotations(v).find("inconclusive"), std::string::npos) << RenderGithubAnnotations(v);
+  flaky.severity = Severity::kFail;
+  v.metrics.push_back(flaky);
+  EXPECT_NE(RenderGithubOutput(v).find("\ninconclusive=1\n"), std::string::npos);
+}
+
+// Where on_incomparable: fail made the outcome inconclusive, the
+// inconclusive results the policy passes are a notice, not an error.
+TEST(ReportGithub, TheInconclusiveLineIsAnErrorOnlyWhereTheyFailedTheGate) {
+  Verdicts v = MismatchVerdicts();
+  ASSERT_EQ(v.outcome, Outcome::kInconclusive);
+  v.incomparable_fails = true;
+  std::string text = RenderGithubAnnotations(v);
+  EXPECT_NE(text.find("::notice title=gpugate inconclusive::"), std::string::npos) << text;
+  EXPECT_NE(text.find("::error title=gpugate incomparable::"), std::string::npos) << text;
+  v.inconclusive_fails = true;
+  text = RenderGithubAnnotations(v);
+  EXPECT_NE(text.find("::error title=gpugate inconclusive::"), std::string::npos) << text;
+}
+
+// GitHub shows 10 annotations of a kind per step: past that, one says how
+// many more there are, and the run-wide warnings come before per-result ones.
+TEST(ReportGithub, AnnotationsPastGithubsLimitAreCountedNotDropped) {
+  Verdicts v;
+  v.outcome = Outcome::kFail;
+  for (int i = 0; i < 25; ++i) {
+    MetricVerdict m = Metric("bench" + std::to_string(i), "time", Verdict::kRegression);
+    m.ratio = 1.5;
+    v.metrics.push_back(m);
+    m.workload = "warned" + std::to_string(i);
+    m.severity = Severity::kWarn;
+    v.metrics.push_back(m);
+  }
+  v.warnings.push_back("the whole suite ran 20% slower");
+  const std::string text = RenderGithubAnnotations(v);
+  size_t errors = 0, warnings = 0;
+  for (size_t at = text.find("::error "); at != std::string::npos; at = text.find("::error ", at + 1)) ++errors;
+  for (size_t at = text.find("::warning "); at != std::string::npos; at = text.find("::warning ", at + 1)) ++warnings;
+  EXPECT_EQ(errors, 10u) << text;
+  EXPECT_EQ(warnings, 10u) << text;
+  EXPECT_NE(text.find("::error title=gpugate%3A 16 more errors::GitHub shows 10 errors per step; the job "
+                      "summary and the reports hold all 25: gpugate regression: bench9 (time); "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("::warning title=gpugate warning::the whole suite ran 20%25 slower"), std::string::npos);
+  EXPECT_LT(text.find("the whole suite ran"), text.find("warned0"));
+  EXPECT_NE(text.find("::warning title=gpugate%3A 17 more warnings::"), std::string::npos) << text;
 }
 
 TEST(ReportGithub, AnnotationsPointAtTheSuiteLineOfTheWorkload) {

@@ -165,6 +165,24 @@ TEST(ReportJunit, NamesStayOnOneLineAndNoLineIsAWorkflowCommand) {
   EXPECT_NE(xml.find("\n  &#58;:error::pwned"), std::string::npos) << xml;
 }
 
+// Severity off: reported, ignored by the outcome. Never a passed test (all
+// off is a not-judged run, which must not read green) and never a failure.
+TEST(ReportJunit, ResultsOfSeverityOffAreSkippedWhateverTheirVerdict) {
+  Verdicts v;
+  v.outcome = Outcome::kNotJudged;
+  for (Verdict verdict : {Verdict::kUnchanged, Verdict::kRegression, Verdict::kInconclusive}) {
+    MetricVerdict m = testing_fixtures::Metric(std::string("w-") + ToString(verdict), "time", verdict);
+    m.severity = Severity::kOff;
+    v.metrics.push_back(m);
+  }
+  const std::string xml = RenderJunit(v);
+  EXPECT_NE(xml.find("tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"3\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<skipped message=\"ignored (severity off): unchanged"), std::string::npos) << xml;
+  v.outcome = Outcome::kInconclusive;  // what another result made it
+  v.inconclusive_fails = true;
+  EXPECT_NE(RenderJunit(v).find("failures=\"0\" errors=\"0\" skipped=\"3\""), std::string::npos);
+}
+
 TEST(ReportJunit, AFailedWorkloadIsAnError) {
   const std::string xml = RenderJunit(testing_fixtures::ErrorVerdicts());
   EXPECT_NE(xml.find("tests=\"4\" failures=\"0\" errors=\"1\" skipped=\"1\""), std::string::npos)

@@ -76,7 +76,7 @@ TEST(ReportView, NotJudgedNamesSkippedAndEmptyComparisons) {
     r.severity = Severity::kOff;
   }
   EXPECT_EQ(BuildView(v).headline,
-            "not judged: 0 inconclusive, 2 ignored (severity off); nothing could be tested");
+            "not judged: 2 results, all ignored by the policy (severity off): none counts for the outcome");
   Verdicts empty;
   empty.outcome = Outcome::kNotJudged;
   EXPECT_EQ(BuildView(empty).headline, "not judged: no results were compared");

@@ -2,7 +2,8 @@
 # Action step "Cache key": the key under which a built gpugate is cached, and
 # the install prefix the cache restores into. The key holds what decides the
 # binary: gpugate's version; a hash of what it is built from (CMakeLists.txt,
-# cmake/, src/, the build recipe scripts/action/setup.sh), of the CMake
+# cmake/, src/, include/, policies/ (the default policy is compiled in), the
+# build recipe scripts/action/setup.sh and scripts/deps.sh), of the CMake
 # arguments and of the CUDA compiler CMake would find (its version decides
 # whether and how the CUDA backend is built); and the machine it runs on:
 # runner OS, arch and image (hosted runners' ImageOS; on self-hosted runners
@@ -17,7 +18,7 @@ if [ -z "$image" ] && [ -r /etc/os-release ]; then
   image=$(. /etc/os-release && echo "${ID:-linux}${VERSION_ID:-}")
 fi
 nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
-hash=$( { cd "$src" && find CMakeLists.txt cmake src scripts/action/setup.sh -type f -print0 |
+hash=$( { cd "$src" && find CMakeLists.txt cmake src include policies scripts/action/setup.sh scripts/deps.sh -type f -print0 |
           LC_ALL=C sort -z | xargs -0 sha256sum
           printf 'cmake-args:%s\n' "${GPUGATE_CMAKE_ARGS:-}"
           if [ -n "$nvcc" ]; then "$nvcc" --version 2>/dev/null | tail -n 1; fi; } |

@@ -10,11 +10,9 @@ set -euo pipefail
 marker='<!-- gpugate-report -->'
 [ -n "${GPUGATE_PR:-}" ] || { echo "not a pull request; no comment"; exit 0; }
 [ -f "$GPUGATE_MARKDOWN" ] || { echo "no Markdown report at '$GPUGATE_MARKDOWN'"; exit 0; }
-limit=60000  # GitHub rejects comment bodies over 65536 characters
-body=$(printf '%s\n' "$marker"; head -c "$limit" "$GPUGATE_MARKDOWN")
-if [ "$(wc -c < "$GPUGATE_MARKDOWN")" -gt "$limit" ]; then
-  body+=$'\n\n_(report truncated; the full report is in the job artifacts)_'
-fi
+# GitHub rejects comment bodies over 65536 characters: fit_comment.sh leaves
+# out the folded rows first, then cuts at a line, and says so.
+body=$(printf '%s\n' "$marker"; bash "$(dirname "$0")/fit_comment.sh" "$GPUGATE_MARKDOWN" 60000)
 author=${GPUGATE_COMMENT_AUTHOR:-github-actions[bot]}
 id=$(gh api --paginate "repos/$GPUGATE_REPO/issues/$GPUGATE_PR/comments" \
        --jq "[.[] | select((.body | startswith(\"$marker\")) and .user.login == \"$author\")][0].id // empty" |

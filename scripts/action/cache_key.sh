@@ -18,7 +18,11 @@ if [ -z "$image" ] && [ -r /etc/os-release ]; then
   image=$(. /etc/os-release && echo "${ID:-linux}${VERSION_ID:-}")
 fi
 nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
-hash=$( { cd "$src" && find CMakeLists.txt cmake src include policies scripts/action/setup.sh scripts/deps.sh -type f -print0 |
+inputs=()
+for p in CMakeLists.txt cmake src include policies scripts/action/setup.sh scripts/deps.sh; do
+  if [ -e "$src/$p" ]; then inputs+=("$p"); fi
+done
+hash=$( { cd "$src" && find "${inputs[@]}" -type f -print0 |
           LC_ALL=C sort -z | xargs -0 sha256sum
           printf 'cmake-args:%s\n' "${GPUGATE_CMAKE_ARGS:-}"
           if [ -n "$nvcc" ]; then "$nvcc" --version 2>/dev/null | tail -n 1; fi; } |

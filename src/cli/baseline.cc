@@ -126,7 +126,7 @@ int Update(const CommandSpec& self, const Args& args) {
       ("force", "append even when the environment differs: re-keys the baseline and drops its runs of the other environment");
   AddLockTimeoutOption(options);
   AddEnvKeyOption(options);
-  AddIngestOptions(options);
+  AddIngestOptions(options, "--results of");
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;

@@ -67,15 +67,16 @@ void AddCompareOptions(po::options_description& options) {
       ("allow-env-mismatch", "compare even when the environments differ (differences are listed)")
       ("verbose,v", "list unchanged results row by row and every verdict's full sentence on the console")
       ("quiet,q", "no console report on stdout (gate, ab: no progress on stderr either)");
-  AddIngestOptions(options);
   AddReportOptions(options);
 }
 
-void AddIngestOptions(po::options_description& options) {
+void AddIngestOptions(po::options_description& options, const char* applies_to) {
   options.add_options()
       ("bigger-is-better",
-       "custom benchmark JSON ([{name, unit, value}]): bigger values are better "
-       "(github-action-benchmark's customBiggerIsBetter); default: smaller is better");
+       (std::string(applies_to) + " custom benchmark JSON ([{name, unit, value}]): its values in units "
+                                  "other than time are bigger-is-better (github-action-benchmark's "
+                                  "customBiggerIsBetter); default: smaller is better")
+           .c_str());
 }
 
 IngestOptions IngestOptionsFrom(const po::variables_map& vm) {
@@ -131,6 +132,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
        "workload's and kernel's regime and % of roof in the (first) current run; needs work counts");
   AddEnvKeyOption(options);
   AddCompareOptions(options);
+  AddIngestOptions(options, "files of");
   po::positional_options_description positional;
   positional.add("baseline", 1).add("current", -1);
   po::variables_map vm;

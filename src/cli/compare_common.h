@@ -21,7 +21,9 @@ namespace gpugate {
 void AddCompareOptions(boost::program_options::options_description& options);
 
 /// --bigger-is-better: what benchmark files do not say about themselves.
-void AddIngestOptions(boost::program_options::options_description& options);
+/// --bigger-is-better, for custom JSON that a command reads (`applies_to`:
+/// "files of", "a --baseline of", ...).
+void AddIngestOptions(boost::program_options::options_description& options, const char* applies_to);
 IngestOptions IngestOptionsFrom(const boost::program_options::variables_map& vm);
 
 /// The policy named by --policy, or the built-in default.

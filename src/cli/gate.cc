@@ -77,6 +77,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   AddBinOption(options);
   AddEnvKeyOption(options);
   AddCompareOptions(options);
+  AddIngestOptions(options, "a --baseline of");
   po::positional_options_description positional;
   positional.add("suite", 1);
   po::variables_map vm;
@@ -149,6 +150,13 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   } else {
     baseline = LoadRuns(baseline_path, IngestOptionsFrom(vm));
     if (!baseline.ok()) return ReportError(baseline.error());  // FILE:LINE:COL first, as every input error
+    // The run the gate measures takes each workload's direction from the
+    // suite (a command's `bigger_is_better`): the option reads only a
+    // baseline of custom JSON, and elsewhere would change nothing.
+    if (vm.count("bigger-is-better") && baseline->back().run.source_format != "custom")
+      return ReportError(InputError(
+          "--bigger-is-better reads a --baseline of custom benchmark JSON, and " + baseline_path +
+          " is not one; the suite's workloads take their direction from their 'bigger_is_better' key"));
     // gpugate's own results name their suite: another suite's baseline
     // (a wrong path) would compare nothing and read as new and removed
     // workloads. `baseline update` refuses it the same way.

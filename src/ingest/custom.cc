@@ -129,13 +129,13 @@ WorkloadResult ToWorkload(const Entry& e, bool bigger_is_better) {
   w.name = e.name;
   w.kind = "custom";
   w.backend = "ingest";
-  w.lower_is_better = !bigger_is_better;
   double scale = 1.0;
   if (std::optional<double> s = CustomTimeUnitScale(e.unit)) {
-    scale = *s;  // metric "time", unit "s": the defaults
+    scale = *s;  // metric "time", unit "s": the defaults; a time is smaller-is-better whatever the file says
   } else {
     w.metric = "value";
     w.unit = e.unit;
+    w.lower_is_better = !bigger_is_better;
   }
   if (e.range) {
     if (e.range->relative) w.counters["range_rel"] = e.range->amount;

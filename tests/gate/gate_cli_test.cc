@@ -59,6 +59,21 @@ TEST_F(GateCliTest, ABaselineOfAnotherSuiteIsRefused) {
       << o.err;
 }
 
+// --bigger-is-better reads a custom-JSON baseline; the measured run's
+// direction is the suite's. Given with any other baseline it would change
+// nothing, so it is refused before the suite runs; `ab` has no such option.
+TEST_F(GateCliTest, BiggerIsBetterReadsOnlyACustomJsonBaseline) {
+  auto o = RunGpugate({"gate", dir_ + "/suite.yaml", "--baseline", dir_ + "/base.json", "--bigger-is-better"});
+  EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("--bigger-is-better reads a --baseline of custom benchmark JSON, and " + dir_ +
+                       "/base.json is not one"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.err.find("confirming"), std::string::npos) << o.err;
+  auto ab = RunGpugate({"ab", "--help"});
+  EXPECT_EQ(ab.out.find("bigger-is-better"), std::string::npos) << ab.out;
+}
+
 // A selection measures part of the suite: the baseline's other workloads
 // were not asked for, so they are not "removed" (a sharded job would list
 // every other shard's workloads, and all-new selections read not judged).

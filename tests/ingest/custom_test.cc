@@ -83,6 +83,18 @@ TEST(CustomIngest, BiggerIsBetterIsAnOption) {
   EXPECT_EQ(Counter(bigger.workloads[1], "range"), 3);  // "range": "3", in Megabytes
 }
 
+// Bigger-is-better reads the values of other units: a time in the same file
+// is still a time, and a slower one a regression.
+TEST(CustomIngest, BiggerIsBetterLeavesTimesSmallerIsBetter) {
+  Results r = Parse(R"([{"name": "rate", "unit": "ops/sec", "value": 100},
+                        {"name": "latency", "unit": "ns/iter", "value": 250}])",
+                    true);
+  ASSERT_EQ(r.workloads.size(), 2u);
+  EXPECT_FALSE(r.workloads[0].lower_is_better);
+  EXPECT_EQ(r.workloads[1].metric, "time");
+  EXPECT_TRUE(r.workloads[1].lower_is_better);
+}
+
 TEST(CustomIngest, TimeUnitsBecomeTheTimeMetricInSeconds) {
   Results r = Load("github-action-benchmark_customSmallerIsBetter_output2.json");
   ASSERT_EQ(r.workloads.size(), 4u);

@@ -39,7 +39,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
       ("suite", po::value<std::string>()->required(), "suite file (YAML)")
       ("base", po::value<std::string>()->required(), "base build directory (what {bin} stands for in the workloads' argv, cwd, results and file)")
       ("head", po::value<std::string>()->required(), "head build directory (what {bin} stands for in the workloads' argv, cwd, results and file)")
-      ("rounds", po::value<int>()->default_value(10), "paired rounds per workload (at least 6)")
+      ("rounds", po::value<int>()->default_value(10), "paired rounds per workload (fewer than 6 are accepted with a warning, and rarely decide)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the run order (and synthetic draws)")
       ("base-results", po::value<std::string>(), "also write the base side's results JSON here")
       ("head-results", po::value<std::string>(), "also write the head side's results JSON here");

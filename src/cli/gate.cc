@@ -31,7 +31,7 @@ namespace {
 /// The terminal's progress, plus a line on stderr when a re-run starts.
 class GateCliProgress final : public GateProgress {
  public:
-  explicit GateCliProgress(ProgressMode mode) : tty_(mode) {}
+  explicit GateCliProgress(ProgressMode mode) : tty_(mode), quiet_(mode == ProgressMode::kOff) {}
   void WorkloadStarted(const WorkloadSpec& spec, int index, int total) override {
     tty_.WorkloadStarted(spec, index, total);
   }
@@ -41,6 +41,7 @@ class GateCliProgress final : public GateProgress {
   void WorkloadFinished(const WorkloadResult& result) override { tty_.WorkloadFinished(result); }
   void ConfirmationStarted(const std::vector<std::string>& workloads, int attempt,
                            int max_attempts) override {
+    if (quiet_) return;  // -q: no progress on stderr
     // The names, escaped (they are untrusted text); a long list is cut.
     constexpr size_t kShown = 10;
     std::cerr << "gpugate: confirming " << workloads.size() << " workload"
@@ -54,6 +55,7 @@ class GateCliProgress final : public GateProgress {
 
  private:
   TtyProgress tty_;
+  bool quiet_;
 };
 
 }  // namespace

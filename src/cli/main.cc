@@ -31,7 +31,7 @@ void PrintTopHelp(std::ostream& out) {
     out << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << c.summary
         << "\n";
   }
-  out << "\n'gpugate COMMAND --help' shows a command's options.\n"
+  out << "\n'gpugate COMMAND --help' shows a command's options; 'gpugate --version' prints the version.\n"
          "exit codes: 0 pass, 1 regression, 2 usage/config/input error, 3 workload or tool "
          "failure, 4 inconclusive\n";
 }

@@ -80,8 +80,8 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
     ReportWarning("the shards ran on " + std::to_string(cpus.size()) + " CPU models of runner class '" +
                   EscapeTerminal(merged->run.env.runner_class.value_or("")) + "': " + what +
                   "; each workload records its CPU model, and compare removes each CPU's speed "
-                  "factor separately (it needs at least 5 workloads per CPU; with fewer the speed "
-                  "difference counts as a change)");
+                  "factor separately (it needs at least 5 workloads per CPU; with fewer, that CPU's "
+                  "workloads are incomparable)");
   }
   return 0;
 }

@@ -95,7 +95,8 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
   }
   // A program's results are named "<workload>/<benchmark>": another workload
   // named so would be one name twice if the program reports that benchmark
-  // (gpugate run then fails both). What a program reports is known only when
+  // (gpugate run keeps the first and fails the second as "<name> (duplicate
+  // 2)"). What a program reports is known only when
   // it runs; say it here.
   for (const WorkloadSpec& program : suite.workloads) {
     if (!ReportsBenchmarks(program)) continue;
@@ -108,7 +109,7 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
                                                  : std::string()) +
                       QuoteInput(program.name) + ": if that program reports " +
                       QuoteInput(other.name.substr(prefix.size())) +
-                      ", the two results have one name and gpugate run fails both; rename one");
+                      ", the two results have one name and gpugate run fails the second; rename one");
   }
   return 0;
 }

@@ -1284,6 +1284,7 @@ class Comparer {
     const VariancePrior prior = EstimateVariancePrior(run_var, run_df);
     const Calibration ref = HistoryReference(members, hist_scales, prior);
     const double current_scale = noise.current;
+    WarnWidenedByCurrentRun(noise);
     for (size_t m = 0; m < members.size(); ++m) {
       const Units& u = *pending_[members[m]].units;
       LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale,
@@ -1424,6 +1425,11 @@ class Comparer {
   struct RunNoiseScales {
     std::map<int, double> history;
     double current = 1.0;
+    // What the current scale was read from (for the warning that says why
+    // every comparison widened): the current runs' median absolute residual,
+    // the history's typical run's, and the current runs' median signed
+    // residual (a shift of most workloads together).
+    double current_mad = 0, typical_mad = 0, current_shift = 0;
   };
   RunNoiseScales MeasureRunNoise(const std::vector<size_t>& members) const {
     RunNoiseScales out;
@@ -1463,9 +1469,14 @@ class Comparer {
     std::map<int, double> hist_mad;
     for (auto& [run, r] : hist)
       if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) hist_mad[run] = MedianInPlace(r);
-    std::vector<double> c;
+    std::vector<double> c, shifts;
     for (auto& [run, r] : cur)
       if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) c.push_back(MedianInPlace(r));
+    for (const auto& [key, r] : cur_res)
+      if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
+        buf.assign(r.begin(), r.end());
+        shifts.push_back(MedianInPlace(buf));
+      }
     if (hist_mad.size() < 2) return out;
     std::vector<double> h;
     for (const auto& [run, mad] : hist_mad) h.push_back(mad);
@@ -1488,8 +1499,35 @@ class Comparer {
         const double ratio = mad / typical / discount;
         out.history[run] = std::max(1.0, (ratio / kRunNoiseHuberK) * (ratio / kRunNoiseHuberK));
       }
-    if (!c.empty()) out.current = scale(MedianInPlace(c));
+    if (!c.empty()) {
+      out.current_mad = MedianInPlace(c);
+      out.typical_mad = typical;
+      out.current = scale(out.current_mad);
+      if (!shifts.empty()) out.current_shift = MedianInPlace(shifts);
+    }
     return out;
+  }
+
+  // A current run that scattered far more about the workloads' levels than
+  // the history's runs widens every comparison (MeasureRunNoise). When it
+  // widened them twofold or more, say so and why: a noisier machine, or a
+  // change that moved many workloads (half of them slower alone reads as
+  // scatter), which one current run cannot tell apart.
+  void WarnWidenedByCurrentRun(const RunNoiseScales& noise) {
+    if (noise.current < 4.0 || !(noise.typical_mad > 0)) return;
+    char widened[32];
+    std::snprintf(widened, sizeof widened, "%.1f", std::sqrt(noise.current));
+    std::string text = "the current run's workloads deviated from their history levels by a median " +
+                       FormatThreshold(std::expm1(noise.current_mad)) + ", against " +
+                       FormatThreshold(std::expm1(noise.typical_mad)) +
+                       " for the history's typical run, which widened every comparison " + widened + "x";
+    const double shift = std::expm1(noise.current_shift);
+    if (std::fabs(shift) > policy_.defaults.threshold)
+      text += "; most workloads moved together (median " + FormatPercent(shift) + ")";
+    text += ": a noisier or slower machine, or a change that moved many workloads, which one current run "
+            "cannot tell apart; re-run the baseline's commit on this runner, or compare the two builds with "
+            "gpugate ab";
+    out_.warnings.push_back(text);
   }
 
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {

@@ -799,6 +799,27 @@ TEST(CompareJudge, EveryKernelSlowerAgainstAHistoryIsEveryKernelARegression) {
   EXPECT_EQ(v.outcome, Outcome::kFail);
 }
 
+TEST(CompareJudge, ACurrentRunThatWidenedEveryComparisonSaysWhy) {
+  // A quiet history (no common speed factor to remove) and a current run
+  // whose host workloads all ran 40% slower: a slower machine or a change to
+  // all of them, which one current run cannot tell apart. The scatter widens
+  // every comparison and nothing is decided; a warning says why and what
+  // would decide it, instead of a bare "could not see changes below x15".
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) hist.push_back(HostAndDeviceRun(1.0, 1.0, 300 + k));
+  Verdicts v = Compare(hist, HostAndDeviceRun(1.4, 1.0, 9), DefaultPolicy(), Opts());
+  std::string said;
+  for (const std::string& w : v.warnings)
+    if (w.find("widened every comparison") != std::string::npos) said = w;
+  EXPECT_NE(said.find("the current run's workloads deviated from their history levels by a median "), std::string::npos)
+      << said;
+  EXPECT_NE(said.find("a noisier or slower machine, or a change that moved many workloads"), std::string::npos)
+      << said;
+  // An identical current run says nothing of the kind.
+  Verdicts same = Compare(hist, HostAndDeviceRun(1.0, 1.0, 9), DefaultPolicy(), Opts());
+  for (const std::string& w : same.warnings) EXPECT_EQ(w.find("widened every comparison"), std::string::npos) << w;
+}
+
 TEST(CompareJudge, NvbenchDevicesGetASpeedFactorEach) {
   // One nvbench file measured on two GPUs: device 1 ran 20% slower (a lower
   // clock), device 0 as before, and one of device 0's states 30% slower on

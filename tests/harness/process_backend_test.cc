@@ -195,6 +195,48 @@ TEST_F(ProcessBackendTest, ShellTrueRunsThroughSh) {
   EXPECT_TRUE(fs::exists(dir_ / "b"));
 }
 
+// A program named without a '/' is found on the workload's own PATH, as a
+// shell or execvpe finds it, not on gpugate's: `env: {PATH: ...}` selects the
+// binary that is timed.
+TEST_F(ProcessBackendTest, BareProgramIsFoundOnTheWorkloadsPath) {
+  fs::create_directory(dir_ / "newbin");
+  {
+    std::ofstream script(dir_ / "newbin" / "true");
+    script << "#!/bin/sh\nexit 7\n";
+  }
+  fs::permissions(dir_ / "newbin" / "true", fs::perms::owner_all);
+  auto spec = Command({"true"});
+  spec.env = {{"PATH", (dir_ / "newbin").string() + ":/usr/bin:/bin"}};
+  auto r = RunOnce(spec);
+  ASSERT_FALSE(r.ok()) << "ran /usr/bin/true, not newbin/true";
+  EXPECT_NE(r.error().message.find("command 'true' exited with status 7"), std::string::npos) << r.error().message;
+  // A relative PATH entry is taken from the workload's folder.
+  spec.env = {{"PATH", "newbin:/usr/bin:/bin"}};
+  spec.cwd = dir_.string();
+  r = RunOnce(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("exited with status 7"), std::string::npos) << r.error().message;
+  // Not on the workload's PATH: not found, whatever gpugate's PATH holds.
+  spec.env = {{"PATH", (dir_ / "empty").string()}};
+  r = RunOnce(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "cannot run 'true': No such file or directory (searched the workload's PATH: " +
+                                   (dir_ / "empty").string() + ")");
+}
+
+TEST(ProcessDetailTest, FindProgramSearchesTheChildsPath) {
+  detail::CommandLine c;
+  c.argv = {"sh"};
+  c.envp = {"HOME=/x", "PATH=/nonexistent:/bin"};
+  EXPECT_EQ(detail::FindProgram(c).value(), "/bin/sh");
+  c.envp = {"HOME=/x"};  // no PATH: execvp's default
+  EXPECT_EQ(detail::FindProgram(c).value(), "/bin/sh");
+  c.argv = {"./sh"};  // a '/' in the name: taken as written
+  EXPECT_EQ(detail::FindProgram(c).value(), "./sh");
+  EXPECT_EQ(detail::EnvironmentValue({"PATHX=1", "PATH=a:b"}, "PATH"), "a:b");
+  EXPECT_EQ(detail::EnvironmentValue({"A=1"}, "PATH"), std::nullopt);
+}
+
 TEST_F(ProcessBackendTest, MissingProgramIsToolError) {
   auto r = RunOnce(Command({"/nonexistent/gpugate-no-such-program"}));
   ASSERT_FALSE(r.ok());

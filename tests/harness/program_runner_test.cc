@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 #include <regex.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -238,6 +241,26 @@ TEST(RunProgramOnceTest, NoJsonAndBrokenJsonAreFailures) {
                      10);
   ASSERT_TRUE(p.failure);
   EXPECT_NE(p.failure->find("unreadable JSON: prog (JSON of '/bin/sh'):1:"), std::string::npos) << *p.failure;
+}
+
+// The program of a gbench workload is found on the workload's PATH.
+TEST(RunProgramOnceTest, BareProgramIsFoundOnTheWorkloadsPath) {
+  char tmpl[] = "/tmp/gpugate-program-path-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::filesystem::path dir = tmpl;
+  {
+    std::ofstream script(dir / "true");
+    script << "#!/bin/sh\necho from-newbin >&2\nexit 5\n";
+  }
+  std::filesystem::permissions(dir / "true", std::filesystem::perms::owner_all);
+  WorkloadSpec s = Gbench({"true"});
+  s.env = {{"PATH", dir.string() + ":/usr/bin:/bin"}};
+  ProgramProcess p = RunProgramOnce(s, 10);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("exited with status 5"), std::string::npos) << *p.failure;
+  EXPECT_NE(p.failure->find("from-newbin"), std::string::npos) << *p.failure;
 }
 
 TEST(RunProgramOnceTest, TimeoutKillsTheProgram) {

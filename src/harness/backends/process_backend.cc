@@ -1,4 +1,5 @@
-// Backend "process": child processes with posix_spawnp, own process group,
+// Backend "process": child processes with posix_spawn (argv[0] found in the
+// child's PATH), own process group,
 // stderr through a poll-drained pipe, exit detected through a pidfd (with a
 // waitid(WNOWAIT) polling fallback), rusage from wait4.
 #include "harness/backends/process_backend.h"
@@ -24,6 +25,7 @@
 #include "cupti/profile.h"
 #include "harness/interrupt.h"
 #include "harness/process_tree.h"
+#include "util/strings.h"
 
 extern char** environ;
 
@@ -222,6 +224,38 @@ Status ConfigureSpawn(SpawnSetup& s, int err_write, int err_read, const std::str
 
 }  // namespace
 
+std::optional<std::string> EnvironmentValue(const std::vector<std::string>& envp, std::string_view name) {
+  for (const std::string& entry : envp)
+    if (entry.size() > name.size() && entry[name.size()] == '=' && entry.compare(0, name.size(), name) == 0)
+      return entry.substr(name.size() + 1);
+  return std::nullopt;
+}
+
+Result<std::string> FindProgram(const CommandLine& command) {
+  const std::string& program = command.argv.front();
+  if (program.find('/') != std::string::npos) return program;
+  // glibc's execvp searches "/bin:/usr/bin" when PATH is not set at all.
+  const std::optional<std::string> path = EnvironmentValue(command.envp, "PATH");
+  const std::string search = path ? *path : "/bin:/usr/bin";
+  int error = ENOENT;
+  for (const std::string& dir : Split(search, ':')) {
+    // An empty entry is the current folder; a relative one is taken from the
+    // child's folder (cwd), where the spawned process resolves it too.
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    std::filesystem::path on_disk(candidate);
+    if (on_disk.is_relative() && !command.cwd.empty()) on_disk = std::filesystem::path(command.cwd) / on_disk;
+    struct stat st;
+    if (::stat(on_disk.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (::access(on_disk.c_str(), X_OK) != 0) {
+      error = EACCES;  // as execvp: go on, and report it if nothing else is found
+      continue;
+    }
+    return candidate;
+  }
+  return ToolError("cannot run '" + program + "': " + std::strerror(error) + " (searched the workload's PATH: " +
+                   (search.empty() ? std::string("empty") : search) + ")");
+}
+
 std::string SignalName(int signal) {
   switch (signal) {
     case SIGHUP: return "SIGHUP";
@@ -301,6 +335,10 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   SpawnSetup setup;
   if (Status st = ConfigureSpawn(setup, err_write.get(), err_read.get(), command.cwd); !st.ok())
     return st.error();
+  // The program is looked up in the child's PATH (as execvpe does), not in
+  // gpugate's own: a workload's `env: {PATH: ...}` selects the binary.
+  Result<std::string> program = FindProgram(command);
+  if (!program.ok()) return program.error();
   std::vector<char*> argv = CStrings(command.argv);
   std::vector<char*> envp = CStrings(command.envp);
 
@@ -315,7 +353,7 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   int rc = 0;
   {
     InterruptsBlocked blocked;
-    rc = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
+    rc = ::posix_spawn(&pid, program->c_str(), &setup.actions, &setup.attr, argv.data(), envp.data());
     if (rc == 0) group.emplace(pid);
   }
   if (rc != 0) {

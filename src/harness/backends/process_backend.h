@@ -1,5 +1,6 @@
 // Backend "process": runs `kind: command` workloads as child processes.
-// argv is executed directly (posix_spawnp, no shell) unless `shell: true`,
+// argv is executed directly (posix_spawn, no shell; argv[0] is looked up in
+// the child's own PATH, as execvpe does) unless `shell: true`,
 // which runs `/bin/sh -c argv[0] sh argv[1]...` (extra items become $1...).
 // Each child gets its own process group, stdin/stdout on /dev/null and stderr
 // through a pipe (drained with poll, the last lines kept for error messages).
@@ -56,9 +57,9 @@ class ProcessBackend final : public Backend {
 
 namespace detail {
 
-/// A fully resolved command: what posix_spawnp receives.
+/// A fully resolved command: what posix_spawn receives.
 struct CommandLine {
-  std::vector<std::string> argv;  ///< argv[0] is looked up in PATH
+  std::vector<std::string> argv;  ///< argv[0] without a '/' is looked up in envp's PATH
   std::vector<std::string> envp;  ///< "KEY=value" entries, the complete environment
   std::string cwd;                ///< empty = inherit
 };
@@ -83,6 +84,16 @@ struct ExecOutcome {
 /// (e.g. not found), as a kToolError.
 Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_seconds,
                                 const ProcessBackendOptions& options);
+
+/// The value of variable `name` in "K=V" entries (the first one), if set.
+std::optional<std::string> EnvironmentValue(const std::vector<std::string>& envp, std::string_view name);
+
+/// The file the child runs for argv[0], as execvpe finds it: argv[0] itself
+/// when it holds a '/', else the first executable regular file on the PATH
+/// of the child's environment (`envp`; "/bin:/usr/bin" when PATH is unset),
+/// relative entries taken from `cwd`. Not gpugate's own PATH: a workload's
+/// `env: {PATH: ...}` decides which program runs. kToolError when none is found.
+Result<std::string> FindProgram(const CommandLine& command);
 
 /// "exited with status 3", "killed by signal SIGSEGV (11)".
 std::string DescribeWaitStatus(int wait_status);

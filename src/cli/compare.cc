@@ -1,6 +1,7 @@
 // `gpugate compare BASELINE CURRENT [CURRENT...]`: load both sides (any
 // supported format), compare under a policy, write the reports, exit with the
 // gate's code. Several current files are repeated runs of the same code.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "model/device_profile.h"
 #include "model/environment.h"
 #include "rules/regime.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 
@@ -90,6 +92,29 @@ Result<Policy> PolicyFromOptions(const po::variables_map& vm) {
   Result<Policy> policy = LoadPolicyFile(vm["policy"].as<std::string>());
   if (!policy.ok()) return policy.error();
   return policy;
+}
+
+std::vector<std::string> PolicyEntriesMatchingNothing(const Policy& policy, const Verdicts& verdicts) {
+  std::vector<std::string> out;
+  // The built-in policy's rules are general on purpose; and with nothing
+  // compared, every rule would be named.
+  if (policy.path.empty() || verdicts.metrics.empty()) return out;
+  auto selects_any = [&](const std::string& match, const std::string& metric) {
+    return std::any_of(verdicts.metrics.begin(), verdicts.metrics.end(), [&](const MetricVerdict& m) {
+      return GlobMatch(match, m.workload) && PolicyMetricMatches(metric, m.metric);
+    });
+  };
+  auto warn = [&](const char* what, const std::string& match, const std::string& metric,
+                  const SourceLocation& at) {
+    out.push_back(at.ToString() + ": " + what + " (match " + QuoteInput(match) + ", metric " +
+                  QuoteInput(metric) + ") applies to no workload and metric of this comparison; check its "
+                  "glob (a name without '*' matches that one name only)");
+  };
+  for (const PolicyRule& r : policy.rules)
+    if (!selects_any(r.match, r.metric)) warn("rule", r.match, r.metric, r.location);
+  for (const Waiver& w : policy.waivers)
+    if (!selects_any(w.match, w.metric)) warn("waiver", w.match, w.metric, w.location);
+  return out;
 }
 
 int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm,
@@ -239,6 +264,10 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
                                       " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
   if (profile) AddRoofline(*profile, current.front(), &verdicts);
+  for (std::string& unused : PolicyEntriesMatchingNothing(*policy, verdicts)) {
+    if (vm.count("quiet")) ReportWarning(unused);  // -q: no report on stdout to carry it
+    verdicts.warnings.push_back(std::move(unused));
+  }
   if (!first_run.empty()) {
     verdicts.warnings.insert(verdicts.warnings.begin(), first_run);
     if (vm.count("quiet")) ReportWarning(first_run);  // -q: no report on stdout to carry it

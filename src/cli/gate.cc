@@ -215,6 +215,12 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
   outcome.results.run.shard = sel->shard;
   if (!unselected_text.empty()) outcome.verdicts.warnings.push_back(unselected_text);
+  // Of the whole suite only: a selection leaves rules for the others unused.
+  if (!first_run && !vm.count("filter") && !vm.count("tag") && !sel->shard)
+    for (std::string& unused : PolicyEntriesMatchingNothing(*policy, outcome.verdicts)) {
+      if (vm.count("quiet")) ReportWarning(unused);
+      outcome.verdicts.warnings.push_back(std::move(unused));
+    }
   if (first_run) {
     outcome.verdicts.environment_matches = true;
     outcome.verdicts.env_differences.clear();

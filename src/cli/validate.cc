@@ -1,9 +1,13 @@
 // `gpugate validate SUITE`: parse, expand and list the workloads.
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/command.h"
 #include "cli/run_summary.h"
 #include "harness/program_runner.h"
+#include "util/strings.h"
 #include "util/text/escape.h"
 
 namespace po = boost::program_options;
@@ -51,12 +55,44 @@ std::string Describe(const WorkloadSpec& w) {
           " (static kernel metrics, read once)";
       break;
   }
-  if (!w.skip_unchanged.empty()) {
-    d += " skip_unchanged=[";
-    for (size_t i = 0; i < w.skip_unchanged.size(); ++i) d += (i ? ", " : "") + w.skip_unchanged[i];
-    d += "]";
+  if (w.skip_unchanged_all) {
+    // One line per workload, however many static workloads the suite has.
+    d += " skip_unchanged=true (every static workload: " + JoinAtMost(*w.skip_unchanged_all, 5) + ")";
+  } else if (!w.skip_unchanged.empty()) {
+    d += " skip_unchanged=[" + JoinAtMost(w.skip_unchanged, w.skip_unchanged.size()) + "]";
   }
   return d;
+}
+
+// A program's results are named "<workload>/<benchmark>": another workload
+// named so would be one name twice if the program reports that benchmark
+// (gpugate run keeps the first and fails the second as "<name> (duplicate
+// 2)"). What a program reports is known only when it runs; say it here.
+// The names are sorted once: those that start with "<program>/" are then one
+// run found by binary search, so the check costs O(n log n) name compares
+// plus the warnings, not one compare per pair of workloads.
+void WarnOfBenchmarkLikeNames(const std::vector<WorkloadSpec>& workloads) {
+  std::vector<const WorkloadSpec*> by_name;
+  by_name.reserve(workloads.size());
+  for (const WorkloadSpec& w : workloads) by_name.push_back(&w);
+  std::sort(by_name.begin(), by_name.end(),
+            [](const WorkloadSpec* a, const WorkloadSpec* b) { return a->name < b->name; });
+  for (const WorkloadSpec& program : workloads) {
+    if (!ReportsBenchmarks(program)) continue;
+    const std::string prefix = program.name + "/";
+    auto it = std::lower_bound(by_name.begin(), by_name.end(), prefix,
+                               [](const WorkloadSpec* w, const std::string& p) { return w->name < p; });
+    for (; it != by_name.end() && (*it)->name.compare(0, prefix.size(), prefix) == 0; ++it) {
+      const WorkloadSpec& other = **it;
+      ReportWarning((other.location.line > 0 ? other.location.ToString() + ": " : std::string()) + "workload " +
+                    QuoteInput(other.name) + " is named like a benchmark of " +
+                    (program.location.line > 0 ? "the program at line " + std::to_string(program.location.line) + ", "
+                                               : std::string()) +
+                    QuoteInput(program.name) + ": if that program reports " +
+                    QuoteInput(other.name.substr(prefix.size())) +
+                    ", the two results have one name and gpugate run fails the second; rename one");
+    }
+  }
 }
 
 }  // namespace
@@ -74,6 +110,14 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
 
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
+  // As run decides: a selection of nothing is an error (exit 2); an empty
+  // shard of a selection that holds workloads is a valid, empty part.
+  if (sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
+    return ReportError(InputError(vm["suite"].as<std::string>() +
+                                  ": no workload matches the --filter/--tag/--shard selection"));
+  if (sel->workloads.empty())
+    ReportWarning("shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
+                  " selected workloads (gpugate run writes an empty shard for gpugate merge)");
   if (vm.count("bin"))
     if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const Suite& suite = sel->suite;
@@ -93,24 +137,7 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
                   << p.plan.passes << " replay pass" << (p.plan.passes == 1 ? "" : "es")
                   << " per kernel (checked with CUPTI; collected for builtin kernels on a CUDA device)\n";
   }
-  // A program's results are named "<workload>/<benchmark>": another workload
-  // named so would be one name twice if the program reports that benchmark
-  // (gpugate run keeps the first and fails the second as "<name> (duplicate
-  // 2)"). What a program reports is known only when
-  // it runs; say it here.
-  for (const WorkloadSpec& program : suite.workloads) {
-    if (!ReportsBenchmarks(program)) continue;
-    const std::string prefix = program.name + "/";
-    for (const WorkloadSpec& other : suite.workloads)
-      if (&other != &program && other.name.rfind(prefix, 0) == 0)
-        ReportWarning((other.location.line > 0 ? other.location.ToString() + ": " : std::string()) + "workload " +
-                      QuoteInput(other.name) + " is named like a benchmark of " +
-                      (program.location.line > 0 ? "the program at line " + std::to_string(program.location.line) + ", "
-                                                 : std::string()) +
-                      QuoteInput(program.name) + ": if that program reports " +
-                      QuoteInput(other.name.substr(prefix.size())) +
-                      ", the two results have one name and gpugate run fails the second; rename one");
-  }
+  WarnOfBenchmarkLikeNames(suite.workloads);
   return 0;
 }
 

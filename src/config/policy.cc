@@ -171,20 +171,8 @@ class PolicyParser {
     if (!(t >= 0) || t > 10)
       return y_.ErrorAt(f, QuoteInput(f.name) + " must be between 0% and 1000%, got " +
                                YamlReader::Describe(f.value));
-    GPUGATE_RETURN_IF_ERROR(NotABarePercentage(f, t));
+    GPUGATE_RETURN_IF_ERROR(y_.NotABarePercentage(f, t));
     return t + 0.0;  // -0 reads as 0
-  }
-
-  // A bare number of 1 or more where a fraction is read is a percentage
-  // written without its sign far more often than a change of 100% or more:
-  // refused with both readings.
-  Status NotABarePercentage(const YamlField& f, double t) const {
-    const std::string& text = f.value.Scalar();
-    if (t < 1 || text.find('%') != std::string::npos) return Status::Ok();
-    char as_percent[32];
-    std::snprintf(as_percent, sizeof as_percent, "%g%%", t * 100);
-    return y_.ErrorAt(f, QuoteInput(f.name) + " " + text + " reads as a fraction, " + as_percent +
-                             ": write " + text + "% if that is meant (or " + as_percent + ")");
   }
 
   // A glob over workload names; an empty one matches none.
@@ -207,13 +195,26 @@ class PolicyParser {
                              "sass_instructions, sass_bytes or *)");
   }
 
+  // A key of `defaults.thresholds` is looked up by exact metric name, while
+  // the same text in a rule's `metric:` is a glob: a key with a glob
+  // character would be shown and never applied, so it is refused, naming
+  // the rule that does what it means.
+  Status ExactMetricKey(const YamlField& key_field, const std::string& metric) const {
+    const size_t glob = metric.find_first_of("*?[");
+    if (glob == std::string::npos) return Status::Ok();
+    return y_.ErrorAt(key_field, QuoteInput(metric) + " holds the glob character '" + metric.substr(glob, 1) +
+                                     "', but keys of 'defaults.thresholds' are exact metric names, so it would "
+                                     "apply to no metric; for a glob, write a rule under 'rules:' with metric: " +
+                                     QuoteInput(metric) + " and the threshold");
+  }
+
   Status ParseDefaults(const YamlField& f, PolicyDefaults* d) {
     if (f.value.IsNull()) return Status::Ok();
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
     static const std::vector<std::string> kKeys = {
         "threshold",       "thresholds",     "fdr_q",          "on_inconclusive",
         "on_incomparable", "no_replication", "require_detectable", "confidence"};
-    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     if (auto e = y_.Find(f.value, "threshold", "defaults.")) {
       GPUGATE_ASSIGN_OR_RETURN(d->threshold, Threshold(*e));
     }
@@ -221,10 +222,11 @@ class PolicyParser {
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*e));
       GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(e->value));
       for (const YamlField& m : y_.Entries(e->value)) {
-        YamlField key_field{m.name, m.key, m.key};
+        YamlField key_field{m.name, m.key, m.key, YAML::Mark::null_mark()};
         GPUGATE_ASSIGN_OR_RETURN(std::string metric, Metric(key_field));
         if (metric == "*")
           return y_.ErrorAt(key_field, "use 'threshold' for the default of every metric");
+        GPUGATE_RETURN_IF_ERROR(ExactMetricKey(key_field, metric));
         GPUGATE_ASSIGN_OR_RETURN(double t, Threshold(m));
         d->metric_thresholds[metric] = t;
       }
@@ -260,7 +262,7 @@ class PolicyParser {
       if (!(t > 0) || t > 10)
         return y_.ErrorAt(*e, "'defaults.require_detectable' must be above 0% and at most "
                               "1000%, got " + YamlReader::Describe(e->value));
-      GPUGATE_RETURN_IF_ERROR(NotABarePercentage(*e, t));
+      GPUGATE_RETURN_IF_ERROR(y_.NotABarePercentage(*e, t));
       d->require_detectable = t;
     }
     if (auto e = y_.Find(f.value, "confidence", "defaults.")) {
@@ -283,7 +285,7 @@ class PolicyParser {
         return y_.ErrorAt(e->key, std::string("'") + key + "' belongs to expression rules, which need "
                                   "'id' and 'when'; a threshold rule has match, metric, threshold, "
                                   "direction and severity");
-    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     PolicyRule r;
     r.location = y_.Where(f.value);
     std::string prefix = f.name + ".";
@@ -412,7 +414,13 @@ class PolicyParser {
       if (line == at.line || line >= static_cast<int>(lines_.size())) return;
       if (raw.find('\\') != std::string::npos || raw.find("''") != std::string::npos) return;
     } else {
-      raw = head.substr(col) + "\n";
+      // A plain scalar ends its line at a comment (a '#' after a blank).
+      auto uncommented = [](const std::string& l) {
+        for (size_t i = 1; i < l.size(); ++i)
+          if (l[i] == '#' && (l[i - 1] == ' ' || l[i - 1] == '\t')) return l.substr(0, i);
+        return l;
+      };
+      raw = uncommented(head.substr(col)) + "\n";
       std::string blanks;  // blank lines, kept only when the value goes on
       for (; line < static_cast<int>(lines_.size()); ++line) {
         const std::string& l = lines_[line];
@@ -422,7 +430,7 @@ class PolicyParser {
           continue;
         }
         if (indent <= key_indent || l[indent] == '#') break;
-        raw += blanks + l + "\n";
+        raw += blanks + uncommented(l) + "\n";
         blanks.clear();
       }
       if (raw.find('\n') == raw.size() - 1) return;  // one line: the base position is right
@@ -458,6 +466,11 @@ class PolicyParser {
   // whose lines an escaped line break joins, is parsed from its value; when
   // that fails, the error is placed by parsing the source text, if that
   // finds the same error.
+  //
+  // Where neither gives the file's position (an escape such as \" or '' or
+  // \n, which the value holds decoded, or a value folded from lines the
+  // source text does not match), the error is placed at the scalar's own
+  // start rather than at an offset into a text the file does not hold.
   template <typename Parse>
   auto ParsePlaced(const YamlField& f, const std::string& value, Parse parse, bool source_text = false) const
       -> decltype(parse(value, rules::SourcePos{})) {
@@ -469,12 +482,27 @@ class PolicyParser {
     if (raw.empty()) RawPlain(f, value, &raw, &raw_pos, &exact);
     if (source_text && !raw.empty() && exact) return parse(raw, raw_pos);
     auto parsed = parse(value, base);
-    if (parsed.ok() || raw.empty()) return parsed;
-    auto placed = parse(raw, raw_pos);
-    if (placed.ok() ||
-        Unplaced(placed.error().message, raw_pos.file) != Unplaced(parsed.error().message, base.file))
-      return parsed;
-    return placed;
+    if (parsed.ok()) return parsed;
+    if (!raw.empty()) {
+      auto placed = parse(raw, raw_pos);
+      if (!placed.ok() &&
+          Unplaced(placed.error().message, raw_pos.file) == Unplaced(parsed.error().message, base.file))
+        return placed;
+    }
+    if (ValueIsSourceAt(value, base)) return parsed;
+    const SourceLocation start = y_.Where(f);
+    return YamlReader::ErrorAt(start, std::string(Unplaced(parsed.error().message, base.file)));
+  }
+
+  // Whether the value is, byte for byte, the source text at `at` (one line,
+  // nothing escaped or folded): then an offset into it is a column.
+  bool ValueIsSourceAt(const std::string& value, const rules::SourcePos& at) const {
+    if (value.find('\n') != std::string::npos || at.line < 1 || at.line > static_cast<int>(lines_.size()) ||
+        at.col < 1)
+      return false;
+    const std::string& line = lines_[at.line - 1];
+    const size_t col = static_cast<size_t>(at.col - 1);
+    return col <= line.size() && line.compare(col, value.size(), value) == 0;
   }
 
   Result<rules::Template> ParseTemplateAt(const YamlField& f, const std::string& value,
@@ -495,7 +523,7 @@ class PolicyParser {
                                   "threshold, direction, severity); a rule with 'id' or 'when' is an "
                                   "expression rule (id, when, emit, priority, message, hint, speedup, "
                                   "source): write two rules");
-    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     const std::string prefix = f.name + ".";
     ExprRule r;
     r.location = y_.Where(f.value);
@@ -567,7 +595,7 @@ class PolicyParser {
   Result<Waiver> ParseWaiver(const YamlField& f) {
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(f));
     static const std::vector<std::string> kKeys = {"match", "metric", "until", "reason"};
-    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f.value, kKeys));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     Waiver w;
     w.location = y_.Where(f.value);
     std::string prefix = f.name + ".";

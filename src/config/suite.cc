@@ -13,7 +13,9 @@
 #include <filesystem>
 #include <limits>
 #include <set>
+#include <string_view>
 
+#include "config/builtin_kernels.h"
 #include "config/yaml_util.h"
 #include "cupti/profile.h"
 #include "util/fs.h"
@@ -151,6 +153,32 @@ std::string Substitute(const std::string& text, const ParamValues& values) {
   return out;
 }
 
+// The size Substitute(text, values) would have, without making it.
+uint64_t SubstitutedSize(const std::string& text, const ParamValues& values) {
+  uint64_t size = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      size_t j = i + 1;
+      while (j < text.size() && IsIdentChar(text[j])) ++j;
+      if (j < text.size() && text[j] == '}') {
+        const std::string_view ident(text.data() + i + 1, j - i - 1);
+        auto it = std::find_if(values.begin(), values.end(), [&](const auto& kv) { return kv.first == ident; });
+        if (it != values.end()) {
+          size += it->second.size();
+          i = j;
+          continue;
+        }
+      }
+    }
+    ++size;
+  }
+  return size;
+}
+
+// Bytes a relative path may gain when it is made absolute (the folder it is
+// taken from), for the bound on expanded text.
+constexpr uint64_t kPathBytes = 4096;
+
 // Where each sampling field was last set, and which were set at the level
 // (defaults or one workload) being checked.
 struct SamplingOrigin {
@@ -162,12 +190,29 @@ struct Param {
   std::string name;
   std::vector<std::string> values;
   std::vector<YamlField> fields;  ///< one per value, for positioned errors
+  YAML::Node key;                 ///< the parameter's name in the file
 };
 
-// Params of builtin kernels that must be sizes (element counts / matrix dims).
-const std::vector<std::string>& BuiltinSizeParams() {
-  static const std::vector<std::string> kNames = {"n", "m", "k"};
+// Size names a builtin workload might be expected to take but no builtin
+// kernel reads (each reads kBuiltinSizeParam alone).
+const std::vector<std::string>& UnreadSizeParams() {
+  static const std::vector<std::string> kNames = {"m", "k"};
   return kNames;
+}
+
+// Bytes of text an expanded workload holds (the strings parameters are
+// substituted into and those copied with them), to bound what params
+// expansion copies.
+uint64_t SpecTextBytes(const WorkloadSpec& w) {
+  uint64_t bytes = w.name.size() + w.template_name.size() + w.kernel.size() + w.cwd.size() + w.results.size() +
+                   w.filter.size() + w.file.size() + w.ptxas_log.size() + w.chip.size() +
+                   w.location.file.size();
+  for (const auto& [k, v] : w.params) bytes += k.size() + v.size();
+  for (const auto& [k, v] : w.env) bytes += k.size() + v.size();
+  for (const auto* list : {&w.tags, &w.argv, &w.benchmarks, &w.axes, &w.skip_unchanged})
+    for (const std::string& s : *list) bytes += s.size();
+  for (const MetricRequest& m : w.metrics) bytes += m.name.size() + m.location.file.size();
+  return bytes;
 }
 
 // A workload as written: everything parsed, placeholders not yet substituted.
@@ -175,11 +220,14 @@ struct Template {
   WorkloadSpec spec;
   YamlField name_field;
   std::vector<Param> params;
+  SourceLocation params_location;  ///< of the `params:` key, when there is one
+  std::optional<SourceLocation> alias_at;  ///< where `- *alias` brought the workload in
 };
 
 struct SeenName {
   SourceLocation at;
   size_t template_index;
+  int64_t combination;  ///< which combination of the template's params made it
 };
 
 class SuiteParser {
@@ -236,7 +284,15 @@ class SuiteParser {
   Status ParseSuiteName(const YAML::Node& root, Suite* suite) const {
     suite->name = FileStem(y_.file());
     std::optional<YamlField> f = y_.Find(root, "name");
-    if (!f) return Status::Ok();
+    // The file's name stands in for `name:` and goes where it would (results,
+    // baselines, reports): it is checked the same way.
+    if (!f) {
+      if (std::optional<std::string> problem = WrittenNameProblem(suite->name))
+        return y_.ErrorAt(root, "the suite is named after its file, " + QuoteInput(suite->name) +
+                                    ", which must be printable text: " + *problem +
+                                    "; rename the file or give the suite a 'name:'");
+      return Status::Ok();
+    }
     GPUGATE_ASSIGN_OR_RETURN(std::string name, y_.String(*f));
     if (Trim(name).empty()) return y_.ErrorAt(*f, "'name' must not be empty");
     if (std::optional<std::string> problem = WrittenNameProblem(name))
@@ -249,7 +305,7 @@ class SuiteParser {
     std::optional<YamlField> f = y_.Find(root, "defaults");
     if (!f || f->value.IsNull()) return Status::Ok();
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
-    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f->value, SamplingKeys()));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(*f, SamplingKeys()));
     GPUGATE_RETURN_IF_ERROR(ParseSamplingKeys(f->value, defaults, origin));
     return CheckSampling(*defaults, *origin, /*rounds_of_samples=*/false);
   }
@@ -264,6 +320,7 @@ class SuiteParser {
       return y_.ErrorAt(*f, "'workloads' must be a non-empty list, got " + got);
     }
     std::map<std::string, SeenName> seen;
+    uint64_t text_bytes = 0;  // of the expanded workloads so far
     size_t index = 0;
     for (const YamlField& item : y_.Elements(f->value, "workloads")) {
       if (out->size() >= static_cast<size_t>(kMaxWorkloads))
@@ -271,35 +328,40 @@ class SuiteParser {
                                     " workloads in one suite");
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(item));
       GPUGATE_ASSIGN_OR_RETURN(Template t, ParseWorkload(item.value, defaults, origin));
-      GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, out));
+      // `- *w`: the workload is where the alias is written, not its anchor.
+      if (!item.alias.is_null()) t.spec.location = t.alias_at.emplace(y_.Where(item));
+      GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, &text_bytes, out));
     }
     return CheckSkipUnchanged(out);
   }
 
   // Every name in a skip_unchanged list is a static workload of the suite;
-  // `true` needs at least one.
+  // `true` needs at least one, and gets the one list of them all, shared.
   Status CheckSkipUnchanged(std::vector<WorkloadSpec>* workloads) const {
     std::vector<std::string> statics;
     for (const WorkloadSpec& w : *workloads)
       if (w.kind == WorkloadKind::kStatic) statics.push_back(w.name);
+    const std::set<std::string> static_set(statics.begin(), statics.end());
+    auto all = std::make_shared<const std::vector<std::string>>(statics);
     for (WorkloadSpec& w : *workloads) {
       if (w.skip_unchanged.empty()) continue;
       if (statics.empty())
         return YamlReader::ErrorAt(w.skip_unchanged_location,
                                    "'skip_unchanged' needs a kind: static workload in the suite: its SASS "
                                    "hashes tell whether the code changed");
-      if (w.skip_unchanged == std::vector<std::string>{"*"}) {
-        w.skip_unchanged = statics;
+      if (w.skip_unchanged.size() == 1 && w.skip_unchanged[0] == "*") {
+        w.skip_unchanged.clear();
+        w.skip_unchanged_all = all;
         continue;
       }
       for (size_t i = 0; i < w.skip_unchanged.size(); ++i) {
         const std::string& n = w.skip_unchanged[i];
-        if (!Contains(statics, n))
+        if (!static_set.count(n))
           return YamlReader::ErrorAt(i < w.skip_unchanged_element_locations.size()
                                          ? w.skip_unchanged_element_locations[i]
                                          : w.skip_unchanged_location,
                                      "'skip_unchanged' names " + QuoteInput(n) + ", which is not a static workload "
-                                     "of this suite (static workloads: " + JoinNames(statics) + ")" +
+                                     "of this suite (static workloads: " + JoinAtMost(statics, 20) + ")" +
                                          DidYouMean(n, statics));
       }
     }
@@ -453,8 +515,10 @@ class SuiteParser {
                                    t.spec.measure != "instructions" && t.spec.results.empty();
     GPUGATE_RETURN_IF_ERROR(CheckSampling(t.spec.sampling, origin, rounds_of_samples));
 
-    if (std::optional<YamlField> pf = y_.Find(map, "params"))
+    if (std::optional<YamlField> pf = y_.Find(map, "params")) {
+      t.params_location = y_.Where(pf->key);
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
+    }
     GPUGATE_RETURN_IF_ERROR(CheckNamePlaceholders(t));
     if (std::optional<YamlField> tf = y_.Find(map, "tags"))
       GPUGATE_RETURN_IF_ERROR(ParseTags(*tf, &t.spec.tags));
@@ -462,7 +526,7 @@ class SuiteParser {
     switch (t.spec.kind) {
       case WorkloadKind::kBuiltin:
         GPUGATE_RETURN_IF_ERROR(ParseBuiltin(map, &t.spec));
-        GPUGATE_RETURN_IF_ERROR(CheckSizeParams(t.params));
+        GPUGATE_RETURN_IF_ERROR(CheckSizeParams(t.params, t.spec.kernel));
         break;
       case WorkloadKind::kCommand:
         GPUGATE_RETURN_IF_ERROR(ParseCommand(map, &t.spec));
@@ -629,7 +693,12 @@ class SuiteParser {
       if (!IsIdentifier(e.name))
         return y_.ErrorAt(e.key, "parameter name " + QuoteInput(e.name) +
                                      " must be letters, digits and '_' (not starting with a digit)");
-      YamlField named{"params." + e.name, e.key, e.value};
+      // {bin} is the build folder of --bin (ab: --base and --head); a
+      // parameter would replace it first, and the option would be ignored.
+      if (e.name == "bin")
+        return y_.ErrorAt(e.key, "parameter name 'bin' is reserved: {bin} stands for the build folder given "
+                                 "with --bin (ab: --base and --head); name the parameter otherwise");
+      YamlField named{"params." + e.name, e.key, e.value, e.alias};
       if (e.value.IsNull() || (e.value.IsSequence() && e.value.size() == 0))
         return y_.ErrorAt(named, "parameter " + QuoteInput(e.name) + " has no values");
       GPUGATE_ASSIGN_OR_RETURN(std::vector<std::string> values, y_.StringList(named, true));
@@ -639,7 +708,7 @@ class SuiteParser {
       } else {
         fields.push_back(named);
       }
-      params->push_back(Param{e.name, std::move(values), std::move(fields)});
+      params->push_back(Param{e.name, std::move(values), std::move(fields), e.key});
     }
     return Status::Ok();
   }
@@ -697,13 +766,23 @@ class SuiteParser {
     return Status::Ok();
   }
 
-  // n, m and k of a builtin kernel must be sizes of at least 1.
-  Status CheckSizeParams(const std::vector<Param>& params) const {
+  // n of a builtin kernel must be a size of at least 1 whose buffers the
+  // kernel can allocate (config/builtin_kernels.h). m and k are read by no
+  // kernel: workloads that differ in them alone would measure the same work.
+  Status CheckSizeParams(const std::vector<Param>& params, const std::string& kernel) const {
     for (const Param& p : params) {
-      if (!Contains(BuiltinSizeParams(), p.name)) continue;
+      if (Contains(UnreadSizeParams(), p.name))
+        return y_.ErrorAt(p.key, "parameter " + QuoteInput(p.name) + " is not read by kernel " +
+                                     QuoteInput(kernel) + ", which takes one size, n (" +
+                                     (IsBuiltinGemm(kernel) ? "an n x n product" : "n elements") +
+                                     "): its workloads would all measure the same work; remove it (or give "
+                                     "it another name if it only labels the workload)");
+      if (p.name != kBuiltinSizeParam) continue;
       for (const YamlField& f : p.fields) {
         GPUGATE_ASSIGN_OR_RETURN(int64_t size, y_.Size(f));
         if (size < 1) return y_.ErrorAt(f, QuoteInput(f.name) + " must be at least 1, got 0");
+        if (std::optional<std::string> problem = BuiltinSizeProblem(kernel, size))
+          return y_.ErrorAt(f, QuoteInput(f.name) + " " + YamlReader::Describe(f.value) + " is too large: " + *problem);
       }
     }
     return Status::Ok();
@@ -769,7 +848,7 @@ class SuiteParser {
             !e.key.IsScalar())
           return y_.ErrorAt(e.key, "environment variable name " + QuoteInput(e.name) +
                                        " must be non-empty and without '=' or a NUL byte");
-        YamlField named{"env." + e.name, e.key, e.value};
+        YamlField named{"env." + e.name, e.key, e.value, e.alias};
         GPUGATE_ASSIGN_OR_RETURN(spec->env[e.name], y_.String(named));
         if (spec->env[e.name].find('\0') != std::string::npos)
           return y_.ErrorAt(named, QuoteInput(named.name) + " holds a NUL byte, which an environment "
@@ -867,7 +946,7 @@ class SuiteParser {
       const std::string& a = spec->argv[i];
       if (a.find("{bin}") == std::string::npos && a.rfind("--benchmark_out", 0) == 0) {
         std::optional<YamlField> af = y_.Find(map, "argv");
-        return y_.ErrorAt(af ? y_.ElementOf(*af, i) : YamlField{"argv", YAML::Node(), map},
+        return y_.ErrorAt(af ? y_.ElementOf(*af, i) : YamlField{"argv", YAML::Node(), map, YAML::Mark::null_mark()},
                           "argv must not set " + a.substr(0, a.find('=')) +
                               ": gpugate writes the program's JSON itself");
       }
@@ -904,7 +983,7 @@ class SuiteParser {
     std::optional<YamlField> sf = y_.Find(map, "synthetic");
     if (!sf || sf->value.IsNull()) return Status::Ok();
     GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*sf));
-    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(sf->value, SyntheticKeys()));
+    GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(*sf, SyntheticKeys()));
     for (YamlField f : y_.Entries(sf->value)) {
       std::string key = f.name;
       f.name = "synthetic." + key;
@@ -929,6 +1008,9 @@ class SuiteParser {
           return y_.ErrorAt(f, QuoteInput(f.name) + " must be " +
                                    (probability ? "between 0 and 1" : "from 0 to 100%") + ", got " +
                                    YamlReader::Describe(f.value));
+        // A spread of 1 is 100%, far more often meant as 1% (as in a policy's
+        // thresholds); a probability of 1 is what it says.
+        if (!probability) GPUGATE_RETURN_IF_ERROR(y_.NotABarePercentage(f, v));
         if (key == "cv") s->cv = v;
         else if (key == "round_drift") s->round_drift_cv = v;
         else if (key == "run_drift") s->run_drift_cv = v;
@@ -955,8 +1037,11 @@ class SuiteParser {
 
   // Cartesian product of the params in declared order (the last one varies
   // fastest), each combination substituted into name, argv, env and cwd.
+  // The text of every workload is a copy of its template's: the count of
+  // combinations times the most text one of them can hold is checked before
+  // anything is copied (`text_bytes` sums that bound over the suite).
   Status Expand(const Template& t, size_t template_index, std::map<std::string, SeenName>* seen,
-                std::vector<WorkloadSpec>* out) const {
+                uint64_t* text_bytes, std::vector<WorkloadSpec>* out) const {
     int64_t combos = 1;
     for (const Param& p : t.params) {
       // combos <= kMaxWorkloads here and a list has at most kMaxYamlNodes
@@ -966,6 +1051,12 @@ class SuiteParser {
         return y_.ErrorAt(t.spec.location, "params expand to more than " +
                                                std::to_string(kMaxWorkloads) + " workloads");
     }
+    // combos <= kMaxWorkloads and each <= kMaxSuiteTextBytes when they are
+    // multiplied: the product cannot overflow.
+    const uint64_t each = LongestTextBytes(t);
+    if (!t.params.empty() && each > kMaxSuiteTextBytes) return TooMuchText(t, combos, each);
+    *text_bytes += static_cast<uint64_t>(combos) * each;
+    if (!t.params.empty() && *text_bytes > kMaxSuiteTextBytes) return TooMuchText(t, combos, each);
     std::vector<size_t> pick(t.params.size(), 0);
     for (int64_t c = 0; c < combos; ++c) {
       ParamValues values;
@@ -974,7 +1065,7 @@ class SuiteParser {
       WorkloadSpec spec = Instantiate(t, values);
       GPUGATE_RETURN_IF_ERROR(CheckExpandedName(t, pick, spec.name));
       GPUGATE_RETURN_IF_ERROR(CheckNoNul(t, spec));
-      GPUGATE_RETURN_IF_ERROR(Remember(t, template_index, spec.name, seen));
+      GPUGATE_RETURN_IF_ERROR(Remember(t, template_index, c, spec.name, seen));
       out->push_back(std::move(spec));
       for (size_t i = t.params.size(); i-- > 0;) {  // odometer step
         if (++pick[i] < t.params[i].values.size()) break;
@@ -982,6 +1073,42 @@ class SuiteParser {
       }
     }
     return Status::Ok();
+  }
+
+  // The most bytes of text one workload of the template can hold: as made
+  // with the longest value of every parameter (a text only grows with the
+  // values put into it, wherever a placeholder repeats), counted without
+  // making it (that alone could be the copy the bound is for).
+  uint64_t LongestTextBytes(const Template& t) const {
+    ParamValues longest;
+    uint64_t bytes = SpecTextBytes(t.spec);
+    for (const Param& p : t.params) {
+      longest.emplace_back(p.name, *std::max_element(p.values.begin(), p.values.end(),
+                                                     [](const std::string& a, const std::string& b) {
+                                                       return a.size() < b.size();
+                                                     }));
+      bytes += p.name.size() + longest.back().second.size();  // spec.params
+    }
+    auto grown = [&](const std::string& text) { return SubstitutedSize(text, longest) - text.size(); };
+    const WorkloadSpec& w = t.spec;
+    bytes += SubstitutedSize(w.template_name, longest);  // the name
+    for (const std::string* text : {&w.cwd, &w.filter, &w.results, &w.file, &w.ptxas_log}) {
+      bytes += grown(*text);
+      if (!text->empty()) bytes += kPathBytes;  // a relative path is made absolute
+    }
+    for (const auto* list : {&w.argv, &w.skip_unchanged, &w.benchmarks, &w.axes})
+      for (const std::string& text : *list) bytes += grown(text);
+    for (const auto& [k, v] : w.env) bytes += grown(v);
+    return bytes;
+  }
+
+  Status TooMuchText(const Template& t, int64_t combos, uint64_t each) const {
+    return YamlReader::ErrorAt(
+        t.params_location,
+        "params expand " + QuoteInput(t.spec.template_name) + " to " + std::to_string(combos) +
+            (combos == 1 ? " workload of " : " workloads of ") + std::to_string(each) +
+            " bytes of text each (argv, env, names...): more than " +
+            std::to_string(kMaxSuiteTextBytes >> 20) + " MiB in the suite; use fewer values or shorter texts");
   }
 
   WorkloadSpec Instantiate(const Template& t, const ParamValues& values) const {
@@ -1051,25 +1178,50 @@ class SuiteParser {
     return Status::Ok();
   }
 
-  Status Remember(const Template& t, size_t template_index, const std::string& name,
+  // The value index of every parameter in combination `c` (the last
+  // parameter varies fastest, as Expand counts).
+  static std::vector<size_t> Pick(const Template& t, int64_t c) {
+    std::vector<size_t> pick(t.params.size(), 0);
+    for (size_t i = t.params.size(); i-- > 0;) {
+      const int64_t count = static_cast<int64_t>(t.params[i].values.size());
+      pick[i] = static_cast<size_t>(c % count);
+      c /= count;
+    }
+    return pick;
+  }
+
+  // A name seen twice. From two templates: at the second name, citing the
+  // first. From two combinations of one template: at the value of the first
+  // parameter in which they differ, citing that parameter's other value (the
+  // name field is the same for both).
+  Status Remember(const Template& t, size_t template_index, int64_t combination, const std::string& name,
                   std::map<std::string, SeenName>* seen) const {
-    SourceLocation here = y_.Where(t.name_field);
-    auto [it, inserted] = seen->emplace(name, SeenName{here, template_index});
+    SourceLocation here = t.alias_at ? *t.alias_at : y_.Where(t.name_field);
+    auto [it, inserted] = seen->emplace(name, SeenName{here, template_index, combination});
     if (inserted) return Status::Ok();
-    bool expanded = !t.params.empty();
-    std::string message = "duplicate workload name " + QuoteInput(name) +
-                          (expanded ? " after expansion" : "") + " (also at " +
-                          it->second.at.ToString() + ")";
+    SourceLocation other = it->second.at;
+    std::string hint;
     if (it->second.template_index == template_index) {
+      const std::vector<size_t> now = Pick(t, combination), then = Pick(t, it->second.combination);
+      for (size_t i = 0; i < t.params.size(); ++i) {
+        if (now[i] == then[i]) continue;
+        const Param& p = t.params[i];
+        here = y_.Where(p.fields[std::min(now[i], p.fields.size() - 1)]);
+        other = y_.Where(p.fields[std::min(then[i], p.fields.size() - 1)]);
+        break;
+      }
       std::vector<std::string> in_name = Placeholders(t.spec.template_name);
       for (const Param& p : t.params)
         if (p.values.size() > 1 && !Contains(in_name, p.name)) {
-          message += "; parameter '" + p.name + "' has " + std::to_string(p.values.size()) +
-                     " values, so the name needs {" + p.name + "}";
+          hint = "; parameter '" + p.name + "' has " + std::to_string(p.values.size()) +
+                 " values, so the name needs {" + p.name + "}";
           break;
         }
     }
-    return YamlReader::ErrorAt(here, message);
+    const bool expanded = !t.params.empty();
+    return YamlReader::ErrorAt(here, "duplicate workload name " + QuoteInput(name) +
+                                         (expanded ? " after expansion" : "") + " (also at " + other.ToString() +
+                                         ")" + hint);
   }
 
   YamlReader y_;

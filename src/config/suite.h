@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,6 +64,9 @@ inline bool IsBenchmarkProgram(WorkloadKind kind) {
 /// Limits of a suite (docs/suite.md "Limits"): counts that decide how much
 /// is allocated or run are refused beyond these, with the position.
 inline constexpr int64_t kMaxSuiteWorkloads = 100000;  ///< after params expansion
+/// Bytes of text (names, argv, env, paths...) of the workloads that params
+/// expand into, all together: each one is a copy of its template.
+inline constexpr uint64_t kMaxSuiteTextBytes = uint64_t{256} << 20;
 inline constexpr int64_t kMaxRounds = 10000;
 inline constexpr int64_t kMaxSamplesPerWorkload = 1000000;  ///< min/max_samples, warmup
 inline constexpr int64_t kMaxRepetitions = 10000;           ///< gbench repetitions
@@ -150,16 +154,25 @@ struct WorkloadSpec {
   /// `skip_unchanged:` (builtin, command, gbench, nvbench): `gate` does not
   /// measure the workload when every static workload named here holds the
   /// same SASS as in the baseline (the result is skipped with
-  /// code_unchanged). `true` in the file names every static workload of the
-  /// suite. Empty: always measured.
+  /// code_unchanged). The names of a list as written; empty for `true`
+  /// (skip_unchanged_all) and when not set: SkipUnchangedNames() gives them.
   std::vector<std::string> skip_unchanged;
+  /// `skip_unchanged: true`: every static workload of the suite, one list
+  /// shared by every workload that says so (not copied into each).
+  std::shared_ptr<const std::vector<std::string>> skip_unchanged_all;
   SourceLocation skip_unchanged_location;
   std::vector<SourceLocation> skip_unchanged_element_locations;  ///< one per name in the list
 };
 
+/// The static workloads whose code `skip_unchanged` ties the workload to:
+/// every static workload of the suite for `true`, else the names written.
+inline const std::vector<std::string>& SkipUnchangedNames(const WorkloadSpec& spec) {
+  return spec.skip_unchanged_all ? *spec.skip_unchanged_all : spec.skip_unchanged;
+}
+
 /// Whether the workload's code is named by a static workload and can be
 /// skipped when that code did not change (`skip_unchanged`).
-inline bool SkipsWhenUnchanged(const WorkloadSpec& spec) { return !spec.skip_unchanged.empty(); }
+inline bool SkipsWhenUnchanged(const WorkloadSpec& spec) { return !SkipUnchangedNames(spec).empty(); }
 
 /// Whether the workload reports benchmarks of its own (a benchmark program,
 /// or a command with `results:`), each a workload of its own.

@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <limits>
+#include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <sstream>
 
@@ -68,20 +71,25 @@ struct YamlLimitExceeded {
 };
 
 /// Counts the nodes of a YAML stream as the parser reports them, before any
-/// tree is built: nesting depth, and nodes with every alias expanded (a
-/// reader that walks the tree visits an aliased subtree once per alias, so
-/// "billion laughs" costs what its expansion costs).
+/// tree is built: nesting depth, nodes with every alias expanded (a reader
+/// that walks the tree visits an aliased subtree once per alias, so "billion
+/// laughs" costs what its expansion costs), and the bytes of scalar text with
+/// every alias expanded (a reader copies an aliased text once per alias, so
+/// a few aliases of a long text cost what many nodes would).
 class NodeCounter : public YAML::EventHandler {
  public:
+  explicit NodeCounter(uint64_t max_bytes) : max_bytes_(max_bytes) {}
+
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { Leaf(mark, anchor); }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { Leaf(mark, anchor, 0); }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Add(mark, anchor < sizes_.size() ? sizes_[anchor] : 1, true);
+    const Size size = anchor < sizes_.size() ? sizes_[anchor] : Size{1, 0};
+    Add(mark, size, true);
   }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                const std::string&) override {
-    Leaf(mark, anchor);
+                const std::string& value) override {
+    Leaf(mark, anchor, value.size());
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
@@ -95,88 +103,146 @@ class NodeCounter : public YAML::EventHandler {
   void OnMapEnd() override { Close(); }
 
  private:
+  /// Expanded size of a node: nodes and bytes of scalar text.
+  struct Size {
+    uint64_t nodes = 0;
+    uint64_t bytes = 0;
+  };
   struct Open_ {
     YAML::anchor_t anchor;
-    uint64_t start;
+    Size start;
   };
 
-  void Leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
-    Add(mark, 1, false);
-    Remember(anchor, 1);
+  void Leaf(const YAML::Mark& mark, YAML::anchor_t anchor, uint64_t bytes) {
+    Add(mark, Size{1, bytes}, false);
+    Remember(anchor, Size{1, bytes});
   }
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
-    Add(mark, 1, false);
+    Add(mark, Size{1, 0}, false);
     if (open_.size() >= static_cast<size_t>(kMaxYamlDepth))
       throw YamlLimitExceeded{mark, "nesting deeper than " + std::to_string(kMaxYamlDepth) +
                                         " levels"};
-    open_.push_back({anchor, count_ - 1});
+    open_.push_back({anchor, Size{count_.nodes - 1, count_.bytes}});
   }
   void Close() {
     if (open_.empty()) return;
     Open_ o = open_.back();
     open_.pop_back();
-    Remember(o.anchor, count_ - o.start);
+    Remember(o.anchor, Size{count_.nodes - o.start.nodes, count_.bytes - o.start.bytes});
   }
-  void Add(const YAML::Mark& mark, uint64_t n, bool alias) {
-    count_ += n;
-    if (count_ <= static_cast<uint64_t>(kMaxYamlNodes)) return;
-    throw YamlLimitExceeded{
-        mark, alias ? "aliases expand the document to more than " + std::to_string(kMaxYamlNodes) +
-                          " nodes (an alias repeats its anchor's whole subtree)"
-                    : "more than " + std::to_string(kMaxYamlNodes) + " YAML nodes"};
+  void Add(const YAML::Mark& mark, Size n, bool alias) {
+    // Both sums stay far below 2^64: each step adds at most the (bounded)
+    // sum so far.
+    count_.nodes += n.nodes;
+    count_.bytes += n.bytes;
+    if (count_.nodes > static_cast<uint64_t>(kMaxYamlNodes))
+      throw YamlLimitExceeded{
+          mark, alias ? "aliases expand the document to more than " + std::to_string(kMaxYamlNodes) +
+                            " nodes (an alias repeats its anchor's whole subtree)"
+                      : "more than " + std::to_string(kMaxYamlNodes) + " YAML nodes"};
+    if (count_.bytes > max_bytes_)
+      throw YamlLimitExceeded{
+          mark, (alias ? "aliases expand the document to more than " : "the document holds more than ") +
+                    ByteText(max_bytes_) + " of text" +
+                    (alias ? " (an alias repeats its anchor's whole text)" : "")};
   }
-  void Remember(YAML::anchor_t anchor, uint64_t size) {
+  void Remember(YAML::anchor_t anchor, Size size) {
     if (anchor == YAML::NullAnchor) return;
-    if (sizes_.size() <= anchor) sizes_.resize(anchor + 1, 1);
+    if (sizes_.size() <= anchor) sizes_.resize(anchor + 1, Size{1, 0});
     sizes_[anchor] = size;
   }
+  static std::string ByteText(uint64_t bytes) {
+    if (bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + " MiB";
+    return std::to_string(bytes) + " bytes";
+  }
 
-  uint64_t count_ = 0;
+  uint64_t max_bytes_;
+  Size count_;
   std::vector<Open_> open_;
-  std::vector<uint64_t> sizes_;  // expanded node count by anchor id
+  std::vector<Size> sizes_;  // expanded size by anchor id
 };
 
 // Remembers where each document's root node starts (the document's start
-// when it has none), building no nodes.
-class DocumentStarts : public YAML::EventHandler {
+// when it has none), and where the first document uses an alias: by the
+// start of the collection that holds it and its place there (a mapping's
+// children are key, value, key, value...), building no nodes. yaml-cpp
+// marks an alias's node where its anchor is; an error about the value an
+// alias brings in belongs where the alias is written.
+class DocumentScan : public YAML::EventHandler {
  public:
   std::vector<YAML::Mark> roots;
+  std::map<std::tuple<int, int, size_t>, YAML::Mark> aliases;
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     roots.push_back(mark);
     first_ = true;
+    open_.clear();
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  // An empty document's null root is marked at the next token, which may be
+  // past the end of the text: the document's start is kept for it.
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {
+    first_ = false;
+    Child();
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+    Node(mark);
+    if (!open_.empty() && roots.size() == 1)
+      aliases[{open_.back().start.line, open_.back().start.column, open_.back().children}] = mark;
+    Child();
+  }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                const std::string&) override { Node(mark); }
+                const std::string&) override {
+    Node(mark);
+    Child();
+  }
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override { Node(mark); }
-  void OnSequenceEnd() override {}
+                       YAML::EmitterStyle::value) override {
+    Open(mark);
+  }
+  void OnSequenceEnd() override { Close(); }
   void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override { Node(mark); }
-  void OnMapEnd() override {}
+                  YAML::EmitterStyle::value) override {
+    Open(mark);
+  }
+  void OnMapEnd() override { Close(); }
 
  private:
+  struct Collection {
+    YAML::Mark start;
+    size_t children = 0;
+  };
   void Node(const YAML::Mark& mark) {
     if (first_) roots.back() = mark;
     first_ = false;
   }
+  void Child() {
+    if (!open_.empty()) ++open_.back().children;
+  }
+  void Open(const YAML::Mark& mark) {
+    Node(mark);
+    Child();
+    open_.push_back(Collection{mark, 0});
+  }
+  void Close() {
+    if (!open_.empty()) open_.pop_back();
+  }
   bool first_ = false;
+  std::vector<Collection> open_;
 };
 
 // How many documents the text holds, counting at most two: YAML::LoadAll of
 // yaml-cpp 0.7 never returns on some malformed input (`"",` yields null
 // documents forever, yaml-cpp#1040), so documents are counted with a bound
-// and the one document is then loaded by itself.
-std::vector<YAML::Mark> FirstTwoDocuments(const std::string& text) {
+// and the one document is then loaded by itself. The scan also finds the
+// first document's aliases.
+DocumentScan FirstTwoDocuments(const std::string& text) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  DocumentStarts starts;
-  for (int docs = 0; docs < 2 && parser.HandleNextDocument(starts); ++docs) {
+  DocumentScan scan;
+  for (int docs = 0; docs < 2 && parser.HandleNextDocument(scan); ++docs) {
   }
-  return starts.roots;
+  return scan;
 }
 
 }  // namespace
@@ -202,6 +268,7 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
     return ErrorAt(SourceLocation{file_, line, column},
                    "a NUL byte, which YAML text cannot hold (binary data?)");
   }
+  RememberEnd(wide ? std::string() : text);  // (UTF-16 and UTF-32 columns are not bytes)
   try {
     {
       // Limits first, on the event stream: the tree yaml-cpp builds costs
@@ -210,11 +277,13 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
       // malformed input yields null documents without end.
       std::istringstream in(text);
       YAML::Parser parser(in);
-      NodeCounter counter;
+      NodeCounter counter(MaxYamlTextBytes(text.size()));
       for (int d = 0; d < 2 && parser.HandleNextDocument(counter); ++d) {
       }
     }
-    std::vector<YAML::Mark> docs = FirstTwoDocuments(text);
+    DocumentScan scan = FirstTwoDocuments(text);
+    const std::vector<YAML::Mark>& docs = scan.roots;
+    aliases_ = std::move(scan.aliases);
     if (docs.empty()) return YAML::Node();
     if (docs.size() > 1) {
       const YAML::Mark& m = docs[1];
@@ -242,10 +311,38 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
 SourceLocation YamlReader::Where(const YAML::Node& node) const {
   YAML::Mark m = node.Mark();
   if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
+  // A null node yaml-cpp marks at the next token: at the end of the text
+  // (`- ` as the last list item) that is past the last line; the last
+  // character written stands for it.
+  if (last_ && (m.line > end_.line || (m.line == end_.line && m.column >= end_.column)))
+    return SourceLocation{file_, last_->line + 1, last_->column + 1};
   return SourceLocation{file_, m.line + 1, m.column + 1};
 }
 
+void YamlReader::RememberEnd(const std::string& text) const {
+  end_ = YAML::Mark();
+  end_.line = 0;
+  end_.column = 0;
+  last_.reset();
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++end_.line;
+      end_.column = 0;
+      continue;
+    }
+    if (c != ' ' && c != '\t' && c != '\r') {
+      YAML::Mark at;
+      at.line = end_.line;
+      at.column = end_.column;
+      last_ = at;
+    }
+    ++end_.column;
+  }
+}
+
 SourceLocation YamlReader::Where(const YamlField& field) const {
+  if (!field.alias.is_null()) return SourceLocation{file_, field.alias.line + 1, field.alias.column + 1};
   bool key_has_mark = field.key.Mark().line >= 0;
   if (key_has_mark && (field.value.IsNull() || field.value.Mark().line < 0))
     return Where(field.key);
@@ -264,11 +361,19 @@ Error YamlReader::ErrorAt(const YamlField& field, const std::string& message) co
   return ErrorAt(Where(field), message);
 }
 
+YAML::Mark YamlReader::AliasAt(const YAML::Node& collection, size_t child) const {
+  if (aliases_.empty()) return YAML::Mark::null_mark();
+  const YAML::Mark at = collection.Mark();
+  auto it = aliases_.find({at.line, at.column, child});
+  return it == aliases_.end() ? YAML::Mark::null_mark() : it->second;
+}
+
 std::vector<YamlField> YamlReader::Entries(const YAML::Node& map) const {
   std::vector<YamlField> out;
-  for (auto it = map.begin(); it != map.end(); ++it) {
+  size_t i = 0;
+  for (auto it = map.begin(); it != map.end(); ++it, ++i) {
     std::string key = it->first.IsScalar() ? it->first.Scalar() : Describe(it->first);
-    out.push_back(YamlField{key, it->first, it->second});
+    out.push_back(YamlField{key, it->first, it->second, AliasAt(map, 2 * i + 1)});
   }
   return out;
 }
@@ -277,42 +382,56 @@ std::vector<YamlField> YamlReader::Elements(const YAML::Node& list, std::string_
   std::vector<YamlField> out;
   size_t i = 0;
   for (auto it = list.begin(); it != list.end(); ++it, ++i) {
-    out.push_back(YamlField{std::string(name) + "[" + std::to_string(i) + "]", YAML::Node(), *it});
+    out.push_back(YamlField{std::string(name) + "[" + std::to_string(i) + "]", YAML::Node(), *it, AliasAt(list, i)});
   }
   return out;
 }
 
 YamlField YamlReader::ElementOf(const YamlField& field, size_t i) const {
   if (!field.value.IsSequence() || i >= field.value.size()) return field;
-  return YamlField{field.name + "[" + std::to_string(i) + "]", YAML::Node(), field.value[i]};
+  return YamlField{field.name + "[" + std::to_string(i) + "]", YAML::Node(), field.value[i],
+                   AliasAt(field.value, i)};
 }
 
 std::optional<YamlField> YamlReader::Find(const YAML::Node& map, std::string_view key,
                                           std::string_view prefix) const {
-  for (auto it = map.begin(); it != map.end(); ++it) {
+  size_t i = 0;
+  for (auto it = map.begin(); it != map.end(); ++it, ++i) {
     if (it->first.IsScalar() && it->first.Scalar() == key)
-      return YamlField{std::string(prefix) + std::string(key), it->first, it->second};
+      return YamlField{std::string(prefix) + std::string(key), it->first, it->second, AliasAt(map, 2 * i + 1)};
   }
   return std::nullopt;
 }
 
 Status YamlReader::CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed) const {
+  return CheckKeys(YamlField{"", YAML::Node(), map, YAML::Mark::null_mark()}, allowed);
+}
+
+Status YamlReader::CheckKeys(const YamlField& field, const std::vector<std::string>& allowed) const {
+  const YAML::Node& map = field.value;
+  // A mapping an alias brings in (`synthetic: *d`) is wrong where the alias
+  // is written, not where its anchor is (there its keys may be right).
+  auto error_at = [&](const YAML::Node& key, const std::string& message) {
+    if (field.alias.is_null()) return ErrorAt(key, message);
+    const SourceLocation anchor = Where(key);
+    return ErrorAt(Where(field), message + " (in the mapping this alias brings in from " +
+                                     std::to_string(anchor.line) + ":" + std::to_string(anchor.column) + ")");
+  };
   std::set<std::string> seen;
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (!it->first.IsScalar())
-      return ErrorAt(it->first, "a key must be a plain name, got " + Describe(it->first));
+      return error_at(it->first, "a key must be a plain name, got " + Describe(it->first));
     const std::string& key = it->first.Scalar();
     bool known = false;
     for (const auto& a : allowed) known = known || a == key;
     if (!known && key == "<<")
-      return ErrorAt(it->first, "merge keys (<<) are not supported: write the keys out (an alias "
-                                "of a whole value, *name, works)");
-    if (!known) return ErrorAt(it->first, "unknown key " + QuoteInput(key) + DidYouMean(key, allowed));
+      return error_at(it->first, "merge keys (<<) are not supported: write the keys out (an alias "
+                                 "of a whole value, *name, works)");
+    if (!known) return error_at(it->first, "unknown key " + QuoteInput(key) + DidYouMean(key, allowed));
     if (!seen.insert(key).second) {
       SourceLocation first = Where(Find(map, key)->key);
-      return ErrorAt(it->first, "duplicate key " + QuoteInput(key) + " (first at " +
-                                    std::to_string(first.line) + ":" +
-                                    std::to_string(first.column) + ")");
+      return error_at(it->first, "duplicate key " + QuoteInput(key) + " (first at " +
+                                     std::to_string(first.line) + ":" + std::to_string(first.column) + ")");
     }
   }
   return Status::Ok();
@@ -472,6 +591,15 @@ Result<double> YamlReader::Fraction(const YamlField& field) const {
   Result<double> f = ParseFraction(field.value.Scalar());
   if (!f.ok()) return ErrorAt(field, QuoteInput(field.name) + ": " + f.error().message);
   return *f;
+}
+
+Status YamlReader::NotABarePercentage(const YamlField& field, double t) const {
+  const std::string& text = field.value.Scalar();
+  if (t < 1 || text.find('%') != std::string::npos) return Status::Ok();
+  char as_percent[32];
+  std::snprintf(as_percent, sizeof as_percent, "%g%%", t * 100);
+  return ErrorAt(field, QuoteInput(field.name) + " " + text + " reads as a fraction, " + as_percent + ": write " +
+                            text + "% if that is meant (or " + as_percent + ")");
 }
 
 Result<int64_t> YamlReader::Size(const YamlField& field) const {

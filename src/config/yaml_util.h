@@ -7,9 +7,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -41,10 +43,21 @@
 namespace gpugate {
 
 /// Limits on a YAML document, checked on the parser's events before a tree
-/// is built (docs/suite.md "Limits"): nodes with every alias expanded, and
-/// nesting depth. Errors point at the node that crosses them.
+/// is built (docs/suite.md "Limits"): nodes and bytes of text with every
+/// alias expanded, and nesting depth. Errors point at the node that crosses them.
 inline constexpr int64_t kMaxYamlNodes = 200000;
 inline constexpr int kMaxYamlDepth = 64;
+/// Bytes of scalar text (keys and values) with every alias expanded: at
+/// least this much, and at least kYamlTextBytesPerInputByte times the size
+/// of the file (an escape such as \L decodes to more bytes than it takes,
+/// never to more than twice as many).
+inline constexpr uint64_t kMaxYamlTextBytes = uint64_t{64} << 20;
+inline constexpr uint64_t kYamlTextBytesPerInputByte = 4;
+/// The text budget of a document of `input_bytes` bytes.
+constexpr uint64_t MaxYamlTextBytes(uint64_t input_bytes) {
+  return input_bytes * kYamlTextBytesPerInputByte > kMaxYamlTextBytes ? input_bytes * kYamlTextBytesPerInputByte
+                                                                       : kMaxYamlTextBytes;
+}
 
 /// One value to read: a mapping entry (key node + value) or a list element.
 /// `name` is what messages call it: "warmup", "argv[2]", "env.PATH".
@@ -52,6 +65,9 @@ struct YamlField {
   std::string name;
   YAML::Node key;    ///< the key's node; undefined for list elements
   YAML::Node value;  ///< may be Null (`key:` with nothing after it)
+  /// Where the value is written when it is an alias (`warmup: *n`): yaml-cpp
+  /// marks the value where its anchor is. Null mark otherwise.
+  YAML::Mark alias = YAML::Mark::null_mark();
 };
 
 /// Reads the nodes of one YAML file. Every Error it returns is
@@ -70,8 +86,9 @@ class YamlReader {
 
   /// 1-based position of a node; 1:1 when yaml-cpp has none (empty document).
   SourceLocation Where(const YAML::Node& node) const;
-  /// Position of a field's value, or of its key when the value is Null (yaml-cpp
-  /// places a Null value at the next token, which may be lines further down).
+  /// Position of a field's value (of the alias, when the value is one), or of
+  /// its key when the value is Null (yaml-cpp places a Null value at the next
+  /// token, which may be lines further down).
   SourceLocation Where(const YamlField& field) const;
 
   static Error ErrorAt(const SourceLocation& at, const std::string& message);
@@ -92,6 +109,9 @@ class YamlReader {
   /// "unknown key 'warmpu' (did you mean 'warmup'?)" at the key.
   /// Precondition: map.IsMap().
   Status CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed) const;
+  /// The same for a field's mapping; when an alias brought it in, errors are
+  /// at the alias and name the anchor's key. Precondition: field.value.IsMap().
+  Status CheckKeys(const YamlField& field, const std::vector<std::string>& allowed) const;
   /// Element i of a list field (to put an error at the element), or the
   /// field itself when it holds one scalar instead of a list.
   YamlField ElementOf(const YamlField& field, size_t i) const;
@@ -126,6 +146,11 @@ class YamlReader {
   Result<double> Duration(const YamlField& field) const;
   /// A fraction: a plain number (0.01) or a percentage text ("1%").
   Result<double> Fraction(const YamlField& field) const;
+  /// `t`, read by Fraction from `field`: a bare number of 1 or more (no '%')
+  /// is a percentage written without its sign far more often than 100% or
+  /// more, and is refused with both readings: "'cv' 5 reads as a fraction,
+  /// 500%: write 5% if that is meant (or 500%)".
+  Status NotABarePercentage(const YamlField& field, double t) const;
   /// A size via ParseSize ("16Mi", "1K", "4096").
   Result<int64_t> Size(const YamlField& field) const;
 
@@ -133,7 +158,21 @@ class YamlReader {
   static std::string Describe(const YAML::Node& node);
 
  private:
+  /// Where child `child` of a collection is written when it is an alias
+  /// (children of a mapping count key, value, key, value...), else a null mark.
+  YAML::Mark AliasAt(const YAML::Node& collection, size_t child) const;
+  /// Remembers where the text ends and its last character that is not a
+  /// blank, so that no position lies past the end (Where).
+  void RememberEnd(const std::string& text) const;
+
   std::string file_;
+  // Set by Parse: the end of the text (0-based line and column, in bytes)
+  // and its last character that is not blank, if any.
+  mutable YAML::Mark end_;
+  mutable std::optional<YAML::Mark> last_;
+  // Set by Parse: the first document's aliases, by the start of the
+  // collection that holds each and its place there (DocumentScan).
+  mutable std::map<std::tuple<int, int, size_t>, YAML::Mark> aliases_;
 };
 
 /// Parses a fraction text: "0.01" -> 0.01, "1%" -> 0.01, "2.5 %" -> 0.025.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "harness/program_runner.h"
@@ -12,6 +13,7 @@
 #include "stats/distributions.h"
 #include "stats/summary.h"
 #include "util/result.h"
+#include "util/strings.h"
 
 namespace gpugate {
 
@@ -96,14 +98,15 @@ class Gate {
     std::vector<WorkloadSpec> statics, others;
     for (const WorkloadSpec& w : workloads_) (w.kind == WorkloadKind::kStatic ? statics : others).push_back(w);
     Results first = run_suite_(statics, options_.run, progress_);
-    std::vector<std::string> unchanged;
+    std::set<std::string> unchanged;
     for (const WorkloadResult& r : first.workloads)
       if (const WorkloadResult* base = NewestOk(r.name); base && SameStaticCode(r, *base))
-        unchanged.push_back(r.name);
+        unchanged.insert(r.name);
     std::map<std::string, std::vector<WorkloadResult>> skipped;  // by spec name
     std::vector<WorkloadSpec> to_run;
+    std::map<const std::vector<std::string>*, bool> checked;
     for (const WorkloadSpec& w : others) {
-      std::vector<WorkloadResult> kept = UnchangedResults(w, unchanged);
+      std::vector<WorkloadResult> kept = UnchangedResults(w, unchanged, &checked);
       if (kept.empty()) {
         to_run.push_back(w);
       } else {
@@ -139,13 +142,18 @@ class Gate {
   // The results `spec` would give, as skipped code_unchanged results, when
   // every static workload it names is unchanged and the baseline holds its
   // results (a workload the baseline never measured is measured now).
-  std::vector<WorkloadResult> UnchangedResults(const WorkloadSpec& spec,
-                                               const std::vector<std::string>& unchanged) const {
+  // `checked` remembers the answer per list of names: `true` shares one list
+  // among the workloads, so it is checked once, not once per workload.
+  std::vector<WorkloadResult> UnchangedResults(const WorkloadSpec& spec, const std::set<std::string>& unchanged,
+                                               std::map<const std::vector<std::string>*, bool>* checked) const {
     if (!SkipsWhenUnchanged(spec)) return {};
-    for (const std::string& n : spec.skip_unchanged)
-      if (std::find(unchanged.begin(), unchanged.end(), n) == unchanged.end()) return {};
-    std::string names;
-    for (const std::string& n : spec.skip_unchanged) names += (names.empty() ? "" : ", ") + n;
+    const std::vector<std::string>& named = SkipUnchangedNames(spec);
+    auto [known, fresh] = checked->emplace(&named, false);
+    if (fresh)
+      known->second = std::all_of(named.begin(), named.end(), [&](const std::string& n) { return unchanged.count(n) > 0; });
+    if (!known->second) return {};
+    // Bounded: `true` names every static workload of the suite.
+    const std::string names = JoinAtMost(named, 5);
     std::vector<WorkloadResult> out;
     std::vector<std::string> seen;
     for (auto run = baseline_runs_.rbegin(); run != baseline_runs_.rend(); ++run)

@@ -7,28 +7,36 @@ namespace gpugate {
 
 int EditDistance(std::string_view a, std::string_view b) {
   // Optimal string alignment distance: Levenshtein plus adjacent
-  // transpositions ("cdua" -> "cuda" is one edit), the common typo.
+  // transpositions ("cdua" -> "cuda" is one edit), the common typo. Three
+  // rows of the table (a transposition looks two rows back), O(|b|) memory.
   const size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-  for (size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
-  for (size_t j = 0; j <= m; ++j) d[0][j] = static_cast<int>(j);
+  std::vector<int> before(m + 1), previous(m + 1), row(m + 1);
+  for (size_t j = 0; j <= m; ++j) previous[j] = static_cast<int>(j);
   for (size_t i = 1; i <= n; ++i) {
+    row[0] = static_cast<int>(i);
     for (size_t j = 1; j <= m; ++j) {
       int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        row[j] = std::min(row[j], before[j - 2] + 1);
     }
+    std::swap(before, previous);
+    std::swap(previous, row);
   }
-  return d[n][m];
+  return previous[m];
 }
 
 std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates) {
   // Allow roughly one edit per three characters, at least one, at most three.
-  int limit = std::clamp(static_cast<int>(word.size()) / 3, 1, 3);
+  int limit = std::clamp(static_cast<int>(std::min<size_t>(word.size(), 9)) / 3, 1, 3);
   std::string best;
   int best_d = limit + 1;
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length: a candidate that
+    // differs by more than the limit is not compared (a 15 MB word costs
+    // nothing against short keys).
+    const size_t gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (gap >= static_cast<size_t>(best_d)) continue;
     int d = EditDistance(word, c);
     if (d < best_d) {
       best_d = d;
@@ -41,6 +49,14 @@ std::string ClosestMatch(std::string_view word, const std::vector<std::string>& 
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
   std::string m = ClosestMatch(word, candidates);
   return m.empty() ? "" : " (did you mean '" + m + "'?)";
+}
+
+std::string JoinAtMost(const std::vector<std::string>& names, size_t max_names) {
+  const size_t shown = std::min(names.size(), max_names);
+  std::string out;
+  for (size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + names[i];
+  if (shown < names.size()) out += (shown ? " and " : "") + std::to_string(names.size() - shown) + " more";
+  return out;
 }
 
 std::vector<std::string> Split(std::string_view s, char sep) {

@@ -16,6 +16,10 @@ std::string ClosestMatch(std::string_view word, const std::vector<std::string>& 
 /// " (did you mean 'x'?)" or "".
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
 
+/// "a, b, c" — or, past `max_names`, the first ones and "and N more":
+/// "a, b and 49998 more". Bounded however long the list.
+std::string JoinAtMost(const std::vector<std::string>& names, size_t max_names);
+
 std::vector<std::string> Split(std::string_view s, char sep);
 std::string Trim(std::string_view s);
 bool StartsWith(std::string_view s, std::string_view prefix);

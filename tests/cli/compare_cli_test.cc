@@ -143,6 +143,31 @@ TEST_F(CompareCliTest, SlowdownFailsAndWritesEveryReport) {
   EXPECT_NE(testing::ReadAll(dir_ + "/r.html").find("<html"), std::string::npos);
 }
 
+// A rule or waiver whose match selects nothing (a glob without '*', a stray
+// blank) changes nothing: compare says so, at the entry, and the gate's
+// outcome is the same.
+TEST_F(CompareCliTest, RulesAndWaiversThatMatchNothingAreNamed) {
+  testing::WriteAll(dir_ + "/p.yaml",
+                    "version: 1\n"
+                    "rules:\n"
+                    "  - {match: \"b\", threshold: 50%}\n"
+                    "  - {match: \"gemm\", threshold: 20%}\n"
+                    "waivers:\n"
+                    "  - {match: \"b \", until: 2099-12-31, reason: slower disks}\n");
+  auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--policy", dir_ + "/p.yaml", "-q"});
+  EXPECT_EQ(o.err.find("p.yaml:3:5: rule"), std::string::npos) << o.err;  // 'b' matches workload b
+  EXPECT_NE(o.err.find("p.yaml:4:5: rule (match 'gemm', metric '*') applies to no workload and metric of this "
+                       "comparison; check its glob (a name without '*' matches that one name only)"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("p.yaml:6:5: waiver (match 'b ', metric '*') applies to no workload and metric"),
+            std::string::npos)
+      << o.err;
+  // The built-in policy names nothing.
+  auto d = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "-q"});
+  EXPECT_EQ(d.err.find("applies to no workload"), std::string::npos) << d.err;
+}
+
 TEST_F(CompareCliTest, GithubOutputsWhenRunningInActions) {
   std::string out = dir_ + "/gh_output", summary = dir_ + "/gh_summary";
   auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--github", "-q"}, "",

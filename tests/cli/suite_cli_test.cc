@@ -140,6 +140,67 @@ TEST(CliTest, RunFilterAndShardSelect) {
   testing::RemoveTree(dir);
 }
 
+// skip_unchanged: true prints one bounded line per workload, however many
+// static workloads the suite holds.
+TEST(CliTest, ValidatePrintsSkipUnchangedTrueBounded) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/s.yaml",
+                    "version: 1\nworkloads:\n"
+                    "  - {name: 's/{i}', kind: static, file: k.cubin, params: {i: [0, 1, 2, 3, 4, 5, 6]}}\n"
+                    "  - {name: t, kernel: copy, skip_unchanged: true}\n"
+                    "  - {name: u, kernel: copy, skip_unchanged: [s/1, s/6]}\n");
+  auto v = RunGpugate({"validate", dir + "/s.yaml"});
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_NE(v.out.find(" skip_unchanged=true (every static workload: s/0, s/1, s/2, s/3, s/4 and 2 more)\n"),
+            std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find(" skip_unchanged=[s/1, s/6]\n"), std::string::npos) << v.out;
+  testing::RemoveTree(dir);
+}
+
+// Workloads named "<program>/..." are found by a sorted lookup: each is
+// named once per program whose name is a prefix of its own, and nothing else.
+TEST(CliTest, ValidateWarnsOfEveryNameLikeABenchmarkOfAProgram) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/s.yaml",
+                    "version: 1\nworkloads:\n"
+                    "  - {name: p, kind: gbench, argv: [/bin/true]}\n"
+                    "  - {name: p/b, kind: synthetic}\n"
+                    "  - {name: pz/x, kind: synthetic}\n"
+                    "  - {name: p/a/c, kind: gbench, argv: [/bin/true]}\n"
+                    "  - {name: p/a/c/d, kind: synthetic}\n"
+                    "  - {name: q/p/x, kind: synthetic}\n");
+  auto v = RunGpugate({"validate", dir + "/s.yaml"});
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = v.err.find(what); at != std::string::npos; at = v.err.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("is named like a benchmark of"), 4u) << v.err;
+  EXPECT_EQ(count("workload 'p/b' is named like a benchmark of the program at line 3, 'p'"), 1u) << v.err;
+  EXPECT_EQ(count("workload 'p/a/c' is named like a benchmark of the program at line 3, 'p'"), 1u) << v.err;
+  EXPECT_EQ(count("workload 'p/a/c/d' is named like a benchmark of the program at line 3, 'p'"), 1u) << v.err;
+  EXPECT_EQ(count("workload 'p/a/c/d' is named like a benchmark of the program at line 6, 'p/a/c': if that "
+                  "program reports 'd'"),
+            1u)
+      << v.err;
+  testing::RemoveTree(dir);
+}
+
+// validate answers a selection of nothing as run does: exit 2, not a list
+// of "0 selected" that passes a CI step whose run then fails.
+TEST(CliTest, ValidateOfASelectionOfNothingExitsTwoLikeRun) {
+  auto v = RunGpugate({"validate", "examples/synthetic.yaml", "--filter", "does-not-match*"});
+  EXPECT_EQ(v.exit_code, 2) << v.out << v.err;
+  EXPECT_NE(v.err.find("examples/synthetic.yaml: no workload matches the --filter/--tag/--shard selection"),
+            std::string::npos)
+      << v.err;
+  EXPECT_EQ(v.out, "");
+  auto some = RunGpugate({"validate", "examples/synthetic.yaml", "--filter", "*"});
+  EXPECT_EQ(some.exit_code, 0) << some.err;
+}
+
 // A run id names the run in a history, which keeps each id once: an empty
 // one (or one with controls) would make a history no command can read.
 TEST(CliTest, ARunIdIsOneTokenNeverEmpty) {

@@ -165,6 +165,48 @@ INSTANTIATE_TEST_SUITE_P(
                   "no built-in rule 'small-grid' to switch off: builtin_rules: false left none"},
         BadPolicy{"- 1\n", "1:1", "must be a mapping"}));
 
+// A key of defaults.thresholds is an exact metric name; the same text in a
+// rule's metric is a glob. A glob key would be listed and never applied, so
+// it is refused at the key with the rule that does what it means.
+TEST(Policy, ThresholdsKeyWithGlobIsRefusedPointingToARule) {
+  for (const char* key : {"\"kernel:gemm*\"", "\"kernel:gemm?\"", "\"kernel:gemm[12]\""}) {
+    const std::string text = std::string("version: 1\ndefaults:\n  thresholds:\n    ") + key + ": 60%\n";
+    Result<Policy> p = LoadPolicyFromString(text, "p.yaml");
+    ASSERT_FALSE(p.ok()) << key;
+    EXPECT_EQ(p.error().code, ExitCode::kInputError);
+    EXPECT_EQ(p.error().message.rfind("p.yaml:4:5: ", 0), 0u) << p.error().message;
+    EXPECT_NE(p.error().message.find("keys of 'defaults.thresholds' are exact metric names"), std::string::npos)
+        << p.error().message;
+    EXPECT_NE(p.error().message.find("write a rule under 'rules:' with metric: 'kernel:gemm"), std::string::npos)
+        << p.error().message;
+  }
+  // An exact kernel name still works, and the glob as a rule applies.
+  Result<Policy> ok = LoadPolicyFromString(
+      "version: 1\ndefaults:\n  thresholds: {\"kernel:gemm_big\": 20%}\nrules:\n  - {metric: \"kernel:gemm*\", "
+      "threshold: 60%, match: \"x*\"}\n",
+      "p.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_DOUBLE_EQ(ResolvePolicy(*ok, "y", "kernel:gemm_big").threshold, 0.20);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(*ok, "x1", "kernel:gemm_small").threshold, 0.60);
+}
+
+// Aliases of one long text would be copied once per alias (a waiver's
+// reason): the expanded text is bounded like the expanded node count.
+TEST(Policy, AliasesOfALongTextAreRefusedAtTheAliasThatCrossesTheBudget) {
+  std::string text = "version: 1\nwaivers:\n  - &w {match: a, until: 2099-01-01, reason: \"" +
+                     std::string(1 << 20, 'r') + "\"}\n";
+  for (int i = 0; i < 100; ++i) text += "  - *w\n";
+  Result<Policy> p = LoadPolicyFromString(text, "p.yaml");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ExitCode::kInputError);
+  // The 63rd alias (on line 3 + 63) brings the text past 64 MiB: the anchor
+  // and 63 copies are 64 MiB of reasons, plus the keys and the other values.
+  EXPECT_EQ(p.error().message.rfind("p.yaml:" + std::to_string(3 + 63) + ":5: aliases expand the document to "
+                                    "more than 64 MiB of text (an alias repeats its anchor's whole text)", 0),
+            0u)
+      << p.error().message.substr(0, 200);
+}
+
 TEST(Policy, ShippedPoliciesLoad) {
   for (const char* f : {"policies/default.yaml", "policies/strict.yaml"}) {
     Result<Policy> p = LoadPolicyFile(std::string(GPUGATE_SOURCE_DIR) + "/" + f);

@@ -464,6 +464,17 @@ TEST(SuiteLoadTest, SuiteNameDefaultsToFileStemAndKindToBuiltin) {
   EXPECT_TRUE(suite.workloads[0].l2_cold);
 }
 
+// The file's name stands in for `name:`: it is checked like a written name,
+// so run does not write a results file that baseline update then refuses.
+TEST(SuiteLoadTest, SuiteNameFromTheFileIsCheckedLikeAWrittenName) {
+  const std::string text = "version: 1\nworkloads: [{name: x, kernel: copy}]\n";
+  EXPECT_EQ(LoadError(text, "dir/esc\x1b[31mred.yaml"),
+            "dir/esc\x1b[31mred.yaml:1:1: the suite is named after its file, 'esc\\x1b[31mred', which must be "
+            "printable text: control character U+001B at byte 3; rename the file or give the suite a 'name:'");
+  // A written name replaces it.
+  EXPECT_EQ(LoadOk("name: nightly\n" + text, "dir/esc\x1b[31mred.yaml").name, "nightly");
+}
+
 TEST(SuiteLoadTest, DuplicateAcrossTemplatesNamesBothPlaces) {
   std::string error = LoadError(R"(version: 1
 workloads:
@@ -483,9 +494,17 @@ workloads:
     kernel: saxpy
     params: {n: [1Mi, 2Mi]}
 )");
-  EXPECT_THAT(error, HasSubstr("duplicate workload name 'saxpy' after expansion (also at "
-                               "suite.yaml:3:11)"));
-  EXPECT_THAT(error, HasSubstr("so the name needs {n}"));
+  // At the second value, citing the first: the name is one field for both.
+  EXPECT_EQ(error, "suite.yaml:5:23: duplicate workload name 'saxpy' after expansion (also at "
+                   "suite.yaml:5:18); parameter 'n' has 2 values, so the name needs {n}");
+}
+
+// The same value twice gives one name twice: the error is at the repeated
+// value and cites the first, never the name field citing itself.
+TEST(SuiteLoadTest, DuplicateFromARepeatedValueCitesTheOtherValue) {
+  std::string error = LoadError("version: 1\nworkloads:\n  - name: t/{a}/{n}\n    kind: synthetic\n"
+                                "    params:\n      a: [x, y]\n      n: [1, 2,\n          1]\n");
+  EXPECT_EQ(error, "suite.yaml:8:11: duplicate workload name 't/x/1' after expansion (also at suite.yaml:7:11)");
 }
 
 TEST(SuiteLoadTest, UnknownPlaceholderSuggestsAParam) {
@@ -783,6 +802,60 @@ TEST(SuiteShardTest, AssignmentFollowsFnv1a64OfTheName) {
   EXPECT_THAT(Names(SelectShard(all, 1, 4)), ElementsAre("a", "copy", "sgemm_blocked/512"));
   EXPECT_THAT(Names(SelectShard(all, 3, 4)), ElementsAre("saxpy/1Mi"));
   EXPECT_THAT(Names(SelectShard(all, 4, 4)), ElementsAre("triad"));
+}
+
+// ---- bounded expansion ----------------------------------------------------
+
+// skip_unchanged: true is one list of the suite's static workloads, shared by
+// every workload that says so: 20 x 20 workloads hold it once, not 20 x 20
+// copies of 20 names.
+TEST(SuiteSkipUnchangedTest, TrueSharesOneListOfTheStaticWorkloads) {
+  const std::string values = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]";
+  Suite suite = LoadOk("version: 1\nworkloads:\n"
+                       "  - {name: 's/{a}', kind: static, file: k.cubin, params: {a: " + values + "}}\n"
+                       "  - {name: 't/{a}/{b}', kernel: copy, skip_unchanged: true, params: {a: " + values +
+                       ", b: " + values + "}}\n"
+                       "  - {name: u, kernel: copy, skip_unchanged: [s/3, s/7]}\n");
+  ASSERT_EQ(suite.workloads.size(), 20u + 400u + 1u);
+  const WorkloadSpec& first = suite.workloads[20];
+  ASSERT_TRUE(first.skip_unchanged_all);
+  EXPECT_TRUE(first.skip_unchanged.empty());
+  EXPECT_EQ(SkipUnchangedNames(first).size(), 20u);
+  EXPECT_EQ(SkipUnchangedNames(first)[19], "s/19");
+  for (size_t i = 20; i < 420; ++i) {
+    EXPECT_EQ(suite.workloads[i].skip_unchanged_all.get(), first.skip_unchanged_all.get()) << i;
+    EXPECT_TRUE(SkipsWhenUnchanged(suite.workloads[i]));
+  }
+  const WorkloadSpec& listed = suite.workloads.back();
+  EXPECT_FALSE(listed.skip_unchanged_all);
+  EXPECT_THAT(SkipUnchangedNames(listed), ElementsAre("s/3", "s/7"));
+  EXPECT_FALSE(SkipsWhenUnchanged(suite.workloads[0]));
+}
+
+// A placeholder written ten times copies its value ten times into each
+// workload: the bound counts the longest value at every placeholder and
+// refuses at `params` before anything is expanded.
+TEST(SuiteParamsTest, ExpansionTextIsBoundedBeforeAnythingIsCopied) {
+  std::string values = "[";
+  for (int i = 0; i < 1000; ++i) values += (i ? ", " : "") + std::to_string(i);
+  values += "]";
+  const std::string text = "version: 1\nworkloads:\n  - name: w/{q}\n    kind: command\n"
+                           "    argv: [/bin/echo, \"{p}{p}{p}{p}{p}{p}{p}{p}{p}{p}\"]\n"
+                           "    params:\n      p: \"" + std::string(30000, 'x') + "\"\n      q: " + values + "\n";
+  const std::string error = LoadError(text);
+  EXPECT_THAT(error, HasSubstr("suite.yaml:6:5: params expand 'w/{q}' to 1000 workloads of "));
+  EXPECT_THAT(error, HasSubstr("bytes of text each (argv, env, names...): more than 256 MiB in the suite"));
+  // The same values with one placeholder are 30 MB: loaded.
+  std::string once = text;
+  once.replace(once.find("{p}{p}{p}{p}{p}{p}{p}{p}{p}{p}"), 30, "{p}");
+  EXPECT_EQ(LoadOk(once).workloads.size(), 1000u);
+  // One workload alone: 30 KB of placeholders, each 30 KB, would be 900 MB;
+  // the bound is counted without making it.
+  std::string repeated;
+  for (int i = 0; i < 10000; ++i) repeated += "{p}";
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: w\n    kind: command\n    argv: [/bin/echo, \"" +
+                        repeated + "\"]\n    params:\n      p: \"" + std::string(30000, 'x') + "\"\n"),
+              HasSubstr("suite.yaml:6:5: params expand 'w' to 1 workload of 300"));
 }
 
 // ---- YAML helpers ---------------------------------------------------------

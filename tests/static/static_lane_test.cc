@@ -5,6 +5,7 @@
 // gate's skip_unchanged.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -280,22 +281,27 @@ struct FakeBuild {
   }
 };
 
-std::vector<WorkloadSpec> SkipSuite() {
+// `all`: heavy-timing says skip_unchanged: true (the suite's one shared list
+// of static workloads) instead of naming them.
+std::vector<WorkloadSpec> SkipSuite(bool all = false) {
   WorkloadSpec timing;
   timing.name = "heavy-timing";
   timing.kind = WorkloadKind::kBuiltin;
-  timing.skip_unchanged = {"kernels"};
+  if (all)
+    timing.skip_unchanged_all = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"kernels"});
+  else
+    timing.skip_unchanged = {"kernels"};
   WorkloadSpec other;
   other.name = "other-timing";
   other.kind = WorkloadKind::kBuiltin;
   return {StaticSpec("heavy_sm90", true), timing, other};
 }
 
-GateOutcome Gate(FakeBuild& build, const Results& baseline) {
+GateOutcome Gate(FakeBuild& build, const Results& baseline, bool all = false) {
   GateOptions options;
   options.confirmations = 0;
   options.compare.today = "2026-11-26";
-  const std::vector<WorkloadSpec> specs = SkipSuite();
+  const std::vector<WorkloadSpec> specs = SkipSuite(all);
   SuiteRunner runner = [&build](const std::vector<WorkloadSpec>& w, const RunOptions& o, ProgressSink* p) {
     return build(w, o, p);
   };
@@ -334,6 +340,22 @@ TEST(StaticLane, GateSkipsTimingWorkloadsWhoseCodeIsUnchanged) {
   EXPECT_EQ(again.results.workloads[1].status, WorkloadStatus::kOk);
   EXPECT_FALSE(again.results.workloads[1].code_unchanged);
   EXPECT_EQ(again.verdicts.outcome, Outcome::kFail);
+}
+
+// skip_unchanged: true is one list shared by the workloads (not a copy of
+// every static name in each): the gate reads it the same way.
+TEST(StaticLane, GateSkipsWithTheSharedListOfSkipUnchangedTrue) {
+  FakeBuild nightly{"heavy_sm90", {}};
+  const Results baseline = nightly(SkipSuite(true), RunOptions{}, nullptr);
+  FakeBuild same{"heavy_sm90", {}};
+  const GateOutcome out = Gate(same, baseline, /*all=*/true);
+  EXPECT_EQ(same.measured, (std::vector<std::string>{"kernels", "other-timing"}));
+  const WorkloadResult& skipped = out.results.workloads[1];
+  EXPECT_EQ(skipped.status, WorkloadStatus::kSkipped);
+  EXPECT_NE(skipped.reason.find("(kernels hold the baseline's SASS"), std::string::npos) << skipped.reason;
+  FakeBuild changed{"heavy_sm90_spill", {}};
+  Gate(changed, baseline, /*all=*/true);
+  EXPECT_EQ(changed.measured, (std::vector<std::string>{"kernels", "heavy-timing", "other-timing"}));
 }
 
 TEST(StaticLane, GateMeasuresWhatTheBaselineNeverMeasured) {

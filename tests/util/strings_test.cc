@@ -22,6 +22,29 @@ TEST(StringsTest, DidYouMean) {
   EXPECT_EQ(ClosestMatch("ronds", keys), "rounds");
 }
 
+// The table is kept in three rows: transpositions two rows back, and
+// lengths that differ, still give the full table's answers.
+TEST(StringsTest, EditDistanceInThreeRows) {
+  EXPECT_EQ(EditDistance("abcdef", "badcfe"), 3);  // three transpositions
+  EXPECT_EQ(EditDistance("ca", "abc"), 3);         // optimal string alignment, not Damerau
+  EXPECT_EQ(EditDistance("", "abc"), 3);
+  EXPECT_EQ(EditDistance("min_sampels", "min_samples"), 1);
+  EXPECT_EQ(EditDistance("a", "ba"), 1);
+  EXPECT_EQ(EditDistance("ab", "ba"), 1);
+}
+
+// A candidate whose length differs from the word's by more than the edit
+// limit is never compared: a key of megabytes is answered at once, without
+// a table of its length.
+TEST(StringsTest, ClosestMatchSkipsCandidatesOfAnotherLength) {
+  const std::vector<std::string> keys = {"warmup", "rounds", "timeout", "min_samples"};
+  EXPECT_EQ(ClosestMatch(std::string(8 << 20, 'w'), keys), "");
+  EXPECT_EQ(ClosestMatch("warmupxx", keys), "warmup");  // 2 edits, limit 2
+  EXPECT_EQ(ClosestMatch("warmupxxx", keys), "warmup");  // 3 longer, limit 3: still compared
+  EXPECT_EQ(ClosestMatch("warmupxxxx", keys), "");        // 4 longer: skipped
+  EXPECT_EQ(ClosestMatch("ronds", keys), "rounds");
+}
+
 TEST(StringsTest, SplitTrim) {
   EXPECT_EQ(Split("a,b,,c", ','), (std::vector<std::string>{"a", "b", "", "c"}));
   EXPECT_EQ(Trim("  x y \n"), "x y");

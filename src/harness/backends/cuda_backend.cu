@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/builtin_kernels.h"
 #include "harness/backends/cpu_kernels.h"
 #include "harness/backends/cuda_backend.h"
 #include "harness/backends/cuda_support.h"
@@ -785,7 +786,10 @@ class CudaBackend final : public Backend {
     shape.n = DefaultKernelSize(spec.kernel);
     if (auto it = spec.sizes.find("n"); it != spec.sizes.end()) shape.n = it->second;
     if (shape.n <= 0) return InputError("kernel " + spec.kernel + ": size n must be positive");
-    if (shape.gemm && shape.n > 46340) return InputError("kernel " + spec.kernel + ": n too large");
+    // The limit of the CPU kernels and the suite reader (n*n of a gemm also
+    // stays below 2^31 there, as the kernels' int indices need).
+    if (std::optional<std::string> problem = BuiltinSizeProblem(spec.kernel, shape.n))
+      return InputError("kernel " + spec.kernel + ": size " + *problem);
     if (!nvml_) nvml_ = std::make_unique<Nvml>();
     auto info = QueryInfo(kDevice, nvml_.get());
     if (!info.ok()) return info.error();

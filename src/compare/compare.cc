@@ -1530,6 +1530,29 @@ class Comparer {
     out_.warnings.push_back(text);
   }
 
+  // One run per side: the family's own effects are the reference for the
+  // noise between the runs. When many moved far beyond the rest, the
+  // reference took their tail and nothing may be decided (a refactor that
+  // moved a third of the suite reads as a pair of very noisy runs); say so,
+  // and what would tell the two apart.
+  void WarnManyMovedAtOnce(Family family, const std::vector<double>& abs_t, const Calibration& ref) {
+    if (!ref.measured || !(ref.max_df < kHeavyTailDf)) return;
+    constexpr double kFarBeyond = 8.0;  // P(|t_4| > 8) ~ 0.0013
+    const auto far = static_cast<size_t>(
+        std::count_if(abs_t.begin(), abs_t.end(), [](double t) { return t > kFarBeyond; }));
+    if (far < 3 || 10 * far < abs_t.size()) return;
+    char df[32];
+    std::snprintf(df, sizeof df, "%.1f", ref.max_df);
+    out_.warnings.push_back(std::string(FamilyName(family)) + ": " + OneRun() + ", and " + std::to_string(far) +
+                            " of " + std::to_string(abs_t.size()) +
+                            " comparisons moved far beyond the rest (more than 8 standard errors): the other "
+                            "workloads are this pair's only measure of the noise between runs, so when this "
+                            "many move the reference widens (to a t with " + df +
+                            " degrees of freedom) and little can be decided; many changes and a very noisy pair "
+                            "of runs look alike here, and a baseline history (gpugate baseline update) or "
+                            "interleaved A/B (gpugate ab) tells them apart");
+  }
+
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {
     LogShift out = WithReference(s, ref.scale, ref.max_df);
     out.heavy_tailed = ref.max_df < s.df;
@@ -1722,6 +1745,7 @@ class Comparer {
         // the share w of its variance that is between-run noise,
         // 1/df = w/df_between + (1 - w)/df (as Satterthwaite blends variances).
         const Calibration ref = CalibrateReference(abs_t, dfs);
+        WarnManyMovedAtOnce(family, abs_t, ref);
         for (LogShift& s : shifts) {
           if (!TakesSuiteNoise(s) || !(s.se > 0)) continue;
           // Without enough statistics to measure the family (ref.measured

@@ -820,6 +820,29 @@ TEST(CompareJudge, ACurrentRunThatWidenedEveryComparisonSaysWhy) {
   for (const std::string& w : same.warnings) EXPECT_EQ(w.find("widened every comparison"), std::string::npos) << w;
 }
 
+TEST(CompareJudge, ManyWorkloadsMovedAtOnceInTwoFilesSaySo) {
+  // One run per side, 30 workloads, 12 of them moved +-30%: the others are
+  // the only measure of the noise between the runs, and the reference takes
+  // the movers' tail. Nothing may be decided; a warning says why.
+  auto run = [](bool moved, uint64_t seed) {
+    std::vector<WorkloadResult> ws;
+    for (int i = 0; i < 30; ++i) {
+      const double shift = moved && i < 12 ? (i % 2 ? 1.3 : 0.77) : 1.0;
+      ws.push_back(Workload("w" + std::to_string(i), 1e-3 * (i + 1) * shift * std::exp(0.004 * Normal(&seed))));
+    }
+    return MakeResults(ws);
+  };
+  auto says = [](const Verdicts& v) {
+    return std::any_of(v.warnings.begin(), v.warnings.end(), [](const std::string& w) {
+      return w.find("comparisons moved far beyond the rest") != std::string::npos;
+    });
+  };
+  const Verdicts moved = Compare({run(false, 1)}, run(true, 2), DefaultPolicy(), Opts());
+  EXPECT_TRUE(says(moved)) << ::testing::PrintToString(moved.warnings);
+  const Verdicts same = Compare({run(false, 1)}, run(false, 2), DefaultPolicy(), Opts());
+  EXPECT_FALSE(says(same)) << ::testing::PrintToString(same.warnings);
+}
+
 TEST(CompareJudge, NvbenchDevicesGetASpeedFactorEach) {
   // One nvbench file measured on two GPUs: device 1 ran 20% slower (a lower
   // clock), device 0 as before, and one of device 0's states 30% slower on

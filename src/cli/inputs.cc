@@ -156,15 +156,9 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
   if (std::optional<std::string> wide = WideEncodingText(whole ? *whole : *head))
     return InputError(path + ": " + *wide);
   if (whole || head->size() < kSniffBytes) {
-    if (auto at = JsonCutShortAt(whole ? *whole : *head)) {
-      // Appended in steps: `":" + std::to_string(...)` trips GCC 12's
-      // -Wrestrict false positive at -O3 (a Release build with -Werror).
-      what = ":";
-      what += std::to_string(at->first);
-      what += ":";
-      what += std::to_string(at->second);
-      what += ": unexpected end of file (truncated?) before its format could be told";
-    }
+    if (auto at = JsonCutShortAt(whole ? *whole : *head))
+      what = ":" + std::to_string(at->first) + ":" + std::to_string(at->second) +
+             ": unexpected end of file (truncated?) before its format could be told";
   }
   return InputError(path + what + (gzip ? " (after gzip decompression)" : "") +
                     ": expected gpugate results or baseline, " + kBenchmarkFormatsText +

@@ -553,7 +553,7 @@ std::string JsonStringLiteral(std::string_view text, bool for_script) {
   size_t i = 0;
   while (i < text.size()) {
     const CodePoint c = Decode(text, i);
-    char buf[8];
+    char buf[16];  // "\\u%04X" of a code point of up to 6 hex digits
     if (!c.valid) {
       out += kReplacement;
     } else if (c.cp == '"') {

@@ -99,21 +99,27 @@ std::vector<std::string> PolicyEntriesMatchingNothing(const Policy& policy, cons
   // The built-in policy's rules are general on purpose; and with nothing
   // compared, every rule would be named.
   if (policy.path.empty() || verdicts.metrics.empty()) return out;
-  auto selects_any = [&](const std::string& match, const std::string& metric) {
-    return std::any_of(verdicts.metrics.begin(), verdicts.metrics.end(), [&](const MetricVerdict& m) {
-      return GlobMatch(match, m.workload) && PolicyMetricMatches(metric, m.metric);
-    });
+  // A glob ('*', '?', '[') that selects nothing here may be meant for other
+  // suites sharing the policy (kernels, a family of benchmarks), so only a
+  // plain name that names no workload, or a match with blanks at its ends,
+  // is said: those look like a mistyped glob.
+  auto suspicious = [&](const std::string& match) {
+    const bool glob = match.find_first_of("*?[") != std::string::npos;
+    const bool blanks = !match.empty() && (std::isspace(static_cast<unsigned char>(match.front())) ||
+                                           std::isspace(static_cast<unsigned char>(match.back())));
+    if (glob && !blanks) return false;
+    return std::none_of(verdicts.metrics.begin(), verdicts.metrics.end(),
+                        [&](const MetricVerdict& m) { return GlobMatch(match, m.workload); });
   };
-  auto warn = [&](const char* what, const std::string& match, const std::string& metric,
-                  const SourceLocation& at) {
-    out.push_back(at.ToString() + ": " + what + " (match " + QuoteInput(match) + ", metric " +
-                  QuoteInput(metric) + ") applies to no workload and metric of this comparison; check its "
-                  "glob (a name without '*' matches that one name only)");
+  auto warn = [&](const char* what, const std::string& match, const SourceLocation& at) {
+    out.push_back(at.ToString() + ": " + what + " (match " + QuoteInput(match) +
+                  ") names no workload of this comparison; a name without '*' matches that one name only" +
+                  (match.find_first_of(" \t") != std::string::npos ? ", blanks included" : ""));
   };
   for (const PolicyRule& r : policy.rules)
-    if (!selects_any(r.match, r.metric)) warn("rule", r.match, r.metric, r.location);
+    if (suspicious(r.match)) warn("rule", r.match, r.location);
   for (const Waiver& w : policy.waivers)
-    if (!selects_any(w.match, w.metric)) warn("waiver", w.match, w.metric, w.location);
+    if (suspicious(w.match)) warn("waiver", w.match, w.location);
   return out;
 }
 

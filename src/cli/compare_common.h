@@ -29,10 +29,12 @@ IngestOptions IngestOptionsFrom(const boost::program_options::variables_map& vm)
 /// The policy named by --policy, or the built-in default.
 Result<Policy> PolicyFromOptions(const boost::program_options::variables_map& vm);
 
-/// The threshold rules and waivers of a policy file that apply to none of
-/// the verdicts' workload x metric pairs (a glob without '*', a stray blank):
-/// "team.yaml:7:5: rule (match 'gemm', metric '*') applies to no workload
-/// and metric of this comparison; ...". None for the built-in policy.
+/// The threshold rules and waivers of a policy file whose match looks like a
+/// mistyped glob: a plain name (no '*', '?', '[') or one with blanks at its
+/// ends that names no workload of the verdicts: "team.yaml:7:5: rule (match
+/// 'gemm') names no workload of this comparison; ...". A glob that selects
+/// nothing is left alone (a policy shared by suites); none for the built-in
+/// policy.
 std::vector<std::string> PolicyEntriesMatchingNothing(const Policy& policy, const Verdicts& verdicts);
 
 /// Writes the reports and returns the exit code the verdicts call for.

@@ -73,6 +73,17 @@ Status ApplyBinOption(SuiteSelection* selection, const po::variables_map& vm) {
   const std::string dir = vm["bin"].as<std::string>();
   if (!std::filesystem::is_directory(dir, ec)) return InputError("--bin: " + QuoteInput(dir) + " is not a directory");
   const std::string abs = std::filesystem::absolute(dir, ec).lexically_normal().string();
+  // Every {bin} grows by the folder's length: bounded like params expansion
+  // (kMaxSuiteTextBytes), before anything is copied.
+  uint64_t growth = 0;
+  for (const WorkloadSpec& w : selection->workloads) {
+    growth += BinDirGrowth(w, abs.size());
+    if (growth > kMaxSuiteTextBytes)
+      return InputError("--bin " + QuoteInput(dir) + ": putting its " + std::to_string(abs.size()) +
+                        "-byte path in place of every {bin} of the suite's workloads would add more than " +
+                        std::to_string(kMaxSuiteTextBytes >> 20) +
+                        " MiB of text; use a shorter build folder path or fewer {bin}s");
+  }
   for (WorkloadSpec& w : selection->workloads) w = WithBinDir(w, abs);
   return Status::Ok();
 }

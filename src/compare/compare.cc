@@ -1429,7 +1429,8 @@ class Comparer {
     // every comparison widened): the current runs' median absolute residual,
     // the history's typical run's, and the current runs' median signed
     // residual (a shift of most workloads together).
-    double current_mad = 0, typical_mad = 0, current_shift = 0;
+    double current_mad = 0, typical_mad = 0;
+    std::vector<double> current_residuals;  // signed, every current run's
   };
   RunNoiseScales MeasureRunNoise(const std::vector<size_t>& members) const {
     RunNoiseScales out;
@@ -1469,14 +1470,12 @@ class Comparer {
     std::map<int, double> hist_mad;
     for (auto& [run, r] : hist)
       if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) hist_mad[run] = MedianInPlace(r);
-    std::vector<double> c, shifts;
+    std::vector<double> c;
     for (auto& [run, r] : cur)
       if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) c.push_back(MedianInPlace(r));
     for (const auto& [key, r] : cur_res)
-      if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor)) {
-        buf.assign(r.begin(), r.end());
-        shifts.push_back(MedianInPlace(buf));
-      }
+      if (r.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor))
+        out.current_residuals.insert(out.current_residuals.end(), r.begin(), r.end());
     if (hist_mad.size() < 2) return out;
     std::vector<double> h;
     for (const auto& [run, mad] : hist_mad) h.push_back(mad);
@@ -1503,7 +1502,6 @@ class Comparer {
       out.current_mad = MedianInPlace(c);
       out.typical_mad = typical;
       out.current = scale(out.current_mad);
-      if (!shifts.empty()) out.current_shift = MedianInPlace(shifts);
     }
     return out;
   }
@@ -1521,9 +1519,22 @@ class Comparer {
                        FormatThreshold(std::expm1(noise.current_mad)) + ", against " +
                        FormatThreshold(std::expm1(noise.typical_mad)) +
                        " for the history's typical run, which widened every comparison " + widened + "x";
-    const double shift = std::expm1(noise.current_shift);
-    if (std::fabs(shift) > policy_.defaults.threshold)
-      text += "; most workloads moved together (median " + FormatPercent(shift) + ")";
+    // How many moved beyond the threshold each way, and by how much (the
+    // median of those that did): "most moved together" only when most did.
+    const double bar = std::log1p(policy_.defaults.threshold);
+    std::vector<double> up, down;
+    for (double r : noise.current_residuals) {
+      if (r > bar) up.push_back(r);
+      if (r < -bar) down.push_back(r);
+    }
+    const size_t all = noise.current_residuals.size();
+    for (std::vector<double>* moved : {&up, &down}) {
+      if (moved->size() * 4 < all) continue;  // fewer than a quarter: scatter
+      const double by = std::expm1(MedianInPlace(*moved));
+      text += "; " + std::to_string(moved->size()) + " of " + FormatCount(all, "workload result") + " moved " +
+              (moved == &up ? "up" : "down") + (2 * moved->size() > all ? " together" : "") + " beyond the " +
+              FormatThreshold(policy_.defaults.threshold) + " threshold (median " + FormatPercent(by) + ")";
+    }
     text += ": a noisier or slower machine, or a change that moved many workloads, which one current run "
             "cannot tell apart; re-run the baseline's commit on this runner, or compare the two builds with "
             "gpugate ab";
@@ -1545,7 +1556,7 @@ class Comparer {
     std::snprintf(df, sizeof df, "%.1f", ref.max_df);
     out_.warnings.push_back(std::string(FamilyName(family)) + ": " + OneRun() + ", and " + std::to_string(far) +
                             " of " + std::to_string(abs_t.size()) +
-                            " comparisons moved far beyond the rest (more than 8 standard errors): the other "
+                            " comparisons lie more than 8 standard errors out even with the noise between runs added: the other "
                             "workloads are this pair's only measure of the noise between runs, so when this "
                             "many move the reference widens (to a t with " + df +
                             " degrees of freedom) and little can be decided; many changes and a very noisy pair "

@@ -175,9 +175,11 @@ uint64_t SubstitutedSize(const std::string& text, const ParamValues& values) {
   return size;
 }
 
-// Bytes a relative path may gain when it is made absolute (the folder it is
-// taken from), for the bound on expanded text.
-constexpr uint64_t kPathBytes = 4096;
+// What one string of a workload costs beyond its bytes (the string object;
+// a map entry holds two and a node), for the bound on expanded text: a list
+// of a hundred thousand one-byte arguments is megabytes, not kilobytes.
+constexpr uint64_t kStringCost = sizeof(std::string);
+constexpr uint64_t kEntryCost = 2 * sizeof(std::string) + 32;
 
 // Where each sampling field was last set, and which were set at the level
 // (defaults or one workload) being checked.
@@ -204,14 +206,14 @@ const std::vector<std::string>& UnreadSizeParams() {
 // substituted into and those copied with them), to bound what params
 // expansion copies.
 uint64_t SpecTextBytes(const WorkloadSpec& w) {
-  uint64_t bytes = w.name.size() + w.template_name.size() + w.kernel.size() + w.cwd.size() + w.results.size() +
-                   w.filter.size() + w.file.size() + w.ptxas_log.size() + w.chip.size() +
+  uint64_t bytes = sizeof(WorkloadSpec) + w.name.size() + w.template_name.size() + w.kernel.size() + w.cwd.size() +
+                   w.results.size() + w.filter.size() + w.file.size() + w.ptxas_log.size() + w.chip.size() +
                    w.location.file.size();
-  for (const auto& [k, v] : w.params) bytes += k.size() + v.size();
-  for (const auto& [k, v] : w.env) bytes += k.size() + v.size();
+  for (const auto& [k, v] : w.params) bytes += kEntryCost + k.size() + v.size();
+  for (const auto& [k, v] : w.env) bytes += kEntryCost + k.size() + v.size();
   for (const auto* list : {&w.tags, &w.argv, &w.benchmarks, &w.axes, &w.skip_unchanged})
-    for (const std::string& s : *list) bytes += s.size();
-  for (const MetricRequest& m : w.metrics) bytes += m.name.size() + m.location.file.size();
+    for (const std::string& s : *list) bytes += kStringCost + s.size();
+  for (const MetricRequest& m : w.metrics) bytes += sizeof(MetricRequest) + m.name.size() + m.location.file.size();
   return bytes;
 }
 
@@ -1087,14 +1089,19 @@ class SuiteParser {
                                                      [](const std::string& a, const std::string& b) {
                                                        return a.size() < b.size();
                                                      }));
-      bytes += p.name.size() + longest.back().second.size();  // spec.params
+      bytes += kEntryCost + p.name.size() + longest.back().second.size();  // spec.params
     }
+    // A relative path is made absolute from the suite file's folder (a
+    // filter is a pattern, not a path).
+    std::error_code ec;
+    const uint64_t folder = std::filesystem::absolute(DirName(y_.file()), ec).string().size() + 1;
     auto grown = [&](const std::string& text) { return SubstitutedSize(text, longest) - text.size(); };
     const WorkloadSpec& w = t.spec;
     bytes += SubstitutedSize(w.template_name, longest);  // the name
-    for (const std::string* text : {&w.cwd, &w.filter, &w.results, &w.file, &w.ptxas_log}) {
+    bytes += grown(w.filter);
+    for (const std::string* text : {&w.cwd, &w.results, &w.file, &w.ptxas_log}) {
       bytes += grown(*text);
-      if (!text->empty()) bytes += kPathBytes;  // a relative path is made absolute
+      if (!text->empty()) bytes += folder;
     }
     for (const auto* list : {&w.argv, &w.skip_unchanged, &w.benchmarks, &w.axes})
       for (const std::string& text : *list) bytes += grown(text);
@@ -1107,7 +1114,7 @@ class SuiteParser {
         t.params_location,
         "params expand " + QuoteInput(t.spec.template_name) + " to " + std::to_string(combos) +
             (combos == 1 ? " workload of " : " workloads of ") + std::to_string(each) +
-            " bytes of text each (argv, env, names...): more than " +
+            " bytes each (argv, env, names..., each string with its own storage): more than " +
             std::to_string(kMaxSuiteTextBytes >> 20) + " MiB in the suite; use fewer values or shorter texts");
   }
 

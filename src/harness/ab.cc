@@ -97,6 +97,23 @@ WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir) {
   return s;
 }
 
+uint64_t BinDirGrowth(const WorkloadSpec& spec, size_t dir_size) {
+  if (dir_size <= 5) return 0;
+  uint64_t count = 0;
+  auto in = [&count](const std::string& text) {
+    for (size_t at = text.find("{bin}"); at != std::string::npos; at = text.find("{bin}", at + 5)) ++count;
+  };
+  in(spec.file);
+  in(spec.ptxas_log);
+  if (spec.kind == WorkloadKind::kCommand || IsBenchmarkProgram(spec.kind)) {
+    for (const auto& a : spec.argv) in(a);
+    for (const auto& [k, v] : spec.env) in(v);
+    in(spec.cwd);
+    in(spec.results);
+  }
+  return count * (dir_size - 5);
+}
+
 WorkloadSpec AbSideSpec(const WorkloadSpec& spec, AbSide side, int round, const AbOptions& options) {
   WorkloadSpec s = spec;
   const int orig_rounds = std::max(1, spec.sampling.rounds);

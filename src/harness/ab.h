@@ -67,6 +67,10 @@ WorkloadSpec AbSideSpec(const WorkloadSpec& spec, AbSide side, int round, const 
 /// (command and benchmark-program workloads; others unchanged).
 WorkloadSpec WithBinDir(const WorkloadSpec& spec, const std::string& dir);
 
+/// Bytes WithBinDir(spec, dir) adds for a folder of `dir_size` bytes: each
+/// "{bin}" it replaces grows by dir_size - 5.
+uint64_t BinDirGrowth(const WorkloadSpec& spec, size_t dir_size);
+
 /// True when a command or benchmark-program workload mentions "{bin}" (else
 /// both sides run the same command).
 bool UsesBinDir(const WorkloadSpec& spec);

@@ -650,6 +650,11 @@ void ReadPrimaryMetric(Decoder& d, ObjectReader& o, WorkloadResult* w) {
   o.Optional("lower_is_better", &w->lower_is_better);
   o.Optional("deterministic", &w->deterministic);
   if (!d.ok()) return;
+  // A time is smaller-is-better whatever a file says: runs stored before
+  // --bigger-is-better left times alone (custom JSON, a suite's
+  // bigger_is_better) hold them as bigger-is-better, and would read as a
+  // direction conflict with every new run.
+  if (HasTimeMetric(*w)) w->lower_is_better = true;
   if (metric && w->metric.empty())
     return d.Fail(*metric, o.path().Member("metric"), "must not be empty");
   if (HasTimeMetric(*w) && w->unit != "s")

@@ -191,7 +191,17 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
                           (inconclusive.size() == 1 ? " was" : "s were") +
                           " inconclusive (noise larger than the effect or too few samples)";
     if (!view.requirement.empty()) message += "; " + view.requirement;
-    message += ": " + NameList(inconclusive);
+    if (inconclusive_fail) {
+      // Name those that failed the gate; the others the policy passes.
+      std::vector<const MetricVerdict*> failing;
+      for (const MetricVerdict* m : inconclusive)
+        if (UndecidedFailsGate(*m, verdicts)) failing.push_back(m);
+      message += ": " + NameList(failing);
+      if (failing.size() < inconclusive.size())
+        message += "; " + std::to_string(inconclusive.size() - failing.size()) + " more the policy passes";
+    } else {
+      message += ": " + NameList(inconclusive);
+    }
     // An error only where they made the outcome inconclusive (exit 4), as
     // JUnit fails them; else a notice.
     (inconclusive_fail ? errors : notices).push_back({"gpugate inconclusive", message});

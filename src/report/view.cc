@@ -383,9 +383,9 @@ bool UndecidedFailsGate(const MetricVerdict& m, const Verdicts& v) {
   if (v.outcome != Outcome::kInconclusive || m.severity == Severity::kOff) return false;
   if (m.verdict == Verdict::kIncomparable) return v.incomparable_fails;
   if (!CountedInconclusive(m)) return false;
-  // A verdicts file of an older gpugate names neither flag: then every
-  // undecided result is what made the outcome inconclusive.
-  return v.inconclusive_fails || m.reason == Reason::kUndetectable || !v.incomparable_fails;
+  // on_inconclusive: fail fails every counted one; require_detectable only
+  // those too noisy to guard (an inconclusive result it can see passes).
+  return v.inconclusive_fails || m.reason == Reason::kUndetectable;
 }
 
 int VerdictOrder(Verdict v) {

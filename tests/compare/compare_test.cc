@@ -834,7 +834,7 @@ TEST(CompareJudge, ManyWorkloadsMovedAtOnceInTwoFilesSaySo) {
   };
   auto says = [](const Verdicts& v) {
     return std::any_of(v.warnings.begin(), v.warnings.end(), [](const std::string& w) {
-      return w.find("comparisons moved far beyond the rest") != std::string::npos;
+      return w.find("comparisons lie more than 8 standard errors out") != std::string::npos;
     });
   };
   const Verdicts moved = Compare({run(false, 1)}, run(true, 2), DefaultPolicy(), Opts());

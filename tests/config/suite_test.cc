@@ -844,7 +844,7 @@ TEST(SuiteParamsTest, ExpansionTextIsBoundedBeforeAnythingIsCopied) {
                            "    params:\n      p: \"" + std::string(30000, 'x') + "\"\n      q: " + values + "\n";
   const std::string error = LoadError(text);
   EXPECT_THAT(error, HasSubstr("suite.yaml:6:5: params expand 'w/{q}' to 1000 workloads of "));
-  EXPECT_THAT(error, HasSubstr("bytes of text each (argv, env, names...): more than 256 MiB in the suite"));
+  EXPECT_THAT(error, HasSubstr("bytes each (argv, env, names..., each string with its own storage): more than 256 MiB in the suite"));
   // The same values with one placeholder are 30 MB: loaded.
   std::string once = text;
   once.replace(once.find("{p}{p}{p}{p}{p}{p}{p}{p}{p}{p}"), 30, "{p}");

@@ -589,6 +589,19 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   EXPECT_FALSE(HasTimeMetric(back->workloads[1]));
 }
 
+// Runs stored before --bigger-is-better left times alone hold a time as
+// bigger-is-better: read smaller-is-better, as every time is, so such a
+// history keeps working (it read as a direction conflict with every run).
+TEST(ResultsJson, AStoredBiggerIsBetterTimeIsReadSmallerIsBetter) {
+  DocParts p;
+  p.extra = " \"lower_is_better\": false,";
+  Result<Results> r = ResultsFromJson(Doc(p), "r.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 1u);
+  EXPECT_TRUE(HasTimeMetric(r->workloads[0]));
+  EXPECT_TRUE(r->workloads[0].lower_is_better);
+}
+
 TEST(ResultsJson, BadPrimaryMetricsAreRejected) {
   DocParts p;
   p.extra = " \"unit\": \"ms\",";

@@ -105,6 +105,7 @@ TEST(ReportJunit, InconclusiveFailsOnlyWhenTheOutcomeSaysSo) {
 // not the undecided ones the policy lets pass.
 TEST(ReportJunit, IncomparableFailsWhereThePolicySaysSo) {
   Verdicts v = MismatchVerdicts();
+  v.inconclusive_fails = false;
   v.incomparable_fails = true;
   const std::string xml = RenderJunit(v);
   EXPECT_NE(xml.find("failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << xml;
@@ -181,6 +182,22 @@ TEST(ReportJunit, ResultsOfSeverityOffAreSkippedWhateverTheirVerdict) {
   v.outcome = Outcome::kInconclusive;  // what another result made it
   v.inconclusive_fails = true;
   EXPECT_NE(RenderJunit(v).find("failures=\"0\" errors=\"0\" skipped=\"3\""), std::string::npos);
+}
+
+// require_detectable fails the results too noisy to guard; an inconclusive
+// result that could see the required change passes the policy: skipped.
+TEST(ReportJunit, RequireDetectableFailsOnlyTheUndetectable) {
+  Verdicts v = testing_fixtures::RequireDetectableVerdicts();
+  ASSERT_EQ(v.outcome, Outcome::kInconclusive);
+  MetricVerdict edge = testing_fixtures::Metric("edge", "time", Verdict::kInconclusive);
+  edge.reason = Reason::kStraddlesThreshold;
+  edge.mde = 0.056;
+  v.metrics.push_back(edge);
+  const std::string xml = RenderJunit(v);
+  const size_t at = xml.find("name=\"edge\"");
+  ASSERT_NE(at, std::string::npos) << xml;
+  const std::string skipped = "name=\"edge\" time=\"0\">\n      <skipped message=\"inconclusive";
+  EXPECT_EQ(xml.substr(at, skipped.size()), skipped) << xml.substr(at, 200);
 }
 
 TEST(ReportJunit, AFailedWorkloadIsAnError) {

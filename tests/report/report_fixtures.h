@@ -202,6 +202,7 @@ inline Verdicts MismatchVerdicts() {
   v.fdr_q = 0.01;
   v.environment_matches = false;
   v.outcome = Outcome::kInconclusive;
+  v.inconclusive_fails = true;  // the strict policy: on_inconclusive: fail
   v.env_differences.push_back({"gpu.name", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"});
   v.env_differences.push_back({"gpu.compute_capability", "8.0", "9.0"});
 

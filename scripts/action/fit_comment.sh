@@ -14,18 +14,28 @@ if [ "$size" -le "$limit" ]; then
   exit 0
 fi
 note_room=400
+[ "$limit" -gt "$((note_room * 2))" ] || { echo "fit_comment.sh: a limit of $limit bytes leaves no room for the report" >&2; exit 2; }
 LC_ALL=C awk -v limit="$((limit - note_room))" '
-  /^<details>/ { folded = 1; rows = 0; next }
+  /^<details>/ { folded = 1; rows = 0; held = ""; next }
   folded && /^<\/details>/ {
     folded = 0; dropped += (rows > 2 ? rows - 2 : 0); next  # less the header and its rule
   }
-  folded { if ($0 ~ /^\|/) rows++; next }
+  folded { if ($0 ~ /^\|/) rows++; held = held $0 "\n"; next }
   {
     if (cut) next
     if (used + length($0) + 1 > limit) { cut = 1; next }
     out = out $0 "\n"; used += length($0) + 1
   }
   END {
+    # A <details> never closed (not gpugate Markdown): its lines were held
+    # back; they end the report, cut to the room left.
+    if (folded) {
+      n = split(held, lines, "\n")
+      for (i = 1; i < n; i++) {
+        if (cut || used + length(lines[i]) + 1 > limit) { cut = 1; break }
+        out = out lines[i] "\n"; used += length(lines[i]) + 1
+      }
+    }
     printf "%s", out
     if (dropped > 0)
       printf "\n_(%d folded rows left out to fit a pull-request comment; the job summary and the report artifacts have every row)_\n", dropped

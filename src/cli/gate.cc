@@ -132,7 +132,7 @@ int GateCommand(const CommandSpec& self, const Args& args) {
       first_run_text = FirstRunText(baseline_path, store, &found, folder, sel->suite.name, keys.front());
       ReportWarning(first_run_text);  // now, before the suite runs
     } else {
-      std::cerr << "gpugate: baseline " << EscapeTerminal(baseline_path) << "\n";
+      if (!vm.count("quiet")) std::cerr << "gpugate: baseline " << EscapeTerminal(baseline_path) << "\n";
     }
   }
   // First run: no baseline file yet. The suite is measured and every

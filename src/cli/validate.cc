@@ -9,6 +9,7 @@
 #include "harness/program_runner.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace po = boost::program_options;
 
@@ -30,17 +31,19 @@ std::string Describe(const WorkloadSpec& w) {
       if (w.shell) d += " shell";
       if (!w.results.empty())
         d += " results=" + w.results + " (each benchmark in it a workload) " +
-             std::to_string(w.sampling.rounds) + " executions, one round each";
+             FormatCount(static_cast<size_t>(std::max(0, w.sampling.rounds)), "execution") + ", one round each";
       if (w.measure == "instructions")
         d += std::string(" measure=instructions (under valgrind's cachegrind") +
-             (w.cache_sim ? ", cache simulation" : "") + ") " + std::to_string(w.sampling.rounds) + " executions";
+             (w.cache_sim ? ", cache simulation" : "") + ") " +
+             FormatCount(static_cast<size_t>(std::max(0, w.sampling.rounds)), "execution");
       break;
     case WorkloadKind::kGbench:
     case WorkloadKind::kNvbench: {
       d = "runs [";
       const std::vector<std::string> argv = ProgramArgv(w, "<json>");
       for (size_t i = 0; i < argv.size(); ++i) d += (i ? ", " : "") + argv[i];
-      d += "] " + std::to_string(w.sampling.rounds) + " processes, one round each";
+      d += "] " + std::to_string(w.sampling.rounds) + (w.sampling.rounds == 1 ? " process" : " processes") +
+           ", one round each";
       break;
     }
     case WorkloadKind::kSynthetic: {

@@ -307,8 +307,8 @@ void AppendDistribution(std::string& out, const MetricVerdict& m, const MetricPl
     }
     if (!side->empty())
       out += "<text x=\"" + Num((start + x0) / 2) + "\" y=\"" + Num(h - 6) + "\" text-anchor=\"middle\">" +
-             std::string(side_index == 0 ? "baseline" : "current") + " (" + std::to_string(side->size()) +
-             " rounds)</text>";
+             std::string(side_index == 0 ? "baseline" : "current") + " (" + FormatCount(side->size(), "round") +
+             ")</text>";
     x0 += gap;
     ++side_index;
   }

@@ -54,4 +54,14 @@ check "cut: at the end of a row" bash -c 'grep "^| bench/" "$0" | tail -1 | grep
 check "cut: says so" grep -q '^_(report cut to fit a pull-request comment' "$work/cut.out"
 check "cut: no <details> left open" \
   [ "$(grep -c '^<details>' "$work/cut.out")" -eq "$(grep -c '^</details>' "$work/cut.out")" ]
+# A <details> never closed (not gpugate's Markdown) loses nothing after it.
+{ report 3 10; echo "<details>"; echo "<summary>open</summary>"; echo "| a | b |";
+  for ((i = 0; i < 4000; i++)); do echo "| filler $i | x |"; done; echo "### After"; } > "$work/open.md"
+bash "$fit" "$work/open.md" 60000 > "$work/open.out"
+check "unclosed <details>: under the limit" [ "$(wc -c < "$work/open.out")" -le 60000 ]
+check "unclosed <details>: the rows after it are kept up to the cut" grep -q '^| filler 1 | x |$' "$work/open.out"
+check "unclosed <details>: the cut is said" grep -q '^_(report cut to fit a pull-request comment' "$work/open.out"
+# A limit with no room for the report and its note is refused.
+if bash "$fit" "$work/cut.md" 100 > /dev/null 2>&1; then rc=0; else rc=$?; fi
+check "a limit of 100 bytes is refused (exit $rc)" [ "$rc" -eq 2 ]
 exit "$fail"

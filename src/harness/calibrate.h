@@ -64,7 +64,15 @@ std::optional<int64_t> MemAvailableFromMeminfo(std::string_view meminfo);
 /// least 0), from the texts of memory.max and memory.current (v2) or
 /// memory.limit_in_bytes and memory.usage_in_bytes (v1). nullopt for no
 /// limit ("max", or v1's near-2^63 "unlimited") or text that is not a count.
-std::optional<int64_t> CgroupHeadroom(std::string_view limit_text, std::string_view usage_text);
+/// `reclaimable` (inactive file pages, ReclaimableFromMemoryStat) is taken
+/// off the usage: the page cache of a checkout and a build counts in it, and
+/// the kernel gives it back on demand, as MemAvailable counts it.
+std::optional<int64_t> CgroupHeadroom(std::string_view limit_text, std::string_view usage_text,
+                                      int64_t reclaimable = 0);
+
+/// Inactive file pages of a cgroup's memory.stat: `inactive_file` (v2) or
+/// `total_inactive_file` (v1), in bytes; 0 without either.
+int64_t ReclaimableFromMemoryStat(std::string_view memory_stat);
 
 /// The unified (v2) cgroup path of /proc/self/cgroup's "0::PATH" line;
 /// nullopt without one.

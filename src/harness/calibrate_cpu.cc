@@ -185,12 +185,27 @@ std::optional<int64_t> CountIn(std::string_view text) {
 
 }  // namespace
 
-std::optional<int64_t> CgroupHeadroom(std::string_view limit_text, std::string_view usage_text) {
+std::optional<int64_t> CgroupHeadroom(std::string_view limit_text, std::string_view usage_text,
+                                      int64_t reclaimable) {
   const std::optional<int64_t> limit = CountIn(limit_text);
   // v1 writes "no limit" as the largest page-aligned int64.
   if (!limit || *limit >= (int64_t{1} << 60)) return std::nullopt;
-  const int64_t usage = CountIn(usage_text).value_or(0);
+  const int64_t usage = std::max<int64_t>(0, CountIn(usage_text).value_or(0) - std::max<int64_t>(0, reclaimable));
   return std::max<int64_t>(0, *limit - usage);
+}
+
+int64_t ReclaimableFromMemoryStat(std::string_view memory_stat) {
+  for (size_t at = 0; at < memory_stat.size();) {
+    size_t end = memory_stat.find('\n', at);
+    if (end == std::string_view::npos) end = memory_stat.size();
+    std::string_view line = memory_stat.substr(at, end - at);
+    at = end + 1;
+    for (std::string_view key : {std::string_view("inactive_file "), std::string_view("total_inactive_file ")}) {
+      if (!line.starts_with(key)) continue;
+      if (std::optional<int64_t> n = CountIn(line.substr(key.size()))) return *n;
+    }
+  }
+  return 0;
 }
 
 std::optional<std::string> CgroupV2Path(std::string_view proc_self_cgroup) {
@@ -211,11 +226,14 @@ std::optional<int64_t> ReadAvailableMemoryBytes() {
   auto lower = [&available](std::optional<int64_t> bound) {
     if (bound && (!available || *bound < *available)) available = bound;
   };
-  auto headroom = [](const std::string& limit_file, const std::string& usage_file) -> std::optional<int64_t> {
+  auto headroom = [](const std::string& limit_file, const std::string& usage_file,
+                     const std::string& stat_file) -> std::optional<int64_t> {
     Result<std::string> limit = ReadFile(limit_file);
     if (!limit.ok()) return std::nullopt;
     Result<std::string> usage = ReadFile(usage_file);
-    return CgroupHeadroom(*limit, usage.ok() ? *usage : std::string());
+    Result<std::string> stat = ReadFile(stat_file);
+    return CgroupHeadroom(*limit, usage.ok() ? *usage : std::string(),
+                          stat.ok() ? ReclaimableFromMemoryStat(*stat) : 0);
   };
   // A container's memory limit, which MemAvailable (the host's) does not see.
   if (Result<std::string> self = ReadFile("/proc/self/cgroup"); self.ok()) {
@@ -223,14 +241,15 @@ std::optional<int64_t> ReadAvailableMemoryBytes() {
       std::string dir = *path;
       for (int depth = 0; depth < 64; ++depth) {
         const std::string base = "/sys/fs/cgroup" + (dir == "/" ? std::string() : dir);
-        lower(headroom(base + "/memory.max", base + "/memory.current"));
+        lower(headroom(base + "/memory.max", base + "/memory.current", base + "/memory.stat"));
         if (dir == "/" || dir.empty()) break;
         const size_t slash = dir.rfind('/');
         dir = slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
       }
     }
   }
-  lower(headroom("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
+  lower(headroom("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+                 "/sys/fs/cgroup/memory/memory.stat"));
   struct rlimit limit {};
   if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     const int64_t as = static_cast<int64_t>(std::min<rlim_t>(limit.rlim_cur, rlim_t{1} << 62));

@@ -66,6 +66,12 @@ TEST(CalibrateTest, ACgroupLimitLowersTheMemoryAvailable) {
   EXPECT_EQ(CgroupHeadroom("4096\n", ""), int64_t{4096});  // usage unknown
   EXPECT_EQ(CgroupV2Path("12:memory:/docker/abc\n0::/system.slice/ci.scope\n"), "/system.slice/ci.scope");
   EXPECT_EQ(CgroupV2Path("0::/\n"), "/");
+  // The page cache of a checkout and a build is given back on demand.
+  EXPECT_EQ(ReclaimableFromMemoryStat("anon 157286400\nfile 4294967296\nactive_file 300\ninactive_file 4000000000\n"),
+            int64_t{4000000000});
+  EXPECT_EQ(ReclaimableFromMemoryStat("cache 5\ntotal_inactive_file 123\n"), int64_t{123});
+  EXPECT_EQ(ReclaimableFromMemoryStat("anon 1\n"), int64_t{0});
+  EXPECT_EQ(CgroupHeadroom("4294967296\n", "4250000000\n", 4000000000), int64_t{4044967296});
   EXPECT_EQ(CgroupV2Path("4:memory:/user.slice\n"), std::nullopt);
 }
 

@@ -72,14 +72,20 @@ Result<Results> MergeShards(const std::vector<Results>& shards, const std::vecto
   }
   if (!sharded && shards.size() > 1)
     return InputError(names[1] + ": not a shard (no run.shard); only shards of one run can be merged");
-  std::string missing;
+  std::string missing;  // the first few, for the message
+  int missing_count = 0;
+  constexpr int kNamedMissing = 10;
   if (sharded) {
     for (int k = 1; k <= ids[0].second; ++k) {
       bool present = std::any_of(ids.begin(), ids.end(), [k](const auto& id) { return id.first == k; });
-      if (!present) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(ids[0].second);
+      if (present) continue;
+      if (++missing_count <= kNamedMissing)
+        missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(ids[0].second);
     }
-    if (!missing.empty() && !options.allow_partial)
-      return InputError("merge: missing shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") + missing + " of run '" + shards[0].run.run_id + "'");
+    if (missing_count > kNamedMissing) missing += " and " + std::to_string(missing_count - kNamedMissing) + " more";
+    if (missing_count > 0 && !options.allow_partial)
+      return InputError("merge: missing shard" + std::string(missing_count == 1 ? " " : "s ") + missing + " of run '" +
+                        shards[0].run.run_id + "'");
   }
 
   // Disjoint workloads, ordered by shard index then file order.

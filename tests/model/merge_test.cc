@@ -110,7 +110,11 @@ TEST(MergeTest, RefusesOverlapDuplicatesAndMissing) {
   ExpectRefused({Shard({"a", "b"}, "1/2"), Shard({"b"}, "2/2")}, "workload 'b' is also in s0.json");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "1/2")}, "shard 1/2 is also s0.json");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "2/3")}, "does not match s0.json's shard count");
-  ExpectRefused({Shard({"a"}, "1/3"), Shard({"b"}, "3/3")}, "missing shard 2/3");
+  ExpectRefused({Shard({"a"}, "1/3"), Shard({"b"}, "3/3")}, "missing shard 2/3 of run");
+  // Thousands of missing shards: the first ten and a count.
+  ExpectRefused({Shard({"a"}, "1/4096"), Shard({"b"}, "4096/4096")},
+                "missing shards 2/4096, 3/4096, 4/4096, 5/4096, 6/4096, 7/4096, 8/4096, 9/4096, 10/4096, 11/4096 "
+                "and 4084 more of run");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "")}, "mixes sharded and unsharded");
   ExpectRefused({Shard({"a"}, ""), Shard({"b"}, "")}, "not a shard");
   ExpectRefused({Shard({"a"}, "1/2"), Shard({"b"}, "x/2")}, "s1.json");

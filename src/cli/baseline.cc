@@ -145,6 +145,9 @@ int Update(const CommandSpec& self, const Args& args) {
   if (Status st = CheckBaselineTarget(path, results_path); !st.ok()) return ReportError(st.error());
   Result<std::vector<Results>> runs = LoadRuns(results_path, IngestOptionsFrom(vm));
   if (!runs.ok()) return ReportError(runs.error());
+  if (vm.count("bigger-is-better") && !runs->empty() && runs->back().run.source_format != "custom")
+    return ReportError(InputError("--bigger-is-better reads custom benchmark JSON ([{name, unit, value}]), and " +
+                                  results_path + " is not; other formats carry their own direction"));
   // A history holds many runs: taking its newest would drop the others
   // without a word.
   if (runs->size() > 1)

@@ -228,6 +228,15 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   }
   if (first_run.empty()) baseline = LoadRuns(baseline_path, ingest);
   if (!baseline.ok()) return ReportError(baseline.error());
+  // --bigger-is-better reads custom benchmark JSON: with none among the
+  // inputs it would change nothing, and is refused as gate refuses it.
+  if (ingest.bigger_is_better) {
+    auto custom = [](const Results& r) { return r.run.source_format == "custom"; };
+    if (std::none_of(current.begin(), current.end(), custom) && std::none_of(baseline->begin(), baseline->end(), custom))
+      return ReportError(InputError("--bigger-is-better reads custom benchmark JSON ([{name, unit, value}]), and "
+                                    "neither the baseline nor a current file is; other formats carry their own "
+                                    "direction"));
+  }
   // A folder's file is found by the suite's slug, which two names may share
   // ("GEMM tests" and "gemm-tests"): another suite's history would compare
   // nothing and read as new and removed workloads. gate and `baseline

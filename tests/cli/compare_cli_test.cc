@@ -274,6 +274,22 @@ TEST(CompareIngestCliTest, NvbenchFixturePair) {
   EXPECT_NE(o.exit_code, 3) << o.err;
 }
 
+// --bigger-is-better reads custom JSON; given with other formats only it
+// would change nothing, and is refused (as gate and baseline update do).
+TEST(CompareIngestCliTest, BiggerIsBetterNeedsACustomFile) {
+  const std::string file = "tests/data/gbench/gbench_local_repetitions5.json";
+  auto o = RunGpugate({"compare", file, "tests/data/gbench/conbench_arrow_tensor_conversion_repetitions3.json", "--bigger-is-better"});
+  EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("--bigger-is-better reads custom benchmark JSON ([{name, unit, value}]), and neither the "
+                       "baseline nor a current file is"),
+            std::string::npos)
+      << o.err;
+  auto u = RunGpugate({"baseline", "update", "--results", file, "--baseline", testing::MakeTempDir() + "/h.json",
+                       "--bigger-is-better"});
+  EXPECT_EQ(u.exit_code, 2) << u.err;
+  EXPECT_NE(u.err.find("is not; other formats carry their own direction"), std::string::npos) << u.err;
+}
+
 TEST(CompareIngestCliTest, GoogleBenchmarkFiles) {
   // The file against itself is one run twice (its run id is its content's).
   const std::string file = "tests/data/gbench/gbench_local_repetitions5.json";

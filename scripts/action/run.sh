@@ -45,6 +45,10 @@ reports=()
 [ -n "${GPUGATE_MARKDOWN:-}" ] && reports+=(--markdown "$GPUGATE_MARKDOWN")
 [ -n "${GPUGATE_JSON:-}" ] && reports+=(--json "$GPUGATE_JSON")
 [ -n "${GPUGATE_HTML:-}" ] && reports+=(--html "$GPUGATE_HTML")
+# The pull-request comment: gpugate fits the Markdown report to one comment.
+comment="${RUNNER_TEMP:-/tmp}/gpugate-comment.md"
+rm -f "$comment"
+reports+=(--pr-comment "$comment")
 policy=()
 [ -n "${GPUGATE_POLICY:-}" ] && policy=(--policy "$GPUGATE_POLICY")
 # extra-args are shell words: quotes group ("--filter 'sgemm *'" is two
@@ -194,4 +198,5 @@ for k in junit markdown json html; do
   f=${!var:-}
   if [ -n "$f" ] && [ -f "$f" ] && [ "$f" -nt "$marker" ]; then echo "$k=$f" >> "$out"; else echo "$k=" >> "$out"; fi
 done
+if [ -f "$comment" ]; then echo "comment=$comment" >> "$out"; else echo "comment=" >> "$out"; fi
 exit 0

@@ -261,13 +261,35 @@ case "\$*" in
 esac
 EOF
 chmod +x "$WORK/comment/bin/gh"
-( cd "$WORK/ws-fork" && PR_NUMBER=4 REPORT=$(get pr-fork "j['outputs']['markdown']") \
+( cd "$WORK/ws-fork" && PR_NUMBER=4 REPORT=$(get pr-fork "j['outputs']['comment']") \
     bash -eo pipefail "$WORK/comment/save.sh" && cp -r gpugate-pr "$WORK/comment/artifact/" )
 ( cd "$WORK/comment/artifact" && PATH="$WORK/comment/bin:$PATH" GH_TOKEN=fake REPO=example/repo \
     HEAD_SHA=$(git -C "$WORK/ws-fork" rev-parse HEAD) bash -eo pipefail "$WORK/comment/post.sh" ) \
   > "$WORK/comment/log.txt" 2>&1 || { echo "comment step failed:"; cat "$WORK/comment/log.txt"; }
 check "fork PR: the comment was posted with the marker" grep -q '^<!-- gpugate-report -->' "$WORK/comment/posted.md"
 check "fork PR: the comment holds the regression" grep -q 'sgemm' "$WORK/comment/posted.md"
+
+# 5b. comment-on-pr: the action's own comment step posts the report gpugate
+# fitted to one comment (outputs.comment; the body has no last line break),
+# with a stand-in gh.
+mkdir -p "$WORK/own-comment/bin"
+cat > "$WORK/own-comment/bin/gh" <<EOF
+#!/usr/bin/env bash
+# Stand-in for the GitHub CLI: no comment yet; a POST keeps its body.
+echo "gh \$*" >> "$WORK/own-comment/gh.log"
+case "\$*" in
+  *"-X POST"*) for a in "\$@"; do case "\$a" in body=*) printf '%s' "\${a#body=}" > "$WORK/own-comment/posted.md" ;; esac; done ;;
+esac
+EOF
+chmod +x "$WORK/own-comment/bin/gh"
+checkout "$WORK/ws-own" pr-slow
+PATH="$WORK/own-comment/bin:$PATH" job pr-own "$WORK/ws-own" \
+  "$(merge_json "$GATE" '{"extra-args": "--seed 800", "comment-on-pr": "true"}')" "$(pr_github pr-slow 5)"
+expect pr-own outcome "j['outputs']['outcome']" fail
+check "comment-on-pr: the comment was posted with the marker" grep -q '^<!-- gpugate-report -->' "$WORK/own-comment/posted.md"
+check "comment-on-pr: the comment holds the regression" grep -q 'sgemm' "$WORK/own-comment/posted.md"
+check "comment-on-pr: the comment is the report gpugate fitted to one" \
+  cmp -s <(tail -n +2 "$WORK/own-comment/posted.md"; echo) "$(get pr-own "j['outputs']['comment']")"
 
 # 6. two nightlies racing: the remote holds each push 2 s, both read the same
 # branch commit, one push loses the lease and is redone on top.

@@ -113,7 +113,7 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
   std::vector<Out> outs;
   std::string to_stdout;  // the option that writes to stdout, if one does
   for (const char* option :
-       {"output", "junit", "markdown", "json", "html", "base-results", "head-results", "flame", "timeline", "memory"}) {
+       {"output", "junit", "markdown", "pr-comment", "json", "html", "base-results", "head-results", "flame", "timeline", "memory"}) {
     if (!vm.count(option)) continue;
     const po::variable_value& v = vm[option];
     const std::string* path = boost::any_cast<std::string>(&v.value());
@@ -232,6 +232,9 @@ void AddReportOptions(po::options_description& options) {
   options.add_options()
       ("junit", po::value<std::string>(), "write JUnit XML to this file ('-' = stdout)")
       ("markdown", po::value<std::string>(), "write a Markdown report to this file ('-' = stdout)")
+      ("pr-comment", po::value<std::string>(),
+       "write the Markdown report fitted to one pull-request comment (60,000 bytes: folded rows "
+       "left out first, then the last rows of each table, counted) to this file ('-' = stdout)")
       ("json", po::value<std::string>(), "write gpugate/verdicts/v1 JSON to this file ('-' = stdout)")
       ("html", po::value<std::string>(), "write a self-contained HTML report to this file ('-' = stdout)")
       ("github", "on GitHub Actions: step summary, outputs and ::error annotations");

@@ -68,7 +68,7 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
 
   // File reports first, so a console on a closed pipe cannot lose them; all
   // or none: a report that could not be written leaves no other saying pass.
-  static const char* kFileFormats[] = {"junit", "markdown", "json", "html"};
+  static const char* kFileFormats[] = {"junit", "markdown", "pr-comment", "json", "html"};
   bool console_taken = false;
   std::vector<std::pair<std::string, std::string>> files;
   for (const char* name : kFileFormats) {

@@ -58,39 +58,14 @@ std::string NameList(const std::vector<const MetricVerdict*>& rows) {
 
 }  // namespace
 
-std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options) {
-  std::string md = RenderMarkdown(verdicts, options);
-  if (md.size() <= kGithubStepSummaryLimit) return md;
+std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& /*options*/) {
+  return RenderMarkdownFitted(verdicts, kGithubStepSummaryLimit, "GitHub's step summary size limit",
+                              "the JSON, JUnit and HTML reports have every row");
+}
 
-  // Drop the folded rows first (unchanged, skipped in both runs: they are
-  // collapsed anyway); the headline and what could have been seen still
-  // describe every result.
-  ReportView view = BuildView(verdicts);
-  std::string dropped;
-  for (auto it = view.sections.begin(); it != view.sections.end();) {
-    if (!it->folded) {
-      ++it;
-      continue;
-    }
-    const std::string n = std::to_string(it->table.rows.size());
-    dropped += (dropped.empty() ? "" : " and ") +
-               (it->id == "unchanged" ? n + " unchanged results" : n + " results " + LowerFirst(it->title));
-    it = view.sections.erase(it);
-  }
-  md = RenderMarkdownView(view);
-  if (!dropped.empty()) {
-    md += "\n" + dropped +
-          " are not listed to fit GitHub's step summary size limit; the JSON, "
-          "JUnit and HTML reports have every row.\n";
-  }
-  if (md.size() <= kGithubStepSummaryLimit) return md;
-
-  const std::string cut =
-      "\n\n*(report cut to fit GitHub's step summary size limit; the JSON, JUnit and HTML "
-      "reports are complete)*\n";
-  size_t end = md.rfind('\n', kGithubStepSummaryLimit - cut.size());
-  if (end == std::string::npos) end = 0;
-  return md.substr(0, end) + cut;
+std::string RenderGithubComment(const Verdicts& verdicts, const ReportOptions& /*options*/) {
+  return RenderMarkdownFitted(verdicts, kGithubCommentLimit, "a pull-request comment",
+                              "the job summary and the report files have every row");
 }
 
 std::string GithubOutputEntry(std::string_view name, std::string_view value) {

@@ -17,12 +17,18 @@ namespace gpugate {
 /// stays below this many bytes.
 inline constexpr size_t kGithubStepSummaryLimit = 1000 * 1000;
 
-/// Markdown for $GITHUB_STEP_SUMMARY: the Markdown report. When it would
-/// exceed kGithubStepSummaryLimit, the unchanged rows are left out (with a
-/// note; the headline still counts them), and if that is not enough the
-/// text is cut at a line boundary with a note that the full report is in
-/// the other artifacts.
+/// Markdown for $GITHUB_STEP_SUMMARY: the Markdown report, fitted into
+/// kGithubStepSummaryLimit bytes by RenderMarkdownFitted.
 std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options = {});
+
+/// GitHub takes a comment of at most 65,536 characters; RenderGithubComment
+/// stays below this many bytes (a character is at least one byte), with room
+/// for the marker line the action puts first.
+inline constexpr size_t kGithubCommentLimit = 60000;
+
+/// Markdown for one pull-request comment (`--pr-comment`): the Markdown
+/// report, fitted into kGithubCommentLimit bytes by RenderMarkdownFitted.
+std::string RenderGithubComment(const Verdicts& verdicts, const ReportOptions& options = {});
 
 /// One $GITHUB_OUTPUT entry: "name=value\n", or the multiline form
 /// "name<<DELIM\nvalue\nDELIM\n" when the value contains CR or LF, with a

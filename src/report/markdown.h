@@ -4,7 +4,9 @@
 // with their confidence intervals, unchanged results folded in <details>.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "model/verdicts.h"
 #include "report/options.h"
@@ -20,5 +22,17 @@ std::string RenderMarkdown(const Verdicts& verdicts, const ReportOptions& option
 /// The same from a view (BuildView), for callers that trim it first (the
 /// step summary drops unchanged rows to fit GitHub's size limit).
 std::string RenderMarkdownView(const ReportView& view);
+
+/// The Markdown report fitted into `limit` bytes (at least 4096), for a place
+/// that takes no more (GitHub's step summary, a pull-request comment): the
+/// report as it is when it fits; else without its folded sections, which a
+/// note counts; else also without the rows past the first that fit, in the
+/// report's order, each table counting what it left out; else cut at the end
+/// of a line, with a note. Never cuts inside a <details> block or a line.
+/// The headline, what could have been seen and the counts always describe
+/// every result. `place` ("a pull-request comment") and `complete` ("the job
+/// summary has every row") make the notes.
+std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::string_view place,
+                                 std::string_view complete);
 
 }  // namespace gpugate

@@ -19,6 +19,8 @@ const std::vector<ReportFormat>& ReportFormats() {
       {"html", "html", "self-contained HTML page", &RenderHtml},
       {"github-summary", "summary.md", "Markdown for $GITHUB_STEP_SUMMARY",
        &RenderGithubStepSummary},
+      {"pr-comment", "comment.md", "Markdown fitted to one pull-request comment",
+       &RenderGithubComment},
       {"github-output", "output.txt", "name=value lines for $GITHUB_OUTPUT", &RenderGithubOutput},
       {"github-annotations", "annotations.txt", "::error/::warning workflow commands",
        &RenderGithubAnnotations},

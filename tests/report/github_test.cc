@@ -239,13 +239,118 @@ TEST(ReportGithub, StepSummaryDropsUnchangedRowsToFitTheLimit) {
       << md.substr(0, 600);
 }
 
-TEST(ReportGithub, StepSummaryIsCutAtALineWhenStillTooLarge) {
-  const Verdicts v = ManyResults(10000, Verdict::kRegression);
+TEST(ReportGithub, StepSummaryLeavesOutTheLastRowsWhenStillTooLarge) {
+  Verdicts v = ManyResults(10000, Verdict::kRegression);
+  v.warnings.push_back("the last warning");
   const std::string md = RenderGithubStepSummary(v);
   EXPECT_LE(md.size(), kGithubStepSummaryLimit);
   EXPECT_GT(md.size(), kGithubStepSummaryLimit - 1000);
-  EXPECT_NE(md.find("report cut to fit"), std::string::npos);
   EXPECT_EQ(md.rfind("## :x: gpugate: 10000 regressions", 0), 0u);
+  EXPECT_NE(md.find("more rows of regressions not listed to fit GitHub's step summary size limit"),
+            std::string::npos);
+  EXPECT_NE(md.find("- the last warning\n"), std::string::npos);  // after the tables: kept
+  EXPECT_EQ(md.find("report cut"), std::string::npos);
+}
+
+// A report of `regressions` regression rows (each with a rule's suggestion),
+// `unchanged` unchanged rows and `warnings` warnings.
+Verdicts CommentVerdicts(int regressions, int unchanged, int warnings) {
+  Verdicts v = ManyResults(regressions, Verdict::kRegression);
+  const Verdicts same = ManyResults(unchanged, Verdict::kUnchanged);
+  for (MetricVerdict m : same.metrics) {
+    m.workload = "same/" + m.workload;
+    v.metrics.push_back(m);
+  }
+  for (int i = 0; i < regressions; ++i) {
+    Suggestion s;
+    s.rule = "rule-" + std::to_string(i);
+    s.workload = v.metrics[i].workload;
+    s.message = "what to do about workload " + std::to_string(i);
+    v.suggestions.push_back(s);
+  }
+  for (int i = 0; i < warnings; ++i)
+    v.warnings.push_back("warning " + std::to_string(i) + std::string(100, 'w'));
+  return v;
+}
+
+// Every line of a fitted report is a whole line of the report it came from.
+void ExpectWholeLinesOf(const std::string& fitted, const std::string& full) {
+  size_t at = 0;
+  while (at < fitted.size()) {
+    const size_t end = fitted.find('\n', at);
+    ASSERT_NE(end, std::string::npos) << "the fitted report does not end with a line break";
+    const std::string line = fitted.substr(at, end - at);
+    if (line.rfind("| ", 0) == 0) {
+      EXPECT_EQ(line.back(), '|') << line;
+      EXPECT_NE(full.find("\n" + line + "\n"), std::string::npos) << line;
+    }
+    at = end + 1;
+  }
+}
+
+TEST(ReportGithub, CommentIsTheMarkdownReportWhenItFits) {
+  EXPECT_EQ(RenderGithubComment(MixedVerdicts()), RenderMarkdown(MixedVerdicts()));
+  const Verdicts v = CommentVerdicts(3, 10, 1);
+  EXPECT_EQ(RenderGithubComment(v), RenderMarkdown(v));
+}
+
+TEST(ReportGithub, CommentLeavesOutTheFoldedRowsFirst) {
+  const Verdicts v = CommentVerdicts(3, 2000, 1);
+  const std::string full = RenderMarkdown(v);
+  ASSERT_GT(full.size(), kGithubCommentLimit);
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  EXPECT_EQ(md.find("details>"), std::string::npos) << "no block left, open or closed";
+  EXPECT_NE(md.find("2000 unchanged results are not listed to fit a pull-request comment; the job "
+                    "summary and the report files have every row."),
+            std::string::npos);
+  EXPECT_EQ(md.find("| same/"), std::string::npos);
+  for (int i = 0; i < 3; ++i) EXPECT_NE(md.find("what to do about workload " + std::to_string(i)), std::string::npos);
+  EXPECT_NE(md.find("- warning 0"), std::string::npos);
+  EXPECT_EQ(md.rfind("## :x: gpugate: 3 regressions, 0 improvements, 2000 unchanged", 0), 0u);
+  ExpectWholeLinesOf(md, full);
+}
+
+TEST(ReportGithub, CommentThenLeavesOutTheLastRowsOfTheTables) {
+  const Verdicts v = CommentVerdicts(3000, 10, 2);
+  const std::string full = RenderMarkdown(v);
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  EXPECT_GT(md.size(), kGithubCommentLimit - 2000) << "as many rows as fit";
+  EXPECT_EQ(md.rfind("## :x: gpugate: 3000 regressions", 0), 0u);
+  EXPECT_NE(md.find("| suite/some-long-workload-name/with/parameters/n=0 |"), std::string::npos);
+  EXPECT_EQ(md.find("n=2999 |"), std::string::npos);
+  // The count of what was left out, with the rows listed, is every row.
+  size_t listed = 0;
+  for (size_t at = md.find("\n| suite/"); at != std::string::npos; at = md.find("\n| suite/", at + 1)) ++listed;
+  const std::string tail = " more rows of regressions not listed to fit a pull-request comment";
+  const size_t note = md.find(tail);
+  ASSERT_NE(note, std::string::npos) << md.substr(md.size() - 2000);
+  const size_t start = md.rfind('\n', note) + 1;
+  EXPECT_EQ(std::stoul(md.substr(start, note - start)) + listed, 3000u);
+  // The rules' suggestions follow their rows: only those listed.
+  EXPECT_NE(md.find("what to do about workload 0\n"), std::string::npos);
+  EXPECT_EQ(md.find("what to do about workload 2999\n"), std::string::npos);
+  // What comes after the tables stays; the folded rows are counted.
+  EXPECT_NE(md.find("- warning 1"), std::string::npos);
+  EXPECT_NE(md.find("10 unchanged results are not listed"), std::string::npos);
+  EXPECT_EQ(md.find("report cut"), std::string::npos);
+  ExpectWholeLinesOf(md, full);
+}
+
+TEST(ReportGithub, CommentIsCutAtALineOnlyWhenTheRestIsTooLarge) {
+  const Verdicts v = CommentVerdicts(3, 0, 2000);  // 2000 warnings of 110 bytes
+  const std::string full = RenderMarkdown(v);
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  EXPECT_GT(md.size(), kGithubCommentLimit - 1000);
+  EXPECT_EQ(md.rfind("## :x: gpugate: 3 regressions", 0), 0u);
+  EXPECT_NE(md.find("(report cut to fit a pull-request comment; the job summary and the report "
+                    "files have every row)\n"),
+            std::string::npos)
+      << md.substr(md.size() - 300);
+  EXPECT_EQ(md.back(), '\n');
+  ExpectWholeLinesOf(md, full);
 }
 
 }  // namespace

@@ -83,7 +83,8 @@ std::string FormatDetectable(double fraction, bool lower_is_better) {
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
     return "\u00d7" + digits;
   }
-  if (std::round(pct) >= 10) return sign + Printf("%.0f%%", pct);
+  // Two significant digits: 9.69% is +9.7%, and from 9.95% on whole percents.
+  if (pct >= 9.95) return sign + Printf("%.0f%%", pct);
   const double tenths = std::round(pct * 10.0) / 10.0;
   if (tenths == std::round(tenths)) return sign + Printf("%.0f%%", tenths);
   return sign + Printf("%.1f%%", tenths);

@@ -31,6 +31,8 @@ TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {
   EXPECT_EQ(FormatDetectable(0.042), "+4.2%");
   EXPECT_EQ(FormatDetectable(0.04), "+4%");
   EXPECT_EQ(FormatDetectable(0.0996), "+10%");
+  EXPECT_EQ(FormatDetectable(0.0969), "+9.7%");  // two significant digits, not "+10%"
+  EXPECT_EQ(FormatDetectable(0.0994), "+9.9%");
   EXPECT_EQ(FormatDetectable(0.0049), "+0.5%");
   EXPECT_EQ(FormatDetectable(2.5), "+250%");
   EXPECT_EQ(FormatDetectable(8.99), "+899%");

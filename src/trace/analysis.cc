@@ -834,6 +834,7 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
 void TraceAnalyzer::State::SummarizeLaunches(TraceReport& rep) {
   State& s = *this;
   LaunchStats& l = rep.launch;
+  l.delays = static_cast<int64_t>(s.delays.count());
   if (s.delays.count() > 0) {
     l.delay_mean_ns = s.delays.mean();
     l.delay_min_ns = s.delays.min();

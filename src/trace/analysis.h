@@ -186,7 +186,9 @@ struct LaunchStats {
   int64_t gpu_ops_matched = 0;      ///< GPU activities whose runtime call was found
   int64_t gpu_ops_unmatched = 0;
   int64_t kernels = 0;              ///< kernels with a known launch
-  /// Launch delay: kernel start - start of its runtime launch call.
+  /// Launch delay: kernel start - start of its runtime launch call, over
+  /// `delays` kernels (none: the delay figures are unknown, null in JSON).
+  int64_t delays = 0;
   double delay_mean_ns = 0;
   int64_t delay_min_ns = 0, delay_p50_ns = 0, delay_p95_ns = 0, delay_max_ns = 0;
   int64_t launch_cost_ns = 0;       ///< summed duration of those launch calls

@@ -473,16 +473,22 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
 
   w.Key("summary");
   w.StartObject();
-  w.Key("gpu_idle_time_pct"); WriteJsonDouble(w, r.gpu_idle_time_pct);
-  w.Key("compute_time_pct"); WriteJsonDouble(w, r.compute_time_pct);
-  w.Key("communication_time_pct"); WriteJsonDouble(w, r.communication_time_pct);
-  w.Key("memcpy_time_pct"); WriteJsonDouble(w, r.memcpy_time_pct);
-  w.Key("memset_time_pct"); WriteJsonDouble(w, r.memset_time_pct);
-  w.Key("gpu_window_idle_pct"); WriteJsonDouble(w, r.window_idle_pct);
-  w.Key("gpu_window_compute_pct"); WriteJsonDouble(w, r.window_compute_pct);
-  w.Key("gpu_window_communication_pct"); WriteJsonDouble(w, r.window_communication_pct);
-  w.Key("gpu_window_memcpy_pct"); WriteJsonDouble(w, r.window_memcpy_pct);
-  w.Key("gpu_window_memset_pct"); WriteJsonDouble(w, r.window_memset_pct);
+  // A trace with no GPU activity has no GPU time to divide: null, not
+  // "100% idle".
+  auto share = [&](const char* key, double v) {
+    w.Key(key);
+    if (r.devices.empty()) w.Null(); else WriteJsonDouble(w, v);
+  };
+  share("gpu_idle_time_pct", r.gpu_idle_time_pct);
+  share("compute_time_pct", r.compute_time_pct);
+  share("communication_time_pct", r.communication_time_pct);
+  share("memcpy_time_pct", r.memcpy_time_pct);
+  share("memset_time_pct", r.memset_time_pct);
+  share("gpu_window_idle_pct", r.window_idle_pct);
+  share("gpu_window_compute_pct", r.window_compute_pct);
+  share("gpu_window_communication_pct", r.window_communication_pct);
+  share("gpu_window_memcpy_pct", r.window_memcpy_pct);
+  share("gpu_window_memset_pct", r.window_memset_pct);
   w.Key("exact"); w.Bool(Inexact(r).empty());
   w.Key("top_kernels");
   w.StartArray();
@@ -549,11 +555,17 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
   w.Key("gpu_ops_matched"); w.Int64(l.gpu_ops_matched);
   w.Key("gpu_ops_unmatched"); w.Int64(l.gpu_ops_unmatched);
   w.Key("kernels"); w.Int64(l.kernels);
-  w.Key("delay_mean_ns"); WriteJsonDouble(w, l.delay_mean_ns);
-  w.Key("delay_min_ns"); w.Int64(l.delay_min_ns);
-  w.Key("delay_p50_ns"); w.Int64(l.delay_p50_ns);
-  w.Key("delay_p95_ns"); w.Int64(l.delay_p95_ns);
-  w.Key("delay_max_ns"); w.Int64(l.delay_max_ns);
+  // No kernel with a known launch: the delays are unknown, not 0 ns.
+  auto delay = [&](const char* key, std::optional<int64_t> v) {
+    w.Key(key);
+    if (l.delays > 0 && v) w.Int64(*v); else w.Null();
+  };
+  w.Key("delay_mean_ns");
+  if (l.delays > 0) WriteJsonDouble(w, l.delay_mean_ns); else w.Null();
+  delay("delay_min_ns", l.delay_min_ns);
+  delay("delay_p50_ns", l.delay_p50_ns);
+  delay("delay_p95_ns", l.delay_p95_ns);
+  delay("delay_max_ns", l.delay_max_ns);
   w.Key("launch_cost_ns"); w.Int64(l.launch_cost_ns);
   w.Key("kernel_runtime_ns"); w.Int64(l.kernel_runtime_ns);
   w.Key("shorter_than_launch"); w.Int64(l.shorter_than_launch);

@@ -369,6 +369,14 @@ TEST(TraceAnalysisTest, TraceWithoutKernelsSaysSo) {
   const std::string console = RenderTraceConsole(*r, {});
   EXPECT_NE(console.find("no GPU activity: the trace has no kernels, memcpys or memsets"), std::string::npos);
   EXPECT_NE(console.find("none: no GPU activity to judge"), std::string::npos) << console;
+  // No GPU time and no launch delay to measure: null, not "100% idle" and 0 ns.
+  auto doc = ParseJson(RenderTraceJson(*r, {}), "report.json");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  for (const char* key : {"gpu_idle_time_pct", "compute_time_pct", "gpu_window_idle_pct", "memset_time_pct"})
+    EXPECT_TRUE(doc->Find("summary")->Find(key)->IsNull()) << key;
+  for (const char* key : {"delay_mean_ns", "delay_min_ns", "delay_p50_ns", "delay_p95_ns", "delay_max_ns"})
+    EXPECT_TRUE(doc->Find("launch")->Find(key)->IsNull()) << key;
+  EXPECT_EQ(doc->Find("launch")->Find("kernels")->integer, 0);
 }
 
 TEST(TraceAnalysisTest, JsonReportParsesAndCarriesSummary) {
@@ -383,6 +391,7 @@ TEST(TraceAnalysisTest, JsonReportParsesAndCarriesSummary) {
   EXPECT_DOUBLE_EQ(summary->Find("gpu_idle_time_pct")->number, 79.0);
   EXPECT_DOUBLE_EQ(summary->Find("compute_time_pct")->number, 17.5);
   EXPECT_DOUBLE_EQ(summary->Find("communication_time_pct")->number, 2.5);
+  EXPECT_FALSE(doc->Find("launch")->Find("delay_p50_ns")->IsNull());
   EXPECT_TRUE(summary->Find("top_kernels")->IsArray());
   const JsonValue* found = summary->Find("findings");
   ASSERT_TRUE(found != nullptr && found->IsArray());

@@ -533,6 +533,7 @@ class Comparer {
     Adjust();
     Classify();
     ApplyPolicy();
+    WarnUnreachable();
     RequireDetectable();
     for (Pending& p : pending_) out_.metrics.push_back(std::move(p.mv));
     out_.suggestions = SuggestFromComparison(policy_.expr_rules, current_, out_, &Reference());
@@ -851,7 +852,23 @@ class Comparer {
                     ": skipped" + why);
         return;
       }
-      Decided(Primary(w), Verdict::kSkipped, reason,
+      // The side that did run keeps what it measured: a lost workload shows
+      // its baseline, not "0 vs 0 samples".
+      MetricVerdict mv = Primary(w);
+      auto measured = [](const WorkloadResult& r) {
+        return r.status == WorkloadStatus::kOk && CountSamples(r.rounds) > 0;
+      };
+      if (ref != &w && measured(*ref)) {
+        mv.baseline_value = MedianOf(ref->rounds);
+        mv.baseline_n = CountSamples(ref->rounds);
+        mv.baseline_rounds = static_cast<int64_t>(ref->rounds.size());
+      }
+      if (ref != &w && &bad != &w && measured(w)) {
+        mv.current_value = MedianOf(w.rounds);
+        mv.current_n = CountSamples(w.rounds);
+        mv.current_rounds = static_cast<int64_t>(w.rounds.size());
+      }
+      Decided(std::move(mv), Verdict::kSkipped, reason,
               where + ToString(bad.status) + (bad.reason.empty() ? "" : ": " + bad.reason));
       return;
     }
@@ -1587,7 +1604,7 @@ class Comparer {
     p.family = family;
     p.common = true;
     p.mv = Base(name, "time", true);
-    p.mv.baseline_history_runs = static_cast<int64_t>(hist.size());
+    if (hist.size() >= 2) p.mv.baseline_history_runs = static_cast<int64_t>(hist.size());
     p.mv.current_rounds = static_cast<int64_t>(cur.size());
     if (hist.size() < 2 || cur.empty()) {
       p.mv.verdict = Verdict::kInconclusive;
@@ -1782,7 +1799,6 @@ class Comparer {
       p.decided = true;
       p.mv = Base(name, "time", true);
       p.mv.ratio = std::exp(common);
-      p.mv.baseline_history_runs = 1;
       p.mv.current_rounds = static_cast<int64_t>(current_runs_.size());
       p.mv.verdict = Verdict::kInconclusive;
       p.mv.reason = Reason::kNoReplication;
@@ -1898,6 +1914,20 @@ class Comparer {
   // Benjamini-Hochberg, separately for the regression direction and the
   // improvement direction (each hypothesis is one-sided).
   void Adjust() {
+    // The exact signed-rank test on n paired rounds gives no p below 2^-n:
+    // with 12 comparisons at q = 0.01, 10 rounds (1/1024 > 0.01/12) could
+    // never make one change significant, however large. Where its floor
+    // lies above q/m, the rounds are judged on their trimmed mean (a t
+    // reference, no floor). Chosen from n, m and q alone, before any p.
+    size_t m = 0;
+    for (const Pending& x : pending_)
+      m += !x.decided && x.shift && x.family != Family::kNone &&
+           x.shift->method != ShiftMethod::kThresholdOnly;
+    const double lone_alpha = policy_.defaults.fdr_q / static_cast<double>(std::max<size_t>(m, 1));
+    for (Pending& x : pending_)
+      if (!x.decided && x.shift && x.units && x.shift->method == ShiftMethod::kPairedRounds &&
+          x.shift->p_floor > lone_alpha)
+        x.shift = PairedRoundsTrimmed(x.units->cur, policy_.defaults.confidence);
     std::vector<double> bad, good;
     std::vector<size_t> where;
     for (size_t i = 0; i < pending_.size(); ++i) {
@@ -2077,6 +2107,7 @@ class Comparer {
         head = interval + " is beyond the " + thr +
                " threshold but not significant after false-discovery adjustment (q=" +
                PValueText(q) + ")";
+        if (s.p_floor > lone_alpha) head += "; " + UnreachableText(s, lone_alpha);
       } else if (s.between_run_var > 0.5 * s.se * s.se) {
         mv.reason = Reason::kBetweenRunNoise;
         head = interval + ": noise between runs exceeds the effect; " +
@@ -2360,6 +2391,56 @@ class Comparer {
   const std::vector<Results>& runs_;
   // What the one-run path compares: "one run per side", or against one
   // baseline run when several current runs were pooled (gate re-runs).
+  // What a rank test on too few rounds or samples cannot do: "a signed-rank
+  // test on 10 paired rounds cannot give a p below 0.00098, and one change
+  // among 12 tested comparisons needs p <= 0.00083".
+  std::string UnreachableText(const LogShift& s, double lone_alpha) const {
+    const std::string test =
+        s.method == ShiftMethod::kPairedRounds
+            ? "a signed-rank test on " + FormatCount(static_cast<size_t>(s.current_units), "paired round")
+            : "a rank test on these samples";
+    return test + " cannot give a p below " + PValueText(s.p_floor) + ", and one change among " +
+           FormatCount(tested_, "tested comparison") + " needs p \u2264 " + PValueText(lone_alpha);
+  }
+
+  // One warning for the comparisons whose test cannot reach significance on
+  // its own, whatever the change: their MDE is unbounded ("n/a"), and a
+  // policy's require_detectable fails them.
+  void WarnUnreachable() {
+    const double lone_alpha = policy_.defaults.fdr_q / static_cast<double>(std::max<size_t>(tested_, 1));
+    size_t paired = 0, samples = 0, fewest_rounds = 0;
+    const LogShift* example = nullptr;
+    for (const Pending& p : pending_) {
+      if (p.decided || p.derived_from >= 0 || p.common || !p.shift) continue;
+      if (p.mv.severity == Severity::kOff || !(p.shift->p_floor > lone_alpha)) continue;
+      if (p.shift->between_run_unmeasured) continue;  // said otherwise
+      if (p.shift->method == ShiftMethod::kPairedRounds) {
+        const size_t n = static_cast<size_t>(std::max(0, p.shift->current_units));
+        if (paired++ == 0 || n < fewest_rounds) {
+          fewest_rounds = n;
+          example = &*p.shift;
+        }
+      } else {
+        ++samples;
+        if (example == nullptr) example = &*p.shift;
+      }
+    }
+    if (example == nullptr) return;
+    std::string more;
+    if (paired > 0) {
+      // 2^-n <= q/m for n paired rounds without ties.
+      const int need = static_cast<int>(std::ceil(std::log2(1.0 / lone_alpha) - 1e-9));
+      more = "at least " + std::to_string(need) + " paired rounds would (--rounds " + std::to_string(need) + ")";
+    } else {
+      more = "more samples (repetitions) per side would";
+    }
+    const size_t n = paired + samples;
+    out_.warnings.push_back(FormatCount(n, "comparison") + " cannot be significant on " +
+                            (n == 1 ? "its" : "their") + " own, whatever the change: " +
+                            UnreachableText(*example, lone_alpha) + " (q = " + PValueText(policy_.defaults.fdr_q) +
+                            "); " + more + ". What it could have seen is n/a.");
+  }
+
   std::string OneRun() const {
     return current_runs_.size() > 1 ? "one baseline run" : "one run per side";
   }

@@ -65,6 +65,17 @@ struct LogShift {
   /// One run per side and too few such comparisons in the family to estimate
   /// the noise between runs: the interval holds within-run noise only.
   bool between_run_unmeasured = false;
+  /// The smallest one-sided p its test can give, whatever the shift: an
+  /// exact rank test on few rounds or samples has one (2^-n for n paired
+  /// rounds); 0 for a t reference. A regression needs p <= alpha (q/m for a
+  /// lone change among m), which no shift reaches when p_floor > alpha.
+  double p_floor = 0;
+  /// Paired rounds judged on their trimmed mean (PairedRoundsTrimmed), not
+  /// the signed-rank test.
+  bool trimmed_t = false;
+  /// Untied paired rounds of an exact signed-rank test (PairedRounds); 0
+  /// otherwise. MinimumDetectableLog reads the test's discreteness from it.
+  int exact_rank_n = 0;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
@@ -153,6 +164,12 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
 /// interval (stats/signed_rank.h); se is backed out of the interval width.
 LogShift PairedRounds(std::span<const double> log_ratios, double confidence);
 
+/// Paired rounds judged on their 20%-trimmed mean (TrimmedMean, a t
+/// reference with h - 1 degrees of freedom), for a family where the exact
+/// signed-rank test on so few rounds cannot give a p below q/m: 2^-n for n
+/// rounds. `trimmed_t` is set; se infinite below 6 rounds, as PairedRounds.
+LogShift PairedRoundsTrimmed(std::span<const double> log_ratios, double confidence);
+
 /// One summary value per side with the noise its producer reported (relative
 /// standard deviation `rel_sd` over `n` samples): Welch t on the log means,
 /// sigma_log = sqrt(ln(1 + rel_sd^2)) (lognormal), se^2 = sb^2/nb + sc^2/nc,
@@ -175,7 +192,8 @@ LogShift WithReference(const LogShift& shift, double scale, double max_df);
 /// adjustment's bar for this hypothesis: q/m when it is the only change among
 /// m), so the bar is the larger of log_limit + t_{(1+c)/2} se and
 /// t_{1-alpha} se, and the MDE that bar plus t_power se. `alpha` <= 0 leaves
-/// the p-value out (the interval alone). Infinity when se is not finite.
+/// the p-value out (the interval alone). Infinity when se is not finite, and
+/// when the shift's test cannot give a p below alpha (p_floor > alpha).
 double MinimumDetectableLog(const LogShift& shift, double log_limit, double power = 0.9,
                             double alpha = 0.0);
 

@@ -47,6 +47,7 @@ SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double 
   out.n = n;
   out.achieved_confidence = confidence;
   if (n == 0) return out;
+  out.p_floor = std::ldexp(1.0, -static_cast<int>(std::min<int64_t>(n, 1000)));
 
   // Midranks of |d|.
   std::vector<size_t> order(d.size());
@@ -98,6 +99,7 @@ SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double 
     const double sd = std::sqrt(var);
     const double z = sd > 0 ? (out.w_plus - mean) / sd : 0.0;
     out.p_value = std::min(1.0, std::erfc(std::fabs(z) / std::sqrt(2.0)));
+    if (sd > 0) out.p_floor = 0.5 * std::erfc((m_pairs - mean) / sd / std::sqrt(2.0));
     k = static_cast<int64_t>(std::floor(mean - NormalUpperQuantile(alpha / 2) * sd)) + 1;
     k = std::max<int64_t>(k, 1);
   }

@@ -27,6 +27,10 @@ struct SignedRankResult {
   double ci_low = 0;         ///< Walsh-average interval at `confidence`
   double ci_high = 0;
   double achieved_confidence = 0;  ///< coverage of the interval (discrete when exact)
+  /// The smallest one-sided p the test can give with these n differences:
+  /// 2^-n when exact (every difference on one side), the normal
+  /// approximation's at the largest W+ otherwise; 1 when n = 0.
+  double p_floor = 1;
 };
 
 /// Signed-rank test of "differences are symmetric about 0" plus the HL

@@ -61,4 +61,18 @@ TrimmedShift YuenTrimmedShift(std::span<const double> x, std::span<const double>
   return out;
 }
 
+TrimmedShift TrimmedMean(std::span<const double> x, double confidence, double trim) {
+  TrimmedShift out;
+  Trimmed a;
+  if (!Trim(x, trim, &a)) return out;
+  out.valid = true;
+  out.shift = a.mean;
+  out.se = std::sqrt(a.d);
+  out.df = a.h - 1.0;
+  const double t = StudentTQuantile(0.5 + confidence / 2.0, out.df);
+  out.ci_low = out.shift - t * out.se;
+  out.ci_high = out.shift + t * out.se;
+  return out;
+}
+
 }  // namespace gpugate

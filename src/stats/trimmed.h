@@ -30,4 +30,9 @@ struct TrimmedShift {
 TrimmedShift YuenTrimmedShift(std::span<const double> x, std::span<const double> y, double confidence,
                               double trim = 0.2);
 
+/// The one-sample trimmed mean of `x` (Tukey-McLaughlin): `shift` is the
+/// trimmed mean, se^2 = (n - 1) s_w^2 / (h (h - 1)), df = h - 1, interval
+/// at `confidence`. Invalid below 2 g + 2 values.
+TrimmedShift TrimmedMean(std::span<const double> x, double confidence, double trim = 0.2);
+
 }  // namespace gpugate

@@ -109,6 +109,12 @@ TEST(Compare, NewRemovedSkippedAndParams) {
   EXPECT_EQ(c->verdict, Verdict::kSkipped);
   EXPECT_EQ(c->reason, Reason::kCurrentFailed);
   EXPECT_NE(c->sentence.find("exit code 3"), std::string::npos);
+  // What the baseline measured is kept: not "0 vs 0 samples".
+  ASSERT_TRUE(c->baseline_value.has_value());
+  EXPECT_NEAR(*c->baseline_value, 1e-3, 1e-5);
+  EXPECT_EQ(c->baseline_n, 20);
+  EXPECT_EQ(c->baseline_rounds, 5);
+  EXPECT_EQ(c->current_n, 0);
   // Same name, other parameters: a different workload.
   EXPECT_EQ(v.Count(Verdict::kNew), 2);
   EXPECT_EQ(v.Count(Verdict::kRemoved), 2);
@@ -1685,6 +1691,35 @@ TEST(Compare, QuietWorkloadsThatMovedAreNotOutvotedByNoisyOnes) {
   bool warned = false;
   for (const auto& w : v.warnings) warned |= w.find("noise between runs") != std::string::npos;
   EXPECT_TRUE(warned);
+}
+
+// One round of 3 samples per side: the exact U test cannot give a p below
+// 1 / C(6, 3) = 0.05, far above the 0.01 / 6 a lone change among six needs.
+// However far apart the samples lie, nothing is significant: the MDE is
+// unbounded (not "could have seen +X%"), and a warning says why.
+TEST(Compare, ARankTestThatCannotReachTheBarSaysSo) {
+  auto three = [](const std::string& name, double median) {
+    WorkloadResult w;
+    w.name = name;
+    w.backend = "cpu";
+    w.rounds = {{median * 0.99, median, median * 1.01}};
+    return w;
+  };
+  std::vector<WorkloadResult> base, cur;
+  for (int i = 0; i < 6; ++i) {
+    base.push_back(three("w" + std::to_string(i), 1e-3));
+    cur.push_back(three("w" + std::to_string(i), i == 0 ? 1.5e-3 : 1e-3));
+  }
+  const Verdicts v = Compare({MakeResults(base)}, MakeResults(cur), DefaultPolicy(), Opts());
+  const MetricVerdict* w0 = Find(v, "w0", "time");
+  ASSERT_NE(w0, nullptr);
+  EXPECT_NE(w0->verdict, Verdict::kRegression) << w0->sentence;
+  EXPECT_FALSE(w0->mde.has_value()) << w0->sentence;
+  bool warned = false;
+  for (const std::string& w : v.warnings)
+    warned |= w.find("cannot be significant on their own, whatever the change: a rank test on these samples "
+                     "cannot give a p below 0.05") != std::string::npos;
+  EXPECT_TRUE(warned) << ::testing::PrintToString(v.warnings);
 }
 
 }  // namespace

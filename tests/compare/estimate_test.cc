@@ -7,6 +7,8 @@
 #include <random>
 #include <vector>
 
+#include "stats/distributions.h"
+
 namespace gpugate {
 namespace {
 
@@ -281,6 +283,49 @@ TEST(CompareEstimate, MinimumDetectableEffectIsWhereTheTestReaches90Percent) {
   // A threshold far above the noise: the interval is the bar, alpha does not bind.
   EXPECT_DOUBLE_EQ(MinimumDetectableLog(s, std::log1p(0.5), 0.9, alpha),
                    MinimumDetectableLog(s, std::log1p(0.5), 0.9));
+}
+
+// A rank test on few units has a smallest p: 2^-n for n paired rounds,
+// 1 / C(n1 + n2, n1) for the exact U test. Where it lies above the bar a
+// lone change must clear, no shift is detectable: the MDE is unbounded.
+TEST(CompareEstimate, ARankTestsSmallestPBoundsWhatItCanDetect) {
+  const std::vector<double> ratios = {0.21, 0.22, 0.19, 0.2, 0.23, 0.18, 0.205, 0.215, 0.195, 0.225};
+  const LogShift paired = PairedRounds(ratios, 0.95);
+  EXPECT_DOUBLE_EQ(paired.p_floor, std::ldexp(1.0, -10));
+  EXPECT_DOUBLE_EQ(paired.p_greater, std::ldexp(1.0, -10));  // every round slower: the floor itself
+  EXPECT_TRUE(std::isinf(MinimumDetectableLog(paired, std::log1p(0.03), 0.9, 0.01 / 12)));
+  EXPECT_TRUE(std::isfinite(MinimumDetectableLog(paired, std::log1p(0.03), 0.9, 0.01 / 5)));
+  // The trimmed mean has a t reference: no floor.
+  const LogShift trimmed = PairedRoundsTrimmed(ratios, 0.95);
+  EXPECT_TRUE(trimmed.trimmed_t);
+  EXPECT_EQ(trimmed.p_floor, 0.0);
+  EXPECT_NEAR(trimmed.estimate, 0.2075, 1e-12);  // mean of the middle six
+  EXPECT_LT(trimmed.p_greater, 1e-6);
+  EXPECT_TRUE(std::isfinite(MinimumDetectableLog(trimmed, std::log1p(0.03), 0.9, 0.01 / 12)));
+  const std::vector<double> base = {0.0, 0.01, 0.02}, cur = {0.1, 0.11, 0.12};
+  const LogShift samples = SamplesHodgesLehmann(base, cur, 0.95);
+  EXPECT_NEAR(samples.p_floor, 1.0 / 20, 1e-12);
+  EXPECT_TRUE(std::isinf(MinimumDetectableLog(samples, 0.0, 0.9, 0.01)));
+  // Between-run noise added: a t reference again.
+  EXPECT_EQ(WithBetweenRunNoise(samples, 0.01, 10).p_floor, 0.0);
+}
+
+// Near its floor the exact signed-rank test is far from its t reference:
+// 11 rounds against 0.01 / 12 reject only when every round is slower, which
+// takes a shift of 2.35 round sigmas for 90% power (0.9^(1/11) = P(d > 0)).
+TEST(CompareEstimate, AnExactSignedRankTestNearItsFloorPromisesNoMoreThanItCanDo) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0.0, 0.02);
+  std::vector<double> ratios(11);
+  for (double& r : ratios) r = noise(rng);
+  const LogShift s = PairedRounds(ratios, 0.95);
+  ASSERT_EQ(s.exact_rank_n, 11);
+  const double sigma = s.se * std::sqrt(3.0 * 11 / 3.141592653589793);
+  const double mde = MinimumDetectableLog(s, 0.0, 0.9, 0.01 / 12);
+  EXPECT_NEAR(mde, NormalQuantile(std::pow(0.9, 1.0 / 11)) * sigma, 1e-6 * sigma);
+  // With room below the bar (5 comparisons: 2^-11 << 0.002) the bound no
+  // longer binds beyond the t reference by as much.
+  EXPECT_LT(MinimumDetectableLog(s, 0.0, 0.9, 0.01 / 5), mde);
 }
 
 }  // namespace

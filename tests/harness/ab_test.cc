@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <random>
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -273,6 +276,55 @@ TEST(AbTest, PairedAnalysisCancelsDriftAndFindsTenPercent) {
   EXPECT_EQ(ExitCodeFor(v), 1);
   // Warn-only severity passes.
   EXPECT_EQ(ExitCodeFor(Judge(d, WithTimeRule(0.05, Severity::kWarn))), 0);
+}
+
+// 12 workloads, 10 paired rounds, q = 0.01: the exact signed-rank test
+// gives no p below 2^-10 = 0.00098, above the 0.01 / 12 a lone change needs,
+// so a +25% slowdown of one workload could never be significant and passed.
+// The rounds are then read through their trimmed mean: it is caught, the
+// other eleven are not flagged, and every MDE is finite.
+TEST(AbTest, ALoneRegressionAmongTwelveIsFoundInTenRounds) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws;
+  for (int i = 0; i < 12; ++i) ws.push_back(Synthetic("w" + std::to_string(i)));
+  AbOptions o;
+  o.rounds = 10;
+  auto runner = [&](const WorkloadSpec& spec, AbSide side, int round) {
+    std::mt19937_64 rng(std::hash<std::string>{}(spec.name) * 31 + static_cast<uint64_t>(round) * 2 +
+                        (side == AbSide::kHead));
+    std::normal_distribution<double> noise(0.0, 0.02);
+    WorkloadResult r;
+    r.name = spec.name;
+    r.kind = "command";
+    const double drift = 1.0 + 0.2 * (round % 3);
+    const double x = 1e-3 * drift * (side == AbSide::kHead && spec.name == "w0" ? 1.25 : 1.0);
+    r.rounds = {{x * (1 + noise(rng)), x * (1 + noise(rng)), x * (1 + noise(rng))}};
+    r.summary.median = x;
+    return std::vector{r};
+  };
+  const Verdicts v = Judge(RunAb(suite, ws, o, runner));
+  ASSERT_EQ(v.Count(Verdict::kRegression), 1) << v.metrics[0].sentence;
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.workload == "(suite)") continue;
+    EXPECT_EQ(m.verdict == Verdict::kRegression, m.workload == "w0") << m.workload << ": " << m.sentence;
+    if (m.workload == "w0") {
+      EXPECT_NEAR(*m.ratio, 1.25, 0.03);
+      EXPECT_NE(m.sentence.find("trimmed mean t on 10 paired rounds"), std::string::npos) << m.sentence;
+    }
+    if (m.verdict == Verdict::kInconclusive) {
+      EXPECT_TRUE(m.mde.has_value()) << m.workload;
+    }
+  }
+  EXPECT_EQ(ExitCodeFor(v), 1);
+  // A family small enough for the signed-rank test keeps it.
+  ws.resize(5);
+  const Verdicts five = Judge(RunAb(suite, ws, o, runner));
+  ASSERT_EQ(five.Count(Verdict::kRegression), 1);
+  for (const MetricVerdict& m : five.metrics) {
+    if (m.workload == "w0") {
+      EXPECT_NE(m.sentence.find("Wilcoxon signed-rank on 10 paired rounds"), std::string::npos) << m.sentence;
+    }
+  }
 }
 
 TEST(AbTest, IdenticalSidesAreUnchanged) {

@@ -43,5 +43,20 @@ TEST(StatsTrimmed, TooFewValuesOrNoSpread) {
   EXPECT_DOUBLE_EQ(t.ci_high, 1.0);
 }
 
+// x = 1..9, 100; n = 10, g = 2: kept 3..8 (mean 5.5); winsorized
+// {3,3,3,4,5,6,7,8,8,8} (mean 5.5, sum of squares 42.5); d = 42.5 / (6 * 5);
+// df = 5, t_{0.975,5} = 2.570582.
+TEST(StatsTrimmed, OneSampleTrimmedMeanMatchesTheFormulaByHand) {
+  const std::vector<double> x = {7, 1, 9, 2, 100, 3, 8, 4, 6, 5};
+  const TrimmedShift t = TrimmedMean(x, 0.95);
+  ASSERT_TRUE(t.valid);
+  EXPECT_DOUBLE_EQ(t.shift, 5.5);
+  EXPECT_NEAR(t.se, std::sqrt(42.5 / 30.0), 1e-12);
+  EXPECT_DOUBLE_EQ(t.df, 5.0);
+  EXPECT_NEAR(t.ci_low, 5.5 - 2.570582 * std::sqrt(42.5 / 30.0), 1e-5);
+  EXPECT_NEAR(t.ci_high, 5.5 + 2.570582 * std::sqrt(42.5 / 30.0), 1e-5);
+  EXPECT_FALSE(TrimmedMean(std::vector<double>{1.0}, 0.95).valid);
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "report/view.h"
 #include "util/json.h"
 #include "util/json_writer.h"
 #include "util/strings.h"
@@ -421,6 +422,11 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
   w.Key("counts");
   w.StartObject();
   for (Verdict v : kVerdicts) Field(w, ToString(v), verdicts.Count(v));
+  // Results of workloads that failed to run (verdict skipped, counted there
+  // too): GitHub's `errors` output.
+  int errors = 0;
+  for (const MetricVerdict& m : verdicts.metrics) errors += FailedToRun(m);
+  Field(w, "errors", errors);
   w.EndObject();
   Field(w, "environment_matches", verdicts.environment_matches);
   for (const auto& [key, rows] : {std::pair{"env_differences", &verdicts.env_differences},

@@ -96,7 +96,7 @@ try:
 except Exception as e:
     print(f"results: unreadable ({e})")
     sys.exit(0)
-print(f"results: version {doc['version']['major']}.{doc['version']['minor']}")
+print(f"results: {doc['schema']}")
 for w in doc["workloads"]:
     notes = w.get("notes", [])
     print(f"  {w['name']}: {w['status']}; notes: {notes if notes else 'none'}")
@@ -119,7 +119,7 @@ check "the run took well under the sleepers' $sleep_s s" \
 check "notes in the results JSON" python3 - "$work/results.json" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
-assert (doc["version"]["major"], doc["version"]["minor"]) >= (1, 3), doc["version"]
+assert doc["schema"] == "gpugate/results/v1", doc["schema"]
 by_name = {w["name"]: w for w in doc["workloads"]}
 for name, w in by_name.items():
     notes = w.get("notes", [])

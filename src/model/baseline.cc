@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "model/results_json.h"
+#include "model/schema.h"
 #include "util/file_write.h"
 #include "util/fs.h"
 #include "util/gzip.h"
@@ -212,20 +213,13 @@ Status CheckVersion(const BaselineScanner& scan, const std::string& text, const 
                                       "\"); is this a gpugate baseline file?");
   if (schema->second.type != TopValue::Type::kString)
     return ErrorAt(name, text, schema->second.offset, "schema: expected a string");
-  const std::string prefix = "gpugate/baseline/v";
   const std::string& s = schema->second.text;
-  if (!StartsWith(s, prefix)) {
-    std::string hint = StartsWith(s, "gpugate/results/")
-                           ? " (this is a results file; create a baseline with 'gpugate baseline update')"
-                           : "";
-    return ErrorAt(name, text, schema->second.offset,
-                   "schema: expected \"" + std::string(kBaselineSchema) + "\", got \"" + s + "\"" + hint);
+  if (std::string error = CheckSchema(s, "baseline", kBaselineMajorVersion); !error.empty()) {
+    if (StartsWith(s, "gpugate/results/"))
+      error += " (this is a results file; create a baseline with 'gpugate baseline update')";
+    return ErrorAt(name, text, schema->second.offset, "schema: " + error);
   }
-  std::string major = s.substr(prefix.size());
-  if (major != std::to_string(kBaselineMajorVersion))
-    return ErrorAt(name, text, schema->second.offset,
-                   "unsupported baseline version '" + major + "' (this gpugate reads version " +
-                       std::to_string(kBaselineMajorVersion) + ")");
+  // Files before 2026-11-29 also carry the major version as an integer.
   auto version = scan.top.find("version");
   if (version != scan.top.end()) {
     if (version->second.type != TopValue::Type::kInteger)
@@ -388,7 +382,6 @@ std::string BaselinePath(const std::string& root, const std::string& suite, cons
 std::string BaselineToJson(const Baseline& baseline) {
   std::string out = "{\n";
   out += "  \"schema\": " + JsonString(kBaselineSchema) + ",\n";
-  out += "  \"version\": " + std::to_string(kBaselineMajorVersion) + ",\n";
   out += "  \"suite\": " + JsonString(baseline.suite) + ",\n";
   out += "  \"environment_key\": " + JsonString(baseline.environment_key) + ",\n";
   out += "  \"runs\": [";

@@ -22,7 +22,6 @@ inline constexpr int kMaxBaselineRuns = 1000;
 /// A history of complete (unsharded) runs of one suite on one environment.
 struct Baseline {
   std::string schema = kBaselineSchema;
-  int version = kBaselineMajorVersion;
   std::string suite;
   std::string environment_key;   ///< EnvironmentKey() of the runs
   std::vector<Results> runs;     ///< oldest first

@@ -6,16 +6,12 @@
 
 #include <cmath>
 
+#include "model/schema.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/json_writer.h"
 
 namespace gpugate {
-namespace {
-
-constexpr std::string_view kSchemaPrefix = "gpugate/device-profile/v";
-
-}  // namespace
 
 std::string DeviceProfileToJson(const DeviceProfile& p) {
   JsonStringBuffer buffer;
@@ -42,13 +38,10 @@ Result<DeviceProfile> DeviceProfileFromJson(std::string_view text, const std::st
   if (!root.IsObject()) return JsonError(name, root, "", "expected an object (a device profile)");
   const JsonValue* schema = root.Find("schema");
   if (schema == nullptr) return JsonError(name, root, "", "missing 'schema' (expected '" + std::string(kDeviceProfileSchema) + "')");
-  if (!schema->IsString() || schema->string.rfind(kSchemaPrefix, 0) != 0)
-    return JsonError(name, *schema, "schema",
-                     "not a device profile: expected '" + std::string(kDeviceProfileSchema) + "'");
-  const std::string major = schema->string.substr(kSchemaPrefix.size());
-  if (major != "1" && major.rfind("1.", 0) != 0)
-    return JsonError(name, *schema, "schema",
-                     "unsupported device profile schema '" + schema->string + "' (this gpugate reads v1)");
+  if (!schema->IsString())
+    return JsonError(name, *schema, "schema", "expected a string ('" + std::string(kDeviceProfileSchema) + "')");
+  if (std::string error = CheckSchema(schema->string, "device-profile", 1); !error.empty())
+    return JsonError(name, *schema, "schema", error);
   DeviceProfile p;
   bool have_name = false, have_bw = false, have_fp32 = false, have_launch = false;
   for (const auto& member : root.members) {

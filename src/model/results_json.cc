@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "model/limits.h"
+#include "model/schema.h"
 #include "util/file_write.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -28,10 +29,10 @@ namespace gpugate {
 
 namespace {
 
-/// Minor version written by this gpugate. Readers accept any minor of their
-/// major: minor versions only add fields, which older readers ignore.
+/// The newest minor version this gpugate reads in full (docs/results-schema.md):
+/// a file that names a later one ("gpugate/results/v1.5", or an older file's
+/// "version" object) is read with a note that its new members are ignored.
 constexpr int kResultsMinorVersion = 4;
-constexpr std::string_view kSchemaPrefix = "gpugate/results/v";
 
 // ---------------------------------------------------------------------------
 // Writing
@@ -767,29 +768,17 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
   o.Optional("cpu_model", &w->cpu_model);
 }
 
-/// "gpugate/results/v<major>" and the optional "version" object must name a
-/// major version this gpugate reads.
+/// "schema" must name a major version this gpugate reads (CheckSchema), and
+/// so must the "version" object that files before 2026-11-29 carry.
 void CheckVersion(Decoder& d, ObjectReader& top, bool* newer_minor) {
   const Path& root = top.path();
   std::string schema;
   const JsonValue* sv = top.Required("schema", &schema);
   if (!sv || !d.ok()) return;
-  const Path sp = root.Member("schema");
-  if (!StartsWith(schema, kSchemaPrefix)) {
-    return d.Fail(*sv, sp, "not a gpugate results file: schema '" + schema + "', expected '" +
-                               kResultsSchema + "'");
-  }
-  std::string_view major_text = std::string_view(schema).substr(kSchemaPrefix.size());
-  int major = -1;
-  auto [end, ec] = std::from_chars(major_text.data(), major_text.data() + major_text.size(), major);
-  if (ec != std::errc() || end != major_text.data() + major_text.size()) {
-    return d.Fail(*sv, sp, "malformed results schema '" + schema + "', expected '" +
-                               kResultsSchema + "'");
-  }
-  if (major != kResultsMajorVersion) {
-    return d.Fail(*sv, sp, "unsupported results schema '" + schema + "' (this gpugate reads v" +
-                               std::to_string(kResultsMajorVersion) + ")");
-  }
+  int minor = 0;
+  if (std::string error = CheckSchema(schema, "results", kResultsMajorVersion, &minor); !error.empty())
+    return d.Fail(*sv, root.Member("schema"), error);
+  *newer_minor = minor > kResultsMinorVersion;
   const JsonValue* version = top.Get("version", false);
   if (!version) return;
   const Path vp = root.Member("version");
@@ -797,7 +786,7 @@ void CheckVersion(Decoder& d, ObjectReader& top, bool* newer_minor) {
   int file_major = 0, file_minor = 0;
   const JsonValue* mv = vo.Required("major", &file_major);
   vo.Count("minor", &file_minor, false);
-  *newer_minor = file_minor > kResultsMinorVersion;
+  *newer_minor = *newer_minor || file_minor > kResultsMinorVersion;
   if (mv && d.ok() && file_major != kResultsMajorVersion) {
     d.Fail(*mv, vp.Member("major"),
            "unsupported results version " + std::to_string(file_major) + "." +
@@ -814,11 +803,6 @@ std::string ResultsToJson(const Results& results) {
   w.SetIndent(' ', 2);
   w.StartObject();
   Field(w, "schema", kResultsSchema);
-  w.Key("version");
-  w.StartObject();
-  Field(w, "major", kResultsMajorVersion);
-  Field(w, "minor", kResultsMinorVersion);
-  w.EndObject();
   w.Key("run");
   WriteRun(w, results.run);
   w.Key("workloads");

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "model/schema.h"
 #include "report/view.h"
 #include "util/json.h"
 #include "util/json_writer.h"
@@ -17,7 +18,6 @@
 namespace gpugate {
 namespace {
 
-constexpr std::string_view kSchemaPrefix = "gpugate/verdicts/v";
 
 // ---------------------------------------------------------------------------
 // Writing
@@ -373,22 +373,6 @@ void ReadSuggestion(Decoder& d, const JsonValue& v, const std::string& p, Sugges
   d.String(v, p, "source", &s->source);
 }
 
-// Accepts "gpugate/verdicts/v1" and "gpugate/verdicts/v1.<minor>".
-bool SupportedSchema(std::string_view schema) {
-  if (!StartsWith(schema, kSchemaPrefix)) return false;
-  std::string_view version = schema.substr(kSchemaPrefix.size());
-  const size_t dot = version.find('.');
-  const std::string_view major = version.substr(0, dot);
-  if (major != "1") return false;
-  if (dot == std::string_view::npos) return true;
-  const std::string_view minor = version.substr(dot + 1);
-  if (minor.empty()) return false;
-  for (char c : minor) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
 // [{"workload": W, "kernel": K}, ...]
 void WriteKernelList(Writer& w, const char* key,
                      const std::vector<std::pair<std::string, std::string>>& list) {
@@ -487,11 +471,12 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
   Verdicts out;
   const JsonValue* schema = d.Get(root, "", "schema", true);
   if (!d.ok()) return d.error();
-  if (!schema->IsString() || !SupportedSchema(schema->string)) {
-    d.Fail(*schema, "schema",
-           "unsupported verdicts schema " +
-               (schema->IsString() ? "'" + schema->string + "'" : std::string("(not a string)")) +
-               "; this gpugate reads '" + kVerdictsSchema + "'");
+  if (!schema->IsString()) {
+    d.Fail(*schema, "schema", "expected a string ('" + std::string(kVerdictsSchema) + "')");
+    return d.error();
+  }
+  if (std::string error = CheckSchema(schema->string, "verdicts", 1); !error.empty()) {
+    d.Fail(*schema, "schema", error);
     return d.error();
   }
   out.schema = schema->string;

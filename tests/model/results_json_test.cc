@@ -296,16 +296,36 @@ TEST(ResultsJson, EmptyOptionalsAreWrittenAsNullAndReadBackEmpty) {
   ExpectSameResults(in, *out);
 }
 
-TEST(ResultsJson, StartsWithSchemaAndVersion) {
+// One schema convention: the file names itself in "schema" and nowhere else.
+TEST(ResultsJson, StartsWithItsSchemaAlone) {
   const std::string text = ResultsToJson(Results{});
   const std::string head =
       "{\n"
       "  \"schema\": \"gpugate/results/v1\",\n"
-      "  \"version\": {\n"
-      "    \"major\": 1,\n"
-      "    \"minor\": 4\n"
-      "  },\n";
+      "  \"run\": {\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
+  // A minor version in the schema, or an older file's "version" object.
+  Results named;
+  named.run.run_id = "r1";
+  const std::string whole = ResultsToJson(named);
+  const std::string body = whole.substr(whole.find("\"run\""));
+  auto read = [&](const std::string& top) { return ResultsFromJson("{" + top + ", " + body, "r.json"); };
+  auto v14 = read("\"schema\": \"gpugate/results/v1.4\"");
+  ASSERT_TRUE(v14.ok()) << v14.error().message;
+  EXPECT_FALSE(v14->newer_minor);
+  auto v15 = read("\"schema\": \"gpugate/results/v1.5\"");
+  ASSERT_TRUE(v15.ok()) << v15.error().message;
+  EXPECT_TRUE(v15->newer_minor);
+  auto legacy = read("\"schema\": \"gpugate/results/v1\", \"version\": {\"major\": 1, \"minor\": 9}");
+  ASSERT_TRUE(legacy.ok()) << legacy.error().message;
+  EXPECT_TRUE(legacy->newer_minor);
+  for (const char* bad : {"gpugate/results/v1.", "gpugate/results/v1.x", "gpugate/results/v+1", "gpugate/results/v"}) {
+    auto r = read("\"schema\": \"" + std::string(bad) + "\"");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("unsupported results schema '" + std::string(bad) + "' (this gpugate reads v1)"),
+              std::string::npos)
+        << r.error().message;
+  }
 }
 
 TEST(ResultsJson, SamplesAreWrittenOnOneLinePerWorkload) {
@@ -581,7 +601,7 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   EXPECT_EQ(workloads.items[1].Find("deterministic"), nullptr);
   EXPECT_TRUE(workloads.items[2].Find("deterministic")->boolean);
   EXPECT_EQ(workloads.items[2].Find("lower_is_better"), nullptr);
-  EXPECT_EQ(doc->Find("version")->Find("minor")->integer, 4);
+  EXPECT_EQ(doc->Find("version"), nullptr);  // the schema names the version, alone
   Result<Results> back = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ExpectSameResults(r, *back);
@@ -745,9 +765,9 @@ TEST(ResultsJson, ANewerMinorVersionIsReadAndMarked) {
   Result<Results> same = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(same.ok()) << same.error().message;
   EXPECT_FALSE(same->newer_minor);
-  const size_t at = text.find("\"minor\": ");
+  const size_t at = text.find("gpugate/results/v1\"");
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, text.find_first_of(",}\n", at) - at, "\"minor\": 99");
+  text.replace(at, 18, "gpugate/results/v1.99");
   Result<Results> newer = ResultsFromJson(text, "r.json");
   ASSERT_TRUE(newer.ok()) << newer.error().message;
   EXPECT_TRUE(newer->newer_minor);
@@ -770,7 +790,7 @@ TEST(ResultsJson, NotesAreOptionalAndTyped) {
   EXPECT_EQ(workloads.items[1].Find("notes")->items.at(0).string, noisy.notes[0]);
 
   std::string older = text;
-  older.replace(older.find("\"minor\": 4"), 10, "\"minor\": 2");
+  older.replace(older.find("gpugate/results/v1\""), 18, "gpugate/results/v1.2");
   Result<Results> back = ResultsFromJson(older, "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->workloads[0].notes.empty());

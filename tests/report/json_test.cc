@@ -181,8 +181,8 @@ TEST(ReportJson, RejectsOtherMajorVersions) {
                                         "new.json");
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.error().message,
-            "new.json:2:13: schema: unsupported verdicts schema 'gpugate/verdicts/v2'; this "
-            "gpugate reads 'gpugate/verdicts/v1'");
+            "new.json:2:13: schema: unsupported verdicts schema 'gpugate/verdicts/v2' (this "
+            "gpugate reads v1)");
   EXPECT_EQ(v.error().code, ExitCode::kInputError);
   EXPECT_FALSE(VerdictsFromJson(R"({"schema": "gpugate/results/v1", "metrics": []})", "r.json").ok());
   EXPECT_FALSE(VerdictsFromJson(R"({"schema": "gpugate/verdicts/v1.", "metrics": []})", "r.json").ok());

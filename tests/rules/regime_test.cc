@@ -135,8 +135,8 @@ TEST(DeviceProfileTest, BadProfilesPointAtTheValue) {
     const char* expect;
   } cases[] = {
       {"[]", "p.json:1:1: expected an object"},
-      {"{\"schema\": \"gpugate/results/v1\"}", "p.json:1:12: schema: not a device profile"},
-      {"{\"schema\": \"gpugate/device-profile/v2\"}", "unsupported device profile schema"},
+      {"{\"schema\": \"gpugate/results/v1\"}", "p.json:1:12: schema: not a gpugate device-profile file"},
+      {"{\"schema\": \"gpugate/device-profile/v2\"}", "unsupported device-profile schema"},
       {"{\"schema\": \"gpugate/device-profile/v1\", \"device_name\": \"x\", \"peak_bytes_per_second\": 1,\n"
        " \"peak_fp32_flops\": 1}",
        "p.json:1:1: missing required 'launch_overhead_s'"},

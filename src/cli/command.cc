@@ -209,7 +209,19 @@ Status CheckOutputFolder(const std::string& option, const std::string& path) {
   // A missing folder is created with its missing parents: the nearest one
   // that exists must be a folder we can write in.
   // A dangling symbolic link on the way cannot be created through: say so
-  // now, not as "File exists" after the work.
+  // now, not as "File exists" after the work. The path as written first:
+  // "link/../site" goes through link before "..", whatever the text reads.
+  fs::path prefix;
+  for (const fs::path& part : fs::absolute(path, ec)) {
+    prefix /= part;
+    if (part == "." || part == ".." || prefix == prefix.root_path()) continue;
+    if (fs::is_symlink(fs::symlink_status(prefix, ec)) && !fs::exists(prefix, ec)) {
+      std::error_code read_ec;
+      const fs::path target = fs::read_symlink(prefix, read_ec);
+      return InputError(flag + " " + path + ": " + prefix.string() + " is a symbolic link to " +
+                        (read_ec ? std::string("?") : target.string()) + ", which does not exist");
+    }
+  }
   fs::path at = fs::absolute(path, ec).lexically_normal();
   if (!at.has_filename()) at = at.parent_path();
   while (at.has_relative_path() && !fs::exists(at, ec)) {

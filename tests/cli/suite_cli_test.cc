@@ -395,7 +395,7 @@ TEST(CliTest, EmptyOutputNamesAndSiteFoldersAreCheckedBeforeAnyWork) {
   EXPECT_EQ(testing::ReadAll(dir + "/afile"), "x");
   // A dangling link, as the site or on its way, is said before any work.
   std::filesystem::create_symlink(dir + "/gone", dir + "/link");
-  for (const std::string& site : {dir + "/link", dir + "/link/site"}) {
+  for (const std::string& site : {dir + "/link", dir + "/link/site", dir + "/link/../site"}) {
     auto o = RunGpugate({"dashboard", history, "-o", site, "-q"});
     EXPECT_EQ(o.exit_code, 2) << site << ": " << o.err;
     EXPECT_NE(o.err.find(dir + "/link is a symbolic link to " + dir + "/gone, which does not exist"),

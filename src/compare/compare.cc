@@ -7,6 +7,7 @@
 #include "compare/compare.h"
 
 #include <algorithm>
+#include <functional>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -858,12 +859,17 @@ class Comparer {
       auto measured = [](const WorkloadResult& r) {
         return r.status == WorkloadStatus::kOk && CountSamples(r.rounds) > 0;
       };
-      if (ref != &w && measured(*ref)) {
+      // Only in the metric the row names: a failed run knows none of its own
+      // (read as time), and a count must not be shown as seconds.
+      auto same_metric = [&](const WorkloadResult& r) {
+        return r.metric == mv.metric && UnitKey(r.unit) == UnitKey(w.unit);
+      };
+      if (ref != &w && measured(*ref) && same_metric(*ref)) {
         mv.baseline_value = MedianOf(ref->rounds);
         mv.baseline_n = CountSamples(ref->rounds);
         mv.baseline_rounds = static_cast<int64_t>(ref->rounds.size());
       }
-      if (ref != &w && &bad != &w && measured(w)) {
+      if (ref != &w && &bad != &w && measured(w) && same_metric(w)) {
         mv.current_value = MedianOf(w.rounds);
         mv.current_n = CountSamples(w.rounds);
         mv.current_rounds = static_cast<int64_t>(w.rounds.size());
@@ -1916,18 +1922,28 @@ class Comparer {
   void Adjust() {
     // The exact signed-rank test on n paired rounds gives no p below 2^-n:
     // with 12 comparisons at q = 0.01, 10 rounds (1/1024 > 0.01/12) could
-    // never make one change significant, however large. Where its floor
-    // lies above q/m, the rounds are judged on their trimmed mean (a t
-    // reference, no floor). Chosen from n, m and q alone, before any p.
+    // never make one change significant, however large. Where 2^-n lies
+    // above q/m, the rounds are judged on their trimmed mean (a t reference,
+    // no floor): chosen from n, m and q alone, before any p (zero or tied
+    // rounds, which raise the rank test's floor, do not choose). Below
+    // kMinTrimmedRounds a trimmed t on h - 1 <= 4 degrees of freedom is too
+    // fragile (bimodal rounds: 1.8% of identical suites alarmed at 6), so
+    // the rank test stays and says it cannot decide (WarnUnreachable).
     size_t m = 0;
     for (const Pending& x : pending_)
       m += !x.decided && x.shift && x.family != Family::kNone &&
            x.shift->method != ShiftMethod::kThresholdOnly;
     const double lone_alpha = policy_.defaults.fdr_q / static_cast<double>(std::max<size_t>(m, 1));
-    for (Pending& x : pending_)
-      if (!x.decided && x.shift && x.units && x.shift->method == ShiftMethod::kPairedRounds &&
-          x.shift->p_floor > lone_alpha)
-        x.shift = PairedRoundsTrimmed(x.units->cur, policy_.defaults.confidence);
+    for (Pending& x : pending_) {
+      if (x.decided || !x.shift || !x.units || x.shift->method != ShiftMethod::kPairedRounds) continue;
+      const size_t n = x.units->cur.size();
+      if (n < static_cast<size_t>(kMinTrimmedRounds) || !(std::ldexp(1.0, -static_cast<int>(n)) > lone_alpha))
+        continue;
+      // Every round the same ratio: no spread for a t; the rank test says so.
+      const std::vector<double>& d = x.units->cur;
+      if (std::adjacent_find(d.begin(), d.end(), std::not_equal_to<>()) == d.end()) continue;
+      x.shift = PairedRoundsTrimmed(x.units->cur, policy_.defaults.confidence);
+    }
     std::vector<double> bad, good;
     std::vector<size_t> where;
     for (size_t i = 0; i < pending_.size(); ++i) {

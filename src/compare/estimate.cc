@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <numeric>
@@ -320,12 +321,23 @@ LogShift PairedRoundsTrimmed(std::span<const double> log_ratios, double confiden
   s.baseline_units = s.current_units = static_cast<int>(log_ratios.size());
   const TrimmedShift t = TrimmedMean(log_ratios, confidence);
   s.estimate = t.valid ? t.shift : 0.0;
-  if (!t.valid || static_cast<int>(log_ratios.size()) < kMinPairedRounds) {
-    s.se = kInf;
-    s.df = kInf;
-  } else {
+  s.se = kInf;
+  s.df = kInf;
+  if (t.valid && static_cast<int>(log_ratios.size()) >= kMinPairedRounds) {
     s.se = t.se;
     s.df = t.df;
+    if (!(t.se > 0)) {
+      // The kept rounds agree exactly (a coarse timer): no spread measured
+      // there. The plain mean's over every round, if they differ at all.
+      const double n = static_cast<double>(log_ratios.size());
+      const double mean = std::accumulate(log_ratios.begin(), log_ratios.end(), 0.0) / n;
+      double ss = 0;
+      for (double d : log_ratios) ss += (d - mean) * (d - mean);
+      const bool all_agree = std::adjacent_find(log_ratios.begin(), log_ratios.end(),
+                                                std::not_equal_to<>()) == log_ratios.end();
+      s.se = all_agree ? kInf : std::sqrt(ss / (n - 1) / n);
+      s.df = n - 1;
+    }
   }
   FillFromT(&s);
   return s;

@@ -38,6 +38,9 @@ bool Trim(std::span<const double> values, double trim, Trimmed* out) {
   }
   const double hd = static_cast<double>(h);
   out->d = ss / (hd * (hd - 1.0));  // (n - 1) s_w^2 / (h (h - 1)), s_w^2 = ss / (n - 1)
+  // Kept values that all agree have no spread, exactly: a mean of equal
+  // doubles need not equal them, and a residue of 1e-36 is not a variance.
+  if (v[g] == v[n - 1 - g]) out->d = 0;
   out->h = hd;
   return true;
 }

@@ -109,7 +109,19 @@ TEST(Compare, NewRemovedSkippedAndParams) {
   EXPECT_EQ(c->verdict, Verdict::kSkipped);
   EXPECT_EQ(c->reason, Reason::kCurrentFailed);
   EXPECT_NE(c->sentence.find("exit code 3"), std::string::npos);
-  // What the baseline measured is kept: not "0 vs 0 samples".
+  // What the baseline measured is kept: not "0 vs 0 samples"; but only in
+  // the metric the row names (a failed run reads as time).
+  {
+    WorkloadResult counted = Workload("c", 800);
+    counted.metric = "sass_instructions";
+    counted.unit = "instructions";
+    Results counted_base = MakeResults({Workload("a", 1e-3), counted});
+    const MetricVerdict* f = Find(Compare({counted_base}, cur, DefaultPolicy(), Opts()), "c", "time");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->reason, Reason::kCurrentFailed);
+    EXPECT_FALSE(f->baseline_value.has_value()) << "800 instructions are not 800 s";
+    EXPECT_EQ(f->baseline_n, 0);
+  }
   ASSERT_TRUE(c->baseline_value.has_value());
   EXPECT_NEAR(*c->baseline_value, 1e-3, 1e-5);
   EXPECT_EQ(c->baseline_n, 20);

@@ -327,6 +327,53 @@ TEST(AbTest, ALoneRegressionAmongTwelveIsFoundInTenRounds) {
   }
 }
 
+// A 1 us timer on a 20 us benchmark: round medians of 20 or 21 us. The
+// choice of test is the design's (n, m, q), never the data's ties: 14 rounds
+// against 0.01/12 keep the signed-rank test; and 6 rounds with the head at
+// 21 us in five of them give no zero-width interval and no regression.
+TEST(AbTest, ACoarseTimerNeitherChoosesTheTestNorGivesAZeroWidthInterval) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws;
+  for (int i = 0; i < 12; ++i) ws.push_back(Synthetic("w" + std::to_string(i)));
+  auto quantized = [](const WorkloadSpec& spec, AbSide side, int round) {
+    std::mt19937_64 rng(std::hash<std::string>{}(spec.name) * 7 + static_cast<uint64_t>(round) * 2 +
+                        (side == AbSide::kHead));
+    WorkloadResult r;
+    r.name = spec.name;
+    r.kind = "command";
+    const double x = (rng() % 2 ? 21e-6 : 20e-6);
+    r.rounds = {{x, x, x}};
+    r.summary.median = x;
+    return std::vector{r};
+  };
+  AbOptions o;
+  o.rounds = 14;
+  const Verdicts v = Judge(RunAb(suite, ws, o, quantized));
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.workload == "(suite)") continue;
+    EXPECT_NE(m.sentence.find("Wilcoxon signed-rank on 14 paired rounds"), std::string::npos) << m.sentence;
+    EXPECT_NE(m.verdict, Verdict::kRegression) << m.sentence;
+  }
+  auto five_of_six = [](const WorkloadSpec& spec, AbSide side, int round) {
+    WorkloadResult r;
+    r.name = spec.name;
+    r.kind = "command";
+    const double x = side == AbSide::kHead && spec.name == "w0" && round != 3 ? 21e-6 : 20e-6;
+    r.rounds = {{x, x, x}};
+    r.summary.median = x;
+    return std::vector{r};
+  };
+  o.rounds = 6;
+  const Verdicts six = Judge(RunAb(suite, ws, o, five_of_six));
+  for (const MetricVerdict& m : six.metrics) {
+    if (m.workload != "w0") continue;
+    EXPECT_EQ(m.verdict, Verdict::kInconclusive) << m.sentence;
+    EXPECT_NE(m.sentence.find("cannot give a p below"), std::string::npos) << m.sentence;
+    EXPECT_FALSE(m.mde.has_value());
+  }
+  EXPECT_EQ(ExitCodeFor(six), 0);
+}
+
 TEST(AbTest, IdenticalSidesAreUnchanged) {
   Suite suite;
   std::vector<WorkloadSpec> ws = {Synthetic("w")};

@@ -15,6 +15,10 @@
 namespace gpugate {
 namespace {
 
+// Where a fitted Markdown report says the rows it left out are: the other
+// reports (the step summary may itself be fitted, and may not exist).
+constexpr const char* kEveryRow = "the --markdown, --json and --html reports list every row";
+
 // Inconclusive results named in the one annotation that lists them.
 constexpr size_t kMaxNamedInconclusive = 10;
 // GitHub shows at most this many annotations of one kind per step.
@@ -60,12 +64,11 @@ std::string NameList(const std::vector<const MetricVerdict*>& rows) {
 
 std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& /*options*/) {
   return RenderMarkdownFitted(verdicts, kGithubStepSummaryLimit, "GitHub's step summary size limit",
-                              "the JSON, JUnit and HTML reports have every row");
+                              kEveryRow);
 }
 
 std::string RenderGithubComment(const Verdicts& verdicts, const ReportOptions& /*options*/) {
-  return RenderMarkdownFitted(verdicts, kGithubCommentLimit, "a pull-request comment",
-                              "the job summary and the report files have every row");
+  return RenderMarkdownFitted(verdicts, kGithubCommentLimit, "a pull-request comment", kEveryRow);
 }
 
 std::string GithubOutputEntry(std::string_view name, std::string_view value) {

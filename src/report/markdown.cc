@@ -55,6 +55,13 @@ void AppendTable(std::string& out, const ViewTable& t) {
   }
 }
 
+// "\n1200 more rows not listed to fit a pull-request comment; ...\n", or
+// nothing when none were left out.
+std::string LeftOutNote(size_t n, const char* noun, const std::string& where) {
+  if (n == 0) return "";
+  return "\n" + EscapeMarkdown(FormatCount(n, noun) + " not listed to fit " + where) + "\n";
+}
+
 }  // namespace
 
 std::string RenderMarkdown(const Verdicts& verdicts, const ReportOptions& /*options*/) {
@@ -83,7 +90,7 @@ std::string RenderMarkdownView(const ReportView& view) {
   if (view.results == 0) out += "\nNo results were compared.\n";
 
   for (const ViewSection& s : view.sections) {
-    const std::string count = std::to_string(s.table.rows.size());
+    const std::string count = std::to_string(s.table.rows.size() + s.left_out);
     if (s.folded) {
       out += "\n<details>\n<summary>" + count + " " + EscapeMarkdown(LowerFirst(s.title)) +
              "</summary>\n\n";
@@ -93,11 +100,7 @@ std::string RenderMarkdownView(const ReportView& view) {
       out += "\n### " + std::string(SectionEmoji(s)) + " " + EscapeMarkdown(s.title) + " (" +
              count + ")\n\n";
       AppendTable(out, s.table);
-      if (s.left_out > 0) {
-        out += "\n" + EscapeMarkdown(FormatCount(s.left_out, "more row") + " of " + LowerFirst(s.title) +
-                                      " not listed to fit " + s.left_out_where) +
-               "\n";
-      }
+      out += LeftOutNote(s.left_out, "more row", view.left_out.where);
       for (const ViewSection::Explained& e : s.explained) {
         out += "\n**" + EscapeMarkdown(e.workload) + "** (" + EscapeMarkdown(e.metric) + "), what the rules say:\n\n";
         for (const Suggestion& x : e.suggestions) {
@@ -122,17 +125,19 @@ std::string RenderMarkdownView(const ReportView& view) {
     }
   }
 
-  if (!view.kernel_changes.rows.empty()) {
-    out += "\n### :new: New and vanished kernels (" + std::to_string(view.kernel_changes.rows.size()) +
-           ")\n\n";
-    AppendTable(out, view.kernel_changes);
+  if (!view.kernel_changes.rows.empty() || view.left_out.kernel_changes > 0) {
+    out += "\n### :new: New and vanished kernels (" +
+           std::to_string(view.kernel_changes.rows.size() + view.left_out.kernel_changes) + ")\n\n";
+    if (!view.kernel_changes.rows.empty()) AppendTable(out, view.kernel_changes);
+    out += LeftOutNote(view.left_out.kernel_changes, "more row", view.left_out.where);
   }
   if (!view.roofline_title.empty()) {
     out += "\n### :triangular_ruler: " + EscapeMarkdown(view.roofline_title) + "\n\n";
-    if (view.roofline.rows.empty())
+    if (view.roofline.rows.empty() && view.left_out.roofline == 0)
       out += "No workload or kernel of the current run has work counts (bytes, FLOPs).\n";
-    else
+    else if (!view.roofline.rows.empty())
       AppendTable(out, view.roofline);
+    out += LeftOutNote(view.left_out.roofline, "more row", view.left_out.where);
   }
 
   if (!view.suggestions.empty()) {
@@ -147,16 +152,13 @@ std::string RenderMarkdownView(const ReportView& view) {
       out += "\n";
     }
   }
-  if (view.suggestions_left_out > 0) {
-    out += (view.suggestions.empty() ? "\n### :bulb: Suggestions\n\n" : "\n") +
-           EscapeMarkdown(FormatCount(view.suggestions_left_out, "suggestion") +
-                          " about results not listed, left out to fit " + view.suggestions_left_out_where) +
-           "\n";
-  }
+  if (view.suggestions.empty() && view.left_out.suggestions > 0) out += "\n### :bulb: Suggestions\n";
+  out += LeftOutNote(view.left_out.suggestions, "more suggestion", view.left_out.where);
 
-  if (!view.warnings.empty()) {
+  if (!view.warnings.empty() || view.left_out.warnings > 0) {
     out += "\n### :warning: Warnings\n\n";
     for (const std::string& w : view.warnings) out += "- " + EscapeMarkdown(w) + "\n";
+    out += LeftOutNote(view.left_out.warnings, "more warning", view.left_out.where);
   }
   return out;
 }
@@ -173,6 +175,7 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
   // anyway: they go first. The headline and what could have been seen still
   // describe every result.
   ReportView view = BuildView(verdicts);
+  view.left_out.where = where;
   std::string dropped;
   for (auto it = view.sections.begin(); it != view.sections.end();) {
     if (!it->folded) {
@@ -189,30 +192,37 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
   md = RenderMarkdownView(view) + dropped_note;
   if (md.size() <= limit) return md;
 
-  // 2. The rows of the open sections past the first `keep`, in the report's
-  // order (failed, regressions failing first, improvements, inconclusive):
-  // each table says how many of its rows it left out, and the sections after
-  // the tables (environment, suggestions, warnings) stay.
-  size_t total = 0;
-  for (const ViewSection& s : view.sections) total += s.table.rows.size();
-  auto keeping = [&](size_t keep) {
+  // 2. The rows past the first `rows` that fit, in the report's order
+  // (failed, regressions failing first, improvements, inconclusive, other;
+  // then the kernel and roofline tables), each table counting what it left
+  // out; with them the rules' words about rows not listed. A finding that
+  // fails the gate stays whatever its row. When even no row leaves room,
+  // the suggestions and warnings past the first `items` of each go too,
+  // taking at most half the room, so rows are listed as well.
+  size_t total_rows = view.kernel_changes.rows.size() + view.roofline.rows.size();
+  for (const ViewSection& s : view.sections) total_rows += s.table.rows.size();
+  const size_t total_items = std::max(view.suggestions.size(), view.warnings.size());
+  auto keeping = [&](size_t rows, size_t items) {
     ReportView v = view;
     std::set<std::string> workloads;  // of the rows listed
     bool all_listed = true;
+    auto trim = [&](ViewTable& t, size_t* left_out) {
+      const size_t kept = std::min(rows, t.rows.size());
+      rows -= kept;
+      const bool named = t.columns.size() >= 2 && t.columns[0] == "Workload";
+      if (named) {
+        for (size_t i = 0; i < kept; ++i) workloads.insert(t.rows[i][0]);
+      }
+      *left_out = t.rows.size() - kept;
+      all_listed &= *left_out == 0;
+      t.rows.resize(kept);
+    };
     for (ViewSection& s : v.sections) {
-      const size_t kept = std::min(keep, s.table.rows.size());
-      keep -= kept;
+      trim(s.table, &s.left_out);
+      if (s.left_out == 0) continue;
+      // What the rules say about a row that is not listed goes with it.
       const bool named = s.table.columns.size() >= 2 && s.table.columns[0] == "Workload" &&
                          s.table.columns[1] == "Metric";
-      if (named) {
-        for (size_t i = 0; i < kept; ++i) workloads.insert(s.table.rows[i][0]);
-      }
-      if (kept == s.table.rows.size()) continue;
-      all_listed = false;
-      s.left_out = s.table.rows.size() - kept;
-      s.left_out_where = where;
-      s.table.rows.resize(kept);
-      // What the rules say about a row that is not listed goes with it.
       std::set<std::pair<std::string, std::string>> listed;
       if (named) {
         for (const auto& row : s.table.rows) listed.emplace(row[0], row[1]);
@@ -221,40 +231,58 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
         return !named || !listed.count({e.workload, e.metric});
       });
     }
+    trim(v.kernel_changes, &v.left_out.kernel_changes);
+    trim(v.roofline, &v.left_out.roofline);
     // So do the suggestions about a workload none of whose rows is listed
-    // (those about the suite or a run stay).
-    if (!all_listed) {
-      const size_t before = v.suggestions.size();
-      std::erase_if(v.suggestions, [&](const Suggestion& s) {
-        return !s.workload.empty() && !workloads.count(s.workload);
-      });
-      v.suggestions_left_out = before - v.suggestions.size();
-      v.suggestions_left_out_where = where;
+    // (those about the suite or a run stay), but never a failing finding.
+    const size_t suggestions = v.suggestions.size();
+    size_t kept_items = 0;
+    std::erase_if(v.suggestions, [&](const Suggestion& s) {
+      if (s.severity == "fail") return false;
+      if (!all_listed && !s.workload.empty() && !workloads.count(s.workload)) return true;
+      return kept_items++ >= items;
+    });
+    v.left_out.suggestions = suggestions - v.suggestions.size();
+    if (v.warnings.size() > items) {
+      v.left_out.warnings = v.warnings.size() - items;
+      v.warnings.resize(items);
     }
     return RenderMarkdownView(v) + dropped_note;
   };
-  if (std::string fewest = keeping(0); fewest.size() <= limit) {
-    size_t lo = 0, hi = total;  // keeping(lo) fits, keeping(total) does not
-    md = std::move(fewest);
-    while (hi - lo > 1) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (std::string m = keeping(mid); m.size() <= limit) {
+  // The largest n in [0, hi] with fits(n), given fits(0).
+  auto largest = [](size_t hi, auto fits) {
+    size_t lo = 0;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo + 1) / 2;
+      if (fits(mid))
         lo = mid;
-        md = std::move(m);
-      } else {
-        hi = mid;
-      }
+      else
+        hi = mid - 1;
     }
-    return md;
+    return lo;
+  };
+  size_t items = total_items;
+  if (keeping(0, items).size() > limit) {
+    items = keeping(0, 0).size() > limit / 2
+                ? 0
+                : largest(total_items, [&](size_t n) { return keeping(0, n).size() <= limit / 2; });
+  }
+  if (std::string fewest = keeping(0, items); fewest.size() <= limit) {
+    const size_t rows = largest(total_rows, [&](size_t n) { return keeping(n, items).size() <= limit; });
+    return keeping(rows, items);
   }
 
-  // 3. Still too large (warnings or suggestions by the thousand): cut at the
-  // end of a line, with a note.
-  md = keeping(0);
+  // 3. Still too large (a headline naming thousands of failing rules): cut
+  // at the end of a line, with a note; a first line longer than the room is
+  // cut at a character.
+  md = keeping(0, 0);
   const std::string cut = "\n" + EscapeMarkdown("(report cut to fit " + where + ")") + "\n";
-  size_t end = md.rfind('\n', limit - cut.size() - 1);
-  end = end == std::string::npos ? 0 : end + 1;
-  return md.substr(0, end) + cut;
+  const size_t room = limit - cut.size();
+  size_t end = md.rfind('\n', room - 1);
+  if (end != std::string::npos) return md.substr(0, end + 1) + cut;
+  end = room - 4;  // "…\n"
+  while (end > 0 && (static_cast<unsigned char>(md[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  return md.substr(0, end) + "\u2026\n" + cut;
 }
 
 }  // namespace gpugate

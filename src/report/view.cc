@@ -234,8 +234,16 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
     case Outcome::kFail:
       view->summary = view->counts;
       if (rule_failures > 0) {
+        // The first few rule ids: a headline is one line, whatever the policy.
+        constexpr size_t kNamedRules = 5;
         std::string ids;
-        for (const std::string& id : failing_rules) ids += (ids.empty() ? "" : ", ") + id;
+        size_t named = 0;
+        for (const std::string& id : failing_rules) {
+          if (named++ == kNamedRules) break;
+          ids += (ids.empty() ? "" : ", ") + id;
+        }
+        if (failing_rules.size() > kNamedRules)
+          ids += " and " + std::to_string(failing_rules.size() - kNamedRules) + " more";
         view->summary += "; " + Plural(rule_failures, "rule finding fails", "rule findings fail") +
                          " the gate (" + ids + ")";
       }

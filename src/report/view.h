@@ -209,10 +209,9 @@ struct ViewSection {
     std::vector<Suggestion> suggestions;
   };
   std::vector<Explained> explained;
-  /// Rows left out of the table to fit a size limit (RenderMarkdownFitted),
-  /// and where every row is; shown under the table. 0 in a whole report.
+  /// Rows left out of the table to fit a size limit (RenderMarkdownFitted);
+  /// the heading still counts them. 0 in a whole report.
   size_t left_out = 0;
-  std::string left_out_where = {};
 };
 
 struct ReportView {
@@ -236,10 +235,14 @@ struct ReportView {
   bool environment_matches = true;
   ViewTable env_differences;          ///< Field | Baseline | Current
   std::vector<Suggestion> suggestions;  ///< by priority, then input order
-  /// Suggestions about workloads whose rows were left out to fit a size
-  /// limit (RenderMarkdownFitted), and where they all are. 0 in a whole report.
-  size_t suggestions_left_out = 0;
-  std::string suggestions_left_out_where = {};
+  /// What RenderMarkdownFitted left out to fit a size limit, and where it
+  /// all is ("a pull-request comment; the --markdown, ... list every row");
+  /// empty in a whole report. Each list says how many of its items are gone.
+  struct LeftOut {
+    std::string where;
+    size_t kernel_changes = 0, roofline = 0, suggestions = 0, warnings = 0;
+  };
+  LeftOut left_out = {};
   /// Workload | Kernel | Change ("new" / "vanished"): kernels launched in only
   /// one of the two runs; no rows when there are none.
   ViewTable kernel_changes;

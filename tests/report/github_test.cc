@@ -246,8 +246,10 @@ TEST(ReportGithub, StepSummaryLeavesOutTheLastRowsWhenStillTooLarge) {
   EXPECT_LE(md.size(), kGithubStepSummaryLimit);
   EXPECT_GT(md.size(), kGithubStepSummaryLimit - 1000);
   EXPECT_EQ(md.rfind("## :x: gpugate: 10000 regressions", 0), 0u);
-  EXPECT_NE(md.find("more rows of regressions not listed to fit GitHub's step summary size limit"),
+  EXPECT_NE(md.find("more rows not listed to fit GitHub's step summary size limit; the --markdown, "
+                    "--json and --html reports list every row"),
             std::string::npos);
+  EXPECT_NE(md.find("### :x: Regressions (10000)\n"), std::string::npos);  // the heading counts them all
   EXPECT_NE(md.find("- the last warning\n"), std::string::npos);  // after the tables: kept
   EXPECT_EQ(md.find("report cut"), std::string::npos);
 }
@@ -301,8 +303,8 @@ TEST(ReportGithub, CommentLeavesOutTheFoldedRowsFirst) {
   const std::string md = RenderGithubComment(v);
   EXPECT_LE(md.size(), kGithubCommentLimit);
   EXPECT_EQ(md.find("details>"), std::string::npos) << "no block left, open or closed";
-  EXPECT_NE(md.find("2000 unchanged results are not listed to fit a pull-request comment; the job "
-                    "summary and the report files have every row."),
+  EXPECT_NE(md.find("2000 unchanged results are not listed to fit a pull-request comment; the "
+                    "--markdown, --json and --html reports list every row."),
             std::string::npos);
   EXPECT_EQ(md.find("| same/"), std::string::npos);
   for (int i = 0; i < 3; ++i) EXPECT_NE(md.find("what to do about workload " + std::to_string(i)), std::string::npos);
@@ -323,7 +325,7 @@ TEST(ReportGithub, CommentThenLeavesOutTheLastRowsOfTheTables) {
   // The count of what was left out, with the rows listed, is every row.
   size_t listed = 0;
   for (size_t at = md.find("\n| suite/"); at != std::string::npos; at = md.find("\n| suite/", at + 1)) ++listed;
-  const std::string tail = " more rows of regressions not listed to fit a pull-request comment";
+  const std::string tail = " more rows not listed to fit a pull-request comment";
   const size_t note = md.find(tail);
   ASSERT_NE(note, std::string::npos) << md.substr(md.size() - 2000);
   const size_t start = md.rfind('\n', note) + 1;
@@ -338,19 +340,84 @@ TEST(ReportGithub, CommentThenLeavesOutTheLastRowsOfTheTables) {
   ExpectWholeLinesOf(md, full);
 }
 
-TEST(ReportGithub, CommentIsCutAtALineOnlyWhenTheRestIsTooLarge) {
+// Thousands of warnings: the first ones are listed in at most half the
+// room, and the rows too; the rest are counted, nothing is cut.
+TEST(ReportGithub, CommentListsTheFirstWarningsWhenTheyAloneAreTooMany) {
   const Verdicts v = CommentVerdicts(3, 0, 2000);  // 2000 warnings of 110 bytes
   const std::string full = RenderMarkdown(v);
   const std::string md = RenderGithubComment(v);
   EXPECT_LE(md.size(), kGithubCommentLimit);
-  EXPECT_GT(md.size(), kGithubCommentLimit - 1000);
   EXPECT_EQ(md.rfind("## :x: gpugate: 3 regressions", 0), 0u);
-  EXPECT_NE(md.find("(report cut to fit a pull-request comment; the job summary and the report "
-                    "files have every row)\n"),
-            std::string::npos)
-      << md.substr(md.size() - 300);
-  EXPECT_EQ(md.back(), '\n');
+  EXPECT_EQ(md.find("report cut"), std::string::npos);
+  EXPECT_NE(md.find("n=2 |"), std::string::npos) << "every row is listed";
+  EXPECT_NE(md.find("- warning 0w"), std::string::npos);
+  size_t listed = 0;
+  for (size_t at = md.find("\n- warning "); at != std::string::npos; at = md.find("\n- warning ", at + 1)) ++listed;
+  EXPECT_GT(listed, 100u);
+  EXPECT_NE(md.find(std::to_string(2000 - listed) + " more warnings not listed to fit a pull-request comment"),
+            std::string::npos);
   ExpectWholeLinesOf(md, full);
+}
+
+// A gate-failing rule finding is never left out for rows, and the headline
+// names only the first few failing rules.
+TEST(ReportGithub, CommentKeepsFailingFindingsAndABoundedHeadline) {
+  Verdicts v = CommentVerdicts(2000, 0, 0);
+  v.outcome = Outcome::kFail;
+  for (int i = 0; i < 8; ++i) {
+    Suggestion s;
+    s.rule = "forbidden-" + std::to_string(i);
+    s.severity = "fail";
+    s.priority = 0;
+    s.workload = "suite/some-long-workload-name/with/parameters/n=1999";
+    s.message = "a finding that fails the gate " + std::to_string(i);
+    v.suggestions.push_back(s);
+  }
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  const std::string headline = md.substr(0, md.find('\n'));
+  EXPECT_NE(headline.find("8 rule findings fail the gate (forbidden-0, forbidden-1, forbidden-2, forbidden-3, "
+                          "forbidden-4 and 3 more)"),
+            std::string::npos)
+      << headline;
+  EXPECT_EQ(md.find("n=1999 |"), std::string::npos) << "its row is not listed";
+  for (int i = 0; i < 8; ++i)
+    EXPECT_NE(md.find("a finding that fails the gate " + std::to_string(i)), std::string::npos) << i;
+}
+
+// Kernel tables are rows too: they are shortened before a failing
+// regression row is left out.
+TEST(ReportGithub, CommentShortensTheKernelTableBeforeTheRegressions) {
+  Verdicts v = CommentVerdicts(1, 0, 1);
+  for (int i = 0; i < 1200; ++i)
+    v.new_kernels.emplace_back("w", "void kernel_with_a_long_templated_name<float, " + std::to_string(i) + ">(float*)");
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  EXPECT_NE(md.find("### :x: Regressions (1)"), std::string::npos);
+  EXPECT_NE(md.find("n=0 |"), std::string::npos);
+  EXPECT_NE(md.find("### :new: New and vanished kernels (1200)"), std::string::npos);
+  EXPECT_NE(md.find(" more rows not listed to fit a pull-request comment"), std::string::npos);
+  EXPECT_NE(md.find("- warning 0w"), std::string::npos);
+  EXPECT_EQ(md.find("report cut"), std::string::npos);
+}
+
+// Only a first line longer than the room is cut inside a line: at a
+// character, with a note.
+TEST(ReportGithub, AnOverlongFirstLineIsCutAtACharacter) {
+  Verdicts v = CommentVerdicts(1, 0, 0);
+  Suggestion s;
+  s.severity = "fail";
+  s.rule = "r";
+  for (int i = 0; i < 3000; ++i) s.rule += "\u00e9";  // a two-byte character: 6001 bytes
+  v.suggestions.push_back(s);
+  const std::string md = RenderMarkdownFitted(v, 4096, "a small place", "elsewhere");
+  EXPECT_LE(md.size(), 4096u);
+  EXPECT_EQ(md.rfind("## :x: gpugate: 1 regression", 0), 0u);
+  EXPECT_NE(md.find("\u2026\n"), std::string::npos);
+  EXPECT_NE(md.find("(report cut to fit a small place; elsewhere)"), std::string::npos) << md.substr(0, 200);
+  // Valid UTF-8: no character split (a lead byte is never followed by the ellipsis).
+  const size_t dots = md.find("\u2026");
+  EXPECT_EQ(static_cast<unsigned char>(md[dots - 1]), 0xA9);  // the last byte of a whole é
 }
 
 }  // namespace

@@ -85,6 +85,8 @@ std::string FormatDetectable(double fraction, bool lower_is_better) {
   }
   // Two significant digits: 9.69% is +9.7%, and from 9.95% on whole percents.
   if (pct >= 9.95) return sign + Printf("%.0f%%", pct);
+  // Below 1%, two significant digits too: +0.54%, +0.049% (not "+0%").
+  if (pct < 0.995) return sign + Printf("%.2g%%", pct);
   const double tenths = std::round(pct * 10.0) / 10.0;
   if (tenths == std::round(tenths)) return sign + Printf("%.0f%%", tenths);
   return sign + Printf("%.1f%%", tenths);

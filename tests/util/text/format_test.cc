@@ -33,7 +33,9 @@ TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {
   EXPECT_EQ(FormatDetectable(0.0996), "+10%");
   EXPECT_EQ(FormatDetectable(0.0969), "+9.7%");  // two significant digits, not "+10%"
   EXPECT_EQ(FormatDetectable(0.0994), "+9.9%");
-  EXPECT_EQ(FormatDetectable(0.0049), "+0.5%");
+  EXPECT_EQ(FormatDetectable(0.0049), "+0.49%");
+  EXPECT_EQ(FormatDetectable(0.00031), "+0.031%");  // not "+0%"
+  EXPECT_EQ(FormatDetectable(0.00996), "+1%");
   EXPECT_EQ(FormatDetectable(2.5), "+250%");
   EXPECT_EQ(FormatDetectable(8.99), "+899%");
   // From a tenfold slowdown on, a factor with two significant digits.

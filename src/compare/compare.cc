@@ -1939,10 +1939,10 @@ class Comparer {
       const size_t n = x.units->cur.size();
       if (n < static_cast<size_t>(kMinTrimmedRounds) || !(std::ldexp(1.0, -static_cast<int>(n)) > lone_alpha))
         continue;
-      // Every round the same ratio: no spread for a t; the rank test says so.
-      const std::vector<double>& d = x.units->cur;
-      if (std::adjacent_find(d.begin(), d.end(), std::not_equal_to<>()) == d.end()) continue;
-      x.shift = PairedRoundsTrimmed(x.units->cur, policy_.defaults.confidence);
+      // Kept rounds that agree exactly (a coarse timer) give the trimmed t
+      // nothing to read: the rank test, on the rounds' grid, stays.
+      LogShift trimmed = PairedRoundsTrimmed(x.units->cur, policy_.defaults.confidence);
+      if (std::isfinite(trimmed.se)) x.shift = trimmed;
     }
     std::vector<double> bad, good;
     std::vector<size_t> where;
@@ -2110,7 +2110,12 @@ class Comparer {
       head = interval + " lies within the " + thr + " threshold";
     } else {
       mv.verdict = Verdict::kInconclusive;
-      if (!std::isfinite(lo) || !std::isfinite(hi)) {
+      if (s.no_spread) {
+        mv.reason = Reason::kTooFewSamples;
+        head = interval + ": every one of the " + std::to_string(s.current_units) +
+               " paired rounds read the same ratio, so no spread was measured (a timer coarser than "
+               "the change?); a longer benchmark or a finer timer would decide";
+      } else if (!std::isfinite(lo) || !std::isfinite(hi)) {
         mv.reason = Reason::kTooFewSamples;
         head = interval + ": too few " +
                (s.method == ShiftMethod::kPairedRounds ? "paired rounds (at least " +
@@ -2429,7 +2434,7 @@ class Comparer {
     for (const Pending& p : pending_) {
       if (p.decided || p.derived_from >= 0 || p.common || !p.shift) continue;
       if (p.mv.severity == Severity::kOff || !(p.shift->p_floor > lone_alpha)) continue;
-      if (p.shift->between_run_unmeasured) continue;  // said otherwise
+      if (p.shift->between_run_unmeasured || p.shift->no_spread) continue;  // said otherwise
       if (p.shift->method == ShiftMethod::kPairedRounds) {
         const size_t n = static_cast<size_t>(std::max(0, p.shift->current_units));
         if (paired++ == 0 || n < fewest_rounds) {
@@ -2446,7 +2451,10 @@ class Comparer {
     if (paired > 0) {
       // 2^-n <= q/m for n paired rounds without ties.
       const int need = static_cast<int>(std::ceil(std::log2(1.0 / lone_alpha) - 1e-9));
-      more = "at least " + std::to_string(need) + " paired rounds would (--rounds " + std::to_string(need) + ")";
+      more = static_cast<int>(fewest_rounds) >= need
+                 ? "their rounds tie (the same ratio again and again, or none at all), which raises that "
+                   "floor: a longer benchmark or a finer timer would"
+                 : "at least " + std::to_string(need) + " paired rounds would (--rounds " + std::to_string(need) + ")";
     } else {
       more = "more samples (repetitions) per side would";
     }

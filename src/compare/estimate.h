@@ -76,6 +76,9 @@ struct LogShift {
   /// Untied paired rounds of an exact signed-rank test (PairedRounds); 0
   /// otherwise. MinimumDetectableLog reads the test's discreteness from it.
   int exact_rank_n = 0;
+  /// Paired rounds that all read the same ratio: no spread was measured (a
+  /// timer coarser than any change), so the interval is unbounded.
+  bool no_spread = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
@@ -162,15 +165,20 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df);
 /// Paired rounds (interleaved A/B): `log_ratios[r]` = ln(head_r / base_r).
 /// Wilcoxon signed-rank test, Hodges-Lehmann estimate and Walsh-average
 /// interval (stats/signed_rank.h); se is backed out of the interval width.
+/// Ratios on a grid (a coarse timer: 21/20 or 20/20) can leave the interval
+/// narrower than one step of the grid, down to zero width, although the
+/// shift may lie anywhere within half a step: it is then widened by half the
+/// smallest step each side. Rounds that all agree are `no_spread`.
 LogShift PairedRounds(std::span<const double> log_ratios, double confidence);
 
 /// Paired rounds judged on their 20%-trimmed mean (TrimmedMean, a t
 /// reference with h - 1 degrees of freedom), for a family where the exact
 /// signed-rank test on so few rounds cannot give a p below q/m: 2^-n for n
 /// rounds. `trimmed_t` is set; se infinite below 6 rounds, as PairedRounds.
-/// Kept rounds that all agree (a coarse timer: 5 of 6 rounds at 21 us vs
-/// 20 us) measure no spread: se is then the plain mean's over every round,
-/// and infinite when every round agrees, never a zero-width interval.
+/// Kept rounds that all agree (a coarse timer: 8 of 10 rounds one tick
+/// slower) measure no spread a t could use: se is then infinite, and the
+/// caller keeps the rank test (PairedRounds), which reads such rounds on
+/// their grid. Never a zero-width interval.
 LogShift PairedRoundsTrimmed(std::span<const double> log_ratios, double confidence);
 
 /// Fewest paired rounds judged on their trimmed mean (g = 2, 5 degrees of

@@ -302,15 +302,19 @@ TEST(CompareEstimate, ARankTestsSmallestPBoundsWhatItCanDetect) {
   EXPECT_NEAR(trimmed.estimate, 0.2075, 1e-12);  // mean of the middle six
   EXPECT_LT(trimmed.p_greater, 1e-6);
   EXPECT_TRUE(std::isfinite(MinimumDetectableLog(trimmed, std::log1p(0.03), 0.9, 0.01 / 12)));
-  // Kept rounds that all agree (a coarse timer) measure no spread: the plain
-  // mean's se over every round, never a zero-width interval.
+  // Kept rounds that all agree (a coarse timer) give a t nothing to read:
+  // se infinite (the judge keeps the rank test), never p = 0 from se = 0.
   const std::vector<double> coarse = {0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.0, 0.1};
-  const LogShift c = PairedRoundsTrimmed(coarse, 0.95);
-  EXPECT_GT(c.se, 0.0);
-  EXPECT_LT(c.ci_low, c.ci_high);
-  EXPECT_GT(c.p_greater, 0.0);
+  EXPECT_TRUE(std::isinf(PairedRoundsTrimmed(coarse, 0.95).se));
+  // The rank test reads them on their grid (steps of 0.05): an interval
+  // narrower than a step is widened by half a step each side.
+  const LogShift grid = PairedRounds(coarse, 0.95);
+  EXPECT_GE(grid.ci_high - grid.ci_low, 0.05 - 1e-12);
+  EXPECT_FALSE(grid.no_spread);
   const std::vector<double> same(10, 0.05);
   EXPECT_TRUE(std::isinf(PairedRoundsTrimmed(same, 0.95).se));
+  EXPECT_TRUE(PairedRounds(same, 0.95).no_spread);
+  EXPECT_TRUE(std::isinf(PairedRounds(same, 0.95).se));
   const std::vector<double> base = {0.0, 0.01, 0.02}, cur = {0.1, 0.11, 0.12};
   const LogShift samples = SamplesHodgesLehmann(base, cur, 0.95);
   EXPECT_NEAR(samples.p_floor, 1.0 / 20, 1e-12);

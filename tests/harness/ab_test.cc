@@ -368,8 +368,11 @@ TEST(AbTest, ACoarseTimerNeitherChoosesTheTestNorGivesAZeroWidthInterval) {
   for (const MetricVerdict& m : six.metrics) {
     if (m.workload != "w0") continue;
     EXPECT_EQ(m.verdict, Verdict::kInconclusive) << m.sentence;
-    EXPECT_NE(m.sentence.find("cannot give a p below"), std::string::npos) << m.sentence;
-    EXPECT_FALSE(m.mde.has_value());
+    // On the ratios' grid: half a step (one tick, +4.9%) each side.
+    ASSERT_TRUE(m.ci_low && m.ci_high);
+    EXPECT_NEAR(*m.ci_low, std::exp(std::log(1.05) / 2), 1e-9);
+    EXPECT_NEAR(*m.ci_high, std::exp(std::log(1.05) * 1.5), 1e-9);
+    EXPECT_FALSE(m.mde.has_value());  // 6 rounds cannot reach 0.01/12
   }
   EXPECT_EQ(ExitCodeFor(six), 0);
 }
@@ -379,11 +382,32 @@ TEST(AbTest, IdenticalSidesAreUnchanged) {
   std::vector<WorkloadSpec> ws = {Synthetic("w")};
   AbOptions o;
   o.rounds = 10;
-  FakeRunner same;
-  AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{same(s, side, r)}; });
-  Verdicts v = Judge(d);
+  auto noisy = [](const WorkloadSpec& spec, AbSide side, int round) {
+    std::mt19937_64 rng(static_cast<uint64_t>(round) * 2 + (side == AbSide::kHead));
+    std::normal_distribution<double> noise(0.0, 0.005);
+    WorkloadResult r;
+    r.name = spec.name;
+    r.kind = "command";
+    const double x = 1e-3 * (1.0 + 0.2 * (round % 3));
+    r.rounds = {{x * (1 + noise(rng)), x * (1 + noise(rng)), x * (1 + noise(rng))}};
+    r.summary.median = x;
+    return std::vector{r};
+  };
+  Verdicts v = Judge(RunAb(suite, ws, o, noisy));
   EXPECT_EQ(v.metrics[0].verdict, Verdict::kUnchanged) << v.metrics[0].sentence;
   EXPECT_EQ(ExitCodeFor(v), 0);
+  // Rounds that all read exactly the same ratio measured no spread: a timer
+  // coarser than the change reads so. Not "unchanged 0.0% [0.0%, 0.0%]".
+  FakeRunner same;
+  Verdicts flat = Judge(RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) {
+    return std::vector{same(s, side, r)};
+  }));
+  EXPECT_EQ(flat.metrics[0].verdict, Verdict::kInconclusive) << flat.metrics[0].sentence;
+  EXPECT_NE(flat.metrics[0].sentence.find("every one of the 10 paired rounds read the same ratio"),
+            std::string::npos)
+      << flat.metrics[0].sentence;
+  EXPECT_TRUE(flat.warnings.empty()) << flat.warnings[0];
+  EXPECT_EQ(ExitCodeFor(flat), 0);
 }
 
 TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {

@@ -17,7 +17,7 @@ namespace {
 
 // Where a fitted Markdown report says the rows it left out are: the other
 // reports (the step summary may itself be fitted, and may not exist).
-constexpr const char* kEveryRow = "the --markdown, --json and --html reports list every row";
+constexpr const char* kEveryRow = "the --markdown and --json reports list every row";
 
 // Inconclusive results named in the one annotation that lists them.
 constexpr size_t kMaxNamedInconclusive = 10;

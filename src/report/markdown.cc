@@ -109,6 +109,7 @@ std::string RenderMarkdownView(const ReportView& view) {
           out += ": " + EscapeMarkdown(x.message) +
                  SuggestionDetail(x, [](const std::string& t) { return EscapeMarkdown(t); }) + "\n";
         }
+        out += LeftOutNote(e.left_out, "more suggestion", view.left_out.where);
       }
     }
   }
@@ -195,13 +196,16 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
   // 2. The rows past the first `rows` that fit, in the report's order
   // (failed, regressions failing first, improvements, inconclusive, other;
   // then the kernel and roofline tables), each table counting what it left
-  // out; with them the rules' words about rows not listed. A finding that
-  // fails the gate stays whatever its row. When even no row leaves room,
-  // the suggestions and warnings past the first `items` of each go too,
-  // taking at most half the room, so rows are listed as well.
+  // out; with them the rules' words about rows not listed. Findings that
+  // fail the gate stay whatever their row. When the lists after the tables
+  // (suggestions, warnings, what the rules say under a row) would not leave
+  // room for the first rows, each list keeps only its first `items` (failing
+  // findings before the others), and says how many it left out.
   size_t total_rows = view.kernel_changes.rows.size() + view.roofline.rows.size();
   for (const ViewSection& s : view.sections) total_rows += s.table.rows.size();
-  const size_t total_items = std::max(view.suggestions.size(), view.warnings.size());
+  size_t total_items = std::max(view.suggestions.size(), view.warnings.size());
+  for (const ViewSection& s : view.sections)
+    for (const ViewSection::Explained& e : s.explained) total_items = std::max(total_items, e.suggestions.size());
   auto keeping = [&](size_t rows, size_t items) {
     ReportView v = view;
     std::set<std::string> workloads;  // of the rows listed
@@ -219,7 +223,6 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
     };
     for (ViewSection& s : v.sections) {
       trim(s.table, &s.left_out);
-      if (s.left_out == 0) continue;
       // What the rules say about a row that is not listed goes with it.
       const bool named = s.table.columns.size() >= 2 && s.table.columns[0] == "Workload" &&
                          s.table.columns[1] == "Metric";
@@ -227,20 +230,28 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
       if (named) {
         for (const auto& row : s.table.rows) listed.emplace(row[0], row[1]);
       }
-      std::erase_if(s.explained, [&](const ViewSection::Explained& e) {
-        return !named || !listed.count({e.workload, e.metric});
-      });
+      if (s.left_out > 0) {
+        std::erase_if(s.explained, [&](const ViewSection::Explained& e) {
+          return !named || !listed.count({e.workload, e.metric});
+        });
+      }
+      for (ViewSection::Explained& e : s.explained) {
+        if (e.suggestions.size() <= items) continue;
+        e.left_out = e.suggestions.size() - items;
+        e.suggestions.resize(items);
+      }
     }
     trim(v.kernel_changes, &v.left_out.kernel_changes);
     trim(v.roofline, &v.left_out.roofline);
     // So do the suggestions about a workload none of whose rows is listed
-    // (those about the suite or a run stay), but never a failing finding.
+    // (those about the suite or a run stay), but never a failing finding;
+    // then each kind keeps its first `items`.
     const size_t suggestions = v.suggestions.size();
-    size_t kept_items = 0;
+    size_t failing = 0, others = 0;
     std::erase_if(v.suggestions, [&](const Suggestion& s) {
-      if (s.severity == "fail") return false;
+      if (s.severity == "fail") return failing++ >= items;
       if (!all_listed && !s.workload.empty() && !workloads.count(s.workload)) return true;
-      return kept_items++ >= items;
+      return others++ >= items;
     });
     v.left_out.suggestions = suggestions - v.suggestions.size();
     if (v.warnings.size() > items) {
@@ -249,9 +260,8 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
     }
     return RenderMarkdownView(v) + dropped_note;
   };
-  // The largest n in [0, hi] with fits(n), given fits(0).
-  auto largest = [](size_t hi, auto fits) {
-    size_t lo = 0;
+  // The largest n in [lo, hi] with fits(n), given fits(lo).
+  auto largest = [](size_t lo, size_t hi, auto fits) {
     while (lo < hi) {
       const size_t mid = lo + (hi - lo + 1) / 2;
       if (fits(mid))
@@ -261,14 +271,22 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
     }
     return lo;
   };
+  auto fits = [&](size_t rows, size_t items) { return keeping(rows, items).size() <= limit; };
+  // The first rows are listed, whatever the lists after them: the lists give
+  // way first, down to none; then the rows themselves.
+  constexpr size_t kFirstRows = 10;
+  size_t first = std::min(total_rows, kFirstRows);
   size_t items = total_items;
-  if (keeping(0, items).size() > limit) {
-    items = keeping(0, 0).size() > limit / 2
-                ? 0
-                : largest(total_items, [&](size_t n) { return keeping(0, n).size() <= limit / 2; });
+  if (!fits(first, items)) {
+    if (fits(first, 0)) {
+      items = largest(0, total_items, [&](size_t n) { return fits(first, n); });
+    } else {
+      items = 0;
+      first = fits(0, 0) ? largest(0, first, [&](size_t n) { return fits(n, 0); }) : 0;
+    }
   }
-  if (std::string fewest = keeping(0, items); fewest.size() <= limit) {
-    const size_t rows = largest(total_rows, [&](size_t n) { return keeping(n, items).size() <= limit; });
+  if (fits(first, items)) {
+    const size_t rows = largest(first, total_rows, [&](size_t n) { return fits(n, items); });
     return keeping(rows, items);
   }
 

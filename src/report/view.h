@@ -207,6 +207,7 @@ struct ViewSection {
   struct Explained {
     std::string workload, metric;
     std::vector<Suggestion> suggestions;
+    size_t left_out = 0;  ///< suggestions left out to fit a size limit (RenderMarkdownFitted)
   };
   std::vector<Explained> explained;
   /// Rows left out of the table to fit a size limit (RenderMarkdownFitted);

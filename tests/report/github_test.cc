@@ -246,8 +246,8 @@ TEST(ReportGithub, StepSummaryLeavesOutTheLastRowsWhenStillTooLarge) {
   EXPECT_LE(md.size(), kGithubStepSummaryLimit);
   EXPECT_GT(md.size(), kGithubStepSummaryLimit - 1000);
   EXPECT_EQ(md.rfind("## :x: gpugate: 10000 regressions", 0), 0u);
-  EXPECT_NE(md.find("more rows not listed to fit GitHub's step summary size limit; the --markdown, "
-                    "--json and --html reports list every row"),
+  EXPECT_NE(md.find("more rows not listed to fit GitHub's step summary size limit; the --markdown "
+                    "and --json reports list every row"),
             std::string::npos);
   EXPECT_NE(md.find("### :x: Regressions (10000)\n"), std::string::npos);  // the heading counts them all
   EXPECT_NE(md.find("- the last warning\n"), std::string::npos);  // after the tables: kept
@@ -304,7 +304,7 @@ TEST(ReportGithub, CommentLeavesOutTheFoldedRowsFirst) {
   EXPECT_LE(md.size(), kGithubCommentLimit);
   EXPECT_EQ(md.find("details>"), std::string::npos) << "no block left, open or closed";
   EXPECT_NE(md.find("2000 unchanged results are not listed to fit a pull-request comment; the "
-                    "--markdown, --json and --html reports list every row."),
+                    "--markdown and --json reports list every row."),
             std::string::npos);
   EXPECT_EQ(md.find("| same/"), std::string::npos);
   for (int i = 0; i < 3; ++i) EXPECT_NE(md.find("what to do about workload " + std::to_string(i)), std::string::npos);
@@ -383,6 +383,41 @@ TEST(ReportGithub, CommentKeepsFailingFindingsAndABoundedHeadline) {
   EXPECT_EQ(md.find("n=1999 |"), std::string::npos) << "its row is not listed";
   for (int i = 0; i < 8; ++i)
     EXPECT_NE(md.find("a finding that fails the gate " + std::to_string(i)), std::string::npos) << i;
+}
+
+// A rule that fails the gate on every regression: its findings are listed
+// before other suggestions, but they do not push out every row; those left
+// out are counted.
+TEST(ReportGithub, ManyFailingFindingsLeaveRoomForTheFirstRows) {
+  Verdicts v = CommentVerdicts(400, 0, 0);
+  for (Suggestion& s : v.suggestions) {
+    s.severity = "fail";
+    s.message = "more than 20% slower: " + std::string(120, 'm');
+  }
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_NE(md.find("n=" + std::to_string(i) + " |"), std::string::npos) << "row " << i;
+  EXPECT_NE(md.find(" more suggestions not listed to fit a pull-request comment"), std::string::npos);
+  EXPECT_EQ(md.find("report cut"), std::string::npos);
+}
+
+// A regression whose rules say a great deal is still listed: what they say
+// under it is shortened and counted.
+TEST(ReportGithub, ARowIsListedEvenWhenItsRulesSayALot) {
+  Verdicts v = CommentVerdicts(1, 0, 0);
+  for (int i = 0; i < 150; ++i) {
+    Suggestion s = v.suggestions[0];
+    s.rule = "rule-" + std::to_string(1000 + i);
+    s.message = std::string(400, 's');
+    v.suggestions.push_back(s);
+  }
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  EXPECT_GT(md.size(), kGithubCommentLimit / 2) << "the room is used";
+  EXPECT_NE(md.find("n=0 |"), std::string::npos);
+  EXPECT_NE(md.find("what the rules say"), std::string::npos);
+  EXPECT_NE(md.find(" more suggestions not listed"), std::string::npos);
 }
 
 // Kernel tables are rows too: they are shortened before a failing

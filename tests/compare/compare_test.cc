@@ -116,7 +116,8 @@ TEST(Compare, NewRemovedSkippedAndParams) {
     counted.metric = "sass_instructions";
     counted.unit = "instructions";
     Results counted_base = MakeResults({Workload("a", 1e-3), counted});
-    const MetricVerdict* f = Find(Compare({counted_base}, cur, DefaultPolicy(), Opts()), "c", "time");
+    const Verdicts counted_v = Compare({counted_base}, cur, DefaultPolicy(), Opts());
+    const MetricVerdict* f = Find(counted_v, "c", "time");
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->reason, Reason::kCurrentFailed);
     EXPECT_FALSE(f->baseline_value.has_value()) << "800 instructions are not 800 s";

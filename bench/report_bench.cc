@@ -41,40 +41,23 @@ Verdicts ManyVerdicts(int n) {
   return v;
 }
 
-void BM_RenderMarkdown(benchmark::State& state) {
+/// Times one renderer over `state.range(0)` results; counts its bytes.
+void RenderLoop(benchmark::State& state, std::string (*render)(const Verdicts&, const ReportOptions&)) {
   const Verdicts v = ManyVerdicts(static_cast<int>(state.range(0)));
   size_t bytes = 0;
   for (auto _ : state) {
-    const std::string md = RenderMarkdown(v);
+    const std::string md = render(v, ReportOptions{});
     bytes = md.size();
     benchmark::DoNotOptimize(md.data());
   }
   state.counters["bytes"] = static_cast<double>(bytes);
 }
+
+void BM_RenderMarkdown(benchmark::State& state) { RenderLoop(state, &RenderMarkdown); }
+void BM_RenderGithubComment(benchmark::State& state) { RenderLoop(state, &RenderGithubComment); }
+void BM_RenderGithubStepSummary(benchmark::State& state) { RenderLoop(state, &RenderGithubStepSummary); }
 BENCHMARK(BM_RenderMarkdown)->Arg(100000)->Unit(benchmark::kMillisecond);
-
-void BM_RenderGithubComment(benchmark::State& state) {
-  const Verdicts v = ManyVerdicts(static_cast<int>(state.range(0)));
-  size_t bytes = 0;
-  for (auto _ : state) {
-    const std::string md = RenderGithubComment(v);
-    bytes = md.size();
-    benchmark::DoNotOptimize(md.data());
-  }
-  state.counters["bytes"] = static_cast<double>(bytes);
-}
 BENCHMARK(BM_RenderGithubComment)->Arg(100000)->Unit(benchmark::kMillisecond);
-
-void BM_RenderGithubStepSummary(benchmark::State& state) {
-  const Verdicts v = ManyVerdicts(static_cast<int>(state.range(0)));
-  size_t bytes = 0;
-  for (auto _ : state) {
-    const std::string md = RenderGithubStepSummary(v);
-    bytes = md.size();
-    benchmark::DoNotOptimize(md.data());
-  }
-  state.counters["bytes"] = static_cast<double>(bytes);
-}
 BENCHMARK(BM_RenderGithubStepSummary)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

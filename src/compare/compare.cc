@@ -7,7 +7,6 @@
 #include "compare/compare.h"
 
 #include <algorithm>
-#include <functional>
 #include <charconv>
 #include <chrono>
 #include <cmath>

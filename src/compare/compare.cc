@@ -2408,9 +2408,6 @@ class Comparer {
           ")");
   }
 
-  const std::vector<Results>& runs_;
-  // What the one-run path compares: "one run per side", or against one
-  // baseline run when several current runs were pooled (gate re-runs).
   // What a rank test on too few rounds or samples cannot do: "a signed-rank
   // test on 10 paired rounds cannot give a p below 0.00098, and one change
   // among 12 tested comparisons needs p <= 0.00083".
@@ -2461,9 +2458,12 @@ class Comparer {
     out_.warnings.push_back(FormatCount(n, "comparison") + " cannot be significant on " +
                             (n == 1 ? "its" : "their") + " own, whatever the change: " +
                             UnreachableText(*example, lone_alpha) + " (q = " + PValueText(policy_.defaults.fdr_q) +
-                            "); " + more + ". What it could have seen is n/a.");
+                            "); " + more + (n == 1 ? ". What it could have seen is n/a." : ". What they could have seen is n/a."));
   }
 
+  const std::vector<Results>& runs_;
+  // What the one-run path compares: "one run per side", or against one
+  // baseline run when several current runs were pooled (gate re-runs).
   std::string OneRun() const {
     return current_runs_.size() > 1 ? "one baseline run" : "one run per side";
   }

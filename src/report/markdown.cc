@@ -290,9 +290,10 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
     return keeping(rows, items);
   }
 
-  // 3. Still too large (a headline naming thousands of failing rules): cut
-  // at the end of a line, with a note; a first line longer than the room is
-  // cut at a character.
+  // 3. Still too large with no row and no list item (rule ids or names of
+  // thousands of bytes in the headline and the notes): cut at the end of a
+  // line, with a note; a first line longer than the room is cut at a
+  // character.
   md = keeping(0, 0);
   const std::string cut = "\n" + EscapeMarkdown("(report cut to fit " + where + ")") + "\n";
   const size_t room = limit - cut.size();

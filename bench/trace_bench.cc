@@ -86,7 +86,7 @@ void BM_TraceAnalyze(benchmark::State& state) {
       break;
     }
     gpugate::TraceReport report = analyzer.Finish(*info);
-    benchmark::DoNotOptimize(report.gpu_idle_time_pct);
+    benchmark::DoNotOptimize(report.gpu_idle_share);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
 }
@@ -110,7 +110,7 @@ void BM_TraceAnalyzeFile(benchmark::State& state) {
       state.SkipWithError(report.error().message.c_str());
       break;
     }
-    benchmark::DoNotOptimize(report->gpu_idle_time_pct);
+    benchmark::DoNotOptimize(report->gpu_idle_share);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(st.st_size));
 }

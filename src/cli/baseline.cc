@@ -197,9 +197,7 @@ std::string BetweenRunCv(const std::vector<double>& medians) {
   double ss = 0;
   for (double m : medians) ss += (std::log(m) - mean) * (std::log(m) - mean);
   double sd = std::sqrt(ss / static_cast<double>(medians.size() - 1));
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * std::sqrt(std::expm1(sd * sd)));
-  return buf;
+  return FormatShare(std::sqrt(std::expm1(sd * sd)), 1);
 }
 
 std::string Seconds(double s) {

@@ -615,6 +615,12 @@ void ReadKernel(Decoder& d, const JsonValue& v, const Path& p, KernelResult* k) 
   }
   if (const JsonValue* metrics = o.Get("metrics", false))
     ReadNumberMap(d, *metrics, p.Member("metrics"), &k->metrics);
+  // Files written before fractions everywhere named a trace's achieved
+  // occupancy "occupancy_pct" (0-100): read it as the fraction it stands for.
+  if (auto legacy = k->metrics.find("occupancy_pct"); legacy != k->metrics.end()) {
+    if (!k->metrics.contains("achieved_occupancy")) k->metrics["achieved_occupancy"] = legacy->second / 100.0;
+    k->metrics.erase(legacy);
+  }
   if (const JsonValue* attributes = o.Get("attributes", false)) {
     const Path ap = p.Member("attributes");
     if (!attributes->IsObject()) return d.TypeError(*attributes, ap, "an object");

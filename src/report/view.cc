@@ -679,11 +679,10 @@ void AddKernelsAndRoofline(const Verdicts& verdicts, ReportView* view) {
   view->roofline.columns = {"Workload", "Kernel", "Regime", "FLOP/B", "% of roof", "Time"};
   view->roofline.right_aligned = {false, false, false, true, true, true};
   for (const RooflineRow& r : verdicts.roofline) {
-    char ai[32] = "n/a", roof[32];
+    char ai[32] = "n/a";
     if (r.arithmetic_intensity) std::snprintf(ai, sizeof ai, "%.3g", *r.arithmetic_intensity);
-    std::snprintf(roof, sizeof roof, "%.1f%%", r.roof_fraction * 100.0);
-    view->roofline.rows.push_back(
-        {r.workload, r.kernel.empty() ? "-" : r.kernel, r.regime, ai, roof, FormatDuration(r.duration_s)});
+    view->roofline.rows.push_back({r.workload, r.kernel.empty() ? "-" : r.kernel, r.regime, ai,
+                                   FormatShare(r.roof_fraction, 1), FormatDuration(r.duration_s)});
   }
 }
 

@@ -263,7 +263,7 @@ void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, cons
     if (now != k.attributes.end() && then != bk->attributes.end())
       s.Set("kernel.code_changed", BoolValue(now->second != then->second));
   }
-  if (auto x = KernelMetric(k, "occupancy_pct")) s.Set("kernel.achieved_occupancy", NumberValue(*x / 100.0));
+  if (auto x = KernelMetric(k, "achieved_occupancy")) s.Set("kernel.achieved_occupancy", NumberValue(*x));
   const auto grid = KernelMetric(k, "grid_blocks");
   const auto block = KernelMetric(k, "block_threads");
   if (grid && *grid > 0) s.Set("kernel.grid_blocks", NumberValue(*grid));

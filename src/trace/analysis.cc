@@ -781,7 +781,7 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
       auto attr = s.kernel_attr.find(AttrKey(d.device, name));
       if (attr != s.kernel_attr.end()) {
         const KernelAttr& a = attr->second;
-        if (a.occ_n) k.mean_occupancy_pct = a.occ_sum / a.occ_n;
+        if (a.occ_n) k.mean_achieved_occupancy = a.occ_sum / a.occ_n / 100.0;  // the trace gives percent
         k.registers_per_thread = a.regs;
         k.shared_memory_bytes = a.smem;
         std::copy(a.grid, a.grid + 3, k.grid);
@@ -873,7 +873,7 @@ void TraceAnalyzer::State::CollectTrafficAndOps(TraceReport& rep) {
   if (rep.cpu_ops.size() > static_cast<size_t>(s.opt.top_n)) rep.cpu_ops.resize(s.opt.top_n);
 }
 
-/// The summary percentages over all analysed devices.
+/// The summary shares (fractions) over all analysed devices.
 void TraceAnalyzer::State::Summarize(TraceReport& rep) {
   int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
   int64_t windows = 0, window_idle = 0;
@@ -887,18 +887,20 @@ void TraceAnalyzer::State::Summarize(TraceReport& rep) {
     memcpy_ns += d.memcpy_ns;
     memset_ns += d.memset_ns;
   }
-  auto pct = [&](int64_t v) { return total_span > 0 ? 100.0 * v / total_span : 0.0; };
-  rep.gpu_idle_time_pct = rep.devices.empty() ? 100.0 : pct(idle);
-  rep.compute_time_pct = pct(compute);
-  rep.communication_time_pct = pct(comm);
-  rep.memcpy_time_pct = pct(memcpy_ns);
-  rep.memset_time_pct = pct(memset_ns);
-  auto wpct = [&](int64_t v) { return windows > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(windows) : 0.0; };
-  rep.window_idle_pct = rep.devices.empty() ? 100.0 : wpct(window_idle);
-  rep.window_compute_pct = wpct(compute);
-  rep.window_communication_pct = wpct(comm);
-  rep.window_memcpy_pct = wpct(memcpy_ns);
-  rep.window_memset_pct = wpct(memset_ns);
+  auto share = [&](int64_t v) {
+    return total_span > 0 ? static_cast<double>(v) / static_cast<double>(total_span) : 0.0;
+  };
+  rep.gpu_idle_share = rep.devices.empty() ? 1.0 : share(idle);
+  rep.compute_share = share(compute);
+  rep.communication_share = share(comm);
+  rep.memcpy_share = share(memcpy_ns);
+  rep.memset_share = share(memset_ns);
+  auto wshare = [&](int64_t v) { return windows > 0 ? static_cast<double>(v) / static_cast<double>(windows) : 0.0; };
+  rep.window_idle_share = rep.devices.empty() ? 1.0 : wshare(window_idle);
+  rep.window_compute_share = wshare(compute);
+  rep.window_communication_share = wshare(comm);
+  rep.window_memcpy_share = wshare(memcpy_ns);
+  rep.window_memset_share = wshare(memset_ns);
 }
 
 /// Recurring HtoD copy sizes: copied at least once per profiler step (or

@@ -104,7 +104,8 @@ struct KernelStats {
   double mean_ns = 0;
   double share = 0;             ///< fraction of the kernel time (sum of durations) on its device(s)
   bool communication = false;   ///< NCCL kernel (name contains "nccl")
-  std::optional<double> mean_occupancy_pct;
+  /// Mean of the trace's "est. achieved occupancy %", as a fraction.
+  std::optional<double> mean_achieved_occupancy;
   std::optional<double> registers_per_thread;
   std::optional<double> shared_memory_bytes;
   int grid[3] = {0, 0, 0};      ///< main launch configuration: the one that holds most of its time
@@ -149,10 +150,14 @@ struct DeviceStats {
   int64_t kernel_time_ns = 0;          ///< sum of kernel durations (not merged)
   std::vector<KernelStats> kernels;    ///< all kernels, by total time, descending
   std::vector<StreamStats> streams;
-  double Pct(int64_t part) const { return span_ns > 0 ? 100.0 * part / span_ns : 0; }
+  /// `part` as a fraction of the traced span (0 when the span is empty).
+  double Share(int64_t part) const {
+    return span_ns > 0 ? static_cast<double>(part) / static_cast<double>(span_ns) : 0;
+  }
   int64_t WindowNs() const { return active_end_ns - active_start_ns; }
-  double WindowPct(int64_t part) const {
-    return WindowNs() > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(WindowNs()) : 0;
+  /// `part` as a fraction of the device's GPU window (0 when it is empty).
+  double WindowShare(int64_t part) const {
+    return WindowNs() > 0 ? static_cast<double>(part) / static_cast<double>(WindowNs()) : 0;
   }
 };
 
@@ -290,12 +295,12 @@ struct TraceReport {
   LaunchStats launch;
   std::vector<CpuOpStats> cpu_ops;             ///< top N by self time
   int64_t cpu_nesting_out_of_order = 0;        ///< CPU events outside the reorder window
-  // Summary (percent of the traced span; over all analysed devices).
-  double gpu_idle_time_pct = 0, compute_time_pct = 0, communication_time_pct = 0;
-  double memcpy_time_pct = 0, memset_time_pct = 0;
+  // Summary (fractions of the traced span; over all analysed devices).
+  double gpu_idle_share = 0, compute_share = 0, communication_share = 0;
+  double memcpy_share = 0, memset_share = 0;
   // The same over the devices' GPU windows (sum of parts / sum of windows).
-  double window_idle_pct = 0, window_compute_pct = 0, window_communication_pct = 0;
-  double window_memcpy_pct = 0, window_memset_pct = 0;
+  double window_idle_share = 0, window_compute_share = 0, window_communication_share = 0;
+  double window_memcpy_share = 0, window_memset_share = 0;
   int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
   /// The profiler steps in start order (at most kMaxSteps; profiler_steps
   /// counts them all).

@@ -32,7 +32,7 @@ std::string Num(double v, const char* fmt) {
 /// "12.3 ms (45.0%)": a time and its share of `whole`.
 std::string DurPct(int64_t ns, int64_t whole) {
   if (whole <= 0) return Dur(ns);
-  return Dur(ns) + " (" + Num(100.0 * static_cast<double>(ns) / static_cast<double>(whole), "%.1f%%") + ")";
+  return Dur(ns) + " (" + FormatShare(static_cast<double>(ns) / static_cast<double>(whole), 1) + ")";
 }
 
 /// "12.3 ms -> 13.1 ms (+6.5%)".
@@ -140,7 +140,7 @@ Section Stragglers(const RanksReport& r, const RanksRenderInfo& info) {
   for (const StepStraggler* st : shown)
     s.table.rows.push_back({std::to_string(st->step), Dur(st->median_ns), std::to_string(r.ranks[st->slowest].rank),
                             Dur(st->duration_ns[st->slowest]), Dur(st->excess_ns),
-                            Num(100 * st->excess_fraction, "%.1f%%")});
+                            FormatShare(st->excess_fraction, 1)});
   return s;
 }
 
@@ -154,7 +154,7 @@ Section Overlap(const RanksReport& r) {
   for (const RankSummary& k : r.ranks) {
     std::optional<double> f = k.OverlapFraction();
     s.table.rows.push_back({RankLabel(k), Dur(k.communication_total_ns), Dur(k.overlap_ns), Dur(k.communication_ns),
-                            f ? Num(100 * *f, "%.1f%%") : "-"});
+                            f ? FormatShare(*f, 1) : "-"});
   }
   return s;
 }
@@ -174,8 +174,8 @@ Section Collectives(const RanksReport& r) {
         if (cs.collective == c)
           s.table.rows.push_back({c, RankLabel(k), std::to_string(cs.count), Dur(cs.total_ns),
                                   k.kernel_time_ns > 0
-                                      ? Num(100.0 * static_cast<double>(cs.total_ns) /
-                                                static_cast<double>(k.kernel_time_ns), "%.1f%%")
+                                      ? FormatShare(static_cast<double>(cs.total_ns) /
+                                                        static_cast<double>(k.kernel_time_ns), 1)
                                       : "-"});
   return s;
 }

@@ -14,6 +14,7 @@
 #include "trace/memory_chart.h"
 #include "util/json_writer.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 namespace {
@@ -23,11 +24,7 @@ constexpr size_t kNameWidth = 110;
 std::string Dur(int64_t ns) { return FormatDuration(static_cast<double>(ns) * 1e-9); }
 std::string DurD(double ns) { return FormatDuration(ns * 1e-9); }
 
-std::string Pct(double pct) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", pct);
-  return buf;
-}
+std::string Pct(double fraction) { return FormatShare(fraction); }
 
 std::string Num(double v, const char* fmt = "%.2f") {
   char buf[64];
@@ -126,9 +123,9 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
        FormatBytes(r.info.bytes_read) + (r.info.compressed ? " (gzip)" : "") + ", span " +
        Dur(r.SpanNs()) + "\n";
   if (!r.devices.empty())
-    o += "summary: GPU idle " + Pct(r.window_idle_pct) + ", compute " + Pct(r.window_compute_pct) +
-         ", communication " + Pct(r.window_communication_pct) + ", memcpy " + Pct(r.window_memcpy_pct) +
-         ", memset " + Pct(r.window_memset_pct) + " of the GPU window; idle " + Pct(r.gpu_idle_time_pct) +
+    o += "summary: GPU idle " + Pct(r.window_idle_share) + ", compute " + Pct(r.window_compute_share) +
+         ", communication " + Pct(r.window_communication_share) + ", memcpy " + Pct(r.window_memcpy_share) +
+         ", memset " + Pct(r.window_memset_share) + " of the GPU window; idle " + Pct(r.gpu_idle_share) +
          " of the whole trace\n";
   if (r.devices.empty()) o += std::string(kNoGpuActivity) + "\n";
   if (const auto inexact = Inexact(r); inexact.empty()) {
@@ -146,8 +143,8 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
     o += "  " + Pad("", 14, false) + Pad("GPU window " + Dur(d.WindowNs()), 22) + "   " +
          Pad("whole trace " + Dur(d.span_ns), 22) + "\n";
     auto row = [&](const char* label, int64_t window_ns, int64_t whole_ns) {
-      o += "  " + Pad(label, 14, false) + Pad(Dur(window_ns), 12) + Pad(Pct(d.WindowPct(window_ns)), 10) + "   " +
-           Pad(Dur(whole_ns), 12) + Pad(Pct(d.Pct(whole_ns)), 10) + "\n";
+      o += "  " + Pad(label, 14, false) + Pad(Dur(window_ns), 12) + Pad(Pct(d.WindowShare(window_ns)), 10) + "   " +
+           Pad(Dur(whole_ns), 12) + Pad(Pct(d.Share(whole_ns)), 10) + "\n";
     };
     row("busy", d.busy_ns, d.busy_ns);
     row("compute", d.compute_ns, d.compute_ns);
@@ -160,7 +157,7 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
     row("  other", d.window_idle.other_ns, d.idle.other_ns);
     if (d.communication_total_ns > 0)
       o += "  NCCL kernels run " + Dur(d.communication_total_ns) + ", " + Dur(d.comm_compute_overlap_ns) + " (" +
-           Pct(100.0 * static_cast<double>(d.comm_compute_overlap_ns) / static_cast<double>(d.communication_total_ns)) +
+           Pct(static_cast<double>(d.comm_compute_overlap_ns) / static_cast<double>(d.communication_total_ns)) +
            ") overlapped by compute\n";
     for (const StreamStats& s : d.streams)
       o += "  stream " + std::to_string(s.stream) + ": " + std::to_string(s.kernels) + " kernels, " +
@@ -174,7 +171,7 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
          Pad("share", 9) + "  name\n";
     for (const KernelStats& k : r.top_kernels)
       o += "  " + Pad(Dur(k.total_ns), 10) + Pad(std::to_string(k.count), 8) + Pad(DurD(k.mean_ns), 10) +
-           Pad(Dur(k.min_ns), 10) + Pad(Dur(k.max_ns), 10) + Pad(Pct(100 * k.share), 9) + "  " +
+           Pad(Dur(k.min_ns), 10) + Pad(Dur(k.max_ns), 10) + Pad(Pct(k.share), 9) + "  " +
            ConsoleText(k.name) + "\n";
   }
   const LaunchStats& l = r.launch;
@@ -253,9 +250,9 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
   std::string o = "## Trace analysis: " + MdText(r.info.path, 200) + "\n\n";
   o += std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ".";
   if (!r.devices.empty())
-    o += " Over the GPU window: idle **" + Pct(r.window_idle_pct) + "**, compute " + Pct(r.window_compute_pct) +
-         ", communication " + Pct(r.window_communication_pct) + ", memcpy " + Pct(r.window_memcpy_pct) +
-         ", memset " + Pct(r.window_memset_pct) + "; idle " + Pct(r.gpu_idle_time_pct) + " of the whole trace.";
+    o += " Over the GPU window: idle **" + Pct(r.window_idle_share) + "**, compute " + Pct(r.window_compute_share) +
+         ", communication " + Pct(r.window_communication_share) + ", memcpy " + Pct(r.window_memcpy_share) +
+         ", memset " + Pct(r.window_memset_share) + "; idle " + Pct(r.gpu_idle_share) + " of the whole trace.";
   o += "\n\n";
   if (r.devices.empty()) o += std::string(kNoGpuActivity) + ".\n\n";
   if (const auto inexact = Inexact(r); inexact.empty()) {
@@ -282,12 +279,12 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
          "kernel-wait | other | idle, whole trace |\n"
          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for (const DeviceStats& d : r.devices)
-      o += "| " + std::to_string(d.device) + " | " + Dur(d.WindowNs()) + " | " + Pct(d.WindowPct(d.busy_ns)) + " | " +
-           Pct(d.WindowPct(d.compute_ns)) + " | " + Pct(d.WindowPct(d.communication_ns)) + " | " +
-           Pct(d.WindowPct(d.memcpy_ns)) + " | " + Pct(d.WindowPct(d.memset_ns)) + " | " +
-           Pct(d.WindowPct(d.window_idle_ns)) + " | " + Pct(d.WindowPct(d.window_idle.host_wait_ns)) + " | " +
-           Pct(d.WindowPct(d.window_idle.kernel_wait_ns)) + " | " + Pct(d.WindowPct(d.window_idle.other_ns)) + " | " +
-           Pct(d.Pct(d.idle_ns)) + " |\n";
+      o += "| " + std::to_string(d.device) + " | " + Dur(d.WindowNs()) + " | " + Pct(d.WindowShare(d.busy_ns)) + " | " +
+           Pct(d.WindowShare(d.compute_ns)) + " | " + Pct(d.WindowShare(d.communication_ns)) + " | " +
+           Pct(d.WindowShare(d.memcpy_ns)) + " | " + Pct(d.WindowShare(d.memset_ns)) + " | " +
+           Pct(d.WindowShare(d.window_idle_ns)) + " | " + Pct(d.WindowShare(d.window_idle.host_wait_ns)) + " | " +
+           Pct(d.WindowShare(d.window_idle.kernel_wait_ns)) + " | " + Pct(d.WindowShare(d.window_idle.other_ns)) + " | " +
+           Pct(d.Share(d.idle_ns)) + " |\n";
     o += "\n";
   }
   if (!r.top_kernels.empty()) {
@@ -295,7 +292,7 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for (const KernelStats& k : r.top_kernels)
       o += "| " + MdText(k.name) + " | " + std::to_string(k.count) + " | " + Dur(k.total_ns) + " | " +
-           DurD(k.mean_ns) + " | " + Dur(k.min_ns) + " | " + Dur(k.max_ns) + " | " + Pct(100 * k.share) + " |\n";
+           DurD(k.mean_ns) + " | " + Dur(k.min_ns) + " | " + Dur(k.max_ns) + " | " + Pct(k.share) + " |\n";
     o += "\n";
   }
   const LaunchStats& l = r.launch;
@@ -391,7 +388,7 @@ void Kernel(JsonWriter& w, const KernelStats& k) {
   w.Key("share"); WriteJsonDouble(w, k.share);
   w.Key("communication"); w.Bool(k.communication);
   if (k.graph_count > 0) { w.Key("graph_count"); w.Int64(k.graph_count); }
-  if (k.mean_occupancy_pct) { w.Key("mean_occupancy_pct"); WriteJsonDouble(w, *k.mean_occupancy_pct); }
+  if (k.mean_achieved_occupancy) { w.Key("mean_achieved_occupancy"); WriteJsonDouble(w, *k.mean_achieved_occupancy); }
   if (k.registers_per_thread) { w.Key("registers_per_thread"); WriteJsonDouble(w, *k.registers_per_thread); }
   if (k.shared_memory_bytes) { w.Key("shared_memory_bytes"); WriteJsonDouble(w, *k.shared_memory_bytes); }
   if (k.grid[0]) {
@@ -479,16 +476,16 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key(key);
     if (r.devices.empty()) w.Null(); else WriteJsonDouble(w, v);
   };
-  share("gpu_idle_time_pct", r.gpu_idle_time_pct);
-  share("compute_time_pct", r.compute_time_pct);
-  share("communication_time_pct", r.communication_time_pct);
-  share("memcpy_time_pct", r.memcpy_time_pct);
-  share("memset_time_pct", r.memset_time_pct);
-  share("gpu_window_idle_pct", r.window_idle_pct);
-  share("gpu_window_compute_pct", r.window_compute_pct);
-  share("gpu_window_communication_pct", r.window_communication_pct);
-  share("gpu_window_memcpy_pct", r.window_memcpy_pct);
-  share("gpu_window_memset_pct", r.window_memset_pct);
+  share("gpu_idle_share", r.gpu_idle_share);
+  share("compute_share", r.compute_share);
+  share("communication_share", r.communication_share);
+  share("memcpy_share", r.memcpy_share);
+  share("memset_share", r.memset_share);
+  share("gpu_window_idle_share", r.window_idle_share);
+  share("gpu_window_compute_share", r.window_compute_share);
+  share("gpu_window_communication_share", r.window_communication_share);
+  share("gpu_window_memcpy_share", r.window_memcpy_share);
+  share("gpu_window_memset_share", r.window_memset_share);
   w.Key("exact"); w.Bool(Inexact(r).empty());
   w.Key("top_kernels");
   w.StartArray();
@@ -747,9 +744,9 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   o += "<h1>Trace analysis: <code>" + H(r.info.path, 200) + "</code></h1>\n";
   o += "<p>" + std::to_string(r.info.events) + " events, traced span " + Dur(r.SpanNs()) + ".";
   if (!r.devices.empty())
-    o += " Over the GPU window: idle <strong>" + Pct(r.window_idle_pct) + "</strong>, compute " +
-         Pct(r.window_compute_pct) + ", communication " + Pct(r.window_communication_pct) + ", memcpy " +
-         Pct(r.window_memcpy_pct) + ", memset " + Pct(r.window_memset_pct) + "; idle " + Pct(r.gpu_idle_time_pct) +
+    o += " Over the GPU window: idle <strong>" + Pct(r.window_idle_share) + "</strong>, compute " +
+         Pct(r.window_compute_share) + ", communication " + Pct(r.window_communication_share) + ", memcpy " +
+         Pct(r.window_memcpy_share) + ", memset " + Pct(r.window_memset_share) + "; idle " + Pct(r.gpu_idle_share) +
          " of the whole trace.";
   o += "</p>\n";
   if (r.devices.empty()) o += "<p>" + std::string(kNoGpuActivity) + ".</p>\n";
@@ -778,11 +775,11 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   if (!r.devices.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const DeviceStats& d : r.devices)
-      rows.push_back({std::to_string(d.device), Dur(d.WindowNs()), Pct(d.WindowPct(d.busy_ns)),
-                      Pct(d.WindowPct(d.compute_ns)), Pct(d.WindowPct(d.communication_ns)),
-                      Pct(d.WindowPct(d.memcpy_ns)), Pct(d.WindowPct(d.memset_ns)), Pct(d.WindowPct(d.window_idle_ns)),
-                      Pct(d.WindowPct(d.window_idle.host_wait_ns)), Pct(d.WindowPct(d.window_idle.kernel_wait_ns)),
-                      Pct(d.WindowPct(d.window_idle.other_ns)), Pct(d.Pct(d.idle_ns))});
+      rows.push_back({std::to_string(d.device), Dur(d.WindowNs()), Pct(d.WindowShare(d.busy_ns)),
+                      Pct(d.WindowShare(d.compute_ns)), Pct(d.WindowShare(d.communication_ns)),
+                      Pct(d.WindowShare(d.memcpy_ns)), Pct(d.WindowShare(d.memset_ns)), Pct(d.WindowShare(d.window_idle_ns)),
+                      Pct(d.WindowShare(d.window_idle.host_wait_ns)), Pct(d.WindowShare(d.window_idle.kernel_wait_ns)),
+                      Pct(d.WindowShare(d.window_idle.other_ns)), Pct(d.Share(d.idle_ns))});
     o += "<h2>Temporal breakdown</h2>\n<p>Per GPU over its GPU window (first to last GPU activity), and idle over "
          "the whole trace.</p>\n" +
          HtmlTable({"GPU", "window", "busy", "compute", "communication", "memcpy", "memset", "idle", "host-wait",
@@ -793,7 +790,7 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
     std::vector<std::vector<std::string>> rows;
     for (const KernelStats& k : r.top_kernels)
       rows.push_back({H(k.name), std::to_string(k.count), Dur(k.total_ns), DurD(k.mean_ns), Dur(k.min_ns),
-                      Dur(k.max_ns), Pct(100 * k.share)});
+                      Dur(k.max_ns), Pct(k.share)});
     o += "<h2>Top kernels</h2>\n" + HtmlTable({"kernel", "count", "total", "mean", "min", "max", "share"}, rows);
   }
   const LaunchStats& l = r.launch;

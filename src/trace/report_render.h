@@ -1,6 +1,6 @@
 // Renderers of a TraceReport and the rule engine's findings on it
 // (trace/findings.h): console table, Markdown, HTML and JSON
-// (`gpugate/trace-analysis/v1`). Pure functions: report in, bytes out.
+// (`gpugate/trace-analysis/v2`). Pure functions: report in, bytes out.
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace gpugate {
 
-inline constexpr const char* kTraceAnalysisSchema = "gpugate/trace-analysis/v1";
+inline constexpr const char* kTraceAnalysisSchema = "gpugate/trace-analysis/v2";
 
 /// What the policy's rules found in a trace (TraceFindings) and the policy's name.
 struct TraceFindingSet {

@@ -110,7 +110,7 @@ Results TraceReportToResults(const TraceReport& report) {
       kr.durations_s.reserve(k.durations_ns.size());
       for (int64_t ns : k.durations_ns) kr.durations_s.push_back(static_cast<double>(ns) * 1e-9);
       if (k.launch_keys.size() == k.durations_ns.size()) kr.launch_groups = k.launch_keys;
-      if (k.mean_occupancy_pct) kr.metrics["occupancy_pct"] = *k.mean_occupancy_pct;
+      if (k.mean_achieved_occupancy) kr.metrics["achieved_occupancy"] = *k.mean_achieved_occupancy;
       if (k.registers_per_thread) kr.metrics["registers_per_thread"] = *k.registers_per_thread;
       if (k.shared_memory_bytes) kr.metrics["shared_mem_bytes"] = *k.shared_memory_bytes;
       // The main launch configuration (most of the kernel's time), when the

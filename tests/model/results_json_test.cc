@@ -574,6 +574,7 @@ TEST(ResultsJson, PrimaryMetricIsWrittenOnlyWhenItIsNotTime) {
   Results r;
   r.run.run_id = "r1";
   r.run.suite = "s";
+  r.run.run_id = "r1";
   WorkloadResult& t = r.workloads.emplace_back();
   t.name = "timed";
   t.rounds = {{0.5}};
@@ -849,6 +850,29 @@ TEST(ResultsJson, CyclesAreOptionalAndChecked) {
   ASSERT_FALSE(rejected.ok());
   EXPECT_NE(rejected.error().message.find("workloads[1].cycles[0][0]"), std::string::npos)
       << rejected.error().message;
+}
+
+TEST(ResultsJson, ALegacyOccupancyPercentIsReadAsAFraction) {
+  // Files written before fractions everywhere carried a trace's achieved
+  // occupancy as kernel metric "occupancy_pct" (0-100).
+  Results r;
+  r.run.suite = "s";
+  r.run.run_id = "r1";
+  WorkloadResult& w = r.workloads.emplace_back();
+  w.name = "w";
+  w.rounds = {{1.0, 1.1}};
+  KernelResult& k = w.kernels.emplace_back();
+  k.name = "gemm";
+  k.count = 1;
+  k.total_s = 0.5;
+  k.metrics["occupancy_pct"] = 60;
+  k.metrics["registers_per_thread"] = 32;
+  Result<Results> back = ResultsFromJson(ResultsToJson(r), "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  const auto& m = back->workloads.at(0).kernels.at(0).metrics;
+  EXPECT_FALSE(m.contains("occupancy_pct"));
+  EXPECT_DOUBLE_EQ(m.at("achieved_occupancy"), 0.6);
+  EXPECT_EQ(m.at("registers_per_thread"), 32);
 }
 
 }  // namespace

@@ -69,9 +69,9 @@ TEST(TraceAnalysisTest, TemporalBreakdownOfHandTrace) {
   EXPECT_EQ(d1.idle.host_wait_ns, 50000);
 
   // Over both devices: span 400 us, idle 316 us, compute 70 us, NCCL 10 us.
-  EXPECT_DOUBLE_EQ(r.gpu_idle_time_pct, 79.0);
-  EXPECT_DOUBLE_EQ(r.compute_time_pct, 17.5);
-  EXPECT_DOUBLE_EQ(r.communication_time_pct, 2.5);
+  EXPECT_DOUBLE_EQ(r.gpu_idle_share, 0.79);
+  EXPECT_DOUBLE_EQ(r.compute_share, 0.175);
+  EXPECT_DOUBLE_EQ(r.communication_share, 0.025);
 }
 
 TEST(TraceAnalysisTest, PerStreamIdleFollowsHtaDefinition) {
@@ -105,7 +105,7 @@ TEST(TraceAnalysisTest, KernelBreakdownAndAttributes) {
   EXPECT_EQ(k1->max_ns, 10000);
   EXPECT_DOUBLE_EQ(k1->mean_ns, 7500);
   EXPECT_DOUBLE_EQ(k1->share, 15.0 / 35.0);
-  EXPECT_EQ(k1->mean_occupancy_pct, 60);
+  EXPECT_DOUBLE_EQ(*k1->mean_achieved_occupancy, 0.6);
   EXPECT_EQ(k1->registers_per_thread, 32);
   EXPECT_EQ(k1->grid[1], 2);
   EXPECT_EQ(k1->durations_ns, (std::vector<int64_t>{10000, 5000}));
@@ -177,7 +177,7 @@ TEST(TraceAnalysisTest, DeviceFilterAndThreshold) {
   TraceReport r = AnalyzeHand(opt);
   ASSERT_EQ(r.devices.size(), 1u);
   EXPECT_EQ(r.devices[0].device, 1);
-  EXPECT_DOUBLE_EQ(r.gpu_idle_time_pct, 75.0);
+  EXPECT_DOUBLE_EQ(r.gpu_idle_share, 0.75);
 
   // With a 6 us threshold the 5 us gap [35,40) becomes kernel-wait.
   AnalysisOptions wide;
@@ -372,7 +372,7 @@ TEST(TraceAnalysisTest, TraceWithoutKernelsSaysSo) {
   // No GPU time and no launch delay to measure: null, not "100% idle" and 0 ns.
   auto doc = ParseJson(RenderTraceJson(*r, {}), "report.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
-  for (const char* key : {"gpu_idle_time_pct", "compute_time_pct", "gpu_window_idle_pct", "memset_time_pct"})
+  for (const char* key : {"gpu_idle_share", "compute_share", "gpu_window_idle_share", "memset_share"})
     EXPECT_TRUE(doc->Find("summary")->Find(key)->IsNull()) << key;
   for (const char* key : {"delay_mean_ns", "delay_min_ns", "delay_p50_ns", "delay_p95_ns", "delay_max_ns"})
     EXPECT_TRUE(doc->Find("launch")->Find(key)->IsNull()) << key;
@@ -385,12 +385,12 @@ TEST(TraceAnalysisTest, JsonReportParsesAndCarriesSummary) {
   std::string json = RenderTraceJson(r, findings);
   auto doc = ParseJson(json, "report.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
-  EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v1");
+  EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v2");
   const JsonValue* summary = doc->Find("summary");
   ASSERT_NE(summary, nullptr);
-  EXPECT_DOUBLE_EQ(summary->Find("gpu_idle_time_pct")->number, 79.0);
-  EXPECT_DOUBLE_EQ(summary->Find("compute_time_pct")->number, 17.5);
-  EXPECT_DOUBLE_EQ(summary->Find("communication_time_pct")->number, 2.5);
+  EXPECT_DOUBLE_EQ(summary->Find("gpu_idle_share")->number, 0.79);
+  EXPECT_DOUBLE_EQ(summary->Find("compute_share")->number, 0.175);
+  EXPECT_DOUBLE_EQ(summary->Find("communication_share")->number, 0.025);
   EXPECT_FALSE(doc->Find("launch")->Find("delay_p50_ns")->IsNull());
   EXPECT_TRUE(summary->Find("top_kernels")->IsArray());
   const JsonValue* found = summary->Find("findings");

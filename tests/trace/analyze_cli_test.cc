@@ -67,7 +67,7 @@ TEST(AnalyzeCliTest, JsonToStdoutSuppressesConsole) {
   ASSERT_EQ(o.exit_code, 0) << o.err;
   auto doc = ParseJson(o.out, "stdout");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
-  EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v1");
+  EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v2");
 }
 
 TEST(AnalyzeCliTest, BadInputsExitTwoWithPosition) {

@@ -52,7 +52,7 @@ TEST(GpuWindowTest, FixtureTracesMatchTheIndependentComputation) {
     EXPECT_EQ(d.window_idle.kernel_wait_ns, x.kernel_wait_ns);
     EXPECT_EQ(d.window_idle.other_ns, x.other_ns);
     EXPECT_EQ(d.compute_ns, x.compute_ns);
-    EXPECT_NEAR(r->window_idle_pct, x.idle_pct, 0.00005);
+    EXPECT_NEAR(100 * r->window_idle_share, x.idle_pct, 0.00005);  // the script prints percent
     // The whole-trace idle adds the leading and trailing gaps to the window's.
     EXPECT_EQ(d.idle_ns - d.window_idle_ns,
               (d.active_start_ns - r->span_start_ns) + (r->span_end_ns - d.active_end_ns));
@@ -87,7 +87,7 @@ TEST(GpuWindowTest, TraceWithoutGpuActivityHasNoWindow) {
   auto r = AnalyzeTrace(TraceDataPath("kineto_cupti_profiler_range.json"), AnalysisOptions{});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->devices.empty());  // the reference script prints no device either
-  EXPECT_EQ(r->window_idle_pct, 100.0);
+  EXPECT_EQ(r->window_idle_share, 1.0);
 }
 
 TEST(GpuWindowTest, KernelWaitThresholdIsConfigurable) {

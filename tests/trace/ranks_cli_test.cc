@@ -74,7 +74,7 @@ TEST_F(RanksCliTest, OneTraceIsTheSingleTraceReport) {
   ASSERT_EQ(o.exit_code, 0) << o.err;
   auto json = ParseJson(o.out, "stdout");
   ASSERT_TRUE(json.ok()) << json.error().message;
-  EXPECT_EQ(json->Find("schema")->string, "gpugate/trace-analysis/v1");
+  EXPECT_EQ(json->Find("schema")->string, "gpugate/trace-analysis/v2");
   auto t = RunGpugate({"analyze", job + "/rank0.json", "--straggler-threshold", "5"});
   EXPECT_EQ(t.exit_code, 2);
   EXPECT_NE(t.err.find("--straggler-threshold applies to several traces"), std::string::npos) << t.err;

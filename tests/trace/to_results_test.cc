@@ -63,7 +63,7 @@ TEST(TraceToResultsTest, HandTraceKeepsEveryInstanceAndRoundTripsJson) {
     if (k.name == "k1") k1 = &k;
   ASSERT_NE(k1, nullptr);
   EXPECT_EQ(k1->durations_s, (std::vector<double>{10e-6, 5e-6}));
-  EXPECT_DOUBLE_EQ(k1->metrics.at("occupancy_pct"), 60);
+  EXPECT_DOUBLE_EQ(k1->metrics.at("achieved_occupancy"), 0.6);
   auto back = ResultsFromJson(ResultsToJson(r), "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->run.source_format, "trace");

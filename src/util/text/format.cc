@@ -61,6 +61,13 @@ std::string FormatPercent(double fraction) {
   return Printf("%+.1f%%", pct);
 }
 
+std::string FormatShare(double fraction, int decimals) {
+  if (!std::isfinite(fraction)) return "n/a";
+  static constexpr const char* kFormats[] = {"%.0f%%", "%.1f%%", "%.2f%%", "%.3f%%"};
+  const int d = decimals < 0 ? 0 : decimals > 3 ? 3 : decimals;
+  return Printf(kFormats[d], fraction * 100.0);
+}
+
 std::string FormatThreshold(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   const double pct = std::round(fraction * 1000.0) / 10.0;

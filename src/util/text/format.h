@@ -15,6 +15,11 @@ namespace gpugate {
 /// -0.03 -> "-3.0%", values that round to zero -> "0.0%". Non-finite -> "n/a".
 std::string FormatPercent(double fraction);
 
+/// A share of a whole (a fraction in [0, 1]) as an unsigned percentage with
+/// `decimals` decimals (0 to 3): 0.1234 -> "12.34%", (0.45, 1) -> "45.0%".
+/// Non-finite -> "n/a".
+std::string FormatShare(double fraction, int decimals = 2);
+
 /// An unsigned percentage with up to one decimal, for thresholds: 0.02 -> "2%",
 /// 0.025 -> "2.5%". Non-finite -> "n/a".
 std::string FormatThreshold(double fraction);

@@ -19,6 +19,15 @@ TEST(ReportFormat, PercentHasSignAndOneDecimal) {
   EXPECT_EQ(FormatPercent(std::numeric_limits<double>::quiet_NaN()), "n/a");
 }
 
+TEST(ReportFormat, ShareIsUnsignedWithFixedDecimals) {
+  EXPECT_EQ(FormatShare(0.1234), "12.34%");
+  EXPECT_EQ(FormatShare(0.45, 1), "45.0%");
+  EXPECT_EQ(FormatShare(1.0), "100.00%");
+  EXPECT_EQ(FormatShare(0.0), "0.00%");
+  EXPECT_EQ(FormatShare(0.5, 9), "50.000%");  // at most three decimals
+  EXPECT_EQ(FormatShare(std::numeric_limits<double>::infinity()), "n/a");
+}
+
 TEST(ReportFormat, ThresholdDropsZeroDecimal) {
   EXPECT_EQ(FormatThreshold(0.02), "2%");
   EXPECT_EQ(FormatThreshold(0.025), "2.5%");

@@ -327,8 +327,8 @@ class PolicyParser {
   // Where the text of a scalar starts: after the opening quote of a quoted
   // scalar, on the first content line of a block scalar (| or >).
   rules::SourcePos ExprPos(const YamlField& f) const {
-    SourceLocation at = y_.Where(f.value);
-    rules::SourcePos pos{at.file, at.line, at.column};
+    const SourceLocation at = y_.ByteWhere(f.value);  // a byte column, to read the line
+    rules::SourcePos pos{at.file, at.line, y_.CharColumn(at.line - 1, at.column - 1)};
     if (at.line < 1 || at.line > static_cast<int>(lines_.size())) return pos;
     const std::string& line = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
@@ -349,7 +349,7 @@ class PolicyParser {
   // line, so every error points at its line and column in the file (folding
   // only turns line breaks into spaces, which the language ignores).
   void RawBlock(const YamlField& f, std::string* text, rules::SourcePos* pos) const {
-    SourceLocation at = y_.Where(f.value);
+    const SourceLocation at = y_.ByteWhere(f.value);  // a byte column, to read the line
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
@@ -375,7 +375,7 @@ class PolicyParser {
   // (blanks aside).
   void RawPlain(const YamlField& f, const std::string& value, std::string* text, rules::SourcePos* pos,
                 bool* exact = nullptr) const {
-    SourceLocation at = y_.Where(f.value);
+    const SourceLocation at = y_.ByteWhere(f.value);  // a byte column, to read the line
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
@@ -443,7 +443,7 @@ class PolicyParser {
     };
     if (squeeze(raw) != squeeze(value)) return;
     *text = raw;
-    *pos = rules::SourcePos{at.file, at.line, at.column + (quote != '\0' ? 1 : 0)};
+    *pos = rules::SourcePos{at.file, at.line, y_.CharColumn(at.line - 1, at.column - 1) + (quote != '\0' ? 1 : 0)};
     if (exact) *exact = !continued;
   }
 
@@ -501,7 +501,7 @@ class PolicyParser {
         at.col < 1)
       return false;
     const std::string& line = lines_[at.line - 1];
-    const size_t col = static_cast<size_t>(at.col - 1);
+    const size_t col = ByteOfCharColumn(line, at.col);  // at.col counts characters
     return col <= line.size() && line.compare(col, value.size(), value) == 0;
   }
 

@@ -242,9 +242,7 @@ class SuiteParser {
     } catch (const YAML::Exception& e) {
       // Defensive: the reader checks node types before access, so yaml-cpp
       // should not throw here; if it does, report its mark.
-      SourceLocation at{y_.file(), e.mark.line >= 0 ? e.mark.line + 1 : 1,
-                        e.mark.column >= 0 ? e.mark.column + 1 : 1};
-      return YamlReader::ErrorAt(at, "invalid suite: " + e.msg);
+      return YamlReader::ErrorAt(y_.At(e.mark), "invalid suite: " + e.msg);
     } catch (const std::exception& e) {
       return YamlReader::ErrorAt(SourceLocation{y_.file(), 1, 1},
                                  std::string("invalid suite: ") + e.what());

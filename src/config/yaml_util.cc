@@ -287,12 +287,12 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
     if (docs.empty()) return YAML::Node();
     if (docs.size() > 1) {
       const YAML::Mark& m = docs[1];
-      SourceLocation at{file_, m.line >= 0 ? m.line + 1 : 1, m.column >= 0 ? m.column + 1 : 1};
-      return ErrorAt(at, "expected one YAML document, found a second one here");
+      return ErrorAt(At(m), "expected one YAML document, found a second one here");
     }
     return YAML::Load(text);
   } catch (const YamlLimitExceeded& e) {
-    return ErrorAt(SourceLocation{file_, std::max(e.mark.line, 0) + 1, std::max(e.mark.column, 0) + 1},
+    return ErrorAt(SourceLocation{file_, std::max(e.mark.line, 0) + 1,
+                                  CharColumn(std::max(e.mark.line, 0), std::max(e.mark.column, 0))},
                    e.message);
   } catch (const YAML::Exception& e) {
     int line = e.mark.line >= 0 ? e.mark.line : 0;
@@ -302,21 +302,47 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
       message += " (tabs are not allowed for indentation; use spaces)";
     else if (e.msg.find("tab") != std::string::npos)
       message += " (use spaces for indentation)";
-    return ErrorAt(SourceLocation{file_, line + 1, column + 1}, message);
+    return ErrorAt(SourceLocation{file_, line + 1, CharColumn(line, column)}, message);
   } catch (const std::exception& e) {
     return ErrorAt(SourceLocation{file_, 1, 1}, std::string("invalid YAML: ") + e.what());
   }
 }
 
-SourceLocation YamlReader::Where(const YAML::Node& node) const {
+SourceLocation YamlReader::ByteAt(const YAML::Mark& m) const {
+  if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
+  return SourceLocation{file_, m.line + 1, m.column + 1};
+}
+
+int YamlReader::CharColumn(int line, int byte_column) const {
+  if (line < 0 || byte_column < 0) return 1;
+  if (text_.empty() || static_cast<size_t>(line) >= line_starts_.size()) return byte_column + 1;
+  const size_t start = line_starts_[static_cast<size_t>(line)];
+  const size_t end = text_.find('\n', start);
+  const std::string_view text(text_);
+  return CharColumnAt(text.substr(start, (end == std::string::npos ? text.size() : end) - start),
+                      static_cast<size_t>(byte_column));
+}
+
+SourceLocation YamlReader::At(const YAML::Mark& m) const {
+  if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
+  return SourceLocation{file_, m.line + 1, CharColumn(m.line, m.column)};
+}
+
+SourceLocation YamlReader::ByteWhere(const YAML::Node& node) const {
   YAML::Mark m = node.Mark();
   if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
   // A null node yaml-cpp marks at the next token: at the end of the text
   // (`- ` as the last list item) that is past the last line; the last
   // character written stands for it.
   if (last_ && (m.line > end_.line || (m.line == end_.line && m.column >= end_.column)))
-    return SourceLocation{file_, last_->line + 1, last_->column + 1};
-  return SourceLocation{file_, m.line + 1, m.column + 1};
+    return ByteAt(*last_);
+  return ByteAt(m);
+}
+
+SourceLocation YamlReader::Where(const YAML::Node& node) const {
+  SourceLocation at = ByteWhere(node);
+  at.column = CharColumn(at.line - 1, at.column - 1);
+  return at;
 }
 
 void YamlReader::RememberEnd(const std::string& text) const {
@@ -324,9 +350,13 @@ void YamlReader::RememberEnd(const std::string& text) const {
   end_.line = 0;
   end_.column = 0;
   last_.reset();
+  text_ = text;
+  // yaml-cpp does not count a UTF-8 byte order mark in the first line's columns.
+  line_starts_.assign(1, text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
+      line_starts_.push_back(i + 1);
       ++end_.line;
       end_.column = 0;
       continue;
@@ -342,7 +372,7 @@ void YamlReader::RememberEnd(const std::string& text) const {
 }
 
 SourceLocation YamlReader::Where(const YamlField& field) const {
-  if (!field.alias.is_null()) return SourceLocation{file_, field.alias.line + 1, field.alias.column + 1};
+  if (!field.alias.is_null()) return At(field.alias);
   bool key_has_mark = field.key.Mark().line >= 0;
   if (key_has_mark && (field.value.IsNull() || field.value.Mark().line < 0))
     return Where(field.key);

@@ -85,7 +85,19 @@ class YamlReader {
   Result<YAML::Node> Parse(const std::string& text) const;
 
   /// 1-based position of a node; 1:1 when yaml-cpp has none (empty document).
+  /// The column counts characters (UTF-8 code points), as editors do, not
+  /// the bytes yaml-cpp counts.
   SourceLocation Where(const YAML::Node& node) const;
+  /// The same with the column in bytes (1-based): an index into the line's
+  /// text, for callers that read the source around a node.
+  SourceLocation ByteWhere(const YAML::Node& node) const;
+  /// A yaml-cpp mark (0-based line, byte column) as a 1-based position with
+  /// the column in characters.
+  SourceLocation At(const YAML::Mark& mark) const;
+  /// The 1-based character column of 0-based byte column `byte_column` of
+  /// 0-based line `line` of the parsed text (byte_column + 1 for a text
+  /// read as UTF-16 or UTF-32, or past the end of the line).
+  int CharColumn(int line, int byte_column) const;
   /// Position of a field's value (of the alias, when the value is one), or of
   /// its key when the value is Null (yaml-cpp places a Null value at the next
   /// token, which may be lines further down).
@@ -164,12 +176,19 @@ class YamlReader {
   /// Remembers where the text ends and its last character that is not a
   /// blank, so that no position lies past the end (Where).
   void RememberEnd(const std::string& text) const;
+  /// A mark of the parsed text with its column in bytes, 1-based.
+  SourceLocation ByteAt(const YAML::Mark& mark) const;
 
   std::string file_;
   // Set by Parse: the end of the text (0-based line and column, in bytes)
   // and its last character that is not blank, if any.
   mutable YAML::Mark end_;
   mutable std::optional<YAML::Mark> last_;
+  // Set by Parse: the text (empty when read as UTF-16 or UTF-32, whose
+  // columns are not bytes) and the byte offset where each line starts, to
+  // turn yaml-cpp's byte columns into character columns.
+  mutable std::string text_;
+  mutable std::vector<size_t> line_starts_;
   // Set by Parse: the first document's aliases, by the start of the
   // collection that holds each and its place there (DocumentScan).
   mutable std::map<std::tuple<int, int, size_t>, YAML::Mark> aliases_;

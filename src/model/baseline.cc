@@ -56,7 +56,7 @@ std::string OrNone(const std::optional<std::string>& s) { return s ? "'" + *s + 
 /// A JSON string literal, escaped by the text layer.
 std::string JsonString(const std::string& s) { return JsonStringLiteral(s); }
 
-/// 1-based line and column of a byte offset.
+/// 1-based line and column (in characters) of a byte offset.
 std::pair<int, int> LineColumn(const std::string& text, size_t offset) {
   offset = std::min(offset, text.size());
   int line = 1;
@@ -67,29 +67,33 @@ std::pair<int, int> LineColumn(const std::string& text, size_t offset) {
       line_start = i + 1;
     }
   }
-  return {line, static_cast<int>(offset - line_start) + 1};
+  return {line, CharColumnAt(std::string_view(text).substr(line_start), offset - line_start)};
 }
 
-/// Line and column of increasing byte offsets, in one pass over the text.
+/// Line and column (in characters) of increasing byte offsets, in one pass
+/// over the text.
 class ForwardLineColumn {
  public:
   explicit ForwardLineColumn(const std::string& text) : text_(text) {}
   std::pair<int, int> At(size_t offset) {
     offset = std::min(offset, text_.size());
     for (; pos_ < offset; ++pos_) {
-      if (text_[pos_] == '\n') {
+      const unsigned char c = static_cast<unsigned char>(text_[pos_]);
+      if (c == '\n') {
         ++line_;
-        line_start_ = pos_ + 1;
+        column_ = 1;
+      } else if ((c & 0xC0) != 0x80) {  // not a UTF-8 continuation byte
+        ++column_;
       }
     }
-    return {line_, static_cast<int>(offset - line_start_) + 1};
+    return {line_, column_};
   }
 
  private:
   const std::string& text_;
   size_t pos_ = 0;
-  size_t line_start_ = 0;
   int line_ = 1;
+  int column_ = 1;
 };
 
 Error ErrorAt(const std::string& name, const std::string& text, size_t offset, const std::string& message) {

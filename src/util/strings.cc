@@ -83,4 +83,21 @@ bool EndsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
+int CharColumnAt(std::string_view line, size_t byte) {
+  const size_t end = std::min(byte, line.size());
+  int column = 1;
+  for (size_t i = 0; i < end; ++i)
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++column;
+  return column + static_cast<int>(byte - end);
+}
+
+size_t ByteOfCharColumn(std::string_view line, int column) {
+  size_t i = 0;
+  for (int c = 1; c < column && i < line.size(); ++c) {
+    ++i;
+    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
 }  // namespace gpugate

@@ -25,4 +25,11 @@ std::string Trim(std::string_view s);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 
+/// The 1-based character column (UTF-8 code points, as editors count) at
+/// byte `byte` of `line`: one more than the code points that start before it.
+int CharColumnAt(std::string_view line, size_t byte);
+/// The byte of `line` where 1-based character column `column` starts
+/// (line.size() past the end): the inverse of CharColumnAt.
+size_t ByteOfCharColumn(std::string_view line, int column);
+
 }  // namespace gpugate

@@ -6,6 +6,19 @@
 namespace gpugate {
 namespace {
 
+TEST(StringsTest, CharacterColumnsCountCodePoints) {
+  const std::string line = "a: \"日本\", b";  // 日 and 本 are 3 bytes each
+  EXPECT_EQ(CharColumnAt(line, 0), 1);
+  EXPECT_EQ(CharColumnAt(line, 4), 5);    // 日 starts at byte 4
+  EXPECT_EQ(CharColumnAt(line, 7), 6);    // 本
+  EXPECT_EQ(CharColumnAt(line, 13), 10);  // 'b'
+  EXPECT_EQ(CharColumnAt(line, 20), 17);  // past the end: one column per byte
+  for (int column : {1, 5, 6, 7, 10})
+    EXPECT_EQ(CharColumnAt(line, ByteOfCharColumn(line, column)), column) << column;
+  EXPECT_EQ(ByteOfCharColumn(line, 6), 7u);
+  EXPECT_EQ(ByteOfCharColumn(line, 99), line.size());
+}
+
 TEST(StringsTest, EditDistance) {
   EXPECT_EQ(EditDistance("", ""), 0);
   EXPECT_EQ(EditDistance("warmup", "warmup"), 0);

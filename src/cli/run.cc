@@ -28,6 +28,7 @@ Result<SuiteSelection> SelectWorkloads(const std::string& suite_path,
                                        const std::string& shard_text) {
   Result<Suite> suite = LoadSuiteFile(suite_path);
   if (!suite.ok()) return suite.error();
+  for (const std::string& w : suite->warnings) ReportWarning(w);
   SuiteSelection sel;
   sel.suite = std::move(suite).value();
   Result<std::vector<WorkloadMetricPlan>> plans = PlanSuiteMetrics(sel.suite.workloads);

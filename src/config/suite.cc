@@ -266,7 +266,7 @@ class SuiteParser {
     GPUGATE_RETURN_IF_ERROR(ParseSuiteName(root, &suite));
     SamplingOrigin origin;
     GPUGATE_RETURN_IF_ERROR(ParseDefaults(root, &suite.defaults, &origin));
-    GPUGATE_RETURN_IF_ERROR(ParseWorkloads(root, suite.defaults, origin, &suite.workloads));
+    GPUGATE_RETURN_IF_ERROR(ParseWorkloads(root, suite.defaults, origin, &suite.workloads, &suite.warnings));
     return suite;
   }
 
@@ -310,8 +310,8 @@ class SuiteParser {
     return CheckSampling(*defaults, *origin, /*rounds_of_samples=*/false);
   }
 
-  Status ParseWorkloads(const YAML::Node& root, const Sampling& defaults,
-                        const SamplingOrigin& origin, std::vector<WorkloadSpec>* out) const {
+  Status ParseWorkloads(const YAML::Node& root, const Sampling& defaults, const SamplingOrigin& origin,
+                        std::vector<WorkloadSpec>* out, std::vector<std::string>* warnings) const {
     std::optional<YamlField> f = y_.Find(root, "workloads");
     if (!f)
       return y_.ErrorAt(root, "missing required key 'workloads' (a list of workloads to run)");
@@ -330,9 +330,57 @@ class SuiteParser {
       GPUGATE_ASSIGN_OR_RETURN(Template t, ParseWorkload(item.value, defaults, origin));
       // `- *w`: the workload is where the alias is written, not its anchor.
       if (!item.alias.is_null()) t.spec.location = t.alias_at.emplace(y_.Where(item));
+      WarnUnreadParams(t, warnings);
       GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, &text_bytes, out));
     }
     return CheckSkipUnchanged(out);
+  }
+
+  // The texts of a workload that Instantiate substitutes parameters into,
+  // the name aside.
+  static std::vector<const std::string*> ParamTexts(const WorkloadSpec& spec) {
+    std::vector<const std::string*> out;
+    for (const std::string& a : spec.argv) out.push_back(&a);
+    for (const auto& [k, v] : spec.env) out.push_back(&v);
+    for (const std::string* s : {&spec.cwd, &spec.filter, &spec.results, &spec.file, &spec.ptxas_log})
+      out.push_back(s);
+    for (const std::string& n : spec.skip_unchanged) out.push_back(&n);
+    for (const std::string& b : spec.benchmarks) out.push_back(&b);
+    for (const std::string& a : spec.axes) out.push_back(&a);
+    return out;
+  }
+
+  // A parameter with several values that only the name reads makes
+  // workloads that all run the same thing under different names: almost
+  // always a placeholder missing or misspelt in argv (`{T}` for `{t}`).
+  // A warning, not an error: replicates of one workload are sometimes meant.
+  void WarnUnreadParams(const Template& t, std::vector<std::string>* warnings) const {
+    const std::vector<const std::string*> texts = ParamTexts(t.spec);
+    std::vector<std::string> names, written;  // the parameters; the placeholders the texts hold
+    for (const Param& p : t.params) names.push_back(p.name);
+    for (const std::string* text : texts)
+      for (std::string& ph : Placeholders(*text)) written.push_back(std::move(ph));
+    for (const Param& p : t.params) {
+      if (p.values.size() < 2 || Contains(written, p.name)) continue;
+      if (t.spec.kind == WorkloadKind::kBuiltin && p.name == kBuiltinSizeParam) continue;  // the kernel reads n
+      std::string what;
+      switch (t.spec.kind) {
+        case WorkloadKind::kBuiltin: what = "kernel " + QuoteInput(t.spec.kernel) + " reads only n"; break;
+        case WorkloadKind::kSynthetic: what = "a synthetic workload reads no parameter"; break;
+        default: what = "no argv, env, cwd or other field holds {" + p.name + "}"; break;
+      }
+      std::string hint;
+      for (const std::string& ph : written)
+        if (!Contains(names, ph) && DidYouMean(ph, {p.name}).size() > 0) {
+          hint = "; did you mean {" + p.name + "} where the workload has {" + ph + "}?";
+          break;
+        }
+      warnings->push_back(y_.Where(p.key).ToString() + ": parameter " + QuoteInput(p.name) + " has " +
+                          std::to_string(p.values.size()) + " values but only the name reads it (" + what +
+                          "): the workloads of " + QuoteInput(t.spec.template_name) +
+                          " all run the same work" + (hint.empty() ? "; use {" + p.name + "} where it changes "
+                          "the work, or drop it if the copies are not meant" : hint));
+    }
   }
 
   // Every name in a skip_unchanged list is a static workload of the suite;

@@ -186,6 +186,9 @@ struct Suite {
   std::string path;                 ///< file it was read from
   Sampling defaults;
   std::vector<WorkloadSpec> workloads;
+  /// "file:line:col: message" for what is allowed but almost always a
+  /// mistake (a parameter only the name reads); the commands print them.
+  std::vector<std::string> warnings;
 };
 
 /// Parses and expands a suite. Errors: "file:line:col: message", exit code 2.

@@ -804,6 +804,34 @@ TEST(SuiteShardTest, AssignmentFollowsFnv1a64OfTheName) {
   EXPECT_THAT(Names(SelectShard(all, 4, 4)), ElementsAre("triad"));
 }
 
+// A parameter with several values that only the name reads makes copies of
+// one workload: a warning at the parameter, with the near miss when a text
+// holds one. Read anywhere (argv, env, a builtin's n), it is quiet.
+TEST(SuiteParamsTest, AParameterOnlyTheNameReadsIsAWarningAtTheParameter) {
+  Suite typo = LoadOk("version: 1\nworkloads:\n"
+                      "  - name: sleep/{t}\n    kind: command\n    argv: [/bin/sleep, '{T}']\n"
+                      "    params: {t: ['1', '2']}\n");
+  ASSERT_EQ(typo.workloads.size(), 2u);
+  ASSERT_EQ(typo.warnings.size(), 1u);
+  EXPECT_EQ(typo.warnings[0].rfind("suite.yaml:6:14: parameter 't' has 2 values but only the name reads it", 0), 0u)
+      << typo.warnings[0];
+  EXPECT_NE(typo.warnings[0].find("did you mean {t} where the workload has {T}?"), std::string::npos);
+
+  Suite label = LoadOk("version: 1\nworkloads:\n"
+                       "  - {name: 'c/{v}/{n}', kernel: copy, params: {n: [1Ki, 2Ki], v: [a, b]}}\n"
+                       "  - {name: 's/{i}', kind: synthetic, synthetic: {median: 1ms}, params: {i: [1, 2, 3]}}\n");
+  ASSERT_EQ(label.warnings.size(), 2u);
+  EXPECT_NE(label.warnings[0].find("parameter 'v' has 2 values"), std::string::npos) << label.warnings[0];
+  EXPECT_NE(label.warnings[0].find("kernel 'copy' reads only n"), std::string::npos) << label.warnings[0];
+  EXPECT_NE(label.warnings[1].find("a synthetic workload reads no parameter"), std::string::npos);
+
+  Suite read = LoadOk("version: 1\nworkloads:\n"
+                      "  - {name: 'e/{x}', kind: command, argv: [/bin/true], env: {X: '{x}'}, params: {x: [1, 2]}}\n"
+                      "  - {name: 'one/{y}', kind: command, argv: [/bin/true], params: {y: [only]}}\n"
+                      "  - {name: 'c/{n}', kernel: copy, params: {n: [1Ki, 2Ki]}}\n");
+  EXPECT_TRUE(read.warnings.empty()) << read.warnings[0];
+}
+
 // ---- bounded expansion ----------------------------------------------------
 
 // skip_unchanged: true is one list of the suite's static workloads, shared by

@@ -541,7 +541,12 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
       return "noise between runs not measurable: too few comparisons";
     case Reason::kCommonShiftAmbiguous:
       return "machine or change? differs with the suite's common shift removed";
-    case Reason::kTooFewSamples: return "too few samples for an interval";
+    case Reason::kTooFewSamples:
+      // A kernel whose calls read 0 s on one side (compare.cc): no ratio.
+      if (m.sentence.find("read 0 s per call") != std::string::npos)
+        return std::string(m.sentence.rfind("the baseline's", 0) == 0 ? "baseline" : "current run") +
+               " reads 0 s per call: no ratio";
+      return "too few samples for an interval";
     case Reason::kNoReplication:
       if (!IsCommonWorkload(m.workload)) return "one value per side: nothing tested";
       // Across CPU models of a runner class only runs on the current CPU

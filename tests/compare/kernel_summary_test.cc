@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compare/compare.h"
+#include "report/view.h"
 
 namespace gpugate {
 namespace {
@@ -198,6 +199,7 @@ TEST(KernelSummaryTest, CallsThatReadZeroCountAndAllZeroSaysSo) {
   EXPECT_NE(t->sentence.find("the baseline's calls of this kernel read 0 s per call"), std::string::npos)
       << t->sentence;
   EXPECT_NE(t->sentence.find("the current run reads 50.0 us per call"), std::string::npos) << t->sentence;
+  EXPECT_EQ(ShortNote(*t), "baseline reads 0 s per call: no ratio");  // not "too few samples"
 }
 
 TEST(KernelSummaryTest, HistoryJudgesTheCurrentRunsSummaryAgainstTheRuns) {

@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <ctime>
 #include <iostream>
 #include <utility>
 #include <vector>
 
+#include "cli/command.h"
 #include "cli/progress.h"
 #include "report/github.h"
 #include "report/registry.h"
@@ -41,10 +43,19 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
     return Status::Ok();
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
-    if (Status st = AppendToFileLocked(summary, RenderGithubStepSummary(verdicts, options),
-                                       "GITHUB_STEP_SUMMARY");
-        !st.ok())
+    // What an earlier call in this step wrote counts against GitHub's limit.
+    ReportOptions fitted = options;
+    std::error_code ec;
+    const std::uintmax_t held = std::filesystem::file_size(summary, ec);
+    fitted.step_summary_held = ec ? 0 : static_cast<size_t>(held);
+    const std::string text = RenderGithubStepSummary(verdicts, fitted);
+    if (text.empty()) {
+      ReportWarning("the step summary ($GITHUB_STEP_SUMMARY) already holds " + std::to_string(held) +
+                    " bytes, too close to GitHub's limit for this report: not added (the --markdown "
+                    "and --json reports list every row)");
+    } else if (Status st = AppendToFileLocked(summary, text, "GITHUB_STEP_SUMMARY"); !st.ok()) {
       return st;
+    }
   }
   if (const char* output = std::getenv("GITHUB_OUTPUT"); output && *output) {
     if (Status st = AppendToFileLocked(output, RenderGithubOutput(verdicts, options), "GITHUB_OUTPUT");

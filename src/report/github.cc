@@ -24,8 +24,22 @@ constexpr size_t kMaxNamedInconclusive = 10;
 // GitHub shows at most this many annotations of one kind per step.
 constexpr size_t kMaxAnnotationsPerKind = 10;
 
-std::string Command(const char* kind, const std::string& title, const std::string& message,
+// What the runner keeps of an annotation: a message of at most 4096
+// characters (it cuts the rest) and a title of at most 255 (the checks API's
+// limit). Counted in bytes, never fewer than the characters the runner
+// counts, and cut at a character with "…" before escaping.
+constexpr size_t kMaxAnnotationMessageBytes = 4096;
+constexpr size_t kMaxAnnotationTitleBytes = 255;
+
+std::string Bounded(const std::string& text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  return std::string(CutAtCodePoint(text, max_bytes - 3)) + "\u2026";
+}
+
+std::string Command(const char* kind, const std::string& title_text, const std::string& message_text,
                     const ReportOptions::Source* source = nullptr) {
+  const std::string title = Bounded(title_text, kMaxAnnotationTitleBytes);
+  const std::string message = Bounded(message_text, kMaxAnnotationMessageBytes);
   std::string properties;
   if (source && !source->file.empty()) {
     properties = " file=" + EscapeGithubAnnotationProperty(source->file);
@@ -62,8 +76,10 @@ std::string NameList(const std::vector<const MetricVerdict*>& rows) {
 
 }  // namespace
 
-std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& /*options*/) {
-  return RenderMarkdownFitted(verdicts, kGithubStepSummaryLimit, "GitHub's step summary size limit",
+std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options) {
+  const size_t held = options.step_summary_held;
+  if (held >= kGithubStepSummaryLimit || kGithubStepSummaryLimit - held < kMinFittedMarkdownBytes) return "";
+  return RenderMarkdownFitted(verdicts, kGithubStepSummaryLimit - held, "GitHub's step summary size limit",
                               kEveryRow);
 }
 

@@ -17,8 +17,10 @@ namespace gpugate {
 /// stays below this many bytes.
 inline constexpr size_t kGithubStepSummaryLimit = 1000 * 1000;
 
-/// Markdown for $GITHUB_STEP_SUMMARY: the Markdown report, fitted into
-/// kGithubStepSummaryLimit bytes by RenderMarkdownFitted.
+/// Markdown for $GITHUB_STEP_SUMMARY: the Markdown report, fitted by
+/// RenderMarkdownFitted into kGithubStepSummaryLimit bytes less what the
+/// file already holds (options.step_summary_held); empty when less than
+/// kMinFittedMarkdownBytes would be left.
 std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options = {});
 
 /// GitHub takes a comment of at most 65,536 characters; RenderGithubComment

@@ -87,6 +87,10 @@ std::string RenderMarkdownView(const ReportView& view) {
   for (size_t i = 0; i < lines.size(); ++i) {
     out += lines[i] + (i + 1 < lines.size() ? "\\\n" : "\n");
   }
+  if (view.left_out.shortened_to > 0) {
+    out += "\n" + EscapeMarkdown("Texts longer than " + std::to_string(view.left_out.shortened_to) +
+                                 " bytes are shortened (…) to fit " + view.left_out.where + ".") + "\n";
+  }
   if (view.results == 0) out += "\nNo results were compared.\n";
 
   for (const ViewSection& s : view.sections) {
@@ -98,8 +102,11 @@ std::string RenderMarkdownView(const ReportView& view) {
       out += "\n</details>\n";
     } else {
       out += "\n### " + std::string(SectionEmoji(s)) + " " + EscapeMarkdown(s.title) + " (" +
-             count + ")\n\n";
-      AppendTable(out, s.table);
+             count + ")\n";
+      if (!s.table.rows.empty()) {
+        out += "\n";
+        AppendTable(out, s.table);
+      }
       out += LeftOutNote(s.left_out, "more row", view.left_out.where);
       for (const ViewSection::Explained& e : s.explained) {
         out += "\n**" + EscapeMarkdown(e.workload) + "** (" + EscapeMarkdown(e.metric) + "), what the rules say:\n\n";
@@ -114,7 +121,7 @@ std::string RenderMarkdownView(const ReportView& view) {
     }
   }
 
-  if (!view.env_differences.rows.empty() || !view.environment_matches) {
+  if (!view.env_differences.rows.empty() || !view.environment_matches || view.left_out.env_differences > 0) {
     out += "\n### :globe_with_meridians: Environment differences\n\n";
     out += view.environment_matches
                ? "The environments differ in these fields; the comparison allowed it.\n"
@@ -124,20 +131,26 @@ std::string RenderMarkdownView(const ReportView& view) {
       out += "\n";
       AppendTable(out, view.env_differences);
     }
+    out += LeftOutNote(view.left_out.env_differences, "more field", view.left_out.where);
   }
 
   if (!view.kernel_changes.rows.empty() || view.left_out.kernel_changes > 0) {
     out += "\n### :new: New and vanished kernels (" +
-           std::to_string(view.kernel_changes.rows.size() + view.left_out.kernel_changes) + ")\n\n";
-    if (!view.kernel_changes.rows.empty()) AppendTable(out, view.kernel_changes);
+           std::to_string(view.kernel_changes.rows.size() + view.left_out.kernel_changes) + ")\n";
+    if (!view.kernel_changes.rows.empty()) {
+      out += "\n";
+      AppendTable(out, view.kernel_changes);
+    }
     out += LeftOutNote(view.left_out.kernel_changes, "more row", view.left_out.where);
   }
   if (!view.roofline_title.empty()) {
-    out += "\n### :triangular_ruler: " + EscapeMarkdown(view.roofline_title) + "\n\n";
-    if (view.roofline.rows.empty() && view.left_out.roofline == 0)
-      out += "No workload or kernel of the current run has work counts (bytes, FLOPs).\n";
-    else if (!view.roofline.rows.empty())
+    out += "\n### :triangular_ruler: " + EscapeMarkdown(view.roofline_title) + "\n";
+    if (view.roofline.rows.empty() && view.left_out.roofline == 0) {
+      out += "\nNo workload or kernel of the current run has work counts (bytes, FLOPs).\n";
+    } else if (!view.roofline.rows.empty()) {
+      out += "\n";
       AppendTable(out, view.roofline);
+    }
     out += LeftOutNote(view.left_out.roofline, "more row", view.left_out.where);
   }
 
@@ -157,7 +170,8 @@ std::string RenderMarkdownView(const ReportView& view) {
   out += LeftOutNote(view.left_out.suggestions, "more suggestion", view.left_out.where);
 
   if (!view.warnings.empty() || view.left_out.warnings > 0) {
-    out += "\n### :warning: Warnings\n\n";
+    out += "\n### :warning: Warnings\n";
+    if (!view.warnings.empty()) out += "\n";
     for (const std::string& w : view.warnings) out += "- " + EscapeMarkdown(w) + "\n";
     out += LeftOutNote(view.left_out.warnings, "more warning", view.left_out.where);
   }
@@ -169,7 +183,7 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
   std::string md = RenderMarkdown(verdicts);
   if (md.size() <= limit) return md;
   // Below this, the notes and the headline alone would not fit.
-  GPUGATE_CHECK(limit >= 4096);
+  GPUGATE_CHECK(limit >= kMinFittedMarkdownBytes);
   const std::string where = std::string(place) + "; " + std::string(complete);
 
   // 1. The folded sections (unchanged, skipped in both runs) are collapsed
@@ -193,15 +207,50 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
   md = RenderMarkdownView(view) + dropped_note;
   if (md.size() <= limit) return md;
 
+  // 1b. No one text may take the room of many rows: a failure reason, a
+  // unit or an environment field of tens of kilobytes (all untrusted) is
+  // shortened, before escaping, to 1/128 of the room. The same function
+  // shortens a workload wherever it is named, so rows, the rules' words
+  // about them and the suggestions still match.
+  const size_t cap = std::max<size_t>(limit / 128, 64);
+  auto shorten = [&](std::string& text, size_t bytes) {
+    if (text.size() <= bytes) return;
+    text = std::string(CutAtCodePoint(text, bytes - 3)) + "\u2026";
+    view.left_out.shortened_to = cap;
+  };
+  auto shorten_table = [&](ViewTable& t) {
+    for (auto& row : t.rows)
+      for (std::string& cell : row) shorten(cell, cap);
+  };
+  auto shorten_suggestion = [&](Suggestion& x) {
+    for (std::string* text : {&x.workload, &x.kernel, &x.rule, &x.message, &x.evidence, &x.hint, &x.source})
+      shorten(*text, cap);
+  };
+  for (ViewSection& s : view.sections) {
+    shorten_table(s.table);
+    for (ViewSection::Explained& e : s.explained) {
+      shorten(e.workload, cap);
+      shorten(e.metric, cap);
+      for (Suggestion& x : e.suggestions) shorten_suggestion(x);
+    }
+  }
+  for (ViewTable* t : {&view.env_differences, &view.kernel_changes, &view.roofline}) shorten_table(*t);
+  for (Suggestion& x : view.suggestions) shorten_suggestion(x);
+  for (std::string& w : view.warnings) shorten(w, cap);
+  for (std::string* text : {&view.headline, &view.context, &view.outcome_note, &view.requirement})
+    shorten(*text, 4 * cap);
+  md = RenderMarkdownView(view) + dropped_note;
+  if (md.size() <= limit) return md;
+
   // 2. The rows past the first `rows` that fit, in the report's order
   // (failed, regressions failing first, improvements, inconclusive, other;
-  // then the kernel and roofline tables), each table counting what it left
+  // then the kernel, roofline and environment tables), each table counting what it left
   // out; with them the rules' words about rows not listed. Findings that
   // fail the gate stay whatever their row. When the lists after the tables
   // (suggestions, warnings, what the rules say under a row) would not leave
   // room for the first rows, each list keeps only its first `items` (failing
   // findings before the others), and says how many it left out.
-  size_t total_rows = view.kernel_changes.rows.size() + view.roofline.rows.size();
+  size_t total_rows = view.kernel_changes.rows.size() + view.roofline.rows.size() + view.env_differences.rows.size();
   for (const ViewSection& s : view.sections) total_rows += s.table.rows.size();
   size_t total_items = std::max(view.suggestions.size(), view.warnings.size());
   for (const ViewSection& s : view.sections)
@@ -243,6 +292,7 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
     }
     trim(v.kernel_changes, &v.left_out.kernel_changes);
     trim(v.roofline, &v.left_out.roofline);
+    trim(v.env_differences, &v.left_out.env_differences);
     // So do the suggestions about a workload none of whose rows is listed
     // (those about the suite or a run stay), but never a failing finding;
     // then each kind keeps its first `items`.

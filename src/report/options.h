@@ -28,6 +28,10 @@ struct ReportOptions {
     int line = 0;
   };
   std::map<std::string, Source> sources;
+  /// GitHub step summary: bytes the summary file already holds (an earlier
+  /// step's or an earlier call's). GitHub drops a step's whole summary past
+  /// 1 MiB, so the report is fitted into what is left.
+  size_t step_summary_held = 0;
 };
 
 }  // namespace gpugate

@@ -241,7 +241,10 @@ struct ReportView {
   /// empty in a whole report. Each list says how many of its items are gone.
   struct LeftOut {
     std::string where;
-    size_t kernel_changes = 0, roofline = 0, suggestions = 0, warnings = 0;
+    size_t kernel_changes = 0, roofline = 0, env_differences = 0, suggestions = 0, warnings = 0;
+    /// Texts longer than this many bytes were shortened (ending in "…"); 0
+    /// when none was.
+    size_t shortened_to = 0;
   };
   LeftOut left_out = {};
   /// Workload | Kernel | Change ("new" / "vanished"): kernels launched in only

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include "util/text/escape.h"
+
 namespace gpugate::rules::detail {
 namespace {
 
@@ -58,9 +60,7 @@ size_t MicroSignAt(std::string_view text, size_t i) {
 std::string ShowChar(std::string_view text, size_t i) {
   const unsigned char c = static_cast<unsigned char>(text[i]);
   if (c >= 0x21 && c < 0x7F) return std::string("'") + static_cast<char>(c) + "'";
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "\\x%02X", c);
-  return std::string("byte ") + buf;
+  return DescribeCharacterAt(text, i);
 }
 
 class Lexer {

@@ -7,6 +7,7 @@
 
 #include "report/markdown.h"
 #include "report/report_fixtures.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -127,6 +128,39 @@ TEST(ReportGithub, TheInconclusiveLineIsAnErrorOnlyWhereTheyFailedTheGate) {
 
 // GitHub shows 10 annotations of a kind per step: past that, one says how
 // many more there are, and the run-wide warnings come before per-result ones.
+// The runner keeps 4096 characters of a message and the checks API 255 of a
+// title: gpugate shortens them itself, at a character, so each still says
+// what it is about.
+TEST(ReportGithub, AnnotationsFitGithubsTitleAndMessageLimits) {
+  Verdicts v;
+  v.outcome = Outcome::kFail;
+  MetricVerdict m = Metric("BM_" + std::string(1000, 'x'), "time", Verdict::kRegression);
+  m.ratio = 1.5;
+  v.metrics.push_back(m);
+  MetricVerdict failed = Metric("broken", "time", Verdict::kSkipped);
+  failed.reason = Reason::kCurrentFailed;
+  failed.sentence = "current run: failed: ";
+  for (int i = 0; i < 5000; ++i) failed.sentence += "\u00e9";  // 10,000 bytes
+  v.metrics.push_back(failed);
+  const std::string text = RenderGithubAnnotations(v);
+  size_t lines = 0;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    ++lines;
+    const size_t title = line.find("title=");
+    const size_t sep = line.find("::", title);
+    ASSERT_NE(title, std::string::npos) << line;
+    // Escaped text decodes to no more characters than it has bytes here.
+    EXPECT_LE(sep - title - 6, 255u + 2 * 20) << line.substr(0, 300);  // %3A and %2C take 3 bytes for 1
+    EXPECT_LE(line.size() - sep - 2, 4096u) << line.substr(0, 300);
+    EXPECT_EQ(ValidUtf8Prefix(line), line.size());
+  }
+  EXPECT_GE(lines, 2u);
+  EXPECT_NE(text.find("title=gpugate regression%3A BM_xxx"), std::string::npos) << text.substr(0, 400);
+}
+
 TEST(ReportGithub, AnnotationsPastGithubsLimitAreCountedNotDropped) {
   Verdicts v;
   v.outcome = Outcome::kFail;
@@ -252,6 +286,34 @@ TEST(ReportGithub, StepSummaryLeavesOutTheLastRowsWhenStillTooLarge) {
   EXPECT_NE(md.find("### :x: Regressions (10000)\n"), std::string::npos);  // the heading counts them all
   EXPECT_NE(md.find("- the last warning\n"), std::string::npos);  // after the tables: kept
   EXPECT_EQ(md.find("report cut"), std::string::npos);
+}
+
+// A step's summary file holds every call of that step: a second report is
+// fitted into what the first left, or not added when too little is left.
+TEST(ReportGithub, StepSummaryFitsIntoWhatTheFileHasLeft) {
+  const Verdicts v = ManyResults(10000, Verdict::kRegression);
+  ReportOptions options;
+  options.step_summary_held = 600000;
+  const std::string md = RenderGithubStepSummary(v, options);
+  EXPECT_LE(md.size(), kGithubStepSummaryLimit - 600000);
+  EXPECT_GT(md.size(), kGithubStepSummaryLimit - 600000 - 1000);
+  options.step_summary_held = kGithubStepSummaryLimit - 100;
+  EXPECT_EQ(RenderGithubStepSummary(v, options), "");
+  options.step_summary_held = 2 * kGithubStepSummaryLimit;
+  EXPECT_EQ(RenderGithubStepSummary(v, options), "");
+}
+
+// A table all of whose rows were left out is not printed (a header over no
+// rows); its heading and the note count them.
+TEST(ReportGithub, ATableWithNoRowListedIsNotPrinted) {
+  Verdicts v = ManyResults(3000, Verdict::kRegression);
+  for (int i = 0; i < 3; ++i) v.metrics.push_back(Metric("unsure" + std::to_string(i), "time", Verdict::kInconclusive));
+  const std::string md = RenderGithubComment(v);
+  const size_t heading = md.find("### :grey_question: Inconclusive (3)\n");
+  ASSERT_NE(heading, std::string::npos) << md.substr(md.size() - 2000);
+  const std::string section = md.substr(heading, md.find("\n### ", heading + 1) - heading);
+  EXPECT_EQ(section.find("| Workload"), std::string::npos) << section;
+  EXPECT_NE(section.find("\n\n3 more rows not listed to fit a pull-request comment"), std::string::npos) << section;
 }
 
 // A report of `regressions` regression rows (each with a rule's suggestion),
@@ -438,7 +500,7 @@ TEST(ReportGithub, CommentShortensTheKernelTableBeforeTheRegressions) {
 
 // Only a first line longer than the room is cut inside a line: at a
 // character, with a note.
-TEST(ReportGithub, AnOverlongFirstLineIsCutAtACharacter) {
+TEST(ReportGithub, AnOverlongRuleIdIsShortenedAtACharacter) {
   Verdicts v = CommentVerdicts(1, 0, 0);
   Suggestion s;
   s.severity = "fail";
@@ -448,11 +510,32 @@ TEST(ReportGithub, AnOverlongFirstLineIsCutAtACharacter) {
   const std::string md = RenderMarkdownFitted(v, 4096, "a small place", "elsewhere");
   EXPECT_LE(md.size(), 4096u);
   EXPECT_EQ(md.rfind("## :x: gpugate: 1 regression", 0), 0u);
-  EXPECT_NE(md.find("\u2026\n"), std::string::npos);
-  EXPECT_NE(md.find("(report cut to fit a small place; elsewhere)"), std::string::npos) << md.substr(0, 200);
-  // Valid UTF-8: no character split (a lead byte is never followed by the ellipsis).
-  const size_t dots = md.find("\u2026");
-  EXPECT_EQ(static_cast<unsigned char>(md[dots - 1]), 0xA9);  // the last byte of a whole é
+  // The failing rule's id is shortened in the headline and in its finding,
+  // not cut with the rest of the report, and the report says so.
+  EXPECT_EQ(md.find("(report cut"), std::string::npos) << md;
+  EXPECT_NE(md.find("Texts longer than 64 bytes are shortened"), std::string::npos) << md;
+  EXPECT_NE(md.find("n=0 | time |"), std::string::npos) << md;
+  // Valid UTF-8: no character split by a shortening.
+  EXPECT_EQ(ValidUtf8Prefix(md), md.size());
+  EXPECT_NE(md.find("r\u00e9\u00e9\u00e9"), std::string::npos);  // the rule id starts as written
+}
+
+// One text of tens of kilobytes (a failure reason, a unit, an environment
+// field: all untrusted) took the room of every row: the comment listed none,
+// not even the failing regression. It is shortened, and every row listed.
+TEST(ReportGithub, AnOversizedCellIsShortenedNotAllRowsDropped) {
+  Verdicts v = CommentVerdicts(3, 0, 0);
+  MetricVerdict failed = Metric("decoy", "time", Verdict::kSkipped);
+  failed.reason = Reason::kCurrentFailed;
+  failed.sentence = "current run: failed: " + std::string(80000, 'x');
+  v.metrics.insert(v.metrics.begin(), failed);
+  v.env_differences.push_back({"cpu_model", "AMD EPYC", "AMD EPYC " + std::string(80000, 'y')});
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  for (const char* row : {"| decoy |", "n=0 | time |", "n=1 | time |", "n=2 | time |", "| cpu\\_model |"})
+    EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md.substr(0, 3000);
+  EXPECT_EQ(md.find("(report cut"), std::string::npos);
+  EXPECT_EQ(md.find("not listed"), std::string::npos) << md.substr(0, 3000);
 }
 
 }  // namespace

@@ -257,7 +257,12 @@ TEST(ExprTest, ErrorPositionsCountLinesAndCharacters) {
             std::string::npos);
   EXPECT_NE(ErrorOf("1 + * 2").find("policy.yaml:7:15: expected a value, found '*'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("\x01").find("unexpected character byte \\x01"), std::string::npos);
+  EXPECT_NE(ErrorOf("\x01").find("unexpected character U+0001"), std::string::npos);
+  // A character beyond ASCII is named whole, not by its first byte.
+  EXPECT_NE(ErrorOf("a \u2265 1").find("unexpected character '\u2265' (U+2265)"), std::string::npos)
+      << ErrorOf("a \u2265 1");
+  EXPECT_NE(ErrorOf("a \u202E 1").find("unexpected character U+202E"), std::string::npos);
+  EXPECT_NE(ErrorOf("a \xE2 1").find("unexpected character byte \\xE2"), std::string::npos);
 }
 
 TEST(ExprTest, LexicalErrors) {

@@ -588,6 +588,20 @@ size_t ValidUtf8Prefix(std::string_view text) {
   return i;
 }
 
+std::string DescribeCharacterAt(std::string_view text, size_t i) {
+  char hex[16];
+  if (i >= text.size()) return "the end";
+  const CodePoint c = Decode(text, i);
+  if (!c.valid) {
+    std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[i])));
+    return std::string("byte ") + hex;
+  }
+  std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(c.cp));
+  const std::string_view one = text.substr(i, c.len);
+  if (c.cp == ' ' || WrittenNameProblem(one, /*no_blank=*/true)) return hex;
+  return "'" + std::string(one) + "' (" + hex + ")";
+}
+
 std::optional<std::string> NameProblem(std::string_view name) {
   if (name.size() > kMaxNameBytes)
     return std::to_string(name.size()) + " bytes long; a name is at most " +

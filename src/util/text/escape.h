@@ -42,7 +42,8 @@ enum class MarkdownNewline {
 /// `@org/team`, `#12`), the `GH` of `GH-12`, the `:` of `://` and the `www`
 /// of `www.`; nor does it show an emoji: the zero-width space also follows
 /// the first `:` of a shortcode (`:+1:`, `:rocket:`), unless it is a C++
-/// scope (`at::native::kernel` stays the kernel's name).
+/// scope (`at::native::kernel` stays the kernel's name, and so `ns::x::b`
+/// shows GitHub's emoji for `:x:`: docs/reports.md).
 std::string EscapeMarkdown(std::string_view text,
                            MarkdownNewline newline = MarkdownNewline::kSpace);
 
@@ -147,6 +148,12 @@ std::optional<std::string> WrittenNameProblem(std::string_view name, bool no_bla
 /// At most `max_bytes` bytes of `text`, never cut inside a UTF-8 sequence
 /// (a short sha or date of an untrusted field). Cut before escaping.
 std::string_view CutAtCodePoint(std::string_view text, size_t max_bytes);
+
+/// The character that starts at byte `i` of `text`, for a message: "'≥'
+/// (U+2265)", or "U+202E" alone for one a terminal would not show as
+/// itself (a control, a bidirectional control, an invisible or blank
+/// character), or "byte \xE2" where no valid UTF-8 sequence starts.
+std::string DescribeCharacterAt(std::string_view text, size_t i);
 
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);

@@ -76,8 +76,8 @@ class PolicyParser {
   PolicyParser(const std::string& name, bool builtin) : y_(name), builtin_(builtin) {}
 
   Result<Policy> Parse(const std::string& text) {
-    SplitLines(text);
     GPUGATE_ASSIGN_OR_RETURN(YAML::Node root, y_.Parse(text));
+    SplitLines(y_.Text());  // the lines yaml-cpp read (decoded, no byte order mark)
     if (!root.IsDefined() || root.IsNull())
       return YamlReader::ErrorAt(SourceLocation{y_.file(), 1, 1},
                                  "empty policy: expected a mapping with 'version'");

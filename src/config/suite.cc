@@ -12,6 +12,7 @@
 #include <exception>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -20,6 +21,7 @@
 #include "cupti/profile.h"
 #include "util/fs.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 #include "util/random.h"
 #include "util/strings.h"
 
@@ -223,6 +225,8 @@ struct Template {
   YamlField name_field;
   std::vector<Param> params;
   SourceLocation params_location;  ///< of the `params:` key, when there is one
+  /// `params: *p`: where the alias is written (the parameters are at the anchor).
+  std::optional<SourceLocation> params_alias_at;
   std::optional<SourceLocation> alias_at;  ///< where `- *alias` brought the workload in
 };
 
@@ -330,21 +334,21 @@ class SuiteParser {
       GPUGATE_ASSIGN_OR_RETURN(Template t, ParseWorkload(item.value, defaults, origin));
       // `- *w`: the workload is where the alias is written, not its anchor.
       if (!item.alias.is_null()) t.spec.location = t.alias_at.emplace(y_.Where(item));
-      WarnUnreadParams(t, warnings);
       GPUGATE_RETURN_IF_ERROR(Expand(t, index++, &seen, &text_bytes, out));
+      WarnUnreadParams(t, warnings);
     }
     return CheckSkipUnchanged(out);
   }
 
-  // The texts of a workload that Instantiate substitutes parameters into,
-  // the name aside.
+  // The texts of a workload that Instantiate substitutes parameters into
+  // and that change what runs: the name aside, and skip_unchanged (names of
+  // other workloads) too.
   static std::vector<const std::string*> ParamTexts(const WorkloadSpec& spec) {
     std::vector<const std::string*> out;
     for (const std::string& a : spec.argv) out.push_back(&a);
     for (const auto& [k, v] : spec.env) out.push_back(&v);
     for (const std::string* s : {&spec.cwd, &spec.filter, &spec.results, &spec.file, &spec.ptxas_log})
       out.push_back(s);
-    for (const std::string& n : spec.skip_unchanged) out.push_back(&n);
     for (const std::string& b : spec.benchmarks) out.push_back(&b);
     for (const std::string& a : spec.axes) out.push_back(&a);
     return out;
@@ -352,35 +356,79 @@ class SuiteParser {
 
   // A parameter with several values that only the name reads makes
   // workloads that all run the same thing under different names: almost
-  // always a placeholder missing or misspelt in argv (`{T}` for `{t}`).
-  // A warning, not an error: replicates of one workload are sometimes meant.
+  // always a placeholder missing or misspelt in argv (`{T}` for `{t}`). So
+  // do two values of a builtin's n that are the same size (1Ki and 1024).
+  // A warning, not an error: copies of one workload are sometimes meant.
+  // Called once the template has expanded within the limits; it costs
+  // O(texts + params) and names at most kMaxNamed parameters.
   void WarnUnreadParams(const Template& t, std::vector<std::string>* warnings) const {
-    const std::vector<const std::string*> texts = ParamTexts(t.spec);
-    std::vector<std::string> names, written;  // the parameters; the placeholders the texts hold
-    for (const Param& p : t.params) names.push_back(p.name);
-    for (const std::string* text : texts)
-      for (std::string& ph : Placeholders(*text)) written.push_back(std::move(ph));
+    constexpr size_t kMaxNamed = 5;       // parameters named one by one; the rest are counted
+    constexpr size_t kMaxNearMisses = 64;  // placeholders looked at for a "did you mean"
+    std::set<std::string> names, written;  // the parameters; the placeholders the texts hold
+    for (const Param& p : t.params) names.insert(p.name);
+    for (const std::string* text : ParamTexts(t.spec))
+      for (std::string& ph : Placeholders(*text)) written.insert(std::move(ph));
+    // Placeholders that name no parameter, {bin} (the build folder) aside:
+    // candidates for a misspelt one.
+    std::vector<std::string> strays;
+    for (const std::string& ph : written)
+      if (!names.count(ph) && ph != "bin" && strays.size() < kMaxNearMisses) strays.push_back(ph);
+    // Where a parameter is written: its key, or the alias that brought the
+    // params (`params: *p`) or the whole workload (`- *w`) in.
+    auto where = [&](const Param& p) {
+      if (t.alias_at) return *t.alias_at;
+      return t.params_alias_at ? *t.params_alias_at : y_.Where(p.key);
+    };
+    size_t named = 0, more = 0;
     for (const Param& p : t.params) {
-      if (p.values.size() < 2 || Contains(written, p.name)) continue;
-      if (t.spec.kind == WorkloadKind::kBuiltin && p.name == kBuiltinSizeParam) continue;  // the kernel reads n
+      if (p.values.size() < 2 || written.count(p.name)) continue;
       std::string what;
+      if (t.spec.kind == WorkloadKind::kBuiltin && p.name == kBuiltinSizeParam) {
+        // The kernel reads n: only two values of the same size are copies.
+        std::map<int64_t, size_t> first;
+        for (size_t i = 0; i < p.values.size() && what.empty(); ++i) {
+          Result<int64_t> size = ParseSize(p.values[i]);
+          if (!size.ok()) continue;
+          auto [it, fresh] = first.emplace(*size, i);
+          if (!fresh)
+            what = "values " + QuoteInput(p.values[it->second]) + " and " + QuoteInput(p.values[i]) +
+                   " of " + QuoteInput(p.name) + " are the same size, " + std::to_string(*size);
+        }
+        if (what.empty()) continue;
+        if (named++ >= kMaxNamed) {
+          ++more;
+          continue;
+        }
+        warnings->push_back(where(p).ToString() + ": " + what + ": two workloads of " +
+                            QuoteInput(t.spec.template_name) + " run the same work; drop one of them");
+        continue;
+      }
+      if (named++ >= kMaxNamed) {
+        ++more;
+        continue;
+      }
       switch (t.spec.kind) {
         case WorkloadKind::kBuiltin: what = "kernel " + QuoteInput(t.spec.kernel) + " reads only n"; break;
         case WorkloadKind::kSynthetic: what = "a synthetic workload reads no parameter"; break;
         default: what = "no argv, env, cwd or other field holds {" + p.name + "}"; break;
       }
       std::string hint;
-      for (const std::string& ph : written)
-        if (!Contains(names, ph) && DidYouMean(ph, {p.name}).size() > 0) {
+      for (const std::string& ph : strays)
+        if (!DidYouMean(ph, {p.name}).empty()) {
           hint = "; did you mean {" + p.name + "} where the workload has {" + ph + "}?";
           break;
         }
-      warnings->push_back(y_.Where(p.key).ToString() + ": parameter " + QuoteInput(p.name) + " has " +
+      warnings->push_back(where(p).ToString() + ": parameter " + QuoteInput(p.name) + " has " +
                           std::to_string(p.values.size()) + " values but only the name reads it (" + what +
                           "): the workloads of " + QuoteInput(t.spec.template_name) +
-                          " all run the same work" + (hint.empty() ? "; use {" + p.name + "} where it changes "
-                          "the work, or drop it if the copies are not meant" : hint));
+                          " all run the same work" +
+                          (hint.empty() ? "; use {" + p.name + "} where it changes the work, or drop it "
+                                          "if the copies are not meant"
+                                        : hint));
     }
+    if (more > 0)
+      warnings->push_back(t.params_location.ToString() + ": and " + FormatCount(more, "more parameter") + " of " +
+                          QuoteInput(t.spec.template_name) + " that make copies of one workload");
   }
 
   // Every name in a skip_unchanged list is a static workload of the suite;
@@ -565,6 +613,7 @@ class SuiteParser {
 
     if (std::optional<YamlField> pf = y_.Find(map, "params")) {
       t.params_location = y_.Where(pf->key);
+      if (!pf->alias.is_null()) t.params_alias_at = y_.Where(*pf);
       GPUGATE_RETURN_IF_ERROR(ParseParams(*pf, &t.params));
     }
     GPUGATE_RETURN_IF_ERROR(CheckNamePlaceholders(t));

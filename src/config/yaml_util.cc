@@ -245,20 +245,109 @@ DocumentScan FirstTwoDocuments(const std::string& text) {
   return scan;
 }
 
+// The encodings YAML text may come in (YAML 1.2, 5.2): told by a byte
+// order mark or by where the NUL bytes of the first code units are.
+enum class Encoding { kUtf8, kUtf16Le, kUtf16Be, kUtf32Le, kUtf32Be };
+
+Encoding DetectEncoding(std::string_view t, size_t* bom) {
+  auto at = [&](size_t i) { return i < t.size() ? static_cast<unsigned char>(t[i]) : 0x100u; };
+  *bom = 0;
+  if (at(0) == 0 && at(1) == 0 && at(2) == 0xFE && at(3) == 0xFF) return *bom = 4, Encoding::kUtf32Be;
+  if (at(0) == 0 && at(1) == 0 && at(2) == 0 && at(3) < 0x100) return Encoding::kUtf32Be;
+  if (at(0) == 0xFF && at(1) == 0xFE && at(2) == 0 && at(3) == 0) return *bom = 4, Encoding::kUtf32Le;
+  if (at(0) < 0x100 && at(0) != 0 && at(1) == 0 && at(2) == 0 && at(3) == 0) return Encoding::kUtf32Le;
+  if (at(0) == 0xFE && at(1) == 0xFF) return *bom = 2, Encoding::kUtf16Be;
+  if (at(0) == 0 && at(1) < 0x100) return Encoding::kUtf16Be;
+  if (at(0) == 0xFF && at(1) == 0xFE) return *bom = 2, Encoding::kUtf16Le;
+  if (at(0) < 0x100 && at(0) != 0 && at(1) == 0) return Encoding::kUtf16Le;
+  if (at(0) == 0xEF && at(1) == 0xBB && at(2) == 0xBF) *bom = 3;
+  return Encoding::kUtf8;
+}
+
+void AppendUtf8(std::string& out, uint32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// UTF-16 or UTF-32 text as UTF-8, without its byte order mark; on a broken
+// code unit (a lone surrogate, a value beyond U+10FFFF, a last unit cut
+// short) `*bad` is the offset of its first byte and what came before is
+// returned.
+std::string DecodeWide(std::string_view t, Encoding e, size_t bom, std::optional<size_t>* bad) {
+  const bool wide32 = e == Encoding::kUtf32Le || e == Encoding::kUtf32Be;
+  const bool little = e == Encoding::kUtf16Le || e == Encoding::kUtf32Le;
+  const size_t unit = wide32 ? 4 : 2;
+  auto read = [&](size_t i) {
+    uint32_t v = 0;
+    for (size_t b = 0; b < unit; ++b) {
+      const uint32_t byte = static_cast<unsigned char>(t[i + (little ? unit - 1 - b : b)]);
+      v = (v << 8) | byte;
+    }
+    return v;
+  };
+  std::string out;
+  out.reserve(t.size() / unit + 16);
+  size_t i = bom;
+  for (; i + unit <= t.size(); i += unit) {
+    uint32_t c = read(i);
+    if (!wide32 && c >= 0xD800 && c <= 0xDBFF) {
+      const uint32_t low = i + 2 * unit <= t.size() ? read(i + unit) : 0;
+      if (low < 0xDC00 || low > 0xDFFF) break;
+      c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+      i += unit;
+    } else if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) {
+      break;
+    }
+    AppendUtf8(out, c);
+  }
+  if (i != t.size()) *bad = i;
+  return out;
+}
+
 }  // namespace
 
-Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
+Result<YAML::Node> YamlReader::Parse(const std::string& raw) const {
+  // One text for everything that follows: UTF-8 without a byte order mark.
+  // UTF-16 and UTF-32 (which YAML allows and a Windows editor writes) are
+  // decoded here, so that positions count characters whatever the file's
+  // encoding and the policy reader reads the same lines yaml-cpp parsed.
+  size_t bom = 0;
+  const Encoding encoding = DetectEncoding(raw, &bom);
+  std::string decoded;
+  if (encoding != Encoding::kUtf8) {
+    std::optional<size_t> bad;
+    decoded = DecodeWide(raw, encoding, bom, &bad);
+    if (bad) {
+      const int line = 1 + static_cast<int>(std::count(decoded.begin(), decoded.end(), '\n'));
+      const size_t line_start = decoded.rfind('\n');
+      const std::string_view last =
+          std::string_view(decoded).substr(line_start == std::string::npos ? 0 : line_start + 1);
+      return ErrorAt(SourceLocation{file_, line, CharColumnAt(last, last.size())},
+                     "invalid " + std::string(encoding == Encoding::kUtf16Le || encoding == Encoding::kUtf16Be
+                                                  ? "UTF-16"
+                                                  : "UTF-32") +
+                         " text at byte " + std::to_string(*bad) + " (a broken code unit)");
+    }
+  } else {
+    decoded = raw.substr(bom);
+  }
+  const std::string& text = decoded;
   // YAML text cannot hold a NUL byte, and yaml-cpp reads one as an escape or
   // the end of a scalar: name it where it stands.
-  // (UTF-16 and UTF-32 text, which yaml-cpp reads, holds NUL bytes in its
-  // code units: it is told by its byte-order mark or its first bytes, as the
-  // YAML specification tells it.)
-  const bool wide = text.size() >= 2 && (text[0] == '\0' || text[1] == '\0' ||
-                                         (static_cast<unsigned char>(text[0]) == 0xFF &&
-                                          static_cast<unsigned char>(text[1]) == 0xFE) ||
-                                         (static_cast<unsigned char>(text[0]) == 0xFE &&
-                                          static_cast<unsigned char>(text[1]) == 0xFF));
-  if (size_t nul = wide ? std::string::npos : text.find('\0'); nul != std::string::npos) {
+  if (size_t nul = text.find('\0'); nul != std::string::npos) {
     const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
     const size_t line_start = text.rfind('\n', nul == 0 ? 0 : nul - 1);
     const size_t from = line_start == std::string::npos || nul == 0 ? 0 : line_start + 1;
@@ -268,7 +357,7 @@ Result<YAML::Node> YamlReader::Parse(const std::string& text) const {
     return ErrorAt(SourceLocation{file_, line, column},
                    "a NUL byte, which YAML text cannot hold (binary data?)");
   }
-  RememberEnd(wide ? std::string() : text);  // (UTF-16 and UTF-32 columns are not bytes)
+  RememberEnd(text);
   try {
     {
       // Limits first, on the event stream: the tree yaml-cpp builds costs
@@ -351,8 +440,7 @@ void YamlReader::RememberEnd(const std::string& text) const {
   end_.column = 0;
   last_.reset();
   text_ = text;
-  // yaml-cpp does not count a UTF-8 byte order mark in the first line's columns.
-  line_starts_.assign(1, text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+  line_starts_.assign(1, 0);
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {

@@ -95,9 +95,12 @@ class YamlReader {
   /// the column in characters.
   SourceLocation At(const YAML::Mark& mark) const;
   /// The 1-based character column of 0-based byte column `byte_column` of
-  /// 0-based line `line` of the parsed text (byte_column + 1 for a text
-  /// read as UTF-16 or UTF-32, or past the end of the line).
+  /// 0-based line `line` of the parsed text (one column per byte past the
+  /// end of the line).
   int CharColumn(int line, int byte_column) const;
+  /// The text Parse read: UTF-8 without a byte order mark (UTF-16 and
+  /// UTF-32 decoded), the text yaml-cpp's lines and columns refer to.
+  const std::string& Text() const { return text_; }
   /// Position of a field's value (of the alias, when the value is one), or of
   /// its key when the value is Null (yaml-cpp places a Null value at the next
   /// token, which may be lines further down).
@@ -184,9 +187,9 @@ class YamlReader {
   // and its last character that is not blank, if any.
   mutable YAML::Mark end_;
   mutable std::optional<YAML::Mark> last_;
-  // Set by Parse: the text (empty when read as UTF-16 or UTF-32, whose
-  // columns are not bytes) and the byte offset where each line starts, to
-  // turn yaml-cpp's byte columns into character columns.
+  // Set by Parse: the text as UTF-8 without a byte order mark, and the byte
+  // offset where each line starts, to turn yaml-cpp's byte columns into
+  // character columns.
   mutable std::string text_;
   mutable std::vector<size_t> line_starts_;
   // Set by Parse: the first document's aliases, by the start of the

@@ -407,6 +407,9 @@ std::string BaselineToJson(const Baseline& baseline) {
 }
 
 Result<Baseline> BaselineFromJson(const std::string& text, const std::string& name) {
+  // A UTF-8 byte order mark (an editor's) is not part of the document, nor
+  // of the first line's columns, as for every other JSON gpugate reads.
+  if (text.starts_with("\xEF\xBB\xBF")) return BaselineFromJson(text.substr(3), name);
   rapidjson::StringStream stream(text.c_str());
   BaselineScanner scan(stream);
   rapidjson::Reader reader;

@@ -16,6 +16,8 @@
 #include <climits>
 #include <optional>
 
+#include "util/strings.h"
+
 namespace gpugate {
 namespace {
 
@@ -62,7 +64,7 @@ class LineCursor {
   }
 
   Error ErrorAt(size_t pos, const std::string& message) const {
-    return InputError(file_ + ":" + std::to_string(line_no_) + ":" + std::to_string(pos + 1) +
+    return InputError(file_ + ":" + std::to_string(line_no_) + ":" + std::to_string(CharColumnAt(line_, pos)) +
                       ": " + message);
   }
 

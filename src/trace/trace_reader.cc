@@ -1217,7 +1217,9 @@ std::string LineColumn(const Origin& origin, bool gzip, size_t offset) {
   while (pos < offset) {
     size_t n = (*src)->Read(buf.data(), std::min(buf.size(), offset - pos));
     if (n == 0) break;
-    for (size_t i = 0; i < n; ++i) {
+    // A UTF-8 byte order mark before the document takes no column.
+    const size_t skip = pos == 0 && n >= 3 && std::string_view(buf.data(), 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    for (size_t i = skip; i < n; ++i) {
       if (buf[i] == '\n') {
         ++line;
         col = 1;

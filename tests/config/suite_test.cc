@@ -832,6 +832,57 @@ TEST(SuiteParamsTest, AParameterOnlyTheNameReadsIsAWarningAtTheParameter) {
   EXPECT_TRUE(read.warnings.empty()) << read.warnings[0];
 }
 
+// The unread-parameter warning points at the alias that brought the params
+// in, never suggests renaming {bin}, and sees two equal sizes of n.
+TEST(SuiteParamsTest, TheUnreadParameterWarningFollowsAliasesAndSizes) {
+  Suite aliased = LoadOk("version: 1\nworkloads:\n"
+                         "  - {name: 'a/{u}', kind: command, argv: [/bin/true], params: &p {u: [1, 2]}}\n"
+                         "  - name: b/{u}\n    kind: command\n    argv: [/bin/false]\n    params:\n      *p\n");
+  ASSERT_EQ(aliased.warnings.size(), 2u);
+  EXPECT_EQ(aliased.warnings[0].rfind("suite.yaml:3:67: parameter 'u'", 0), 0u) << aliased.warnings[0];
+  EXPECT_EQ(aliased.warnings[1].rfind("suite.yaml:8:7: parameter 'u'", 0), 0u) << aliased.warnings[1];
+
+  Suite bin = LoadOk("version: 1\nworkloads:\n"
+                     "  - {name: 'g/{pin}', kind: command, argv: ['{bin}/prog'], params: {pin: [1, 2]}}\n");
+  ASSERT_EQ(bin.warnings.size(), 1u);
+  EXPECT_EQ(bin.warnings[0].find("did you mean"), std::string::npos) << bin.warnings[0];
+
+  Suite sizes = LoadOk("version: 1\nworkloads:\n  - {name: 'c/{n}', kernel: copy, params: {n: [1Ki, 1024]}}\n");
+  ASSERT_EQ(sizes.warnings.size(), 1u);
+  EXPECT_NE(sizes.warnings[0].find("values '1Ki' and '1024' of 'n' are the same size, 1024"), std::string::npos)
+      << sizes.warnings[0];
+}
+
+// UTF-16 and UTF-32 suites are decoded before parsing: positions count
+// characters of the text, not bytes of yaml-cpp's UTF-8.
+TEST(SuiteLoadTest, AUtf16SuiteHasCharacterColumns) {
+  const std::string utf8 = "version: 1\nworkloads:\n  - {name: \"\u65e5\u672c\u8a9e\", kind: synthetic, warmpu: 1}\n";
+  std::u16string wide = u"\uFEFF";
+  for (size_t i = 0; i < utf8.size();) {  // decode the BMP text above
+    const unsigned char c = static_cast<unsigned char>(utf8[i]);
+    char16_t cp = c;
+    size_t n = 1;
+    if (c >= 0xE0) {
+      cp = static_cast<char16_t>(((c & 0x0F) << 12) | ((utf8[i + 1] & 0x3F) << 6) | (utf8[i + 2] & 0x3F));
+      n = 3;
+    }
+    wide += cp;
+    i += n;
+  }
+  for (bool little : {true, false}) {
+    std::string bytes;
+    for (char16_t u : wide) {
+      const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+      bytes += little ? std::string{lo, hi} : std::string{hi, lo};
+    }
+    EXPECT_THAT(LoadError(bytes), HasSubstr("suite.yaml:3:36: unknown key 'warmpu'")) << little;  // not :42
+  }
+  const std::string broken("\xFF\xFEv\0e\0\x00\xD8", 8);  // a lone high surrogate at byte 6
+  EXPECT_THAT(LoadError(broken), HasSubstr("invalid UTF-16 text at byte 6"));
+  EXPECT_THAT(LoadError(std::string("\xEF\xBB\xBFversion: 1\nname: \"a\0b\"\n", 26)),
+              HasSubstr("suite.yaml:2:9: a NUL byte"));
+}
+
 // ---- bounded expansion ----------------------------------------------------
 
 // skip_unchanged: true is one list of the suite's static workloads, shared by

@@ -305,6 +305,13 @@ TEST(BaselineTest, RejectsBadFiles) {
         "b.json:1:35: suite: expected a string");
   check("{\"schema\": \"gpugate/baseline/v1\",\n \"suite\": \"s\", \"environment_key\": \"k\", \"runs\": [7]}",
         "b.json:2:49: runs[0]: expected a results object");
+  // A UTF-8 byte order mark is no part of the document nor of its columns.
+  EXPECT_TRUE(BaselineFromJson("\xEF\xBB\xBF{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"s\", "
+                               "\"environment_key\": \"k\", \"runs\": []}",
+                               "b.json")
+                  .ok());
+  check("\xEF\xBB\xBF{\"schema\": \"gpugate/baseline/v1\", \"suite\": 3, \"environment_key\": \"k\", \"runs\": []}",
+        "b.json:1:35: suite: expected a string");
   // Columns count characters, as editors do: "日本" is 2 columns, 6 bytes.
   check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"日本\", \"environment_key\": 4, \"runs\": []}",
         "b.json:1:50: environment_key: expected a string");

@@ -271,5 +271,13 @@ INSTANTIATE_TEST_SUITE_P(Corpus, BadPtxasLogTest, ::testing::ValuesIn(BadLogs())
                            return name;
                          });
 
+// Error columns count characters, as the suite and JSON readers do.
+TEST(PtxasLogTest, ErrorColumnsCountCharacters) {
+  Result<std::vector<PtxasKernel>> bad =
+      ParsePtxasLog("ptxas info    : Compiling entry function '\u65e5\u672c\u8a9e' for 'sm_x'\n", "k.log");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind("k.log:1:52: expected an arch such as 'sm_80'", 0), 0u) << bad.error().message;
+}
+
 }  // namespace
 }  // namespace gpugate

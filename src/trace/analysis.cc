@@ -754,6 +754,9 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
       it->second = {std::get<2>(key), agg.second};
   }
   std::map<uint32_t, KernelStats> all_kernels;
+  // Over all devices: each kernel's occupancy readings (sum, count), so the
+  // merged kernel's mean is of all its launches, not of the first device's.
+  std::map<uint32_t, std::pair<double, int64_t>> all_occupancy;
   for (auto& [device, w] : s.sweeps) {
     DeviceStats& d = w.d;
     d.span_ns = span;
@@ -781,7 +784,11 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
       auto attr = s.kernel_attr.find(AttrKey(d.device, name));
       if (attr != s.kernel_attr.end()) {
         const KernelAttr& a = attr->second;
-        if (a.occ_n) k.mean_achieved_occupancy = a.occ_sum / a.occ_n / 100.0;  // the trace gives percent
+        if (a.occ_n) {
+          k.mean_achieved_occupancy = a.occ_sum / a.occ_n / 100.0;  // the trace gives percent
+          all_occupancy[name].first += a.occ_sum;
+          all_occupancy[name].second += a.occ_n;
+        }
         k.registers_per_thread = a.regs;
         k.shared_memory_bytes = a.smem;
         std::copy(a.grid, a.grid + 3, k.grid);
@@ -820,6 +827,8 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
   for (auto& [name, k] : all_kernels) {
     k.mean_ns = static_cast<double>(k.total_ns) / k.count;
     k.share = kernel_time_all > 0 ? static_cast<double>(k.total_ns) / kernel_time_all : 0;
+    if (auto occ = all_occupancy.find(name); occ != all_occupancy.end() && occ->second.second > 0)
+      k.mean_achieved_occupancy = occ->second.first / static_cast<double>(occ->second.second) / 100.0;
     rep.top_kernels.push_back(std::move(k));
   }
   rep.distinct_kernels = static_cast<int64_t>(rep.top_kernels.size());

@@ -498,5 +498,28 @@ TEST(TraceAnalysisTest, AKernelsLaunchConfigurationIsTheOneThatHoldsMostOfItsTim
   }
 }
 
+// A kernel on several devices: the merged row's occupancy is the mean of
+// all its launches, not the first device's.
+TEST(TraceAnalysisTest, AKernelOnSeveralDevicesHasTheMeanOccupancyOfAllItsLaunches) {
+  std::string events;
+  for (int dev = 0; dev < 2; ++dev)
+    for (int i = 0; i < 2; ++i)
+      events += std::string(events.empty() ? "" : ",") + "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": " +
+                std::to_string(dev) + ", \"tid\": 7, \"ts\": " + std::to_string(1000 + 200 * i) +
+                ", \"dur\": 100, \"args\": {\"device\": " + std::to_string(dev) +
+                ", \"stream\": 7, \"est. achieved occupancy %\": " + (dev == 0 ? "50" : "10") + "}}";
+  TraceAnalyzer analyzer(AnalysisOptions{});
+  auto info = ReadTraceFromString("{\"traceEvents\": [" + events + "]}", "two.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  const TraceReport r = analyzer.Finish(*info);
+  ASSERT_EQ(r.devices.size(), 2u);
+  EXPECT_DOUBLE_EQ(*FindKernel(r.devices[0].kernels, "gemm")->mean_achieved_occupancy, 0.5);
+  EXPECT_DOUBLE_EQ(*FindKernel(r.devices[1].kernels, "gemm")->mean_achieved_occupancy, 0.1);
+  const KernelStats* all = FindKernel(r.top_kernels, "gemm");
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(all->count, 4);
+  EXPECT_DOUBLE_EQ(*all->mean_achieved_occupancy, 0.3);
+}
+
 }  // namespace
 }  // namespace gpugate

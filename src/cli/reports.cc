@@ -51,8 +51,8 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
     const std::string text = RenderGithubStepSummary(verdicts, fitted);
     if (text.empty()) {
       ReportWarning("the step summary ($GITHUB_STEP_SUMMARY) already holds " + std::to_string(held) +
-                    " bytes, too close to GitHub's limit for this report: not added (the --markdown "
-                    "and --json reports list every row)");
+                    " bytes: the room left under GitHub's limit holds neither this report nor a "
+                    "shortened one, so it is not added (the --markdown and --json reports list every row)");
     } else if (Status st = AppendToFileLocked(summary, text, "GITHUB_STEP_SUMMARY"); !st.ok()) {
       return st;
     }

@@ -384,23 +384,23 @@ class SuiteParser {
       if (p.values.size() < 2 || written.count(p.name)) continue;
       std::string what;
       if (t.spec.kind == WorkloadKind::kBuiltin && p.name == kBuiltinSizeParam) {
-        // The kernel reads n: only two values of the same size are copies.
-        std::map<int64_t, size_t> first;
-        for (size_t i = 0; i < p.values.size() && what.empty(); ++i) {
-          Result<int64_t> size = ParseSize(p.values[i]);
-          if (!size.ok()) continue;
-          auto [it, fresh] = first.emplace(*size, i);
-          if (!fresh)
-            what = "values " + QuoteInput(p.values[it->second]) + " and " + QuoteInput(p.values[i]) +
-                   " of " + QuoteInput(p.name) + " are the same size, " + std::to_string(*size);
+        // The kernel reads n: only values of the same size are copies.
+        std::map<int64_t, std::vector<std::string>> by_size;
+        for (const std::string& v : p.values)
+          if (Result<int64_t> size = ParseSize(v); size.ok()) by_size[*size].push_back(QuoteInput(v));
+        for (const auto& [size, same] : by_size) {
+          if (same.size() < 2) continue;
+          if (named++ >= kMaxNamed) {
+            ++more;
+            continue;
+          }
+          std::string values = same[0];
+          for (size_t i = 1; i < same.size(); ++i) values += (i + 1 == same.size() ? " and " : ", ") + same[i];
+          warnings->push_back(where(p).ToString() + ": values " + values + " of " + QuoteInput(p.name) +
+                              " are the same size, " + std::to_string(size) + ": " + std::to_string(same.size()) +
+                              " workloads of " + QuoteInput(t.spec.template_name) +
+                              " run the same work; keep one of them");
         }
-        if (what.empty()) continue;
-        if (named++ >= kMaxNamed) {
-          ++more;
-          continue;
-        }
-        warnings->push_back(where(p).ToString() + ": " + what + ": two workloads of " +
-                            QuoteInput(t.spec.template_name) + " run the same work; drop one of them");
         continue;
       }
       if (named++ >= kMaxNamed) {

@@ -406,10 +406,9 @@ std::string BaselineToJson(const Baseline& baseline) {
   return out;
 }
 
-Result<Baseline> BaselineFromJson(const std::string& text, const std::string& name) {
-  // A UTF-8 byte order mark (an editor's) is not part of the document, nor
-  // of the first line's columns, as for every other JSON gpugate reads.
-  if (text.starts_with("\xEF\xBB\xBF")) return BaselineFromJson(text.substr(3), name);
+namespace {
+
+Result<Baseline> BaselineFromJsonText(const std::string& text, const std::string& name) {
   rapidjson::StringStream stream(text.c_str());
   BaselineScanner scan(stream);
   rapidjson::Reader reader;
@@ -457,6 +456,16 @@ Result<Baseline> BaselineFromJson(const std::string& text, const std::string& na
   }
   if (Status st = CheckRuns(b, scan, text, name); !st.ok()) return st.error();
   return b;
+}
+
+}  // namespace
+
+Result<Baseline> BaselineFromJson(const std::string& text, const std::string& name) {
+  // One UTF-8 byte order mark (an editor's) is not part of the document, nor
+  // of the first line's columns, as for every other JSON gpugate reads; a
+  // second one is invalid JSON.
+  if (text.starts_with("\xEF\xBB\xBF")) return BaselineFromJsonText(text.substr(3), name);
+  return BaselineFromJsonText(text, name);
 }
 
 Result<Baseline> ReadBaselineFile(const std::string& path) {

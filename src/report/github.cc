@@ -26,20 +26,28 @@ constexpr size_t kMaxAnnotationsPerKind = 10;
 
 // What the runner keeps of an annotation: a message of at most 4096
 // characters (it cuts the rest) and a title of at most 255 (the checks API's
-// limit). Counted in bytes, never fewer than the characters the runner
-// counts, and cut at a character with "…" before escaping.
+// limit). Counted in bytes of the escaped text, never fewer than the
+// characters the runner decodes from it, and cut after escaping (an escape
+// such as a bidi control's visible "\u202E" takes 6 for 1), never inside a
+// %XX sequence or a UTF-8 character, ending in "…".
 constexpr size_t kMaxAnnotationMessageBytes = 4096;
 constexpr size_t kMaxAnnotationTitleBytes = 255;
 
-std::string Bounded(const std::string& text, size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  return std::string(CutAtCodePoint(text, max_bytes - 3)) + "\u2026";
+std::string Bounded(std::string escaped, size_t max_bytes) {
+  if (escaped.size() <= max_bytes) return escaped;
+  size_t end = max_bytes - 3;  // room for "…"
+  if (end >= 1 && escaped[end - 1] == '%') {
+    end -= 1;  // every '%' starts an escape: '%' itself is written %25
+  } else if (end >= 2 && escaped[end - 2] == '%') {
+    end -= 2;
+  }
+  while (end > 0 && (static_cast<unsigned char>(escaped[end]) & 0xC0) == 0x80) --end;
+  escaped.resize(end);
+  return escaped + "\u2026";
 }
 
-std::string Command(const char* kind, const std::string& title_text, const std::string& message_text,
+std::string Command(const char* kind, const std::string& title, const std::string& message,
                     const ReportOptions::Source* source = nullptr) {
-  const std::string title = Bounded(title_text, kMaxAnnotationTitleBytes);
-  const std::string message = Bounded(message_text, kMaxAnnotationMessageBytes);
   std::string properties;
   if (source && !source->file.empty()) {
     properties = " file=" + EscapeGithubAnnotationProperty(source->file);
@@ -48,8 +56,9 @@ std::string Command(const char* kind, const std::string& title_text, const std::
   } else {
     properties = " ";
   }
-  return std::string("::") + kind + properties + "title=" + EscapeGithubAnnotationProperty(title) +
-         "::" + EscapeGithubAnnotationMessage(message) + "\n";
+  return std::string("::") + kind + properties + "title=" +
+         Bounded(EscapeGithubAnnotationProperty(title), kMaxAnnotationTitleBytes) + "::" +
+         Bounded(EscapeGithubAnnotationMessage(message), kMaxAnnotationMessageBytes) + "\n";
 }
 
 const ReportOptions::Source* SourceOf(const ReportOptions& options, const std::string& workload) {
@@ -78,9 +87,13 @@ std::string NameList(const std::vector<const MetricVerdict*>& rows) {
 
 std::string RenderGithubStepSummary(const Verdicts& verdicts, const ReportOptions& options) {
   const size_t held = options.step_summary_held;
-  if (held >= kGithubStepSummaryLimit || kGithubStepSummaryLimit - held < kMinFittedMarkdownBytes) return "";
-  return RenderMarkdownFitted(verdicts, kGithubStepSummaryLimit - held, "GitHub's step summary size limit",
-                              kEveryRow);
+  const size_t room = held >= kGithubStepSummaryLimit ? 0 : kGithubStepSummaryLimit - held;
+  if (room < kMinFittedMarkdownBytes) {
+    // Too little room to fit a report into: the whole report if it fits.
+    std::string md = RenderMarkdown(verdicts);
+    return md.size() <= room ? md : std::string();
+  }
+  return RenderMarkdownFitted(verdicts, room, "GitHub's step summary size limit", kEveryRow);
 }
 
 std::string RenderGithubComment(const Verdicts& verdicts, const ReportOptions& /*options*/) {

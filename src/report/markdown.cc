@@ -213,31 +213,39 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
   // shortens a workload wherever it is named, so rows, the rules' words
   // about them and the suggestions still match.
   const size_t cap = std::max<size_t>(limit / 128, 64);
-  auto shorten = [&](std::string& text, size_t bytes) {
+  // Names (a workload, a metric, a kernel) keep a hash of the whole name
+  // after the "…": two long names with one beginning stay two, and the rules'
+  // words still go with the row of their own name.
+  auto shorten = [&](std::string& text, size_t bytes, bool name = false) {
     if (text.size() <= bytes) return;
-    text = std::string(CutAtCodePoint(text, bytes - 3)) + "\u2026";
+    text = ShortenToBytes(text, bytes, name);
     view.left_out.shortened_to = cap;
   };
   auto shorten_table = [&](ViewTable& t) {
+    std::vector<bool> names(t.columns.size());
+    for (size_t i = 0; i < t.columns.size(); ++i)
+      names[i] = t.columns[i] == "Workload" || t.columns[i] == "Metric" || t.columns[i] == "Kernel";
     for (auto& row : t.rows)
-      for (std::string& cell : row) shorten(cell, cap);
+      for (size_t i = 0; i < row.size(); ++i) shorten(row[i], cap, i < names.size() && names[i]);
   };
   auto shorten_suggestion = [&](Suggestion& x) {
-    for (std::string* text : {&x.workload, &x.kernel, &x.rule, &x.message, &x.evidence, &x.hint, &x.source})
-      shorten(*text, cap);
+    shorten(x.workload, cap, true);
+    shorten(x.kernel, cap, true);
+    for (std::string* text : {&x.rule, &x.message, &x.evidence, &x.hint, &x.source}) shorten(*text, cap);
   };
   for (ViewSection& s : view.sections) {
     shorten_table(s.table);
     for (ViewSection::Explained& e : s.explained) {
-      shorten(e.workload, cap);
-      shorten(e.metric, cap);
+      shorten(e.workload, cap, true);
+      shorten(e.metric, cap, true);
       for (Suggestion& x : e.suggestions) shorten_suggestion(x);
     }
   }
   for (ViewTable* t : {&view.env_differences, &view.kernel_changes, &view.roofline}) shorten_table(*t);
   for (Suggestion& x : view.suggestions) shorten_suggestion(x);
   for (std::string& w : view.warnings) shorten(w, cap);
-  for (std::string* text : {&view.headline, &view.context, &view.outcome_note, &view.requirement})
+  for (std::string* text : {&view.headline, &view.context, &view.outcome_note, &view.requirement,
+                            &view.roofline_title})
     shorten(*text, 4 * cap);
   md = RenderMarkdownView(view) + dropped_note;
   if (md.size() <= limit) return md;
@@ -289,6 +297,9 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
         e.left_out = e.suggestions.size() - items;
         e.suggestions.resize(items);
       }
+      // With no item left, no "what the rules say" line under a row: the
+      // same findings are in the suggestions list, which counts them.
+      if (items == 0) s.explained.clear();
     }
     trim(v.kernel_changes, &v.left_out.kernel_changes);
     trim(v.roofline, &v.left_out.roofline);

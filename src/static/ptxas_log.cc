@@ -288,6 +288,8 @@ Status Parser::StackFrame(LineCursor& cur) {
 
 Result<std::vector<PtxasKernel>> ParsePtxasLog(std::string_view text,
                                                const std::string& file_name) {
+  // A UTF-8 byte order mark (an editor's) takes no column of the first line.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   Parser parser(file_name);
   int line_no = 0;
   while (!text.empty()) {

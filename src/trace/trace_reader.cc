@@ -28,6 +28,7 @@
 #include "util/gzip.h"
 #include "util/json.h"
 #include "util/json_writer.h"
+#include "util/strings.h"
 
 namespace gpugate {
 
@@ -1644,23 +1645,7 @@ class TraceJsonParser {
     return true;
   }
 
-  void AppendUtf8(unsigned cp) {
-    if (cp < 0x80) {
-      scratch_ += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      scratch_ += static_cast<char>(0xC0 | (cp >> 6));
-      scratch_ += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      scratch_ += static_cast<char>(0xE0 | (cp >> 12));
-      scratch_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      scratch_ += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      scratch_ += static_cast<char>(0xF0 | (cp >> 18));
-      scratch_ += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      scratch_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      scratch_ += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
+  void AppendUtf8(unsigned cp) { gpugate::AppendUtf8(scratch_, cp); }
 
   TraceStream& in_;
   H& h_;

@@ -1,6 +1,7 @@
 // Small string helpers shared by parsers and the CLI.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ std::vector<std::string> Split(std::string_view s, char sep);
 std::string Trim(std::string_view s);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
+
+/// Appends code point `code_point` (at most U+10FFFF, not a surrogate) in UTF-8.
+void AppendUtf8(std::string& out, uint32_t code_point);
 
 /// The 1-based character column (UTF-8 code points, as editors count) at
 /// byte `byte` of `line`: one more than the code points that start before it.

@@ -851,6 +851,15 @@ TEST(SuiteParamsTest, TheUnreadParameterWarningFollowsAliasesAndSizes) {
   ASSERT_EQ(sizes.warnings.size(), 1u);
   EXPECT_NE(sizes.warnings[0].find("values '1Ki' and '1024' of 'n' are the same size, 1024"), std::string::npos)
       << sizes.warnings[0];
+  Suite groups = LoadOk("version: 1\nworkloads:\n"
+                        "  - {name: 'c/{n}', kernel: copy, params: {n: [4096, 4Ki, 4.096K, 0.5Ki, 512, 2Ki]}}\n");
+  ASSERT_EQ(groups.warnings.size(), 2u);
+  EXPECT_NE(groups.warnings[0].find("values '0.5Ki' and '512' of 'n' are the same size, 512: 2 workloads"),
+            std::string::npos)
+      << groups.warnings[0];
+  EXPECT_NE(groups.warnings[1].find("values '4096', '4Ki' and '4.096K' of 'n' are the same size, 4096: 3 workloads"),
+            std::string::npos)
+      << groups.warnings[1];
 }
 
 // UTF-16 and UTF-32 suites are decoded before parsing: positions count

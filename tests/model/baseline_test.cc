@@ -312,6 +312,11 @@ TEST(BaselineTest, RejectsBadFiles) {
                   .ok());
   check("\xEF\xBB\xBF{\"schema\": \"gpugate/baseline/v1\", \"suite\": 3, \"environment_key\": \"k\", \"runs\": []}",
         "b.json:1:35: suite: expected a string");
+  // Only one: a second is invalid JSON, and 6000 of them are no crash.
+  std::string marks;
+  for (int i = 0; i < 6000; ++i) marks += "\xEF\xBB\xBF";
+  check(marks + "{}", "b.json:1:");
+  check("\xEF\xBB\xBF\xEF\xBB\xBF{}", "b.json:1:1: invalid JSON");
   // Columns count characters, as editors do: "日本" is 2 columns, 6 bytes.
   check("{\"schema\": \"gpugate/baseline/v1\", \"suite\": \"日本\", \"environment_key\": 4, \"runs\": []}",
         "b.json:1:50: environment_key: expected a string");

@@ -137,6 +137,11 @@ TEST(ReportGithub, AnnotationsFitGithubsTitleAndMessageLimits) {
   MetricVerdict m = Metric("BM_" + std::string(1000, 'x'), "time", Verdict::kRegression);
   m.ratio = 1.5;
   v.metrics.push_back(m);
+  // Each bidi control escapes to 6 visible characters (\u202E): bounded after escaping.
+  std::string bidi = "BM_";
+  for (int i = 0; i < 150; ++i) bidi += "\u202E";
+  m.workload = bidi;
+  v.metrics.push_back(m);
   MetricVerdict failed = Metric("broken", "time", Verdict::kSkipped);
   failed.reason = Reason::kCurrentFailed;
   failed.sentence = "current run: failed: ";
@@ -153,7 +158,7 @@ TEST(ReportGithub, AnnotationsFitGithubsTitleAndMessageLimits) {
     const size_t sep = line.find("::", title);
     ASSERT_NE(title, std::string::npos) << line;
     // Escaped text decodes to no more characters than it has bytes here.
-    EXPECT_LE(sep - title - 6, 255u + 2 * 20) << line.substr(0, 300);  // %3A and %2C take 3 bytes for 1
+    EXPECT_LE(sep - title - 6, 255u) << line.substr(0, 300);
     EXPECT_LE(line.size() - sep - 2, 4096u) << line.substr(0, 300);
     EXPECT_EQ(ValidUtf8Prefix(line), line.size());
   }
@@ -288,6 +293,8 @@ TEST(ReportGithub, StepSummaryLeavesOutTheLastRowsWhenStillTooLarge) {
   EXPECT_EQ(md.find("report cut"), std::string::npos);
 }
 
+Verdicts CommentVerdicts(int regressions, int unchanged, int warnings);  // below
+
 // A step's summary file holds every call of that step: a second report is
 // fitted into what the first left, or not added when too little is left.
 TEST(ReportGithub, StepSummaryFitsIntoWhatTheFileHasLeft) {
@@ -299,8 +306,40 @@ TEST(ReportGithub, StepSummaryFitsIntoWhatTheFileHasLeft) {
   EXPECT_GT(md.size(), kGithubStepSummaryLimit - 600000 - 1000);
   options.step_summary_held = kGithubStepSummaryLimit - 100;
   EXPECT_EQ(RenderGithubStepSummary(v, options), "");
+  // A small report that fits in what is left is added whole, even below the
+  // room a fitted report needs.
+  const Verdicts small = CommentVerdicts(1, 0, 0);
+  ASSERT_LT(RenderMarkdown(small).size(), 3000u);
+  options.step_summary_held = kGithubStepSummaryLimit - 3000;
+  EXPECT_EQ(RenderGithubStepSummary(small, options), RenderMarkdown(small));
   options.step_summary_held = 2 * kGithubStepSummaryLimit;
   EXPECT_EQ(RenderGithubStepSummary(v, options), "");
+}
+
+// The roofline's title (a device profile's name) is shortened like every
+// other text: a 40,000-character name had forced the last-resort cut, and the
+// comment named no regression.
+TEST(ReportGithub, ALongDeviceProfileNameDoesNotCutTheRegressionsAway) {
+  Verdicts v = CommentVerdicts(2, 0, 0);
+  v.device_profile = std::string(40000, 'd');
+  const std::string md = RenderGithubComment(v);
+  EXPECT_LE(md.size(), kGithubCommentLimit);
+  EXPECT_EQ(md.find("(report cut"), std::string::npos);
+  EXPECT_NE(md.find("n=0 | time |"), std::string::npos) << md.substr(0, 2000);
+  EXPECT_NE(md.find("n=1 | time |"), std::string::npos);
+}
+
+// Where the rules' findings give way to the rows, no row keeps an empty
+// "what the rules say" heading.
+TEST(ReportGithub, NoEmptyRuleListUnderARow) {
+  Verdicts v = CommentVerdicts(10, 0, 0);
+  for (Suggestion& s : v.suggestions) s.message = std::string(6000, 'm');  // 60 KB of findings
+  const std::string md = RenderMarkdownFitted(v, 4096, "a small place", "elsewhere");
+  EXPECT_LE(md.size(), 4096u);
+  EXPECT_EQ(md.find("what the rules say:\n\n\n"), std::string::npos) << md;
+  size_t rows = 0;
+  for (size_t at = md.find("| time |"); at != std::string::npos; at = md.find("| time |", at + 1)) ++rows;
+  EXPECT_EQ(rows, 10u) << md;
 }
 
 // A table all of whose rows were left out is not printed (a header over no

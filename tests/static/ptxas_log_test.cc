@@ -277,6 +277,10 @@ TEST(PtxasLogTest, ErrorColumnsCountCharacters) {
       ParsePtxasLog("ptxas info    : Compiling entry function '\u65e5\u672c\u8a9e' for 'sm_x'\n", "k.log");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message.rfind("k.log:1:52: expected an arch such as 'sm_80'", 0), 0u) << bad.error().message;
+  Result<std::vector<PtxasKernel>> marked = ParsePtxasLog(
+      "\xEF\xBB\xBFptxas info    : Compiling entry function '\u65e5\u672c\u8a9e' for 'sm_x'\n", "k.log");
+  ASSERT_FALSE(marked.ok());
+  EXPECT_EQ(marked.error().message.rfind("k.log:1:52: ", 0), 0u) << marked.error().message;  // the mark takes no column
 }
 
 }  // namespace

@@ -721,6 +721,33 @@ std::string ShortenText(std::string_view text, size_t width) {
   return std::string(text.substr(0, cut)) + (width > 3 ? "..." : "");
 }
 
+std::string ShortenToBytes(std::string_view text, size_t max_bytes, bool tell_apart) {
+  if (text.size() <= max_bytes) return std::string(text);
+  char hash[16] = "";
+  if (tell_apart)
+    std::snprintf(hash, sizeof hash, "#%08llx", static_cast<unsigned long long>(Fnv1a64(text) & 0xffffffffULL));
+  const size_t suffix = 3 + std::string_view(hash).size();  // "…" is 3 bytes
+  const size_t room = max_bytes > suffix ? max_bytes - suffix : 0;
+  // The last place at or before `room` where a glyph starts: a code point
+  // that takes a column (not a combining mark, nor one joined to the one
+  // before), and not the second regional indicator of a flag.
+  size_t cut = 0;
+  int indicators = 0;  // regional indicators in a row before this code point
+  bool done = false;
+  ForEachColumn(text, [&](Column c) {
+    if (done) return;
+    const CodePoint cp = Decode(text, c.offset);
+    const bool indicator = cp.valid && cp.cp >= 0x1F1E6 && cp.cp <= 0x1F1FF;
+    if (c.offset > room) {
+      done = true;
+      return;
+    }
+    if (c.width > 0 && !(indicator && indicators % 2 == 1)) cut = c.offset;
+    indicators = indicator ? indicators + 1 : 0;
+  });
+  return std::string(text.substr(0, cut)) + "\u2026" + hash;
+}
+
 std::string EscapeGithubAnnotationMessage(std::string_view text) {
   return EscapeGithub(text, false);
 }

@@ -155,6 +155,14 @@ std::string_view CutAtCodePoint(std::string_view text, size_t max_bytes);
 /// character), or "byte \xE2" where no valid UTF-8 sequence starts.
 std::string DescribeCharacterAt(std::string_view text, size_t i);
 
+/// At most `max_bytes` bytes of `text` (at least 32), ending in "…" when it
+/// was shortened, cut only where a character starts: never inside a UTF-8
+/// sequence, between a letter and its combining marks, inside an emoji
+/// sequence or between the two halves of a flag. With `tell_apart`, "…" is
+/// followed by "#" and 8 hex digits of a hash of the whole text, so that two
+/// long names with one beginning stay two names. Shorten before escaping.
+std::string ShortenToBytes(std::string_view text, size_t max_bytes, bool tell_apart = false);
+
 /// `text` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string RepairUtf8(std::string_view text);
 

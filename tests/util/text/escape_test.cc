@@ -276,4 +276,37 @@ TEST(TextEscape, NameProblemNamesTheFirstBadCharacterAndItsByte) {
   EXPECT_EQ(NameProblem("k/(suite)"), std::nullopt);
 }
 
+// A byte-bounded shortening keeps whole characters as a reader sees them.
+TEST(TextEscape, ShortenToBytesKeepsWholeCharacters) {
+  EXPECT_EQ(ShortenToBytes("short", 64), "short");
+  const std::string flags = std::string(61, 'x') + [] {
+    std::string f;
+    for (int i = 0; i < 60; ++i) f += "\U0001F1E9\U0001F1EA";  // a German flag, two regional indicators
+    return f;
+  }();
+  for (size_t bytes : {64u, 65u, 66u, 67u, 68u, 69u, 70u, 71u, 72u, 100u, 468u}) {
+    const std::string s = ShortenToBytes(flags, bytes);
+    EXPECT_LE(s.size(), bytes);
+    const std::string kept = s.substr(61, s.size() - 61 - 3);
+    EXPECT_EQ(kept.size() % 8, 0u) << bytes << ": a flag split";  // whole pairs of 4-byte indicators
+  }
+  const std::string accents = std::string(60, 'z') + "e\u0301e\u0301e\u0301";  // e + combining acute
+  for (size_t bytes = 62; bytes < 70; ++bytes) {
+    const std::string s = ShortenToBytes(accents, bytes);
+    const std::string kept = s.substr(0, s.size() - 3);
+    EXPECT_TRUE(kept.find('e') == std::string::npos || kept.ends_with("\u0301")) << bytes << ": " << kept;
+  }
+  const std::string family = std::string(58, 'y') + "\U0001F468\u200D\U0001F469\u200D\U0001F467x";
+  for (size_t bytes = 60; bytes < family.size(); ++bytes) {
+    const std::string s = ShortenToBytes(family, bytes);
+    EXPECT_FALSE(s.substr(0, s.size() - 3).ends_with("\u200D")) << bytes;
+    const std::string kept = s.substr(0, s.size() - 3);
+    EXPECT_TRUE(kept.find_first_not_of('y') == std::string::npos || kept.ends_with("\U0001F467")) << bytes;
+  }
+  // Two long names with one beginning stay two.
+  const std::string a = std::string(300, 'k') + "1", b = std::string(300, 'k') + "2";
+  EXPECT_NE(ShortenToBytes(a, 100, true), ShortenToBytes(b, 100, true));
+  EXPECT_LE(ShortenToBytes(a, 100, true).size(), 100u);
+}
+
 }  // namespace gpugate

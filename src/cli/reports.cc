@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <ctime>
 #include <iostream>
 #include <utility>
@@ -53,8 +54,17 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
       ReportWarning("the step summary ($GITHUB_STEP_SUMMARY) already holds " + std::to_string(held) +
                     " bytes: the room left under GitHub's limit holds neither this report nor a "
                     "shortened one, so it is not added (the --markdown and --json reports list every row)");
-    } else if (Status st = AppendToFileLocked(summary, text, "GITHUB_STEP_SUMMARY"); !st.ok()) {
-      return st;
+    } else {
+      // After text that does not end its line, the report's heading would
+      // not start one.
+      std::string block = text;
+      if (held > 0) {
+        std::ifstream in(summary, std::ios::binary);
+        char last = '\n';
+        if (in.seekg(-1, std::ios::end)) in.get(last);
+        if (last != '\n') block = "\n" + block;
+      }
+      if (Status st = AppendToFileLocked(summary, block, "GITHUB_STEP_SUMMARY"); !st.ok()) return st;
     }
   }
   if (const char* output = std::getenv("GITHUB_OUTPUT"); output && *output) {

@@ -384,23 +384,40 @@ class SuiteParser {
       if (p.values.size() < 2 || written.count(p.name)) continue;
       std::string what;
       if (t.spec.kind == WorkloadKind::kBuiltin && p.name == kBuiltinSizeParam) {
-        // The kernel reads n: only values of the same size are copies.
+        // The kernel reads n: only values of the same size are copies. One
+        // warning for the parameter, naming at most kMaxNamed groups of at
+        // most kMaxNamed values each.
         std::map<int64_t, std::vector<std::string>> by_size;
         for (const std::string& v : p.values)
-          if (Result<int64_t> size = ParseSize(v); size.ok()) by_size[*size].push_back(QuoteInput(v));
+          if (Result<int64_t> size = ParseSize(v); size.ok()) by_size[*size].push_back(v);
+        std::vector<std::string> groups;
+        size_t copies = 0, unnamed_groups = 0;
         for (const auto& [size, same] : by_size) {
           if (same.size() < 2) continue;
-          if (named++ >= kMaxNamed) {
-            ++more;
+          copies += same.size() - 1;
+          if (groups.size() >= kMaxNamed) {
+            ++unnamed_groups;
             continue;
           }
-          std::string values = same[0];
-          for (size_t i = 1; i < same.size(); ++i) values += (i + 1 == same.size() ? " and " : ", ") + same[i];
-          warnings->push_back(where(p).ToString() + ": values " + values + " of " + QuoteInput(p.name) +
-                              " are the same size, " + std::to_string(size) + ": " + std::to_string(same.size()) +
-                              " workloads of " + QuoteInput(t.spec.template_name) +
-                              " run the same work; keep one of them");
+          std::vector<std::string> quoted;
+          for (size_t i = 0; i < same.size() && i < kMaxNamed; ++i) quoted.push_back(QuoteInput(same[i]));
+          if (same.size() > kMaxNamed) quoted.push_back(std::to_string(same.size() - kMaxNamed) + " more");
+          std::string values = quoted[0];
+          for (size_t i = 1; i < quoted.size(); ++i) values += (i + 1 == quoted.size() ? " and " : ", ") + quoted[i];
+          groups.push_back(values + " are " + std::to_string(size));
         }
+        if (groups.empty()) continue;
+        if (named++ >= kMaxNamed) {
+          ++more;
+          continue;
+        }
+        std::string list = groups[0];
+        for (size_t i = 1; i < groups.size(); ++i) list += "; " + groups[i];
+        if (unnamed_groups > 0) list += "; and " + FormatCount(unnamed_groups, "more group");
+        warnings->push_back(where(p).ToString() + ": values of " + QuoteInput(p.name) + " that are the same size (" +
+                            list + "): " + FormatCount(copies, "workload") + " of " +
+                            QuoteInput(t.spec.template_name) + (copies == 1 ? " repeats" : " repeat") +
+                            " another's work; keep one value of each size");
         continue;
       }
       if (named++ >= kMaxNamed) {

@@ -62,6 +62,43 @@ std::string LeftOutNote(size_t n, const char* noun, const std::string& where) {
   return "\n" + EscapeMarkdown(FormatCount(n, noun) + " not listed to fit " + where) + "\n";
 }
 
+// Every text of `v` longer than `cap` bytes (the headings' four times that)
+// shortened by ShortenToBytes; names (a workload, a metric, a kernel) keep a
+// hash of the whole name, so that two long names with one beginning stay
+// two. Sets v.left_out.shortened_to when it shortened anything.
+void ShortenLongTexts(ReportView& v, size_t cap) {
+  auto shorten = [&](std::string& text, size_t bytes, bool name = false) {
+    if (text.size() <= bytes) return;
+    text = ShortenToBytes(text, bytes, name);
+    v.left_out.shortened_to = cap;
+  };
+  auto shorten_table = [&](ViewTable& t) {
+    std::vector<bool> names(t.columns.size());
+    for (size_t i = 0; i < t.columns.size(); ++i)
+      names[i] = t.columns[i] == "Workload" || t.columns[i] == "Metric" || t.columns[i] == "Kernel";
+    for (auto& row : t.rows)
+      for (size_t i = 0; i < row.size(); ++i) shorten(row[i], cap, i < names.size() && names[i]);
+  };
+  auto shorten_suggestion = [&](Suggestion& x) {
+    shorten(x.workload, cap, true);
+    shorten(x.kernel, cap, true);
+    for (std::string* text : {&x.rule, &x.message, &x.evidence, &x.hint, &x.source}) shorten(*text, cap);
+  };
+  for (ViewSection& s : v.sections) {
+    shorten_table(s.table);
+    for (ViewSection::Explained& e : s.explained) {
+      shorten(e.workload, cap, true);
+      shorten(e.metric, cap, true);
+      for (Suggestion& x : e.suggestions) shorten_suggestion(x);
+    }
+  }
+  for (ViewTable* t : {&v.env_differences, &v.kernel_changes, &v.roofline}) shorten_table(*t);
+  for (Suggestion& x : v.suggestions) shorten_suggestion(x);
+  for (std::string& w : v.warnings) shorten(w, cap);
+  for (std::string* text : {&v.headline, &v.context, &v.outcome_note, &v.requirement, &v.roofline_title})
+    shorten(*text, 4 * cap);
+}
+
 }  // namespace
 
 std::string RenderMarkdown(const Verdicts& verdicts, const ReportOptions& /*options*/) {
@@ -209,45 +246,15 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
 
   // 1b. No one text may take the room of many rows: a failure reason, a
   // unit or an environment field of tens of kilobytes (all untrusted) is
-  // shortened, before escaping, to 1/128 of the room. The same function
-  // shortens a workload wherever it is named, so rows, the rules' words
-  // about them and the suggestions still match.
+  // shortened, before escaping, to 1/128 of the room. Shortening is the last
+  // step before rendering: rows are matched with the rules' words and the
+  // suggestions by their whole names first.
   const size_t cap = std::max<size_t>(limit / 128, 64);
-  // Names (a workload, a metric, a kernel) keep a hash of the whole name
-  // after the "…": two long names with one beginning stay two, and the rules'
-  // words still go with the row of their own name.
-  auto shorten = [&](std::string& text, size_t bytes, bool name = false) {
-    if (text.size() <= bytes) return;
-    text = ShortenToBytes(text, bytes, name);
-    view.left_out.shortened_to = cap;
+  auto render = [&](ReportView v) {
+    ShortenLongTexts(v, cap);
+    return RenderMarkdownView(v) + dropped_note;
   };
-  auto shorten_table = [&](ViewTable& t) {
-    std::vector<bool> names(t.columns.size());
-    for (size_t i = 0; i < t.columns.size(); ++i)
-      names[i] = t.columns[i] == "Workload" || t.columns[i] == "Metric" || t.columns[i] == "Kernel";
-    for (auto& row : t.rows)
-      for (size_t i = 0; i < row.size(); ++i) shorten(row[i], cap, i < names.size() && names[i]);
-  };
-  auto shorten_suggestion = [&](Suggestion& x) {
-    shorten(x.workload, cap, true);
-    shorten(x.kernel, cap, true);
-    for (std::string* text : {&x.rule, &x.message, &x.evidence, &x.hint, &x.source}) shorten(*text, cap);
-  };
-  for (ViewSection& s : view.sections) {
-    shorten_table(s.table);
-    for (ViewSection::Explained& e : s.explained) {
-      shorten(e.workload, cap, true);
-      shorten(e.metric, cap, true);
-      for (Suggestion& x : e.suggestions) shorten_suggestion(x);
-    }
-  }
-  for (ViewTable* t : {&view.env_differences, &view.kernel_changes, &view.roofline}) shorten_table(*t);
-  for (Suggestion& x : view.suggestions) shorten_suggestion(x);
-  for (std::string& w : view.warnings) shorten(w, cap);
-  for (std::string* text : {&view.headline, &view.context, &view.outcome_note, &view.requirement,
-                            &view.roofline_title})
-    shorten(*text, 4 * cap);
-  md = RenderMarkdownView(view) + dropped_note;
+  md = render(view);
   if (md.size() <= limit) return md;
 
   // 2. The rows past the first `rows` that fit, in the report's order
@@ -294,6 +301,9 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
       }
       for (ViewSection::Explained& e : s.explained) {
         if (e.suggestions.size() <= items) continue;
+        // Failing findings first, then the others in their order.
+        std::stable_partition(e.suggestions.begin(), e.suggestions.end(),
+                              [](const Suggestion& x) { return x.severity == "fail"; });
         e.left_out = e.suggestions.size() - items;
         e.suggestions.resize(items);
       }
@@ -319,7 +329,7 @@ std::string RenderMarkdownFitted(const Verdicts& verdicts, size_t limit, std::st
       v.left_out.warnings = v.warnings.size() - items;
       v.warnings.resize(items);
     }
-    return RenderMarkdownView(v) + dropped_note;
+    return render(std::move(v));
   };
   // The largest n in [lo, hi] with fits(n), given fits(lo).
   auto largest = [](size_t lo, size_t hi, auto fits) {

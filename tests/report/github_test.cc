@@ -342,6 +342,30 @@ TEST(ReportGithub, NoEmptyRuleListUnderARow) {
   EXPECT_EQ(rows, 10u) << md;
 }
 
+// Where the findings under a row give way, its failing finding stays first.
+TEST(ReportGithub, ARowKeepsItsFailingFindingFirst) {
+  Verdicts v = CommentVerdicts(4, 0, 0);
+  v.suggestions.clear();
+  for (int i = 0; i < 4; ++i) {
+    Suggestion s;
+    s.workload = v.metrics[static_cast<size_t>(i)].workload;
+    s.priority = 0;  // critical, but not failing: sorted before the failing one
+    for (int k = 0; k < 2; ++k) {
+      s.rule = "note-" + std::to_string(k);
+      s.message = std::string(900, 'n');
+      v.suggestions.push_back(s);
+    }
+    s.priority = 2;
+    s.severity = "fail";
+    s.rule = "gate-" + std::to_string(i);
+    s.message = "fails the gate";
+    v.suggestions.push_back(s);
+  }
+  const std::string md = RenderMarkdownFitted(v, 6000, "a small place", "elsewhere");
+  EXPECT_LE(md.size(), 6000u);
+  for (int i = 0; i < 4; ++i) EXPECT_NE(md.find("gate-" + std::to_string(i)), std::string::npos) << md;
+}
+
 // A table all of whose rows were left out is not printed (a header over no
 // rows); its heading and the note count them.
 TEST(ReportGithub, ATableWithNoRowListedIsNotPrinted) {

@@ -721,6 +721,27 @@ std::string ShortenText(std::string_view text, size_t width) {
   return std::string(text.substr(0, cut)) + (width > 3 ? "..." : "");
 }
 
+namespace {
+
+// A code point that belongs to the character before it though it may take
+// a column of its own: variation selectors (the emoji one after a heart),
+// combining marks for symbols (the keycap), skin tones, tag characters (a
+// subdivision flag), and the dependent vowel signs and other marks of the
+// Indic scripts U+0900-0DFF, whose blocks share one layout.
+bool ContinuesCharacter(uint32_t cp) {
+  if ((cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0x1F3FB && cp <= 0x1F3FF) ||
+      (cp >= 0xE0020 && cp <= 0xE007F) || (cp >= 0xE0100 && cp <= 0xE01EF))
+    return true;
+  if (cp >= 0x0900 && cp <= 0x0DFF) {
+    const uint32_t low = cp & 0x7F;
+    return (low >= 0x01 && low <= 0x03) || low == 0x3C || (low >= 0x3E && low <= 0x4D) ||
+           (low >= 0x55 && low <= 0x57) || low == 0x62 || low == 0x63;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string ShortenToBytes(std::string_view text, size_t max_bytes, bool tell_apart) {
   if (text.size() <= max_bytes) return std::string(text);
   char hash[16] = "";
@@ -742,7 +763,8 @@ std::string ShortenToBytes(std::string_view text, size_t max_bytes, bool tell_ap
       done = true;
       return;
     }
-    if (c.width > 0 && !(indicator && indicators % 2 == 1)) cut = c.offset;
+    if (c.width > 0 && !(indicator && indicators % 2 == 1) && !(cp.valid && ContinuesCharacter(cp.cp)))
+      cut = c.offset;
     indicators = indicator ? indicators + 1 : 0;
   });
   return std::string(text.substr(0, cut)) + "\u2026" + hash;

@@ -303,6 +303,15 @@ TEST(TextEscape, ShortenToBytesKeepsWholeCharacters) {
     const std::string kept = s.substr(0, s.size() - 3);
     EXPECT_TRUE(kept.find_first_not_of('y') == std::string::npos || kept.ends_with("\U0001F467")) << bytes;
   }
+  // A heart with its emoji selector, a keycap and a Devanagari syllable stay whole.
+  for (const std::string glyph : {"\u2764\uFE0F", "1\uFE0F\u20E3", "\u0915\u093F"}) {
+    const std::string text = std::string(40, 'h') + glyph + std::string(40, 'h');
+    for (size_t bytes = 40; bytes < 40 + glyph.size() + 3; ++bytes) {
+      const std::string s = ShortenToBytes(text, bytes);
+      const std::string kept = s.substr(0, s.size() - 3);
+      EXPECT_TRUE(kept.find_first_not_of('h') == std::string::npos || kept.ends_with(glyph)) << glyph << " " << bytes;
+    }
+  }
   // Two long names with one beginning stay two.
   const std::string a = std::string(300, 'k') + "1", b = std::string(300, 'k') + "2";
   EXPECT_NE(ShortenToBytes(a, 100, true), ShortenToBytes(b, 100, true));

@@ -28,22 +28,28 @@ constexpr size_t kMaxAnnotationsPerKind = 10;
 // characters (it cuts the rest) and a title of at most 255 (the checks API's
 // limit). Counted in bytes of the escaped text, never fewer than the
 // characters the runner decodes from it, and cut after escaping (an escape
-// such as a bidi control's visible "\u202E" takes 6 for 1), never inside a
-// %XX sequence or a UTF-8 character, ending in "…".
+// such as a bidi control's visible "\u202E" takes 6 for 1) where a character
+// starts, never inside a %XX sequence or a visible escape, ending in "…".
 constexpr size_t kMaxAnnotationMessageBytes = 4096;
 constexpr size_t kMaxAnnotationTitleBytes = 255;
 
-std::string Bounded(std::string escaped, size_t max_bytes) {
+std::string Bounded(const std::string& escaped, size_t max_bytes) {
   if (escaped.size() <= max_bytes) return escaped;
-  size_t end = max_bytes - 3;  // room for "…"
-  if (end >= 1 && escaped[end - 1] == '%') {
-    end -= 1;  // every '%' starts an escape: '%' itself is written %25
-  } else if (end >= 2 && escaped[end - 2] == '%') {
-    end -= 2;
+  // Where a character starts (not inside a flag or an emoji sequence) ...
+  std::string kept = ShortenToBytes(escaped, max_bytes);
+  kept.resize(kept.size() - 3);  // without its "…"
+  // ... and not inside a %XX escape (every '%' starts one: '%' itself is
+  // written %25) nor inside the visible "\u202E" of a bidi control.
+  const size_t n = kept.size();
+  if (n >= 1 && kept[n - 1] == '%') {
+    kept.resize(n - 1);
+  } else if (n >= 2 && kept[n - 2] == '%') {
+    kept.resize(n - 2);
   }
-  while (end > 0 && (static_cast<unsigned char>(escaped[end]) & 0xC0) == 0x80) --end;
-  escaped.resize(end);
-  return escaped + "\u2026";
+  if (const size_t slash = kept.rfind('\\');
+      slash != std::string::npos && kept.size() - slash < 6 && (slash + 1 == kept.size() || kept[slash + 1] == 'u'))
+    kept.resize(slash);
+  return kept + "\u2026";
 }
 
 std::string Command(const char* kind, const std::string& title, const std::string& message,

@@ -164,6 +164,27 @@ TEST(ReportGithub, AnnotationsFitGithubsTitleAndMessageLimits) {
   }
   EXPECT_GE(lines, 2u);
   EXPECT_NE(text.find("title=gpugate regression%3A BM_xxx"), std::string::npos) << text.substr(0, 400);
+  // A cut leaves no half escape (%X, \u20) and no half flag behind.
+  for (size_t at = text.find("\u2026"); at != std::string::npos; at = text.find("\u2026", at + 1)) {
+    const std::string before = text.substr(at >= 8 ? at - 8 : 0, std::min<size_t>(at, 8));
+    EXPECT_NE(before.back(), '%') << before;
+    EXPECT_NE(before[before.size() - 2], '%') << before;
+    const size_t slash = before.rfind('\\');
+    EXPECT_TRUE(slash == std::string::npos || before.size() - slash >= 6) << before;
+  }
+  Verdicts flags;
+  flags.outcome = Outcome::kFail;
+  std::string flag_name = "BM_";
+  for (int i = 0; i < 100; ++i) flag_name += "\U0001F1E9\U0001F1EA";
+  MetricVerdict f = Metric(flag_name, "time", Verdict::kRegression);
+  f.ratio = 1.5;
+  flags.metrics.push_back(f);
+  const std::string flag_text = RenderGithubAnnotations(flags);
+  const size_t title = flag_text.find("title=gpugate regression%3A BM_");
+  ASSERT_NE(title, std::string::npos) << flag_text.substr(0, 300);
+  const size_t dots = flag_text.find("\u2026", title);
+  ASSERT_NE(dots, std::string::npos);
+  EXPECT_EQ((dots - (title + 31)) % 8, 0u);  // whole flags: pairs of 4-byte indicators
 }
 
 TEST(ReportGithub, AnnotationsPastGithubsLimitAreCountedNotDropped) {

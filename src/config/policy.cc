@@ -324,10 +324,29 @@ class PolicyParser {
     }
   }
 
+  // Where a value's own text starts (a byte column): yaml-cpp marks a
+  // value at its properties, an anchor (`&w`) or a tag (`!!str`), which go
+  // before it on the same line, each followed by blanks.
+  SourceLocation ValueStart(const YamlField& f) const {
+    SourceLocation at = y_.ByteWhere(f.value);
+    if (at.line < 1 || at.line > static_cast<int>(lines_.size())) return at;
+    const std::string& line = lines_[at.line - 1];
+    size_t col = static_cast<size_t>(at.column - 1);
+    while (col < line.size() && (line[col] == '&' || line[col] == '!')) {
+      size_t end = col;
+      while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+      if (end >= line.size()) break;  // the value is on a later line: keep the mark
+      while (end < line.size() && (line[end] == ' ' || line[end] == '\t')) ++end;
+      col = end;
+    }
+    at.column = static_cast<int>(col) + 1;
+    return at;
+  }
+
   // Where the text of a scalar starts: after the opening quote of a quoted
   // scalar, on the first content line of a block scalar (| or >).
   rules::SourcePos ExprPos(const YamlField& f) const {
-    const SourceLocation at = y_.ByteWhere(f.value);  // a byte column, to read the line
+    const SourceLocation at = ValueStart(f);  // a byte column, to read the line
     rules::SourcePos pos{at.file, at.line, y_.CharColumn(at.line - 1, at.column - 1)};
     if (at.line < 1 || at.line > static_cast<int>(lines_.size())) return pos;
     const std::string& line = lines_[at.line - 1];
@@ -349,7 +368,7 @@ class PolicyParser {
   // line, so every error points at its line and column in the file (folding
   // only turns line breaks into spaces, which the language ignores).
   void RawBlock(const YamlField& f, std::string* text, rules::SourcePos* pos) const {
-    const SourceLocation at = y_.ByteWhere(f.value);  // a byte column, to read the line
+    const SourceLocation at = ValueStart(f);  // a byte column, to read the line
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
@@ -375,7 +394,7 @@ class PolicyParser {
   // (blanks aside).
   void RawPlain(const YamlField& f, const std::string& value, std::string* text, rules::SourcePos* pos,
                 bool* exact = nullptr) const {
-    const SourceLocation at = y_.ByteWhere(f.value);  // a byte column, to read the line
+    const SourceLocation at = ValueStart(f);  // a byte column, to read the line
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);

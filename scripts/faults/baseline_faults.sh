@@ -302,7 +302,7 @@ mode_outputs() {
     "$bin" compare base.json cur.json -q --json "$name" > out.json 2> out.err || st=$?
     [ "$st" -le 1 ] || [ "$st" -eq 4 ] || fail "compare --json $name: exit $st: $(cat out.err)"
     check_std "$name"
-    grep -q '"gpugate/verdicts/v1"' out.json || fail "compare --json $name: no verdicts on stdout"
+    grep -q '"gpugate/verdicts/v2"' out.json || fail "compare --json $name: no verdicts on stdout"
     echo "outputs: --json $name: verdicts on stdout ($(stat -c %s out.json) bytes), /dev/stdout still $(stat -c %F /dev/stdout)"
   done
 
@@ -311,7 +311,7 @@ mode_outputs() {
   ln -s real/target.json link.json
   "$bin" compare base.json cur.json -q --json link.json > /dev/null 2>&1 || [ $? -le 4 ]
   [ -L link.json ] || fail "the symlink output was replaced"
-  grep -q '"gpugate/verdicts/v1"' real/target.json || fail "the symlink's target did not get the report"
+  grep -q '"gpugate/verdicts/v2"' real/target.json || fail "the symlink's target did not get the report"
   [ "$(find real -name '*.tmp.*' | wc -l)" -eq 0 ] || fail "temp file left beside the symlink's target"
   echo "outputs: --json link.json (-> real/target.json): link kept, target written"
 
@@ -323,7 +323,7 @@ mode_outputs() {
   wait "$reader" || true
   [ "$st" -le 1 ] || [ "$st" -eq 4 ] || fail "compare --json FIFO: exit $st: $(cat fifo.err)"
   [ -p pipe.json ] || fail "the FIFO was replaced"
-  grep -q '"gpugate/verdicts/v1"' from_fifo.json || fail "the FIFO's reader got no report"
+  grep -q '"gpugate/verdicts/v2"' from_fifo.json || fail "the FIFO's reader got no report"
   echo "outputs: --json FIFO: written in place ($(stat -c %s from_fifo.json) bytes read), still a FIFO"
 }
 

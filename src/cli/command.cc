@@ -247,7 +247,7 @@ void AddReportOptions(po::options_description& options) {
       ("pr-comment", po::value<std::string>(),
        "write the Markdown report fitted to one pull-request comment (60,000 bytes: folded rows "
        "left out first, then the last rows of each table, counted) to this file ('-' = stdout)")
-      ("json", po::value<std::string>(), "write gpugate/verdicts/v1 JSON to this file ('-' = stdout)")
+      ("json", po::value<std::string>(), "write gpugate/verdicts/v2 JSON to this file ('-' = stdout)")
       ("html", po::value<std::string>(), "write a self-contained HTML report to this file ('-' = stdout)")
       ("github", "on GitHub Actions: step summary, outputs and ::error annotations");
 }

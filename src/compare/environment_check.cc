@@ -1,17 +1,14 @@
 // Environment comparison between a baseline and the current run.
 #include "compare/environment_check.h"
 
-#include <cstdio>
-#include <type_traits>
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 #include <string>
 
 #include "model/baseline.h"
 #include "model/environment.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -38,23 +35,11 @@ void CompareText(const char* field, const std::optional<std::string>& a,
   if (a && b && !a->empty() && !b->empty() && *a != *b) out->push_back({field, *a, *b});
 }
 
-std::string Mhz(double hz) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f MHz", hz / 1e6);
-  return buf;
-}
-
 void CompareClock(const char* field, const std::optional<double>& a, const std::optional<double>& b,
                   std::vector<EnvDifference>* out) {
   if (!a || !b || !(*a > 0) || !(*b > 0)) return;
   if (std::fabs(*a - *b) > kClockTolerance * std::max(*a, *b))
-    out->push_back({field, Mhz(*a), Mhz(*b)});
-}
-
-std::string Watts(double w) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f W", w);
-  return buf;
+    out->push_back({field, FormatFrequency(*a), FormatFrequency(*b)});
 }
 
 void CompareCount(const char* field, const std::optional<int>& a, const std::optional<int>& b,
@@ -125,53 +110,50 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
     if (a.gpu.power_limit_w && b.gpu.power_limit_w && *a.gpu.power_limit_w > 0 && *b.gpu.power_limit_w > 0 &&
         std::fabs(*a.gpu.power_limit_w - *b.gpu.power_limit_w) >
             kClockTolerance * std::max(*a.gpu.power_limit_w, *b.gpu.power_limit_w))
-      out.push_back({"gpu.power_limit_w", Watts(*a.gpu.power_limit_w), Watts(*b.gpu.power_limit_w)});
+      out.push_back({"gpu.power_limit_w", FormatValueInUnit(*a.gpu.power_limit_w, "W"), FormatValueInUnit(*b.gpu.power_limit_w, "W")});
   }
   return out;
 }
 
 namespace {
 
-template <class T>
-std::string Text(const std::optional<T>& v) {
-  if (!v) return "";
-  if constexpr (std::is_same_v<T, std::string>) {
-    return *v;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return *v ? "on" : "off";
-  } else {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.6g", static_cast<double>(*v));
-    return buf;
-  }
-}
+EnvValue Value(const std::string& v) { return v.empty() ? EnvValue{} : EnvValue{v}; }
+EnvValue Value(const std::optional<std::string>& v) { return v ? Value(*v) : EnvValue{}; }
+EnvValue Value(const std::optional<int>& v) { return v ? EnvValue{int64_t{*v}} : EnvValue{}; }
+EnvValue Value(const std::optional<int64_t>& v) { return v ? EnvValue{*v} : EnvValue{}; }
+EnvValue Value(const std::optional<double>& v) { return v ? EnvValue{*v} : EnvValue{}; }
+EnvValue Value(const std::optional<bool>& v) { return v ? EnvValue{*v} : EnvValue{}; }
 
 }  // namespace
 
-std::vector<EnvDifference> DescribeEnvironments(const Results& baseline, const Results& current) {
+std::vector<EnvField> DescribeEnvironments(const Results& baseline, const Results& current) {
   const Environment& a = baseline.run.env;
   const Environment& b = current.run.env;
-  std::vector<EnvDifference> out;
-  auto add = [&](const char* field, std::string x, std::string y) {
-    if (!x.empty() || !y.empty()) out.push_back({field, std::move(x), std::move(y), false});
+  std::vector<EnvField> out;
+  auto add = [&](const char* field, EnvValue x, EnvValue y) {
+    if (!std::holds_alternative<std::monostate>(x) || !std::holds_alternative<std::monostate>(y))
+      out.push_back({field, std::move(x), std::move(y)});
   };
-  add("runner_class", Text(a.runner_class), Text(b.runner_class));
-  add("os", a.os, b.os);
-  add("cpu_model", a.cpu_model, b.cpu_model);
-  add("cpu_cores", a.cpu_cores > 0 ? std::to_string(a.cpu_cores) : "", b.cpu_cores > 0 ? std::to_string(b.cpu_cores) : "");
-  add("cpu_governor", Text(a.cpu_governor), Text(b.cpu_governor));
-  add("compiler", a.compiler, b.compiler);
-  add("gpu.name", Text(a.gpu.name), Text(b.gpu.name));
-  add("gpu.driver_version", Text(a.gpu.driver_version), Text(b.gpu.driver_version));
-  add("gpu.cuda_version", Text(a.gpu.cuda_version), Text(b.gpu.cuda_version));
-  add("gpu.compute_capability", Text(a.gpu.compute_capability), Text(b.gpu.compute_capability));
-  add("gpu.sm_count", Text(a.gpu.sm_count), Text(b.gpu.sm_count));
-  add("gpu.sm_clock_hz", Text(a.gpu.sm_clock_hz), Text(b.gpu.sm_clock_hz));
-  add("gpu.memory_bytes", Text(a.gpu.memory_bytes), Text(b.gpu.memory_bytes));
-  add("gpu.ecc_enabled", Text(a.gpu.ecc_enabled), Text(b.gpu.ecc_enabled));
-  add("gpu.mig_enabled", Text(a.gpu.mig_enabled), Text(b.gpu.mig_enabled));
-  add("gpu.persistence_mode", Text(a.gpu.persistence_mode), Text(b.gpu.persistence_mode));
-  add("gpu.power_limit_w", Text(a.gpu.power_limit_w), Text(b.gpu.power_limit_w));
+  auto cores = [](int n) { return n > 0 ? EnvValue{int64_t{n}} : EnvValue{}; };
+  add("runner_class", Value(a.runner_class), Value(b.runner_class));
+  add("os", Value(a.os), Value(b.os));
+  add("cpu_model", Value(a.cpu_model), Value(b.cpu_model));
+  add("cpu_cores", cores(a.cpu_cores), cores(b.cpu_cores));
+  add("cpu_governor", Value(a.cpu_governor), Value(b.cpu_governor));
+  add("compiler", Value(a.compiler), Value(b.compiler));
+  add("gpu.name", Value(a.gpu.name), Value(b.gpu.name));
+  add("gpu.driver_version", Value(a.gpu.driver_version), Value(b.gpu.driver_version));
+  add("gpu.cuda_version", Value(a.gpu.cuda_version), Value(b.gpu.cuda_version));
+  add("gpu.compute_capability", Value(a.gpu.compute_capability), Value(b.gpu.compute_capability));
+  add("gpu.sm_count", Value(a.gpu.sm_count), Value(b.gpu.sm_count));
+  add("gpu.sm_clock_hz", Value(a.gpu.sm_clock_hz), Value(b.gpu.sm_clock_hz));
+  add("gpu.mem_clock_hz", Value(a.gpu.mem_clock_hz), Value(b.gpu.mem_clock_hz));
+  add("gpu.memory_bytes", Value(a.gpu.memory_bytes), Value(b.gpu.memory_bytes));
+  add("gpu.l2_bytes", Value(a.gpu.l2_bytes), Value(b.gpu.l2_bytes));
+  add("gpu.ecc_enabled", Value(a.gpu.ecc_enabled), Value(b.gpu.ecc_enabled));
+  add("gpu.mig_enabled", Value(a.gpu.mig_enabled), Value(b.gpu.mig_enabled));
+  add("gpu.persistence_mode", Value(a.gpu.persistence_mode), Value(b.gpu.persistence_mode));
+  add("gpu.power_limit_w", Value(a.gpu.power_limit_w), Value(b.gpu.power_limit_w));
   return out;
 }
 

@@ -29,8 +29,10 @@ bool IsCpuTimed(const Results& r);
 /// model itself (a run with a GPU against one without).
 std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Results& current);
 
-/// Both runs' environments field by field ("gpu.name", "cpu_model", ...), as
-/// text; fields neither run knows are left out. Host names are left out too.
-std::vector<EnvDifference> DescribeEnvironments(const Results& baseline, const Results& current);
+/// Both runs' environments field by field ("gpu.name", "cpu_model", ...),
+/// each value as the run stated it (text, number, flag; unknown where a run
+/// does not know it); fields neither run knows are left out, and so are host
+/// names.
+std::vector<EnvField> DescribeEnvironments(const Results& baseline, const Results& current);
 
 }  // namespace gpugate

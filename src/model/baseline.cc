@@ -24,6 +24,7 @@
 #include "util/json.h"
 #include "util/strings.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -333,8 +334,7 @@ std::vector<std::string> EnvironmentDifferences(const Environment& baseline, con
       diffs.push_back("gpu.sm_count " + std::to_string(*a.sm_count) + " vs " + std::to_string(*b.sm_count));
     auto clock = [&](const char* field, const std::optional<double>& x, const std::optional<double>& y) {
       if (x && y && *x > 0 && *y > 0 && std::fabs(*x - *y) > 0.02 * std::max(*x, *y))
-        diffs.push_back(std::string(field) + " " + std::to_string(std::llround(*x / 1e6)) + " MHz vs " +
-                        std::to_string(std::llround(*y / 1e6)) + " MHz");
+        diffs.push_back(std::string(field) + " " + FormatFrequency(*x) + " vs " + FormatFrequency(*y));
     };
     clock("gpu.sm_clock_hz", a.sm_clock_hz, b.sm_clock_hz);
     clock("gpu.mem_clock_hz", a.mem_clock_hz, b.mem_clock_hz);

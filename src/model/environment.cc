@@ -22,6 +22,7 @@
 
 #include "util/fs.h"
 #include "util/strings.h"
+#include "util/text/format.h"
 
 extern char** environ;
 
@@ -300,9 +301,8 @@ std::string GpuFingerprint(const GpuInfo& g) {
   std::string out = g.name.value_or("?");
   if (g.compute_capability) out += ", cc " + *g.compute_capability;
   if (g.sm_count) out += ", " + std::to_string(*g.sm_count) + " SMs";
-  auto mhz = [](double hz) { return std::to_string(static_cast<long long>(std::llround(hz / 1e6))) + " MHz"; };
-  if (g.sm_clock_hz) out += ", SM " + mhz(*g.sm_clock_hz);
-  if (g.mem_clock_hz) out += ", memory " + mhz(*g.mem_clock_hz);
+  if (g.sm_clock_hz) out += ", SM " + FormatFrequency(*g.sm_clock_hz);
+  if (g.mem_clock_hz) out += ", memory " + FormatFrequency(*g.mem_clock_hz);
   if (g.ecc_enabled) out += std::string(", ECC ") + (*g.ecc_enabled ? "on" : "off");
   if (g.mig_enabled && *g.mig_enabled) out += ", MIG on";
   return out;

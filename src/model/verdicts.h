@@ -1,4 +1,4 @@
-// The verdicts model (`gpugate/verdicts/v1`): the output of compare + rules and
+// The verdicts model (`gpugate/verdicts/v2`): the output of compare + rules and
 // the only input of every reporter. Plain data, no behaviour beyond helpers.
 #pragma once
 
@@ -7,11 +7,13 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace gpugate {
 
-inline constexpr const char* kVerdictsSchema = "gpugate/verdicts/v1";
+inline constexpr const char* kVerdictsSchema = "gpugate/verdicts/v2";
+inline constexpr int kVerdictsMajorVersion = 2;
 
 /// Workload name of the verdict on the suite's common speed shift (the part
 /// of every workload's change that the runs' speed factors carry).
@@ -197,15 +199,29 @@ struct RooflineRow {
   double duration_s = 0;           ///< per call (kernels) or per invocation (workloads)
 };
 
-/// A difference between the two environments.
+/// A difference between the two environments, as the sentence that states
+/// it ("1410 MHz" against "1980 MHz"); the values themselves are in
+/// Verdicts::environments.
 struct EnvDifference {
   std::string field;      ///< "gpu.name", "cpu_model", ...
-  std::string baseline;
+  std::string baseline;   ///< text for people, with its unit
   std::string current;
   /// A difference within one runner class that the comparison models (CPU
   /// models: run speed factors removed), listed so the report names the
   /// machines involved; not a mismatch.
   bool within_runner_class = false;
+};
+
+/// One side's value of an environment field: unknown (null), text, a whole
+/// number, a number or a flag, as the run stated it.
+using EnvValue = std::variant<std::monostate, std::string, int64_t, double, bool>;
+
+/// One field of both environments, whole ("gpu.sm_clock_hz": 1.41e9 and
+/// 1.98e9), for the reports that show the two machines side by side.
+struct EnvField {
+  std::string field;  ///< "gpu.name", "cpu_cores", ...
+  EnvValue baseline;
+  EnvValue current;
 };
 
 /// Overall outcome; ExitCodeFor() maps it onto the exit code.
@@ -229,8 +245,7 @@ struct Verdicts {
   std::vector<EnvDifference> env_differences;
   /// Both environments, field by field (what each side ran on), for the
   /// reports that show them whole; fields neither side knows are left out.
-  /// `within_runner_class` is unused here.
-  std::vector<EnvDifference> environments;
+  std::vector<EnvField> environments;
   std::vector<MetricVerdict> metrics;
   std::vector<Suggestion> suggestions;
   /// Kernels launched only in the current run / only in the baseline, by

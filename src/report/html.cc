@@ -537,7 +537,7 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
   if (!verdicts.environments.empty()) {
     // Both environments whole, what differs marked.
     int differ = 0;
-    for (const EnvDifference& e : verdicts.environments) differ += e.baseline != e.current;
+    for (const EnvField& e : verdicts.environments) differ += e.baseline != e.current;
     out += "<section class=\"environment\">\n<h2>Environments" +
            std::string(differ ? " (" + std::to_string(differ) + " differ)" : "") + "</h2>\n";
     if (!view.environment_matches)
@@ -546,11 +546,12 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
       out += "<p>The environments differ in some fields; the comparison allowed it.</p>\n";
     out += "<table>\n<thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Baseline</th><th scope=\"col\">"
            "Current</th></tr></thead>\n<tbody>\n";
-    for (const EnvDifference& e : verdicts.environments) {
+    for (const EnvField& e : verdicts.environments) {
       const bool diff = e.baseline != e.current;
+      const std::string baseline = EnvValueText(e.field, e.baseline), current = EnvValueText(e.field, e.current);
       out += std::string(diff ? "<tr class=\"differs\">" : "<tr>") + "<td>" + EscapeHtml(e.field) +
-             (diff ? " <strong>(differs)</strong>" : "") + "</td><td>" + EscapeHtml(e.baseline.empty() ? "—" : e.baseline) +
-             "</td><td>" + EscapeHtml(e.current.empty() ? "—" : e.current) + "</td></tr>\n";
+             (diff ? " <strong>(differs)</strong>" : "") + "</td><td>" + EscapeHtml(baseline.empty() ? "—" : baseline) +
+             "</td><td>" + EscapeHtml(current.empty() ? "—" : current) + "</td></tr>\n";
     }
     out += "</tbody>\n</table>\n</section>\n";
   } else if (!view.env_differences.rows.empty() || !view.environment_matches) {

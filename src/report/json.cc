@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iterator>
 #include <optional>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "model/schema.h"
@@ -27,6 +29,26 @@ using Writer = rapidjson::PrettyWriter<JsonStringBuffer>;
 template <class T>
 void Field(Writer& w, const char* key, const T& value) {
   WriteJsonField(w, key, value);
+}
+
+// An environment value as the JSON type it has: null where unknown.
+void WriteEnvValue(Writer& w, const EnvValue& value) {
+  std::visit(
+      [&w](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          w.Null();
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          WriteJsonString(w, v);
+        } else if constexpr (std::is_same_v<T, int64_t>) {
+          w.Int64(v);
+        } else if constexpr (std::is_same_v<T, double>) {
+          WriteJsonDouble(w, v);
+        } else {
+          w.Bool(v);
+        }
+      },
+      value);
 }
 
 void WriteRounds(Writer& w, const char* key, const std::vector<std::vector<double>>& rounds) {
@@ -231,6 +253,27 @@ class Decoder {
     return path.empty() ? std::string(key) : path + "." + key;
   }
 
+  /// An environment value: null (unknown), a string, an integer, a finite
+  /// number or a bool.
+  void EnvValueOf(const JsonValue& obj, const std::string& path, const char* key, EnvValue* out) {
+    const JsonValue* v = Get(obj, path, key, false);
+    if (!v || v->IsNull()) return;
+    switch (v->type) {
+      case JsonValue::Type::kString: *out = v->string; return;
+      case JsonValue::Type::kBool: *out = v->boolean; return;
+      case JsonValue::Type::kNumber:
+        if (v->is_integer && std::fabs(v->number) < 9.2e18) {
+          *out = v->integer;
+        } else if (std::isfinite(v->number)) {
+          *out = v->number;
+        } else {
+          Fail(*v, Join(path, key), "expected a finite number");
+        }
+        return;
+      default: Fail(*v, Join(path, key), std::string("expected a string, number, bool or null, got ") + v->TypeName());
+    }
+  }
+
  private:
   bool ReadInteger(const JsonValue& v, const std::string& path, int64_t* out) {
     if (!Expect(v, path, JsonValue::Type::kNumber, "an integer")) return false;
@@ -413,20 +456,29 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& /*options*
   Field(w, "errors", errors);
   w.EndObject();
   Field(w, "environment_matches", verdicts.environment_matches);
-  for (const auto& [key, rows] : {std::pair{"env_differences", &verdicts.env_differences},
-                                  std::pair{"environments", &verdicts.environments}}) {
-    w.Key(key);
-    w.StartArray();
-    for (const auto& d : *rows) {
-      w.StartObject();
-      Field(w, "field", d.field);
-      Field(w, "baseline", d.baseline);
-      Field(w, "current", d.current);
-      if (d.within_runner_class) Field(w, "within_runner_class", true);
-      w.EndObject();
-    }
-    w.EndArray();
+  w.Key("env_differences");
+  w.StartArray();
+  for (const EnvDifference& d : verdicts.env_differences) {
+    w.StartObject();
+    Field(w, "field", d.field);
+    Field(w, "baseline", d.baseline);
+    Field(w, "current", d.current);
+    if (d.within_runner_class) Field(w, "within_runner_class", true);
+    w.EndObject();
   }
+  w.EndArray();
+  w.Key("environments");
+  w.StartArray();
+  for (const EnvField& e : verdicts.environments) {
+    w.StartObject();
+    Field(w, "field", e.field);
+    w.Key("baseline");
+    WriteEnvValue(w, e.baseline);
+    w.Key("current");
+    WriteEnvValue(w, e.current);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("metrics");
   w.StartArray();
   for (const auto& m : verdicts.metrics) WriteMetric(w, m);
@@ -475,7 +527,7 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
     d.Fail(*schema, "schema", "expected a string ('" + std::string(kVerdictsSchema) + "')");
     return d.error();
   }
-  if (std::string error = CheckSchema(schema->string, "verdicts", 1); !error.empty()) {
+  if (std::string error = CheckSchema(schema->string, "verdicts", kVerdictsMajorVersion); !error.empty()) {
     d.Fail(*schema, "schema", error);
     return d.error();
   }
@@ -500,12 +552,12 @@ Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name
     out.env_differences.push_back(std::move(e));
   });
   d.Array(root, "", "environments", [&](const JsonValue& v, const std::string& p) {
-    EnvDifference e;
+    EnvField e;
     if (!d.Object(v, p)) return;
     if (out.environments.size() >= 64) return d.Fail(v, p, "more than 64 environment fields");
     d.String(v, p, "field", &e.field, /*required=*/true);
-    d.String(v, p, "baseline", &e.baseline);
-    d.String(v, p, "current", &e.current);
+    d.EnvValueOf(v, p, "baseline", &e.baseline);
+    d.EnvValueOf(v, p, "current", &e.current);
     out.environments.push_back(std::move(e));
   });
   if (d.ok()) d.Get(root, "", "metrics", /*required=*/true);

@@ -1,4 +1,4 @@
-// Verdicts JSON (`gpugate/verdicts/v1`): the writer behind `--json` and the
+// Verdicts JSON (`gpugate/verdicts/v2`): the writer behind `--json` and the
 // reader that lets a later step (or another tool run) render the same
 // verdicts again. Field reference: docs/verdicts-schema.md.
 #pragma once
@@ -22,7 +22,7 @@ std::string RenderJson(const Verdicts& verdicts, const ReportOptions& options = 
 /// Parses verdicts written by RenderJson; `name` is used in messages
 /// ("v.json:12:20: metrics[3].verdict: unknown verdict 'regresion' (did you
 /// mean 'regression'?)"). Rejects any schema other than
-/// "gpugate/verdicts/v1[.minor]"; unknown keys are ignored (minor versions
+/// "gpugate/verdicts/v2[.minor]"; unknown keys are ignored (minor versions
 /// only add fields). RenderJson followed by VerdictsFromJson gives back equal
 /// verdicts for valid UTF-8 text and finite numbers. Errors exit with code 2.
 Result<Verdicts> VerdictsFromJson(std::string_view text, const std::string& name);

@@ -15,7 +15,7 @@ const std::vector<ReportFormat>& ReportFormats() {
       {"console", "txt", "aligned table for a terminal (colour on request)", &RenderConsole},
       {"markdown", "md", "GitHub-flavoured Markdown for PR comments", &RenderMarkdown},
       {"junit", "xml", "JUnit XML (Apache Ant schema) for CI test reports", &RenderJunit},
-      {"json", "json", "verdicts JSON, gpugate/verdicts/v1", &RenderJson},
+      {"json", "json", "verdicts JSON, gpugate/verdicts/v2", &RenderJson},
       {"html", "html", "self-contained HTML page", &RenderHtml},
       {"github-summary", "summary.md", "Markdown for $GITHUB_STEP_SUMMARY",
        &RenderGithubStepSummary},

@@ -632,6 +632,22 @@ std::string LowerFirst(std::string text) {
   return text;
 }
 
+std::string EnvValueText(std::string_view field, const EnvValue& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  if (const auto* flag = std::get_if<bool>(&value)) return *flag ? "on" : "off";
+  std::optional<double> number;
+  if (const auto* n = std::get_if<int64_t>(&value)) number = static_cast<double>(*n);
+  if (const auto* x = std::get_if<double>(&value)) number = *x;
+  if (!number) return "";
+  if (field.ends_with("_hz")) return FormatFrequency(*number);
+  if (field.ends_with("_bytes")) {
+    if (const auto* n = std::get_if<int64_t>(&value)) return FormatBytes(*n);
+    return FormatValueInUnit(*number, "B");
+  }
+  if (field.ends_with("_w")) return FormatValueInUnit(*number, "W");
+  return FormatValueInUnit(*number, "");
+}
+
 std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows) {
   if (rows.empty()) return "Change [CI]";
   const double c = rows.front()->confidence;

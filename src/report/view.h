@@ -115,6 +115,12 @@ std::string SentenceCase(std::string text);
 /// sentence ("Skipped in both runs" -> "38 skipped in both runs").
 std::string LowerFirst(std::string text);
 
+/// One side's value of an environment field as text, in the unit its name
+/// implies: "gpu.sm_clock_hz" 1.41e9 -> "1410 MHz", "gpu.memory_bytes" ->
+/// "80.0 GiB", "gpu.power_limit_w" 300 -> "300 W", flags "on"/"off",
+/// unknown "" (callers show a dash). Untrusted text: callers escape it.
+std::string EnvValueText(std::string_view field, const EnvValue& value);
+
 /// Column label of the interval: "Change [95% CI]" when every row shares the
 /// confidence level, else "Change [CI]".
 std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows);

@@ -139,7 +139,7 @@ TEST_F(CompareCliTest, SlowdownFailsAndWritesEveryReport) {
   EXPECT_NE(o.out.find("regression"), std::string::npos) << o.out;
   EXPECT_NE(testing::ReadAll(dir_ + "/j.xml").find("<failure"), std::string::npos);
   EXPECT_NE(testing::ReadAll(dir_ + "/r.md").find("| "), std::string::npos);
-  EXPECT_NE(testing::ReadAll(dir_ + "/v.json").find("gpugate/verdicts/v1"), std::string::npos);
+  EXPECT_NE(testing::ReadAll(dir_ + "/v.json").find("gpugate/verdicts/v2"), std::string::npos);
   EXPECT_NE(testing::ReadAll(dir_ + "/r.html").find("<html"), std::string::npos);
 }
 

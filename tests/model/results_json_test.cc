@@ -451,9 +451,9 @@ TEST(ResultsJson, UnknownMajorVersionIsRejected) {
 
 TEST(ResultsJson, OtherFilesAreNotMistakenForResults) {
   DocParts p;
-  p.schema = "gpugate/verdicts/v1";
+  p.schema = "gpugate/verdicts/v2";
   EXPECT_EQ(ErrorOf(Doc(p)),
-            "r.json:2:13: schema: not a gpugate results file: schema 'gpugate/verdicts/v1', "
+            "r.json:2:13: schema: not a gpugate results file: schema 'gpugate/verdicts/v2', "
             "expected 'gpugate/results/v1'");
   EXPECT_EQ(ErrorOf("[1, 2]"),
             "r.json:1:1: expected a results object at the top level, got array");

@@ -153,10 +153,19 @@ namespace {
 // Both environments side by side, the differing field marked, values escaped.
 TEST(ReportHtml, EnvironmentsSideBySideWithTheDifferenceMarked) {
   Verdicts v;
-  v.environments = {{"cpu_model", "EPYC 7763", "EPYC 7763", false},
-                    {"gpu.name", "NVIDIA A100", "<b>H100</b>", false},
-                    {"gpu.driver_version", "", "550.54", false}};
+  v.environments = {{"cpu_model", std::string("EPYC 7763"), std::string("EPYC 7763")},
+                    {"gpu.name", std::string("NVIDIA A100"), std::string("<b>H100</b>")},
+                    {"gpu.driver_version", {}, std::string("550.54")},
+                    {"gpu.sm_clock_hz", 1.41e9, 1.41e9},
+                    {"gpu.memory_bytes", int64_t{85899345920}, int64_t{85899345920}},
+                    {"gpu.ecc_enabled", true, true},
+                    {"gpu.power_limit_w", 400.0, 400.0}};
   const std::string html = RenderHtml(v);
+  // Numbers in the unit their field names, exactly (a byte count is not "8.59e+10").
+  EXPECT_NE(html.find("<tr><td>gpu.sm_clock_hz</td><td>1410 MHz</td><td>1410 MHz</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>gpu.memory_bytes</td><td>80.0 GiB</td><td>80.0 GiB</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>gpu.ecc_enabled</td><td>on</td><td>on</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>gpu.power_limit_w</td><td>400 W</td><td>400 W</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<h2>Environments (2 differ)</h2>"), std::string::npos) << html;
   EXPECT_NE(html.find("<tr><td>cpu_model</td><td>EPYC 7763</td><td>EPYC 7763</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<tr class=\"differs\"><td>gpu.name <strong>(differs)</strong></td><td>NVIDIA A100</td>"

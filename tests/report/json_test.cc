@@ -51,6 +51,12 @@ void ExpectSameMetric(const MetricVerdict& a, const MetricVerdict& b) {
 
 void ExpectSame(const Verdicts& a, const Verdicts& b) {
   EXPECT_EQ(a.schema, b.schema);
+  ASSERT_EQ(a.environments.size(), b.environments.size());
+  for (size_t i = 0; i < a.environments.size(); ++i) {
+    EXPECT_EQ(a.environments[i].field, b.environments[i].field);
+    EXPECT_EQ(a.environments[i].baseline, b.environments[i].baseline) << a.environments[i].field;
+    EXPECT_EQ(a.environments[i].current, b.environments[i].current) << a.environments[i].field;
+  }
   EXPECT_EQ(a.tool_version, b.tool_version);
   EXPECT_EQ(a.baseline_label, b.baseline_label);
   EXPECT_EQ(a.current_label, b.current_label);
@@ -92,6 +98,41 @@ TEST(ReportJson, RoundTripIsExact) {
     ExpectSame(v, back.value());
     EXPECT_EQ(RenderJson(back.value()), text);
   }
+}
+
+// One JSON convention: an environment's numbers are numbers, its flags
+// bools and what a side does not know null, not text.
+TEST(ReportJson, EnvironmentValuesKeepTheirTypes) {
+  Verdicts v;
+  v.environments = {{"cpu_cores", int64_t{2}, int64_t{64}},
+                    {"gpu.memory_bytes", int64_t{85899345920}, {}},
+                    {"gpu.sm_clock_hz", 1.41e9, 1.98e9},
+                    {"gpu.ecc_enabled", true, false},
+                    {"gpu.name", std::string("NVIDIA A100"), {}}};
+  const std::string text = RenderJson(v);
+  for (const char* expected : {R"("field": "cpu_cores",
+            "baseline": 2,
+            "current": 64)",
+                               R"("baseline": 85899345920,
+            "current": null)",
+                               R"("baseline": 1.41e+09,
+            "current": 1.98e+09)",
+                               R"("baseline": true,
+            "current": false)",
+                               R"("baseline": "NVIDIA A100",
+            "current": null)"})
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+  Result<Verdicts> back = VerdictsFromJson(text, "e.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSame(v, back.value());
+  // Anything else is an error at the value.
+  Result<Verdicts> bad = VerdictsFromJson(
+      "{\"schema\": \"gpugate/verdicts/v2\", \"metrics\": [],\n"
+      " \"environments\": [{\"field\": \"os\", \"baseline\": [1]}]}",
+      "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "bad.json:2:47: environments[0].baseline: expected a string, number, bool or null, got array");
 }
 
 TEST(ReportJson, UnitIsWrittenOnlyWhenSet) {
@@ -144,7 +185,7 @@ TEST(ReportJson, DoublesRoundTripBitForBit) {
 
 TEST(ReportJson, WritesSchemaAndCounts) {
   const std::string text = RenderJson(MixedVerdicts());
-  EXPECT_EQ(text.find("\"schema\": \"gpugate/verdicts/v1\""), 6u) << text.substr(0, 80);
+  EXPECT_EQ(text.find("\"schema\": \"gpugate/verdicts/v2\""), 6u) << text.substr(0, 80);
   EXPECT_NE(text.find("\"regression\": 3,"), std::string::npos);
   EXPECT_NE(text.find("\"p_value\": null"), std::string::npos);
 }
@@ -165,33 +206,35 @@ TEST(ReportJson, NonFiniteOptionalsBecomeAbsent) {
 
 TEST(ReportJson, AcceptsMinorVersionsAndIgnoresUnknownKeys) {
   Result<Verdicts> v = VerdictsFromJson(
-      R"({"schema": "gpugate/verdicts/v1.4", "future": {"x": 1},
+      R"({"schema": "gpugate/verdicts/v2.4", "future": {"x": 1},
           "metrics": [{"workload": "a", "metric": "time", "verdict": "unchanged",
                        "ratio": null, "new_field": [1, 2]}]})",
       "minor.json");
   ASSERT_TRUE(v.ok()) << v.error().message;
-  EXPECT_EQ(v->schema, "gpugate/verdicts/v1.4");
+  EXPECT_EQ(v->schema, "gpugate/verdicts/v2.4");
   ASSERT_EQ(v->metrics.size(), 1u);
   EXPECT_EQ(v->metrics[0].verdict, Verdict::kUnchanged);
   EXPECT_FALSE(v->metrics[0].ratio.has_value());
 }
 
 TEST(ReportJson, RejectsOtherMajorVersions) {
-  Result<Verdicts> v = VerdictsFromJson("{\n  \"schema\": \"gpugate/verdicts/v2\", \"metrics\": []}",
+  Result<Verdicts> v = VerdictsFromJson("{\n  \"schema\": \"gpugate/verdicts/v3\", \"metrics\": []}",
                                         "new.json");
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.error().message,
-            "new.json:2:13: schema: unsupported verdicts schema 'gpugate/verdicts/v2' (this "
-            "gpugate reads v1)");
+            "new.json:2:13: schema: unsupported verdicts schema 'gpugate/verdicts/v3' (this "
+            "gpugate reads v2)");
+  // Version 1 wrote environment values as strings: not read as version 2.
+  EXPECT_FALSE(VerdictsFromJson(R"({"schema": "gpugate/verdicts/v1", "metrics": []})", "old.json").ok());
   EXPECT_EQ(v.error().code, ExitCode::kInputError);
   EXPECT_FALSE(VerdictsFromJson(R"({"schema": "gpugate/results/v1", "metrics": []})", "r.json").ok());
-  EXPECT_FALSE(VerdictsFromJson(R"({"schema": "gpugate/verdicts/v1.", "metrics": []})", "r.json").ok());
+  EXPECT_FALSE(VerdictsFromJson(R"({"schema": "gpugate/verdicts/v2.", "metrics": []})", "r.json").ok());
   EXPECT_FALSE(VerdictsFromJson(R"({"metrics": []})", "r.json").ok());
 }
 
 TEST(ReportJson, ErrorsPointAtTheValue) {
   Result<Verdicts> v = VerdictsFromJson(
-      "{\"schema\": \"gpugate/verdicts/v1\",\n"
+      "{\"schema\": \"gpugate/verdicts/v2\",\n"
       " \"metrics\": [{\"workload\": \"a\", \"metric\": \"time\", \"verdict\": \"regresion\"}]}",
       "typo.json");
   ASSERT_FALSE(v.ok());
@@ -200,7 +243,7 @@ TEST(ReportJson, ErrorsPointAtTheValue) {
             "'regression'?)");
 
   v = VerdictsFromJson(
-      "{\"schema\": \"gpugate/verdicts/v1\", \"metrics\": [{\"workload\": \"a\", "
+      "{\"schema\": \"gpugate/verdicts/v2\", \"metrics\": [{\"workload\": \"a\", "
       "\"metric\": \"t\", \"verdict\": \"new\", \"baseline_n\": 1.5}]}",
       "int.json");
   ASSERT_FALSE(v.ok());
@@ -209,14 +252,14 @@ TEST(ReportJson, ErrorsPointAtTheValue) {
             std::string::npos)
       << v.error().message;
 
-  v = VerdictsFromJson("{\"schema\": \"gpugate/verdicts/v1\", \"metrics\": [{\"metric\": \"t\"}]}",
+  v = VerdictsFromJson("{\"schema\": \"gpugate/verdicts/v2\", \"metrics\": [{\"metric\": \"t\"}]}",
                        "missing.json");
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.error().message.find("metrics[0]: missing required member 'workload'"),
             std::string::npos)
       << v.error().message;
 
-  v = VerdictsFromJson("{\"schema\": \"gpugate/verdicts/v1\", \"metrics\": {}}", "type.json");
+  v = VerdictsFromJson("{\"schema\": \"gpugate/verdicts/v2\", \"metrics\": {}}", "type.json");
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.error().message.find("metrics: expected an array, got object"), std::string::npos)
       << v.error().message;

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "compare/compare.h"
@@ -166,8 +167,9 @@ TEST(StaticLane, ComparesAcrossEnvironments) {
   EXPECT_FALSE(v.environment_matches);
   // Both environments are in the verdicts, field by field.
   bool gpu_row = false;
-  for (const EnvDifference& e : v.environments)
-    gpu_row = gpu_row || (e.field == "gpu.name" && e.baseline == "NVIDIA A100" && e.current.empty());
+  for (const EnvField& e : v.environments)
+    gpu_row = gpu_row || (e.field == "gpu.name" && e.baseline == EnvValue{std::string("NVIDIA A100")} &&
+                          std::holds_alternative<std::monostate>(e.current));
   EXPECT_TRUE(gpu_row);
   const MetricVerdict* m = Primary(v);
   ASSERT_TRUE(m);

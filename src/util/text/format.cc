@@ -134,6 +134,11 @@ std::string FormatBytes(int64_t bytes) {
   return ScaleSig3(static_cast<double>(bytes), kUnits, 7);
 }
 
+std::string FormatFrequency(double hz) {
+  if (!std::isfinite(hz)) return "n/a";
+  return Printf("%.0f MHz", hz / 1e6);
+}
+
 std::string FormatCount(size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }

@@ -51,6 +51,9 @@ std::string FormatDuration(double seconds);
 /// 1536 -> "1.50 KiB", 3 << 20 -> "3.00 MiB".
 std::string FormatBytes(int64_t bytes);
 
+/// A clock in whole megahertz: 1.41e9 -> "1410 MHz". Non-finite -> "n/a".
+std::string FormatFrequency(double hz);
+
 /// A count and its noun, singular for one: (1, "run") -> "1 run", (12,
 /// "run") -> "12 runs", (0, "workload") -> "0 workloads". `noun` takes an
 /// "s" for its plural.

@@ -216,7 +216,7 @@ const rules::Schema& RuleFuzzSchema() {
       {"device.sms", {Type::kNumber, Dim::Number(), "", false, false}},
       {"workload.cv", {Type::kNumber, Dim::Number(), "", false, false}},
       {"trace.available", {Type::kBool, {}, "", false, false}},
-      {"trace.gpu_idle_pct", {Type::kNumber, Dim::Number(), "", false, false}},
+      {"trace.gpu_idle_share", {Type::kNumber, Dim::Number(), "", false, false}},
   };
   return schema;
 }

@@ -404,8 +404,11 @@ SourceLocation YamlReader::ByteWhere(const YAML::Node& node) const {
   if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
   // A null node yaml-cpp marks at the next token: at the end of the text
   // (`- ` as the last list item) that is past the last line; the last
-  // character written stands for it.
+  // character written (the dash) stands for it.
   if (last_ && (m.line > end_.line || (m.line == end_.line && m.column >= end_.column)))
+    return ByteAt(*last_);
+  // Without a final line break it marks the start of the last line instead.
+  if (last_ && node.IsNull() && m.line == end_.line && m.line == last_->line && m.column == 0)
     return ByteAt(*last_);
   return ByteAt(m);
 }

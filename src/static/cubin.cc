@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "static/elf.h"
 #include "util/random.h"
@@ -19,6 +20,8 @@ using detail::ReadLe;
 namespace {
 
 constexpr uint32_t kNvInfoType = 0x70000000;
+/// Before ELF ABI version 7 the .nv.info sections were plain PROGBITS.
+constexpr uint32_t kElfSectionProgbits = 1;
 constexpr uint8_t kFormatSval = 4;
 
 // EIATTR attribute codes.
@@ -136,7 +139,9 @@ int64_t ReservedShared(const ElfFile& elf, const std::vector<ElfSymbol>& symbols
 
 }  // namespace
 
-int CubinArch(uint32_t e_flags) { return static_cast<int>((e_flags >> 8) & 0xff); }
+int CubinArch(uint32_t e_flags, uint8_t abi_version) {
+  return static_cast<int>((abi_version >= 8 ? e_flags >> 8 : e_flags) & 0xff);
+}
 
 bool IsCubin(std::string_view data) {
   uint16_t machine = 0;
@@ -151,18 +156,33 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   Result<std::vector<ElfSymbol>> symbols = ParseElfSymbols(*elf, name);
   if (!symbols.ok()) return symbols.error();
   CubinInfo info;
-  info.arch = CubinArch(elf->flags);
+  info.arch = CubinArch(elf->flags, elf->abi_version);
   GlobalInfo global;
-  if (const ElfSection* g = elf->Find(".nv.info"); g != nullptr && g->type == kNvInfoType) {
+  // The .nv.info sections: SHT_CUDA_INFO, or PROGBITS in old cubins (ELF ABI 4).
+  auto is_info = [&](const ElfSection& s) {
+    return s.type == kNvInfoType || (s.type == kElfSectionProgbits && elf->abi_version < 7);
+  };
+  if (const ElfSection* g = elf->Find(".nv.info"); g != nullptr && is_info(*g)) {
     Result<std::vector<Record>> records = ParseNvInfo(*elf, *g, name);
     if (!records.ok()) return records.error();
     global = ReadGlobal(*records);
   }
   const int64_t reserved = ReservedShared(*elf, *symbols);
-  // Section index -> the FUNC symbol defined in it (the kernel's symbol).
+  // Section index -> the kernel's symbol: of the FUNC symbols defined in a
+  // kernel's .text section (device functions such as
+  // `$sobel_filter$__cuda_sm20_sqrt_rn_f32_slowpath` live there too), the
+  // CUDA entry (st_other STO_CUDA_ENTRY), else a global one at the section's
+  // start, else the first.
   std::map<uint32_t, uint32_t> symbol_of_section;
-  for (uint32_t i = 0; i < symbols->size(); ++i)
-    if (((*symbols)[i].info & 0xf) == 2 /* STT_FUNC */) symbol_of_section.emplace((*symbols)[i].section, i);
+  auto rank = [](const ElfSymbol& s) {
+    return ((s.other & 0x10) ? 4 : 0) + ((s.info >> 4) == 1 /* STB_GLOBAL */ ? 2 : 0) + (s.value == 0 ? 1 : 0);
+  };
+  for (uint32_t i = 0; i < symbols->size(); ++i) {
+    const ElfSymbol& symbol = (*symbols)[i];
+    if ((symbol.info & 0xf) != 2 /* STT_FUNC */) continue;
+    auto [it, added] = symbol_of_section.emplace(symbol.section, i);
+    if (!added && rank(symbol) > rank((*symbols)[it->second])) it->second = i;
+  }
   // Section index of a kernel's .text -> its .nv.shared / .nv.constant0 section.
   std::map<uint32_t, const ElfSection*> shared_of, constant0_of;
   for (const ElfSection& t : elf->sections) {
@@ -172,25 +192,35 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   }
   const std::string info_prefix = ".nv.info.";
   for (const ElfSection& s : elf->sections) {
-    if (s.type != kNvInfoType || s.name.rfind(info_prefix, 0) != 0) continue;
+    if (!is_info(s) || s.name.rfind(info_prefix, 0) != 0) continue;
     if (s.info == 0 || s.info >= elf->sections.size())
       return BinaryError(name, s.offset, s.name + " refers to section " + std::to_string(s.info) + ", out of range");
     const ElfSection& text = elf->sections[s.info];
     KernelInfo k;
     k.arch = info.arch;
     k.name = s.name.substr(info_prefix.size());
-    const auto sym = symbol_of_section.find(s.info);
-    if (sym != symbol_of_section.end()) {
-      const ElfSymbol& symbol = (*symbols)[sym->second];
+    // A kernel's .text section names its symbol in the low 24 bits of
+    // sh_info and, in cubins before ELF ABI 8, its register count in the
+    // high 8 (0x0a00000d: 10 registers, symbol 13).
+    std::optional<uint32_t> symbol_index;
+    if (const uint32_t i = text.info & 0xffffff; i != 0 && i < symbols->size() &&
+                                                 ((*symbols)[i].info & 0xf) == 2 && (*symbols)[i].section == s.info)
+      symbol_index = i;
+    else if (const auto sym = symbol_of_section.find(s.info); sym != symbol_of_section.end())
+      symbol_index = sym->second;
+    if (symbol_index) {
+      const ElfSymbol& symbol = (*symbols)[*symbol_index];
       if (!symbol.name.empty()) k.name = symbol.name;
-      if (auto it = global.regcount.find(sym->second); it != global.regcount.end())
+      if (auto it = global.regcount.find(*symbol_index); it != global.regcount.end())
         k.registers = static_cast<int>(it->second);
-      if (auto it = global.frame.find(sym->second); it != global.frame.end()) k.stack_frame = it->second;
-      if (auto it = global.min_stack.find(sym->second); it != global.min_stack.end()) k.min_stack = it->second;
+      if (auto it = global.frame.find(*symbol_index); it != global.frame.end()) k.stack_frame = it->second;
+      if (auto it = global.min_stack.find(*symbol_index); it != global.min_stack.end()) k.min_stack = it->second;
     }
     Result<std::vector<Record>> records = ParseNvInfo(*elf, s, name);
     if (!records.ok()) return records.error();
     ApplyKernelRecords(*records, &k);
+    if (!k.registers && elf->abi_version < 8 && (text.info >> 24) != 0)
+      k.registers = static_cast<int>(text.info >> 24);
     const std::string_view sass = elf->Bytes(text);
     k.sass_bytes = static_cast<int64_t>(text.size);
     k.sass_hash = Fnv1a64(sass);

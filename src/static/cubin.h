@@ -43,9 +43,12 @@ struct CubinInfo {
   std::vector<KernelInfo> kernels;
 };
 
-/// The SM version a cubin's e_flags encode: (e_flags >> 8) & 0xff (checked
-/// on sm_75, sm_80, sm_90, sm_100 and sm_120 cubins from nvcc 13.0).
-int CubinArch(uint32_t e_flags);
+/// The SM version a cubin's e_flags encode. From ELF ABI version 8 (CUDA
+/// 12.8 on, EI_OSABI 0x41) it is (e_flags >> 8) & 0xff (checked on sm_75,
+/// sm_80, sm_90, sm_100 and sm_120 cubins from nvcc 13.0); before it
+/// (EI_OSABI 0x33, ABI versions up to 7) e_flags & 0xff (sm_21 at ABI 4, sm_30,
+/// sm_52 and sm_90 at ABI 7).
+int CubinArch(uint32_t e_flags, uint8_t abi_version);
 
 /// Whether `data` is an ELF with e_machine EM_CUDA.
 bool IsCubin(std::string_view data);

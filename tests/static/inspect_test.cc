@@ -11,6 +11,8 @@
 #include <functional>
 
 #include "cli/run_binary.h"
+#include "static/cubin.h"
+#include "static/elf.h"
 #include "static/inspect_render.h"
 #include "static/ptxas_v_lines.h"
 #include "util/fs.h"
@@ -102,6 +104,64 @@ TEST(InspectTest, RelocatableCubinSharedMemoryHasNoFileBytes) {
   const KernelInfo* k = FindKernel(*r, "_Z8big_smemPf", 90);
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->shared_bytes, 16384);
+}
+
+// Cubins before ELF ABI 8 (CUDA 12.7 and older, Triton) keep the SM in the
+// low byte of e_flags, and the register count in the high byte of the
+// kernel's .text sh_info.
+TEST(InspectTest, ArchitectureByElfAbiVersion) {
+  EXPECT_EQ(CubinArch(0x6005a04, 8), 90);  // nvcc 13.0
+  EXPECT_EQ(CubinArch(0x5a0d5a, 7), 90);
+  EXPECT_EQ(CubinArch(0x340534, 7), 52);
+  EXPECT_EQ(CubinArch(0x1e051e, 7), 30);
+  EXPECT_EQ(CubinArch(0x140115, 4), 21);
+}
+
+// heavy_sm90.cubin rewritten the way an older toolchain lays a cubin out.
+TEST(InspectTest, AnOlderCubinLayoutIsRead) {
+  std::string bytes = Load("heavy_sm90.cubin");
+  Result<ElfFile> elf = ParseElf(bytes, "heavy_sm90.cubin");
+  ASSERT_TRUE(elf.ok()) << elf.error().message;
+  auto put32 = [&](uint64_t at, uint32_t v) { std::memcpy(bytes.data() + at, &v, 4); };
+  bytes[7] = 0x33;  // EI_OSABI: CUDA
+  bytes[8] = 7;     // EI_ABIVERSION
+  put32(48, 0x5a0d5a);
+  uint64_t symtab = 0, text_header = 0, info = 0, info_size = 0;
+  const uint64_t section_headers = [&] {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + 40, 8);
+    return v;
+  }();
+  for (size_t i = 0; i < elf->sections.size(); ++i) {
+    const ElfSection& s = elf->sections[i];
+    if (s.name == ".symtab") symtab = s.offset;
+    if (s.name == ".text._Z5heavyPKfPfi") text_header = section_headers + i * 64;
+    if (s.name == ".nv.info") info = s.offset, info_size = s.size;
+  }
+  ASSERT_NE(symtab, 0u);
+  ASSERT_NE(text_header, 0u);
+  ASSERT_NE(info, 0u);
+  // Symbol 3 (the section symbol of .text._Z5heavyPKfPfi) becomes a weak
+  // device function at the front of the kernel's section, as in cubins that
+  // carry `$kernel$__cuda_sm20_sqrt_rn_f32_slowpath`.
+  bytes[symtab + 3 * 24 + 4] = 0x22;
+  // The register count moves from the EIATTR_REGCOUNT record to sh_info.
+  for (uint64_t at = info; at + 4 <= info + info_size;) {
+    const uint8_t format = static_cast<uint8_t>(bytes[at]), attribute = static_cast<uint8_t>(bytes[at + 1]);
+    uint16_t size = 0;
+    std::memcpy(&size, bytes.data() + at + 2, 2);
+    if (attribute == 0x2f) bytes[at + 1] = 0x7e;  // an attribute nobody reads
+    at += format == 0x04 ? 4u + size : 4u;
+  }
+  put32(text_header + 44, (40u << 24) | 9u);
+  Result<InspectReport> r = InspectBytes(bytes, "old.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const KernelInfo* heavy = FindKernel(*r, "_Z5heavyPKfPfi", 90);
+  ASSERT_NE(heavy, nullptr) << RenderInspectTable(*r);
+  EXPECT_EQ(heavy->registers, 40);
+  const KernelInfo* add = FindKernel(*r, "plain_add", 90);
+  ASSERT_NE(add, nullptr);
+  EXPECT_FALSE(add->registers.has_value());  // neither a record nor sh_info says
 }
 
 TEST(InspectTest, ZstdFatbinTwoArchitectures) {

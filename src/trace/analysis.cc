@@ -23,6 +23,27 @@
 
 namespace gpugate {
 
+namespace {
+
+/// "Device", "Device -> Device": every end of the route is device memory
+/// ("Host -> Device" names no host memory kind: unknown).
+bool OnlyDevices(std::string_view route) {
+  bool any = false;
+  while (!route.empty()) {
+    const size_t arrow = route.find("->");
+    std::string_view end = route.substr(0, arrow);
+    while (!end.empty() && end.front() == ' ') end.remove_prefix(1);
+    while (!end.empty() && end.back() == ' ') end.remove_suffix(1);
+    if (end != "Device") return false;
+    any = true;
+    if (arrow == std::string_view::npos) break;
+    route.remove_prefix(arrow + 2);
+  }
+  return any;
+}
+
+}  // namespace
+
 MemcpyStats ClassifyMemcpy(std::string_view name) {
   MemcpyStats m;
   std::string_view rest = name;
@@ -42,7 +63,7 @@ MemcpyStats ClassifyMemcpy(std::string_view name) {
   if (m.route.find("Pageable") != std::string::npos) m.memory = "pageable";
   else if (m.route.find("Pinned") != std::string::npos) m.memory = "pinned";
   else if (m.route.find("Managed") != std::string::npos) m.memory = "managed";
-  else if (m.route.find("Device") != std::string::npos) m.memory = "device";
+  else if (OnlyDevices(m.route)) m.memory = "device";
   else m.memory = "unknown";
   return m;
 }
@@ -644,12 +665,13 @@ struct TraceAnalyzer::State {
     p.device_type = m.device_type;
     p.device_id = m.device_id;
     ++p.events;
-    if (m.total_allocated > p.peak_allocated) {
+    if (e.mem_total_allocated && (!p.peak_allocated || m.total_allocated > *p.peak_allocated)) {
       p.peak_allocated = m.total_allocated;
       p.peak_ts_ns = m.ts_ns;
     }
-    p.peak_reserved = std::max(p.peak_reserved, m.total_reserved);
-    memory_chart.Add(m.device_type, m.device_id, m.ts_ns, m.total_allocated, m.total_reserved);
+    if (e.mem_total_reserved) p.peak_reserved = std::max(p.peak_reserved.value_or(0), m.total_reserved);
+    if (e.mem_total_allocated || e.mem_total_reserved)
+      memory_chart.Add(m.device_type, m.device_id, m.ts_ns, m.total_allocated, m.total_reserved);
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
   void OnCompiledRegion(const TraceEvent& e) {
@@ -1120,10 +1142,13 @@ TraceReport TraceAnalyzer::Finish(const TraceInfo& info) {
   // [memory] events; each peak placed in its profiler step (rep.steps is
   // sorted by start).
   for (auto& [key, p] : s.memory) {
-    auto after = std::upper_bound(rep.steps.begin(), rep.steps.end(), p.peak_ts_ns,
-                                  [](int64_t ts, const ProfilerStep& st) { return ts < st.start_ns; });
-    if (after != rep.steps.begin() && std::prev(after)->end_ns >= p.peak_ts_ns && std::prev(after)->number >= 0)
-      p.peak_step = std::prev(after)->number;
+    if (p.peak_ts_ns) {
+      const int64_t at = *p.peak_ts_ns;
+      auto after = std::upper_bound(rep.steps.begin(), rep.steps.end(), at,
+                                    [](int64_t ts, const ProfilerStep& st) { return ts < st.start_ns; });
+      if (after != rep.steps.begin() && std::prev(after)->end_ns >= at && std::prev(after)->number >= 0)
+        p.peak_step = std::prev(after)->number;
+    }
     rep.memory.push_back(p);
   }
   rep.memory_timeline = std::move(s.memory_timeline);

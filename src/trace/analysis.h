@@ -177,7 +177,11 @@ struct MemcpyStats {
   /// `bytes`), and the time of those whose size it does: the bandwidth is
   /// the known bytes over the time that moved them.
   int64_t without_bytes = 0, sized_ns = 0;
-  double BandwidthGBps() const { return sized_ns > 0 ? static_cast<double>(bytes) / sized_ns : 0; }
+  /// Bytes per ns (GB/s) of the copies of known size; unknown without one.
+  std::optional<double> BandwidthGBps() const {
+    if (sized_ns <= 0) return std::nullopt;
+    return static_cast<double>(bytes) / static_cast<double>(sized_ns);
+  }
 };
 
 struct ShortKernel {
@@ -218,8 +222,11 @@ struct MemorySample {
 struct MemoryPeak {
   int64_t device_type = -1, device_id = -1;
   int64_t events = 0;
-  int64_t peak_allocated = 0, peak_reserved = 0;
-  int64_t peak_ts_ns = 0;                 ///< first sample with the peak allocated
+  /// The largest "Total Allocated" / "Total Reserved" a sample states; null
+  /// when no sample states one (Kineto of PyTorch 1.8/1.9 wrote only each
+  /// allocation's "Bytes").
+  std::optional<int64_t> peak_allocated, peak_reserved;
+  std::optional<int64_t> peak_ts_ns;      ///< first sample with the peak allocated
   /// N of the "ProfilerStep#N" whose CPU span contains peak_ts_ns (none when
   /// the peak falls outside every numbered step).
   std::optional<int64_t> peak_step;

@@ -73,9 +73,14 @@ std::string MemoryDeviceLabel(int64_t device_type, int64_t device_id) {
   return "device type " + std::to_string(device_type) + " id " + std::to_string(device_id);
 }
 
+std::string MemoryPeakBytes(const std::optional<int64_t>& bytes) {
+  return bytes ? FormatBytes(*bytes) : std::string("unknown");
+}
+
 std::string MemoryPeakWhere(const MemoryPeak& peak, int64_t trace_start_ns) {
+  if (!peak.peak_ts_ns) return "(no [memory] event states a total)";
   std::string out =
-      "at " + FormatDuration(static_cast<double>(peak.peak_ts_ns - trace_start_ns) * 1e-9) + " from the trace start";
+      "at " + FormatDuration(static_cast<double>(*peak.peak_ts_ns - trace_start_ns) * 1e-9) + " from the trace start";
   if (peak.peak_step) out += ", in ProfilerStep#" + std::to_string(*peak.peak_step);
   return out;
 }
@@ -145,8 +150,8 @@ std::string SvgChart(const TraceReport& r, bool standalone) {
     a.y_max = static_cast<double>(y_max);
     std::string label = MemoryDeviceLabel(s.device_type, s.device_id);
     if (peak)
-      label += ": peak allocated " + FormatBytes(peak->peak_allocated) + " " + MemoryPeakWhere(*peak, r.span_start_ns) +
-               "; peak reserved " + FormatBytes(peak->peak_reserved);
+      label += ": peak allocated " + MemoryPeakBytes(peak->peak_allocated) + " " +
+               MemoryPeakWhere(*peak, r.span_start_ns) + "; peak reserved " + MemoryPeakBytes(peak->peak_reserved);
     o += Text(kLeft, a.top - 22, label, " font-weight=\"bold\"");
     // Frame, axis labels, legend.
     o += "<rect x=\"" + Fixed(kLeft) + "\" y=\"" + Fixed(a.top) + "\" width=\"" + Fixed(kWidth - kLeft - kRight) +
@@ -164,12 +169,12 @@ std::string SvgChart(const TraceReport& r, bool standalone) {
          Text(kWidth - kRight - 96, a.top - 5, "allocated");
     o += SeriesShapes(s, a, /*reserved=*/true, "#e07b00");
     o += SeriesShapes(s, a, /*reserved=*/false, "#1f5fbf");
-    if (peak) {
-      double x = a.X(static_cast<double>(peak->peak_ts_ns)), y = a.Y(static_cast<double>(peak->peak_allocated));
+    if (peak && peak->peak_allocated && peak->peak_ts_ns) {
+      double x = a.X(static_cast<double>(*peak->peak_ts_ns)), y = a.Y(static_cast<double>(*peak->peak_allocated));
       o += "<line x1=\"" + Fixed(x) + "\" y1=\"" + Fixed(a.top) + "\" x2=\"" + Fixed(x) + "\" y2=\"" +
            Fixed(a.top + kPlot) + "\" stroke=\"#c00\" stroke-dasharray=\"3,3\"/>\n";
       o += "<circle cx=\"" + Fixed(x) + "\" cy=\"" + Fixed(y) + "\" r=\"4\" fill=\"#c00\"/>\n";
-      std::string tag = "peak " + FormatBytes(peak->peak_allocated);
+      std::string tag = "peak " + FormatBytes(*peak->peak_allocated);
       if (peak->peak_step) tag += ", ProfilerStep#" + std::to_string(*peak->peak_step);
       bool right_half = x > (kLeft + kWidth - kRight) / 2;
       o += Text(right_half ? x - 6 : x + 6, std::max(a.top + 12, y - 6), tag,

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,9 +51,12 @@ class MemoryChartBuilder {
 /// "GPU 0", "CPU", or "device type T id I".
 std::string MemoryDeviceLabel(int64_t device_type, int64_t device_id);
 
+/// A peak's bytes, or "unknown" when no [memory] event stated a total.
+std::string MemoryPeakBytes(const std::optional<int64_t>& bytes);
+
 /// Where a device's allocated peak happened: "at 1.23 s from the trace
 /// start, in ProfilerStep#12" (the step part only when the peak lies in a
-/// numbered step).
+/// numbered step); "(no [memory] event states a total)" without one.
 std::string MemoryPeakWhere(const MemoryPeak& peak, int64_t trace_start_ns);
 
 /// The chart as an <svg> element (for embedding in HTML): per device,

@@ -22,6 +22,11 @@ namespace {
 constexpr size_t kNameWidth = 110;
 
 std::string Dur(int64_t ns) { return FormatDuration(static_cast<double>(ns) * 1e-9); }
+
+/// The table cell of a memory peak's time from the trace start; "-" unknown.
+std::string MemoryPeakAt(const MemoryPeak& m, int64_t trace_start_ns) {
+  return m.peak_ts_ns ? Dur(*m.peak_ts_ns - trace_start_ns) : std::string("-");
+}
 std::string DurD(double ns) { return FormatDuration(ns * 1e-9); }
 
 std::string Pct(double fraction) { return FormatShare(fraction); }
@@ -53,9 +58,16 @@ std::string DeviceName(const TraceReport& r, int64_t device) {
   return "";
 }
 
-/// "216x1x1": a grid or block.
+/// "216x1x1": a grid or block; "-" when the trace does not record it.
 std::string Dims(const int d[3]) {
+  if (d[0] <= 0) return "-";
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+/// A copy route's bandwidth in GB/s; "n/a" when no copy of it has a size.
+std::string Gbps(const MemcpyStats& m) {
+  const std::optional<double> g = m.BandwidthGBps();
+  return g ? Num(*g) : std::string("n/a");
 }
 
 /// Milliseconds from the start of the traced span, "12.345 ms".
@@ -200,7 +212,7 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
     for (const MemcpyStats& m : ShownTraffic(r))
       o += "  " + Pad(ConsoleText(m.kind, 7), 7, false) + Pad(m.memory, 10, false) +
            Pad(std::to_string(m.count), 7) + Pad(FormatBytes(m.bytes), 12) + Pad(Dur(m.total_ns), 10) +
-           Pad(Num(m.BandwidthGBps()), 9) + "  " + ConsoleText(m.route, 40) + " (GPU " +
+           Pad(Gbps(m), 9) + "  " + ConsoleText(m.route, 40) + " (GPU " +
            std::to_string(m.device) + ")\n";
   }
   if (!r.cpu_ops.empty()) {
@@ -212,8 +224,8 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
   }
   for (const MemoryPeak& m : r.memory)
     o += "\nMemory (" + MemoryDeviceLabel(m.device_type, m.device_id) + "): peak allocated " +
-         FormatBytes(m.peak_allocated) + " " + MemoryPeakWhere(m, r.span_start_ns) + "; peak reserved " +
-         FormatBytes(m.peak_reserved) + " over " + std::to_string(m.events) + " [memory] events\n";
+         MemoryPeakBytes(m.peak_allocated) + " " + MemoryPeakWhere(m, r.span_start_ns) + "; peak reserved " +
+         MemoryPeakBytes(m.peak_reserved) + " over " + std::to_string(m.events) + " [memory] events\n";
   if (!r.identical_launches.empty()) {
     o += "\nIdentical launches (same kernel, grid and block; top " + std::to_string(r.options.top_n) +
          " per GPU)\n  " + Pad("GPU", 3) + Pad("count", 8) + Pad("mean", 10) + Pad("total", 10) + Pad("grid", 14) +
@@ -324,15 +336,15 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
     for (const MemcpyStats& m : ShownTraffic(r))
       o += "| " + std::to_string(m.device) + " | " + MdText(m.kind) + " | " + MdText(m.route) + " | " + m.memory +
            " | " + std::to_string(m.count) + " | " + std::to_string(m.bytes) + " | " + Dur(m.total_ns) + " | " +
-           Num(m.BandwidthGBps()) + " |\n";
+           Gbps(m) + " |\n";
     o += "\n";
   }
   if (!r.memory.empty()) {
     o += "### Memory\n\n| device | peak allocated | peak reserved | peak at | peak in step | [memory] events |\n"
          "| --- | ---: | ---: | ---: | ---: | ---: |\n";
     for (const MemoryPeak& m : r.memory)
-      o += "| " + MemoryDeviceLabel(m.device_type, m.device_id) + " | " + FormatBytes(m.peak_allocated) + " | " +
-           FormatBytes(m.peak_reserved) + " | " + Dur(m.peak_ts_ns - r.span_start_ns) + " | " +
+      o += "| " + MemoryDeviceLabel(m.device_type, m.device_id) + " | " + MemoryPeakBytes(m.peak_allocated) + " | " +
+           MemoryPeakBytes(m.peak_reserved) + " | " + MemoryPeakAt(m, r.span_start_ns) + " | " +
            (m.peak_step ? "ProfilerStep#" + std::to_string(*m.peak_step) : std::string("-")) + " | " +
            std::to_string(m.events) + " |\n";
     o += "\n";
@@ -590,7 +602,8 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("count"); w.Int64(m.count);
     w.Key("bytes"); w.Int64(m.bytes);
     w.Key("total_ns"); w.Int64(m.total_ns);
-    w.Key("bandwidth_gbps"); WriteJsonDouble(w, m.BandwidthGBps());
+    w.Key("bandwidth_gbps");
+    if (const std::optional<double> g = m.BandwidthGBps()) WriteJsonDouble(w, *g); else w.Null();
     w.Key("without_bytes"); w.Int64(m.without_bytes);
     w.EndObject();
   }
@@ -602,8 +615,17 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.StartObject();
     w.Key("device"); w.Int64(l.device);
     w.Key("name"); Str(w, l.name);
-    w.Key("grid"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(l.grid[i]); w.EndArray();
-    w.Key("block"); w.StartArray(); for (int i = 0; i < 3; ++i) w.Int(l.block[i]); w.EndArray();
+    // null where the trace records no launch configuration (ROCm kernels).
+    for (const auto& [key, dims] : {std::pair{"grid", l.grid}, std::pair{"block", l.block}}) {
+      w.Key(key);
+      if (dims[0] <= 0) {
+        w.Null();
+        continue;
+      }
+      w.StartArray();
+      for (int i = 0; i < 3; ++i) w.Int(dims[i]);
+      w.EndArray();
+    }
     w.Key("count"); w.Int64(l.count);
     w.Key("total_ns"); w.Int64(l.total_ns);
     w.Key("mean_ns"); WriteJsonDouble(w, l.MeanNs());
@@ -645,10 +667,14 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("device_type"); w.Int64(m.device_type);
     w.Key("device_id"); w.Int64(m.device_id);
     w.Key("events"); w.Int64(m.events);
-    w.Key("peak_allocated"); w.Int64(m.peak_allocated);
-    w.Key("peak_reserved"); w.Int64(m.peak_reserved);
-    w.Key("peak_ts_ns"); w.Int64(m.peak_ts_ns);
-    w.Key("peak_offset_ns"); w.Int64(m.peak_ts_ns - r.span_start_ns);
+    auto optional = [&](const char* key, const std::optional<int64_t>& v) {
+      w.Key(key);
+      if (v) w.Int64(*v); else w.Null();
+    };
+    optional("peak_allocated", m.peak_allocated);
+    optional("peak_reserved", m.peak_reserved);
+    optional("peak_ts_ns", m.peak_ts_ns);
+    optional("peak_offset_ns", m.peak_ts_ns ? std::optional<int64_t>(*m.peak_ts_ns - r.span_start_ns) : std::nullopt);
     w.Key("peak_step");
     if (m.peak_step) w.Int64(*m.peak_step); else w.Null();
     w.EndObject();
@@ -832,7 +858,7 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
     std::vector<std::vector<std::string>> rows;
     for (const MemcpyStats& m : ShownTraffic(r))
       rows.push_back({H(m.kind), H(m.route), m.memory, std::to_string(m.device), std::to_string(m.count),
-                      std::to_string(m.bytes), Dur(m.total_ns), Num(m.BandwidthGBps())});
+                      std::to_string(m.bytes), Dur(m.total_ns), Gbps(m)});
     const std::string shown = TrafficShown(r);
     o += "<h2>Memory traffic</h2>\n" + (shown.empty() ? "" : "<p>" + shown + ".</p>\n") +
          HtmlTable({"kind", "route", "memory", "GPU", "count", "bytes", "time", "GB/s"}, rows, 3);
@@ -840,8 +866,8 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
   if (!r.memory.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const MemoryPeak& m : r.memory)
-      rows.push_back({MemoryDeviceLabel(m.device_type, m.device_id), FormatBytes(m.peak_allocated),
-                      FormatBytes(m.peak_reserved), Dur(m.peak_ts_ns - r.span_start_ns),
+      rows.push_back({MemoryDeviceLabel(m.device_type, m.device_id), MemoryPeakBytes(m.peak_allocated),
+                      MemoryPeakBytes(m.peak_reserved), MemoryPeakAt(m, r.span_start_ns),
                       m.peak_step ? "ProfilerStep#" + std::to_string(*m.peak_step) : std::string("-"),
                       std::to_string(m.events)});
     o += "<h2>Memory</h2>\n" +

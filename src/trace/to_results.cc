@@ -122,9 +122,13 @@ Results TraceReportToResults(const TraceReport& report) {
       }
       w.kernels.push_back(std::move(kr));
     }
-    int64_t memcpy_bytes = 0;
+    int64_t memcpy_bytes = 0, copies = 0, unsized = 0;
     for (const MemcpyStats& m : report.memory_traffic)
-      if (m.device == d.device && m.kind != "Memset") memcpy_bytes += m.bytes;
+      if (m.device == d.device && m.kind != "Memset") {
+        memcpy_bytes += m.bytes;
+        copies += m.count;
+        unsized += m.without_bytes;
+      }
     w.counters["span_s"] = static_cast<double>(d.span_ns) * 1e-9;
     w.counters["busy_s"] = static_cast<double>(d.busy_ns) * 1e-9;
     w.counters["idle_fraction"] = d.span_ns ? static_cast<double>(d.idle_ns) / d.span_ns : 0;
@@ -137,7 +141,8 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["kernel_count"] = static_cast<double>(d.kernel_count);
     w.counters["kernel_time_s"] = static_cast<double>(d.kernel_time_ns) * 1e-9;
     w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);
-    w.counters["memcpy_bytes"] = static_cast<double>(memcpy_bytes);
+    // Unknown (absent) when the trace gives no copy a size: not 0 B.
+    if (copies == 0 || unsized < copies) w.counters["memcpy_bytes"] = static_cast<double>(memcpy_bytes);
     // What the rule engine's trace.* names read (rules/engine.cc).
     w.counters["window_idle_fraction"] =
         d.WindowNs() > 0 ? static_cast<double>(d.window_idle_ns) / static_cast<double>(d.WindowNs()) : 0;

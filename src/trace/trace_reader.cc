@@ -67,10 +67,20 @@ TraceCategory CategoryFromString(std::string_view s) {
     case 4:
       if (SvIs(s, "ac2g")) return TraceCategory::kAc2g;
       break;
+    // Kineto of PyTorch 1.8 and 1.9 wrote Kernel, Memcpy, Memset, Runtime
+    // and Operator.
     case 6:
       if (SvIs(s, "kernel")) return TraceCategory::kKernel;
       if (SvIs(s, "cpu_op")) return TraceCategory::kCpuOp;
-      if (SvIs(s, "Kernel")) return TraceCategory::kKernel;  // older Kineto spelling
+      if (SvIs(s, "Kernel")) return TraceCategory::kKernel;
+      if (SvIs(s, "Memcpy")) return TraceCategory::kGpuMemcpy;
+      if (SvIs(s, "Memset")) return TraceCategory::kGpuMemset;
+      break;
+    case 7:
+      if (SvIs(s, "Runtime")) return TraceCategory::kCudaRuntime;
+      break;
+    case 8:
+      if (SvIs(s, "Operator")) return TraceCategory::kCpuOp;
       break;
     case 9:
       if (SvIs(s, "cuda_sync")) return TraceCategory::kCudaSync;
@@ -78,7 +88,6 @@ TraceCategory CategoryFromString(std::string_view s) {
     case 10:
       if (SvIs(s, "gpu_memcpy")) return TraceCategory::kGpuMemcpy;
       if (SvIs(s, "gpu_memset")) return TraceCategory::kGpuMemset;
-      if (SvIs(s, "Memcpy") || SvIs(s, "Memset")) break;
       break;
     case 11:
       if (SvIs(s, "cuda_driver")) return TraceCategory::kCudaDriver;

@@ -150,7 +150,7 @@ TEST(TraceAnalysisTest, MemoryTrafficCpuOpsAndMemoryEvents) {
   EXPECT_EQ(r.memory_traffic[0].memory, "pinned");
   EXPECT_EQ(r.memory_traffic[0].bytes, 8000);
   EXPECT_EQ(r.memory_traffic[0].total_ns, 8000);
-  EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps(), 1.0);
+  EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps().value_or(-1), 1.0);
   EXPECT_EQ(r.memory_traffic[1].kind, "Memset");
   EXPECT_EQ(r.memory_traffic[1].bytes, 64);
 
@@ -196,6 +196,10 @@ TEST(TraceAnalysisTest, ClassifyMemcpyNames) {
   EXPECT_EQ(b.memory, "device");
   MemcpyStats c = ClassifyMemcpy("Memcpy PtoP (Device -> Device)");
   EXPECT_EQ(c.kind, "PtoP");
+  EXPECT_EQ(c.memory, "device");
+  EXPECT_EQ(ClassifyMemcpy("Memset (Device)").memory, "device");
+  EXPECT_EQ(ClassifyMemcpy("Memcpy HtoD (Host -> Device)").memory, "unknown");
+  EXPECT_EQ(ClassifyMemcpy("Memcpy DtoH (Device -> Host)").memory, "unknown");
 }
 
 // The findings are the rule engine's: GPU 0 of the hand trace idles 83% of
@@ -470,7 +474,78 @@ TEST(TraceAnalysisTest, BandwidthCountsOnlyCopiesOfKnownSize) {
   EXPECT_EQ(r.memory_traffic[0].count, 3);
   EXPECT_EQ(r.memory_traffic[0].total_ns, 300000);
   EXPECT_EQ(r.memory_traffic[0].without_bytes, 2);
-  EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps(), 10.0);
+  EXPECT_DOUBLE_EQ(r.memory_traffic[0].BandwidthGBps().value_or(-1), 10.0);
+}
+
+// Kineto of PyTorch 1.8/1.9 named its categories Kernel, Memcpy, Memset,
+// Runtime and Operator, linked launches by an "async" flow, and gave
+// [memory] events only each allocation's Bytes. A ROCm trace's kernels carry
+// no grid or block and its copies neither a size nor a host memory kind.
+TEST(TraceAnalysisTest, OlderKinetoAndRocmTracesAreReadWhole) {
+  const char* text =
+      R"J({"traceEvents":[)J"
+      R"J({"ph":"X","cat":"Operator","name":"aten::conv2d","pid":1,"tid":"1","ts":0,"dur":50,"args":{"External id":2}},)J"
+      R"J({"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":1,"tid":"1","ts":10,"dur":5,"args":{"correlation":7}},)J"
+      R"J({"ph":"s","id":7,"pid":1,"tid":1,"ts":10,"cat":"async","name":"launch"},)J"
+      R"J({"ph":"X","cat":"Kernel","name":"k","pid":0,"tid":"stream 7","ts":20,"dur":10,"args":{"device":0,"stream":7,"correlation":7}},)J"
+      R"J({"ph":"f","id":7,"pid":0,"tid":"stream 7","ts":20,"cat":"async","name":"launch","bp":"e"},)J"
+      R"J({"ph":"X","cat":"Memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":"stream 7","ts":40,"dur":10,"args":{"device":0,"stream":7,"bytes":10000}},)J"
+      R"J({"ph":"X","cat":"Memset","name":"Memset (Device)","pid":0,"tid":"stream 7","ts":60,"dur":2,"args":{"device":0,"stream":7,"bytes":128}},)J"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Host -> Device)","pid":0,"tid":"stream 7","ts":70,"dur":10,"args":{"device":0,"stream":7}},)J"
+      R"J({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":5,"args":{"Device Type":1,"Device Id":0,"Bytes":4096}}]})J";
+  TraceAnalyzer analyzer({});
+  auto info = ReadTraceFromString(text, "old.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  TraceReport r = analyzer.Finish(*info);
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].kernel_count, 1);
+  EXPECT_EQ(r.devices[0].memcpy_count, 2);
+  EXPECT_EQ(r.devices[0].memset_count, 1);
+  EXPECT_EQ(r.launch.kernels, 1);  // the Runtime call launched the kernel
+  ASSERT_EQ(r.cpu_ops.size(), 1u);
+  EXPECT_EQ(r.cpu_ops[0].name, "aten::conv2d");
+  // Copies: the pageable one's bandwidth; the host-to-device one of no size
+  // and no host memory kind has neither.
+  const MemcpyStats* pageable = nullptr;
+  const MemcpyStats* host = nullptr;
+  for (const MemcpyStats& m : r.memory_traffic) {
+    if (m.memory == "pageable") pageable = &m;
+    if (m.route == "Host -> Device") host = &m;
+  }
+  ASSERT_NE(pageable, nullptr);
+  EXPECT_DOUBLE_EQ(pageable->BandwidthGBps().value_or(-1), 1.0);
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host->memory, "unknown");
+  EXPECT_FALSE(host->BandwidthGBps().has_value());
+  // [memory] events that state no total: the peak is unknown, not 0 B at
+  // the epoch.
+  ASSERT_EQ(r.memory.size(), 1u);
+  EXPECT_EQ(r.memory[0].events, 1);
+  EXPECT_FALSE(r.memory[0].peak_allocated.has_value());
+  EXPECT_FALSE(r.memory[0].peak_ts_ns.has_value());
+  const std::string console = RenderTraceConsole(r, {});
+  EXPECT_NE(console.find("peak allocated unknown (no [memory] event states a total)"), std::string::npos) << console;
+  EXPECT_NE(console.find("n/a  Host -> Device"), std::string::npos) << console;
+  const std::string json = RenderTraceJson(r, {});
+  EXPECT_NE(json.find("\"peak_offset_ns\": null"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"bandwidth_gbps\": null"), std::string::npos) << json;
+}
+
+TEST(TraceAnalysisTest, AnUnknownLaunchConfigurationIsADash) {
+  const char* text =
+      R"J({"traceEvents":[)J"
+      R"J({"ph":"X","cat":"kernel","name":"rocm_k","pid":0,"tid":1,"ts":0,"dur":10,"args":{"device":0,"stream":1}},)J"
+      R"J({"ph":"X","cat":"kernel","name":"rocm_k","pid":0,"tid":1,"ts":20,"dur":10,"args":{"device":0,"stream":1}},)J"
+      R"J({"ph":"X","cat":"kernel","name":"rocm_k","pid":0,"tid":1,"ts":40,"dur":10,"args":{"device":0,"stream":1}}]})J";
+  TraceAnalyzer analyzer({});
+  auto info = ReadTraceFromString(text, "rocm.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  TraceReport r = analyzer.Finish(*info);
+  ASSERT_FALSE(r.identical_launches.empty());
+  const std::string console = RenderTraceConsole(r, {});
+  EXPECT_EQ(console.find("0x0x0"), std::string::npos) << console;
+  const std::string json = RenderTraceJson(r, {});
+  EXPECT_NE(json.find("\"grid\": null"), std::string::npos) << json;
 }
 
 TEST(TraceAnalysisTest, AKernelsLaunchConfigurationIsTheOneThatHoldsMostOfItsTime) {

@@ -466,19 +466,25 @@ struct Calibration {
 // Fewer than kMinNullStatistics statistics: the prior alone.
 Calibration CalibrateReference(const std::vector<double>& abs_t_in, const std::vector<double>& dfs) {
   Calibration ref;
-  ref.statistics = static_cast<int>(abs_t_in.size());
   const double nominal = 1e4;  // the statistics are put on the normal scale below
   ref.max_df = kHeavyTailDf;
-  if (static_cast<int>(abs_t_in.size()) < kMinNullStatistics) return ref;
-  ref.measured = true;
   // Each |t| to the normal scale by its own nominal reference (probability
   // integral transform), so statistics with few degrees of freedom (a
   // history of 3 leaves 1 for each left-out run) are not read as heavy tails.
+  // A statistic of exactly 0 is a tie of a coarse clock (kernels of a trace
+  // in whole microseconds whose median call reads the same in both runs), not
+  // a draw of continuous noise: a third of them made the quantiles of the
+  // rest look like a Cauchy tail, and a kernel made twice as slow
+  // insignificant. Ties are left out; they still count as compared.
   std::vector<double> abs_t;
   for (size_t i = 0; i < abs_t_in.size(); ++i) {
+    if (abs_t_in[i] == 0) continue;
     const double u = StudentTCdf(abs_t_in[i], std::max(1.0, dfs[i]));
     abs_t.push_back(NormalQuantile(std::min(u, 1.0 - 1e-16)));
   }
+  ref.statistics = static_cast<int>(abs_t.size());
+  if (static_cast<int>(abs_t.size()) < kMinNullStatistics) return ref;
+  ref.measured = true;
   std::sort(abs_t.begin(), abs_t.end());
   const double n = static_cast<double>(abs_t.size());
   const double q50 = QuantileSorted(abs_t, 0.5);

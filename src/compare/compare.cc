@@ -96,6 +96,9 @@ struct Units {
   /// its own run speed factor: a busier host does not slow a kernel timed on
   /// the device, nor does a lower GPU clock slow the host's workloads.
   std::string domain;
+  /// kThresholdOnly: a side whose summary states no usable spread, said
+  /// ("the current file summarises 11009 samples but states a spread of 0").
+  std::string no_spread;
 };
 
 // A column of the run-factor table: a run (history or current), or the part
@@ -130,6 +133,9 @@ struct Indexed {
   std::optional<std::pair<double, double>> reported_noise;  // (relative sd, samples)
   std::string cpu;  // CPU model the value was measured on; empty = the run's
   bool summary_is_mean = false;  // rounds hold one summary value, a mean
+  /// A summary of many samples that states no usable spread ("11009 rounds
+  /// but a standard deviation of 0"): why its one value has no noise.
+  std::string unusable_spread;
 };
 
 
@@ -148,6 +154,24 @@ std::optional<std::pair<double, double>> ReportedNoiseOf(const WorkloadResult& w
       get("gbench_repetitions") >= 2)
     return std::pair{get("stddev") / get("mean"), get("gbench_repetitions")};
   return std::nullopt;
+}
+
+// A summary that counts two samples or more but states no spread beside its
+// one value (a pytest-benchmark stddev of 0 over 11009 rounds, whose min and
+// max differ): what it says, for the sentence of its comparison; "" else.
+std::string UnusableSpreadOf(const WorkloadResult& w) {
+  auto get = [&w](const char* key) -> std::optional<double> {
+    auto it = w.counters.find(key);
+    if (it == w.counters.end() || !std::isfinite(it->second)) return std::nullopt;
+    return it->second;
+  };
+  if (get("only_summary") != 1.0 || ReportedNoiseOf(w)) return "";
+  const std::optional<double> n = get("sample_size");
+  if (!n || *n < 2) return "";
+  std::string out = "summarises " + std::to_string(std::llround(*n)) + " samples but states a spread of 0";
+  const std::optional<double> lo = get("min"), hi = get("max");
+  if (lo && hi && *lo < *hi) out += " although its min and max differ";
+  return out;
 }
 
 bool SummaryIsMean(const WorkloadResult& w) {
@@ -435,6 +459,10 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
     }
   }
   u.method = ShiftMethod::kThresholdOnly;
+  if (!history.back().unusable_spread.empty())
+    u.no_spread = "the baseline " + history.back().unusable_spread;
+  else if (current.size() == 1 && !current.front().unusable_spread.empty())
+    u.no_spread = "the current run " + current.front().unusable_spread;
   return u;
 }
 
@@ -923,15 +951,17 @@ class Comparer {
       if (!SameMetric(*h, w)) continue;  // an older run that measured something else
       Rounds r = keep(h->rounds);
       if (!r.empty())
-        hist.push_back({run, std::move(r), ReportedNoiseOf(*h), CpuOf(*h, runs_[run]), SummaryIsMean(*h)});
+        hist.push_back({run, std::move(r), ReportedNoiseOf(*h), CpuOf(*h, runs_[run]), SummaryIsMean(*h),
+                        UnusableSpreadOf(*h)});
     }
     std::vector<Indexed> cur;
     if (Rounds r = keep(w.rounds); !r.empty()) {
-      cur.push_back({0, std::move(r), ReportedNoiseOf(w), CpuOf(w, current_), SummaryIsMean(w)});
+      cur.push_back({0, std::move(r), ReportedNoiseOf(w), CpuOf(w, current_), SummaryIsMean(w), UnusableSpreadOf(w)});
       for (const auto& [run, c] : confirmations_) {
         Rounds rc = keep(c->rounds);
         if (!rc.empty())
-          cur.push_back({run, std::move(rc), ReportedNoiseOf(*c), CpuOf(*c, current_runs_[run]), SummaryIsMean(*c)});
+          cur.push_back({run, std::move(rc), ReportedNoiseOf(*c), CpuOf(*c, current_runs_[run]), SummaryIsMean(*c),
+                         UnusableSpreadOf(*c)});
       }
     }
     int time_index = static_cast<int>(pending_.size());
@@ -1106,7 +1136,7 @@ class Comparer {
             continue;
           }
           *instances = s->instances;  // of the newest (reference) run, or the current one
-          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}});
+          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}, false, {}});
         }
         return out;
       };
@@ -2045,9 +2075,11 @@ class Comparer {
         mv.reason = Reason::kNoReplication;
         mv.ci_low.reset();
         mv.ci_high.reset();
-        mv.sentence = FormatRatio(*mv.ratio) +
-                      " from one value per side: without repetitions no noise can be measured, "
-                      "so nothing is judged (repetitions, several runs or a history would; "
+        const std::string no_spread = p->units ? p->units->no_spread : std::string();
+        mv.sentence = FormatRatio(*mv.ratio) + " from one value per side: " +
+                      (no_spread.empty() ? std::string("without repetitions no noise can be measured")
+                                         : no_spread + ": no noise can be measured") +
+                      ", so nothing is judged (repetitions, several runs or a history would; "
                       "policy no_replication: threshold accepts the ratio alone)" + derived;
       }
       return;

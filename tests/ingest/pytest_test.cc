@@ -22,6 +22,7 @@ namespace gpugate {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string DataPath(const std::string& file) {
   return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/pytest/" + file;
@@ -133,6 +134,26 @@ TEST(PytestIngest, SummariesAreJudgedWithTheirReportedNoise) {
     ++tested;
   }
   EXPECT_EQ(tested, 6);
+}
+
+// pytest-benchmark 2.5.0 saved a stddev of 0 over 11009 rounds whose min
+// and max differ: its one value has no noise, and the sentence says why
+// rather than "without repetitions".
+TEST(PytestIngest, ASummaryStatingNoSpreadIsSaidSo) {
+  Results base = Load("textops_base_saved.json");
+  Results cur = Load("textops_slow_saved.json");
+  WorkloadResult& w = cur.workloads[0];
+  w.counters["stdev_rel"] = 0;
+  w.counters["stddev"] = 0;
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), CompareOptions{});
+  const MetricVerdict* m = nullptr;
+  for (const MetricVerdict& x : v.metrics)
+    if (x.workload == w.name && x.metric == "time") m = &x;
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->reason, Reason::kNoReplication);
+  EXPECT_THAT(m->sentence, HasSubstr("the current run summarises 10 samples but states a spread of 0 although its "
+                                     "min and max differ: no noise can be measured"));
+  EXPECT_THAT(m->sentence, Not(HasSubstr("without repetitions")));
 }
 
 TEST(PytestIngest, TruncatedThirdPartyDataIsAnError) {

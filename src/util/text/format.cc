@@ -101,6 +101,9 @@ std::string FormatDetectable(double fraction, bool lower_is_better) {
 
 std::string FormatRatio(double ratio) {
   if (!std::isfinite(ratio) || !(ratio >= 0)) return "n/a";
+  // A drop that rounds to -100.0% but left something (1 s to 1 ns) is a
+  // factor: "-100.0%" would read as "became 0".
+  if (ratio > 0 && ratio < 0.0005) return Printf("×%.2g", ratio);
   return FormatPercent(ratio - 1.0);
 }
 
@@ -109,7 +112,7 @@ std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_
   if (!ratio) return "n/a";
   std::string out = FormatRatio(*ratio);
   if (out != "n/a" && ci_low && ci_high && std::isfinite(*ci_low) && std::isfinite(*ci_high)) {
-    out += " [" + FormatPercent(*ci_low - 1.0) + ", " + FormatPercent(*ci_high - 1.0) + "]";
+    out += " [" + FormatRatio(*ci_low) + ", " + FormatRatio(*ci_high) + "]";
   }
   return out;
 }

@@ -531,6 +531,27 @@ TEST(TraceAnalysisTest, OlderKinetoAndRocmTracesAreReadWhole) {
   EXPECT_NE(json.find("\"bandwidth_gbps\": null"), std::string::npos) << json;
 }
 
+// A real ROCm 6.2 trace (HTA's MI250 fixture): its copies name no host memory
+// kind and no size, its kernels no grid or block.
+TEST(TraceAnalysisTest, RocmFixtureCopiesAndLaunchesOfUnknownShape) {
+  TraceAnalyzer analyzer({});
+  auto info = ReadTrace(TraceDataPath("hta_amd_mi250_rocm6_2.json.gz"), analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  TraceReport r = analyzer.Finish(*info);
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].device, 2);
+  EXPECT_EQ(r.devices[0].kernel_count, 14);
+  EXPECT_EQ(r.devices[0].memcpy_count, 2);
+  ASSERT_EQ(r.memory_traffic.size(), 1u);
+  EXPECT_EQ(r.memory_traffic[0].route, "Host -> Device");
+  EXPECT_EQ(r.memory_traffic[0].memory, "unknown");
+  EXPECT_EQ(r.memory_traffic[0].without_bytes, 2);
+  EXPECT_FALSE(r.memory_traffic[0].BandwidthGBps().has_value());
+  const std::string console = RenderTraceConsole(r, {});
+  EXPECT_EQ(console.find("0.00 GB/s"), std::string::npos) << console;
+  EXPECT_EQ(console.find("0x0x0"), std::string::npos) << console;
+}
+
 TEST(TraceAnalysisTest, AnUnknownLaunchConfigurationIsADash) {
   const char* text =
       R"J({"traceEvents":[)J"

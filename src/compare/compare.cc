@@ -96,6 +96,9 @@ struct Units {
   /// its own run speed factor: a busier host does not slow a kernel timed on
   /// the device, nor does a lower GPU clock slow the host's workloads.
   std::string domain;
+  /// kRunSummaries: the variance (log scale) of the two summaries' clock
+  /// steps, half a step each side.
+  double clock_var = 0;
   /// kThresholdOnly: a side whose summary states no usable spread, said
   /// ("the current file summarises 11009 samples but states a spread of 0").
   std::string no_spread;
@@ -136,6 +139,9 @@ struct Indexed {
   /// A summary of many samples that states no usable spread ("11009 rounds
   /// but a standard deviation of 0"): why its one value has no noise.
   std::string unusable_spread;
+  /// The clock step the value lies on (a trace's kernel in whole
+  /// microseconds: 1e-6), 0 when finer or unknown.
+  double clock_step = 0;
 };
 
 
@@ -165,10 +171,21 @@ std::string UnusableSpreadOf(const WorkloadResult& w) {
     if (it == w.counters.end() || !std::isfinite(it->second)) return std::nullopt;
     return it->second;
   };
-  if (get("only_summary") != 1.0 || ReportedNoiseOf(w)) return "";
-  const std::optional<double> n = get("sample_size");
-  if (!n || *n < 2) return "";
-  std::string out = "summarises " + std::to_string(std::llround(*n)) + " samples but states a spread of 0";
+  if (ReportedNoiseOf(w)) return "";
+  std::string out;
+  if (get("only_summary") == 1.0) {
+    const std::optional<double> n = get("sample_size");
+    if (!n || *n < 2) return "";
+    out = "summarises " + std::to_string(std::llround(*n)) + " samples but states ";
+    out += get("stdev_rel") || get("stddev") ? "a spread of 0" : "no spread";
+  } else if (get("only_aggregates") == 1.0) {
+    const std::optional<double> n = get("gbench_repetitions");
+    if (!n || *n < 2) return "";
+    out = "summarises " + std::to_string(std::llround(*n)) + " repetitions but states ";
+    out += get("stddev") ? "a standard deviation of 0" : "no standard deviation";
+  } else {
+    return "";
+  }
   const std::optional<double> lo = get("min"), hi = get("max");
   if (lo && hi && *lo < *hi) out += " although its min and max differ";
   return out;
@@ -1136,7 +1153,7 @@ class Comparer {
             continue;
           }
           *instances = s->instances;  // of the newest (reference) run, or the current one
-          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}, false, {}});
+          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}, false, {}, s->clock_step_s});
         }
         return out;
       };
@@ -1177,6 +1194,13 @@ class Comparer {
         p.units->method = ShiftMethod::kRunSummaries;
         p.units->base = {std::log(hist.front().rounds[0][0])};
         p.units->cur = {std::log(cur.front().rounds[0][0])};
+        // A summary on a coarse clock is known to half a step either way: a
+        // 4.5 us kernel's median reads 4 or 5 us (+25%) by the draw of one
+        // call, however quiet the long kernels that measure the noise.
+        for (const Indexed* side : {&hist.front(), &cur.front()}) {
+          const double half = 0.5 * side->clock_step / side->rounds[0][0];
+          p.units->clock_var += half * half;
+        }
       }
     }
     for (const KernelResult& bk : ref.kernels)
@@ -1696,7 +1720,7 @@ class Comparer {
           return ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0] - offset, u.cur[1],
                                u.cur[2], conf);
         case ShiftMethod::kRunSummaries:
-          return RunSummaries(u.base[0], u.cur[0] - offset, conf);
+          return RunSummaries(u.base[0], u.cur[0] - offset, conf, u.clock_var);
         default:
           for (double& x : cur) x -= offset;
           return SamplesHodgesLehmann(u.base, cur, conf);
@@ -1757,8 +1781,13 @@ class Comparer {
     }
     std::vector<LogShift> shifts;
     for (size_t j = 0; j < members.size(); ++j) {
-      shifts.push_back(test(*pending_[members[j]].units, offset[j]));
+      const Units& u = *pending_[members[j]].units;
+      shifts.push_back(test(u, offset[j]));
       shifts[j].common_factor_removed = removed[j];
+      // A tie of a coarse clock: two run summaries on whole microseconds
+      // that read the same (an exact copy of a file ties too, and there the
+      // ties are the noise: see CollectSuiteEffects).
+      shifts[j].tied = u.clock_var > 0 && u.base == u.cur;
     }
     // Times of a clock with too few workloads for a speed factor: a slower
     // machine moves them all alike, which the spread among them cannot show
@@ -1804,7 +1833,7 @@ class Comparer {
       // scatter), there is no process-level noise to be heavy-tailed.
       std::vector<double> abs_t, dfs;
       for (const LogShift& s : shifts)
-        if (TakesSuiteNoise(s) && s.se > 0) {
+        if (TakesSuiteNoise(s) && s.se > 0 && !s.tied) {
           abs_t.push_back(std::fabs(s.estimate) / s.se);
           dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
         }

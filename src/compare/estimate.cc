@@ -101,6 +101,7 @@ std::string Describe(const LogShift& shift) {
       break;
     case ShiftMethod::kRunSummaries:
       s = "one summary per run and side, noise between runs from the other comparisons of the family";
+      if (shift.clock_limited) s += ", and half a step of the trace's microsecond clock each side";
       break;
     case ShiftMethod::kPairedRounds:
       s = shift.trimmed_t
@@ -364,6 +365,9 @@ LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, doubl
 }
 
 double UnitSpread(const LogShift& shift) {
+  // A summary's clock step is no spread of its own that noise could scale
+  // with: without it a run summary has none.
+  if (shift.method == ShiftMethod::kRunSummaries) return 0;
   return shift.unit_factor > 0 ? shift.se / shift.unit_factor : shift.se;
 }
 
@@ -466,13 +470,14 @@ bool TakesSuiteNoise(const LogShift& s) {
           s.method == ShiftMethod::kReportedNoise || s.method == ShiftMethod::kRunSummaries);
 }
 
-LogShift RunSummaries(double log_base, double log_current, double confidence) {
+LogShift RunSummaries(double log_base, double log_current, double confidence, double clock_var) {
   LogShift s;
   s.method = ShiftMethod::kRunSummaries;
   s.confidence = confidence;
   s.baseline_units = s.current_units = 1;
   s.estimate = log_current - log_base;
-  s.se = 0;
+  s.se = clock_var > 0 ? std::sqrt(clock_var) : 0;
+  s.clock_limited = clock_var > 0;
   s.df = kInf;
   FillFromT(&s);
   return s;
@@ -575,8 +580,17 @@ struct SuiteEffects {
 std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts, double quantile) {
   SuiteEffects e;
   std::vector<double> dfs;
+  // Ties of a coarse clock measure no noise between the runs: half the
+  // kernels of a whole-microsecond trace reading the same put the median
+  // effect, and with it the noise, at 0 (zero-width intervals for the rest).
+  // Left out while at least kMinSuiteForNoise others remain; when nearly
+  // everything ties (one kernel edited in a copy of a file), the ties are
+  // what the runs show.
+  size_t untied = 0;
+  for (const LogShift& s : shifts) untied += TakesSuiteNoise(s) && !s.tied;
+  const bool skip_ties = untied >= static_cast<size_t>(kMinSuiteForNoise);
   for (const LogShift& s : shifts)
-    if (TakesSuiteNoise(s)) {
+    if (TakesSuiteNoise(s) && !(skip_ties && s.tied)) {
       e.d.push_back(s.estimate);
       e.se.push_back(s.se);
       e.unit.push_back(UnitSpread(s));

@@ -79,6 +79,13 @@ struct LogShift {
   /// Paired rounds that all read the same ratio: no spread was measured (a
   /// timer coarser than any change), so the interval is unbounded.
   bool no_spread = false;
+  /// One run per side whose two sides read exactly the same values (kernels
+  /// of a trace in whole microseconds with the same median call): a tie of
+  /// the clock, no draw of the noise between runs. Left out of the
+  /// estimates of that noise and of the reference's calibration.
+  bool tied = false;
+  /// kRunSummaries on a coarse clock: half a step each side is in `se`.
+  bool clock_limited = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
@@ -246,9 +253,10 @@ double EstimateSuiteOverdispersion(std::span<const LogShift> shifts, double* df,
 /// agree with their standard errors.
 inline constexpr int kMinSuiteForNoise = 3;
 
-/// A kRunSummaries shift: estimate = log_current - log_base, se 0 (exact
-/// until WithBetweenRunNoise() adds the family's noise between runs).
-LogShift RunSummaries(double log_base, double log_current, double confidence);
+/// A kRunSummaries shift: estimate = log_current - log_base; se the
+/// summaries' clock steps (`clock_var`, log scale), else 0, until
+/// WithBetweenRunNoise() adds the family's noise between runs.
+LogShift RunSummaries(double log_base, double log_current, double confidence, double clock_var = 0);
 
 /// Whether a shift is a one-run-per-side estimate that suite-level
 /// between-run noise applies to (finite, Welch on rounds, HL on samples,

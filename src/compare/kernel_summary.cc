@@ -25,6 +25,12 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
   for (double d : k.durations_s)
     if (std::isfinite(d) && d >= 0) durations.push_back(d);
   KernelRunSummary s;
+  bool whole_us = !durations.empty();
+  for (double d : durations) {
+    const double us = d * 1e6;
+    whole_us = whole_us && std::fabs(us - std::round(us)) <= 1e-6 * std::max(1.0, us);
+  }
+  if (whole_us) s.clock_step_s = 1e-6;
   if (statistic == KernelStatistic::kGroupMedianPerCall && k.launch_groups.size() == k.durations_s.size()) {
     // A kernel called at several sizes: its median call is one size, and a
     // slowdown of the calls that hold most of its time would not move it.

@@ -426,20 +426,39 @@ void YamlReader::RememberEnd(const std::string& text) const {
   last_.reset();
   text_ = text;
   line_starts_.assign(1, 0);
+  // The last character written, comments left out (`  -   # note` as the
+  // last line stands at its dash): a '#' after a blank, outside quotes.
+  bool comment = false, blank_before = true, escaped = false;
+  char quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
       line_starts_.push_back(i + 1);
       ++end_.line;
       end_.column = 0;
+      comment = false;
+      blank_before = true;
       continue;
     }
-    if (c != ' ' && c != '\t' && c != '\r') {
+    const bool blank = c == ' ' || c == '\t' || c == '\r';
+    if (!comment) {
+      if (quote != 0) {
+        if (escaped) escaped = false;
+        else if (quote == '"' && c == '\\') escaped = true;
+        else if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '#' && blank_before) {
+        comment = true;
+      }
+    }
+    if (!comment && !blank) {
       YAML::Mark at;
       at.line = end_.line;
       at.column = end_.column;
       last_ = at;
     }
+    blank_before = blank;
     ++end_.column;
   }
 }

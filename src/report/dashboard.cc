@@ -50,7 +50,7 @@ std::string UnitOf(const Baseline& b, const std::string& name, const std::string
   return "";
 }
 
-std::string StepText(const HistoryStep& s) { return FormatPercent(s.ratio - 1); }
+std::string StepText(const HistoryStep& s) { return FormatRatio(s.ratio); }
 
 struct Page {
   std::string path;
@@ -198,7 +198,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
       page += "</td><td class=\"num\">" +
               (h.values.empty() ? std::string("n/a") : EscapeHtml(ValueText(options.metric, unit, std::exp(h.values.back())))) +
               "</td><td class=\"num\">" +
-              (h.values.size() >= 2 ? EscapeHtml(FormatPercent(std::exp(h.values.back() - h.values.front()) - 1)) : "n/a") +
+              (h.values.size() >= 2 ? EscapeHtml(FormatRatio(std::exp(h.values.back() - h.values.front()))) : "n/a") +
               "</td><td class=\"num\">" + std::to_string(h.steps.size()) + "</td><td>";
       if (!h.steps.empty()) {
         const HistoryStep& s = h.steps.back();

@@ -351,7 +351,7 @@ void AppendKernels(std::string& out, const std::vector<const MetricVerdict*>& ke
            "\" height=\"12\"/>";
     out += "<text x=\"" + Num(mid + len + (len >= 0 ? 4 : -4)) + "\" y=\"" + Num(y + 11) + "\" text-anchor=\"" +
            (len >= 0 ? "start" : "end") + "\" style=\"stroke:none;fill:#1f2328\">" +
-           EscapeHtml(FormatPercent(*k.ratio - 1)) + "</text></g>";
+           EscapeHtml(FormatRatio(*k.ratio)) + "</text></g>";
   }
   out += "</svg><figcaption>Kernels by change (largest first" +
          std::string(kernels.size() > n ? ", " + std::to_string(n) + " of " + std::to_string(kernels.size()) : "") +
@@ -436,13 +436,17 @@ void AppendResults(std::string& out, const std::vector<const MetricVerdict*>& sh
   out += "</tr></thead>\n<tbody>\n";
   for (const MetricVerdict* m : shown) {
     std::string interval = "n/a";
-    if (m->ci_low && m->ci_high) interval = "[" + FormatPercent(*m->ci_low - 1) + ", " + FormatPercent(*m->ci_high - 1) + "]";
+    if (m->ratio && m->ci_low && m->ci_high) {
+      // The interval part of the one formatter, so both columns share its notation.
+      const std::string both = FormatRatioCi(m->ratio, m->ci_low, m->ci_high);
+      if (const size_t open = both.find(" ["); open != std::string::npos) interval = both.substr(open + 1);
+    }
     out += "<tr data-verdict=\"" + std::string(ToString(m->verdict)) + "\" data-name=\"" + EscapeHtml(SearchKey(*m)) + "\">";
     out += "<td>" + EscapeHtml(m->workload) + "</td><td>" + EscapeHtml(m->metric) + "</td>";
     out += "<td data-sort=\"" + std::to_string(VerdictOrder(m->verdict)) + "\" class=\"v-" + ToString(m->verdict) +
            "\">" + EscapeHtml(VerdictLabel(*m)) + "</td>";
     out += "<td class=\"num\" data-sort=\"" + SortKey(m->ratio ? std::optional<double>(*m->ratio - 1) : std::nullopt) +
-           "\">" + EscapeHtml(m->ratio ? FormatPercent(*m->ratio - 1) : "n/a") + "</td>";
+           "\">" + EscapeHtml(m->ratio ? FormatRatio(*m->ratio) : "n/a") + "</td>";
     out += "<td class=\"num\">" + EscapeHtml(interval) + "</td>";
     out += "<td class=\"num\" data-sort=\"" + SortKey(m->p_adjusted) + "\">" + EscapeHtml(FormatPValues(*m)) + "</td>";
     out += "<td class=\"num\" data-sort=\"" + SortKey(m->mde) + "\">" + EscapeHtml(DetectableText(*m)) + "</td>";

@@ -157,6 +157,15 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   if (!symbols.ok()) return symbols.error();
   CubinInfo info;
   info.arch = CubinArch(elf->flags, elf->abi_version);
+  // Known layouts: EI_OSABI 0x33 with ABI versions up to 7 (SM in e_flags'
+  // low byte), 0x41 with version 8 (the next byte). Anything else is decoded
+  // by its version and said to be a guess.
+  const bool known = (elf->os_abi == 0x33 && elf->abi_version <= 7) || (elf->os_abi == 0x41 && elf->abi_version == 8);
+  if (!known)
+    info.layout_note = "ELF OS/ABI " + HexText(elf->os_abi) + ", ABI version " + std::to_string(elf->abi_version) +
+                       ": a cubin layout this gpugate does not know; the architecture sm_" +
+                       std::to_string(info.arch) + " is read as ABI version " +
+                       (elf->abi_version >= 8 ? "8" : "7") + " lays it out and may be wrong";
   GlobalInfo global;
   // The .nv.info sections: SHT_CUDA_INFO, or PROGBITS in old cubins (ELF ABI 4).
   auto is_info = [&](const ElfSection& s) {

@@ -40,6 +40,9 @@ struct KernelInfo {
 /// One cubin's kernels.
 struct CubinInfo {
   int arch = 0;
+  /// Why `arch` may be wrong: an ELF ABI version or OS/ABI byte this reader
+  /// does not know ("" when it knows the layout).
+  std::string layout_note;
   std::vector<KernelInfo> kernels;
 };
 

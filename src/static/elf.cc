@@ -66,6 +66,7 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   ElfFile elf;
   elf.data = data;
   elf.abi_version = static_cast<uint8_t>(data[8]);
+  elf.os_abi = static_cast<uint8_t>(data[7]);
   uint64_t shoff = 0;
   uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
   ReadLe(data, 16, &elf.type);

@@ -53,6 +53,7 @@ struct ElfFile {
   uint16_t machine = 0;  ///< e_machine
   uint32_t flags = 0;    ///< e_flags
   uint8_t abi_version = 0;
+  uint8_t os_abi = 0;   ///< EI_OSABI (CUDA: 0x33 before ABI version 8, 0x41 from it)
   std::vector<ElfSection> sections;
 
   /// The bytes of section `s` (empty for NOBITS).

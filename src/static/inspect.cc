@@ -52,6 +52,7 @@ class Inspector {
   Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression) {
     Result<CubinInfo> cubin = ReadCubin(bytes, where);
     if (!cubin.ok()) return cubin.error();
+    if (!cubin->layout_note.empty()) report_.notes.push_back({where, cubin->layout_note});
     report_.cubins.push_back({where, compression, std::move(*cubin), {}});
     return Status::Ok();
   }

@@ -659,19 +659,23 @@ struct TraceAnalyzer::State {
     m.device_type = e.mem_device_type.value_or(-1);
     m.device_id = e.mem_device_id.value_or(-1);
     m.bytes = e.mem_bytes.value_or(0);
-    m.total_allocated = e.mem_total_allocated.value_or(0);
-    m.total_reserved = e.mem_total_reserved.value_or(0);
+    m.total_allocated = e.mem_total_allocated;
+    m.total_reserved = e.mem_total_reserved;
     MemoryPeak& p = memory[{m.device_type, m.device_id}];
     p.device_type = m.device_type;
     p.device_id = m.device_id;
     ++p.events;
-    if (e.mem_total_allocated && (!p.peak_allocated || m.total_allocated > *p.peak_allocated)) {
+    if (m.total_allocated && (!p.peak_allocated || *m.total_allocated > *p.peak_allocated)) {
       p.peak_allocated = m.total_allocated;
       p.peak_ts_ns = m.ts_ns;
     }
-    if (e.mem_total_reserved) p.peak_reserved = std::max(p.peak_reserved.value_or(0), m.total_reserved);
-    if (e.mem_total_allocated || e.mem_total_reserved)
-      memory_chart.Add(m.device_type, m.device_id, m.ts_ns, m.total_allocated, m.total_reserved);
+    if (m.total_reserved) p.peak_reserved = std::max(p.peak_reserved.value_or(0), *m.total_reserved);
+    // The chart draws the events that state an allocated total (a reserved
+    // total it does not state reads as the allocated one, its least); one
+    // that states none draws nothing, not a fall to 0 B.
+    if (m.total_allocated)
+      memory_chart.Add(m.device_type, m.device_id, m.ts_ns, *m.total_allocated,
+                       m.total_reserved.value_or(*m.total_allocated));
     if (opt.collect_memory_timeline) memory_timeline.push_back(m);
   }
   void OnCompiledRegion(const TraceEvent& e) {

@@ -216,7 +216,8 @@ struct MemorySample {
   int64_t device_type = -1;  ///< 0 CPU, 1 CUDA (Kineto's c10::DeviceType)
   int64_t device_id = -1;
   int64_t bytes = 0;         ///< this allocation (negative: free)
-  int64_t total_allocated = 0, total_reserved = 0;
+  /// As the event states them; null when it states none (PyTorch 1.8/1.9).
+  std::optional<int64_t> total_allocated, total_reserved;
 };
 
 struct MemoryPeak {

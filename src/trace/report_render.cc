@@ -64,6 +64,17 @@ std::string Dims(const int d[3]) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
+/// Whether some copy of a route has a size (else its bytes are unknown).
+bool AnySized(const MemcpyStats& m) { return m.without_bytes < m.count; }
+
+/// A copy route's bytes; "n/a" when no copy of it has a size, and "≥ N"
+/// when only some have one.
+std::string CopyBytes(const MemcpyStats& m, bool exact) {
+  if (!AnySized(m)) return "n/a";
+  const std::string n = exact ? std::to_string(m.bytes) : FormatBytes(m.bytes);
+  return m.without_bytes > 0 ? "≥ " + n : n;
+}
+
 /// A copy route's bandwidth in GB/s; "n/a" when no copy of it has a size.
 std::string Gbps(const MemcpyStats& m) {
   const std::optional<double> g = m.BandwidthGBps();
@@ -211,7 +222,7 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
          Pad("bytes", 12) + Pad("time", 10) + Pad("GB/s", 9) + "  route\n";
     for (const MemcpyStats& m : ShownTraffic(r))
       o += "  " + Pad(ConsoleText(m.kind, 7), 7, false) + Pad(m.memory, 10, false) +
-           Pad(std::to_string(m.count), 7) + Pad(FormatBytes(m.bytes), 12) + Pad(Dur(m.total_ns), 10) +
+           Pad(std::to_string(m.count), 7) + Pad(CopyBytes(m, false), 12) + Pad(Dur(m.total_ns), 10) +
            Pad(Gbps(m), 9) + "  " + ConsoleText(m.route, 40) + " (GPU " +
            std::to_string(m.device) + ")\n";
   }
@@ -335,7 +346,7 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
          "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
     for (const MemcpyStats& m : ShownTraffic(r))
       o += "| " + std::to_string(m.device) + " | " + MdText(m.kind) + " | " + MdText(m.route) + " | " + m.memory +
-           " | " + std::to_string(m.count) + " | " + std::to_string(m.bytes) + " | " + Dur(m.total_ns) + " | " +
+           " | " + std::to_string(m.count) + " | " + CopyBytes(m, true) + " | " + Dur(m.total_ns) + " | " +
            Gbps(m) + " |\n";
     o += "\n";
   }
@@ -600,7 +611,10 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
     w.Key("route"); Str(w, m.route);
     w.Key("memory"); Str(w, m.memory);
     w.Key("count"); w.Int64(m.count);
-    w.Key("bytes"); w.Int64(m.bytes);
+    // The sum over the copies of known size (`without_bytes` counts the
+    // others); null when none has one.
+    w.Key("bytes");
+    if (AnySized(m)) w.Int64(m.bytes); else w.Null();
     w.Key("total_ns"); w.Int64(m.total_ns);
     w.Key("bandwidth_gbps");
     if (const std::optional<double> g = m.BandwidthGBps()) WriteJsonDouble(w, *g); else w.Null();
@@ -858,7 +872,7 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
     std::vector<std::vector<std::string>> rows;
     for (const MemcpyStats& m : ShownTraffic(r))
       rows.push_back({H(m.kind), H(m.route), m.memory, std::to_string(m.device), std::to_string(m.count),
-                      std::to_string(m.bytes), Dur(m.total_ns), Gbps(m)});
+                      CopyBytes(m, true), Dur(m.total_ns), Gbps(m)});
     const std::string shown = TrafficShown(r);
     o += "<h2>Memory traffic</h2>\n" + (shown.empty() ? "" : "<p>" + shown + ".</p>\n") +
          HtmlTable({"kind", "route", "memory", "GPU", "count", "bytes", "time", "GB/s"}, rows, 3);

@@ -90,8 +90,8 @@ std::string RenderMemoryTimelineCsv(const std::vector<MemorySample>& samples) {
   std::string out = "ts_ns,device_type,device_id,bytes,total_allocated,total_reserved\n";
   for (const MemorySample& m : samples)
     out += std::to_string(m.ts_ns) + "," + std::to_string(m.device_type) + "," + std::to_string(m.device_id) + "," +
-           std::to_string(m.bytes) + "," + std::to_string(m.total_allocated) + "," +
-           std::to_string(m.total_reserved) + "\n";
+           std::to_string(m.bytes) + "," + (m.total_allocated ? std::to_string(*m.total_allocated) : "") + "," +
+           (m.total_reserved ? std::to_string(*m.total_reserved) : "") + "\n";
   return out;
 }
 
@@ -108,8 +108,10 @@ std::string RenderMemoryTimelineJson(const std::vector<MemorySample>& samples) {
     w.Key("device_type"); w.Int64(m.device_type);
     w.Key("device_id"); w.Int64(m.device_id);
     w.Key("bytes"); w.Int64(m.bytes);
-    w.Key("total_allocated"); w.Int64(m.total_allocated);
-    w.Key("total_reserved"); w.Int64(m.total_reserved);
+    w.Key("total_allocated");
+    if (m.total_allocated) w.Int64(*m.total_allocated); else w.Null();
+    w.Key("total_reserved");
+    if (m.total_reserved) w.Int64(*m.total_reserved); else w.Null();
     w.EndObject();
   }
   w.EndArray();

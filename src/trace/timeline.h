@@ -56,7 +56,8 @@ Result<std::string> ExportTimeline(const std::string& path, const TimelineFilter
 
 /// Memory timeline as CSV: header
 /// "ts_ns,device_type,device_id,bytes,total_allocated,total_reserved", one row
-/// per [memory] event in file order.
+/// per [memory] event in file order; a total the event does not state is an
+/// empty field (null in the JSON).
 std::string RenderMemoryTimelineCsv(const std::vector<MemorySample>& samples);
 /// The same as JSON: {"schema": "gpugate/memory-timeline/v1", "samples": [...]}.
 std::string RenderMemoryTimelineJson(const std::vector<MemorySample>& samples);

@@ -119,7 +119,8 @@ std::vector<KernelResult> Kernels(double slow = 1.0, double noise = 0.0) {
   const char* names[] = {"gemm", "copy", "fill", "scan", "sort"};
   for (int i = 0; i < 5; ++i) {
     std::vector<double> d;
-    for (int j = 0; j < 9; ++j) d.push_back((1 + i) * 1e-6 * (1 + 3 * (j % 3)));
+    // Not on whole microseconds: the judge's mechanics, without a clock step.
+    for (int j = 0; j < 9; ++j) d.push_back((1 + i) * 1.37e-6 * (1 + 3 * (j % 3)));
     const double f = (i == 0 ? slow : 1.0) * (1.0 + noise * ((i % 2) ? 1 : -1) * (i + 1) / 5.0);
     for (double& x : d) x *= f;
     out.push_back(Kernel(names[i], d));
@@ -158,8 +159,8 @@ TEST(KernelSummaryTest, FewerThanFourKernelsDecideNothingWithOneRunPerSide) {
 }
 
 TEST(KernelSummaryTest, FewerThanFourKernelsHaveNoZeroWidthInterval) {
-  std::vector<KernelResult> two = {Kernel("a", {1e-6, 2e-6}), Kernel("b", {3e-6, 4e-6})};
-  std::vector<KernelResult> slower = {Kernel("a", {2e-6, 4e-6}), Kernel("b", {3e-6, 4e-6})};
+  std::vector<KernelResult> two = {Kernel("a", {1.3e-6, 2.3e-6}), Kernel("b", {3.3e-6, 4.3e-6})};
+  std::vector<KernelResult> slower = {Kernel("a", {2.6e-6, 4.6e-6}), Kernel("b", {3.3e-6, 4.3e-6})};
   Verdicts v = Compare({MakeRun(two, "a")}, MakeRun(slower, "b"), DefaultPolicy(), {});
   const MetricVerdict* a = Find(v, "kernel:a");
   EXPECT_EQ(a->reason, Reason::kBetweenRunNoiseUnmeasured);

@@ -154,6 +154,15 @@ TEST(PytestIngest, ASummaryStatingNoSpreadIsSaidSo) {
   EXPECT_THAT(m->sentence, HasSubstr("the current run summarises 10 samples but states a spread of 0 although its "
                                      "min and max differ: no noise can be measured"));
   EXPECT_THAT(m->sentence, Not(HasSubstr("without repetitions")));
+  // A file that states no spread at all is not said to state 0.
+  w.counters.erase("stdev_rel");
+  w.counters.erase("stddev");
+  Verdicts none = Compare({base}, cur, DefaultPolicy(), CompareOptions{});
+  for (const MetricVerdict& x : none.metrics) {
+    if (x.workload == w.name && x.metric == "time") {
+      EXPECT_THAT(x.sentence, HasSubstr("summarises 10 samples but states no spread although"));
+    }
+  }
 }
 
 TEST(PytestIngest, TruncatedThirdPartyDataIsAnError) {

@@ -162,6 +162,15 @@ TEST(InspectTest, AnOlderCubinLayoutIsRead) {
   const KernelInfo* add = FindKernel(*r, "plain_add", 90);
   ASSERT_NE(add, nullptr);
   EXPECT_FALSE(add->registers.has_value());  // neither a record nor sh_info says
+  EXPECT_TRUE(r->notes.empty());
+  // An ABI version this reader does not know is decoded, and said to be a guess.
+  bytes[8] = 9;
+  Result<InspectReport> unknown = InspectBytes(bytes, "v9.cubin");
+  ASSERT_TRUE(unknown.ok()) << unknown.error().message;
+  ASSERT_EQ(unknown->notes.size(), 1u);
+  EXPECT_NE(unknown->notes[0].message.find("ELF OS/ABI 0x33, ABI version 9: a cubin layout this gpugate does not know"),
+            std::string::npos)
+      << unknown->notes[0].message;
 }
 
 TEST(InspectTest, ZstdFatbinTwoArchitectures) {

@@ -8,6 +8,7 @@
 #include "config/policy.h"
 #include "trace/findings.h"
 #include "trace/report_render.h"
+#include "trace/timeline.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_test_data.h"
 #include "util/json.h"
@@ -493,7 +494,9 @@ TEST(TraceAnalysisTest, OlderKinetoAndRocmTracesAreReadWhole) {
       R"J({"ph":"X","cat":"Memset","name":"Memset (Device)","pid":0,"tid":"stream 7","ts":60,"dur":2,"args":{"device":0,"stream":7,"bytes":128}},)J"
       R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Host -> Device)","pid":0,"tid":"stream 7","ts":70,"dur":10,"args":{"device":0,"stream":7}},)J"
       R"J({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":5,"args":{"Device Type":1,"Device Id":0,"Bytes":4096}}]})J";
-  TraceAnalyzer analyzer({});
+  AnalysisOptions options;
+  options.collect_memory_timeline = true;
+  TraceAnalyzer analyzer(options);
   auto info = ReadTraceFromString(text, "old.json", analyzer);
   ASSERT_TRUE(info.ok()) << info.error().message;
   TraceReport r = analyzer.Finish(*info);
@@ -523,6 +526,9 @@ TEST(TraceAnalysisTest, OlderKinetoAndRocmTracesAreReadWhole) {
   EXPECT_EQ(r.memory[0].events, 1);
   EXPECT_FALSE(r.memory[0].peak_allocated.has_value());
   EXPECT_FALSE(r.memory[0].peak_ts_ns.has_value());
+  EXPECT_TRUE(r.memory_chart.empty());  // nothing drawn at 0 B
+  EXPECT_EQ(RenderMemoryTimelineCsv(r.memory_timeline),
+            "ts_ns,device_type,device_id,bytes,total_allocated,total_reserved\n5000,1,0,4096,,\n");
   const std::string console = RenderTraceConsole(r, {});
   EXPECT_NE(console.find("peak allocated unknown (no [memory] event states a total)"), std::string::npos) << console;
   EXPECT_NE(console.find("n/a  Host -> Device"), std::string::npos) << console;
@@ -550,6 +556,9 @@ TEST(TraceAnalysisTest, RocmFixtureCopiesAndLaunchesOfUnknownShape) {
   const std::string console = RenderTraceConsole(r, {});
   EXPECT_EQ(console.find("0.00 GB/s"), std::string::npos) << console;
   EXPECT_EQ(console.find("0x0x0"), std::string::npos) << console;
+  EXPECT_NE(console.find("n/a   38.2 us      n/a  Host -> Device"), std::string::npos) << console;
+  const std::string json = RenderTraceJson(r, {});
+  EXPECT_NE(json.find("\"bytes\": null"), std::string::npos) << json;
 }
 
 TEST(TraceAnalysisTest, AnUnknownLaunchConfigurationIsADash) {

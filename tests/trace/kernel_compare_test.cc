@@ -7,6 +7,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -63,6 +64,17 @@ Verdicts CompareTraces(const std::string& base_text, const std::string& cur_text
   return Compare({*base}, *cur, DefaultPolicy(), o);
 }
 
+// What a kernel that did not change reads: unchanged, or, when the trace's
+// clock (whole microseconds) is too coarse for its length to be shown within
+// the threshold, inconclusive at exactly 0.0% with the clock said.
+void ExpectUnchangedOrClockLimited(const MetricVerdict& m, const std::string& where) {
+  if (m.verdict == Verdict::kUnchanged) return;
+  EXPECT_EQ(m.verdict, Verdict::kInconclusive) << where << " " << m.metric << ": " << m.sentence;
+  EXPECT_DOUBLE_EQ(m.ratio.value_or(0), 1.0) << where << " " << m.metric;
+  EXPECT_NE(m.sentence.find("half a step of the trace's microsecond clock"), std::string::npos)
+      << where << " " << m.metric << ": " << m.sentence;
+}
+
 int CountKernels(const Verdicts& v, Verdict verdict) {
   int n = 0;
   for (const MetricVerdict& m : v.metrics) n += m.metric.rfind("kernel:", 0) == 0 && m.verdict == verdict;
@@ -78,7 +90,7 @@ TEST(KernelCompareTest, TraceAgainstItselfIsUnchangedKernelByKernel) {
     for (const MetricVerdict& m : v.metrics) {
       if (m.metric.rfind("kernel:", 0) != 0) continue;
       ++kernels;
-      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << name << " " << m.metric << ": " << m.sentence;
+      ExpectUnchangedOrClockLimited(m, name);
       EXPECT_DOUBLE_EQ(m.ratio.value_or(0), 1.0);
       EXPECT_NE(m.sentence.find("median per call per run"), std::string::npos) << m.sentence;
     }
@@ -101,7 +113,7 @@ TEST(KernelCompareTest, OneKernelTwiceAsSlowIsFlaggedAlone) {
       EXPECT_EQ(m.current_n, 12);
       ++regressions;
     } else {
-      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.metric << ": " << m.sentence;
+      ExpectUnchangedOrClockLimited(m, "copy");
     }
   }
   EXPECT_EQ(regressions, 1);
@@ -173,7 +185,7 @@ TEST(KernelCompareTest, CliTraceAgainstAnIdenticalTraceOfAnotherRunPasses) {
   for (const MetricVerdict& m : v->metrics)
     if (m.metric.rfind("kernel:", 0) == 0) {
       ++kernels;
-      EXPECT_EQ(m.verdict, Verdict::kUnchanged) << m.metric << ": " << m.sentence;
+      ExpectUnchangedOrClockLimited(m, "rerun");
     }
   EXPECT_EQ(kernels, 16);
   testing::RemoveTree(dir);
@@ -220,6 +232,49 @@ TEST(KernelCompareTest, TiesOfACoarseClockDoNotHideADoubledKernel) {
   }
   EXPECT_EQ(regressions, 1);
   EXPECT_EQ(v.outcome, Outcome::kFail);
+}
+
+// Identical code on a whole-microsecond clock: a kernel of about 4.5 us has a
+// median call of 4 or 5 us (+25%) by the draw of one call. Against the noise
+// of the long kernels that read as a regression in 17% of such pairs; half
+// a clock step each side is now part of each summary's uncertainty.
+TEST(KernelCompareTest, AClockStepOfAShortKernelIsNoRegression) {
+  uint64_t state = 0;
+  auto uniform = [&state] {  // SplitMix64: the same draws everywhere
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<double>((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+  };
+  auto trace = [&](const std::vector<double>& lengths) {
+    std::string t = R"({"traceEvents":[)";
+    int64_t ts = 0;
+    for (size_t k = 0; k < lengths.size(); ++k) {
+      const double run = 1.0 + 0.02 * (uniform() - 0.5);  // this run's speed for the kernel
+      for (int c = 0; c < 30; ++c) {
+        const double dur = lengths[k] * run * (1.0 + 0.06 * (uniform() - 0.5));
+        const int64_t d = std::max<int64_t>(1, std::llround(dur));
+        t += std::string(ts == 0 ? "" : ",") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(k) +
+             R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(d) +
+             R"(,"args":{"device":0,"stream":7}})";
+        ts += d + 2;
+      }
+    }
+    return t + "]}";
+  };
+  int false_regressions = 0;
+  for (int pair = 0; pair < 20; ++pair) {
+    std::vector<double> lengths;
+    for (int k = 0; k < 62; ++k) lengths.push_back(std::exp(std::log(4.0) + uniform() * std::log(200.0)));
+    const std::string a = trace(lengths), b = trace(lengths);
+    const Verdicts v = CompareTraces(a, b);
+    for (const MetricVerdict& m : v.metrics)
+      if (m.verdict == Verdict::kRegression) {
+        ++false_regressions;
+        ADD_FAILURE() << "pair " << pair << " " << m.metric << ": " << m.sentence;
+      }
+  }
+  EXPECT_EQ(false_regressions, 0);
 }
 
 }  // namespace

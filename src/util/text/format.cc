@@ -99,11 +99,30 @@ std::string FormatDetectable(double fraction, bool lower_is_better) {
   return sign + Printf("%.1f%%", tenths);
 }
 
+namespace {
+
+// Ratios a percentage says badly: a drop that rounds to -100.0% but left
+// something (1 s to 1 ns reads as "became 0"), and a rise of a thousandfold
+// or more (+99900.0%, +1e+11%).
+bool NeedsFactor(double ratio) { return ratio > 0 && (ratio < 0.0005 || ratio >= 1000); }
+
+std::string Factor(double ratio) {
+  if (ratio >= 10 && ratio < 1e6) {
+    // "×1,200": two significant digits with a thousands separator.
+    const long long r = std::llround(ratio / std::pow(10.0, std::floor(std::log10(ratio)) - 1)) *
+                        static_cast<long long>(std::pow(10.0, std::floor(std::log10(ratio)) - 1));
+    std::string digits = std::to_string(r);
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
+    return "×" + digits;
+  }
+  return Printf("×%.2g", ratio);
+}
+
+}  // namespace
+
 std::string FormatRatio(double ratio) {
   if (!std::isfinite(ratio) || !(ratio >= 0)) return "n/a";
-  // A drop that rounds to -100.0% but left something (1 s to 1 ns) is a
-  // factor: "-100.0%" would read as "became 0".
-  if (ratio > 0 && ratio < 0.0005) return Printf("×%.2g", ratio);
+  if (NeedsFactor(ratio)) return Factor(ratio);
   return FormatPercent(ratio - 1.0);
 }
 
@@ -112,7 +131,10 @@ std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_
   if (!ratio) return "n/a";
   std::string out = FormatRatio(*ratio);
   if (out != "n/a" && ci_low && ci_high && std::isfinite(*ci_low) && std::isfinite(*ci_high)) {
-    out += " [" + FormatRatio(*ci_low) + ", " + FormatRatio(*ci_high) + "]";
+    // One notation for the three: factors when any of them needs one.
+    const bool factors = NeedsFactor(*ratio) || NeedsFactor(*ci_low) || NeedsFactor(*ci_high);
+    auto text = [factors](double r) { return factors && r > 0 ? Factor(r) : FormatRatio(r); };
+    out = text(*ratio) + " [" + text(*ci_low) + ", " + text(*ci_high) + "]";
   }
   return out;
 }

@@ -34,9 +34,10 @@ std::string FormatThreshold(double fraction);
 std::string FormatDetectable(double fraction, bool lower_is_better = true);
 
 /// A ratio current/baseline as a signed change: 1.041 -> "+4.1%", 0.95 ->
-/// "-5.0%", 12.5 -> "+1150.0%", 0 -> "-100.0%"; a positive ratio that would
-/// round to -100.0% as a factor: 1e-9 -> "×1e-09". Non-finite or negative ->
-/// "n/a".
+/// "-5.0%", 12.5 -> "+1150.0%", 0 -> "-100.0%"; as a factor where a
+/// percentage says it badly, a positive ratio that would round to -100.0%
+/// and a thousandfold rise or more: 1e-9 -> "×1e-09", 1234 -> "×1,200",
+/// 1e9 -> "×1e+09". Non-finite or negative -> "n/a".
 std::string FormatRatio(double ratio);
 
 /// A ratio current/baseline as a change with its interval:

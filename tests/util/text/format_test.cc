@@ -63,13 +63,18 @@ TEST(ReportFormat, Ratio) {
   EXPECT_EQ(FormatRatio(0.95), "-5.0%");
   EXPECT_EQ(FormatRatio(1.0), "0.0%");
   EXPECT_EQ(FormatRatio(12.5), "+1150.0%");
-  EXPECT_EQ(FormatRatio(1e9), "+1e+11%");
+  EXPECT_EQ(FormatRatio(1e9), "×1e+09");
+  EXPECT_EQ(FormatRatio(1234), "×1,200");
+  EXPECT_EQ(FormatRatio(999.0), "+99800.0%");
   EXPECT_EQ(FormatRatio(0.0), "-100.0%");
   // 1 s to 1 ns did not become 0: a factor.
   EXPECT_EQ(FormatRatio(1e-9), "×1e-09");
   EXPECT_EQ(FormatRatio(0.0004), "×0.0004");
   EXPECT_EQ(FormatRatio(0.0006), "-99.9%");
   EXPECT_EQ(FormatRatioCi(1e-9, 5e-10, 2e-9), "×1e-09 [×5e-10, ×2e-09]");
+  // One notation in one interval.
+  EXPECT_EQ(FormatRatioCi(0.001, 0.00025, 0.002), "×0.001 [×0.00025, ×0.002]");
+  EXPECT_EQ(FormatRatioCi(500, 200, 1500), "×500 [×200, ×1,500]");
   EXPECT_EQ(FormatRatio(-1.0), "n/a");
   EXPECT_EQ(FormatRatio(std::numeric_limits<double>::infinity()), "n/a");
 }

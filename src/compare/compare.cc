@@ -60,6 +60,9 @@ constexpr double kRunNoiseHuberK = 2.0;
 constexpr double kNoiseQuantile = 0.5;
 // Fewest leave-one-out statistics from which a history's reference is measured.
 constexpr int kMinNullStatistics = 30;
+// Half a clock step, relative to a kernel's summary, from which its
+// comparison counts as clock-coarse (0.5 us of 100 us).
+constexpr double kCoarseHalfStep = 0.005;
 // Up to this many one-run comparisons the noise is estimated leaving each out.
 constexpr int kExactLeaveOneOut = 256;
 
@@ -99,6 +102,10 @@ struct Units {
   /// kRunSummaries: the variance (log scale) of the two summaries' clock
   /// steps, half a step each side.
   double clock_var = 0;
+  /// Half a clock step is 0.5% of a side's summary or more (a kernel of
+  /// 100 us or less on whole microseconds): its comparison moves by whole
+  /// steps, and a tie of it says little (see LogShift::tied).
+  bool clock_coarse = false;
   /// kThresholdOnly: a side whose summary states no usable spread, said
   /// ("the current file summarises 11009 samples but states a spread of 0").
   std::string no_spread;
@@ -1200,6 +1207,7 @@ class Comparer {
         for (const Indexed* side : {&hist.front(), &cur.front()}) {
           const double half = 0.5 * side->clock_step / side->rounds[0][0];
           p.units->clock_var += half * half;
+          p.units->clock_coarse = p.units->clock_coarse || half >= kCoarseHalfStep;
         }
       }
     }
@@ -1787,7 +1795,8 @@ class Comparer {
       // A tie of a coarse clock: two run summaries on whole microseconds
       // that read the same (an exact copy of a file ties too, and there the
       // ties are the noise: see CollectSuiteEffects).
-      shifts[j].tied = u.clock_var > 0 && u.base == u.cur;
+      shifts[j].tied = u.clock_coarse && u.base == u.cur;
+      shifts[j].clock_coarse = u.clock_coarse;
     }
     // Times of a clock with too few workloads for a speed factor: a slower
     // machine moves them all alike, which the spread among them cannot show
@@ -1832,8 +1841,11 @@ class Comparer {
       // Without noise between the runs (the effects agree with the rounds'
       // scatter), there is no process-level noise to be heavy-tailed.
       std::vector<double> abs_t, dfs;
+      // Comparisons that move by whole clock steps (ties and one-step flips
+      // of short kernels) are no draws of the noise between runs: their |t|
+      // of 0 or about 1.4 made the rest look Cauchy-tailed.
       for (const LogShift& s : shifts)
-        if (TakesSuiteNoise(s) && s.se > 0 && !s.tied) {
+        if (TakesSuiteNoise(s) && s.se > 0 && !s.tied && !s.clock_coarse) {
           abs_t.push_back(std::fabs(s.estimate) / s.se);
           dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
         }

@@ -79,13 +79,18 @@ struct LogShift {
   /// Paired rounds that all read the same ratio: no spread was measured (a
   /// timer coarser than any change), so the interval is unbounded.
   bool no_spread = false;
-  /// One run per side whose two sides read exactly the same values (kernels
-  /// of a trace in whole microseconds with the same median call): a tie of
-  /// the clock, no draw of the noise between runs. Left out of the
-  /// estimates of that noise and of the reference's calibration.
+  /// One run per side whose two sides read exactly the same values on a
+  /// coarse clock (kernels of 100 us or less of a trace in whole
+  /// microseconds with the same median call): a tie of the clock, no draw
+  /// of the noise between runs. Left out of the estimates of that noise and
+  /// of the reference's calibration. (A long kernel that ties is evidence:
+  /// in a copy of a file it is what shows the edited kernels.)
   bool tied = false;
   /// kRunSummaries on a coarse clock: half a step each side is in `se`.
   bool clock_limited = false;
+  /// ... and that half step is 0.5% of a summary or more: left out of the
+  /// reference's calibration.
+  bool clock_coarse = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)

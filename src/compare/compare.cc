@@ -2142,8 +2142,7 @@ class Comparer {
     if (std::isfinite(mde_log)) mv.mde = std::expm1(mde_log);
     if (!mv.lower_is_better && mv.mde) mv.mde = -std::expm1(-mde_log);
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
-    std::string interval = FormatRatio(*mv.ratio) + " [" + FormatRatio(*mv.ci_low) +
-                           ", " + FormatRatio(*mv.ci_high) + "]";
+    std::string interval = FormatRatioCi(mv.ratio, mv.ci_low, mv.ci_high);
     if (!std::isfinite(lo) || !std::isfinite(hi)) {
       interval = FormatRatio(*mv.ratio) + " [unbounded]";
       // An open end has no bound to write: exp(-inf) = 0 would read as a
@@ -2232,9 +2231,8 @@ class Comparer {
                                                                 : true;
       const double raw_est = est + log_sign * *off;
       const double raw_low = lo + log_sign * *off, raw_high = hi + log_sign * *off;
-      const std::string measured = FormatRatio(std::exp(raw_est)) + " [" +
-                                   FormatRatio(std::exp(raw_low)) + ", " +
-                                   FormatRatio(std::exp(raw_high)) + "] as measured";
+      const std::string measured =
+          FormatRatioCi(std::exp(raw_est), std::exp(raw_low), std::exp(raw_high)) + " as measured";
       // Undecided either way: the reading as measured is said too (5 of 8
       // twice as slow are "+0%" against their own median).
       if (mv.verdict == Verdict::kInconclusive) head += "; " + measured;

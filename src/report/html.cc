@@ -441,12 +441,16 @@ void AppendResults(std::string& out, const std::vector<const MetricVerdict*>& sh
       const std::string both = FormatRatioCi(m->ratio, m->ci_low, m->ci_high);
       if (const size_t open = both.find(" ["); open != std::string::npos) interval = both.substr(open + 1);
     }
+    auto ChangeCell = [](const MetricVerdict& x) {
+      const std::string both = FormatRatioCi(x.ratio, x.ci_low, x.ci_high);
+      return both.substr(0, both.find(" ["));
+    };
     out += "<tr data-verdict=\"" + std::string(ToString(m->verdict)) + "\" data-name=\"" + EscapeHtml(SearchKey(*m)) + "\">";
     out += "<td>" + EscapeHtml(m->workload) + "</td><td>" + EscapeHtml(m->metric) + "</td>";
     out += "<td data-sort=\"" + std::to_string(VerdictOrder(m->verdict)) + "\" class=\"v-" + ToString(m->verdict) +
            "\">" + EscapeHtml(VerdictLabel(*m)) + "</td>";
     out += "<td class=\"num\" data-sort=\"" + SortKey(m->ratio ? std::optional<double>(*m->ratio - 1) : std::nullopt) +
-           "\">" + EscapeHtml(m->ratio ? FormatRatio(*m->ratio) : "n/a") + "</td>";
+           "\">" + EscapeHtml(m->ratio ? ChangeCell(*m) : "n/a") + "</td>";
     out += "<td class=\"num\">" + EscapeHtml(interval) + "</td>";
     out += "<td class=\"num\" data-sort=\"" + SortKey(m->p_adjusted) + "\">" + EscapeHtml(FormatPValues(*m)) + "</td>";
     out += "<td class=\"num\" data-sort=\"" + SortKey(m->mde) + "\">" + EscapeHtml(DetectableText(*m)) + "</td>";

@@ -60,6 +60,26 @@ const MetricVerdict* Find(const Verdicts& v, const std::string& w, const std::st
   return nullptr;
 }
 
+// A change of a thousandfold or more is a factor, and one interval keeps one
+// notation in the sentence too: a drop to 0.06% whose interval reaches below
+// 0.05% read "-99.9% [×0.00025, -99.8%]".
+TEST(Compare, AThousandfoldChangeIsAFactorInTheSentence) {
+  WorkloadResult scattered = Workload("a", 6.2e-7);
+  const double spread[] = {0.25, 0.6, 1.0, 1.6, 2.4};
+  for (size_t r = 0; r < scattered.rounds.size(); ++r)
+    for (double& x : scattered.rounds[r]) x *= spread[r];
+  Results base = MakeResults({Workload("a", 1e-3), Workload("b", 2e-3)});
+  Results cur = MakeResults({scattered, Workload("b", 2e-3)});
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  const MetricVerdict* a = Find(v, "a", "time");
+  ASSERT_NE(a, nullptr);
+  ASSERT_TRUE(a->ci_low && a->ratio);
+  EXPECT_LT(*a->ci_low, 0.0005);
+  EXPECT_GE(*a->ratio, 0.0005);
+  EXPECT_EQ(a->sentence.rfind("×0.00056 [×0.00021, ×0.0014]", 0), 0u) << a->sentence;
+  EXPECT_EQ(a->sentence.find("%,"), std::string::npos) << a->sentence;
+}
+
 TEST(Compare, ClearRegressionAndUnchangedWithReasons) {
   Results base = MakeResults({Workload("a", 1e-3), Workload("b", 2e-3)});
   Results cur = MakeResults({Workload("a", 1.2e-3), Workload("b", 2e-3)});

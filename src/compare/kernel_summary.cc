@@ -25,12 +25,19 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
   for (double d : k.durations_s)
     if (std::isfinite(d) && d >= 0) durations.push_back(d);
   KernelRunSummary s;
-  bool whole_us = !durations.empty();
-  for (double d : durations) {
-    const double us = d * 1e6;
-    whole_us = whole_us && std::fabs(us - std::round(us)) <= 1e-6 * std::max(1.0, us);
+  // The coarsest of 1 ms, 100 us, 10 us and 1 us that every call lies on (a
+  // trace on a 10 us grid flips by 10 us, not 1).
+  for (const double step : {1e-3, 1e-4, 1e-5, 1e-6}) {
+    bool on_grid = !durations.empty();
+    for (double d : durations) {
+      const double steps = d / step;
+      on_grid = on_grid && std::fabs(steps - std::round(steps)) <= 1e-6 * std::max(1.0, steps);
+    }
+    if (on_grid) {
+      s.clock_step_s = step;
+      break;
+    }
   }
-  if (whole_us) s.clock_step_s = 1e-6;
   if (statistic == KernelStatistic::kGroupMedianPerCall && k.launch_groups.size() == k.durations_s.size()) {
     // A kernel called at several sizes: its median call is one size, and a
     // slowdown of the calls that hold most of its time would not move it.

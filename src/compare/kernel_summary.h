@@ -30,9 +30,10 @@ enum class KernelStatistic {
 struct KernelRunSummary {
   double value = 0;  ///< seconds per call
   int64_t instances = 0;
-  /// The clock step every call's duration lies on: 1e-6 when all read whole
-  /// microseconds (Kineto before PyTorch 2), else 0 (finer or unknown). A
-  /// median of 4.5 us calls reads 4 or 5 us by the draw of one call.
+  /// The clock step every call's duration lies on: the coarsest of 1 ms,
+  /// 100 us, 10 us and 1 us (whole microseconds: Kineto before PyTorch 2),
+  /// else 0 (finer or unknown). A median of 4.5 us calls reads 4 or 5 us by
+  /// the draw of one call.
   double clock_step_s = 0;
 };
 

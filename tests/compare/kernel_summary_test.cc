@@ -215,5 +215,18 @@ TEST(KernelSummaryTest, HistoryJudgesTheCurrentRunsSummaryAgainstTheRuns) {
   EXPECT_EQ(Find(same, "kernel:gemm")->verdict, Verdict::kUnchanged) << Find(same, "kernel:gemm")->sentence;
 }
 
+// The clock step a kernel's calls lie on: the coarsest grid of 1 ms, 100 us,
+// 10 us and 1 us they all fit, none when they fit none.
+TEST(KernelSummaryTest, TheClockStepIsTheCoarsestGridEveryCallFits) {
+  auto step = [](std::vector<double> d) {
+    return SummarizeKernelRun(Kernel("k", std::move(d)), KernelStatistic::kMedianPerCall)->clock_step_s;
+  };
+  EXPECT_EQ(step({10e-6, 20e-6, 30e-6}), 1e-5);
+  EXPECT_EQ(step({1e-6, 3e-6, 4e-6}), 1e-6);
+  EXPECT_EQ(step({2e-3, 4e-3}), 1e-3);
+  EXPECT_EQ(step({1.5e-6, 3e-6}), 0.0);
+  EXPECT_EQ(step({1.0009e-6}), 0.0);
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -99,9 +99,16 @@ struct Units {
   /// its own run speed factor: a busier host does not slow a kernel timed on
   /// the device, nor does a lower GPU clock slow the host's workloads.
   std::string domain;
-  /// kRunSummaries: the variance (log scale) of the two summaries' clock
-  /// steps, half a step each side.
+  /// Run summaries of a trace's kernel (kRunSummaries, kHistoryPrediction):
+  /// the variance (log scale) of the two sides' clock steps, half a step
+  /// each side (over a side's runs, the mean of their squares), and the
+  /// history's share (each history run's, for its leave-one-out t).
   double clock_var = 0;
+  double clock_var_base = 0;
+  /// The coarsest clock step of either side (seconds) and the sides on a
+  /// clock (LogShift::clock_sides).
+  double clock_step = 0;
+  int clock_sides = 0;
   /// Half a clock step is 0.5% of a side's summary or more (a kernel of
   /// 100 us or less on whole microseconds): its comparison moves by whole
   /// steps, and a tie of it says little (see LogShift::tied).
@@ -1194,22 +1201,22 @@ class Comparer {
                                                                               : "mean";
       p.mv.baseline_n = base_instances;
       p.mv.current_n = cur_instances;
+      if (!p.units) continue;
       // Two files: one summary per side, judged against the noise between
       // runs that the other kernels' comparisons show.
-      if (p.units && p.units->method == ShiftMethod::kThresholdOnly && hist.size() == 1 &&
-          cur.size() == 1) {
+      if (p.units->method == ShiftMethod::kThresholdOnly && hist.size() == 1 && cur.size() == 1) {
         p.units->method = ShiftMethod::kRunSummaries;
         p.units->base = {std::log(hist.front().rounds[0][0])};
         p.units->cur = {std::log(cur.front().rounds[0][0])};
-        // A summary on a coarse clock is known to half a step either way: a
-        // 4.5 us kernel's median reads 4 or 5 us (+25%) by the draw of one
-        // call, however quiet the long kernels that measure the noise.
-        for (const Indexed* side : {&hist.front(), &cur.front()}) {
-          const double half = 0.5 * side->clock_step / side->rounds[0][0];
-          p.units->clock_var += half * half;
-          p.units->clock_coarse = p.units->clock_coarse || half >= kCoarseHalfStep;
-        }
       }
+      // A summary on a coarse clock is known to half a step either way: a
+      // 4.5 us kernel's median reads 4 or 5 us (+25%) by the draw of one
+      // call, however quiet the long kernels that measure the noise, and a
+      // 2 us kernel that read 2 us in every run of a history and 3 us now
+      // is no +50% [+50%, +50%].
+      if (p.units->method == ShiftMethod::kRunSummaries ||
+          p.units->method == ShiftMethod::kHistoryPrediction)
+        AddClockSteps(hist, cur, &*p.units);
     }
     for (const KernelResult& bk : ref.kernels)
       if (find(w, bk.name) == nullptr) {
@@ -1218,6 +1225,25 @@ class Comparer {
                           : "kernel launched in the baseline but not in the current run");
         out_.vanished_kernels.push_back({w.name, bk.name});
       }
+  }
+
+  // Units::clock_* of a kernel's run summaries `hist` and `cur` (each run
+  // one value on its Indexed::clock_step).
+  static void AddClockSteps(const std::vector<Indexed>& hist, const std::vector<Indexed>& cur, Units* u) {
+    double side_var[2] = {0, 0};
+    for (int side = 0; side < 2; ++side) {
+      const std::vector<Indexed>& runs = side == 0 ? hist : cur;
+      for (const Indexed& r : runs) {
+        if (!(r.clock_step > 0)) continue;
+        const double half = 0.5 * r.clock_step / r.rounds[0][0];
+        side_var[side] += half * half / static_cast<double>(runs.size());
+        u->clock_step = std::max(u->clock_step, r.clock_step);
+        u->clock_sides |= 1 << side;
+        u->clock_coarse = u->clock_coarse || half >= kCoarseHalfStep;
+      }
+    }
+    u->clock_var_base = side_var[0];
+    u->clock_var = side_var[0] + side_var[1];
   }
 
   // A deterministic primary metric (a count): the current value against the
@@ -1380,7 +1406,10 @@ class Comparer {
       LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale,
                                      hist_scales[m]);
       s.common_factor_removed = factor_removed[members[m]];
-      pending_[members[m]].shift = Calibrated(s, ref);
+      s = WithClockSteps(Calibrated(s, ref), u.clock_var);
+      s.clock_step_s = u.clock_step;
+      s.clock_sides = u.clock_sides;
+      pending_[members[m]].shift = s;
     }
     for (size_t c = 0; c < common_shifts.size(); ++c) {
       const int index = static_cast<int>(pending_.size());
@@ -1478,7 +1507,12 @@ class Comparer {
       const Units& u = *pending_[members[m]].units;
       const std::vector<double>& scales = hist_scales[m];
       const size_t k = u.base.size();
-      if (k < 3) continue;
+      // Kernels of 100 us or less on a whole-microsecond clock move by whole
+      // steps: their statistics, deflated by the clock's half step or
+      // inflated by a one-step flip against runs that all tied, are no
+      // draws of the noise between runs (with them, a 92 us kernel's
+      // interval tripled on synthetic histories), as with one run per side.
+      if (k < 3 || u.clock_coarse) continue;
       for (size_t left = 0; left < k; ++left) {
         rest.clear();
         rest_scales.clear();
@@ -1495,7 +1529,8 @@ class Comparer {
         const double var = ModerateVariance(rest_prior, raw, rest_df);
         if (!(var > 0)) continue;
         const double own = scales.empty() ? 1.0 : std::max(1.0, scales[left]);
-        const double se = std::sqrt(var * (own + 1.0 / weight_sum));
+        // The left-out run's clock step and the rest's, as in the test.
+        const double se = std::sqrt(var * (own + 1.0 / weight_sum) + 2 * u.clock_var_base);
         t.push_back(std::fabs(u.base[left] - mean) / se);
         dfs.push_back(static_cast<double>(rest.size()) - 1 + rest_prior.d0);
       }
@@ -1797,6 +1832,8 @@ class Comparer {
       // ties are the noise: see CollectSuiteEffects).
       shifts[j].tied = u.clock_coarse && u.base == u.cur;
       shifts[j].clock_coarse = u.clock_coarse;
+      shifts[j].clock_step_s = u.clock_step;
+      shifts[j].clock_sides = u.clock_sides;
     }
     // Times of a clock with too few workloads for a speed factor: a slower
     // machine moves them all alike, which the spread among them cannot show
@@ -2206,6 +2243,12 @@ class Comparer {
                " threshold but not significant after false-discovery adjustment (q=" +
                PValueText(q) + ")";
         if (s.p_floor > lone_alpha) head += "; " + UnreachableText(s, lone_alpha);
+      } else if (s.clock_limited && s.clock_var > 0.5 * s.se * s.se) {
+        // More runs or rounds of the same trace clock read the same steps.
+        mv.reason = Reason::kStraddlesThreshold;
+        head = interval + " straddles the " + thr + " threshold: half a step of the trace's clock (" +
+               ClockStepText(s.clock_step_s) +
+               ") is most of the uncertainty, so a trace with a finer clock would decide";
       } else if (s.between_run_var > 0.5 * s.se * s.se) {
         mv.reason = Reason::kBetweenRunNoise;
         head = interval + ": noise between runs exceeds the effect; " +

@@ -7,6 +7,8 @@
 #include <numbers>
 #include <numeric>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "stats/distributions.h"
@@ -16,6 +18,7 @@
 #include "stats/signed_rank.h"
 #include "stats/summary.h"
 #include "util/result.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -77,6 +80,29 @@ double SampleVariance(std::span<const double> values) {
   return SumSquares(values) / static_cast<double>(values.size() - 1);
 }
 
+std::string ClockStepText(double step_s) {
+  for (const auto& [step, text] : {std::pair{1e-3, "1 ms"}, std::pair{1e-4, "100 us"},
+                                   std::pair{1e-5, "10 us"}, std::pair{1e-6, "1 us"}})
+    if (std::fabs(step_s - step) <= 1e-9 * step) return text;
+  return FormatDuration(step_s);
+}
+
+namespace {
+
+// ", and half a step of the trace's clock (1 us) on each side" / "on the
+// baseline's side" / "on the current side".
+std::string ClockText(const LogShift& shift) {
+  const char* where = shift.clock_sides == 1   ? "on the baseline's side"
+                      : shift.clock_sides == 2 ? "on the current side"
+                      : shift.method == ShiftMethod::kHistoryPrediction
+                          ? "in each run"
+                          : "on each side";
+  return ", and half a step of the trace's clock (" + ClockStepText(shift.clock_step_s) + ") " +
+         where;
+}
+
+}  // namespace
+
 std::string Describe(const LogShift& shift) {
   std::string s;
   switch (shift.method) {
@@ -84,6 +110,7 @@ std::string Describe(const LogShift& shift) {
       s = "t test on run-level values, " + std::to_string(shift.current_runs) + " current run" +
           (shift.current_runs == 1 ? "" : "s") + " vs a history of " +
           std::to_string(shift.baseline_units) + " runs";
+      if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kRoundsWelch:
       s = "Welch t on " + std::to_string(shift.baseline_units) + " vs " +
@@ -101,7 +128,7 @@ std::string Describe(const LogShift& shift) {
       break;
     case ShiftMethod::kRunSummaries:
       s = "one summary per run and side, noise between runs from the other comparisons of the family";
-      if (shift.clock_limited) s += ", and half a step of the trace's microsecond clock each side";
+      if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kPairedRounds:
       s = shift.trimmed_t
@@ -464,6 +491,20 @@ LogShift WithBetweenRunNoise(const LogShift& shift, double tau2, double tau_df) 
   return s;
 }
 
+LogShift WithClockSteps(const LogShift& shift, double clock_var) {
+  if (!(clock_var > 0) || !std::isfinite(shift.se) || shift.method == ShiftMethod::kThresholdOnly)
+    return shift;
+  LogShift s = shift;
+  const double w = shift.se * shift.se;
+  s.se = std::sqrt(w + clock_var);
+  // Welch-Satterthwaite with the clock's term known exactly.
+  s.df = w > 0 && std::isfinite(shift.df) ? (w + clock_var) * (w + clock_var) / (w * w / shift.df) : kInf;
+  s.clock_limited = true;
+  s.clock_var = clock_var;
+  FillFromT(&s);
+  return s;
+}
+
 bool TakesSuiteNoise(const LogShift& s) {
   return std::isfinite(s.se) && std::isfinite(s.estimate) &&
          (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann ||
@@ -478,6 +519,7 @@ LogShift RunSummaries(double log_base, double log_current, double confidence, do
   s.estimate = log_current - log_base;
   s.se = clock_var > 0 ? std::sqrt(clock_var) : 0;
   s.clock_limited = clock_var > 0;
+  s.clock_var = clock_var;
   s.df = kInf;
   FillFromT(&s);
   return s;

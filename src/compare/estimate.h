@@ -86,8 +86,15 @@ struct LogShift {
   /// of the reference's calibration. (A long kernel that ties is evidence:
   /// in a copy of a file it is what shows the edited kernels.)
   bool tied = false;
-  /// kRunSummaries on a coarse clock: half a step each side is in `se`.
+  /// Run summaries of a trace's kernel on a coarse clock (kRunSummaries, or
+  /// kHistoryPrediction through WithClockSteps()): half a step of each side's
+  /// clock is in `se`, as `clock_var` (log scale).
   bool clock_limited = false;
+  double clock_var = 0;
+  /// The coarsest step of the clocks (seconds), and which sides are on one:
+  /// bit 1 the baseline's, bit 2 the current's. For the sentence.
+  double clock_step_s = 0;
+  int clock_sides = 0;
   /// ... and that half step is 0.5% of a summary or more: left out of the
   /// reference's calibration.
   bool clock_coarse = false;
@@ -262,6 +269,18 @@ inline constexpr int kMinSuiteForNoise = 3;
 /// summaries' clock steps (`clock_var`, log scale), else 0, until
 /// WithBetweenRunNoise() adds the family's noise between runs.
 LogShift RunSummaries(double log_base, double log_current, double confidence, double clock_var = 0);
+
+/// Adds the variance `clock_var` (log scale) of run summaries read on a
+/// coarse clock to a history's shift: half a step of each side's clock,
+/// which the runs' own spread does not show when every run reads the same
+/// step (a 2 us kernel at 2 us in ten runs and 3 us in the current one is
+/// not +50% [+50%, +50%]). The clock's part is a bound, not an estimate:
+/// infinite degrees of freedom in the Welch-Satterthwaite df. Applied after
+/// the reference's calibration, which scales the runs' noise, not the clock.
+LogShift WithClockSteps(const LogShift& shift, double clock_var);
+
+/// A clock step for sentences: "1 us", "10 us", "100 us", "1 ms".
+std::string ClockStepText(double step_s);
 
 /// Whether a shift is a one-run-per-side estimate that suite-level
 /// between-run noise applies to (finite, Welch on rounds, HL on samples,

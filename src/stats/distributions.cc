@@ -99,8 +99,17 @@ double RegularizedIncompleteBeta(double a, double b, double x) {
   return 1.0 - std::exp(log_front) * BetaContinuedFraction(b, a, 1.0 - x) / b;
 }
 
+namespace {
+
+// Beyond 1e10 degrees of freedom t is the normal to double precision, and
+// the incomplete beta with a = df / 2 loses its accuracy (at 1e15 the CDF
+// of t = 2 read 0.49): such a t is read as the normal.
+bool NormalLimit(double df) { return df > 1e10; }
+
+}  // namespace
+
 double StudentTCdf(double t, double df) {
-  if (std::isinf(df)) return NormalCdf(t);
+  if (NormalLimit(df)) return NormalCdf(t);
   if (std::isnan(t)) return t;
   if (std::isinf(t)) return t > 0 ? 1.0 : 0.0;
   double tail = 0.5 * RegularizedIncompleteBeta(df / 2.0, 0.5, df / (df + t * t));
@@ -108,7 +117,7 @@ double StudentTCdf(double t, double df) {
 }
 
 double StudentTTwoSidedP(double t, double df) {
-  if (std::isinf(df)) return std::min(1.0, 2.0 * NormalSf(std::fabs(t)));
+  if (NormalLimit(df)) return std::min(1.0, 2.0 * NormalSf(std::fabs(t)));
   if (std::isinf(t)) return 0.0;
   return std::min(1.0, RegularizedIncompleteBeta(df / 2.0, 0.5, df / (df + t * t)));
 }
@@ -116,7 +125,7 @@ double StudentTTwoSidedP(double t, double df) {
 double StudentTQuantile(double p, double df) {
   if (p <= 0) return -kInf;
   if (p >= 1) return kInf;
-  if (std::isinf(df)) return NormalQuantile(p);
+  if (NormalLimit(df)) return NormalQuantile(p);
   if (p < 0.5) return -StudentTQuantile(1.0 - p, df);
   if (p == 0.5) return 0.0;
   // Closed forms for one and two degrees of freedom.

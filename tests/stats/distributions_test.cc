@@ -25,6 +25,16 @@ TEST(StatsDistributions, StudentTMatchesScipy) {
   EXPECT_NEAR(StudentTTwoSidedP(-4.0, 7.3), 0.0047623671643271075, 1e-13);
 }
 
+// A df of 1e15 (a Welch-Satterthwaite df where one term is tiny) is the
+// normal, not what the incomplete beta gives there (a CDF of 0.49 at t = 2).
+TEST(StatsDistributions, StudentTOfAHugeDfIsTheNormal) {
+  for (double df : {1e8, 1e12, 1e15, 1e18, 1e300}) {
+    EXPECT_NEAR(StudentTCdf(2.0, df), NormalCdf(2.0), 1e-7) << df;
+    EXPECT_NEAR(StudentTTwoSidedP(2.0, df), 2.0 * NormalSf(2.0), 1e-7) << df;
+    EXPECT_NEAR(StudentTQuantile(0.975, df), NormalQuantile(0.975), 1e-6) << df;
+  }
+}
+
 TEST(StatsDistributions, NormalMatchesScipy) {
   EXPECT_NEAR(NormalQuantile(0.975), 1.959963984540054, 1e-13);
   EXPECT_NEAR(NormalQuantile(1e-10), -6.361340902404056, 1e-10);

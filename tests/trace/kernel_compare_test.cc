@@ -72,7 +72,7 @@ void ExpectUnchangedOrClockLimited(const MetricVerdict& m, const std::string& wh
   if (m.verdict == Verdict::kUnchanged) return;
   EXPECT_EQ(m.verdict, Verdict::kInconclusive) << where << " " << m.metric << ": " << m.sentence;
   EXPECT_DOUBLE_EQ(m.ratio.value_or(0), 1.0) << where << " " << m.metric;
-  EXPECT_NE(m.sentence.find("half a step of the trace's microsecond clock"), std::string::npos)
+  EXPECT_NE(m.sentence.find("half a step of the trace's clock (1 us)"), std::string::npos)
       << where << " " << m.metric << ": " << m.sentence;
 }
 
@@ -80,6 +80,60 @@ int CountKernels(const Verdicts& v, Verdict verdict) {
   int n = 0;
   for (const MetricVerdict& m : v.metrics) n += m.metric.rfind("kernel:", 0) == 0 && m.verdict == verdict;
   return n;
+}
+
+// A synthetic Kineto trace on a whole-microsecond clock: kernel k ("k<k>")
+// with the calls `calls_us[k]` (durations in microseconds, rounded to whole
+// ones, at least 1), one after another from `start_us` on.
+std::string WholeMicrosecondTrace(const std::vector<std::vector<double>>& calls_us, int64_t start_us = 0) {
+  std::string t = R"({"traceEvents":[)";
+  int64_t ts = start_us;
+  bool first = true;
+  for (size_t k = 0; k < calls_us.size(); ++k)
+    for (double dur : calls_us[k]) {
+      const int64_t d = std::max<int64_t>(1, std::llround(dur));
+      t += std::string(first ? "" : ",") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(k) +
+           R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(d) +
+           R"(,"args":{"device":0,"stream":7}})";
+      first = false;
+      ts += d + 2;
+    }
+  return t + "]}";
+}
+
+// SplitMix64 uniforms in [0, 1): the same draws on every platform.
+class Uniform {
+ public:
+  explicit Uniform(uint64_t seed) : state_(seed) {}
+  double operator()() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<double>((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// One run of kernels of the given lengths (us): each kernel's run speed
+// within +-1%, 30 calls within +-3% of it; kernel `slower` `factor` times as
+// slow.
+std::vector<std::vector<double>> NoisyRun(const std::vector<double>& lengths, Uniform& uniform,
+                                          size_t slower = SIZE_MAX, double factor = 1.0) {
+  std::vector<std::vector<double>> calls(lengths.size());
+  for (size_t k = 0; k < lengths.size(); ++k) {
+    const double run = (1.0 + 0.02 * (uniform() - 0.5)) * (k == slower ? factor : 1.0);
+    for (int c = 0; c < 30; ++c) calls[k].push_back(lengths[k] * run * (1.0 + 0.06 * (uniform() - 0.5)));
+  }
+  return calls;
+}
+
+// 62 kernel lengths, log-uniform between `lo` and `hi` us.
+std::vector<double> KernelLengths(Uniform& uniform, double lo, double hi) {
+  std::vector<double> lengths;
+  for (int k = 0; k < 62; ++k) lengths.push_back(std::exp(std::log(lo) + uniform() * std::log(hi / lo)));
+  return lengths;
 }
 
 TEST(KernelCompareTest, TraceAgainstItselfIsUnchangedKernelByKernel) {
@@ -199,26 +253,18 @@ TEST(KernelCompareTest, CliTraceAgainstAnIdenticalTraceOfAnotherRunPasses) {
 // inconclusive, exit 0).
 TEST(KernelCompareTest, TiesOfACoarseClockDoNotHideADoubledKernel) {
   auto trace = [](bool slower) {
-    std::string t = R"({"traceEvents":[)";
-    int64_t ts = 0;
-    bool first = true;
+    std::vector<std::vector<double>> calls(62);
     for (int k = 0; k < 62; ++k) {
       // 23 short kernels read the same whole microseconds in both runs; 38
       // long ones move by up to 2% either way; kernel 61 doubles.
-      const int calls = 8;
-      for (int c = 0; c < calls; ++c) {
+      for (int c = 0; c < 8; ++c) {
         double dur = k < 23 ? 3 + k % 4 : 300 + 5 * k;
         if (slower && k >= 23 && k < 61) dur *= 1.0 + 0.02 * std::sin(1.7 * k + c);
         if (slower && k == 61) dur *= 2;
-        const int64_t d = static_cast<int64_t>(std::llround(dur));
-        t += std::string(first ? "" : ",") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(k) +
-             R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(d) +
-             R"(,"args":{"device":0,"stream":7}})";
-        first = false;
-        ts += d + 2;
+        calls[k].push_back(dur);
       }
     }
-    return t + "]}";
+    return WholeMicrosecondTrace(calls);
   };
   const Verdicts v = CompareTraces(trace(false), trace(true));
   int regressions = 0;
@@ -240,35 +286,12 @@ TEST(KernelCompareTest, TiesOfACoarseClockDoNotHideADoubledKernel) {
 // of the long kernels that read as a regression in 17% of such pairs; half
 // a clock step each side is now part of each summary's uncertainty.
 TEST(KernelCompareTest, AClockStepOfAShortKernelIsNoRegression) {
-  uint64_t state = 0;
-  auto uniform = [&state] {  // SplitMix64: the same draws everywhere
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<double>((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-  };
-  auto trace = [&](const std::vector<double>& lengths, size_t slower = SIZE_MAX) {
-    std::string t = R"({"traceEvents":[)";
-    int64_t ts = 0;
-    for (size_t k = 0; k < lengths.size(); ++k) {
-      // This run's speed for the kernel; kernel `slower` twice as slow.
-      const double run = (1.0 + 0.02 * (uniform() - 0.5)) * (k == slower ? 2.0 : 1.0);
-      for (int c = 0; c < 30; ++c) {
-        const double dur = lengths[k] * run * (1.0 + 0.06 * (uniform() - 0.5));
-        const int64_t d = std::max<int64_t>(1, std::llround(dur));
-        t += std::string(ts == 0 ? "" : ",") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(k) +
-             R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(d) +
-             R"(,"args":{"device":0,"stream":7}})";
-        ts += d + 2;
-      }
-    }
-    return t + "]}";
-  };
+  Uniform uniform(0);
   int false_regressions = 0;
   for (int pair = 0; pair < 20; ++pair) {
-    std::vector<double> lengths;
-    for (int k = 0; k < 62; ++k) lengths.push_back(std::exp(std::log(4.0) + uniform() * std::log(200.0)));
-    const std::string a = trace(lengths), b = trace(lengths);
+    const std::vector<double> lengths = KernelLengths(uniform, 4, 800);
+    const std::string a = WholeMicrosecondTrace(NoisyRun(lengths, uniform));
+    const std::string b = WholeMicrosecondTrace(NoisyRun(lengths, uniform));
     const Verdicts v = CompareTraces(a, b);
     for (const MetricVerdict& m : v.metrics)
       if (m.verdict == Verdict::kRegression) {
@@ -281,10 +304,11 @@ TEST(KernelCompareTest, AClockStepOfAShortKernelIsNoRegression) {
   // kernels' one-step flips, which say nothing about the tail of the noise.
   int caught = 0;
   for (int pair = 0; pair < 10; ++pair) {
-    std::vector<double> lengths;
-    for (int k = 0; k < 62; ++k) lengths.push_back(std::exp(std::log(4.0) + uniform() * std::log(200.0)));
+    const std::vector<double> lengths = KernelLengths(uniform, 4, 800);
     const size_t longest = static_cast<size_t>(std::max_element(lengths.begin(), lengths.end()) - lengths.begin());
-    const Verdicts v = CompareTraces(trace(lengths), trace(lengths, longest));
+    const std::string base = WholeMicrosecondTrace(NoisyRun(lengths, uniform));
+    const std::string doubled = WholeMicrosecondTrace(NoisyRun(lengths, uniform, longest, 2.0));
+    const Verdicts v = CompareTraces(base, doubled);
     for (const MetricVerdict& m : v.metrics) {
       if (m.metric == "kernel:k" + std::to_string(longest)) caught += m.verdict == Verdict::kRegression;
       else EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
@@ -300,20 +324,13 @@ TEST(KernelCompareTest, AClockStepOfAShortKernelIsNoRegression) {
 // kernels read inconclusive: the gate passed.
 TEST(KernelCompareTest, KernelsEditedInACopyOfAWholeMicrosecondTraceAreFlagged) {
   auto trace = [](bool edited) {
-    std::string t = R"({"traceEvents":[)";
-    int64_t ts = 0;
+    std::vector<std::vector<double>> calls(62);
     for (int k = 0; k < 62; ++k) {
       const double length = std::exp(std::log(4.0) + (k + 0.5) / 62.0 * std::log(200.0));
       const double factor = edited && k >= 58 ? 1.2 + 0.05 * (k - 58) : 1.0;
-      for (int c = 0; c < 10; ++c) {
-        const int64_t d = std::max<int64_t>(1, std::llround(length * factor * (1.0 + 0.02 * ((c * 7 + k) % 5 - 2))));
-        t += std::string(ts == 0 ? "" : ",") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(k) +
-             R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(d) +
-             R"(,"args":{"device":0,"stream":7}})";
-        ts += d + 2;
-      }
+      for (int c = 0; c < 10; ++c) calls[k].push_back(length * factor * (1.0 + 0.02 * ((c * 7 + k) % 5 - 2)));
     }
-    return t + "]}";
+    return WholeMicrosecondTrace(calls);
   };
   const Verdicts v = CompareTraces(trace(false), trace(true));
   int regressions = 0;
@@ -329,6 +346,63 @@ TEST(KernelCompareTest, KernelsEditedInACopyOfAWholeMicrosecondTraceAreFlagged) 
   }
   EXPECT_EQ(regressions, 4);
   EXPECT_EQ(v.outcome, Outcome::kFail);
+}
+
+// A history of whole-microsecond traces: a 2 us kernel that read 2 us in
+// every run of the history and 3 us in the current one had no spread to
+// show its clock, and read +50.0% [+50.0%, +50.0%], a regression. Half a
+// step of each run's clock is now part of the comparison, as with one run
+// per side.
+TEST(KernelCompareTest, AHistoryOfWholeMicrosecondTracesKnowsItsClock) {
+  Uniform uniform(7);
+  auto history_of = [&](const std::vector<double>& lengths, int runs) {
+    std::vector<Results> history;
+    for (int r = 0; r < runs; ++r) {
+      Result<Results> h = TraceTextToResults(WholeMicrosecondTrace(NoisyRun(lengths, uniform), 10'000'000LL * r),
+                                             "t.json");
+      EXPECT_TRUE(h.ok());
+      if (h.ok()) history.push_back(*h);
+    }
+    return history;
+  };
+  auto compare = [](const std::vector<Results>& history, const std::string& current) {
+    Result<Results> cur = TraceTextToResults(current, "t.json");
+    EXPECT_TRUE(cur.ok());
+    CompareOptions o;
+    o.today = "2026-11-29";
+    return Compare(history, *cur, DefaultPolicy(), o);
+  };
+  int false_regressions = 0, clock_said = 0;
+  for (int c = 0; c < 30; ++c) {
+    const std::vector<double> lengths = KernelLengths(uniform, 2, 100);
+    const std::vector<Results> history = history_of(lengths, c % 2 == 0 ? 10 : 5);
+    const Verdicts v = compare(history, WholeMicrosecondTrace(NoisyRun(lengths, uniform), 999'000'000));
+    for (const MetricVerdict& m : v.metrics) {
+      if (m.verdict == Verdict::kRegression) {
+        ++false_regressions;
+        ADD_FAILURE() << "case " << c << " " << m.metric << ": " << m.sentence;
+      }
+      clock_said += m.sentence.find("half a step of the trace's clock (1 us) in each run") != std::string::npos;
+    }
+  }
+  EXPECT_EQ(false_regressions, 0);
+  EXPECT_GT(clock_said, 0);
+  // Twice as slow is still caught on kernels the clock resolves.
+  int caught = 0;
+  for (int c = 0; c < 10; ++c) {
+    const std::vector<double> lengths = KernelLengths(uniform, 2, 100);
+    const size_t longest = static_cast<size_t>(std::max_element(lengths.begin(), lengths.end()) - lengths.begin());
+    const std::vector<Results> history = history_of(lengths, 10);
+    const Verdicts v = compare(history, WholeMicrosecondTrace(NoisyRun(lengths, uniform, longest, 2.0), 999'000'000));
+    for (const MetricVerdict& m : v.metrics) {
+      if (m.metric == "kernel:k" + std::to_string(longest)) {
+        caught += m.verdict == Verdict::kRegression;
+      } else if (m.metric.rfind("kernel:", 0) == 0) {  // the trace's time did grow
+        EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
+      }
+    }
+  }
+  EXPECT_EQ(caught, 10);
 }
 
 }  // namespace

@@ -87,7 +87,8 @@ class MapScope : public rules::Scope {
   Value Share(std::string_view name) const override {
     auto it = totals_.find(name);
     Value own = Lookup(name);
-    if (it == totals_.end() || own.kind != Value::Kind::kNumber || it->second <= 0) return {};
+    if (it == totals_.end() || own.kind != Value::Kind::kNumber || own.at_least || it->second <= 0)
+      return {};
     return NumberValue(own.number / it->second);
   }
   Value Count(std::string_view name) const override {
@@ -290,6 +291,9 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
     const char* name;
     const char* counter;
     Dim dim;
+    /// A counter of the items the sum left out for want of a value (copies
+    /// without a size): when it is above 0 the sum is a lower bound.
+    const char* left_out = nullptr;
   };
   static const Row kRows[] = {
       {"trace.gpu_idle", "idle_fraction", kNumberDim},
@@ -300,9 +304,9 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.window_host_wait", "window_host_wait_fraction", kNumberDim},
       {"trace.kernels", "kernel_count", kNumberDim},
       {"trace.memcpys", "memcpy_count", kNumberDim},
-      {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim},
+      {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim, "memcpy_unsized_count"},
       {"trace.pageable_memcpys", "pageable_memcpy_count", kNumberDim},
-      {"trace.pageable_memcpy_bytes", "pageable_memcpy_bytes", kBytesDim},
+      {"trace.pageable_memcpy_bytes", "pageable_memcpy_bytes", kBytesDim, "pageable_memcpy_unsized_count"},
       {"trace.launches", "launches_matched", kNumberDim},
       {"trace.shorter_than_launch", "shorter_than_launch", kNumberDim},
       {"trace.span", "span_s", kTimeDim},
@@ -322,7 +326,12 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.identical_launch_share", "identical_launch_busy_fraction", kNumberDim},
   };
   for (const Row& row : kRows)
-    if (auto x = Counter(w, row.counter)) s.Set(row.name, NumberValue(*x, row.dim));
+    if (auto x = Counter(w, row.counter)) {
+      const std::optional<double> left_out = row.left_out ? Counter(w, row.left_out) : std::nullopt;
+      Value v = NumberValue(*x, row.dim);
+      v.at_least = v.known() && left_out.value_or(0) > 0;
+      s.Set(row.name, v);
+    }
 }
 
 std::string Evidence(const ExprRule& rule, const rules::Scope& scope) {
@@ -355,7 +364,7 @@ void Fire(const ExprRule& rule, const rules::Scope& scope, const std::string& wo
   if (rule.hint) s.hint = rules::Render(*rule.hint, scope);
   if (rule.speedup) {
     Value x = rules::Evaluate(*rule.speedup, scope);
-    if (x.kind == Value::Kind::kNumber && std::isfinite(x.number))
+    if (x.kind == Value::Kind::kNumber && !x.at_least && std::isfinite(x.number))
       s.estimated_speedup = std::clamp(x.number, 0.0, 1.0);
   }
   s.source = rule.source;

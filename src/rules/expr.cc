@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "rules/expr_lexer.h"
@@ -67,6 +68,12 @@ Value Value::Number(double v, Dim d) {
   out.kind = Kind::kNumber;
   out.number = v;
   out.dim = d;
+  return out;
+}
+
+Value Value::AtLeast(double v, Dim d) {
+  Value out = Number(v, d);
+  out.at_least = true;
   return out;
 }
 
@@ -620,9 +627,12 @@ Value Num(double v, Dim d) {
 // A scope's value of the type the schema promised, else unknown.
 Value Checked(Value v, const Node& n) {
   switch (n.type) {
-    case Type::kNumber:
+    case Type::kNumber: {
       if (v.kind != Value::Kind::kNumber) return {};
-      return Num(v.number, n.dim);
+      Value out = Num(v.number, n.dim);
+      out.at_least = out.known() && v.at_least;
+      return out;
+    }
     case Type::kBool:
       return v.kind == Value::Kind::kBool ? Value::Bool(v.boolean) : Value{};
     case Type::kString:
@@ -633,6 +643,42 @@ Value Checked(Value v, const Node& n) {
 
 Value Eval(const Node& n, const Scope& scope);
 
+// The values a number may have: [x, x], or [x, +inf) for a lower bound
+// (Value::at_least).
+struct Range {
+  double lo = 0, hi = 0;
+};
+
+Range RangeOf(const Value& v) {
+  return {v.number, v.at_least ? std::numeric_limits<double>::infinity() : v.number};
+}
+
+// A range back to a value: exact, a lower bound, or unknown (an upper bound
+// or an interval, which the language cannot state).
+Value FromRange(Range r, Dim d) {
+  if (!std::isfinite(r.lo)) return {};
+  if (r.lo == r.hi) return Num(r.lo, d);
+  if (std::isinf(r.hi) && r.hi > 0) return Value::AtLeast(r.lo, d);
+  return {};
+}
+
+// A comparison of numbers of which one at least is a lower bound: true or
+// false only when every value in the ranges agrees.
+Value CompareRanges(Op op, Range x, Range y) {
+  auto settled = [](bool is_true, bool is_false) {
+    return is_true ? Value::Bool(true) : is_false ? Value::Bool(false) : Value{};
+  };
+  switch (op) {
+    case Op::kLt: return settled(x.hi < y.lo, x.lo >= y.hi);
+    case Op::kLe: return settled(x.hi <= y.lo, x.lo > y.hi);
+    case Op::kGt: return settled(x.lo > y.hi, x.hi <= y.lo);
+    case Op::kGe: return settled(x.lo >= y.hi, x.hi < y.lo);
+    case Op::kEq: return settled(false, x.hi < y.lo || y.hi < x.lo);
+    case Op::kNe: return settled(x.hi < y.lo || y.hi < x.lo, false);
+    default: return {};
+  }
+}
+
 Value EvalCompare(const Node& n, const Scope& scope) {
   const Value a = Eval(*n.args[0], scope);
   const Value b = Eval(*n.args[1], scope);
@@ -641,6 +687,7 @@ Value EvalCompare(const Node& n, const Scope& scope) {
     const bool eq = a.kind == Value::Kind::kString ? a.text == b.text : a.boolean == b.boolean;
     return Value::Bool(n.op == Op::kEq ? eq : !eq);
   }
+  if (a.at_least || b.at_least) return CompareRanges(n.op, RangeOf(a), RangeOf(b));
   const double x = a.number, y = b.number;
   switch (n.op) {
     case Op::kEq: return Value::Bool(x == y);
@@ -653,13 +700,53 @@ Value EvalCompare(const Node& n, const Scope& scope) {
   }
 }
 
+// Arithmetic on ranges, for operands of which one at least is a lower
+// bound: what the result is known to be at least, or unknown.
+Value RangeArithmetic(const Node& n, const std::vector<Range>& r) {
+  const double inf = std::numeric_limits<double>::infinity();
+  bool nonnegative = true;
+  for (const Range& x : r) nonnegative = nonnegative && x.lo >= 0;
+  // Products of non-negative bounds; 0 times an unbounded end is 0.
+  auto times = [](double a, double b) { return a == 0 || b == 0 ? 0.0 : a * b; };
+  switch (n.op) {
+    case Op::kNeg: return FromRange({-r[0].hi, -r[0].lo}, n.dim);
+    case Op::kAbs: return nonnegative ? FromRange(r[0], n.dim) : Value{};
+    case Op::kAdd: return FromRange({r[0].lo + r[1].lo, r[0].hi + r[1].hi}, n.dim);
+    case Op::kSub: return FromRange({r[0].lo - r[1].hi, r[0].hi - r[1].lo}, n.dim);
+    case Op::kMul:
+      if (!nonnegative) return {};
+      return FromRange({times(r[0].lo, r[1].lo), times(r[0].hi, r[1].hi)}, n.dim);
+    case Op::kDiv:
+    case Op::kRatio:
+      // Only by an exact positive divisor: a bound below the divisor is one
+      // above the quotient.
+      if (!(r[1].lo == r[1].hi && r[1].lo > 0)) return {};
+      return FromRange({r[0].lo / r[1].lo, r[0].hi == inf ? inf : r[0].hi / r[1].lo}, n.dim);
+    case Op::kMin:
+    case Op::kMax: {
+      Range out = r[0];
+      for (const Range& x : r) {
+        out.lo = n.op == Op::kMin ? std::min(out.lo, x.lo) : std::max(out.lo, x.lo);
+        out.hi = n.op == Op::kMin ? std::min(out.hi, x.hi) : std::max(out.hi, x.hi);
+      }
+      return FromRange(out, n.dim);
+    }
+    default: return {};
+  }
+}
+
 Value EvalArithmetic(const Node& n, const Scope& scope) {
   std::vector<double> xs;
+  std::vector<Range> ranges;
+  bool bounded = false;
   for (const NodePtr& arg : n.args) {
     const Value v = Eval(*arg, scope);
     if (v.kind != Value::Kind::kNumber) return {};
     xs.push_back(v.number);
+    ranges.push_back(RangeOf(v));
+    bounded = bounded || v.at_least;
   }
+  if (bounded) return RangeArithmetic(n, ranges);
   switch (n.op) {
     case Op::kNeg: return Num(-xs[0], n.dim);
     case Op::kAbs: return Num(std::fabs(xs[0]), n.dim);
@@ -837,6 +924,12 @@ std::string FormatValue(const Value& value) {
     case Value::Kind::kBool: return value.boolean ? "true" : "false";
     case Value::Kind::kString: return value.text;
     case Value::Kind::kNumber: break;
+  }
+  if (value.at_least) {
+    Value exact = value;
+    exact.at_least = false;
+    const std::string text = FormatValue(exact);
+    return text == "?" ? text : "≥ " + text;
   }
   const double v = value.number;
   if (!std::isfinite(v)) return "?";

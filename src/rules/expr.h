@@ -71,9 +71,14 @@ struct Value {
   bool boolean = false;
   std::string text;
   Dim dim;
+  /// A number known only from below: the true value is `number` or more
+  /// (the bytes of a trace's copies when some copies state no size). A
+  /// comparison it cannot settle is unknown, and it prints as "≥ 977 KiB".
+  bool at_least = false;
 
   static Value Unknown() { return {}; }
   static Value Number(double v, Dim d = {});
+  static Value AtLeast(double v, Dim d = {});
   static Value Bool(bool b);
   static Value String(std::string s);
   bool known() const { return kind != Kind::kUnknown; }

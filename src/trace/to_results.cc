@@ -142,7 +142,9 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["kernel_time_s"] = static_cast<double>(d.kernel_time_ns) * 1e-9;
     w.counters["memcpy_count"] = static_cast<double>(d.memcpy_count);
     // Unknown (absent) when the trace gives no copy a size: not 0 B.
+    // A lower bound when some copies have none (memcpy_unsized_count > 0).
     if (copies == 0 || unsized < copies) w.counters["memcpy_bytes"] = static_cast<double>(memcpy_bytes);
+    w.counters["memcpy_unsized_count"] = static_cast<double>(unsized);
     // What the rule engine's trace.* names read (rules/engine.cc).
     w.counters["window_idle_fraction"] =
         d.WindowNs() > 0 ? static_cast<double>(d.window_idle_ns) / static_cast<double>(d.WindowNs()) : 0;
@@ -150,14 +152,18 @@ Results TraceReportToResults(const TraceReport& report) {
         d.window_idle.Total() > 0 ? static_cast<double>(d.window_idle.host_wait_ns) / d.window_idle.Total() : 0;
     w.counters["idle_host_wait_fraction"] =
         d.idle.Total() > 0 ? static_cast<double>(d.idle.host_wait_ns) / d.idle.Total() : 0;
-    int64_t pageable = 0, pageable_bytes = 0;
+    int64_t pageable = 0, pageable_bytes = 0, pageable_unsized = 0;
     for (const MemcpyStats& m : report.memory_traffic)
       if (m.device == d.device && m.memory == "pageable" && m.kind != "Memset") {
         pageable += m.count;
         pageable_bytes += m.bytes;
+        pageable_unsized += m.without_bytes;
       }
     w.counters["pageable_memcpy_count"] = static_cast<double>(pageable);
-    w.counters["pageable_memcpy_bytes"] = static_cast<double>(pageable_bytes);
+    // Unknown when no pageable copy has a size, a lower bound when some have.
+    if (pageable == 0 || pageable_unsized < pageable)
+      w.counters["pageable_memcpy_bytes"] = static_cast<double>(pageable_bytes);
+    w.counters["pageable_memcpy_unsized_count"] = static_cast<double>(pageable_unsized);
     SetRepeatedCopyCounters(report, d, w);
     SetIdenticalLaunchCounters(report, d, w);
     w.counters["launches_matched"] = static_cast<double>(report.launch.kernels);

@@ -129,6 +129,29 @@ TEST(RuleEngine, PageableMemcpyFiresOnPageableCopiesOnly) {
   EXPECT_TRUE(Fired(FromTrace("kineto_ns_resolution_rank0.json.gz"), "pageable-memcpy").empty());
 }
 
+// Three pageable copies of which one states its size: the bytes are a lower
+// bound, said as one ("3 copies (977 KiB)" read as the copies' total).
+// None with a size: unknown, not 0 B.
+TEST(RuleEngine, CopiesWithoutASizeMakeTheirBytesALowerBound) {
+  auto trace = [](bool first_sized) {
+    std::string t = R"({"traceEvents":[)";
+    for (int i = 0; i < 3; ++i)
+      t += std::string(i ? "," : "") +
+           R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":)J" +
+           std::to_string(200 * i) + R"J(,"dur":100,"args":{"device":0,"stream":7)J" +
+           (i == 0 && first_sized ? R"J(,"bytes":1000000)J" : "") + "}}";
+    Result<Results> r = TraceTextToResults(t + "]}", "copies.json");
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? *r : Results{};
+  };
+  std::vector<Suggestion> s = Fired(trace(true), "pageable-memcpy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("3 copies (≥ 977 KiB)"), std::string::npos) << s[0].message;
+  s = Fired(trace(false), "pageable-memcpy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("3 copies (?)"), std::string::npos) << s[0].message;
+}
+
 // A trace whose GPU waits for its host: 60% idle, 80% of it host-wait.
 TEST(RuleEngine, GpuIdleHostWaitFiresWithItsSpeedup) {
   Results r = FromTrace("kineto_simple_add_a100.json");

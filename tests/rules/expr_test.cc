@@ -177,6 +177,42 @@ TEST(ExprTest, ThreeValuedLogic) {
   EXPECT_EQ(KindOf("kernel.name == \"x\"", s), Value::Kind::kUnknown);
 }
 
+// A lower bound (the bytes of a trace's copies when some copies state no
+// size): a comparison is settled only when every value the bound allows
+// agrees, arithmetic keeps what it still bounds from below, and it prints
+// as "≥ 977 KiB".
+TEST(ExprTest, ALowerBoundSettlesOnlyWhatItBounds) {
+  MapScope s = FullScope();
+  s.values["kernel.bytes"] = Value::AtLeast(1000.0 * 1024, Dim::Bytes());
+  EXPECT_TRUE(IsTrue("kernel.bytes > 512 KiB", s));
+  EXPECT_TRUE(IsTrue("kernel.bytes >= 1000 KiB", s));
+  EXPECT_EQ(KindOf("kernel.bytes > 2 MiB", s), Value::Kind::kUnknown);
+  EXPECT_EQ(KindOf("kernel.bytes < 2 MiB", s), Value::Kind::kUnknown);
+  EXPECT_FALSE(IsTrue("kernel.bytes < 512 KiB", s));
+  EXPECT_EQ(KindOf("kernel.bytes < 512 KiB", s), Value::Kind::kBool);
+  EXPECT_EQ(KindOf("kernel.bytes <= 1000 KiB", s), Value::Kind::kUnknown);
+  EXPECT_EQ(KindOf("kernel.bytes == 1000 KiB", s), Value::Kind::kUnknown);
+  EXPECT_TRUE(IsTrue("kernel.bytes != 1 KiB", s));
+  EXPECT_TRUE(IsTrue("512 KiB < kernel.bytes", s));
+  // Arithmetic: still a lower bound, or unknown where it is not.
+  const Value sum = Evaluate(MustParse("kernel.bytes + 24 KiB"), s);
+  EXPECT_TRUE(sum.at_least);
+  EXPECT_EQ(sum.number, 1024.0 * 1024);
+  EXPECT_TRUE(Evaluate(MustParse("kernel.bytes / kernel.duration"), s).at_least);
+  EXPECT_TRUE(Evaluate(MustParse("max(kernel.bytes, 1 KiB)"), s).at_least);
+  EXPECT_TRUE(Evaluate(MustParse("kernel.bytes * 2"), s).at_least);
+  EXPECT_EQ(KindOf("-kernel.bytes", s), Value::Kind::kUnknown);
+  EXPECT_EQ(KindOf("2 MiB - kernel.bytes", s), Value::Kind::kUnknown);
+  EXPECT_EQ(KindOf("min(kernel.bytes, 2 MiB)", s), Value::Kind::kUnknown);
+  EXPECT_EQ(KindOf("kernel.duration / kernel.bytes", s), Value::Kind::kUnknown);
+  EXPECT_EQ(Num("min(kernel.bytes, 1 KiB)", s), 1024);
+  EXPECT_FALSE(Evaluate(MustParse("min(kernel.bytes, 1 KiB)"), s).at_least);
+  EXPECT_EQ(FormatValue(Evaluate(MustParse("kernel.bytes"), s)), "≥ 1000 KiB");
+  Result<Template> t = ParseTemplate("3 copies ({kernel.bytes})", TestSchema(), kPos);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(Render(*t, s), "3 copies (≥ 1000 KiB)");
+}
+
 TEST(ExprTest, DivisionByZeroAndOverflowAreUnknown) {
   MapScope s = FullScope();
   s.values["device.sms"] = Value::Number(0);

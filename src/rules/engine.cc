@@ -307,6 +307,8 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim, "memcpy_unsized_count"},
       {"trace.pageable_memcpys", "pageable_memcpy_count", kNumberDim},
       {"trace.pageable_memcpy_bytes", "pageable_memcpy_bytes", kBytesDim, "pageable_memcpy_unsized_count"},
+      {"trace.unsized_memcpys", "memcpy_unsized_count", kNumberDim},
+      {"trace.unsized_pageable_memcpys", "pageable_memcpy_unsized_count", kNumberDim},
       {"trace.launches", "launches_matched", kNumberDim},
       {"trace.shorter_than_launch", "shorter_than_launch", kNumberDim},
       {"trace.span", "span_s", kTimeDim},
@@ -342,7 +344,8 @@ std::string Evidence(const ExprRule& rule, const rules::Scope& scope) {
     if (v.kind == Value::Kind::kUnknown) continue;
     // A false flag is a guard (`not kernel.communication`), not evidence.
     if (v.kind == Value::Kind::kBool && !v.boolean) continue;
-    out += (out.empty() ? "" : ", ") + n + " = " + rules::FormatValue(v);
+    // A lower bound reads "name ≥ 976 KiB", not "name = ≥ 976 KiB".
+    out += (out.empty() ? "" : ", ") + n + (v.at_least ? " " : " = ") + rules::FormatValue(v);
   }
   return out;
 }
@@ -468,9 +471,12 @@ const rules::Schema& RuleSchema() {
     s["trace.window_host_wait"] = Num("share of the GPU-window idle time spent waiting for the host to launch work");
     s["trace.kernels"] = Num("kernels launched on the device");
     s["trace.memcpys"] = Num("memory copies on the device");
-    s["trace.memcpy_bytes"] = Num("bytes copied", kBytesDim);
+    s["trace.memcpy_bytes"] = Num("bytes copied (a lower bound when some copies state no size)", kBytesDim);
     s["trace.pageable_memcpys"] = Num("copies from or to pageable host memory");
-    s["trace.pageable_memcpy_bytes"] = Num("bytes in pageable copies", kBytesDim);
+    s["trace.pageable_memcpy_bytes"] = Num("bytes in pageable copies (a lower bound when some state no size)", kBytesDim);
+    s["trace.unsized_memcpys"] =
+        Num("copies that state no size (trace.memcpy_bytes is then a lower bound, or unknown)");
+    s["trace.unsized_pageable_memcpys"] = Num("pageable copies that state no size");
     s["trace.launches"] = Num("kernels whose launch call was found");
     s["trace.shorter_than_launch"] = Num("kernels that ran shorter than their launch call");
     s["trace.span"] = Num("the traced span", kTimeDim);

@@ -926,10 +926,17 @@ std::string FormatValue(const Value& value) {
     case Value::Kind::kNumber: break;
   }
   if (value.at_least) {
+    // Printed so that it never exceeds the bound: bytes rounded down, other
+    // dimensions (rounded to the nearest in three or four significant
+    // digits) lowered by half a unit of the third digit first.
+    if (!std::isfinite(value.number)) return "?";
+    if (value.dim == Dim::Bytes() && std::fabs(value.number) < 9.0e18)
+      return FormatBytesAtLeast(static_cast<int64_t>(std::floor(value.number)));
     Value exact = value;
     exact.at_least = false;
-    const std::string text = FormatValue(exact);
-    return text == "?" ? text : "≥ " + text;
+    const bool integral = value.dim == Dim::Number() && value.number == std::floor(value.number);
+    if (!integral) exact.number -= std::fabs(exact.number) * 0.005;
+    return "≥ " + FormatValue(exact);
   }
   const double v = value.number;
   if (!std::isfinite(v)) return "?";

@@ -73,7 +73,7 @@ struct Value {
   Dim dim;
   /// A number known only from below: the true value is `number` or more
   /// (the bytes of a trace's copies when some copies state no size). A
-  /// comparison it cannot settle is unknown, and it prints as "≥ 977 KiB".
+  /// comparison it cannot settle is unknown, and it prints as "≥ 976 KiB".
   bool at_least = false;
 
   static Value Unknown() { return {}; }

@@ -71,8 +71,8 @@ bool AnySized(const MemcpyStats& m) { return m.without_bytes < m.count; }
 /// when only some have one.
 std::string CopyBytes(const MemcpyStats& m, bool exact) {
   if (!AnySized(m)) return "n/a";
-  const std::string n = exact ? std::to_string(m.bytes) : FormatBytes(m.bytes);
-  return m.without_bytes > 0 ? "≥ " + n : n;
+  if (exact) return (m.without_bytes > 0 ? "≥ " : "") + std::to_string(m.bytes);
+  return m.without_bytes > 0 ? FormatBytesAtLeast(m.bytes) : FormatBytes(m.bytes);
 }
 
 /// A copy route's bandwidth in GB/s; "n/a" when no copy of it has a size.

@@ -130,7 +130,8 @@ TEST(RuleEngine, PageableMemcpyFiresOnPageableCopiesOnly) {
 }
 
 // Three pageable copies of which one states its size: the bytes are a lower
-// bound, said as one ("3 copies (977 KiB)" read as the copies' total).
+// bound, said as one ("3 copies (977 KiB)" read as the copies' total),
+// rounded down (977 KiB would be 1,000,448 B).
 // None with a size: unknown, not 0 B.
 TEST(RuleEngine, CopiesWithoutASizeMakeTheirBytesALowerBound) {
   auto trace = [](bool first_sized) {
@@ -146,7 +147,23 @@ TEST(RuleEngine, CopiesWithoutASizeMakeTheirBytesALowerBound) {
   };
   std::vector<Suggestion> s = Fired(trace(true), "pageable-memcpy");
   ASSERT_EQ(s.size(), 1u);
-  EXPECT_NE(s[0].message.find("3 copies (≥ 977 KiB)"), std::string::npos) << s[0].message;
+  EXPECT_NE(s[0].message.find("3 copies (≥ 976 KiB)"), std::string::npos) << s[0].message;
+  // A rule can ask whether the total is exact; the evidence says "≥".
+  Result<Policy> policy = LoadPolicyFromString(
+      "version: 1\nrules:\n  - id: exact-copies\n    when: trace.unsized_pageable_memcpys == 0 and trace.pageable_memcpys > 0\n"
+      "    message: \"{trace.pageable_memcpy_bytes} exactly\"\n"
+      "  - id: bounded-copies\n    when: trace.unsized_pageable_memcpys > 0 and trace.pageable_memcpy_bytes > 512KiB\n"
+      "    message: \"{trace.pageable_memcpy_bytes / 2} per half\"\n",
+      "p.yaml");
+  ASSERT_TRUE(policy.ok()) << policy.error().message;
+  std::vector<Suggestion> own;
+  for (Suggestion& f : EvaluateRules(policy->expr_rules, trace(true), nullptr))
+    if (f.rule.find("copies") != std::string::npos) own.push_back(std::move(f));
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].rule, "bounded-copies");
+  EXPECT_EQ(own[0].message, "≥ 488 KiB per half");
+  EXPECT_NE(own[0].evidence.find("trace.pageable_memcpy_bytes ≥ 976 KiB"), std::string::npos) << own[0].evidence;
+  EXPECT_NE(own[0].evidence.find("trace.unsized_pageable_memcpys = 2"), std::string::npos) << own[0].evidence;
   s = Fired(trace(false), "pageable-memcpy");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NE(s[0].message.find("3 copies (?)"), std::string::npos) << s[0].message;

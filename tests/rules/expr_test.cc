@@ -180,7 +180,7 @@ TEST(ExprTest, ThreeValuedLogic) {
 // A lower bound (the bytes of a trace's copies when some copies state no
 // size): a comparison is settled only when every value the bound allows
 // agrees, arithmetic keeps what it still bounds from below, and it prints
-// as "≥ 977 KiB".
+// as "≥ 976 KiB".
 TEST(ExprTest, ALowerBoundSettlesOnlyWhatItBounds) {
   MapScope s = FullScope();
   s.values["kernel.bytes"] = Value::AtLeast(1000.0 * 1024, Dim::Bytes());
@@ -208,6 +208,14 @@ TEST(ExprTest, ALowerBoundSettlesOnlyWhatItBounds) {
   EXPECT_EQ(Num("min(kernel.bytes, 1 KiB)", s), 1024);
   EXPECT_FALSE(Evaluate(MustParse("min(kernel.bytes, 1 KiB)"), s).at_least);
   EXPECT_EQ(FormatValue(Evaluate(MustParse("kernel.bytes"), s)), "≥ 1000 KiB");
+  // Printed rounded down: 1,048,575 B is not "≥ 1.00 MiB".
+  s.values["kernel.bytes"] = Value::AtLeast(1048575, Dim::Bytes());
+  EXPECT_EQ(FormatValue(Evaluate(MustParse("kernel.bytes"), s)), "≥ 1020 KiB");
+  EXPECT_EQ(KindOf("kernel.bytes >= 1 MiB", s), Value::Kind::kUnknown);
+  // A bound of another dimension is lowered before it is rounded.
+  EXPECT_EQ(FormatValue(Value::AtLeast(0.99999e-3, Dim::Time())), "≥ 995 us");
+  EXPECT_EQ(FormatValue(Value::AtLeast(1000)), "≥ 1000");
+  s.values["kernel.bytes"] = Value::AtLeast(1000.0 * 1024, Dim::Bytes());
   Result<Template> t = ParseTemplate("3 copies ({kernel.bytes})", TestSchema(), kPos);
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(Render(*t, s), "3 copies (≥ 1000 KiB)");

@@ -16,12 +16,13 @@ std::string Printf(const char* fmt, double v) {
   return buf;
 }
 
-// Rounds a magnitude to three significant digits.
-double RoundSig3(double v) {
+// Rounds a magnitude to three significant digits (to the nearest, or down
+// toward minus infinity).
+double RoundSig3(double v, bool down = false) {
   if (v == 0) return 0;
   const double digits = std::floor(std::log10(std::fabs(v)));
   const double scale = std::pow(10.0, 2 - digits);
-  return std::round(v * scale) / scale;
+  return (down ? std::floor(v * scale) : std::round(v * scale)) / scale;
 }
 
 // Prints a value already rounded to three significant digits with the number
@@ -41,12 +42,13 @@ struct Unit {
 
 // Picks the largest unit whose value is at least 1 (after rounding to three
 // significant digits), so 999.96 ns becomes "1.00 us", not "1000 ns".
-std::string ScaleSig3(double value, const Unit* units, int count) {
+// `down`: rounded down, so the text never exceeds the value (a lower bound).
+std::string ScaleSig3(double value, const Unit* units, int count, bool down = false) {
   if (value == 0) return std::string("0 ") + units[0].name;
   const double a = std::fabs(value);
   int u = 0;
-  while (u + 1 < count && RoundSig3(a / units[u + 1].scale) >= 1) ++u;
-  const double r = RoundSig3(value / units[u].scale);
+  while (u + 1 < count && RoundSig3(a / units[u + 1].scale, down) >= 1) ++u;
+  const double r = RoundSig3(value / units[u].scale, down);
   return Sig3Text(r) + " " + units[u].name;
 }
 
@@ -145,7 +147,9 @@ std::string FormatDuration(double seconds) {
   return ScaleSig3(seconds, kUnits, 4);
 }
 
-std::string FormatBytes(int64_t bytes) {
+namespace {
+
+std::string BytesText(int64_t bytes, bool down) {
   if (bytes > -1024 && bytes < 1024) {
     return std::to_string(bytes) + " B";
   }
@@ -156,8 +160,14 @@ std::string FormatBytes(int64_t bytes) {
                                     {"TiB", 1099511627776.0},
                                     {"PiB", 1125899906842624.0},
                                     {"EiB", 1152921504606846976.0}};
-  return ScaleSig3(static_cast<double>(bytes), kUnits, 7);
+  return ScaleSig3(static_cast<double>(bytes), kUnits, 7, down);
 }
+
+}  // namespace
+
+std::string FormatBytes(int64_t bytes) { return BytesText(bytes, false); }
+
+std::string FormatBytesAtLeast(int64_t bytes) { return "≥ " + BytesText(bytes, true); }
 
 std::string FormatFrequency(double hz) {
   if (!std::isfinite(hz)) return "n/a";

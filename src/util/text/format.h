@@ -54,6 +54,11 @@ std::string FormatDuration(double seconds);
 /// 1536 -> "1.50 KiB", 3 << 20 -> "3.00 MiB".
 std::string FormatBytes(int64_t bytes);
 
+/// A lower bound of bytes: "≥ " and the bytes rounded *down* to three
+/// significant digits, so the text never claims more than is known:
+/// 1,000,000 -> "≥ 976 KiB" (977 KiB would be 1,000,448 B).
+std::string FormatBytesAtLeast(int64_t bytes);
+
 /// A clock in whole megahertz: 1.41e9 -> "1410 MHz". Non-finite -> "n/a".
 std::string FormatFrequency(double hz);
 

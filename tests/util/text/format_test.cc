@@ -117,6 +117,16 @@ TEST(ReportFormat, BytesInBinaryUnits) {
   EXPECT_EQ(FormatBytes(-2048), "-2.00 KiB");
 }
 
+// A lower bound is rounded down: the text never claims more than is known.
+TEST(ReportFormat, BytesAtLeastRoundDown) {
+  EXPECT_EQ(FormatBytesAtLeast(1000000), "≥ 976 KiB");  // 977 KiB would be 1,000,448 B
+  EXPECT_EQ(FormatBytesAtLeast(1048575), "≥ 1020 KiB");
+  EXPECT_EQ(FormatBytesAtLeast(1048576), "≥ 1.00 MiB");
+  EXPECT_EQ(FormatBytesAtLeast(1536), "≥ 1.50 KiB");
+  EXPECT_EQ(FormatBytesAtLeast(1023), "≥ 1023 B");
+  EXPECT_EQ(FormatBytesAtLeast(0), "≥ 0 B");
+}
+
 TEST(ReportFormat, PValue) {
   EXPECT_EQ(FormatPValue(0.0012), "0.0012");
   EXPECT_EQ(FormatPValue(0.61), "0.61");

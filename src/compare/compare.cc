@@ -1130,6 +1130,14 @@ class Comparer {
       auto found = it->second.find(name);
       return found == it->second.end() ? nullptr : found->second;
     };
+    // Each run's trace clock (RunClockStep), and each kernel's run's.
+    std::map<const WorkloadResult*, double> run_steps;
+    auto run_step = [&run_steps](const WorkloadResult& x) {
+      auto [it, fresh] = run_steps.try_emplace(&x, 0.0);
+      if (fresh) it->second = RunClockStep(x);
+      return it->second;
+    };
+    std::unordered_map<const KernelResult*, double> owner_step;
     // Static kernels are not launched: only kernels that appear or vanish
     // are verdicts; their resources are the rules' (kernel.base_*).
     const bool is_static = IsStatic(w);
@@ -1145,10 +1153,17 @@ class Comparer {
       if (is_static) continue;
       // The same kernel in every run involved, so all are summarized alike.
       std::vector<std::pair<int, const KernelResult*>> hist_k, cur_k{{0, &k}};
+      owner_step[&k] = run_step(w);
       for (const auto& [run, h] : history)
-        if (const KernelResult* hk = find(*h, k.name)) hist_k.push_back({run, hk});
+        if (const KernelResult* hk = find(*h, k.name)) {
+          hist_k.push_back({run, hk});
+          owner_step[hk] = run_step(*h);
+        }
       for (const auto& [run, c] : confirmations_)
-        if (const KernelResult* ck = find(*c, k.name)) cur_k.push_back({run, ck});
+        if (const KernelResult* ck = find(*c, k.name)) {
+          cur_k.push_back({run, ck});
+          owner_step[ck] = run_step(*c);
+        }
       std::vector<const KernelResult*> all;
       for (const auto* list : {&hist_k, &cur_k})
         for (const auto& [run, kr] : *list) all.push_back(kr);
@@ -1156,8 +1171,8 @@ class Comparer {
       // Each run's summary as a run of one round with one value.
       // A run whose calls of the kernel read 0 s (below the trace's
       // resolution) has no time to take a ratio of; it is counted apart.
-      auto indexed = [statistic](const std::vector<std::pair<int, const KernelResult*>>& list,
-                                 int64_t* instances, int* zero) {
+      auto indexed = [statistic, &owner_step](const std::vector<std::pair<int, const KernelResult*>>& list,
+                                              int64_t* instances, int* zero) {
         std::vector<Indexed> out;
         for (const auto& [run, kr] : list) {
           std::optional<KernelRunSummary> s = SummarizeKernelRun(*kr, statistic);
@@ -1167,7 +1182,10 @@ class Comparer {
             continue;
           }
           *instances = s->instances;  // of the newest (reference) run, or the current one
-          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}, false, {}, s->clock_step_s});
+          // On its trace's clock: a kernel whose calls all read 10 us is on
+          // a 1 us clock when the trace's other kernels show one.
+          const double step = s->clock_step_s > 0 ? owner_step[kr] : 0.0;
+          out.push_back({run, Rounds{{s->value}}, std::nullopt, {}, false, {}, step});
         }
         return out;
       };

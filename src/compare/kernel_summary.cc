@@ -18,6 +18,33 @@ KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kerne
   return groups ? KernelStatistic::kGroupMedianPerCall : KernelStatistic::kMedianPerCall;
 }
 
+double KernelClockStep(const KernelResult& k) {
+  // The coarsest of 1 ms, 100 us, 10 us and 1 us that every call lies on (a
+  // trace on a 10 us grid flips by 10 us, not 1).
+  bool any = false;
+  for (const double step : {1e-3, 1e-4, 1e-5, 1e-6}) {
+    bool on_grid = true;
+    for (double d : k.durations_s) {
+      if (!std::isfinite(d) || d < 0) continue;
+      any = true;
+      const double steps = d / step;
+      on_grid = on_grid && std::fabs(steps - std::round(steps)) <= 1e-6 * std::max(1.0, steps);
+    }
+    if (!any) return 0;
+    if (on_grid) return step;
+  }
+  return 0;
+}
+
+double RunClockStep(const WorkloadResult& w) {
+  double finest = 0;
+  for (const KernelResult& k : w.kernels) {
+    const double step = KernelClockStep(k);
+    if (step > 0 && (finest == 0 || step < finest)) finest = step;
+  }
+  return finest;
+}
+
 std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, KernelStatistic statistic) {
   std::vector<double> durations;
   // A call of 0 s is a real reading: shorter than the trace's resolution
@@ -25,19 +52,7 @@ std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, Kernel
   for (double d : k.durations_s)
     if (std::isfinite(d) && d >= 0) durations.push_back(d);
   KernelRunSummary s;
-  // The coarsest of 1 ms, 100 us, 10 us and 1 us that every call lies on (a
-  // trace on a 10 us grid flips by 10 us, not 1).
-  for (const double step : {1e-3, 1e-4, 1e-5, 1e-6}) {
-    bool on_grid = !durations.empty();
-    for (double d : durations) {
-      const double steps = d / step;
-      on_grid = on_grid && std::fabs(steps - std::round(steps)) <= 1e-6 * std::max(1.0, steps);
-    }
-    if (on_grid) {
-      s.clock_step_s = step;
-      break;
-    }
-  }
+  s.clock_step_s = KernelClockStep(k);
   if (statistic == KernelStatistic::kGroupMedianPerCall && k.launch_groups.size() == k.durations_s.size()) {
     // A kernel called at several sizes: its median call is one size, and a
     // slowdown of the calls that hold most of its time would not move it.

@@ -42,6 +42,18 @@ struct KernelRunSummary {
 /// median when all have instances, else the mean.
 KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kernels);
 
+/// The coarsest of 1 ms, 100 us, 10 us and 1 us that every call of `k`
+/// lies on, else 0 (finer, unknown, or no call).
+double KernelClockStep(const KernelResult& k);
+
+/// The clock of a run's trace: the finest KernelClockStep() of its kernels
+/// that is not 0, else 0. A trace has one clock: a kernel whose every call
+/// reads 10 us in a trace whose other kernels read 37 or 588 us is on that
+/// trace's 1 us clock, not on a 10 us one. (Kernels of finer durations,
+/// step 0, do not lower it: a trace whose kernels are partly whole
+/// microseconds keeps their step for them.)
+double RunClockStep(const WorkloadResult& w);
+
 /// `k` summarized by `statistic`; nullopt when it holds no time. Calls that
 /// read 0 s (below the trace's resolution) count, so a summary can be 0.
 /// No within-run spread is attached: instances of one run are not

@@ -228,5 +228,19 @@ TEST(KernelSummaryTest, TheClockStepIsTheCoarsestGridEveryCallFits) {
   EXPECT_EQ(step({1.0009e-6}), 0.0);
 }
 
+// A trace has one clock: the finest grid any of its kernels fits (a
+// kernel whose every call reads 10 us is on the 1 us clock the others show).
+TEST(KernelSummaryTest, ARunsClockIsTheFinestGridOfItsKernels) {
+  WorkloadResult w;
+  w.kernels.push_back(Kernel("even", {10e-6, 10e-6, 10e-6}));
+  EXPECT_EQ(RunClockStep(w), 1e-5);
+  w.kernels.push_back(Kernel("odd", {37e-6, 38e-6}));
+  EXPECT_EQ(KernelClockStep(w.kernels[0]), 1e-5);
+  EXPECT_EQ(RunClockStep(w), 1e-6);
+  w.kernels.push_back(Kernel("fine", {1.234e-6}));  // a finer kernel does not lower it
+  EXPECT_EQ(RunClockStep(w), 1e-6);
+  EXPECT_EQ(RunClockStep(WorkloadResult{}), 0.0);
+}
+
 }  // namespace
 }  // namespace gpugate

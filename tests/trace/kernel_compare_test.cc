@@ -405,5 +405,41 @@ TEST(KernelCompareTest, AHistoryOfWholeMicrosecondTracesKnowsItsClock) {
   EXPECT_EQ(caught, 10);
 }
 
+// A kernel whose every call reads 10 us, in a trace whose other kernels
+// show a 1 us clock, is on that clock: made twice as slow in every call it
+// is a regression, not "+100.0% [-33.1%, +498.2%]" on a 10 us clock's half
+// step.
+TEST(KernelCompareTest, AKernelOnARoundNumberIsOnItsTracesClock) {
+  Uniform uniform(11);
+  std::vector<double> lengths;
+  for (int k = 0; k < 20; ++k) lengths.push_back(37 + 29 * k);
+  auto run = [&](double even_us, int64_t start) {
+    std::vector<std::vector<double>> calls = NoisyRun(lengths, uniform);
+    calls.push_back(std::vector<double>(30, even_us));  // kernel k20
+    return TraceTextToResults(WholeMicrosecondTrace(calls, start), "t.json");
+  };
+  std::vector<Results> history;
+  for (int r = 0; r < 10; ++r) {
+    Result<Results> h = run(10, 10'000'000LL * (r + 1));
+    ASSERT_TRUE(h.ok());
+    history.push_back(*h);
+  }
+  Result<Results> cur = run(20, 999'000'000);
+  ASSERT_TRUE(cur.ok());
+  CompareOptions o;
+  o.today = "2026-11-29";
+  for (const std::vector<Results>& base : {history, std::vector<Results>{history.back()}}) {
+    const Verdicts v = Compare(base, *cur, DefaultPolicy(), o);
+    bool found = false;
+    for (const MetricVerdict& m : v.metrics) {
+      if (m.metric != "kernel:k20") continue;
+      found = true;
+      EXPECT_EQ(m.verdict, Verdict::kRegression) << base.size() << " runs: " << m.sentence;
+      EXPECT_EQ(m.sentence.find("clock (10 us)"), std::string::npos) << m.sentence;
+    }
+    EXPECT_TRUE(found);
+  }
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -105,10 +105,10 @@ struct Units {
   /// history's share (each history run's, for its leave-one-out t).
   double clock_var = 0;
   double clock_var_base = 0;
-  /// The coarsest clock step of either side (seconds) and the sides on a
-  /// clock (LogShift::clock_sides).
-  double clock_step = 0;
-  int clock_sides = 0;
+  /// The coarsest and finest clock steps of either side (seconds), the sides
+  /// on a clock (LogShift::clock_sides), and how many of the runs are.
+  double clock_step = 0, clock_step_min = 0;
+  int clock_sides = 0, clock_runs = 0, runs = 0;
   /// Half a clock step is 0.5% of a side's summary or more (a kernel of
   /// 100 us or less on whole microseconds): its comparison moves by whole
   /// steps, and a tie of it says little (see LogShift::tied).
@@ -1245,6 +1245,15 @@ class Comparer {
       }
   }
 
+  // What the sentence says of the clock (LogShift::clock_*).
+  static void CopyClock(const Units& u, LogShift* s) {
+    s->clock_step_s = u.clock_step;
+    s->clock_step_min_s = u.clock_step_min;
+    s->clock_sides = u.clock_sides;
+    s->clock_runs = u.clock_runs;
+    s->runs = u.runs;
+  }
+
   // Units::clock_* of a kernel's run summaries `hist` and `cur` (each run
   // one value on its Indexed::clock_step).
   static void AddClockSteps(const std::vector<Indexed>& hist, const std::vector<Indexed>& cur, Units* u) {
@@ -1252,10 +1261,13 @@ class Comparer {
     for (int side = 0; side < 2; ++side) {
       const std::vector<Indexed>& runs = side == 0 ? hist : cur;
       for (const Indexed& r : runs) {
+        ++u->runs;
         if (!(r.clock_step > 0)) continue;
         const double half = 0.5 * r.clock_step / r.rounds[0][0];
         side_var[side] += half * half / static_cast<double>(runs.size());
         u->clock_step = std::max(u->clock_step, r.clock_step);
+        u->clock_step_min = u->clock_step_min > 0 ? std::min(u->clock_step_min, r.clock_step) : r.clock_step;
+        ++u->clock_runs;
         u->clock_sides |= 1 << side;
         u->clock_coarse = u->clock_coarse || half >= kCoarseHalfStep;
       }
@@ -1425,8 +1437,7 @@ class Comparer {
                                      hist_scales[m]);
       s.common_factor_removed = factor_removed[members[m]];
       s = WithClockSteps(Calibrated(s, ref), u.clock_var);
-      s.clock_step_s = u.clock_step;
-      s.clock_sides = u.clock_sides;
+      CopyClock(u, &s);
       pending_[members[m]].shift = s;
     }
     for (size_t c = 0; c < common_shifts.size(); ++c) {
@@ -1850,8 +1861,7 @@ class Comparer {
       // ties are the noise: see CollectSuiteEffects).
       shifts[j].tied = u.clock_coarse && u.base == u.cur;
       shifts[j].clock_coarse = u.clock_coarse;
-      shifts[j].clock_step_s = u.clock_step;
-      shifts[j].clock_sides = u.clock_sides;
+      CopyClock(u, &shifts[j]);
     }
     // Times of a clock with too few workloads for a speed factor: a slower
     // machine moves them all alike, which the spread among them cannot show
@@ -2265,8 +2275,10 @@ class Comparer {
         // More runs or rounds of the same trace clock read the same steps.
         mv.reason = Reason::kStraddlesThreshold;
         head = interval + " straddles the " + thr + " threshold: half a step of the trace's clock (" +
-               ClockStepText(s.clock_step_s) +
-               ") is most of the uncertainty, so a trace with a finer clock would decide";
+               ClockStepText(s.clock_step_s) + ") is most of the uncertainty, so " +
+               (s.clock_sides == 1   ? "baseline runs with a finer clock would decide"
+                : s.clock_sides == 2 ? "a current trace with a finer clock would decide"
+                                     : "traces with a finer clock would decide");
       } else if (s.between_run_var > 0.5 * s.se * s.se) {
         mv.reason = Reason::kBetweenRunNoise;
         head = interval + ": noise between runs exceeds the effect; " +

@@ -90,15 +90,22 @@ std::string ClockStepText(double step_s) {
 namespace {
 
 // ", and half a step of the trace's clock (1 us) on each side" / "on the
-// baseline's side" / "on the current side".
+// baseline's side" / "on the current side" / "in each run" / "in 5 of the
+// 11 runs".
 std::string ClockText(const LogShift& shift) {
-  const char* where = shift.clock_sides == 1   ? "on the baseline's side"
-                      : shift.clock_sides == 2 ? "on the current side"
-                      : shift.method == ShiftMethod::kHistoryPrediction
-                          ? "in each run"
-                          : "on each side";
-  return ", and half a step of the trace's clock (" + ClockStepText(shift.clock_step_s) + ") " +
-         where;
+  std::string where;
+  if (shift.method == ShiftMethod::kHistoryPrediction && shift.clock_runs < shift.runs)
+    where = "in " + std::to_string(shift.clock_runs) + " of the " + std::to_string(shift.runs) + " runs";
+  else
+    where = shift.clock_sides == 1   ? "on the baseline's side"
+            : shift.clock_sides == 2 ? "on the current side"
+            : shift.method == ShiftMethod::kHistoryPrediction
+                ? "in each run"
+                : "on each side";
+  const bool steps_differ = shift.clock_step_min_s > 0 && shift.clock_step_min_s < shift.clock_step_s;
+  return ", and half a step of the trace's clock (" +
+         (steps_differ ? ClockStepText(shift.clock_step_min_s) + " to " : std::string()) +
+         ClockStepText(shift.clock_step_s) + ") " + where;
 }
 
 }  // namespace

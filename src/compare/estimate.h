@@ -93,8 +93,10 @@ struct LogShift {
   double clock_var = 0;
   /// The coarsest step of the clocks (seconds), and which sides are on one:
   /// bit 1 the baseline's, bit 2 the current's. For the sentence.
-  double clock_step_s = 0;
+  double clock_step_s = 0, clock_step_min_s = 0;
   int clock_sides = 0;
+  /// Of the `runs` summaries compared, how many are on a clock.
+  int clock_runs = 0, runs = 0;
   /// ... and that half step is 0.5% of a summary or more: left out of the
   /// reference's calibration.
   bool clock_coarse = false;

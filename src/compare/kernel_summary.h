@@ -51,7 +51,8 @@ double KernelClockStep(const KernelResult& k);
 /// reads 10 us in a trace whose other kernels read 37 or 588 us is on that
 /// trace's 1 us clock, not on a 10 us one. (Kernels of finer durations,
 /// step 0, do not lower it: a trace whose kernels are partly whole
-/// microseconds keeps their step for them.)
+/// microseconds keeps their step for them.) 0 when most kernels are on no
+/// grid: the clock is finer, and a kernel on one is there by chance.
 double RunClockStep(const WorkloadResult& w);
 
 /// `k` summarized by `statistic`; nullopt when it holds no time. Calls that

@@ -240,6 +240,13 @@ TEST(KernelSummaryTest, ARunsClockIsTheFinestGridOfItsKernels) {
   w.kernels.push_back(Kernel("fine", {1.234e-6}));  // a finer kernel does not lower it
   EXPECT_EQ(RunClockStep(w), 1e-6);
   EXPECT_EQ(RunClockStep(WorkloadResult{}), 0.0);
+  // Most kernels on no grid: a nanosecond clock, whatever one call read.
+  w.kernels.push_back(Kernel("fine2", {2.5e-6}));
+  w.kernels.push_back(Kernel("fine3", {7.25e-6, 7.5e-6}));
+  EXPECT_EQ(RunClockStep(w), 0.0);
+  // A long call a fraction of a microsecond off a millisecond is on no grid.
+  EXPECT_EQ(KernelClockStep(Kernel("long", {200000.123e-6})), 0.0);
+  EXPECT_EQ(KernelClockStep(Kernel("long", {200000e-6})), 1e-3);
 }
 
 }  // namespace

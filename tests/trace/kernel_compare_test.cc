@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "cli/run_binary.h"
@@ -84,17 +85,21 @@ int CountKernels(const Verdicts& v, Verdict verdict) {
 
 // A synthetic Kineto trace on a whole-microsecond clock: kernel k ("k<k>")
 // with the calls `calls_us[k]` (durations in microseconds, rounded to whole
-// ones, at least 1), one after another from `start_us` on.
-std::string WholeMicrosecondTrace(const std::vector<std::vector<double>>& calls_us, int64_t start_us = 0) {
+// ones, at least 1), one after another from `start_us` on. With `whole`
+// false, durations are written in nanoseconds (three decimals).
+std::string WholeMicrosecondTrace(const std::vector<std::vector<double>>& calls_us, int64_t start_us = 0,
+                                  bool whole = true) {
   std::string t = R"({"traceEvents":[)";
-  int64_t ts = start_us;
+  double ts = static_cast<double>(start_us);
   bool first = true;
+  char buf[64];
   for (size_t k = 0; k < calls_us.size(); ++k)
     for (double dur : calls_us[k]) {
-      const int64_t d = std::max<int64_t>(1, std::llround(dur));
+      const double d = whole ? static_cast<double>(std::max<int64_t>(1, std::llround(dur)))
+                             : std::max(0.001, std::round(dur * 1000) / 1000);
+      std::snprintf(buf, sizeof buf, R"(,"ts":%.3f,"dur":%.3f)", ts, d);
       t += std::string(first ? "" : ",") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(k) +
-           R"(","pid":0,"tid":7,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(d) +
-           R"(,"args":{"device":0,"stream":7}})";
+           R"(","pid":0,"tid":7)" + buf + R"(,"args":{"device":0,"stream":7}})";
       first = false;
       ts += d + 2;
     }
@@ -439,6 +444,38 @@ TEST(KernelCompareTest, AKernelOnARoundNumberIsOnItsTracesClock) {
     }
     EXPECT_TRUE(found);
   }
+}
+
+// Half of a history in whole microseconds, the other half and the current
+// run in nanoseconds: the sentence counts the runs on the clock, and the
+// advice names the side whose clock is coarse.
+TEST(KernelCompareTest, TheSentenceSaysWhichRunsAreOnTheClock) {
+  Uniform uniform(5);
+  const std::vector<double> lengths = KernelLengths(uniform, 2, 20);
+  std::vector<Results> history;
+  for (int r = 0; r < 10; ++r) {
+    Result<Results> h = TraceTextToResults(
+        WholeMicrosecondTrace(NoisyRun(lengths, uniform), 10'000'000LL * (r + 1), r < 5), "t.json");
+    ASSERT_TRUE(h.ok());
+    history.push_back(*h);
+  }
+  Result<Results> cur = TraceTextToResults(WholeMicrosecondTrace(NoisyRun(lengths, uniform), 999'000'000, false),
+                                           "t.json");
+  ASSERT_TRUE(cur.ok());
+  CompareOptions o;
+  o.today = "2026-11-29";
+  const Verdicts v = Compare(history, *cur, DefaultPolicy(), o);
+  int counted = 0, advised = 0;
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.metric.rfind("kernel:", 0) != 0) continue;
+    EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
+    EXPECT_EQ(m.sentence.find("in each run"), std::string::npos) << m.sentence;
+    counted += m.sentence.find("half a step of the trace's clock (1 us) in 5 of the 11 runs") != std::string::npos;
+    advised += m.sentence.find("baseline runs with a finer clock would decide") != std::string::npos;
+    EXPECT_EQ(m.sentence.find("a current trace with a finer clock"), std::string::npos) << m.sentence;
+  }
+  EXPECT_GT(counted, 0);
+  EXPECT_GT(advised, 0);
 }
 
 }  // namespace

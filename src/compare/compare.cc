@@ -231,6 +231,10 @@ struct Pending {
   /// the current side over the baseline's, when both sides recorded cycles.
   std::optional<double> cycle_ratio;
   const char* kernel_statistic = "";  // kernels: "size-weighted median", "median" or "mean" per call of each run
+  /// A kernel in only some runs of a baseline history of >= 2: how many
+  /// have it, of how many (0 of 0 otherwise). Judged as one run per side
+  /// when one has it, it is not told to keep a history.
+  int history_runs_with = 0, history_runs = 0;
 };
 
 std::string Key(const WorkloadResult& w) {
@@ -1214,6 +1218,10 @@ class Comparer {
       AddStatistical(Base(w, metric, true), hist, cur, Family::kKernel, throttled_current,
                      ref.throttled);
       Pending& p = pending_.back();
+      if (history.size() >= 2 && hist_k.size() < history.size()) {
+        p.history_runs_with = static_cast<int>(hist_k.size());
+        p.history_runs = static_cast<int>(history.size());
+      }
       p.kernel_statistic = statistic == KernelStatistic::kGroupMedianPerCall ? "size-weighted median"
                            : statistic == KernelStatistic::kMedianPerCall    ? "median"
                                                                               : "mean";
@@ -2155,6 +2163,18 @@ class Comparer {
     mv->sentence = head + "; " + why;
   }
 
+  // What would let a one-run-per-side comparison decide: a baseline history,
+  // or, for a kernel the history has in only one of its runs, more runs
+  // with it.
+  static std::string HistoryAdvice(const Pending& p) {
+    if (p.history_runs >= 2)
+      return "the baseline history has this kernel in only " + std::to_string(p.history_runs_with) +
+             " of its " + std::to_string(p.history_runs) +
+             " runs, so it is compared as one run per side; more runs with it or interleaved A/B "
+             "would decide";
+    return "use a baseline history (baseline update) or interleaved A/B";
+  }
+
   // The decision of DESIGN.md: regression only when significant after BH and
   // the interval's bound beyond the threshold; unchanged when the interval
   // lies inside it; otherwise inconclusive with the reason.
@@ -2225,8 +2245,7 @@ class Comparer {
       mv.mde.reset();
       if (s.se > 0) {
         head = interval + " holds within-run noise only: " + OneRun() + " and too few workloads "
-               "to estimate the noise between runs; use a baseline history (baseline update) or "
-               "interleaved A/B";
+               "to estimate the noise between runs; " + HistoryAdvice(*p);
       } else {
         // One summary per run (a kernel's): no within-run noise either, so
         // no interval and no test, never a zero-width "95% CI".
@@ -2236,7 +2255,7 @@ class Comparer {
         mv.p_adjusted.reset();
         head = FormatRatio(*mv.ratio) + " from one summary per run and side: " + OneRun() +
                " and too few comparisons to estimate the noise between runs, so nothing is "
-               "tested; use a baseline history (baseline update) or interleaved A/B";
+               "tested; " + HistoryAdvice(*p);
       }
     } else if (significant && bad_lo > limit) {
       mv.verdict = Verdict::kRegression;
@@ -2284,7 +2303,7 @@ class Comparer {
         head = interval + ": noise between runs exceeds the effect; " +
                (s.method == ShiftMethod::kHistoryPrediction
                     ? "more current runs or interleaved A/B would decide"
-                    : "use a baseline history (baseline update) or interleaved A/B");
+                    : HistoryAdvice(*p));
       } else {
         mv.reason = Reason::kStraddlesThreshold;
         head = interval + " straddles the " + thr + " threshold; " +

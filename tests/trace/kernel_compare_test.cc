@@ -478,5 +478,37 @@ TEST(KernelCompareTest, TheSentenceSaysWhichRunsAreOnTheClock) {
   EXPECT_GT(advised, 0);
 }
 
+// A kernel that only the newest of three history runs launched is compared
+// as one run per side; its sentence says why, instead of asking for the
+// history that exists.
+TEST(KernelCompareTest, AKernelInOneRunOfAHistorySaysSo) {
+  Uniform uniform(3);
+  const std::vector<double> lengths = KernelLengths(uniform, 50, 500);
+  std::vector<Results> history;
+  for (int r = 0; r < 3; ++r) {
+    std::vector<std::vector<double>> calls = NoisyRun(lengths, uniform);
+    if (r < 2) calls[5].clear();  // k5 only in the newest run
+    Result<Results> h = TraceTextToResults(WholeMicrosecondTrace(calls, 10'000'000LL * (r + 1)), "t.json");
+    ASSERT_TRUE(h.ok());
+    history.push_back(*h);
+  }
+  Result<Results> cur = TraceTextToResults(WholeMicrosecondTrace(NoisyRun(lengths, uniform), 999'000'000), "t.json");
+  ASSERT_TRUE(cur.ok());
+  CompareOptions o;
+  o.today = "2026-11-29";
+  const Verdicts v = Compare(history, *cur, DefaultPolicy(), o);
+  bool found = false;
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.metric == "kernel:k5") {
+      found = true;
+      EXPECT_EQ(m.verdict, Verdict::kInconclusive) << m.sentence;
+      EXPECT_NE(m.sentence.find("the baseline history has this kernel in only 1 of its 3 runs"), std::string::npos)
+          << m.sentence;
+    }
+    EXPECT_EQ(m.sentence.find("use a baseline history"), std::string::npos) << m.metric << ": " << m.sentence;
+  }
+  EXPECT_TRUE(found);
+}
+
 }  // namespace
 }  // namespace gpugate

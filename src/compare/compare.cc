@@ -1147,8 +1147,11 @@ class Comparer {
     const bool is_static = IsStatic(w);
     for (const KernelResult& k : w.kernels) {
       std::string metric = "kernel:" + k.name;
-      const KernelResult* bk = find(ref, k.name);
-      if (bk == nullptr) {
+      // New only when no baseline run launched it: a kernel the newest run
+      // lacks but an older one has is compared with the runs that have it.
+      bool in_baseline = find(ref, k.name) != nullptr;
+      for (const auto& [run, h] : history) in_baseline = in_baseline || find(*h, k.name) != nullptr;
+      if (!in_baseline) {
         Decided(Base(w, metric, true), Verdict::kNew, Reason::kNewKernel,
                 is_static ? "kernel not in the baseline's binary" : "kernel not launched in the baseline");
         out_.new_kernels.push_back({w.name, k.name});

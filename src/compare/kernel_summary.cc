@@ -27,11 +27,11 @@ double KernelClockStep(const KernelResult& k) {
     for (double d : k.durations_s) {
       if (!std::isfinite(d) || d < 0) continue;
       any = true;
-      // Within the rounding of a duration read from text (relative 1e-9),
-      // not a share of a step that grows with the duration (a 200,000.123 us
-      // call on a nanosecond clock is on no grid).
+      // Within 1e-7 of the duration: whole microseconds stored as float32
+      // seconds are off by up to 6e-8 of themselves, while a nanosecond
+      // clock's 200,000.123 us is off a millisecond grid by 6e-7.
       const double steps = d / step;
-      on_grid = on_grid && std::fabs(steps - std::round(steps)) <= 1e-9 * std::max(1.0, steps);
+      on_grid = on_grid && std::fabs(steps - std::round(steps)) <= 1e-7 * std::max(1.0, steps);
     }
     if (!any) return 0;
     if (on_grid) return step;
@@ -40,21 +40,31 @@ double KernelClockStep(const KernelResult& k) {
 }
 
 double RunClockStep(const WorkloadResult& w) {
-  double finest = 0;
-  int timed = 0, on_grid = 0;
+  // Kernels of several calls all on a grid show the clock: by chance a
+  // nanosecond clock puts two calls on whole microseconds once in a million
+  // kernels. Kernels of one call say little alone (one in a thousand does).
+  double finest = 0, finest_single = 0;
+  bool coarse = false, fine = false;
+  int singles = 0, singles_on_grid = 0;
+  auto finer = [](double a, double b) { return a == 0 || b < a ? b : a; };
   for (const KernelResult& k : w.kernels) {
-    bool any = false;
-    for (double d : k.durations_s) any = any || (std::isfinite(d) && d >= 0);
-    if (!any) continue;
-    ++timed;
+    int calls = 0;
+    for (double d : k.durations_s) calls += std::isfinite(d) && d >= 0;
+    if (calls == 0) continue;
     const double step = KernelClockStep(k);
-    if (step > 0) ++on_grid;
-    if (step > 0 && (finest == 0 || step < finest)) finest = step;
+    if (calls >= 2) {
+      (step > 0 ? coarse : fine) = true;
+    } else {
+      ++singles;
+      singles_on_grid += step > 0;
+    }
+    if (step > 0) (calls >= 2 ? finest : finest_single) = finer(calls >= 2 ? finest : finest_single, step);
   }
-  // Most kernels on no grid: the clock is finer, and the few on one (a
-  // single call of a nanosecond trace that reads 5.000 us: 1 in 1000) are
-  // there by chance.
-  return 2 * on_grid < timed ? 0.0 : finest;
+  if (coarse) return finest_single > 0 ? finer(finest, finest_single) : finest;
+  // No kernel of several calls on a grid: a finer clock when one shows it,
+  // else (one call each) when most single calls lie on no grid.
+  if (fine || 2 * singles_on_grid < singles) return 0.0;
+  return finest_single;
 }
 
 std::optional<KernelRunSummary> SummarizeKernelRun(const KernelResult& k, KernelStatistic statistic) {

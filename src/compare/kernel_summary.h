@@ -46,13 +46,15 @@ KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kerne
 /// lies on, else 0 (finer, unknown, or no call).
 double KernelClockStep(const KernelResult& k);
 
-/// The clock of a run's trace: the finest KernelClockStep() of its kernels
-/// that is not 0, else 0. A trace has one clock: a kernel whose every call
-/// reads 10 us in a trace whose other kernels read 37 or 588 us is on that
-/// trace's 1 us clock, not on a 10 us one. (Kernels of finer durations,
-/// step 0, do not lower it: a trace whose kernels are partly whole
-/// microseconds keeps their step for them.) 0 when most kernels are on no
-/// grid: the clock is finer, and a kernel on one is there by chance.
+/// The clock of a run's trace: the finest grid that the run's kernels of
+/// several calls all on a grid show (and its one-call kernels on a grid then
+/// too), else 0. A trace has one clock: a kernel whose every call reads
+/// 10 us in a trace whose other kernels read 37 or 588 us is on the 1 us
+/// clock, not on a 10 us one. Kernels off every grid do not lower it: in a
+/// trace whose kernels are partly whole microseconds those keep their step.
+/// When no kernel of several calls lies on a grid, the clock is finer (0)
+/// if one of several calls shows it, or if most one-call kernels lie on no
+/// grid (a nanosecond clock reads a whole microsecond once in a thousand).
 double RunClockStep(const WorkloadResult& w);
 
 /// `k` summarized by `statistic`; nullopt when it holds no time. Calls that

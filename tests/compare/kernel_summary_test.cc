@@ -240,13 +240,27 @@ TEST(KernelSummaryTest, ARunsClockIsTheFinestGridOfItsKernels) {
   w.kernels.push_back(Kernel("fine", {1.234e-6}));  // a finer kernel does not lower it
   EXPECT_EQ(RunClockStep(w), 1e-6);
   EXPECT_EQ(RunClockStep(WorkloadResult{}), 0.0);
-  // Most kernels on no grid: a nanosecond clock, whatever one call read.
-  w.kernels.push_back(Kernel("fine2", {2.5e-6}));
+  // Most kernels off every grid: those of several calls on one keep it.
+  w.kernels.push_back(Kernel("fine2", {2.5e-6, 2.75e-6}));
   w.kernels.push_back(Kernel("fine3", {7.25e-6, 7.5e-6}));
-  EXPECT_EQ(RunClockStep(w), 0.0);
-  // A long call a fraction of a microsecond off a millisecond is on no grid.
+  EXPECT_EQ(RunClockStep(w), 1e-6);
+  // One call each: a single whole microsecond among nanosecond calls is
+  // chance; most on a grid is a clock.
+  WorkloadResult singles;
+  singles.kernels = {Kernel("a", {5e-6}), Kernel("b", {2.125e-6}), Kernel("c", {3.5e-6})};
+  EXPECT_EQ(RunClockStep(singles), 0.0);
+  singles.kernels[1] = Kernel("b", {2e-6});
+  EXPECT_EQ(RunClockStep(singles), 1e-6);
+  // A kernel of several calls off every grid shows a finer clock.
+  singles.kernels.push_back(Kernel("d", {1.5e-6, 1.25e-6}));
+  EXPECT_EQ(RunClockStep(singles), 0.0);
+  // A long call a fraction of a microsecond off a millisecond is on no grid;
+  // whole microseconds stored as float32 seconds are on theirs.
   EXPECT_EQ(KernelClockStep(Kernel("long", {200000.123e-6})), 0.0);
   EXPECT_EQ(KernelClockStep(Kernel("long", {200000e-6})), 1e-3);
+  EXPECT_EQ(KernelClockStep(Kernel("f32", {static_cast<double>(4e-6f), static_cast<double>(37e-6f),
+                                            static_cast<double>(0.2f)})),
+            1e-6);
 }
 
 }  // namespace

@@ -478,9 +478,9 @@ TEST(KernelCompareTest, TheSentenceSaysWhichRunsAreOnTheClock) {
   EXPECT_GT(advised, 0);
 }
 
-// A kernel that only the newest of three history runs launched is compared
-// as one run per side; its sentence says why, instead of asking for the
-// history that exists.
+// A kernel that only one of three history runs launched (the newest, or the
+// oldest) is compared as one run per side; its sentence says why, instead
+// of asking for the history that exists, and the oldest run's is not "new".
 TEST(KernelCompareTest, AKernelInOneRunOfAHistorySaysSo) {
   Uniform uniform(3);
   const std::vector<double> lengths = KernelLengths(uniform, 50, 500);
@@ -488,6 +488,7 @@ TEST(KernelCompareTest, AKernelInOneRunOfAHistorySaysSo) {
   for (int r = 0; r < 3; ++r) {
     std::vector<std::vector<double>> calls = NoisyRun(lengths, uniform);
     if (r < 2) calls[5].clear();  // k5 only in the newest run
+    if (r > 0) calls[6].clear();  // k6 only in the oldest
     Result<Results> h = TraceTextToResults(WholeMicrosecondTrace(calls, 10'000'000LL * (r + 1)), "t.json");
     ASSERT_TRUE(h.ok());
     history.push_back(*h);
@@ -497,17 +498,19 @@ TEST(KernelCompareTest, AKernelInOneRunOfAHistorySaysSo) {
   CompareOptions o;
   o.today = "2026-11-29";
   const Verdicts v = Compare(history, *cur, DefaultPolicy(), o);
-  bool found = false;
+  int found = 0;
   for (const MetricVerdict& m : v.metrics) {
-    if (m.metric == "kernel:k5") {
-      found = true;
+    if (m.metric == "kernel:k5" || m.metric == "kernel:k6") {
+      ++found;
       EXPECT_EQ(m.verdict, Verdict::kInconclusive) << m.sentence;
       EXPECT_NE(m.sentence.find("the baseline history has this kernel in only 1 of its 3 runs"), std::string::npos)
           << m.sentence;
     }
     EXPECT_EQ(m.sentence.find("use a baseline history"), std::string::npos) << m.metric << ": " << m.sentence;
   }
-  EXPECT_TRUE(found);
+  EXPECT_EQ(found, 2);
+  // A kernel launched by an older run of the history is not new.
+  EXPECT_TRUE(v.new_kernels.empty());
 }
 
 }  // namespace

@@ -106,6 +106,23 @@ std::string WholeMicrosecondTrace(const std::vector<std::vector<double>>& calls_
   return t + "]}";
 }
 
+// Expects a regression on every kernel "k<k>" of `v` for which `slowed(k)`
+// holds, and on no other kernel; returns how many kernels regressed.
+template <typename Slowed>
+int ExpectRegressionsOn(const Verdicts& v, Slowed slowed) {
+  int regressions = 0;
+  for (const MetricVerdict& m : v.metrics) {
+    if (m.metric.rfind("kernel:k", 0) != 0) continue;
+    if (slowed(std::stoi(m.metric.substr(8)))) {
+      EXPECT_EQ(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
+    } else {
+      EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
+    }
+    regressions += m.verdict == Verdict::kRegression;
+  }
+  return regressions;
+}
+
 // SplitMix64 uniforms in [0, 1): the same draws on every platform.
 class Uniform {
  public:
@@ -272,17 +289,7 @@ TEST(KernelCompareTest, TiesOfACoarseClockDoNotHideADoubledKernel) {
     return WholeMicrosecondTrace(calls);
   };
   const Verdicts v = CompareTraces(trace(false), trace(true));
-  int regressions = 0;
-  for (const MetricVerdict& m : v.metrics) {
-    if (m.metric.rfind("kernel:", 0) != 0) continue;
-    if (m.metric == "kernel:k61") {
-      EXPECT_EQ(m.verdict, Verdict::kRegression) << m.sentence;
-    } else {
-      EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
-    }
-    regressions += m.verdict == Verdict::kRegression;
-  }
-  EXPECT_EQ(regressions, 1);
+  EXPECT_EQ(ExpectRegressionsOn(v, [](int k) { return k == 61; }), 1);
   EXPECT_EQ(v.outcome, Outcome::kFail);
 }
 
@@ -338,18 +345,7 @@ TEST(KernelCompareTest, KernelsEditedInACopyOfAWholeMicrosecondTraceAreFlagged) 
     return WholeMicrosecondTrace(calls);
   };
   const Verdicts v = CompareTraces(trace(false), trace(true));
-  int regressions = 0;
-  for (const MetricVerdict& m : v.metrics) {
-    if (m.metric.rfind("kernel:", 0) != 0) continue;
-    const int k = std::stoi(m.metric.substr(8));
-    if (k >= 58) {
-      EXPECT_EQ(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
-    } else {
-      EXPECT_NE(m.verdict, Verdict::kRegression) << m.metric << ": " << m.sentence;
-    }
-    regressions += m.verdict == Verdict::kRegression;
-  }
-  EXPECT_EQ(regressions, 4);
+  EXPECT_EQ(ExpectRegressionsOn(v, [](int k) { return k >= 58; }), 4);
   EXPECT_EQ(v.outcome, Outcome::kFail);
 }
 

@@ -406,7 +406,10 @@ struct TraceAnalyzer::State {
       if (kind == GpuKind::kCompute) CountLaunch(device, r.name, e);
     } else {
       MemcpyStats c = ClassifyMemcpy(e.name);
+      // The event's category decides copy or memset; a copy whose name
+      // begins with "Memset" is a copy of unknown direction.
       if (kind == GpuKind::kMemset) c.kind = "Memset";
+      else if (c.kind == "Memset") c.kind = "unknown";
       auto key = std::make_tuple(device, c.kind, c.route);
       auto it = traffic.find(key);
       if (it == traffic.end()) {

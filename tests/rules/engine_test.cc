@@ -169,6 +169,26 @@ TEST(RuleEngine, CopiesWithoutASizeMakeTheirBytesALowerBound) {
   EXPECT_NE(s[0].message.find("3 copies (?)"), std::string::npos) << s[0].message;
 }
 
+// A copy is a copy by its category, whatever its name says: its bytes and
+// its lack of a size count with the other copies.
+TEST(RuleEngine, ACopyNamedLikeAMemsetCountsAsACopy) {
+  const std::string t =
+      R"({"traceEvents":[)"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memset (Pageable -> Device)","pid":0,"tid":7,"ts":0,"dur":100,"args":{"device":0,"stream":7,"bytes":4096}},)J"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memset","pid":0,"tid":7,"ts":200,"dur":100,"args":{"device":0,"stream":7}},)J"
+      R"J({"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":400,"dur":100,"args":{"device":0,"stream":7,"bytes":999}})J"
+      "]}";
+  Result<Results> r = TraceTextToResults(t, "copies.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 1u);
+  const auto& c = r->workloads[0].counters;
+  EXPECT_EQ(c.at("memcpy_count"), 2);
+  EXPECT_EQ(c.at("memcpy_bytes"), 4096);
+  EXPECT_EQ(c.at("memcpy_unsized_count"), 1);
+  EXPECT_EQ(c.at("pageable_memcpy_count"), 1);
+  EXPECT_EQ(c.at("pageable_memcpy_bytes"), 4096);
+}
+
 // A trace whose GPU waits for its host: 60% idle, 80% of it host-wait.
 TEST(RuleEngine, GpuIdleHostWaitFiresWithItsSpeedup) {
   Results r = FromTrace("kineto_simple_add_a100.json");

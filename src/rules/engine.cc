@@ -294,6 +294,8 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
     /// A counter of the items the sum left out for want of a value (copies
     /// without a size): when it is above 0 the sum is a lower bound.
     const char* left_out = nullptr;
+    /// The counter of all the items the sum is over (copies).
+    const char* items = nullptr;
   };
   static const Row kRows[] = {
       {"trace.gpu_idle", "idle_fraction", kNumberDim},
@@ -304,9 +306,10 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.window_host_wait", "window_host_wait_fraction", kNumberDim},
       {"trace.kernels", "kernel_count", kNumberDim},
       {"trace.memcpys", "memcpy_count", kNumberDim},
-      {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim, "memcpy_unsized_count"},
+      {"trace.memcpy_bytes", "memcpy_bytes", kBytesDim, "memcpy_unsized_count", "memcpy_count"},
       {"trace.pageable_memcpys", "pageable_memcpy_count", kNumberDim},
-      {"trace.pageable_memcpy_bytes", "pageable_memcpy_bytes", kBytesDim, "pageable_memcpy_unsized_count"},
+      {"trace.pageable_memcpy_bytes", "pageable_memcpy_bytes", kBytesDim, "pageable_memcpy_unsized_count",
+       "pageable_memcpy_count"},
       {"trace.unsized_memcpys", "memcpy_unsized_count", kNumberDim},
       {"trace.unsized_pageable_memcpys", "pageable_memcpy_unsized_count", kNumberDim},
       {"trace.launches", "launches_matched", kNumberDim},
@@ -329,9 +332,19 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
   };
   for (const Row& row : kRows)
     if (auto x = Counter(w, row.counter)) {
-      const std::optional<double> left_out = row.left_out ? Counter(w, row.left_out) : std::nullopt;
       Value v = NumberValue(*x, row.dim);
-      v.at_least = v.known() && left_out.value_or(0) > 0;
+      if (row.left_out) {
+        const std::optional<double> left_out = Counter(w, row.left_out);
+        if (!left_out) {
+          // A results file from before the count of items without a value
+          // was written: its sum may have left some out. A bound when it
+          // is above 0; a sum of 0 over items that exist says nothing.
+          if (*x == 0 && Counter(w, row.items).value_or(0) > 0) continue;
+          v.at_least = v.known() && *x > 0;
+        } else {
+          v.at_least = v.known() && *left_out > 0;
+        }
+      }
       s.Set(row.name, v);
     }
 }

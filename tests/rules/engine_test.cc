@@ -169,6 +169,31 @@ TEST(RuleEngine, CopiesWithoutASizeMakeTheirBytesALowerBound) {
   EXPECT_NE(s[0].message.find("3 copies (?)"), std::string::npos) << s[0].message;
 }
 
+// A results file written before the count of unsized copies existed: its
+// byte sum may have left copies out, so it is a bound (unknown when 0).
+TEST(RuleEngine, AnOlderResultsFilesCopyBytesAreABound) {
+  const std::string t =
+      R"({"traceEvents":[)"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":0,"dur":100,"args":{"device":0,"stream":7,"bytes":1000000}},)J"
+      R"J({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":200,"dur":100,"args":{"device":0,"stream":7,"bytes":24}})J"
+      "]}";
+  Result<Results> r = TraceTextToResults(t, "copies.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 1u);
+  std::vector<Suggestion> s = Fired(*r, "pageable-memcpy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("2 copies (977 KiB)"), std::string::npos) << s[0].message;
+  auto& c = r->workloads[0].counters;
+  c.erase("pageable_memcpy_unsized_count");
+  s = Fired(*r, "pageable-memcpy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("2 copies (≥ 976 KiB)"), std::string::npos) << s[0].message;
+  c["pageable_memcpy_bytes"] = 0;
+  s = Fired(*r, "pageable-memcpy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("2 copies (?)"), std::string::npos) << s[0].message;
+}
+
 // A copy is a copy by its category, whatever its name says: its bytes and
 // its lack of a size count with the other copies.
 TEST(RuleEngine, ACopyNamedLikeAMemsetCountsAsACopy) {

@@ -32,7 +32,8 @@ Result<std::string> ReadHead(const std::string& path) {
 
 }  // namespace
 
-Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptions& options) {
+Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptions& options,
+                                      InputFormat* told) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     std::string found;
@@ -131,6 +132,7 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     v.push_back(std::move(r).value());
     return v;
   };
+  if (told) *told = format;
   switch (format) {
     case InputFormat::kGpugateResults:
       return one(whole ? ResultsFromJson(*whole, path) : ReadResultsFile(path));
@@ -204,8 +206,16 @@ std::string FirstRunText(const std::string& path, const std::string& store,
 }
 
 Result<Results> LoadRun(const std::string& path, const IngestOptions& options) {
-  Result<std::vector<Results>> runs = LoadRuns(path, options);
+  InputFormat format = InputFormat::kUnknown;
+  Result<std::vector<Results>> runs = LoadRuns(path, options, &format);
   if (!runs.ok()) return runs.error();
+  if (format == InputFormat::kGpugateBaseline) {
+    const size_t n = runs->size();
+    return InputError(path + ": a baseline history (" + std::to_string(n) + (n == 1 ? " run" : " runs") +
+                      ") given as a current run: the baseline comes first and the current runs after it "
+                      "(gpugate compare BASELINE CURRENT...); to compare with one run of a history, "
+                      "give that run's results file");
+  }
   return std::move(runs->back());
 }
 

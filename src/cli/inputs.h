@@ -16,7 +16,9 @@ namespace gpugate {
 /// Runs in a comparison input, oldest first: a baseline history gives all
 /// its runs; every other format gives one. Errors name the file (exit 2).
 /// Benchmark files are read by IngestBenchmarkFile with `options`.
-Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptions& options = {});
+/// `format`, when given, receives the format the file was read as.
+Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptions& options = {},
+                                      InputFormat* format = nullptr);
 
 /// A baselines folder as `gpugate baseline update --baseline FOLDER` keeps
 /// it: <folder>/<suite slug>/<key>.json, one file per runner class.
@@ -39,7 +41,9 @@ std::string FirstRunText(const std::string& path, const std::string& store,
                          const BaselineInFolder* found, const std::string& folder,
                          const std::string& suite, const std::string& key);
 
-/// One run: the newest run of a baseline history, or the file's only run.
+/// The file's one run, for the current side of a comparison. A baseline
+/// history is an error: it belongs on the baseline side, and taking its
+/// newest run would drop the others without a word (arguments swapped).
 Result<Results> LoadRun(const std::string& path, const IngestOptions& options = {});
 
 }  // namespace gpugate

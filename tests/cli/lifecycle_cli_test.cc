@@ -88,6 +88,14 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   EXPECT_NE(from_history.err.find("a baseline history of 6 runs, not the results of one run"), std::string::npos)
       << from_history.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/copy.json"));
+  // Nor is it a current run of compare: with the arguments swapped, its
+  // newest run would be judged against the new results, backwards.
+  auto swapped = Run({"compare", "r7.json", path, "-q"});
+  EXPECT_EQ(swapped.exit_code, 2) << swapped.out;
+  EXPECT_NE(swapped.err.find("a baseline history (6 runs) given as a current run: the baseline comes first"),
+            std::string::npos)
+      << swapped.err;
+  EXPECT_EQ(Run({"compare", path, "r7.json", "-q"}).exit_code, 0);
   auto prune = Run({"baseline", "prune", path, "--keep", "2"});
   ASSERT_EQ(prune.exit_code, 0) << prune.err;
   EXPECT_NE(prune.out.find("4 runs dropped, 2 kept"), std::string::npos) << prune.out;

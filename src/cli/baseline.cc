@@ -156,6 +156,7 @@ int Update(const CommandSpec& self, const Args& args) {
                                   "(gpugate run -o FILE), or copy the history file to start another"));
   Result<Results> run = std::move(runs->back());
   if (env_key) run->run.env.runner_class = env_key;
+  else DefaultRunnerClassOfIngested(&*run);
 
   if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
   if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());

@@ -201,6 +201,8 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (!env_key.ok()) return ReportError(env_key.error());
   if (*env_key)
     for (Results& r : current) r.run.env.runner_class = **env_key;
+  else
+    for (Results& r : current) DefaultRunnerClassOfIngested(&r);
   // A baselines folder: the file of the current run's suite and runner
   // class. None there is a first run, as for gate: every workload is new and
   // nothing is judged (exit 0, outcome not_judged), with a warning that says
@@ -269,6 +271,8 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (*env_key)
     for (Results& r : *baseline)
       if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;
+  if (!*env_key)
+    for (Results& r : *baseline) DefaultRunnerClassOfIngested(&r);
 
   CompareOptions compare_options;
   compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;

@@ -128,6 +128,11 @@ Result<std::optional<std::string>> EnvKeyFrom(const po::variables_map& vm) {
   return std::optional<std::string>(*key);
 }
 
+void DefaultRunnerClassOfIngested(Results* r) {
+  if (r->run.env.runner_class || r->run.source_format == "gpugate") return;
+  r->run.env.runner_class = RunnerClassFromVariables([](const char* name) { return std::getenv(name); });
+}
+
 Status ApplyEnvKeyOption(const po::variables_map& vm) {
   Result<std::optional<std::string>> key = EnvKeyFrom(vm);
   if (!key.ok()) return key.error();

@@ -51,6 +51,13 @@ void AddEnvKeyOption(boost::program_options::options_description& options);
 /// (as a slug), else none; a class with no letter or digit in either is an
 /// input error naming where it came from.
 Result<std::optional<std::string>> EnvKeyFrom(const boost::program_options::variables_map& vm);
+/// The runner class of a file from another tool (Google Benchmark, nvbench,
+/// pytest-benchmark, custom JSON, a trace), which records none, when no
+/// class is named: the GitHub-hosted runner's <os>-<arch>-<image>, as a run
+/// gpugate measures there records (RunnerClassFromVariables). gpugate's own
+/// results keep the class they were measured with. Sets `r`'s class when it
+/// has none.
+void DefaultRunnerClassOfIngested(Results* r);
 /// Checks --env-key and sets GPUGATE_ENV_KEY to its slug, which
 /// DetectEnvironment records in every run this process makes.
 Status ApplyEnvKeyOption(const boost::program_options::variables_map& vm);

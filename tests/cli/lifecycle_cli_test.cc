@@ -299,6 +299,27 @@ TEST_F(LifecycleCliTest, BaselinesFolderPicksTheRunnerClassFile) {
   EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--env-key", "//"}).exit_code, 2);
 }
 
+// On a GitHub-hosted runner another tool's file (which records no class)
+// belongs to the hosted class, as gpugate's own runs there do: baseline
+// update files it there, and compare finds it there.
+TEST_F(LifecycleCliTest, AHostedRunnersClassNamesIngestedFiles) {
+  const std::vector<std::string> hosted = {"GITHUB_ACTIONS=true", "ImageOS=ubuntu24", "RUNNER_OS=Linux",
+                                           "RUNNER_ARCH=X64", "GPUGATE_ENV_KEY="};
+  const std::string data = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/real_noise_idle/quiet/";
+  for (const char* run : {"run_01.json", "run_02.json", "run_03.json"}) {
+    auto up = RunGpugate({"baseline", "update", "--results", data + run, "--baseline", "baselines/"}, dir_, hosted);
+    ASSERT_EQ(up.exit_code, 0) << up.err;
+    EXPECT_NE(up.out.find("/linux-x64-ubuntu24.json"), std::string::npos) << up.out;
+  }
+  auto cmp = RunGpugate({"compare", "baselines/", data + "run_04.json"}, dir_, hosted);
+  EXPECT_NE(cmp.exit_code, 2) << cmp.err;
+  EXPECT_EQ(cmp.out.find("no baseline yet"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("/linux-x64-ubuntu24.json"), std::string::npos) << cmp.out;
+  // A named class still wins.
+  auto named = RunGpugate({"compare", "baselines/", data + "run_04.json", "--env-key", "mine"}, dir_, hosted);
+  EXPECT_NE(named.out.find("no baseline yet"), std::string::npos) << named.out;
+}
+
 TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
   // Four workloads over 12 shards: most shards are empty, and each is still
   // a valid part of the run (a matrix larger than the suite).

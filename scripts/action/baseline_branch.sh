@@ -77,7 +77,7 @@ cmd_fetch() {
     return 0
   fi
   git archive --format=tar "$commit" "$source" |
-    tar -x -C "$dest" --strip-components="$(awk -F/ '{print NF}' <<< "$source")"
+    tar -x -m -C "$dest" --strip-components="$(awk -F/ '{print NF}' <<< "$source")"
   echo "gpugate: baselines of '$source' from $branch@${commit:0:12} in $dest"
 }
 
@@ -93,7 +93,10 @@ attempt() {
   [ -n "$old" ] || echo "gpugate: no branch '$branch' on $remote yet: creating it"
   mkdir -p "$work/tree/$source" || { fail "cannot create a work folder"; return 2; }
   if [ -n "$old" ] && git cat-file -e "$old:$source" 2>/dev/null; then
-    git archive --format=tar "$old" "$source" | tar -x -C "$work/tree" ||
+    # -m: the files get the time of extraction, not the commit's, which a
+    # runner whose clock ran ahead may have put in the future (every file
+    # would then be newer than the marker below).
+    git archive --format=tar "$old" "$source" | tar -x -m -C "$work/tree" ||
       { fail "cannot read the baselines of '$source' from $branch"; return 2; }
   fi
   touch "$work/before"

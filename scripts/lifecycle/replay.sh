@@ -321,6 +321,22 @@ check "a failed git step is an error (exit $broken_rc)" [ "$broken_rc" -ne 0 ]
 check "a failed git step pushes nothing (12 runs, got $(branch_runs))" [ "$(branch_runs)" = 12 ]
 check "a failed git step says so" grep -q "commit-tree failed" "$WORK/broken-push.log"
 
+# 6c. a push from a runner whose clock ran ahead (its commit dated 10
+# minutes on) of a second suite's history: the next refresh still tells the
+# one file it updated (extracted files take the time of extraction). On a
+# copy of the remote, so the replay's own history is left as it is.
+git clone --quiet --bare "$WORK/remote.git" "$WORK/remote-skew.git"
+( cd "$WORK/ws-race-a" &&
+  /usr/bin/python3 -c 'import json; d = json.load(open("gpugate-results.json")); d["run"]["run_id"] = "skew-1"; d["run"]["suite"] = "skewed-suite"; json.dump(d, open("skew-1.json", "w"))' &&
+  /usr/bin/python3 -c 'import json; d = json.load(open("gpugate-results.json")); d["run"]["run_id"] = "skew-2"; json.dump(d, open("skew-2.json", "w"))' &&
+  GPUGATE_BIN="$BIN" GPUGATE_REMOTE="$WORK/remote-skew.git" GIT_COMMITTER_DATE="$(date -d '+10 min' -R)" \
+    bash "$ROOT/scripts/action/baseline_branch.sh" push gpugate-baselines main skew-1.json 30 &&
+  GPUGATE_BIN="$BIN" GPUGATE_REMOTE="$WORK/remote-skew.git" \
+    bash "$ROOT/scripts/action/baseline_branch.sh" push gpugate-baselines main skew-2.json 30 ) > "$WORK/skew-push.log" 2>&1 && skew_rc=0 || skew_rc=$?
+check "a push after one dated in the future stores its run (exit $skew_rc)" [ "$skew_rc" -eq 0 ]
+check "a push after one dated in the future updated its own history" \
+  [ "$(git -C "$WORK/remote-skew.git" show "gpugate-baselines:$BASELINE_FILE" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][-1]["run"]["run_id"])')" = skew-2 ]
+
 # 7. the sharded workflow on a clean PR: four shard jobs, one gate job.
 mkdir -p "$WORK/ws-gate-sharded"
 checkout "$WORK/ws-shards" pr-clean

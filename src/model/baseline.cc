@@ -278,7 +278,9 @@ std::string Slug(const std::string& text) {
   std::string out;
   bool dash = false;
   for (char c : s) {
-    bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.';
+    // A '.' is kept inside a slug ("cuda13.0") but never leads it: ".git"
+    // or ".github" would name a folder git reserves or hides.
+    bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '.' && !out.empty());
     if (keep) {
       if (dash && !out.empty()) out += '-';
       out += c;

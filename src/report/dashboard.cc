@@ -156,12 +156,25 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
   // each gets pages of its own, told apart by its file.
   std::map<std::pair<std::string, std::string>, int> pairs;
   for (const DashboardInput& in : inputs) ++pairs[{in.baseline.suite, in.runner_class}];
+  // Every page path belongs to one name: a slug and hash another name took
+  // first (8 hex digits collide by chance among some 10^5 names, and can be
+  // made to) gets a counter, so no page overwrites another's.
+  std::map<std::string, std::string> owners;
+  auto unique = [&owners](const std::string& stem, const std::string& ext, const std::string& owner) {
+    std::string path = stem + ext;
+    for (int n = 2;; ++n) {
+      auto [it, fresh] = owners.emplace(path, owner);
+      if (fresh || it->second == owner) return path;
+      path = stem + "-" + std::to_string(n) + ext;
+    }
+  };
   for (const DashboardInput& in : inputs) {
     const BoundedHistory bh = Bounded(in.baseline);
     const Baseline& b = bh.baseline;
     const bool shared = pairs[{in.baseline.suite, in.runner_class}] > 1;
-    const std::string dir = PathPart(b.suite) + "/" +
-                            (shared ? PathPart(in.runner_class + " " + in.source) : PathPart(in.runner_class)) + "/";
+    const std::string class_part = shared ? in.runner_class + " " + in.source : in.runner_class;
+    const std::string dir = unique(PathPart(b.suite) + "/" + PathPart(class_part), "/",
+                                   b.suite + '\n' + class_part);
     const std::string suite_title = b.suite + " on " + in.runner_class;
     std::vector<WorkloadHistory> hs = BuildHistories(b, options.metric, {}, options.change_points);
     const size_t all = hs.size();
@@ -181,7 +194,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
     page += "<table><thead><tr><th>Workload</th><th>Trend</th><th>Latest</th><th>Change over the history</th>"
             "<th>Steps</th><th>Latest step</th></tr></thead><tbody>\n";
     for (const WorkloadHistory& h : hs) {
-      const std::string file = PathPart(h.name) + ".html";
+      const std::string file = unique(dir + PathPart(h.name), ".html", dir + '\n' + h.name).substr(dir.size());
       files[dir + file] = WorkloadPage(in, bh, h, options.metric, suite_title);
       const std::string unit = UnitOf(b, h.name, options.metric);
       stepped += !h.steps.empty();

@@ -91,6 +91,31 @@ TEST(Dashboard, NamesThatSlugAlikeGetPagesOfTheirOwn) {
   EXPECT_EQ(ab.size(), 2u);
 }
 
+// Two names whose slugs (cut at 48 characters) and 32-bit hashes are the
+// same: each keeps a page of its own, and its index row links to it.
+TEST(Dashboard, NamesWhosePathsCollideGetPagesOfTheirOwn) {
+  const std::string a = "BM_MatrixMultiplyBlockedTiled_Float32_RowMajor/256/794";
+  const std::string b = "BM_MatrixMultiplyBlockedTiled_Float32_RowMajor/284/940";
+  DashboardInput in;
+  in.source = "baselines/suite/ci.json";
+  in.runner_class = "ci";
+  in.baseline.suite = "suite";
+  for (int i = 0; i < 3; ++i) in.baseline.runs.push_back(gpugate::Run(i, {{a, 1e-3}, {b, 2e-3}}));
+  const auto files = RenderDashboard({in}, {});
+  std::vector<std::string> pages;
+  for (const auto& [path, html] : files)
+    if (!path.ends_with("index.html")) pages.push_back(path);
+  ASSERT_EQ(pages.size(), 2u);
+  EXPECT_NE(files.at(pages[0]).find("<h1>"), std::string::npos);
+  const bool first_is_a = files.at(pages[0]).find("256/794") != std::string::npos;
+  EXPECT_NE(files.at(pages[first_is_a ? 1 : 0]).find("284/940"), std::string::npos);
+  std::string class_page;
+  for (const auto& [path, html] : files)
+    if (path != "index.html" && path.ends_with("/index.html")) class_page = html;
+  for (const std::string& page : pages)
+    EXPECT_NE(class_page.find(page.substr(page.rfind('/') + 1)), std::string::npos) << page;
+}
+
 // Two branches' baselines hold the same suite and runner class: each keeps
 // pages of its own, and the index tells them apart by their file.
 TEST(Dashboard, OneSuiteAndClassFromTwoFilesKeepsBoth) {

@@ -3,6 +3,7 @@
 //   Verify -> Summarize
 // and the choice of backend per workload. Semantics: docs/harness.md.
 #include "harness/runner.h"
+#include "util/text/escape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -415,6 +416,15 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
     if (progress && (!ReportsBenchmarks(spec) || out_of_memory)) progress->WorkloadFinished(done.back());
     NoteMetricsNotCollected(spec, &done);
     for (WorkloadResult& r : done) {
+      // A benchmark program's results are "<workload>/<benchmark>", each
+      // part within the name limit but the two together maybe not: every
+      // reader would refuse the file. Such a name keeps its start and a hash
+      // of the whole (the same in every run, so runs still match).
+      if (r.name.size() > kMaxNameBytes) {
+        r.notes.push_back("its name (" + std::to_string(r.name.size()) + " bytes) is longer than " +
+                          std::to_string(kMaxNameBytes) + ": kept as its start and a hash of the whole");
+        r.name = BoundedName(r.name);
+      }
       auto [it, fresh] = taken.emplace(r.name, spec.name);
       if (!fresh) {
         // The first keeps the name; this one is a failed result under a
@@ -422,7 +432,7 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
         const std::string clash = r.name;
         std::string name;
         for (int n = 2; name.empty() || taken.count(name); ++n)
-          name = clash + " (duplicate " + std::to_string(n) + ")";
+          name = BoundedName(clash + " (duplicate " + std::to_string(n) + ")");
         r.reason = (clash == spec.name
                         ? "workload '" + clash + "' has the name workload '" + it->second +
                               "' already reported"

@@ -15,6 +15,7 @@
 #include "cli/run_binary.h"
 #include "model/results_json.h"
 #include "report/json.h"
+#include "util/text/escape.h"
 
 
 // Under AddressSanitizer (GCC defines __SANITIZE_ADDRESS__, clang answers
@@ -115,6 +116,39 @@ workloads:
             std::string::npos)
       << v.err;
   // The history takes the run; compare reads it.
+  auto u = RunGpugate({"baseline", "update", "--results", dir + "/r.json", "--baseline", dir + "/h.json"});
+  EXPECT_EQ(u.exit_code, 0) << u.err;
+  RemoveTree(dir);
+}
+
+// A benchmark name within the limit under a workload's name may make a
+// result name beyond it: the run keeps its start and a hash, so every reader
+// takes the file, and two runs name the benchmark alike.
+TEST(ProgramCliTest, AResultNameBeyondTheLimitIsBoundedNotABrokenFile) {
+  const std::string dir = MakeTempDir();
+  const std::string name(1023, 'B');
+  std::string rows;
+  for (int r = 0; r < 3; ++r)
+    rows += std::string(r ? "," : "") + "{\"name\":\"" + name + "\",\"run_name\":\"" + name +
+            "\",\"run_type\":\"iteration\",\"repetitions\":3,\"repetition_index\":" + std::to_string(r) +
+            ",\"threads\":1,\"iterations\":100,\"real_time\":1.0,\"cpu_time\":1.0,\"time_unit\":\"ns\"}";
+  WriteAll(dir + "/prog.sh",
+           "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --benchmark_out=*) out=\"${a#--benchmark_out=}\";; esac; done\n"
+           "printf '%s' '{\"context\":{\"date\":\"x\",\"host_name\":\"x\",\"executable\":\"x\",\"num_cpus\":1,"
+           "\"mhz_per_cpu\":1,\"cpu_scaling_enabled\":false,\"library_build_type\":\"release\"},\"benchmarks\":[" +
+               rows + "]}' > \"$out\"\n");
+  std::filesystem::permissions(dir + "/prog.sh", std::filesystem::perms::owner_all);
+  WriteAll(dir + "/s.yaml", "version: 1\nname: long\nworkloads:\n  - name: k\n    kind: gbench\n    argv: [\"" +
+                                dir + "/prog.sh\"]\n    rounds: 2\n");
+  auto r = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto results = ReadResultsFile(dir + "/r.json");
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  ASSERT_EQ(results->workloads.size(), 1u);
+  const WorkloadResult& w = results->workloads[0];
+  EXPECT_EQ(w.name.size(), kMaxNameBytes);
+  EXPECT_EQ(w.name, BoundedName("k/" + name));
+  EXPECT_NE(w.notes.back().find("its name (1025 bytes) is longer than 1024"), std::string::npos) << w.notes.back();
   auto u = RunGpugate({"baseline", "update", "--results", dir + "/r.json", "--baseline", dir + "/h.json"});
   EXPECT_EQ(u.exit_code, 0) << u.err;
   RemoveTree(dir);

@@ -227,6 +227,7 @@ class Gate {
     Results rerun = run_suite_(doubtful, run, progress_);
     rerun.run = out_.runs.front().run;  // part of this gate's run
     rerun.workloads = ForEachBenchmark(std::move(rerun.workloads));
+    Unconfirmed(&rerun.workloads);
     for (const WorkloadResult& w : rerun.workloads)
       if (WorkloadResult* into = FindWorkload(out_.results, w.name)) AppendConfirmation(*into, w);
     out_.runs.push_back(std::move(rerun));
@@ -258,6 +259,38 @@ class Gate {
       if (!expanded) out.push_back(std::move(w));
     }
     return out;
+  }
+
+  // A doubtful result the re-run did not measure (a benchmark program that
+  // left it out or skipped it) is not confirmed: it fails, as a benchmark a
+  // later process of `run` leaves out does, so the judge, the results and
+  // the exit code say so instead of keeping the first run's verdict.
+  void Unconfirmed(std::vector<WorkloadResult>* rerun) const {
+    for (const std::string& name : doubtful_names_) {
+      auto it = std::find_if(rerun->begin(), rerun->end(), [&](const WorkloadResult& w) { return w.name == name; });
+      if (it != rerun->end()) {
+        if (it->status == WorkloadStatus::kSkipped) {
+          it->status = WorkloadStatus::kFailed;
+          it->reason = "skipped (" + it->reason + "): the first run's result is not confirmed";
+        }
+        continue;
+      }
+      const WorkloadResult* original = FindWorkloadConst(name);
+      if (original == nullptr) continue;
+      WorkloadResult missing;
+      missing.name = original->name;
+      missing.kind = original->kind;
+      missing.backend = original->backend;
+      missing.params = original->params;
+      missing.tags = original->tags;
+      missing.metric = original->metric;
+      missing.unit = original->unit;
+      missing.lower_is_better = original->lower_is_better;
+      missing.status = WorkloadStatus::kFailed;
+      missing.reason = "the program did not report this benchmark, which the first run did: the first run's "
+                       "result is not confirmed";
+      rerun->push_back(std::move(missing));
+    }
   }
 
   const WorkloadResult* FindWorkloadConst(const std::string& name) const {

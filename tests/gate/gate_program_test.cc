@@ -34,6 +34,8 @@ class FakeProgramLab {
   std::vector<std::vector<std::string>> only;  // only_benchmarks of each recorded call
   std::vector<std::string> filters;            // the --benchmark_filter each call would pass
   bool crash_reruns = false;  // re-runs crash in their first process
+  bool omit_in_reruns = false;  // re-runs report none of the benchmarks asked for
+  bool skip_in_reruns = false;  // re-runs report them skipped
 
   Results Measure(const std::vector<WorkloadSpec>& specs, uint64_t seed, bool record) {
     Results r;
@@ -66,10 +68,18 @@ class FakeProgramLab {
             std::find(spec.only_benchmarks.begin(), spec.only_benchmarks.end(), bench) ==
                 spec.only_benchmarks.end())
           continue;
+        const bool rerun = record && !spec.only_benchmarks.empty();
+        if (rerun && omit_in_reruns) continue;
         WorkloadResult w;
         w.name = spec.name + "/" + bench;
         w.kind = "gbench";
         w.backend = "process";
+        if (rerun && skip_in_reruns) {
+          w.status = WorkloadStatus::kSkipped;
+          w.reason = "skipped by the benchmark: no device";
+          r.workloads.push_back(std::move(w));
+          continue;
+        }
         RandomStream rng(MixSeeds(seed, Fnv1a64(w.name), 0));
         const double level = 1e-5 * static_cast<double>(b + 1) *
                              (record && bench == slow ? slowdown : 1.0) * rng.LognormalFactor(0.002);
@@ -158,6 +168,36 @@ TEST(GateProgramTest, AProgramThatCrashesInAReRunIsAnError) {
       named = w.reason.find("confirmation re-run 1: process 1 of 8") != std::string::npos;
     }
   EXPECT_TRUE(named);
+}
+
+// A re-run that does not measure the doubtful benchmark (the program left
+// it out, or skipped it) does not confirm the first run's regression: the
+// benchmark fails, and the gate's outcome is an error (exit 3) in the
+// verdicts and the results alike.
+TEST(GateProgramTest, AReRunThatDoesNotMeasureTheBenchmarkConfirmsNothing) {
+  for (const bool skip : {false, true}) {
+    SCOPED_TRACE(skip ? "skipped" : "left out");
+    FakeProgramLab lab;
+    lab.slow = "BM_Map<int>(8)";
+    lab.slowdown = 1.3;
+    (skip ? lab.skip_in_reruns : lab.omit_in_reruns) = true;
+    GateOptions o;
+    o.confirmations = 3;
+    o.run.run_seed = 7;
+    o.compare.today = "2026-11-23";
+    GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+    EXPECT_EQ(out.verdicts.outcome, Outcome::kError);
+    EXPECT_EQ(ExitCodeFor(out.verdicts), 3);
+    for (const MetricVerdict& m : out.verdicts.metrics)
+      EXPECT_NE(m.verdict, Verdict::kRegression) << m.workload;
+    bool said = false;
+    for (const WorkloadResult& w : out.results.workloads)
+      if (w.name == "prog/BM_Map<int>(8)") {
+        EXPECT_EQ(w.status, WorkloadStatus::kFailed);
+        said = w.reason.find("the first run's result is not confirmed") != std::string::npos;
+      }
+    EXPECT_TRUE(said);
+  }
 }
 
 TEST(GateProgramTest, NothingDoubtfulMeansNoReRun) {

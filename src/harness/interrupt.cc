@@ -25,6 +25,9 @@ std::atomic<int> g_count{0};  // signals received while a workload ran
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 void EndNow(int sig) {
+  // gpugate itself is busy (reading a benchmark program's JSON): what it
+  // keeps in temporary folders goes with it.
+  RemoveLiveTempDirsFromSignal();
   ::signal(sig, SIG_DFL);
   // Blocked while the handler runs: delivered, with its default action, as
   // soon as the handler returns.

@@ -2,12 +2,14 @@
 #include "util/fs.h"
 
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,9 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -204,14 +204,50 @@ std::string DirName(const std::string& path) {
 
 namespace {
 
-std::mutex& LiveTempDirsMutex() {
-  static std::mutex m;
-  return m;
+// The live temporary folders, in fixed slots a signal handler may read:
+// state 0 free, 1 being filled, 2 holds a path. Workloads run one at a
+// time, so a few slots are plenty; a folder that finds none is still removed
+// by its destructor, only not by a signal.
+constexpr int kTempSlots = 16;
+struct TempSlot {
+  std::atomic<int> state{0};
+  char path[4096];
+};
+TempSlot g_temp_slots[kTempSlots];
+
+int ClaimTempSlot(const std::string& path) {
+  if (path.size() >= sizeof(TempSlot::path)) return -1;
+  for (int i = 0; i < kTempSlots; ++i) {
+    int expected = 0;
+    if (!g_temp_slots[i].state.compare_exchange_strong(expected, 1)) continue;
+    std::memcpy(g_temp_slots[i].path, path.c_str(), path.size() + 1);
+    g_temp_slots[i].state.store(2);
+    return i;
+  }
+  return -1;
 }
 
-std::set<std::string>& LiveTempDirSet() {
-  static std::set<std::string> live;
-  return live;
+// Removes the files of `dir` and then `dir`, with async-signal-safe calls
+// only (open, getdents64, unlinkat, rmdir): the folders hold files, not
+// folders (a benchmark program's JSON, cachegrind's output).
+void RemoveFlatDir(const char* dir) {
+  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(8) char buf[4096];
+    for (;;) {
+      const ssize_t n = ::getdents64(fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (ssize_t at = 0; at < n;) {
+        const auto* entry = reinterpret_cast<const struct dirent64*>(buf + at);
+        at += entry->d_reclen;
+        const char* name = entry->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+        ::unlinkat(fd, name, 0);
+      }
+    }
+    ::close(fd);
+  }
+  ::rmdir(dir);
 }
 
 }  // namespace
@@ -223,28 +259,28 @@ TempDir::TempDir(const std::string& prefix) {
   std::string pattern = (base / (prefix + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) != nullptr) {
     path_ = pattern;
-    std::lock_guard<std::mutex> lock(LiveTempDirsMutex());
-    LiveTempDirSet().insert(path_);
+    slot_ = ClaimTempSlot(path_);
   }
 }
 
 TempDir::~TempDir() {
   if (path_.empty()) return;
-  {
-    std::lock_guard<std::mutex> lock(LiveTempDirsMutex());
-    LiveTempDirSet().erase(path_);
-  }
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+  if (slot_ >= 0) g_temp_slots[slot_].state.store(0);
 }
 
 void RemoveLiveTempDirs() {
-  std::lock_guard<std::mutex> lock(LiveTempDirsMutex());
-  for (const std::string& path : LiveTempDirSet()) {
+  for (TempSlot& slot : g_temp_slots) {
+    if (slot.state.load() != 2) continue;
     std::error_code ec;
-    std::filesystem::remove_all(path, ec);
+    std::filesystem::remove_all(slot.path, ec);
   }
-  LiveTempDirSet().clear();
+}
+
+void RemoveLiveTempDirsFromSignal() {
+  for (TempSlot& slot : g_temp_slots)
+    if (slot.state.load() == 2) RemoveFlatDir(slot.path);
 }
 
 }  // namespace gpugate

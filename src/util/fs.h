@@ -70,11 +70,16 @@ class TempDir {
 
  private:
   std::string path_;
+  int slot_ = -1;  ///< its slot in the registry a signal handler reads
 };
 
 /// Removes the folder of every TempDir that exists now (for a process about
 /// to end without running destructors: an interrupt, harness/interrupt.h).
 void RemoveLiveTempDirs();
+
+/// The same from a signal handler, with async-signal-safe calls only (the
+/// folders' files, then the folders).
+void RemoveLiveTempDirsFromSignal();
 
 /// File name without folders and the last extension: "a/b/suite.yaml" -> "suite".
 std::string FileStem(const std::string& path);

@@ -54,6 +54,27 @@ TEST(TempDirTest, LiveFoldersAreRemovedForAnEndWithoutUnwinding) {
   EXPECT_FALSE(std::filesystem::exists(kept.path()));
 }
 
+// A signal that ends gpugate while it is busy itself (reading a benchmark
+// program's JSON) removes the folders with async-signal-safe calls.
+TEST(TempDirTest, ASignalHandlerRemovesTheLiveFolders) {
+  TempDir kept("gpugate-test-signal");
+  ASSERT_FALSE(kept.path().empty());
+  for (int i = 0; i < 300; ++i)  // more entries than one read of the folder returns
+    std::ofstream(kept.path() + "/file-with-a-longish-name-" + std::to_string(i) + ".json") << "{}";
+  RemoveLiveTempDirsFromSignal();
+  EXPECT_FALSE(std::filesystem::exists(kept.path()));
+  // A slot is free again once its folder is gone: after many folders came
+  // and went, a new one is still tracked.
+  for (int i = 0; i < 40; ++i) {
+    TempDir many("gpugate-test-signal");
+    ASSERT_FALSE(many.path().empty());
+  }
+  TempDir last("gpugate-test-signal");
+  std::ofstream(last.path() + "/out.json") << "{}";
+  RemoveLiveTempDirsFromSignal();
+  EXPECT_FALSE(std::filesystem::exists(last.path()));
+}
+
 TEST(ReadFile, DefaultLimitsPerKind) {
   LimitVariable unset(nullptr);
   EXPECT_EQ(*MaxInputBytes(InputKind::kData), 256 << 20);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "cli/command.h"
 #include "cli/compare_common.h"
@@ -245,10 +246,15 @@ int Show(const CommandSpec& self, const Args& args) {
   }
   // Per workload: how many runs hold it, the median of run medians and the
   // spread between runs, which is what compare uses as between-run noise.
+  // One pass over the runs: each name's measured results, oldest first.
   std::vector<std::string> names;
+  std::unordered_map<std::string, std::vector<const WorkloadResult*>> measured;
   for (const auto& run : b->runs)
-    for (const auto& w : run.workloads)
-      if (std::find(names.begin(), names.end(), w.name) == names.end()) names.push_back(w.name);
+    for (const auto& w : run.workloads) {
+      auto [it, added] = measured.try_emplace(w.name);
+      if (added) names.push_back(w.name);
+      if (w.status == WorkloadStatus::kOk) it->second.push_back(&w);
+    }
   auto workload_row = [&out](const std::string& name, const std::string& runs, const std::string& median,
                              const std::string& cv) {
     out << "  " << PadText(name, 40) << "  " << PadText(runs, 5, true) << "  " << PadText(median, 14, true)
@@ -260,13 +266,15 @@ int Show(const CommandSpec& self, const Args& args) {
   }
   for (const auto& name : names) {
     std::vector<double> medians;
-    const WorkloadResult* newest = nullptr;  // its primary metric names the unit
-    for (const auto& run : b->runs)
-      if (const WorkloadResult* w = run.Find(name); w && w->status == WorkloadStatus::kOk) {
-        std::vector<double> all = AllSamples(*w);
-        if (!all.empty()) medians.push_back(Median(all));
-        newest = w;
-      }
+    const std::vector<const WorkloadResult*>& results = measured[name];
+    // The newest run's metric and unit name the row; a run in another (a
+    // history written before gpugate refused a change of unit) is left out.
+    const WorkloadResult* newest = results.empty() ? nullptr : results.back();
+    for (const WorkloadResult* w : results) {
+      if (w->metric != newest->metric || UnitKey(w->unit) != UnitKey(newest->unit)) continue;
+      std::vector<double> all = AllSamples(*w);
+      if (!all.empty()) medians.push_back(Median(all));
+    }
     std::string median = "-";
     if (!medians.empty()) {
       median = newest == nullptr || HasTimeMetric(*newest)

@@ -330,23 +330,6 @@ Rounds Clean(const Rounds& in) {
 // "time (s)", "value (ops/sec)": a primary metric for sentences.
 std::string MetricText(const WorkloadResult& w) { return w.metric + " (" + w.unit + ")"; }
 
-// A unit as compared: rates per second spelled /s ("ops/sec", "MB/second",
-// "items per second" -> "ops/s", "MB/s", "items/s"); anything else as written
-// (units are case-sensitive: MB is not Mb).
-std::string UnitKey(std::string_view unit) {
-  std::string u(unit);
-  while (!u.empty() && u.back() == ' ') u.pop_back();
-  while (!u.empty() && u.front() == ' ') u.erase(u.begin());
-  for (std::string_view tail : {"/seconds", "/second", "/secs", "/sec", " per second", " per sec"})
-    if (u.size() > tail.size() && u.compare(u.size() - tail.size(), tail.size(), tail) == 0) {
-      u.resize(u.size() - tail.size());
-      while (!u.empty() && u.back() == ' ') u.pop_back();
-      u += "/s";
-      break;
-    }
-  return u;
-}
-
 bool SameMetric(const WorkloadResult& a, const WorkloadResult& b) {
   return a.metric == b.metric && UnitKey(a.unit) == UnitKey(b.unit) && a.lower_is_better == b.lower_is_better;
 }

@@ -505,6 +505,41 @@ int PruneBaseline(Baseline& baseline, int keep) {
   return excess;
 }
 
+// A unit as compared: rates per second spelled /s ("ops/sec", "MB/second",
+// "items per second" -> "ops/s", "MB/s", "items/s"); anything else as written
+// (units are case-sensitive: MB is not Mb).
+std::string UnitKey(std::string_view unit) {
+  std::string u(unit);
+  while (!u.empty() && u.back() == ' ') u.pop_back();
+  while (!u.empty() && u.front() == ' ') u.erase(u.begin());
+  for (std::string_view tail : {"/seconds", "/second", "/secs", "/sec", " per second", " per sec"})
+    if (u.size() > tail.size() && u.compare(u.size() - tail.size(), tail.size(), tail) == 0) {
+      u.resize(u.size() - tail.size());
+      while (!u.empty() && u.back() == ' ') u.pop_back();
+      u += "/s";
+      break;
+    }
+  return u;
+}
+
+std::optional<std::string> UnitConflict(const std::vector<Results>& baseline, const Results& current) {
+  // (workload, metric) -> unit of the newest baseline run holding it.
+  std::map<std::pair<std::string, std::string>, std::string> stored;
+  for (auto run = baseline.rbegin(); run != baseline.rend(); ++run)
+    for (const WorkloadResult& w : run->workloads)
+      if (w.status == WorkloadStatus::kOk) stored.emplace(std::pair{w.name, w.metric}, w.unit);
+  for (const WorkloadResult& w : current.workloads) {
+    if (w.status != WorkloadStatus::kOk) continue;
+    auto it = stored.find({w.name, w.metric});
+    if (it == stored.end() || UnitKey(it->second) == UnitKey(w.unit)) continue;
+    return "the baseline stores " + QuoteInput(w.name) + " (" + QuoteInput(w.metric) + ") in " +
+           QuoteInput(it->second) + " and this run in " + QuoteInput(w.unit) +
+           ": one history holds one unit per workload, or its trend and noise mix both; write the "
+           "value in the stored unit, or start another history (another --baseline file)";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> DirectionConflict(const std::vector<Results>& baseline, const Results& current) {
   // Only a custom file's direction comes from the command line; a suite's
   // `bigger_is_better` is the suite's own (corrected there, it starts anew).
@@ -566,6 +601,7 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
       return InputError("run '" + run.run.run_id + "' is already in the baseline");
 
   if (std::optional<std::string> conflict = DirectionConflict(baseline.runs, run)) return InputError(*conflict);
+  if (std::optional<std::string> conflict = UnitConflict(baseline.runs, run)) return InputError(*conflict);
 
   std::string key = EnvironmentKey(run.run.env);
   // The differences between two runs that make one history of them wrong.

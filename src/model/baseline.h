@@ -101,6 +101,16 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
 /// source_format): a suite's `bigger_is_better` is the suite's to change.
 std::optional<std::string> DirectionConflict(const std::vector<Results>& baseline, const Results& current);
 
+/// A unit as compared: rates per second spelled /s ("ops/sec", "MB/second",
+/// "items per second" -> "ops/s", "MB/s", "items/s"); anything else as
+/// written (units are case-sensitive: MB is not Mb).
+std::string UnitKey(std::string_view unit);
+
+/// A workload `current` measured in another unit than the newest baseline
+/// run that holds it (custom JSON in MB/s, then GB/s): the sentence that
+/// says so, or none. A history keeps one unit per workload and metric.
+std::optional<std::string> UnitConflict(const std::vector<Results>& baseline, const Results& current);
+
 /// Drops the oldest runs so at most `keep` remain (keep >= 1). Returns how
 /// many were dropped.
 int PruneBaseline(Baseline& baseline, int keep);

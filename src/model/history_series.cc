@@ -47,6 +47,13 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
                                             const ChangePointOptions& options, double min_step) {
   std::vector<WorkloadHistory> hs;
   std::unordered_map<std::string, size_t> index;
+  // A workload's series is in the unit of its newest run: a history written
+  // before gpugate refused a change of unit may hold runs in another, whose
+  // values would read as a step.
+  std::unordered_map<std::string, std::string> unit;
+  for (auto run = b.runs.rbegin(); run != b.runs.rend(); ++run)
+    for (const auto& w : run->workloads)
+      if (w.metric == metric && w.status == WorkloadStatus::kOk) unit.emplace(w.name, UnitKey(w.unit));
   for (size_t r = 0; r < b.runs.size(); ++r) {
     for (const auto& w : b.runs[r].workloads) {
       if (!globs.empty() &&
@@ -55,6 +62,10 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
       auto [it, added] = index.emplace(w.name, hs.size());
       if (added) hs.push_back(WorkloadHistory{w.name, {}, {}, {}});
       WorkloadHistory& h = hs[it->second];
+      if (w.metric == metric) {
+        auto u = unit.find(w.name);
+        if (u != unit.end() && u->second != UnitKey(w.unit)) continue;
+      }
       if (auto v = RunLevelLog(w, metric)) {
         h.runs.push_back(r);
         h.values.push_back(*v);

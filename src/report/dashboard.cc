@@ -44,9 +44,12 @@ std::string ValueText(const std::string& metric, const std::string& unit, double
   return FormatValueInUnit(v, unit);
 }
 
+// The unit of the newest run that measured the workload: its series is in
+// that unit (BuildHistories).
 std::string UnitOf(const Baseline& b, const std::string& name, const std::string& metric) {
-  for (const Results& r : b.runs)
-    if (const WorkloadResult* w = r.Find(name); w && w->metric == metric) return w->unit;
+  for (auto r = b.runs.rbegin(); r != b.runs.rend(); ++r)
+    if (const WorkloadResult* w = r->Find(name); w && w->metric == metric && w->status == WorkloadStatus::kOk)
+      return w->unit;
   return "";
 }
 

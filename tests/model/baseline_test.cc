@@ -3,6 +3,7 @@
 // baseline file that survives SIGKILL in the middle of writes.
 #include "model/baseline.h"
 #include "model/environment.h"
+#include "model/history_series.h"
 
 #include <gtest/gtest.h>
 
@@ -162,6 +163,39 @@ TEST(BaselineTest, AppendKeepsNewestK) {
   EXPECT_EQ(b.runs[0].run.run_id, "r7");
   EXPECT_EQ(PruneBaseline(b, 4), 0);
   EXPECT_FALSE(AppendRun(b, MakeRun("r8"), 0, false).ok());
+}
+
+// A workload's unit is the history's: a run in another (custom JSON in MB/s,
+// then GB/s) is refused, and a history that already mixes them (written
+// before) is read in its newest run's unit, so the change reads as no step.
+TEST(BaselineTest, AHistoryKeepsOneUnitPerWorkload) {
+  auto in = [](const std::string& id, const std::string& unit, double value) {
+    Results r = MakeRun(id, 1);
+    WorkloadResult& w = r.workloads[0];
+    w.metric = "value";
+    w.unit = unit;
+    w.lower_is_better = false;
+    for (auto& round : w.rounds)
+      for (double& x : round) x = value;
+    return r;
+  };
+  Baseline b;
+  for (int i = 0; i < 8; ++i) ASSERT_TRUE(AppendRun(b, in("m" + std::to_string(i), "MB/s", 1000 + i), 20, false).ok());
+  // "MB/sec" is the same unit spelled another way.
+  ASSERT_TRUE(AppendRun(b, in("same", "MB/sec", 1003), 20, false).ok());
+  Status st = AppendRun(b, in("g0", "GB/s", 1.004), 20, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ExitCode::kInputError);
+  EXPECT_NE(st.error().message.find("stores 'synthetic/w0' ('value') in 'MB/sec' and this run in 'GB/s'"),
+            std::string::npos)
+      << st.error().message;
+  EXPECT_EQ(b.runs.size(), 9u);
+  // A history written before the refusal: 8 runs in MB/s, then 8 in GB/s.
+  for (int i = 0; i < 8; ++i) b.runs.push_back(in("g" + std::to_string(i), "GB/s", 1.000 + 0.001 * i));
+  std::vector<WorkloadHistory> hs = BuildHistories(b, "value", {}, {});
+  ASSERT_EQ(hs.size(), 1u);
+  EXPECT_EQ(hs[0].values.size(), 8u);
+  EXPECT_TRUE(hs[0].steps.empty());
 }
 
 TEST(BaselineTest, RefusesOtherEnvironmentUnlessForced) {

@@ -124,7 +124,11 @@ int Update(const CommandSpec& self, const Args& args) {
       ("baseline,b", po::value<std::string>()->required(),
        "baseline file to update (created when missing); a folder means <folder>/<suite>/<runner class>.json")
       ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the K runs added last (the history is in the order runs were added)")
-      ("force", "append even when the environment differs: re-keys the baseline and drops its runs of the other environment");
+      ("force", "append even when the environment differs: re-keys the baseline and drops its runs of the other environment")
+      ("run-id", po::value<std::string>(),
+       "the id the run is stored under (default: a gpugate run's own; for another tool's file a hash of "
+       "its content, with GITHUB_RUN_ID when set, so a re-run of one workflow run counts once and the "
+       "next night's identical file is a run of its own)");
   AddLockTimeoutOption(options);
   AddEnvKeyOption(options);
   AddIngestOptions(options, "--results of");
@@ -158,6 +162,19 @@ int Update(const CommandSpec& self, const Args& args) {
   Result<Results> run = std::move(runs->back());
   if (env_key) run->run.env.runner_class = env_key;
   else DefaultRunnerClassOfIngested(&*run);
+  if (vm.count("run-id")) {
+    const std::string id = vm["run-id"].as<std::string>();
+    if (std::optional<std::string> problem = NameProblem(id); problem || id.empty())
+      return ReportError(InputError("--run-id " + QuoteInput(id) + ": " + (id.empty() ? "empty" : *problem)));
+    run->run.run_id = id;
+  } else if (run->run.source_format != "gpugate") {
+    // Another tool's file carries no run id: its content names it, which a
+    // file without a timestamp (custom JSON of sizes or counts) repeats from
+    // night to night. The workflow run tells the nights apart.
+    const char* gh = std::getenv("GITHUB_RUN_ID");
+    if (gh != nullptr && *gh != '\0' && NameProblem(gh) == std::nullopt && std::strlen(gh) <= 64)
+      run->run.run_id += "-gh" + std::string(gh);
+  }
 
   if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
   if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());

@@ -598,7 +598,11 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
                       "): nothing to add to the history, which is left unchanged");
   for (const auto& old : baseline.runs)
     if (old.run.run_id == run.run.run_id)
-      return InputError("run '" + run.run.run_id + "' is already in the baseline");
+      return InputError("run '" + run.run.run_id + "' is already in the baseline" +
+                        (run.run.source_format == "gpugate"
+                             ? std::string()
+                             : "; a file of another tool is named by its content: if this is another "
+                               "run whose values are the same, name it with --run-id"));
 
   if (std::optional<std::string> conflict = DirectionConflict(baseline.runs, run)) return InputError(*conflict);
   if (std::optional<std::string> conflict = UnitConflict(baseline.runs, run)) return InputError(*conflict);

@@ -320,6 +320,35 @@ TEST_F(LifecycleCliTest, AHostedRunnersClassNamesIngestedFiles) {
   EXPECT_NE(named.out.find("no baseline yet"), std::string::npos) << named.out;
 }
 
+// Another tool's file is named by its content: a nightly file without a
+// timestamp repeats it. The workflow run tells two nights apart (a re-run of
+// one workflow run still counts once), and --run-id names a run by hand.
+TEST_F(LifecycleCliTest, TwoNightsOfTheSameCustomValuesAreTwoRuns) {
+  testing::WriteAll(dir_ + "/size.json", R"([{"name": "binary_size", "unit": "bytes", "value": 1048576}])");
+  auto update = [&](const std::vector<std::string>& extra, const std::vector<std::string>& env) {
+    std::vector<std::string> args = {"baseline", "update", "-r", "size.json", "-b", "h.json", "--env-key", "ci"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunGpugate(args, dir_, env);
+  };
+  EXPECT_EQ(update({}, {"GITHUB_RUN_ID=101"}).exit_code, 0);
+  auto rerun = update({}, {"GITHUB_RUN_ID=101", "GITHUB_RUN_ATTEMPT=2"});
+  EXPECT_EQ(rerun.exit_code, 2);
+  EXPECT_NE(rerun.err.find("is already in the baseline"), std::string::npos) << rerun.err;
+  auto next = update({}, {"GITHUB_RUN_ID=102"});
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_NE(next.out.find("2 runs kept"), std::string::npos) << next.out;
+  auto local = update({}, {"GITHUB_RUN_ID="});
+  EXPECT_EQ(local.exit_code, 0) << local.err;
+  auto again = update({}, {"GITHUB_RUN_ID="});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("name it with --run-id"), std::string::npos) << again.err;
+  auto named = update({"--run-id", "nightly-2026-11-30"}, {"GITHUB_RUN_ID="});
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.out.find("appended run nightly-2026-11-30"), std::string::npos) << named.out;
+  EXPECT_EQ(update({"--run-id", "bad\x1b[31m"}, {}).exit_code, 2);
+  EXPECT_EQ(update({"--run-id", ""}, {}).exit_code, 2);
+}
+
 TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
   // Four workloads over 12 shards: most shards are empty, and each is still
   // a valid part of the run (a matrix larger than the suite).

@@ -49,7 +49,8 @@ std::string Describe(const Step& s, const Baseline& b) {
 }
 
 std::string HistoryJson(const std::string& path, const std::string& metric, const Baseline& b,
-                        const std::vector<WorkloadHistory>& hs, const ChangePointOptions& o) {
+                        const std::vector<WorkloadHistory>& hs, const ChangePointOptions& o,
+                        const std::vector<CpuSpeed>& cpus) {
   JsonStringBuffer sb;
   rapidjson::PrettyWriter<JsonStringBuffer> w(sb);
   w.StartObject();
@@ -71,6 +72,25 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
   w.Int(o.permutations);
   w.Key("seed");
   w.Uint64(o.seed);
+  // Runs on other CPU models than the newest run's, and whether their
+  // values were put on its scale.
+  w.Key("cpu_speeds");
+  w.StartArray();
+  for (const CpuSpeed& c : cpus) {
+    w.StartObject();
+    w.Key("cpu_model");
+    WriteJsonString(w, c.cpu_model);
+    w.Key("runs");
+    w.Int64(static_cast<int64_t>(c.runs));
+    w.Key("workloads");
+    w.Int64(static_cast<int64_t>(c.workloads));
+    w.Key("ratio");
+    WriteJsonDouble(w, c.ratio);
+    w.Key("scaled");
+    w.Bool(c.scaled);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("workloads");
   w.StartArray();
   for (const auto& h : hs) {
@@ -180,7 +200,8 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
                                   "metric of the baseline's workloads, got '" + Printable(metric) +
                                   "'"));
 
-  const std::vector<WorkloadHistory> hs = BuildHistories(*b, metric, filters, cp, min_step);
+  std::vector<CpuSpeed> cpus;
+  const std::vector<WorkloadHistory> hs = BuildHistories(*b, metric, filters, cp, min_step, &cpus);
   WarnAboutUnmatchedFilters(filters, *b, path, hs.empty());
 
   // With --json on stdout the JSON is all stdout holds (a parser reads it).
@@ -190,6 +211,9 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   int with_steps = 0;
   out << Printable(path) << ": " << FormatCount(b->runs.size(), "run") << " of suite " << Printable(b->suite)
       << ", metric " << Printable(metric) << " (E-divisive means, alpha " << cp.alpha << ")\n";
+  if (!b->runs.empty())
+    for (const std::string& line : CpuSpeedLines(cpus, b->runs.back().run.env.cpu_model))
+      out << "  " << Printable(line) << "\n";
   for (const auto& h : hs) {
     if (h.steps.empty()) continue;
     ++with_steps;
@@ -228,7 +252,7 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   out << "\n";
 
   if (vm.count("json")) {
-    if (Status st = WriteFileAtomic(vm["json"].as<std::string>(), HistoryJson(path, metric, *b, hs, cp)); !st.ok())
+    if (Status st = WriteFileAtomic(vm["json"].as<std::string>(), HistoryJson(path, metric, *b, hs, cp, cpus)); !st.ok())
       return ReportError(st.error());
   }
   return 0;

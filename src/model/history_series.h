@@ -42,11 +42,35 @@ std::string RunLabel(const RunInfo& r);
 /// some workload of the history.
 bool HistoryHasMetric(const Baseline& b, const std::string& metric);
 
+/// The runs of one CPU model in a history whose runs ran on several (a
+/// runner class whose machines change): their speed against the newest
+/// run's CPU, the median over the workloads measured on both of the ratio of
+/// their medians. `scaled` when the series were divided by it (at least
+/// kMinCpuScaleWorkloads workloads on both); otherwise they are left as
+/// measured, and a step at a change of CPU may be the CPU's.
+struct CpuSpeed {
+  std::string cpu_model;
+  size_t runs = 0;
+  size_t workloads = 0;  ///< measured on both this CPU and the newest run's
+  double ratio = 1;      ///< this CPU's level over the newest run's CPU's
+  bool scaled = false;
+};
+inline constexpr size_t kMinCpuScaleWorkloads = 3;
+
+/// One sentence per other CPU model (unescaped: the models are the runs'
+/// text): "4 runs on 'X' are read on the scale of the newest run's CPU 'Y':
+/// they ran 1.25x as long (the median over 8 workloads measured on both)",
+/// or that too few workloads tell the CPU's speed from the code's.
+std::vector<std::string> CpuSpeedLines(const std::vector<CpuSpeed>& cpus, const std::string& newest_cpu);
+
 /// Every workload of the history (first-seen order; only those matching one
 /// of `globs` when given) with its series and the steps of at least
-/// `min_step` (fraction) among them.
+/// `min_step` (fraction) among them. Runs on another CPU model than the
+/// newest run's are put on its scale first, as compare removes a CPU's
+/// speed (`cpus`, when given, receives one entry per other CPU model).
 std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string& metric,
                                             const std::vector<std::string>& globs,
-                                            const ChangePointOptions& options, double min_step = 0);
+                                            const ChangePointOptions& options, double min_step = 0,
+                                            std::vector<CpuSpeed>* cpus = nullptr);
 
 }  // namespace gpugate

@@ -179,7 +179,8 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
     const std::string dir = unique(PathPart(b.suite) + "/" + PathPart(class_part), "/",
                                    b.suite + '\n' + class_part);
     const std::string suite_title = b.suite + " on " + in.runner_class;
-    std::vector<WorkloadHistory> hs = BuildHistories(b, options.metric, {}, options.change_points);
+    std::vector<CpuSpeed> cpus;
+    std::vector<WorkloadHistory> hs = BuildHistories(b, options.metric, {}, options.change_points, 0, &cpus);
     const size_t all = hs.size();
     if (hs.size() > kDashboardWorkloads) hs.resize(kDashboardWorkloads);
     int stepped = 0;
@@ -194,6 +195,9 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
             " from " + EscapeHtml(in.source) + "; metric " + EscapeHtml(options.metric) + "." +
             (all > hs.size() ? " The first " + std::to_string(hs.size()) + " of " + std::to_string(all) + " workloads." : "") +
             "</p>\n";
+    if (!b.runs.empty())
+      for (const std::string& line : CpuSpeedLines(cpus, b.runs.back().run.env.cpu_model))
+        page += "<p class=\"context\">" + EscapeHtml(line) + ".</p>\n";
     page += "<table><thead><tr><th>Workload</th><th>Trend</th><th>Latest</th><th>Change over the history</th>"
             "<th>Steps</th><th>Latest step</th></tr></thead><tbody>\n";
     for (const WorkloadHistory& h : hs) {

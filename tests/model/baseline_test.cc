@@ -198,6 +198,57 @@ TEST(BaselineTest, AHistoryKeepsOneUnitPerWorkload) {
   EXPECT_TRUE(hs[0].steps.empty());
 }
 
+// A runner class whose machines changed CPU: the history reads the older
+// CPU's runs on the newest one's scale, so the change of machine is no step
+// and a change of the code on one machine still is.
+TEST(BaselineTest, AHistoryAcrossCpuModelsIsReadOnTheNewestCpusScale) {
+  auto history = [](int workloads) {
+    Baseline b;
+    for (int i = 0; i < 16; ++i) {
+      const bool newer = i >= 8;
+      Results r = MakeRun("r" + std::to_string(i), workloads, 6, newer ? 1.25e-3 : 1e-3,
+                          CpuEnv(newer ? "Intel Xeon 8370C" : "AMD EPYC 7763"));
+      for (WorkloadResult& w : r.workloads)
+        for (auto& round : w.rounds)
+          for (double& x : round) x *= 1.0 + 0.004 * ((i * 7) % 5);  // a little noise between runs
+      // w0 gets 40% slower at run 13, on the newer CPU.
+      if (i >= 12)
+        for (auto& round : r.workloads[0].rounds)
+          for (double& x : round) x *= 1.4;
+      b.runs.push_back(std::move(r));
+    }
+    return b;
+  };
+  std::vector<CpuSpeed> cpus;
+  std::vector<WorkloadHistory> hs = BuildHistories(history(6), "time", {}, {}, 0, &cpus);
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_TRUE(cpus[0].scaled);
+  EXPECT_NEAR(cpus[0].ratio, 0.8, 0.02);
+  EXPECT_EQ(cpus[0].runs, 8u);
+  ASSERT_EQ(hs.size(), 6u);
+  for (const WorkloadHistory& h : hs) {
+    if (h.name == "synthetic/w0") {
+      ASSERT_EQ(h.steps.size(), 1u) << h.name;
+      EXPECT_EQ(h.steps[0].run, 12u);
+      EXPECT_NEAR(h.steps[0].ratio, 1.4, 0.05);
+    } else {
+      EXPECT_TRUE(h.steps.empty()) << h.name;
+    }
+  }
+  const std::vector<std::string> lines = CpuSpeedLines(cpus, "Intel Xeon 8370C");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("8 runs on 'AMD EPYC 7763' are read on the scale of the newest run's CPU"),
+            std::string::npos)
+      << lines[0];
+  // Two workloads cannot tell a CPU's speed from the code's: left as
+  // measured, and the sentence says a step may be the CPU's.
+  cpus.clear();
+  hs = BuildHistories(history(2), "time", {}, {}, 0, &cpus);
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_FALSE(cpus[0].scaled);
+  EXPECT_NE(CpuSpeedLines(cpus, "x")[0].find("may be the CPU's"), std::string::npos);
+}
+
 TEST(BaselineTest, RefusesOtherEnvironmentUnlessForced) {
   Baseline b;
   ASSERT_TRUE(AppendRun(b, MakeRun("r1"), 5, false).ok());

@@ -80,10 +80,12 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   int same_code = 0;
   for (const auto& w : sel->workloads)
     same_code += w.kind == WorkloadKind::kBuiltin ||
-                 ((w.kind == WorkloadKind::kCommand || w.kind == WorkloadKind::kStatic) && !UsesBinDir(w));
+                 ((w.kind == WorkloadKind::kCommand || w.kind == WorkloadKind::kStatic ||
+                   IsBenchmarkProgram(w.kind)) &&
+                  !UsesBinDir(w));
   if (same_code > 0)
     ReportWarning(FormatCount(static_cast<size_t>(same_code), "workload") + (same_code == 1 ? " runs" : " run") + " the same code on both sides (builtin, or a "
-                  "command or static workload without {bin}): an A/A check for them");
+                  "command, benchmark program or static workload without {bin}): an A/A check for them");
 
   WarnMetricsNotCollected(sel->workloads);
   TtyProgress progress(ProgressModeFor(vm.count("quiet") > 0));

@@ -154,6 +154,21 @@ TEST(ProgramCliTest, AResultNameBeyondTheLimitIsBoundedNotABrokenFile) {
   RemoveTree(dir);
 }
 
+// ab of a benchmark program without {bin} runs one program on both sides:
+// it says so, as for a command.
+TEST(ProgramCliTest, AbOfAProgramWithoutBinIsSaidToBeAnAaCheck) {
+  const std::string dir = MakeTempDir();
+  std::filesystem::create_directories(dir + "/base");
+  std::filesystem::create_directories(dir + "/head");
+  WriteAll(dir + "/s.yaml", "version: 1\nname: aa\nworkloads:\n  - name: k\n    kind: gbench\n"
+                            "    argv: [\"" + dir + "/missing-program\"]\n");
+  auto r = RunGpugate({"ab", dir + "/s.yaml", "--base", dir + "/base", "--head", dir + "/head", "--rounds", "6"});
+  EXPECT_NE(r.err.find("1 workload runs the same code on both sides (builtin, or a command, benchmark program"),
+            std::string::npos)
+      << r.err;
+  RemoveTree(dir);
+}
+
 // A filter that matches no benchmark: Google Benchmark writes an empty file
 // and says why on stderr; the failure says so and quotes it.
 TEST(ProgramCliTest, AFilterThatMatchesNothingIsNamedWithTheProgramsWords) {

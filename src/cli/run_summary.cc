@@ -48,14 +48,23 @@ std::string RenderRunSummary(const Results& results, bool color) {
   }
   size_t wn = 8;
   for (const auto& r : rows) wn = std::max(wn, std::min<size_t>(static_cast<size_t>(DisplayWidth(r.name)), 60));
+  // Each column as wide as its widest cell and two blanks: a median in a
+  // long unit ("123456789 instructions") does not run into the next one.
+  auto width = [&rows](const char* title, std::string Row::*cell) {
+    int w = DisplayWidth(title);
+    for (const auto& r : rows) w = std::max(w, DisplayWidth(r.*cell));
+    return w + 2;
+  };
+  const int wm = std::max(11, width("median", &Row::median)), wc = std::max(9, width("95% CI", &Row::ci)),
+            ws = std::max(10, width("n/rounds", &Row::samples));
   std::ostringstream out;
-  out << PadText("workload", static_cast<int>(wn)) << "  " << PadText("status", 8) << PadText("median", 11) << PadText("95% CI", 9)
-      << PadText("n/rounds", 10) << "throughput\n";
+  out << PadText("workload", static_cast<int>(wn)) << "  " << PadText("status", 8) << PadText("median", wm)
+      << PadText("95% CI", wc) << PadText("n/rounds", ws) << "throughput\n";
   for (const auto& r : rows) {
     std::string status = PadText(r.status, 8);
     if (color && r.bad) status = "\033[31m" + status + "\033[0m";
-    out << PadText(r.name, static_cast<int>(wn)) << "  " << status << PadText(r.median, 11) << PadText(r.ci, 9) << PadText(r.samples, 10)
-        << r.throughput << "\n";
+    out << PadText(r.name, static_cast<int>(wn)) << "  " << status << PadText(r.median, wm) << PadText(r.ci, wc)
+        << PadText(r.samples, ws) << r.throughput << "\n";
   }
   int ok = 0, failed = 0, skipped = 0;
   for (const auto& w : results.workloads) {

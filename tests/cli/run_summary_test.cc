@@ -23,6 +23,23 @@ TEST(RunSummaryTest, NotesAreListedPerWorkloadAndEscaped) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
 }
 
+// A median in a long unit and a large sample count keep a blank before the
+// next column.
+TEST(RunSummaryTest, ColumnsNeverRunTogether) {
+  Results r;
+  WorkloadResult& w = r.workloads.emplace_back();
+  w.name = "c/x";
+  w.metric = "instructions";
+  w.unit = "instructions";
+  w.rounds = {{123456789, 123456789}};
+  w.summary.n = 1000000;
+  w.summary.median = 123456789;
+  const std::string text = RenderRunSummary(r, /*color=*/false);
+  EXPECT_EQ(text.find("instructions±"), std::string::npos) << text;
+  EXPECT_NE(text.find("instructions  ±0.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("1000000/1  "), std::string::npos) << text;
+}
+
 TEST(RunSummaryTest, ARunThatMeasuredNothingSaysSo) {
   Results r;
   WorkloadResult& w = r.workloads.emplace_back();

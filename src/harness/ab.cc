@@ -163,6 +163,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     size_t spec = 0;
     WorkloadResult side[2];
     char started[2] = {0, 0};
+    int failed_round[2] = {-1, -1};  // the round a side first reported a failure in
   };
   std::vector<Pair> pairs;
   std::map<std::string, size_t> index;
@@ -187,9 +188,10 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         std::set<size_t> reported;
         for (const WorkloadResult& res : results) {
           auto [it, added] = index.emplace(res.name, pairs.size());
-          if (added) pairs.push_back(Pair{w, {}, {0, 0}});
+          if (added) pairs.push_back(Pair{w, {}, {0, 0}, {-1, -1}});
           Pair& p = pairs[it->second];
           reported.insert(it->second);
+          if (res.status != WorkloadStatus::kOk && p.failed_round[s] < 0) p.failed_round[s] = r;
           // Rounds pair by position: a benchmark a program reports from a
           // later round only would pair its first round with the other
           // side's first.
@@ -227,9 +229,18 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       if (!p.started[s] && p.side[1 - s].status != WorkloadStatus::kOk) {
         WorkloadResult never = p.side[1 - s];
         never.status = WorkloadStatus::kSkipped;
-        never.reason = std::string("not run: the ") + (s == 1 ? "base" : "head") +
-                       " side ran first and " +
-                       (p.side[1 - s].status == WorkloadStatus::kFailed ? "failed" : "was skipped");
+        const std::string other = s == 1 ? "base" : "head", self = s == 1 ? "head" : "base";
+        const std::string what = p.side[1 - s].status == WorkloadStatus::kFailed ? "failed" : "was skipped";
+        // Which side ran first in the round of the failure: this one may
+        // have run and reported its benchmarks by their own names.
+        const int round = p.failed_round[1 - s];
+        const bool other_first =
+            round < 0 || static_cast<size_t>(round) >= data.head_first[p.spec].size() ||
+            data.head_first[p.spec][static_cast<size_t>(round)] == (s == 0);
+        never.reason = other_first ? "not run: the " + other + " side ran first and " + what
+                                   : "no result under this name: the " + self + " side ran first in round " +
+                                         std::to_string(round + 1) + " and reported its benchmarks by name, "
+                                         "then the " + other + " side " + what;
         AddRound(p.side[s], p.started[s], never, never.name, -1);
       }
     for (int s = 0; s < 2; ++s) {

@@ -191,6 +191,41 @@ TEST(AbTest, BenchmarkProgramsPairPerBenchmark) {
   }
 }
 
+// The head's program crashes (one failed result under the suite workload's
+// name) in every round: the base's entry of that name says which side ran
+// first in the round of the failure, whichever it was.
+TEST(AbTest, TheSideThatRanBeforeACrashIsNotSaidToHaveRunSecond) {
+  Suite suite;
+  suite.name = "s";
+  const WorkloadSpec prog = ProgramSpec();
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    AbOptions o = ProgramOptions(6);
+    o.seed = seed;
+    AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int) {
+      WorkloadResult r;
+      r.kind = "gbench";
+      if (side == AbSide::kHead) {
+        r.name = s.name;
+        r.status = WorkloadStatus::kFailed;
+        r.reason = "killed by signal SIGSEGV (11)";
+      } else {
+        r.name = s.name + "/BM_a";
+        r.rounds = {{1e-6, 1e-6, 1e-6}};
+      }
+      return std::vector<WorkloadResult>{r};
+    });
+    const WorkloadResult* entry = nullptr;
+    for (const WorkloadResult& w : d.base.workloads)
+      if (w.name == "prog") entry = &w;
+    ASSERT_NE(entry, nullptr);
+    const bool head_first = d.head_first[0][0];
+    EXPECT_EQ(entry->reason, head_first ? "not run: the head side ran first and failed"
+                                        : "no result under this name: the base side ran first in round 1 and "
+                                          "reported its benchmarks by name, then the head side failed")
+        << "seed " << seed;
+  }
+}
+
 TEST(AbTest, ABenchmarkOneRoundLeavesOutFailsInsteadOfPairingOutOfStep) {
   // The head's process of round 2 leaves BM_a out: its later rounds would
   // pair with the base's earlier ones (under drift, identical code read as

@@ -145,19 +145,24 @@ TEST(GateProgramTest, ReRunsOnlyTheDoubtfulBenchmarkOfAProgram) {
     EXPECT_EQ(w.confirmation_reruns, w.name == "prog/BM_Map<int>(8)" ? 2 : 0) << w.name;
 }
 
+// The gate of `lab` with BM_Map<int>(8) 30% slower, up to 3 re-runs.
+GateOutcome GateWithASlowedBenchmark(FakeProgramLab& lab) {
+  lab.slow = "BM_Map<int>(8)";
+  lab.slowdown = 1.3;
+  GateOptions o;
+  o.confirmations = 3;
+  o.run.run_seed = 7;
+  o.compare.today = "2026-11-23";
+  return RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+}
+
 TEST(GateProgramTest, AProgramThatCrashesInAReRunIsAnError) {
   // The program crashes in the first process of its re-run: its one failed
   // result stands for the doubtful benchmark, an error outcome (exit 3), not
   // a regression judged without it.
   FakeProgramLab lab;
-  lab.slow = "BM_Map<int>(8)";
-  lab.slowdown = 1.3;
   lab.crash_reruns = true;
-  GateOptions o;
-  o.confirmations = 3;
-  o.run.run_seed = 7;
-  o.compare.today = "2026-11-23";
-  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+  GateOutcome out = GateWithASlowedBenchmark(lab);
   EXPECT_EQ(out.verdicts.outcome, Outcome::kError);
   EXPECT_EQ(ExitCodeFor(out.verdicts), 3);
   EXPECT_EQ(lab.only.size(), 2u);  // no re-run after the failure
@@ -178,14 +183,8 @@ TEST(GateProgramTest, AReRunThatDoesNotMeasureTheBenchmarkConfirmsNothing) {
   for (const bool skip : {false, true}) {
     SCOPED_TRACE(skip ? "skipped" : "left out");
     FakeProgramLab lab;
-    lab.slow = "BM_Map<int>(8)";
-    lab.slowdown = 1.3;
     (skip ? lab.skip_in_reruns : lab.omit_in_reruns) = true;
-    GateOptions o;
-    o.confirmations = 3;
-    o.run.run_seed = 7;
-    o.compare.today = "2026-11-23";
-    GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+    GateOutcome out = GateWithASlowedBenchmark(lab);
     EXPECT_EQ(out.verdicts.outcome, Outcome::kError);
     EXPECT_EQ(ExitCodeFor(out.verdicts), 3);
     for (const MetricVerdict& m : out.verdicts.metrics)

@@ -160,8 +160,9 @@ int Update(const CommandSpec& self, const Args& args) {
                                   " runs, not the results of one run; give one run's results "
                                   "(gpugate run -o FILE), or copy the history file to start another"));
   Result<Results> run = std::move(runs->back());
+  bool defaulted = false;
   if (env_key) run->run.env.runner_class = env_key;
-  else DefaultRunnerClassOfIngested(&*run);
+  else defaulted = DefaultRunnerClassOfIngested(&*run);
   if (vm.count("run-id")) {
     const std::string id = vm["run-id"].as<std::string>();
     if (std::optional<std::string> problem = NameProblem(id); problem || id.empty())
@@ -176,7 +177,9 @@ int Update(const CommandSpec& self, const Args& args) {
       run->run.run_id += "-gh" + std::string(gh);
   }
 
-  if (IsDirectory(path)) path = BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
+  if (IsDirectory(path))
+    path = defaulted ? FolderFileOfDefaultedClass(path, &*run)
+                     : BaselinePath(path, run->run.suite, EnvironmentKey(run->run.env));
   if (Status st = MakeParentDirs(path); !st.ok()) return ReportError(st.error());
   // Read, append and write under the lock: a concurrent update waits and
   // then reads the file this one wrote.

@@ -201,8 +201,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (!env_key.ok()) return ReportError(env_key.error());
   if (*env_key)
     for (Results& r : current) r.run.env.runner_class = **env_key;
-  else
-    for (Results& r : current) DefaultRunnerClassOfIngested(&r);
+  bool defaulted = false;
+  if (!*env_key)
+    for (Results& r : current) defaulted = DefaultRunnerClassOfIngested(&r) || defaulted;
   // A baselines folder: the file of the current run's suite and runner
   // class. None there is a first run, as for gate: every workload is new and
   // nothing is judged (exit 0, outcome not_judged), with a warning that says
@@ -212,7 +213,16 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   Result<std::vector<Results>> baseline = std::vector<Results>{};
   const bool folder = (!baseline_path.empty() && baseline_path.back() == '/') ||
                       std::filesystem::is_directory(baseline_path, ec);
+  bool before_hosted_class = false;
   if (folder) {
+    if (defaulted) {
+      // A history begun before another tool's files took the hosted
+      // runner's class is still that class's history.
+      FolderFileOfDefaultedClass(baseline_path, &current.front());
+      before_hosted_class = !current.front().run.env.runner_class.has_value();
+      if (before_hosted_class)
+        for (Results& r : current) r.run.env.runner_class.reset();
+    }
     const std::string key = EnvironmentKey(current.front().run.env);
     BaselineInFolder found = FindBaselineInFolder(baseline_path, current.front().run.suite, {key});
     if (!found.exists) {
@@ -271,7 +281,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (*env_key)
     for (Results& r : *baseline)
       if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;
-  if (!*env_key)
+  if (!*env_key && !before_hosted_class)
     for (Results& r : *baseline) DefaultRunnerClassOfIngested(&r);
 
   CompareOptions compare_options;

@@ -10,6 +10,7 @@
 #include "config/suite.h"
 #include "harness/ab.h"
 #include "harness/runner.h"
+#include "model/baseline.h"
 #include "model/device_profile.h"
 #include "model/environment.h"
 #include "model/results_json.h"
@@ -128,9 +129,22 @@ Result<std::optional<std::string>> EnvKeyFrom(const po::variables_map& vm) {
   return std::optional<std::string>(*key);
 }
 
-void DefaultRunnerClassOfIngested(Results* r) {
-  if (r->run.env.runner_class || r->run.source_format == "gpugate") return;
+bool DefaultRunnerClassOfIngested(Results* r) {
+  if (r->run.env.runner_class || r->run.source_format == "gpugate") return false;
   r->run.env.runner_class = RunnerClassFromVariables([](const char* name) { return std::getenv(name); });
+  return r->run.env.runner_class.has_value();
+}
+
+std::string FolderFileOfDefaultedClass(const std::string& folder, Results* r) {
+  const std::string path = BaselinePath(folder, r->run.suite, EnvironmentKey(r->run.env));
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return path;
+  Environment plain = r->run.env;
+  plain.runner_class.reset();
+  const std::string before = BaselinePath(folder, r->run.suite, EnvironmentKey(plain));
+  if (!std::filesystem::exists(before, ec)) return path;
+  r->run.env.runner_class.reset();
+  return before;
 }
 
 Status ApplyEnvKeyOption(const po::variables_map& vm) {

@@ -56,8 +56,14 @@ Result<std::optional<std::string>> EnvKeyFrom(const boost::program_options::vari
 /// class is named: the GitHub-hosted runner's <os>-<arch>-<image>, as a run
 /// gpugate measures there records (RunnerClassFromVariables). gpugate's own
 /// results keep the class they were measured with. Sets `r`'s class when it
-/// has none.
-void DefaultRunnerClassOfIngested(Results* r);
+/// has none, and says whether it did.
+bool DefaultRunnerClassOfIngested(Results* r);
+/// The file of `r`'s suite and class in a baselines folder, for a run whose
+/// class DefaultRunnerClassOfIngested set: when that class has no file but
+/// the one the run would have had without a class does (a history begun
+/// before gpugate named such files by the hosted class), that one, and `r`
+/// loses the class so that it matches it.
+std::string FolderFileOfDefaultedClass(const std::string& folder, Results* r);
 /// Checks --env-key and sets GPUGATE_ENV_KEY to its slug, which
 /// DetectEnvironment records in every run this process makes.
 Status ApplyEnvKeyOption(const boost::program_options::variables_map& vm);

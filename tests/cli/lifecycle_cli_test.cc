@@ -318,6 +318,20 @@ TEST_F(LifecycleCliTest, AHostedRunnersClassNamesIngestedFiles) {
   // A named class still wins.
   auto named = RunGpugate({"compare", "baselines/", data + "run_04.json", "--env-key", "mine"}, dir_, hosted);
   EXPECT_NE(named.out.find("no baseline yet"), std::string::npos) << named.out;
+  // A history begun before, under the key of a run without a class, stays
+  // the one compare reads and update appends to.
+  const std::vector<std::string> plain = {"GITHUB_ACTIONS=", "ImageOS=", "GPUGATE_ENV_KEY="};
+  for (const char* run : {"run_05.json", "run_06.json"}) {
+    auto up = RunGpugate({"baseline", "update", "--results", data + run, "--baseline", "old/"}, dir_, plain);
+    ASSERT_EQ(up.exit_code, 0) << up.err;
+  }
+  auto old_cmp = RunGpugate({"compare", "old/", data + "run_07.json"}, dir_, hosted);
+  EXPECT_NE(old_cmp.exit_code, 2) << old_cmp.err;
+  EXPECT_EQ(old_cmp.out.find("no baseline yet"), std::string::npos) << old_cmp.out;
+  auto old_up = RunGpugate({"baseline", "update", "--results", data + "run_07.json", "--baseline", "old/"}, dir_, hosted);
+  ASSERT_EQ(old_up.exit_code, 0) << old_up.err;
+  EXPECT_NE(old_up.out.find("3 runs kept"), std::string::npos) << old_up.out;
+  EXPECT_EQ(old_up.out.find("linux-x64-ubuntu24"), std::string::npos) << old_up.out;
 }
 
 // Another tool's file is named by its content: a nightly file without a

@@ -124,7 +124,8 @@ int Update(const CommandSpec& self, const Args& args) {
       ("baseline,b", po::value<std::string>()->required(),
        "baseline file to update (created when missing); a folder means <folder>/<suite>/<runner class>.json")
       ("keep,k", po::value<int>()->default_value(kDefaultKeep), "keep the K runs added last (the history is in the order runs were added)")
-      ("force", "append even when the environment differs: re-keys the baseline and drops its runs of the other environment")
+      ("force", "append even when the environment differs: re-keys the baseline and drops its runs of the other "
+                "environment; or when a workload's unit changed: drops its older values in the other unit")
       ("run-id", po::value<std::string>(),
        "the id the run is stored under (default: a gpugate run's own; for another tool's file a hash of "
        "its content, with GITHUB_RUN_ID when set, so a re-run of one workflow run counts once and the "
@@ -198,8 +199,10 @@ int Update(const CommandSpec& self, const Args& args) {
   }
   const size_t before = baseline.runs.size();
   int other_env = 0;
-  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0, &other_env); !st.ok())
+  std::vector<std::string> notes;
+  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0, &other_env, &notes); !st.ok())
     return ReportError(st.error().WithContext(path + ": appending " + vm["results"].as<std::string>()));
+  for (const std::string& note : notes) ReportWarning(path + ": " + note);
   WarnNewerRuns(path, baseline);
   if (Status st = WriteBaselineFile(path, baseline); !st.ok()) return ReportError(st.error());
   const size_t dropped = before + 1 - baseline.runs.size();

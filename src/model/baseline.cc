@@ -568,7 +568,8 @@ std::optional<std::string> DirectionConflict(const std::vector<Results>& baselin
          " so that both sides are read the same way";
 }
 
-Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, int* dropped_other_env) {
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, int* dropped_other_env,
+                 std::vector<std::string>* notes) {
   if (keep < 1) return InputError("--keep must be at least 1, got " + std::to_string(keep));
   if (run.run.shard && run.run.shard->rfind("partial:", 0) == 0)
     return InputError("results are a partial merge (" + *run.run.shard + ") of run '" + run.run.run_id +
@@ -605,7 +606,42 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
                                "run whose values are the same, name it with --run-id"));
 
   if (std::optional<std::string> conflict = DirectionConflict(baseline.runs, run)) return InputError(*conflict);
-  if (std::optional<std::string> conflict = UnitConflict(baseline.runs, run)) return InputError(*conflict);
+  if (std::optional<std::string> conflict = UnitConflict(baseline.runs, run)) {
+    if (!force_env)
+      return InputError(*conflict + "; or pass --force to start that workload's history anew in the new unit");
+    // Forced: each workload in a new unit starts its history anew; its older
+    // values in another unit go (a run left with no workload goes too).
+    std::map<std::pair<std::string, std::string>, std::string> unit;
+    for (const WorkloadResult& w : run.workloads)
+      if (w.status == WorkloadStatus::kOk) unit[{w.name, w.metric}] = UnitKey(w.unit);
+    size_t values = 0;
+    std::set<std::string> names;
+    for (Results& old : baseline.runs)
+      std::erase_if(old.workloads, [&](const WorkloadResult& w) {
+        auto it = unit.find({w.name, w.metric});
+        const bool other = it != unit.end() && w.status == WorkloadStatus::kOk && UnitKey(w.unit) != it->second;
+        if (other) {
+          ++values;
+          names.insert(w.name);
+        }
+        return other;
+      });
+    std::erase_if(baseline.runs, [](const Results& old) { return old.workloads.empty(); });
+    if (notes) {
+      std::string listed;
+      size_t i = 0;
+      for (const std::string& n : names) {
+        if (i == 3) {
+          listed += ", ...";
+          break;
+        }
+        listed += (i++ ? ", " : "") + QuoteInput(n);
+      }
+      notes->push_back(std::to_string(names.size()) + (names.size() == 1 ? " workload" : " workloads") + " (" +
+                       listed + ") changed unit: " + std::to_string(values) +
+                       " older values in the other unit were dropped, and its history starts anew (--force)");
+    }
+  }
 
   std::string key = EnvironmentKey(run.run.env);
   // The differences between two runs that make one history of them wrong.

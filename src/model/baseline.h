@@ -86,9 +86,12 @@ Status WriteBaselineFile(const std::string& path, const Baseline& baseline);
 /// another environment, naming each field that differs. An empty baseline
 /// takes its suite and environment key from the run; a forced append
 /// re-keys the baseline to the new run's environment and drops the runs of
-/// another environment (their count in `dropped_other_env`).
+/// another environment (their count in `dropped_other_env`). A workload
+/// measured in another unit than the history holds (UnitConflict) is
+/// refused too, unless `force_env`: then that workload's older values in
+/// the other unit are dropped (its history starts anew), and `notes` says so.
 Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env,
-                 int* dropped_other_env = nullptr);
+                 int* dropped_other_env = nullptr, std::vector<std::string>* notes = nullptr);
 
 /// Why `current` and the runs of `baseline` (oldest first) read a metric
 /// in opposite directions, or nullopt when none does: a workload's metric

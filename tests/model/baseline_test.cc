@@ -190,6 +190,17 @@ TEST(BaselineTest, AHistoryKeepsOneUnitPerWorkload) {
             std::string::npos)
       << st.error().message;
   EXPECT_EQ(b.runs.size(), 9u);
+  EXPECT_NE(st.error().message.find("or pass --force"), std::string::npos);
+  // --force starts the workload anew in its new unit: its older values go,
+  // and with them the runs that held nothing else.
+  Baseline forced = b;
+  std::vector<std::string> notes;
+  ASSERT_TRUE(AppendRun(forced, in("g0", "GB/s", 1.004), 20, true, nullptr, &notes).ok());
+  EXPECT_EQ(forced.runs.size(), 1u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("1 workload ('synthetic/w0') changed unit: 9 older values in the other unit were dropped"),
+            std::string::npos)
+      << notes[0];
   // A history written before the refusal: 8 runs in MB/s, then 8 in GB/s.
   for (int i = 0; i < 8; ++i) b.runs.push_back(in("g" + std::to_string(i), "GB/s", 1.000 + 0.001 * i));
   std::vector<WorkloadHistory> hs = BuildHistories(b, "value", {}, {});

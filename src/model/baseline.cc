@@ -278,9 +278,7 @@ std::string Slug(const std::string& text) {
   std::string out;
   bool dash = false;
   for (char c : s) {
-    // A '.' is kept inside a slug ("cuda13.0") but never leads it: ".git"
-    // or ".github" would name a folder git reserves or hides.
-    bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '.' && !out.empty());
+    bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.';
     if (keep) {
       if (dash && !out.empty()) out += '-';
       out += c;
@@ -291,6 +289,11 @@ std::string Slug(const std::string& text) {
   }
   if (out.size() > kMaxSlugLength) out.resize(kMaxSlugLength);
   while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
+  // ".git" is the one folder name git reserves: a suite or class of that
+  // name would write into a repository's own .git (and a baseline branch
+  // could not hold it). Other names keep their leading dots, so the
+  // folders of existing histories stay where they are.
+  if (out == ".git") return "git";
   return out.empty() ? "unknown" : out;
 }
 

@@ -35,9 +35,9 @@ struct Baseline {
 /// the hardware class is what makes timings comparable.
 std::string EnvironmentKey(const Environment& env);
 
-/// Lowercase ASCII slug: letters, digits and '.' (not leading) kept, every
-/// other run of characters becomes one '-', "(r)"/"(tm)" dropped, at most 48
-/// characters, no trailing '-' or '.'.
+/// Lowercase ASCII slug: letters, digits and '.' kept, every other run of
+/// characters becomes one '-', "(r)"/"(tm)" dropped, at most 48 characters,
+/// no trailing '-' or '.'; ".git", the folder git reserves, becomes "git".
 std::string Slug(const std::string& text);
 
 /// Both environments name the same runner class.

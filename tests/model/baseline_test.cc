@@ -77,9 +77,12 @@ TEST(BaselineTest, EnvironmentKeyCpuAndGpu) {
   other.os = "Linux 6.8";
   EXPECT_EQ(EnvironmentKey(other), EnvironmentKey(CpuEnv()));
   EXPECT_EQ(Slug("  ##  "), "unknown");
-  // No slug names a hidden or reserved folder (.git), or the parent.
+  // No slug names the folder git reserves, or the parent; other leading
+  // dots stay (an existing history's folder does not move).
   EXPECT_EQ(Slug(".git"), "git");
-  EXPECT_EQ(Slug("..github"), "github");
+  EXPECT_EQ(Slug(".GIT"), "git");
+  EXPECT_EQ(Slug(".perf"), ".perf");
+  EXPECT_EQ(Slug(".git-hooks"), ".git-hooks");
   EXPECT_EQ(Slug(" .. "), "unknown");
   EXPECT_EQ(Slug("a.b"), "a.b");
   EXPECT_EQ(BaselinePath("baselines/", "My Suite", "k"), "baselines/my-suite/k.json");
@@ -132,7 +135,7 @@ TEST(BaselineTest, RunnerClassFromTheProcessEnvironment) {
             "gpu-a100");
   EXPECT_FALSE(ParseRunnerClass("").ok());
   EXPECT_FALSE(ParseRunnerClass("--/..").ok());
-  EXPECT_EQ(*ParseRunnerClass("../../etc"), "etc");
+  EXPECT_EQ(*ParseRunnerClass("../../etc"), "..-..-etc");
 }
 
 TEST(BaselineTest, RoundTrip) {

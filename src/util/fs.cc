@@ -227,13 +227,17 @@ int ClaimTempSlot(const std::string& path) {
   return -1;
 }
 
-// Removes the files of `dir` and then `dir`, with async-signal-safe calls
-// only (open, getdents64, unlinkat, rmdir): the folders hold files, not
-// folders (a benchmark program's JSON, cachegrind's output).
-void RemoveFlatDir(const char* dir) {
-  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    alignas(8) char buf[4096];
+// Removes what the folder open at `fd` holds, folders `depth` levels deep
+// included, with async-signal-safe calls only (getdents64, unlinkat,
+// openat, close, lseek): a benchmark program's JSON, cachegrind's output,
+// nvbench's --jsonbin folder beside its JSON. A pass that removed something
+// is followed by another from the start, since removing entries while
+// reading a folder may hide others from that read.
+void RemoveEntries(int fd, int depth) {
+  for (int pass = 0; pass < 8; ++pass) {
+    bool removed = false;
+    ::lseek(fd, 0, SEEK_SET);
+    alignas(8) char buf[2048];
     for (;;) {
       const ssize_t n = ::getdents64(fd, buf, sizeof buf);
       if (n <= 0) break;
@@ -242,9 +246,26 @@ void RemoveFlatDir(const char* dir) {
         at += entry->d_reclen;
         const char* name = entry->d_name;
         if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
-        ::unlinkat(fd, name, 0);
+        if (::unlinkat(fd, name, 0) == 0) {
+          removed = true;
+          continue;
+        }
+        if (depth <= 0) continue;
+        const int sub = ::openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) continue;
+        RemoveEntries(sub, depth - 1);
+        ::close(sub);
+        removed = ::unlinkat(fd, name, AT_REMOVEDIR) == 0 || removed;
       }
     }
+    if (!removed) break;
+  }
+}
+
+void RemoveTreeFromSignal(const char* dir) {
+  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    RemoveEntries(fd, 3);
     ::close(fd);
   }
   ::rmdir(dir);
@@ -280,7 +301,7 @@ void RemoveLiveTempDirs() {
 
 void RemoveLiveTempDirsFromSignal() {
   for (TempSlot& slot : g_temp_slots)
-    if (slot.state.load() == 2) RemoveFlatDir(slot.path);
+    if (slot.state.load() == 2) RemoveTreeFromSignal(slot.path);
 }
 
 }  // namespace gpugate

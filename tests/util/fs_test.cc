@@ -61,6 +61,10 @@ TEST(TempDirTest, ASignalHandlerRemovesTheLiveFolders) {
   ASSERT_FALSE(kept.path().empty());
   for (int i = 0; i < 300; ++i)  // more entries than one read of the folder returns
     std::ofstream(kept.path() + "/file-with-a-longish-name-" + std::to_string(i) + ".json") << "{}";
+  // A folder beside the files (nvbench's --jsonbin writes out.json-bin/).
+  std::filesystem::create_directories(kept.path() + "/out.json-bin/deeper");
+  std::ofstream(kept.path() + "/out.json-bin/0.bin") << "x";
+  std::ofstream(kept.path() + "/out.json-bin/deeper/1.bin") << "x";
   RemoveLiveTempDirsFromSignal();
   EXPECT_FALSE(std::filesystem::exists(kept.path()));
   // A slot is free again once its folder is gone: after many folders came

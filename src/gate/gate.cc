@@ -14,6 +14,7 @@
 #include "stats/summary.h"
 #include "util/result.h"
 #include "util/strings.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -190,6 +191,7 @@ class Gate {
   // (WorkloadSpec::only_benchmarks).
   std::vector<WorkloadSpec> Doubtful() {
     std::vector<WorkloadSpec> specs;
+    std::set<std::string> whole;  // programs re-run without a filter
     doubtful_names_.clear();
     for (const std::string& name : WorkloadsToConfirm(out_.verdicts)) {
       const WorkloadResult* result = FindWorkload(out_.results, name);
@@ -208,8 +210,12 @@ class Gate {
           specs.push_back(spec);
           same = specs.end() - 1;
         }
-        if (std::find(same->only_benchmarks.begin(), same->only_benchmarks.end(), *bench) ==
-            same->only_benchmarks.end())
+        // A name cut to its start and a hash (BoundedName) cannot select
+        // its benchmark: the program is re-run whole, which names it alike.
+        if (IsBoundedName(name)) whole.insert(spec.name);
+        if (whole.count(spec.name)) same->only_benchmarks.clear();
+        else if (std::find(same->only_benchmarks.begin(), same->only_benchmarks.end(), *bench) ==
+                 same->only_benchmarks.end())
           same->only_benchmarks.push_back(*bench);
         doubtful_names_.push_back(name);
         break;

@@ -9,6 +9,7 @@
 #include "gate/gate.h"
 #include "harness/program_runner.h"
 #include "util/random.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -36,6 +37,7 @@ class FakeProgramLab {
   bool crash_reruns = false;  // re-runs crash in their first process
   bool omit_in_reruns = false;  // re-runs report none of the benchmarks asked for
   bool skip_in_reruns = false;  // re-runs report them skipped
+  std::string extra;            // one more benchmark, its result name bounded as the runner does
 
   Results Measure(const std::vector<WorkloadSpec>& specs, uint64_t seed, bool record) {
     Results r;
@@ -62,8 +64,10 @@ class FakeProgramLab {
           if (a.rfind("--benchmark_filter=", 0) == 0) filter = a.substr(19);
         filters.push_back(filter);
       }
-      for (size_t b = 0; b < kBenchmarks.size(); ++b) {
-        const std::string& bench = kBenchmarks[b];
+      std::vector<std::string> benchmarks = kBenchmarks;
+      if (!extra.empty()) benchmarks.push_back(extra);
+      for (size_t b = 0; b < benchmarks.size(); ++b) {
+        const std::string& bench = benchmarks[b];
         if (!spec.only_benchmarks.empty() &&
             std::find(spec.only_benchmarks.begin(), spec.only_benchmarks.end(), bench) ==
                 spec.only_benchmarks.end())
@@ -71,7 +75,7 @@ class FakeProgramLab {
         const bool rerun = record && !spec.only_benchmarks.empty();
         if (rerun && omit_in_reruns) continue;
         WorkloadResult w;
-        w.name = spec.name + "/" + bench;
+        w.name = BoundedName(spec.name + "/" + bench);
         w.kind = "gbench";
         w.backend = "process";
         if (rerun && skip_in_reruns) {
@@ -196,6 +200,30 @@ TEST(GateProgramTest, AReRunThatDoesNotMeasureTheBenchmarkConfirmsNothing) {
         said = w.reason.find("the first run's result is not confirmed") != std::string::npos;
       }
     EXPECT_TRUE(said);
+  }
+}
+
+// A benchmark whose result name was cut to its start and a hash cannot be
+// selected by name: the program is re-run whole, and the slowdown is
+// confirmed (a regression, exit 1), not an error for a re-run that "did not
+// report" it.
+TEST(GateProgramTest, ABenchmarkWithABoundedNameIsReRunWithTheWholeProgram) {
+  FakeProgramLab lab;
+  lab.extra = "BM_Long/" + std::string(1100, 'x');
+  lab.slow = lab.extra;
+  lab.slowdown = 1.3;
+  GateOptions o;
+  o.confirmations = 2;
+  o.run.run_seed = 7;
+  o.compare.today = "2026-11-23";
+  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+  ASSERT_EQ(lab.only.size(), 3u);
+  for (const auto& only : lab.only) EXPECT_TRUE(only.empty());
+  EXPECT_EQ(ExitCodeFor(out.verdicts), 1);
+  const std::string name = BoundedName("prog/" + lab.extra);
+  for (const MetricVerdict& m : out.verdicts.metrics) {
+    if (m.metric != "time") continue;
+    EXPECT_EQ(m.verdict == Verdict::kRegression, m.workload == name) << m.workload;
   }
 }
 

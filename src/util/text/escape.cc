@@ -713,6 +713,14 @@ std::string BoundedName(std::string_view name) {
   return std::string(name.substr(0, keep)) + tail;
 }
 
+bool IsBoundedName(std::string_view name) {
+  constexpr size_t kTail = 4 + 16;  // "...#" and the hash
+  if (name.size() != kMaxNameBytes || name.substr(name.size() - kTail, 4) != "...#") return false;
+  for (char c : name.substr(name.size() - 16))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 std::string ShortenText(std::string_view text, size_t width) {
   if (static_cast<size_t>(DisplayWidth(text)) <= width) return std::string(text);
   const std::vector<Column> columns = Columns(text);

@@ -137,6 +137,10 @@ std::string QuoteInput(std::string_view text);
 /// read, so every report shows them bounded and two long names stay apart.
 std::string BoundedName(std::string_view name);
 
+/// Whether `name` is the form BoundedName gives a longer name (its start,
+/// "...#" and 16 hex digits, kMaxNameBytes long): the whole name is lost.
+bool IsBoundedName(std::string_view name);
+
 /// NameProblem, and for a name a person writes (suite, workload and tag
 /// names in a suite) what would let two names look alike in every report:
 /// an invisible character (zero-width space and joiners, soft hyphen, word

@@ -128,8 +128,8 @@ int Update(const CommandSpec& self, const Args& args) {
                 "environment; or when a workload's unit changed: drops its older values in the other unit")
       ("run-id", po::value<std::string>(),
        "the id the run is stored under (default: a gpugate run's own; for another tool's file a hash of "
-       "its content, with GITHUB_RUN_ID when set, so a re-run of one workflow run counts once and the "
-       "next night's identical file is a run of its own)");
+       "its content, and for custom JSON also GITHUB_RUN_ID when set, so a re-run of one workflow run "
+       "counts once and the next night's identical values are a run of their own)");
   AddLockTimeoutOption(options);
   AddEnvKeyOption(options);
   AddIngestOptions(options, "--results of");
@@ -169,10 +169,11 @@ int Update(const CommandSpec& self, const Args& args) {
     if (std::optional<std::string> problem = NameProblem(id); problem || id.empty())
       return ReportError(InputError("--run-id " + QuoteInput(id) + ": " + (id.empty() ? "empty" : *problem)));
     run->run.run_id = id;
-  } else if (run->run.source_format != "gpugate") {
-    // Another tool's file carries no run id: its content names it, which a
-    // file without a timestamp (custom JSON of sizes or counts) repeats from
-    // night to night. The workflow run tells the nights apart.
+  } else if (run->run.source_format == "custom") {
+    // Another tool's file carries no run id: its content names it. Timings
+    // (Google Benchmark, nvbench, pytest-benchmark) make that content one
+    // run's; custom JSON of sizes or counts repeats it from night to night.
+    // The workflow run tells those nights apart.
     const char* gh = std::getenv("GITHUB_RUN_ID");
     if (gh != nullptr && *gh != '\0' && NameProblem(gh) == std::nullopt && std::strlen(gh) <= 64)
       run->run.run_id += "-gh" + std::string(gh);

@@ -361,6 +361,14 @@ TEST_F(LifecycleCliTest, TwoNightsOfTheSameCustomValuesAreTwoRuns) {
   EXPECT_NE(named.out.find("appended run nightly-2026-11-30"), std::string::npos) << named.out;
   EXPECT_EQ(update({"--run-id", "bad\x1b[31m"}, {}).exit_code, 2);
   EXPECT_EQ(update({"--run-id", ""}, {}).exit_code, 2);
+  // Timings name their run: one Google Benchmark file is one run whatever
+  // workflow run stores it.
+  const std::string gb = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/real_noise_idle/quiet/run_01.json";
+  auto first = RunGpugate({"baseline", "update", "-r", gb, "-b", "g.json"}, dir_, {"GITHUB_RUN_ID=201"});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  auto copy = RunGpugate({"baseline", "update", "-r", gb, "-b", "g.json"}, dir_, {"GITHUB_RUN_ID=202"});
+  EXPECT_EQ(copy.exit_code, 2) << copy.out;
+  EXPECT_NE(copy.err.find("is already in the baseline"), std::string::npos) << copy.err;
 }
 
 TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {

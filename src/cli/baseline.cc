@@ -161,9 +161,12 @@ int Update(const CommandSpec& self, const Args& args) {
                                   " runs, not the results of one run; give one run's results "
                                   "(gpugate run -o FILE), or copy the history file to start another"));
   Result<Results> run = std::move(runs->back());
+  // Into a folder, another tool's file takes the hosted runner's class (as
+  // compare FOLDER looks it up there); a history file named by hand takes
+  // the run as it is.
   bool defaulted = false;
   if (env_key) run->run.env.runner_class = env_key;
-  else defaulted = DefaultRunnerClassOfIngested(&*run);
+  else if (IsDirectory(path)) defaulted = DefaultRunnerClassOfIngested(&*run);
   if (vm.count("run-id")) {
     const std::string id = vm["run-id"].as<std::string>();
     if (std::optional<std::string> problem = NameProblem(id); problem || id.empty())

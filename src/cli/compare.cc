@@ -201,9 +201,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (!env_key.ok()) return ReportError(env_key.error());
   if (*env_key)
     for (Results& r : current) r.run.env.runner_class = **env_key;
-  bool defaulted = false;
-  if (!*env_key)
-    for (Results& r : current) defaulted = DefaultRunnerClassOfIngested(&r) || defaulted;
+
   // A baselines folder: the file of the current run's suite and runner
   // class. None there is a first run, as for gate: every workload is new and
   // nothing is judged (exit 0, outcome not_judged), with a warning that says
@@ -213,14 +211,17 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   Result<std::vector<Results>> baseline = std::vector<Results>{};
   const bool folder = (!baseline_path.empty() && baseline_path.back() == '/') ||
                       std::filesystem::is_directory(baseline_path, ec);
-  bool before_hosted_class = false;
   if (folder) {
+    // In a folder, another tool's file (which records no class) belongs to
+    // the GitHub-hosted runner's class, as a run gpugate measures there; a
+    // history of such files begun before they took it is still theirs. A
+    // file given by name is compared as it is.
+    bool defaulted = false;
+    if (!*env_key)
+      for (Results& r : current) defaulted = DefaultRunnerClassOfIngested(&r) || defaulted;
     if (defaulted) {
-      // A history begun before another tool's files took the hosted
-      // runner's class is still that class's history.
       FolderFileOfDefaultedClass(baseline_path, &current.front());
-      before_hosted_class = !current.front().run.env.runner_class.has_value();
-      if (before_hosted_class)
+      if (!current.front().run.env.runner_class)
         for (Results& r : current) r.run.env.runner_class.reset();
     }
     const std::string key = EnvironmentKey(current.front().run.env);
@@ -281,8 +282,6 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (*env_key)
     for (Results& r : *baseline)
       if (!r.run.env.runner_class) r.run.env.runner_class = current.front().run.env.runner_class;
-  if (!*env_key && !before_hosted_class)
-    for (Results& r : *baseline) DefaultRunnerClassOfIngested(&r);
 
   CompareOptions compare_options;
   compare_options.allow_env_mismatch = vm.count("allow-env-mismatch") > 0;

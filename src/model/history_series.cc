@@ -48,9 +48,12 @@ namespace {
 // Runs of one runner class may run on several CPU models, each at its own
 // speed: a series that crosses from one to another would step at the
 // change of machine. Each other CPU's runs are divided by its speed against
-// the newest run's CPU (the median over the workloads measured on both of
-// the difference of their log medians), estimated from all of its runs at
-// once, so a change of the code within one CPU's runs stays a step.
+// the newest run's CPU, read where the two meet: for each workload, the
+// median over the places where its series passes from one CPU to the other
+// of the difference between the two runs there (log scale); then the median
+// over the workloads. Only the runs beside a change of CPU enter, so a
+// change of the code elsewhere in either CPU's runs stays a step; one at
+// the very run where the CPU changes is read as the CPU's.
 void ScaleToTheNewestCpu(const Baseline& b, std::vector<WorkloadHistory>* hs, std::vector<CpuSpeed>* out) {
   if (b.runs.empty()) return;
   const std::string& ref = b.runs.back().run.env.cpu_model;
@@ -59,28 +62,32 @@ void ScaleToTheNewestCpu(const Baseline& b, std::vector<WorkloadHistory>* hs, st
     if (r.run.env.cpu_model != ref &&
         std::find(models.begin(), models.end(), r.run.env.cpu_model) == models.end())
       models.push_back(r.run.env.cpu_model);
+  auto model_of = [&b](const WorkloadHistory& h, size_t i) -> const std::string& {
+    return b.runs[h.runs[i]].run.env.cpu_model;
+  };
   for (const std::string& model : models) {
     CpuSpeed speed;
     speed.cpu_model = model;
     for (const Results& r : b.runs) speed.runs += r.run.env.cpu_model == model;
-    std::vector<double> diffs;
+    std::vector<double> per_workload;
     for (const WorkloadHistory& h : *hs) {
-      std::vector<double> on_ref, on_model;
-      for (size_t i = 0; i < h.runs.size(); ++i) {
-        const std::string& m = b.runs[h.runs[i]].run.env.cpu_model;
-        if (m == ref) on_ref.push_back(h.values[i]);
-        else if (m == model) on_model.push_back(h.values[i]);
+      std::vector<double> at_changes;
+      for (size_t i = 1; i < h.runs.size(); ++i) {
+        const std::string& before = model_of(h, i - 1);
+        const std::string& after = model_of(h, i);
+        if (before == model && after == ref) at_changes.push_back(h.values[i - 1] - h.values[i]);
+        else if (before == ref && after == model) at_changes.push_back(h.values[i] - h.values[i - 1]);
       }
-      if (!on_ref.empty() && !on_model.empty()) diffs.push_back(Median(on_model) - Median(on_ref));
+      if (!at_changes.empty()) per_workload.push_back(Median(at_changes));
     }
-    speed.workloads = diffs.size();
-    if (!diffs.empty()) speed.ratio = std::exp(Median(diffs));
-    speed.scaled = diffs.size() >= kMinCpuScaleWorkloads;
+    speed.workloads = per_workload.size();
+    if (!per_workload.empty()) speed.ratio = std::exp(Median(per_workload));
+    speed.scaled = per_workload.size() >= kMinCpuScaleWorkloads;
     if (speed.scaled) {
       const double shift = std::log(speed.ratio);
       for (WorkloadHistory& h : *hs)
         for (size_t i = 0; i < h.runs.size(); ++i)
-          if (b.runs[h.runs[i]].run.env.cpu_model == model) h.values[i] -= shift;
+          if (model_of(h, i) == model) h.values[i] -= shift;
     }
     if (out) out->push_back(std::move(speed));
   }
@@ -97,11 +104,11 @@ std::vector<std::string> CpuSpeedLines(const std::vector<CpuSpeed>& cpus, const 
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.3g", c.ratio);
       out.push_back(runs + " on '" + c.cpu_model + "' are read on the scale of the newest run's CPU '" + newest_cpu +
-                    "': their values were " + ratio + " times its (the median over " + workloads +
-                    " measured on both), as compare removes a CPU's speed");
+                    "': their values were " + ratio + " times its (where the series pass from one CPU to the other, "
+                    "the median over " + workloads + "), as compare removes a CPU's speed");
     } else {
       out.push_back(runs + " on '" + c.cpu_model + "' are left as measured: " + workloads +
-                    " measured on both it and the newest run's CPU '" + newest_cpu + "' (at least " +
+                    " pass between it and the newest run's CPU '" + newest_cpu + "' (at least " +
                     std::to_string(kMinCpuScaleWorkloads) +
                     " needed) cannot tell the CPU's speed from the code's, so a step where the CPU changes may "
                     "be the CPU's");

@@ -44,14 +44,15 @@ bool HistoryHasMetric(const Baseline& b, const std::string& metric);
 
 /// The runs of one CPU model in a history whose runs ran on several (a
 /// runner class whose machines change): their speed against the newest
-/// run's CPU, the median over the workloads measured on both of the ratio of
-/// their medians. `scaled` when the series were divided by it (at least
-/// kMinCpuScaleWorkloads workloads on both); otherwise they are left as
-/// measured, and a step at a change of CPU may be the CPU's.
+/// run's CPU, read where a workload's series passes from one to the other
+/// (the median of the ratios of the two runs there, then the median over
+/// the workloads). `scaled` when the series were divided by it (at least
+/// kMinCpuScaleWorkloads workloads pass between the two); otherwise they are
+/// left as measured, and a step at a change of CPU may be the CPU's.
 struct CpuSpeed {
   std::string cpu_model;
   size_t runs = 0;
-  size_t workloads = 0;  ///< measured on both this CPU and the newest run's
+  size_t workloads = 0;  ///< whose series pass between this CPU and the newest run's
   double ratio = 1;      ///< this CPU's level over the newest run's CPU's
   bool scaled = false;
 };

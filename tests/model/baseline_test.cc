@@ -216,15 +216,16 @@ TEST(BaselineTest, AHistoryKeepsOneUnitPerWorkload) {
 // CPU's runs on the newest one's scale, so the change of machine is no step
 // and a change of the code on one machine still is.
 TEST(BaselineTest, AHistoryAcrossCpuModelsIsReadOnTheNewestCpusScale) {
-  auto history = [](int workloads) {
+  auto history = [](int workloads, int suite_step_at = -1) {
     Baseline b;
     for (int i = 0; i < 16; ++i) {
       const bool newer = i >= 8;
       Results r = MakeRun("r" + std::to_string(i), workloads, 6, newer ? 1.25e-3 : 1e-3,
                           CpuEnv(newer ? "Intel Xeon 8370C" : "AMD EPYC 7763"));
+      const double suite = suite_step_at >= 0 && i >= suite_step_at ? 1.2 : 1.0;  // every workload
       for (WorkloadResult& w : r.workloads)
         for (auto& round : w.rounds)
-          for (double& x : round) x *= 1.0 + 0.004 * ((i * 7) % 5);  // a little noise between runs
+          for (double& x : round) x *= suite * (1.0 + 0.004 * ((i * 7) % 5));  // a little noise between runs
       // w0 gets 40% slower at run 13, on the newer CPU.
       if (i >= 12)
         for (auto& round : r.workloads[0].rounds)
@@ -254,6 +255,18 @@ TEST(BaselineTest, AHistoryAcrossCpuModelsIsReadOnTheNewestCpusScale) {
   EXPECT_NE(lines[0].find("8 runs on 'AMD EPYC 7763' are read on the scale of the newest run's CPU"),
             std::string::npos)
       << lines[0];
+  // A change of the whole suite two runs after the change of CPU is the
+  // code's: the CPU's speed is read where the CPUs meet, not over all runs.
+  cpus.clear();
+  hs = BuildHistories(history(6, 10), "time", {}, {}, 0, &cpus);
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_NEAR(cpus[0].ratio, 0.8, 0.02);
+  for (const WorkloadHistory& h : hs) {
+    if (h.name == "synthetic/w0") continue;  // its own step at run 12 is 2 runs on
+    ASSERT_EQ(h.steps.size(), 1u) << h.name;
+    EXPECT_EQ(h.steps.front().run, 10u) << h.name;
+    EXPECT_NEAR(h.steps.front().ratio, 1.2, 0.04) << h.name;
+  }
   // Two workloads cannot tell a CPU's speed from the code's: left as
   // measured, and the sentence says a step may be the CPU's.
   cpus.clear();

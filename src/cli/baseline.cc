@@ -161,12 +161,12 @@ int Update(const CommandSpec& self, const Args& args) {
                                   " runs, not the results of one run; give one run's results "
                                   "(gpugate run -o FILE), or copy the history file to start another"));
   Result<Results> run = std::move(runs->back());
-  // Into a folder, another tool's file takes the hosted runner's class (as
-  // compare FOLDER looks it up there); a history file named by hand takes
-  // the run as it is.
+  // Another tool's file takes the hosted runner's class (as compare FOLDER
+  // looks it up), unless the history it joins holds its runs without that
+  // class: one begun before, or under a class named by hand.
   bool defaulted = false;
   if (env_key) run->run.env.runner_class = env_key;
-  else if (IsDirectory(path)) defaulted = DefaultRunnerClassOfIngested(&*run);
+  else defaulted = DefaultRunnerClassOfIngested(&*run);
   if (vm.count("run-id")) {
     const std::string id = vm["run-id"].as<std::string>();
     if (std::optional<std::string> problem = NameProblem(id); problem || id.empty())
@@ -200,6 +200,9 @@ int Update(const CommandSpec& self, const Args& args) {
                                     "missing) or a baselines folder"));
     if (!read.ok()) return ReportError(read.error());  // its message starts with the file
     baseline = std::move(read).value();
+    if (defaulted && !baseline.runs.empty() &&
+        baseline.runs.back().run.env.runner_class != run->run.env.runner_class)
+      run->run.env.runner_class.reset();
   }
   const size_t before = baseline.runs.size();
   int other_env = 0;

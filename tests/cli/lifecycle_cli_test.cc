@@ -311,6 +311,16 @@ TEST_F(LifecycleCliTest, AHostedRunnersClassNamesIngestedFiles) {
     ASSERT_EQ(up.exit_code, 0) << up.err;
     EXPECT_NE(up.out.find("/linux-x64-ubuntu24.json"), std::string::npos) << up.out;
   }
+  // The same history named by hand takes the next run too.
+  const std::string file = [&] {
+    auto up = RunGpugate({"baseline", "update", "--results", data + "run_08.json", "--baseline", "baselines/"}, dir_,
+                         hosted);
+    return up.out.substr(0, up.out.find(": appended"));
+  }();
+  ASSERT_NE(file.find("linux-x64-ubuntu24.json"), std::string::npos) << file;
+  auto named_file = RunGpugate({"baseline", "update", "--results", data + "run_09.json", "--baseline", file}, dir_, hosted);
+  EXPECT_EQ(named_file.exit_code, 0) << named_file.err;
+  EXPECT_NE(named_file.out.find("5 runs kept"), std::string::npos) << named_file.out;
   auto cmp = RunGpugate({"compare", "baselines/", data + "run_04.json"}, dir_, hosted);
   EXPECT_NE(cmp.exit_code, 2) << cmp.err;
   EXPECT_EQ(cmp.out.find("no baseline yet"), std::string::npos) << cmp.out;

@@ -48,46 +48,76 @@ namespace {
 // Runs of one runner class may run on several CPU models, each at its own
 // speed: a series that crosses from one to another would step at the
 // change of machine. Each other CPU's runs are divided by its speed against
-// the newest run's CPU, read where the two meet: for each workload, the
-// median over the places where its series passes from one CPU to the other
-// of the difference between the two runs there (log scale); then the median
-// over the workloads. Only the runs beside a change of CPU enter, so a
-// change of the code elsewhere in either CPU's runs stays a step; one at
-// the very run where the CPU changes is read as the CPU's.
+// the newest run's CPU, read where CPUs meet: for two CPUs that meet, the
+// median over the places where a workload's series passes from one to the
+// other of the difference between the two runs there (log scale), then the
+// median over the workloads (at least kMinCpuScaleWorkloads). A CPU that
+// never meets the newest one is reached through those it meets (A, then B,
+// then the newest C: A's speed is A against B times B against C). Only the
+// runs beside a change of CPU enter, so a change of the code elsewhere
+// stays a step; one at the very run where the CPU changes is read as the
+// CPU's.
 void ScaleToTheNewestCpu(const Baseline& b, std::vector<WorkloadHistory>* hs, std::vector<CpuSpeed>* out) {
   if (b.runs.empty()) return;
   const std::string& ref = b.runs.back().run.env.cpu_model;
-  std::vector<std::string> models;  // other CPU models, first-seen order
+  std::vector<std::string> models = {ref};  // first the newest run's, then first-seen order
   for (const Results& r : b.runs)
-    if (r.run.env.cpu_model != ref &&
-        std::find(models.begin(), models.end(), r.run.env.cpu_model) == models.end())
+    if (std::find(models.begin(), models.end(), r.run.env.cpu_model) == models.end())
       models.push_back(r.run.env.cpu_model);
-  auto model_of = [&b](const WorkloadHistory& h, size_t i) -> const std::string& {
-    return b.runs[h.runs[i]].run.env.cpu_model;
+  if (models.size() < 2) return;
+  const size_t m = models.size();
+  auto index_of = [&models](const std::string& model) {
+    return static_cast<size_t>(std::find(models.begin(), models.end(), model) - models.begin());
   };
-  for (const std::string& model : models) {
-    CpuSpeed speed;
-    speed.cpu_model = model;
-    for (const Results& r : b.runs) speed.runs += r.run.env.cpu_model == model;
-    std::vector<double> per_workload;
-    for (const WorkloadHistory& h : *hs) {
-      std::vector<double> at_changes;
-      for (size_t i = 1; i < h.runs.size(); ++i) {
-        const std::string& before = model_of(h, i - 1);
-        const std::string& after = model_of(h, i);
-        if (before == model && after == ref) at_changes.push_back(h.values[i - 1] - h.values[i]);
-        else if (before == ref && after == model) at_changes.push_back(h.values[i] - h.values[i - 1]);
+  // Per pair of CPUs (i < j) and workload: the differences log(i) - log(j)
+  // where its series passes between them.
+  std::vector<std::vector<double>> per_workload(m * m);
+  for (const WorkloadHistory& h : *hs) {
+    std::vector<std::vector<double>> at_changes(m * m);
+    for (size_t k = 1; k < h.runs.size(); ++k) {
+      size_t x = index_of(b.runs[h.runs[k - 1]].run.env.cpu_model), y = index_of(b.runs[h.runs[k]].run.env.cpu_model);
+      if (x == y) continue;
+      double d = h.values[k - 1] - h.values[k];  // log(x) - log(y)
+      if (x > y) {
+        std::swap(x, y);
+        d = -d;
       }
-      if (!at_changes.empty()) per_workload.push_back(Median(at_changes));
+      at_changes[x * m + y].push_back(d);
     }
-    speed.workloads = per_workload.size();
-    if (!per_workload.empty()) speed.ratio = std::exp(Median(per_workload));
-    speed.scaled = per_workload.size() >= kMinCpuScaleWorkloads;
+    for (size_t e = 0; e < m * m; ++e)
+      if (!at_changes[e].empty()) per_workload[e].push_back(Median(at_changes[e]));
+  }
+  // From the newest run's CPU outwards over pairs that meet in enough
+  // workloads: each CPU's log speed against it, and the workloads of the
+  // pair that reached it.
+  std::vector<std::optional<double>> shift(m);
+  std::vector<size_t> workloads(m, 0);
+  shift[0] = 0.0;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < m; ++j) {
+        if (i == j || !shift[i] || shift[j]) continue;
+        const std::vector<double>& diffs = per_workload[std::min(i, j) * m + std::max(i, j)];
+        workloads[j] = std::max(workloads[j], diffs.size());
+        if (diffs.size() < kMinCpuScaleWorkloads) continue;
+        const double d = Median(diffs);  // log(min) - log(max)
+        shift[j] = *shift[i] + (j < i ? d : -d);
+        workloads[j] = diffs.size();
+        grew = true;
+      }
+  }
+  for (size_t i = 1; i < m; ++i) {
+    CpuSpeed speed;
+    speed.cpu_model = models[i];
+    for (const Results& r : b.runs) speed.runs += r.run.env.cpu_model == models[i];
+    speed.workloads = workloads[i];
+    speed.scaled = shift[i].has_value();
     if (speed.scaled) {
-      const double shift = std::log(speed.ratio);
+      speed.ratio = std::exp(*shift[i]);
       for (WorkloadHistory& h : *hs)
-        for (size_t i = 0; i < h.runs.size(); ++i)
-          if (model_of(h, i) == model) h.values[i] -= shift;
+        for (size_t k = 0; k < h.runs.size(); ++k)
+          if (b.runs[h.runs[k]].run.env.cpu_model == models[i]) h.values[k] -= *shift[i];
     }
     if (out) out->push_back(std::move(speed));
   }

@@ -267,6 +267,25 @@ TEST(BaselineTest, AHistoryAcrossCpuModelsIsReadOnTheNewestCpusScale) {
     EXPECT_EQ(h.steps.front().run, 10u) << h.name;
     EXPECT_NEAR(h.steps.front().ratio, 1.2, 0.04) << h.name;
   }
+  // Three CPUs in a row: the oldest never meets the newest, and is reached
+  // through the one between them.
+  Baseline three;
+  for (int i = 0; i < 18; ++i) {
+    const char* model = i < 6 ? "A" : i < 12 ? "B" : "C";
+    Results r = MakeRun("t" + std::to_string(i), 6, 6, i < 6 ? 1e-3 : i < 12 ? 1.25e-3 : 1.5e-3, CpuEnv(model));
+    for (WorkloadResult& w : r.workloads)
+      for (auto& round : w.rounds)
+        for (double& x : round) x *= 1.0 + 0.004 * ((i * 7) % 5);
+    three.runs.push_back(std::move(r));
+  }
+  cpus.clear();
+  hs = BuildHistories(three, "time", {}, {}, 0, &cpus);
+  ASSERT_EQ(cpus.size(), 2u);
+  EXPECT_EQ(cpus[0].cpu_model, "A");
+  EXPECT_TRUE(cpus[0].scaled && cpus[1].scaled);
+  EXPECT_NEAR(cpus[0].ratio, 1 / 1.5, 0.02);
+  EXPECT_NEAR(cpus[1].ratio, 1.25 / 1.5, 0.02);
+  for (const WorkloadHistory& h : hs) EXPECT_TRUE(h.steps.empty()) << h.name;
   // Two workloads cannot tell a CPU's speed from the code's: left as
   // measured, and the sentence says a step may be the CPU's.
   cpus.clear();

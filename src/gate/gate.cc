@@ -233,6 +233,13 @@ class Gate {
     Results rerun = run_suite_(doubtful, run, progress_);
     rerun.run = out_.runs.front().run;  // part of this gate's run
     rerun.workloads = ForEachBenchmark(std::move(rerun.workloads));
+    // A program re-run whole (a benchmark of a bounded name) or a command
+    // with `results:` reports benchmarks nobody asked about: only the
+    // doubtful ones are confirmed, as a filtered re-run would measure.
+    std::erase_if(rerun.workloads, [&](const WorkloadResult& w) {
+      return std::find(doubtful_names_.begin(), doubtful_names_.end(), w.name) == doubtful_names_.end() &&
+             FindSpec(workloads_, w.name) == nullptr;
+    });
     Unconfirmed(&rerun.workloads);
     for (const WorkloadResult& w : rerun.workloads)
       if (WorkloadResult* into = FindWorkload(out_.results, w.name)) AppendConfirmation(*into, w);

@@ -228,7 +228,7 @@ int ClaimTempSlot(const std::string& path) {
 }
 
 // Removes what the folder open at `fd` holds, folders `depth` levels deep
-// included, with async-signal-safe calls only (getdents64, unlinkat,
+// included (16 levels in the handler), with async-signal-safe calls only (getdents64, unlinkat,
 // openat, close, lseek): a benchmark program's JSON, cachegrind's output,
 // nvbench's --jsonbin folder beside its JSON. A pass that removed something
 // is followed by another from the start, since removing entries while
@@ -265,7 +265,7 @@ void RemoveEntries(int fd, int depth) {
 void RemoveTreeFromSignal(const char* dir) {
   const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd >= 0) {
-    RemoveEntries(fd, 3);
+    RemoveEntries(fd, 16);
     ::close(fd);
   }
   ::rmdir(dir);

@@ -162,8 +162,8 @@ int Update(const CommandSpec& self, const Args& args) {
                                   "(gpugate run -o FILE), or copy the history file to start another"));
   Result<Results> run = std::move(runs->back());
   // Another tool's file takes the hosted runner's class (as compare FOLDER
-  // looks it up), unless the history it joins holds its runs without that
-  // class: one begun before, or under a class named by hand.
+  // looks it up), unless the history it joins holds its runs without a
+  // class (one begun before they took it).
   bool defaulted = false;
   if (env_key) run->run.env.runner_class = env_key;
   else defaulted = DefaultRunnerClassOfIngested(&*run);
@@ -200,8 +200,7 @@ int Update(const CommandSpec& self, const Args& args) {
                                     "missing) or a baselines folder"));
     if (!read.ok()) return ReportError(read.error());  // its message starts with the file
     baseline = std::move(read).value();
-    if (defaulted && !baseline.runs.empty() &&
-        baseline.runs.back().run.env.runner_class != run->run.env.runner_class)
+    if (defaulted && !baseline.runs.empty() && !baseline.runs.back().run.env.runner_class)
       run->run.env.runner_class.reset();
   }
   const size_t before = baseline.runs.size();

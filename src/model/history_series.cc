@@ -107,12 +107,20 @@ void ScaleToTheNewestCpu(const Baseline& b, std::vector<WorkloadHistory>* hs, st
         grew = true;
       }
   }
+  for (size_t j = 1; j < m; ++j) {
+    if (shift[j]) continue;
+    for (size_t i = 0; i < m; ++i)
+      if (i != j) workloads[j] = std::max(workloads[j], per_workload[std::min(i, j) * m + std::max(i, j)].size());
+  }
+  // One CPU that cannot be reached leaves every run as measured: scaling
+  // the others would make steps that are neither the raw ones nor none.
+  const bool all = std::all_of(shift.begin(), shift.end(), [](const std::optional<double>& x) { return x.has_value(); });
   for (size_t i = 1; i < m; ++i) {
     CpuSpeed speed;
     speed.cpu_model = models[i];
     for (const Results& r : b.runs) speed.runs += r.run.env.cpu_model == models[i];
     speed.workloads = workloads[i];
-    speed.scaled = shift[i].has_value();
+    speed.scaled = all;
     if (speed.scaled) {
       speed.ratio = std::exp(*shift[i]);
       for (WorkloadHistory& h : *hs)
@@ -137,11 +145,12 @@ std::vector<std::string> CpuSpeedLines(const std::vector<CpuSpeed>& cpus, const 
                     "': their values were " + ratio + " times its (where the series pass from one CPU to the other, "
                     "the median over " + workloads + "), as compare removes a CPU's speed");
     } else {
-      out.push_back(runs + " on '" + c.cpu_model + "' are left as measured: " + workloads +
-                    " pass between it and the newest run's CPU '" + newest_cpu + "' (at least " +
-                    std::to_string(kMinCpuScaleWorkloads) +
-                    " needed) cannot tell the CPU's speed from the code's, so a step where the CPU changes may "
-                    "be the CPU's");
+      out.push_back(runs + " on '" + c.cpu_model + "' are left as measured, as are the other CPUs' runs: "
+                    "not every CPU of the history meets the newest run's CPU '" + newest_cpu +
+                    "', directly or through others, in at least " + std::to_string(kMinCpuScaleWorkloads) +
+                    " workloads (this one at most in " + workloads +
+                    "), so the CPU's speed cannot be told from the code's, and a step where the CPU changes "
+                    "may be the CPU's");
     }
   }
   return out;

@@ -46,13 +46,16 @@ bool HistoryHasMetric(const Baseline& b, const std::string& metric);
 /// runner class whose machines change): their speed against the newest
 /// run's CPU, read where a workload's series passes from one to the other
 /// (the median of the ratios of the two runs there, then the median over
-/// the workloads). `scaled` when the series were divided by it (at least
-/// kMinCpuScaleWorkloads workloads pass between the two); otherwise they are
-/// left as measured, and a step at a change of CPU may be the CPU's.
+/// the workloads; a CPU that never meets it is reached through those it
+/// meets). `scaled` when the series were divided by it: every CPU of the
+/// history is reached over pairs that meet in at least
+/// kMinCpuScaleWorkloads workloads; otherwise every run is left as
+/// measured, and a step at a change of CPU may be the CPU's.
 struct CpuSpeed {
   std::string cpu_model;
   size_t runs = 0;
-  size_t workloads = 0;  ///< whose series pass between this CPU and the newest run's
+  size_t workloads = 0;  ///< whose series pass between this CPU and the one it was reached from
+                         ///< (left as measured: the most it shares with any one CPU)
   double ratio = 1;      ///< this CPU's level over the newest run's CPU's
   bool scaled = false;
 };

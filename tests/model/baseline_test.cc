@@ -286,6 +286,20 @@ TEST(BaselineTest, AHistoryAcrossCpuModelsIsReadOnTheNewestCpusScale) {
   EXPECT_NEAR(cpus[0].ratio, 1 / 1.5, 0.02);
   EXPECT_NEAR(cpus[1].ratio, 1.25 / 1.5, 0.02);
   for (const WorkloadHistory& h : hs) EXPECT_TRUE(h.steps.empty()) << h.name;
+  // The oldest CPU meets the next in 2 workloads only: no CPU is scaled,
+  // for scaling B alone would make a step at A to B that is neither the
+  // raw one nor none.
+  for (size_t i = 0; i < 6; ++i)
+    std::erase_if(three.runs[i].workloads, [](const WorkloadResult& w) {
+      return w.name != "synthetic/w0" && w.name != "synthetic/w1";
+    });
+  cpus.clear();
+  hs = BuildHistories(three, "time", {}, {}, 0, &cpus);
+  ASSERT_EQ(cpus.size(), 2u);
+  EXPECT_FALSE(cpus[0].scaled || cpus[1].scaled);
+  EXPECT_EQ(cpus[0].workloads, 2u);
+  EXPECT_NE(CpuSpeedLines(cpus, "C")[0].find("this one at most in 2 workloads"), std::string::npos)
+      << CpuSpeedLines(cpus, "C")[0];
   // Two workloads cannot tell a CPU's speed from the code's: left as
   // measured, and the sentence says a step may be the CPU's.
   cpus.clear();

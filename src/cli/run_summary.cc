@@ -46,25 +46,24 @@ std::string RenderRunSummary(const Results& results, bool color) {
     }
     rows.push_back(std::move(r));
   }
-  size_t wn = 8;
-  for (const auto& r : rows) wn = std::max(wn, std::min<size_t>(static_cast<size_t>(DisplayWidth(r.name)), 60));
-  // Each column as wide as its widest cell and two blanks: a median in a
-  // long unit ("123456789 instructions") does not run into the next one.
-  auto width = [&rows](const char* title, std::string Row::*cell) {
-    int w = DisplayWidth(title);
-    for (const auto& r : rows) w = std::max(w, DisplayWidth(r.*cell));
-    return w + 2;
-  };
-  const int wm = std::max(11, width("median", &Row::median)), wc = std::max(9, width("95% CI", &Row::ci)),
-            ws = std::max(10, width("n/rounds", &Row::samples));
+  // Each column as wide as its widest cell (names up to 60 columns) and two
+  // blanks: a median in a long unit ("123456789 instructions") does not run
+  // into the next one.
+  std::vector<std::vector<std::string>> cells = {{"workload", "status", "median", "95% CI", "n/rounds", "throughput"}};
+  for (const Row& r : rows) cells.push_back({r.name, r.status, r.median, r.ci, r.samples, r.throughput});
+  std::vector<int> width = ColumnWidths(cells);
+  width[0] = std::min(width[0], 60);
   std::ostringstream out;
-  out << PadText("workload", static_cast<int>(wn)) << "  " << PadText("status", 8) << PadText("median", wm)
-      << PadText("95% CI", wc) << PadText("n/rounds", ws) << "throughput\n";
-  for (const auto& r : rows) {
-    std::string status = PadText(r.status, 8);
-    if (color && r.bad) status = "\033[31m" + status + "\033[0m";
-    out << PadText(r.name, static_cast<int>(wn)) << "  " << status << PadText(r.median, wm) << PadText(r.ci, wc)
-        << PadText(r.samples, ws) << r.throughput << "\n";
+  for (size_t i = 0; i < cells.size(); ++i) {
+    std::string line;
+    for (size_t c = 0; c + 1 < cells[i].size(); ++c) {
+      std::string cell = PadText(cells[i][c], width[c] + 2);
+      if (c == 1 && i > 0 && color && rows[i - 1].bad) cell = "\033[31m" + cell + "\033[0m";
+      line += cell;
+    }
+    line += cells[i].back();
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
   }
   int ok = 0, failed = 0, skipped = 0;
   for (const auto& w : results.workloads) {

@@ -82,12 +82,10 @@ void AppendRows(std::string& out, std::vector<Row> rows, bool color) {
     for (size_t j = 0; j < rows.size(); ++j)
       if (i + 1 < rows[j].cells.size()) rows[j].cells[i] = column[j];
   }
-  std::vector<int> width(rows.front().cells.size(), 0);
-  for (const Row& r : rows) {
-    for (size_t i = 0; i < r.cells.size(); ++i) {
-      width[i] = std::max(width[i], DisplayWidth(r.cells[i]));
-    }
-  }
+  std::vector<std::vector<std::string>> cells;
+  for (const Row& r : rows) cells.push_back(r.cells);
+  std::vector<int> width = ColumnWidths(cells);
+  width.resize(std::max(width.size(), rows.front().cells.size()), 0);
   for (const Row& r : rows) {
     std::string line;
     for (size_t i = 0; i < r.cells.size(); ++i) {

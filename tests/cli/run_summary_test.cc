@@ -34,10 +34,13 @@ TEST(RunSummaryTest, ColumnsNeverRunTogether) {
   w.rounds = {{123456789, 123456789}};
   w.summary.n = 1000000;
   w.summary.median = 123456789;
+  w.bytes_per_second = 2e9;
   const std::string text = RenderRunSummary(r, /*color=*/false);
   EXPECT_EQ(text.find("instructions±"), std::string::npos) << text;
   EXPECT_NE(text.find("instructions  ±0.0%"), std::string::npos) << text;
-  EXPECT_NE(text.find("1000000/1  "), std::string::npos) << text;
+  EXPECT_NE(text.find("1000000/1  2"), std::string::npos) << text;
+  // No line ends in blanks.
+  EXPECT_EQ(text.find(" \n"), std::string::npos) << text;
 }
 
 TEST(RunSummaryTest, ARunThatMeasuredNothingSaysSo) {

@@ -821,6 +821,15 @@ int DisplayWidth(std::string_view text) {
   return width;
 }
 
+std::vector<int> ColumnWidths(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<int> width;
+  for (const std::vector<std::string>& row : rows) {
+    if (row.size() > width.size()) width.resize(row.size(), 0);
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], DisplayWidth(row[i]));
+  }
+  return width;
+}
+
 std::string PadText(std::string_view text, int width, bool align_right) {
   const int fill = width - DisplayWidth(text);
   if (fill <= 0) return std::string(text);

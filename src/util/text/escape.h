@@ -202,4 +202,8 @@ std::vector<std::string> ShortenColumn(const std::vector<std::string>& cells, in
 /// the right, or on the left when `align_right`; longer text is unchanged.
 std::string PadText(std::string_view text, int width, bool align_right = false);
 
+/// The display width (DisplayWidth) of each column of a table: its widest
+/// cell. Rows may have fewer cells than others.
+std::vector<int> ColumnWidths(const std::vector<std::vector<std::string>>& rows);
+
 }  // namespace gpugate

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
@@ -186,10 +187,38 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
     fs::path folder = fs::path(o.path).parent_path();
     if (folder.empty()) folder = ".";
     if (!fs::is_directory(folder, ec))
-      return InputError(flag + " " + o.path + ": the folder " + folder.string() + " does not exist");
+      return InputError(flag + " " + o.path + ": " +
+                        (fs::exists(folder, ec) ? folder.string() + " is a file, not a folder"
+                                                : "the folder " + folder.string() + " does not exist"));
     if (::access(folder.c_str(), W_OK | X_OK) != 0)
       return InputError(flag + " " + o.path + ": cannot write in " + folder.string() + ": " +
                         std::strerror(errno));
+  }
+  // --github on GitHub Actions appends to the step summary and the outputs
+  // file: a path there that cannot take the append fails now, not after
+  // every workload ran and the other reports said pass.
+  const char* actions = std::getenv("GITHUB_ACTIONS");
+  if (vm.count("github") && actions != nullptr && std::string(actions) == "true") {
+    for (const char* variable : {"GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"}) {
+      const char* value = std::getenv(variable);
+      if (value == nullptr || *value == '\0') continue;
+      const std::string shown = "--github: $" + std::string(variable) + " '" + value + "'";
+      std::error_code ec;
+      const fs::file_status st = fs::status(value, ec);
+      if (fs::is_directory(st)) return InputError(shown + " is a folder, not a file");
+      if (fs::exists(st)) {
+        if (::access(value, W_OK) != 0) return InputError(shown + ": cannot append to it: " + std::strerror(errno));
+        continue;
+      }
+      fs::path folder = fs::path(value).parent_path();
+      if (folder.empty()) folder = ".";
+      if (!fs::is_directory(folder, ec))
+        return InputError(shown + ": " +
+                          (fs::exists(folder, ec) ? folder.string() + " is a file, not a folder"
+                                                  : "the folder " + folder.string() + " does not exist"));
+      if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        return InputError(shown + ": cannot write in " + folder.string() + ": " + std::strerror(errno));
+    }
   }
   return Status::Ok();
 }

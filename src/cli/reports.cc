@@ -37,12 +37,18 @@ std::string HostName() {
   return buf;
 }
 
-Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
+// Each part is written even when another failed (the annotations carry a
+// regression however the step summary fared); the first failure is returned.
+// `stdout_taken`: a report went to standard output, so the annotations go to
+// standard error, which the runner reads for workflow commands too, and the
+// report stays one document.
+Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options, bool stdout_taken) {
   const char* actions = std::getenv("GITHUB_ACTIONS");
   if (actions == nullptr || std::string(actions) != "true") {
     std::cerr << "gpugate: note: --github ignored: GITHUB_ACTIONS is not set\n";
     return Status::Ok();
   }
+  Status failed = Status::Ok();
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
     // What an earlier call in this step wrote counts against GitHub's limit.
     ReportOptions fitted = options;
@@ -64,16 +70,16 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options) {
         if (in.seekg(-1, std::ios::end)) in.get(last);
         if (last != '\n') block = "\n" + block;
       }
-      if (Status st = AppendToFileLocked(summary, block, "GITHUB_STEP_SUMMARY"); !st.ok()) return st;
+      if (Status st = AppendToFileLocked(summary, block, "GITHUB_STEP_SUMMARY"); !st.ok()) failed = st;
     }
   }
   if (const char* output = std::getenv("GITHUB_OUTPUT"); output && *output) {
     if (Status st = AppendToFileLocked(output, RenderGithubOutput(verdicts, options), "GITHUB_OUTPUT");
-        !st.ok())
-      return st;
+        !st.ok() && failed.ok())
+      failed = st;
   }
-  WriteWorkflowCommands(RenderGithubAnnotations(verdicts, options));
-  return Status::Ok();
+  WriteWorkflowCommands(RenderGithubAnnotations(verdicts, options), stdout_taken);
+  return failed;
 }
 
 }  // namespace
@@ -109,7 +115,7 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     std::cout << console->render(verdicts, options);
     std::cout.flush();
   }
-  if (vm.count("github")) return EmitGithub(verdicts, options);
+  if (vm.count("github")) return EmitGithub(verdicts, options, console_taken);
   return Status::Ok();
 }
 

@@ -2128,10 +2128,29 @@ class Comparer {
     return t;
   }
 
+  // What a comparison without replication had: one value per side, or one
+  // on one side against several on the other (one baseline value against
+  // three current runs), and what would let it be tested.
+  static std::string OneValueText(const MetricVerdict& mv) {
+    if (mv.current_rounds > 1)
+      return "one baseline value against " + std::to_string(mv.current_rounds) + " current values";
+    if (mv.baseline_rounds > 1)
+      return std::to_string(mv.baseline_rounds) + " baseline values against one current value";
+    return "one value per side";
+  }
+  static std::string ReplicationAdvice(const MetricVerdict& mv) {
+    if (mv.current_rounds > 1) return "repetitions in the baseline or a baseline history would";
+    if (mv.baseline_rounds > 1) return "repetitions or several current runs would";
+    return "repetitions, several runs or a history would";
+  }
+
   // Verdict by threshold alone (no test): ratio of the metric's values.
   static void ThresholdVerdict(MetricVerdict* mv, double ratio, const std::string& why) {
     double bad = mv->lower_is_better ? std::log(ratio) : -std::log(ratio);
-    double limit = std::log1p(mv->threshold);
+    // The threshold is a closed bound: a change of exactly the threshold
+    // (103 against 100 at 3%) is within it, whatever rounding error unit
+    // conversions left in the ratio (1.0300000000000016).
+    double limit = std::log1p(mv->threshold) + 1e-12;
     mv->ratio = ratio;
     mv->ci_low = mv->ci_high = ratio;
     mv->reason = Reason::kThresholdOnly;
@@ -2177,7 +2196,7 @@ class Comparer {
     if (s.method == ShiftMethod::kThresholdOnly) {
       if (policy_.defaults.threshold_without_replication) {
         ThresholdVerdict(&mv, std::exp(est),
-                         SizeText(mv, s) + ": one value per side, judged on the threshold "
+                         SizeText(mv, s) + ": " + OneValueText(mv) + ", judged on the threshold "
                                            "alone (policy no_replication: threshold)" + derived);
         // One value per side has no interval: never a zero-width "95% CI".
         mv.ci_low.reset();
@@ -2188,11 +2207,11 @@ class Comparer {
         mv.ci_low.reset();
         mv.ci_high.reset();
         const std::string no_spread = p->units ? p->units->no_spread : std::string();
-        mv.sentence = FormatRatio(*mv.ratio) + " from one value per side: " +
+        mv.sentence = FormatRatio(*mv.ratio) + " from " + OneValueText(mv) + ": " +
                       (no_spread.empty() ? std::string("without repetitions no noise can be measured")
                                          : no_spread + ": no noise can be measured") +
-                      ", so nothing is judged (repetitions, several runs or a history would; "
-                      "policy no_replication: threshold accepts the ratio alone)" + derived;
+                      ", so nothing is judged (" + ReplicationAdvice(mv) +
+                      "; policy no_replication: threshold accepts the ratio alone)" + derived;
       }
       return;
     }

@@ -189,7 +189,7 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
   bool inconclusive_fail = false;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (m->verdict == Verdict::kInconclusive) {
-      undecided.push_back(m);
+      if (m->severity != Severity::kOff) undecided.push_back(m);
       if (CountedInconclusive(*m)) inconclusive.push_back(m);
       inconclusive_fail = inconclusive_fail || UndecidedFailsGate(*m, verdicts);
     }

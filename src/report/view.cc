@@ -216,10 +216,15 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
   view->detectable = RangeText(all);
   if (verdicts.require_detectable) {
     view->requirement = "policy requires " + FormatDetectable(*verdicts.require_detectable) + ": ";
-    view->requirement += all.undetectable > 0
-                             ? Plural(all.undetectable, "workload", "workloads") +
-                                   " too noisy to guard"
-                             : "every tested result could see it";
+    // The requirement holds undecided results to it (a decided one needs no
+    // power): say which case this is, never "could see it" of results whose
+    // minimum detectable effect is larger.
+    if (all.undetectable > 0)
+      view->requirement += Plural(all.undetectable, "workload", "workloads") + " too noisy to guard";
+    else if (DetectabilityOf(verdicts, /*undecided_only=*/true).tested > 0)
+      view->requirement += "every undecided result could see it";
+    else
+      view->requirement += "no tested result was left undecided";
   }
   // Policy rules that emit `fail` fail the gate like a regression: say which.
   int rule_failures = 0;
@@ -548,7 +553,10 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
                " reads 0 s per call: no ratio";
       return "too few samples for an interval";
     case Reason::kNoReplication:
-      if (!IsCommonWorkload(m.workload)) return "one value per side: nothing tested";
+      if (!IsCommonWorkload(m.workload))
+        return m.current_rounds > 1    ? "one baseline value: nothing tested"
+               : m.baseline_rounds > 1 ? "one current value: nothing tested"
+                                       : "one value per side: nothing tested";
       // Across CPU models of a runner class only runs on the current CPU
       // model can judge the whole-suite shift (compare.cc AddCommonShift).
       {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cli/run_binary.h"
 #include "model/results_json.h"
@@ -182,6 +183,49 @@ TEST_F(CompareCliTest, GithubOutputsWhenRunningInActions) {
   EXPECT_NE(outputs.find("regressions=1"), std::string::npos) << outputs;
   EXPECT_FALSE(testing::ReadAll(summary).empty());
   EXPECT_NE(o.out.find("::error"), std::string::npos) << o.out;
+}
+
+TEST_F(CompareCliTest, GithubAnnotationsLeaveAReportOnStdoutWhole) {
+  // A report on standard output stays one document: the annotations go to
+  // standard error, which the runner reads for workflow commands too.
+  const std::vector<std::string> env = {"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + dir_ + "/gh_output",
+                                        "GITHUB_STEP_SUMMARY=" + dir_ + "/gh_summary"};
+  auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--github", "--json", "-"}, "", env);
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_EQ(o.out.find("::error"), std::string::npos) << o.out.substr(o.out.size() - 300);
+  EXPECT_NE(o.err.find("::error"), std::string::npos) << o.err;
+  EXPECT_EQ(o.out.back(), '\n');
+  EXPECT_EQ(o.out[o.out.find_last_not_of('\n')], '}');
+  // Without a report there, they stay on standard output.
+  auto console = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--github"}, "", env);
+  EXPECT_NE(console.out.find("::error"), std::string::npos) << console.out;
+}
+
+TEST_F(CompareCliTest, AGithubFileThatCannotBeWrittenIsAnErrorBeforeAnyWork) {
+  // A step summary or outputs file that cannot take the append fails first,
+  // exit 2, with no report written: not exit 3 after reports that say pass.
+  for (const std::string& variable : {std::string("GITHUB_STEP_SUMMARY"), std::string("GITHUB_OUTPUT")}) {
+    const std::string other = variable == "GITHUB_OUTPUT" ? "GITHUB_STEP_SUMMARY" : "GITHUB_OUTPUT";
+    for (const std::string& bad : {dir_ + "/no/such/folder/f", dir_, dir_ + "/base.json/f"}) {
+      const std::string json = dir_ + "/v.json";
+      std::filesystem::remove(json);
+      auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--github", "--json", json}, "",
+                          {"GITHUB_ACTIONS=true", variable + "=" + bad, other + "=" + dir_ + "/ok"});
+      EXPECT_EQ(o.exit_code, 2) << variable << " " << bad << "\n" << o.err;
+      EXPECT_NE(o.err.find("gpugate: error: --github: $" + variable), std::string::npos) << o.err;
+      EXPECT_FALSE(std::filesystem::exists(json)) << bad;
+    }
+  }
+  // Off GitHub Actions the variables are not read.
+  auto off = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--github", "-q"}, "",
+                        {"GITHUB_ACTIONS=", "GITHUB_STEP_SUMMARY=" + dir_ + "/no/such/f"});
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+}
+
+TEST_F(CompareCliTest, AReportUnderAFileSaysThatIsNotAFolder) {
+  auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--json", dir_ + "/base.json/v.json"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find(dir_ + "/base.json is a file, not a folder"), std::string::npos) << o.err;
 }
 
 TEST_F(CompareCliTest, BadInputsExitTwo) {

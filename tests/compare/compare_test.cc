@@ -510,6 +510,48 @@ TEST(Compare, SingleSamplePerSideRestsOnThreshold) {
   EXPECT_FALSE(t.ci_high.has_value());
 }
 
+TEST(Compare, AChangeOfExactlyTheThresholdIsWithinIt) {
+  // The threshold is a closed bound: +3.0% against 3% is unchanged whatever
+  // the rounding of the values (103/100 and 51.5/50 read 1.03 with a
+  // different last bit), in both directions of better.
+  Policy opt_in = DefaultPolicy();
+  opt_in.defaults.threshold = 0.03;
+  opt_in.defaults.threshold_without_replication = true;
+  for (const auto& [base, cur] : std::vector<std::pair<double, double>>{
+           {100e-9, 103e-9}, {50e-9, 51.5e-9}, {200e-9, 206e-9}, {1e-3, 1.03e-3}, {7e-6, 7.21e-6}}) {
+    WorkloadResult b, c;
+    b.name = c.name = "one";
+    b.rounds = {{base}};
+    c.rounds = {{cur}};
+    const MetricVerdict t = Compare({MakeResults({b})}, MakeResults({c}), opt_in, Opts()).metrics.at(0);
+    EXPECT_EQ(t.verdict, Verdict::kUnchanged) << base << " -> " << cur << ": " << t.sentence;
+    b.metric = c.metric = "throughput";
+    b.unit = c.unit = "ops/s";
+    b.lower_is_better = c.lower_is_better = false;
+    b.rounds = {{1.0 / base}};
+    c.rounds = {{1.0 / cur}};
+    const MetricVerdict up = Compare({MakeResults({b})}, MakeResults({c}), opt_in, Opts()).metrics.at(0);
+    EXPECT_NE(up.verdict, Verdict::kRegression) << base << " -> " << cur << ": " << up.sentence;
+  }
+}
+
+TEST(Compare, OneBaselineValueAgainstSeveralCurrentRunsSaysSo) {
+  WorkloadResult b, c;
+  b.name = c.name = "one";
+  b.rounds = {{1.0e-3}};
+  c.rounds = {{1.1e-3}};
+  Verdicts v = CompareRuns({MakeResults({b}, "base")},
+                          {MakeResults({c}, "r1"), MakeResults({c}, "r2"), MakeResults({c}, "r3")},
+                          DefaultPolicy(), Opts());
+  const MetricVerdict* m = Find(v, "one", "time");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->reason, Reason::kNoReplication) << m->sentence;
+  EXPECT_EQ(m->sentence.find("one value per side"), std::string::npos) << m->sentence;
+  EXPECT_NE(m->sentence.find("one baseline value against 3 current values"), std::string::npos) << m->sentence;
+  EXPECT_NE(m->sentence.find("repetitions in the baseline or a baseline history would"), std::string::npos)
+      << m->sentence;
+}
+
 TEST(Compare, SingleRoundUsesHodgesLehmannOnSamples) {
   WorkloadResult b, c;
   b.name = c.name = "g";

@@ -72,6 +72,19 @@ TEST(ReportGithub, NotJudgedAndErrorAreNeverAPass) {
       << required;
 }
 
+TEST(ReportGithub, TheNotJudgedLineNamesNoResultOfSeverityOff) {
+  // Every result ignored by the policy: the line says so and names none.
+  Verdicts v = testing_fixtures::NotJudgedVerdicts();
+  for (MetricVerdict& m : v.metrics) m.severity = Severity::kOff;
+  const std::string all_off = RenderGithubAnnotations(v);
+  EXPECT_NE(all_off.find("::warning title=gpugate not judged::"), std::string::npos) << all_off;
+  EXPECT_EQ(all_off.find("(time)"), std::string::npos) << all_off;
+  // One left counted: only that one is named.
+  v.metrics.front().severity = Severity::kFail;
+  const std::string one = RenderGithubAnnotations(v);
+  EXPECT_NE(one.find(": " + v.metrics.front().workload + " (time)\n"), std::string::npos) << one;
+}
+
 TEST(ReportGithub, MultilineValuesUseADelimiterNotInTheValue) {
   EXPECT_EQ(GithubOutputEntry("k", "v"), "k=v\n");
   EXPECT_EQ(GithubOutputEntry("k", "a\nb"), "k<<GPUGATE_EOF\na\nb\nGPUGATE_EOF\n");

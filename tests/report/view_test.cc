@@ -131,6 +131,21 @@ TEST(ReportView, WhatCouldHaveBeenSeen) {
   EXPECT_EQ(DetectabilityOf(RequireDetectableVerdicts(), false).undetectable, 3);
 }
 
+TEST(ReportView, TheRequirementSaysWhomItHolds) {
+  // Results too noisy: counted.
+  EXPECT_EQ(BuildView(RequireDetectableVerdicts()).requirement, "policy requires +10%: 3 workloads too noisy to guard");
+  // Every result decided (however large its MDE): the requirement holds none.
+  Verdicts decided = PassVerdicts();
+  decided.require_detectable = 0.01;
+  for (MetricVerdict& m : decided.metrics) m.mde = 0.035;
+  EXPECT_EQ(BuildView(decided).requirement, "policy requires +1%: no tested result was left undecided");
+  // Undecided results that could see it.
+  Verdicts undecided = decided;
+  undecided.metrics.front().verdict = Verdict::kInconclusive;
+  undecided.metrics.front().mde = 0.005;
+  EXPECT_EQ(BuildView(undecided).requirement, "policy requires +1%: every undecided result could see it");
+}
+
 TEST(ReportView, DerivedThroughputIsFoldedUnderItsTimeRow) {
   const Verdicts v = NotJudgedVerdicts();
   for (const MetricVerdict* m : ShownMetrics(v)) EXPECT_NE(m->metric, "throughput");

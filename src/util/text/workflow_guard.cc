@@ -144,8 +144,20 @@ bool InstallWorkflowCommandGuard() {
   return true;
 }
 
-void WriteWorkflowCommands(std::string_view lines) {
+void WriteWorkflowCommands(std::string_view lines, bool to_stderr) {
   std::cerr.flush();
+  if (to_stderr) {
+    std::cout.flush();
+    if (g_err) {
+      g_err->Drain();
+      g_err->target()->sputn(lines.data(), static_cast<std::streamsize>(lines.size()));
+      g_err->target()->pubsync();
+    } else {
+      std::cerr.write(lines.data(), static_cast<std::streamsize>(lines.size()));
+      std::cerr.flush();
+    }
+    return;
+  }
   if (g_out) {
     std::cout.flush();
     g_out->Drain();

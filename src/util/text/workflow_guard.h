@@ -80,8 +80,9 @@ bool InstallWorkflowCommandGuard();
 bool DrainWorkflowCommandGuard();
 
 /// Writes gpugate's own workflow commands (complete lines built by
-/// report/github.h, their parameters escaped there) to stdout, past the
-/// guard, after flushing what was printed before them.
-void WriteWorkflowCommands(std::string_view lines);
+/// report/github.h, their parameters escaped there) to stdout, or to stderr
+/// with `to_stderr` (stdout carries a report), past the guard, after
+/// flushing what was printed before them.
+void WriteWorkflowCommands(std::string_view lines, bool to_stderr = false);
 
 }  // namespace gpugate

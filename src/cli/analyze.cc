@@ -41,6 +41,7 @@ struct AnalyzeArgs {
   std::string flame_view = "all";
   std::string timeline_categories, timeline_window;
   bool timeline_top_kernels = false;
+  bool flame_view_given = false;  ///< --flame-view on the command line
   int top = 10;
   std::optional<int64_t> device;
   int64_t kernel_wait_ns = 30000;
@@ -149,7 +150,7 @@ Status CheckManyRanksOptions(const AnalyzeArgs& a, size_t traces) {
       {"--policy", !a.policy.empty()},     {"--flame", !a.flame.empty()},
       {"--timeline", !a.timeline.empty()}, {"--timeline-categories", !a.timeline_categories.empty()},
       {"--timeline-window", !a.timeline_window.empty()}, {"--timeline-top-kernels", a.timeline_top_kernels},
-      {"--memory", !a.memory.empty()}};
+      {"--memory", !a.memory.empty()},     {"--flame-view", a.flame_view_given}};
   for (const auto& [name, given] : single_only)
     if (given)
       return InputError(std::string("analyze: ") + name + " applies to one trace; got " + std::to_string(traces) +
@@ -247,6 +248,7 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
     return ReportError(InputError("analyze: --straggler-threshold must be a percentage from 0 to 10000"));
   auto traces = ExpandTraceInputs(a.inputs);
   if (!traces.ok()) return ReportError(traces.error());
+  a.flame_view_given = !vm["flame-view"].defaulted();
   const bool many = traces->size() > 1 || !a.baseline.empty();
   if (!many && !vm["straggler-threshold"].defaulted())
     return ReportError(InputError("analyze: --straggler-threshold applies to several traces (one per rank)"));
@@ -301,7 +303,7 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
 
   bool stdout_taken =
       IsStdoutPath(a.json) || IsStdoutPath(a.markdown) || IsStdoutPath(a.html) || IsStdoutPath(a.flame) ||
-      IsStdoutPath(a.memory);
+      IsStdoutPath(a.memory) || IsStdoutPath(a.timeline);
   if (!stdout_taken) std::cout << RenderTraceConsole(*report, findings) << std::flush;
   if (Status s = WriteOutputs(a, *report, findings); !s.ok()) return ReportError(s.error());
   return 0;

@@ -369,6 +369,7 @@ struct TraceAnalyzer::State {
         r.launch_dur = it->second.dur;
         r.thread = it->second.thread;
         r.graph = it->second.graph;
+        if (r.graph && !it->second.matched) launch.launch_cost_ns += it->second.dur;
         it->second.matched = true;
       } else if (!forgotten.empty() && forgotten.count(e.correlation)) {
         // Its launch call left the window before this activity arrived: the
@@ -477,6 +478,7 @@ struct TraceAnalyzer::State {
       g.launch_dur = rr.dur;
       g.thread = thread;
       g.graph = graph;
+      if (graph && !rr.matched) launch.launch_cost_ns += rr.dur;
       rr.matched = true;
     }
     waiting_gpu.erase(range.first, range.second);
@@ -603,10 +605,17 @@ struct TraceAnalyzer::State {
       }
       if (g.launch_ts != kNoLaunch) {
         ++launch.kernels;
-        delays.Add(g.start - g.launch_ts);
-        launch.launch_cost_ns += g.launch_dur;
+        ++d.launches_matched;
         launch.kernel_runtime_ns += dur;
-        if (g.launch_dur > dur) {
+        // One graph launch call runs all of its graph's kernels: its cost
+        // counts once (when it is matched), and a kernel of it is neither
+        // delayed by nor shorter than a call that launched the others too.
+        if (!g.graph) {
+          delays.Add(g.start - g.launch_ts);
+          launch.launch_cost_ns += g.launch_dur;
+        }
+        if (!g.graph && g.launch_dur > dur) {
+          ++d.shorter_than_launch;
           ++launch.shorter_than_launch;
           ShortKernel& sk = short_by_name[g.name];
           ++sk.count;

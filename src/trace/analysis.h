@@ -148,6 +148,10 @@ struct DeviceStats {
   int64_t communication_total_ns = 0, comm_compute_overlap_ns = 0;
   int64_t kernel_count = 0, memcpy_count = 0, memset_count = 0;
   int64_t kernel_time_ns = 0;          ///< sum of kernel durations (not merged)
+  /// This device's kernels with a known launch call, and of those (not
+  /// launched by a graph) the ones that ran shorter than their call: the
+  /// LaunchStats figures of this device alone.
+  int64_t launches_matched = 0, shorter_than_launch = 0;
   std::vector<KernelStats> kernels;    ///< all kernels, by total time, descending
   std::vector<StreamStats> streams;
   /// `part` as a fraction of the traced span (0 when the span is empty).

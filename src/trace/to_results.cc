@@ -3,11 +3,15 @@
 
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
 
 #include "model/environment.h"
 #include "stats/summary.h"
 #include "util/fs.h"
+#include "util/random.h"
 #include "util/text/escape.h"
 
 namespace gpugate {
@@ -68,16 +72,64 @@ void SetIdenticalLaunchCounters(const TraceReport& report, const DeviceStats& d,
   }
 }
 
+// A digest of what the trace measured (per device: busy time, window, and
+// each kernel's count and total), for the run id: two traces under one
+// name whose timestamps both start at 0 are two runs; the same trace read
+// twice is one.
+uint64_t MeasuredDigest(const TraceReport& report) {
+  std::string bytes;
+  auto add = [&bytes](int64_t v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  add(report.span_start_ns);
+  add(report.span_end_ns);
+  for (const DeviceStats& d : report.devices) {
+    add(d.device);
+    add(d.busy_ns);
+    add(d.active_start_ns);
+    add(d.active_end_ns);
+    add(d.memcpy_count);
+    add(d.memset_count);
+    for (const KernelStats& k : d.kernels) {
+      bytes += k.name;
+      bytes.push_back('\0');
+      add(k.count);
+      add(k.total_ns);
+    }
+  }
+  return Fnv1a64(bytes);
+}
+
 }  // namespace
+
+std::string TraceSuiteName(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const char* suffix : {".gz", ".json", ".trace", ".pt"})
+    if (name.size() > std::strlen(suffix) && name.ends_with(suffix)) name.resize(name.size() - std::strlen(suffix));
+  // PyTorch's tensorboard_trace_handler: <worker>.<time in ns>.pt.trace.json,
+  // whose default worker is <host>_<pid>: the time and the process id differ
+  // in every run of one program, the host and a named worker do not.
+  const size_t dot = name.rfind('.');
+  auto digits = [](std::string_view t) {
+    return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dot != std::string::npos && dot > 0 && name.size() - dot - 1 >= 10 && digits(std::string_view(name).substr(dot + 1))) {
+    name.resize(dot);
+    const size_t underscore = name.rfind('_');
+    if (underscore != std::string::npos && underscore > 0 && digits(std::string_view(name).substr(underscore + 1)))
+      name.resize(underscore);
+  }
+  return name.empty() ? FileStem(FileStem(path)) : name;
+}
 
 Results TraceReportToResults(const TraceReport& report) {
   Results r;
   r.run.tool_version = GPUGATE_VERSION;
-  r.run.suite = FileStem(FileStem(report.info.path));  // "x.json.gz" -> "x"
+  r.run.suite = TraceSuiteName(report.info.path);  // "x.json.gz" -> "x"
   r.run.source_format = "trace";
   r.run.time_unix_ns = report.span_start_ns;
   r.run.time_utc = IsoUtc(report.span_start_ns);
-  r.run.run_id = "trace-" + r.run.suite + "-" + std::to_string(report.span_start_ns);
+  char digest[24];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(MeasuredDigest(report)));
+  r.run.run_id = "trace-" + r.run.suite + "-" + digest;
   // The GPU of the first analysed device (all devices of one trace are one machine).
   int64_t first = report.devices.empty() ? 0 : report.devices.front().device;
   for (const TraceDevice& d : report.info.devices)
@@ -166,8 +218,9 @@ Results TraceReportToResults(const TraceReport& report) {
     w.counters["pageable_memcpy_unsized_count"] = static_cast<double>(pageable_unsized);
     SetRepeatedCopyCounters(report, d, w);
     SetIdenticalLaunchCounters(report, d, w);
-    w.counters["launches_matched"] = static_cast<double>(report.launch.kernels);
-    w.counters["shorter_than_launch"] = static_cast<double>(report.launch.shorter_than_launch);
+    // This device's own: another GPU's launches say nothing of this one.
+    w.counters["launches_matched"] = static_cast<double>(d.launches_matched);
+    w.counters["shorter_than_launch"] = static_cast<double>(d.shorter_than_launch);
     r.workloads.push_back(std::move(w));
   }
   return r;

@@ -70,6 +70,42 @@ TEST(AnalyzeCliTest, JsonToStdoutSuppressesConsole) {
   EXPECT_EQ(doc->Find("schema")->string, "gpugate/trace-analysis/v2");
 }
 
+TEST(AnalyzeCliTest, TimelineToStdoutSuppressesConsole) {
+  auto o = RunGpugate({"analyze", "tests/data/traces/kineto_cuda_event_sync.json", "--timeline", "-"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto doc = ParseJson(o.out, "stdout");
+  ASSERT_TRUE(doc.ok()) << doc.error().message << "\n" << o.out.substr(0, 200);
+  EXPECT_NE(doc->Find("traceEvents"), nullptr);
+}
+
+TEST(AnalyzeCliTest, KernelsWhoseNamesBeginAlikePrintApart) {
+  // Two kernels whose names differ only past the console's width.
+  std::string dir = testing::MakeTempDir();
+  const std::string head = "void at::native::multi_tensor_apply_kernel<at::native::TensorListMetadata<";
+  const std::string pad(80, 'x');
+  std::string text = "{\"traceEvents\": [";
+  int64_t ts = 0;
+  for (const std::string& tail : {std::string("2>>"), std::string("3>>")}) {
+    text += ts ? "," : "";
+    ts += 100;
+    text += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + head + pad + tail + "\", \"pid\": 0, \"tid\": 7, "
+            "\"ts\": " + std::to_string(ts) + ", \"dur\": " + std::to_string(ts / 10) +
+            ", \"args\": {\"device\": 0, \"stream\": 7}}";
+  }
+  text += "]}";
+  testing::WriteAll(dir + "/t.json", text);
+  auto o = RunGpugate({"analyze", dir + "/t.json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const std::string& report : {o.out}) {
+    std::vector<std::string> rows;
+    for (size_t at = report.find(head); at != std::string::npos; at = report.find(head, at + 1))
+      rows.push_back(report.substr(at, report.find('\n', at) - at));
+    ASSERT_GE(rows.size(), 2u) << report;
+    EXPECT_NE(rows[0], rows[1]) << report;
+  }
+  testing::RemoveTree(dir);
+}
+
 TEST(AnalyzeCliTest, BadInputsExitTwoWithPosition) {
   std::string dir = testing::MakeTempDir();
   testing::WriteAll(dir + "/empty.json", "");

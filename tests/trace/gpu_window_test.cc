@@ -233,6 +233,55 @@ TEST(GpuWindowTest, GraphKernelsAreAttributedToTheirGraphLaunch) {
   for (const KernelStats& k : r.top_kernels) EXPECT_EQ(k.graph_count, k.name == "plain" ? 0 : k.count) << k.name;
 }
 
+TEST(GpuWindowTest, AGraphLaunchCostsOnceAndItsKernelsAreNotShorterThanIt) {
+  // Two graph launches of 20 ns, each running three kernels of 10 ns, and
+  // one plain launch of 5 ns: the calls cost 45 ns, not 20 per kernel; no
+  // kernel of a graph is "shorter than its launch" (one call launched all).
+  // Either file order: the call before its kernels, or after.
+  for (const bool calls_first : {true, false}) {
+    std::vector<TraceEvent> calls = {Runtime("cudaGraphLaunch", 0, 20, 9), Runtime("cudaGraphLaunch", 500, 20, 11),
+                                     Runtime("cudaLaunchKernel", 900, 5, 10)};
+    std::vector<TraceEvent> kernels = {Kernel("g1", 7, 100, 10, 9),  Kernel("g2", 7, 110, 10, 9),
+                                       Kernel("g3", 7, 120, 10, 9),  Kernel("g1", 7, 600, 10, 11),
+                                       Kernel("g2", 7, 610, 10, 11), Kernel("g3", 7, 620, 10, 11),
+                                       Kernel("plain", 7, 1000, 40, 10)};
+    std::vector<TraceEvent> ev = calls_first ? calls : kernels;
+    ev.insert(ev.end(), (calls_first ? kernels : calls).begin(), (calls_first ? kernels : calls).end());
+    TraceReport r = RunEvents(ev);
+    EXPECT_EQ(r.launch.kernels, 7) << calls_first;
+    EXPECT_EQ(r.launch.launch_cost_ns, 45) << calls_first;
+    EXPECT_EQ(r.launch.kernel_runtime_ns, 100) << calls_first;
+    EXPECT_EQ(r.launch.shorter_than_launch, 0) << calls_first;
+    EXPECT_EQ(r.launch.delays, 1) << calls_first;  // the plain kernel's
+    ASSERT_EQ(r.devices.size(), 1u);
+    EXPECT_EQ(r.devices[0].launches_matched, 7);
+    EXPECT_EQ(r.devices[0].shorter_than_launch, 0);
+  }
+}
+
+TEST(GpuWindowTest, LaunchCountersArePerDevice) {
+  // GPU 0: short kernels behind longer launch calls; GPU 1: long kernels.
+  std::vector<TraceEvent> ev;
+  for (int i = 0; i < 4; ++i) {
+    ev.push_back(Runtime("cudaLaunchKernel", 1000 * i, 50, 100 + i));
+    ev.push_back(Kernel("tiny", 7, 1000 * i + 60, 10, 100 + i));
+  }
+  for (int i = 0; i < 3; ++i) {
+    ev.push_back(Runtime("cudaLaunchKernel", 1000 * i + 500, 50, 200 + i));
+    TraceEvent k = Kernel("long", 8, 1000 * i + 560, 400, 200 + i);
+    k.device = 1;
+    ev.push_back(k);
+  }
+  TraceReport r = RunEvents(ev);
+  EXPECT_EQ(r.launch.kernels, 7);
+  EXPECT_EQ(r.launch.shorter_than_launch, 4);
+  ASSERT_EQ(r.devices.size(), 2u);
+  for (const DeviceStats& d : r.devices) {
+    EXPECT_EQ(d.launches_matched, d.device == 0 ? 4 : 3) << d.device;
+    EXPECT_EQ(d.shorter_than_launch, d.device == 0 ? 4 : 0) << d.device;
+  }
+}
+
 TEST(GpuWindowTest, CommunicationOverlapAndSteps) {
   // Compute [0,100), NCCL [50,150): communication alone 50, total 100,
   // overlapped 50.

@@ -122,6 +122,12 @@ TEST_F(RanksCliTest, InputErrorsExitTwo) {
   EXPECT_NE(flame.err.find("--flame applies to one trace; got 2 traces"), std::string::npos) << flame.err;
   auto policy = RunGpugate({"analyze", job, "--policy", "policies/default.yaml"});
   EXPECT_EQ(policy.exit_code, 2);
+  for (const char* view : {"cpu", "bogus"}) {
+    auto flame_view = RunGpugate({"analyze", job, "--flame-view", view});
+    EXPECT_EQ(flame_view.exit_code, 2) << view;
+    EXPECT_NE(flame_view.err.find("--flame-view applies to one trace; got 2 traces"), std::string::npos)
+        << flame_view.err;
+  }
   auto jobs = RunGpugate({"analyze", job, "--jobs", "-1"});
   EXPECT_EQ(jobs.exit_code, 2);
   EXPECT_NE(jobs.err.find("--jobs must be from 0 to 1024"), std::string::npos);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <numeric>
 
 #include "model/results_json.h"
@@ -94,6 +96,64 @@ TEST(TraceToResultsTest, LongKernelNamesAreBoundedAndKeptApart) {
   auto back = ResultsFromJson(ResultsToJson(*r), "r.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->workloads[0].kernels[0].name, r->workloads[0].kernels[0].name);
+}
+
+TEST(TraceToResultsTest, InvalidUtf8NamesReadAsAHistoryStoresThem) {
+  // A name with an invalid byte is read repaired, as the JSON writer would
+  // store it, with a hash of its raw bytes: two names that differ only in
+  // invalid bytes stay two, and a history written now matches a trace read
+  // later.
+  std::string text = "{\"traceEvents\": [";
+  int64_t ts = 0;
+  for (const std::string& name : {std::string("bad\xffname"), std::string("bad\xfename"), std::string("ok")}) {
+    text += ts ? "," : "";
+    ts += 100;
+    text += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + name + "\", \"pid\": 0, \"tid\": 7, \"ts\": " +
+            std::to_string(ts) + ", \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7}}";
+  }
+  text += "]}";
+  auto r = TraceTextToResults(text, "bad.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::vector<KernelResult>& ks = r->workloads.at(0).kernels;
+  ASSERT_EQ(ks.size(), 3u);
+  std::set<std::string> names;
+  for (const KernelResult& k : ks) names.insert(k.name);
+  EXPECT_EQ(names.size(), 3u);
+  EXPECT_TRUE(names.count("ok"));
+  auto back = ResultsFromJson(ResultsToJson(*r), "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  for (size_t i = 0; i < ks.size(); ++i) {
+    EXPECT_EQ(back->workloads[0].kernels[i].name, ks[i].name);
+    if (ks[i].name != "ok") {
+      EXPECT_EQ(ks[i].name.rfind("bad\xef\xbf\xbdname#", 0), 0u) << ks[i].name;
+    }
+  }
+}
+
+TEST(TraceToResultsTest, SuiteAndRunIdOfATrace) {
+  EXPECT_EQ(TraceSuiteName("/tmp/x/train.json"), "train");
+  EXPECT_EQ(TraceSuiteName("train.json.gz"), "train");
+  EXPECT_EQ(TraceSuiteName("train.pt.trace.json"), "train");
+  // PyTorch's tensorboard_trace_handler: the time, and the default worker's pid, go.
+  EXPECT_EQ(TraceSuiteName("d/gpuhost_1201.1700000000000000000.pt.trace.json"), "gpuhost");
+  EXPECT_EQ(TraceSuiteName("gpuhost_1377.1700000100000000000.pt.trace.json.gz"), "gpuhost");
+  EXPECT_EQ(TraceSuiteName("train.1700000100000000000.pt.trace.json"), "train");
+  // A number that is not such a time stays.
+  EXPECT_EQ(TraceSuiteName("resnet_50.v2.json"), "resnet_50.v2");
+  EXPECT_EQ(TraceSuiteName("run_7.json"), "run_7");
+  // The run id: two traces under one name whose clocks both start at 0 are
+  // two runs; the same trace read twice is one.
+  auto trace = [](int dur) {
+    return "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+           "\"ts\": 0, \"dur\": " + std::to_string(dur) + ", \"args\": {\"device\": 0, \"stream\": 7}}]}";
+  };
+  auto a = TraceTextToResults(trace(10), "trace.json");
+  auto a2 = TraceTextToResults(trace(10), "trace.json");
+  auto b = TraceTextToResults(trace(12), "trace.json");
+  ASSERT_TRUE(a.ok() && a2.ok() && b.ok());
+  EXPECT_EQ(a->run.run_id, a2->run.run_id);
+  EXPECT_NE(a->run.run_id, b->run.run_id);
+  EXPECT_EQ(a->run.run_id.rfind("trace-trace-", 0), 0u) << a->run.run_id;
 }
 
 TEST(TraceToResultsTest, TraceWithoutGpuWorkIsAnInputError) {

@@ -703,7 +703,19 @@ std::string QuoteInput(std::string_view text) {
   return out + "'";
 }
 
-std::string BoundedName(std::string_view name) {
+std::string BoundedName(std::string_view raw) {
+  // Invalid UTF-8 is repaired here, where the name is read, not first by the
+  // JSON writer: a history then holds the name a trace read now gives, and
+  // the hash of the raw bytes keeps two names apart that differ only in
+  // bytes the repair makes alike.
+  std::string repaired;
+  if (ValidUtf8Prefix(raw) != raw.size()) {
+    char hash[24];
+    std::snprintf(hash, sizeof hash, "#%016llx", static_cast<unsigned long long>(Fnv1a64(raw)));
+    repaired = RepairUtf8(raw) + hash;
+    raw = repaired;
+  }
+  std::string_view name = raw;
   if (name.size() <= kMaxNameBytes) return std::string(name);
   char tail[32];
   std::snprintf(tail, sizeof tail, "...#%016llx", static_cast<unsigned long long>(Fnv1a64(name)));

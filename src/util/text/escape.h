@@ -135,6 +135,9 @@ std::string QuoteInput(std::string_view text);
 /// kMaxNameBytes long in all. Kernel names from traces, binaries and CUPTI
 /// (demangled templates run to many kilobytes) go through it where they are
 /// read, so every report shows them bounded and two long names stay apart.
+/// A name with invalid UTF-8 is first repaired (each bad byte U+FFFD) and
+/// gets "#" and 16 hex digits of a hash of its raw bytes: every run reads it
+/// alike, and names that differ only in invalid bytes stay two.
 std::string BoundedName(std::string_view name);
 
 /// Whether `name` is the form BoundedName gives a longer name (its start,

@@ -230,6 +230,18 @@ TEST(TextEscape, ShortenAndPadCountCodePoints) {
   EXPECT_EQ(PadText("toolong", 3), "toolong");
 }
 
+TEST(TextEscape, BoundedNameRepairsInvalidUtf8AndKeepsNamesApart) {
+  const std::string a = BoundedName("k\xff"), b = BoundedName("k\xfe");
+  EXPECT_NE(a, b);
+  EXPECT_EQ(ValidUtf8Prefix(a), a.size());
+  EXPECT_EQ(a.rfind("k\xef\xbf\xbd#", 0), 0u) << a;
+  EXPECT_EQ(a.size(), 1 + 3 + 1 + 16u);
+  EXPECT_EQ(BoundedName(a), a);  // read back from a history: the same name
+  const std::string long_bad = std::string(3000, 'x') + "\xff";
+  EXPECT_LE(BoundedName(long_bad).size(), kMaxNameBytes);
+  EXPECT_EQ(ValidUtf8Prefix(BoundedName(long_bad)), BoundedName(long_bad).size());
+}
+
 TEST(TextEscape, BoundedNameKeepsShortNamesAndTellsLongOnesApart) {
   EXPECT_EQ(BoundedName("void k<int>(float*)"), "void k<int>(float*)");
   const std::string exact(kMaxNameBytes, 'k');

@@ -128,7 +128,7 @@ int Update(const CommandSpec& self, const Args& args) {
                 "environment; or when a workload's unit changed: drops its older values in the other unit")
       ("run-id", po::value<std::string>(),
        "the id the run is stored under (default: a gpugate run's own; for another tool's file a hash of "
-       "its content, and for custom JSON also GITHUB_RUN_ID when set, so a re-run of one workflow run "
+       "its content (of a trace: of what it measured), and for custom JSON also GITHUB_RUN_ID when set, so a re-run of one workflow run "
        "counts once and the next night's identical values are a run of their own)");
   AddLockTimeoutOption(options);
   AddEnvKeyOption(options);

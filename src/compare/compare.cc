@@ -1712,6 +1712,35 @@ class Comparer {
                             "interleaved A/B (gpugate ab) tells them apart");
   }
 
+  // One run per side in a family without a speed factor (kernels, other
+  // metrics): the other comparisons are the only measure of the noise
+  // between the runs, and a robust one holds while fewer than half of them
+  // change. When half or more moved beyond the threshold one way, their
+  // changes read as that noise: each changed one is left undecided (or, the
+  // other way round, the unchanged ones read as unchanged against a noise
+  // they do not show), and more changes can decide less than fewer did. Say
+  // so in every report.
+  void WarnHalfMovedAtOnce(Family family, const std::vector<size_t>& members, const std::vector<LogShift>& shifts,
+                           const std::vector<size_t>& judged) {
+    size_t slower = 0, faster = 0;
+    for (size_t j : judged) {
+      const MetricVerdict& mv = pending_[members[j]].mv;
+      const double bad = (mv.lower_is_better ? 1.0 : -1.0) * shifts[j].estimate;
+      const double limit = std::log1p(mv.threshold);
+      slower += bad > limit;
+      faster += bad < -limit;
+    }
+    const size_t moved = std::max(slower, faster);
+    if (moved < 3 || 2 * moved < judged.size()) return;
+    out_.warnings.push_back(std::string(FamilyName(family)) + ": " + OneRun() + ", and " + std::to_string(moved) +
+                            " of " + std::to_string(judged.size()) + " comparisons moved beyond their threshold (" +
+                            (slower >= faster ? "worse" : "better") +
+                            "): the others are this pair's only measure of the noise between runs, and when half "
+                            "or more change at once their change reads as that noise, so the changed ones are left "
+                            "undecided; a baseline history (gpugate baseline update) or interleaved A/B (gpugate ab) "
+                            "judges them");
+  }
+
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {
     LogShift out = WithReference(s, ref.scale, ref.max_df);
     out.heavy_tailed = ref.max_df < s.df;
@@ -1891,6 +1920,7 @@ class Comparer {
           ": noise between runs cannot be estimated, so nothing is judged; keep a baseline "
           "history (gpugate baseline update) or use interleaved A/B (gpugate ab)");
     } else if (eligible > 0) {
+      if (family != Family::kTime) WarnHalfMovedAtOnce(family, members, shifts, judged);
       std::vector<LogShift> all = std::move(shifts);
       shifts.clear();
       for (size_t j : judged) shifts.push_back(all[j]);

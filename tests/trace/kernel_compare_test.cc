@@ -293,6 +293,30 @@ TEST(KernelCompareTest, TiesOfACoarseClockDoNotHideADoubledKernel) {
   EXPECT_EQ(v.outcome, Outcome::kFail);
 }
 
+// Two traces of 9 kernels, the first m of them twice as slow: while fewer
+// than half change, the others measure the noise between the runs and the
+// doubled ones are regressions; from half on they are that measure, and the
+// reports say why what changed may be left undecided.
+TEST(KernelCompareTest, HalfTheKernelsChangedAtOnceIsSaid) {
+  auto trace = [](int doubled) {
+    std::vector<std::vector<double>> calls(9);
+    for (int k = 0; k < 9; ++k)
+      for (int c = 0; c < 20; ++c) calls[k].push_back((50 + 30 * k) * (1 + 0.01 * std::sin(3.1 * k + c)) * (k < doubled ? 2 : 1));
+    return WholeMicrosecondTrace(calls);
+  };
+  auto warned = [](const Verdicts& v) {
+    for (const std::string& w : v.warnings)
+      if (w.find("comparisons moved beyond their threshold (worse)") != std::string::npos) return true;
+    return false;
+  };
+  for (int doubled : {1, 2, 3}) {
+    const Verdicts v = CompareTraces(trace(0), trace(doubled));
+    EXPECT_EQ(ExpectRegressionsOn(v, [doubled](int k) { return k < doubled; }), doubled);
+    EXPECT_FALSE(warned(v)) << doubled;
+  }
+  for (int doubled : {5, 6, 7}) EXPECT_TRUE(warned(CompareTraces(trace(0), trace(doubled)))) << doubled;
+}
+
 // Identical code on a whole-microsecond clock: a kernel of about 4.5 us has a
 // median call of 4 or 5 us (+25%) by the draw of one call. Against the noise
 // of the long kernels that read as a regression in 17% of such pairs; half

@@ -56,8 +56,9 @@ int CubinArch(uint32_t e_flags, uint8_t abi_version);
 /// Whether `data` is an ELF with e_machine EM_CUDA.
 bool IsCubin(std::string_view data);
 
-/// Reads every kernel of the cubin `data` (a kernel is a `.nv.info.<k>`
-/// section). Errors (exit 2) name `name` and the file offset.
+/// Reads every kernel of the cubin `data`: every entry function with a
+/// `.nv.info.<k>` section (device functions, which -rdc and -G builds also
+/// give one, are skipped). Errors (exit 2) name `name` and the file offset.
 Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name);
 
 }  // namespace gpugate

@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "cli/run_binary.h"
 #include "static/cubin.h"
@@ -104,6 +105,42 @@ TEST(InspectTest, RelocatableCubinSharedMemoryHasNoFileBytes) {
   const KernelInfo* k = FindKernel(*r, "_Z8big_smemPf", 90);
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->shared_bytes, 16384);
+}
+
+// -rdc and -G builds give a non-inlined device function its own
+// .nv.info.<f> section; only entry functions (the CUDA entry flag on their
+// symbol, parameter and exit attributes) are kernels, as ptxas reports them.
+TEST(InspectTest, DeviceFunctionsAreNotKernels) {
+  for (const std::string build : {"devfn_sm90_rdc", "devfn_sm90_debug"}) {
+    SCOPED_TRACE(build);
+    Result<InspectReport> r = InspectBytes(Load(build + ".cubin"), build + ".cubin");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ExpectMatchesPtxas(*r, build + ".ptxas.txt");
+    ASSERT_EQ(r->cubins.size(), 1u);
+    std::set<std::string> names;
+    for (const KernelInfo& k : r->cubins[0].cubin.kernels) names.insert(k.name);
+    EXPECT_EQ(names, (std::set<std::string>{"_Z11uses_helperPfi", "_Z5tiledPKfPf"}));
+  }
+}
+
+// sm_90 -G cubins (and the cubins nvlink links for -rdc) carry no
+// .nv.shared.reserved.0 section, only the .nv.reservedSmem.offset0 symbol:
+// the 1 KiB reserved block is still inside .nv.shared.<k>.
+TEST(InspectTest, ReservedSharedMemoryFromTheOffsetSymbolAlone) {
+  Result<InspectReport> r = InspectBytes(Load("devfn_sm90_debug.cubin"), "devfn_sm90_debug.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const KernelInfo* tiled = FindKernel(*r, "_Z5tiledPKfPf", 90);
+  ASSERT_NE(tiled, nullptr);
+  EXPECT_EQ(tiled->shared_bytes, 1024);  // what ptxas -v prints
+  EXPECT_EQ(tiled->shared_reserved, 1024);
+  // The relocatable cubin has the symbol too, but its .nv.shared is the
+  // user's alone (type 0x7000000a, before nvlink adds the reserved block).
+  Result<InspectReport> rdc = InspectBytes(Load("devfn_sm90_rdc.cubin"), "devfn_sm90_rdc.cubin");
+  ASSERT_TRUE(rdc.ok()) << rdc.error().message;
+  const KernelInfo* relocatable = FindKernel(*rdc, "_Z5tiledPKfPf", 90);
+  ASSERT_NE(relocatable, nullptr);
+  EXPECT_EQ(relocatable->shared_bytes, 1024);
+  EXPECT_EQ(relocatable->shared_reserved, 0);
 }
 
 // Cubins before ELF ABI 8 (CUDA 12.7 and older, Triton) keep the SM in the

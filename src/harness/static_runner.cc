@@ -34,7 +34,11 @@ KernelResult ToKernelResult(const KernelInfo& k, const KernelExtras* x) {
   m["shared_mem_bytes"] = static_cast<double>(k.shared_bytes);
   if (k.param_bytes) m["param_bytes"] = static_cast<double>(*k.param_bytes);
   m["barriers"] = k.barriers;
-  if (k.max_threads) m["max_threads_per_block"] = static_cast<double>(Product(*k.max_threads));
+  // The launch bound, else the block size the kernel requires (.reqntid).
+  if (k.max_threads)
+    m["max_threads_per_block"] = static_cast<double>(Product(*k.max_threads));
+  else if (k.req_threads)
+    m["max_threads_per_block"] = static_cast<double>(Product(*k.req_threads));
   m["sass_bytes"] = static_cast<double>(k.sass_bytes);
   if (k.instructions) m["sass_instructions"] = static_cast<double>(*k.instructions);
   r.attributes["arch"] = ArchText(k.arch);

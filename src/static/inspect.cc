@@ -108,6 +108,17 @@ class Inspector {
 
 }  // namespace
 
+int64_t BlockThreads(const std::optional<std::array<int64_t, 3>>& dims) {
+  if (!dims) return 0;
+  int64_t n = 1;
+  for (int64_t d : *dims) {
+    const int64_t x = std::max<int64_t>(1, d);
+    if (x > (int64_t{1} << 20)) return -1;  // no real block or cluster; and no overflow
+    n *= x;
+  }
+  return n;
+}
+
 Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& name, const FatbinLimits& limits) {
   return Inspector(name, limits).Run(bytes);
 }
@@ -126,16 +137,11 @@ void AddOccupancy(InspectReport* report) {
       res.registers = *k.registers;
       res.static_shared = k.shared_bytes;
       res.barriers = k.barriers;
-      if (k.max_threads) {
-        const int64_t t = (*k.max_threads)[0] * std::max<int64_t>(1, (*k.max_threads)[1]) *
-                          std::max<int64_t>(1, (*k.max_threads)[2]);
-        if (t > 0 && t <= 1024) res.max_threads_per_block = static_cast<int>(t);
-      }
-      if (k.cluster_dims) {
-        const int64_t n = (*k.cluster_dims)[0] * std::max<int64_t>(1, (*k.cluster_dims)[1]) *
-                          std::max<int64_t>(1, (*k.cluster_dims)[2]);
-        if (n > 1 && n <= 64) res.cluster_size = static_cast<int>(n);
-      }
+      if (const int64_t t = BlockThreads(k.max_threads); t > 0 && t <= 1024)
+        res.max_threads_per_block = static_cast<int>(t);
+      if (const int64_t t = BlockThreads(k.req_threads); t > 0 && t <= 1024)
+        res.required_threads_per_block = static_cast<int>(t);
+      if (const int64_t n = BlockThreads(k.cluster_dims); n > 1 && n <= 64) res.cluster_size = static_cast<int>(n);
       Result<Occupancy> occ = BestOccupancy(k.arch, res);
       if (occ.ok())
         x.occupancy = std::move(occ).value();

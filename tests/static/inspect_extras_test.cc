@@ -2,6 +2,7 @@
 // the same build (--ptxas-log) and each kernel's theoretical occupancy.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "static/inspect.h"
@@ -111,6 +112,27 @@ TEST(InspectExtras, OccupancyPerKernelOrItsReason) {
     EXPECT_LE(x.occupancy->fraction, 1.0);
     EXPECT_EQ(x.occupancy->block_size % 32, 0);
   }
+}
+
+// bounds.cu: a required block size (__block_size__, .reqntid) is the only
+// one the occupancy is computed at; launch bounds of 48 and 16 threads are
+// block sizes too, though not multiples of the warp size.
+TEST(InspectExtras, OccupancyHonoursRequiredAndOddBlockSizes) {
+  if (!OccupancyCalculatorAvailable()) GTEST_SKIP() << "built without cuda_occupancy.h";
+  InspectReport r = InspectWithLog(Data("bounds_sm90.cubin"), Data("bounds_sm90.ptxas.txt"));
+  ASSERT_EQ(r.cubins.size(), 1u);
+  std::map<std::string, Occupancy> by_name;
+  for (size_t i = 0; i < r.cubins[0].cubin.kernels.size(); ++i) {
+    ASSERT_TRUE(r.cubins[0].extras[i].occupancy.has_value()) << r.cubins[0].extras[i].occupancy_note;
+    by_name[r.cubins[0].cubin.kernels[i].name] = *r.cubins[0].extras[i].occupancy;
+  }
+  ASSERT_EQ(by_name.size(), 3u);
+  EXPECT_EQ(by_name["_Z7fixed32Pf"].block_size, 32);  // 32 blocks x 1 warp
+  EXPECT_EQ(by_name["_Z7fixed32Pf"].active_warps, 32);
+  EXPECT_EQ(by_name["_Z4lb48Pf"].block_size, 48);  // 32 blocks x 2 warps
+  EXPECT_EQ(by_name["_Z4lb48Pf"].active_warps, 64);
+  EXPECT_EQ(by_name["_Z4lb16Pf"].block_size, 16);
+  EXPECT_EQ(by_name["_Z4lb16Pf"].active_warps, 32);
 }
 
 // The kernel built with -maxrregcount=16 at build time spills; the log of the

@@ -128,6 +128,20 @@ TEST(StaticLane, ResultHoldsEveryKernelsResourcesFromTheBinaryAndTheLog) {
   EXPECT_FALSE(SameStaticCode(w, s));
 }
 
+// A kernel that requires its block size (.reqntid) reports it as its
+// largest block, and its occupancy at that size.
+TEST(StaticLane, ARequiredBlockSizeIsTheKernelsBlockBound) {
+  const WorkloadResult w = RunStaticWorkload(StaticSpec("bounds_sm90", true));
+  ASSERT_EQ(w.status, WorkloadStatus::kOk) << w.reason;
+  const KernelResult* fixed = Kernel(w, "fixed32(float*)@sm_90");
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(Metric(*fixed, "max_threads_per_block"), 32);
+  if (OccupancyCalculatorAvailable()) {
+    EXPECT_EQ(Metric(*fixed, "occupancy_block_size"), 32);
+    EXPECT_DOUBLE_EQ(Metric(*fixed, "theoretical_occupancy"), 0.5);
+  }
+}
+
 TEST(StaticLane, UnreadableInputIsAFailedWorkloadWithTheReason) {
   struct Case {
     std::string file, log, reason;

@@ -6,9 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "util/result.h"
 
@@ -39,19 +39,29 @@ struct FatbinEntry {
 
 /// Limits for hostile fatbins.
 struct FatbinLimits {
-  uint64_t max_decompressed = uint64_t{256} << 20;  ///< per entry, absolute
-  size_t max_entries = 4096;                        ///< per file
+  uint64_t max_decompressed = uint64_t{256} << 20;       ///< per entry, absolute
+  uint64_t max_total_decompressed = uint64_t{1} << 30;  ///< all entries of one input file together
+  size_t max_entries = 4096;                             ///< per fatbin section
 };
 
 /// Whether `data` starts with the fatbin magic.
 bool IsFatbin(std::string_view data);
 
-/// Parses every fatbin found in `data` (a `.nv_fatbin` section, or a whole
-/// `-fatbin` file): fatbins start at 8-byte aligned offsets with the magic.
-/// `base` is the file offset of `data[0]`, for messages. Structural errors
-/// (a fatbin or entry running past its end) are input errors; problems of
-/// one entry (compression, corrupt zstd data) are reported in the entry.
-Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t base, const std::string& name,
-                                              const FatbinLimits& limits = {});
+/// Called with each entry of a fatbin, in file order. The entry (and its
+/// decompressed payload) lives only during the call; an error stops the walk.
+using FatbinVisitor = std::function<Status(const FatbinEntry&)>;
+
+/// Walks every fatbin found in `data` (a `.nv_fatbin` section, or a whole
+/// `-fatbin` file; fatbins start at 8-byte aligned offsets with the magic)
+/// and calls `visit` with each entry, one at a time, so at most one
+/// decompressed payload is held at once. `decompressed` carries the bytes the
+/// input file's entries decompressed to so far, across calls: an entry that
+/// would take it past `limits.max_total_decompressed` is not decompressed
+/// and has a `problem` instead. `base` is the file offset of `data[0]`, for
+/// messages. Structural errors (a fatbin or entry running past its end) are
+/// input errors; problems of one entry (compression, corrupt zstd data, a
+/// limit) are reported in the entry.
+Status ForEachFatbinEntry(std::string_view data, uint64_t base, const std::string& name, const FatbinLimits& limits,
+                          uint64_t* decompressed, const FatbinVisitor& visit);
 
 }  // namespace gpugate

@@ -57,10 +57,10 @@ class Inspector {
     return Status::Ok();
   }
 
+  // One entry at a time: each decompressed payload is read and released
+  // before the next is decompressed.
   Status AddFatbins(std::string_view bytes, uint64_t base, const std::string& where) {
-    Result<std::vector<FatbinEntry>> entries = ParseFatbins(bytes, base, where, limits_);
-    if (!entries.ok()) return entries.error();
-    for (const FatbinEntry& e : *entries) {
+    return ForEachFatbinEntry(bytes, base, where, limits_, &decompressed_, [&](const FatbinEntry& e) -> Status {
       const std::string source = where + ": " + e.Label() + " at " + HexText(e.offset);
       if (!e.problem.empty()) {
         report_.notes.push_back({source, e.problem});
@@ -68,11 +68,11 @@ class Inspector {
         report_.notes.push_back({source, "PTX only (JIT-compiled by the driver): no SASS to inspect"});
       } else if (!IsCubin(e.payload)) {
         report_.notes.push_back({source, "payload is not a cubin (ELF with EM_CUDA): not inspected"});
-      } else if (Status st = AddCubin(e.payload, source, e.compression); !st.ok()) {
-        return st;
+      } else {
+        return AddCubin(e.payload, source, e.compression);
       }
-    }
-    return Status::Ok();
+      return Status::Ok();
+    });
   }
 
   Status AddHostElf(std::string_view bytes, const std::string& where) {
@@ -103,6 +103,7 @@ class Inspector {
 
   std::string name_;
   FatbinLimits limits_;
+  uint64_t decompressed_ = 0;  ///< bytes this file's fatbin entries decompressed to
   InspectReport report_;
 };
 

@@ -6,6 +6,7 @@
 #include "static/inspect.h"
 
 #include <gtest/gtest.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <functional>
@@ -414,6 +415,79 @@ TEST(InspectTest, AnArMemberNameLongerThanAPathIsDamage) {
   ASSERT_EQ(fine->size(), 1u);
   EXPECT_EQ((*fine)[0].bytes, "abcd");
   EXPECT_EQ((*fine)[0].name, std::string("k.cubin\0", 8));
+}
+
+// A fatbin of `entries` sm_90 SASS entries, each a zstd frame of `each`
+// zero bytes (a few bytes compressed: a "zstd bomb" in small).
+std::string ZstdFatbin(int entries, size_t each) {
+  const std::string zeros(each, '\0');
+  std::string frame(ZSTD_compressBound(each), '\0');
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), zeros.data(), zeros.size(), 1));
+  const size_t padded = (frame.size() + 7) / 8 * 8;
+  std::string body;
+  for (int i = 0; i < entries; ++i) {
+    std::string h(64, '\0');
+    const uint16_t kind = 2, version = 0x101;
+    std::memcpy(h.data(), &kind, 2);
+    std::memcpy(h.data() + 2, &version, 2);
+    Put32(&h, 4, 64);                      // header size
+    Put64(&h, 8, padded);                  // payload size
+    Put32(&h, 16, static_cast<uint32_t>(frame.size()));  // compressed size
+    Put32(&h, 28, 90);                     // arch
+    Put64(&h, 40, 0x8011);                 // 64-bit, Linux, zstd
+    Put64(&h, 56, each);                   // uncompressed size
+    body += h + frame + std::string(padded - frame.size(), '\0');
+  }
+  std::string header(16, '\0');
+  Put32(&header, 0, kFatbinMagic);
+  const uint16_t one = 1, sixteen = 16;
+  std::memcpy(header.data() + 4, &one, 2);
+  std::memcpy(header.data() + 6, &sixteen, 2);
+  Put64(&header, 8, body.size());
+  return header + body;
+}
+
+// Entries are decompressed one at a time, each released before the next,
+// and all of a file's entries together only up to a total.
+TEST(InspectTest, ZstdEntriesAreDecompressedOneAtATimeWithinATotal) {
+  constexpr size_t kMiB = 1 << 20;
+  const std::string fatbin = ZstdFatbin(4, kMiB);
+  FatbinLimits limits;
+  limits.max_decompressed = kMiB;
+  limits.max_total_decompressed = 2 * kMiB + kMiB / 2;
+  uint64_t decompressed = 0;
+  std::vector<std::pair<size_t, std::string>> seen;  // payload size, problem
+  Status st = ForEachFatbinEntry(fatbin, 0, "bomb.fatbin", limits, &decompressed, [&](const FatbinEntry& e) {
+    seen.emplace_back(e.payload.size(), e.problem);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0], (std::pair<size_t, std::string>{kMiB, ""}));
+  EXPECT_EQ(seen[1], (std::pair<size_t, std::string>{kMiB, ""}));
+  for (size_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(seen[i].first, 0u);
+    EXPECT_NE(seen[i].second.find("not decompressed: its 1048576 bytes would take the file's decompressed entries "
+                                  "past the 2621440-byte limit (2097152 bytes so far)"),
+              std::string::npos)
+        << seen[i].second;
+  }
+  EXPECT_EQ(decompressed, 2 * kMiB);
+
+  // The visitor sees each entry before the next is decompressed.
+  decompressed = 0;
+  st = ForEachFatbinEntry(fatbin, 0, "bomb.fatbin", limits, &decompressed,
+                          [](const FatbinEntry&) { return Status(InputError("stop")); });
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(decompressed, kMiB);
+
+  // The total is the input file's, across its fatbins: two of the four
+  // payloads are read (not cubins), two are over the limit; all are notes.
+  Result<InspectReport> r = InspectBytes(fatbin, "bomb.fatbin", limits);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->notes.size(), 4u);
+  EXPECT_NE(r->notes[1].message.find("payload is not a cubin"), std::string::npos) << r->notes[1].message;
+  EXPECT_NE(r->notes[2].message.find("limit"), std::string::npos) << r->notes[2].message;
 }
 
 // ---- The command line.

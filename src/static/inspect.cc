@@ -180,18 +180,21 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
                                               " (a log of another build?); its spills are not used"});
           continue;
         }
+        // A record without spill figures (nvlink's) leaves them unknown:
+        // 0 would be a known value, and hide a spill.
+        if (!p.spill_stores || !p.spill_loads) continue;
         KernelExtras& x = c.extras[i];
         auto [first, fresh] = matched.try_emplace({&c, i}, &p);
         if (!fresh && (first->second->spill_stores != p.spill_stores || first->second->spill_loads != p.spill_loads)) {
           // Two records that disagree: the larger spills are kept, so a
           // spill is never hidden, and the note says so.
           report->notes.push_back({where, what + " has another record at line " + std::to_string(first->second->line) +
-                                              " with other spills (" + std::to_string(first->second->spill_stores) + "/" +
-                                              std::to_string(first->second->spill_loads) + " vs " +
-                                              std::to_string(p.spill_stores) + "/" + std::to_string(p.spill_loads) +
+                                              " with other spills (" + std::to_string(*first->second->spill_stores) +
+                                              "/" + std::to_string(*first->second->spill_loads) + " vs " +
+                                              std::to_string(*p.spill_stores) + "/" + std::to_string(*p.spill_loads) +
                                               " bytes stored/loaded); the larger are used"});
-          x.spill_stores = std::max(*x.spill_stores, p.spill_stores);
-          x.spill_loads = std::max(*x.spill_loads, p.spill_loads);
+          x.spill_stores = std::max(*x.spill_stores, *p.spill_stores);
+          x.spill_loads = std::max(*x.spill_loads, *p.spill_loads);
           continue;
         }
         x.spill_stores = p.spill_stores;

@@ -73,7 +73,8 @@ void AddOccupancy(InspectReport* report);
 /// arch). Log entries no cubin holds become notes, and so do a record whose
 /// registers differ from the binary's (another build's log: its spills are
 /// not used) and two records of one kernel that disagree (the larger spills
-/// are used). A log without any kernel record is an input error when the
+/// are used). A record without spill figures (nvlink's) leaves the spills
+/// unknown. A log without any kernel record is an input error when the
 /// file has kernels.
 Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name);
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "static/inspect.h"
@@ -96,6 +97,40 @@ TEST(InspectExtras, LogsThatCannotBeThisBuildsAreSaid) {
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().code, ExitCode::kInputError);
   EXPECT_NE(none.error().message.find("empty.log: no ptxas resource lines"), std::string::npos);
+}
+
+// nvlink (-Xnvlink -v) prints registers and stack but no spill figures: its
+// records leave spills unknown, never 0, and never disagree with ptxas's.
+TEST(InspectExtras, NvlinkRecordsLeaveSpillsUnknown) {
+  Result<InspectReport> r = InspectFile(Data("heavy_sm90_spill.cubin"));
+  ASSERT_TRUE(r.ok());
+  const std::string nvlink =
+      "nvlink info    : Function properties for '_Z5heavyPKfPfi':\n"
+      "nvlink info    : used 24 registers, used 0 barriers, 112 stack, 0 bytes smem, 0 bytes lmem\n";
+  auto heavy_spills = [](const InspectReport& report) {
+    for (const InspectedCubin& c : report.cubins)
+      for (size_t i = 0; i < c.cubin.kernels.size(); ++i)
+        if (c.cubin.kernels[i].name == "_Z5heavyPKfPfi")
+          return std::make_pair(c.extras[i].spill_stores, c.extras[i].spill_loads);
+    ADD_FAILURE() << "no heavy";
+    return std::make_pair(std::optional<int64_t>(), std::optional<int64_t>());
+  };
+  Result<std::vector<PtxasKernel>> link_only = ParsePtxasLog(nvlink, "link.log");
+  ASSERT_TRUE(link_only.ok());
+  InspectReport a = *r;
+  ASSERT_TRUE(AddPtxasLog(&a, *link_only, "link.log").ok());
+  EXPECT_FALSE(heavy_spills(a).first.has_value());
+  EXPECT_FALSE(heavy_spills(a).second.has_value());
+
+  // Compile and link in one log: ptxas's figures, and no note of a disagreement.
+  Result<std::vector<PtxasKernel>> both =
+      ParsePtxasLog(testing::ReadAll(Data("heavy_sm90_spill.ptxas.txt")) + nvlink, "build.log");
+  ASSERT_TRUE(both.ok());
+  InspectReport b = *r;
+  ASSERT_TRUE(AddPtxasLog(&b, *both, "build.log").ok());
+  EXPECT_EQ(heavy_spills(b).first, 104);
+  EXPECT_EQ(heavy_spills(b).second, 132);
+  for (const InspectNote& n : b.notes) EXPECT_EQ(n.message.find("another record"), std::string::npos) << n.message;
 }
 
 TEST(InspectExtras, OccupancyPerKernelOrItsReason) {

@@ -122,6 +122,11 @@ TEST(PtxasLogTest, RelocatableDeviceCodeAndNvlink) {
   EXPECT_EQ(kernels[2].cmem0, 364);
   EXPECT_EQ(kernels[2].shared, 0);
   EXPECT_EQ(kernels[2].line, 12);
+  // nvlink prints no spill figures: unknown, not 0. ptxas's records have them.
+  EXPECT_FALSE(kernels[2].spill_stores.has_value());
+  EXPECT_FALSE(kernels[2].spill_loads.has_value());
+  EXPECT_EQ(kernels[0].spill_stores, 0);
+  EXPECT_EQ(kernels[0].spill_loads, 0);
 }
 
 TEST(PtxasLogTest, NvlinkAloneHasNoArch) {

@@ -133,6 +133,33 @@ TEST(InspectExtras, NvlinkRecordsLeaveSpillsUnknown) {
   for (const InspectNote& n : b.notes) EXPECT_EQ(n.message.find("another record"), std::string::npos) << n.message;
 }
 
+// nvlink's records match the kernel of their own target arch only: a
+// kernel with other registers on another arch is not "another build".
+TEST(InspectExtras, NvlinkRecordsMatchTheirTargetArch) {
+  InspectReport r;
+  r.file = "app";
+  for (const auto& [arch, registers] : {std::pair{90, 104}, std::pair{100, 55}}) {
+    InspectedCubin c;
+    c.source = "app: .nv_fatbin: sm_" + std::to_string(arch) + " SASS entry";
+    c.cubin.arch = arch;
+    KernelInfo k;
+    k.name = "_Z7boundedPf";
+    k.arch = arch;
+    k.registers = registers;
+    c.cubin.kernels.push_back(k);
+    r.cubins.push_back(c);
+  }
+  Result<std::vector<PtxasKernel>> log = ParsePtxasLog(
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: sm_90)\n"
+      "nvlink info    : used 104 registers, used 0 barriers, 0 stack, 0 bytes smem, 0 bytes lmem (target: sm_90)\n"
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: sm_100)\n"
+      "nvlink info    : used 55 registers, used 0 barriers, 64 stack, 0 bytes smem, 0 bytes lmem (target: sm_100)\n",
+      "link.log");
+  ASSERT_TRUE(log.ok()) << log.error().message;
+  ASSERT_TRUE(AddPtxasLog(&r, *log, "link.log").ok());
+  for (const InspectNote& n : r.notes) ADD_FAILURE() << n.source << ": " << n.message;
+}
+
 TEST(InspectExtras, OccupancyPerKernelOrItsReason) {
   InspectReport r = InspectWithLog(Data("small_sm90.cubin"), Data("small_sm90.ptxas.txt"));
   ASSERT_FALSE(r.cubins.empty());

@@ -14,7 +14,11 @@ namespace gpugate {
 
 namespace {
 
-constexpr const char* kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
+constexpr const char* kLinkedFatbinSection = ".nv_fatbin";
+constexpr const char* kRelocatableFatbinSection = "__nv_relfatbin";
+constexpr const char* kFatbinSections[] = {kLinkedFatbinSection, kRelocatableFatbinSection};
+constexpr uint16_t kElfTypeExecutable = 2;  // ET_EXEC
+constexpr uint16_t kElfTypeShared = 3;      // ET_DYN (shared libraries, PIE executables)
 
 class Inspector {
  public:
@@ -78,12 +82,23 @@ class Inspector {
   Status AddHostElf(std::string_view bytes, const std::string& where) {
     Result<ElfFile> elf = ParseElf(bytes, where);
     if (!elf.ok()) return elf.error();
+    // An executable or shared library linked from -rdc objects keeps their
+    // unlinked device code in __nv_relfatbin beside the image nvlink linked
+    // into .nv_fatbin: only the linked image is what runs.
+    const ElfSection* linked_image = elf->Find(kLinkedFatbinSection);
+    const bool linked = (elf->type == kElfTypeExecutable || elf->type == kElfTypeShared) && linked_image != nullptr &&
+                        HasFileBytes(linked_image->type);
     bool found = false;
     for (const ElfSection& s : elf->sections) {
       bool fatbin_section = false;
       for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
       if (!fatbin_section || !HasFileBytes(s.type)) continue;
       found = true;
+      if (linked && s.name == kRelocatableFatbinSection) {
+        report_.notes.push_back({where + ": " + s.name, "the unlinked copies of -rdc device code, linked into " +
+                                                            std::string(kLinkedFatbinSection) + ": not read"});
+        continue;
+      }
       if (Status st = AddFatbins(elf->Bytes(s), s.offset, where + ": " + s.name); !st.ok()) return st;
     }
     if (!found) report_.notes.push_back({where, "no .nv_fatbin or __nv_relfatbin section: no device code"});

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <zstd.h>
 
+#include <array>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -488,6 +489,97 @@ TEST(InspectTest, ZstdEntriesAreDecompressedOneAtATimeWithinATotal) {
   ASSERT_EQ(r->notes.size(), 4u);
   EXPECT_NE(r->notes[1].message.find("payload is not a cubin"), std::string::npos) << r->notes[1].message;
   EXPECT_NE(r->notes[2].message.find("limit"), std::string::npos) << r->notes[2].message;
+}
+
+// A fatbin of one uncompressed sm_90 SASS entry holding `cubin`; `flags`
+// 0x11 is 64-bit Linux, 0x100000 more an arch-specific target (sm_90a).
+std::string SassFatbin(const std::string& cubin, uint64_t flags = 0x11) {
+  const size_t padded = (cubin.size() + 7) / 8 * 8;
+  std::string entry(64, '\0');
+  const uint16_t kind = 2, version = 0x101;
+  std::memcpy(entry.data(), &kind, 2);
+  std::memcpy(entry.data() + 2, &version, 2);
+  Put32(&entry, 4, 64);
+  Put64(&entry, 8, padded);
+  Put32(&entry, 28, 90);
+  Put64(&entry, 40, flags);
+  entry += cubin + std::string(padded - cubin.size(), '\0');
+  std::string header(16, '\0');
+  Put32(&header, 0, kFatbinMagic);
+  const uint16_t one = 1, sixteen = 16;
+  std::memcpy(header.data() + 4, &one, 2);
+  std::memcpy(header.data() + 6, &sixteen, 2);
+  Put64(&header, 8, entry.size());
+  return header + entry;
+}
+
+// A minimal x86-64 ELF of type `type` (1 object, 2 executable, 3 shared)
+// whose PROGBITS sections are `sections` (name, bytes), then .shstrtab.
+std::string HostElf(uint16_t type, const std::vector<std::pair<std::string, std::string>>& sections) {
+  std::string names(1, '\0'), body;
+  std::vector<std::array<uint64_t, 4>> headers = {{0, 0, 0, 0}};  // name, type, offset, size
+  auto add = [&](const std::string& name, uint32_t section_type, const std::string& bytes) {
+    while (body.size() % 8) body += '\0';
+    headers.push_back({names.size(), section_type, 64 + body.size(), bytes.size()});
+    names += name + '\0';
+    body += bytes;
+  };
+  for (const auto& [name, bytes] : sections) add(name, 1, bytes);
+  const std::string shstrtab = ".shstrtab";
+  std::string all_names = names + shstrtab + '\0';
+  add(shstrtab, 3, all_names);
+  while (body.size() % 8) body += '\0';
+  std::string elf(64, '\0');
+  elf.replace(0, 4, "\x7f" "ELF");
+  elf[4] = 2;  // ELF64
+  elf[5] = 1;  // little-endian
+  elf[6] = 1;
+  const uint16_t machine = 62, size64 = 64;
+  std::memcpy(elf.data() + 16, &type, 2);
+  std::memcpy(elf.data() + 18, &machine, 2);
+  Put64(&elf, 0x28, 64 + body.size());
+  std::memcpy(elf.data() + 0x34, &size64, 2);
+  std::memcpy(elf.data() + 0x3a, &size64, 2);
+  const uint16_t count = static_cast<uint16_t>(headers.size()), names_index = count - 1;
+  std::memcpy(elf.data() + 0x3c, &count, 2);
+  std::memcpy(elf.data() + 0x3e, &names_index, 2);
+  elf += body;
+  for (const auto& h : headers) {
+    std::string sh(64, '\0');
+    Put32(&sh, 0, static_cast<uint32_t>(h[0]));
+    Put32(&sh, 4, static_cast<uint32_t>(h[1]));
+    Put64(&sh, 24, h[2]);
+    Put64(&sh, 32, h[3]);
+    elf += sh;
+  }
+  return elf;
+}
+
+// An executable or shared library linked from -rdc objects holds the linked
+// image in .nv_fatbin and the objects' unlinked copies in __nv_relfatbin:
+// only the image is read. An object's __nv_relfatbin is its device code.
+TEST(InspectTest, ALinkedBinaryIsReadFromItsLinkedImageAlone) {
+  const std::string image = SassFatbin(Load("small_sm90.cubin"));
+  const std::string copies = SassFatbin(Load("heavy_sm90.cubin"));
+  for (uint16_t type : {uint16_t{2}, uint16_t{3}}) {
+    const std::string elf = HostElf(type, {{".nv_fatbin", image}, {"__nv_relfatbin", copies}});
+    Result<InspectReport> r = InspectBytes(elf, "app");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->cubins.size(), 1u) << RenderInspectTable(*r);
+    EXPECT_NE(r->cubins[0].source.find("app: .nv_fatbin: sm_90 SASS entry"), std::string::npos);
+    EXPECT_EQ(FindKernel(*r, "_Z5heavyPKfPfi", 90), nullptr);
+    ASSERT_EQ(r->notes.size(), 1u);
+    EXPECT_EQ(r->notes[0].source, "app: __nv_relfatbin");
+    EXPECT_NE(r->notes[0].message.find("unlinked copies"), std::string::npos) << r->notes[0].message;
+  }
+  // A relocatable object: its __nv_relfatbin is all there is, and is read.
+  Result<InspectReport> object = InspectBytes(HostElf(1, {{"__nv_relfatbin", copies}}), "k.o");
+  ASSERT_TRUE(object.ok()) << object.error().message;
+  EXPECT_NE(FindKernel(*object, "_Z5heavyPKfPfi", 90), nullptr);
+  // A linked binary without a .nv_fatbin keeps its only device code.
+  Result<InspectReport> only = InspectBytes(HostElf(3, {{"__nv_relfatbin", copies}}), "lib.so");
+  ASSERT_TRUE(only.ok()) << only.error().message;
+  EXPECT_NE(FindKernel(*only, "_Z5heavyPKfPfi", 90), nullptr);
 }
 
 // ---- The command line.

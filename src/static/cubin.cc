@@ -172,6 +172,12 @@ int64_t ReservedShared(const ElfFile& elf, const std::vector<ElfSymbol>& symbols
 
 }  // namespace
 
+std::string ArchText(int arch, char variant) {
+  std::string text = "sm_" + std::to_string(arch);
+  if (variant != 0) text += variant;
+  return text;
+}
+
 int CubinArch(uint32_t e_flags, uint8_t abi_version) {
   return static_cast<int>((abi_version >= 8 ? e_flags >> 8 : e_flags) & 0xff);
 }

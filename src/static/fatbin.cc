@@ -27,6 +27,10 @@ constexpr uint64_t kMinEntryHeader = 64;
 constexpr uint64_t kMaxEntryHeader = 4096;
 constexpr uint64_t kFlagLz4 = 0x2000;
 constexpr uint64_t kFlagZstd = 0x8000;
+// Arch-specific (sm_90a, sm_103a) and family-specific (sm_100f) targets; the
+// cubin's own e_flags are those of the plain arch.
+constexpr uint64_t kFlagArchSpecific = 0x100000;
+constexpr uint64_t kFlagFamilySpecific = 0x200000;
 
 FatbinCompression CompressionOf(uint64_t flags, uint64_t uncompressed_size, uint32_t compressed_size) {
   const bool lz4 = (flags & kFlagLz4) != 0, zstd = (flags & kFlagZstd) != 0;
@@ -110,6 +114,10 @@ Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, 
         "fatbin entry payload (" + std::to_string(payload_size) + " bytes) beyond the end of its fatbin");
   e.arch = arch > 100000 ? -1 : static_cast<int>(arch);
   e.compression = CompressionOf(e.flags, uncompressed_size, compressed_size);
+  if ((e.flags & kFlagFamilySpecific) != 0)
+    e.arch_variant = 'f';
+  else if ((e.flags & kFlagArchSpecific) != 0)
+    e.arch_variant = 'a';
   *size = header_size + payload_size;
   std::string_view payload = data.substr(p + header_size, payload_size);
   if (e.kind != 1 && e.kind != 2) {
@@ -156,7 +164,8 @@ const char* ToString(FatbinCompression c) {
 }
 
 std::string FatbinEntry::Label() const {
-  const std::string a = arch < 0 ? std::string("?") : std::to_string(arch);
+  std::string a = arch < 0 ? std::string("?") : std::to_string(arch);
+  if (arch_variant != 0) a += arch_variant;
   if (IsPtx()) return "compute_" + a + " PTX entry";
   if (IsElf()) return "sm_" + a + " SASS entry";
   return "arch " + a + " entry";

@@ -26,6 +26,8 @@ struct FatbinEntry {
   uint64_t offset = 0;  ///< file offset of the entry header
   uint16_t kind = 0;    ///< 1 PTX, 2 ELF (SASS)
   int arch = 0;         ///< 90 for sm_90 / compute_90
+  /// 'a' (sm_90a: flag 0x100000) or 'f' (sm_100f: flag 0x200000), else 0.
+  char arch_variant = 0;
   uint64_t flags = 0;
   FatbinCompression compression = FatbinCompression::kNone;
   std::string payload;
@@ -33,7 +35,7 @@ struct FatbinEntry {
 
   bool IsElf() const { return kind == 2; }
   bool IsPtx() const { return kind == 1; }
-  /// "sm_90 SASS" or "compute_90 PTX".
+  /// "sm_90 SASS entry", "sm_90a SASS entry" or "compute_90 PTX entry".
   std::string Label() const;
 };
 

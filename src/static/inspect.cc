@@ -53,9 +53,14 @@ class Inspector {
     return Status::Ok();
   }
 
-  Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression) {
+  Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression,
+                  char arch_variant = 0) {
     Result<CubinInfo> cubin = ReadCubin(bytes, where);
     if (!cubin.ok()) return cubin.error();
+    // The target variant is the fatbin entry's to say (sm_90a and sm_90
+    // cubins have the same e_flags).
+    cubin->arch_variant = arch_variant;
+    for (KernelInfo& k : cubin->kernels) k.arch_variant = arch_variant;
     if (!cubin->layout_note.empty()) report_.notes.push_back({where, cubin->layout_note});
     report_.cubins.push_back({where, compression, std::move(*cubin), {}});
     return Status::Ok();
@@ -73,7 +78,7 @@ class Inspector {
       } else if (!IsCubin(e.payload)) {
         report_.notes.push_back({source, "payload is not a cubin (ELF with EM_CUDA): not inspected"});
       } else {
-        return AddCubin(e.payload, source, e.compression);
+        return AddCubin(e.payload, source, e.compression, e.arch_variant);
       }
       return Status::Ok();
     });

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "cli/run_binary.h"
+#include "harness/static_runner.h"
 #include "static/cubin.h"
 #include "static/elf.h"
 #include "static/inspect_render.h"
@@ -580,6 +581,34 @@ TEST(InspectTest, ALinkedBinaryIsReadFromItsLinkedImageAlone) {
   Result<InspectReport> only = InspectBytes(HostElf(3, {{"__nv_relfatbin", copies}}), "lib.so");
   ASSERT_TRUE(only.ok()) << only.error().message;
   EXPECT_NE(FindKernel(*only, "_Z5heavyPKfPfi", 90), nullptr);
+}
+
+// sm_90a (and sm_100f) SASS is a target of its own: its cubin's e_flags
+// are sm_90's, the fatbin entry's flags tell them apart. Both builds of a
+// kernel are told apart, not numbered as one kernel found twice.
+TEST(InspectTest, ArchSpecificTargetsKeepTheirName) {
+  const std::string cubin = Load("small_sm90.cubin");
+  const std::string fatbin = SassFatbin(cubin) + SassFatbin(cubin, 0x100011) + SassFatbin(cubin, 0x1200011);
+  Result<InspectReport> r = InspectBytes(fatbin, "k.fatbin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->cubins.size(), 3u);
+  EXPECT_NE(r->cubins[1].source.find("sm_90a SASS entry"), std::string::npos) << r->cubins[1].source;
+  EXPECT_EQ(ArchText(r->cubins[0].cubin.kernels[0]), "sm_90");
+  EXPECT_EQ(ArchText(r->cubins[1].cubin.kernels[0]), "sm_90a");
+  EXPECT_EQ(ArchText(r->cubins[2].cubin.kernels[0]), "sm_90f");
+  EXPECT_EQ(r->cubins[1].cubin.kernels[0].arch, 90);  // occupancy and logs use the number
+  EXPECT_NE(InspectToJson(*r).find("\"sm_90a\""), std::string::npos);
+  WorkloadSpec spec;
+  spec.name = "kernels";
+  spec.kind = WorkloadKind::kStatic;
+  const WorkloadResult w = StaticWorkloadResult(spec, *r);
+  std::set<std::string> names;
+  for (const KernelResult& k : w.kernels) {
+    EXPECT_EQ(k.name.find('#'), std::string::npos) << k.name;
+    names.insert(k.name);
+  }
+  EXPECT_TRUE(names.count("plain_add@sm_90a")) << w.kernels.size();
+  EXPECT_EQ(names.size(), 9u);
 }
 
 // ---- The command line.

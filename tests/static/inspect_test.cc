@@ -583,6 +583,32 @@ TEST(InspectTest, ALinkedBinaryIsReadFromItsLinkedImageAlone) {
   EXPECT_NE(FindKernel(*only, "_Z5heavyPKfPfi", 90), nullptr);
 }
 
+// An object of 0xff00 sections or more (-ffunction-sections) has e_shnum 0
+// and e_shstrndx SHN_XINDEX: section 0 holds the count and the name table's
+// index. Its device code is read like any other object's.
+TEST(InspectTest, ExtendedSectionNumberingIsRead) {
+  std::string elf = HostElf(1, {{".text", "code"}, {".nv_fatbin", SassFatbin(Load("small_sm90.cubin"))}});
+  uint16_t count = 0, names = 0;
+  std::memcpy(&count, elf.data() + 0x3c, 2);
+  std::memcpy(&names, elf.data() + 0x3e, 2);
+  const uint64_t section0 = Get64(elf, 0x28);
+  Put64(&elf, section0 + 32, count);  // sh_size: the section count
+  Put32(&elf, section0 + 40, names);  // sh_link: the name table's index
+  std::memset(elf.data() + 0x3c, 0, 2);
+  std::memset(elf.data() + 0x3e, 0xff, 2);
+  Result<InspectReport> r = InspectBytes(elf, "big.o");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->cubins.size(), 1u) << RenderInspectTable(*r);
+  EXPECT_NE(FindKernel(*r, "plain_add", 90), nullptr);
+  // A count beyond the file is damage, said.
+  Put64(&elf, section0 + 32, uint64_t{1} << 40);
+  Result<InspectReport> bad = InspectBytes(elf, "big.o");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ExitCode::kInputError);
+  EXPECT_NE(bad.error().message.find("big.o: offset"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("beyond end of file"), std::string::npos) << bad.error().message;
+}
+
 // sm_90a (and sm_100f) SASS is a target of its own: its cubin's e_flags
 // are sm_90's, the fatbin entry's flags tell them apart. Both builds of a
 // kernel are told apart, not numbered as one kernel found twice.

@@ -416,7 +416,24 @@ TEST(InspectTest, AnArMemberNameLongerThanAPathIsDamage) {
   ASSERT_TRUE(fine.ok()) << fine.error().message;
   ASSERT_EQ(fine->size(), 1u);
   EXPECT_EQ((*fine)[0].bytes, "abcd");
-  EXPECT_EQ((*fine)[0].name, std::string("k.cubin\0", 8));
+  EXPECT_EQ((*fine)[0].name, "k.cubin");  // without the BSD name's NUL padding
+}
+
+// BSD and Darwin archives (llvm-ar --format=darwin) name their symbol table
+// "__.SYMDEF" padded with NULs after a "#1/N" header: it is no member.
+TEST(InspectTest, BsdSymbolTableIsNoMemberAndNamesLoseTheirPadding) {
+  const std::string symdef("__.SYMDEF\0\0\0", 12), named("k.o\0", 4);
+  const std::string archive = "!<arch>\n" + ArHeader("#1/12", 12 + 8) + symdef + std::string(8, '\0') +
+                              ArHeader("#1/4", 4 + 4) + named + "junk" + ArHeader("__.SYMDEF SORTED", 4) + "abcd";
+  Result<std::vector<ArMember>> members = ParseArArchive(archive, "libk.a");
+  ASSERT_TRUE(members.ok()) << members.error().message;
+  ASSERT_EQ(members->size(), 1u);
+  EXPECT_EQ((*members)[0].name, "k.o");
+  EXPECT_EQ((*members)[0].bytes, "junk");
+  Result<InspectReport> r = InspectBytes(archive, "libk.a");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_EQ(r->notes[0].source, "libk.a(k.o)");
 }
 
 // A fatbin of `entries` sm_90 SASS entries, each a zstd frame of `each`

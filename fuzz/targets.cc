@@ -279,6 +279,7 @@ void RuleExpr(const uint8_t* data, size_t size) {
 void Inspect(const uint8_t* data, size_t size) {
   FatbinLimits limits;
   limits.max_decompressed = 1 << 20;
+  limits.max_total_decompressed = 4 << 20;
   Result<InspectReport> report = InspectBytes(Text(data, size), "input.bin", limits);
   CheckOutcome(report);
   if (!report.ok()) return;

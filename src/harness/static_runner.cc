@@ -15,8 +15,6 @@ namespace gpugate {
 
 namespace {
 
-std::string ArchText(int arch) { return "sm_" + std::to_string(arch); }
-
 int64_t Product(const std::array<int64_t, 3>& d) {
   int64_t n = 1;
   for (int64_t x : d) n *= std::max<int64_t>(1, x);
@@ -25,7 +23,7 @@ int64_t Product(const std::array<int64_t, 3>& d) {
 
 KernelResult ToKernelResult(const KernelInfo& k, const KernelExtras* x) {
   KernelResult r;
-  r.name = BoundedName(DemangleKernelName(k.name.c_str()) + "@" + ArchText(k.arch));
+  r.name = BoundedName(DemangleKernelName(k.name.c_str()) + "@" + ArchText(k));
   auto& m = r.metrics;
   m["arch"] = k.arch;
   if (k.registers) m["registers_per_thread"] = *k.registers;
@@ -34,10 +32,14 @@ KernelResult ToKernelResult(const KernelInfo& k, const KernelExtras* x) {
   m["shared_mem_bytes"] = static_cast<double>(k.shared_bytes);
   if (k.param_bytes) m["param_bytes"] = static_cast<double>(*k.param_bytes);
   m["barriers"] = k.barriers;
-  if (k.max_threads) m["max_threads_per_block"] = static_cast<double>(Product(*k.max_threads));
+  // The launch bound, else the block size the kernel requires (.reqntid).
+  if (k.max_threads)
+    m["max_threads_per_block"] = static_cast<double>(Product(*k.max_threads));
+  else if (k.req_threads)
+    m["max_threads_per_block"] = static_cast<double>(Product(*k.req_threads));
   m["sass_bytes"] = static_cast<double>(k.sass_bytes);
   if (k.instructions) m["sass_instructions"] = static_cast<double>(*k.instructions);
-  r.attributes["arch"] = ArchText(k.arch);
+  r.attributes["arch"] = ArchText(k);
   r.attributes["mangled_name"] = k.name;
   r.attributes[kSassHashAttribute] = SassHashText(k.sass_hash);
   if (x != nullptr) {

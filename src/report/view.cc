@@ -592,7 +592,9 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
     case Reason::kNewWorkload: return "not in the baseline";
     case Reason::kRemovedWorkload: return "not in this run";
     case Reason::kNewKernel: return "kernel not in the baseline";
-    case Reason::kVanishedKernel: return "kernel not launched in this run";
+    // Neutral like kNewKernel's: a static kernel is in no run's binary, a
+    // timed one was not launched; the full sentence says which.
+    case Reason::kVanishedKernel: return "kernel not in this run";
     // The cause comes from the workload itself ("needs 2 GPUs"): keep it.
     case Reason::kCurrentFailed: return sentence_or("failed in this run");
     case Reason::kCurrentSkipped: return sentence_or("skipped in this run");

@@ -57,9 +57,7 @@ Result<std::vector<ArMember>> ParseArArchive(std::string_view data, const std::s
     uint64_t offset = start;
     if (member == "//") {
       long_names = bytes;
-    } else if (member == "/" || member == "/SYM64/" || member.rfind("__.SYMDEF", 0) == 0) {
-      // symbol table
-    } else {
+    } else if (member != "/" && member != "/SYM64/") {  // GNU symbol tables
       if (member.size() > 1 && member[0] == '/') {
         uint64_t at = 0;
         if (!Decimal(std::string_view(member).substr(1), &at) || at >= long_names.size())
@@ -70,7 +68,9 @@ Result<std::vector<ArMember>> ParseArArchive(std::string_view data, const std::s
         uint64_t n = 0;
         if (!Decimal(std::string_view(member).substr(3), &n) || n > bytes.size())
           return BinaryError(name, p, "ar member BSD name length outside the member");
+        // BSD pads the name with NULs to a multiple of 4 or 8 bytes.
         member = std::string(bytes.substr(0, n));
+        while (!member.empty() && member.back() == '\0') member.pop_back();
         bytes.remove_prefix(n);
         offset += n;
       } else if (!member.empty() && member.back() == '/') {
@@ -81,7 +81,9 @@ Result<std::vector<ArMember>> ParseArArchive(std::string_view data, const std::s
       if (member.size() > kMaxMemberName)
         return BinaryError(name, p, "ar member name of " + std::to_string(member.size()) +
                                         " bytes, longer than a file name can be");
-      members.push_back(ArMember{member, offset, bytes});
+      // BSD symbol tables: "__.SYMDEF", "__.SYMDEF SORTED", "__.SYMDEF_64",
+      // in the header or (Darwin) as a "#1/N" name.
+      if (member.rfind("__.SYMDEF", 0) != 0) members.push_back(ArMember{member, offset, bytes});
     }
     p = start + size + (size & 1);
   }

@@ -26,7 +26,10 @@ constexpr uint8_t kFormatSval = 4;
 
 // EIATTR attribute codes.
 constexpr uint8_t kMaxThreads = 0x05;
+constexpr uint8_t kParamCbank = 0x0a;
 constexpr uint8_t kReqNtid = 0x10;
+constexpr uint8_t kKparamInfo = 0x17;
+constexpr uint8_t kExitInstrOffsets = 0x1c;
 constexpr uint8_t kFrameSize = 0x11;
 constexpr uint8_t kMinStackSize = 0x12;
 constexpr uint8_t kCbankParamSize = 0x19;
@@ -35,12 +38,17 @@ constexpr uint8_t kCtaPerCluster = 0x3d;
 constexpr uint8_t kRegCount = 0x2f;
 constexpr uint8_t kNumBarriers = 0x4c;
 
+/// st_other of a kernel's symbol (STO_CUDA_ENTRY); device functions lack it.
+constexpr uint8_t kStoCudaEntry = 0x10;
+
 /// sm_90 and newer place a system-reserved block inside each kernel's
 /// `.nv.shared.<k>`. sm_100+ cubins carry its size as the value of the
-/// symbol `.nv.reservedSmem.cap`; sm_90 cubins from nvcc 13.0 only carry the
-/// `.nv.shared.reserved.0` section, and there the block is 1 KiB (the
-/// documented reserved shared memory per block; ptxas -v prints the section
-/// size minus 1024 for every sm_90 kernel built here).
+/// symbol `.nv.reservedSmem.cap`; sm_90 cubins from nvcc 13.0 carry no size,
+/// only the `.nv.shared.reserved.0` section, or (-G builds, the cubin nvlink
+/// links for -rdc) only the undefined symbol `.nv.reservedSmem.offset0`.
+/// There the block is 1 KiB (the documented reserved shared memory per
+/// block; ptxas -v prints the section size minus 1024 for every sm_90 kernel
+/// built here).
 constexpr int64_t kDefaultReservedShared = 1024;
 
 struct Record {
@@ -128,16 +136,47 @@ void ApplyKernelRecords(const std::vector<Record>& records, KernelInfo* k) {
   }
 }
 
+/// Whether a function's `.nv.info.<f>` holds an attribute only kernels
+/// have: parameters (EIATTR_PARAM_CBANK, EIATTR_KPARAM_INFO,
+/// EIATTR_CBANK_PARAM_SIZE), exits (EIATTR_EXIT_INSTR_OFFSETS; device
+/// functions return) or a launch shape (EIATTR_MAX_THREADS, EIATTR_REQNTID,
+/// EIATTR_CTA_PER_CLUSTER). Device functions of -rdc and -G builds have
+/// their own `.nv.info.<f>` with none of these.
+bool HasEntryAttribute(const std::vector<Record>& records) {
+  for (const Record& r : records)
+    switch (r.attribute) {
+      case kParamCbank:
+      case kKparamInfo:
+      case kCbankParamSize:
+      case kExitInstrOffsets:
+      case kMaxThreads:
+      case kReqNtid:
+      case kCtaPerCluster:
+        return true;
+      default:
+        break;
+    }
+  return false;
+}
+
 /// The reserved shared memory of a cubin's kernels (0 before sm_90).
 int64_t ReservedShared(const ElfFile& elf, const std::vector<ElfSymbol>& symbols) {
   for (const ElfSymbol& s : symbols)
     if (s.name == ".nv.reservedSmem.cap") return static_cast<int64_t>(std::min<uint64_t>(s.value, uint64_t{1} << 32));
   for (const ElfSection& s : elf.sections)
     if (s.name.rfind(".nv.shared.reserved.", 0) == 0) return kDefaultReservedShared;
+  for (const ElfSymbol& s : symbols)
+    if (s.name.rfind(".nv.reservedSmem.offset", 0) == 0) return kDefaultReservedShared;
   return 0;
 }
 
 }  // namespace
+
+std::string ArchText(int arch, char variant) {
+  std::string text = "sm_" + std::to_string(arch);
+  if (variant != 0) text += variant;
+  return text;
+}
 
 int CubinArch(uint32_t e_flags, uint8_t abi_version) {
   return static_cast<int>((abi_version >= 8 ? e_flags >> 8 : e_flags) & 0xff);
@@ -184,7 +223,8 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   // start, else the first.
   std::map<uint32_t, uint32_t> symbol_of_section;
   auto rank = [](const ElfSymbol& s) {
-    return ((s.other & 0x10) ? 4 : 0) + ((s.info >> 4) == 1 /* STB_GLOBAL */ ? 2 : 0) + (s.value == 0 ? 1 : 0);
+    return ((s.other & kStoCudaEntry) ? 4 : 0) + ((s.info >> 4) == 1 /* STB_GLOBAL */ ? 2 : 0) +
+           (s.value == 0 ? 1 : 0);
   };
   for (uint32_t i = 0; i < symbols->size(); ++i) {
     const ElfSymbol& symbol = (*symbols)[i];
@@ -205,6 +245,8 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     if (s.info == 0 || s.info >= elf->sections.size())
       return BinaryError(name, s.offset, s.name + " refers to section " + std::to_string(s.info) + ", out of range");
     const ElfSection& text = elf->sections[s.info];
+    Result<std::vector<Record>> records = ParseNvInfo(*elf, s, name);
+    if (!records.ok()) return records.error();
     KernelInfo k;
     k.arch = info.arch;
     k.name = s.name.substr(info_prefix.size());
@@ -217,6 +259,12 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
       symbol_index = i;
     else if (const auto sym = symbol_of_section.find(s.info); sym != symbol_of_section.end())
       symbol_index = sym->second;
+    // A kernel is an entry function: its symbol carries STO_CUDA_ENTRY, or
+    // (layouts without the flag) its attributes or constant bank say so.
+    // Device functions with a `.nv.info.<f>` of their own are not kernels.
+    const bool entry = (symbol_index && ((*symbols)[*symbol_index].other & kStoCudaEntry) != 0) ||
+                       HasEntryAttribute(*records) || constant0_of.count(s.info) != 0;
+    if (!entry) continue;
     if (symbol_index) {
       const ElfSymbol& symbol = (*symbols)[*symbol_index];
       if (!symbol.name.empty()) k.name = symbol.name;
@@ -225,8 +273,6 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
       if (auto it = global.frame.find(*symbol_index); it != global.frame.end()) k.stack_frame = it->second;
       if (auto it = global.min_stack.find(*symbol_index); it != global.min_stack.end()) k.min_stack = it->second;
     }
-    Result<std::vector<Record>> records = ParseNvInfo(*elf, s, name);
-    if (!records.ok()) return records.error();
     ApplyKernelRecords(*records, &k);
     if (!k.registers && elf->abi_version < 8 && (text.info >> 24) != 0)
       k.registers = static_cast<int>(text.info >> 24);

@@ -20,6 +20,9 @@ namespace gpugate {
 struct KernelInfo {
   std::string name;                                    ///< mangled, as in the symbol table (untrusted text)
   int arch = 0;                                        ///< 90 for sm_90
+  /// 'a' for an arch-specific target (sm_90a), 'f' for a family one
+  /// (sm_100f), 0 for neither or unknown (a bare cubin does not say).
+  char arch_variant = 0;
   std::optional<int> registers;                        ///< EIATTR_REGCOUNT
   std::optional<int64_t> stack_frame;                  ///< EIATTR_FRAME_SIZE
   std::optional<int64_t> min_stack;                    ///< EIATTR_MIN_STACK_SIZE
@@ -37,9 +40,15 @@ struct KernelInfo {
   uint64_t sass_hash = 0;                              ///< FNV-1a 64 of the .text.<k> bytes
 };
 
+/// "sm_90", "sm_90a", "sm_100f".
+std::string ArchText(int arch, char variant);
+/// The kernel's arch as ArchText writes it.
+inline std::string ArchText(const KernelInfo& k) { return ArchText(k.arch, k.arch_variant); }
+
 /// One cubin's kernels.
 struct CubinInfo {
   int arch = 0;
+  char arch_variant = 0;  ///< as KernelInfo's
   /// Why `arch` may be wrong: an ELF ABI version or OS/ABI byte this reader
   /// does not know ("" when it knows the layout).
   std::string layout_note;
@@ -56,8 +65,9 @@ int CubinArch(uint32_t e_flags, uint8_t abi_version);
 /// Whether `data` is an ELF with e_machine EM_CUDA.
 bool IsCubin(std::string_view data);
 
-/// Reads every kernel of the cubin `data` (a kernel is a `.nv.info.<k>`
-/// section). Errors (exit 2) name `name` and the file offset.
+/// Reads every kernel of the cubin `data`: every entry function with a
+/// `.nv.info.<k>` section (device functions, which -rdc and -G builds also
+/// give one, are skipped). Errors (exit 2) name `name` and the file offset.
 Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name);
 
 }  // namespace gpugate

@@ -13,6 +13,7 @@ namespace {
 constexpr uint32_t kSymtab = 2;  // SHT_SYMTAB
 constexpr uint64_t kSectionHeaderSize = 64;
 constexpr uint64_t kSymbolSize = 24;
+constexpr uint16_t kShnXindex = 0xffff;  // SHN_XINDEX
 
 /// The NUL-terminated string at `offset` of a string table, or false when it
 /// is out of range or not terminated inside the table.
@@ -68,18 +69,31 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   elf.abi_version = static_cast<uint8_t>(data[8]);
   elf.os_abi = static_cast<uint8_t>(data[7]);
   uint64_t shoff = 0;
-  uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
+  uint16_t shentsize = 0, header_shnum = 0, header_shstrndx = 0;
   ReadLe(data, 16, &elf.type);
   ReadLe(data, 18, &elf.machine);
   ReadLe(data, 0x28, &shoff);
   ReadLe(data, 0x30, &elf.flags);
   ReadLe(data, 0x3a, &shentsize);
-  ReadLe(data, 0x3c, &shnum);
-  ReadLe(data, 0x3e, &shstrndx);
-  if (shnum == 0) return elf;  // no sections (or more than 0xff00, which real objects here never have)
+  ReadLe(data, 0x3c, &header_shnum);
+  ReadLe(data, 0x3e, &header_shstrndx);
+  if (header_shnum == 0 && shoff == 0) return elf;  // no section table
+  uint64_t shnum = header_shnum;
+  uint32_t shstrndx = header_shstrndx;
+  // Extended numbering (0xff00 sections or more, e.g. -ffunction-sections
+  // objects): e_shnum is 0 and the count is section 0's sh_size; an e_shstrndx
+  // of SHN_XINDEX (0xffff) puts the name table's index in section 0's sh_link.
+  if (header_shnum == 0 || header_shstrndx == kShnXindex) {
+    if (!InBounds(shoff, kSectionHeaderSize, data.size()))
+      return BinaryError(name, 0x28, "section header table at " + HexText(shoff) + " beyond end of file (" +
+                                         std::to_string(data.size()) + " bytes)");
+    if (header_shnum == 0) ReadLe(data, shoff + 32, &shnum);
+    if (header_shstrndx == kShnXindex) ReadLe(data, shoff + 40, &shstrndx);
+  }
+  if (shnum == 0) return elf;  // no sections
   if (shentsize != kSectionHeaderSize)
     return BinaryError(name, 0x3a, "section header size " + std::to_string(shentsize) + ", expected 64");
-  if (!InBounds(shoff, uint64_t{shnum} * kSectionHeaderSize, data.size()))
+  if (shnum > data.size() / kSectionHeaderSize || !InBounds(shoff, shnum * kSectionHeaderSize, data.size()))
     return BinaryError(name, shoff,
                        "section header table (" + std::to_string(shnum) + " entries) beyond end of file (" +
                            std::to_string(data.size()) + " bytes)");
@@ -87,8 +101,8 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
     return BinaryError(name, 0x3e, "section name table index " + std::to_string(shstrndx) + " out of range");
   elf.sections.resize(shnum);
   std::vector<uint32_t> name_offsets(shnum);
-  for (uint16_t i = 0; i < shnum; ++i) {
-    const uint64_t h = shoff + uint64_t{i} * kSectionHeaderSize;
+  for (uint64_t i = 0; i < shnum; ++i) {
+    const uint64_t h = shoff + i * kSectionHeaderSize;
     ElfSection& s = elf.sections[i];
     ReadLe(data, h, &name_offsets[i]);
     ReadLe(data, h + 4, &s.type);
@@ -106,11 +120,11 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   const ElfSection& names = elf.sections[shstrndx];
   if (!HasFileBytes(names.type)) return BinaryError(name, 0x3e, "section name table has no bytes");
   const std::string_view table = elf.Bytes(names);
-  for (uint16_t i = 0; i < shnum; ++i) {
+  for (uint64_t i = 0; i < shnum; ++i) {
     const uint64_t name_offset = name_offsets[i];
     if (!StringAt(table, name_offset, &elf.sections[i].name))
       return BinaryError(
-          name, shoff + uint64_t{i} * kSectionHeaderSize,
+          name, shoff + i * kSectionHeaderSize,
           "section " + std::to_string(i) + " name offset " + std::to_string(name_offset) + " outside the name table");
   }
   return elf;

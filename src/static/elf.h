@@ -65,8 +65,9 @@ struct ElfFile {
 /// Whether `data` starts with the ELF magic.
 bool IsElf(std::string_view data);
 
-/// Parses the header and the section table. Errors (exit 2) read
-/// "<name>: offset 0x1a0: <what>".
+/// Parses the header and the section table, also with extended section
+/// numbering (e_shnum 0 / e_shstrndx SHN_XINDEX, the real values in section
+/// 0). Errors (exit 2) read "<name>: offset 0x1a0: <what>".
 Result<ElfFile> ParseElf(std::string_view data, const std::string& name);
 
 /// The symbols of the first SHT_SYMTAB section (none when there is none),

@@ -27,6 +27,10 @@ constexpr uint64_t kMinEntryHeader = 64;
 constexpr uint64_t kMaxEntryHeader = 4096;
 constexpr uint64_t kFlagLz4 = 0x2000;
 constexpr uint64_t kFlagZstd = 0x8000;
+// Arch-specific (sm_90a, sm_103a) and family-specific (sm_100f) targets; the
+// cubin's own e_flags are those of the plain arch.
+constexpr uint64_t kFlagArchSpecific = 0x100000;
+constexpr uint64_t kFlagFamilySpecific = 0x200000;
 
 FatbinCompression CompressionOf(uint64_t flags, uint64_t uncompressed_size, uint32_t compressed_size) {
   const bool lz4 = (flags & kFlagLz4) != 0, zstd = (flags & kFlagZstd) != 0;
@@ -39,8 +43,10 @@ FatbinCompression CompressionOf(uint64_t flags, uint64_t uncompressed_size, uint
 }
 
 /// Decompresses one zstd frame of exactly `expected` bytes into entry->payload,
-/// or sets entry->problem.
-void DecompressZstd(std::string_view compressed, uint64_t expected, const FatbinLimits& limits, FatbinEntry* entry) {
+/// or sets entry->problem. `decompressed` (the file's total so far) grows by
+/// `expected` when the frame is decompressed.
+void DecompressZstd(std::string_view compressed, uint64_t expected, const FatbinLimits& limits,
+                    uint64_t* decompressed, FatbinEntry* entry) {
   if (expected == 0) {
     entry->problem = entry->Label() + ": zstd-compressed without an uncompressed size";
     return;
@@ -48,6 +54,13 @@ void DecompressZstd(std::string_view compressed, uint64_t expected, const Fatbin
   if (expected > limits.max_decompressed) {
     entry->problem = entry->Label() + ": declared uncompressed size " + std::to_string(expected) +
                      " bytes exceeds the " + std::to_string(limits.max_decompressed) + "-byte limit";
+    return;
+  }
+  if (*decompressed > limits.max_total_decompressed || expected > limits.max_total_decompressed - *decompressed) {
+    entry->problem = entry->Label() + ": not decompressed: its " + std::to_string(expected) +
+                     " bytes would take the file's decompressed entries past the " +
+                     std::to_string(limits.max_total_decompressed) + "-byte limit (" +
+                     std::to_string(*decompressed) + " bytes so far)";
     return;
   }
   const unsigned long long frame = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
@@ -60,6 +73,7 @@ void DecompressZstd(std::string_view compressed, uint64_t expected, const Fatbin
                      std::to_string(expected);
     return;
   }
+  *decompressed += expected;
   std::string out(static_cast<size_t>(expected), '\0');
   // The output buffer is the cap: zstd fails rather than write past it.
   const size_t n = ZSTD_decompress(out.data(), out.size(), compressed.data(), compressed.size());
@@ -78,7 +92,7 @@ void DecompressZstd(std::string_view compressed, uint64_t expected, const Fatbin
 /// Reads one entry at `p` (relative to `data`) ending no later than `end`;
 /// returns the entry's total size through `size`.
 Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, uint64_t base, const std::string& name,
-                               const FatbinLimits& limits, uint64_t* size) {
+                               const FatbinLimits& limits, uint64_t* decompressed, uint64_t* size) {
   FatbinEntry e;
   e.offset = base + p;
   uint32_t header_size = 0, compressed_size = 0, arch = 0;
@@ -100,6 +114,10 @@ Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, 
         "fatbin entry payload (" + std::to_string(payload_size) + " bytes) beyond the end of its fatbin");
   e.arch = arch > 100000 ? -1 : static_cast<int>(arch);
   e.compression = CompressionOf(e.flags, uncompressed_size, compressed_size);
+  if ((e.flags & kFlagFamilySpecific) != 0)
+    e.arch_variant = 'f';
+  else if ((e.flags & kFlagArchSpecific) != 0)
+    e.arch_variant = 'a';
   *size = header_size + payload_size;
   std::string_view payload = data.substr(p + header_size, payload_size);
   if (e.kind != 1 && e.kind != 2) {
@@ -116,7 +134,7 @@ Result<FatbinEntry> ParseEntry(std::string_view data, uint64_t p, uint64_t end, 
                     std::to_string(payload.size()) + "-byte payload";
         break;
       }
-      DecompressZstd(payload.substr(0, compressed_size), uncompressed_size, limits, &e);
+      DecompressZstd(payload.substr(0, compressed_size), uncompressed_size, limits, decompressed, &e);
       break;
     case FatbinCompression::kLz4:
       e.problem = e.Label() + ": LZ4-compressed entries are not supported (flags " + HexText(e.flags) + ")";
@@ -146,7 +164,8 @@ const char* ToString(FatbinCompression c) {
 }
 
 std::string FatbinEntry::Label() const {
-  const std::string a = arch < 0 ? std::string("?") : std::to_string(arch);
+  std::string a = arch < 0 ? std::string("?") : std::to_string(arch);
+  if (arch_variant != 0) a += arch_variant;
   if (IsPtx()) return "compute_" + a + " PTX entry";
   if (IsElf()) return "sm_" + a + " SASS entry";
   return "arch " + a + " entry";
@@ -157,9 +176,9 @@ bool IsFatbin(std::string_view data) {
   return ReadLe(data, 0, &magic) && magic == kFatbinMagic;
 }
 
-Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t base, const std::string& name,
-                                              const FatbinLimits& limits) {
-  std::vector<FatbinEntry> entries;
+Status ForEachFatbinEntry(std::string_view data, uint64_t base, const std::string& name, const FatbinLimits& limits,
+                          uint64_t* decompressed, const FatbinVisitor& visit) {
+  size_t entries = 0;
   uint64_t p = 0;
   while (p + 4 <= data.size()) {
     uint32_t magic = 0;
@@ -188,17 +207,19 @@ Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t ba
                                                  std::to_string(data.size() - end) + " bytes follow it");
     uint64_t q = p + header_size;
     while (q < end) {
-      if (entries.size() >= limits.max_entries)
+      if (entries >= limits.max_entries)
         return BinaryError(name, base + q, "more than " + std::to_string(limits.max_entries) + " fatbin entries");
       uint64_t size = 0;
-      Result<FatbinEntry> e = ParseEntry(data, q, end, base, name, limits, &size);
+      Result<FatbinEntry> e = ParseEntry(data, q, end, base, name, limits, decompressed, &size);
       if (!e.ok()) return e.error();
-      entries.push_back(std::move(*e));
+      ++entries;
+      // The entry, and its payload, is released when this iteration ends.
+      if (Status st = visit(*e); !st.ok()) return st;
       q += size;
     }
     p = (end + 7) & ~uint64_t{7};
   }
-  return entries;
+  return Status::Ok();
 }
 
 }  // namespace gpugate

@@ -6,9 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "util/result.h"
 
@@ -26,6 +26,8 @@ struct FatbinEntry {
   uint64_t offset = 0;  ///< file offset of the entry header
   uint16_t kind = 0;    ///< 1 PTX, 2 ELF (SASS)
   int arch = 0;         ///< 90 for sm_90 / compute_90
+  /// 'a' (sm_90a: flag 0x100000) or 'f' (sm_100f: flag 0x200000), else 0.
+  char arch_variant = 0;
   uint64_t flags = 0;
   FatbinCompression compression = FatbinCompression::kNone;
   std::string payload;
@@ -33,25 +35,35 @@ struct FatbinEntry {
 
   bool IsElf() const { return kind == 2; }
   bool IsPtx() const { return kind == 1; }
-  /// "sm_90 SASS" or "compute_90 PTX".
+  /// "sm_90 SASS entry", "sm_90a SASS entry" or "compute_90 PTX entry".
   std::string Label() const;
 };
 
 /// Limits for hostile fatbins.
 struct FatbinLimits {
-  uint64_t max_decompressed = uint64_t{256} << 20;  ///< per entry, absolute
-  size_t max_entries = 4096;                        ///< per file
+  uint64_t max_decompressed = uint64_t{256} << 20;       ///< per entry, absolute
+  uint64_t max_total_decompressed = uint64_t{1} << 30;  ///< all entries of one input file together
+  size_t max_entries = 4096;                             ///< per fatbin section
 };
 
 /// Whether `data` starts with the fatbin magic.
 bool IsFatbin(std::string_view data);
 
-/// Parses every fatbin found in `data` (a `.nv_fatbin` section, or a whole
-/// `-fatbin` file): fatbins start at 8-byte aligned offsets with the magic.
-/// `base` is the file offset of `data[0]`, for messages. Structural errors
-/// (a fatbin or entry running past its end) are input errors; problems of
-/// one entry (compression, corrupt zstd data) are reported in the entry.
-Result<std::vector<FatbinEntry>> ParseFatbins(std::string_view data, uint64_t base, const std::string& name,
-                                              const FatbinLimits& limits = {});
+/// Called with each entry of a fatbin, in file order. The entry (and its
+/// decompressed payload) lives only during the call; an error stops the walk.
+using FatbinVisitor = std::function<Status(const FatbinEntry&)>;
+
+/// Walks every fatbin found in `data` (a `.nv_fatbin` section, or a whole
+/// `-fatbin` file; fatbins start at 8-byte aligned offsets with the magic)
+/// and calls `visit` with each entry, one at a time, so at most one
+/// decompressed payload is held at once. `decompressed` carries the bytes the
+/// input file's entries decompressed to so far, across calls: an entry that
+/// would take it past `limits.max_total_decompressed` is not decompressed
+/// and has a `problem` instead. `base` is the file offset of `data[0]`, for
+/// messages. Structural errors (a fatbin or entry running past its end) are
+/// input errors; problems of one entry (compression, corrupt zstd data, a
+/// limit) are reported in the entry.
+Status ForEachFatbinEntry(std::string_view data, uint64_t base, const std::string& name, const FatbinLimits& limits,
+                          uint64_t* decompressed, const FatbinVisitor& visit);
 
 }  // namespace gpugate

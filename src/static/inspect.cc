@@ -14,7 +14,11 @@ namespace gpugate {
 
 namespace {
 
-constexpr const char* kFatbinSections[] = {".nv_fatbin", "__nv_relfatbin"};
+constexpr const char* kLinkedFatbinSection = ".nv_fatbin";
+constexpr const char* kRelocatableFatbinSection = "__nv_relfatbin";
+constexpr const char* kFatbinSections[] = {kLinkedFatbinSection, kRelocatableFatbinSection};
+constexpr uint16_t kElfTypeExecutable = 2;  // ET_EXEC
+constexpr uint16_t kElfTypeShared = 3;      // ET_DYN (shared libraries, PIE executables)
 
 class Inspector {
  public:
@@ -49,18 +53,23 @@ class Inspector {
     return Status::Ok();
   }
 
-  Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression) {
+  Status AddCubin(std::string_view bytes, const std::string& where, FatbinCompression compression,
+                  char arch_variant = 0) {
     Result<CubinInfo> cubin = ReadCubin(bytes, where);
     if (!cubin.ok()) return cubin.error();
+    // The target variant is the fatbin entry's to say (sm_90a and sm_90
+    // cubins have the same e_flags).
+    cubin->arch_variant = arch_variant;
+    for (KernelInfo& k : cubin->kernels) k.arch_variant = arch_variant;
     if (!cubin->layout_note.empty()) report_.notes.push_back({where, cubin->layout_note});
     report_.cubins.push_back({where, compression, std::move(*cubin), {}});
     return Status::Ok();
   }
 
+  // One entry at a time: each decompressed payload is read and released
+  // before the next is decompressed.
   Status AddFatbins(std::string_view bytes, uint64_t base, const std::string& where) {
-    Result<std::vector<FatbinEntry>> entries = ParseFatbins(bytes, base, where, limits_);
-    if (!entries.ok()) return entries.error();
-    for (const FatbinEntry& e : *entries) {
+    return ForEachFatbinEntry(bytes, base, where, limits_, &decompressed_, [&](const FatbinEntry& e) -> Status {
       const std::string source = where + ": " + e.Label() + " at " + HexText(e.offset);
       if (!e.problem.empty()) {
         report_.notes.push_back({source, e.problem});
@@ -68,22 +77,33 @@ class Inspector {
         report_.notes.push_back({source, "PTX only (JIT-compiled by the driver): no SASS to inspect"});
       } else if (!IsCubin(e.payload)) {
         report_.notes.push_back({source, "payload is not a cubin (ELF with EM_CUDA): not inspected"});
-      } else if (Status st = AddCubin(e.payload, source, e.compression); !st.ok()) {
-        return st;
+      } else {
+        return AddCubin(e.payload, source, e.compression, e.arch_variant);
       }
-    }
-    return Status::Ok();
+      return Status::Ok();
+    });
   }
 
   Status AddHostElf(std::string_view bytes, const std::string& where) {
     Result<ElfFile> elf = ParseElf(bytes, where);
     if (!elf.ok()) return elf.error();
+    // An executable or shared library linked from -rdc objects keeps their
+    // unlinked device code in __nv_relfatbin beside the image nvlink linked
+    // into .nv_fatbin: only the linked image is what runs.
+    const ElfSection* linked_image = elf->Find(kLinkedFatbinSection);
+    const bool linked = (elf->type == kElfTypeExecutable || elf->type == kElfTypeShared) && linked_image != nullptr &&
+                        HasFileBytes(linked_image->type);
     bool found = false;
     for (const ElfSection& s : elf->sections) {
       bool fatbin_section = false;
       for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
       if (!fatbin_section || !HasFileBytes(s.type)) continue;
       found = true;
+      if (linked && s.name == kRelocatableFatbinSection) {
+        report_.notes.push_back({where + ": " + s.name, "the unlinked copies of -rdc device code, linked into " +
+                                                            std::string(kLinkedFatbinSection) + ": not read"});
+        continue;
+      }
       if (Status st = AddFatbins(elf->Bytes(s), s.offset, where + ": " + s.name); !st.ok()) return st;
     }
     if (!found) report_.notes.push_back({where, "no .nv_fatbin or __nv_relfatbin section: no device code"});
@@ -103,10 +123,22 @@ class Inspector {
 
   std::string name_;
   FatbinLimits limits_;
+  uint64_t decompressed_ = 0;  ///< bytes this file's fatbin entries decompressed to
   InspectReport report_;
 };
 
 }  // namespace
+
+int64_t BlockThreads(const std::optional<std::array<int64_t, 3>>& dims) {
+  if (!dims) return 0;
+  int64_t n = 1;
+  for (int64_t d : *dims) {
+    const int64_t x = std::max<int64_t>(1, d);
+    if (x > (int64_t{1} << 20)) return -1;  // no real block or cluster; and no overflow
+    n *= x;
+  }
+  return n;
+}
 
 Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& name, const FatbinLimits& limits) {
   return Inspector(name, limits).Run(bytes);
@@ -126,16 +158,11 @@ void AddOccupancy(InspectReport* report) {
       res.registers = *k.registers;
       res.static_shared = k.shared_bytes;
       res.barriers = k.barriers;
-      if (k.max_threads) {
-        const int64_t t = (*k.max_threads)[0] * std::max<int64_t>(1, (*k.max_threads)[1]) *
-                          std::max<int64_t>(1, (*k.max_threads)[2]);
-        if (t > 0 && t <= 1024) res.max_threads_per_block = static_cast<int>(t);
-      }
-      if (k.cluster_dims) {
-        const int64_t n = (*k.cluster_dims)[0] * std::max<int64_t>(1, (*k.cluster_dims)[1]) *
-                          std::max<int64_t>(1, (*k.cluster_dims)[2]);
-        if (n > 1 && n <= 64) res.cluster_size = static_cast<int>(n);
-      }
+      if (const int64_t t = BlockThreads(k.max_threads); t > 0 && t <= 1024)
+        res.max_threads_per_block = static_cast<int>(t);
+      if (const int64_t t = BlockThreads(k.req_threads); t > 0 && t <= 1024)
+        res.required_threads_per_block = static_cast<int>(t);
+      if (const int64_t n = BlockThreads(k.cluster_dims); n > 1 && n <= 64) res.cluster_size = static_cast<int>(n);
       Result<Occupancy> occ = BestOccupancy(k.arch, res);
       if (occ.ok())
         x.occupancy = std::move(occ).value();
@@ -173,18 +200,21 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
                                               " (a log of another build?); its spills are not used"});
           continue;
         }
+        // A record without spill figures (nvlink's) leaves them unknown:
+        // 0 would be a known value, and hide a spill.
+        if (!p.spill_stores || !p.spill_loads) continue;
         KernelExtras& x = c.extras[i];
         auto [first, fresh] = matched.try_emplace({&c, i}, &p);
         if (!fresh && (first->second->spill_stores != p.spill_stores || first->second->spill_loads != p.spill_loads)) {
           // Two records that disagree: the larger spills are kept, so a
           // spill is never hidden, and the note says so.
           report->notes.push_back({where, what + " has another record at line " + std::to_string(first->second->line) +
-                                              " with other spills (" + std::to_string(first->second->spill_stores) + "/" +
-                                              std::to_string(first->second->spill_loads) + " vs " +
-                                              std::to_string(p.spill_stores) + "/" + std::to_string(p.spill_loads) +
+                                              " with other spills (" + std::to_string(*first->second->spill_stores) +
+                                              "/" + std::to_string(*first->second->spill_loads) + " vs " +
+                                              std::to_string(*p.spill_stores) + "/" + std::to_string(*p.spill_loads) +
                                               " bytes stored/loaded); the larger are used"});
-          x.spill_stores = std::max(*x.spill_stores, p.spill_stores);
-          x.spill_loads = std::max(*x.spill_loads, p.spill_loads);
+          x.spill_stores = std::max(*x.spill_stores, *p.spill_stores);
+          x.spill_loads = std::max(*x.spill_loads, *p.spill_loads);
           continue;
         }
         x.spill_stores = p.spill_stores;

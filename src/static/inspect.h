@@ -22,8 +22,9 @@ inline constexpr const char* kInspectSchema = "gpugate/inspect/v1";
 struct KernelExtras {
   /// Spill bytes from a ptxas log (--ptxas-log), matched by name and arch.
   std::optional<int64_t> spill_stores, spill_loads;
-  /// Theoretical occupancy at the block size that maximises it within the
-  /// launch bound (static/occupancy.h); none when it cannot be computed.
+  /// Theoretical occupancy at the required block size, else at the block
+  /// size that maximises it within the launch bound (static/occupancy.h);
+  /// none when it cannot be computed.
   std::optional<Occupancy> occupancy;
   std::string occupancy_note;  ///< why there is none
 };
@@ -50,6 +51,10 @@ struct InspectReport {
   std::vector<InspectNote> notes;
 };
 
+/// x*y*z of a block or cluster shape (dimensions of 0 count as 1); 0 when
+/// there is none, -1 when a dimension is beyond any real one.
+int64_t BlockThreads(const std::optional<std::array<int64_t, 3>>& dims);
+
 /// Inspects the bytes of a file called `name`. Malformed input is an error
 /// (exit 2) naming the file and the offset.
 Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& name, const FatbinLimits& limits = {});
@@ -57,9 +62,10 @@ Result<InspectReport> InspectBytes(std::string_view bytes, const std::string& na
 /// Reads `path` (within the input size limit) and inspects it.
 Result<InspectReport> InspectFile(const std::string& path);
 
-/// Adds each kernel's theoretical occupancy: the best block size within its
-/// launch bound, with its registers, static shared memory, barriers and
-/// cluster size (cuda_occupancy.h). Kernels it cannot compute say why.
+/// Adds each kernel's theoretical occupancy: at the block size it requires
+/// (.reqntid), else at the best block size within its launch bound, with its
+/// registers, static shared memory, barriers and cluster size
+/// (cuda_occupancy.h). Kernels it cannot compute say why.
 void AddOccupancy(InspectReport* report);
 
 /// Adds spill stores and loads from a ptxas -v / --resource-usage log to the
@@ -67,7 +73,8 @@ void AddOccupancy(InspectReport* report);
 /// arch). Log entries no cubin holds become notes, and so do a record whose
 /// registers differ from the binary's (another build's log: its spills are
 /// not used) and two records of one kernel that disagree (the larger spills
-/// are used). A log without any kernel record is an input error when the
+/// are used). A record without spill figures (nvlink's) leaves the spills
+/// unknown. A log without any kernel record is an input error when the
 /// file has kernels.
 Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, const std::string& log_name);
 

@@ -42,7 +42,7 @@ void WriteDims(Writer& w, const char* key, const std::optional<std::array<int64_
 void WriteKernel(Writer& w, const KernelInfo& k, const KernelExtras* x) {
   w.StartObject();
   WriteJsonField(w, "name", k.name);
-  WriteJsonField(w, "arch", "sm_" + std::to_string(k.arch));
+  WriteJsonField(w, "arch", ArchText(k));
   WriteJsonField(w, "registers", k.registers);
   WriteJsonField(w, "stack_frame_bytes", k.stack_frame);
   WriteJsonField(w, "min_stack_bytes", k.min_stack);
@@ -104,7 +104,7 @@ std::string RenderInspectTable(const InspectReport& report) {
       const KernelInfo& k = c.cubin.kernels[i];
       const KernelExtras* x = i < c.extras.size() ? &c.extras[i] : nullptr;
       std::vector<std::string> row = {
-          EscapeTerminal(k.name), "sm_" + std::to_string(k.arch),
+          EscapeTerminal(k.name), ArchText(k),
           Opt(k.registers), Opt(k.stack_frame), std::to_string(k.shared_bytes), Opt(k.param_bytes),
           DimsText(k.max_threads), std::to_string(k.barriers), DimsText(k.cluster_dims),
           std::to_string(k.sass_bytes), Opt(k.instructions)};
@@ -166,7 +166,7 @@ std::string InspectToJson(const InspectReport& report) {
   for (const InspectedCubin& c : report.cubins) {
     w.StartObject();
     WriteJsonField(w, "source", c.source);
-    WriteJsonField(w, "arch", "sm_" + std::to_string(c.cubin.arch));
+    WriteJsonField(w, "arch", ArchText(c.cubin.arch, c.cubin.arch_variant));
     WriteJsonField(w, "compression", ToString(c.compression));
     w.Key("kernels");
     w.StartArray();

@@ -64,7 +64,8 @@ int WarpsPerBlock(const ArchLimits& arch, int block_size) {
 
 Status CheckArchIndependentInput(const KernelResources& kernel) {
   if (kernel.registers < 0 || kernel.static_shared < 0 || kernel.dynamic_shared < 0 ||
-      kernel.max_threads_per_block < 0 || kernel.min_blocks_per_sm < 0 ||
+      kernel.max_threads_per_block < 0 || kernel.required_threads_per_block < 0 ||
+      kernel.min_blocks_per_sm < 0 ||
       kernel.cluster_size < 0 || kernel.barriers < 0) {
     return InputError("occupancy: kernel resources must not be negative");
   }
@@ -92,6 +93,18 @@ Status CheckKernel(const ArchLimits& arch, const KernelResources& kernel) {
                       std::to_string(kernel.max_threads_per_block) + " threads exceeds " +
                       ArchName(arch.sm) + "'s " + std::to_string(arch.max_threads_per_block));
   }
+  if (kernel.required_threads_per_block > arch.max_threads_per_block) {
+    return InputError("occupancy: a required block size of " +
+                      std::to_string(kernel.required_threads_per_block) + " threads exceeds " +
+                      ArchName(arch.sm) + "'s " + std::to_string(arch.max_threads_per_block));
+  }
+  if (kernel.required_threads_per_block > 0 && kernel.max_threads_per_block > 0 &&
+      kernel.required_threads_per_block > kernel.max_threads_per_block) {
+    return InputError("occupancy: a required block size of " +
+                      std::to_string(kernel.required_threads_per_block) +
+                      " threads exceeds the kernel's launch bound of " +
+                      std::to_string(kernel.max_threads_per_block));
+  }
   if (kernel.cluster_size > 1 && arch.sm < 90) {
     return InputError("occupancy: thread block clusters need sm_90 or later, not " +
                       ArchName(arch.sm));
@@ -104,8 +117,10 @@ Status CheckKernel(const ArchLimits& arch, const KernelResources& kernel) {
   return Status::Ok();
 }
 
-// The launch bound, or the arch's maximum block size without one.
+// The largest block the kernel can be launched with: its required block
+// size, else the launch bound, else the arch's maximum.
 int BlockSizeBound(const ArchLimits& arch, const KernelResources& kernel) {
+  if (kernel.required_threads_per_block > 0) return kernel.required_threads_per_block;
   return kernel.max_threads_per_block > 0 ? kernel.max_threads_per_block
                                           : arch.max_threads_per_block;
 }
@@ -125,7 +140,27 @@ Status CheckBlockSize(const ArchLimits& arch, const KernelResources& kernel, int
                       " threads exceeds the kernel's launch bound of " +
                       std::to_string(kernel.max_threads_per_block));
   }
+  if (kernel.required_threads_per_block > 0 && block_size != kernel.required_threads_per_block) {
+    return InputError("occupancy: the kernel requires blocks of " +
+                      std::to_string(kernel.required_threads_per_block) + " threads, not " +
+                      std::to_string(block_size));
+  }
   return Status::Ok();
+}
+
+// The block sizes BestOccupancy tries: the multiples of the warp size up to
+// `bound`, and `bound` itself. Occupancy depends on a block's size only
+// through its warps (registers and warp slots are allocated per warp), so
+// of the sizes with the same number of warps the largest is as good as any.
+std::vector<int> CandidateBlockSizes(const ArchLimits& arch, const KernelResources& kernel) {
+  if (kernel.required_threads_per_block > 0) return {kernel.required_threads_per_block};
+  const int bound = BlockSizeBound(arch, kernel);
+  std::vector<int> sizes;
+  for (int block_size = arch.warp_size; block_size <= bound; block_size += arch.warp_size) {
+    sizes.push_back(block_size);
+  }
+  if (bound % arch.warp_size != 0) sizes.push_back(bound);
+  return sizes;
 }
 
 // Which resource binds. Ties name the scarcer resource first (registers,
@@ -295,10 +330,9 @@ Result<Occupancy> BestOccupancy(int sm, const KernelResources& kernel) {
   Result<ArchLimits> arch = Arch(sm);
   if (!arch.ok()) return arch.error();
   if (Status s = CheckKernel(*arch, kernel); !s.ok()) return s.error();
-  const int bound = BlockSizeBound(*arch, kernel);
   std::optional<Occupancy> best;
   std::optional<Error> last_error;
-  for (int block_size = arch->warp_size; block_size <= bound; block_size += arch->warp_size) {
+  for (int block_size : CandidateBlockSizes(*arch, kernel)) {
     Result<Occupancy> occ = Evaluate(*arch, kernel, block_size);
     if (!occ.ok()) {
       if (occ.error().code == ExitCode::kToolError) return occ.error();
@@ -310,9 +344,7 @@ Result<Occupancy> BestOccupancy(int sm, const KernelResources& kernel) {
   }
   if (!best) {
     if (last_error) return *last_error;
-    return InputError("occupancy: the launch bound of " + std::to_string(bound) +
-                      " threads leaves no block size that is a multiple of " +
-                      std::to_string(arch->warp_size));
+    return InputError("occupancy: no block size to try");  // a bound of 0 is no bound: unreachable
   }
   return *best;
 }

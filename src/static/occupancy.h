@@ -51,6 +51,9 @@ struct KernelResources {
   int64_t static_shared = 0;      ///< bytes, __shared__ declarations
   int64_t dynamic_shared = 0;     ///< bytes, the launch's dynamic shared memory
   int max_threads_per_block = 0;  ///< __launch_bounds__ first argument; 0: no launch bound
+  /// The block size the kernel requires (PTX `.reqntid`, `__block_size__`,
+  /// x*y*z): the only size it can be launched with; 0: none required.
+  int required_threads_per_block = 0;
   int min_blocks_per_sm = 0;      ///< __launch_bounds__ second argument; 0: none
   int cluster_size = 0;           ///< blocks per cluster (__cluster_dims__); 0 or 1: no cluster
   /// Named barriers the kernel uses (ptxas "used N barriers"). 1 is what the
@@ -89,15 +92,19 @@ bool OccupancyCalculatorAvailable();
 
 /// Theoretical occupancy of a kernel launched with `block_size` threads on
 /// compute capability `sm`. Errors (exit code 2): unknown arch, a block size
-/// of 0 or above the launch bound or the arch's 1024, registers above the
+/// of 0 or above the launch bound or the arch's 1024, a block size other
+/// than the one the kernel requires, registers above the
 /// arch's limit, shared memory above the opt-in limit per block, a cluster
 /// before sm_90; and a build without cuda_occupancy.h (exit code 3). The
 /// shared memory carveout is the device default (all of the SM's shared
 /// memory may be used), as no binary says otherwise.
 Result<Occupancy> TheoreticalOccupancy(int sm, const KernelResources& kernel, int block_size);
 
-/// The block size (a multiple of the warp size, within the launch bound)
-/// with the highest theoretical occupancy; among equals the larger block.
+/// The block size with the highest theoretical occupancy; among equals the
+/// larger block. The candidates are the multiples of the warp size up to the
+/// launch bound and the bound itself (a block's resources count whole warps,
+/// so no other size can do better); a kernel that requires a block size has
+/// only that one.
 Result<Occupancy> BestOccupancy(int sm, const KernelResources& kernel);
 
 }  // namespace gpugate

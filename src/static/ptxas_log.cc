@@ -93,21 +93,41 @@ Result<std::string> QuotedName(LineCursor& cur) {
   return std::string(rest.substr(0, close));
 }
 
-// 'sm_80', also 'sm_90a' / 'sm_100f' (arch-specific variants).
+// "sm_80", also "sm_90a" / "sm_100f" (arch-specific variants): 80, 90, 100.
+std::optional<int> ArchNumber(std::string_view name) {
+  const std::string unused_file;  // callers report errors on their own line
+  LineCursor arch(name, 0, unused_file);
+  if (!arch.Consume("sm_")) return std::nullopt;
+  Result<int64_t> sm = arch.Number(10000, "the arch");
+  if (!sm.ok()) return std::nullopt;
+  const std::string_view suffix = arch.Rest();
+  if (suffix.size() > 1 || (suffix.size() == 1 && (suffix[0] < 'a' || suffix[0] > 'z'))) return std::nullopt;
+  return static_cast<int>(*sm);
+}
+
+// 'sm_80', also 'sm_90a' / 'sm_100f'.
 Result<int> QuotedArch(LineCursor& cur) {
   const size_t start = cur.pos();
   Result<std::string> name = QuotedName(cur);
   if (!name.ok()) return name.error();
-  const std::string unused_file;  // errors are reported at `start` of `cur`
-  LineCursor arch(*name, 0, unused_file);
-  if (!arch.Consume("sm_")) return cur.ErrorAt(start, "expected an arch such as 'sm_80'");
-  Result<int64_t> sm = arch.Number(10000, "the arch");
-  if (!sm.ok()) return cur.ErrorAt(start, "expected an arch such as 'sm_80'");
-  const std::string_view suffix = arch.Rest();
-  if (suffix.size() > 1 || (suffix.size() == 1 && (suffix[0] < 'a' || suffix[0] > 'z'))) {
-    return cur.ErrorAt(start, "expected an arch such as 'sm_80'");
-  }
-  return static_cast<int>(*sm);
+  const std::optional<int> sm = ArchNumber(*name);
+  if (!sm) return cur.ErrorAt(start, "expected an arch such as 'sm_80'");
+  return *sm;
+}
+
+// nvlink (CUDA 13) ends its lines with " (target: sm_90)". Removes that
+// suffix from `line` and returns the arch (nullopt: no suffix), or an error
+// when the suffix names no arch.
+Result<std::optional<int>> NvlinkTarget(std::string_view* line, int line_no, const std::string& file) {
+  constexpr std::string_view kTarget = "(target: ";
+  const size_t open = line->rfind(kTarget);
+  if (open == std::string_view::npos || line->back() != ')') return std::optional<int>();
+  const std::string_view name = line->substr(open + kTarget.size(), line->size() - 1 - open - kTarget.size());
+  const std::optional<int> sm = ArchNumber(name);
+  if (!sm) return LineCursor(*line, line_no, file).ErrorAt(open, "expected '(target: sm_NN)'");
+  line->remove_suffix(line->size() - open);
+  while (!line->empty() && (line->back() == ' ' || line->back() == '\t')) line->remove_suffix(1);
+  return sm;
 }
 
 // MSBuild's "1>" before each line of a project's build output.
@@ -144,13 +164,18 @@ Status Parser::Line(std::string_view line, int line_no) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
     line.remove_suffix(1);
   }
-  LineCursor cur(line, line_no, file_);
   size_t marker = line.find(kPtxasMarker);
   bool nvlink = false;
   if (marker == std::string_view::npos) {
     marker = line.find(kNvlinkMarker);
     nvlink = marker != std::string_view::npos;
   }
+  if (nvlink) {
+    Result<std::optional<int>> target = NvlinkTarget(&line, line_no, file_);
+    if (!target.ok()) return target.error();
+    if (*target) sm_ = **target;  // the arch of this line's record
+  }
+  LineCursor cur(line, line_no, file_);
   if (marker == std::string_view::npos) {
     const size_t stack = line.find(kStackFrame);
     if (stack == std::string_view::npos) return Status::Ok();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,8 +21,9 @@ struct PtxasKernel {
   int registers = 0;       ///< per thread
   int barriers = 0;        ///< named barriers ("used N barriers")
   int64_t stack_frame = 0;   ///< bytes
-  int64_t spill_stores = 0;  ///< bytes
-  int64_t spill_loads = 0;   ///< bytes
+  /// Bytes, from ptxas's "N bytes spill stores, N bytes spill loads"; none
+  /// when the record has no such line (nvlink prints no spill figures).
+  std::optional<int64_t> spill_stores, spill_loads;
   int64_t shared = 0;        ///< static shared memory, bytes ("smem")
   int64_t cmem0 = 0;         ///< constant bank 0 (parameters), bytes
   /// A kernel ("Compiling entry function", or a function nvlink reports);

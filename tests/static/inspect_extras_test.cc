@@ -2,6 +2,8 @@
 // the same build (--ptxas-log) and each kernel's theoretical occupancy.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
 #include <string>
 
 #include "static/inspect.h"
@@ -97,6 +99,67 @@ TEST(InspectExtras, LogsThatCannotBeThisBuildsAreSaid) {
   EXPECT_NE(none.error().message.find("empty.log: no ptxas resource lines"), std::string::npos);
 }
 
+// nvlink (-Xnvlink -v) prints registers and stack but no spill figures: its
+// records leave spills unknown, never 0, and never disagree with ptxas's.
+TEST(InspectExtras, NvlinkRecordsLeaveSpillsUnknown) {
+  Result<InspectReport> r = InspectFile(Data("heavy_sm90_spill.cubin"));
+  ASSERT_TRUE(r.ok());
+  const std::string nvlink =
+      "nvlink info    : Function properties for '_Z5heavyPKfPfi':\n"
+      "nvlink info    : used 24 registers, used 0 barriers, 112 stack, 0 bytes smem, 0 bytes lmem\n";
+  auto heavy_spills = [](const InspectReport& report) {
+    for (const InspectedCubin& c : report.cubins)
+      for (size_t i = 0; i < c.cubin.kernels.size(); ++i)
+        if (c.cubin.kernels[i].name == "_Z5heavyPKfPfi")
+          return std::make_pair(c.extras[i].spill_stores, c.extras[i].spill_loads);
+    ADD_FAILURE() << "no heavy";
+    return std::make_pair(std::optional<int64_t>(), std::optional<int64_t>());
+  };
+  Result<std::vector<PtxasKernel>> link_only = ParsePtxasLog(nvlink, "link.log");
+  ASSERT_TRUE(link_only.ok());
+  InspectReport a = *r;
+  ASSERT_TRUE(AddPtxasLog(&a, *link_only, "link.log").ok());
+  EXPECT_FALSE(heavy_spills(a).first.has_value());
+  EXPECT_FALSE(heavy_spills(a).second.has_value());
+
+  // Compile and link in one log: ptxas's figures, and no note of a disagreement.
+  Result<std::vector<PtxasKernel>> both =
+      ParsePtxasLog(testing::ReadAll(Data("heavy_sm90_spill.ptxas.txt")) + nvlink, "build.log");
+  ASSERT_TRUE(both.ok());
+  InspectReport b = *r;
+  ASSERT_TRUE(AddPtxasLog(&b, *both, "build.log").ok());
+  EXPECT_EQ(heavy_spills(b).first, 104);
+  EXPECT_EQ(heavy_spills(b).second, 132);
+  for (const InspectNote& n : b.notes) EXPECT_EQ(n.message.find("another record"), std::string::npos) << n.message;
+}
+
+// nvlink's records match the kernel of their own target arch only: a
+// kernel with other registers on another arch is not "another build".
+TEST(InspectExtras, NvlinkRecordsMatchTheirTargetArch) {
+  InspectReport r;
+  r.file = "app";
+  for (const auto& [arch, registers] : {std::pair{90, 104}, std::pair{100, 55}}) {
+    InspectedCubin c;
+    c.source = "app: .nv_fatbin: sm_" + std::to_string(arch) + " SASS entry";
+    c.cubin.arch = arch;
+    KernelInfo k;
+    k.name = "_Z7boundedPf";
+    k.arch = arch;
+    k.registers = registers;
+    c.cubin.kernels.push_back(k);
+    r.cubins.push_back(c);
+  }
+  Result<std::vector<PtxasKernel>> log = ParsePtxasLog(
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: sm_90)\n"
+      "nvlink info    : used 104 registers, used 0 barriers, 0 stack, 0 bytes smem, 0 bytes lmem (target: sm_90)\n"
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: sm_100)\n"
+      "nvlink info    : used 55 registers, used 0 barriers, 64 stack, 0 bytes smem, 0 bytes lmem (target: sm_100)\n",
+      "link.log");
+  ASSERT_TRUE(log.ok()) << log.error().message;
+  ASSERT_TRUE(AddPtxasLog(&r, *log, "link.log").ok());
+  for (const InspectNote& n : r.notes) ADD_FAILURE() << n.source << ": " << n.message;
+}
+
 TEST(InspectExtras, OccupancyPerKernelOrItsReason) {
   InspectReport r = InspectWithLog(Data("small_sm90.cubin"), Data("small_sm90.ptxas.txt"));
   ASSERT_FALSE(r.cubins.empty());
@@ -111,6 +174,27 @@ TEST(InspectExtras, OccupancyPerKernelOrItsReason) {
     EXPECT_LE(x.occupancy->fraction, 1.0);
     EXPECT_EQ(x.occupancy->block_size % 32, 0);
   }
+}
+
+// bounds.cu: a required block size (__block_size__, .reqntid) is the only
+// one the occupancy is computed at; launch bounds of 48 and 16 threads are
+// block sizes too, though not multiples of the warp size.
+TEST(InspectExtras, OccupancyHonoursRequiredAndOddBlockSizes) {
+  if (!OccupancyCalculatorAvailable()) GTEST_SKIP() << "built without cuda_occupancy.h";
+  InspectReport r = InspectWithLog(Data("bounds_sm90.cubin"), Data("bounds_sm90.ptxas.txt"));
+  ASSERT_EQ(r.cubins.size(), 1u);
+  std::map<std::string, Occupancy> by_name;
+  for (size_t i = 0; i < r.cubins[0].cubin.kernels.size(); ++i) {
+    ASSERT_TRUE(r.cubins[0].extras[i].occupancy.has_value()) << r.cubins[0].extras[i].occupancy_note;
+    by_name[r.cubins[0].cubin.kernels[i].name] = *r.cubins[0].extras[i].occupancy;
+  }
+  ASSERT_EQ(by_name.size(), 3u);
+  EXPECT_EQ(by_name["_Z7fixed32Pf"].block_size, 32);  // 32 blocks x 1 warp
+  EXPECT_EQ(by_name["_Z7fixed32Pf"].active_warps, 32);
+  EXPECT_EQ(by_name["_Z4lb48Pf"].block_size, 48);  // 32 blocks x 2 warps
+  EXPECT_EQ(by_name["_Z4lb48Pf"].active_warps, 64);
+  EXPECT_EQ(by_name["_Z4lb16Pf"].block_size, 16);
+  EXPECT_EQ(by_name["_Z4lb16Pf"].active_warps, 32);
 }
 
 // The kernel built with -maxrregcount=16 at build time spills; the log of the

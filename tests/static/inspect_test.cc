@@ -6,11 +6,15 @@
 #include "static/inspect.h"
 
 #include <gtest/gtest.h>
+#include <zstd.h>
 
+#include <array>
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "cli/run_binary.h"
+#include "harness/static_runner.h"
 #include "static/cubin.h"
 #include "static/elf.h"
 #include "static/inspect_render.h"
@@ -104,6 +108,42 @@ TEST(InspectTest, RelocatableCubinSharedMemoryHasNoFileBytes) {
   const KernelInfo* k = FindKernel(*r, "_Z8big_smemPf", 90);
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->shared_bytes, 16384);
+}
+
+// -rdc and -G builds give a non-inlined device function its own
+// .nv.info.<f> section; only entry functions (the CUDA entry flag on their
+// symbol, parameter and exit attributes) are kernels, as ptxas reports them.
+TEST(InspectTest, DeviceFunctionsAreNotKernels) {
+  for (const std::string build : {"devfn_sm90_rdc", "devfn_sm90_debug"}) {
+    SCOPED_TRACE(build);
+    Result<InspectReport> r = InspectBytes(Load(build + ".cubin"), build + ".cubin");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ExpectMatchesPtxas(*r, build + ".ptxas.txt");
+    ASSERT_EQ(r->cubins.size(), 1u);
+    std::set<std::string> names;
+    for (const KernelInfo& k : r->cubins[0].cubin.kernels) names.insert(k.name);
+    EXPECT_EQ(names, (std::set<std::string>{"_Z11uses_helperPfi", "_Z5tiledPKfPf"}));
+  }
+}
+
+// sm_90 -G cubins (and the cubins nvlink links for -rdc) carry no
+// .nv.shared.reserved.0 section, only the .nv.reservedSmem.offset0 symbol:
+// the 1 KiB reserved block is still inside .nv.shared.<k>.
+TEST(InspectTest, ReservedSharedMemoryFromTheOffsetSymbolAlone) {
+  Result<InspectReport> r = InspectBytes(Load("devfn_sm90_debug.cubin"), "devfn_sm90_debug.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const KernelInfo* tiled = FindKernel(*r, "_Z5tiledPKfPf", 90);
+  ASSERT_NE(tiled, nullptr);
+  EXPECT_EQ(tiled->shared_bytes, 1024);  // what ptxas -v prints
+  EXPECT_EQ(tiled->shared_reserved, 1024);
+  // The relocatable cubin has the symbol too, but its .nv.shared is the
+  // user's alone (type 0x7000000a, before nvlink adds the reserved block).
+  Result<InspectReport> rdc = InspectBytes(Load("devfn_sm90_rdc.cubin"), "devfn_sm90_rdc.cubin");
+  ASSERT_TRUE(rdc.ok()) << rdc.error().message;
+  const KernelInfo* relocatable = FindKernel(*rdc, "_Z5tiledPKfPf", 90);
+  ASSERT_NE(relocatable, nullptr);
+  EXPECT_EQ(relocatable->shared_bytes, 1024);
+  EXPECT_EQ(relocatable->shared_reserved, 0);
 }
 
 // Cubins before ELF ABI 8 (CUDA 12.7 and older, Triton) keep the SM in the
@@ -376,7 +416,242 @@ TEST(InspectTest, AnArMemberNameLongerThanAPathIsDamage) {
   ASSERT_TRUE(fine.ok()) << fine.error().message;
   ASSERT_EQ(fine->size(), 1u);
   EXPECT_EQ((*fine)[0].bytes, "abcd");
-  EXPECT_EQ((*fine)[0].name, std::string("k.cubin\0", 8));
+  EXPECT_EQ((*fine)[0].name, "k.cubin");  // without the BSD name's NUL padding
+}
+
+// BSD and Darwin archives (llvm-ar --format=darwin) name their symbol table
+// "__.SYMDEF" padded with NULs after a "#1/N" header: it is no member.
+TEST(InspectTest, BsdSymbolTableIsNoMemberAndNamesLoseTheirPadding) {
+  const std::string symdef("__.SYMDEF\0\0\0", 12), named("k.o\0", 4);
+  const std::string archive = "!<arch>\n" + ArHeader("#1/12", 12 + 8) + symdef + std::string(8, '\0') +
+                              ArHeader("#1/4", 4 + 4) + named + "junk" + ArHeader("__.SYMDEF SORTED", 4) + "abcd";
+  Result<std::vector<ArMember>> members = ParseArArchive(archive, "libk.a");
+  ASSERT_TRUE(members.ok()) << members.error().message;
+  ASSERT_EQ(members->size(), 1u);
+  EXPECT_EQ((*members)[0].name, "k.o");
+  EXPECT_EQ((*members)[0].bytes, "junk");
+  Result<InspectReport> r = InspectBytes(archive, "libk.a");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_EQ(r->notes[0].source, "libk.a(k.o)");
+}
+
+// A fatbin of `entries` sm_90 SASS entries, each a zstd frame of `each`
+// zero bytes (a few bytes compressed: a "zstd bomb" in small).
+std::string ZstdFatbin(int entries, size_t each) {
+  const std::string zeros(each, '\0');
+  std::string frame(ZSTD_compressBound(each), '\0');
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), zeros.data(), zeros.size(), 1));
+  const size_t padded = (frame.size() + 7) / 8 * 8;
+  std::string body;
+  for (int i = 0; i < entries; ++i) {
+    std::string h(64, '\0');
+    const uint16_t kind = 2, version = 0x101;
+    std::memcpy(h.data(), &kind, 2);
+    std::memcpy(h.data() + 2, &version, 2);
+    Put32(&h, 4, 64);                      // header size
+    Put64(&h, 8, padded);                  // payload size
+    Put32(&h, 16, static_cast<uint32_t>(frame.size()));  // compressed size
+    Put32(&h, 28, 90);                     // arch
+    Put64(&h, 40, 0x8011);                 // 64-bit, Linux, zstd
+    Put64(&h, 56, each);                   // uncompressed size
+    body += h + frame + std::string(padded - frame.size(), '\0');
+  }
+  std::string header(16, '\0');
+  Put32(&header, 0, kFatbinMagic);
+  const uint16_t one = 1, sixteen = 16;
+  std::memcpy(header.data() + 4, &one, 2);
+  std::memcpy(header.data() + 6, &sixteen, 2);
+  Put64(&header, 8, body.size());
+  return header + body;
+}
+
+// Entries are decompressed one at a time, each released before the next,
+// and all of a file's entries together only up to a total.
+TEST(InspectTest, ZstdEntriesAreDecompressedOneAtATimeWithinATotal) {
+  constexpr size_t kMiB = 1 << 20;
+  const std::string fatbin = ZstdFatbin(4, kMiB);
+  FatbinLimits limits;
+  limits.max_decompressed = kMiB;
+  limits.max_total_decompressed = 2 * kMiB + kMiB / 2;
+  uint64_t decompressed = 0;
+  std::vector<std::pair<size_t, std::string>> seen;  // payload size, problem
+  Status st = ForEachFatbinEntry(fatbin, 0, "bomb.fatbin", limits, &decompressed, [&](const FatbinEntry& e) {
+    seen.emplace_back(e.payload.size(), e.problem);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0], (std::pair<size_t, std::string>{kMiB, ""}));
+  EXPECT_EQ(seen[1], (std::pair<size_t, std::string>{kMiB, ""}));
+  for (size_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(seen[i].first, 0u);
+    EXPECT_NE(seen[i].second.find("not decompressed: its 1048576 bytes would take the file's decompressed entries "
+                                  "past the 2621440-byte limit (2097152 bytes so far)"),
+              std::string::npos)
+        << seen[i].second;
+  }
+  EXPECT_EQ(decompressed, 2 * kMiB);
+
+  // The visitor sees each entry before the next is decompressed.
+  decompressed = 0;
+  st = ForEachFatbinEntry(fatbin, 0, "bomb.fatbin", limits, &decompressed,
+                          [](const FatbinEntry&) { return Status(InputError("stop")); });
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(decompressed, kMiB);
+
+  // The total is the input file's, across its fatbins: two of the four
+  // payloads are read (not cubins), two are over the limit; all are notes.
+  Result<InspectReport> r = InspectBytes(fatbin, "bomb.fatbin", limits);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->notes.size(), 4u);
+  EXPECT_NE(r->notes[1].message.find("payload is not a cubin"), std::string::npos) << r->notes[1].message;
+  EXPECT_NE(r->notes[2].message.find("limit"), std::string::npos) << r->notes[2].message;
+}
+
+// A fatbin of one uncompressed sm_90 SASS entry holding `cubin`; `flags`
+// 0x11 is 64-bit Linux, 0x100000 more an arch-specific target (sm_90a).
+std::string SassFatbin(const std::string& cubin, uint64_t flags = 0x11) {
+  const size_t padded = (cubin.size() + 7) / 8 * 8;
+  std::string entry(64, '\0');
+  const uint16_t kind = 2, version = 0x101;
+  std::memcpy(entry.data(), &kind, 2);
+  std::memcpy(entry.data() + 2, &version, 2);
+  Put32(&entry, 4, 64);
+  Put64(&entry, 8, padded);
+  Put32(&entry, 28, 90);
+  Put64(&entry, 40, flags);
+  entry += cubin + std::string(padded - cubin.size(), '\0');
+  std::string header(16, '\0');
+  Put32(&header, 0, kFatbinMagic);
+  const uint16_t one = 1, sixteen = 16;
+  std::memcpy(header.data() + 4, &one, 2);
+  std::memcpy(header.data() + 6, &sixteen, 2);
+  Put64(&header, 8, entry.size());
+  return header + entry;
+}
+
+// A minimal x86-64 ELF of type `type` (1 object, 2 executable, 3 shared)
+// whose PROGBITS sections are `sections` (name, bytes), then .shstrtab.
+std::string HostElf(uint16_t type, const std::vector<std::pair<std::string, std::string>>& sections) {
+  std::string names(1, '\0'), body;
+  std::vector<std::array<uint64_t, 4>> headers = {{0, 0, 0, 0}};  // name, type, offset, size
+  auto add = [&](const std::string& name, uint32_t section_type, const std::string& bytes) {
+    while (body.size() % 8) body += '\0';
+    headers.push_back({names.size(), section_type, 64 + body.size(), bytes.size()});
+    names += name + '\0';
+    body += bytes;
+  };
+  for (const auto& [name, bytes] : sections) add(name, 1, bytes);
+  const std::string shstrtab = ".shstrtab";
+  std::string all_names = names + shstrtab + '\0';
+  add(shstrtab, 3, all_names);
+  while (body.size() % 8) body += '\0';
+  std::string elf(64, '\0');
+  elf.replace(0, 4, "\x7f" "ELF");
+  elf[4] = 2;  // ELF64
+  elf[5] = 1;  // little-endian
+  elf[6] = 1;
+  const uint16_t machine = 62, size64 = 64;
+  std::memcpy(elf.data() + 16, &type, 2);
+  std::memcpy(elf.data() + 18, &machine, 2);
+  Put64(&elf, 0x28, 64 + body.size());
+  std::memcpy(elf.data() + 0x34, &size64, 2);
+  std::memcpy(elf.data() + 0x3a, &size64, 2);
+  const uint16_t count = static_cast<uint16_t>(headers.size()), names_index = count - 1;
+  std::memcpy(elf.data() + 0x3c, &count, 2);
+  std::memcpy(elf.data() + 0x3e, &names_index, 2);
+  elf += body;
+  for (const auto& h : headers) {
+    std::string sh(64, '\0');
+    Put32(&sh, 0, static_cast<uint32_t>(h[0]));
+    Put32(&sh, 4, static_cast<uint32_t>(h[1]));
+    Put64(&sh, 24, h[2]);
+    Put64(&sh, 32, h[3]);
+    elf += sh;
+  }
+  return elf;
+}
+
+// An executable or shared library linked from -rdc objects holds the linked
+// image in .nv_fatbin and the objects' unlinked copies in __nv_relfatbin:
+// only the image is read. An object's __nv_relfatbin is its device code.
+TEST(InspectTest, ALinkedBinaryIsReadFromItsLinkedImageAlone) {
+  const std::string image = SassFatbin(Load("small_sm90.cubin"));
+  const std::string copies = SassFatbin(Load("heavy_sm90.cubin"));
+  for (uint16_t type : {uint16_t{2}, uint16_t{3}}) {
+    const std::string elf = HostElf(type, {{".nv_fatbin", image}, {"__nv_relfatbin", copies}});
+    Result<InspectReport> r = InspectBytes(elf, "app");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->cubins.size(), 1u) << RenderInspectTable(*r);
+    EXPECT_NE(r->cubins[0].source.find("app: .nv_fatbin: sm_90 SASS entry"), std::string::npos);
+    EXPECT_EQ(FindKernel(*r, "_Z5heavyPKfPfi", 90), nullptr);
+    ASSERT_EQ(r->notes.size(), 1u);
+    EXPECT_EQ(r->notes[0].source, "app: __nv_relfatbin");
+    EXPECT_NE(r->notes[0].message.find("unlinked copies"), std::string::npos) << r->notes[0].message;
+  }
+  // A relocatable object: its __nv_relfatbin is all there is, and is read.
+  Result<InspectReport> object = InspectBytes(HostElf(1, {{"__nv_relfatbin", copies}}), "k.o");
+  ASSERT_TRUE(object.ok()) << object.error().message;
+  EXPECT_NE(FindKernel(*object, "_Z5heavyPKfPfi", 90), nullptr);
+  // A linked binary without a .nv_fatbin keeps its only device code.
+  Result<InspectReport> only = InspectBytes(HostElf(3, {{"__nv_relfatbin", copies}}), "lib.so");
+  ASSERT_TRUE(only.ok()) << only.error().message;
+  EXPECT_NE(FindKernel(*only, "_Z5heavyPKfPfi", 90), nullptr);
+}
+
+// An object of 0xff00 sections or more (-ffunction-sections) has e_shnum 0
+// and e_shstrndx SHN_XINDEX: section 0 holds the count and the name table's
+// index. Its device code is read like any other object's.
+TEST(InspectTest, ExtendedSectionNumberingIsRead) {
+  std::string elf = HostElf(1, {{".text", "code"}, {".nv_fatbin", SassFatbin(Load("small_sm90.cubin"))}});
+  uint16_t count = 0, names = 0;
+  std::memcpy(&count, elf.data() + 0x3c, 2);
+  std::memcpy(&names, elf.data() + 0x3e, 2);
+  const uint64_t section0 = Get64(elf, 0x28);
+  Put64(&elf, section0 + 32, count);  // sh_size: the section count
+  Put32(&elf, section0 + 40, names);  // sh_link: the name table's index
+  std::memset(elf.data() + 0x3c, 0, 2);
+  std::memset(elf.data() + 0x3e, 0xff, 2);
+  Result<InspectReport> r = InspectBytes(elf, "big.o");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->cubins.size(), 1u) << RenderInspectTable(*r);
+  EXPECT_NE(FindKernel(*r, "plain_add", 90), nullptr);
+  // A count beyond the file is damage, said.
+  Put64(&elf, section0 + 32, uint64_t{1} << 40);
+  Result<InspectReport> bad = InspectBytes(elf, "big.o");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ExitCode::kInputError);
+  EXPECT_NE(bad.error().message.find("big.o: offset"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("beyond end of file"), std::string::npos) << bad.error().message;
+}
+
+// sm_90a (and sm_100f) SASS is a target of its own: its cubin's e_flags
+// are sm_90's, the fatbin entry's flags tell them apart. Both builds of a
+// kernel are told apart, not numbered as one kernel found twice.
+TEST(InspectTest, ArchSpecificTargetsKeepTheirName) {
+  const std::string cubin = Load("small_sm90.cubin");
+  const std::string fatbin = SassFatbin(cubin) + SassFatbin(cubin, 0x100011) + SassFatbin(cubin, 0x1200011);
+  Result<InspectReport> r = InspectBytes(fatbin, "k.fatbin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->cubins.size(), 3u);
+  EXPECT_NE(r->cubins[1].source.find("sm_90a SASS entry"), std::string::npos) << r->cubins[1].source;
+  EXPECT_EQ(ArchText(r->cubins[0].cubin.kernels[0]), "sm_90");
+  EXPECT_EQ(ArchText(r->cubins[1].cubin.kernels[0]), "sm_90a");
+  EXPECT_EQ(ArchText(r->cubins[2].cubin.kernels[0]), "sm_90f");
+  EXPECT_EQ(r->cubins[1].cubin.kernels[0].arch, 90);  // occupancy and logs use the number
+  EXPECT_NE(InspectToJson(*r).find("\"sm_90a\""), std::string::npos);
+  WorkloadSpec spec;
+  spec.name = "kernels";
+  spec.kind = WorkloadKind::kStatic;
+  const WorkloadResult w = StaticWorkloadResult(spec, *r);
+  std::set<std::string> names;
+  for (const KernelResult& k : w.kernels) {
+    EXPECT_EQ(k.name.find('#'), std::string::npos) << k.name;
+    names.insert(k.name);
+  }
+  EXPECT_TRUE(names.count("plain_add@sm_90a")) << w.kernels.size();
+  EXPECT_EQ(names.size(), 9u);
 }
 
 // ---- The command line.

@@ -290,16 +290,59 @@ TEST_F(OccupancyTest, BestOccupancyStaysWithinTheLaunchBound) {
   EXPECT_EQ(best->block_size, 256);
   EXPECT_DOUBLE_EQ(best->fraction, 1.0);
 
-  // Bound 100: multiples of 32 up to 96; 64 fills the SM, 96 reaches 63 warps.
+  // Bound 100: 100 threads are 4 warps, 16 blocks fill the SM; the bound
+  // itself is the largest block that does (96 reaches only 63 warps).
   k.max_threads_per_block = 100;
   best = BestOccupancy(80, k);
   ASSERT_TRUE(best.ok()) << best.error().message;
-  EXPECT_EQ(best->block_size, 64);
+  EXPECT_EQ(best->block_size, 100);
+  EXPECT_DOUBLE_EQ(best->fraction, 1.0);
+}
 
+TEST_F(OccupancyTest, BestOccupancyTriesALaunchBoundOffTheWarpSize) {
+  // Bound 48 on sm_90: 48 threads are 2 warps, 32 blocks x 2 = all 64
+  // warps; 32 threads (1 warp) reach only 32.
+  KernelResources k = Kernel(8);
+  k.max_threads_per_block = 48;
+  Result<Occupancy> best = BestOccupancy(90, k);
+  ASSERT_TRUE(best.ok()) << best.error().message;
+  EXPECT_EQ(best->block_size, 48);
+  EXPECT_EQ(best->blocks_per_sm, 32);
+  EXPECT_EQ(best->active_warps, 64);
+
+  // Bound 16, below the warp size: a block of 16 threads still takes a
+  // warp; 32 blocks x 1 warp = 50%, limited by blocks.
   k.max_threads_per_block = 16;
-  best = BestOccupancy(80, k);
+  best = BestOccupancy(90, k);
+  ASSERT_TRUE(best.ok()) << best.error().message;
+  EXPECT_EQ(best->block_size, 16);
+  EXPECT_EQ(best->active_warps, 32);
+  EXPECT_EQ(best->limiter, "blocks");
+}
+
+TEST_F(OccupancyTest, ARequiredBlockSizeIsTheOnlyOneTried) {
+  // .reqntid 32 on sm_90: 32 blocks x 1 warp = 50%, although 1024 threads
+  // (or 64) would fill the SM.
+  KernelResources k = Kernel(8);
+  k.required_threads_per_block = 32;
+  Result<Occupancy> best = BestOccupancy(90, k);
+  ASSERT_TRUE(best.ok()) << best.error().message;
+  EXPECT_EQ(best->block_size, 32);
+  EXPECT_DOUBLE_EQ(best->fraction, 0.5);
+  EXPECT_EQ(best->limiter, "blocks");
+  // Any other block size is not a launch the kernel allows.
+  Result<Occupancy> other = TheoreticalOccupancy(90, k, 64);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("requires blocks of 32 threads, not 64"), std::string::npos)
+      << other.error().message;
+  ASSERT_TRUE(TheoreticalOccupancy(90, k, 32).ok());
+  // A required size the kernel's resources cannot run is an error, not
+  // another size's figure: 255 registers x 1024 threads exceed 64 K.
+  k.registers = 255;
+  k.required_threads_per_block = 1024;
+  best = BestOccupancy(90, k);
   ASSERT_FALSE(best.ok());
-  EXPECT_NE(best.error().message.find("no block size"), std::string::npos);
+  EXPECT_NE(best.error().message.find("cannot run"), std::string::npos) << best.error().message;
 }
 
 struct BadCase {
@@ -339,6 +382,17 @@ TEST(OccupancyErrorsTest, InputErrorsNameTheProblem) {
        "clusters need sm_90"},
       {"cluster too large", 90, With([](KernelResources& k) { k.cluster_size = 32; }), 128,
        "largest cluster size"},
+      {"required block above 1024", 90,
+       With([](KernelResources& k) { k.required_threads_per_block = 2048; }), 128,
+       "required block size of 2048 threads exceeds"},
+      {"required block above the launch bound", 90, With([](KernelResources& k) {
+         k.required_threads_per_block = 256;
+         k.max_threads_per_block = 128;
+       }),
+       128, "exceeds the kernel's launch bound of 128"},
+      {"negative required block", 90,
+       With([](KernelResources& k) { k.required_threads_per_block = -1; }), 128,
+       "must not be negative"},
   };
   for (const BadCase& c : cases) {
     Result<Occupancy> occ = TheoreticalOccupancy(c.sm, c.kernel, c.block_size);

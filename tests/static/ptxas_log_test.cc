@@ -122,6 +122,11 @@ TEST(PtxasLogTest, RelocatableDeviceCodeAndNvlink) {
   EXPECT_EQ(kernels[2].cmem0, 364);
   EXPECT_EQ(kernels[2].shared, 0);
   EXPECT_EQ(kernels[2].line, 12);
+  // nvlink prints no spill figures: unknown, not 0. ptxas's records have them.
+  EXPECT_FALSE(kernels[2].spill_stores.has_value());
+  EXPECT_FALSE(kernels[2].spill_loads.has_value());
+  EXPECT_EQ(kernels[0].spill_stores, 0);
+  EXPECT_EQ(kernels[0].spill_loads, 0);
 }
 
 TEST(PtxasLogTest, NvlinkAloneHasNoArch) {
@@ -134,6 +139,34 @@ TEST(PtxasLogTest, NvlinkAloneHasNoArch) {
   ASSERT_EQ(kernels->size(), 1u);
   EXPECT_EQ((*kernels)[0].sm, 0);
   EXPECT_EQ((*kernels)[0].stack_frame, 32);
+}
+
+// CUDA 13's nvlink ends every line with "(target: sm_NN)": the record's arch.
+TEST(PtxasLogTest, NvlinkTargetNamesTheArch) {
+  Result<std::vector<PtxasKernel>> kernels = ParsePtxasLog(
+      "nvlink info    : 0 bytes gmem (target: sm_90)\n"
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: sm_90)\n"
+      "nvlink info    : used 104 registers, used 0 barriers, 0 stack, 0 bytes smem, 536 bytes cmem[0], 0 bytes "
+      "lmem (target: sm_90)\n"
+      "nvlink info    : 0 bytes gmem (target: sm_100a)\n"
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: sm_100a)\n"
+      "nvlink info    : used 55 registers, used 0 barriers, 64 stack, 0 bytes smem, 0 bytes lmem (target: "
+      "sm_100a)\n",
+      "link.log");
+  ASSERT_TRUE(kernels.ok()) << kernels.error().message;
+  ASSERT_EQ(kernels->size(), 2u);
+  EXPECT_EQ((*kernels)[0].sm, 90);
+  EXPECT_EQ((*kernels)[0].registers, 104);
+  EXPECT_EQ((*kernels)[0].cmem0, 536);
+  EXPECT_EQ((*kernels)[1].sm, 100);
+  EXPECT_EQ((*kernels)[1].registers, 55);
+  EXPECT_EQ((*kernels)[1].stack_frame, 64);
+
+  Result<std::vector<PtxasKernel>> bad = ParsePtxasLog(
+      "nvlink info    : Function properties for '_Z7boundedPf': (target: compute_90)\n", "bad.log");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("bad.log:1:"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("expected '(target: sm_NN)'"), std::string::npos) << bad.error().message;
 }
 
 TEST(PtxasLogTest, OlderFormats) {

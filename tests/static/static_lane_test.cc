@@ -15,6 +15,8 @@
 #include "gate/gate.h"
 #include "harness/static_runner.h"
 #include "model/static_code.h"
+#include "report/markdown.h"
+#include "report/view.h"
 #include "static/occupancy.h"
 
 namespace gpugate {
@@ -126,6 +128,20 @@ TEST(StaticLane, ResultHoldsEveryKernelsResourcesFromTheBinaryAndTheLog) {
   EXPECT_NE(spilled->attributes.at(kSassHashAttribute), heavy->attributes.at(kSassHashAttribute));
   EXPECT_TRUE(SameStaticCode(w, RunStaticWorkload(StaticSpec("heavy_sm90", false))));
   EXPECT_FALSE(SameStaticCode(w, s));
+}
+
+// A kernel that requires its block size (.reqntid) reports it as its
+// largest block, and its occupancy at that size.
+TEST(StaticLane, ARequiredBlockSizeIsTheKernelsBlockBound) {
+  const WorkloadResult w = RunStaticWorkload(StaticSpec("bounds_sm90", true));
+  ASSERT_EQ(w.status, WorkloadStatus::kOk) << w.reason;
+  const KernelResult* fixed = Kernel(w, "fixed32(float*)@sm_90");
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(Metric(*fixed, "max_threads_per_block"), 32);
+  if (OccupancyCalculatorAvailable()) {
+    EXPECT_EQ(Metric(*fixed, "occupancy_block_size"), 32);
+    EXPECT_DOUBLE_EQ(Metric(*fixed, "theoretical_occupancy"), 0.5);
+  }
 }
 
 TEST(StaticLane, UnreadableInputIsAFailedWorkloadWithTheReason) {
@@ -251,6 +267,22 @@ TEST(StaticLane, NewKernelIsReportedAndTheRulesStaySilent) {
     new_kernel = new_kernel || (m.verdict == Verdict::kNew && m.reason == Reason::kNewKernel);
   EXPECT_TRUE(new_kernel);
   EXPECT_TRUE(Fired(v, "new-spill").empty());
+}
+
+// A kernel the head's binary no longer has is removed; a static kernel is
+// never launched, and no report says it was not.
+TEST(StaticLane, VanishedKernelIsNotCalledUnlaunched) {
+  Results head = StaticRun("heavy_sm90_spill", true);
+  head.workloads[0].kernels.erase(head.workloads[0].kernels.begin());
+  const Verdicts v = Judge(StaticRun("heavy_sm90", true), head);
+  const MetricVerdict* removed = nullptr;
+  for (const MetricVerdict& m : v.metrics)
+    if (m.verdict == Verdict::kRemoved && m.reason == Reason::kVanishedKernel) removed = &m;
+  ASSERT_NE(removed, nullptr);
+  EXPECT_EQ(removed->sentence, "kernel in the baseline's binary but not in this one");
+  EXPECT_EQ(NoteText(*removed), "kernel not in this run");
+  const std::string markdown = RenderMarkdown(v);
+  EXPECT_EQ(markdown.find("launched"), std::string::npos) << markdown;
 }
 
 // --- the gate's skip_unchanged ------------------------------------------------

@@ -95,6 +95,23 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
   return std::nullopt;
 }
 
+namespace {
+
+// Why the folder an output goes in is not one: a file on its way
+// ("b.json/reports/v.json": b.json is a file), or it does not exist.
+std::string MissingFolderText(const std::filesystem::path& folder) {
+  std::error_code ec;
+  for (std::filesystem::path at = folder; !at.empty(); at = at.parent_path()) {
+    const std::filesystem::file_status st = std::filesystem::status(at, ec);
+    if (std::filesystem::is_directory(st)) break;
+    if (std::filesystem::exists(st)) return at.string() + " is a file, not a folder";
+    if (at == at.parent_path()) break;
+  }
+  return "the folder " + folder.string() + " does not exist";
+}
+
+}  // namespace
+
 Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> inputs) {
   namespace fs = std::filesystem;
   // The command's own input options are inputs too.
@@ -186,10 +203,7 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
     if (fs::is_directory(st)) return InputError(flag + " " + o.path + ": is a folder; name a file in it");
     fs::path folder = fs::path(o.path).parent_path();
     if (folder.empty()) folder = ".";
-    if (!fs::is_directory(folder, ec))
-      return InputError(flag + " " + o.path + ": " +
-                        (fs::exists(folder, ec) ? folder.string() + " is a file, not a folder"
-                                                : "the folder " + folder.string() + " does not exist"));
+    if (!fs::is_directory(folder, ec)) return InputError(flag + " " + o.path + ": " + MissingFolderText(folder));
     if (::access(folder.c_str(), W_OK | X_OK) != 0)
       return InputError(flag + " " + o.path + ": cannot write in " + folder.string() + ": " +
                         std::strerror(errno));
@@ -212,10 +226,7 @@ Status CheckOutputPaths(const po::variables_map& vm, std::vector<std::string> in
       }
       fs::path folder = fs::path(value).parent_path();
       if (folder.empty()) folder = ".";
-      if (!fs::is_directory(folder, ec))
-        return InputError(shown + ": " +
-                          (fs::exists(folder, ec) ? folder.string() + " is a file, not a folder"
-                                                  : "the folder " + folder.string() + " does not exist"));
+      if (!fs::is_directory(folder, ec)) return InputError(shown + ": " + MissingFolderText(folder));
       if (::access(folder.c_str(), W_OK | X_OK) != 0)
         return InputError(shown + ": cannot write in " + folder.string() + ": " + std::strerror(errno));
     }

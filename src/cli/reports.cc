@@ -115,7 +115,14 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     std::cout << console->render(verdicts, options);
     std::cout.flush();
   }
-  if (vm.count("github")) return EmitGithub(verdicts, options, console_taken);
+  // A results file on stdout (`gate -o -`, `ab --base-results -`) takes it
+  // as much as a report does.
+  bool stdout_taken = console_taken;
+  for (const char* name : {"output", "base-results", "head-results"})
+    if (vm.count(name))
+      if (const auto* path = boost::any_cast<std::string>(&vm[name].value()); path && IsStdoutPath(*path))
+        stdout_taken = true;
+  if (vm.count("github")) return EmitGithub(verdicts, options, stdout_taken);
   return Status::Ok();
 }
 

@@ -1736,9 +1736,9 @@ class Comparer {
                             " of " + std::to_string(judged.size()) + " comparisons moved beyond their threshold (" +
                             (slower >= faster ? "worse" : "better") +
                             "): the others are this pair's only measure of the noise between runs, and when half "
-                            "or more change at once their change reads as that noise, so the changed ones are left "
-                            "undecided; a baseline history (gpugate baseline update) or interleaved A/B (gpugate ab) "
-                            "judges them");
+                            "or more change at once their change can read as that noise: changed ones may be left "
+                            "undecided, and the verdicts here can depend on how many changed; a baseline history "
+                            "(gpugate baseline update) or interleaved A/B (gpugate ab) judges each on its own");
   }
 
   static LogShift Calibrated(const LogShift& s, const Calibration& ref) {

@@ -219,12 +219,30 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
     // The requirement holds undecided results to it (a decided one needs no
     // power): say which case this is, never "could see it" of results whose
     // minimum detectable effect is larger.
+    // Undecided results the requirement holds (tested, either direction of
+    // better, not ignored by the policy), and of them those that could not
+    // see it (undetectable marks only those that count).
+    int held = 0, blind = 0, ignored = 0;
+    for (const MetricVerdict* m : ShownMetrics(verdicts)) {
+      if (!m->mde || !Undecided(m->verdict)) continue;
+      if (m->severity == Severity::kOff) {
+        ++ignored;
+        continue;
+      }
+      ++held;
+      blind += std::fabs(*m->mde) > *verdicts.require_detectable;
+    }
     if (all.undetectable > 0)
       view->requirement += Plural(all.undetectable, "workload", "workloads") + " too noisy to guard";
-    else if (DetectabilityOf(verdicts, /*undecided_only=*/true).tested > 0)
+    else if (held > 0 && blind == 0)
       view->requirement += "every undecided result could see it";
+    else if (held > 0)
+      view->requirement += Plural(blind, "undecided result", "undecided results") + " could not see it";
     else
       view->requirement += "no tested result was left undecided";
+    if (ignored > 0)
+      view->requirement += " (" + Plural(ignored, "undecided result", "undecided results") +
+                           " of severity off not held to it)";
   }
   // Policy rules that emit `fail` fail the gate like a regression: say which.
   int rule_failures = 0;

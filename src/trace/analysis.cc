@@ -20,6 +20,7 @@
 
 #include "model/results.h"
 #include "trace/trace_reader.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -303,7 +304,10 @@ struct TraceAnalyzer::State {
     auto it = name_ids.find(name);
     if (it != name_ids.end()) return it->second;
     uint32_t id = static_cast<uint32_t>(names.size());
-    names.push_back(name);
+    // A name with invalid UTF-8 is kept as every later reader names it
+    // (repaired, with a hash of its raw bytes: BoundedName), so that two
+    // names differing only in invalid bytes are two rows in every report.
+    names.push_back(ValidUtf8Prefix(name) == name.size() ? name : BoundedName(name));
     name_nccl.push_back(IsCommunicationKernel(name));
     name_ids.emplace(name, id);
     return id;

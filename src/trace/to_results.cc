@@ -93,7 +93,18 @@ uint64_t MeasuredDigest(const TraceReport& report) {
       bytes.push_back('\0');
       add(k.count);
       add(k.total_ns);
+      add(k.min_ns);
+      add(k.max_ns);
+      for (int64_t ns : k.durations_ns) add(ns);
+      for (uint32_t key : k.launch_keys) add(key);
     }
+  }
+  for (const MemcpyStats& m : report.memory_traffic) {
+    add(m.device);
+    add(m.count);
+    add(m.bytes);
+    add(m.total_ns);
+    bytes += m.kind + '\0' + m.memory + '\0' + m.route;
   }
   return Fnv1a64(bytes);
 }
@@ -102,20 +113,20 @@ uint64_t MeasuredDigest(const TraceReport& report) {
 
 std::string TraceSuiteName(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
-  for (const char* suffix : {".gz", ".json", ".trace", ".pt"})
-    if (name.size() > std::strlen(suffix) && name.ends_with(suffix)) name.resize(name.size() - std::strlen(suffix));
-  // PyTorch's tensorboard_trace_handler: <worker>.<time in ns>.pt.trace.json,
-  // whose default worker is <host>_<pid>: the time and the process id differ
-  // in every run of one program, the host and a named worker do not.
-  const size_t dot = name.rfind('.');
-  auto digits = [](std::string_view t) {
-    return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  if (dot != std::string::npos && dot > 0 && name.size() - dot - 1 >= 10 && digits(std::string_view(name).substr(dot + 1))) {
-    name.resize(dot);
-    const size_t underscore = name.rfind('_');
-    if (underscore != std::string::npos && underscore > 0 && digits(std::string_view(name).substr(underscore + 1)))
-      name.resize(underscore);
+  if (name.ends_with(".gz")) name.resize(name.size() - 3);
+  if (name.ends_with(".json")) name.resize(name.size() - 5);
+  // PyTorch's tensorboard_trace_handler: <worker>.<time in ns>.pt.trace.json.
+  // The time differs in every run of one program, the worker does not (its
+  // default, <host>_<pid>, does: docs/trace.md says to name it).
+  if (name.ends_with(".pt.trace") && name.size() > 9) {
+    name.resize(name.size() - 9);
+    const size_t dot = name.rfind('.');
+    auto digits = [](std::string_view t) {
+      return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (dot != std::string::npos && dot > 0 && name.size() - dot - 1 >= 10 &&
+        digits(std::string_view(name).substr(dot + 1)))
+      name.resize(dot);
   }
   return name.empty() ? FileStem(FileStem(path)) : name;
 }

@@ -23,11 +23,10 @@ Result<Results> TraceToResults(const std::string& path);
 /// Same for a trace already in memory; `name` names it in messages.
 Result<Results> TraceTextToResults(std::string_view bytes, const std::string& name);
 
-/// The suite of the trace at `path`: its file name without ".json", ".gz",
-/// ".trace" and ".pt"; for PyTorch's tensorboard_trace_handler names
-/// (<worker>.<time in ns>.pt.trace.json) the worker without the time, and a
-/// default worker <host>_<pid> without the process id, so that the runs of
-/// one program on one machine are one suite.
+/// The suite of the trace at `path`: its file name without ".json" and
+/// ".gz"; for PyTorch's tensorboard_trace_handler names
+/// (<worker>.<time in ns>.pt.trace.json) the worker, without the time, so
+/// that the runs of one program are one suite.
 std::string TraceSuiteName(const std::string& path);
 
 /// The conversion itself, for a report analysed with keep_kernel_samples.

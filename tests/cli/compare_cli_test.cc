@@ -196,6 +196,13 @@ TEST_F(CompareCliTest, GithubAnnotationsLeaveAReportOnStdoutWhole) {
   EXPECT_NE(o.err.find("::error"), std::string::npos) << o.err;
   EXPECT_EQ(o.out.back(), '\n');
   EXPECT_EQ(o.out[o.out.find_last_not_of('\n')], '}');
+  // So does a results file on standard output (gate -o -).
+  auto gate = RunGpugate({"gate", dir_ + "/slow.yaml", "--baseline", dir_ + "/base.json", "--seed", "3", "--confirm",
+                          "1", "-o", "-", "-q", "--github"}, "", env);
+  EXPECT_EQ(gate.exit_code, 1) << gate.err;
+  EXPECT_EQ(gate.out.find("::"), std::string::npos) << gate.out.substr(gate.out.size() - 300);
+  EXPECT_NE(gate.err.find("::error"), std::string::npos) << gate.err;
+  EXPECT_TRUE(ResultsFromJson(gate.out, "stdout").ok());
   // Without a report there, they stay on standard output.
   auto console = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--github"}, "", env);
   EXPECT_NE(console.out.find("::error"), std::string::npos) << console.out;
@@ -226,6 +233,9 @@ TEST_F(CompareCliTest, AReportUnderAFileSaysThatIsNotAFolder) {
   auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--json", dir_ + "/base.json/v.json"});
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.err.find(dir_ + "/base.json is a file, not a folder"), std::string::npos) << o.err;
+  auto deeper = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", "--json", dir_ + "/base.json/r/v.json"});
+  EXPECT_EQ(deeper.exit_code, 2);
+  EXPECT_NE(deeper.err.find(dir_ + "/base.json is a file, not a folder"), std::string::npos) << deeper.err;
 }
 
 TEST_F(CompareCliTest, BadInputsExitTwo) {

@@ -144,6 +144,16 @@ TEST(ReportView, TheRequirementSaysWhomItHolds) {
   undecided.metrics.front().verdict = Verdict::kInconclusive;
   undecided.metrics.front().mde = 0.005;
   EXPECT_EQ(BuildView(undecided).requirement, "policy requires +1%: every undecided result could see it");
+  // A bigger-is-better result is held too; one ignored by the policy is said apart.
+  Verdicts throughput = decided;
+  throughput.metrics.front().verdict = Verdict::kInconclusive;
+  throughput.metrics.front().lower_is_better = false;
+  throughput.metrics.front().mde = 0.2;
+  EXPECT_EQ(BuildView(throughput).requirement, "policy requires +1%: 1 undecided result could not see it");
+  throughput.metrics.front().severity = Severity::kOff;
+  EXPECT_EQ(BuildView(throughput).requirement,
+            "policy requires +1%: no tested result was left undecided (1 undecided result of severity off not held "
+            "to it)");
 }
 
 TEST(ReportView, DerivedThroughputIsFoldedUnderItsTimeRow) {

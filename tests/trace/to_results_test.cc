@@ -130,17 +130,41 @@ TEST(TraceToResultsTest, InvalidUtf8NamesReadAsAHistoryStoresThem) {
   }
 }
 
+TEST(TraceToResultsTest, TheAnalysisNamesInvalidUtf8KernelsAsResultsDo) {
+  std::string text = "{\"traceEvents\": [";
+  int64_t ts = 0;
+  for (const std::string& name : {std::string("k\xff_a"), std::string("k\xfe_a")}) {
+    text += ts ? "," : "";
+    ts += 100;
+    text += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + name + "\", \"pid\": 0, \"tid\": 7, \"ts\": " +
+            std::to_string(ts) + ", \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7}}";
+  }
+  text += "]}";
+  auto report = AnalyzeTraceText(text, "bad.json", AnalysisOptions{});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  auto results = TraceTextToResults(text, "bad.json");
+  ASSERT_TRUE(results.ok());
+  std::set<std::string> analysed, compared;
+  for (const KernelStats& k : report->top_kernels) analysed.insert(k.name);
+  for (const KernelResult& k : results->workloads.at(0).kernels) compared.insert(k.name);
+  EXPECT_EQ(analysed.size(), 2u);
+  EXPECT_EQ(analysed, compared);
+}
+
 TEST(TraceToResultsTest, SuiteAndRunIdOfATrace) {
   EXPECT_EQ(TraceSuiteName("/tmp/x/train.json"), "train");
   EXPECT_EQ(TraceSuiteName("train.json.gz"), "train");
   EXPECT_EQ(TraceSuiteName("train.pt.trace.json"), "train");
-  // PyTorch's tensorboard_trace_handler: the time, and the default worker's pid, go.
-  EXPECT_EQ(TraceSuiteName("d/gpuhost_1201.1700000000000000000.pt.trace.json"), "gpuhost");
-  EXPECT_EQ(TraceSuiteName("gpuhost_1377.1700000100000000000.pt.trace.json.gz"), "gpuhost");
-  EXPECT_EQ(TraceSuiteName("train.1700000100000000000.pt.trace.json"), "train");
-  // A number that is not such a time stays.
+  EXPECT_EQ(TraceSuiteName("x.pt.trace.json.gz"), "x");
+  // PyTorch's tensorboard_trace_handler: the time goes, the worker stays
+  // (a rank's number is part of it).
+  EXPECT_EQ(TraceSuiteName("d/train.1700000000000000000.pt.trace.json"), "train");
+  EXPECT_EQ(TraceSuiteName("rank_1.1700000100000000000.pt.trace.json.gz"), "rank_1");
+  EXPECT_EQ(TraceSuiteName("gpuhost_1377.1700000100000000000.pt.trace.json"), "gpuhost_1377");
+  // Numbers in other names stay.
   EXPECT_EQ(TraceSuiteName("resnet_50.v2.json"), "resnet_50.v2");
   EXPECT_EQ(TraceSuiteName("run_7.json"), "run_7");
+  EXPECT_EQ(TraceSuiteName("bert_128.1732900000.json"), "bert_128.1732900000");
   // The run id: two traces under one name whose clocks both start at 0 are
   // two runs; the same trace read twice is one.
   auto trace = [](int dur) {
@@ -150,6 +174,18 @@ TEST(TraceToResultsTest, SuiteAndRunIdOfATrace) {
   auto a = TraceTextToResults(trace(10), "trace.json");
   auto a2 = TraceTextToResults(trace(10), "trace.json");
   auto b = TraceTextToResults(trace(12), "trace.json");
+  // Equal totals, other calls: another run.
+  auto two = [](int first, int second) {
+    auto ev = [](int ts, int dur) {
+      return "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " +
+             std::to_string(ts) + ", \"dur\": " + std::to_string(dur) + ", \"args\": {\"device\": 0, \"stream\": 7}}";
+    };
+    return "{\"traceEvents\": [" + ev(0, first) + "," + ev(100, second) + "]}";
+  };
+  auto c1 = TraceTextToResults(two(10, 30), "trace.json");
+  auto c2 = TraceTextToResults(two(20, 20), "trace.json");
+  ASSERT_TRUE(c1.ok() && c2.ok());
+  EXPECT_NE(c1->run.run_id, c2->run.run_id);
   ASSERT_TRUE(a.ok() && a2.ok() && b.ok());
   EXPECT_EQ(a->run.run_id, a2->run.run_id);
   EXPECT_NE(a->run.run_id, b->run.run_id);

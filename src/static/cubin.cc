@@ -7,6 +7,7 @@
 #include "static/cubin.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -187,6 +188,25 @@ bool IsCubin(std::string_view data) {
   return IsElf(data) && ReadLe(data, 18, &machine) && machine == kElfMachineCuda;
 }
 
+std::string StableKernelName(std::string_view name) {
+  constexpr std::string_view kPrefix = "__nv_static_";
+  if (!name.starts_with(kPrefix)) return std::string(name);
+  size_t at = kPrefix.size();
+  size_t length = 0;
+  const size_t digits_from = at;
+  while (at < name.size() && at - digits_from < 6 && name[at] >= '0' && name[at] <= '9')
+    length = length * 10 + static_cast<size_t>(name[at++] - '0');
+  // "_" then the module id of `length` bytes, itself "_<8 hex>_...".
+  if (at == digits_from || at + 1 + length > name.size() || name[at] != '_' || length < 10) return std::string(name);
+  const size_t id = at + 1;
+  if (name[id] != '_' || name[id + 9] != '_') return std::string(name);
+  for (size_t i = id + 1; i < id + 9; ++i)
+    if (!std::isxdigit(static_cast<unsigned char>(name[i]))) return std::string(name);
+  std::string stable(name);
+  stable.replace(id + 1, 8, "xxxxxxxx");
+  return stable;
+}
+
 Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   Result<ElfFile> elf = ParseElf(data, name);
   if (!elf.ok()) return elf.error();
@@ -273,6 +293,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
       if (auto it = global.frame.find(*symbol_index); it != global.frame.end()) k.stack_frame = it->second;
       if (auto it = global.min_stack.find(*symbol_index); it != global.min_stack.end()) k.min_stack = it->second;
     }
+    k.name = StableKernelName(k.name);
     ApplyKernelRecords(*records, &k);
     if (!k.registers && elf->abi_version < 8 && (text.info >> 24) != 0)
       k.registers = static_cast<int>(text.info >> 24);

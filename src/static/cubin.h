@@ -65,6 +65,14 @@ int CubinArch(uint32_t e_flags, uint8_t abi_version);
 /// Whether `data` is an ELF with e_machine EM_CUDA.
 bool IsCubin(std::string_view data);
 
+/// The name a kernel is known by across builds. A `static __global__`
+/// kernel of relocatable device code (-rdc) is named
+/// "__nv_static_<N>__<8 hex>_<len>_<file>_cu_<first symbol>_<mangled>", the
+/// 8 hex digits a hash of the source's absolute folder: the same source built
+/// in two workspaces would be two kernels. They become "xxxxxxxx"; every
+/// other name is returned as it is.
+std::string StableKernelName(std::string_view name);
+
 /// Reads every kernel of the cubin `data`: every entry function with a
 /// `.nv.info.<k>` section (device functions, which -rdc and -G builds also
 /// give one, are skipped). Errors (exit 2) name `name` and the file offset.

@@ -189,7 +189,7 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
     for (InspectedCubin& c : report->cubins)
       for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
         const KernelInfo& k = c.cubin.kernels[i];
-        if (k.name != p.name || (p.sm != 0 && p.sm != k.arch)) continue;
+        if (k.name != StableKernelName(p.name) || (p.sm != 0 && p.sm != k.arch)) continue;
         found = true;
         const std::string where = log_name + ":" + std::to_string(p.line);
         const std::string what = "the log's kernel '" + p.name + "' for sm_" + std::to_string(k.arch);

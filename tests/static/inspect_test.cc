@@ -126,6 +126,31 @@ TEST(InspectTest, DeviceFunctionsAreNotKernels) {
   }
 }
 
+// A static kernel of -rdc code is named with a hash of its source's
+// absolute folder: the same k.cu built in /tmp/aq9/a and /tmp/aq9/b/c
+// (cubins/README.md) is one kernel under one name.
+TEST(InspectTest, AStaticKernelOfRelocatableCodeHasOneNameInEveryWorkspace) {
+  EXPECT_EQ(StableKernelName("__nv_static_25__ca54f991_4_k_cu__Z3pubPf__Z6stat_kPf"),
+            "__nv_static_25__xxxxxxxx_4_k_cu__Z3pubPf__Z6stat_kPf");
+  for (const char* other : {"_Z3pubPf", "__nv_static_", "__nv_static_25", "__nv_static_99__ca54f991_4_k_cu",
+                            "__nv_static_25__ca54g991_4_k_cu__Z3pubPf__Z6stat_kPf", "__nv_static_x"})
+    EXPECT_EQ(StableKernelName(other), other);
+  std::set<std::string> names[2];
+  std::set<std::string> hashes[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string file = i == 0 ? "static_rdc_a.cubin" : "static_rdc_b.cubin";
+    Result<InspectReport> r = InspectBytes(Load(file), file);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    for (const KernelInfo& k : r->cubins.at(0).cubin.kernels) {
+      names[i].insert(k.name);
+      hashes[i].insert(k.name + " " + std::to_string(k.sass_hash));
+    }
+  }
+  EXPECT_EQ(names[0], (std::set<std::string>{"_Z3pubPf", "__nv_static_25__xxxxxxxx_4_k_cu__Z3pubPf__Z6stat_kPf"}));
+  EXPECT_EQ(names[0], names[1]);
+  EXPECT_EQ(hashes[0], hashes[1]);  // the same code, unchanged
+}
+
 // sm_90 -G cubins (and the cubins nvlink links for -rdc) carry no
 // .nv.shared.reserved.0 section, only the .nv.reservedSmem.offset0 symbol:
 // the 1 KiB reserved block is still inside .nv.shared.<k>.

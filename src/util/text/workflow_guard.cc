@@ -145,27 +145,18 @@ bool InstallWorkflowCommandGuard() {
 }
 
 void WriteWorkflowCommands(std::string_view lines, bool to_stderr) {
+  // What was printed before goes first, on both streams.
   std::cerr.flush();
-  if (to_stderr) {
-    std::cout.flush();
-    if (g_err) {
-      g_err->Drain();
-      g_err->target()->sputn(lines.data(), static_cast<std::streamsize>(lines.size()));
-      g_err->target()->pubsync();
-    } else {
-      std::cerr.write(lines.data(), static_cast<std::streamsize>(lines.size()));
-      std::cerr.flush();
-    }
-    return;
-  }
-  if (g_out) {
-    std::cout.flush();
-    g_out->Drain();
-    g_out->target()->sputn(lines.data(), static_cast<std::streamsize>(lines.size()));
-    g_out->target()->pubsync();
+  std::cout.flush();
+  GuardedStreambuf* guard = to_stderr ? g_err : g_out;
+  std::ostream& stream = to_stderr ? std::cerr : std::cout;
+  if (guard) {
+    guard->Drain();
+    guard->target()->sputn(lines.data(), static_cast<std::streamsize>(lines.size()));
+    guard->target()->pubsync();
   } else {
-    std::cout.write(lines.data(), static_cast<std::streamsize>(lines.size()));
-    std::cout.flush();
+    stream.write(lines.data(), static_cast<std::streamsize>(lines.size()));
+    stream.flush();
   }
 }
 

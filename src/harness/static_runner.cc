@@ -97,6 +97,9 @@ WorkloadResult StaticWorkloadResult(const WorkloadSpec& spec, const InspectRepor
     }
   }
   for (const InspectNote& n : report.notes) w.notes.push_back(n.source + ": " + n.message);
+  // Code that was not read cannot be called unchanged (SameStaticCode).
+  if (report.sass_not_inspected > 0)
+    w.counters[kSassNotInspectedCounter] = static_cast<double>(report.sass_not_inspected);
   if (w.kernels.empty()) {
     w.status = WorkloadStatus::kFailed;
     w.reason = "no SASS kernels in " + report.file +

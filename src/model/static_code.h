@@ -13,12 +13,16 @@ inline constexpr const char* kStaticKind = "static";
 /// of its .text bytes, "0x" and 16 hex digits).
 inline constexpr const char* kSassHashAttribute = "sass_hash";
 
+/// The counter of a static result that counts the SASS entries its binary
+/// holds but the inspection could not read (a limit, a corrupt entry).
+inline constexpr const char* kSassNotInspectedCounter = "sass_entries_not_inspected";
+
 inline bool IsStaticResult(const WorkloadResult& w) { return w.kind == kStaticKind; }
 
 /// Whether two results of a static workload hold the same code: the same
 /// kernels (by name, which carries the architecture) with the same SASS hash
-/// each. False when either is not an ok static result, holds no kernels, or
-/// a hash is missing.
+/// each. False when either is not an ok static result, holds no kernels, a
+/// hash is missing, or SASS of either binary was not read.
 bool SameStaticCode(const WorkloadResult& a, const WorkloadResult& b);
 
 }  // namespace gpugate

@@ -188,22 +188,37 @@ bool IsCubin(std::string_view data) {
   return IsElf(data) && ReadLe(data, 18, &machine) && machine == kElfMachineCuda;
 }
 
+namespace {
+
+// Masks the 8 hex digits after `marker` wherever it stands followed by
+// them and "_".
+void MaskFolderHashes(std::string& name, std::string_view marker) {
+  for (size_t at = name.find(marker); at != std::string::npos; at = name.find(marker, at + 1)) {
+    const size_t hex = at + marker.size();
+    if (hex + 9 > name.size() || name[hex + 8] != '_') continue;
+    bool all = true;
+    for (size_t i = hex; i < hex + 8; ++i) all = all && std::isxdigit(static_cast<unsigned char>(name[i]));
+    if (all) name.replace(hex, 8, "xxxxxxxx");
+  }
+}
+
+}  // namespace
+
 std::string StableKernelName(std::string_view name) {
-  constexpr std::string_view kPrefix = "__nv_static_";
-  if (!name.starts_with(kPrefix)) return std::string(name);
-  size_t at = kPrefix.size();
-  size_t length = 0;
-  const size_t digits_from = at;
-  while (at < name.size() && at - digits_from < 6 && name[at] >= '0' && name[at] <= '9')
-    length = length * 10 + static_cast<size_t>(name[at++] - '0');
-  // "_" then the module id of `length` bytes, itself "_<8 hex>_...".
-  if (at == digits_from || at + 1 + length > name.size() || name[at] != '_' || length < 10) return std::string(name);
-  const size_t id = at + 1;
-  if (name[id] != '_' || name[id + 9] != '_') return std::string(name);
-  for (size_t i = id + 1; i < id + 9; ++i)
-    if (!std::isxdigit(static_cast<unsigned char>(name[i]))) return std::string(name);
   std::string stable(name);
-  stable.replace(id + 1, 8, "xxxxxxxx");
+  // "__nv_static_<N>__<8 hex>_...": the module id of a static kernel of -rdc code.
+  constexpr std::string_view kPrefix = "__nv_static_";
+  if (stable.starts_with(kPrefix)) {
+    size_t at = kPrefix.size();
+    const size_t digits_from = at;
+    while (at < stable.size() && at - digits_from < 6 && stable[at] >= '0' && stable[at] <= '9') ++at;
+    if (at > digits_from && at + 11 <= stable.size() && stable[at] == '_' && stable[at + 1] == '_')
+      MaskFolderHashes(stable, stable.substr(0, at + 2));
+  }
+  // An anonymous namespace ("_GLOBAL__N__<8 hex>_<file>", mangled inside the
+  // name) and nvcc's internal-linkage prefix carry the same folder hash.
+  MaskFolderHashes(stable, "_GLOBAL__N__");
+  MaskFolderHashes(stable, "_INTERNAL_");
   return stable;
 }
 

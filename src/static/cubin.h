@@ -69,8 +69,9 @@ bool IsCubin(std::string_view data);
 /// kernel of relocatable device code (-rdc) is named
 /// "__nv_static_<N>__<8 hex>_<len>_<file>_cu_<first symbol>_<mangled>", the
 /// 8 hex digits a hash of the source's absolute folder: the same source built
-/// in two workspaces would be two kernels. They become "xxxxxxxx"; every
-/// other name is returned as it is.
+/// in two workspaces would be two kernels. They become "xxxxxxxx", and so do
+/// the same folder's hash in an anonymous namespace ("_GLOBAL__N__<8 hex>_")
+/// and in nvcc's "_INTERNAL_<8 hex>_" prefix; the rest of a name stays.
 std::string StableKernelName(std::string_view name);
 
 /// Reads every kernel of the cubin `data`: every entry function with a

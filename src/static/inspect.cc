@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "static/ar_archive.h"
 #include "static/elf.h"
@@ -25,6 +27,11 @@ class Inspector {
   Inspector(const std::string& name, const FatbinLimits& limits) : name_(name), limits_(limits) { report_.file = name; }
 
   Result<InspectReport> Run(std::string_view bytes) {
+    // The total is bounded for a file of a few kilobytes that decompresses to
+    // gigabytes; a large library holds that much code for real.
+    const uint64_t scaled = static_cast<uint64_t>(bytes.size()) * limits_.total_per_input_byte;
+    if (limits_.total_per_input_byte > 0 && scaled / limits_.total_per_input_byte == bytes.size())
+      limits_.max_total_decompressed = std::max(limits_.max_total_decompressed, scaled);
     Status st = Dispatch(bytes, name_, /*top=*/true);
     if (!st.ok()) return st.error();
     return std::move(report_);
@@ -73,6 +80,7 @@ class Inspector {
       const std::string source = where + ": " + e.Label() + " at " + HexText(e.offset);
       if (!e.problem.empty()) {
         report_.notes.push_back({source, e.problem});
+        report_.sass_not_inspected += !e.IsPtx();
       } else if (e.IsPtx()) {
         report_.notes.push_back({source, "PTX only (JIT-compiled by the driver): no SASS to inspect"});
       } else if (!IsCubin(e.payload)) {
@@ -183,16 +191,30 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
     return InputError(log_name + ": no ptxas resource lines ('ptxas info : Used N registers ...') in it; give the "
                                  "-Xptxas -v (or --resource-usage) output of this build, as UTF-8 text");
   std::map<std::pair<const InspectedCubin*, size_t>, const PtxasKernel*> matched;
+  // The binary's kernels by name, arch and variant: a record for sm_90a is
+  // sm_90a's where the binary tells the two apart (a fatbin's entries say
+  // which), and the plain arch's kernel's where it cannot (a bare cubin).
+  std::set<std::tuple<std::string, int, char>> present;
+  for (const InspectedCubin& c : report->cubins)
+    for (const KernelInfo& k : c.cubin.kernels) present.insert({k.name, k.arch, k.arch_variant});
   for (const PtxasKernel& p : log) {
     if (!p.entry) continue;
     bool found = false;
+    const std::string name = StableKernelName(p.name);
+    const bool variant_present = present.count({name, p.sm, p.sm_variant}) != 0;
     for (InspectedCubin& c : report->cubins)
       for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
         const KernelInfo& k = c.cubin.kernels[i];
-        if (k.name != StableKernelName(p.name) || (p.sm != 0 && p.sm != k.arch)) continue;
+        if (k.name != name || (p.sm != 0 && p.sm != k.arch)) continue;
+        if (p.sm != 0 && p.sm_variant != k.arch_variant &&
+            (variant_present ||
+             std::count_if(present.begin(), present.end(), [&](const auto& t) {
+               return std::get<0>(t) == name && std::get<1>(t) == p.sm;
+             }) > 1))
+          continue;
         found = true;
         const std::string where = log_name + ":" + std::to_string(p.line);
-        const std::string what = "the log's kernel '" + p.name + "' for sm_" + std::to_string(k.arch);
+        const std::string what = "the log's kernel '" + p.name + "' for " + ArchText(k);
         // The same name and arch with other registers: another build's log.
         if (k.registers && p.registers != *k.registers) {
           report->notes.push_back({where, what + " uses " + std::to_string(p.registers) + " registers, the binary's " +
@@ -223,7 +245,7 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
     if (!found)
       report->notes.push_back({log_name + ":" + std::to_string(p.line),
                                "the log's kernel '" + p.name + "'" +
-                                   (p.sm ? " for sm_" + std::to_string(p.sm) : std::string()) +
+                                   (p.sm ? " for " + ArchText(p.sm, p.sm_variant) : std::string()) +
                                    " is not in this file (built from other sources or flags?)"});
   }
   return Status::Ok();

@@ -49,6 +49,10 @@ struct InspectReport {
   std::string format;  ///< cubin | fatbin | elf | archive
   std::vector<InspectedCubin> cubins;
   std::vector<InspectNote> notes;
+  /// SASS entries that were found but not read (a limit, corrupt or unknown
+  /// compression): the binary holds code this report does not describe, so
+  /// it cannot say the code is unchanged.
+  int64_t sass_not_inspected = 0;
 };
 
 /// x*y*z of a block or cluster shape (dimensions of 0 count as 1); 0 when

@@ -93,8 +93,14 @@ Result<std::string> QuotedName(LineCursor& cur) {
   return std::string(rest.substr(0, close));
 }
 
-// "sm_80", also "sm_90a" / "sm_100f" (arch-specific variants): 80, 90, 100.
-std::optional<int> ArchNumber(std::string_view name) {
+// An arch the log names: its number and its variant letter ('a', 'f'; 0).
+struct LogArch {
+  int sm = 0;
+  char variant = 0;
+};
+
+// "sm_80", also "sm_90a" / "sm_100f" (arch-specific variants).
+std::optional<LogArch> ArchNumber(std::string_view name) {
   const std::string unused_file;  // callers report errors on their own line
   LineCursor arch(name, 0, unused_file);
   if (!arch.Consume("sm_")) return std::nullopt;
@@ -102,15 +108,15 @@ std::optional<int> ArchNumber(std::string_view name) {
   if (!sm.ok()) return std::nullopt;
   const std::string_view suffix = arch.Rest();
   if (suffix.size() > 1 || (suffix.size() == 1 && (suffix[0] < 'a' || suffix[0] > 'z'))) return std::nullopt;
-  return static_cast<int>(*sm);
+  return LogArch{static_cast<int>(*sm), suffix.empty() ? '\0' : suffix[0]};
 }
 
 // 'sm_80', also 'sm_90a' / 'sm_100f'.
-Result<int> QuotedArch(LineCursor& cur) {
+Result<LogArch> QuotedArch(LineCursor& cur) {
   const size_t start = cur.pos();
   Result<std::string> name = QuotedName(cur);
   if (!name.ok()) return name.error();
-  const std::optional<int> sm = ArchNumber(*name);
+  const std::optional<LogArch> sm = ArchNumber(*name);
   if (!sm) return cur.ErrorAt(start, "expected an arch such as 'sm_80'");
   return *sm;
 }
@@ -118,12 +124,12 @@ Result<int> QuotedArch(LineCursor& cur) {
 // nvlink (CUDA 13) ends its lines with " (target: sm_90)". Removes that
 // suffix from `line` and returns the arch (nullopt: no suffix), or an error
 // when the suffix names no arch.
-Result<std::optional<int>> NvlinkTarget(std::string_view* line, int line_no, const std::string& file) {
+Result<std::optional<LogArch>> NvlinkTarget(std::string_view* line, int line_no, const std::string& file) {
   constexpr std::string_view kTarget = "(target: ";
   const size_t open = line->rfind(kTarget);
-  if (open == std::string_view::npos || line->back() != ')') return std::optional<int>();
+  if (open == std::string_view::npos || line->back() != ')') return std::optional<LogArch>();
   const std::string_view name = line->substr(open + kTarget.size(), line->size() - 1 - open - kTarget.size());
-  const std::optional<int> sm = ArchNumber(name);
+  const std::optional<LogArch> sm = ArchNumber(name);
   if (!sm) return LineCursor(*line, line_no, file).ErrorAt(open, "expected '(target: sm_NN)'");
   line->remove_suffix(line->size() - open);
   while (!line->empty() && (line->back() == ' ' || line->back() == '\t')) line->remove_suffix(1);
@@ -156,7 +162,7 @@ class Parser {
   std::vector<PtxasKernel> kernels_;
   std::optional<size_t> current_;  // the record resource lines describe
   bool current_has_properties_ = false;
-  int sm_ = 0;  // the last arch the log named
+  LogArch sm_;  // the last arch the log named
 };
 
 Status Parser::Line(std::string_view line, int line_no) {
@@ -171,7 +177,7 @@ Status Parser::Line(std::string_view line, int line_no) {
     nvlink = marker != std::string_view::npos;
   }
   if (nvlink) {
-    Result<std::optional<int>> target = NvlinkTarget(&line, line_no, file_);
+    Result<std::optional<LogArch>> target = NvlinkTarget(&line, line_no, file_);
     if (!target.ok()) return target.error();
     if (*target) sm_ = **target;  // the arch of this line's record
   }
@@ -202,12 +208,13 @@ Status Parser::Entry(LineCursor& cur, int line_no) {
   if (!name.ok()) return name.error();
   const size_t at = cur.pos();
   if (!cur.Consume(" for ")) return cur.ErrorAt(at, "expected \"for 'sm_NN'\" after the name");
-  Result<int> sm = QuotedArch(cur);
+  Result<LogArch> sm = QuotedArch(cur);
   if (!sm.ok()) return sm.error();
   sm_ = *sm;
   PtxasKernel kernel;
   kernel.name = std::move(name).value();
-  kernel.sm = sm_;
+  kernel.sm = sm_.sm;
+  kernel.sm_variant = sm_.variant;
   kernel.entry = true;
   kernel.line = line_no;
   kernels_.push_back(std::move(kernel));
@@ -235,7 +242,8 @@ Status Parser::Properties(LineCursor& cur, int line_no, bool nvlink) {
   }
   PtxasKernel function;
   function.name = std::move(name);
-  function.sm = sm_;
+  function.sm = sm_.sm;
+  function.sm_variant = sm_.variant;
   function.entry = nvlink;  // nvlink reports the kernels of the linked image
   function.line = line_no;
   kernels_.push_back(std::move(function));

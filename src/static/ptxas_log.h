@@ -18,6 +18,7 @@ namespace gpugate {
 struct PtxasKernel {
   std::string name;        ///< mangled, as ptxas prints it
   int sm = 0;              ///< 80 for 'sm_80' (also 'sm_90a'); 0 when the log names no arch
+  char sm_variant = 0;     ///< 'a' for 'sm_90a', 'f' for 'sm_100f'; 0 for a plain arch
   int registers = 0;       ///< per thread
   int barriers = 0;        ///< named barriers ("used N barriers")
   int64_t stack_frame = 0;   ///< bytes

@@ -160,6 +160,52 @@ TEST(InspectExtras, NvlinkRecordsMatchTheirTargetArch) {
   for (const InspectNote& n : r.notes) ADD_FAILURE() << n.source << ": " << n.message;
 }
 
+// A fatbin of sm_90 and sm_90a code: each kernel takes its own arch's
+// record, never the other's spills; a bare cubin (which reads as the plain
+// arch) takes the sm_90a record when it is the only kernel of that number.
+TEST(InspectExtras, ArchSpecificRecordsGoToTheirOwnKernel) {
+  auto report = [](std::vector<char> variants) {
+    InspectReport r;
+    r.file = "sp.fatbin";
+    for (char variant : variants) {
+      InspectedCubin c;
+      c.source = "sp.fatbin: sm_90 SASS entry";
+      c.cubin.arch = 90;
+      c.cubin.arch_variant = variant;
+      KernelInfo k;
+      k.name = "_Z5heavyPKfPfi";
+      k.arch = 90;
+      k.arch_variant = variant;
+      k.registers = 24;
+      c.cubin.kernels.push_back(k);
+      r.cubins.push_back(c);
+    }
+    return r;
+  };
+  Result<std::vector<PtxasKernel>> log = ParsePtxasLog(
+      "ptxas info    : Compiling entry function '_Z5heavyPKfPfi' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z5heavyPKfPfi\n"
+      "    72 bytes stack frame, 156 bytes spill stores, 164 bytes spill loads\n"
+      "ptxas info    : Used 24 registers, used 0 barriers, 72 bytes cumulative stack size\n"
+      "ptxas info    : Compiling entry function '_Z5heavyPKfPfi' for 'sm_90a'\n"
+      "ptxas info    : Function properties for _Z5heavyPKfPfi\n"
+      "    1552 bytes stack frame, 1848 bytes spill stores, 3952 bytes spill loads\n"
+      "ptxas info    : Used 24 registers, used 0 barriers, 1552 bytes cumulative stack size\n",
+      "sp.log");
+  ASSERT_TRUE(log.ok()) << log.error().message;
+  InspectReport both = report({0, 'a'});
+  ASSERT_TRUE(AddPtxasLog(&both, *log, "sp.log").ok());
+  for (const InspectNote& n : both.notes) ADD_FAILURE() << n.source << ": " << n.message;
+  EXPECT_EQ(both.cubins[0].extras[0].spill_stores, 156);
+  EXPECT_EQ(both.cubins[0].extras[0].spill_loads, 164);
+  EXPECT_EQ(both.cubins[1].extras[0].spill_stores, 1848);
+  EXPECT_EQ(both.cubins[1].extras[0].spill_loads, 3952);
+  // One kernel that cannot tell: both records fit it, the larger spills are kept, and a note says so.
+  InspectReport bare = report({0});
+  ASSERT_TRUE(AddPtxasLog(&bare, *log, "sp.log").ok());
+  EXPECT_EQ(bare.cubins[0].extras[0].spill_stores, 1848);
+}
+
 TEST(InspectExtras, OccupancyPerKernelOrItsReason) {
   InspectReport r = InspectWithLog(Data("small_sm90.cubin"), Data("small_sm90.ptxas.txt"));
   ASSERT_FALSE(r.cubins.empty());

@@ -132,8 +132,15 @@ TEST(InspectTest, DeviceFunctionsAreNotKernels) {
 TEST(InspectTest, AStaticKernelOfRelocatableCodeHasOneNameInEveryWorkspace) {
   EXPECT_EQ(StableKernelName("__nv_static_25__ca54f991_4_k_cu__Z3pubPf__Z6stat_kPf"),
             "__nv_static_25__xxxxxxxx_4_k_cu__Z3pubPf__Z6stat_kPf");
-  for (const char* other : {"_Z3pubPf", "__nv_static_", "__nv_static_25", "__nv_static_99__ca54f991_4_k_cu",
-                            "__nv_static_25__ca54g991_4_k_cu__Z3pubPf__Z6stat_kPf", "__nv_static_x"})
+  // An anonymous namespace carries the folder's hash too, with -rdc or without.
+  EXPECT_EQ(StableKernelName("__nv_static_26__ca54f991_5_an_cu_d589cb60__ZN37_GLOBAL__N__674e38ab_5_an_cu_d589cb606anon_kEPf"),
+            "__nv_static_26__xxxxxxxx_5_an_cu_d589cb60__ZN37_GLOBAL__N__xxxxxxxx_5_an_cu_d589cb606anon_kEPf");
+  EXPECT_EQ(StableKernelName("_ZN37_GLOBAL__N__7039cd95_5_an_cu_d589cb606anon_kEPf"),
+            "_ZN37_GLOBAL__N__xxxxxxxx_5_an_cu_d589cb606anon_kEPf");
+  EXPECT_EQ(StableKernelName("_INTERNAL_7039cd95_5_an_cu_d589cb60_helper"), "_INTERNAL_xxxxxxxx_5_an_cu_d589cb60_helper");
+  for (const char* other : {"_Z3pubPf", "__nv_static_", "__nv_static_25", "__nv_static_25__ca54f99",
+                            "__nv_static_25__ca54g991_4_k_cu__Z3pubPf__Z6stat_kPf", "__nv_static_x",
+                            "_ZN12_GLOBAL__N__abc5kEv", "_GLOBAL__N__7039cd9z_x"})
     EXPECT_EQ(StableKernelName(other), other);
   std::set<std::string> names[2];
   std::set<std::string> hashes[2];
@@ -532,6 +539,15 @@ TEST(InspectTest, ZstdEntriesAreDecompressedOneAtATimeWithinATotal) {
   ASSERT_EQ(r->notes.size(), 4u);
   EXPECT_NE(r->notes[1].message.find("payload is not a cubin"), std::string::npos) << r->notes[1].message;
   EXPECT_NE(r->notes[2].message.find("limit"), std::string::npos) << r->notes[2].message;
+  EXPECT_EQ(r->sass_not_inspected, 2);
+  // A file large for the code it holds gets a total in proportion to its
+  // size: here enough for all four.
+  FatbinLimits scaled = limits;
+  scaled.total_per_input_byte = 4 * kMiB / fatbin.size() + 1;
+  Result<InspectReport> whole = InspectBytes(fatbin, "bomb.fatbin", scaled);
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_EQ(whole->sass_not_inspected, 0);
+  for (const InspectNote& n : whole->notes) EXPECT_EQ(n.message.find("limit"), std::string::npos) << n.message;
 }
 
 // A fatbin of one uncompressed sm_90 SASS entry holding `cubin`; `flags`

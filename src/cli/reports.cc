@@ -96,7 +96,13 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
   // File reports first, so a console on a closed pipe cannot lose them; all
   // or none: a report that could not be written leaves no other saying pass.
   static const char* kFileFormats[] = {"junit", "markdown", "pr-comment", "json", "html"};
+  // A results file on stdout (`gate -o -`, `ab --base-results -`) takes it
+  // as much as a report does: no console report, annotations on stderr.
   bool console_taken = false;
+  for (const char* name : {"output", "base-results", "head-results"})
+    if (vm.count(name))
+      if (const auto* path = boost::any_cast<std::string>(&vm[name].value()); path && IsStdoutPath(*path))
+        console_taken = true;
   std::vector<std::pair<std::string, std::string>> files;
   for (const char* name : kFileFormats) {
     if (!vm.count(name)) continue;
@@ -115,14 +121,7 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     std::cout << console->render(verdicts, options);
     std::cout.flush();
   }
-  // A results file on stdout (`gate -o -`, `ab --base-results -`) takes it
-  // as much as a report does.
-  bool stdout_taken = console_taken;
-  for (const char* name : {"output", "base-results", "head-results"})
-    if (vm.count(name))
-      if (const auto* path = boost::any_cast<std::string>(&vm[name].value()); path && IsStdoutPath(*path))
-        stdout_taken = true;
-  if (vm.count("github")) return EmitGithub(verdicts, options, stdout_taken);
+  if (vm.count("github")) return EmitGithub(verdicts, options, console_taken);
   return Status::Ok();
 }
 

@@ -1094,6 +1094,16 @@ class Comparer {
     std::string list;
     for (size_t i = 0; i < changed.size() && i < 3; ++i) list += (i ? ", " : "") + changed[i];
     if (changed.size() > 3) list += ", ...";
+    // SASS that one of the binaries holds but was not read: what was read
+    // may be the same, the rest is not known to be.
+    double unread = 0;
+    for (const WorkloadResult* r : {&w, &ref})
+      if (auto it = r->counters.find(kSassNotInspectedCounter); it != r->counters.end()) unread += it->second;
+    if (changed.empty() && unread > 0) {
+      mv->sentence += "; the code is not known to be unchanged: " + Fmt("%.0f", unread) +
+                      " SASS entr" + (unread == 1 ? "y" : "ies") + " of the binaries could not be read (their notes say why)";
+      return;
+    }
     mv->sentence += "; code changed in " + std::to_string(changed.size()) + " of " +
                     std::to_string(w.kernels.size()) + " kernels" + (list.empty() ? "" : " (" + list + ")");
   }

@@ -191,11 +191,15 @@ bool IsCubin(std::string_view data) {
 namespace {
 
 // Masks the 8 hex digits after `marker` wherever it stands followed by
-// them and "_".
-void MaskFolderHashes(std::string& name, std::string_view marker) {
+// them, "_" and a digit (the length of the file name that follows), and,
+// with `mangled`, at the start of the name or after a length (a mangled
+// name's source-name): "_ZN37_GLOBAL__N__674e38ab_5_an_cu_...", not a
+// user's "conv_INTERNAL_20240101_v".
+void MaskFolderHashes(std::string& name, std::string_view marker, bool mangled) {
   for (size_t at = name.find(marker); at != std::string::npos; at = name.find(marker, at + 1)) {
     const size_t hex = at + marker.size();
-    if (hex + 9 > name.size() || name[hex + 8] != '_') continue;
+    if (hex + 10 > name.size() || name[hex + 8] != '_' || name[hex + 9] < '0' || name[hex + 9] > '9') continue;
+    if (mangled && at > 0 && (name[at - 1] < '0' || name[at - 1] > '9')) continue;
     bool all = true;
     for (size_t i = hex; i < hex + 8; ++i) all = all && std::isxdigit(static_cast<unsigned char>(name[i]));
     if (all) name.replace(hex, 8, "xxxxxxxx");
@@ -213,12 +217,12 @@ std::string StableKernelName(std::string_view name) {
     const size_t digits_from = at;
     while (at < stable.size() && at - digits_from < 6 && stable[at] >= '0' && stable[at] <= '9') ++at;
     if (at > digits_from && at + 11 <= stable.size() && stable[at] == '_' && stable[at + 1] == '_')
-      MaskFolderHashes(stable, stable.substr(0, at + 2));
+      MaskFolderHashes(stable, stable.substr(0, at + 2), /*mangled=*/false);
   }
   // An anonymous namespace ("_GLOBAL__N__<8 hex>_<file>", mangled inside the
   // name) and nvcc's internal-linkage prefix carry the same folder hash.
-  MaskFolderHashes(stable, "_GLOBAL__N__");
-  MaskFolderHashes(stable, "_INTERNAL_");
+  MaskFolderHashes(stable, "_GLOBAL__N__", /*mangled=*/true);
+  MaskFolderHashes(stable, "_INTERNAL_", /*mangled=*/true);
   return stable;
 }
 
@@ -308,7 +312,6 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
       if (auto it = global.frame.find(*symbol_index); it != global.frame.end()) k.stack_frame = it->second;
       if (auto it = global.min_stack.find(*symbol_index); it != global.min_stack.end()) k.min_stack = it->second;
     }
-    k.name = StableKernelName(k.name);
     ApplyKernelRecords(*records, &k);
     if (!k.registers && elf->abi_version < 8 && (text.info >> 24) != 0)
       k.registers = static_cast<int>(text.info >> 24);

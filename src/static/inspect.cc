@@ -34,6 +34,7 @@ class Inspector {
       limits_.max_total_decompressed = std::max(limits_.max_total_decompressed, scaled);
     Status st = Dispatch(bytes, name_, /*top=*/true);
     if (!st.ok()) return st.error();
+    StabilizeNames();
     return std::move(report_);
   }
 
@@ -73,6 +74,19 @@ class Inspector {
     return Status::Ok();
   }
 
+  // Kernel names without the folder hashes nvcc puts in them
+  // (StableKernelName), where that leaves each name one kernel's: two static
+  // kernels of two k.cu files in two folders, whose first external symbols
+  // also agree, keep their names as they are rather than become one.
+  void StabilizeNames() {
+    std::map<std::string, std::set<std::string>> raw_of;
+    for (const InspectedCubin& c : report_.cubins)
+      for (const KernelInfo& k : c.cubin.kernels) raw_of[StableKernelName(k.name)].insert(k.name);
+    for (InspectedCubin& c : report_.cubins)
+      for (KernelInfo& k : c.cubin.kernels)
+        if (std::string stable = StableKernelName(k.name); raw_of[stable].size() == 1) k.name = std::move(stable);
+  }
+
   // One entry at a time: each decompressed payload is read and released
   // before the next is decompressed.
   Status AddFatbins(std::string_view bytes, uint64_t base, const std::string& where) {
@@ -80,7 +94,7 @@ class Inspector {
       const std::string source = where + ": " + e.Label() + " at " + HexText(e.offset);
       if (!e.problem.empty()) {
         report_.notes.push_back({source, e.problem});
-        report_.sass_not_inspected += !e.IsPtx();
+        report_.sass_not_inspected += e.IsElf();
       } else if (e.IsPtx()) {
         report_.notes.push_back({source, "PTX only (JIT-compiled by the driver): no SASS to inspect"});
       } else if (!IsCubin(e.payload)) {
@@ -200,7 +214,13 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
   for (const PtxasKernel& p : log) {
     if (!p.entry) continue;
     bool found = false;
-    const std::string name = StableKernelName(p.name);
+    // The log names kernels as ptxas does, with the folder hashes; the
+    // binary's names have them masked where that names one kernel.
+    const std::string name = present.count({p.name, p.sm, p.sm_variant}) != 0 ||
+                                     std::any_of(present.begin(), present.end(),
+                                                 [&](const auto& t) { return std::get<0>(t) == p.name; })
+                                 ? p.name
+                                 : StableKernelName(p.name);
     const bool variant_present = present.count({name, p.sm, p.sm_variant}) != 0;
     for (InspectedCubin& c : report->cubins)
       for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {

@@ -198,7 +198,7 @@ TEST_F(CompareCliTest, GithubAnnotationsLeaveAReportOnStdoutWhole) {
   EXPECT_EQ(o.out[o.out.find_last_not_of('\n')], '}');
   // So does a results file on standard output (gate -o -).
   auto gate = RunGpugate({"gate", dir_ + "/slow.yaml", "--baseline", dir_ + "/base.json", "--seed", "3", "--confirm",
-                          "1", "-o", "-", "-q", "--github"}, "", env);
+                          "1", "-o", "-", "--github"}, "", env);
   EXPECT_EQ(gate.exit_code, 1) << gate.err;
   EXPECT_EQ(gate.out.find("::"), std::string::npos) << gate.out.substr(gate.out.size() - 300);
   EXPECT_NE(gate.err.find("::error"), std::string::npos) << gate.err;

@@ -433,6 +433,30 @@ std::string ArHeader(const std::string& name, size_t size) {
   return std::string(h, 60);
 }
 
+// Two k.cu files of one library, in two folders, with one first external
+// symbol: masking the folder hash would make their static kernels one name
+// (numbered by member order, so a reordered archive would pair the wrong
+// ones). Such names stay as nvcc wrote them.
+TEST(InspectTest, FolderHashesStayWhereMaskingThemWouldJoinTwoKernels) {
+  std::string archive = "!<arch>\n";
+  for (const char* file : {"static_rdc_a.cubin", "static_rdc_b.cubin"}) {
+    const std::string body = Load(file);
+    archive += ArHeader(std::string(file).substr(11, 1) + ".cubin/", body.size()) + body;
+    if (body.size() % 2) archive += "\n";
+  }
+  Result<InspectReport> r = InspectBytes(archive, "libk.a");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::multiset<std::string> names;
+  for (const InspectedCubin& c : r->cubins)
+    for (const KernelInfo& k : c.cubin.kernels) names.insert(k.name);
+  EXPECT_EQ(names, (std::multiset<std::string>{"_Z3pubPf", "_Z3pubPf",
+                                               "__nv_static_25__79bcd11f_4_k_cu__Z3pubPf__Z6stat_kPf",
+                                               "__nv_static_25__ca54f991_4_k_cu__Z3pubPf__Z6stat_kPf"}));
+  // A user's name that merely contains the markers is no folder hash.
+  EXPECT_EQ(StableKernelName("_Z24conv_INTERNAL_20240101_vPf"), "_Z24conv_INTERNAL_20240101_vPf");
+  EXPECT_EQ(StableKernelName("conv_INTERNAL_2024abcd_5_x"), "conv_INTERNAL_2024abcd_5_x");
+}
+
 // A BSD name length that takes the whole member made its body the name: a
 // note line of kilobytes of escaped binary.
 TEST(InspectTest, AnArMemberNameLongerThanAPathIsDamage) {

@@ -181,6 +181,20 @@ TEST(StaticLane, SameBinaryIsCodeUnchangedAndPasses) {
   EXPECT_EQ(ExitCodeFor(v), 0);
 }
 
+// SASS one binary holds but that was not read: never "code unchanged", and
+// the sentence says why rather than "code changed in 0 of 2 kernels".
+TEST(StaticLane, CodeNotReadIsNotKnownUnchanged) {
+  Results partly = StaticRun("heavy_sm90", true);
+  for (WorkloadResult& w : partly.workloads) w.counters[kSassNotInspectedCounter] = 2;
+  const Verdicts v = Judge(StaticRun("heavy_sm90", true), partly);
+  const MetricVerdict* m = Primary(v);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->reason, Reason::kCodeUnchanged);
+  EXPECT_NE(m->sentence.find("the code is not known to be unchanged: 2 SASS entries of the binaries could not be read"),
+            std::string::npos)
+      << m->sentence;
+}
+
 // The static lane gates on CPU-only runners against a baseline read anywhere:
 // another GPU (or none) does not make static results incomparable.
 TEST(StaticLane, ComparesAcrossEnvironments) {

@@ -97,12 +97,13 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
   // or none: a report that could not be written leaves no other saying pass.
   static const char* kFileFormats[] = {"junit", "markdown", "pr-comment", "json", "html"};
   // A results file on stdout (`gate -o -`, `ab --base-results -`) takes it
-  // as much as a report does: no console report, annotations on stderr.
-  bool console_taken = false;
+  // as much as a report does: the console report then goes to stderr, and
+  // so do the annotations.
+  bool console_taken = false, results_on_stdout = false;
   for (const char* name : {"output", "base-results", "head-results"})
     if (vm.count(name))
       if (const auto* path = boost::any_cast<std::string>(&vm[name].value()); path && IsStdoutPath(*path))
-        console_taken = true;
+        results_on_stdout = true;
   std::vector<std::pair<std::string, std::string>> files;
   for (const char* name : kFileFormats) {
     if (!vm.count(name)) continue;
@@ -118,10 +119,11 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
   if (!quiet && !console_taken) {
     const ReportFormat* console = FindReportFormat("console");
     GPUGATE_CHECK(console != nullptr);
-    std::cout << console->render(verdicts, options);
-    std::cout.flush();
+    std::ostream& out = results_on_stdout ? std::cerr : std::cout;
+    out << console->render(verdicts, options);
+    out.flush();
   }
-  if (vm.count("github")) return EmitGithub(verdicts, options, console_taken);
+  if (vm.count("github")) return EmitGithub(verdicts, options, console_taken || results_on_stdout);
   return Status::Ok();
 }
 

@@ -1086,11 +1086,17 @@ class Comparer {
     for (const KernelResult& k : ref.kernels)
       if (auto it = k.attributes.find(kSassHashAttribute); it != k.attributes.end()) base[k.name] = it->second;
     std::vector<std::string> changed;
+    size_t added = 0;
+    std::set<std::string> current_names;
     for (const KernelResult& k : w.kernels) {
+      current_names.insert(k.name);
       auto it = k.attributes.find(kSassHashAttribute);
       auto b = base.find(k.name);
+      if (b == base.end()) ++added;
       if (b != base.end() && (it == k.attributes.end() || it->second != b->second)) changed.push_back(k.name);
     }
+    size_t removed = 0;
+    for (const KernelResult& k : ref.kernels) removed += current_names.count(k.name) == 0;
     std::string list;
     for (size_t i = 0; i < changed.size() && i < 3; ++i) list += (i ? ", " : "") + changed[i];
     if (changed.size() > 3) list += ", ...";
@@ -1104,8 +1110,15 @@ class Comparer {
                       " SASS entr" + (unread == 1 ? "y" : "ies") + " of the binaries could not be read (their notes say why)";
       return;
     }
+    const std::string moved = std::to_string(added) + " kernel" + (added == 1 ? "" : "s") +
+                              " not in the baseline and " + std::to_string(removed) + " no longer in the binary";
+    if (changed.empty() && added + removed > 0) {
+      mv->sentence += "; the kernels differ: " + moved;
+      return;
+    }
     mv->sentence += "; code changed in " + std::to_string(changed.size()) + " of " +
                     std::to_string(w.kernels.size()) + " kernels" + (list.empty() ? "" : " (" + list + ")");
+    if (added + removed > 0) mv->sentence += "; " + moved;
   }
 
   // Per kernel, each run contributes one summary (median per call, see

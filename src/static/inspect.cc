@@ -99,6 +99,7 @@ class Inspector {
         report_.notes.push_back({source, "PTX only (JIT-compiled by the driver): no SASS to inspect"});
       } else if (!IsCubin(e.payload)) {
         report_.notes.push_back({source, "payload is not a cubin (ELF with EM_CUDA): not inspected"});
+        report_.sass_not_inspected += e.IsElf();
       } else {
         return AddCubin(e.payload, source, e.compression, e.arch_variant);
       }

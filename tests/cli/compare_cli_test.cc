@@ -203,6 +203,7 @@ TEST_F(CompareCliTest, GithubAnnotationsLeaveAReportOnStdoutWhole) {
   EXPECT_EQ(gate.out.find("::"), std::string::npos) << gate.out.substr(gate.out.size() - 300);
   EXPECT_NE(gate.err.find("::error"), std::string::npos) << gate.err;
   EXPECT_TRUE(ResultsFromJson(gate.out, "stdout").ok());
+  EXPECT_NE(gate.err.find("FAIL: 1 regression"), std::string::npos) << gate.err;  // the console report, on stderr
   // Without a report there, they stay on standard output.
   auto console = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--github"}, "", env);
   EXPECT_NE(console.out.find("::error"), std::string::npos) << console.out;

@@ -13,7 +13,6 @@
 #include "report/view.h"
 #include "trace/memory_chart.h"
 #include "util/json_writer.h"
-#include "util/random.h"
 #include "util/text/escape.h"
 #include "util/text/format.h"
 
@@ -38,26 +37,15 @@ std::string Num(double v, const char* fmt = "%.2f") {
   return buf;
 }
 
-/// `s` in at most `width` columns: a longer one keeps its start, "..." and
-/// "#" with 6 hex digits of a hash of the whole, so that two kernels whose
-/// names begin alike (template arguments differ only at the end) stay two
-/// rows that read differently.
-std::string ShortName(std::string_view s, size_t width) {
-  if (static_cast<size_t>(DisplayWidth(s)) <= width) return std::string(s);
-  char hash[16];
-  std::snprintf(hash, sizeof hash, "#%06llx", static_cast<unsigned long long>(Fnv1a64(s) & 0xffffff));
-  return ShortenText(s, width > 12 ? width - 7 : width) + hash;
-}
-
 /// Untrusted text for a terminal, through the text layer; long names are
-/// shortened (ShortName).
+/// shortened so that two of them still read differently.
 std::string ConsoleText(std::string_view s, size_t width = kNameWidth) {
-  return EscapeTerminal(ShortName(s, width));
+  return EscapeTerminal(ShortenText(s, width, true));
 }
 
 /// Untrusted text for a Markdown table cell, shortened.
 std::string MdText(std::string_view s, size_t width = kNameWidth) {
-  return EscapeMarkdown(ShortName(s, width));
+  return EscapeMarkdown(ShortenText(s, width, true));
 }
 
 std::string Pad(std::string_view s, size_t w, bool right = true) {
@@ -767,7 +755,7 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
 
 namespace {
 
-std::string H(std::string_view s, size_t width = kNameWidth) { return EscapeHtml(ShortName(s, width)); }
+std::string H(std::string_view s, size_t width = kNameWidth) { return EscapeHtml(ShortenText(s, width, true)); }
 
 /// One HTML table: a header row and rows of already escaped cells; columns
 /// after the first `left` are right-aligned (numbers).

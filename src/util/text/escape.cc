@@ -733,8 +733,13 @@ bool IsBoundedName(std::string_view name) {
   return true;
 }
 
-std::string ShortenText(std::string_view text, size_t width) {
+std::string ShortenText(std::string_view text, size_t width, bool tell_apart) {
   if (static_cast<size_t>(DisplayWidth(text)) <= width) return std::string(text);
+  if (tell_apart && width > 12) {
+    char hash[16];
+    std::snprintf(hash, sizeof hash, "#%06llx", static_cast<unsigned long long>(Fnv1a64(text) & 0xffffff));
+    return ShortenText(text, width - 7) + hash;
+  }
   const std::vector<Column> columns = Columns(text);
   const size_t keep = width > 3 ? width - 3 : width;
   const size_t cut = HeadEnd(columns, static_cast<int>(keep), text.size());

@@ -175,8 +175,11 @@ std::string RepairUtf8(std::string_view text);
 
 /// At most `width` terminal columns of `text` (DisplayWidth), ending in
 /// "..." when it was cut (never inside a UTF-8 sequence, nor between a
-/// letter and its combining marks). Shorten before escaping.
-std::string ShortenText(std::string_view text, size_t width);
+/// letter and its combining marks). With `tell_apart` (and a width over
+/// 12), "..." is followed by "#" and 6 hex digits of a hash of the whole
+/// text, so that two long names with one beginning (template arguments that
+/// differ only at the end) read differently. Shorten before escaping.
+std::string ShortenText(std::string_view text, size_t width, bool tell_apart = false);
 
 /// Escapes the message part of a GitHub workflow command
 /// ("::error title=...::MESSAGE"): '%' -> %25, CR -> %0D, LF -> %0A, after

@@ -230,6 +230,19 @@ TEST(TextEscape, ShortenAndPadCountCodePoints) {
   EXPECT_EQ(PadText("toolong", 3), "toolong");
 }
 
+TEST(TextEscape, ShortenTextCanTellTwoLongNamesApart) {
+  const std::string a = "gemm_kernel<float, 128, 64, 8, cutlass::arch::Sm80, Epilogue<1>>";
+  const std::string b = "gemm_kernel<float, 128, 64, 8, cutlass::arch::Sm80, Epilogue<2>>";
+  EXPECT_EQ(ShortenText(a, 30), ShortenText(b, 30));  // one beginning, one cut
+  const std::string sa = ShortenText(a, 30, true), sb = ShortenText(b, 30, true);
+  EXPECT_NE(sa, sb);
+  EXPECT_LE(DisplayWidth(sa), 30);
+  EXPECT_EQ(sa.substr(0, 20), a.substr(0, 20));
+  EXPECT_EQ(sa.substr(20, 4), "...#");
+  EXPECT_EQ(ShortenText(a, 30, true), sa);         // the same name, the same text
+  EXPECT_EQ(ShortenText("short", 30, true), "short");  // nothing cut, no hash
+}
+
 TEST(TextEscape, BoundedNameRepairsInvalidUtf8AndKeepsNamesApart) {
   const std::string a = BoundedName("k\xff"), b = BoundedName("k\xfe");
   EXPECT_NE(a, b);

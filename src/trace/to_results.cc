@@ -111,22 +111,31 @@ uint64_t MeasuredDigest(const TraceReport& report) {
 
 }  // namespace
 
-std::string TraceSuiteName(const std::string& path) {
+std::string TraceSuiteName(const std::string& path, const std::vector<int64_t>& host_pids) {
   std::string name = std::filesystem::path(path).filename().string();
   if (name.ends_with(".gz")) name.resize(name.size() - 3);
   if (name.ends_with(".json")) name.resize(name.size() - 5);
+  auto digits = [](std::string_view t) {
+    return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
   // PyTorch's tensorboard_trace_handler: <worker>.<time in ns>.pt.trace.json.
-  // The time differs in every run of one program, the worker does not (its
-  // default, <host>_<pid>, does: docs/trace.md says to name it).
+  // The time differs in every run of one program.
   if (name.ends_with(".pt.trace") && name.size() > 9) {
     name.resize(name.size() - 9);
     const size_t dot = name.rfind('.');
-    auto digits = [](std::string_view t) {
-      return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
     if (dot != std::string::npos && dot > 0 && name.size() - dot - 1 >= 10 &&
         digits(std::string_view(name).substr(dot + 1)))
       name.resize(dot);
+  }
+  // The worker's default, <host>_<pid>, differs too: a last part that is the
+  // id of the process this trace profiled goes. Only that process's id, and
+  // only from 1000 on: in a container the profiled process can be pid 1 to a
+  // few hundred (the same in every run there), and "rank_1" keeps its number.
+  const size_t sep = name.find_last_of("._");
+  if (sep != std::string::npos && sep > 0 && name.size() - sep - 1 <= 10 &&
+      digits(std::string_view(name).substr(sep + 1))) {
+    const int64_t number = std::stoll(name.substr(sep + 1));
+    if (number >= 1000 && std::find(host_pids.begin(), host_pids.end(), number) != host_pids.end()) name.resize(sep);
   }
   return name.empty() ? FileStem(FileStem(path)) : name;
 }
@@ -134,7 +143,7 @@ std::string TraceSuiteName(const std::string& path) {
 Results TraceReportToResults(const TraceReport& report) {
   Results r;
   r.run.tool_version = GPUGATE_VERSION;
-  r.run.suite = TraceSuiteName(report.info.path);  // "x.json.gz" -> "x"
+  r.run.suite = TraceSuiteName(report.info.path, report.info.host_pids);  // "x.json.gz" -> "x"
   r.run.source_format = "trace";
   r.run.time_unix_ns = report.span_start_ns;
   r.run.time_utc = IsoUtc(report.span_start_ns);

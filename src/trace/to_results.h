@@ -26,8 +26,11 @@ Result<Results> TraceTextToResults(std::string_view bytes, const std::string& na
 /// The suite of the trace at `path`: its file name without ".json" and
 /// ".gz"; for PyTorch's tensorboard_trace_handler names
 /// (<worker>.<time in ns>.pt.trace.json) the worker, without the time, so
-/// that the runs of one program are one suite.
-std::string TraceSuiteName(const std::string& path);
+/// that the runs of one program are one suite. A name that then ends in
+/// "_<pid>" or ".<pid>", where pid (1000 or more) is one of `host_pids` (the
+/// profiled process's, TraceInfo::host_pids), loses that too: PyTorch's
+/// default worker name is <host>_<pid>.
+std::string TraceSuiteName(const std::string& path, const std::vector<int64_t>& host_pids = {});
 
 /// The conversion itself, for a report analysed with keep_kernel_samples.
 Results TraceReportToResults(const TraceReport& report);

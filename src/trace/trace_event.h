@@ -116,6 +116,10 @@ struct TraceInfo {
   int64_t events_by_category[kTraceCategoryCount] = {};
   int64_t negative_durations = 0;  ///< clamped to 0
   std::vector<std::pair<std::string, int64_t>> unknown_categories;  ///< name, count (first 64)
+  /// Numeric pids of host-side events (CPU ops, Python functions, CUDA
+  /// runtime and driver calls, user annotations): the profiled processes
+  /// (first 16).
+  std::vector<int64_t> host_pids;
 };
 
 /// Receives events one at a time while the file streams by.

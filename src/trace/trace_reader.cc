@@ -1161,12 +1161,23 @@ class Handler {
       return Fail("traceEvents[" + std::to_string(event_index_) + "]: more than " +
                       std::to_string(kMaxMemoryDevices) + " devices named by [memory] events",
                   1);
+    if (e.pid_is_num && (e.category == TraceCategory::kCpuOp || e.category == TraceCategory::kCudaRuntime ||
+                         e.category == TraceCategory::kCudaDriver || e.category == TraceCategory::kPythonFunction ||
+                         e.category == TraceCategory::kUserAnnotation))
+      NoteHostPid(e.pid_num);
     ++info_.events;
     ++info_.events_by_phase[static_cast<unsigned char>(e.ph) & 0x7f];
     ++info_.events_by_category[static_cast<int>(e.category)];
     ++event_index_;
     sink_.OnEvent(e);
     return true;
+  }
+
+  void NoteHostPid(int64_t pid) {
+    if (pid == last_host_pid_) return;
+    last_host_pid_ = pid;
+    std::vector<int64_t>& pids = info_.host_pids;
+    if (pids.size() < 16 && std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
   }
 
   /// Whether `device` is named for the first time. The first few devices
@@ -1211,6 +1222,7 @@ class Handler {
   int64_t summed_dur_ns_ = 0;           ///< of the timed events, at most kMaxTsNs
   std::unordered_set<int64_t> gpu_devices_;               ///< named by kernels, copies, memsets
   std::vector<int64_t> first_gpu_devices_;                ///< the first 16 of gpu_devices_
+  int64_t last_host_pid_ = -1;                            ///< NoteHostPid's last
   std::set<std::pair<int64_t, int64_t>> memory_devices_;  ///< (type, id) of [memory] events
   bool saw_events_ = false;
   std::string error_;

@@ -161,10 +161,31 @@ TEST(TraceToResultsTest, SuiteAndRunIdOfATrace) {
   EXPECT_EQ(TraceSuiteName("d/train.1700000000000000000.pt.trace.json"), "train");
   EXPECT_EQ(TraceSuiteName("rank_1.1700000100000000000.pt.trace.json.gz"), "rank_1");
   EXPECT_EQ(TraceSuiteName("gpuhost_1377.1700000100000000000.pt.trace.json"), "gpuhost_1377");
+  // PyTorch's default worker, <host>_<pid>: the id of the profiled process
+  // goes, other numbers stay (a rank's; a container's small pids).
+  EXPECT_EQ(TraceSuiteName("gpuhost_1377.1700000100000000000.pt.trace.json", {1377}), "gpuhost");
+  EXPECT_EQ(TraceSuiteName("gpuhost_1377.1700000100000000000.pt.trace.json", {1378}), "gpuhost_1377");
+  EXPECT_EQ(TraceSuiteName("rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", {1102}), "rank-0.Apr_03_18_51_38");
+  EXPECT_EQ(TraceSuiteName("rank_1.1700000100000000000.pt.trace.json", {1}), "rank_1");
+  EXPECT_EQ(TraceSuiteName("trace_48211.json", {48211}), "trace");
+  EXPECT_EQ(TraceSuiteName("48211.json", {48211}), "48211");
   // Numbers in other names stay.
   EXPECT_EQ(TraceSuiteName("resnet_50.v2.json"), "resnet_50.v2");
   EXPECT_EQ(TraceSuiteName("run_7.json"), "run_7");
   EXPECT_EQ(TraceSuiteName("bert_128.1732900000.json"), "bert_128.1732900000");
+  // Read from a trace: the profiled process is the one of its CPU-side
+  // events, not the GPU's pid.
+  const std::string by_pid =
+      "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+      "\"pid\": 48211, \"tid\": 1, \"ts\": 0, \"dur\": 5, \"args\": {\"correlation\": 1}}, "
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 3, "
+      "\"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}]}";
+  auto host = TraceTextToResults(by_pid, "d/gpuhost_48211.1700000100000000000.pt.trace.json");
+  ASSERT_TRUE(host.ok()) << host.error().message;
+  EXPECT_EQ(host->run.suite, "gpuhost");
+  auto gpu_pid = TraceTextToResults(by_pid, "d/rank_0.1700000100000000000.pt.trace.json");
+  ASSERT_TRUE(gpu_pid.ok());
+  EXPECT_EQ(gpu_pid->run.suite, "rank_0");
   // The run id: two traces under one name whose clocks both start at 0 are
   // two runs; the same trace read twice is one.
   auto trace = [](int dur) {

@@ -221,6 +221,9 @@ TEST(TraceReaderTest, GzipFixtureReadsLikeItsContent) {
   EXPECT_EQ(info->display_time_unit, "ns");
   EXPECT_EQ(info->devices.size(), 8u);
   EXPECT_EQ(info->devices[0].name, "Tesla V100-SXM2-32GB");
+  // Every cpu_op, cuda_runtime and user_annotation event has pid 1102; the
+  // GPU's events have pid 0 (the original name ends in ".1102.pt.trace").
+  EXPECT_EQ(info->host_pids, std::vector<int64_t>{1102});
   // First event: "ts": 1712195495519689.047, "dur": 63.813 (zcat | head).
   EXPECT_EQ(sink.events[0].ts_ns, 1712195495519689047);
   EXPECT_EQ(sink.events[0].dur_ns, 63813);

@@ -221,6 +221,10 @@ expect refresh-rekey exit-code "j['outputs']['exit-code']" 0
 expect refresh-rekey "job passes" "j['job_exit']" 0
 run_case rekey-bad push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "baselines/", "rekey": "yes"}'
 expect rekey-bad exit-code "j['outputs']['exit-code']" 2
+# keep is checked before the suite runs: no results file is written
+run_case keep-bad push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "keep-baselines/", "keep": "0", "results": "keep-bad.json"}'
+expect keep-bad exit-code "j['outputs']['exit-code']" 2
+check keep-bad "nothing was run" test ! -e "$WORK/ws/keep-bad.json"
 
 # refresh on a pull request would store unmerged code as the target's history
 run_case refresh-pr pull_request '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "pr-baselines/"}'

@@ -36,6 +36,12 @@ case "${GPUGATE_REKEY:-false}" in
   false | "") unset GPUGATE_UPDATE_FORCE ;;
   *) fail_input "rekey must be true or false (got '${GPUGATE_REKEY}')" ;;
 esac
+# keep: the number of runs a refresh keeps, checked before the suite runs
+# (gpugate baseline update takes 1 to 1000).
+case "${GPUGATE_KEEP:-30}" in
+  '' | *[!0-9]* | 0*) fail_input "keep must be a whole number from 1 to 1000 (got '${GPUGATE_KEEP}')" ;;
+esac
+[ "${GPUGATE_KEEP:-30}" -le 1000 ] || fail_input "keep must be a whole number from 1 to 1000 (got '${GPUGATE_KEEP}')"
 # Reports written by this step (not files an earlier step left there).
 marker=$(mktemp)
 trap 'rm -f "$marker"' EXIT

@@ -169,8 +169,8 @@ int Update(const CommandSpec& self, const Args& args) {
   else defaulted = DefaultRunnerClassOfIngested(&*run);
   if (vm.count("run-id")) {
     const std::string id = vm["run-id"].as<std::string>();
-    if (std::optional<std::string> problem = NameProblem(id); problem || id.empty())
-      return ReportError(InputError("--run-id " + QuoteInput(id) + ": " + (id.empty() ? "empty" : *problem)));
+    if (std::optional<std::string> problem = RunIdProblem(id))
+      return ReportError(InputError("--run-id " + QuoteInput(id) + ": " + *problem));
     run->run.run_id = id;
   } else if (run->run.source_format == "custom") {
     // Another tool's file carries no run id: its content names it. Timings

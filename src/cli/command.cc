@@ -56,7 +56,18 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
                                     po::variables_map& vm) {
   options.add_options()("help,h", "show this help");
   try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(args).options(options).positional(positional).run();
+    // An unsigned option would take "-1" as 2^64 - 1 (lexical_cast wraps).
+    for (const po::option& o : parsed.options) {
+      const po::option_description* d = options.find_nothrow(o.string_key, false);
+      if (d == nullptr || o.value.empty() || o.value.front().empty() || o.value.front().front() != '-') continue;
+      const po::value_semantic* v = d->semantic().get();
+      if (dynamic_cast<const po::typed_value<uint64_t>*>(v) != nullptr ||
+          dynamic_cast<const po::typed_value<uint32_t>*>(v) != nullptr ||
+          dynamic_cast<const po::typed_value<unsigned long long>*>(v) != nullptr)
+        throw po::error("--" + d->long_name() + " must not be negative, got " + o.value.front());
+    }
+    po::store(parsed, vm);
     if (vm.count("help")) {
       std::cout << "usage: " << self.usage << "\n\n" << self.summary << "\n\n" << options << "\n";
       return 0;

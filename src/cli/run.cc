@@ -199,16 +199,11 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   if (Status st = CheckOutputPaths(vm); !st.ok()) return ReportError(st.error());
   if (Status st = ApplyEnvKeyOption(vm); !st.ok()) return ReportError(st.error());
 
-  // A run id names the run in histories, merges and reports: one token of
-  // letters, digits and . _ : + - (the random default is 32 hex digits).
+  // A run id names the run in histories, merges and reports.
   if (vm.count("run-id")) {
     const std::string id = vm["run-id"].as<std::string>();
-    const bool fits = !id.empty() && id.size() <= 128 &&
-                      id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                           "0123456789._:+-") == std::string::npos;
-    if (!fits)
-      return ReportError(InputError("--run-id '" + id +
-                                    "': a run id is 1 to 128 letters, digits or . _ : + -"));
+    if (std::optional<std::string> problem = RunIdProblem(id))
+      return ReportError(InputError("--run-id " + QuoteInput(id) + ": " + *problem));
   }
   Result<std::string> backend = BackendFrom(vm);
   if (!backend.ok()) return ReportError(backend.error());

@@ -52,6 +52,11 @@ struct Environment {
   std::optional<std::string> runner_class;
 };
 
+/// Why `id` cannot be a run id a user gives (`run --run-id`, `baseline
+/// update --run-id`), or nothing: a run id is one token of 1 to 128 letters,
+/// digits or . _ : + - (the random default is 32 hex digits).
+std::optional<std::string> RunIdProblem(std::string_view id);
+
 /// Where and when a run happened.
 struct RunInfo {
   std::string tool_version;    ///< gpugate version

@@ -932,4 +932,12 @@ Status WriteResultsFile(const std::string& path, const Results& results) {
   return WriteFileAtomic(path, ResultsToJson(results));
 }
 
+std::optional<std::string> RunIdProblem(std::string_view id) {
+  const bool fits = !id.empty() && id.size() <= 128 &&
+                    id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789._:+-") == std::string_view::npos;
+  if (fits) return std::nullopt;
+  return std::string("a run id is 1 to 128 letters, digits or . _ : + -");
+}
+
 }  // namespace gpugate

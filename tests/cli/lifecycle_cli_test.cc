@@ -371,6 +371,12 @@ TEST_F(LifecycleCliTest, TwoNightsOfTheSameCustomValuesAreTwoRuns) {
   EXPECT_NE(named.out.find("appended run nightly-2026-11-30"), std::string::npos) << named.out;
   EXPECT_EQ(update({"--run-id", "bad\x1b[31m"}, {}).exit_code, 2);
   EXPECT_EQ(update({"--run-id", ""}, {}).exit_code, 2);
+  // The rule of `run --run-id`: one token, at most 128 characters.
+  for (const std::string& bad : {std::string("bad id"), std::string(300, 'a')}) {
+    auto o = update({"--run-id", bad}, {});
+    EXPECT_EQ(o.exit_code, 2) << bad;
+    EXPECT_NE(o.err.find("a run id is 1 to 128 letters, digits or . _ : + -"), std::string::npos) << o.err;
+  }
   // Timings name their run: one Google Benchmark file is one run whatever
   // workflow run stores it.
   const std::string gb = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/real_noise_idle/quiet/run_01.json";

@@ -57,6 +57,18 @@ TEST(CliTest, UnknownOptionIsUsageError) {
   EXPECT_NE(o.err.find("gpugate: error:"), std::string::npos);
 }
 
+TEST(CliTest, ANegativeValueOfAnUnsignedOptionIsAnError) {
+  // Read as unsigned, "-1" would wrap to 2^64 - 1 and run.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "examples/synthetic.yaml", "-o", "/dev/null", "--seed", "-1"},
+        std::vector<std::string>{"run", "examples/synthetic.yaml", "-o", "/dev/null", "--seed=-5"},
+        std::vector<std::string>{"history", "nothing.json", "--seed", "-1"}}) {
+    auto o = RunGpugate(args);
+    EXPECT_EQ(o.exit_code, 2) << args[0] << " " << args.back();
+    EXPECT_NE(o.err.find("--seed must not be negative, got -"), std::string::npos) << o.err;
+  }
+}
+
 TEST(CliTest, MissingSuiteFileIsInputError) {
   auto o = RunGpugate({"validate", "no/such/suite.yaml"});
   EXPECT_EQ(o.exit_code, 2);

@@ -50,11 +50,14 @@ std::optional<std::string> SameRun(const Results& a, const std::string& path_a, 
   if (a.run.source_format != "gbench" && a.run.source_format != "nvbench" && a.run.source_format != "pytest")
     return std::nullopt;
   if (a.workloads.size() != b.workloads.size()) return std::nullopt;
+  // Two runs whose times repeat exactly (a manual time from a model or a
+  // simulator) still differ in their other figures (CPU times, counters); a
+  // copy whose date or host alone was edited does not.
   size_t values = 0;
   for (size_t i = 0; i < a.workloads.size(); ++i) {
     const WorkloadResult& x = a.workloads[i];
     const WorkloadResult& y = b.workloads[i];
-    if (x.name != y.name || x.deterministic || x.rounds != y.rounds) return std::nullopt;
+    if (x.name != y.name || x.deterministic || x.rounds != y.rounds || x.counters != y.counters) return std::nullopt;
     for (const std::vector<double>& r : x.rounds) values += r.size();
   }
   if (values < 3) return std::nullopt;

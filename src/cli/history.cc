@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,6 +71,9 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
   WriteJsonDouble(w, o.alpha);
   w.Key("permutations");
   w.Int(o.permutations);
+  // The fewest values in which a step can reach alpha (null: none can).
+  w.Key("min_runs_for_a_step");
+  if (const int n = MinValuesForAStep(o)) w.Int(std::max(n, 2 * o.min_segment)); else w.Null();
   w.Key("seed");
   w.Uint64(o.seed);
   // Runs on other CPU models than the newest run's, and whether their
@@ -219,7 +223,11 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     ++with_steps;
     for (const auto& s : h.steps) out << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
   }
+  // A series shorter than 2·min_segment is not tested, and one a little
+  // longer cannot reach alpha however clean its step (MinValuesForAStep).
   const int min_runs = 2 * cp.min_segment;
+  const int needed = MinValuesForAStep(cp);
+  const int short_of = needed == 0 ? std::numeric_limits<int>::max() : std::max(min_runs, needed);
   int too_short = 0, without = 0;
   std::map<std::string, std::string> newest_metric;  // each workload's metric in the newest run holding it
   for (auto run = b->runs.rbegin(); run != b->runs.rend(); ++run)
@@ -232,10 +240,15 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
       if (it != newest_metric.end() && it->second != metric) their_metrics.insert(it->second);
       continue;
     }
-    too_short += static_cast<int>(h.values.size()) < min_runs;
+    too_short += static_cast<int>(h.values.size()) < short_of;
   }
   out << "  " << with_steps << " of " << FormatCount(hs.size(), "workload") << " with step changes";
-  if (too_short > 0)
+  if (too_short > 0 && needed == 0)
+    out << "; no step can reach alpha " << cp.alpha << " with " << cp.permutations << " permutations";
+  else if (too_short > 0 && short_of > min_runs)
+    out << "; " << too_short << " with fewer than " << short_of << " runs: too few runs for any step to reach alpha "
+        << cp.alpha;
+  else if (too_short > 0)
     out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";
   if (without > 0) {
     out << "; " << without << " without a " << Printable(metric) << " value";

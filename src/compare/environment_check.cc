@@ -75,37 +75,47 @@ std::vector<EnvDifference> CompareEnvironments(const Results& baseline, const Re
     for (auto& [field, x, y] : RunFactDifferences(baseline.run, current.run)) out.push_back({field, x, y});
   }
   if (UsesGpu(baseline) || UsesGpu(current)) {
-    if (a.gpu.name.has_value() != b.gpu.name.has_value()) {
-      out.push_back({"gpu.name", a.gpu.name.value_or("none"), b.gpu.name.value_or("none")});
-    } else {
-      CompareText("gpu.name", a.gpu.name, b.gpu.name, &out);
-    }
-    CompareText("gpu.driver_version", a.gpu.driver_version, b.gpu.driver_version, &out);
-    CompareText("gpu.cuda_version", a.gpu.cuda_version, b.gpu.cuda_version, &out);
-    CompareText("gpu.compute_capability", a.gpu.compute_capability, b.gpu.compute_capability,
-                &out);
-    CompareCount("gpu.sm_count", a.gpu.sm_count, b.gpu.sm_count, &out);
-    CompareClock("gpu.sm_clock_hz", a.gpu.sm_clock_hz, b.gpu.sm_clock_hz, &out);
-    CompareClock("gpu.mem_clock_hz", a.gpu.mem_clock_hz, b.gpu.mem_clock_hz, &out);
-    CompareFlag("gpu.ecc_enabled", a.gpu.ecc_enabled, b.gpu.ecc_enabled, &out);
-    CompareFlag("gpu.mig_enabled", a.gpu.mig_enabled, b.gpu.mig_enabled, &out);
-    // nvbench files and traces name every device they measured: each one present on both sides
-    // must be the same device (the environment's GPU is one device's).
+    // nvbench files and traces name every device they measured: each one
+    // present on both sides must be the same device. With several on a side,
+    // the environment's GPU fields join or pick devices, so the devices both
+    // sides measured are compared one by one instead (a baseline of one GPU
+    // against a run on two different GPUs compares device 0).
     auto devices = [](const Results& r) {
       int n = 0;
       for (const auto& [key, value] : r.run.source_context) n += key.rfind(kGpuDeviceContextPrefix, 0) == 0;
       return n;
     };
-    // (With one device on each side the gpu.* fields above say it.)
     const bool several = devices(baseline) > 1 || devices(current) > 1;
+    std::vector<EnvDifference> by_device;
+    bool shared_device = false;
     for (const auto& [key, fingerprint] : baseline.run.source_context) {
       if (!several || key.rfind(kGpuDeviceContextPrefix, 0) != 0) continue;
       auto other = current.run.source_context.find(key);
-      if (other != current.run.source_context.end() && other->second != fingerprint &&
-          !fingerprint.empty() && !other->second.empty())
-        out.push_back({"gpu[" + key.substr(std::string_view(kGpuDeviceContextPrefix).size()) + "]", fingerprint,
-                       other->second});
+      if (other == current.run.source_context.end()) continue;
+      shared_device = true;
+      if (other->second != fingerprint && !fingerprint.empty() && !other->second.empty())
+        by_device.push_back({"gpu[" + key.substr(std::string_view(kGpuDeviceContextPrefix).size()) + "]",
+                             fingerprint, other->second});
     }
+    if (!shared_device) {
+      // (With one device on each side the gpu.* fields say it.)
+      if (a.gpu.name.has_value() != b.gpu.name.has_value()) {
+        out.push_back({"gpu.name", a.gpu.name.value_or("none"), b.gpu.name.value_or("none")});
+      } else {
+        CompareText("gpu.name", a.gpu.name, b.gpu.name, &out);
+      }
+    }
+    CompareText("gpu.driver_version", a.gpu.driver_version, b.gpu.driver_version, &out);
+    CompareText("gpu.cuda_version", a.gpu.cuda_version, b.gpu.cuda_version, &out);
+    if (!shared_device) {
+      CompareText("gpu.compute_capability", a.gpu.compute_capability, b.gpu.compute_capability, &out);
+      CompareCount("gpu.sm_count", a.gpu.sm_count, b.gpu.sm_count, &out);
+      CompareClock("gpu.sm_clock_hz", a.gpu.sm_clock_hz, b.gpu.sm_clock_hz, &out);
+      CompareClock("gpu.mem_clock_hz", a.gpu.mem_clock_hz, b.gpu.mem_clock_hz, &out);
+      CompareFlag("gpu.ecc_enabled", a.gpu.ecc_enabled, b.gpu.ecc_enabled, &out);
+      CompareFlag("gpu.mig_enabled", a.gpu.mig_enabled, b.gpu.mig_enabled, &out);
+    }
+    out.insert(out.end(), by_device.begin(), by_device.end());
     // A power cap bounds the sustained clocks: like them, beyond 2% it differs.
     if (a.gpu.power_limit_w && b.gpu.power_limit_w && *a.gpu.power_limit_w > 0 && *b.gpu.power_limit_w > 0 &&
         std::fabs(*a.gpu.power_limit_w - *b.gpu.power_limit_w) >

@@ -27,9 +27,38 @@ struct Range {
   bool relative = false;
 };
 
-// Reads "5%", "± 1,234", "+/- 0.5", "3": an optional plus-minus sign, a
-// number (commas as thousands separators are dropped), an optional "%".
-// Anything else ("stddev: 0.01") is not a spread gpugate can read.
+// The number in `s` with its commas read: as thousands separators where
+// they group digits in threes ("1,234", "12,345.6"), as a decimal point where
+// there is one comma, no point, and no group of three after it or a 0 before
+// it ("0,52", "1,5"); empty when they are neither.
+std::string WithoutCommas(const std::string& s) {
+  const size_t first = s.find(',');
+  if (first == std::string::npos) return s;
+  const bool one = s.find(',', first + 1) == std::string::npos;
+  const std::string before = s.substr(0, first);
+  const size_t point = s.find('.');
+  if (one && point == std::string::npos) {
+    const std::string after = s.substr(first + 1);
+    if (after.size() != 3 || before.empty() || before == "0") return before + "." + after;
+  }
+  // Thousands: 1 to 3 digits (not a leading 0), then ",ddd" groups up to
+  // the point or the end.
+  const size_t int_end = point == std::string::npos ? s.size() : point;
+  if (before.empty() || before.size() > 3 || before[0] == '0' || point < first) return "";
+  std::string out = before;
+  for (size_t at = first; at < int_end; at += 4) {
+    if (s[at] != ',' || at + 4 > int_end) return "";
+    const std::string group = s.substr(at + 1, 3);
+    if (group.find_first_not_of("0123456789") != std::string::npos) return "";
+    out += group;
+  }
+  out += s.substr(int_end);
+  return out;
+}
+
+// Reads "5%", "± 1,234", "+/- 0.5", "± 0,52", "3": an optional plus-minus
+// sign, a number (WithoutCommas), an optional "%". Anything else ("stddev:
+// 0.01", "1,23,4") is not a spread gpugate can read.
 std::optional<Range> ParseRangeText(std::string_view text) {
   std::string s = Trim(text);
   for (const char* sign : {"\xC2\xB1", "+/-", "+-"}) {
@@ -43,9 +72,7 @@ std::optional<Range> ParseRangeText(std::string_view text) {
     r.relative = true;
     s = Trim(std::string_view(s).substr(0, s.size() - 1));
   }
-  std::string digits;
-  for (char c : s)
-    if (c != ',') digits.push_back(c);
+  const std::string digits = WithoutCommas(s);
   if (digits.empty()) return std::nullopt;
   double v = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);

@@ -121,8 +121,9 @@ InputFormat SniffFormat(std::string_view head) {
   HeadKeys k = ScanKeys(head, i);
   if (k.root_is_array) {
     if (Has(k.first_element, "ph")) return InputFormat::kChromeTrace;
-    if (Has(k.first_element, "name") && Has(k.first_element, "unit") &&
-        Has(k.first_element, "value"))
+    // Custom JSON: {name, unit, value}; one of unit and value is enough to
+    // read it as such, so the one missing is named at its entry.
+    if (Has(k.first_element, "name") && (Has(k.first_element, "unit") || Has(k.first_element, "value")))
       return InputFormat::kCustom;
     return InputFormat::kUnknown;
   }

@@ -63,6 +63,13 @@ struct Row {
   int64_t repetitions = 0;
   std::optional<int64_t> repetition_index;
   bool has_run_type = false;        // files before run_type repeat names for repetitions
+  // An old file's row taken for an aggregate by its name's suffix alone
+  // (ResolveSuffixAggregates decides), with what it is as a benchmark of its
+  // own: its times in the file's unit, and why it cannot be an iteration row.
+  bool suffix_guess = false;
+  double time_scale = 1e-9;
+  std::optional<double> raw_real, raw_cpu;
+  std::optional<Error> iteration_problem;
   Position row_at;                  // where the row, its name and its real_time stand
   Position name_at;
   int64_t iterations = 0;
@@ -205,6 +212,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
       r.aggregate = true;
       r.run_name = base;
       r.aggregate_name = agg;
+      r.suffix_guess = true;
     } else {
       r.run_name = run_name->value_or(r.name);
     }
@@ -254,13 +262,24 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   auto cpu = f.Number("cpu_time");
   if (!cpu.ok()) return cpu.error();
   r.real_at = Position(row.Find("real_time"));
-  if (!r.aggregate && !r.failed && !r.skipped) {
+  r.time_scale = *scale;
+  r.raw_real = *real;
+  r.raw_cpu = *cpu;
+  // What an iteration row must hold; an old file's suffixed row keeps the
+  // problem until ResolveSuffixAggregates says whether it is one.
+  auto iteration_problem = [&]() -> std::optional<Error> {
     if (!*real) return f.ErrorAt(row, "benchmark " + QuoteInput(r.name), "missing real_time");
     for (const char* key : {"real_time", "cpu_time"}) {
       Status st = CheckTime(f, row, r.name, key, *scale);
       if (!st.ok()) return st.error();
     }
     if (Status st = CheckCount(f, row, "iterations", r.iterations, 1); !st.ok()) return st.error();
+    return std::nullopt;
+  };
+  if (!r.failed && !r.skipped && (!r.aggregate || r.suffix_guess)) {
+    std::optional<Error> problem = iteration_problem();
+    if (problem && !r.aggregate) return *problem;
+    r.iteration_problem = std::move(problem);
   }
   double s = r.fraction_unit ? 1.0 : *scale;
   if (*real) r.real_s = **real * s;
@@ -276,8 +295,11 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   if (!allocs.ok()) return allocs.error();
   auto max_bytes = f.Number("max_bytes_used");
   if (!max_bytes.ok()) return max_bytes.error();
-  if (*max_bytes && std::isfinite(**max_bytes) && **max_bytes >= 0)
+  if (*max_bytes && std::isfinite(**max_bytes) && **max_bytes >= 0) {
+    if (std::optional<std::string> problem = MetricValueProblem(**max_bytes))
+      return f.ErrorAt(*row.Find("max_bytes_used"), f.PathOf("max_bytes_used"), *problem);
     r.max_bytes_used = static_cast<int64_t>(**max_bytes);
+  }
   auto label = f.String("label");
   if (!label.ok()) return label.error();
   r.label = *label;
@@ -504,6 +526,38 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   return Status::Ok();
 }
 
+// In a file written before run_type existed, a name ending in _mean,
+// _median, _stddev or _cv is an aggregate of the benchmark before the suffix
+// only when that benchmark was repeated (two or more of its rows) or the
+// file holds two or more such aggregates of it (aggregates only): a lone
+// "BM_geo_mean", or "BM_running_median" beside a single "BM_running", is a
+// benchmark of its own name. Such a row must then hold what an iteration row
+// holds.
+Status ResolveSuffixAggregates(std::vector<Row>* rows) {
+  std::map<std::string, int64_t> iteration_rows;
+  std::map<std::string, std::set<std::string>> suffixed;
+  for (const Row& r : *rows) {
+    if (!r.aggregate) ++iteration_rows[r.run_name];
+    else if (r.suffix_guess) suffixed[r.run_name].insert(r.aggregate_name);
+  }
+  for (Row& r : *rows) {
+    if (!r.suffix_guess || r.aggregate_name == "BigO" || r.aggregate_name == "RMS") continue;
+    const std::set<std::string>& kinds = suffixed[r.run_name];
+    int64_t statistics = 0;
+    for (const char* k : {"mean", "median", "stddev", "cv"}) statistics += kinds.count(k);
+    if (iteration_rows[r.run_name] >= 2 || statistics >= 2) continue;
+    if (r.iteration_problem) return *r.iteration_problem;
+    r.aggregate = false;
+    r.suffix_guess = false;
+    r.run_name = r.name;
+    r.aggregate_name.clear();
+    r.fraction_unit = false;
+    r.real_s = r.raw_real ? std::optional<double>(*r.raw_real * r.time_scale) : std::nullopt;
+    r.cpu_s = r.raw_cpu ? std::optional<double>(*r.raw_cpu * r.time_scale) : std::nullopt;
+  }
+  return Status::Ok();
+}
+
 // Rows that share a name are the repetitions of one benchmark when Google
 // Benchmark says so: iteration rows with distinct repetition_index values
 // (no more than "repetitions" of them), or, in files written before
@@ -616,6 +670,7 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
     rows.push_back(std::move(*row));
   }
 
+  if (Status st = ResolveSuffixAggregates(&rows); !st.ok()) return st.error();
   if (Status st = CheckRepeatedRows(name, rows); !st.ok()) return st.error();
 
   // Group by run_name in order of first appearance.

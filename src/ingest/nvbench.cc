@@ -307,25 +307,36 @@ std::optional<double> Value(const std::map<std::string, SummaryData>& summaries,
   return v->second;
 }
 
-// Names, counters, work counts and throughput from the summaries.
-void ApplySummaryCounters(const std::map<std::string, SummaryData>& summaries,
-                          const std::string& prefix, WorkloadResult* w) {
-  int64_t items = 0, bytes = 0;
+// Names, counters, work counts and throughput from the summaries. Element
+// and byte counts are whole numbers from 0 to below 1e18, and so are their
+// sums (a results file holds no other): anything else is an error at the
+// count (`file`, `path` name the state).
+Status ApplySummaryCounters(const std::map<std::string, SummaryData>& summaries, const std::string& prefix,
+                            const std::string& file, const std::string& path, WorkloadResult* w) {
+  double items = 0, bytes = 0;
   bool has_items = false, has_bytes = false;
   for (const auto& [tag, data] : summaries) {
     auto v = data.numbers.find("value");
     if (v == data.numbers.end()) continue;
     w->counters[tag] = v->second;
-    if (StartsWith(tag, "nv/element_count/")) {
-      items += static_cast<int64_t>(v->second);
-      has_items = true;
-    } else if (StartsWith(tag, "nv/gmem/reads/") || StartsWith(tag, "nv/gmem/writes/")) {
-      bytes += static_cast<int64_t>(v->second);
-      has_bytes = true;
+    const bool is_items = StartsWith(tag, "nv/element_count/");
+    const bool is_bytes = StartsWith(tag, "nv/gmem/reads/") || StartsWith(tag, "nv/gmem/writes/");
+    if (!is_items && !is_bytes) continue;
+    double& sum = is_items ? items : bytes;
+    std::optional<std::string> problem = CountProblem(v->second);
+    if (!problem && sum + v->second >= kMaxMetricValue)
+      problem = "makes the state's " + std::string(is_items ? "element" : "byte") + " count 1e18 or more";
+    if (problem) {
+      auto at = data.at.find("value");
+      return at != data.at.end() && at->second != nullptr
+                 ? Status(JsonError(file, *at->second, path + " summary '" + tag + "'", "count " + *problem))
+                 : Status(InputError(file + ": " + path + " summary '" + tag + "': count " + *problem));
     }
+    sum += v->second;
+    (is_items ? has_items : has_bytes) = true;
   }
-  if (has_items) w->work.items = items;
-  if (has_bytes) w->work.bytes = bytes;
+  if (has_items) w->work.items = static_cast<int64_t>(items);
+  if (has_bytes) w->work.bytes = static_cast<int64_t>(bytes);
   if (auto v = Value(summaries, prefix + "/sample_size")) w->counters["sample_size"] = *v;
   std::string time = prefix == "nv/cold" ? "/time/gpu" : "/time/cpu";
   if (auto v = Value(summaries, prefix + time + "/stdev/relative")) w->counters["stdev_rel"] = *v;
@@ -341,6 +352,7 @@ void ApplySummaryCounters(const std::map<std::string, SummaryData>& summaries,
     w->counters["bw_utilization"] = *v;
   if (auto v = Value(summaries, "nv/cold/sm_clock_rate/mean"))
     w->clocks.push_back(ClockReading{0, *v, std::nullopt, std::nullopt, std::nullopt});
+  return Status::Ok();
 }
 
 struct StateContext {
@@ -445,7 +457,7 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
       w.counters["cpu_only"] = 1;
     }
   }
-  ApplySummaryCounters(summaries, prefix, &w);
+  if (Status st = ApplySummaryCounters(summaries, prefix, ctx.file, path, &w); !st.ok()) return st.error();
 
   if (mean && *mean != 0) {
     if (std::optional<std::string> problem = TimeProblem(*mean)) {

@@ -45,4 +45,10 @@ std::optional<std::string> MetricValueProblem(double value) {
   return std::nullopt;
 }
 
+std::optional<std::string> CountProblem(double value) {
+  if (auto p = MetricValueProblem(value)) return p;
+  if (value != std::floor(value)) return "is not a whole number (" + Shortest(value) + ")";
+  return std::nullopt;
+}
+
 }  // namespace gpugate

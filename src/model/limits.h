@@ -48,4 +48,8 @@ std::optional<std::string> ScaledTimeProblem(double value, double scale);
 /// infinite", "is negative (-1)", "is 1e18 or more (...)"); nullopt when usable.
 std::optional<std::string> MetricValueProblem(double value);
 
+/// MetricValueProblem, or "is not a whole number (2.5)": for counts of items
+/// and bytes.
+std::optional<std::string> CountProblem(double value);
+
 }  // namespace gpugate

@@ -97,8 +97,22 @@ std::string RunsShown(const BoundedHistory& bh, size_t with_value) {
          (bh.left_out == 1 ? " is" : "s are") + " left out)";
 }
 
+// Why a history without a step may have had no chance to show one: fewer
+// runs than the test takes (2·min_segment), or than a step needs to reach
+// alpha at all (MinValuesForAStep); empty when it had.
+std::string TooFewRunsText(size_t runs, const ChangePointOptions& cp) {
+  const size_t tested = static_cast<size_t>(2 * cp.min_segment);
+  const int needed = MinValuesForAStep(cp);
+  if (runs < tested) return "Too few runs to test (" + std::to_string(tested) + " or more are needed).";
+  if (needed == 0) return "No step can reach p ≤ " + FormatPValue(cp.alpha) + " with these permutations.";
+  if (runs < static_cast<size_t>(needed))
+    return "Too few runs for any step to reach p ≤ " + FormatPValue(cp.alpha) + " (" + std::to_string(needed) +
+           " or more are needed).";
+  return "";
+}
+
 std::string WorkloadPage(const DashboardInput& in, const BoundedHistory& bh, const WorkloadHistory& h,
-                         const std::string& metric, const std::string& suite_title) {
+                         const std::string& metric, const std::string& suite_title, const ChangePointOptions& cp) {
   const Baseline& b = bh.baseline;
   const std::string unit = UnitOf(b, h.name, metric);
   auto fmt = [&](double v) { return ValueText(metric, unit, v); };
@@ -120,8 +134,8 @@ std::string WorkloadPage(const DashboardInput& in, const BoundedHistory& bh, con
     out += "<p>Fewer than 2 runs with a value: nothing to draw.</p>\n";
   out += "<h2>Change points (" + std::to_string(h.steps.size()) + ")</h2>\n";
   if (h.steps.empty()) {
-    out += "<p>" + std::string(h.values.size() < 6 ? "Too few runs to test (6 or more are needed)." : "No step change.") +
-           "</p>\n";
+    const std::string too_few = TooFewRunsText(h.values.size(), cp);
+    out += "<p>" + EscapeHtml(too_few.empty() ? "No step change." : too_few) + "</p>\n";
   } else {
     out += "<table><thead><tr><th>Step</th><th>First run at the new level</th><th>Commit</th><th>Runs before / after</th><th>p</th></tr></thead><tbody>\n";
     for (const HistoryStep& s : h.steps) {
@@ -202,7 +216,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
             "<th>Steps</th><th>Latest step</th></tr></thead><tbody>\n";
     for (const WorkloadHistory& h : hs) {
       const std::string file = unique(dir + PathPart(h.name), ".html", dir + '\n' + h.name).substr(dir.size());
-      files[dir + file] = WorkloadPage(in, bh, h, options.metric, suite_title);
+      files[dir + file] = WorkloadPage(in, bh, h, options.metric, suite_title, options.change_points);
       const std::string unit = UnitOf(b, h.name, options.metric);
       stepped += !h.steps.empty();
       std::vector<TrendPoint> points;

@@ -201,4 +201,26 @@ std::vector<ChangePoint> DetectChangePoints(std::span<const double> values, cons
   return out;
 }
 
+int MinValuesForAStep(const ChangePointOptions& options) {
+  const int m = std::max(options.min_segment, 2);
+  const int r = options.permutations;
+  // The estimate reaches alpha when X <= c.
+  const double c = std::floor(options.alpha * (r + 1.0) - 1.0 + 1e-9);
+  if (r < 1 || c < 0) return 0;
+  for (int n = 2 * m; n <= 10000; ++n) {
+    // q = 2 / C(n, n/2), through logs.
+    const int k = n / 2;
+    const double log_q = std::log(2.0) - (std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0));
+    const double q = std::exp(log_q);
+    if (q >= 1) continue;
+    // P(X <= c) for X ~ Binomial(r, q).
+    double cdf = 0;
+    for (int i = 0; i <= static_cast<int>(c) && i <= r; ++i)
+      cdf += std::exp(std::lgamma(r + 1.0) - std::lgamma(i + 1.0) - std::lgamma(r - i + 1.0) + i * log_q +
+                      (r - i) * std::log1p(-q));
+    if (cdf >= 0.9) return n;
+  }
+  return 0;
+}
+
 }  // namespace gpugate

@@ -43,6 +43,16 @@ struct ChangePoint {
 std::vector<ChangePoint> DetectChangePoints(std::span<const double> values,
                                             const ChangePointOptions& options = {});
 
+/// The fewest values in which a step can reach `alpha`: a perfect step
+/// between k and n - k values is matched by 2 of the C(n, k) ways to place
+/// its higher values, so its true permutation p-value is at best
+/// q = 2 / C(n, n/2); the test estimates it from `permutations` draws as
+/// (1 + X) / (permutations + 1), X ~ Binomial(permutations, q). The length
+/// returned is the first at which that estimate reaches alpha with
+/// probability 0.9 or more (a step away from the middle, or a noisy one,
+/// needs more). 0 when no length up to 10,000 values does.
+int MinValuesForAStep(const ChangePointOptions& options);
+
 namespace detail {
 /// Best split of one segment: the largest Q̂ over split points with at least
 /// `min_segment` values per side; statistic is -inf when no split is allowed.

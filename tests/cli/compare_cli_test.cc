@@ -114,6 +114,15 @@ TEST_F(CompareCliTest, SeveralCurrentRunsAreReplicationUnits) {
   EXPECT_EQ(rewritten.exit_code, 2) << rewritten.out;
   EXPECT_NE(rewritten.err.find("the same run as the baseline"), std::string::npos) << rewritten.err;
   EXPECT_NE(rewritten.err.find("(the same timings, to the last digit)"), std::string::npos) << rewritten.err;
+  // The same timings with other CPU times are another run (a manual time
+  // from a model repeats exactly; the CPU time does not).
+  std::string manual = compact;
+  const size_t cpu_at = manual.find("\"cpu_time\": ");
+  ASSERT_NE(cpu_at, std::string::npos);
+  manual.insert(cpu_at + 12, "1");
+  testing::WriteAll(dir_ + "/manual.json", manual);
+  auto other_cpu = RunGpugate({"compare", gb, dir_ + "/manual.json"});
+  EXPECT_NE(other_cpu.exit_code, 2) << other_cpu.err;
   // gpugate's own results of two runs are two runs whatever their values
   // (instruction counts repeat exactly from run to run).
   std::string rerun = testing::ReadAll(dir_ + "/s21.json");

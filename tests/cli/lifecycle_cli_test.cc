@@ -75,6 +75,11 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   auto hist = Run({"history", path, "--json", "h.json"});
   ASSERT_EQ(hist.exit_code, 0) << hist.err;
   EXPECT_NE(hist.out.find("0 of 4 workloads with step changes"), std::string::npos) << hist.out;
+  // Six runs are tested, but no step in six can reach alpha 0.01: it says so.
+  EXPECT_NE(hist.out.find("4 with fewer than 11 runs: too few runs for any step to reach alpha 0.01"),
+            std::string::npos)
+      << hist.out;
+  EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"min_runs_for_a_step\": 11"), std::string::npos);
   EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"gpugate/history/v1\""), std::string::npos);
   EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"value_runs\""), std::string::npos);
   // On stdout the JSON is all there is.
@@ -171,7 +176,8 @@ TEST_F(LifecycleCliTest, HistoryNamesTheMetricAWorkloadMeasures) {
       << hist.out;
   EXPECT_EQ(hist.out.find("too short"), std::string::npos) << hist.out;
   auto value = Run({"history", "custom.json", "--metric", "value"});
-  EXPECT_NE(value.out.find("of 2 workloads with step changes\n"), std::string::npos) << value.out;
+  EXPECT_NE(value.out.find("of 2 workloads with step changes; 2 with fewer than 11 runs"), std::string::npos)
+      << value.out;
 }
 
 // A folder may hold other JSON (results, reports): skipped with a warning.

@@ -251,6 +251,23 @@ TEST(Compare, GpuSmCountAndEachNvbenchDeviceAreCompared) {
   ASSERT_EQ(d.env_differences.size(), 1u);
   EXPECT_EQ(d.env_differences[0].field, "gpu[1]");
   EXPECT_EQ(d.env_differences[0].current, "GPU, SM 1000 MHz");
+  // A baseline on one GPU against a run on two of different models (nvbench
+  // joins their names): device 0 is the same, so nothing differs.
+  Results one = MakeResults({Workload("a", 1e-3)});
+  Results two = MakeResults({Workload("a", 1e-3)});
+  one.run.env.gpu.name = "Quadro GV100";
+  one.run.env.gpu.compute_capability = "7.0";
+  two.run.env.gpu.name = "Quadro GV100 + Quadro GP100";
+  two.run.env.gpu.compute_capability = "7.0 + 6.0";
+  one.run.source_context["gpu_device.0"] = two.run.source_context["gpu_device.0"] = "Quadro GV100, cc 7.0";
+  two.run.source_context["gpu_device.1"] = "Quadro GP100, cc 6.0";
+  EXPECT_TRUE(Compare({one}, two, DefaultPolicy(), Opts()).env_differences.empty());
+  // Device 0 another model: that device differs.
+  two.run.source_context["gpu_device.0"] = "Quadro GP100, cc 6.0";
+  two.run.source_context["gpu_device.1"] = "Quadro GV100, cc 7.0";
+  Verdicts other = Compare({one}, two, DefaultPolicy(), Opts());
+  ASSERT_EQ(other.env_differences.size(), 1u);
+  EXPECT_EQ(other.env_differences[0].field, "gpu[0]");
 }
 
 // A workload that failed in the newest baseline run is compared with the

@@ -151,6 +151,26 @@ TEST(CustomIngest, RangesThatReadAsASpreadAreKept) {
   EXPECT_DOUBLE_EQ(Counter(r.workloads[6], "range"), 2e-6);  // in the value's unit: seconds
 }
 
+TEST(CustomIngest, CommasInARangeAreThousandsOrADecimalPoint) {
+  Results r = Parse(R"([
+    {"name": "a", "unit": "ops/sec", "value": 100, "range": "± 0,52"},
+    {"name": "b", "unit": "ops/sec", "value": 100, "range": "± 1,5"},
+    {"name": "c", "unit": "ops/sec", "value": 1e7, "range": "± 12,345.5"},
+    {"name": "d", "unit": "ops/sec", "value": 1e7, "range": "± 1,234,567"},
+    {"name": "e", "unit": "ops/sec", "value": 100, "range": "± 0,523"},
+    {"name": "f", "unit": "ops/sec", "value": 100, "range": "± 1,23,4"},
+    {"name": "g", "unit": "ops/sec", "value": 100, "range": "± 1.234,5"}
+  ])");
+  ASSERT_EQ(r.workloads.size(), 7u);
+  EXPECT_DOUBLE_EQ(Counter(r.workloads[0], "range"), 0.52);
+  EXPECT_DOUBLE_EQ(Counter(r.workloads[1], "range"), 1.5);
+  EXPECT_DOUBLE_EQ(Counter(r.workloads[2], "range"), 12345.5);
+  EXPECT_DOUBLE_EQ(Counter(r.workloads[3], "range"), 1234567);
+  EXPECT_DOUBLE_EQ(Counter(r.workloads[4], "range"), 0.523);
+  EXPECT_EQ(r.workloads[5].counters.count("range"), 0u);  // neither: not a spread
+  EXPECT_EQ(r.workloads[6].counters.count("range"), 0u);
+}
+
 TEST(CustomIngest, ZeroValueIsSkippedWithAReason) {
   Results r = Parse(R"([{"name": "leaks", "unit": "count", "value": 0},
                         {"name": "t", "unit": "ns", "value": 0.0}])");

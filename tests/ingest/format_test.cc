@@ -72,16 +72,29 @@ TEST(SniffFormat, EveryCustomFile) {
     // Cut inside the first entry, after its "value": enough.
     const size_t cut = text.find("\"value\"") + 9;
     EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, cut)), InputFormat::kCustom) << f;
-    // Cut before "value" was seen: nothing tells yet.
+    // Cut before "value" was seen: "name" and "unit" tell already.
     EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, text.find("\"value\""))),
+              InputFormat::kCustom)
+        << f;
+    // Cut before "unit": a name alone does not.
+    EXPECT_EQ(SniffFormat(std::string_view(text).substr(0, text.find("\"unit\""))),
               InputFormat::kUnknown)
         << f;
   }
   // Key order does not matter; a later element is not looked at.
   EXPECT_EQ(SniffFormat(R"([{"value": 1, "range": "3", "unit": "x", "name": "a"}])"),
             InputFormat::kCustom);
+  // An entry that lacks "unit" or "value" is custom JSON whose entry is
+  // wrong: the reader names what is missing, where.
   EXPECT_EQ(SniffFormat(R"([{"name": "a", "unit": "x"}, {"name": "b", "unit": "x", "value": 1}])"),
-            InputFormat::kUnknown);
+            InputFormat::kCustom);
+  Result<Results> missing =
+      IngestBenchmarkText(R"([{"name":"parse","value":90.9},{"name":"b","unit":"ns","value":1}])", "c.json",
+                          IngestOptions{});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message.rfind("c.json:1:2: ", 0), 0u) << missing.error().message;
+  EXPECT_NE(missing.error().message.find("missing \"unit\""), std::string::npos) << missing.error().message;
+  EXPECT_EQ(SniffFormat(R"([{"name": "a", "other": 1}])"), InputFormat::kUnknown);
   EXPECT_EQ(SniffFormat("[]"), InputFormat::kUnknown);
   EXPECT_EQ(SniffFormat(R"([{"name": "a", "unit": "x", "value": 1, "ph": "X"}])"),
             InputFormat::kChromeTrace);

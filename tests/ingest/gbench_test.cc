@@ -20,6 +20,7 @@
 #include "ingest/gbench.h"
 
 #include <cmath>
+#include <map>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -383,6 +384,37 @@ TEST(GbenchIngest, OldFilesWithoutRunTypeAndComplexityRows) {
   EXPECT_EQ(r->workloads[0].name, "BM_old/1");
   EXPECT_EQ(r->workloads[0].rounds.size(), 2u);
   EXPECT_DOUBLE_EQ(r->workloads[0].summary.mean, 5e-9);
+}
+
+TEST(GbenchIngest, OldFilesKeepBenchmarksWhoseOwnNameEndsLikeAnAggregate) {
+  // A suffix marks an aggregate only where the benchmark before it was
+  // repeated or has two statistics: a lone "_mean" or a "_median" beside a
+  // single row is a benchmark of its own (Google Benchmark 1.4 layout).
+  const std::string text = R"({"benchmarks": [
+{"name": "BM_running", "iterations": 10, "real_time": 100, "cpu_time": 100, "time_unit": "ns"},
+{"name": "BM_running_median", "iterations": 10, "real_time": 500, "cpu_time": 500, "time_unit": "ns"},
+{"name": "BM_geo_mean", "iterations": 10, "real_time": 0.3, "cpu_time": 0.3, "time_unit": "us"},
+{"name": "BM_resize_cv", "iterations": 10, "real_time": 50, "cpu_time": 50, "time_unit": "ns"},
+{"name": "BM_agg_mean", "iterations": 3, "real_time": 7, "cpu_time": 7, "time_unit": "ns"},
+{"name": "BM_agg_median", "iterations": 3, "real_time": 6, "cpu_time": 6, "time_unit": "ns"},
+{"name": "BM_agg_stddev", "iterations": 3, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}
+]})";
+  Result<Results> r = GbenchFromJson(text, "old.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::map<std::string, double> mean;
+  for (const WorkloadResult& w : r->workloads) mean[w.name] = w.summary.mean;
+  ASSERT_EQ(mean.size(), 5u);
+  EXPECT_DOUBLE_EQ(mean["BM_running"], 100e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_running_median"], 500e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_geo_mean"], 300e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_resize_cv"], 50e-9);
+  EXPECT_EQ(mean.count("BM_agg"), 1u);  // aggregates only: the median is its value
+  // Such a row must then hold what a benchmark's row holds.
+  Result<Results> bad = GbenchFromJson(
+      R"({"benchmarks": [{"name": "BM_lone_mean", "iterations": 0, "real_time": 5, "time_unit": "ns"}]})",
+      "old.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("iterations"), std::string::npos) << bad.error().message;
 }
 
 TEST(GbenchIngest, HostileNamesAreRefusedAndMarkupNamesQuoted) {

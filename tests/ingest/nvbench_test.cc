@@ -332,6 +332,33 @@ TEST(NvbenchIngest, WrongTypesPointAtTheValue) {
   EXPECT_EQ(r.error().message, "r.json:1:56: benchmarks[0].states: expected an array, got object");
 }
 
+TEST(NvbenchIngest, ElementAndByteCountsAreWholeNumbersInRange) {
+  auto count = [](const std::string& tag, const std::string& value) {
+    return ",\n   {\"tag\": \"" + tag + "\", \"data\": [{\"name\": \"value\", \"type\": \"int64\", \"value\": \"" +
+           value + "\"}]}";
+  };
+  Result<Results> ok = NvbenchFromJson(
+      OneState(count("nv/element_count/Elements", "1048576") + count("nv/gmem/reads/A", "4194304") +
+               count("nv/gmem/writes/B", "4194304")),
+      "r.json", ".");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->workloads[0].work.items, 1048576);
+  EXPECT_EQ(ok->workloads[0].work.bytes, 8388608);
+  // A history keeps no negative or overflowing count: each is refused where
+  // it is written.
+  for (const auto& [extra, want] : std::vector<std::pair<std::string, std::string>>{
+           {count("nv/element_count/Elements", "-5"), "summary 'nv/element_count/Elements': count is negative (-5)"},
+           {count("nv/gmem/reads/A", "1e300"), "summary 'nv/gmem/reads/A': count is 1e18 or more (1e+300)"},
+           {count("nv/gmem/reads/A", "2.5"), "summary 'nv/gmem/reads/A': count is not a whole number (2.5)"},
+           {count("nv/gmem/reads/A", "6e17") + count("nv/gmem/writes/B", "6e17"),
+            "summary 'nv/gmem/writes/B': count makes the state's byte count 1e18 or more"}}) {
+    Result<Results> r = NvbenchFromJson(OneState(extra), "r.json", ".");
+    ASSERT_FALSE(r.ok()) << extra;
+    EXPECT_THAT(r.error().message, StartsWith("r.json:"));
+    EXPECT_THAT(r.error().message, HasSubstr(want));
+  }
+}
+
 TEST(NvbenchIngest, EmptyTruncatedAndForeignInput) {
   Result<Results> r = NvbenchFromJson("  \n", "e.json", ".");
   ASSERT_FALSE(r.ok());

@@ -89,6 +89,25 @@ TEST(ChangePointTest, TooShortHasNoSplit) {
   EXPECT_TRUE(DetectChangePoints(v).empty());
 }
 
+TEST(ChangePointTest, TheFewestValuesInWhichAStepCanReachAlpha) {
+  // A perfect step's true p is 2 / C(n, n/2): 2/252 in 10 values, 2/462 in
+  // 11. From 499 permutations the estimate (1 + X) / 500 is at most 0.01 when
+  // X <= 4: with 10 values in about 64% of tests, with 11 in about 93%.
+  EXPECT_EQ(MinValuesForAStep({}), 11);
+  ChangePointOptions loose;
+  loose.alpha = 0.05;
+  EXPECT_EQ(MinValuesForAStep(loose), 8);  // 2/70, X <= 24 of mean 14.3
+  ChangePointOptions few;
+  few.permutations = 49;  // p is at best 1/50
+  EXPECT_EQ(MinValuesForAStep(few), 0);
+  // It holds: a perfect step in 9 values is never found at 0.01, in 12 it is
+  // (seeded permutations).
+  std::vector<double> nine = {1, 1, 1, 1, 2, 2, 2, 2, 2};
+  EXPECT_TRUE(DetectChangePoints(nine).empty());
+  std::vector<double> twelve = {1, 1.01, 1, 1.02, 1, 1.01, 2, 2.01, 2, 2.02, 2, 2.01};
+  EXPECT_EQ(DetectChangePoints(twelve).size(), 1u);
+}
+
 TEST(ChangePointTest, FindsSixPercentStepAtRun14) {
   // 30 runs, 2% noise between runs, +6.2% from index 13 (the 14th run) on.
   std::vector<double> v = History(42, 30, 0.02, 13, std::log(1.062));

@@ -77,7 +77,9 @@ class Inspector {
   // Kernel names without the folder hashes nvcc puts in them
   // (StableKernelName), where that leaves each name one kernel's: two static
   // kernels of two k.cu files in two folders, whose first external symbols
-  // also agree, keep their names as they are rather than become one.
+  // also agree, keep their names as they are rather than become one (a
+  // ptxas log's record then goes to the right one). Result names mask them
+  // all and tell such kernels apart otherwise (kernel_names.h).
   void StabilizeNames() {
     std::map<std::string, std::set<std::string>> raw_of;
     for (const InspectedCubin& c : report_.cubins)

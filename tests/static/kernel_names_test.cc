@@ -70,7 +70,7 @@ std::set<std::string> Names(const std::map<std::string, std::string>& named) {
 // anon_scale_a.cu and anon_scale_b.cu each hold `scale` in an anonymous
 // namespace: one demangled name, two kernels, told apart by the file nvcc
 // wrote into their mangled names.
-TEST(KernelNamesTest, KernelsOfOneNameInTwoFilesAreNamedByTheirFile) {
+TEST(StaticKernelNamesTest, KernelsOfOneNameInTwoFilesAreNamedByTheirFile) {
   const std::map<std::string, std::string> named = NamedCode(Load("anon_scale_sm90.a"), "libanon.a");
   EXPECT_EQ(Names(named), (std::set<std::string>{"(anonymous namespace)::scale(float*) [anon_scale_a.cu]@sm_90",
                                                  "(anonymous namespace)::scale(float*) [anon_scale_b.cu]@sm_90"}));
@@ -80,7 +80,7 @@ TEST(KernelNamesTest, KernelsOfOneNameInTwoFilesAreNamedByTheirFile) {
 
 // The same library with its members in the other order (another link or
 // `ar` order, code unchanged): every name holds the same kernel's code.
-TEST(KernelNamesTest, ReorderedArchiveMembersGiveTheSameNames) {
+TEST(StaticKernelNamesTest, ReorderedArchiveMembersGiveTheSameNames) {
   for (const char* file : {"anon_scale_sm90.a", "same_name_sm80_rdc_ws1.a"}) {
     const std::string archive = Load(file);
     const std::map<std::string, std::string> named = NamedCode(archive, file);
@@ -93,7 +93,7 @@ TEST(KernelNamesTest, ReorderedArchiveMembersGiveTheSameNames) {
 // library (one first external symbol, so masking the folder hashes gives
 // their static kernels one name), in two workspaces: the same names for the
 // same code in both, whatever the members' order.
-TEST(KernelNamesTest, TwoWorkspacesGiveTheSameNames) {
+TEST(StaticKernelNamesTest, TwoWorkspacesGiveTheSameNames) {
   const std::string ws1 = Load("same_name_sm80_rdc_ws1.a");
   const std::string ws2 = Load("same_name_sm80_rdc_ws2.a");
   ASSERT_NE(ws1, ws2);  // the folders' hashes differ
@@ -106,7 +106,7 @@ TEST(KernelNamesTest, TwoWorkspacesGiveTheSameNames) {
 }
 
 // A name no other kernel has is the one it always had.
-TEST(KernelNamesTest, ANameNoOtherKernelHasStaysAsItWas) {
+TEST(StaticKernelNamesTest, ANameNoOtherKernelHasStaysAsItWas) {
   for (const char* file : {"heavy_sm90.cubin", "static_rdc_a.cubin", "small_sm80_sm90_zstd.fatbin"}) {
     Result<InspectReport> r = InspectBytes(Load(file), file);
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -145,7 +145,7 @@ InspectedCubin Cubin(const std::string& member, std::vector<KernelInfo> kernels)
 // Two k.cu files whose first external symbols differ (nvcc's names as it
 // wrote them for two folders): one file name, so the label adds a hash of
 // the masked mangled name, which is the same in every workspace.
-TEST(KernelNamesTest, OneFileNameTwiceAddsAHashOfTheMangledName) {
+TEST(StaticKernelNamesTest, OneFileNameTwiceAddsAHashOfTheMangledName) {
   InspectReport r;
   r.cubins.push_back(Cubin("", {Kernel("_ZN36_GLOBAL__N__c7adba6d_4_k_cu_d589cb605scaleEPf", 1)}));
   r.cubins.push_back(Cubin("", {Kernel("_ZN36_GLOBAL__N__8a651b66_4_k_cu_163926765scaleEPf", 2)}));
@@ -171,7 +171,7 @@ TEST(KernelNamesTest, OneFileNameTwiceAddsAHashOfTheMangledName) {
 // One mangled name in several places (a template kernel instantiated in two
 // files, one object twice): numbered by the member's name, then the other
 // kernels of its cubin, then its SASS, never by where it stands.
-TEST(KernelNamesTest, OneMangledNameTwiceIsNumberedInAnOrderOfItsOwn) {
+TEST(StaticKernelNamesTest, OneMangledNameTwiceIsNumberedInAnOrderOfItsOwn) {
   const std::string tmpl = "_Z5applyIfEvPT_";
   InspectReport r;
   r.cubins.push_back(Cubin("b.o", {Kernel(tmpl, 7)}));
@@ -194,7 +194,7 @@ TEST(KernelNamesTest, OneMangledNameTwiceIsNumberedInAnOrderOfItsOwn) {
   EXPECT_EQ(swapped[3][0], names[2][0]);
 }
 
-TEST(KernelNamesTest, SourceFileOfAMangledName) {
+TEST(StaticKernelNamesTest, SourceFileOfAMangledName) {
   EXPECT_EQ(KernelSourceFile("_ZN48_GLOBAL__N__8a1951a5_15_anon_scale_a_cu_757a102c5scaleEPf"), "anon_scale_a_cu");
   EXPECT_EQ(KernelSourceFile("_ZN48_GLOBAL__N__xxxxxxxx_15_anon_scale_a_cu_757a102c5scaleEPf"), "anon_scale_a_cu");
   EXPECT_EQ(KernelSourceFile("__nv_static_25__xxxxxxxx_4_k_cu__Z3pubPf__Z6stat_kPf"), "k_cu");

@@ -1,15 +1,13 @@
 // kind: static workloads (see static_runner.h).
 #include "harness/static_runner.h"
 
-#include <set>
 #include <utility>
 
 #include "static/inspect_render.h"
+#include "static/kernel_names.h"
 #include "static/ptxas_log.h"
 #include "stats/summary.h"
-#include "util/demangle.h"
 #include "util/fs.h"
-#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -21,9 +19,9 @@ int64_t Product(const std::array<int64_t, 3>& d) {
   return n;
 }
 
-KernelResult ToKernelResult(const KernelInfo& k, const KernelExtras* x) {
+KernelResult ToKernelResult(const KernelInfo& k, std::string name, const KernelExtras* x) {
   KernelResult r;
-  r.name = BoundedName(DemangleKernelName(k.name.c_str()) + "@" + ArchText(k));
+  r.name = std::move(name);
   auto& m = r.metrics;
   m["arch"] = k.arch;
   if (k.registers) m["registers_per_thread"] = *k.registers;
@@ -78,16 +76,14 @@ WorkloadResult StaticWorkloadResult(const WorkloadSpec& spec, const InspectRepor
   WorkloadResult w = Describe(spec);
   bool all_counted = true;
   double instructions = 0, bytes = 0;
-  std::set<std::string> names;
-  for (const InspectedCubin& c : report.cubins) {
+  // Names that do not depend on the binary's order nor on its folder, even
+  // for kernels of one name (kernel_names.h).
+  std::vector<std::vector<std::string>> names = ResultKernelNames(report);
+  for (size_t ci = 0; ci < report.cubins.size(); ++ci) {
+    const InspectedCubin& c = report.cubins[ci];
     for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
       const KernelInfo& k = c.cubin.kernels[i];
-      KernelResult r = ToKernelResult(k, i < c.extras.size() ? &c.extras[i] : nullptr);
-      // The same kernel and arch twice (two translation units, two fatbins):
-      // each keeps a name of its own, numbered in the order found.
-      const std::string base = r.name;
-      for (int n = 2; names.count(r.name); ++n) r.name = base + " #" + std::to_string(n);
-      names.insert(r.name);
+      KernelResult r = ToKernelResult(k, std::move(names[ci][i]), i < c.extras.size() ? &c.extras[i] : nullptr);
       if (i < c.extras.size() && !c.extras[i].occupancy && !c.extras[i].occupancy_note.empty())
         w.notes.push_back(r.name + ": no theoretical occupancy: " + c.extras[i].occupancy_note);
       all_counted = all_counted && k.instructions.has_value();

@@ -9,7 +9,8 @@
 //   every kernel and architecture, one round of one value, deterministic, so
 //   compare judges it on the policy threshold alone;
 // - one KernelResult per kernel and architecture, named
-//   "<demangled name>@sm_<NN>", with no launches and these metrics:
+//   "<demangled name>@sm_<NN>" (kernels of one name told apart as
+//   static/kernel_names.h says), with no launches and these metrics:
 //   registers_per_thread, stack_frame_bytes, min_stack_bytes,
 //   shared_mem_bytes (static, net of the reserved part), param_bytes,
 //   barriers, max_threads_per_block (launch bound), sass_bytes,

@@ -226,6 +226,37 @@ std::string StableKernelName(std::string_view name) {
   return stable;
 }
 
+std::string KernelSourceFile(std::string_view name) {
+  // "<marker><8 hex or xxxxxxxx>_<length>_<file of that length>_...", the
+  // marker as StableKernelName masks it.
+  for (std::string_view marker : {"__nv_static_", "_GLOBAL__N__", "_INTERNAL_"}) {
+    for (size_t at = name.find(marker); at != std::string_view::npos; at = name.find(marker, at + 1)) {
+      size_t p = at + marker.size();
+      if (marker != "__nv_static_" && at > 0 && (name[at - 1] < '0' || name[at - 1] > '9')) continue;
+      if (marker == "__nv_static_") {
+        if (at != 0) continue;
+        while (p < name.size() && name[p] >= '0' && name[p] <= '9') ++p;
+        if (p == at + marker.size() || name.substr(p, 2) != "__") continue;
+        p += 2;
+      }
+      if (p + 10 > name.size() || name[p + 8] != '_') continue;
+      bool hash = true;
+      for (size_t i = p; i < p + 8; ++i)
+        hash = hash && (std::isxdigit(static_cast<unsigned char>(name[i])) || name[i] == 'x');
+      if (!hash) continue;
+      p += 9;
+      const size_t digits_from = p;
+      size_t length = 0;
+      for (; p < name.size() && name[p] >= '0' && name[p] <= '9' && p - digits_from < 4; ++p)
+        length = length * 10 + static_cast<size_t>(name[p] - '0');
+      if (p == digits_from || length == 0 || p >= name.size() || name[p] != '_' || p + 1 + length > name.size())
+        continue;
+      return std::string(name.substr(p + 1, length));
+    }
+  }
+  return {};
+}
+
 Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   Result<ElfFile> elf = ParseElf(data, name);
   if (!elf.ok()) return elf.error();

@@ -74,6 +74,14 @@ bool IsCubin(std::string_view data);
 /// and in nvcc's "_INTERNAL_<8 hex>_" prefix; the rest of a name stays.
 std::string StableKernelName(std::string_view name);
 
+/// The source file nvcc wrote into the name of a kernel with internal
+/// linkage, as it wrote it (every character but letters and digits as "_"):
+/// "anon_scale_a_cu" for "_ZN48_GLOBAL__N__<8 hex>_15_anon_scale_a_cu_757a102c5scaleEPf"
+/// (an anonymous namespace) and "k_cu" for
+/// "__nv_static_25__<8 hex>_4_k_cu__Z3pubPf__Z6stat_kPf" (a static kernel of
+/// -rdc code); the 8 hex digits may be masked. Empty when the name has none.
+std::string KernelSourceFile(std::string_view name);
+
 /// Reads every kernel of the cubin `data`: every entry function with a
 /// `.nv.info.<k>` section (device functions, which -rdc and -G builds also
 /// give one, are skipped). Errors (exit 2) name `name` and the file offset.

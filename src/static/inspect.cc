@@ -70,14 +70,16 @@ class Inspector {
     cubin->arch_variant = arch_variant;
     for (KernelInfo& k : cubin->kernels) k.arch_variant = arch_variant;
     if (!cubin->layout_note.empty()) report_.notes.push_back({where, cubin->layout_note});
-    report_.cubins.push_back({where, compression, std::move(*cubin), {}});
+    report_.cubins.push_back({where, member_, compression, std::move(*cubin), {}});
     return Status::Ok();
   }
 
   // Kernel names without the folder hashes nvcc puts in them
   // (StableKernelName), where that leaves each name one kernel's: two static
   // kernels of two k.cu files in two folders, whose first external symbols
-  // also agree, keep their names as they are rather than become one.
+  // also agree, keep their names as they are rather than become one (a
+  // ptxas log's record then goes to the right one). Result names mask them
+  // all and tell such kernels apart otherwise (kernel_names.h).
   void StabilizeNames() {
     std::map<std::string, std::set<std::string>> raw_of;
     for (const InspectedCubin& c : report_.cubins)
@@ -139,7 +141,10 @@ class Inspector {
     for (const ArMember& m : *members) {
       // Offsets in messages about a member are relative to the member.
       const std::string where = name_ + "(" + m.name + ")";
-      if (Status st = Dispatch(m.bytes, where, /*top=*/false); !st.ok()) return st;
+      member_ = m.name;
+      Status st = Dispatch(m.bytes, where, /*top=*/false);
+      member_.clear();
+      if (!st.ok()) return st;
     }
     return Status::Ok();
   }
@@ -147,6 +152,7 @@ class Inspector {
   std::string name_;
   FatbinLimits limits_;
   uint64_t decompressed_ = 0;  ///< bytes this file's fatbin entries decompressed to
+  std::string member_;         ///< the archive member being read, if any
   InspectReport report_;
 };
 

@@ -32,6 +32,9 @@ struct KernelExtras {
 /// One cubin found in the input.
 struct InspectedCubin {
   std::string source;  ///< where it was found: "k.o: .nv_fatbin: sm_90 SASS entry at 0x1a0"
+  /// The archive member it was found in ("k.o", as ar stores it: no folder),
+  /// empty outside an archive.
+  std::string member;
   FatbinCompression compression = FatbinCompression::kNone;
   CubinInfo cubin;
   std::vector<KernelExtras> extras;  ///< parallel to cubin.kernels (after AddOccupancy / AddPtxasLog)

@@ -434,9 +434,9 @@ std::string ArHeader(const std::string& name, size_t size) {
 }
 
 // Two k.cu files of one library, in two folders, with one first external
-// symbol: masking the folder hash would make their static kernels one name
-// (numbered by member order, so a reordered archive would pair the wrong
-// ones). Such names stay as nvcc wrote them.
+// symbol: masking the folder hash would make their static kernels one name.
+// The report keeps such names as nvcc wrote them (result names are another
+// matter: tests/static/kernel_names_test.cc).
 TEST(InspectTest, FolderHashesStayWhereMaskingThemWouldJoinTwoKernels) {
   std::string archive = "!<arch>\n";
   for (const char* file : {"static_rdc_a.cubin", "static_rdc_b.cubin"}) {

@@ -181,6 +181,23 @@ TEST(StaticLane, SameBinaryIsCodeUnchangedAndPasses) {
   EXPECT_EQ(ExitCodeFor(v), 0);
 }
 
+// One library built in two workspaces (tests/data/cubins/same_name_*.a: two
+// k.cu files whose static kernels differ only by their folders' hashes):
+// every kernel meets its own baseline, so the code is unchanged.
+TEST(StaticLane, ALibraryBuiltInAnotherWorkspaceIsCodeUnchanged) {
+  auto run = [](const std::string& archive) {
+    WorkloadSpec s = StaticSpec("unused", false);
+    s.file = Data(archive);
+    return gpugate::Run({RunStaticWorkload(s)});
+  };
+  const Verdicts v = Judge(run("same_name_sm80_rdc_ws1.a"), run("same_name_sm80_rdc_ws2.a"));
+  const MetricVerdict* m = Primary(v);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->reason, Reason::kCodeUnchanged) << m->sentence;
+  EXPECT_NE(m->sentence.find("code unchanged: all 4 kernels"), std::string::npos) << m->sentence;
+  EXPECT_EQ(v.outcome, Outcome::kPass);
+}
+
 // SASS one binary holds but that was not read: never "code unchanged", and
 // the sentence says why rather than "code changed in 0 of 2 kernels".
 TEST(StaticLane, CodeNotReadIsNotKnownUnchanged) {

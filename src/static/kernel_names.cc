@@ -1,0 +1,134 @@
+// Result names of static kernels (see kernel_names.h).
+#include "static/kernel_names.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "util/demangle.h"
+#include "util/random.h"
+#include "util/text/escape.h"
+
+namespace gpugate {
+
+namespace {
+
+// One kernel of the report, with what names it and what orders it among
+// kernels of one name.
+struct Kernel {
+  size_t cubin = 0, index = 0;  // its place in the report: the last resort
+  std::string stable;           // mangled, folder hashes masked
+  std::string text;             // demangled, without the arch
+  std::string arch;
+  const std::string* member = nullptr;
+  uint64_t siblings = 0;  // the names of its cubin's kernels
+  uint64_t sass_hash = 0;
+};
+
+std::string Hex8(uint64_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%08llx", static_cast<unsigned long long>(v & 0xffffffffu));
+  return text;
+}
+
+// "anon_scale_a_cu" -> "anon_scale_a.cu".
+std::string FileLabel(std::string file) {
+  if (file.size() > 3 && file.ends_with("_cu")) file[file.size() - 3] = '.';
+  return file;
+}
+
+std::vector<Kernel> CollectKernels(const InspectReport& report) {
+  std::vector<Kernel> kernels;
+  for (size_t c = 0; c < report.cubins.size(); ++c) {
+    const InspectedCubin& cubin = report.cubins[c];
+    std::vector<std::string> stable;
+    for (const KernelInfo& k : cubin.cubin.kernels) stable.push_back(StableKernelName(k.name));
+    std::vector<std::string> sorted = stable;
+    std::sort(sorted.begin(), sorted.end());
+    std::string all;
+    for (const std::string& s : sorted) all += s + '\n';
+    const uint64_t siblings = Fnv1a64(all);
+    for (size_t i = 0; i < stable.size(); ++i) {
+      const KernelInfo& k = cubin.cubin.kernels[i];
+      Kernel x;
+      x.cubin = c;
+      x.index = i;
+      x.text = DemangleKernelName(stable[i].c_str());
+      x.stable = std::move(stable[i]);
+      x.arch = ArchText(k);
+      x.member = &cubin.member;
+      x.siblings = siblings;
+      x.sass_hash = k.sass_hash;
+      kernels.push_back(std::move(x));
+    }
+  }
+  return kernels;
+}
+
+// The label of each masked mangled name among `stable` (the names of kernels
+// whose demangled names agree): its source file where no other has that
+// file, else the file and a hash of the name.
+std::map<std::string, std::string> Labels(const std::set<std::string>& stable) {
+  std::map<std::string, int> files;
+  for (const std::string& s : stable) ++files[KernelSourceFile(s)];
+  std::map<std::string, std::string> labels;
+  for (const std::string& s : stable) {
+    const std::string file = KernelSourceFile(s);
+    if (!file.empty() && files[file] == 1)
+      labels[s] = FileLabel(file);
+    else
+      labels[s] = (file.empty() ? std::string() : FileLabel(file) + " ") + Hex8(Fnv1a64(s));
+  }
+  return labels;
+}
+
+// Kernels of one masked mangled name: by what does not depend on where they
+// stand in the binary first.
+void SortIndistinguishable(std::vector<const Kernel*>* same) {
+  std::sort(same->begin(), same->end(), [](const Kernel* a, const Kernel* b) {
+    return std::tie(*a->member, a->siblings, a->sass_hash, a->cubin, a->index) <
+           std::tie(*b->member, b->siblings, b->sass_hash, b->cubin, b->index);
+  });
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& report) {
+  std::vector<std::vector<std::string>> names(report.cubins.size());
+  for (size_t c = 0; c < report.cubins.size(); ++c) names[c].resize(report.cubins[c].cubin.kernels.size());
+  const std::vector<Kernel> kernels = CollectKernels(report);
+  // Kernels by the name they would have alone, then by masked mangled name.
+  std::map<std::string, std::map<std::string, std::vector<const Kernel*>>> by_name;
+  for (const Kernel& k : kernels) by_name[k.text + "@" + k.arch][k.stable].push_back(&k);
+  std::set<std::string> taken;
+  auto give = [&](const Kernel& k, std::string name) {
+    // A label or number that some other kernel's own name already holds.
+    const std::string wanted = name;
+    for (int n = 2; taken.count(name); ++n) name = BoundedName(wanted + " #" + std::to_string(n));
+    taken.insert(name);
+    names[k.cubin][k.index] = std::move(name);
+  };
+  for (const auto& [alone, groups] : by_name)
+    if (groups.size() == 1 && groups.begin()->second.size() == 1)
+      give(*groups.begin()->second.front(), BoundedName(alone));
+  for (auto& [alone, groups] : by_name) {
+    if (groups.size() == 1 && groups.begin()->second.size() == 1) continue;
+    std::set<std::string> stable;
+    for (const auto& [s, same] : groups) stable.insert(s);
+    const std::map<std::string, std::string> labels =
+        groups.size() > 1 ? Labels(stable) : std::map<std::string, std::string>{};
+    for (auto& [s, same] : groups) {
+      const Kernel& first = *same.front();
+      const std::string text =
+          first.text + (groups.size() > 1 ? " [" + labels.at(s) + "]" : std::string()) + "@" + first.arch;
+      SortIndistinguishable(&same);
+      for (size_t n = 0; n < same.size(); ++n)
+        give(*same[n], BoundedName(n == 0 ? text : text + " #" + std::to_string(n + 1)));
+    }
+  }
+  return names;
+}
+
+}  // namespace gpugate

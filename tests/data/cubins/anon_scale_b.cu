@@ -1,0 +1,6 @@
+// anon_scale_a.cu and anon_scale_b.cu: two files of one library, each with
+// its own `scale` kernel in an anonymous namespace (tests/data/cubins/README.md).
+namespace {
+__global__ void scale(float* p) { p[threadIdx.x] = p[threadIdx.x] * 3.0f + p[threadIdx.x + 32]; }
+}  // namespace
+void scale_b(float* p) { scale<<<1, 32>>>(p); }

@@ -122,7 +122,7 @@ std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& rep
     for (auto& [s, same] : groups) {
       const Kernel& first = *same.front();
       const std::string text =
-          first.text + (groups.size() > 1 ? " [" + labels.at(s) + "]" : std::string()) + "@" + first.arch;
+          first.text + (groups.size() > 1 ? " {" + labels.at(s) + "}" : std::string()) + "@" + first.arch;
       SortIndistinguishable(&same);
       for (size_t n = 0; n < same.size(); ++n)
         give(*same[n], BoundedName(n == 0 ? text : text + " #" + std::to_string(n + 1)));

@@ -18,10 +18,10 @@ namespace gpugate {
 /// Kernels whose names agree (one name in the anonymous namespaces of two
 /// files, static kernels of two k.cu files) are told apart:
 /// - by what their mangled names still hold once masked: the source file
-///   nvcc wrote into it, "(anonymous namespace)::scale(float*) [a.cu]@sm_90"
+///   nvcc wrote into it, "(anonymous namespace)::scale(float*) {a.cu}@sm_90"
 ///   (nvcc writes "." as "_"; a last "_cu" reads ".cu"), and where two of
 ///   them have one file name, that and 8 hex digits of a hash of the masked
-///   mangled name, "[k.cu 1f2e3d4c]";
+///   mangled name, "{k.cu 1f2e3d4c}";
 /// - kernels whose masked mangled names agree too are numbered, " #2",
 ///   " #3", in the order of the archive member they are in (its name), the
 ///   names of the other kernels of their cubin, their SASS hash, and only

@@ -72,8 +72,8 @@ std::set<std::string> Names(const std::map<std::string, std::string>& named) {
 // wrote into their mangled names.
 TEST(StaticKernelNamesTest, KernelsOfOneNameInTwoFilesAreNamedByTheirFile) {
   const std::map<std::string, std::string> named = NamedCode(Load("anon_scale_sm90.a"), "libanon.a");
-  EXPECT_EQ(Names(named), (std::set<std::string>{"(anonymous namespace)::scale(float*) [anon_scale_a.cu]@sm_90",
-                                                 "(anonymous namespace)::scale(float*) [anon_scale_b.cu]@sm_90"}));
+  EXPECT_EQ(Names(named), (std::set<std::string>{"(anonymous namespace)::scale(float*) {anon_scale_a.cu}@sm_90",
+                                                 "(anonymous namespace)::scale(float*) {anon_scale_b.cu}@sm_90"}));
   ASSERT_EQ(named.size(), 2u);
   EXPECT_NE(named.begin()->second, named.rbegin()->second);  // two kernels indeed
 }
@@ -153,10 +153,10 @@ TEST(StaticKernelNamesTest, OneFileNameTwiceAddsAHashOfTheMangledName) {
   const std::vector<std::vector<std::string>> names = ResultKernelNames(r);
   const std::string scale = "(anonymous namespace)::scale(float*) ";
   ASSERT_EQ(names.size(), 3u);
-  EXPECT_TRUE(names[0][0].starts_with(scale + "[k.cu ")) << names[0][0];
-  EXPECT_TRUE(names[1][0].starts_with(scale + "[k.cu ")) << names[1][0];
+  EXPECT_TRUE(names[0][0].starts_with(scale + "{k.cu ")) << names[0][0];
+  EXPECT_TRUE(names[1][0].starts_with(scale + "{k.cu ")) << names[1][0];
   EXPECT_NE(names[0][0], names[1][0]);
-  EXPECT_EQ(names[2][0], scale + "[a.cu]@sm_90");
+  EXPECT_EQ(names[2][0], scale + "{a.cu}@sm_90");
   // Another workspace: other folder hashes, other order.
   InspectReport other;
   other.cubins.push_back(Cubin("", {Kernel("_ZN36_GLOBAL__N__11111111_4_a_cu_163926765scaleEPf", 3)}));

@@ -257,6 +257,18 @@ std::string KernelSourceFile(std::string_view name) {
   return {};
 }
 
+char ToolArchVariant(std::string_view note, int arch) {
+  const std::string want = "-arch sm_" + std::to_string(arch);
+  for (size_t at = note.find(want); at != std::string_view::npos; at = note.find(want, at + 1)) {
+    const size_t end = at + want.size();
+    if (end >= note.size() || (note[end] != 'a' && note[end] != 'f')) continue;
+    const size_t after = end + 1;
+    if (after < note.size() && std::isalnum(static_cast<unsigned char>(note[after]))) continue;
+    return note[end];
+  }
+  return 0;
+}
+
 Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   Result<ElfFile> elf = ParseElf(data, name);
   if (!elf.ok()) return elf.error();
@@ -275,6 +287,11 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
                        ": a cubin layout this gpugate does not know; the architecture sm_" +
                        std::to_string(info.arch) + " is read as ABI version " +
                        (elf->abi_version >= 8 ? "8" : "7") + " lays it out and may be wrong";
+  // The target variant, which e_flags do not hold (sm_90a and sm_90 cubins
+  // have the same): the tool's command line in .note.nv.tkinfo, "-arch
+  // sm_90a". A fatbin entry's flags say it too (inspect.cc prefers them).
+  if (const ElfSection* t = elf->Find(".note.nv.tkinfo"); t != nullptr && HasFileBytes(t->type))
+    info.arch_variant = ToolArchVariant(elf->Bytes(*t), info.arch);
   GlobalInfo global;
   // The .nv.info sections: SHT_CUDA_INFO, or PROGBITS in old cubins (ELF ABI 4).
   auto is_info = [&](const ElfSection& s) {

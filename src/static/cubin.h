@@ -21,7 +21,8 @@ struct KernelInfo {
   std::string name;                                    ///< mangled, as in the symbol table (untrusted text)
   int arch = 0;                                        ///< 90 for sm_90
   /// 'a' for an arch-specific target (sm_90a), 'f' for a family one
-  /// (sm_100f), 0 for neither or unknown (a bare cubin does not say).
+  /// (sm_100f), 0 for neither or unknown: a fatbin entry's flags say it, a
+  /// bare cubin's tool note (ToolArchVariant) where it has one.
   char arch_variant = 0;
   std::optional<int> registers;                        ///< EIATTR_REGCOUNT
   std::optional<int64_t> stack_frame;                  ///< EIATTR_FRAME_SIZE
@@ -42,6 +43,10 @@ struct KernelInfo {
 
 /// "sm_90", "sm_90a", "sm_100f".
 std::string ArchText(int arch, char variant);
+
+/// The target variant ('a', 'f', or 0) a cubin's .note.nv.tkinfo (the
+/// compiler's command line, "-arch sm_90a -m 64") gives for `arch`.
+char ToolArchVariant(std::string_view note, int arch);
 /// The kernel's arch as ArchText writes it.
 inline std::string ArchText(const KernelInfo& k) { return ArchText(k.arch, k.arch_variant); }
 

@@ -66,9 +66,9 @@ class Inspector {
     Result<CubinInfo> cubin = ReadCubin(bytes, where);
     if (!cubin.ok()) return cubin.error();
     // The target variant is the fatbin entry's to say (sm_90a and sm_90
-    // cubins have the same e_flags).
-    cubin->arch_variant = arch_variant;
-    for (KernelInfo& k : cubin->kernels) k.arch_variant = arch_variant;
+    // cubins have the same e_flags), else the cubin's tool note's.
+    if (arch_variant != 0) cubin->arch_variant = arch_variant;
+    for (KernelInfo& k : cubin->kernels) k.arch_variant = cubin->arch_variant;
     if (!cubin->layout_note.empty()) report_.notes.push_back({where, cubin->layout_note});
     report_.cubins.push_back({where, member_, compression, std::move(*cubin), {}});
     return Status::Ok();

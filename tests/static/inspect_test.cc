@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <set>
+#include <tuple>
 
 #include "cli/run_binary.h"
 #include "harness/static_runner.h"
@@ -86,6 +87,27 @@ TEST(InspectTest, CubinMatchesPtxas) {
   EXPECT_EQ(add->sass_bytes % 16, 0);
   EXPECT_EQ(add->instructions, add->sass_bytes / 16);
   EXPECT_NE(add->sass_hash, tiled->sass_hash);
+}
+
+TEST(InspectTest, ABareCubinOfAnArchSpecificTargetSaysSo) {
+  // sm_90a and sm_90 cubins have the same e_flags; the compiler's command
+  // line in .note.nv.tkinfo tells them apart.
+  for (const auto& [file, arch, variant] :
+       std::vector<std::tuple<std::string, int, char>>{{"small_sm90a.cubin", 90, 'a'},
+                                                       {"small_sm100f.cubin", 100, 'f'},
+                                                       {"small_sm90.cubin", 90, 0}}) {
+    Result<InspectReport> r = InspectBytes(Load(file), file);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->cubins.size(), 1u);
+    EXPECT_EQ(r->cubins[0].cubin.arch, arch) << file;
+    EXPECT_EQ(r->cubins[0].cubin.arch_variant, variant) << file;
+    for (const KernelInfo& k : r->cubins[0].cubin.kernels) EXPECT_EQ(k.arch_variant, variant) << file << k.name;
+  }
+  EXPECT_EQ(ToolArchVariant("ptxas -arch sm_90a -m 64 ", 90), 'a');
+  EXPECT_EQ(ToolArchVariant("-arch sm_90 -m 64", 90), 0);
+  EXPECT_EQ(ToolArchVariant("-arch sm_100f", 100), 'f');
+  EXPECT_EQ(ToolArchVariant("-arch sm_100abc", 100), 0);  // not a variant letter alone
+  EXPECT_EQ(ToolArchVariant("-arch sm_90a", 100), 0);     // another arch than the cubin's
 }
 
 TEST(InspectTest, ClusterDims) {

@@ -37,11 +37,16 @@ case "${GPUGATE_REKEY:-false}" in
   *) fail_input "rekey must be true or false (got '${GPUGATE_REKEY}')" ;;
 esac
 # keep: the number of runs a refresh keeps, checked before the suite runs
-# (gpugate baseline update takes 1 to 1000).
-case "${GPUGATE_KEEP:-30}" in
-  '' | *[!0-9]* | 0*) fail_input "keep must be a whole number from 1 to 1000 (got '${GPUGATE_KEEP}')" ;;
-esac
-[ "${GPUGATE_KEEP:-30}" -le 1000 ] || fail_input "keep must be a whole number from 1 to 1000 (got '${GPUGATE_KEEP}')"
+# (gpugate baseline update takes 1 to 1000; other modes do not use it).
+if [ "${GPUGATE_MODE:-}" = refresh ]; then
+  case "${GPUGATE_KEEP:-30}" in
+    *[!0-9]*) fail_input "keep must be a whole number from 1 to 1000 (got '${GPUGATE_KEEP}')" ;;
+  esac
+  keep_digits=${GPUGATE_KEEP:-30}
+  if [ "${#keep_digits}" -gt 9 ] || [ $((10#$keep_digits)) -lt 1 ] || [ $((10#$keep_digits)) -gt 1000 ]; then
+    fail_input "keep must be a whole number from 1 to 1000 (got '${GPUGATE_KEEP}')"
+  fi
+fi
 # Reports written by this step (not files an earlier step left there).
 marker=$(mktemp)
 trap 'rm -f "$marker"' EXIT

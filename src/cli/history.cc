@@ -240,13 +240,14 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
       if (it != newest_metric.end() && it->second != metric) their_metrics.insert(it->second);
       continue;
     }
-    too_short += static_cast<int>(h.values.size()) < short_of;
+    // (A step found in a short history was found: it is not counted.)
+    too_short += static_cast<int>(h.values.size()) < short_of && h.steps.empty();
   }
   out << "  " << with_steps << " of " << FormatCount(hs.size(), "workload") << " with step changes";
   if (too_short > 0 && needed == 0)
     out << "; no step can reach alpha " << cp.alpha << " with " << cp.permutations << " permutations";
   else if (too_short > 0 && short_of > min_runs)
-    out << "; " << too_short << " with fewer than " << short_of << " runs: too few runs for any step to reach alpha "
+    out << "; " << too_short << " with fewer than " << short_of << " runs, too few to find a step reliably at alpha "
         << cp.alpha;
   else if (too_short > 0)
     out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";

@@ -662,6 +662,21 @@ class Comparer {
           "machine, not the code");
   }
 
+  // Whether an environment difference concerns `w`: all do, but one GPU's
+  // of several ("gpu[N]", environment_check.cc) concerns only the
+  // workloads measured on device N (an nvbench state's device, a trace's
+  // GPU workload).
+  static bool DifferenceApplies(const EnvDifference& d, const WorkloadResult& w) {
+    if (!d.field.starts_with("gpu[")) return true;
+    std::optional<int64_t> device;
+    if (auto c = w.counters.find("nvbench_device"); c != w.counters.end()) device = static_cast<int64_t>(c->second);
+    for (const auto& [key, value] : w.params)
+      if (!device && key == "device" && !value.empty() && value.size() < 10 &&
+          value.find_first_not_of("0123456789") == std::string::npos)
+        device = std::stoll(value);
+    return !device || d.field == "gpu[" + std::to_string(*device) + "]";
+  }
+
   static std::string CpuOf(const WorkloadResult& w, const Results& run) {
     return w.cpu_model ? *w.cpu_model : run.run.env.cpu_model;
   }
@@ -945,11 +960,16 @@ class Comparer {
     // that read it: they compare across environments.
     const bool is_static = IsStatic(w) && IsStatic(*ref);
     if (!out_.environment_matches && !options_.allow_env_mismatch && !is_static) {
+      // A difference of one GPU of several ("gpu[1]") is only its own
+      // workloads': another device's states are compared.
       std::string what;
-      for (const auto& d : out_.env_differences) what += (what.empty() ? "" : ", ") + d.field;
-      Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
-              "environments differ (" + what + "); use --allow-env-mismatch to compare anyway");
-      return;
+      for (const auto& d : out_.env_differences)
+        if (DifferenceApplies(d, w)) what += (what.empty() ? "" : ", ") + d.field;
+      if (!what.empty()) {
+        Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
+                "environments differ (" + what + "); use --allow-env-mismatch to compare anyway");
+        return;
+      }
     }
     if (cpu_mixed_ && HasTimeMetric(w) && !w.deterministic && unfactored_cpus_.count(CpuOf(w, current_))) {
       Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,

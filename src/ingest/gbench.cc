@@ -526,26 +526,30 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   return Status::Ok();
 }
 
-// In a file written before run_type existed, a name ending in _mean,
-// _median, _stddev or _cv is an aggregate of the benchmark before the suffix
-// only when that benchmark was repeated (two or more of its rows) or the
-// file holds two or more such aggregates of it (aggregates only): a lone
-// "BM_geo_mean", or "BM_running_median" beside a single "BM_running", is a
-// benchmark of its own name. Such a row must then hold what an iteration row
-// holds.
+// In a file written before run_type existed (Google Benchmark 1.4 and
+// older), aggregates are known by a name suffix alone, and so a suffixed
+// name is an aggregate only where it has their shape:
+// - "_mean", "_median", "_stddev": the three together for one benchmark
+//   (those versions compute the default statistics as a set);
+// - "_BigO", "_RMS": a complexity fit, which holds no iterations and no
+//   real_time (it prints coefficients or an rms);
+// - "_cv": never (the statistic came with run_type).
+// Any other suffixed row -- a lone "BM_geo_mean", "BM_filter_mean" and
+// "BM_filter_median" without a stddev, a timed "BM_signal_RMS" -- is a
+// benchmark of its own name, and must hold what an iteration row holds.
 Status ResolveSuffixAggregates(std::vector<Row>* rows) {
-  std::map<std::string, int64_t> iteration_rows;
   std::map<std::string, std::set<std::string>> suffixed;
-  for (const Row& r : *rows) {
-    if (!r.aggregate) ++iteration_rows[r.run_name];
-    else if (r.suffix_guess) suffixed[r.run_name].insert(r.aggregate_name);
-  }
+  for (const Row& r : *rows)
+    if (r.suffix_guess) suffixed[r.run_name].insert(r.aggregate_name);
   for (Row& r : *rows) {
-    if (!r.suffix_guess || r.aggregate_name == "BigO" || r.aggregate_name == "RMS") continue;
+    if (!r.suffix_guess) continue;
     const std::set<std::string>& kinds = suffixed[r.run_name];
-    int64_t statistics = 0;
-    for (const char* k : {"mean", "median", "stddev", "cv"}) statistics += kinds.count(k);
-    if (iteration_rows[r.run_name] >= 2 || statistics >= 2) continue;
+    bool aggregate = false;
+    if (r.aggregate_name == "BigO" || r.aggregate_name == "RMS")
+      aggregate = !r.raw_real && r.iterations == 0;
+    else if (r.aggregate_name != "cv")
+      aggregate = kinds.count("mean") && kinds.count("median") && kinds.count("stddev");
+    if (aggregate) continue;
     if (r.iteration_problem) return *r.iteration_problem;
     r.aggregate = false;
     r.suffix_guess = false;

@@ -106,7 +106,7 @@ std::string TooFewRunsText(size_t runs, const ChangePointOptions& cp) {
   if (runs < tested) return "Too few runs to test (" + std::to_string(tested) + " or more are needed).";
   if (needed == 0) return "No step can reach p ≤ " + FormatPValue(cp.alpha) + " with these permutations.";
   if (runs < static_cast<size_t>(needed))
-    return "Too few runs for any step to reach p ≤ " + FormatPValue(cp.alpha) + " (" + std::to_string(needed) +
+    return "Too few runs to find a step reliably at p ≤ " + FormatPValue(cp.alpha) + " (" + std::to_string(needed) +
            " or more are needed).";
   return "";
 }

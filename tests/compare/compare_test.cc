@@ -270,6 +270,34 @@ TEST(Compare, GpuSmCountAndEachNvbenchDeviceAreCompared) {
   EXPECT_EQ(other.env_differences[0].field, "gpu[0]");
 }
 
+TEST(Compare, AnotherGpuOfSeveralMakesOnlyItsOwnWorkloadsIncomparable) {
+  // Two GPUs on both sides; device 1 changed model. Device 0's states (the
+  // same GPU on both sides) are compared, device 1's are not.
+  auto on = [](const std::string& name, int device) {
+    WorkloadResult w = Workload(name, 1e-3);
+    w.counters["nvbench_device"] = device;
+    w.params = {{"device", std::to_string(device)}};
+    return w;
+  };
+  Results base = MakeResults({on("a [dev0]", 0), on("a [dev1]", 1)});
+  Results cur = MakeResults({on("a [dev0]", 0), on("a [dev1]", 1)});
+  base.run.env.gpu.name = "Quadro GV100 + Quadro GP100";
+  cur.run.env.gpu.name = "Quadro GV100 + Tesla P100";
+  base.run.source_context["gpu_device.0"] = cur.run.source_context["gpu_device.0"] = "Quadro GV100, cc 7.0";
+  base.run.source_context["gpu_device.1"] = "Quadro GP100, cc 6.0";
+  cur.run.source_context["gpu_device.1"] = "Tesla P100, cc 6.0";
+  Verdicts v = Compare({base}, cur, DefaultPolicy(), Opts());
+  ASSERT_EQ(v.env_differences.size(), 1u);
+  EXPECT_EQ(v.env_differences[0].field, "gpu[1]");
+  EXPECT_FALSE(v.environment_matches);
+  std::map<std::string, Verdict> by_name;
+  for (const MetricVerdict& m : v.metrics)
+    if (m.metric == "time") by_name[m.workload] = m.verdict;
+  EXPECT_EQ(by_name.at("a [dev1]"), Verdict::kIncomparable);
+  EXPECT_NE(by_name.at("a [dev0]"), Verdict::kIncomparable);
+  EXPECT_EQ(by_name.at("steady/1"), Verdict::kIncomparable);  // no device: every difference is its own
+}
+
 // A workload that failed in the newest baseline run is compared with the
 // newest run where it ran, not skipped.
 TEST(Compare, AWorkloadThatFailedInTheNewestBaselineRunIsComparedWithTheRunBefore) {

@@ -374,6 +374,10 @@ TEST(GbenchIngest, OldFilesWithoutRunTypeAndComplexityRows) {
 {"name": "BM_old/1", "iterations": 10, "real_time": 4, "cpu_time": 4, "time_unit": "ns"},
 {"name": "BM_old/1", "iterations": 10, "real_time": 6, "cpu_time": 6, "time_unit": "ns"},
 {"name": "BM_old/1_mean", "iterations": 2, "real_time": 5, "cpu_time": 5, "time_unit": "ns"},
+{"name": "BM_old/1_median", "iterations": 2, "real_time": 5, "cpu_time": 5, "time_unit": "ns"},
+{"name": "BM_old/1_stddev", "iterations": 2, "real_time": 1, "cpu_time": 1, "time_unit": "ns"},
+{"name": "BM_old_BigO", "cpu_coefficient": 1.5, "real_coefficient": 1.5, "big_o": "N", "time_unit": "ns"},
+{"name": "BM_old_RMS", "rms": 0.1},
 {"name": "BM_cx_BigO", "run_name": "BM_cx", "run_type": "aggregate", "aggregate_name": "BigO",
  "cpu_coefficient": 1.5, "real_coefficient": 1.5, "big_o": "N", "time_unit": "ns"},
 {"name": "BM_cx_RMS", "run_name": "BM_cx", "run_type": "aggregate", "aggregate_name": "RMS", "rms": 0.1}
@@ -387,9 +391,9 @@ TEST(GbenchIngest, OldFilesWithoutRunTypeAndComplexityRows) {
 }
 
 TEST(GbenchIngest, OldFilesKeepBenchmarksWhoseOwnNameEndsLikeAnAggregate) {
-  // A suffix marks an aggregate only where the benchmark before it was
-  // repeated or has two statistics: a lone "_mean" or a "_median" beside a
-  // single row is a benchmark of its own (Google Benchmark 1.4 layout).
+  // A suffix marks an aggregate only in the shape Google Benchmark 1.4
+  // wrote them: mean, median and stddev together; a complexity fit without
+  // a time; never cv. Any other suffixed row is a benchmark of its own.
   const std::string text = R"({"benchmarks": [
 {"name": "BM_running", "iterations": 10, "real_time": 100, "cpu_time": 100, "time_unit": "ns"},
 {"name": "BM_running_median", "iterations": 10, "real_time": 500, "cpu_time": 500, "time_unit": "ns"},
@@ -397,18 +401,31 @@ TEST(GbenchIngest, OldFilesKeepBenchmarksWhoseOwnNameEndsLikeAnAggregate) {
 {"name": "BM_resize_cv", "iterations": 10, "real_time": 50, "cpu_time": 50, "time_unit": "ns"},
 {"name": "BM_agg_mean", "iterations": 3, "real_time": 7, "cpu_time": 7, "time_unit": "ns"},
 {"name": "BM_agg_median", "iterations": 3, "real_time": 6, "cpu_time": 6, "time_unit": "ns"},
-{"name": "BM_agg_stddev", "iterations": 3, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}
+{"name": "BM_agg_stddev", "iterations": 3, "real_time": 1, "cpu_time": 1, "time_unit": "ns"},
+{"name": "BM_filter_mean", "iterations": 10, "real_time": 20, "cpu_time": 20, "time_unit": "ns"},
+{"name": "BM_filter_median", "iterations": 10, "real_time": 30, "cpu_time": 30, "time_unit": "ns"},
+{"name": "BM_rep", "iterations": 10, "real_time": 9, "cpu_time": 9, "time_unit": "ns"},
+{"name": "BM_rep", "iterations": 10, "real_time": 11, "cpu_time": 11, "time_unit": "ns"},
+{"name": "BM_rep_cv", "iterations": 10, "real_time": 40, "cpu_time": 40, "time_unit": "ns"},
+{"name": "BM_signal_RMS", "iterations": 10, "real_time": 60, "cpu_time": 60, "time_unit": "ns"},
+{"name": "BM_model_BigO", "iterations": 10, "real_time": 70, "cpu_time": 70, "time_unit": "ns"}
 ]})";
   Result<Results> r = GbenchFromJson(text, "old.json");
   ASSERT_TRUE(r.ok()) << r.error().message;
   std::map<std::string, double> mean;
   for (const WorkloadResult& w : r->workloads) mean[w.name] = w.summary.mean;
-  ASSERT_EQ(mean.size(), 5u);
+  ASSERT_EQ(mean.size(), 11u);
   EXPECT_DOUBLE_EQ(mean["BM_running"], 100e-9);
   EXPECT_DOUBLE_EQ(mean["BM_running_median"], 500e-9);
   EXPECT_DOUBLE_EQ(mean["BM_geo_mean"], 300e-9);
   EXPECT_DOUBLE_EQ(mean["BM_resize_cv"], 50e-9);
   EXPECT_EQ(mean.count("BM_agg"), 1u);  // aggregates only: the median is its value
+  EXPECT_DOUBLE_EQ(mean["BM_filter_mean"], 20e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_filter_median"], 30e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_rep"], 10e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_rep_cv"], 40e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_signal_RMS"], 60e-9);
+  EXPECT_DOUBLE_EQ(mean["BM_model_BigO"], 70e-9);
   // Such a row must then hold what a benchmark's row holds.
   Result<Results> bad = GbenchFromJson(
       R"({"benchmarks": [{"name": "BM_lone_mean", "iterations": 0, "real_time": 5, "time_unit": "ns"}]})",

@@ -141,7 +141,7 @@ TEST(Dashboard, ShortHistoriesSaySoAndLongOnesAreBounded) {
   auto files = RenderDashboard({History(4, kHostile)}, {});
   EXPECT_NE(PageOf(files, "slow-").find("Too few runs to test"), std::string::npos);
   files = RenderDashboard({History(8, "x")}, {});
-  EXPECT_NE(PageOf(files, "slow-").find("Too few runs for any step to reach p ≤ 0.01 (11 or more are needed)."),
+  EXPECT_NE(PageOf(files, "slow-").find("Too few runs to find a step reliably at p ≤ 0.01 (11 or more are needed)."),
             std::string::npos);
   files = RenderDashboard({History(static_cast<int>(kDashboardRuns) + 20, "x")}, {});
   bool said = false;

@@ -2741,14 +2741,40 @@ class Comparer {
 
 Verdicts Compare(const std::vector<Results>& baseline_runs, const Results& current,
                  const Policy& policy, const CompareOptions& options) {
-  std::vector<Results> current_runs{current};
-  return Comparer(baseline_runs, current_runs, policy, options).Run();
+  return CompareRuns(baseline_runs, std::vector<Results>{current}, policy, options);
 }
+
+namespace {
+
+// Whether a static result of `runs` holds numbered kernels (" #2").
+bool HasNumberedStaticKernels(const std::vector<Results>& runs) {
+  for (const Results& r : runs)
+    for (const WorkloadResult& w : r.workloads)
+      if (IsStaticResult(w))
+        for (const KernelResult& k : w.kernels)
+          if (k.name.find(" #") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
 
 Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
                      const std::vector<Results>& current_runs, const Policy& policy,
                      const CompareOptions& options) {
   GPUGATE_CHECK(!current_runs.empty());
+  // Static kernels the binary numbers (" #2") are paired with the newest
+  // baseline run's by their code before anything compares them by name.
+  if (!baseline_runs.empty() &&
+      (HasNumberedStaticKernels(current_runs) || HasNumberedStaticKernels({baseline_runs.back()}))) {
+    std::vector<Results> paired = current_runs;
+    std::map<std::string, const WorkloadResult*> base;
+    for (const WorkloadResult& w : baseline_runs.back().workloads)
+      if (IsStaticResult(w)) base.emplace(w.name, &w);
+    for (Results& r : paired)
+      for (WorkloadResult& w : r.workloads)
+        if (auto it = base.find(w.name); it != base.end()) PairNumberedKernels(*it->second, &w);
+    return Comparer(baseline_runs, paired, policy, options).Run();
+  }
   return Comparer(baseline_runs, current_runs, policy, options).Run();
 }
 

@@ -25,4 +25,14 @@ inline bool IsStaticResult(const WorkloadResult& w) { return w.kind == kStaticKi
 /// hash is missing, or SASS of either binary was not read.
 bool SameStaticCode(const WorkloadResult& a, const WorkloadResult& b);
 
+/// Kernels whose names the binary cannot tell apart are numbered ("init(float*,
+/// int)@sm_80", "… #2", "… #3"; static_runner.h), and an edit elsewhere in
+/// their files can change which one is "#2". This renames the numbered
+/// kernels of `current` (a static result) to pair them with `base`'s of the
+/// same numbered name: a kernel holding a baseline kernel's SASS takes that
+/// kernel's name; the others take the remaining names in their order; any
+/// more get numbers of their own. Kernels of names no other kernel shares are
+/// left as they are.
+void PairNumberedKernels(const WorkloadResult& base, WorkloadResult* current);
+
 }  // namespace gpugate

@@ -211,16 +211,24 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
   if (entries == 0 && kernels > 0)
     return InputError(log_name + ": no ptxas resource lines ('ptxas info : Used N registers ...') in it; give the "
                                  "-Xptxas -v (or --resource-usage) output of this build, as UTF-8 text");
-  std::map<std::pair<const InspectedCubin*, size_t>, const PtxasKernel*> matched;
   // The binary's kernels by name, arch and variant: a record for sm_90a is
   // sm_90a's where the binary tells the two apart (a fatbin's entries say
   // which), and the plain arch's kernel's where it cannot (a bare cubin).
   std::set<std::tuple<std::string, int, char>> present;
+  std::map<std::pair<std::string, int>, int> kernels_of;  // kernels per name and arch
   for (const InspectedCubin& c : report->cubins)
-    for (const KernelInfo& k : c.cubin.kernels) present.insert({k.name, k.arch, k.arch_variant});
+    for (const KernelInfo& k : c.cubin.kernels) {
+      present.insert({k.name, k.arch, k.arch_variant});
+      ++kernels_of[{k.name, k.arch}];
+    }
+  // Each kernel's records: those whose name and arch are its, and whose
+  // registers and stack frame (which holds the spills) agree with what the
+  // binary says of it. Several kernels can have one name (a static kernel
+  // of one name in two files): the figures tell their records apart.
+  using KernelRef = std::pair<InspectedCubin*, size_t>;
+  std::map<KernelRef, std::vector<const PtxasKernel*>> records_of;
   for (const PtxasKernel& p : log) {
     if (!p.entry) continue;
-    bool found = false;
     // The log names kernels as ptxas does, with the folder hashes; the
     // binary's names have them masked where that names one kernel.
     const std::string name = present.count({p.name, p.sm, p.sm_variant}) != 0 ||
@@ -229,6 +237,7 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
                                  ? p.name
                                  : StableKernelName(p.name);
     const bool variant_present = present.count({name, p.sm, p.sm_variant}) != 0;
+    std::vector<KernelRef> candidates, fitting;
     for (InspectedCubin& c : report->cubins)
       for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
         const KernelInfo& k = c.cubin.kernels[i];
@@ -239,41 +248,73 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
                return std::get<0>(t) == name && std::get<1>(t) == p.sm;
              }) > 1))
           continue;
-        found = true;
-        const std::string where = log_name + ":" + std::to_string(p.line);
-        const std::string what = "the log's kernel '" + p.name + "' for " + ArchText(k);
-        // The same name and arch with other registers: another build's log.
-        if (k.registers && p.registers != *k.registers) {
-          report->notes.push_back({where, what + " uses " + std::to_string(p.registers) + " registers, the binary's " +
-                                              std::to_string(*k.registers) +
-                                              " (a log of another build?); its spills are not used"});
-          continue;
-        }
-        // A record without spill figures (nvlink's) leaves them unknown:
-        // 0 would be a known value, and hide a spill.
-        if (!p.spill_stores || !p.spill_loads) continue;
-        KernelExtras& x = c.extras[i];
-        auto [first, fresh] = matched.try_emplace({&c, i}, &p);
-        if (!fresh && (first->second->spill_stores != p.spill_stores || first->second->spill_loads != p.spill_loads)) {
-          // Two records that disagree: the larger spills are kept, so a
-          // spill is never hidden, and the note says so.
-          report->notes.push_back({where, what + " has another record at line " + std::to_string(first->second->line) +
-                                              " with other spills (" + std::to_string(*first->second->spill_stores) +
-                                              "/" + std::to_string(*first->second->spill_loads) + " vs " +
-                                              std::to_string(*p.spill_stores) + "/" + std::to_string(*p.spill_loads) +
-                                              " bytes stored/loaded); the larger are used"});
-          x.spill_stores = std::max(*x.spill_stores, *p.spill_stores);
-          x.spill_loads = std::max(*x.spill_loads, *p.spill_loads);
-          continue;
-        }
-        x.spill_stores = p.spill_stores;
-        x.spill_loads = p.spill_loads;
+        candidates.push_back({&c, i});
+        if ((!k.registers || p.registers == *k.registers) && (!k.stack_frame || p.stack_frame == *k.stack_frame))
+          fitting.push_back({&c, i});
       }
-    if (!found)
-      report->notes.push_back({log_name + ":" + std::to_string(p.line),
-                               "the log's kernel '" + p.name + "'" +
-                                   (p.sm ? " for " + ArchText(p.sm, p.sm_variant) : std::string()) +
-                                   " is not in this file (built from other sources or flags?)"});
+    const std::string where = log_name + ":" + std::to_string(p.line);
+    if (candidates.empty()) {
+      report->notes.push_back({where, "the log's kernel '" + p.name + "'" +
+                                          (p.sm ? " for " + ArchText(p.sm, p.sm_variant) : std::string()) +
+                                          " is not in this file (built from other sources or flags?)"});
+      continue;
+    }
+    if (fitting.empty()) {
+      // The same name and arch with other registers or stack: another build's log.
+      const KernelInfo& k = candidates.front().first->cubin.kernels[candidates.front().second];
+      report->notes.push_back(
+          {where, "the log's kernel '" + p.name + "' for " + ArchText(k) + " uses " + std::to_string(p.registers) +
+                      " registers and a " + std::to_string(p.stack_frame) + "-byte stack frame where the binary's " +
+                      (candidates.size() > 1 ? "kernels of that name have others" :
+                                               "has " + (k.registers ? std::to_string(*k.registers) : std::string("?")) +
+                                                   " and " +
+                                                   (k.stack_frame ? std::to_string(*k.stack_frame) : std::string("?"))) +
+                      " (a log of another build?); its spills are not used"});
+      continue;
+    }
+    for (const KernelRef& r : fitting) records_of[r].push_back(&p);
+  }
+  for (auto& [ref, records] : records_of) {
+    InspectedCubin& c = *ref.first;
+    const KernelInfo& k = c.cubin.kernels[ref.second];
+    KernelExtras& x = c.extras[ref.second];
+    // A record without spill figures (nvlink's) leaves them unknown: 0
+    // would be a known value, and hide a spill.
+    std::vector<const PtxasKernel*> with;
+    for (const PtxasKernel* p : records)
+      if (p->spill_stores && p->spill_loads) with.push_back(p);
+    if (with.empty()) continue;
+    const PtxasKernel& first = *with.front();
+    const PtxasKernel* other = nullptr;
+    for (const PtxasKernel* p : with)
+      if (p->spill_stores != first.spill_stores || p->spill_loads != first.spill_loads) other = p;
+    if (other == nullptr) {
+      x.spill_stores = first.spill_stores;
+      x.spill_loads = first.spill_loads;
+      continue;
+    }
+    const std::string what = "the log's kernel '" + first.name + "' for " + ArchText(k);
+    const std::string records_text = "records at lines " + std::to_string(first.line) + " and " +
+                                     std::to_string(other->line) + " with other spills (" +
+                                     std::to_string(*first.spill_stores) + "/" + std::to_string(*first.spill_loads) +
+                                     " vs " + std::to_string(*other->spill_stores) + "/" +
+                                     std::to_string(*other->spill_loads) + " bytes stored/loaded)";
+    if (kernels_of[{k.name, k.arch}] > 1) {
+      // Two kernels of one name whose figures agree: which record is whose
+      // cannot be told, and a guess could move a spill to the other kernel.
+      report->notes.push_back({log_name + ":" + std::to_string(first.line),
+                               what + ": " + records_text + " fit " + std::to_string(kernels_of[{k.name, k.arch}]) +
+                                   " kernels of that name alike; their spills are unknown"});
+      continue;
+    }
+    // One kernel, two records that disagree (two builds in one log): the
+    // larger spills are kept, so a spill is never hidden, and the note says so.
+    report->notes.push_back({log_name + ":" + std::to_string(other->line),
+                             what + " has " + records_text + "; the larger are used"});
+    for (const PtxasKernel* p : with) {
+      x.spill_stores = std::max(x.spill_stores.value_or(0), *p->spill_stores);
+      x.spill_loads = std::max(x.spill_loads.value_or(0), *p->spill_loads);
+    }
   }
   return Status::Ok();
 }

@@ -57,6 +57,48 @@ TEST(InspectExtras, ALogOfAnotherBuildIsANoteNotASilentMatch) {
 // The same names with other registers: another build's log. Two records of
 // one kernel that disagree: the larger spills, said. No record at all: an
 // error, not a spill column that silently vanishes.
+TEST(InspectExtras, KernelsOfOneNameTakeTheRecordsThatFitThem) {
+  // Two files with a static kernel of one name (one mangled name in both
+  // cubins): the records go by registers and stack frame, never crosswise.
+  Result<InspectReport> r = InspectFile(Data("small_sm90.cubin"));
+  ASSERT_TRUE(r.ok());
+  InspectReport two = *r;
+  two.cubins.push_back(two.cubins[0]);
+  size_t at = 0;
+  for (size_t i = 0; i < two.cubins[1].cubin.kernels.size(); ++i)
+    if (two.cubins[1].cubin.kernels[i].name == "plain_add") at = i;
+  two.cubins[1].cubin.kernels[at].registers = 20;
+  two.cubins[1].cubin.kernels[at].stack_frame = 8;
+  const std::string good = testing::ReadAll(Data("small_sm90.ptxas.txt"));
+  const std::string spilling =
+      "ptxas info    : Compiling entry function 'plain_add' for 'sm_90'\n"
+      "ptxas info    : Function properties for plain_add\n"
+      "    8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+      "ptxas info    : Used 20 registers, used 0 barriers\n";
+  // The spilling record first: order does not decide.
+  Result<std::vector<PtxasKernel>> log = ParsePtxasLog(spilling + good, "two.log");
+  ASSERT_TRUE(log.ok()) << log.error().message;
+  InspectReport a = two;
+  ASSERT_TRUE(AddPtxasLog(&a, *log, "two.log").ok());
+  EXPECT_EQ(a.cubins[0].extras[at].spill_stores, std::optional<int64_t>(0));
+  EXPECT_EQ(a.cubins[1].extras[at].spill_stores, std::optional<int64_t>(8));
+  for (const InspectNote& n : a.notes) EXPECT_EQ(n.message.find("another build"), std::string::npos) << n.message;
+  // Two kernels whose figures agree and records that differ in spills:
+  // which is whose cannot be told, so neither gets a guess.
+  InspectReport alike = *r;
+  alike.cubins.push_back(alike.cubins[0]);
+  std::string other = good;
+  other.replace(other.find("0 bytes spill stores", other.find("plain_add")), 20, "4 bytes spill stores");
+  Result<std::vector<PtxasKernel>> both = ParsePtxasLog(good + other, "alike.log");
+  ASSERT_TRUE(both.ok());
+  ASSERT_TRUE(AddPtxasLog(&alike, *both, "alike.log").ok());
+  EXPECT_FALSE(alike.cubins[0].extras[at].spill_stores.has_value());
+  EXPECT_FALSE(alike.cubins[1].extras[at].spill_stores.has_value());
+  std::string notes;
+  for (const InspectNote& n : alike.notes) notes += n.message + "\n";
+  EXPECT_NE(notes.find("fit 2 kernels of that name alike; their spills are unknown"), std::string::npos) << notes;
+}
+
 TEST(InspectExtras, LogsThatCannotBeThisBuildsAreSaid) {
   Result<InspectReport> r = InspectFile(Data("small_sm90.cubin"));
   ASSERT_TRUE(r.ok());
@@ -69,7 +111,7 @@ TEST(InspectExtras, LogsThatCannotBeThisBuildsAreSaid) {
   ASSERT_TRUE(AddPtxasLog(&a, *other_log, "other.log").ok());
   std::string notes;
   for (const InspectNote& n : a.notes) notes += n.source + ": " + n.message + "\n";
-  EXPECT_NE(notes.find("'plain_add' for sm_90 uses 99 registers, the binary's 12 (a log of another build?)"),
+  EXPECT_NE(notes.find("'plain_add' for sm_90 uses 99 registers and a 0-byte stack frame where the binary's has 12 and 0 (a log of another build?)"),
             std::string::npos)
       << notes;
   for (size_t i = 0; i < a.cubins[0].cubin.kernels.size(); ++i) {
@@ -87,7 +129,7 @@ TEST(InspectExtras, LogsThatCannotBeThisBuildsAreSaid) {
   ASSERT_TRUE(AddPtxasLog(&b, *twice_log, "twice.log").ok());
   notes.clear();
   for (const InspectNote& n : b.notes) notes += n.message + "\n";
-  EXPECT_NE(notes.find("has another record at line"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("has records at lines 2 and 15 with other spills (0/0 vs 40/0 bytes stored/loaded); the larger are used"), std::string::npos) << notes;
   int64_t most = 0;
   for (const KernelExtras& x : b.cubins[0].extras) most = std::max(most, x.spill_stores.value_or(-1));
   EXPECT_EQ(most, 40);

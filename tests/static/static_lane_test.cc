@@ -438,5 +438,61 @@ TEST(StaticLane, GateMeasuresWhatTheBaselineNeverMeasured) {
   EXPECT_EQ(out.results.workloads[1].status, WorkloadStatus::kOk);
 }
 
+// Kernels the binary numbers (one static kernel name in two files) are
+// paired with the baseline's by their code: an edit elsewhere in a file that
+// swaps the numbers does not pair each with the other's baseline.
+TEST(StaticLane, NumberedKernelsArePairedByTheirCode) {
+  auto kernel = [](const std::string& name, const std::string& hash, double registers) {
+    KernelResult k;
+    k.name = name;
+    k.attributes[kSassHashAttribute] = hash;
+    k.metrics["registers_per_thread"] = registers;
+    return k;
+  };
+  WorkloadResult base;
+  base.name = "app";
+  base.kind = kStaticKind;
+  base.kernels = {kernel("init(float*, int)@sm_80", "0xaaaa", 32), kernel("init(float*, int)@sm_80 #2", "0xbbbb", 6),
+                  kernel("other(float*)@sm_80", "0xcccc", 8)};
+  WorkloadResult swapped = base;
+  swapped.kernels = {kernel("init(float*, int)@sm_80", "0xbbbb", 6), kernel("init(float*, int)@sm_80 #2", "0xaaaa", 32),
+                     kernel("other(float*)@sm_80", "0xcccc", 8)};
+  EXPECT_TRUE(SameStaticCode(base, swapped));
+  WorkloadResult paired = swapped;
+  PairNumberedKernels(base, &paired);
+  std::map<std::string, std::string> hash_of;
+  for (const KernelResult& k : paired.kernels) hash_of[k.name] = k.attributes.at(kSassHashAttribute);
+  EXPECT_EQ(hash_of.at("init(float*, int)@sm_80"), "0xaaaa");
+  EXPECT_EQ(hash_of.at("init(float*, int)@sm_80 #2"), "0xbbbb");
+  EXPECT_EQ(hash_of.at("other(float*)@sm_80"), "0xcccc");
+  // One of them changed: the unchanged one keeps its pairing, the changed
+  // one takes the name left; a third one gets a number of its own.
+  WorkloadResult edited = swapped;
+  edited.kernels[1].attributes[kSassHashAttribute] = "0xdddd";  // the 32-register one changed
+  edited.kernels.push_back(kernel("init(float*, int)@sm_80 #3", "0xeeee", 4));
+  PairNumberedKernels(base, &edited);
+  hash_of.clear();
+  for (const KernelResult& k : edited.kernels) hash_of[k.name] = k.attributes.at(kSassHashAttribute);
+  EXPECT_EQ(hash_of.at("init(float*, int)@sm_80 #2"), "0xbbbb");
+  EXPECT_EQ(hash_of.at("init(float*, int)@sm_80"), "0xdddd");
+  EXPECT_EQ(hash_of.at("init(float*, int)@sm_80 #3"), "0xeeee");
+  EXPECT_FALSE(SameStaticCode(base, edited));
+  // Through the judge: the swapped run is code unchanged.
+  Results b, c;
+  b.run.run_id = "b";
+  c.run.run_id = "c";
+  b.workloads = {base};
+  c.workloads = {swapped};
+  for (WorkloadResult* w : {&b.workloads[0], &c.workloads[0]}) {
+    w->metric = "sass_instructions";
+    w->unit = "instructions";
+    w->deterministic = true;
+    w->rounds = {{100}};
+  }
+  Verdicts v = Compare({b}, c, DefaultPolicy(), CompareOptions{});
+  ASSERT_FALSE(v.metrics.empty());
+  EXPECT_EQ(v.metrics[0].reason, Reason::kCodeUnchanged);
+}
+
 }  // namespace
 }  // namespace gpugate

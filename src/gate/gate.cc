@@ -196,6 +196,9 @@ class Gate {
     for (const std::string& name : WorkloadsToConfirm(out_.verdicts)) {
       const WorkloadResult* result = FindWorkload(out_.results, name);
       if (!result || result->status != WorkloadStatus::kOk) continue;
+      // A deterministic result (a static workload's, a count) reads the
+      // same again: a re-run cannot confirm or clear it.
+      if (result->deterministic) continue;
       if (const WorkloadSpec* spec = FindSpec(workloads_, name)) {
         specs.push_back(*spec);
         doubtful_names_.push_back(name);

@@ -5,6 +5,7 @@
 // gate's skip_unchanged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <variant>
@@ -426,6 +427,29 @@ TEST(StaticLane, GateSkipsWithTheSharedListOfSkipUnchangedTrue) {
   FakeBuild changed{"heavy_sm90_spill", {}};
   Gate(changed, baseline, /*all=*/true);
   EXPECT_EQ(changed.measured, (std::vector<std::string>{"kernels", "heavy-timing", "other-timing"}));
+}
+
+// A static result is deterministic: a re-run reads the same value, so a
+// regression of it is not confirmed by reading the binary again.
+TEST(StaticLane, GateDoesNotReRunAStaticWorkloadToConfirmIt) {
+  FakeBuild nightly{"heavy_sm90", {}};
+  const Results baseline = nightly(SkipSuite(), RunOptions{}, nullptr);
+  FakeBuild changed{"heavy_sm90_spill", {}};
+  GateOptions options;
+  options.confirmations = 3;
+  options.compare.today = "2026-11-26";
+  // 800 -> 880 instructions against a 5% threshold: a regression.
+  Result<Policy> policy = LoadPolicyFromString("version: 1\ndefaults:\n  thresholds:\n    sass_instructions: 5%\n", "p.yaml");
+  ASSERT_TRUE(policy.ok()) << policy.error().message;
+  SuiteRunner runner = [&changed](const std::vector<WorkloadSpec>& w, const RunOptions& o, ProgressSink* p) {
+    return changed(w, o, p);
+  };
+  const GateOutcome out = RunGate(SkipSuite(), {baseline}, *policy, options, nullptr, runner);
+  bool regression = false;
+  for (const MetricVerdict& m : out.verdicts.metrics)
+    regression = regression || (m.workload == "kernels" && m.verdict == Verdict::kRegression);
+  EXPECT_TRUE(regression);
+  EXPECT_EQ(std::count(changed.measured.begin(), changed.measured.end(), "kernels"), 1);
 }
 
 TEST(StaticLane, GateMeasuresWhatTheBaselineNeverMeasured) {

@@ -93,6 +93,19 @@ void SortIndistinguishable(std::vector<const Kernel*>* same) {
   });
 }
 
+// BoundedName(body + suffix), but where that cuts the name (over
+// kMaxNameBytes), the cut falls in `body`: the label, the arch and the
+// number ("{a.cu}@sm_90 #2") stay at the end, readable, and a policy pattern
+// or the pairing of numbered kernels still finds them.
+std::string BoundedKernelName(const std::string& body, const std::string& suffix) {
+  std::string whole = BoundedName(body + suffix);
+  constexpr size_t kTail = 4 + 16;  // "...#" and 16 hex digits
+  if (!IsBoundedName(whole) || suffix.size() > 256 || ValidUtf8Prefix(suffix) != suffix.size()) return whole;
+  size_t keep = kMaxNameBytes - kTail - suffix.size();
+  while (keep > 0 && (static_cast<unsigned char>(whole[keep]) & 0xC0) == 0x80) --keep;
+  return whole.substr(0, keep) + whole.substr(kMaxNameBytes - kTail) + suffix;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& report) {
@@ -103,16 +116,20 @@ std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& rep
   std::map<std::string, std::map<std::string, std::vector<const Kernel*>>> by_name;
   for (const Kernel& k : kernels) by_name[k.text + "@" + k.arch][k.stable].push_back(&k);
   std::set<std::string> taken;
-  auto give = [&](const Kernel& k, std::string name) {
+  // A kernel's name: its demangled text, then what tells it apart (label,
+  // arch, number), bounded in the text (BoundedKernelName).
+  auto give = [&](const Kernel& k, const std::string& body, const std::string& suffix) {
+    std::string name = BoundedKernelName(body, suffix);
     // A label or number that some other kernel's own name already holds.
-    const std::string wanted = name;
-    for (int n = 2; taken.count(name); ++n) name = BoundedName(wanted + " #" + std::to_string(n));
+    for (int n = 2; taken.count(name); ++n) name = BoundedKernelName(body, suffix + " #" + std::to_string(n));
     taken.insert(name);
     names[k.cubin][k.index] = std::move(name);
   };
   for (const auto& [alone, groups] : by_name)
-    if (groups.size() == 1 && groups.begin()->second.size() == 1)
-      give(*groups.begin()->second.front(), BoundedName(alone));
+    if (groups.size() == 1 && groups.begin()->second.size() == 1) {
+      const Kernel& k = *groups.begin()->second.front();
+      give(k, k.text, "@" + k.arch);
+    }
   for (auto& [alone, groups] : by_name) {
     if (groups.size() == 1 && groups.begin()->second.size() == 1) continue;
     std::set<std::string> stable;
@@ -121,11 +138,10 @@ std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& rep
         groups.size() > 1 ? Labels(stable) : std::map<std::string, std::string>{};
     for (auto& [s, same] : groups) {
       const Kernel& first = *same.front();
-      const std::string text =
-          first.text + (groups.size() > 1 ? " {" + labels.at(s) + "}" : std::string()) + "@" + first.arch;
+      const std::string suffix = (groups.size() > 1 ? " {" + labels.at(s) + "}" : std::string()) + "@" + first.arch;
       SortIndistinguishable(&same);
       for (size_t n = 0; n < same.size(); ++n)
-        give(*same[n], BoundedName(n == 0 ? text : text + " #" + std::to_string(n + 1)));
+        give(*same[n], first.text, n == 0 ? suffix : suffix + " #" + std::to_string(n + 1));
     }
   }
   return names;

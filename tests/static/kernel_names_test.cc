@@ -4,6 +4,7 @@
 // in two workspaces. A name must not depend on the order of the archive's
 // members nor on the folder the library was built in.
 #include "static/kernel_names.h"
+#include "util/text/escape.h"
 
 #include <gtest/gtest.h>
 
@@ -192,6 +193,25 @@ TEST(StaticKernelNamesTest, OneMangledNameTwiceIsNumberedInAnOrderOfItsOwn) {
   EXPECT_EQ(swapped[1][0], names[0][0]);
   EXPECT_EQ(swapped[2][0], names[3][0]);
   EXPECT_EQ(swapped[3][0], names[2][0]);
+}
+
+TEST(StaticKernelNamesTest, ALongNameKeepsItsArchAndNumberWhereItIsCut) {
+  // A demangled name over kMaxNameBytes (template-heavy kernels reach it):
+  // the cut falls in the name, so "@sm_90" and " #2" stay readable.
+  const std::string id(1500, 'k');
+  const std::string mangled = "_Z" + std::to_string(id.size()) + id + "Pf";
+  InspectReport r;
+  r.cubins.push_back(Cubin("", {Kernel(mangled, 7)}));
+  r.cubins.push_back(Cubin("", {Kernel(mangled, 5)}));
+  r.cubins.push_back(Cubin("", {Kernel("_Z3onePf", 9)}));
+  const std::vector<std::vector<std::string>> names = ResultKernelNames(r);
+  for (const std::string& n : {names[0][0], names[1][0]}) {
+    EXPECT_EQ(n.size(), gpugate::kMaxNameBytes) << n;
+  }
+  EXPECT_TRUE(names[1][0].ends_with("@sm_90")) << names[1][0];  // SASS 5 first
+  EXPECT_TRUE(names[0][0].ends_with("@sm_90 #2")) << names[0][0];
+  EXPECT_NE(names[0][0].find("...#"), std::string::npos);
+  EXPECT_EQ(names[2][0], "one(float*)@sm_90");  // short names as before
 }
 
 TEST(StaticKernelNamesTest, SourceFileOfAMangledName) {

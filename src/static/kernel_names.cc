@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
+#include <string_view>
+#include <utility>
 #include <tuple>
 
 #include "util/demangle.h"
@@ -39,12 +42,61 @@ std::string FileLabel(std::string file) {
   return file;
 }
 
+// An -rdc static kernel's name, "__nv_static_<N>__<8 hex>_<len>_<file>_<S>_
+// <inner mangled name>", where N is the length of the part up to the inner
+// name and S stands for the file's first external symbol (its hash, or the
+// symbol itself when short): the file and the inner name, or nothing.
+std::optional<std::pair<std::string, std::string>> RdcStatic(const std::string& name) {
+  constexpr std::string_view kMarker = "__nv_static_";
+  if (!name.starts_with(kMarker)) return std::nullopt;
+  size_t p = kMarker.size(), n = 0;
+  const size_t digits = p;
+  for (; p < name.size() && name[p] >= '0' && name[p] <= '9' && p - digits < 4; ++p) n = n * 10 + (name[p] - '0');
+  if (p == digits || name.compare(p, 2, "__") != 0 || p + 2 + n >= name.size()) return std::nullopt;
+  const std::string file = KernelSourceFile(name);
+  if (file.empty()) return std::nullopt;
+  return std::make_pair(file, name.substr(p + 2 + n));
+}
+
+// `mangled` with the part nvcc derives from the file's first external symbol
+// masked in its anonymous namespaces ("_GLOBAL__N__<8 hex>_<len>_<file>_<S>",
+// an identifier whose length the mangling gives): an edit of a host function
+// does not rename the kernel. A grouping key, never shown.
+std::string MaskFirstSymbol(std::string mangled) {
+  constexpr std::string_view kMarker = "_GLOBAL__N__";
+  for (size_t at = mangled.find(kMarker); at != std::string::npos; at = mangled.find(kMarker, at + 1)) {
+    size_t d = at;
+    while (d > 0 && mangled[d - 1] >= '0' && mangled[d - 1] <= '9') --d;
+    if (d == at || at - d > 4) continue;
+    const size_t length = static_cast<size_t>(std::stoul(mangled.substr(d, at - d)));
+    const std::string file = KernelSourceFile(std::string_view(mangled).substr(at));
+    // "_GLOBAL__N__" 8 "_" len "_" file "_"
+    const size_t head = kMarker.size() + 9 + std::to_string(file.size()).size() + 1 + file.size() + 1;
+    if (file.empty() || length <= head || at + length > mangled.size()) continue;
+    for (size_t i = at + head; i < at + length; ++i) mangled[i] = 'x';
+  }
+  return mangled;
+}
+
 std::vector<Kernel> CollectKernels(const InspectReport& report) {
   std::vector<Kernel> kernels;
   for (size_t c = 0; c < report.cubins.size(); ++c) {
     const InspectedCubin& cubin = report.cubins[c];
-    std::vector<std::string> stable;
-    for (const KernelInfo& k : cubin.cubin.kernels) stable.push_back(StableKernelName(k.name));
+    // The grouping key of each kernel, and the text it shows: an -rdc static
+    // kernel as its inner name (the same as without -rdc), keyed by its file.
+    std::vector<std::string> stable, shown;
+    for (const KernelInfo& k : cubin.cubin.kernels) {
+      const std::string masked = StableKernelName(k.name);
+      if (auto rdc = RdcStatic(masked)) {
+        // (In the form KernelSourceFile reads, for the labels.)
+        stable.push_back("__nv_static_0__xxxxxxxx_" + std::to_string(rdc->first.size()) + "_" + rdc->first + "__" +
+                         MaskFirstSymbol(rdc->second));
+        shown.push_back(rdc->second);
+      } else {
+        stable.push_back(MaskFirstSymbol(masked));
+        shown.push_back(masked);
+      }
+    }
     std::vector<std::string> sorted = stable;
     std::sort(sorted.begin(), sorted.end());
     std::string all;
@@ -55,7 +107,7 @@ std::vector<Kernel> CollectKernels(const InspectReport& report) {
       Kernel x;
       x.cubin = c;
       x.index = i;
-      x.text = DemangleKernelName(stable[i].c_str());
+      x.text = DemangleKernelName(shown[i].c_str());
       x.stable = std::move(stable[i]);
       x.arch = ArchText(k);
       x.member = &cubin.member;

@@ -13,15 +13,18 @@ namespace gpugate {
 
 /// The result name of every kernel of `report`, parallel to
 /// report.cubins[c].cubin.kernels: "<demangled name>@<arch>", the name
-/// demangled after its folder hashes are masked (StableKernelName).
+/// demangled after its folder hashes are masked (StableKernelName); an -rdc
+/// static kernel ("__nv_static_…") as its inner name.
 ///
 /// Kernels whose names agree (one name in the anonymous namespaces of two
-/// files, static kernels of two k.cu files) are told apart:
-/// - by what their mangled names still hold once masked: the source file
-///   nvcc wrote into it, "(anonymous namespace)::scale(float*) {a.cu}@sm_90"
-///   (nvcc writes "." as "_"; a last "_cu" reads ".cu"), and where two of
-///   them have one file name, that and 8 hex digits of a hash of the masked
-///   mangled name, "{k.cu 1f2e3d4c}";
+/// files, static kernels of two k.cu files) are told apart, by a key of the
+/// masked mangled name without the mark nvcc derives from the file's first
+/// external host symbol (an edit of a host function changes it):
+/// - by the source file that key holds,
+///   "(anonymous namespace)::scale(float*) {a.cu}@sm_90" (nvcc writes "."
+///   as "_"; a last "_cu" reads ".cu"), and where two keys have one file name
+///   and still differ, that and 8 hex digits of a hash of the key,
+///   "{k.cu 1f2e3d4c}";
 /// - kernels whose masked mangled names agree too are numbered, " #2",
 ///   " #3", in the order of the archive member they are in (its name), the
 ///   names of the other kernels of their cubin, their SASS hash, and only

@@ -39,6 +39,9 @@ KernelResult ToKernelResult(const KernelInfo& k, std::string name, const KernelE
   if (k.instructions) m["sass_instructions"] = static_cast<double>(*k.instructions);
   r.attributes["arch"] = ArchText(k);
   r.attributes["mangled_name"] = k.name;
+  // The mangled name without the folder hashes: what pairs numbered kernels
+  // whose code changed (PairNumberedKernels).
+  r.attributes[kStableMangledNameAttribute] = StableKernelName(k.name);
   r.attributes[kSassHashAttribute] = SassHashText(k.sass_hash);
   if (x != nullptr) {
     if (x->spill_stores) m["spill_store_bytes"] = static_cast<double>(*x->spill_stores);

@@ -529,8 +529,9 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
 // In a file written before run_type existed (Google Benchmark 1.4 and
 // older), aggregates are known by a name suffix alone, and so a suffixed
 // name is an aggregate only where it has their shape:
-// - "_mean", "_median", "_stddev": the three together for one benchmark
-//   (those versions compute the default statistics as a set);
+// - "_mean", "_median", "_stddev": a mean and a stddev for one benchmark,
+//   with or without a median (those versions compute the default
+//   statistics as a set; 1.2 and older wrote mean and stddev alone);
 // - "_BigO", "_RMS": a complexity fit, which holds no iterations and no
 //   real_time (it prints coefficients or an rms);
 // - "_cv": never (the statistic came with run_type).
@@ -548,7 +549,7 @@ Status ResolveSuffixAggregates(std::vector<Row>* rows) {
     if (r.aggregate_name == "BigO" || r.aggregate_name == "RMS")
       aggregate = !r.raw_real && r.iterations == 0;
     else if (r.aggregate_name != "cv")
-      aggregate = kinds.count("mean") && kinds.count("median") && kinds.count("stddev");
+      aggregate = kinds.count("mean") && kinds.count("stddev");
     if (aggregate) continue;
     if (r.iteration_problem) return *r.iteration_problem;
     r.aggregate = false;

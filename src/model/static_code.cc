@@ -59,6 +59,25 @@ void PairNumberedKernels(const WorkloadResult& base, WorkloadResult* current) {
           break;
         }
     }
+    // Then a changed one whose masked mangled name is one baseline kernel's
+    // alone, on each side.
+    auto stable_of = [](const KernelResult& k) {
+      auto it = k.attributes.find(kStableMangledNameAttribute);
+      return it == k.attributes.end() ? std::string() : it->second;
+    };
+    std::map<std::string, int> base_count, current_count;
+    for (const auto& [bn, bk] : g.base) ++base_count[stable_of(*bk)];
+    for (const auto& [cn, ck] : g.current) ++current_count[stable_of(*ck)];
+    for (auto& [cn, ck] : g.current) {
+      const std::string key = stable_of(*ck);
+      if (to.count(ck) || key.empty() || current_count[key] != 1 || base_count[key] != 1) continue;
+      for (const auto& [bn, bk] : g.base)
+        if (!used.count(bn) && stable_of(*bk) == key) {
+          to[ck] = bn;
+          used.insert(bn);
+          break;
+        }
+    }
     // Then the changed ones, in order, to the names left.
     auto next = g.base.begin();
     for (auto& [cn, ck] : g.current) {

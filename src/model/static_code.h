@@ -12,6 +12,9 @@ inline constexpr const char* kStaticKind = "static";
 /// The KernelResult attribute holding a static kernel's SASS hash (FNV-1a 64
 /// of its .text bytes, "0x" and 16 hex digits).
 inline constexpr const char* kSassHashAttribute = "sass_hash";
+/// The KernelResult attribute holding a static kernel's mangled name with
+/// the folder hashes masked (the same in every workspace).
+inline constexpr const char* kStableMangledNameAttribute = "stable_mangled_name";
 
 /// The counter of a static result that counts the SASS entries its binary
 /// holds but the inspection could not read (a limit, a corrupt entry).
@@ -30,8 +33,9 @@ bool SameStaticCode(const WorkloadResult& a, const WorkloadResult& b);
 /// their files can change which one is "#2". This renames the numbered
 /// kernels of `current` (a static result) to pair them with `base`'s of the
 /// same numbered name: a kernel holding a baseline kernel's SASS takes that
-/// kernel's name; the others take the remaining names in their order; any
-/// more get numbers of their own. Kernels of names no other kernel shares are
+/// kernel's name; then one whose masked mangled name is a baseline kernel's
+/// alone (a changed kernel whose file still tells it apart); the others take
+/// the remaining names in their order; any more get numbers of their own. Kernels of names no other kernel shares are
 /// left as they are.
 void PairNumberedKernels(const WorkloadResult& base, WorkloadResult* current);
 

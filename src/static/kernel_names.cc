@@ -145,17 +145,33 @@ void SortIndistinguishable(std::vector<const Kernel*>* same) {
   });
 }
 
-// BoundedName(body + suffix), but where that cuts the name (over
+// BoundedName(body + suffix + number), but where that cuts the name (over
 // kMaxNameBytes), the cut falls in `body`: the label, the arch and the
-// number ("{a.cu}@sm_90 #2") stay at the end, readable, and a policy pattern
-// or the pairing of numbered kernels still finds them.
-std::string BoundedKernelName(const std::string& body, const std::string& suffix) {
-  std::string whole = BoundedName(body + suffix);
+// number ("{a.cu}@sm_90", " #2") stay at the end, readable, and a policy
+// pattern or the pairing of numbered kernels (which strips " #n") still finds
+// them. The hash in a cut name is of body + suffix, without the number, so
+// the kernels of one numbered group share it; a group whose longest number
+// would not fit is cut whole.
+std::string BoundedKernelName(const std::string& body, const std::string& suffix, const std::string& number,
+                              bool numbered) {
   constexpr size_t kTail = 4 + 16;  // "...#" and 16 hex digits
-  if (!IsBoundedName(whole) || suffix.size() > 256 || ValidUtf8Prefix(suffix) != suffix.size()) return whole;
-  size_t keep = kMaxNameBytes - kTail - suffix.size();
-  while (keep > 0 && (static_cast<unsigned char>(whole[keep]) & 0xC0) == 0x80) --keep;
-  return whole.substr(0, keep) + whole.substr(kMaxNameBytes - kTail) + suffix;
+  constexpr size_t kLongestNumber = 8;  // " #" and up to 6 digits
+  const std::string whole = body + suffix;
+  const bool fits = whole.size() + (numbered ? kLongestNumber : number.size()) <= kMaxNameBytes;
+  if (fits || suffix.size() + number.size() > 256 || ValidUtf8Prefix(suffix) != suffix.size())
+    return BoundedName(whole + number);
+  std::string cut = BoundedName(whole);
+  if (!IsBoundedName(cut)) {
+    // It fit alone, but not with a number: cut it as BoundedName would.
+    char tail[32];
+    std::snprintf(tail, sizeof tail, "...#%016llx", static_cast<unsigned long long>(Fnv1a64(cut)));
+    cut = cut.substr(0, kMaxNameBytes - kTail) + tail;
+  }
+  // Room for the longest number in a numbered group, so that its names
+  // differ only in their numbers.
+  size_t keep = kMaxNameBytes - kTail - suffix.size() - (numbered ? kLongestNumber : number.size());
+  while (keep > 0 && (static_cast<unsigned char>(cut[keep]) & 0xC0) == 0x80) --keep;
+  return cut.substr(0, keep) + cut.substr(cut.size() - kTail) + suffix + number;
 }
 
 }  // namespace
@@ -170,17 +186,19 @@ std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& rep
   std::set<std::string> taken;
   // A kernel's name: its demangled text, then what tells it apart (label,
   // arch, number), bounded in the text (BoundedKernelName).
-  auto give = [&](const Kernel& k, const std::string& body, const std::string& suffix) {
-    std::string name = BoundedKernelName(body, suffix);
+  auto give = [&](const Kernel& k, const std::string& body, const std::string& suffix, int number, bool numbered) {
+    auto text = [](int n) { return n <= 1 ? std::string() : " #" + std::to_string(n); };
+    std::string name = BoundedKernelName(body, suffix, text(number), numbered);
     // A label or number that some other kernel's own name already holds.
-    for (int n = 2; taken.count(name); ++n) name = BoundedKernelName(body, suffix + " #" + std::to_string(n));
+    for (int n = std::max(number, 1) + 1; taken.count(name); ++n)
+      name = BoundedKernelName(body, suffix, text(n), true);
     taken.insert(name);
     names[k.cubin][k.index] = std::move(name);
   };
   for (const auto& [alone, groups] : by_name)
     if (groups.size() == 1 && groups.begin()->second.size() == 1) {
       const Kernel& k = *groups.begin()->second.front();
-      give(k, k.text, "@" + k.arch);
+      give(k, k.text, "@" + k.arch, 1, false);
     }
   for (auto& [alone, groups] : by_name) {
     if (groups.size() == 1 && groups.begin()->second.size() == 1) continue;
@@ -193,7 +211,7 @@ std::vector<std::vector<std::string>> ResultKernelNames(const InspectReport& rep
       const std::string suffix = (groups.size() > 1 ? " {" + labels.at(s) + "}" : std::string()) + "@" + first.arch;
       SortIndistinguishable(&same);
       for (size_t n = 0; n < same.size(); ++n)
-        give(*same[n], first.text, n == 0 ? suffix : suffix + " #" + std::to_string(n + 1));
+        give(*same[n], first.text, suffix, static_cast<int>(n) + 1, same.size() > 1);
     }
   }
   return names;

@@ -408,13 +408,18 @@ TEST(GbenchIngest, OldFilesKeepBenchmarksWhoseOwnNameEndsLikeAnAggregate) {
 {"name": "BM_rep", "iterations": 10, "real_time": 11, "cpu_time": 11, "time_unit": "ns"},
 {"name": "BM_rep_cv", "iterations": 10, "real_time": 40, "cpu_time": 40, "time_unit": "ns"},
 {"name": "BM_signal_RMS", "iterations": 10, "real_time": 60, "cpu_time": 60, "time_unit": "ns"},
-{"name": "BM_model_BigO", "iterations": 10, "real_time": 70, "cpu_time": 70, "time_unit": "ns"}
+{"name": "BM_model_BigO", "iterations": 10, "real_time": 70, "cpu_time": 70, "time_unit": "ns"},
+{"name": "BM_v12", "iterations": 10, "real_time": 4, "cpu_time": 4, "time_unit": "ns"},
+{"name": "BM_v12", "iterations": 10, "real_time": 6, "cpu_time": 6, "time_unit": "ns"},
+{"name": "BM_v12_mean", "iterations": 10, "real_time": 5, "cpu_time": 5, "time_unit": "ns"},
+{"name": "BM_v12_stddev", "iterations": 0, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}
 ]})";
   Result<Results> r = GbenchFromJson(text, "old.json");
   ASSERT_TRUE(r.ok()) << r.error().message;
   std::map<std::string, double> mean;
   for (const WorkloadResult& w : r->workloads) mean[w.name] = w.summary.mean;
-  ASSERT_EQ(mean.size(), 11u);
+  ASSERT_EQ(mean.size(), 12u);
+  EXPECT_DOUBLE_EQ(mean["BM_v12"], 5e-9);  // Google Benchmark 1.2: mean and stddev alone
   EXPECT_DOUBLE_EQ(mean["BM_running"], 100e-9);
   EXPECT_DOUBLE_EQ(mean["BM_running_median"], 500e-9);
   EXPECT_DOUBLE_EQ(mean["BM_geo_mean"], 300e-9);

@@ -501,6 +501,17 @@ TEST(StaticLane, NumberedKernelsArePairedByTheirCode) {
   EXPECT_EQ(hash_of.at("init(float*, int)@sm_80"), "0xdddd");
   EXPECT_EQ(hash_of.at("init(float*, int)@sm_80 #3"), "0xeeee");
   EXPECT_FALSE(SameStaticCode(base, edited));
+  // One removed and the other changed in one commit: the masked mangled name
+  // (its file's mark) pairs the changed one with its own baseline.
+  WorkloadResult named = base;
+  named.kernels[0].attributes[kStableMangledNameAttribute] = "_ZN40_GLOBAL__N__xxxxxxxx_9_kernel_cu_mul4kernEv";
+  named.kernels[1].attributes[kStableMangledNameAttribute] = "_ZN40_GLOBAL__N__xxxxxxxx_9_kernel_cu_add4kernEv";
+  WorkloadResult removed = named;
+  removed.kernels.erase(removed.kernels.begin());  // "mul" (the first) is gone...
+  removed.kernels[0].name = "init(float*, int)@sm_80";
+  removed.kernels[0].attributes[kSassHashAttribute] = "0xffff";  // ...and "add" changed
+  PairNumberedKernels(named, &removed);
+  EXPECT_EQ(removed.kernels[0].name, "init(float*, int)@sm_80 #2");
   // Through the judge: the swapped run is code unchanged.
   Results b, c;
   b.run.run_id = "b";

@@ -165,6 +165,38 @@ INSTANTIATE_TEST_SUITE_P(
                   "no built-in rule 'small-grid' to switch off: builtin_rules: false left none"},
         BadPolicy{"- 1\n", "1:1", "must be a mapping"}));
 
+// A block scalar (| or >) as the first key of a rule, after the list's
+// dash: the rule's other keys are not part of it, whatever its header
+// (indentation and chomping indicators, a comment) and blank lines.
+TEST(Policy, BlockScalarFirstInARuleEndsWhereItsIndentationDoes) {
+  const char* kWhens[] = {
+      "  - when: |\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: >-\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: |2\n        workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: |-  # a comment\n\n      workload.cv >\n\n        5%\n\n    # the id\n    id: my-rule\n"
+      "    message: \"noisy\"\n",
+      "  - when: >+2\n      workload.cv\n       > 5%\n\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: |\r\n      workload.cv > 5%\r\n    id: my-rule\r\n    message: \"noisy\"\r\n",
+      "  - when:\n      |\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  -   when: >\n          workload.cv > 5%\n      id: my-rule\n      message: \"noisy\"\n",
+      "  - speedup: >\n      25%\n    id: my-rule\n    when: workload.cv > 5%\n    message: \"noisy\"\n",
+  };
+  for (const char* rules : kWhens) {
+    const std::string text = std::string("version: 1\nbuiltin_rules: false\nrules:\n") + rules;
+    Result<Policy> p = LoadPolicyFromString(text, "p.yaml");
+    ASSERT_TRUE(p.ok()) << text << "\n" << p.error().message;
+    ASSERT_EQ(p->expr_rules.size(), 1u) << text;
+    EXPECT_EQ(p->expr_rules[0].id, "my-rule") << text;
+  }
+  // An error inside such a block is placed in the file, under the dash.
+  Result<Policy> p = LoadPolicyFromString(
+      "version: 1\nrules:\n  - when: |2\n\n        workload.cv > 5% and\n        workload.nam > 1\n"
+      "    id: my-rule\n    message: \"noisy\"\n",
+      "p.yaml");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message.rfind("p.yaml:6:9: unknown name 'workload.nam'", 0), 0u) << p.error().message;
+}
+
 // A key of defaults.thresholds is an exact metric name; the same text in a
 // rule's metric is a glob. A glob key would be listed and never applied, so
 // it is refused at the key with the rule that does what it means.

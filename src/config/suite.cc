@@ -1354,24 +1354,28 @@ Error BadSize(const std::string& text, const std::string& why) {
   return InputError("invalid size " + QuoteInput(text) + ": " + why);
 }
 
+// Globs compare characters, not bytes: `?` and a class match one UTF-8
+// character (a code point; a byte of invalid UTF-8 is one of its own, see
+// CharacterAt), and class ranges are ranges of code points.
+
 // One `[...]` class at pattern[*pos] (which is '['). On success advances *pos
 // past ']' and sets *matched; returns false for an unclosed class.
-bool MatchClass(const std::string& pattern, size_t* pos, char c, bool* matched) {
+bool MatchClass(std::string_view pattern, size_t* pos, char32_t c, bool* matched) {
   size_t i = *pos + 1;
   bool negate = i < pattern.size() && (pattern[i] == '!' || pattern[i] == '^');
   if (negate) ++i;
   size_t first = i;
   bool hit = false;
   while (i < pattern.size() && (pattern[i] != ']' || i == first)) {
-    char lo = pattern[i];
-    if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
-      char hi = pattern[i + 2];
-      hit = hit || (static_cast<unsigned char>(c) >= static_cast<unsigned char>(lo) &&
-                    static_cast<unsigned char>(c) <= static_cast<unsigned char>(hi));
-      i += 3;
+    const TextCharacter lo = CharacterAt(pattern, i);
+    const size_t dash = i + lo.len;
+    if (dash + 1 < pattern.size() && pattern[dash] == '-' && pattern[dash + 1] != ']') {
+      const TextCharacter hi = CharacterAt(pattern, dash + 1);
+      hit = hit || (c >= lo.value && c <= hi.value);
+      i = dash + 1 + hi.len;
     } else {
-      hit = hit || c == lo;
-      ++i;
+      hit = hit || c == lo.value;
+      i = dash;
     }
   }
   if (i >= pattern.size()) return false;  // no closing ']'
@@ -1380,9 +1384,10 @@ bool MatchClass(const std::string& pattern, size_t* pos, char c, bool* matched) 
   return true;
 }
 
-// Tries to match one pattern element at *p against c; advances *p on success.
-bool MatchOne(const std::string& pattern, size_t* p, char c) {
-  char pc = pattern[*p];
+// Tries to match one pattern element at *p against the character c;
+// advances *p past the element on success.
+bool MatchOne(std::string_view pattern, size_t* p, char32_t c) {
+  const char pc = pattern[*p];
   if (pc == '?') {
     ++*p;
     return true;
@@ -1396,13 +1401,11 @@ bool MatchOne(const std::string& pattern, size_t* p, char c) {
     }
     // Unclosed '[' is a literal.
   }
-  if (pc == '\\' && *p + 1 < pattern.size()) {
-    if (pattern[*p + 1] != c) return false;
-    *p += 2;
-    return true;
-  }
-  if (pc != c) return false;
-  ++*p;
+  size_t at = *p;
+  if (pc == '\\' && at + 1 < pattern.size()) ++at;
+  const TextCharacter literal = CharacterAt(pattern, at);
+  if (literal.value != c) return false;
+  *p = at + literal.len;
   return true;
 }
 
@@ -1504,7 +1507,9 @@ Result<double> ParseDuration(const std::string& raw) {
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
   // Iterative wildcard matching: on a mismatch, backtrack to the last '*' and
-  // let it absorb one more character (linear in practice, no recursion).
+  // let it absorb one more character. Every other element matches exactly
+  // one character, so this is right and takes at most pattern x text steps
+  // (no recursion, nothing exponential).
   size_t p = 0, t = 0;
   size_t star_p = std::string::npos, star_t = 0;
   while (t < text.size()) {
@@ -1513,13 +1518,15 @@ bool GlobMatch(const std::string& pattern, const std::string& text) {
       star_t = t;
       continue;
     }
-    if (p < pattern.size() && MatchOne(pattern, &p, text[t])) {
-      ++t;
+    const TextCharacter c = CharacterAt(text, t);
+    if (p < pattern.size() && MatchOne(pattern, &p, c.value)) {
+      t += c.len;
       continue;
     }
     if (star_p == std::string::npos) return false;
     p = star_p;
-    t = ++star_t;
+    star_t += CharacterAt(text, star_t).len;
+    t = star_t;
   }
   while (p < pattern.size() && pattern[p] == '*') ++p;
   return p == pattern.size();

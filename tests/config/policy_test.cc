@@ -197,6 +197,18 @@ TEST(Policy, BlockScalarFirstInARuleEndsWhereItsIndentationDoes) {
   EXPECT_EQ(p.error().message.rfind("p.yaml:6:9: unknown name 'workload.nam'", 0), 0u) << p.error().message;
 }
 
+// Waivers and rules match names by character: `?` is one code point.
+TEST(Policy, GlobsMatchNonAsciiCharacters) {
+  Result<Policy> p = LoadPolicyFromString(
+      "version: 1\nrules:\n  - {match: \"caf[\u00e0-\u00ff]/*\", threshold: 7%}\nwaivers:\n"
+      "  - {match: \"io/r?ad\", until: 2099-12-31, reason: x}\n",
+      "p.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NE(FindWaiver(*p, "io/r\xC3\xA9" "ad", "time"), nullptr);
+  EXPECT_EQ(FindWaiver(*p, "io/r\xC3\xA9\xC3\xA9" "ad", "time"), nullptr);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(*p, "caf\xC3\xA9/x", "time").threshold, 0.07);
+}
+
 // A key of defaults.thresholds is an exact metric name; the same text in a
 // rule's metric is a glob. A glob key would be listed and never applied, so
 // it is refused at the key with the rule that does what it means.

@@ -588,6 +588,12 @@ size_t ValidUtf8Prefix(std::string_view text) {
   return i;
 }
 
+TextCharacter CharacterAt(std::string_view text, size_t i) {
+  const CodePoint c = Decode(text, i);
+  if (!c.valid) return {static_cast<char32_t>(0x110000 + static_cast<unsigned char>(text[i])), 1};
+  return {c.cp, c.len};
+}
+
 std::string DescribeCharacterAt(std::string_view text, size_t i) {
   char hex[16];
   if (i >= text.size()) return "the end";

@@ -325,24 +325,9 @@ class PolicyParser {
     }
   }
 
-  // Where a value's own text starts (a byte column): yaml-cpp marks a
-  // value at its properties, an anchor (`&w`) or a tag (`!!str`), which go
-  // before it on the same line, each followed by blanks.
-  SourceLocation ValueStart(const YamlField& f) const {
-    SourceLocation at = y_.ByteWhere(f.value);
-    if (at.line < 1 || at.line > static_cast<int>(lines_.size())) return at;
-    const std::string& line = lines_[at.line - 1];
-    size_t col = static_cast<size_t>(at.column - 1);
-    while (col < line.size() && (line[col] == '&' || line[col] == '!')) {
-      size_t end = col;
-      while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-      if (end >= line.size()) break;  // the value is on a later line: keep the mark
-      while (end < line.size() && (line[end] == ' ' || line[end] == '\t')) ++end;
-      col = end;
-    }
-    at.column = static_cast<int>(col) + 1;
-    return at;
-  }
+  // Where a value's own text starts (a byte column): past an anchor (`&w`)
+  // or a tag (`!!str`) before it on the same line (YamlReader::ByteWhere).
+  SourceLocation ValueStart(const YamlField& f) const { return y_.ByteWhere(f.value); }
 
   // The indentation of the block mapping that holds a field: its key's
   // column (a byte index), which a list dash before the key (`- when: |`)

@@ -163,7 +163,17 @@ INSTANTIATE_TEST_SUITE_P(
                   "'waivers[0].match' must not be blank"},
         BadPolicy{"version: 1\nbuiltin_rules: false\nrules:\n  - {id: small-grid, emit: off}\n", "4:5",
                   "no built-in rule 'small-grid' to switch off: builtin_rules: false left none"},
-        BadPolicy{"- 1\n", "1:1", "must be a mapping"}));
+        BadPolicy{"- 1\n", "1:1", "must be a mapping"},
+        // Tags gpugate does not read are refused at the tag, not dropped
+        // (the text would be taken as written); core tags must fit.
+        BadPolicy{"version: 1\nwaivers:\n  - match: !ENV ${W}\n    until: 2099-12-31\n    reason: x\n", "3:12",
+                  "unknown YAML tag '!ENV'"},
+        BadPolicy{"version: 1\nwaivers:\n  - match: a\n    until: 2099-12-31\n    reason: !include r.txt\n",
+                  "5:13", "unknown YAML tag '!include'"},
+        BadPolicy{"version: 1\nname: &n !!binary abc\n", "2:10", "unknown YAML tag '!!binary'"},
+        BadPolicy{"!custom version: 1\n", "1:1", "unknown YAML tag '!custom'"},
+        BadPolicy{"version: !!int one\n", "1:10", "the tag '!!int' does not fit 'one', which is not an integer"},
+        BadPolicy{"version: 1\nrules: !!map []\n", "2:8", "the tag '!!map' does not fit a list"}));
 
 // A block scalar (| or >) as the first key of a rule, after the list's
 // dash: the rule's other keys are not part of it, whatever its header
@@ -195,6 +205,19 @@ TEST(Policy, BlockScalarFirstInARuleEndsWhereItsIndentationDoes) {
       "p.yaml");
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.error().message.rfind("p.yaml:6:9: unknown name 'workload.nam'", 0), 0u) << p.error().message;
+}
+
+// The core tags are read where they agree with the value.
+TEST(Policy, CoreTagsThatFitTheValueAreRead) {
+  Result<Policy> p = LoadPolicyFromString(
+      "version: !!int 1\nname: !!str team\nbuiltin_rules: !!bool false\ndefaults: !!map\n"
+      "  threshold: !!str 5%\nwaivers: !!seq\n  - match: !!str \"io/*\"\n    until: 2099-12-31\n    reason: x\n",
+      "p.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->name, "team");
+  EXPECT_DOUBLE_EQ(p->defaults.threshold, 0.05);
+  ASSERT_EQ(p->waivers.size(), 1u);
+  EXPECT_EQ(p->waivers[0].match, "io/*");
 }
 
 // Waivers and rules match names by character: `?` is one code point.

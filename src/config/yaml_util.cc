@@ -398,6 +398,11 @@ Result<YAML::Node> YamlReader::Parse(const std::string& raw) const {
   } else {
     decoded = raw.substr(bom);
   }
+  // YAML 1.2 (5.4) counts a CR on its own as a line break (old Mac
+  // editors end lines so); yaml-cpp knows only LF and CRLF. Such a CR is
+  // read as a LF, which keeps every offset.
+  for (size_t i = 0; i < decoded.size(); ++i)
+    if (decoded[i] == '\r' && (i + 1 == decoded.size() || decoded[i + 1] != '\n')) decoded[i] = '\n';
   const std::string& text = decoded;
   // YAML text cannot hold a NUL byte, and yaml-cpp reads one as an escape or
   // the end of a scalar: name it where it stands.

@@ -288,7 +288,7 @@ class PolicyParser {
                                   "direction and severity");
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     PolicyRule r;
-    r.location = y_.Where(f.value);
+    r.location = y_.Where(f);  // an alias (`- *r`) is where its rule is written
     std::string prefix = f.name + ".";
     if (auto e = y_.Find(f.value, "match", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(r.match, Match(*e));
@@ -523,6 +523,7 @@ class PolicyParser {
   template <typename Parse>
   auto ParsePlaced(const YamlField& f, const std::string& value, Parse parse, bool source_text = false) const
       -> decltype(parse(value, rules::SourcePos{})) {
+    if (!f.alias.is_null()) return ParseAliased(f, value, parse, source_text);
     const rules::SourcePos base = ExprPos(f);
     std::string raw;
     rules::SourcePos raw_pos = base;
@@ -541,6 +542,27 @@ class PolicyParser {
     if (ValueIsSourceAt(value, base)) return parsed;
     const SourceLocation start = y_.Where(f);
     return YamlReader::ErrorAt(start, std::string(Unplaced(parsed.error().message, base.file)));
+  }
+
+  // A text an alias brings in (`when: *w`): it is read where the alias is
+  // written, so an error is placed at the alias and says where in the
+  // anchor's text it is ("7:11: at 5:31 in the text this alias brings in: ...").
+  template <typename Parse>
+  auto ParseAliased(const YamlField& f, const std::string& value, Parse parse, bool source_text) const
+      -> decltype(parse(value, rules::SourcePos{})) {
+    YamlField anchored = f;
+    anchored.alias = YAML::Mark::null_mark();
+    auto parsed = ParsePlaced(anchored, value, parse, source_text);
+    if (parsed.ok()) return parsed;
+    const std::string& message = parsed.error().message;
+    const std::string_view rest = Unplaced(message, y_.file());
+    std::string in_anchor;
+    if (rest.size() < message.size()) {
+      const std::string_view place =
+          std::string_view(message).substr(y_.file().size() + 1, message.size() - rest.size() - y_.file().size() - 3);
+      in_anchor = "at " + std::string(place) + " in the text this alias brings in: ";
+    }
+    return YamlReader::ErrorAt(y_.Where(f), in_anchor + std::string(rest));
   }
 
   // Whether the value is, byte for byte, the source text at `at` (one line,
@@ -575,16 +597,23 @@ class PolicyParser {
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     const std::string prefix = f.name + ".";
     ExprRule r;
-    r.location = y_.Where(f.value);
+    r.location = y_.Where(f);  // an alias (`- *r`) is where its rule is written
     GPUGATE_ASSIGN_OR_RETURN(YamlField id, y_.Require(f.value, "id", prefix));
     GPUGATE_ASSIGN_OR_RETURN(r.id, y_.String(id));
     if (!IsRuleId(r.id))
       return y_.ErrorAt(id, "rule id " + QuoteInput(r.id) +
                                 " must be 1-64 lower-case letters, digits and dashes (e.g. small-grid)");
-    for (const ExprRule& e : earlier)
-      if (e.id == r.id)
+    for (const ExprRule& e : earlier) {
+      if (e.id != r.id) continue;
+      if (f.alias.is_null())
         return y_.ErrorAt(id, "rule id " + QuoteInput(r.id) + " is used twice (first at " +
                                   e.location.ToString() + ")");
+      // `- *r` repeats a rule: the alias is the second use.
+      const SourceLocation anchor = y_.Where(f.value);
+      return y_.ErrorAt(f, "rule id " + QuoteInput(r.id) + " is used twice (first at " + e.location.ToString() +
+                               "; this alias brings in the rule at " + std::to_string(anchor.line) + ":" +
+                               std::to_string(anchor.column) + ")");
+    }
     if (auto e = y_.Find(f.value, "emit", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string s,
                                y_.Choice(*e, "emit", {"suggestion", "warning", "fail", "off"}));
@@ -646,7 +675,7 @@ class PolicyParser {
     static const std::vector<std::string> kKeys = {"match", "metric", "until", "reason"};
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     Waiver w;
-    w.location = y_.Where(f.value);
+    w.location = y_.Where(f);
     std::string prefix = f.name + ".";
     GPUGATE_ASSIGN_OR_RETURN(YamlField match, y_.Require(f.value, "match", prefix));
     GPUGATE_ASSIGN_OR_RETURN(w.match, Match(match));

@@ -173,7 +173,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadPolicy{"version: 1\nname: &n !!binary abc\n", "2:10", "unknown YAML tag '!!binary'"},
         BadPolicy{"!custom version: 1\n", "1:1", "unknown YAML tag '!custom'"},
         BadPolicy{"version: !!int one\n", "1:10", "the tag '!!int' does not fit 'one', which is not an integer"},
-        BadPolicy{"version: 1\nrules: !!map []\n", "2:8", "the tag '!!map' does not fit a list"}));
+        BadPolicy{"version: 1\nrules: !!map []\n", "2:8", "the tag '!!map' does not fit a list"},
+        // An expression an alias brings in is read where the alias is.
+        BadPolicy{"version: 1\nrules:\n  - id: a\n    when: workload.cv > 1%\n    message: &w \"workload.cv >> 1%\"\n"
+                  "  - id: b\n    when: *w\n    message: \"m\"\n",
+                  "7:11", "at 5:31 in the text this alias brings in: expected a value, found '>'"},
+        BadPolicy{"version: 1\nrules:\n  - id: a\n    when: workload.cv > 1%\n    message: m\n"
+                  "    source: &h \"{workload.nam}\"\n  - id: b\n    when: workload.cv > 2%\n    message: *h\n",
+                  "9:14", "at 6:18 in the text this alias brings in: unknown name 'workload.nam'"},
+        // A rule repeated by an alias is the second use, at the alias.
+        BadPolicy{"version: 1\nrules:\n  - &r\n    id: a\n    when: workload.cv > 1%\n    message: \"m\"\n  - *r\n",
+                  "7:5", "rule id 'a' is used twice (first at p.yaml:3:5; this alias brings in the rule at 3:5)"}));
 
 // A block scalar (| or >) as the first key of a rule, after the list's
 // dash: the rule's other keys are not part of it, whatever its header

@@ -234,6 +234,7 @@ struct SeenName {
   SourceLocation at;
   size_t template_index;
   int64_t combination;  ///< which combination of the template's params made it
+  std::string name;     ///< as written (the map's key is its look-alike form)
 };
 
 class SuiteParser {
@@ -1309,14 +1310,17 @@ class SuiteParser {
     return pick;
   }
 
-  // A name seen twice. From two templates: at the second name, citing the
-  // first. From two combinations of one template: at the value of the first
-  // parameter in which they differ, citing that parameter's other value (the
-  // name field is the same for both).
+  // A name seen twice, or two names that look the same (a letter with an
+  // accent written precomposed in one and as a letter and a combining mark
+  // in the other: ComposeLatinLetters). From two templates: at the second
+  // name, citing the first. From two combinations of one template: at the
+  // value of the first parameter in which they differ, citing that
+  // parameter's other value (the name field is the same for both).
   Status Remember(const Template& t, size_t template_index, int64_t combination, const std::string& name,
                   std::map<std::string, SeenName>* seen) const {
     SourceLocation here = t.alias_at ? *t.alias_at : y_.Where(t.name_field);
-    auto [it, inserted] = seen->emplace(name, SeenName{here, template_index, combination});
+    auto [it, inserted] =
+        seen->emplace(ComposeLatinLetters(name), SeenName{here, template_index, combination, name});
     if (inserted) return Status::Ok();
     SourceLocation other = it->second.at;
     std::string hint;
@@ -1338,6 +1342,12 @@ class SuiteParser {
         }
     }
     const bool expanded = !t.params.empty();
+    if (it->second.name != name)
+      return YamlReader::ErrorAt(here, "workload name " + QuoteInput(name) + (expanded ? " after expansion" : "") +
+                                           " looks the same as the name at " + other.ToString() +
+                                           ": they differ only in how an accented letter is written (as one "
+                                           "character, or as a letter and a combining mark); write both alike" +
+                                           hint);
     return YamlReader::ErrorAt(here, "duplicate workload name " + QuoteInput(name) +
                                          (expanded ? " after expansion" : "") + " (also at " + other.ToString() +
                                          ")" + hint);

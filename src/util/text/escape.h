@@ -119,6 +119,14 @@ struct TextCharacter {
 };
 TextCharacter CharacterAt(std::string_view text, size_t i);
 
+/// `text` with each letter written as a base letter and one combining mark
+/// (U+0300-U+036F) that Unicode composes into a letter of Latin-1
+/// Supplement or Latin Extended-A (U+00C0-U+017F) written as that letter:
+/// "cafe\u0301" gives "caf\u00e9". This is Unicode normalisation (NFC) for
+/// those letters only; other text is returned as it is. Two names with the
+/// same result look the same on screen.
+std::string ComposeLatinLetters(std::string_view text);
+
 /// Why `name` cannot be the name of a workload, benchmark or suite, or
 /// nullopt when it can: a name is valid UTF-8 without control characters
 /// (C0, DEL, C1), bidirectional controls (see above) or line separators

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -849,9 +850,12 @@ class SuiteParser {
       const std::string& tag = list[i];
       const YamlField at = y_.ElementOf(f, i);
       if (tag.empty()) return y_.ErrorAt(at, "a tag must not be empty");
+      // Control characters (and invalid UTF-8) first, named by the check
+      // every name gets; then the blanks and commas that would split a tag.
+      if (std::optional<std::string> problem = NameProblem(tag))
+        return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
       for (char c : tag)
-        if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
-            std::iscntrl(static_cast<unsigned char>(c)))
+        if (c == ',' || c == ' ' || c == '\t')
           return y_.ErrorAt(at, "tag " + QuoteInput(tag) + " must not contain spaces or commas");
       if (std::optional<std::string> problem = WrittenNameProblem(tag, /*no_blank=*/true))
         return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
@@ -959,8 +963,10 @@ class SuiteParser {
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
       GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(f->value));
       for (const YamlField& e : y_.Entries(f->value)) {
-        if (e.name.empty() || e.name.find_first_of(std::string("=\0", 2)) != std::string::npos ||
-            !e.key.IsScalar())
+        if (!e.key.IsScalar())
+          return y_.ErrorAt(e.key, "an environment variable name must be a plain name, got " +
+                                       YamlReader::Describe(e.key));
+        if (e.name.empty() || e.name.find_first_of(std::string("=\0", 2)) != std::string::npos)
           return y_.ErrorAt(e.key, "environment variable name " + QuoteInput(e.name) +
                                        " must be non-empty and without '=' or a NUL byte");
         YamlField named{"env." + e.name, e.key, e.value, e.alias};
@@ -1498,17 +1504,26 @@ Result<double> ParseDuration(const std::string& raw) {
   double v = 0;
   auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v,
                                    std::chars_format::general);
+  // A number beyond a double's range (1e400), or so small that it would
+  // read as 0 (1e-400), is out of range rather than malformed. (strtod only
+  // tells which: it gives HUGE_VAL for the one, about 0 for the other.)
+  if (ec == std::errc::result_out_of_range && ptr != number.data()) {
+    const std::string digits(number.data(), ptr);
+    return bad(std::fabs(std::strtod(digits.c_str(), nullptr)) >= 1
+                   ? "the number is out of range (a duration must be below 1e9 s)"
+                   : "the number is too small to tell from 0 (write 0, or use a smaller unit such as ns)");
+  }
   if (ec != std::errc() || ptr == number.data() || !std::isfinite(v))
-    return bad("expected a number with a unit ns, us, ms, s, m or h (e.g. 500ms, 2s)");
+    return bad("expected a number with a unit ns, us (or µs), ms, s, m or h (e.g. 500ms, 2s)");
   std::string unit = Trim(std::string_view(ptr, number.data() + number.size() - ptr));
   double scale = 0;
   if (unit.empty() || unit == "s") scale = 1.0;
   else if (unit == "ms") scale = 1e-3;
-  else if (unit == "us" || unit == "\xC2\xB5s") scale = 1e-6;  // "µs"
+  else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") scale = 1e-6;  // "µs" (micro sign), "μs" (mu)
   else if (unit == "ns") scale = 1e-9;
   else if (unit == "m" || unit == "min") scale = 60.0;
   else if (unit == "h") scale = 3600.0;
-  else return bad("unknown unit " + QuoteInput(unit) + " (use ns, us, ms, s, m or h)");
+  else return bad("unknown unit " + QuoteInput(unit) + " (use ns, us or µs, ms, s, m or h)");
   if (v < 0) return bad("a duration must not be negative");
   if (!(v * scale < kMaxDurationSeconds))
     return bad("must be below 1e9 s (about 31 years)");

@@ -641,6 +641,7 @@ TEST(SuiteDurationTest, ParsesUnitsToSeconds) {
       {"500ms", 0.5}, {"2s", 2.0},     {"1m", 60.0},      {"1.5m", 90.0},     {"1h", 3600.0},
       {"100us", 1e-4}, {"250ns", 2.5e-7}, {"1.5", 1.5},   {"0", 0.0},         {"1e-3", 1e-3},
       {"30 s", 30.0}, {"2min", 120.0}, {"5\xC2\xB5s", 5e-6},
+      {"5\xCE\xBCs", 5e-6},  // the Greek mu, as the rule language reads it
   };
   for (const Case& c : cases) {
     Result<double> r = ParseDuration(c.text);
@@ -661,7 +662,10 @@ TEST(SuiteDurationTest, RejectsBadDurations) {
       {"ms", "expected a number"},
       {"inf", "expected a number"},
       {"nan", "expected a number"},
-      {"1e999", "expected a number"},
+      {"1e999", "the number is out of range"},
+      {"1e400", "the number is out of range (a duration must be below 1e9 s)"},
+      {"1e-400", "the number is too small to tell from 0"},
+      {"5ps", "(use ns, us or \xC2\xB5s, ms, s, m or h)"},
       {"1e9", "must be below 1e9 s"},
       {"1e306h", "must be below 1e9 s"},
       {"20000000m", "must be below 1e9 s"},

@@ -111,18 +111,27 @@ class NodeCounter : public YAML::EventHandler {
   struct Open_ {
     YAML::anchor_t anchor;
     Size start;
+    YAML::Mark mark;
+    int depth;  ///< levels as written (see Open)
   };
 
   void Leaf(const YAML::Mark& mark, YAML::anchor_t anchor, uint64_t bytes) {
     Add(mark, Size{1, bytes}, false);
     Remember(anchor, Size{1, bytes});
   }
+  // A collection that starts where its parent starts is one written level
+  // with it: yaml-cpp reads each `[` of an unclosed `[[[...` as the key of
+  // a one-entry mapping that starts at the same `[`, which would count every
+  // bracket twice and place the error at half the depth.
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
     Add(mark, Size{1, 0}, false);
-    if (open_.size() >= static_cast<size_t>(kMaxYamlDepth))
+    const bool same_place = !open_.empty() && open_.back().mark.line == mark.line &&
+                            open_.back().mark.column == mark.column;
+    const int depth = open_.empty() ? 1 : open_.back().depth + (same_place ? 0 : 1);
+    if (depth > kMaxYamlDepth)
       throw YamlLimitExceeded{mark, "nesting deeper than " + std::to_string(kMaxYamlDepth) +
                                         " levels"};
-    open_.push_back({anchor, Size{count_.nodes - 1, count_.bytes}});
+    open_.push_back({anchor, Size{count_.nodes - 1, count_.bytes}, mark, depth});
   }
   void Close() {
     if (open_.empty()) return;

@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <map>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -287,7 +288,7 @@ class PolicyParser {
                                   "direction and severity");
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     PolicyRule r;
-    r.location = y_.Where(f.value);
+    r.location = y_.Where(f);  // an alias (`- *r`) is where its rule is written
     std::string prefix = f.name + ".";
     if (auto e = y_.Find(f.value, "match", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(r.match, Match(*e));
@@ -324,23 +325,37 @@ class PolicyParser {
     }
   }
 
-  // Where a value's own text starts (a byte column): yaml-cpp marks a
-  // value at its properties, an anchor (`&w`) or a tag (`!!str`), which go
-  // before it on the same line, each followed by blanks.
-  SourceLocation ValueStart(const YamlField& f) const {
-    SourceLocation at = y_.ByteWhere(f.value);
-    if (at.line < 1 || at.line > static_cast<int>(lines_.size())) return at;
-    const std::string& line = lines_[at.line - 1];
-    size_t col = static_cast<size_t>(at.column - 1);
-    while (col < line.size() && (line[col] == '&' || line[col] == '!')) {
-      size_t end = col;
-      while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-      if (end >= line.size()) break;  // the value is on a later line: keep the mark
-      while (end < line.size() && (line[end] == ' ' || line[end] == '\t')) ++end;
-      col = end;
+  // Where a value's own text starts (a byte column): past an anchor (`&w`)
+  // or a tag (`!!str`) before it on the same line (YamlReader::ByteWhere).
+  SourceLocation ValueStart(const YamlField& f) const { return y_.ByteWhere(f.value); }
+
+  // The indentation of the block mapping that holds a field: its key's
+  // column (a byte index), which a list dash before the key (`- when: |`)
+  // does not change. Nullopt for a list element, which has no key.
+  std::optional<size_t> KeyColumn(const YamlField& f) const {
+    const YAML::Mark key_at = f.key.Mark();  // at the key's properties, if any: its start
+    if (key_at.line < 0 || key_at.column < 0 || key_at.line >= static_cast<int>(lines_.size())) return std::nullopt;
+    return static_cast<size_t>(key_at.column);
+  }
+
+  // A line with nothing but blanks (a line break inside or after a block scalar).
+  static bool IsBlankLine(const std::string& l) { return l.find_first_not_of(" \t\r") == std::string::npos; }
+
+  // Whitespace runs as one space, none at either end: what an expression's
+  // text and the value YAML folds from it must agree on.
+  static std::string Blanked(const std::string& t) {
+    std::string out;
+    bool blank = false;
+    for (char c : t) {
+      if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+        blank = !out.empty();
+        continue;
+      }
+      if (blank) out += ' ';
+      blank = false;
+      out += c;
     }
-    at.column = static_cast<int>(col) + 1;
-    return at;
+    return out;
   }
 
   // Where the text of a scalar starts: after the opening quote of a quoted
@@ -355,33 +370,52 @@ class PolicyParser {
     const char c = line[col];
     if (c == '"' || c == '\'') {
       pos.col += 1;
-    } else if ((c == '|' || c == '>') && at.line < static_cast<int>(lines_.size())) {
-      const std::string& next = lines_[at.line];
-      pos.line = at.line + 1;
-      pos.col = static_cast<int>(next.find_first_not_of(' ') == std::string::npos ? 1 : next.find_first_not_of(' ') + 1);
+    } else if (c == '|' || c == '>') {
+      for (int l = at.line; l < static_cast<int>(lines_.size()); ++l) {
+        if (IsBlankLine(lines_[l])) continue;
+        pos.line = l + 1;
+        pos.col = y_.CharColumn(l, static_cast<int>(lines_[l].find_first_not_of(' ')));
+        break;
+      }
     }
     return pos;
   }
 
-  // An expression written as a block scalar (| or >): parse the source lines
-  // themselves, indentation included, from column 1 of the first content
-  // line, so every error points at its line and column in the file (folding
-  // only turns line breaks into spaces, which the language ignores).
-  void RawBlock(const YamlField& f, std::string* text, rules::SourcePos* pos) const {
+  // An expression written as a block scalar (| or >, with or without an
+  // indentation indicator and a chomping indicator, in either order): parse
+  // the source lines themselves, indentation included, from column 1 of the
+  // line below the header, so every error points at its line and column in
+  // the file (folding only turns line breaks into spaces, which the
+  // language ignores). The block's lines are those indented at least as far
+  // as its content: the indicator's count past the key's column, or else
+  // the first line that is not blank, which must be indented past the key.
+  // Blank lines go with it; a less indented line (a sibling key, a comment)
+  // ends it. Used only when the text folds to the value YAML read.
+  void RawBlock(const YamlField& f, const std::string& value, std::string* text, rules::SourcePos* pos) const {
     const SourceLocation at = ValueStart(f);  // a byte column, to read the line
     if (at.line < 1 || at.line >= static_cast<int>(lines_.size())) return;
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
     if (col >= head.size() || (head[col] != '|' && head[col] != '>')) return;
-    const size_t key_indent = head.find_first_not_of(' ');
+    const std::optional<size_t> parent = KeyColumn(f);
+    if (!parent) return;
+    size_t indicator = 0;
+    for (size_t i = col + 1; i < head.size() && i <= col + 2; ++i) {
+      if (head[i] >= '1' && head[i] <= '9' && indicator == 0) indicator = static_cast<size_t>(head[i] - '0');
+      else if (head[i] != '+' && head[i] != '-') break;
+    }
+    size_t content = indicator > 0 ? *parent + indicator : 0;  // 0: not known yet
     std::string raw;
-    int line = at.line;  // index of the next line (0-based = line)
-    for (; line < static_cast<int>(lines_.size()); ++line) {
+    for (int line = at.line; line < static_cast<int>(lines_.size()); ++line) {
       const std::string& l = lines_[line];
-      const size_t indent = l.find_first_not_of(' ');
-      if (indent != std::string::npos && indent <= key_indent) break;
+      if (!IsBlankLine(l)) {
+        const size_t indent = l.find_first_not_of(' ');
+        if (content == 0) content = indent > *parent ? indent : std::string::npos;
+        if (content == std::string::npos || indent < content) break;
+      }
       raw += l + "\n";
     }
+    if (Blanked(raw) != Blanked(value)) return;
     *text = raw;
     pos->line = at.line + 1;
     pos->col = 1;
@@ -399,14 +433,10 @@ class PolicyParser {
     const std::string& head = lines_[at.line - 1];
     const size_t col = static_cast<size_t>(at.column - 1);
     if (col >= head.size() || head[col] == '|' || head[col] == '>') return;
-    // The value ends at the first line indented no deeper than its key
-    // (the key may be on the line above: `when:` and the value below).
-    size_t key_indent = head.find_first_not_of(' ');
-    if (f.key.IsDefined()) {
-      const SourceLocation key_at = y_.Where(f.key);
-      if (key_at.line >= 1 && key_at.line <= static_cast<int>(lines_.size()))
-        key_indent = lines_[key_at.line - 1].find_first_not_of(' ');
-    }
+    // The value ends at the first line indented no deeper than its key's
+    // column (the key may be on the line above: `when:` and the value
+    // below; a list dash before the key does not count).
+    const size_t key_indent = KeyColumn(f).value_or(head.find_first_not_of(' '));
     std::string raw;
     int line = at.line;
     bool continued = false;  // an escaped line break joined two lines
@@ -493,11 +523,12 @@ class PolicyParser {
   template <typename Parse>
   auto ParsePlaced(const YamlField& f, const std::string& value, Parse parse, bool source_text = false) const
       -> decltype(parse(value, rules::SourcePos{})) {
+    if (!f.alias.is_null()) return ParseAliased(f, value, parse, source_text);
     const rules::SourcePos base = ExprPos(f);
     std::string raw;
     rules::SourcePos raw_pos = base;
     bool exact = true;
-    RawBlock(f, &raw, &raw_pos);
+    RawBlock(f, value, &raw, &raw_pos);
     if (raw.empty()) RawPlain(f, value, &raw, &raw_pos, &exact);
     if (source_text && !raw.empty() && exact) return parse(raw, raw_pos);
     auto parsed = parse(value, base);
@@ -511,6 +542,27 @@ class PolicyParser {
     if (ValueIsSourceAt(value, base)) return parsed;
     const SourceLocation start = y_.Where(f);
     return YamlReader::ErrorAt(start, std::string(Unplaced(parsed.error().message, base.file)));
+  }
+
+  // A text an alias brings in (`when: *w`): it is read where the alias is
+  // written, so an error is placed at the alias and says where in the
+  // anchor's text it is ("7:11: at 5:31 in the text this alias brings in: ...").
+  template <typename Parse>
+  auto ParseAliased(const YamlField& f, const std::string& value, Parse parse, bool source_text) const
+      -> decltype(parse(value, rules::SourcePos{})) {
+    YamlField anchored = f;
+    anchored.alias = YAML::Mark::null_mark();
+    auto parsed = ParsePlaced(anchored, value, parse, source_text);
+    if (parsed.ok()) return parsed;
+    const std::string& message = parsed.error().message;
+    const std::string_view rest = Unplaced(message, y_.file());
+    std::string in_anchor;
+    if (rest.size() < message.size()) {
+      const std::string_view place =
+          std::string_view(message).substr(y_.file().size() + 1, message.size() - rest.size() - y_.file().size() - 3);
+      in_anchor = "at " + std::string(place) + " in the text this alias brings in: ";
+    }
+    return YamlReader::ErrorAt(y_.Where(f), in_anchor + std::string(rest));
   }
 
   // Whether the value is, byte for byte, the source text at `at` (one line,
@@ -545,16 +597,23 @@ class PolicyParser {
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     const std::string prefix = f.name + ".";
     ExprRule r;
-    r.location = y_.Where(f.value);
+    r.location = y_.Where(f);  // an alias (`- *r`) is where its rule is written
     GPUGATE_ASSIGN_OR_RETURN(YamlField id, y_.Require(f.value, "id", prefix));
     GPUGATE_ASSIGN_OR_RETURN(r.id, y_.String(id));
     if (!IsRuleId(r.id))
       return y_.ErrorAt(id, "rule id " + QuoteInput(r.id) +
                                 " must be 1-64 lower-case letters, digits and dashes (e.g. small-grid)");
-    for (const ExprRule& e : earlier)
-      if (e.id == r.id)
+    for (const ExprRule& e : earlier) {
+      if (e.id != r.id) continue;
+      if (f.alias.is_null())
         return y_.ErrorAt(id, "rule id " + QuoteInput(r.id) + " is used twice (first at " +
                                   e.location.ToString() + ")");
+      // `- *r` repeats a rule: the alias is the second use.
+      const SourceLocation anchor = y_.Where(f.value);
+      return y_.ErrorAt(f, "rule id " + QuoteInput(r.id) + " is used twice (first at " + e.location.ToString() +
+                               "; this alias brings in the rule at " + std::to_string(anchor.line) + ":" +
+                               std::to_string(anchor.column) + ")");
+    }
     if (auto e = y_.Find(f.value, "emit", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string s,
                                y_.Choice(*e, "emit", {"suggestion", "warning", "fail", "off"}));
@@ -616,7 +675,7 @@ class PolicyParser {
     static const std::vector<std::string> kKeys = {"match", "metric", "until", "reason"};
     GPUGATE_RETURN_IF_ERROR(y_.CheckKeys(f, kKeys));
     Waiver w;
-    w.location = y_.Where(f.value);
+    w.location = y_.Where(f);
     std::string prefix = f.name + ".";
     GPUGATE_ASSIGN_OR_RETURN(YamlField match, y_.Require(f.value, "match", prefix));
     GPUGATE_ASSIGN_OR_RETURN(w.match, Match(match));

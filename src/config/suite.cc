@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -234,6 +235,7 @@ struct SeenName {
   SourceLocation at;
   size_t template_index;
   int64_t combination;  ///< which combination of the template's params made it
+  std::string name;     ///< as written (the map's key is its look-alike form)
 };
 
 class SuiteParser {
@@ -848,9 +850,12 @@ class SuiteParser {
       const std::string& tag = list[i];
       const YamlField at = y_.ElementOf(f, i);
       if (tag.empty()) return y_.ErrorAt(at, "a tag must not be empty");
+      // Control characters (and invalid UTF-8) first, named by the check
+      // every name gets; then the blanks and commas that would split a tag.
+      if (std::optional<std::string> problem = NameProblem(tag))
+        return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
       for (char c : tag)
-        if (c == ',' || std::isspace(static_cast<unsigned char>(c)) ||
-            std::iscntrl(static_cast<unsigned char>(c)))
+        if (c == ',' || c == ' ' || c == '\t')
           return y_.ErrorAt(at, "tag " + QuoteInput(tag) + " must not contain spaces or commas");
       if (std::optional<std::string> problem = WrittenNameProblem(tag, /*no_blank=*/true))
         return y_.ErrorAt(at, "a tag must be printable text: " + *problem);
@@ -958,8 +963,10 @@ class SuiteParser {
       GPUGATE_RETURN_IF_ERROR(y_.ExpectMap(*f));
       GPUGATE_RETURN_IF_ERROR(y_.CheckUniqueKeys(f->value));
       for (const YamlField& e : y_.Entries(f->value)) {
-        if (e.name.empty() || e.name.find_first_of(std::string("=\0", 2)) != std::string::npos ||
-            !e.key.IsScalar())
+        if (!e.key.IsScalar())
+          return y_.ErrorAt(e.key, "an environment variable name must be a plain name, got " +
+                                       YamlReader::Describe(e.key));
+        if (e.name.empty() || e.name.find_first_of(std::string("=\0", 2)) != std::string::npos)
           return y_.ErrorAt(e.key, "environment variable name " + QuoteInput(e.name) +
                                        " must be non-empty and without '=' or a NUL byte");
         YamlField named{"env." + e.name, e.key, e.value, e.alias};
@@ -1309,14 +1316,17 @@ class SuiteParser {
     return pick;
   }
 
-  // A name seen twice. From two templates: at the second name, citing the
-  // first. From two combinations of one template: at the value of the first
-  // parameter in which they differ, citing that parameter's other value (the
-  // name field is the same for both).
+  // A name seen twice, or two names that look the same (a letter with an
+  // accent written precomposed in one and as a letter and a combining mark
+  // in the other: ComposeLatinLetters). From two templates: at the second
+  // name, citing the first. From two combinations of one template: at the
+  // value of the first parameter in which they differ, citing that
+  // parameter's other value (the name field is the same for both).
   Status Remember(const Template& t, size_t template_index, int64_t combination, const std::string& name,
                   std::map<std::string, SeenName>* seen) const {
     SourceLocation here = t.alias_at ? *t.alias_at : y_.Where(t.name_field);
-    auto [it, inserted] = seen->emplace(name, SeenName{here, template_index, combination});
+    auto [it, inserted] =
+        seen->emplace(ComposeLatinLetters(name), SeenName{here, template_index, combination, name});
     if (inserted) return Status::Ok();
     SourceLocation other = it->second.at;
     std::string hint;
@@ -1338,6 +1348,12 @@ class SuiteParser {
         }
     }
     const bool expanded = !t.params.empty();
+    if (it->second.name != name)
+      return YamlReader::ErrorAt(here, "workload name " + QuoteInput(name) + (expanded ? " after expansion" : "") +
+                                           " looks the same as the name at " + other.ToString() +
+                                           ": they differ only in how an accented letter is written (as one "
+                                           "character, or as a letter and a combining mark); write both alike" +
+                                           hint);
     return YamlReader::ErrorAt(here, "duplicate workload name " + QuoteInput(name) +
                                          (expanded ? " after expansion" : "") + " (also at " + other.ToString() +
                                          ")" + hint);
@@ -1354,24 +1370,28 @@ Error BadSize(const std::string& text, const std::string& why) {
   return InputError("invalid size " + QuoteInput(text) + ": " + why);
 }
 
+// Globs compare characters, not bytes: `?` and a class match one UTF-8
+// character (a code point; a byte of invalid UTF-8 is one of its own, see
+// CharacterAt), and class ranges are ranges of code points.
+
 // One `[...]` class at pattern[*pos] (which is '['). On success advances *pos
 // past ']' and sets *matched; returns false for an unclosed class.
-bool MatchClass(const std::string& pattern, size_t* pos, char c, bool* matched) {
+bool MatchClass(std::string_view pattern, size_t* pos, char32_t c, bool* matched) {
   size_t i = *pos + 1;
   bool negate = i < pattern.size() && (pattern[i] == '!' || pattern[i] == '^');
   if (negate) ++i;
   size_t first = i;
   bool hit = false;
   while (i < pattern.size() && (pattern[i] != ']' || i == first)) {
-    char lo = pattern[i];
-    if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
-      char hi = pattern[i + 2];
-      hit = hit || (static_cast<unsigned char>(c) >= static_cast<unsigned char>(lo) &&
-                    static_cast<unsigned char>(c) <= static_cast<unsigned char>(hi));
-      i += 3;
+    const TextCharacter lo = CharacterAt(pattern, i);
+    const size_t dash = i + lo.len;
+    if (dash + 1 < pattern.size() && pattern[dash] == '-' && pattern[dash + 1] != ']') {
+      const TextCharacter hi = CharacterAt(pattern, dash + 1);
+      hit = hit || (c >= lo.value && c <= hi.value);
+      i = dash + 1 + hi.len;
     } else {
-      hit = hit || c == lo;
-      ++i;
+      hit = hit || c == lo.value;
+      i = dash;
     }
   }
   if (i >= pattern.size()) return false;  // no closing ']'
@@ -1380,9 +1400,10 @@ bool MatchClass(const std::string& pattern, size_t* pos, char c, bool* matched) 
   return true;
 }
 
-// Tries to match one pattern element at *p against c; advances *p on success.
-bool MatchOne(const std::string& pattern, size_t* p, char c) {
-  char pc = pattern[*p];
+// Tries to match one pattern element at *p against the character c;
+// advances *p past the element on success.
+bool MatchOne(std::string_view pattern, size_t* p, char32_t c) {
+  const char pc = pattern[*p];
   if (pc == '?') {
     ++*p;
     return true;
@@ -1396,13 +1417,11 @@ bool MatchOne(const std::string& pattern, size_t* p, char c) {
     }
     // Unclosed '[' is a literal.
   }
-  if (pc == '\\' && *p + 1 < pattern.size()) {
-    if (pattern[*p + 1] != c) return false;
-    *p += 2;
-    return true;
-  }
-  if (pc != c) return false;
-  ++*p;
+  size_t at = *p;
+  if (pc == '\\' && at + 1 < pattern.size()) ++at;
+  const TextCharacter literal = CharacterAt(pattern, at);
+  if (literal.value != c) return false;
+  *p = at + literal.len;
   return true;
 }
 
@@ -1485,17 +1504,26 @@ Result<double> ParseDuration(const std::string& raw) {
   double v = 0;
   auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v,
                                    std::chars_format::general);
+  // A number beyond a double's range (1e400), or so small that it would
+  // read as 0 (1e-400), is out of range rather than malformed. (strtod only
+  // tells which: it gives HUGE_VAL for the one, about 0 for the other.)
+  if (ec == std::errc::result_out_of_range && ptr != number.data()) {
+    const std::string digits(number.data(), ptr);
+    return bad(std::fabs(std::strtod(digits.c_str(), nullptr)) >= 1
+                   ? "the number is out of range (a duration must be below 1e9 s)"
+                   : "the number is too small to tell from 0 (write 0, or use a smaller unit such as ns)");
+  }
   if (ec != std::errc() || ptr == number.data() || !std::isfinite(v))
-    return bad("expected a number with a unit ns, us, ms, s, m or h (e.g. 500ms, 2s)");
+    return bad("expected a number with a unit ns, us (or µs), ms, s, m or h (e.g. 500ms, 2s)");
   std::string unit = Trim(std::string_view(ptr, number.data() + number.size() - ptr));
   double scale = 0;
   if (unit.empty() || unit == "s") scale = 1.0;
   else if (unit == "ms") scale = 1e-3;
-  else if (unit == "us" || unit == "\xC2\xB5s") scale = 1e-6;  // "µs"
+  else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") scale = 1e-6;  // "µs" (micro sign), "μs" (mu)
   else if (unit == "ns") scale = 1e-9;
   else if (unit == "m" || unit == "min") scale = 60.0;
   else if (unit == "h") scale = 3600.0;
-  else return bad("unknown unit " + QuoteInput(unit) + " (use ns, us, ms, s, m or h)");
+  else return bad("unknown unit " + QuoteInput(unit) + " (use ns, us or µs, ms, s, m or h)");
   if (v < 0) return bad("a duration must not be negative");
   if (!(v * scale < kMaxDurationSeconds))
     return bad("must be below 1e9 s (about 31 years)");
@@ -1504,7 +1532,9 @@ Result<double> ParseDuration(const std::string& raw) {
 
 bool GlobMatch(const std::string& pattern, const std::string& text) {
   // Iterative wildcard matching: on a mismatch, backtrack to the last '*' and
-  // let it absorb one more character (linear in practice, no recursion).
+  // let it absorb one more character. Every other element matches exactly
+  // one character, so this is right and takes at most pattern x text steps
+  // (no recursion, nothing exponential).
   size_t p = 0, t = 0;
   size_t star_p = std::string::npos, star_t = 0;
   while (t < text.size()) {
@@ -1513,13 +1543,15 @@ bool GlobMatch(const std::string& pattern, const std::string& text) {
       star_t = t;
       continue;
     }
-    if (p < pattern.size() && MatchOne(pattern, &p, text[t])) {
-      ++t;
+    const TextCharacter c = CharacterAt(text, t);
+    if (p < pattern.size() && MatchOne(pattern, &p, c.value)) {
+      t += c.len;
       continue;
     }
     if (star_p == std::string::npos) return false;
     p = star_p;
-    t = ++star_t;
+    star_t += CharacterAt(text, star_t).len;
+    t = star_t;
   }
   while (p < pattern.size() && pattern[p] == '*') ++p;
   return p == pattern.size();

@@ -208,7 +208,9 @@ std::vector<WorkloadSpec> FilterWorkloads(const std::vector<WorkloadSpec>& in,
                                           const std::vector<std::string>& tags);
 /// Shell-style match of the whole text: `*` any run (also across '/'), `?` one
 /// character, `[abc]`, `[a-z]`, `[!x]` (or `[^x]`), `\c` a literal c. An
-/// unclosed `[` is a literal.
+/// unclosed `[` is a literal. A character is a UTF-8 code point (`?` and
+/// `[é]` match `é`, two bytes; ranges are ranges of code points); a byte of
+/// invalid UTF-8 counts as one character. Time is at most pattern x text.
 bool GlobMatch(const std::string& pattern, const std::string& text);
 
 /// Kernel names of `kind: builtin`, shared by every backend:

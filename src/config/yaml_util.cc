@@ -111,18 +111,27 @@ class NodeCounter : public YAML::EventHandler {
   struct Open_ {
     YAML::anchor_t anchor;
     Size start;
+    YAML::Mark mark;
+    int depth;  ///< levels as written (see Open)
   };
 
   void Leaf(const YAML::Mark& mark, YAML::anchor_t anchor, uint64_t bytes) {
     Add(mark, Size{1, bytes}, false);
     Remember(anchor, Size{1, bytes});
   }
+  // A collection that starts where its parent starts is one written level
+  // with it: yaml-cpp reads each `[` of an unclosed `[[[...` as the key of
+  // a one-entry mapping that starts at the same `[`, which would count every
+  // bracket twice and place the error at half the depth.
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor) {
     Add(mark, Size{1, 0}, false);
-    if (open_.size() >= static_cast<size_t>(kMaxYamlDepth))
+    const bool same_place = !open_.empty() && open_.back().mark.line == mark.line &&
+                            open_.back().mark.column == mark.column;
+    const int depth = open_.empty() ? 1 : open_.back().depth + (same_place ? 0 : 1);
+    if (depth > kMaxYamlDepth)
       throw YamlLimitExceeded{mark, "nesting deeper than " + std::to_string(kMaxYamlDepth) +
                                         " levels"};
-    open_.push_back({anchor, Size{count_.nodes - 1, count_.bytes}});
+    open_.push_back({anchor, Size{count_.nodes - 1, count_.bytes}, mark, depth});
   }
   void Close() {
     if (open_.empty()) return;
@@ -162,6 +171,70 @@ class NodeCounter : public YAML::EventHandler {
   std::vector<Size> sizes_;  // expanded size by anchor id
 };
 
+// The core tags of YAML 1.2 (the "!!" handle): "tag:yaml.org,2002:int" -> "int".
+constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
+
+// Whether a scalar's text is what its core tag says it is. A tag the
+// readers do not know (`!ENV`, `!include`, `!!binary`) would change the
+// value in another reader, or be dropped and its text read as written:
+// nullopt then. Untagged ("?" plain, "!" quoted) is always right.
+std::optional<bool> ScalarFitsTag(std::string_view tag, std::string_view value) {
+  if (tag == "?" || tag == "!") return true;
+  if (!tag.starts_with(kCoreTagPrefix)) return std::nullopt;
+  const std::string_view core = tag.substr(kCoreTagPrefix.size());
+  if (core == "str") return true;
+  if (core == "null") return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
+  if (core == "bool")
+    return value == "true" || value == "True" || value == "TRUE" || value == "false" || value == "False" ||
+           value == "FALSE";
+  std::string_view number = value;
+  if (!number.empty() && (number[0] == '+' || number[0] == '-')) number.remove_prefix(1);
+  if (core == "int")
+    return !number.empty() && std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (core == "float") {
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v, std::chars_format::general);
+    return !number.empty() && ptr == number.data() + number.size() && (ec == std::errc() || ec == std::errc::result_out_of_range);
+  }
+  if (core == "map" || core == "seq") return false;
+  return std::nullopt;
+}
+
+// A tag as written with the "!!" handle where it is a core tag.
+std::string TagText(std::string_view tag) {
+  if (tag.starts_with(kCoreTagPrefix)) return "!!" + std::string(tag.substr(kCoreTagPrefix.size()));
+  return std::string(tag);
+}
+
+// The first tag of a document that gpugate cannot honour: where the node
+// starts (at its properties) and what is wrong.
+struct BadTag {
+  YAML::Mark mark;
+  std::string message;
+};
+
+std::optional<std::string> TagProblem(std::string_view tag, std::string_view kind, const std::string* value) {
+  const char kKnown[] = " (gpugate reads no tags but the core ones, where they agree with the value: !!str, "
+                        "!!int, !!float, !!bool, !!null, !!map, !!seq); write the value itself";
+  if (value == nullptr) {  // a mapping or a list
+    if (tag == "?" || tag == "!" || tag == std::string(kCoreTagPrefix) + std::string(kind == "mapping" ? "map" : "seq"))
+      return std::nullopt;
+    if (tag.starts_with(kCoreTagPrefix) && ScalarFitsTag(tag, "").has_value())
+      return "the tag " + QuoteInput(TagText(tag)) + " does not fit a " + std::string(kind);
+    return "unknown YAML tag " + QuoteInput(TagText(tag)) + kKnown;
+  }
+  const std::optional<bool> fits = ScalarFitsTag(tag, *value);
+  if (!fits) return "unknown YAML tag " + QuoteInput(TagText(tag)) + kKnown;
+  if (!*fits)
+    return "the tag " + QuoteInput(TagText(tag)) + " does not fit " + QuoteInput(*value) + ", which is not " +
+           (tag.ends_with(":int")     ? "an integer"
+            : tag.ends_with(":float") ? "a number"
+            : tag.ends_with(":bool")  ? "true or false"
+            : tag.ends_with(":null")  ? "null (~)"
+                                      : "a collection");
+  return std::nullopt;
+}
+
 // Remembers where each document's root node starts (the document's start
 // when it has none), and where the first document uses an alias: by the
 // start of the collection that holds it and its place there (a mapping's
@@ -172,6 +245,7 @@ class DocumentScan : public YAML::EventHandler {
  public:
   std::vector<YAML::Mark> roots;
   std::map<std::tuple<int, int, size_t>, YAML::Mark> aliases;
+  std::optional<BadTag> bad_tag;  ///< the first document's first tag gpugate cannot honour
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     roots.push_back(mark);
@@ -191,18 +265,21 @@ class DocumentScan : public YAML::EventHandler {
       aliases[{open_.back().start.line, open_.back().start.column, open_.back().children}] = mark;
     Child();
   }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                const std::string&) override {
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& value) override {
+    Tag(mark, tag, "scalar", &value);
     Node(mark);
     Child();
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
+    Tag(mark, tag, "list", nullptr);
     Open(mark);
   }
   void OnSequenceEnd() override { Close(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
+    Tag(mark, tag, "mapping", nullptr);
     Open(mark);
   }
   void OnMapEnd() override { Close(); }
@@ -212,6 +289,10 @@ class DocumentScan : public YAML::EventHandler {
     YAML::Mark start;
     size_t children = 0;
   };
+  void Tag(const YAML::Mark& mark, const std::string& tag, std::string_view kind, const std::string* value) {
+    if (bad_tag || roots.size() != 1) return;
+    if (std::optional<std::string> problem = TagProblem(tag, kind, value)) bad_tag = BadTag{mark, *problem};
+  }
   void Node(const YAML::Mark& mark) {
     if (first_) roots.back() = mark;
     first_ = false;
@@ -326,6 +407,11 @@ Result<YAML::Node> YamlReader::Parse(const std::string& raw) const {
   } else {
     decoded = raw.substr(bom);
   }
+  // YAML 1.2 (5.4) counts a CR on its own as a line break (old Mac
+  // editors end lines so); yaml-cpp knows only LF and CRLF. Such a CR is
+  // read as a LF, which keeps every offset.
+  for (size_t i = 0; i < decoded.size(); ++i)
+    if (decoded[i] == '\r' && (i + 1 == decoded.size() || decoded[i + 1] != '\n')) decoded[i] = '\n';
   const std::string& text = decoded;
   // YAML text cannot hold a NUL byte, and yaml-cpp reads one as an escape or
   // the end of a scalar: name it where it stands.
@@ -360,6 +446,7 @@ Result<YAML::Node> YamlReader::Parse(const std::string& raw) const {
       const YAML::Mark& m = docs[1];
       return ErrorAt(At(m), "expected one YAML document, found a second one here");
     }
+    if (scan.bad_tag) return ErrorAt(At(TagAt(scan.bad_tag->mark)), scan.bad_tag->message);
     return YAML::Load(text);
   } catch (const YamlLimitExceeded& e) {
     return ErrorAt(SourceLocation{file_, std::max(e.mark.line, 0) + 1,
@@ -378,6 +465,28 @@ Result<YAML::Node> YamlReader::Parse(const std::string& raw) const {
     return ErrorAt(SourceLocation{file_, 1, 1}, std::string("invalid YAML: ") + e.what());
   }
 }
+
+YAML::Mark YamlReader::PastProperties(const YAML::Mark& mark, bool to_tag) const {
+  if (mark.line < 0 || mark.column < 0 || static_cast<size_t>(mark.line) >= line_starts_.size()) return mark;
+  const size_t start = line_starts_[static_cast<size_t>(mark.line)];
+  const size_t end = std::min(text_.find('\n', start), text_.size());
+  const std::string_view line = std::string_view(text_).substr(start, end - start);
+  size_t col = static_cast<size_t>(mark.column);
+  auto blank = [&](size_t i) { return i < line.size() && (line[i] == ' ' || line[i] == '\t'); };
+  while (col < line.size() && (line[col] == '&' || (line[col] == '!' && !to_tag))) {
+    size_t after = col;
+    while (after < line.size() && !blank(after) && line[after] != '\r') ++after;
+    if (!blank(after)) break;  // the value is on a later line: keep the mark
+    while (blank(after)) ++after;
+    if (after >= line.size() || line[after] == '\r' || line[after] == '#') break;
+    col = after;
+  }
+  YAML::Mark out = mark;
+  out.column = static_cast<int>(col);
+  return out;
+}
+
+YAML::Mark YamlReader::TagAt(const YAML::Mark& mark) const { return PastProperties(mark, /*to_tag=*/true); }
 
 SourceLocation YamlReader::ByteAt(const YAML::Mark& m) const {
   if (m.line < 0 || m.column < 0) return SourceLocation{file_, 1, 1};
@@ -410,7 +519,9 @@ SourceLocation YamlReader::ByteWhere(const YAML::Node& node) const {
   // Without a final line break it marks the start of the last line instead.
   if (last_ && node.IsNull() && m.line == end_.line && m.line == last_->line && m.column == 0)
     return ByteAt(*last_);
-  return ByteAt(m);
+  // yaml-cpp marks a node at its properties (`&a`, `!!str`): the value is
+  // where it is wrong.
+  return ByteAt(PastProperties(m, /*to_tag=*/false));
 }
 
 SourceLocation YamlReader::Where(const YAML::Node& node) const {

@@ -84,7 +84,8 @@ class YamlReader {
   /// its tree is built.
   Result<YAML::Node> Parse(const std::string& text) const;
 
-  /// 1-based position of a node; 1:1 when yaml-cpp has none (empty document).
+  /// 1-based position of a node, at its value and not at an anchor or tag
+  /// before it; 1:1 when yaml-cpp has none (empty document).
   /// The column counts characters (UTF-8 code points), as editors do, not
   /// the bytes yaml-cpp counts.
   SourceLocation Where(const YAML::Node& node) const;
@@ -181,6 +182,12 @@ class YamlReader {
   void RememberEnd(const std::string& text) const;
   /// A mark of the parsed text with its column in bytes, 1-based.
   SourceLocation ByteAt(const YAML::Mark& mark) const;
+  /// A node's mark (at its properties) moved to its value: past an anchor
+  /// (`&a`) and a tag (`!!str`) and the blanks after each, when the value
+  /// follows on the same line; with `to_tag`, past the anchor only.
+  YAML::Mark PastProperties(const YAML::Mark& mark, bool to_tag) const;
+  /// Where the tag of a node marked at `mark` is written.
+  YAML::Mark TagAt(const YAML::Mark& mark) const;
 
   std::string file_;
   // Set by Parse: the end of the text (0-based line and column, in bytes)

@@ -163,7 +163,84 @@ INSTANTIATE_TEST_SUITE_P(
                   "'waivers[0].match' must not be blank"},
         BadPolicy{"version: 1\nbuiltin_rules: false\nrules:\n  - {id: small-grid, emit: off}\n", "4:5",
                   "no built-in rule 'small-grid' to switch off: builtin_rules: false left none"},
-        BadPolicy{"- 1\n", "1:1", "must be a mapping"}));
+        BadPolicy{"- 1\n", "1:1", "must be a mapping"},
+        // Tags gpugate does not read are refused at the tag, not dropped
+        // (the text would be taken as written); core tags must fit.
+        BadPolicy{"version: 1\nwaivers:\n  - match: !ENV ${W}\n    until: 2099-12-31\n    reason: x\n", "3:12",
+                  "unknown YAML tag '!ENV'"},
+        BadPolicy{"version: 1\nwaivers:\n  - match: a\n    until: 2099-12-31\n    reason: !include r.txt\n",
+                  "5:13", "unknown YAML tag '!include'"},
+        BadPolicy{"version: 1\nname: &n !!binary abc\n", "2:10", "unknown YAML tag '!!binary'"},
+        BadPolicy{"!custom version: 1\n", "1:1", "unknown YAML tag '!custom'"},
+        BadPolicy{"version: !!int one\n", "1:10", "the tag '!!int' does not fit 'one', which is not an integer"},
+        BadPolicy{"version: 1\nrules: !!map []\n", "2:8", "the tag '!!map' does not fit a list"},
+        // An expression an alias brings in is read where the alias is.
+        BadPolicy{"version: 1\nrules:\n  - id: a\n    when: workload.cv > 1%\n    message: &w \"workload.cv >> 1%\"\n"
+                  "  - id: b\n    when: *w\n    message: \"m\"\n",
+                  "7:11", "at 5:31 in the text this alias brings in: expected a value, found '>'"},
+        BadPolicy{"version: 1\nrules:\n  - id: a\n    when: workload.cv > 1%\n    message: m\n"
+                  "    source: &h \"{workload.nam}\"\n  - id: b\n    when: workload.cv > 2%\n    message: *h\n",
+                  "9:14", "at 6:18 in the text this alias brings in: unknown name 'workload.nam'"},
+        // A rule repeated by an alias is the second use, at the alias.
+        BadPolicy{"version: 1\nrules:\n  - &r\n    id: a\n    when: workload.cv > 1%\n    message: \"m\"\n  - *r\n",
+                  "7:5", "rule id 'a' is used twice (first at p.yaml:3:5; this alias brings in the rule at 3:5)"}));
+
+// A block scalar (| or >) as the first key of a rule, after the list's
+// dash: the rule's other keys are not part of it, whatever its header
+// (indentation and chomping indicators, a comment) and blank lines.
+TEST(Policy, BlockScalarFirstInARuleEndsWhereItsIndentationDoes) {
+  const char* kWhens[] = {
+      "  - when: |\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: >-\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: |2\n        workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: |-  # a comment\n\n      workload.cv >\n\n        5%\n\n    # the id\n    id: my-rule\n"
+      "    message: \"noisy\"\n",
+      "  - when: >+2\n      workload.cv\n       > 5%\n\n    id: my-rule\n    message: \"noisy\"\n",
+      "  - when: |\r\n      workload.cv > 5%\r\n    id: my-rule\r\n    message: \"noisy\"\r\n",
+      "  - when:\n      |\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
+      "  -   when: >\n          workload.cv > 5%\n      id: my-rule\n      message: \"noisy\"\n",
+      "  - speedup: >\n      25%\n    id: my-rule\n    when: workload.cv > 5%\n    message: \"noisy\"\n",
+  };
+  for (const char* rules : kWhens) {
+    const std::string text = std::string("version: 1\nbuiltin_rules: false\nrules:\n") + rules;
+    Result<Policy> p = LoadPolicyFromString(text, "p.yaml");
+    ASSERT_TRUE(p.ok()) << text << "\n" << p.error().message;
+    ASSERT_EQ(p->expr_rules.size(), 1u) << text;
+    EXPECT_EQ(p->expr_rules[0].id, "my-rule") << text;
+  }
+  // An error inside such a block is placed in the file, under the dash.
+  Result<Policy> p = LoadPolicyFromString(
+      "version: 1\nrules:\n  - when: |2\n\n        workload.cv > 5% and\n        workload.nam > 1\n"
+      "    id: my-rule\n    message: \"noisy\"\n",
+      "p.yaml");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message.rfind("p.yaml:6:9: unknown name 'workload.nam'", 0), 0u) << p.error().message;
+}
+
+// The core tags are read where they agree with the value.
+TEST(Policy, CoreTagsThatFitTheValueAreRead) {
+  Result<Policy> p = LoadPolicyFromString(
+      "version: !!int 1\nname: !!str team\nbuiltin_rules: !!bool false\ndefaults: !!map\n"
+      "  threshold: !!str 5%\nwaivers: !!seq\n  - match: !!str \"io/*\"\n    until: 2099-12-31\n    reason: x\n",
+      "p.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->name, "team");
+  EXPECT_DOUBLE_EQ(p->defaults.threshold, 0.05);
+  ASSERT_EQ(p->waivers.size(), 1u);
+  EXPECT_EQ(p->waivers[0].match, "io/*");
+}
+
+// Waivers and rules match names by character: `?` is one code point.
+TEST(Policy, GlobsMatchNonAsciiCharacters) {
+  Result<Policy> p = LoadPolicyFromString(
+      "version: 1\nrules:\n  - {match: \"caf[\u00e0-\u00ff]/*\", threshold: 7%}\nwaivers:\n"
+      "  - {match: \"io/r?ad\", until: 2099-12-31, reason: x}\n",
+      "p.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NE(FindWaiver(*p, "io/r\xC3\xA9" "ad", "time"), nullptr);
+  EXPECT_EQ(FindWaiver(*p, "io/r\xC3\xA9\xC3\xA9" "ad", "time"), nullptr);
+  EXPECT_DOUBLE_EQ(ResolvePolicy(*p, "caf\xC3\xA9/x", "time").threshold, 0.07);
+}
 
 // A key of defaults.thresholds is an exact metric name; the same text in a
 // rule's metric is a glob. A glob key would be listed and never applied, so

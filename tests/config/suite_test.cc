@@ -641,6 +641,7 @@ TEST(SuiteDurationTest, ParsesUnitsToSeconds) {
       {"500ms", 0.5}, {"2s", 2.0},     {"1m", 60.0},      {"1.5m", 90.0},     {"1h", 3600.0},
       {"100us", 1e-4}, {"250ns", 2.5e-7}, {"1.5", 1.5},   {"0", 0.0},         {"1e-3", 1e-3},
       {"30 s", 30.0}, {"2min", 120.0}, {"5\xC2\xB5s", 5e-6},
+      {"5\xCE\xBCs", 5e-6},  // the Greek mu, as the rule language reads it
   };
   for (const Case& c : cases) {
     Result<double> r = ParseDuration(c.text);
@@ -661,7 +662,10 @@ TEST(SuiteDurationTest, RejectsBadDurations) {
       {"ms", "expected a number"},
       {"inf", "expected a number"},
       {"nan", "expected a number"},
-      {"1e999", "expected a number"},
+      {"1e999", "the number is out of range"},
+      {"1e400", "the number is out of range (a duration must be below 1e9 s)"},
+      {"1e-400", "the number is too small to tell from 0"},
+      {"5ps", "(use ns, us or \xC2\xB5s, ms, s, m or h)"},
       {"1e9", "must be below 1e9 s"},
       {"1e306h", "must be below 1e9 s"},
       {"20000000m", "must be below 1e9 s"},
@@ -709,6 +713,42 @@ TEST(SuiteGlobTest, MatchesWildcardsAndClasses) {
   EXPECT_FALSE(GlobMatch("a\\*b", "axb"));
   EXPECT_FALSE(GlobMatch("*a", "ab"));
   EXPECT_FALSE(GlobMatch("", "a"));
+}
+
+// `?` and a class match one character, however many bytes it takes.
+TEST(SuiteGlobTest, MatchesCharactersNotBytes) {
+  EXPECT_TRUE(GlobMatch("io/r?ad", "io/r\xC3\xA9" "ad"));         // é, 2 bytes
+  EXPECT_TRUE(GlobMatch("io/r[\xC3\xA9]ad", "io/r\xC3\xA9" "ad"));
+  EXPECT_TRUE(GlobMatch("io/r[!x]ad", "io/r\xC3\xA9" "ad"));
+  EXPECT_FALSE(GlobMatch("io/r[!\xC3\xA9]ad", "io/r\xC3\xA9" "ad"));
+  EXPECT_FALSE(GlobMatch("io/r??ad", "io/r\xC3\xA9" "ad"));       // one character, not two bytes
+  EXPECT_TRUE(GlobMatch("k?", "k\xE2\x89\xA5"));                 // ≥, 3 bytes
+  EXPECT_TRUE(GlobMatch("?/x", "\xF0\x9F\x9A\x80/x"));          // an emoji, 4 bytes
+  // Ranges are ranges of code points: à (U+00E0) to ÿ (U+00FF).
+  EXPECT_TRUE(GlobMatch("caf[\xC3\xA0-\xC3\xBF]", "caf\xC3\xA9"));
+  EXPECT_FALSE(GlobMatch("caf[\xC3\xA0-\xC3\xBF]", "cafe"));
+  EXPECT_FALSE(GlobMatch("caf[a-z]", "caf\xC3\xA9"));
+  EXPECT_TRUE(GlobMatch("a\\\xC3\xA9", "a\xC3\xA9"));            // an escaped é is a literal é
+  EXPECT_TRUE(GlobMatch("*\xC3\xA9?", "x\xC3\xA9\xC3\xA9\xC3\xA9"));
+  // A letter and a combining mark are two characters.
+  EXPECT_TRUE(GlobMatch("cafe?", "cafe\xCC\x81"));
+  // A byte of invalid UTF-8 is one character, equal only to itself.
+  EXPECT_TRUE(GlobMatch("a?b", "a\xFF" "b"));
+  EXPECT_TRUE(GlobMatch("a\xFF" "b", "a\xFF" "b"));
+  EXPECT_FALSE(GlobMatch("a\xC3\xBF" "b", "a\xFF" "b"));  // ÿ is U+00FF, not the byte 0xFF
+  EXPECT_TRUE(GlobMatch("a??b", "a\xC3\xFF" "b"));         // a lead byte without its continuation
+}
+
+// Stars backtrack one character at a time: a pattern of many stars against
+// a long text that never matches ends in pattern x text steps.
+TEST(SuiteGlobTest, ManyStarsStayPolynomial) {
+  std::string pattern;
+  for (int i = 0; i < 40; ++i) pattern += "*\xC3\xA9";
+  pattern += "x";
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "\xC3\xA9";
+  EXPECT_FALSE(GlobMatch(pattern, text));
+  EXPECT_TRUE(GlobMatch(pattern.substr(0, pattern.size() - 1), text));
 }
 
 std::vector<WorkloadSpec> Workloads(

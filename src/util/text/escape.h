@@ -109,6 +109,24 @@ std::string JsonStringLiteral(std::string_view text, bool for_script = false);
 /// forms, no surrogates, nothing above U+10FFFF).
 size_t ValidUtf8Prefix(std::string_view text);
 
+/// The character at byte `i` of `text` (i < text.size()), for code that
+/// compares characters (globs): its code point and its length in bytes; a
+/// byte where no valid UTF-8 sequence starts is a character of its own,
+/// length 1, with the value 0x110000 + the byte, which no code point has.
+struct TextCharacter {
+  char32_t value;
+  size_t len;
+};
+TextCharacter CharacterAt(std::string_view text, size_t i);
+
+/// `text` with each letter written as a base letter and one combining mark
+/// (U+0300-U+036F) that Unicode composes into a letter of Latin-1
+/// Supplement or Latin Extended-A (U+00C0-U+017F) written as that letter:
+/// "cafe\u0301" gives "caf\u00e9". This is Unicode normalisation (NFC) for
+/// those letters only; other text is returned as it is. Two names with the
+/// same result look the same on screen.
+std::string ComposeLatinLetters(std::string_view text);
+
 /// Why `name` cannot be the name of a workload, benchmark or suite, or
 /// nullopt when it can: a name is valid UTF-8 without control characters
 /// (C0, DEL, C1), bidirectional controls (see above) or line separators

@@ -509,9 +509,10 @@ class PolicyParser {
   // An expression or template whose value spans lines of the file. An
   // expression (`source_text`) is parsed from its source text, line breaks
   // kept (block scalars from column 1, plain and quoted scalars from their
-  // first character), so positions are the file's and a string literal
-  // cannot run across a line break (YAML would fold it into a space: a name
-  // split over two lines would never match). A template, and an expression
+  // first character), so positions are the file's. A string literal that
+  // runs across a line break fails there; the expression is then read from
+  // the value, where YAML folded the break into a blank (a long kernel name
+  // folded after its ", "), if that parses. A template, and an expression
   // whose lines an escaped line break joins, is parsed from its value; when
   // that fails, the error is placed by parsing the source text, if that
   // finds the same error.
@@ -530,7 +531,16 @@ class PolicyParser {
     bool exact = true;
     RawBlock(f, value, &raw, &raw_pos);
     if (raw.empty()) RawPlain(f, value, &raw, &raw_pos, &exact);
-    if (source_text && !raw.empty() && exact) return parse(raw, raw_pos);
+    if (source_text && !raw.empty() && exact) {
+      // The source text, unless it fails where the value YAML read parses:
+      // a string folded across two lines (`>`, or a plain scalar) holds a
+      // line break in the source and a blank in the value.
+      auto from_source = parse(raw, raw_pos);
+      if (from_source.ok()) return from_source;
+      auto from_value = parse(value, base);
+      if (from_value.ok()) return from_value;
+      return from_source;
+    }
     auto parsed = parse(value, base);
     if (parsed.ok()) return parsed;
     if (!raw.empty()) {

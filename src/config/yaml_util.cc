@@ -215,7 +215,11 @@ struct BadTag {
 
 std::optional<std::string> TagProblem(std::string_view tag, std::string_view kind, const std::string* value) {
   const char kKnown[] = " (gpugate reads no tags but the core ones, where they agree with the value: !!str, "
-                        "!!int, !!float, !!bool, !!null, !!map, !!seq); write the value itself";
+                        "!!int, !!float, !!bool, !!map, !!seq); write the value itself";
+  // A tagged null reads as its text ("~") where a reader asks for a value,
+  // not as no value: it is not taken.
+  if (tag == std::string(kCoreTagPrefix) + "null")
+    return "the tag '!!null' is not read: write ~ without it, or leave the key out";
   if (value == nullptr) {  // a mapping or a list
     if (tag == "?" || tag == "!" || tag == std::string(kCoreTagPrefix) + std::string(kind == "mapping" ? "map" : "seq"))
       return std::nullopt;
@@ -468,20 +472,42 @@ Result<YAML::Node> YamlReader::Parse(const std::string& raw) const {
 
 YAML::Mark YamlReader::PastProperties(const YAML::Mark& mark, bool to_tag) const {
   if (mark.line < 0 || mark.column < 0 || static_cast<size_t>(mark.line) >= line_starts_.size()) return mark;
-  const size_t start = line_starts_[static_cast<size_t>(mark.line)];
-  const size_t end = std::min(text_.find('\n', start), text_.size());
-  const std::string_view line = std::string_view(text_).substr(start, end - start);
+  size_t line_no = static_cast<size_t>(mark.line);
+  auto line_at = [&](size_t n) {
+    const size_t start = line_starts_[n];
+    const size_t end = std::min(text_.find('\n', start), text_.size());
+    return std::string_view(text_).substr(start, end - start);
+  };
+  std::string_view line = line_at(line_no);
   size_t col = static_cast<size_t>(mark.column);
   auto blank = [&](size_t i) { return i < line.size() && (line[i] == ' ' || line[i] == '\t'); };
+  bool moved = false;
   while (col < line.size() && (line[col] == '&' || (line[col] == '!' && !to_tag))) {
     size_t after = col;
     while (after < line.size() && !blank(after) && line[after] != '\r') ++after;
-    if (!blank(after)) break;  // the value is on a later line: keep the mark
     while (blank(after)) ++after;
-    if (after >= line.size() || line[after] == '\r' || line[after] == '#') break;
-    col = after;
+    if (after < line.size() && line[after] != '\r' && line[after] != '#') {
+      col = after;
+      moved = true;
+      continue;
+    }
+    // The properties end their line: the value starts on the next line
+    // that holds more than blanks or a comment.
+    size_t next = line_no + 1;
+    for (; next < line_starts_.size(); ++next) {
+      const std::string_view l = line_at(next);
+      const size_t first = l.find_first_not_of(" \t\r");
+      if (first != std::string_view::npos && l[first] != '#') break;
+    }
+    if (next >= line_starts_.size()) break;
+    line_no = next;
+    line = line_at(line_no);
+    col = line.find_first_not_of(" \t");
+    moved = true;
   }
+  if (!moved) return mark;
   YAML::Mark out = mark;
+  out.line = static_cast<int>(line_no);
   out.column = static_cast<int>(col);
   return out;
 }

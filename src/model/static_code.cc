@@ -42,10 +42,12 @@ void PairNumberedKernels(const WorkloadResult& base, WorkloadResult* current) {
     auto [name, n] = SplitNumber(k.name);
     groups[name].current[n] = &k;
   }
-  for (auto& [name, g] : groups) {
+  for (auto& entry : groups) {
+    const std::string& name = entry.first;
+    Group& g = entry.second;
     if (g.base.size() < 2 && g.current.size() < 2) continue;
     if (g.base.empty() || g.current.empty()) continue;
-    auto numbered = [&](int n) { return n == 1 ? name : name + " #" + std::to_string(n); };
+    auto numbered = [&name](int n) { return n == 1 ? name : name + " #" + std::to_string(n); };
     std::map<KernelResult*, int> to;  // current kernel -> the base number it takes
     std::set<int> used;
     // The same code first, in number order on both sides.

@@ -191,8 +191,8 @@ TEST(Policy, BlockScalarFirstInARuleEndsWhereItsIndentationDoes) {
       "  - when: |\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
       "  - when: >-\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
       "  - when: |2\n        workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",
-      "  - when: |-  # a comment\n\n      workload.cv >\n\n        5%\n\n    # the id\n    id: my-rule\n"
-      "    message: \"noisy\"\n",
+      ("  - when: |-  # a comment\n\n      workload.cv >\n\n        5%\n\n    # the id\n    id: my-rule\n"
+       "    message: \"noisy\"\n"),
       "  - when: >+2\n      workload.cv\n       > 5%\n\n    id: my-rule\n    message: \"noisy\"\n",
       "  - when: |\r\n      workload.cv > 5%\r\n    id: my-rule\r\n    message: \"noisy\"\r\n",
       "  - when:\n      |\n      workload.cv > 5%\n    id: my-rule\n    message: \"noisy\"\n",

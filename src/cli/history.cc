@@ -247,7 +247,7 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
   if (too_short > 0 && needed == 0)
     out << "; no step can reach alpha " << cp.alpha << " with " << cp.permutations << " permutations";
   else if (too_short > 0 && short_of > min_runs)
-    out << "; " << too_short << " with fewer than " << short_of << " runs, too few to find a step reliably at alpha "
+    out << "; " << too_short << " with fewer than " << short_of << " runs: too few runs to find a step reliably at alpha "
         << cp.alpha;
   else if (too_short > 0)
     out << "; " << too_short << " with fewer than " << min_runs << " runs, too short to test";

@@ -76,7 +76,7 @@ TEST_F(LifecycleCliTest, BaselineUpdateShowPruneHistory) {
   ASSERT_EQ(hist.exit_code, 0) << hist.err;
   EXPECT_NE(hist.out.find("0 of 4 workloads with step changes"), std::string::npos) << hist.out;
   // Six runs are tested, but no step in six can reach alpha 0.01: it says so.
-  EXPECT_NE(hist.out.find("4 with fewer than 11 runs, too few to find a step reliably at alpha 0.01"),
+  EXPECT_NE(hist.out.find("4 with fewer than 11 runs: too few runs to find a step reliably at alpha 0.01"),
             std::string::npos)
       << hist.out;
   EXPECT_NE(testing::ReadAll(dir_ + "/h.json").find("\"min_runs_for_a_step\": 11"), std::string::npos);

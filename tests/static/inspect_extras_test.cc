@@ -7,13 +7,14 @@
 #include <string>
 
 #include "static/inspect.h"
+#include "static/cubin_data.h"
 #include "util/fs.h"
 #include "cli/run_binary.h"
 
 namespace gpugate {
 namespace {
 
-std::string Data(const std::string& f) { return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/cubins/" + f; }
+std::string Data(const std::string& file) { return testing::CubinDataPath(file); }
 
 InspectReport InspectWithLog(const std::string& binary, const std::string& log_path) {
   Result<InspectReport> r = InspectFile(binary);

@@ -20,19 +20,16 @@
 #include "static/elf.h"
 #include "static/inspect_render.h"
 #include "static/ptxas_v_lines.h"
+#include "static/cubin_data.h"
 #include "util/fs.h"
 #include "util/json.h"
 
 namespace gpugate {
 namespace {
 
-const std::string kData = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/cubins/";
+const std::string kData = testing::CubinDataPath("");
 
-std::string Load(const std::string& file) {
-  Result<std::string> bytes = ReadFile(kData + file);
-  EXPECT_TRUE(bytes.ok()) << file;
-  return bytes.ok() ? *bytes : std::string();
-}
+std::string Load(const std::string& file) { return testing::LoadCubinData(file); }
 
 const KernelInfo* FindKernel(const InspectReport& r, const std::string& name, int arch) {
   for (const InspectedCubin& c : r.cubins)

@@ -17,18 +17,15 @@
 #include "static/cubin.h"
 #include "static/inspect_render.h"
 #include "util/demangle.h"
+#include "static/cubin_data.h"
 #include "util/fs.h"
 
 namespace gpugate {
 namespace {
 
-const std::string kData = std::string(GPUGATE_SOURCE_DIR) + "/tests/data/cubins/";
+const std::string kData = testing::CubinDataPath("");
 
-std::string Load(const std::string& file) {
-  Result<std::string> bytes = ReadFile(kData + file);
-  EXPECT_TRUE(bytes.ok()) << file;
-  return bytes.ok() ? *bytes : std::string();
-}
+std::string Load(const std::string& file) { return testing::LoadCubinData(file); }
 
 // The archive with its members in the opposite order (GNU names, as ar
 // writes them; the symbol table left out).

@@ -19,11 +19,12 @@
 #include "report/markdown.h"
 #include "report/view.h"
 #include "static/occupancy.h"
+#include "static/cubin_data.h"
 
 namespace gpugate {
 namespace {
 
-std::string Data(const std::string& file) { return std::string(GPUGATE_SOURCE_DIR) + "/tests/data/cubins/" + file; }
+std::string Data(const std::string& file) { return testing::CubinDataPath(file); }
 
 const char kHeavy[] = "heavy(float const*, float*, int)@sm_90";
 const char kPlain[] = "plain_add@sm_90";

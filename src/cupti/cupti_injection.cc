@@ -6,7 +6,16 @@
 // written as a Kineto-shaped Chrome trace (cupti/chrome_trace.h), atomically
 // (temp file + rename). When tracing cannot start (another profiler holds
 // CUPTI), the reason goes to "<trace>.error" and to stderr, and the program
-// runs on untraced. Only InitializeInjection is exported.
+// runs on untraced. NVTX reaches CUPTI only through the library named by
+// NVTX_INJECTION64_PATH, which gpugate also points here:
+// InitializeInjectionNvtx2 hands NVTX to libcupti's own entry, so the
+// program's NVTX ranges become MARKER records. As soon as tracing starts,
+// "<trace>.started" is written, so a program that ends without running its
+// exit handlers (_exit, os._exit) is told apart from one that never
+// initialised CUDA. Only InitializeInjection and InitializeInjectionNvtx2 are
+// exported.
+#include <cupti.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -72,7 +81,21 @@ int Initialize() {
   }
   g_tracer = tracer.value().release();
   std::atexit(WriteTraceAtExit);
+  Status started = WriteFileAtomic(*g_trace_path + ".started", std::to_string(::getpid()) + "\n");
+  if (!started.ok()) Report(started.error().message);
   return 1;
+}
+
+using NvtxEntry = int (*)(const void* (*)(uint32_t));
+
+// libcupti's InitializeInjectionNvtx2: the CUPTI library this one is linked
+// with, found through one of its functions, then asked for the entry by name.
+NvtxEntry CuptiNvtxEntry() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) == 0 || info.dli_fname == nullptr) return nullptr;
+  void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  if (cupti == nullptr) return nullptr;
+  return reinterpret_cast<NvtxEntry>(dlsym(cupti, "InitializeInjectionNvtx2"));
 }
 
 }  // namespace
@@ -84,4 +107,16 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   static int result = 1;
   std::call_once(once, [] { result = gpugate::Initialize(); });
   return result;
+}
+
+/// Called once by NVTX (NVTX_INJECTION64_PATH) at the program's first NVTX
+/// call. Hands NVTX to libcupti's entry; 0 (NVTX stays off) when libcupti
+/// has none.
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* (*get_export_table)(uint32_t)) {
+  static const gpugate::NvtxEntry entry = gpugate::CuptiNvtxEntry();
+  if (entry == nullptr || entry == &InitializeInjectionNvtx2) {
+    gpugate::Report("libcupti has no InitializeInjectionNvtx2: NVTX ranges are not recorded");
+    return 0;
+  }
+  return entry(get_export_table);
 }

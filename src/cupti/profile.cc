@@ -51,6 +51,11 @@ Result<std::string> FindInjectionLibrary(const std::string& exe_path) {
                    " to its path)");
 }
 
+std::vector<std::pair<std::string, std::string>> CuptiExecutionEnvironment(const std::string& library,
+                                                                          const std::string& trace_path) {
+  return {{"CUDA_INJECTION64_PATH", library}, {"NVTX_INJECTION64_PATH", library}, {kCuptiTraceEnv, trace_path}};
+}
+
 Result<CuptiExecution> ReadCuptiExecution(const std::string& trace_path) {
   CuptiExecution out;
   if (IsRegularFile(trace_path + ".error")) {
@@ -59,7 +64,12 @@ Result<CuptiExecution> ReadCuptiExecution(const std::string& trace_path) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
     return ToolError("profile: cupti: " + text);
   }
-  if (!IsRegularFile(trace_path)) return out;  // CUDA never initialised: nothing traced
+  if (!IsRegularFile(trace_path)) {
+    // CUDA never initialised (nothing traced), or it did and the program
+    // ended before the exit handler that writes the trace ran.
+    out.unwritten = IsRegularFile(trace_path + ".started");
+    return out;
+  }
   out.traced = true;
   AnalysisOptions options;
   options.keep_kernel_samples = true;
@@ -79,6 +89,7 @@ Result<CuptiExecution> ReadCuptiExecution(const std::string& trace_path) {
 void CuptiKernelPool::Add(const CuptiExecution& e) {
   ++executions_;
   if (e.traced) ++traced_;
+  if (e.unwritten) ++unwritten_;
   if (!e.gpu_activity) return;
   ++active_;
   for (const KernelResult& k : e.kernels) {
@@ -104,14 +115,25 @@ void CuptiKernelPool::Annotate(WorkloadResult& w, const std::string& scope) cons
   w.counters["cupti_executions"] = executions_;
   w.counters["cupti_executions_with_gpu_activity"] = active_;
   const std::string n = std::to_string(executions_);
+  // Executions that initialised CUDA but ended without running their exit
+  // handlers (_exit, os._exit, a signal) left no trace: said, never taken
+  // for a program without CUDA work.
+  const std::string unwritten =
+      unwritten_ == 0 ? ""
+                      : std::to_string(unwritten_) + " of " + n +
+                            " executions initialised CUDA but ended without running their exit handlers "
+                            "(_exit, os._exit or a signal), so their traces were never written";
   if (active_ == 0) {
-    std::string why = traced_ == 0 ? "the program never initialised CUDA in any of the " + n + " executions"
-                                   : std::to_string(traced_) + " of " + n +
-                                         " executions were traced but ran no kernel, copy or memset";
+    std::string why;
+    if (traced_ > 0)
+      why = std::to_string(traced_) + " of " + n + " executions were traced but ran no kernel, copy or memset";
+    if (!unwritten.empty()) why += (why.empty() ? "" : "; ") + unwritten;
+    if (why.empty()) why = "the program never initialised CUDA in any of the " + n + " executions";
     w.notes.push_back("profile: cupti recorded no GPU activity (" + why +
-                      "; without a GPU or CUDA work there is nothing to record)");
+                      (unwritten_ == 0 ? "; without a GPU or CUDA work there is nothing to record)" : ")"));
     return;
   }
+  if (!unwritten.empty()) w.notes.push_back("profile: cupti: " + unwritten);
   std::vector<KernelResult> kernels = kernels_;
   std::sort(kernels.begin(), kernels.end(), [](const KernelResult& a, const KernelResult& b) {
     return a.total_s != b.total_s ? a.total_s > b.total_s : a.name < b.name;
@@ -145,7 +167,7 @@ Result<std::unique_ptr<CuptiSession>> CuptiSession::Start() {
 
 std::vector<std::pair<std::string, std::string>> CuptiSession::NextExecution() {
   trace_path_ = dir_ + "/trace-" + std::to_string(next_++) + ".json";
-  return {{"CUDA_INJECTION64_PATH", library_}, {kCuptiTraceEnv, trace_path_}};
+  return CuptiExecutionEnvironment(library_, trace_path_);
 }
 
 Status CuptiSession::FinishExecution(bool keep) {
@@ -153,6 +175,7 @@ Status CuptiSession::FinishExecution(bool keep) {
   std::error_code ec;
   std::filesystem::remove(trace_path_, ec);
   std::filesystem::remove(trace_path_ + ".error", ec);
+  std::filesystem::remove(trace_path_ + ".started", ec);
   if (!e.ok()) return e.error();
   if (keep) pool_.Add(*e);
   return Status::Ok();

@@ -30,9 +30,19 @@ bool CuptiProfileBuilt();
 /// at when none has it.
 Result<std::string> FindInjectionLibrary(const std::string& exe_path = "");
 
+/// The environment a traced execution gets: CUDA_INJECTION64_PATH and
+/// NVTX_INJECTION64_PATH (the injection library: the CUDA driver and NVTX
+/// load it) and GPUGATE_CUPTI_TRACE (`trace_path`).
+std::vector<std::pair<std::string, std::string>> CuptiExecutionEnvironment(const std::string& library,
+                                                                          const std::string& trace_path);
+
 /// What one traced execution left behind.
 struct CuptiExecution {
   bool traced = false;        ///< a trace was written (the program initialised CUDA)
+  /// Tracing started ("<trace>.started") but no trace was written: the
+  /// program ended without running its exit handlers (_exit, os._exit, a
+  /// signal).
+  bool unwritten = false;
   bool gpu_activity = false;  ///< it holds kernels, copies or memsets
   std::vector<KernelResult> kernels;  ///< all devices merged by kernel name
 };
@@ -40,7 +50,8 @@ struct CuptiExecution {
 /// Reads what the execution traced to `trace_path`. Errors (ToolError):
 /// "<trace_path>.error" exists (tracing could not start: another profiler is
 /// attached; its text names it), or the trace is unreadable. No trace file
-/// is not an error: the program never initialised CUDA.
+/// is not an error: the program never initialised CUDA, or (`unwritten`)
+/// it did and ended without running its exit handlers.
 Result<CuptiExecution> ReadCuptiExecution(const std::string& trace_path);
 
 /// Per-kernel results of many executions, pooled.
@@ -57,7 +68,7 @@ class CuptiKernelPool {
   void Annotate(WorkloadResult& w, const std::string& scope = "") const;
 
  private:
-  int executions_ = 0, traced_ = 0, active_ = 0;
+  int executions_ = 0, traced_ = 0, active_ = 0, unwritten_ = 0;
   std::vector<KernelResult> kernels_;
 };
 
@@ -69,8 +80,8 @@ class CuptiSession {
   /// the folder for the traces.
   static Result<std::unique_ptr<CuptiSession>> Start();
   ~CuptiSession();
-  /// Environment for the next execution: CUDA_INJECTION64_PATH (the library)
-  /// and GPUGATE_CUPTI_TRACE (a fresh trace path in the folder).
+  /// Environment for the next execution: CuptiExecutionEnvironment with a
+  /// fresh trace path in the folder.
   std::vector<std::pair<std::string, std::string>> NextExecution();
   /// Reads the last execution's trace (ReadCuptiExecution's errors) and, when
   /// `keep` (a measured sample, not warmup), pools it. The trace is removed.

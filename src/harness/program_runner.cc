@@ -384,7 +384,7 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
       out.failure = library.error().message;
       return out;
     }
-    cupti_env = {{"CUDA_INJECTION64_PATH", *library}, {kCuptiTraceEnv, trace_path}};
+    cupti_env = CuptiExecutionEnvironment(*library, trace_path);
   }
   std::string tail;
   if (auto failed = RunProcess(spec, ProgramArgv(spec, json_path), timeout_seconds,

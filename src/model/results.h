@@ -25,7 +25,7 @@ struct GpuInfo {
   std::optional<std::string> compute_capability;  ///< "8.0"
   std::optional<int> device_index;
   std::optional<int> sm_count;
-  std::optional<double> sm_clock_hz;              ///< max SM clock
+  std::optional<double> sm_clock_hz;              ///< default (peak) SM clock, CUDA's
   std::optional<double> mem_clock_hz;
   std::optional<int64_t> memory_bytes;
   std::optional<int64_t> l2_bytes;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <thread>
 
 #include "profiler/profiler_internal.h"
@@ -24,17 +25,45 @@ struct CudaPending {
   OpSlot* slot = nullptr;
   ThreadBuffer* buffer = nullptr;
   cudaStream_t stream = nullptr;
+  int device = 0;  ///< the stream's device: its events were created there
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
+  cudaError_t error_before = cudaSuccess;  ///< the thread's last error when the scope began
   uint64_t round = 0;
   size_t cap = 0;
 };
 
-// Scopes whose stop event is recorded but not yet read, and events to reuse.
+// Whether `event` has completed, leaving the runtime's last error as the
+// program left it. cudaEventQuery reports an event still to come as
+// cudaErrorNotReady, which the runtime also keeps as the thread's last
+// error: the program's next cudaGetLastError() after a launch would read
+// "device not ready", and the next scope would be dropped for it. That
+// error is ours and is cleared; with an error of the program's pending the
+// event is not queried at all (the query could replace it), and the scope is
+// read later (Synchronize).
+bool EventDone(cudaEvent_t event) {
+  if (cudaPeekAtLastError() != cudaSuccess) return false;
+  const cudaError_t got = cudaEventQuery(event);
+  if (got != cudaSuccess) cudaGetLastError();  // the query's own error
+  return got == cudaSuccess;
+}
+
+// The device of `stream`: cudaEventRecord needs the event and the stream on
+// one device (context), and an event belongs to the device current when it
+// was created. The legacy and per-thread default streams are the current
+// device's.
+cudaError_t StreamDevice(cudaStream_t stream, int* device) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+    return cudaGetDevice(device);
+  return cudaStreamGetDevice(stream, device);
+}
+
+// Scopes whose stop event is recorded but not yet read, and events to reuse,
+// one pool per device.
 struct CudaState {
   std::mutex mu;
   std::deque<CudaPending*> queued;   ///< stop recorded, in completion order per stream
-  std::vector<cudaEvent_t> free_events;
+  std::map<int, std::vector<cudaEvent_t>> free_events;
 
   ~CudaState() {
     for (CudaPending* p : queued) {
@@ -42,23 +71,34 @@ struct CudaState {
       cudaEventDestroy(p->stop);
       delete p;
     }
-    for (cudaEvent_t e : free_events) cudaEventDestroy(e);
+    for (auto& [device, events] : free_events)
+      for (cudaEvent_t e : events) cudaEventDestroy(e);
   }
-  cudaError_t TakeEvent(cudaEvent_t* event) {
+  /// An event of `device`: a free one, or one created with `device` current
+  /// (the caller's current device is restored).
+  cudaError_t TakeEvent(int device, cudaEvent_t* event) {
     {
       std::lock_guard<std::mutex> lock(mu);
-      if (!free_events.empty()) {
-        *event = free_events.back();
-        free_events.pop_back();
+      auto it = free_events.find(device);
+      if (it != free_events.end() && !it->second.empty()) {
+        *event = it->second.back();
+        it->second.pop_back();
         return cudaSuccess;
       }
     }
-    return cudaEventCreate(event);
+    int current = 0;
+    cudaError_t err = cudaGetDevice(&current);
+    if (err != cudaSuccess) return err;
+    if (current == device) return cudaEventCreate(event);
+    err = cudaSetDevice(device);
+    if (err == cudaSuccess) err = cudaEventCreate(event);
+    const cudaError_t back = cudaSetDevice(current);
+    return err != cudaSuccess ? err : back;
   }
-  void GiveBack(cudaEvent_t event) {
+  void GiveBack(int device, cudaEvent_t event) {
     if (event == nullptr) return;
     std::lock_guard<std::mutex> lock(mu);
-    free_events.push_back(event);
+    free_events[device].push_back(event);
   }
   /// Records the pending scopes whose events completed; with `wait`, waits
   /// for all of them.
@@ -69,7 +109,7 @@ struct CudaState {
         std::lock_guard<std::mutex> lock(mu);
         if (queued.empty()) return;
         p = queued.front();
-        if (!wait && cudaEventQuery(p->stop) != cudaSuccess) return;
+        if (!wait && !EventDone(p->stop)) return;
         queued.pop_front();
       }
       float ms = 0;
@@ -79,8 +119,8 @@ struct CudaState {
         std::lock_guard<std::mutex> lock(p->buffer->mu);
         p->slot->Add(static_cast<double>(ms) * 1e-3, p->round, p->cap);
       }
-      GiveBack(p->start);
-      GiveBack(p->stop);
+      GiveBack(p->device, p->start);
+      GiveBack(p->device, p->stop);
       delete p;
     }
   }
@@ -91,10 +131,14 @@ void DestroyCudaState(CudaState* state) { delete state; }
 bool FinishCuda(CudaPending* pending) noexcept {
   // A launch in the scope that failed before it started left only the last
   // error (peeked, not cleared: it stays the program's to see); the events
-  // would time nothing.
-  if (cudaPeekAtLastError() != cudaSuccess || cudaEventRecord(pending->stop, pending->stream) != cudaSuccess) {
-    pending->state->GiveBack(pending->start);
-    pending->state->GiveBack(pending->stop);
+  // would time nothing. An error the program had left before the scope
+  // began is not the scope's.
+  const cudaError_t now = cudaPeekAtLastError();
+  const bool launch_failed = now != cudaSuccess && now != pending->error_before;
+  if (launch_failed || cudaEventRecord(pending->stop, pending->stream) != cudaSuccess) {
+    if (!launch_failed && now == cudaSuccess) cudaGetLastError();  // the record's own error
+    pending->state->GiveBack(pending->device, pending->start);
+    pending->state->GiveBack(pending->device, pending->stop);
     delete pending;
     return false;
   }
@@ -121,13 +165,16 @@ ProfileScope Profiler::BeginCuda(std::string_view name, CUstream_st* stream) {
   pending->stream = stream;
   pending->round = round_.load(std::memory_order_relaxed);
   pending->cap = state_->options.max_samples_per_operation;
-  cudaError_t err = cuda.TakeEvent(&pending->start);
-  if (err == cudaSuccess) err = cuda.TakeEvent(&pending->stop);
+  pending->error_before = cudaPeekAtLastError();
+  cudaError_t err = detail::StreamDevice(stream, &pending->device);
+  if (err == cudaSuccess) err = cuda.TakeEvent(pending->device, &pending->start);
+  if (err == cudaSuccess) err = cuda.TakeEvent(pending->device, &pending->stop);
   if (err == cudaSuccess) err = cudaEventRecord(pending->start, stream);
   if (err != cudaSuccess) {
-    cudaGetLastError();  // resets the runtime's last error
-    cuda.GiveBack(pending->start);
-    cuda.GiveBack(pending->stop);
+    // Our call's error is cleared; one the program left is its to read.
+    if (pending->error_before == cudaSuccess) cudaGetLastError();
+    cuda.GiveBack(pending->device, pending->start);
+    cuda.GiveBack(pending->device, pending->stop);
     delete pending;
     cuda_errors_.fetch_add(1, std::memory_order_relaxed);
     return ProfileScope{};

@@ -149,6 +149,49 @@ TEST_F(CuptiProfileTest, NoTraceMeansCudaWasNeverInitialised) {
   EXPECT_FALSE(e->gpu_activity);
 }
 
+TEST_F(CuptiProfileTest, ATraceThatWasStartedButNeverWrittenIsSaid) {
+  // The injection library writes "<trace>.started" as tracing starts; a
+  // program that then ends through _exit or os._exit runs no exit handler
+  // and writes no trace. That is not "never initialised CUDA".
+  const fs::path trace = dir_ / "t.json";
+  WriteText(fs::path(trace.string() + ".started"), "4242\n");
+  auto e = ReadCuptiExecution(trace.string());
+  ASSERT_TRUE(e.ok());
+  EXPECT_FALSE(e->traced);
+  EXPECT_TRUE(e->unwritten);
+  CuptiKernelPool pool;
+  pool.Add(*e);
+  pool.Add(CuptiExecution{});
+  WorkloadResult w;
+  pool.Annotate(w);
+  ASSERT_EQ(w.notes.size(), 1u);
+  EXPECT_EQ(w.notes[0],
+            "profile: cupti recorded no GPU activity (1 of 2 executions initialised CUDA but ended without "
+            "running their exit handlers (_exit, os._exit or a signal), so their traces were never written)");
+  EXPECT_EQ(w.notes[0].find("never initialised CUDA"), std::string::npos);
+  // Beside executions that were traced, it is a note of its own.
+  Result<CuptiExecution> traced = ReadCuptiExecution(trace_fixture_.string());
+  ASSERT_TRUE(traced.ok());
+  CuptiKernelPool mixed;
+  mixed.Add(*traced);
+  mixed.Add(*e);
+  WorkloadResult m;
+  mixed.Annotate(m);
+  EXPECT_EQ(m.kernels.size(), 2u);
+  bool said = false;
+  for (const std::string& n : m.notes)
+    said = said || n == "profile: cupti: 1 of 2 executions initialised CUDA but ended without running their exit "
+                        "handlers (_exit, os._exit or a signal), so their traces were never written";
+  EXPECT_TRUE(said);
+}
+
+TEST_F(CuptiProfileTest, TheEnvironmentNamesTheLibraryToCudaAndNvtx) {
+  const auto env = CuptiExecutionEnvironment("/lib/x.so", "/tmp/t.json");
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"CUDA_INJECTION64_PATH", "/lib/x.so"}, {"NVTX_INJECTION64_PATH", "/lib/x.so"}, {"GPUGATE_CUPTI_TRACE", "/tmp/t.json"}};
+  EXPECT_EQ(env, want);
+}
+
 TEST_F(CuptiProfileTest, ErrorFileNamesTheOtherProfiler) {
   const fs::path trace = dir_ / "t.json";
   WriteText(fs::path(trace.string() + ".error"),
@@ -188,8 +231,11 @@ TEST_F(CuptiProfileTest, PoolWithoutGpuActivityCarriesAnHonestNote) {
 
 TEST_F(CuptiProfileTest, ProcessBackendPoolsKernelsOfMeasuredExecutionsOnly) {
   ScopedEnv lib(kCuptiLibraryEnv, fake_library_.string());
-  // Stands in for the library: checks CUDA_INJECTION64_PATH, writes the trace.
+  // Stands in for the library: checks CUDA_INJECTION64_PATH and
+  // NVTX_INJECTION64_PATH (NVTX reaches CUPTI only through the library it
+  // names), writes the trace.
   const std::string line = "test \"$CUDA_INJECTION64_PATH\" = '" + fake_library_.string() +
+                           "' && test \"$NVTX_INJECTION64_PATH\" = '" + fake_library_.string() +
                            "' && cp '" + trace_fixture_.string() + "' \"$GPUGATE_CUPTI_TRACE\"";
   ProcessBackend backend;
   WorkloadResult r = RunWorkload(Command(line), backend);

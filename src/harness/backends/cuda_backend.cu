@@ -342,9 +342,15 @@ class Nvml {
     if (mig_ && mig_(d, &cur, &pending) == 0) g.mig_enabled = cur == 1;
     int ecc = 0, ecc_pending = 0;
     if (ecc_ && ecc_(d, &ecc, &ecc_pending) == 0) g.ecc_enabled = ecc == 1;
+    // The clocks are CUDA's (the device's default, what a sample's clock is
+    // judged against); NVML's maximum, the top of the clock curve that a
+    // GPU under load does not hold, only where CUDA gave none, so one GPU
+    // reads the same with and without NVML.
     unsigned int mhz = 0;
-    if (max_clock_ && max_clock_(d, /*NVML_CLOCK_SM=*/1, &mhz) == 0 && mhz > 0) g.sm_clock_hz = mhz * 1e6;
-    if (max_clock_ && max_clock_(d, /*NVML_CLOCK_MEM=*/2, &mhz) == 0 && mhz > 0) g.mem_clock_hz = mhz * 1e6;
+    if (!g.sm_clock_hz && max_clock_ && max_clock_(d, /*NVML_CLOCK_SM=*/1, &mhz) == 0 && mhz > 0)
+      g.sm_clock_hz = mhz * 1e6;
+    if (!g.mem_clock_hz && max_clock_ && max_clock_(d, /*NVML_CLOCK_MEM=*/2, &mhz) == 0 && mhz > 0)
+      g.mem_clock_hz = mhz * 1e6;
     int persistence = 0;
     if (persistence_ && persistence_(d, &persistence) == 0) g.persistence_mode = persistence == 1;
     unsigned int milliwatts = 0;
@@ -406,7 +412,7 @@ Result<GpuInfo> QueryInfo(int device, const Nvml* nvml) {
     g.mem_clock_hz = khz * 1e3;
   int runtime = 0;
   if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) g.cuda_version = detail::FormatCudaVersion(runtime);
-  if (nvml && nvml->ok()) nvml->Fill(nvml->DeviceFor(device), g);  // NVML's values win
+  if (nvml && nvml->ok()) nvml->Fill(nvml->DeviceFor(device), g);  // what CUDA does not say
   return g;
 }
 
@@ -423,7 +429,7 @@ class CudaInstance final : public WorkloadInstance {
   CudaInstance(std::string kernel, KernelShape shape, bool l2_cold, int device, const GpuInfo& info,
                const Nvml* nvml)
       : kernel_(std::move(kernel)), shape_(shape), l2_cold_(l2_cold), device_(device),
-        max_clock_hz_(info.sm_clock_hz.value_or(0)), throttle_(DefaultClockHz(device)),
+        default_clock_hz_(DefaultClockHz(device)), throttle_(default_clock_hz_),
         l2_bytes_(info.l2_bytes.value_or(0)),
         sm_count_(info.sm_count.value_or(1)), nvml_(nvml),
         nvml_device_(nvml && nvml->ok() ? nvml->DeviceFor(device) : nullptr) {}
@@ -600,7 +606,7 @@ class CudaInstance final : public WorkloadInstance {
 
   void Annotate(WorkloadResult& result) const override {
     result.clocks = clocks_;
-    result.throttled = detail::IsThrottled(clocks_, max_clock_hz_) || throttle_.kept_throttled() > 0;
+    result.throttled = detail::IsThrottled(clocks_, default_clock_hz_) || throttle_.kept_throttled() > 0;
     result.counters["throttled_samples_discarded"] = throttle_.discarded();
     if (throttle_.kept_throttled() > 0)
       result.counters["throttled_samples_kept"] = throttle_.kept_throttled();
@@ -747,7 +753,7 @@ class CudaInstance final : public WorkloadInstance {
   KernelShape shape_;
   bool l2_cold_;
   int device_;
-  double max_clock_hz_;
+  double default_clock_hz_;  // cudaDevAttrClockRate, Hz (0: unknown)
   detail::ThrottleTracker throttle_;
   int blocking_timeouts_ = 0;
   int64_t l2_bytes_;

@@ -18,17 +18,15 @@ double ClockHzFromCounters(int64_t cycles, int64_t nanoseconds) {
   return static_cast<double>(cycles) / static_cast<double>(nanoseconds) * 1e9;
 }
 
-bool IsThrottled(const std::vector<ClockReading>& readings, double max_clock_hz, double tolerance) {
-  if (max_clock_hz <= 0) return false;
-  const double floor = (1.0 - tolerance) * max_clock_hz;
-  for (const ClockReading& r : readings)
-    if (r.sm_clock_hz > 0 && r.sm_clock_hz < floor) return true;
-  return false;
-}
-
 bool SampleThrottled(double sample_clock_hz, double default_clock_hz, double fraction) {
   if (sample_clock_hz <= 0 || default_clock_hz <= 0) return false;
   return sample_clock_hz < fraction * default_clock_hz;
+}
+
+bool IsThrottled(const std::vector<ClockReading>& readings, double default_clock_hz) {
+  for (const ClockReading& r : readings)
+    if (SampleThrottled(r.sm_clock_hz, default_clock_hz)) return true;
+  return false;
 }
 
 double CycleSpaceTime(double seconds, double sm_clock_hz) {

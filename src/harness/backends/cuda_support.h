@@ -20,11 +20,6 @@ int64_t L2FlushBytes(int64_t l2_bytes);
 /// (nanoseconds), as nvbench estimates it. 0 when `nanoseconds` <= 0.
 double ClockHzFromCounters(int64_t cycles, int64_t nanoseconds);
 
-/// Whether any reading is more than `tolerance` (a fraction) below
-/// `max_clock_hz`. False without readings or without a known maximum.
-bool IsThrottled(const std::vector<ClockReading>& readings, double max_clock_hz,
-                 double tolerance = 0.10);
-
 /// nvbench's throttle rule: a sample whose SM clock, measured around it, is
 /// below this fraction of the device's default SM clock ran throttled.
 inline constexpr double kThrottledClockFraction = 0.75;
@@ -39,6 +34,13 @@ inline constexpr int kMaxConsecutiveThrottled = 20;
 /// below `fraction` of the default.
 bool SampleThrottled(double sample_clock_hz, double default_clock_hz,
                      double fraction = kThrottledClockFraction);
+
+/// Whether any round's reading ran throttled by the same rule as a sample
+/// (SampleThrottled against the default clock). The default clock is CUDA's
+/// (cudaDevAttrClockRate), never NVML's maximum: a GPU holds its boost clock
+/// well below that maximum under load. False without readings or without a
+/// known default; failed readings (0) are left out.
+bool IsThrottled(const std::vector<ClockReading>& readings, double default_clock_hz);
 
 /// Cycle-space duration of a sample: seconds x the SM clock measured around
 /// it (cycles), independent of the clock the GPU happened to run at. 0 when

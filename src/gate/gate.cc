@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "harness/program_runner.h"
@@ -28,16 +30,21 @@ namespace {
 // 1.3-2.0 (1.6-2.5 of the default 12).
 constexpr double kFutilityPower = 0.1;
 
-WorkloadResult* FindWorkload(Results& results, const std::string& name) {
-  auto it = std::find_if(results.workloads.begin(), results.workloads.end(),
-                         [&](const WorkloadResult& w) { return w.name == name; });
-  return it == results.workloads.end() ? nullptr : &*it;
+// The first element of each name, looked up by name: every step of the
+// loop finds thousands of results by name, which a scan per name made
+// quadratic in the doubtful benchmarks (40,000 cost a minute a step).
+template <class T>
+std::unordered_map<std::string, size_t> IndexByName(const std::vector<T>& items) {
+  std::unordered_map<std::string, size_t> out;
+  out.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) out.emplace(items[i].name, i);
+  return out;
 }
 
-const WorkloadSpec* FindSpec(const std::vector<WorkloadSpec>& specs, const std::string& name) {
-  auto it = std::find_if(specs.begin(), specs.end(),
-                         [&](const WorkloadSpec& s) { return s.name == name; });
-  return it == specs.end() ? nullptr : &*it;
+template <class T>
+T* Lookup(std::vector<T>& items, const std::unordered_map<std::string, size_t>& index, const std::string& name) {
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : &items[it->second];
 }
 
 // One gate run: its inputs, the outcome being built, and the loop's steps.
@@ -51,7 +58,11 @@ class Gate {
         policy_(policy),
         options_(options),
         progress_(progress),
-        run_suite_(run_suite) {}
+        run_suite_(run_suite),
+        spec_index_(IndexByName(workloads)) {
+    for (const WorkloadSpec& w : workloads)
+      if (ReportsBenchmarks(w)) programs_.push_back(&w);
+  }
 
   GateOutcome Run() {
     RunSuite();
@@ -191,40 +202,56 @@ class Gate {
   // (WorkloadSpec::only_benchmarks).
   std::vector<WorkloadSpec> Doubtful() {
     std::vector<WorkloadSpec> specs;
+    std::unordered_map<std::string, size_t> spec_at;                 // in `specs`, by name
+    std::unordered_map<std::string, std::unordered_set<std::string>> selected;  // per program
     std::set<std::string> whole;  // programs re-run without a filter
     doubtful_names_.clear();
+    doubtful_set_.clear();
+    const std::unordered_map<std::string, size_t> results = IndexByName(out_.results.workloads);
     for (const std::string& name : WorkloadsToConfirm(out_.verdicts)) {
-      const WorkloadResult* result = FindWorkload(out_.results, name);
+      const WorkloadResult* result = Lookup(out_.results.workloads, results, name);
       if (!result || result->status != WorkloadStatus::kOk) continue;
       // A deterministic result (a static workload's, a count) reads the
       // same again: a re-run cannot confirm or clear it.
       if (result->deterministic) continue;
-      if (const WorkloadSpec* spec = FindSpec(workloads_, name)) {
+      if (const WorkloadSpec* spec = FindSpec(name)) {
         specs.push_back(*spec);
-        doubtful_names_.push_back(name);
+        AddDoubtful(name);
         continue;
       }
-      for (const WorkloadSpec& spec : workloads_) {
+      for (const WorkloadSpec* program : programs_) {
+        const WorkloadSpec& spec = *program;
         std::optional<std::string> bench = ProgramBenchmarkOf(spec, name);
         if (!bench) continue;
-        auto same = std::find_if(specs.begin(), specs.end(),
-                                 [&](const WorkloadSpec& s) { return s.name == spec.name; });
-        if (same == specs.end()) {
-          specs.push_back(spec);
-          same = specs.end() - 1;
-        }
+        auto [at, fresh] = spec_at.emplace(spec.name, specs.size());
+        if (fresh) specs.push_back(spec);
+        WorkloadSpec& same = specs[at->second];
         // A name cut to its start and a hash (BoundedName) cannot select
         // its benchmark: the program is re-run whole, which names it alike.
         if (IsBoundedName(name)) whole.insert(spec.name);
-        if (whole.count(spec.name)) same->only_benchmarks.clear();
-        else if (std::find(same->only_benchmarks.begin(), same->only_benchmarks.end(), *bench) ==
-                 same->only_benchmarks.end())
-          same->only_benchmarks.push_back(*bench);
-        doubtful_names_.push_back(name);
+        if (whole.count(spec.name)) same.only_benchmarks.clear();
+        else if (selected[spec.name].insert(*bench).second)
+          same.only_benchmarks.push_back(*bench);
+        AddDoubtful(name);
         break;
       }
     }
+    // Names past what one command line holds (a Google Benchmark filter is
+    // one argument, at most 128 KiB): the program is re-run whole, and only
+    // the doubtful benchmarks are kept (Confirm).
+    for (WorkloadSpec& spec : specs)
+      if (!spec.only_benchmarks.empty() && !SelectionFitsTheCommandLine(spec)) spec.only_benchmarks.clear();
     return specs;
+  }
+
+  void AddDoubtful(const std::string& name) {
+    doubtful_names_.push_back(name);
+    doubtful_set_.insert(name);
+  }
+
+  const WorkloadSpec* FindSpec(const std::string& name) const {
+    auto it = spec_index_.find(name);
+    return it == spec_index_.end() ? nullptr : &workloads_[it->second];
   }
 
   // Re-runs `doubtful` once with the attempt's seed: a run of its own for the
@@ -240,12 +267,12 @@ class Gate {
     // with `results:` reports benchmarks nobody asked about: only the
     // doubtful ones are confirmed, as a filtered re-run would measure.
     std::erase_if(rerun.workloads, [&](const WorkloadResult& w) {
-      return std::find(doubtful_names_.begin(), doubtful_names_.end(), w.name) == doubtful_names_.end() &&
-             FindSpec(workloads_, w.name) == nullptr;
+      return doubtful_set_.count(w.name) == 0 && FindSpec(w.name) == nullptr;
     });
     Unconfirmed(&rerun.workloads);
+    const std::unordered_map<std::string, size_t> results = IndexByName(out_.results.workloads);
     for (const WorkloadResult& w : rerun.workloads)
-      if (WorkloadResult* into = FindWorkload(out_.results, w.name)) AppendConfirmation(*into, w);
+      if (WorkloadResult* into = Lookup(out_.results.workloads, results, w.name)) AppendConfirmation(*into, w);
     out_.runs.push_back(std::move(rerun));
   }
 
@@ -256,12 +283,14 @@ class Gate {
   // error outcome, never left out).
   std::vector<WorkloadResult> ForEachBenchmark(std::vector<WorkloadResult> rerun) const {
     std::vector<WorkloadResult> out;
+    const std::unordered_map<std::string, size_t> results = IndexByName(out_.results.workloads);
     for (WorkloadResult& w : rerun) {
-      const WorkloadSpec* spec = w.status == WorkloadStatus::kOk ? nullptr : FindSpec(workloads_, w.name);
+      const WorkloadSpec* spec = w.status == WorkloadStatus::kOk ? nullptr : FindSpec(w.name);
       bool expanded = false;
-      if (spec != nullptr && !FindWorkloadConst(w.name))
+      if (spec != nullptr && !results.count(w.name))
         for (const std::string& name : doubtful_names_) {
-          const WorkloadResult* original = FindWorkloadConst(name);
+          auto at = results.find(name);
+          const WorkloadResult* original = at == results.end() ? nullptr : &out_.results.workloads[at->second];
           if (original == nullptr || !ProgramBenchmarkOf(*spec, name)) continue;
           WorkloadResult failed = w;
           failed.name = original->name;
@@ -282,16 +311,19 @@ class Gate {
   // later process of `run` leaves out does, so the judge, the results and
   // the exit code say so instead of keeping the first run's verdict.
   void Unconfirmed(std::vector<WorkloadResult>* rerun) const {
+    const std::unordered_map<std::string, size_t> measured = IndexByName(*rerun);
+    const std::unordered_map<std::string, size_t> results = IndexByName(out_.results.workloads);
     for (const std::string& name : doubtful_names_) {
-      auto it = std::find_if(rerun->begin(), rerun->end(), [&](const WorkloadResult& w) { return w.name == name; });
-      if (it != rerun->end()) {
-        if (it->status == WorkloadStatus::kSkipped) {
-          it->status = WorkloadStatus::kFailed;
-          it->reason = "skipped (" + it->reason + "): the first run's result is not confirmed";
+      if (auto it = measured.find(name); it != measured.end()) {
+        WorkloadResult& w = (*rerun)[it->second];
+        if (w.status == WorkloadStatus::kSkipped) {
+          w.status = WorkloadStatus::kFailed;
+          w.reason = "skipped (" + w.reason + "): the first run's result is not confirmed";
         }
         continue;
       }
-      const WorkloadResult* original = FindWorkloadConst(name);
+      auto at = results.find(name);
+      const WorkloadResult* original = at == results.end() ? nullptr : &out_.results.workloads[at->second];
       if (original == nullptr) continue;
       WorkloadResult missing;
       missing.name = original->name;
@@ -309,20 +341,17 @@ class Gate {
     }
   }
 
-  const WorkloadResult* FindWorkloadConst(const std::string& name) const {
-    auto it = std::find_if(out_.results.workloads.begin(), out_.results.workloads.end(),
-                           [&](const WorkloadResult& w) { return w.name == name; });
-    return it == out_.results.workloads.end() ? nullptr : &*it;
-  }
-
   const std::vector<WorkloadSpec>& workloads_;
   const std::vector<Results>& baseline_runs_;
   const Policy& policy_;
   const GateOptions& options_;
   GateProgress* progress_;
   const SuiteRunner& run_suite_;
+  std::unordered_map<std::string, size_t> spec_index_;  // workloads_ by name
+  std::vector<const WorkloadSpec*> programs_;          // the workloads that report benchmarks
   GateOutcome out_;
   std::vector<std::string> doubtful_names_;  // results behind Doubtful()'s specs
+  std::unordered_set<std::string> doubtful_set_;  // the same, to look up
 };
 
 }  // namespace

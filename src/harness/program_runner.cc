@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <unordered_set>
 #include <utility>
 
 #include "cupti/tracer.h"
@@ -268,6 +269,23 @@ std::vector<std::string> ProgramArgv(const WorkloadSpec& spec, const std::string
   return argv;
 }
 
+bool SelectionFitsTheCommandLine(const WorkloadSpec& spec) {
+  // Linux refuses an argument of 32 pages (MAX_ARG_STRLEN, 128 KiB) or more,
+  // and the whole of argv and the environment past a quarter of the stack
+  // limit (2 MiB by default); these bounds leave room for the rest.
+  constexpr size_t kArgument = 100 * 1024;
+  constexpr size_t kAll = 1024 * 1024;
+  if (spec.only_benchmarks.empty()) return true;
+  if (spec.kind == WorkloadKind::kGbench) return ExactNamesFilter(spec.only_benchmarks).size() < kArgument;
+  size_t all = 0;
+  for (const std::string& b : spec.only_benchmarks) {
+    if (b.size() >= kArgument) return false;
+    all += b.size() + 1 + (spec.axes.size() + 1) * 16;
+    for (const std::string& a : spec.axes) all += a.size() + 1;
+  }
+  return all < kAll;
+}
+
 std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const std::string& result_name) {
   if (!ReportsBenchmarks(spec)) return std::nullopt;
   const std::string prefix = spec.name + "/";
@@ -348,10 +366,9 @@ ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_se
     out.failure = "results file: " + parsed.error().message;
     return out;
   }
+  const std::unordered_set<std::string> only(spec.only_benchmarks.begin(), spec.only_benchmarks.end());
   for (WorkloadResult& w : parsed->workloads) {
-    if (!spec.only_benchmarks.empty() &&
-        std::find(spec.only_benchmarks.begin(), spec.only_benchmarks.end(), w.name) == spec.only_benchmarks.end())
-      continue;
+    if (!only.empty() && only.count(w.name) == 0) continue;
     out.benchmarks.push_back(std::move(w));
   }
   return out;

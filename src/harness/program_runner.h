@@ -52,6 +52,12 @@ std::vector<std::string> ProgramArgv(const WorkloadSpec& spec, const std::string
 /// character escaped. Precondition: names non-empty.
 std::string ExactNamesFilter(const std::vector<std::string>& names);
 
+/// Whether the command line that selects `spec.only_benchmarks` fits what
+/// Linux lets a program start with: each argument under 128 KiB (a Google
+/// Benchmark filter is one argument) and the selection under 1 MiB in all.
+/// When it does not, the program is run whole instead.
+bool SelectionFitsTheCommandLine(const WorkloadSpec& spec);
+
 /// The program's benchmark name of a result "<spec name>/<benchmark>", or
 /// nothing when the result does not belong to the spec.
 std::optional<std::string> ProgramBenchmarkOf(const WorkloadSpec& spec, const std::string& result_name);

@@ -167,13 +167,12 @@ class Gate {
     // Bounded: `true` names every static workload of the suite.
     const std::string names = JoinAtMost(named, 5);
     std::vector<WorkloadResult> out;
-    std::vector<std::string> seen;
+    std::unordered_set<std::string> seen;
     for (auto run = baseline_runs_.rbegin(); run != baseline_runs_.rend(); ++run)
       for (const WorkloadResult& b : run->workloads) {
         if (b.name != spec.name && !ProgramBenchmarkOf(spec, b.name)) continue;
         if (b.status != WorkloadStatus::kOk) continue;
-        if (std::find(seen.begin(), seen.end(), b.name) != seen.end()) continue;
-        seen.push_back(b.name);
+        if (!seen.insert(b.name).second) continue;
         WorkloadResult r;
         r.name = b.name;
         r.kind = b.kind;

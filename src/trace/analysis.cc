@@ -157,6 +157,15 @@ struct OpAgg {
   int64_t count = 0, total = 0, self = 0;
 };
 
+/// One launch configuration's launches: how many, their time, and the
+/// resources they state. Launches of one grid and block that state
+/// different registers or shared memory keep the largest, so the figures do
+/// not depend on the order of the launches.
+struct ConfigAgg {
+  int64_t count = 0, total_ns = 0;
+  std::optional<double> regs, smem;
+};
+
 struct KernelAttr {
   double occ_sum = 0;
   int64_t occ_n = 0;
@@ -282,7 +291,7 @@ struct TraceAnalyzer::State {
       return static_cast<size_t>(h);
     }
   };
-  std::unordered_map<LaunchConfig, std::pair<int64_t, int64_t>, LaunchConfigHash> configs;
+  std::unordered_map<LaunchConfig, ConfigAgg, LaunchConfigHash> configs;
   int64_t configs_untracked = 0;
 
   /// Recently interned names by a cheap fingerprint (length, first and last
@@ -432,7 +441,7 @@ struct TraceAnalyzer::State {
   }
 
   /// One compute-kernel launch into its (device, name, grid, block) group,
-  /// in bounded memory.
+  /// in bounded memory, with the registers and shared memory it states.
   void CountLaunch(int64_t device, uint32_t name, const TraceEvent& e) {
     LaunchConfig key{device, name, {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]}};
     auto it = configs.find(key);
@@ -441,10 +450,13 @@ struct TraceAnalyzer::State {
         ++configs_untracked;
         return;
       }
-      it = configs.emplace(key, std::make_pair(int64_t{0}, int64_t{0})).first;
+      it = configs.emplace(key, ConfigAgg{}).first;
     }
-    ++it->second.first;
-    it->second.second += e.dur_ns;
+    ConfigAgg& c = it->second;
+    ++c.count;
+    c.total_ns += e.dur_ns;
+    if (e.registers_per_thread) c.regs = std::max(c.regs.value_or(0), *e.registers_per_thread);
+    if (e.shared_memory) c.smem = std::max(c.smem.value_or(0), *e.shared_memory);
   }
 
   /// One HtoD copy into its (device, size) group, in bounded memory.
@@ -787,13 +799,14 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
   rep.launch = std::move(s.launch);
   // Each kernel's main launch configuration: the grid and block that hold
   // most of its time, not the last one seen (a kernel launched at several
-  // sizes is judged by the rules on the size that costs the most).
-  std::map<std::pair<int64_t, uint32_t>, std::pair<std::array<int, 6>, int64_t>> main_config;
+  // sizes is judged by the rules on the size that costs the most), with the
+  // registers and shared memory of those launches.
+  std::map<std::pair<int64_t, uint32_t>, std::pair<std::array<int, 6>, const ConfigAgg*>> main_config;
   for (const auto& [key, agg] : s.configs) {
-    auto [it, fresh] = main_config.try_emplace({std::get<0>(key), std::get<1>(key)}, std::get<2>(key), agg.second);
-    if (!fresh && (agg.second > it->second.second ||
-                   (agg.second == it->second.second && std::get<2>(key) < it->second.first)))
-      it->second = {std::get<2>(key), agg.second};
+    auto [it, fresh] = main_config.try_emplace({std::get<0>(key), std::get<1>(key)}, std::get<2>(key), &agg);
+    const int64_t best = it->second.second->total_ns;
+    if (!fresh && (agg.total_ns > best || (agg.total_ns == best && std::get<2>(key) < it->second.first)))
+      it->second = {std::get<2>(key), &agg};
   }
   std::map<uint32_t, KernelStats> all_kernels;
   // Over all devices: each kernel's occupancy readings (sum, count), so the
@@ -839,8 +852,13 @@ void TraceAnalyzer::State::CloseDevices(TraceReport& rep) {
       if (auto main = main_config.find({d.device, name}); main != main_config.end() && main->second.first[0] > 0) {
         std::copy(main->second.first.begin(), main->second.first.begin() + 3, k.grid);
         std::copy(main->second.first.begin() + 3, main->second.first.end(), k.block);
+        const ConfigAgg& agg = *main->second.second;
+        // Occupancy is of the main configuration: its own registers and
+        // shared memory, not those of another launch of the kernel.
+        k.registers_per_thread = agg.regs;
+        k.shared_memory_bytes = agg.smem;
         if (k.total_ns > 0)
-          k.config_share = std::min(1.0, static_cast<double>(main->second.second) / static_cast<double>(k.total_ns));
+          k.config_share = std::min(1.0, static_cast<double>(agg.total_ns) / static_cast<double>(k.total_ns));
       }
       KernelStats& all = all_kernels[name];
       if (all.count == 0) {
@@ -992,8 +1010,8 @@ void TraceAnalyzer::State::CollectIdenticalLaunches(TraceReport& rep) {
     const std::array<int, 6>& shape = std::get<2>(key);
     std::copy(shape.begin(), shape.begin() + 3, l.grid);
     std::copy(shape.begin() + 3, shape.end(), l.block);
-    l.count = agg.first;
-    l.total_ns = agg.second;
+    l.count = agg.count;
+    l.total_ns = agg.total_ns;
     configs.push_back(std::move(l));
   }
   std::sort(configs.begin(), configs.end(), [](const RepeatedLaunch& a, const RepeatedLaunch& b) {

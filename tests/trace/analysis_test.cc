@@ -603,6 +603,36 @@ TEST(TraceAnalysisTest, AKernelsLaunchConfigurationIsTheOneThatHoldsMostOfItsTim
   }
 }
 
+// The main configuration's registers and shared memory are its own
+// launches', not those of whichever launch came last: a rare launch with
+// 100 KB of shared memory does not lend it to the 0 B main configuration.
+TEST(TraceAnalysisTest, AKernelsResourcesAreThoseOfItsMainLaunchConfiguration) {
+  for (bool rare_last : {false, true}) {
+    std::string text = R"J({"traceEvents":[)J";
+    for (int i = 0; i < 10; ++i) {
+      const bool rare = rare_last ? i == 9 : i == 0;
+      if (i) text += ",";
+      text += R"J({"ph":"X","cat":"kernel","name":"kA","pid":0,"tid":7,"ts":)J" + std::to_string(200 * i) +
+              R"J(,"dur":)J" + (rare ? std::string("10") : std::string("100")) +
+              R"J(,"args":{"device":0,"stream":7,"grid":[)J" + (rare ? "64" : "1080") +
+              R"J(,1,1],"block":[)J" + (rare ? "128" : "256") + R"J(,1,1],"registers per thread":)J" +
+              (rare ? "64" : "32") + R"J(,"shared memory":)J" + (rare ? "100000" : "0") + "}}";
+    }
+    text += "]}";
+    TraceAnalyzer analyzer({});
+    auto info = ReadTraceFromString(text, "resources.json", analyzer);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    TraceReport r = analyzer.Finish(*info);
+    const KernelStats* k = FindKernel(r.devices.at(0).kernels, "kA");
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->block[0], 256) << rare_last;
+    ASSERT_TRUE(k->shared_memory_bytes.has_value()) << rare_last;
+    EXPECT_EQ(*k->shared_memory_bytes, 0) << rare_last;
+    ASSERT_TRUE(k->registers_per_thread.has_value()) << rare_last;
+    EXPECT_EQ(*k->registers_per_thread, 32) << rare_last;
+  }
+}
+
 // A kernel on several devices: the merged row's occupancy is the mean of
 // all its launches, not the first device's.
 TEST(TraceAnalysisTest, AKernelOnSeveralDevicesHasTheMeanOccupancyOfAllItsLaunches) {

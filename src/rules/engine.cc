@@ -184,30 +184,38 @@ void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const VerdictIndex& 
   SetVerdictNames(s, "workload", FindVerdict(v, w.name, kTimeMetric));
 }
 
-// Theoretical occupancy of the kernel's launch on the run's GPU
-// (static/occupancy.h, cuda_occupancy.h): needs the compute capability, the
-// registers per thread and the block size; shared memory counts as static.
-// Waves: the grid over (SMs x resident blocks per SM); the tail fill is how
-// full the last wave is (1 when the grid fills every wave).
-void SetOccupancyNames(MapScope& s, const GpuInfo& gpu, const KernelResult& k,
-                       std::optional<double> grid, std::optional<double> block) {
+// Theoretical occupancy of the kernel's launch on `gpu` (static/occupancy.h,
+// cuda_occupancy.h): needs the compute capability, the registers per thread
+// and the block size of its main launch configuration; shared memory counts
+// as static. Unknown (nullopt) when one is missing or implausible.
+std::optional<Occupancy> LaunchOccupancy(const GpuInfo& gpu, const KernelResult& k, std::optional<double> block) {
   const auto regs = KernelMetric(k, "registers_per_thread");
   const auto& cc = gpu.compute_capability;
   // Values from traces are untrusted: only plausible ones reach the integer
   // casts (a kernel has at most 255 registers per thread and 1024 threads per block).
-  if (!regs || !(*regs > 0 && *regs <= 1024) || !block || !(*block > 0 && *block <= 4096) || !cc) return;
+  if (!regs || !(*regs > 0 && *regs <= 1024) || !block || !(*block > 0 && *block <= 4096) || !cc) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(cc->c_str(), &end);
-  if (end == cc->c_str() || !(v > 0 && v < 100)) return;
+  if (end == cc->c_str() || !(v > 0 && v < 100)) return std::nullopt;
   const int sm = static_cast<int>(std::lround(v * 10));
   KernelResources res;
   res.registers = static_cast<int>(*regs);
   if (auto sh = KernelMetric(k, "shared_mem_bytes"); sh && *sh > 0) {
-    if (!(*sh <= 1e9)) return;
+    if (!(*sh <= 1e9)) return std::nullopt;
     res.static_shared = static_cast<int64_t>(*sh);
   }
   Result<Occupancy> occ = TheoreticalOccupancy(sm, res, static_cast<int>(*block));
-  if (!occ.ok()) return;  // an arch or launch the calculator does not know: unknown
+  if (!occ.ok()) return std::nullopt;  // an arch or launch the calculator does not know: unknown
+  return *occ;
+}
+
+// The launch occupancy of the current kernel, and its waves: the grid over
+// (SMs x resident blocks per SM); the tail fill is how full the last wave is
+// (1 when the grid fills every wave).
+void SetOccupancyNames(MapScope& s, const GpuInfo& gpu, const KernelResult& k,
+                       std::optional<double> grid, std::optional<double> block) {
+  const std::optional<Occupancy> occ = LaunchOccupancy(gpu, k, block);
+  if (!occ) return;
   s.Set("kernel.theoretical_occupancy", NumberValue(occ->fraction));
   s.Set("kernel.occupancy_limiter", StringValue(occ->limiter));
   s.Set("kernel.blocks_per_sm", NumberValue(occ->blocks_per_sm));
@@ -240,11 +248,29 @@ void SetResourceNames(MapScope& s, const std::string& prefix, const KernelResult
     s.Set(prefix + "occupancy_limiter", StringValue(it->second));
 }
 
-/// The baseline's kernels of one workload by name.
-using KernelIndex = std::unordered_map<std::string, const KernelResult*>;
+/// The baseline's workload of the same name: its run (for its GPU) and its
+/// kernels by name.
+struct BaseKernels {
+  const Results* run = nullptr;
+  const WorkloadResult* workload = nullptr;
+  std::unordered_map<std::string, const KernelResult*> by_name;
+};
+
+/// The baseline's kernel under "kernel.base_": its resources, and the
+/// occupancy of its own main launch configuration on the GPU it ran on, the
+/// same way as the current kernel's (the static lane's stored occupancy when
+/// it has no launch configuration).
+void SetBaseKernelNames(MapScope& s, const BaseKernels& base, const KernelResult& bk) {
+  SetResourceNames(s, "kernel.base_", bk);
+  const std::optional<Occupancy> occ = LaunchOccupancy(GpuOf(*base.run, base.workload), bk,
+                                                       KernelMetric(bk, "block_threads"));
+  if (!occ) return;
+  s.Set("kernel.base_theoretical_occupancy", NumberValue(occ->fraction));
+  s.Set("kernel.base_occupancy_limiter", StringValue(occ->limiter));
+}
 
 void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
-                    double total, double launches, const VerdictIndex& v, const KernelIndex& base) {
+                    double total, double launches, const VerdictIndex& v, const BaseKernels& base) {
   s.Set("kernel.name", StringValue(k.name));
   s.Set("kernel.communication", BoolValue(IsCommunicationKernel(k.name)));
   // A static kernel is not launched: it has no time and no launches.
@@ -256,9 +282,9 @@ void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, cons
     s.SetTotal("kernel.launches", launches);
   }
   SetResourceNames(s, "kernel.", k);
-  if (auto found = base.find(k.name); found != base.end()) {
+  if (auto found = base.by_name.find(k.name); found != base.by_name.end()) {
     const KernelResult* bk = found->second;
-    SetResourceNames(s, "kernel.base_", *bk);
+    SetBaseKernelNames(s, base, *bk);
     auto now = k.attributes.find(kSassHashAttribute);
     auto then = bk->attributes.find(kSassHashAttribute);
     if (now != k.attributes.end() && then != bk->attributes.end())
@@ -576,9 +602,12 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
     // dropped before the next kernel's, so memory does not grow with the
     // number of kernels (a trace can name tens of thousands).
     if (kernel_rules) {
-      KernelIndex base_kernels;
-      if (auto b = base_workloads.find(w.name); b != base_workloads.end())
-        for (const KernelResult& bk : b->second->kernels) base_kernels.emplace(bk.name, &bk);
+      BaseKernels base_kernels;
+      if (auto b = base_workloads.find(w.name); b != base_workloads.end()) {
+        base_kernels.run = baseline;
+        base_kernels.workload = b->second;
+        for (const KernelResult& bk : b->second->kernels) base_kernels.by_name.emplace(bk.name, &bk);
+      }
       double total = 0, launches = 0;
       for (const KernelResult& k : w.kernels) {
         total += k.total_s;

@@ -313,6 +313,45 @@ TEST(RuleEngine, TailEffectFiresOnAPartialLastWave) {
   EXPECT_TRUE(Fired(r, "tail-effect").empty());
 }
 
+// A trace compare: kO goes from 32 to 128 registers per thread at 256
+// threads per block on an A100 (sm_80): 8 blocks (64 warps, 100%) per SM
+// before, 2 blocks (16 warps, 25%) after. The baseline's occupancy is of its
+// own launch on its own GPU, the same way as the current kernel's.
+TEST(RuleEngine, OccupancyLostComparesTheLaunchOccupancyOfBothRuns) {
+  if (!OccupancyCalculatorAvailable()) GTEST_SKIP() << "built without cuda_occupancy.h";
+  auto run = [](double registers) {
+    Results r;
+    r.run.env.gpu.sm_count = 108;
+    r.run.env.gpu.compute_capability = "8.0";
+    WorkloadResult w;
+    w.name = "gpu0";
+    w.kind = "trace";
+    w.rounds = {{1e-3}};
+    KernelResult k;
+    k.name = "kO";
+    k.count = 10;
+    k.total_s = 10 * 50e-6;
+    k.metrics = {{"grid_blocks", 1728}, {"block_threads", 256}, {"registers_per_thread", registers}};
+    w.kernels = {k};
+    r.workloads = {w};
+    return r;
+  };
+  const Results base = run(32), current = run(128);
+  std::vector<Suggestion> s;
+  for (Suggestion& x : EvaluateRules(DefaultPolicy().expr_rules, current, nullptr, &base))
+    if (x.rule == "occupancy-lost") s.push_back(std::move(x));
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].kernel, "kO");
+  EXPECT_NE(s[0].message.find("fell from 100% to 25%, now limited by registers"), std::string::npos)
+      << s[0].message;
+  // The baseline's GPU, not the current one's: without its compute
+  // capability the baseline's occupancy is unknown and the rule is silent.
+  Results unknown_gpu = base;
+  unknown_gpu.run.env.gpu.compute_capability.reset();
+  for (const Suggestion& x : EvaluateRules(DefaultPolicy().expr_rules, current, nullptr, &unknown_gpu))
+    EXPECT_NE(x.rule, "occupancy-lost") << x.message;
+}
+
 WorkloadResult TimedWorkload(const std::string& name, std::vector<std::vector<double>> rounds) {
   WorkloadResult w;
   w.name = name;

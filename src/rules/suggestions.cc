@@ -60,29 +60,62 @@ void EnvironmentMismatch(const Verdicts& v, std::vector<Suggestion>* out) {
   out->push_back(std::move(s));
 }
 
-void KernelRegressedMost(const Verdicts& v, std::vector<Suggestion>* out) {
-  std::map<std::string, const MetricVerdict*> worst;
+/// The time a kernel verdict's slowdown added to the current run: the
+/// kernel's total time there less what it would take at the baseline's
+/// speed per call, total x (1 - 1/ratio). Unknown without the kernel's total.
+std::optional<double> AddedTime(const MetricVerdict& m, const Results& current) {
+  if (!m.ratio || !(*m.ratio > 0)) return std::nullopt;
+  const std::string name = m.metric.substr(7);
+  for (const WorkloadResult& w : current.workloads) {
+    if (w.name != m.workload) continue;
+    for (const KernelResult& k : w.kernels)
+      if (k.name == name && std::isfinite(k.total_s) && k.total_s > 0) return k.total_s * (1.0 - 1.0 / *m.ratio);
+  }
+  return std::nullopt;
+}
+
+/// Per workload, the slowed-down kernel that added the most time: among its
+/// kernel regressions, or among inconclusive slowdowns only when it has no
+/// regression. A kernel with a large ratio but few calls does not outrank
+/// one that costs the time.
+void KernelRegressedMost(const Verdicts& v, const Results& current, std::vector<Suggestion>* out) {
+  struct Candidate {
+    const MetricVerdict* m;
+    std::optional<double> added;
+  };
+  auto better = [](const Candidate& a, const Candidate& b) {
+    const bool a_reg = a.m->verdict == Verdict::kRegression, b_reg = b.m->verdict == Verdict::kRegression;
+    if (a_reg != b_reg) return a_reg;
+    if (a.added.has_value() != b.added.has_value()) return a.added.has_value();
+    if (a.added && *a.added != *b.added) return *a.added > *b.added;
+    return *a.m->ratio > *b.m->ratio;
+  };
+  std::map<std::string, Candidate> worst;
   std::vector<std::string> order;
   for (const MetricVerdict& m : v.metrics) {
     if (m.metric.rfind("kernel:", 0) != 0 || !m.ratio || *m.ratio <= 1.0) continue;
     if (m.verdict != Verdict::kRegression && m.verdict != Verdict::kInconclusive) continue;
+    const Candidate c{&m, AddedTime(m, current)};
     auto it = worst.find(m.workload);
     if (it == worst.end()) {
       order.push_back(m.workload);
-      worst[m.workload] = &m;
-    } else if (*m.ratio > *it->second->ratio) {
-      it->second = &m;
+      worst.emplace(m.workload, c);
+    } else if (better(c, it->second)) {
+      it->second = c;
     }
   }
   for (const std::string& w : order) {
-    const MetricVerdict& m = *worst[w];
+    const Candidate& c = worst.at(w);
+    const MetricVerdict& m = *c.m;
     Suggestion s;
     s.workload = w;
+    s.kernel = m.metric.substr(7);
     s.rule = "kernel-regressed-most";
     s.priority = m.verdict == Verdict::kRegression ? 1 : 2;
-    s.message = "kernel '" + m.metric.substr(7) + "' slowed down the most in this workload";
-    s.evidence = "kernel time " + FormatRatio(*m.ratio) + " (" +
-                 ToString(m.verdict) + ")";
+    s.message = "kernel '" + s.kernel + "' slowed down the most in this workload" +
+                (c.added ? ": it added " + FormatDuration(*c.added) + " of kernel time" : std::string());
+    s.evidence = (c.added ? "+" + FormatDuration(*c.added) + ", " : std::string()) + "kernel time " +
+                 FormatRatio(*m.ratio) + " (" + ToString(m.verdict) + ")";
     s.hint = "start with this kernel: compare its static metrics (gpugate inspect) and trace";
     out->push_back(std::move(s));
   }
@@ -129,7 +162,7 @@ std::vector<Suggestion> SuggestFromComparison(const std::vector<ExprRule>& rules
   std::vector<Suggestion> out = EvaluateRules(rules, current, &verdicts, baseline);
   EnvironmentMismatch(verdicts, &out);
   BetweenRunNoise(verdicts, &out);
-  KernelRegressedMost(verdicts, &out);
+  KernelRegressedMost(verdicts, current, &out);
   std::stable_sort(out.begin(), out.end(), SuggestionBefore);
   return out;
 }

@@ -124,6 +124,56 @@ TEST(Suggestions, ArithmeticIntensityHintForRegressions) {
   EXPECT_EQ(comp->workload, "gemm");
 }
 
+// kR: 50 calls, +30% (6.5 ms now, 1.5 ms of it added); kI: one call, +50%
+// (150 us now, 50 us added); kQ: inconclusive +80% over 100 calls (18 ms
+// now, 8 ms added). The kernel named is the regression that added the
+// most time, not the largest ratio nor an inconclusive one.
+TEST(Suggestions, KernelRegressedMostNamesTheRegressionThatAddedTheMostTime) {
+  Results cur;
+  WorkloadResult w;
+  w.name = "gpu0";
+  w.rounds = {{1e-2}};
+  auto kernel = [](const char* name, int64_t count, double total_s) {
+    KernelResult k;
+    k.name = name;
+    k.count = count;
+    k.total_s = total_s;
+    return k;
+  };
+  w.kernels = {kernel("kI", 1, 150e-6), kernel("kR", 50, 6.5e-3), kernel("kQ", 100, 18e-3)};
+  cur.workloads = {w};
+  Verdicts v;
+  auto verdict = [&v](const char* kernel, double ratio, Verdict verdict) {
+    MetricVerdict m;
+    m.workload = "gpu0";
+    m.metric = std::string("kernel:") + kernel;
+    m.verdict = verdict;
+    m.ratio = ratio;
+    v.metrics.push_back(m);
+  };
+  verdict("kI", 1.5, Verdict::kRegression);
+  verdict("kR", 1.3, Verdict::kRegression);
+  verdict("kQ", 1.8, Verdict::kInconclusive);
+  auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
+  const Suggestion* most = FindRule(s, "kernel-regressed-most");
+  ASSERT_NE(most, nullptr);
+  EXPECT_EQ(most->kernel, "kR");
+  EXPECT_EQ(most->priority, 1);
+  EXPECT_NE(most->message.find("kernel 'kR' slowed down the most in this workload: it added 1.50 ms"),
+            std::string::npos) << most->message;
+  EXPECT_NE(most->evidence.find("+1.50 ms, kernel time +30.0% (regression)"), std::string::npos)
+      << most->evidence;
+  // With no regression left, the inconclusive slowdown that added the most.
+  v.metrics.resize(0);
+  verdict("kI", 1.5, Verdict::kInconclusive);
+  verdict("kQ", 1.8, Verdict::kInconclusive);
+  s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
+  most = FindRule(s, "kernel-regressed-most");
+  ASSERT_NE(most, nullptr);
+  EXPECT_EQ(most->kernel, "kQ");
+  EXPECT_EQ(most->priority, 2);
+}
+
 TEST(Suggestions, NothingForACleanComparison) {
   Results cur;
   WorkloadResult w;

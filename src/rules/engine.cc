@@ -269,17 +269,32 @@ void SetBaseKernelNames(MapScope& s, const BaseKernels& base, const KernelResult
   s.Set("kernel.base_occupancy_limiter", StringValue(occ->limiter));
 }
 
+/// Launches of `k` the host made one by one: all of them less those a CUDA
+/// graph launch made (results that record none: all of them).
+double HostLaunches(const KernelResult& k) {
+  const double graph = std::clamp(KernelMetric(k, "graph_launches").value_or(0), 0.0, static_cast<double>(k.count));
+  return static_cast<double>(k.count) - graph;
+}
+
+/// The workload's totals that share() divides by.
+struct KernelTotals {
+  double duration = 0, launches = 0, host_launches = 0;
+};
+
 void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, const KernelResult& k,
-                    double total, double launches, const VerdictIndex& v, const BaseKernels& base) {
+                    const KernelTotals& totals, const VerdictIndex& v, const BaseKernels& base) {
   s.Set("kernel.name", StringValue(k.name));
   s.Set("kernel.communication", BoolValue(IsCommunicationKernel(k.name)));
   // A static kernel is not launched: it has no time and no launches.
   if (!IsStaticResult(w)) {
     s.Set("kernel.duration", NumberValue(k.total_s, kTimeDim));
     s.Set("kernel.launches", NumberValue(static_cast<double>(k.count)));
+    if (auto x = KernelMetric(k, "graph_launches")) s.Set("kernel.graph_launches", NumberValue(*x));
+    s.Set("kernel.host_launches", NumberValue(HostLaunches(k)));
     if (k.count > 0) s.Set("kernel.mean_duration", NumberValue(k.total_s / k.count, kTimeDim));
-    s.SetTotal("kernel.duration", total);
-    s.SetTotal("kernel.launches", launches);
+    s.SetTotal("kernel.duration", totals.duration);
+    s.SetTotal("kernel.launches", totals.launches);
+    s.SetTotal("kernel.host_launches", totals.host_launches);
   }
   SetResourceNames(s, "kernel.", k);
   if (auto found = base.by_name.find(k.name); found != base.by_name.end()) {
@@ -478,6 +493,8 @@ const rules::Schema& RuleSchema() {
     s["kernel.duration"] = Num("the kernel's total time in the workload (all launches)", kTimeDim, true);
     s["kernel.mean_duration"] = Num("time per launch", kTimeDim);
     s["kernel.launches"] = Num("launches in the workload", kNumberDim, true);
+    s["kernel.graph_launches"] = Num("of those, launches a CUDA graph launch made (traces; unknown when the results record none)");
+    s["kernel.host_launches"] = Num("launches the host made one by one: kernel.launches less kernel.graph_launches (all of them when the results record no graph launches)", kNumberDim, true);
     s["kernel.registers"] = Num("registers per thread");
     s["kernel.shared_memory"] = Num("shared memory per block (static + dynamic from a trace; static in the static lane)", kBytesDim);
     s["kernel.stack_frame"] = Num("stack frame per thread: local memory (static lane)", kBytesDim);
@@ -608,14 +625,15 @@ std::vector<Suggestion> EvaluateRules(const std::vector<ExprRule>& rules, const 
         base_kernels.workload = b->second;
         for (const KernelResult& bk : b->second->kernels) base_kernels.by_name.emplace(bk.name, &bk);
       }
-      double total = 0, launches = 0;
+      KernelTotals totals;
       for (const KernelResult& k : w.kernels) {
-        total += k.total_s;
-        launches += static_cast<double>(k.count);
+        totals.duration += k.total_s;
+        totals.launches += static_cast<double>(k.count);
+        totals.host_launches += HostLaunches(k);
       }
       for (const KernelResult& k : w.kernels) {
         MapScope scope = base;
-        SetKernelNames(scope, current, w, k, total, launches, index, base_kernels);
+        SetKernelNames(scope, current, w, k, totals, index, base_kernels);
         for (size_t r = 0; r < rules.size(); ++r)
           if (rules[r].emit != RuleEmit::kOff && rules[r].scope == RuleScope::kKernel)
             Fire(rules[r], scope, w.name, k.name, &fired[r]);

@@ -74,6 +74,16 @@ namespace {
 enum class GpuKind : uint8_t { kCompute = 1, kCommunication = 2, kMemcpy = 3, kMemset = 4 };
 constexpr int64_t kNoLaunch = INT64_MIN;
 
+/// One launch configuration's launches: how many, their time, and the
+/// resources they state. Launches of one grid and block that state
+/// different registers or shared memory keep the largest, so the figures do
+/// not depend on the order of the launches.
+struct ConfigAgg {
+  int64_t count = 0, total_ns = 0;
+  int64_t graph_count = 0, graph_ns = 0;  ///< of them, launched by a CUDA graph launch
+  std::optional<double> regs, smem;
+};
+
 struct GpuRec {
   int64_t start, end;
   int64_t launch_ts = kNoLaunch;
@@ -87,6 +97,9 @@ struct GpuRec {
   bool waiting = false;          ///< listed in State::waiting_gpu
   bool graph = false;            ///< launched by a CUDA graph launch call
   uint32_t launch_key = 0;       ///< LaunchGroupKey of its grid and block
+  /// Its launch configuration's group (CountLaunch), null when untracked;
+  /// the sweep adds it there when a graph launched it.
+  ConfigAgg* config = nullptr;
 };
 
 /// Running state of one device's sweep over its start-ordered GPU activities.
@@ -155,15 +168,6 @@ struct LaterFirst {  // min-heap on start; at equal start the longer frame first
 
 struct OpAgg {
   int64_t count = 0, total = 0, self = 0;
-};
-
-/// One launch configuration's launches: how many, their time, and the
-/// resources they state. Launches of one grid and block that state
-/// different registers or shared memory keep the largest, so the figures do
-/// not depend on the order of the launches.
-struct ConfigAgg {
-  int64_t count = 0, total_ns = 0;
-  std::optional<double> regs, smem;
 };
 
 struct KernelAttr {
@@ -399,6 +403,8 @@ struct TraceAnalyzer::State {
         }
       }
     }
+    // Before the record can be swept (below), which needs its group.
+    if (kind == GpuKind::kCompute) r.config = CountLaunch(device, r.name, e);
     pool[index] = r;
     if (run.empty() || HeapLater{this}(index, run.back())) {
       run.push_back(index);
@@ -417,7 +423,6 @@ struct TraceAnalyzer::State {
       if (e.shared_memory) a.smem = e.shared_memory;
       if (e.grid[0]) std::copy(e.grid, e.grid + 3, a.grid);
       if (e.block[0]) std::copy(e.block, e.block + 3, a.block);
-      if (kind == GpuKind::kCompute) CountLaunch(device, r.name, e);
     } else {
       MemcpyStats c = ClassifyMemcpy(e.name);
       // The event's category decides copy or memset; a copy whose name
@@ -442,13 +447,13 @@ struct TraceAnalyzer::State {
 
   /// One compute-kernel launch into its (device, name, grid, block) group,
   /// in bounded memory, with the registers and shared memory it states.
-  void CountLaunch(int64_t device, uint32_t name, const TraceEvent& e) {
+  ConfigAgg* CountLaunch(int64_t device, uint32_t name, const TraceEvent& e) {
     LaunchConfig key{device, name, {e.grid[0], e.grid[1], e.grid[2], e.block[0], e.block[1], e.block[2]}};
     auto it = configs.find(key);
     if (it == configs.end()) {
       if (configs.size() >= kMaxLaunchConfigs) {
         ++configs_untracked;
-        return;
+        return nullptr;
       }
       it = configs.emplace(key, ConfigAgg{}).first;
     }
@@ -457,6 +462,7 @@ struct TraceAnalyzer::State {
     c.total_ns += e.dur_ns;
     if (e.registers_per_thread) c.regs = std::max(c.regs.value_or(0), *e.registers_per_thread);
     if (e.shared_memory) c.smem = std::max(c.smem.value_or(0), *e.shared_memory);
+    return &c;  // nodes of an unordered_map stay where they are
   }
 
   /// One HtoD copy into its (device, size) group, in bounded memory.
@@ -611,7 +617,13 @@ struct TraceAnalyzer::State {
       KernelStats& k = w.kernels[g.name];
       if (k.count == 0) k.min_ns = k.max_ns = dur;
       ++k.count;
-      if (g.graph) ++k.graph_count;
+      if (g.graph) {
+        ++k.graph_count;
+        if (g.config != nullptr) {
+          ++g.config->graph_count;
+          g.config->graph_ns += dur;
+        }
+      }
       k.total_ns += dur;
       k.min_ns = std::min(k.min_ns, dur);
       k.max_ns = std::max(k.max_ns, dur);
@@ -1004,14 +1016,17 @@ void TraceAnalyzer::State::CollectIdenticalLaunches(TraceReport& rep) {
   rep.launches_untracked = s.configs_untracked;
   std::vector<RepeatedLaunch> configs;
   for (const auto& [key, agg] : s.configs) {
+    // Launches the host made one by one: a graph launch call runs all of
+    // its graph's kernels, so they are not repeated calls.
+    if (agg.count == agg.graph_count) continue;
     RepeatedLaunch l;
     l.device = std::get<0>(key);
     l.name = s.names[std::get<1>(key)];
     const std::array<int, 6>& shape = std::get<2>(key);
     std::copy(shape.begin(), shape.begin() + 3, l.grid);
     std::copy(shape.begin() + 3, shape.end(), l.block);
-    l.count = agg.count;
-    l.total_ns = agg.total_ns;
+    l.count = agg.count - agg.graph_count;
+    l.total_ns = agg.total_ns - agg.graph_ns;
     configs.push_back(std::move(l));
   }
   std::sort(configs.begin(), configs.end(), [](const RepeatedLaunch& a, const RepeatedLaunch& b) {

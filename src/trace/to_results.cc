@@ -188,6 +188,8 @@ Results TraceReportToResults(const TraceReport& report) {
       // The main launch configuration (most of the kernel's time), when the
       // trace records one, and the share of the time it holds.
       if (k.config_share) kr.metrics["launch_config_share"] = *k.config_share;
+      // Calls a CUDA graph launch made: the host paid one launch per graph.
+      if (k.graph_count > 0) kr.metrics["graph_launches"] = static_cast<double>(k.graph_count);
       if (k.grid[0] > 0 && k.block[0] > 0) {
         kr.metrics["grid_blocks"] = static_cast<double>(k.grid[0]) * std::max(1, k.grid[1]) * std::max(1, k.grid[2]);
         kr.metrics["block_threads"] = static_cast<double>(k.block[0]) * std::max(1, k.block[1]) * std::max(1, k.block[2]);

@@ -530,6 +530,23 @@ TEST(RuleEngine, ManySmallCallsFiresOnTheRepeatedTinyKernel) {
   EXPECT_TRUE(Fired(r, "launch-overhead").empty());
 }
 
+// 1200 calls of a 3 us kernel: launched one by one, both launch rules
+// advise a CUDA Graph; launched by 12 graph launches of 100 kernels, the
+// host paid 12 launches and neither rule fires.
+TEST(RuleEngine, LaunchRulesLeaveGraphLaunchedKernelsAlone) {
+  const Results plain = FromTraceText(testing::RepeatedKernelTrace(12, 100, false));
+  EXPECT_EQ(Fired(plain, "launch-overhead").size(), 1u);
+  EXPECT_EQ(Fired(plain, "many-small-calls").size(), 1u);
+  const Results graph = FromTraceText(testing::RepeatedKernelTrace(12, 100, true));
+  ASSERT_EQ(graph.workloads.size(), 1u);
+  ASSERT_EQ(graph.workloads[0].kernels.size(), 1u);
+  EXPECT_EQ(graph.workloads[0].kernels[0].count, 1200);
+  EXPECT_EQ(graph.workloads[0].kernels[0].metrics.at("graph_launches"), 1200);
+  EXPECT_EQ(plain.workloads[0].kernels[0].metrics.count("graph_launches"), 0u);
+  EXPECT_TRUE(Fired(graph, "launch-overhead").empty());
+  EXPECT_TRUE(Fired(graph, "many-small-calls").empty());
+}
+
 TEST(RuleEngine, ManySmallCallsNeedsManyIdenticalShortLaunches) {
   // 8 steps x 50 launches of a 2 us kernel: 400 identical calls.
   std::vector<Suggestion> s = Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 50)), "many-small-calls");

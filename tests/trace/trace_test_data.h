@@ -136,6 +136,37 @@ inline std::string TrainingLoopTrace(int steps, std::vector<long> per_step_sizes
          "\"traceEvents\": [\n" + ev + "\n ]\n}\n";
 }
 
+/// `launches` x `per_launch` calls of one 3 us kernel (same grid and block)
+/// on an A100. `graph`: each group is one cudaGraphLaunch whose kernels
+/// carry its correlation id, as CUPTI writes them; otherwise every kernel
+/// has its own cudaLaunchKernel.
+inline std::string RepeatedKernelTrace(int launches, int per_launch, bool graph) {
+  std::string ev;
+  long corr = 1;
+  auto add = [&](const std::string& e) { ev += (ev.empty() ? "  " : ",\n  ") + e; };
+  auto call = [&](const char* api, long ts) {
+    add(R"({"ph": "X", "cat": "cuda_runtime", "name": ")" + std::string(api) +
+        R"(", "pid": 100, "tid": 100, "ts": )" + std::to_string(ts) + R"(, "dur": 2, "args": {"correlation": )" +
+        std::to_string(corr) + "}}");
+  };
+  long t = 100;
+  for (int g = 0; g < launches; ++g) {
+    if (graph) call("cudaGraphLaunch", t - 5);
+    for (int k = 0; k < per_launch; ++k, t += 4) {
+      if (!graph) call("cudaLaunchKernel", t - 3);
+      add(R"({"ph": "X", "cat": "kernel", "name": "tiny_kernel", "pid": 0, "tid": 7, "ts": )" + std::to_string(t) +
+          R"(, "dur": 3, "args": {"correlation": )" + std::to_string(corr) +
+          R"(, "device": 0, "stream": 7, "grid": [4, 1, 1], "block": [128, 1, 1]}})");
+      if (!graph) ++corr;
+    }
+    if (graph) ++corr;
+    t += 50;
+  }
+  return "{\n \"schemaVersion\": 1,\n \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\", "
+         "\"totalGlobalMem\": 85899345920, \"computeMajor\": 8, \"computeMinor\": 0, \"numSms\": 108}],\n "
+         "\"traceEvents\": [\n" + ev + "\n ]\n}\n";
+}
+
 /// A data-parallel training step as Kineto records it on one rank: per step
 /// (`steps` of 10 ms) a 3 ms backward GEMM on stream 7 and a 2 ms NCCL
 /// all-reduce of the gradients on stream 20. `overlapped`: the all-reduce

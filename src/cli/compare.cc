@@ -293,6 +293,10 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (current_paths.size() > 1)
     compare_options.current_label += " (+" + std::to_string(current_paths.size() - 1) +
                                       " more run" + (current_paths.size() == 2 ? "" : "s") + ")";
+  // The rules' workload.regime and kernel.regime are the profile's, the
+  // same placement as the report's roofline section.
+  if (profile)
+    for (Results& r : current) AddRegimes(*profile, &r);
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
   if (profile) AddRoofline(*profile, current.front(), &verdicts);
   for (std::string& unused : PolicyEntriesMatchingNothing(*policy, verdicts)) {

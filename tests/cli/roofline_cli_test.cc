@@ -7,6 +7,7 @@
 
 #include "cli/run_binary.h"
 #include "model/results_json.h"
+#include "stats/summary.h"
 
 namespace gpugate {
 namespace {
@@ -58,6 +59,56 @@ TEST(RooflineCliTest, RunAndCompareAddRegimes) {
   EXPECT_NE(md.find("| triad/64Ki | - | memory-bound | 0.167 |"), std::string::npos) << md;
   EXPECT_NE(testing::ReadAll(dir + "/c.html").find("Roofline on Test &lt;CPU&gt;"), std::string::npos);
   EXPECT_NE(testing::ReadAll(dir + "/c.json").find("\"roofline\""), std::string::npos);
+  testing::RemoveTree(dir);
+}
+
+// A run of two workloads with work counts and 12 flat ones, every time
+// multiplied by `factor`: 10 rounds of 5 samples with a small fixed jitter.
+Results BoundnessRun(double factor, const std::string& id) {
+  Results r;
+  r.run.run_id = id;
+  auto add = [&r](const std::string& name, double median, std::optional<int64_t> bytes, std::optional<double> flops) {
+    WorkloadResult w;
+    w.name = name;
+    w.kind = "builtin";
+    w.backend = "cpu";
+    for (int round = 0; round < 10; ++round) {
+      std::vector<double> samples;
+      for (int i = 0; i < 5; ++i) samples.push_back(median * (1 + 0.002 * ((round * 5 + i) % 7 - 3)));
+      w.rounds.push_back(samples);
+    }
+    std::vector<double> all;
+    for (const auto& round : w.rounds) all.insert(all.end(), round.begin(), round.end());
+    w.summary = Summarize(all);
+    w.work.bytes = bytes;
+    w.work.flops = flops;
+    r.workloads.push_back(std::move(w));
+  };
+  add("ai08", 1e-3 * factor, 1000000, 800000);
+  add("short", 2e-4 * factor, 10000, 100);
+  for (int i = 0; i < 12; ++i) add("flat" + std::to_string(i), 1e-3, std::nullopt, std::nullopt);
+  return r;
+}
+
+// A profile of 2 GB/s and 1 GFLOP/s (ridge 0.5 FLOP/B) with 100 us of launch
+// overhead: ai08 (0.8 FLOP/B) is compute-bound and short (200 us) is
+// overhead-bound there. The boundness rules say what the roofline section
+// says, not the fixed cut of 1 FLOP/byte (memory-bound for both).
+TEST(RooflineCliTest, CompareBoundnessRulesFollowTheProfilesRegime) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteAll(dir + "/p.json",
+                    "{\"schema\": \"gpugate/device-profile/v1\", \"device_name\": \"cpu x\", \"kind\": \"cpu\",\n"
+                    " \"peak_bytes_per_second\": 2e9, \"peak_fp32_flops\": 1e9, \"peak_fp16_flops\": null,\n"
+                    " \"launch_overhead_s\": 1e-4}\n");
+  ASSERT_TRUE(WriteResultsFile(dir + "/a.json", BoundnessRun(1.0, "a")).ok());
+  ASSERT_TRUE(WriteResultsFile(dir + "/b.json", BoundnessRun(1.2, "b")).ok());
+  auto cmp = RunGpugate({"compare", dir + "/a.json", dir + "/b.json", "--device-profile", dir + "/p.json"});
+  EXPECT_EQ(cmp.exit_code, 1) << cmp.err << cmp.out;
+  EXPECT_NE(cmp.out.find("ai08: compute-bound"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("short: overhead-bound"), std::string::npos) << cmp.out;
+  EXPECT_EQ(cmp.out.find("memory-bound (ai08)"), std::string::npos) << cmp.out;
+  EXPECT_EQ(cmp.out.find("memory-bound (short)"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("compute-bound (ai08)"), std::string::npos) << cmp.out;
   testing::RemoveTree(dir);
 }
 

@@ -174,6 +174,41 @@ TEST(Suggestions, KernelRegressedMostNamesTheRegressionThatAddedTheMostTime) {
   EXPECT_EQ(most->priority, 2);
 }
 
+// With a device profile (ridge 0.5 FLOP/byte) the regime decides: 0.8
+// FLOP/byte is compute-bound there, and an overhead-bound workload is
+// neither, whatever the fixed cuts of 1 and 10 FLOP/byte would say.
+TEST(Suggestions, BoundnessFollowsTheRooflineRegime) {
+  Results cur;
+  WorkloadResult ai08;
+  ai08.name = "ai08";
+  ai08.rounds = {{1.2e-3}};
+  ai08.work.bytes = 1000000;
+  ai08.work.flops = 800000;
+  ai08.regime = RegimeInfo{"compute-bound", 0.8, 0.667, "cpu x"};
+  WorkloadResult small = ai08;
+  small.name = "short";
+  small.work.bytes = 10000;
+  small.work.flops = 100;
+  small.regime = RegimeInfo{"overhead-bound", 0.01, 0.021, "cpu x"};
+  cur.workloads = {ai08, small};
+  Verdicts v;
+  for (const char* name : {"ai08", "short"}) {
+    MetricVerdict m;
+    m.workload = name;
+    m.metric = "time";
+    m.verdict = Verdict::kRegression;
+    v.metrics.push_back(m);
+  }
+  auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
+  EXPECT_EQ(FindRule(s, "memory-bound"), nullptr);
+  const Suggestion* comp = FindRule(s, "compute-bound");
+  ASSERT_NE(comp, nullptr);
+  EXPECT_EQ(comp->workload, "ai08");
+  int compute = 0;
+  for (const auto& x : s) compute += x.rule == "compute-bound";
+  EXPECT_EQ(compute, 1);  // not the overhead-bound one
+}
+
 TEST(Suggestions, NothingForACleanComparison) {
   Results cur;
   WorkloadResult w;

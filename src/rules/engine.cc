@@ -359,6 +359,7 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
       {"trace.kernel_time", "kernel_time_s", kTimeDim},
       {"trace.profiler_steps", "profiler_steps", kNumberDim},
       {"trace.repeated_h2d_copies", "repeated_h2d_count", kNumberDim},
+      {"trace.repeated_h2d_pinned_copies", "repeated_h2d_pinned_count", kNumberDim},
       {"trace.repeated_h2d_bytes", "repeated_h2d_bytes", kBytesDim},
       {"trace.repeated_h2d_time", "repeated_h2d_time_s", kTimeDim},
       {"trace.repeated_h2d_share", "repeated_h2d_busy_fraction", kNumberDim},
@@ -540,6 +541,7 @@ const rules::Schema& RuleSchema() {
     s["trace.profiler_steps"] = Num("ProfilerStep#N annotations in the trace (0 without a schedule)");
     s["trace.repeated_h2d_copies"] =
         Num("host-to-device copies whose byte size recurs through the trace (at least once per profiler step)");
+    s["trace.repeated_h2d_pinned_copies"] = Num("of those copies, the ones from pinned host memory");
     s["trace.repeated_h2d_bytes"] = Num("bytes in those copies", kBytesDim);
     s["trace.repeated_h2d_time"] = Num("summed duration of those copies", kTimeDim);
     s["trace.repeated_h2d_share"] = Num("their summed duration over the device's GPU busy time");

@@ -441,7 +441,7 @@ struct TraceAnalyzer::State {
       if (e.bytes) it->second.sized_ns += e.dur_ns;
       else ++it->second.without_bytes;
       if (kind == GpuKind::kMemcpy && it->second.kind == "HtoD" && e.bytes.value_or(0) > 0)
-        CountHostToDevice(device, *e.bytes, e.ts_ns, e.dur_ns);
+        CountHostToDevice(device, *e.bytes, e.ts_ns, e.dur_ns, it->second.memory == "pinned");
     }
   }
 
@@ -466,7 +466,7 @@ struct TraceAnalyzer::State {
   }
 
   /// One HtoD copy into its (device, size) group, in bounded memory.
-  void CountHostToDevice(int64_t device, int64_t bytes, int64_t start, int64_t dur) {
+  void CountHostToDevice(int64_t device, int64_t bytes, int64_t start, int64_t dur, bool pinned) {
     auto key = std::make_pair(device, bytes);
     auto it = h2d.find(key);
     if (it == h2d.end()) {
@@ -482,6 +482,7 @@ struct TraceAnalyzer::State {
     }
     RepeatedCopy& c = it->second;
     ++c.count;
+    if (pinned) ++c.pinned;
     c.total_ns += dur;
     c.first_ns = std::min(c.first_ns, start);
     c.last_ns = std::max(c.last_ns, start);

@@ -244,6 +244,7 @@ struct RepeatedCopy {
   int64_t bytes = 0;                  ///< size of each copy
   int64_t count = 0, total_ns = 0;    ///< copies of this size, their summed duration
   int64_t first_ns = 0, last_ns = 0;  ///< start of the first and of the last copy
+  int64_t pinned = 0;                 ///< of the copies, those from pinned host memory
 };
 
 /// Launches of one kernel with one launch configuration (name, grid, block)

@@ -38,17 +38,19 @@ void FillGpu(const TraceDevice& d, GpuInfo& gpu) {
 /// The device's recurring HtoD copy sizes (TraceReport::repeated_h2d) as the
 /// counters behind trace.repeated_h2d_* and trace.profiler_steps.
 void SetRepeatedCopyCounters(const TraceReport& report, const DeviceStats& d, WorkloadResult& w) {
-  int64_t copies = 0, bytes = 0, ns = 0;
+  int64_t copies = 0, bytes = 0, ns = 0, pinned = 0;
   const RepeatedCopy* top = nullptr;  // repeated_h2d is sorted by count
   for (const RepeatedCopy& c : report.repeated_h2d) {
     if (c.device != d.device) continue;
     if (top == nullptr) top = &c;
     copies += c.count;
+    pinned += c.pinned;
     bytes += c.count * c.bytes;
     ns += c.total_ns;
   }
   w.counters["profiler_steps"] = static_cast<double>(report.profiler_steps);
   w.counters["repeated_h2d_count"] = static_cast<double>(copies);
+  w.counters["repeated_h2d_pinned_count"] = static_cast<double>(pinned);
   w.counters["repeated_h2d_bytes"] = static_cast<double>(bytes);
   w.counters["repeated_h2d_time_s"] = static_cast<double>(ns) * 1e-9;
   w.counters["repeated_h2d_busy_fraction"] = d.busy_ns > 0 ? static_cast<double>(ns) / d.busy_ns : 0;

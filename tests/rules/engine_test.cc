@@ -500,6 +500,34 @@ TEST(RuleEngine, RepeatedH2dFiresOnPerStepCopies) {
   EXPECT_NEAR(*s[0].estimated_speedup, 800.0 / 18400.0, 1e-6);
 }
 
+// The same loop (without the weights: the first copy of the trace is a
+// recurring one) with every per-step copy from pinned memory: no advice to
+// pin what is pinned; repeated-h2d-pinned says the rest. One pageable copy
+// among them brings the pinning advice back.
+TEST(RuleEngine, RepeatedH2dDoesNotAdvisePinningPinnedCopies) {
+  std::string text = testing::TrainingLoopTrace(8, {4 << 20, 512}, 0, 0);
+  std::string pinned = text;
+  for (size_t at = 0; (at = pinned.find("Pageable -> Device", at)) != std::string::npos; at += 6)
+    pinned.replace(at, 8, "Pinned");
+  const Results r = FromTraceText(pinned);
+  EXPECT_TRUE(Fired(r, "repeated-h2d").empty());
+  std::vector<Suggestion> s = Fired(r, "repeated-h2d-pinned");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("16 host-to-device copies (32.0 MiB), all from pinned memory"), std::string::npos)
+      << s[0].message;
+  EXPECT_EQ(s[0].hint.find("pin_memory"), std::string::npos) << s[0].hint;
+  // The last step's batch copy from pageable memory again.
+  const size_t last = pinned.rfind("Pinned -> Device)\", \"pid\": 0, \"tid\": 7, \"ts\": ");
+  ASSERT_NE(last, std::string::npos);
+  std::string one_pageable = pinned;
+  one_pageable.replace(last, 6, "Pageable");
+  const Results mixed = FromTraceText(one_pageable);
+  EXPECT_TRUE(Fired(mixed, "repeated-h2d-pinned").empty());
+  s = Fired(mixed, "repeated-h2d");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].hint.find("pin_memory=True"), std::string::npos) << s[0].hint;
+}
+
 TEST(RuleEngine, RepeatedH2dSilentOnOneTimeAndDeviceCopies) {
   // Only the start-up weight copies: one size, 20 times, but all at the start.
   EXPECT_TRUE(Fired(FromTraceText(testing::TrainingLoopTrace(8, {}, 0, 20)), "repeated-h2d").empty());

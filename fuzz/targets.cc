@@ -206,17 +206,17 @@ const rules::Schema& RuleFuzzSchema() {
   using rules::Dim;
   using rules::Type;
   static const rules::Schema schema = {
-      {"kernel.duration", {Type::kNumber, Dim::Time(), "", true, false}},
-      {"kernel.bytes", {Type::kNumber, Dim::Bytes(), "", true, false}},
-      {"kernel.throughput", {Type::kNumber, Dim::Rate(), "", false, false}},
-      {"kernel.grid_blocks", {Type::kNumber, Dim::Number(), "", false, false}},
-      {"kernel.name", {Type::kString, {}, "", false, false}},
-      {"kernel.regime", {Type::kString, {}, "", false, false}},
-      {"kernel", {Type::kNumber, Dim::Number(), "", false, true}},
-      {"device.sms", {Type::kNumber, Dim::Number(), "", false, false}},
-      {"workload.cv", {Type::kNumber, Dim::Number(), "", false, false}},
-      {"trace.available", {Type::kBool, {}, "", false, false}},
-      {"trace.gpu_idle_share", {Type::kNumber, Dim::Number(), "", false, false}},
+      {"kernel.duration", {Type::kNumber, Dim::Time(), "", true, false, ""}},
+      {"kernel.bytes", {Type::kNumber, Dim::Bytes(), "", true, false, ""}},
+      {"kernel.throughput", {Type::kNumber, Dim::Rate(), "", false, false, ""}},
+      {"kernel.grid_blocks", {Type::kNumber, Dim::Number(), "", false, false, ""}},
+      {"kernel.name", {Type::kString, {}, "", false, false, ""}},
+      {"kernel.regime", {Type::kString, {}, "", false, false, ""}},
+      {"kernel", {Type::kNumber, Dim::Number(), "", false, true, ""}},
+      {"device.sms", {Type::kNumber, Dim::Number(), "", false, false, ""}},
+      {"workload.cv", {Type::kNumber, Dim::Number(), "", false, false, ""}},
+      {"trace.available", {Type::kBool, {}, "", false, false, ""}},
+      {"trace.gpu_idle_share", {Type::kNumber, Dim::Number(), "", false, false, ""}},
   };
   return schema;
 }

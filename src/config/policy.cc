@@ -657,12 +657,15 @@ class PolicyParser {
                               "(device.sms - kernel.grid_blocks) / device.sms)");
       r.speedup = std::move(x);
     }
+    // The message and hint can name only what the rule's scope gives.
+    r.scope = InferScope(r.when, r.speedup);
+    const rules::Schema& scoped = RuleSchemaFor(r.scope);
     GPUGATE_ASSIGN_OR_RETURN(YamlField message, y_.Require(f.value, "message", prefix));
     GPUGATE_ASSIGN_OR_RETURN(std::string message_text, y_.String(message));
-    GPUGATE_ASSIGN_OR_RETURN(r.message, ParseTemplateAt(message, message_text, schema));
+    GPUGATE_ASSIGN_OR_RETURN(r.message, ParseTemplateAt(message, message_text, scoped));
     if (auto e = y_.Find(f.value, "hint", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(std::string text, y_.String(*e));
-      GPUGATE_ASSIGN_OR_RETURN(rules::Template t, ParseTemplateAt(*e, text, schema));
+      GPUGATE_ASSIGN_OR_RETURN(rules::Template t, ParseTemplateAt(*e, text, scoped));
       r.hint = std::move(t);
     }
     if (auto e = y_.Find(f.value, "priority", prefix)) {
@@ -676,7 +679,6 @@ class PolicyParser {
     if (auto e = y_.Find(f.value, "source", prefix)) {
       GPUGATE_ASSIGN_OR_RETURN(r.source, y_.String(*e));
     }
-    r.scope = InferScope(r.when, r.speedup);
     return r;
   }
 

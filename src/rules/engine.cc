@@ -576,6 +576,26 @@ const rules::Schema& RuleSchema() {
   return kSchema;
 }
 
+const rules::Schema& RuleSchemaFor(RuleScope scope) {
+  auto without_kernels = [](const char* what) {
+    rules::Schema s = RuleSchema();
+    for (auto& [name, info] : s)
+      if (StartsWith(name, "kernel."))
+        info.unavailable = std::string("has no value in a ") + what +
+                           " rule: its 'when' and 'speedup' name no kernel.* name, so it is not evaluated "
+                           "per kernel (name one there, or remove this)";
+    return s;
+  };
+  static const rules::Schema kWorkload = without_kernels("workload");
+  static const rules::Schema kTrace = without_kernels("trace");
+  switch (scope) {
+    case RuleScope::kWorkload: return kWorkload;
+    case RuleScope::kTrace: return kTrace;
+    case RuleScope::kKernel: break;
+  }
+  return RuleSchema();
+}
+
 RuleScope InferScope(const rules::Expr& when, const std::optional<rules::Expr>& speedup) {
   std::set<std::string> names = rules::NamesUsed(when);
   if (speedup) {

@@ -24,6 +24,12 @@ const rules::Schema& RuleSchema();
 /// The scope a rule runs in, from the names its expressions use.
 RuleScope InferScope(const rules::Expr& when, const std::optional<rules::Expr>& speedup);
 
+/// The schema a rule's message and hint are parsed with once its scope is
+/// known: RuleSchema() where the kernel.* names that a workload or trace rule
+/// (evaluated once per workload, not per kernel) can never give are marked
+/// unavailable, so naming one fails the policy at the name.
+const rules::Schema& RuleSchemaFor(RuleScope scope);
+
 /// Evaluates every rule not switched off. `verdicts` (may be empty) links
 /// findings to the regression they explain (a kernel's or workload's own
 /// verdict). `baseline` (may be null; the newest baseline run) gives the

@@ -491,6 +491,10 @@ class Parser {
   // A schema name, with the list of names and "did you mean" when unknown.
   const NameInfo* LookupName(const Token& t) {
     auto it = schema_.find(t.text);
+    if (it != schema_.end() && !it->second.unavailable.empty()) {
+      Fail(t.offset, "'" + t.text + "' " + it->second.unavailable);
+      return nullptr;
+    }
     if (it != schema_.end()) return &it->second;
     std::vector<std::string> names;
     for (const auto& [name, info] : schema_) names.push_back(name);

@@ -57,6 +57,10 @@ struct NameInfo {
   std::string doc;
   bool aggregatable = false;  ///< share(NAME) is allowed
   bool countable = false;     ///< count(NAME) is allowed
+  /// Non-empty: the name exists but has no value where this schema is used
+  /// (a kernel name in a trace rule's message); using it is a parse error
+  /// that says this, at the name.
+  std::string unavailable;
 };
 
 /// The names an expression may use, with their types.

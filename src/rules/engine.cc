@@ -392,10 +392,11 @@ void SetTraceNames(MapScope& s, const WorkloadResult& w) {
 }
 
 std::string Evidence(const ExprRule& rule, const rules::Scope& scope) {
-  std::set<std::string> names = rules::NamesUsed(rule.when);
+  // share(NAME) shows the share the condition tests, not NAME's raw value.
+  std::set<std::string> names = rules::TermsUsed(rule.when);
   std::string out;
   for (const std::string& n : names) {
-    const Value v = scope.Lookup(n);
+    const Value v = rules::EvaluateTerm(n, scope);
     if (v.kind == Value::Kind::kUnknown) continue;
     // A false flag is a guard (`not kernel.communication`), not evidence.
     if (v.kind == Value::Kind::kBool && !v.boolean) continue;

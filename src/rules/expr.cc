@@ -809,6 +809,13 @@ void CollectNames(const Node& n, std::set<std::string>* out) {
   for (const NodePtr& a : n.args) CollectNames(*a, out);
 }
 
+void CollectTerms(const Node& n, std::set<std::string>* out) {
+  if (n.op == Op::kName || n.op == Op::kKnown) out->insert(n.text);
+  if (n.op == Op::kShare) out->insert("share(" + n.text + ")");
+  if (n.op == Op::kCount) out->insert("count(" + n.text + ")");
+  for (const NodePtr& a : n.args) CollectTerms(*a, out);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -854,6 +861,21 @@ std::set<std::string> NamesUsed(const Expr& expr) {
   std::set<std::string> out;
   if (expr.root()) CollectNames(*expr.root(), &out);
   return out;
+}
+
+std::set<std::string> TermsUsed(const Expr& expr) {
+  std::set<std::string> out;
+  if (expr.root()) CollectTerms(*expr.root(), &out);
+  return out;
+}
+
+Value EvaluateTerm(std::string_view term, const Scope& scope) {
+  for (const auto& [call, share] : {std::pair{std::string_view("share("), true}, std::pair{std::string_view("count("), false}})
+    if (term.substr(0, call.size()) == call && term.size() > call.size() && term.back() == ')') {
+      const std::string_view name = term.substr(call.size(), term.size() - call.size() - 1);
+      return share ? scope.Share(name) : scope.Count(name);
+    }
+  return scope.Lookup(term);
 }
 
 Result<Template> ParseTemplate(std::string_view text, const Schema& schema,

@@ -145,6 +145,14 @@ Value Evaluate(const Expr& expr, const Scope& scope);
 /// share() and count() (for the evidence of a finding).
 std::set<std::string> NamesUsed(const Expr& expr);
 
+/// What the expression reads, as the evidence of a finding shows it: each
+/// name (also inside known()), and each `share(NAME)` and `count(NAME)` call
+/// as that text rather than its argument alone.
+std::set<std::string> TermsUsed(const Expr& expr);
+
+/// The value of one of TermsUsed()'s terms in `scope`.
+Value EvaluateTerm(std::string_view term, const Scope& scope);
+
 /// A message template: literal text with `{expression}` placeholders;
 /// `{{` and `}}` stand for literal braces.
 struct Template {

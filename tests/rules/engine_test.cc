@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,29 @@ TEST(RuleEngine, EveryBuiltinRuleHasMessageSourceAndScope) {
 
 // kineto_cuda_event_sync.json: a 1-block, 1-thread spin kernel takes 73% of
 // the kernel time on a 108-SM A100.
+// docs/rules.md's built-in table says, per rule, exactly which values the
+// evidence can show: the terms of its condition (a false guard never shows).
+TEST(RuleEngine, TheDocsEvidenceColumnListsWhatTheEvidenceShows) {
+  std::ifstream in(std::string(GPUGATE_SOURCE_DIR) + "/docs/rules.md");
+  ASSERT_TRUE(in) << "docs/rules.md";
+  std::map<std::string, std::string> column;  // rule id -> evidence column
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    std::vector<std::string> cols;
+    for (size_t at = 0, bar; (bar = line.find(" | ", at)) != std::string::npos; at = bar + 3)
+      cols.push_back(line.substr(at, bar - at));
+    if (cols.size() < 5) continue;
+    column[cols[0].substr(3, cols[0].size() - 4)] = cols[4];
+  }
+  for (const ExprRule& r : DefaultPolicy().expr_rules) {
+    std::string expected;
+    for (const std::string& t : rules::TermsUsed(r.when))
+      if (t != "kernel.communication") expected += (expected.empty() ? "`" : ", `") + t + "`";
+    ASSERT_TRUE(column.count(r.id)) << r.id << " is not in docs/rules.md's built-in table";
+    EXPECT_EQ(column[r.id], expected) << r.id;
+  }
+}
+
 TEST(RuleEngine, SmallGridAndPartialWarpsFireOnTheSpinKernel) {
   const Results r = FromTrace("kineto_cuda_event_sync.json");
   std::vector<Suggestion> small = Fired(r, "small-grid");
@@ -273,6 +298,10 @@ TEST(RuleEngine, LowOccupancyFiresOnTheRegisterHeavyCudnnKernel) {
   ASSERT_NE(cudnn, nullptr);
   EXPECT_NE(cudnn->message.find("theoretical occupancy 18.75% at 128 threads per block, limited by registers"),
             std::string::npos) << cudnn->message;
+  // The evidence shows both factors of the share threshold, not the raw
+  // duration that share() divides.
+  EXPECT_EQ(cudnn->evidence,
+            "kernel.config_share = 1, kernel.theoretical_occupancy = 0.1875, share(kernel.duration) = 0.1928");
   // The ResNet trace's kernels (V100) keep enough warps resident, or are too
   // small a share of the time.
   for (const Suggestion& x : s) EXPECT_NE(x.kernel.find("elementwise"), 0u) << x.kernel;

@@ -5,6 +5,7 @@
 // it compiles and links; tests that need a device carry the ctest label gpu.
 #include <gpugate/profiler.h>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
@@ -33,15 +34,31 @@ struct CudaPending {
   size_t cap = 0;
 };
 
+// cuEventQuery, found through the runtime's driver entry point (the
+// profiler does not link libcuda). The driver API leaves the runtime's last
+// error alone; cudaEventQuery reports a scope still running as
+// cudaErrorNotReady and keeps that as the thread's last error.
+using EventQueryFn = CUresult (*)(CUevent);
+EventQueryFn DriverEventQuery() {
+  static const EventQueryFn fn = [] {
+    const bool clean = cudaPeekAtLastError() == cudaSuccess;
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuEventQuery", &entry, 12000, cudaEnableDefault, &status);
+    if (e != cudaSuccess && clean) cudaGetLastError();  // the lookup's own error
+    return e == cudaSuccess && status == cudaDriverEntryPointSuccess ? reinterpret_cast<EventQueryFn>(entry)
+                                                                     : nullptr;
+  }();
+  return fn;
+}
+
 // Whether `event` has completed, leaving the runtime's last error as the
-// program left it. cudaEventQuery reports an event still to come as
-// cudaErrorNotReady, which the runtime also keeps as the thread's last
-// error: the program's next cudaGetLastError() after a launch would read
-// "device not ready", and the next scope would be dropped for it. That
-// error is ours and is cleared; with an error of the program's pending the
-// event is not queried at all (the query could replace it), and the scope is
-// read later (Synchronize).
+// program left it: through the driver's cuEventQuery. Without that entry the
+// runtime's query is used, its cudaErrorNotReady cleared; with an error of
+// the program pending it is then not queried at all (the query would replace
+// it), and the scope is read later (Synchronize).
 bool EventDone(cudaEvent_t event) {
+  if (EventQueryFn query = DriverEventQuery()) return query(event) == CUDA_SUCCESS;
   if (cudaPeekAtLastError() != cudaSuccess) return false;
   const cudaError_t got = cudaEventQuery(event);
   if (got != cudaSuccess) cudaGetLastError();  // the query's own error
@@ -55,7 +72,7 @@ bool EventDone(cudaEvent_t event) {
 cudaError_t StreamDevice(cudaStream_t stream, int* device) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
     return cudaGetDevice(device);
-  return cudaStreamGetDevice(stream, device);
+  return cudaStreamGetDevice(stream, device);  // CUDA 12.8 and later; gpugate builds with 13
 }
 
 // Scopes whose stop event is recorded but not yet read, and events to reuse,

@@ -298,7 +298,12 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (profile)
     for (Results& r : current) AddRegimes(*profile, &r);
   Verdicts verdicts = CompareRuns(*baseline, current, *policy, compare_options);
-  if (profile) AddRoofline(*profile, current.front(), &verdicts);
+  if (profile) {
+    AddRoofline(*profile, current.front(), &verdicts);
+    // The rules follow the profile's regimes: a profile of another kind of
+    // device is said in every report, as `run` says it.
+    if (auto mismatch = ProfileKindMismatch(*profile, current.front())) verdicts.warnings.push_back(*mismatch);
+  }
   for (std::string& unused : PolicyEntriesMatchingNothing(*policy, verdicts)) {
     if (vm.count("quiet")) ReportWarning(unused);  // -q: no report on stdout to carry it
     verdicts.warnings.push_back(std::move(unused));

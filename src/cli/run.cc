@@ -236,13 +236,7 @@ int RunCommand(const CommandSpec& self, const Args& args) {
   results.run.shard = sel->shard;
   if (vm.count("run-id")) results.run.run_id = vm["run-id"].as<std::string>();
   if (profile) {
-    for (const WorkloadResult& w : results.workloads)
-      if ((w.backend == "cuda") != (profile->kind == "gpu") && (w.backend == "cuda" || w.backend == "cpu")) {
-        ReportWarning("--device-profile describes a " + profile->kind + " (" + profile->device_name +
-                      ") but workload '" + w.name + "' ran on the " + w.backend +
-                      " backend: its regime is placed under the wrong roofs");
-        break;
-      }
+    if (auto mismatch = ProfileKindMismatch(*profile, results)) ReportWarning(*mismatch);
     AddRegimes(*profile, &results);
   }
 

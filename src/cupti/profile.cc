@@ -86,6 +86,13 @@ Result<CuptiExecution> ReadCuptiExecution(const std::string& trace_path) {
   return out;
 }
 
+namespace {
+double KernelMetricOr(const KernelResult& k, const std::string& name) {
+  auto it = k.metrics.find(name);
+  return it == k.metrics.end() ? 0.0 : it->second;
+}
+}  // namespace
+
 void CuptiKernelPool::Add(const CuptiExecution& e) {
   ++executions_;
   if (e.traced) ++traced_;
@@ -96,8 +103,10 @@ void CuptiKernelPool::Add(const CuptiExecution& e) {
     auto it = std::find_if(kernels_.begin(), kernels_.end(), [&](const KernelResult& have) { return have.name == k.name; });
     if (it == kernels_.end()) {
       kernels_.push_back(k);
+      largest_s_.push_back(k.total_s);
       continue;
     }
+    double& largest = largest_s_[static_cast<size_t>(it - kernels_.begin())];
     it->count += k.count;
     it->total_s += k.total_s;
     // Launch groups stay only while every instance has one.
@@ -106,7 +115,17 @@ void CuptiKernelPool::Add(const CuptiExecution& e) {
     it->durations_s.insert(it->durations_s.end(), k.durations_s.begin(), k.durations_s.end());
     if (groups) it->launch_groups.insert(it->launch_groups.end(), k.launch_groups.begin(), k.launch_groups.end());
     else it->launch_groups.clear();
-    for (const auto& [m, v] : k.metrics) it->metrics[m] = v;
+    // Counts add up: the launches a CUDA graph made, like `count`. The
+    // launch configuration and resources are those of the execution in
+    // which the kernel took the most time (its main configuration there),
+    // whatever the order of the executions.
+    const double graph = KernelMetricOr(*it, "graph_launches") + KernelMetricOr(k, "graph_launches");
+    if (k.total_s > largest) {
+      for (const auto& [m, v] : k.metrics) it->metrics[m] = v;
+      largest = k.total_s;
+    }
+    if (graph > 0) it->metrics["graph_launches"] = graph;
+    else it->metrics.erase("graph_launches");
   }
 }
 

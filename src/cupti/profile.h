@@ -70,6 +70,7 @@ class CuptiKernelPool {
  private:
   int executions_ = 0, traced_ = 0, active_ = 0, unwritten_ = 0;
   std::vector<KernelResult> kernels_;
+  std::vector<double> largest_s_;  ///< per kernel, its largest time in one execution
 };
 
 /// The gpugate side of profiling one workload: a temporary folder for the

@@ -260,10 +260,13 @@ struct BaseKernels {
 /// occupancy of its own main launch configuration on the GPU it ran on, the
 /// same way as the current kernel's (the static lane's stored occupancy when
 /// it has no launch configuration).
-void SetBaseKernelNames(MapScope& s, const BaseKernels& base, const KernelResult& bk) {
+// The baseline kernel's occupancy is computed on the current run's GPU: what
+// the change to the kernel (its registers, shared memory, block size) did to
+// it. On the baseline's own GPU a kernel moved from a T4 (32 warps per SM) to
+// an A100 (64) would read "fell from 100% to 50%" with nothing changed.
+void SetBaseKernelNames(MapScope& s, const GpuInfo& gpu, const KernelResult& bk) {
   SetResourceNames(s, "kernel.base_", bk);
-  const std::optional<Occupancy> occ = LaunchOccupancy(GpuOf(*base.run, base.workload), bk,
-                                                       KernelMetric(bk, "block_threads"));
+  const std::optional<Occupancy> occ = LaunchOccupancy(gpu, bk, KernelMetric(bk, "block_threads"));
   if (!occ) return;
   s.Set("kernel.base_theoretical_occupancy", NumberValue(occ->fraction));
   s.Set("kernel.base_occupancy_limiter", StringValue(occ->limiter));
@@ -299,7 +302,7 @@ void SetKernelNames(MapScope& s, const Results& r, const WorkloadResult& w, cons
   SetResourceNames(s, "kernel.", k);
   if (auto found = base.by_name.find(k.name); found != base.by_name.end()) {
     const KernelResult* bk = found->second;
-    SetBaseKernelNames(s, base, *bk);
+    SetBaseKernelNames(s, GpuOf(r, &w), *bk);
     auto now = k.attributes.find(kSassHashAttribute);
     auto then = bk->attributes.find(kSassHashAttribute);
     if (now != k.attributes.end() && then != bk->attributes.end())

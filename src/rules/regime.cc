@@ -92,6 +92,14 @@ void AddRegimes(const DeviceProfile& profile, Results* results) {
   }
 }
 
+std::optional<std::string> ProfileKindMismatch(const DeviceProfile& profile, const Results& results) {
+  for (const WorkloadResult& w : results.workloads)
+    if ((w.backend == "cuda") != (profile.kind == "gpu") && (w.backend == "cuda" || w.backend == "cpu"))
+      return "--device-profile describes a " + profile.kind + " (" + profile.device_name + ") but workload '" +
+             w.name + "' ran on the " + w.backend + " backend: its regime is placed under the wrong roofs";
+  return std::nullopt;
+}
+
 void AddRoofline(const DeviceProfile& profile, const Results& current, Verdicts* verdicts) {
   verdicts->device_profile = profile.device_name + (profile.kind == "cpu" ? " (CPU)" : "");
   for (const WorkloadResult& w : current.workloads) {

@@ -63,6 +63,12 @@ std::optional<Placement> PlaceKernel(const DeviceProfile& profile, const KernelR
 /// placed (results JSON: the optional "regime" objects).
 void AddRegimes(const DeviceProfile& profile, Results* results);
 
+/// The warning when `profile` describes another kind of device than a
+/// workload of `results` ran on (a CPU profile for `cuda` results, a GPU one
+/// for `cpu` results): its regime is placed under the wrong roofs. Nothing
+/// when every cpu/cuda workload matches.
+std::optional<std::string> ProfileKindMismatch(const DeviceProfile& profile, const Results& results);
+
 /// The roofline rows of `current` for a report: every placeable workload
 /// and kernel, in suite order; also names the profile in `verdicts`.
 void AddRoofline(const DeviceProfile& profile, const Results& current, Verdicts* verdicts);

@@ -82,7 +82,15 @@ struct ConfigAgg {
   int64_t count = 0, total_ns = 0;
   int64_t graph_count = 0, graph_ns = 0;  ///< of them, launched by a CUDA graph launch
   std::optional<double> regs, smem;
+  /// Shared memory per block of the launches (dynamic shared memory is sized
+  /// per launch) and the time at each, for at most kMaxSmemValues values: the
+  /// configuration's `smem` is the one that holds most of its time.
+  std::vector<std::pair<double, int64_t>> smem_ns;
 };
+
+/// Distinct shared-memory sizes timed per launch configuration; launches at
+/// further sizes leave the choice to the ones seen first.
+constexpr size_t kMaxSmemValues = 16;
 
 struct GpuRec {
   int64_t start, end;
@@ -460,8 +468,23 @@ struct TraceAnalyzer::State {
     ConfigAgg& c = it->second;
     ++c.count;
     c.total_ns += e.dur_ns;
+    // Registers are the compiled function's (the largest when records
+    // differ); shared memory can be sized per launch, so the configuration
+    // takes the size that holds most of its time (ties: the larger), not
+    // one rare launch's.
     if (e.registers_per_thread) c.regs = std::max(c.regs.value_or(0), *e.registers_per_thread);
-    if (e.shared_memory) c.smem = std::max(c.smem.value_or(0), *e.shared_memory);
+    if (e.shared_memory) {
+      auto at = std::find_if(c.smem_ns.begin(), c.smem_ns.end(),
+                             [&](const std::pair<double, int64_t>& v) { return v.first == *e.shared_memory; });
+      if (at != c.smem_ns.end()) at->second += e.dur_ns;
+      else if (c.smem_ns.size() < kMaxSmemValues) c.smem_ns.emplace_back(*e.shared_memory, e.dur_ns);
+      if (!c.smem_ns.empty()) {
+        auto most = std::max_element(c.smem_ns.begin(), c.smem_ns.end(), [](const auto& a, const auto& b) {
+          return a.second != b.second ? a.second < b.second : a.first < b.first;
+        });
+        c.smem = most->first;
+      }
+    }
     return &c;  // nodes of an unordered_map stay where they are
   }
 

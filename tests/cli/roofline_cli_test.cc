@@ -8,6 +8,7 @@
 #include "cli/run_binary.h"
 #include "model/results_json.h"
 #include "stats/summary.h"
+#include "util/fs.h"
 
 namespace gpugate {
 namespace {
@@ -109,6 +110,24 @@ TEST(RooflineCliTest, CompareBoundnessRulesFollowTheProfilesRegime) {
   EXPECT_EQ(cmp.out.find("memory-bound (ai08)"), std::string::npos) << cmp.out;
   EXPECT_EQ(cmp.out.find("memory-bound (short)"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find("compute-bound (ai08)"), std::string::npos) << cmp.out;
+  EXPECT_EQ(cmp.out.find("wrong roofs"), std::string::npos) << cmp.out;
+  // The same CPU profile on results of the cuda backend places them under
+  // the wrong roofs, and the rules follow it: every report says so, as run
+  // does.
+  Results ga = BoundnessRun(1.0, "ga"), gb = BoundnessRun(1.2, "gb");
+  for (Results* r : {&ga, &gb})
+    for (WorkloadResult& w : r->workloads) w.backend = "cuda";
+  ASSERT_TRUE(WriteResultsFile(dir + "/ga.json", ga).ok());
+  ASSERT_TRUE(WriteResultsFile(dir + "/gb.json", gb).ok());
+  auto gpu = RunGpugate({"compare", dir + "/ga.json", dir + "/gb.json", "--device-profile", dir + "/p.json",
+                         "--json", dir + "/v.json"});
+  EXPECT_NE(gpu.out.find("--device-profile describes a cpu (cpu x) but workload 'ai08' ran on the cuda backend: "
+                         "its regime is placed under the wrong roofs"),
+            std::string::npos)
+      << gpu.out;
+  Result<std::string> json = ReadFile(dir + "/v.json");
+  ASSERT_TRUE(json.ok());
+  EXPECT_NE(json->find("placed under the wrong roofs"), std::string::npos);
   testing::RemoveTree(dir);
 }
 

@@ -185,6 +185,46 @@ TEST_F(CuptiProfileTest, ATraceThatWasStartedButNeverWrittenIsSaid) {
   EXPECT_TRUE(said);
 }
 
+// Pooled over executions, the launches a CUDA graph made add up like
+// `count` (one execution's value made 2,400 of 3,600 graph-launched kernels
+// read as host launches), and the launch configuration is that of the
+// execution in which the kernel took the most time, whatever their order.
+TEST_F(CuptiProfileTest, PoolingAddsGraphLaunchesAndKeepsTheLargestExecutionsConfiguration) {
+  auto execution = [](double total_s, double grid, double graph_launches) {
+    CuptiExecution e;
+    e.traced = e.gpu_activity = true;
+    KernelResult k;
+    k.name = "tiny";
+    k.count = 1200;
+    k.total_s = total_s;
+    k.durations_s.assign(1200, total_s / 1200);
+    k.metrics = {{"grid_blocks", grid}, {"block_threads", 128}};
+    if (graph_launches > 0) k.metrics["graph_launches"] = graph_launches;
+    e.kernels = {k};
+    return e;
+  };
+  for (bool largest_first : {true, false}) {
+    CuptiKernelPool pool;
+    if (largest_first) pool.Add(execution(9e-3, 64, 1200));
+    pool.Add(execution(3e-3, 8, 1200));
+    pool.Add(execution(3.6e-3, 8, 0));
+    if (!largest_first) pool.Add(execution(9e-3, 64, 1200));
+    WorkloadResult w;
+    pool.Annotate(w);
+    ASSERT_EQ(w.kernels.size(), 1u);
+    EXPECT_EQ(w.kernels[0].count, 3600);
+    EXPECT_EQ(w.kernels[0].metrics.at("graph_launches"), 2400) << largest_first;
+    EXPECT_EQ(w.kernels[0].metrics.at("grid_blocks"), 64) << largest_first;
+  }
+  CuptiKernelPool none;
+  none.Add(execution(1e-3, 8, 0));
+  none.Add(execution(1e-3, 8, 0));
+  WorkloadResult w;
+  none.Annotate(w);
+  ASSERT_EQ(w.kernels.size(), 1u);
+  EXPECT_EQ(w.kernels[0].metrics.count("graph_launches"), 0u);
+}
+
 TEST_F(CuptiProfileTest, TheEnvironmentNamesTheLibraryToCudaAndNvtx) {
   const auto env = CuptiExecutionEnvironment("/lib/x.so", "/tmp/t.json");
   const std::vector<std::pair<std::string, std::string>> want = {

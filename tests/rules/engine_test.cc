@@ -348,10 +348,10 @@ TEST(RuleEngine, TailEffectFiresOnAPartialLastWave) {
 // own launch on its own GPU, the same way as the current kernel's.
 TEST(RuleEngine, OccupancyLostComparesTheLaunchOccupancyOfBothRuns) {
   if (!OccupancyCalculatorAvailable()) GTEST_SKIP() << "built without cuda_occupancy.h";
-  auto run = [](double registers) {
+  auto run = [](double registers, const char* cc = "8.0") {
     Results r;
     r.run.env.gpu.sm_count = 108;
-    r.run.env.gpu.compute_capability = "8.0";
+    r.run.env.gpu.compute_capability = cc;
     WorkloadResult w;
     w.name = "gpu0";
     w.kind = "trace";
@@ -373,12 +373,23 @@ TEST(RuleEngine, OccupancyLostComparesTheLaunchOccupancyOfBothRuns) {
   EXPECT_EQ(s[0].kernel, "kO");
   EXPECT_NE(s[0].message.find("fell from 100% to 25%, now limited by registers"), std::string::npos)
       << s[0].message;
-  // The baseline's GPU, not the current one's: without its compute
-  // capability the baseline's occupancy is unknown and the rule is silent.
-  Results unknown_gpu = base;
-  unknown_gpu.run.env.gpu.compute_capability.reset();
-  for (const Suggestion& x : EvaluateRules(DefaultPolicy().expr_rules, current, nullptr, &unknown_gpu))
+  // Both on the current run's GPU: an unchanged kernel moved from a T4
+  // (sm_75, 32 warps per SM: 64 registers x 256 threads fill it) to an
+  // A100 (sm_80, 64 warps: half) did not lose occupancy by any change of
+  // its own, and the rule is silent; on the baseline's own GPU it read
+  // "fell from 100% to 50%".
+  const Results t4 = run(64, "7.5"), a100 = run(64, "8.0");
+  for (const Suggestion& x : EvaluateRules(DefaultPolicy().expr_rules, a100, nullptr, &t4))
     EXPECT_NE(x.rule, "occupancy-lost") << x.message;
+  // The same change of registers read on the current GPU whatever the
+  // baseline's was.
+  Results base_elsewhere = base;
+  base_elsewhere.run.env.gpu.compute_capability = "7.5";
+  s.clear();
+  for (Suggestion& x : EvaluateRules(DefaultPolicy().expr_rules, current, nullptr, &base_elsewhere))
+    if (x.rule == "occupancy-lost") s.push_back(std::move(x));
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].message.find("fell from 100% to 25%"), std::string::npos) << s[0].message;
 }
 
 WorkloadResult TimedWorkload(const std::string& name, std::vector<std::vector<double>> rounds) {

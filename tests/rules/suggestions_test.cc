@@ -209,6 +209,36 @@ TEST(Suggestions, BoundnessFollowsTheRooflineRegime) {
   EXPECT_EQ(compute, 1);  // not the overhead-bound one
 }
 
+// A workload that reports only bytes (or only FLOPs) has a regime under a
+// device profile but no arithmetic intensity: the two rules, whose message
+// states the intensity, stay silent rather than print "(? FLOP/byte)".
+TEST(Suggestions, BoundnessNeedsTheIntensityItStates) {
+  Results cur;
+  WorkloadResult bytes_only;
+  bytes_only.name = "bytesonly";
+  bytes_only.rounds = {{1.2e-3}};
+  bytes_only.work.bytes = 1000000;
+  bytes_only.regime = RegimeInfo{"memory-bound", 0.0, 0.4, "cpu x"};
+  WorkloadResult flops_only = bytes_only;
+  flops_only.name = "flopsonly";
+  flops_only.work.bytes.reset();
+  flops_only.work.flops = 5000000;
+  flops_only.regime = RegimeInfo{"compute-bound", 0.0, 0.4, "cpu x"};
+  cur.workloads = {bytes_only, flops_only};
+  Verdicts v;
+  for (const char* name : {"bytesonly", "flopsonly"}) {
+    MetricVerdict m;
+    m.workload = name;
+    m.metric = "time";
+    m.verdict = Verdict::kRegression;
+    v.metrics.push_back(m);
+  }
+  auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
+  EXPECT_EQ(FindRule(s, "memory-bound"), nullptr);
+  EXPECT_EQ(FindRule(s, "compute-bound"), nullptr);
+  for (const Suggestion& x : s) EXPECT_EQ(x.message.find("?"), std::string::npos) << x.message;
+}
+
 TEST(Suggestions, NothingForACleanComparison) {
   Results cur;
   WorkloadResult w;

@@ -633,6 +633,32 @@ TEST(TraceAnalysisTest, AKernelsResourcesAreThoseOfItsMainLaunchConfiguration) {
   }
 }
 
+// Dynamic shared memory is sized per launch: within one grid and block the
+// size that holds most of the time is the configuration's, not one rare
+// launch's largest (a 10 us launch at 100 KB beside 20 of 100 us at 0 B).
+TEST(TraceAnalysisTest, SharedMemoryOfAConfigurationIsTheSizeThatHoldsMostOfItsTime) {
+  for (bool rare_last : {false, true}) {
+    std::string text = R"J({"traceEvents":[)J";
+    for (int i = 0; i < 21; ++i) {
+      const bool rare = rare_last ? i == 20 : i == 0;
+      if (i) text += ",";
+      text += R"J({"ph":"X","cat":"kernel","name":"kA","pid":0,"tid":7,"ts":)J" + std::to_string(200 * i) +
+              R"J(,"dur":)J" + (rare ? std::string("10") : std::string("100")) +
+              R"J(,"args":{"device":0,"stream":7,"grid":[1080,1,1],"block":[256,1,1],"registers per thread":32,)J" +
+              R"J("shared memory":)J" + (rare ? "100000" : "0") + "}}";
+    }
+    text += "]}";
+    TraceAnalyzer analyzer({});
+    auto info = ReadTraceFromString(text, "smem.json", analyzer);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    TraceReport r = analyzer.Finish(*info);
+    const KernelStats* k = FindKernel(r.devices.at(0).kernels, "kA");
+    ASSERT_NE(k, nullptr);
+    ASSERT_TRUE(k->shared_memory_bytes.has_value()) << rare_last;
+    EXPECT_EQ(*k->shared_memory_bytes, 0) << rare_last;
+  }
+}
+
 // A kernel on several devices: the merged row's occupancy is the mean of
 // all its launches, not the first device's.
 TEST(TraceAnalysisTest, AKernelOnSeveralDevicesHasTheMeanOccupancyOfAllItsLaunches) {

@@ -70,6 +70,9 @@ struct Row {
   double time_scale = 1e-9;
   std::optional<double> raw_real, raw_cpu;
   std::optional<Error> iteration_problem;
+  // What is wrong with the row's "name" when the row is an aggregate: it
+  // fails the file only if the aggregate is used (no iteration rows).
+  std::optional<Error> name_problem;
   Position row_at;                  // where the row, its name and its real_time stand
   Position name_at;
   int64_t iterations = 0;
@@ -176,13 +179,18 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   r.name_at = Position(row.Find("name"));
   auto run_name = f.String("run_name");
   if (!run_name.ok()) return run_name.error();
-  for (const char* key : {"name", "run_name"}) {
+  // A name's problem, or nullopt; an aggregate row's own (suffixed) name is
+  // checked only once the row is used (no iteration rows), as Google
+  // Benchmark's "<name>_stddev" may pass the length a benchmark's name keeps.
+  auto name_problem = [&](const char* key) -> std::optional<Error> {
     const JsonValue* v = row.Find(key);
-    if (v == nullptr || !v->IsString()) continue;
+    if (v == nullptr || !v->IsString()) return std::nullopt;
     if (v->string.empty()) return f.ErrorAt(*v, f.PathOf(key), "empty name");
     if (std::optional<std::string> problem = NameProblem(v->string))
       return f.ErrorAt(*v, f.PathOf(key), "a benchmark name must be printable text: " + *problem);
-  }
+    return std::nullopt;
+  };
+  if (std::optional<Error> problem = name_problem("run_name")) return *problem;
   auto run_type = f.String("run_type");
   if (!run_type.ok()) return run_type.error();
   auto agg_name = f.String("aggregate_name");
@@ -218,6 +226,15 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
     }
   }
   r.fraction_unit = r.aggregate && (agg_unit->value_or("") == "percentage" || r.aggregate_name == "cv");
+  // The name rows are grouped under is checked now; a name that is only an
+  // aggregate's label waits until the aggregate is used.
+  r.name_problem = name_problem("name");
+  if (r.name_problem && !r.aggregate) return *r.name_problem;
+  if (r.aggregate && r.run_name != r.name && !*run_name) {
+    // An old file's suffix guess: the benchmark's name is a prefix of the row's.
+    if (std::optional<std::string> problem = NameProblem(r.run_name))
+      return f.ErrorAt(*row.Find("name"), f.PathOf("name"), "a benchmark name must be printable text: " + *problem);
+  }
 
   auto reps = f.Integer("repetitions");
   if (!reps.ok()) return reps.error();
@@ -551,6 +568,7 @@ Status ResolveSuffixAggregates(std::vector<Row>* rows) {
     else if (r.aggregate_name != "cv")
       aggregate = kinds.count("mean") && kinds.count("stddev");
     if (aggregate) continue;
+    if (r.name_problem) return *r.name_problem;
     if (r.iteration_problem) return *r.iteration_problem;
     r.aggregate = false;
     r.suffix_guess = false;
@@ -693,6 +711,8 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
     if (!iterations.empty()) {
       results.workloads.push_back(FromIterations(run_name, iterations));
     } else {
+      for (const Row* r : aggregates)
+        if (r->name_problem) return *r->name_problem;
       Result<WorkloadResult> w = FromAggregates(name, run_name, aggregates);
       if (!w.ok()) return w.error();
       results.workloads.push_back(std::move(*w));

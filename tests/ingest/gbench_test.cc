@@ -531,5 +531,53 @@ TEST(GbenchIngest, NamesMustBePrintableText) {
   EXPECT_THAT(error("BM_\xff"), HasSubstr("invalid UTF-8 at byte 3"));
 }
 
+// Google Benchmark names an aggregate "<name>_stddev": a benchmark name
+// within the 1024-byte limit gives aggregate rows past it. Aggregates beside
+// iteration rows are not used, so their names do not fail the file; an
+// aggregate that is used (no iteration rows) is checked as before.
+TEST(GbenchIngest, UnusedAggregatesWithLongNamesDoNotFailTheFile) {
+  const std::string base = "BM_" + std::string(1017, 'x');  // 1020 bytes
+  auto row = [&](const std::string& name, const std::string& extra) {
+    return "{\"name\": \"" + name + "\", \"run_name\": \"" + base + "\", " + extra +
+           "\"iterations\": 10, \"real_time\": 5, \"cpu_time\": 5, \"time_unit\": \"ns\"}";
+  };
+  const std::string iteration = "\"run_type\": \"iteration\", \"repetitions\": 2, ";
+  auto aggregate = [](const std::string& which) {
+    return "\"run_type\": \"aggregate\", \"repetitions\": 2, \"aggregate_name\": \"" + which + "\", ";
+  };
+  const std::string aggregates = row(base + "_mean", aggregate("mean")) + ", " +
+                                 row(base + "_median", aggregate("median")) + ", " +
+                                 row(base + "_stddev", aggregate("stddev"));
+  const std::string with_iterations =
+      "{\"benchmarks\": [" + row(base, iteration + "\"repetition_index\": 0, ") + ", " +
+      row(base, iteration + "\"repetition_index\": 1, ") + ", " + aggregates + "]}";
+  Result<Results> r = GbenchFromJson(with_iterations, "long.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->workloads.size(), 1u);
+  EXPECT_EQ(r->workloads[0].name, base);
+  EXPECT_EQ(r->workloads[0].rounds.size(), 2u);
+
+  // Only aggregates: they are the benchmark's one sample, and their names are checked.
+  Result<Results> only = GbenchFromJson("{\"benchmarks\": [" + aggregates + "]}", "agg.json");
+  ASSERT_FALSE(only.ok());
+  EXPECT_THAT(only.error().message, HasSubstr("name: a benchmark name must be printable text: 1025 bytes long"));
+
+  // The benchmark's own name stays checked on every row.
+  const std::string too_long = "BM_" + std::string(1022, 'x');
+  Result<Results> bad = GbenchFromJson(
+      "{\"benchmarks\": [{\"name\": \"" + too_long + "_mean\", \"run_name\": \"" + too_long +
+          "\", \"run_type\": \"aggregate\", \"aggregate_name\": \"mean\", \"real_time\": 5}]}",
+      "run_name.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("run_name: a benchmark name must be printable text: 1025 bytes"));
+
+  // An old file's suffixed row that is no aggregate is a benchmark of its own name.
+  Result<Results> old = GbenchFromJson(
+      "{\"benchmarks\": [{\"name\": \"" + base + "_mean\", \"iterations\": 1, \"real_time\": 5}]}",
+      "old.json");
+  ASSERT_FALSE(old.ok());
+  EXPECT_THAT(old.error().message, HasSubstr("1025 bytes long"));
+}
+
 }  // namespace
 }  // namespace gpugate

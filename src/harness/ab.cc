@@ -258,8 +258,9 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   RunOptions run_options;
   run_options.backend = options.backend;
   BackendSet backends(run_options);
-  auto run_one = [&backends](const WorkloadSpec& spec) -> std::vector<WorkloadResult> {
-    if (ReportsBenchmarks(spec)) return RunProgramWorkload(spec);
+  auto run_one = [&backends, &options](const WorkloadSpec& spec, int round) -> std::vector<WorkloadResult> {
+    // A side runs one process a round: a failure is named by its round.
+    if (ReportsBenchmarks(spec)) return RunProgramWorkload(spec, nullptr, {"round", round + 1, options.rounds});
     if (spec.kind == WorkloadKind::kCommand && spec.measure == "instructions")
       return {RunInstructionWorkload(spec)};
     if (spec.kind == WorkloadKind::kStatic) return {RunStaticWorkload(spec)};
@@ -274,8 +275,8 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     }
     return {RunWorkload(spec, **backend)};
   };
-  auto runner = [&run_one](const WorkloadSpec& spec, AbSide, int) -> std::vector<WorkloadResult> {
-    std::vector<WorkloadResult> done = run_one(spec);
+  auto runner = [&run_one](const WorkloadSpec& spec, AbSide, int round) -> std::vector<WorkloadResult> {
+    std::vector<WorkloadResult> done = run_one(spec, round);
     NoteMetricsNotCollected(spec, &done);
     return done;
   };

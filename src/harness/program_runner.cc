@@ -74,8 +74,8 @@ WorkloadResult AsProcessRound(const WorkloadSpec& spec, WorkloadResult w) {
 class ProgramRun {
  public:
   ProgramRun(const WorkloadSpec& spec, ProgressSink* progress, Clock& clock,
-             const ProgramExecutor& execute)
-      : spec_(spec), progress_(progress), clock_(clock), execute_(execute) {}
+             const ProgramExecutor& execute, const ProcessNumbering& numbering)
+      : spec_(spec), progress_(progress), clock_(clock), execute_(execute), numbering_(numbering) {}
 
   std::vector<WorkloadResult> Run() {
     const double start = clock_.Now();
@@ -112,9 +112,14 @@ class ProgramRun {
   }
 
  private:
+  // "process 2", or "round 3" in ab: the numbering's name of a process.
+  std::string ProcessName(int process) const {
+    return numbering_.unit + " " + std::to_string(numbering_.first + process);
+  }
+
   void Failed(int process, int rounds, const std::string& why) {
-    const std::string reason =
-        "process " + std::to_string(process + 1) + " of " + std::to_string(rounds) + ": " + why;
+    const std::string reason = ProcessName(process) + " of " +
+                               std::to_string(numbering_.total > 0 ? numbering_.total : rounds) + ": " + why;
     if (out_.empty()) {
       WorkloadResult w;
       w.name = spec_.name;
@@ -151,7 +156,7 @@ class ProgramRun {
       if (into.status != WorkloadStatus::kOk) continue;
       if (round.status != WorkloadStatus::kOk) {
         into.status = round.status;
-        into.reason = "process " + std::to_string(process + 1) + ": " + round.reason;
+        into.reason = ProcessName(process) + ": " + round.reason;
         continue;
       }
       Collect(it->second, round);
@@ -160,8 +165,7 @@ class ProgramRun {
     for (size_t i = 0; i < out_.size(); ++i) {
       if (seen[i] || out_[i].status != WorkloadStatus::kOk) continue;
       out_[i].status = WorkloadStatus::kFailed;
-      out_[i].reason = "process " + std::to_string(process + 1) +
-                       " did not report this benchmark, which earlier processes did";
+      out_[i].reason = ProcessName(process) + " did not report this benchmark, which earlier processes did";
     }
   }
 
@@ -199,6 +203,7 @@ class ProgramRun {
   ProgressSink* progress_;
   Clock& clock_;
   const ProgramExecutor& execute_;
+  const ProcessNumbering numbering_;
   std::vector<WorkloadResult> out_;
   std::map<std::string, size_t> index_;
   std::map<size_t, PerProcess> per_process_;
@@ -446,13 +451,20 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
 
 std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
                                                Clock& clock, const ProgramExecutor& execute) {
-  return ProgramRun(spec, progress, clock, execute).Run();
+  return ProgramRun(spec, progress, clock, execute, ProcessNumbering{}).Run();
 }
 
-std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress) {
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
+                                               Clock& clock, const ProgramExecutor& execute,
+                                               const ProcessNumbering& numbering) {
+  return ProgramRun(spec, progress, clock, execute, numbering).Run();
+}
+
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
+                                               const ProcessNumbering& numbering) {
   SteadyClock clock;
   const ProgramExecutor execute = RunProgramOnce;
-  return RunProgramWorkload(spec, progress, clock, execute);
+  return RunProgramWorkload(spec, progress, clock, execute, numbering);
 }
 
 }  // namespace gpugate

@@ -76,7 +76,22 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds);
 std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
                                                Clock& clock, const ProgramExecutor& execute);
 
+/// How a failure names the process it happened in. `gpugate run` counts the
+/// spec's processes ("process 2 of 5"); `ab` runs one process per side and
+/// round and names it by its round ("round 3 of 6"), as its other messages do.
+struct ProcessNumbering {
+  std::string unit = "process";
+  int first = 1;  ///< the number of the spec's first process
+  int total = 0;  ///< processes in all; 0: the spec's rounds
+};
+
+/// RunProgramWorkload with failures numbered by `numbering`.
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress,
+                                               Clock& clock, const ProgramExecutor& execute,
+                                               const ProcessNumbering& numbering);
+
 /// Same with the real executor and a steady clock.
-std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress = nullptr);
+std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress = nullptr,
+                                               const ProcessNumbering& numbering = {});
 
 }  // namespace gpugate

@@ -154,6 +154,52 @@ TEST(ProgramCliTest, AResultNameBeyondTheLimitIsBoundedNotABrokenFile) {
   RemoveTree(dir);
 }
 
+// A Google Benchmark stand-in reporting BM_a, in `dir`/base and `dir`/head;
+// the side with a file "crash" beside it is killed by SIGSEGV in its third
+// execution.
+void WriteCrashingPrograms(const std::string& dir, const std::string& crashing_side) {
+  const std::string program =
+      "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --benchmark_out=*) out=\"${a#--benchmark_out=}\";; esac; done\n"
+      "here=$(dirname \"$0\"); n=$(cat \"$here/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$here/count\"\n"
+      "if [ -f \"$here/crash\" ] && [ $n -eq 3 ]; then kill -SEGV $$; fi\n"
+      "printf '%s' '{\"benchmarks\":[{\"name\":\"BM_a\",\"run_name\":\"BM_a\",\"run_type\":\"iteration\","
+      "\"repetitions\":1,\"repetition_index\":0,\"threads\":1,\"iterations\":100,\"real_time\":1.0,"
+      "\"cpu_time\":1.0,\"time_unit\":\"ns\"}]}' > \"$out\"\n";
+  for (const char* side : {"base", "head"}) {
+    std::filesystem::create_directory(dir + "/" + side);
+    WriteAll(dir + "/" + side + "/bench", program);
+    std::filesystem::permissions(dir + "/" + side + "/bench", std::filesystem::perms::owner_all);
+  }
+  WriteAll(dir + "/" + crashing_side + "/crash", "");
+}
+
+// ab runs one process per side and round: the head's crash in its third
+// round is "round 3 of 6" in the result of the program, as in its benchmarks'
+// own rows ("round 3 did not report this benchmark"), not "process 1 of 1".
+TEST(ProgramCliTest, AbNamesACrashByItsRound) {
+  const std::string dir = MakeTempDir();
+  WriteCrashingPrograms(dir, "head");
+  WriteAll(dir + "/s.yaml", "version: 1\nname: crash\nworkloads:\n  - name: k\n    kind: gbench\n"
+                            "    argv: [\"{bin}/bench\"]\n");
+  auto r = RunGpugate({"ab", dir + "/s.yaml", "--base", dir + "/base", "--head", dir + "/head", "--rounds", "6",
+                       "-q", "--head-results", dir + "/head.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  auto head = ReadResultsFile(dir + "/head.json");
+  ASSERT_TRUE(head.ok()) << head.error().message;
+  bool found = false;
+  for (const WorkloadResult& w : head->workloads) {
+    if (w.name == "k") {
+      found = true;
+      EXPECT_EQ(w.reason.rfind("round 3 of 6: '" + dir + "/head/bench' killed by signal SIGSEGV", 0), 0u)
+          << w.reason;
+    } else {
+      EXPECT_EQ(w.reason, "round 3 did not report this benchmark, which earlier rounds of the program did");
+    }
+  }
+  EXPECT_TRUE(found);
+  RemoveTree(dir);
+}
+
 // ab of a benchmark program without {bin} runs one program on both sides:
 // it says so, as for a command.
 TEST(ProgramCliTest, AbOfAProgramWithoutBinIsSaidToBeAnAaCheck) {

@@ -167,6 +167,23 @@ TEST(RunProgramWorkloadTest, LaterFailureAndVanishedBenchmarkFailTheirWorkloads)
   EXPECT_EQ(out[1].reason, "process 2 did not report this benchmark, which earlier processes did");
 }
 
+// ab runs one process per side and round: a failure carries the round's
+// number, as its other messages do, not "process 1 of 1".
+TEST(RunProgramWorkloadTest, AFailureIsNamedByTheNumberingItIsGiven) {
+  FakeClock clock;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ProgramProcess p;
+    p.failure = "'/b/k' timed out after 5.0s";
+    return p;
+  };
+  WorkloadSpec one = Gbench({"/b/k"});
+  one.sampling.rounds = 1;
+  std::vector<WorkloadResult> out = RunProgramWorkload(one, nullptr, clock, exec, {"round", 3, 6});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(out[0].reason, "round 3 of 6: '/b/k' timed out after 5.0s");
+}
+
 TEST(RunProgramWorkloadTest, SkippedBenchmarkKeepsTheProgramsReason) {
   FakeClock clock;
   ProgramExecutor exec = [&](const WorkloadSpec&, double) {

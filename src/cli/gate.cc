@@ -52,6 +52,9 @@ class GateCliProgress final : public GateProgress {
     if (workloads.size() > kShown) std::cerr << ", and " << workloads.size() - kShown << " more";
     std::cerr << "\n";
   }
+  void ConfirmationNote(const std::string& sentence) override {
+    if (!quiet_) std::cerr << "gpugate: " << EscapeTerminal(sentence) << "\n";
+  }
 
  private:
   TtyProgress tty_;

@@ -193,6 +193,7 @@ class Gate {
 
   void Judge() {
     out_.verdicts = CompareRuns(baseline_runs_, out_.runs, policy_, options_.compare);
+    for (const std::string& w : warnings_) out_.verdicts.warnings.push_back(w);
   }
 
   // The workloads the judge wants re-run (regressed or inconclusive), in its
@@ -206,6 +207,7 @@ class Gate {
     std::set<std::string> whole;  // programs re-run without a filter
     doubtful_names_.clear();
     doubtful_set_.clear();
+    whole_why_.clear();
     const std::unordered_map<std::string, size_t> results = IndexByName(out_.results.workloads);
     for (const std::string& name : WorkloadsToConfirm(out_.verdicts)) {
       const WorkloadResult* result = Lookup(out_.results.workloads, results, name);
@@ -227,7 +229,9 @@ class Gate {
         WorkloadSpec& same = specs[at->second];
         // A name cut to its start and a hash (BoundedName) cannot select
         // its benchmark: the program is re-run whole, which names it alike.
-        if (IsBoundedName(name)) whole.insert(spec.name);
+        if (IsBoundedName(name) && whole.insert(spec.name).second)
+          whole_why_.emplace_back(spec.name, "a doubtful benchmark's name is bounded (cut and hashed: " + QuoteInput(name) +
+                                    "), which cannot select it");
         if (whole.count(spec.name)) same.only_benchmarks.clear();
         else if (selected[spec.name].insert(*bench).second)
           same.only_benchmarks.push_back(*bench);
@@ -239,8 +243,29 @@ class Gate {
     // one argument, at most 128 KiB): the program is re-run whole, and only
     // the doubtful benchmarks are kept (Confirm).
     for (WorkloadSpec& spec : specs)
-      if (!spec.only_benchmarks.empty() && !SelectionFitsTheCommandLine(spec)) spec.only_benchmarks.clear();
+      if (!spec.only_benchmarks.empty() && !SelectionFitsTheCommandLine(spec)) {
+        whole_why_.emplace_back(spec.name, "the names of its " + std::to_string(spec.only_benchmarks.size()) +
+                                  " doubtful benchmarks do not fit one command line (" +
+                                  (spec.kind == WorkloadKind::kGbench ? "a --benchmark_filter of 100 KiB"
+                                                                      : "a selection of 1 MiB") +
+                                  " or more)");
+        spec.only_benchmarks.clear();
+      }
     return specs;
+  }
+
+  // A benchmark program re-run whole instead of for its doubtful benchmarks
+  // alone costs a whole run per re-run: said once per program, on the
+  // progress and as a warning of the verdicts (Judge keeps it).
+  void SayWholeReRuns() {
+    for (const auto& [program, why] : whole_why_) {
+      if (!whole_said_.insert(program).second) continue;
+      const std::string sentence = "gate: workload " + QuoteInput(program) + ": " + why +
+                                   ": its confirmation re-runs run the whole program and keep only the "
+                                   "doubtful benchmarks' results";
+      warnings_.push_back(sentence);
+      if (progress_) progress_->ConfirmationNote(sentence);
+    }
   }
 
   void AddDoubtful(const std::string& name) {
@@ -256,6 +281,7 @@ class Gate {
   // Re-runs `doubtful` once with the attempt's seed: a run of its own for the
   // judge, and its rounds merged into the results.
   void Confirm(const std::vector<WorkloadSpec>& doubtful, int attempt) {
+    SayWholeReRuns();
     if (progress_) progress_->ConfirmationStarted(doubtful_names_, attempt, options_.confirmations);
     RunOptions run = options_.run;
     run.run_seed = ConfirmationSeed(options_.run.run_seed, attempt);
@@ -351,6 +377,9 @@ class Gate {
   GateOutcome out_;
   std::vector<std::string> doubtful_names_;  // results behind Doubtful()'s specs
   std::unordered_set<std::string> doubtful_set_;  // the same, to look up
+  std::vector<std::pair<std::string, std::string>> whole_why_;  // Doubtful()'s programs re-run whole, and why
+  std::set<std::string> whole_said_;        // programs whose whole re-run was said
+  std::vector<std::string> warnings_;       // the gate's own, kept through each Judge()
 };
 
 }  // namespace

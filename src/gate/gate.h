@@ -42,6 +42,9 @@ class GateProgress : public ProgressSink {
   /// `workloads` (the ones still regressed or inconclusive).
   virtual void ConfirmationStarted(const std::vector<std::string>& /*workloads*/,
                                    int /*attempt*/, int /*max_attempts*/) {}
+  /// A sentence about the re-runs to come (a program re-run whole), before
+  /// the ConfirmationStarted it concerns; also a warning of the verdicts.
+  virtual void ConfirmationNote(const std::string& /*sentence*/) {}
 };
 
 /// What the gate measured and decided.

@@ -118,8 +118,17 @@ class Names final : public GateProgress {
   void ConfirmationStarted(const std::vector<std::string>& workloads, int, int) override {
     started.push_back(workloads);
   }
+  void ConfirmationNote(const std::string& sentence) override { notes.push_back(sentence); }
   std::vector<std::vector<std::string>> started;
+  std::vector<std::string> notes;
 };
+
+// The verdicts' warnings that contain `text`.
+int WarningsWith(const Verdicts& v, const std::string& text) {
+  int n = 0;
+  for (const std::string& w : v.warnings) n += w.find(text) != std::string::npos;
+  return n;
+}
 
 TEST(GateProgramTest, ReRunsOnlyTheDoubtfulBenchmarkOfAProgram) {
   FakeProgramLab lab;
@@ -218,10 +227,17 @@ TEST(GateProgramTest, ABenchmarkWithABoundedNameIsReRunWithTheWholeProgram) {
   o.confirmations = 2;
   o.run.run_seed = 7;
   o.compare.today = "2026-11-23";
-  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+  Names progress;
+  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, &progress, lab.Runner());
   ASSERT_EQ(lab.only.size(), 3u);
   for (const auto& only : lab.only) EXPECT_TRUE(only.empty());
   EXPECT_EQ(ExitCodeFor(out.verdicts), 1);
+  // Said once for the program, though it was re-run whole twice.
+  ASSERT_EQ(progress.notes.size(), 1u);
+  EXPECT_EQ(progress.notes[0].rfind("gate: workload 'prog': a doubtful benchmark's name is bounded", 0), 0u)
+      << progress.notes[0];
+  EXPECT_NE(progress.notes[0].find("its confirmation re-runs run the whole program"), std::string::npos);
+  EXPECT_EQ(WarningsWith(out.verdicts, progress.notes[0]), 1);
   const std::string name = BoundedName("prog/" + lab.extra);
   for (const MetricVerdict& m : out.verdicts.metrics) {
     if (m.metric != "time") continue;
@@ -247,10 +263,18 @@ TEST(GateProgramTest, DoubtfulNamesPastOneArgumentReRunTheWholeProgram) {
   o.confirmations = 1;
   o.run.run_seed = 7;
   o.compare.today = "2026-11-23";
-  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, nullptr, lab.Runner());
+  Names progress;
+  GateOutcome out = RunGate({Program()}, lab.Baseline(), DefaultPolicy(), o, &progress, lab.Runner());
   ASSERT_EQ(lab.only.size(), 2u);
   EXPECT_TRUE(lab.only[1].empty()) << lab.only[1].size() << " benchmarks named on the command line";
   EXPECT_TRUE(lab.filters[1].empty());
+  // The whole re-run is said, on the progress and in the verdicts.
+  ASSERT_EQ(progress.notes.size(), 1u);
+  EXPECT_NE(progress.notes[0].find("doubtful benchmarks do not fit one command line (a --benchmark_filter of "
+                                   "100 KiB or more): its confirmation re-runs run the whole program"),
+            std::string::npos)
+      << progress.notes[0];
+  EXPECT_EQ(WarningsWith(out.verdicts, "do not fit one command line"), 1);
   // A third of the suite moving at once is not told from a slower machine
   // by one current run: the benchmarks stay doubtful, and every one of
   // them was measured again, none failed.

@@ -73,12 +73,9 @@ class Gate {
       if (!ReRunCouldChangeOutcome(out_.verdicts, policy_.defaults,
                                    static_cast<int>(baseline_runs_.size()),
                                    static_cast<int>(out_.runs.size()), 1 + options_.confirmations)) {
-        out_.verdicts.warnings.push_back(
-            "gate: stopped after " + std::to_string(attempt - 1) + " of " +
-            std::to_string(options_.confirmations) +
-            " confirmation re-runs: no doubtful workload leans toward a regression strongly "
-            "enough that the remaining re-runs could make it one (conditional power under " +
-            std::to_string(static_cast<int>(kFutilityPower * 100)) + "%)");
+        out_.verdicts.warnings.push_back("gate: stopped after " + std::to_string(attempt - 1) + " of " +
+                                         std::to_string(options_.confirmations) +
+                                         " confirmation re-runs: " + WhyNoReRunHelps());
         break;
       }
       Confirm(doubtful, attempt);
@@ -89,6 +86,21 @@ class Gate {
 
  private:
   // --- steps ---------------------------------------------------------------
+
+  // Why ReRunCouldChangeOutcome said no re-run can change the outcome.
+  std::string WhyNoReRunHelps() const {
+    bool all_unmeasured = true;
+    for (const MetricVerdict& m : out_.verdicts.metrics)
+      if (WorthConfirming(m) && m.reason != Reason::kCurrentFailed)
+        all_unmeasured = all_unmeasured && m.reason == Reason::kBetweenRunNoiseUnmeasured;
+    if (all_unmeasured)
+      return "the doubtful workloads cannot be judged at all (one baseline run and too few workloads "
+             "to measure the noise between runs), and re-runs add current runs, not baseline runs or "
+             "workloads";
+    return "no doubtful workload leans toward a regression strongly enough that the remaining re-runs "
+           "could make it one (conditional power under " +
+           std::to_string(static_cast<int>(kFutilityPower * 100)) + "%)";
+  }
 
   void RunSuite() {
     Results first = AnySkipsWhenUnchanged() ? RunStaticFirst()
@@ -402,6 +414,10 @@ bool ReRunCouldChangeOutcome(const Verdicts& verdicts, const PolicyDefaults& pol
     // A workload that failed: the gate's outcome is an error whatever the
     // re-runs show.
     if (!WorthConfirming(m) || m.reason == Reason::kCurrentFailed) continue;
+    // Not judged for want of noise between runs (one baseline run and too
+    // few workloads or comparisons): re-runs add current runs, never
+    // baseline runs or workloads, so it stays not judged whatever they show.
+    if (m.reason == Reason::kBetweenRunNoiseUnmeasured) continue;
     if (m.verdict == Verdict::kRegression) return true;  // unwaived: to be confirmed
     // The policy fails it as it stands; more runs may decide it or narrow it.
     if (policy.on_inconclusive == OnInconclusive::kFail || m.reason == Reason::kUndetectable)

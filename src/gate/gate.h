@@ -82,8 +82,10 @@ GateOutcome RunGate(const std::vector<WorkloadSpec>& workloads,
 /// comparison's information 1 / (1/K + 1/n) for K baseline runs and n
 /// current runs, from `current_runs` now to `max_current_runs`, and must
 /// reach the z of the first discovery of Benjamini-Hochberg (q / m, m the
-/// metrics tested). False: no re-run can make a regression of what is left,
-/// and the gate stops.
+/// metrics tested). A verdict not judged for want of noise between runs
+/// (Reason::kBetweenRunNoiseUnmeasured: one baseline run, too few workloads)
+/// stays so whatever re-runs add, and counts for nothing. False: no re-run
+/// can make a regression of what is left, and the gate stops.
 bool ReRunCouldChangeOutcome(const Verdicts& verdicts, const PolicyDefaults& policy,
                              int baseline_runs, int current_runs, int max_current_runs);
 

@@ -306,6 +306,42 @@ TEST(GateTest, ReRunCouldChangeOutcomeProjectsTheLeaningVerdicts) {
   EXPECT_FALSE(Could(WithFamily(failed, 15), 10, 1, 13));
 }
 
+TEST(GateTest, ReRunCouldChangeOutcomeSkipsWhatCannotBeJudgedAtAll) {
+  // One baseline run and too few workloads for the noise between runs:
+  // more current runs cannot judge it, however strongly it leans, and
+  // whatever the policy does with an inconclusive verdict.
+  MetricVerdict unmeasured = Doubtful(1.25, 1e-9);
+  unmeasured.reason = Reason::kBetweenRunNoiseUnmeasured;
+  EXPECT_FALSE(Could(WithFamily(unmeasured, 2), 1, 1, 13));
+  PolicyDefaults strict;
+  strict.on_inconclusive = OnInconclusive::kFail;
+  EXPECT_FALSE(ReRunCouldChangeOutcome(WithFamily(unmeasured, 2), strict, 1, 1, 13));
+  // The same lean, judged: re-run.
+  EXPECT_TRUE(Could(WithFamily(Doubtful(1.25, 1e-9), 2), 1, 1, 13));
+}
+
+// One baseline run of two workloads: nothing is judged (no speed factor of
+// the machine), and the gate says so instead of spending its re-runs.
+TEST(GateTest, NothingJudgeableSpendsNoReRuns) {
+  FakeLab lab;
+  lab.slow = "w1";
+  lab.slowdown = 1.25;
+  const std::vector<WorkloadSpec> all = Specs();
+  const std::vector<WorkloadSpec> two(all.begin(), all.begin() + 2);
+  const std::vector<Results> baseline = {lab.Measure(two, 1001, false)};
+  GateOutcome out = RunGate(two, baseline, DefaultPolicy(), Options(12), nullptr, lab.Runner());
+  const MetricVerdict* m = TimeVerdict(out.verdicts, "w1");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->reason, Reason::kBetweenRunNoiseUnmeasured) << m->sentence;
+  EXPECT_EQ(lab.calls.size(), 1u);
+  ASSERT_FALSE(out.verdicts.warnings.empty());
+  EXPECT_EQ(out.verdicts.warnings.back(),
+            "gate: stopped after 0 of 12 confirmation re-runs: the doubtful workloads cannot be judged at "
+            "all (one baseline run and too few workloads to measure the noise between runs), and re-runs "
+            "add current runs, not baseline runs or workloads");
+  EXPECT_EQ(out.verdicts.outcome, Outcome::kNotJudged);
+}
+
 TEST(GateTest, ReRunCouldChangeOutcomeKeepsWhatThePolicyFails) {
   // Leaning faster: nothing to gain under the default policy; but a policy
   // that fails inconclusive verdicts, or one too noisy for require_detectable,

@@ -89,14 +89,33 @@ void TtyProgress::RoundFinished(const WorkloadSpec& spec, int round, int64_t sam
   dirty_ = true;
 }
 
+namespace {
+
+const char* StatusWord(WorkloadStatus status) {
+  return status == WorkloadStatus::kOk ? "ok" : status == WorkloadStatus::kFailed ? "failed" : "skipped";
+}
+
+}  // namespace
+
+void TtyProgress::PairFinished(const WorkloadResult& base, const WorkloadResult& head) {
+  Clear();
+  if (mode_ != ProgressMode::kLines) return;
+  const bool both_ok = base.status == WorkloadStatus::kOk && head.status == WorkloadStatus::kOk;
+  const std::string status = both_ok ? std::string("ok")
+                                     : std::string("base ") + StatusWord(base.status) + ", head " +
+                                           StatusWord(head.status);
+  const std::string line = "[" + std::to_string(index_) + "/" + std::to_string(total_) + "] " +
+                           EscapeTerminal(head.name) + ": " + status + "\n";
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+}
+
 void TtyProgress::WorkloadFinished(const WorkloadResult& result) {
   Clear();
   if (mode_ != ProgressMode::kLines) return;
   char took[32];
   std::snprintf(took, sizeof took, "%.1f s", SteadySeconds() - started_);
-  const char* status = result.status == WorkloadStatus::kOk       ? "ok"
-                       : result.status == WorkloadStatus::kFailed ? "failed"
-                                                                  : "skipped";
+  const char* status = StatusWord(result.status);
   const std::string line = "[" + std::to_string(index_) + "/" + std::to_string(total_) + "] " +
                            EscapeTerminal(result.name) + ": " + status + " in " + took + "\n";
   std::fputs(line.c_str(), stderr);

@@ -33,6 +33,9 @@ class TtyProgress final : public ProgressSink {
   void WorkloadStarted(const WorkloadSpec& spec, int index, int total) override;
   void RoundFinished(const WorkloadSpec& spec, int round, int64_t samples) override;
   void WorkloadFinished(const WorkloadResult& result) override;
+  /// "[12/12] k/BM_a: ok", or each side's status where one is not ok
+  /// ("k/BM_a: base failed, head ok"); no time (pairs end together).
+  void PairFinished(const WorkloadResult& base, const WorkloadResult& head) override;
 
  private:
   void Clear();

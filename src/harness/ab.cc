@@ -248,7 +248,10 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       Finish(p.side[s]);
       (s == 1 ? data.head : data.base).workloads.push_back(p.side[s]);
     }
-    if (progress) progress->WorkloadFinished(p.started[1] ? p.side[1] : p.side[0]);
+    if (progress) {
+      if (p.started[0] && p.started[1]) progress->PairFinished(p.side[0], p.side[1]);
+      else progress->WorkloadFinished(p.started[1] ? p.side[1] : p.side[0]);
+    }
   }
   return data;
 }

@@ -24,6 +24,13 @@ class ProgressSink {
   /// `samples`: taken so far, or -1 where a round is a process whose samples are not counted.
   virtual void RoundFinished(const WorkloadSpec& /*spec*/, int /*round*/, int64_t /*samples*/) {}
   virtual void WorkloadFinished(const WorkloadResult& /*result*/) {}
+  /// The end of an A/B pair: both sides' results of one name. The default
+  /// reports the worse side as WorkloadFinished (failed, then skipped, then
+  /// ok; the head on a tie), so a failed side never reads ok.
+  virtual void PairFinished(const WorkloadResult& base, const WorkloadResult& head) {
+    auto rank = [](WorkloadStatus s) { return s == WorkloadStatus::kFailed ? 2 : s == WorkloadStatus::kOk ? 0 : 1; };
+    WorkloadFinished(rank(base.status) > rank(head.status) ? base : head);
+  }
 };
 
 struct RunOptions {

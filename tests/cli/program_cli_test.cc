@@ -200,6 +200,21 @@ TEST(ProgramCliTest, AbNamesACrashByItsRound) {
   RemoveTree(dir);
 }
 
+// ab's progress ends each pair with the side that failed: the base's crash
+// does not read "ok" because the head ran.
+TEST(ProgramCliTest, AbProgressNamesTheSideThatFailed) {
+  const std::string dir = MakeTempDir();
+  WriteCrashingPrograms(dir, "base");
+  WriteAll(dir + "/s.yaml", "version: 1\nname: crash\nworkloads:\n  - name: k\n    kind: gbench\n"
+                            "    argv: [\"{bin}/bench\"]\n");
+  auto r = RunGpugate({"ab", dir + "/s.yaml", "--base", dir + "/base", "--head", dir + "/head", "--rounds", "6"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("] k/BM_a: base failed, head ok\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("] k: base failed, head skipped\n"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("k/BM_a: ok"), std::string::npos) << r.err;
+  RemoveTree(dir);
+}
+
 // ab of a benchmark program without {bin} runs one program on both sides:
 // it says so, as for a command.
 TEST(ProgramCliTest, AbOfAProgramWithoutBinIsSaidToBeAnAaCheck) {

@@ -8,12 +8,14 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <random>
-
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <map>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -263,6 +265,38 @@ TEST(AbTest, ABenchmarkOneRoundLeavesOutFailsInsteadOfPairingOutOfStep) {
   EXPECT_EQ(find(d.base, "prog/BM_late")->status, WorkloadStatus::kFailed);
   Verdicts v = Judge(d);
   EXPECT_EQ(v.outcome, Outcome::kError);
+}
+
+// Progress ends each pair with the side that is not ok: a base that
+// failed never reads "ok" because its head ran.
+TEST(AbTest, ProgressReportsTheFailedSideOfAPair) {
+  class Finished final : public ProgressSink {
+   public:
+    void WorkloadFinished(const WorkloadResult& r) override { status[r.name] = r.status; }
+    std::map<std::string, WorkloadStatus> status;
+  };
+  Suite suite;
+  suite.name = "s";
+  const WorkloadSpec prog = ProgramSpec();
+  Finished progress;
+  RunAb(suite, {prog}, ProgramOptions(6), [&](const WorkloadSpec& s, AbSide side, int round) {
+    std::vector<WorkloadResult> out;
+    if (side == AbSide::kBase && round == 2) {
+      WorkloadResult crash;
+      crash.name = s.name;
+      crash.status = WorkloadStatus::kFailed;
+      crash.reason = "round 3 of 6: killed by signal SIGSEGV (11)";
+      return std::vector<WorkloadResult>{crash};
+    }
+    WorkloadResult r;
+    r.name = s.name + "/BM_a";
+    r.kind = "gbench";
+    r.rounds = {{1e-6, 1e-6, 1e-6}};
+    return std::vector<WorkloadResult>{r};
+  }, &progress);
+  ASSERT_EQ(progress.status.count("prog/BM_a"), 1u);
+  EXPECT_EQ(progress.status["prog/BM_a"], WorkloadStatus::kFailed);
+  EXPECT_EQ(progress.status["prog"], WorkloadStatus::kFailed);
 }
 
 TEST(AbTest, InterleavesWithSeededCoins) {

@@ -10,6 +10,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/json_writer.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -50,8 +51,8 @@ Result<DeviceProfile> DeviceProfileFromJson(std::string_view text, const std::st
     auto number = [&](double* out, bool positive) -> Status {
       if (!v.IsNumber() || !std::isfinite(v.number) || v.number < 0 || (positive && v.number == 0))
         return JsonError(name, v, key,
-                         std::string("expected a ") + (positive ? "positive" : "non-negative") +
-                             " finite number, got " + (v.IsNumber() ? "out-of-range number" : v.TypeName()));
+                         std::string("expected a finite number ") + (positive ? "greater than 0" : "of 0 or more") +
+                             ", got " + (v.IsNumber() ? FormatExactNumber(v.number) : v.TypeName()));
       *out = v.number;
       return {};
     };

@@ -1,19 +1,16 @@
 // Bounds on measured values (see limits.h).
 #include "model/limits.h"
 
-#include <charconv>
 #include <cmath>
+
+#include "util/text/format.h"
 
 namespace gpugate {
 
 namespace {
 
-std::string Shortest(double v) {
-  char buf[40];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  if (ec != std::errc()) return "?";
-  return std::string(buf, end);
-}
+// Values here are finite: the shortest text that reads back to them.
+std::string Shortest(double v) { return FormatExactNumber(v); }
 
 }  // namespace
 

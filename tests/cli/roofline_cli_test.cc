@@ -137,7 +137,8 @@ TEST(RooflineCliTest, BadProfileIsAnInputErrorWithItsPosition) {
   testing::WriteAll(dir + "/p.json", "{\"schema\": \"gpugate/device-profile/v1\",\n \"peak_fp32_flops\": \"fast\"}\n");
   auto run = RunGpugate({"run", dir + "/s.yaml", "-o", dir + "/r.json", "-q", "--device-profile", dir + "/p.json"});
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("gpugate: error: " + dir + "/p.json:2:21: peak_fp32_flops: expected a positive"),
+  EXPECT_NE(run.err.find("gpugate: error: " + dir + "/p.json:2:21: peak_fp32_flops: expected a finite number "
+                         "greater than 0, got string\n"),
             std::string::npos)
       << run.err;
   auto missing = RunGpugate({"compare", dir + "/r.json", dir + "/r.json", "--device-profile", dir + "/none.json"});

@@ -1,6 +1,7 @@
 // Number formatting for reports (see format.h).
 #include "util/text/format.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +173,15 @@ std::string FormatBytesAtLeast(int64_t bytes) { return "≥ " + BytesText(bytes,
 std::string FormatFrequency(double hz) {
   if (!std::isfinite(hz)) return "n/a";
   return Printf("%.0f MHz", hz / 1e6);
+}
+
+std::string FormatExactNumber(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v < 0 ? "-Infinity" : "Infinity";
+  char buf[40];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  if (ec != std::errc()) return "?";
+  return std::string(buf, end);
 }
 
 std::string FormatCount(size_t n, std::string_view noun) {

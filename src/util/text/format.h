@@ -62,6 +62,11 @@ std::string FormatBytesAtLeast(int64_t bytes);
 /// A clock in whole megahertz: 1.41e9 -> "1410 MHz". Non-finite -> "n/a".
 std::string FormatFrequency(double hz);
 
+/// A number exactly as read, for a diagnostic: the shortest text that reads
+/// back to `v` (0 -> "0", -1 -> "-1", 1e-9 -> "1e-09"), "NaN", "Infinity"
+/// or "-Infinity" (the literals the JSON reader accepts).
+std::string FormatExactNumber(double v);
+
 /// A count and its noun, singular for one: (1, "run") -> "1 run", (12,
 /// "run") -> "12 runs", (0, "workload") -> "0 workloads". `noun` takes an
 /// "s" for its plural.

@@ -156,5 +156,14 @@ TEST(ReportFormat, ValueInItsOwnUnit) {
   EXPECT_EQ(FormatValueInUnit(std::numeric_limits<double>::quiet_NaN(), "x"), "n/a");
 }
 
+TEST(ReportFormat, ExactNumberShowsTheValueAsRead) {
+  EXPECT_EQ(FormatExactNumber(0), "0");
+  EXPECT_EQ(FormatExactNumber(-1), "-1");
+  EXPECT_EQ(FormatExactNumber(-1e-9), "-1e-09");
+  EXPECT_EQ(FormatExactNumber(0.1), "0.1");
+  EXPECT_EQ(FormatExactNumber(std::numeric_limits<double>::quiet_NaN()), "NaN");
+  EXPECT_EQ(FormatExactNumber(-std::numeric_limits<double>::infinity()), "-Infinity");
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -170,7 +170,12 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   const size_t n = workloads.size();
   std::vector<char> done(n, 0);
   data.head_first.assign(n, {});
-  detail::PortableRandom coins(detail::MixSeeds(options.seed, kCoinStream, 0));
+  // A balanced order, seeded: each pair of rounds of a workload takes both
+  // orders (a coin of the workload's own stream picks the first), so an
+  // effect of running second enters as many base-first as head-first rounds
+  // and cancels in the paired differences; an odd last round is a coin.
+  std::vector<detail::PortableRandom> coins;
+  for (size_t w = 0; w < n; ++w) coins.emplace_back(detail::MixSeeds(options.seed, kCoinStream, w));
   const int total = static_cast<int>(n) * options.rounds;
 
   for (int r = 0; r < options.rounds; ++r) {
@@ -178,7 +183,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       if (done[w]) continue;
       const WorkloadSpec& spec = workloads[w];
       if (progress) progress->WorkloadStarted(spec, r * static_cast<int>(n) + static_cast<int>(w), total);
-      const bool head_first = coins.Uniform() < 0.5;
+      const bool head_first = r % 2 == 0 ? coins[w].Uniform() < 0.5 : !data.head_first[w].back();
       data.head_first[w].push_back(head_first);
       for (int k = 0; k < 2; ++k) {
         const AbSide side = (k == 0) == head_first ? AbSide::kHead : AbSide::kBase;

@@ -4,8 +4,10 @@
 // state) hits both sides of a round alike and cancels in the per-round ratio,
 // which unpaired comparisons of separate runs cannot do.
 //
-//   for round r: for each workload: a coin picks the side that goes first;
-//                run one round of base and one of head (fresh Prepare each)
+//   for round r: for each workload: the side that goes first (balanced: a
+//                seeded coin for rounds 1, 3, ..., the other order for the
+//                round after); run one round of base and one of head (fresh
+//                Prepare each)
 // The harness only measures. The verdicts come from the one judge:
 // CompareRuns({base}, {head}, policy, {.paired = true}) pairs round r of the
 // base with round r of the head (compare/, ShiftMethod::kPairedRounds).

@@ -327,6 +327,43 @@ TEST(AbTest, InterleavesWithSeededCoins) {
   EXPECT_EQ(d.head_first, d2.head_first);
 }
 
+// The order is balanced per workload: each pair of rounds takes both orders,
+// so a workload runs base first in half its rounds (independent coins gave
+// one workload base first in 9 of 10 at the default seed).
+TEST(AbTest, EachPairOfRoundsTakesBothOrders) {
+  Suite suite;
+  suite.name = "s";
+  std::vector<WorkloadSpec> ws = {Synthetic("a"), Synthetic("b"), Synthetic("c")};
+  for (int rounds : {10, 7}) {
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      FakeRunner fake;
+      AbOptions o;
+      o.rounds = rounds;
+      o.seed = seed;
+      AbData d = RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{fake(s, side, r)}; });
+      ASSERT_EQ(d.head_first.size(), 3u);
+      for (const std::vector<bool>& order : d.head_first) {
+        ASSERT_EQ(order.size(), static_cast<size_t>(rounds));
+        for (int r = 0; r + 1 < rounds; r += 2) EXPECT_NE(order[r], order[r + 1]) << "seed " << seed << " round " << r;
+        const int head_first = static_cast<int>(std::count(order.begin(), order.end(), true));
+        EXPECT_LE(std::abs(2 * head_first - rounds), 1) << "seed " << seed;
+      }
+    }
+  }
+  // Seeded: not the same order for every seed.
+  std::set<std::vector<bool>> orders;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    FakeRunner fake;
+    AbOptions o;
+    o.rounds = 10;
+    o.seed = seed;
+    orders.insert(RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) {
+                    return std::vector{fake(s, side, r)};
+                  }).head_first[0]);
+  }
+  EXPECT_GT(orders.size(), 1u);
+}
+
 TEST(AbTest, PairedAnalysisCancelsDriftAndFindsTenPercent) {
   Suite suite;
   std::vector<WorkloadSpec> ws = {Synthetic("w")};

@@ -203,7 +203,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
       const JsonValue* at = row.Find("run_type");
       return f.ErrorAt(*at, f.PathOf("run_type"),
                        "unknown run_type " + QuoteInput(**run_type) +
-                           "' (expected iteration or aggregate)" +
+                           " (expected iteration or aggregate)" +
                            DidYouMean(**run_type, {"iteration", "aggregate"}));
     }
     r.aggregate = **run_type == "aggregate";

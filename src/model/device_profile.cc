@@ -10,6 +10,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/json_writer.h"
+#include "util/text/escape.h"
 #include "util/text/format.h"
 
 namespace gpugate {
@@ -70,7 +71,7 @@ Result<DeviceProfile> DeviceProfileFromJson(std::string_view text, const std::st
     } else if (key == "kind") {
       st = text_field(&p.kind);
       if (st.ok() && p.kind != "gpu" && p.kind != "cpu")
-        return JsonError(name, v, key, "expected \"gpu\" or \"cpu\", got '" + p.kind + "'");
+        return JsonError(name, v, key, "expected \"gpu\" or \"cpu\", got " + QuoteInput(p.kind));
     } else if (key == "peak_bytes_per_second") {
       st = number(&p.peak_bytes_per_second, true);
       have_bw = true;

@@ -2073,6 +2073,13 @@ class Comparer {
         others.clear();
         for (size_t j = 0; j < m; ++j)
           if (j != i) others.push_back(measured[j]);
+        // Too few others that show the noise (a tie of the clock shows
+        // none): this comparison cannot be judged, rather than judged as if
+        // the runs had no noise between them.
+        if (!SuiteCanShowNoise(others)) {
+          s.between_run_unmeasured = true;
+          continue;
+        }
         tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df, kNoiseQuantile);
         phi = EstimateSuiteOverdispersion(others, &phi_df, kNoiseQuantile);
       }

@@ -632,12 +632,17 @@ std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts
   // Ties of a coarse clock measure no noise between the runs: half the
   // kernels of a whole-microsecond trace reading the same put the median
   // effect, and with it the noise, at 0 (zero-width intervals for the rest).
-  // Left out while at least kMinSuiteForNoise others remain; when nearly
-  // everything ties (one kernel edited in a copy of a file), the ties are
-  // what the runs show.
-  size_t untied = 0;
-  for (const LogShift& s : shifts) untied += TakesSuiteNoise(s) && !s.tied;
-  const bool skip_ties = untied >= static_cast<size_t>(kMinSuiteForNoise);
+  // Left out while at least kMinSuiteForNoise others remain, and whenever
+  // they are the fewer: one 2 us kernel that happened to tie beside two that
+  // moved 0.1% and 25% put the noise at 0.1% and called a fourth kernel
+  // moving +193% between two runs of one program a regression; left out, too
+  // few kernels remain to show the noise, and nothing is judged. When
+  // everything else ties, or most of it does (one kernel edited in a copy of
+  // a file), the ties are what the runs show.
+  size_t untied = 0, tied = 0;
+  for (const LogShift& s : shifts)
+    if (TakesSuiteNoise(s)) (s.tied ? tied : untied) += 1;
+  const bool skip_ties = untied >= static_cast<size_t>(kMinSuiteForNoise) || (tied > 0 && tied < untied);
   for (const LogShift& s : shifts)
     if (TakesSuiteNoise(s) && !(skip_ties && s.tied)) {
       e.d.push_back(s.estimate);
@@ -652,6 +657,10 @@ std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts
 }
 
 }  // namespace
+
+bool SuiteCanShowNoise(std::span<const LogShift> shifts) {
+  return CollectSuiteEffects(shifts, 0.5).has_value();  // the quantile sets only the target
+}
 
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
                                        double quantile) {

@@ -243,6 +243,12 @@ double MinimumDetectableLog(const LogShift& shift, double log_limit, double powe
 /// nothing of tau). Returns 0 for fewer than kMinSuiteForNoise estimates.
 /// `tau_df` receives ~0.37 (m - 1), the degrees of freedom of a MAD-based
 /// variance from m values (Kish's effective m for the weighted reading).
+/// Whether `shifts` hold enough comparisons to show the noise between the
+/// runs (kMinSuiteForNoise that take it, clock ties left out where they are
+/// the fewer): without them EstimateSuiteBetweenRunVariance reads 0, which
+/// is "unmeasured", not "none".
+bool SuiteCanShowNoise(std::span<const LogShift> shifts);
+
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
                                        double quantile = 0.5);
 

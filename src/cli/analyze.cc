@@ -113,7 +113,11 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
                         : EndsWith(a.memory, ".json") ? RenderMemoryTimelineJson(report.memory_timeline)
                                                       : RenderMemoryTimelineCsv(report.memory_timeline);
     if (report.memory.empty())
-      ReportWarning(a.trace + ": no [memory] events (record with profile_memory=True); wrote an empty timeline");
+      ReportWarning(a.trace + ": no [memory] events (" +
+                    (report.info.legacy_cpu_events > 0
+                         ? std::string("PyTorch's legacy profiler, without Kineto, records none")
+                         : std::string("record with profile_memory=True")) +
+                    "); wrote an empty timeline");
     files.emplace_back(a.memory, std::move(bytes));
   }
   if (!a.timeline.empty()) {
@@ -135,7 +139,7 @@ Status WriteOutputs(const AnalyzeArgs& a, const TraceReport& report, const Trace
       std::string held;
       for (const std::string& s : seen) held += (held.empty() ? "" : ", ") + s;
       ReportWarning("--timeline-categories: no event of " + a.trace + " has category '" + c +
-                    "'" + (held.empty() ? std::string(" (it has no events)")
+                    "'" + (held.empty() ? std::string(" (none of its events has a category)")
                                         : "; its categories: " + held));
     }
     files.emplace_back(a.timeline, std::move(doc).value());

@@ -92,7 +92,7 @@ Status ReadCommitInfo(const std::string& file, const JsonValue& info, RunInfo* r
   // one suite stay one suite whatever their files are called.
   auto project = f.String("project");
   if (!project.ok()) return project.error();
-  if (*project && !(*project)->empty()) run->suite = **project;
+  if (*project && !(*project)->empty()) run->suite = NameFromFileName(**project);
   KeepScalars(info, "commit_info", run);
   return Status::Ok();
 }
@@ -311,7 +311,7 @@ Result<Results> PytestFromJson(std::string_view text, const std::string& name) {
   Results results;
   results.run.source_format = "pytest";
   results.run.tool_version = GPUGATE_VERSION;
-  results.run.suite = FileStem(name);
+  results.run.suite = NameFromFileName(FileStem(name));
   results.run.run_id = detail::ContentRunId("pytest", text);
   Result<const JsonValue*> machine = top.Object("machine_info");
   if (!machine.ok()) return machine.error();

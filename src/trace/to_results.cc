@@ -139,7 +139,7 @@ std::string TraceSuiteName(const std::string& path, const std::vector<int64_t>& 
     const int64_t number = std::stoll(name.substr(sep + 1));
     if (number >= 1000 && std::find(host_pids.begin(), host_pids.end(), number) != host_pids.end()) name.resize(sep);
   }
-  return name.empty() ? FileStem(FileStem(path)) : name;
+  return NameFromFileName(name.empty() ? FileStem(FileStem(path)) : name);
 }
 
 Results TraceReportToResults(const TraceReport& report) {

@@ -120,6 +120,11 @@ struct TraceInfo {
   /// runtime and driver calls, user annotations): the profiled processes
   /// (first 16).
   std::vector<int64_t> host_pids;
+  /// Events of PyTorch's legacy exporter (the autograd profiler of a
+  /// PyTorch built without Kineto): no "cat", pid "CPU functions". They are
+  /// read as cpu_op (ProfilerStep#N as steps); such a trace has no GPU
+  /// activity and no [memory] events.
+  int64_t legacy_cpu_events = 0;
 };
 
 /// Receives events one at a time while the file streams by.

@@ -1146,6 +1146,13 @@ class Handler {
     }
     e.category = CategoryFromString(e.cat);
     if (e.category == TraceCategory::kUnknown) CountUnknown(e.cat);
+    // PyTorch's legacy exporter (torch.autograd.profiler without Kineto,
+    // e.g. Debian's python3-torch) writes CPU ops with no "cat" under the
+    // process "CPU functions".
+    if (e.category == TraceCategory::kNone && e.ph == 'X' && !e.pid_is_num && e.pid_text == "CPU functions") {
+      e.category = TraceCategory::kCpuOp;
+      ++info_.legacy_cpu_events;
+    }
     // Each device an event names gets tables of its own in the analyses:
     // as many as deviceProperties may list, no more.
     const bool gpu_side = e.ph == 'X' && (e.category == TraceCategory::kKernel ||
@@ -1713,6 +1720,16 @@ Result<TraceInfo> Read(const Origin& origin, TraceEventSink& sink) {
                 "and give the result";
     } else if (BytesAt(origin, *gz, offset, 2) == "\x1f\x8b") {
       message = kJsonGzipDataText;
+    } else if (const std::string at = BytesAt(origin, *gz, offset, 1);
+               ok.Code() == rapidjson::kParseErrorStringEscapeInvalid && at.size() == 1 &&
+               static_cast<unsigned char>(at[0]) < 0x20) {
+      // JSON has no raw control characters in strings; PyTorch's legacy
+      // exporter writes names as they are, so a name holding one breaks
+      // its file here.
+      char code[8];
+      std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(static_cast<unsigned char>(at[0])));
+      message = std::string("not valid JSON: a control character (") + code +
+                ") inside a string, not escaped by the program that wrote the trace";
     } else if (stream.AtEnd() && offset >= stream.Tell()) {
       message = std::string("unexpected end of file (truncated trace?): ") +
                 rapidjson::GetParseError_En(ok.Code());

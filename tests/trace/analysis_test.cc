@@ -659,6 +659,27 @@ TEST(TraceAnalysisTest, SharedMemoryOfAConfigurationIsTheSizeThatHoldsMostOfItsT
   }
 }
 
+// A real trace of PyTorch's legacy exporter (Debian's python3-torch 1.13,
+// built without Kineto): no "cat", pid "CPU functions". Its CPU ops and steps
+// are read as Kineto's cpu_op (they were all ignored, and the report said
+// every figure was exact).
+TEST(TraceAnalysisTest, PyTorchsLegacyExporterIsReadAsCpuOps) {
+  auto r = AnalyzeTrace(TraceDataPath("torch113_legacy_cpu.json.gz"), {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->info.events, 342);
+  EXPECT_EQ(r->info.legacy_cpu_events, 342);
+  EXPECT_EQ(r->info.events_by_category[static_cast<int>(TraceCategory::kCpuOp)], 342);
+  EXPECT_EQ(r->steps.size(), 2u);
+  EXPECT_TRUE(r->devices.empty());
+  const CpuOpStats* conv = nullptr;
+  for (const CpuOpStats& op : r->cpu_ops)
+    if (op.name == "aten::convolution_backward") conv = &op;
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->count, 2);
+  EXPECT_EQ(conv->self_ns, 55241000);
+  EXPECT_EQ(conv->total_ns, 55268000);
+}
+
 // A kernel on several devices: the merged row's occupancy is the mean of
 // all its launches, not the first device's.
 TEST(TraceAnalysisTest, AKernelOnSeveralDevicesHasTheMeanOccupancyOfAllItsLaunches) {

@@ -173,6 +173,14 @@ TEST(TraceToResultsTest, SuiteAndRunIdOfATrace) {
   EXPECT_EQ(TraceSuiteName("resnet_50.v2.json"), "resnet_50.v2");
   EXPECT_EQ(TraceSuiteName("run_7.json"), "run_7");
   EXPECT_EQ(TraceSuiteName("bert_128.1732900000.json"), "bert_128.1732900000");
+  // A worker named with control characters, a bidirectional control or the
+  // name reserved for a suite's common shift gives a suite every later
+  // command reads (the history was refused by every read after its first
+  // update).
+  EXPECT_EQ(TraceSuiteName("ev\x1b[31mil\n::error::x.1796015770942.pt.trace.json"), "ev_[31mil_::error::x");
+  EXPECT_EQ(TraceSuiteName("r\u202eev.json"), "r_ev");
+  EXPECT_EQ(TraceSuiteName("(suite).json"), "_(suite)");
+  EXPECT_FALSE(NameProblem(TraceSuiteName("bad\xff\xfe.json")).has_value());
   // Read from a trace: the profiled process is the one of its CPU-side
   // events, not the GPU's pid.
   const std::string by_pid =

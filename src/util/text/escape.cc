@@ -632,6 +632,26 @@ std::optional<std::string> NameProblem(std::string_view name) {
   return std::nullopt;
 }
 
+std::string NameFromFileName(std::string_view stem) {
+  std::string out;
+  out.reserve(stem.size());
+  size_t i = 0;
+  while (i < stem.size()) {
+    const size_t at = i;
+    const CodePoint c = Decode(stem, i);
+    if (!c.valid) {
+      out += '_';
+      i = at + 1;
+      continue;
+    }
+    if (IsC0OrDel(c.cp) || IsC1(c.cp) || IsBidiControl(c.cp) || IsLineSeparator(c.cp)) out += '_';
+    else out.append(stem.substr(at, c.len));
+    i = at + c.len;
+  }
+  if (NameProblem(out) && out.size() <= kMaxNameBytes) out = "_" + out;  // reserved
+  return BoundedName(out);
+}
+
 namespace {
 
 // Characters that show nothing (or a blank) in every report: format

@@ -140,6 +140,14 @@ std::string ComposeLatinLetters(std::string_view text);
 /// "(suite)" and "(suite: gpu...)" are reserved for the verdicts on a
 /// suite's common shift.
 std::optional<std::string> NameProblem(std::string_view name);
+
+/// A name taken from a file's name (a results file's suite from
+/// "<stem>.json", a trace's from its worker): what NameProblem refuses
+/// becomes "_" (control characters, bidirectional controls, line
+/// separators, each byte of invalid UTF-8), a reserved name gets "_" before
+/// it, and a long one is bounded (BoundedName), so a file whose name holds
+/// "\x1b" or U+202E gives a history every later command can read.
+std::string NameFromFileName(std::string_view stem);
 inline constexpr size_t kMaxNameBytes = 1024;
 
 /// Input text quoted for a diagnostic: 'TEXT', with control characters

@@ -10,6 +10,25 @@ namespace {
 
 using namespace std::string_literals;
 
+TEST(TextEscape, ANameFromAFileNameIsAlwaysAValidName) {
+  EXPECT_EQ(NameFromFileName("train"), "train");
+  EXPECT_EQ(NameFromFileName("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(NameFromFileName("a\x1b[31m\x7f\xc2\x85"
+                             "b"),
+            "a_[31m__b");
+  EXPECT_EQ(NameFromFileName("a\xe2\x80\xae"
+                             "b\xe2\x80\xa8"
+                             "c"),
+            "a_b_c");  // U+202E, U+2028
+  EXPECT_EQ(NameFromFileName("bad\xff\xfe"), "bad__");
+  EXPECT_EQ(NameFromFileName("(suite)"), "_(suite)");
+  EXPECT_EQ(NameFromFileName("(suite: gpu 1)"), "_(suite: gpu 1)");
+  const std::string long_name = NameFromFileName(std::string(3000, 'x'));
+  EXPECT_EQ(long_name.size(), kMaxNameBytes);
+  for (const char* stem : {"x\x01", "\xe2\x80\xae", "(suite)", "\xf0\x9f", ""})
+    EXPECT_FALSE(NameProblem(NameFromFileName(stem)).has_value()) << stem;
+}
+
 TEST(TextEscape, MarkdownEscapesTableAndInlineSyntax) {
   EXPECT_EQ(EscapeMarkdown("a|b"), "a\\|b");
   EXPECT_EQ(EscapeMarkdown("`x`"), "\\`x\\`");

@@ -6,6 +6,7 @@
 // job, analysed in parallel, and the multi-rank report (trace/ranks.h).
 #include <algorithm>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -21,6 +22,7 @@
 #include "trace/ranks_render.h"
 #include "trace/report_render.h"
 #include "trace/timeline.h"
+#include "trace/to_results.h"
 #include "util/file_write.h"
 #include "util/fs.h"
 #include "util/strings.h"
@@ -178,6 +180,19 @@ int AnalyzeManyRanks(const AnalyzeArgs& a, const std::vector<std::string>& trace
   if (!ranks.ok()) return ReportError(ranks.error());
   for (const RankSummary& r : *ranks)
     if (r.devices == 0) ReportWarning(r.path + ": no GPU activity (rank " + std::to_string(r.rank) + ")");
+  // Traces that name no rank and share one worker's name (PyTorch's
+  // tensorboard_trace_handler writes <worker>.<time>.pt.trace.json once per
+  // profiling cycle of a schedule) are more likely one process's cycles
+  // than the ranks of a job: say so, since their "ranks" are time slices.
+  if (std::none_of(ranks->begin(), ranks->end(), [](const RankSummary& r) { return r.rank_from_trace; })) {
+    std::set<std::string> suites;
+    for (const std::string& t : traces) suites.insert(TraceSuiteName(t));
+    if (suites.size() == 1)
+      ReportWarning(std::to_string(traces.size()) + " traces of one worker '" + EscapeTerminalInline(*suites.begin()) +
+                    "' and none names its rank (distributedInfo.rank): successive profiling cycles of one "
+                    "process (a profiler schedule), rather than the ranks of a job? They are read as ranks "
+                    "in file order; analyse each file on its own to read them as cycles");
+  }
   RanksOptions ropt;
   ropt.straggler_threshold = a.straggler_pct / 100;
   RanksReport report = AnalyzeRanks(std::move(ranks).value(), std::move(baseline), ropt);

@@ -58,6 +58,28 @@ TEST_F(RanksCliTest, DirectoryOfRanksConsoleAndFiles) {
   EXPECT_NE(ReadAll(dir_ + "/r.html").find("<h2>Stragglers</h2>"), std::string::npos);
 }
 
+// PyTorch's tensorboard_trace_handler writes one file per profiling cycle
+// of a schedule, <worker>.<time>.pt.trace.json: two cycles of one process
+// in a folder are read as ranks, and that is said. Ranks that name
+// themselves, or files of several workers, are not.
+TEST_F(RanksCliTest, CyclesOfOneWorkerAreSaidToBeReadAsRanks) {
+  const std::string cycles = dir_ + "/cycles";
+  std::filesystem::create_directories(cycles);
+  for (int c = 0; c < 2; ++c) {
+    RankTraceSpec spec;
+    spec.distributed_info = false;
+    spec.first_step = 4 * c;
+    testing::WriteAll(cycles + "/train.179601569883" + std::to_string(c) + ".pt.trace.json", RankTrace(spec));
+  }
+  auto o = RunGpugate({"analyze", cycles});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.err.find("gpugate: warning: 2 traces of one worker 'train' and none names its rank"), std::string::npos)
+      << o.err;
+  auto job = RunGpugate({"analyze", Job("job", 2, 1)});
+  ASSERT_EQ(job.exit_code, 0) << job.err;
+  EXPECT_EQ(job.err.find("traces of one worker"), std::string::npos) << job.err;
+}
+
 TEST_F(RanksCliTest, FilesAsArgumentsJsonToStdout) {
   const std::string job = Job("job", 2, -1);
   auto o = RunGpugate({"analyze", job + "/rank1.json", job + "/rank0.json", "--json", "-"});

@@ -2062,7 +2062,7 @@ class Comparer {
         const double u = UnitSpread(s);
         all_widest = std::max(all_widest, all_phi * u * u / (s.se * s.se));
       }
-    int compared = 0, widened = 0;
+    int compared = 0, widened = 0, unmeasured = 0;
     double least = std::numeric_limits<double>::infinity(), most = 0, widest = 1.0;
     std::vector<LogShift> others;
     for (size_t i = 0; i < m; ++i) {
@@ -2078,6 +2078,7 @@ class Comparer {
         // the runs had no noise between them.
         if (!SuiteCanShowNoise(others)) {
           s.between_run_unmeasured = true;
+          ++unmeasured;
           continue;
         }
         tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df, kNoiseQuantile);
@@ -2107,9 +2108,10 @@ class Comparer {
                          "; the spread of effects across the suite exceeds what the rounds "
                          "explain, so noise between runs, measured on the other workloads, was "
                          "added to " +
-                         (widened == compared ? std::string("each comparison")
-                                              : std::to_string(widened) + " of " +
-                                                    std::to_string(compared) + " comparisons") +
+                         (widened == compared && unmeasured == 0
+                              ? std::string("each comparison")
+                              : std::to_string(widened) + " of " + std::to_string(compared + unmeasured) +
+                                    " comparisons") +
                          ": ";
       // Two significant digits: "0.5% to 8.9%", not "0.502% to 8.852%".
       auto size = [](double var) { return Fmt("%.2g", 100.0 * std::expm1(std::sqrt(var))) + "%"; };
@@ -2121,6 +2123,13 @@ class Comparer {
                 " times a workload's within-run uncertainty";
       out_.warnings.push_back(what + " (a baseline history measures it directly)");
     }
+    if (unmeasured > 0)
+      out_.warnings.push_back(
+          std::string(FamilyName(family)) + ": " + OneRun() + "; " + std::to_string(unmeasured) + " of " +
+          std::to_string(compared + unmeasured) + " comparisons were not judged: leaving each out, fewer than " +
+          std::to_string(kMinSuiteForNoise) + " others show the noise between the runs (short kernels that read "
+          "the same whole microseconds on both sides show none); keep a baseline history (gpugate baseline "
+          "update) or use interleaved A/B (gpugate ab)");
     return all_tau2 > 0 || all_widest > 1;
   }
 

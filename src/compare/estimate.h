@@ -233,6 +233,12 @@ LogShift WithReference(const LogShift& shift, double scale, double max_df);
 double MinimumDetectableLog(const LogShift& shift, double log_limit, double power = 0.9,
                             double alpha = 0.0);
 
+/// Whether `shifts` hold enough comparisons to show the noise between the
+/// runs (kMinSuiteForNoise that take it; clock ties left out unless at most
+/// one other comparison moved): without them EstimateSuiteBetweenRunVariance
+/// reads 0, which is "unmeasured", not "none".
+bool SuiteCanShowNoise(std::span<const LogShift> shifts);
+
 /// Between-run variance tau^2 for a family of one-run-per-side estimates
 /// (one per workload): the smallest tau^2 >= 0 for which the standardized
 /// effects (d_i - median d) / sqrt(se_i^2 + tau^2) have the spread their t
@@ -243,12 +249,6 @@ double MinimumDetectableLog(const LogShift& shift, double log_limit, double powe
 /// nothing of tau). Returns 0 for fewer than kMinSuiteForNoise estimates.
 /// `tau_df` receives ~0.37 (m - 1), the degrees of freedom of a MAD-based
 /// variance from m values (Kish's effective m for the weighted reading).
-/// Whether `shifts` hold enough comparisons to show the noise between the
-/// runs (kMinSuiteForNoise that take it, clock ties left out where they are
-/// the fewer): without them EstimateSuiteBetweenRunVariance reads 0, which
-/// is "unmeasured", not "none".
-bool SuiteCanShowNoise(std::span<const LogShift> shifts);
-
 double EstimateSuiteBetweenRunVariance(std::span<const LogShift> shifts, double* tau_df,
                                        double quantile = 0.5);
 

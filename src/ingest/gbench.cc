@@ -711,8 +711,11 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
     if (!iterations.empty()) {
       results.workloads.push_back(FromIterations(run_name, iterations));
     } else {
+      // The workload is named by the run name (checked when read); a row's
+      // own suffixed label ("<run name>_mean") matters only where it is
+      // that name (no run_name in the file).
       for (const Row* r : aggregates)
-        if (r->name_problem) return *r->name_problem;
+        if (r->name_problem && r->run_name == r->name) return *r->name_problem;
       Result<WorkloadResult> w = FromAggregates(name, run_name, aggregates);
       if (!w.ok()) return w.error();
       results.workloads.push_back(std::move(*w));

@@ -257,9 +257,9 @@ struct BaseKernels {
 };
 
 /// The baseline's kernel under "kernel.base_": its resources, and the
-/// occupancy of its own main launch configuration on the GPU it ran on, the
-/// same way as the current kernel's (the static lane's stored occupancy when
-/// it has no launch configuration).
+/// occupancy of its own main launch configuration, the same way as the
+/// current kernel's (the static lane's stored occupancy when it has no
+/// launch configuration).
 // The baseline kernel's occupancy is computed on the current run's GPU: what
 // the change to the kernel (its registers, shared memory, block size) did to
 // it. On the baseline's own GPU a kernel moved from a T4 (32 warps per SM) to

@@ -121,10 +121,12 @@ struct TraceInfo {
   /// (first 16).
   std::vector<int64_t> host_pids;
   /// Events of PyTorch's legacy exporter (the autograd profiler of a
-  /// PyTorch built without Kineto): no "cat", pid "CPU functions". They are
-  /// read as cpu_op (ProfilerStep#N as steps); such a trace has no GPU
-  /// activity and no [memory] events.
-  int64_t legacy_cpu_events = 0;
+  /// PyTorch built without Kineto, and libtorch's C++ writer): no "cat",
+  /// pid "CPU functions" (or "CPU Functions"), read as cpu_op
+  /// (ProfilerStep#N as steps); and its kernels (PyTorch before 1.8 with
+  /// use_cuda=True), pid "CUDA functions" with the device as a numeric tid,
+  /// read as kernels of that device. Such a trace has no [memory] events.
+  int64_t legacy_cpu_events = 0, legacy_gpu_events = 0;
 };
 
 /// Receives events one at a time while the file streams by.

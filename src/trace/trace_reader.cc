@@ -1147,11 +1147,20 @@ class Handler {
     e.category = CategoryFromString(e.cat);
     if (e.category == TraceCategory::kUnknown) CountUnknown(e.cat);
     // PyTorch's legacy exporter (torch.autograd.profiler without Kineto,
-    // e.g. Debian's python3-torch) writes CPU ops with no "cat" under the
-    // process "CPU functions".
-    if (e.category == TraceCategory::kNone && e.ph == 'X' && !e.pid_is_num && e.pid_text == "CPU functions") {
-      e.category = TraceCategory::kCpuOp;
-      ++info_.legacy_cpu_events;
+    // e.g. Debian's python3-torch; libtorch's C++ writer spells it "CPU
+    // Functions") writes CPU ops with no "cat" under the process "CPU
+    // functions", and before 1.8 with use_cuda=True each kernel under "CUDA
+    // functions" with its device as the tid.
+    if (e.category == TraceCategory::kNone && e.ph == 'X' && !e.pid_is_num) {
+      if (e.pid_text == "CPU functions" || e.pid_text == "CPU Functions") {
+        e.category = TraceCategory::kCpuOp;
+        ++info_.legacy_cpu_events;
+      } else if ((e.pid_text == "CUDA functions" || e.pid_text == "CUDA Functions") && e.tid_is_num &&
+                 e.tid_num >= 0) {
+        e.category = TraceCategory::kKernel;
+        if (e.device < 0) e.device = e.tid_num;
+        ++info_.legacy_gpu_events;
+      }
     }
     // Each device an event names gets tables of its own in the analyses:
     // as many as deviceProperties may list, no more.

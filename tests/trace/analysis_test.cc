@@ -680,6 +680,35 @@ TEST(TraceAnalysisTest, PyTorchsLegacyExporterIsReadAsCpuOps) {
   EXPECT_EQ(conv->total_ns, 55268000);
 }
 
+// The legacy exporter's other spellings: libtorch's C++ writer names the
+// process "CPU Functions", and a PyTorch before 1.8 profiled with
+// use_cuda=True wrote each kernel under "CUDA functions" with its device as
+// the tid. Both are read (the kernels were dropped and the trace said it had
+// none).
+TEST(TraceAnalysisTest, TheLegacyExportersKernelsAndCppSpellingAreRead) {
+  const std::string text = R"J([
+    {"name": "aten::mm", "ph": "X", "ts": 0, "dur": 50, "tid": 1, "pid": "CPU Functions", "args": {}},
+    {"name": "ProfilerStep#3", "ph": "X", "ts": 0, "dur": 90, "tid": 1, "pid": "CPU Functions", "args": {}},
+    {"name": "aten::mm", "ph": "s", "ts": 0, "tid": 1, "pid": "CPU functions", "id": 1, "cat": "cpu_to_cuda", "args": {}},
+    {"name": "gemm_kernel", "ph": "f", "ts": 10, "tid": 1, "pid": "CUDA functions", "id": 1, "cat": "cpu_to_cuda", "args": {}},
+    {"name": "gemm_kernel", "ph": "X", "ts": 10, "dur": 30, "tid": 1, "pid": "CUDA functions", "args": {}},
+    {"name": "gemm_kernel", "ph": "X", "ts": 45, "dur": 32, "tid": 1, "pid": "CUDA functions", "args": {}}
+  ])J";
+  TraceAnalyzer analyzer({});
+  auto info = ReadTraceFromString(text, "legacy_cuda.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->legacy_cpu_events, 2);
+  EXPECT_EQ(info->legacy_gpu_events, 2);
+  TraceReport r = analyzer.Finish(*info);
+  EXPECT_EQ(r.steps.size(), 1u);
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_EQ(r.devices[0].device, 1);
+  const KernelStats* k = FindKernel(r.devices[0].kernels, "gemm_kernel");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->count, 2);
+  EXPECT_EQ(k->total_ns, 62000);
+}
+
 // A kernel on several devices: the merged row's occupancy is the mean of
 // all its launches, not the first device's.
 TEST(TraceAnalysisTest, AKernelOnSeveralDevicesHasTheMeanOccupancyOfAllItsLaunches) {

@@ -177,8 +177,8 @@ TEST(TraceToResultsTest, SuiteAndRunIdOfATrace) {
   // name reserved for a suite's common shift gives a suite every later
   // command reads (the history was refused by every read after its first
   // update).
-  EXPECT_EQ(TraceSuiteName("ev\x1b[31mil\n::error::x.1796015770942.pt.trace.json"), "ev_[31mil_::error::x");
-  EXPECT_EQ(TraceSuiteName("r\u202eev.json"), "r_ev");
+  EXPECT_EQ(TraceSuiteName("ev\x1b[31mil\n::error::x.1796015770942.pt.trace.json").rfind("ev_[31mil_::error::x#", 0), 0u);
+  EXPECT_EQ(TraceSuiteName("r\u202eev.json").rfind("r_ev#", 0), 0u);
   EXPECT_EQ(TraceSuiteName("(suite).json"), "_(suite)");
   EXPECT_FALSE(NameProblem(TraceSuiteName("bad\xff\xfe.json")).has_value());
   // Read from a trace: the profiled process is the one of its CPU-side

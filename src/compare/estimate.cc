@@ -632,16 +632,17 @@ std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts
   // Ties of a coarse clock measure no noise between the runs: half the
   // kernels of a whole-microsecond trace reading the same put the median
   // effect, and with it the noise, at 0 (zero-width intervals for the rest).
-  // Left out unless at most one other comparison moved: a 2 us kernel that
-  // happened to tie beside two that moved 0.1% and 25% put the noise at
-  // 0.1% and called a fourth kernel moving +193% between two runs of one
-  // program a regression (and two ties beside two did the same); left out,
-  // too few kernels remain to show the noise, and nothing is judged. When
-  // everything else ties but one (one kernel edited in a copy of a file),
+  // Left out unless at most one other comparison moved at all: a 2 us
+  // kernel that happened to tie beside two that moved 0.1% and 25% put the
+  // noise at 0.1% and called a fourth kernel moving +193% between two runs
+  // of one program a regression (and two ties beside two did the same);
+  // left out, too few kernels remain to show the noise, and nothing is
+  // judged. When everything else reads the same but one (one or two kernels
+  // edited in a copy of a file: its long kernels read exactly alike too),
   // the ties are what the runs show.
-  size_t untied = 0;
-  for (const LogShift& s : shifts) untied += TakesSuiteNoise(s) && !s.tied;
-  const bool skip_ties = untied >= 2;
+  size_t moved = 0;
+  for (const LogShift& s : shifts) moved += TakesSuiteNoise(s) && !s.tied && s.estimate != 0.0;
+  const bool skip_ties = moved >= 2;
   for (const LogShift& s : shifts)
     if (TakesSuiteNoise(s) && !(skip_ties && s.tied)) {
       e.d.push_back(s.estimate);

@@ -83,13 +83,14 @@ struct ConfigAgg {
   int64_t graph_count = 0, graph_ns = 0;  ///< of them, launched by a CUDA graph launch
   std::optional<double> regs, smem;
   /// Shared memory per block of the launches (dynamic shared memory is sized
-  /// per launch) and the time at each, for at most kMaxSmemValues values: the
-  /// configuration's `smem` is the one that holds most of its time.
+  /// per launch) and the time at each, at most kMaxSmemValues values (a
+  /// space-saving count): the configuration's `smem` is the one that holds
+  /// most of its time.
   std::vector<std::pair<double, int64_t>> smem_ns;
 };
 
-/// Distinct shared-memory sizes timed per launch configuration; launches at
-/// further sizes leave the choice to the ones seen first.
+/// Distinct shared-memory sizes timed per launch configuration (a bounded
+/// space-saving count: a size holding more than 1/16 of the time is kept).
 constexpr size_t kMaxSmemValues = 16;
 
 struct GpuRec {
@@ -476,8 +477,18 @@ struct TraceAnalyzer::State {
     if (e.shared_memory) {
       auto at = std::find_if(c.smem_ns.begin(), c.smem_ns.end(),
                              [&](const std::pair<double, int64_t>& v) { return v.first == *e.shared_memory; });
-      if (at != c.smem_ns.end()) at->second += e.dur_ns;
-      else if (c.smem_ns.size() < kMaxSmemValues) c.smem_ns.emplace_back(*e.shared_memory, e.dur_ns);
+      if (at != c.smem_ns.end()) {
+        at->second += e.dur_ns;
+      } else if (c.smem_ns.size() < kMaxSmemValues) {
+        c.smem_ns.emplace_back(*e.shared_memory, e.dur_ns);
+      } else {
+        // Full: the size with the least time gives way and the new one
+        // inherits its time (the space-saving count), so a size that holds
+        // more than 1/16 of the time is kept whatever came first.
+        auto least = std::min_element(c.smem_ns.begin(), c.smem_ns.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+        *least = {*e.shared_memory, least->second + e.dur_ns};
+      }
       if (!c.smem_ns.empty()) {
         auto most = std::max_element(c.smem_ns.begin(), c.smem_ns.end(), [](const auto& a, const auto& b) {
           return a.second != b.second ? a.second < b.second : a.first < b.first;

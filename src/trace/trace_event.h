@@ -123,9 +123,9 @@ struct TraceInfo {
   /// Events of PyTorch's legacy exporter (the autograd profiler of a
   /// PyTorch built without Kineto, and libtorch's C++ writer): no "cat",
   /// pid "CPU functions" (or "CPU Functions"), read as cpu_op
-  /// (ProfilerStep#N as steps); and its kernels (PyTorch before 1.8 with
-  /// use_cuda=True), pid "CUDA functions" with the device as a numeric tid,
-  /// read as kernels of that device. Such a trace has no [memory] events.
+  /// (ProfilerStep#N as steps); and (PyTorch before 1.8 with use_cuda=True)
+  /// each op's time between two CUDA events, pid "CUDA functions": not
+  /// kernels, counted and not read. Such a trace has no [memory] events.
   int64_t legacy_cpu_events = 0, legacy_gpu_events = 0;
 };
 

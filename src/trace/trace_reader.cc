@@ -1149,16 +1149,14 @@ class Handler {
     // PyTorch's legacy exporter (torch.autograd.profiler without Kineto,
     // e.g. Debian's python3-torch; libtorch's C++ writer spells it "CPU
     // Functions") writes CPU ops with no "cat" under the process "CPU
-    // functions", and before 1.8 with use_cuda=True each kernel under "CUDA
-    // functions" with its device as the tid.
+    // functions". With use_cuda=True (PyTorch before 1.8) it also wrote each
+    // op's time between two CUDA events under "CUDA functions": not kernels
+    // (named by the op, nested like the ops), so counted, not read.
     if (e.category == TraceCategory::kNone && e.ph == 'X' && !e.pid_is_num) {
       if (e.pid_text == "CPU functions" || e.pid_text == "CPU Functions") {
         e.category = TraceCategory::kCpuOp;
         ++info_.legacy_cpu_events;
-      } else if ((e.pid_text == "CUDA functions" || e.pid_text == "CUDA Functions") && e.tid_is_num &&
-                 e.tid_num >= 0) {
-        e.category = TraceCategory::kKernel;
-        if (e.device < 0) e.device = e.tid_num;
+      } else if (e.pid_text == "CUDA functions") {
         ++info_.legacy_gpu_events;
       }
     }

@@ -328,6 +328,27 @@ TEST(KernelCompareTest, ATieBesideTwoOthersDoesNotMeasureTheNoise) {
   }
 }
 
+// A copy of a whole-microsecond trace of two long and six short kernels with
+// one short kernel doubled: the long kernels read exactly alike, so they
+// moved no more than the short ones that tie, and the ties are what the runs
+// show. Counted as "moved" for not being ties, they had the ties left out,
+// too few others remained, and a +100% kernel passed the gate.
+TEST(KernelCompareTest, AShortKernelDoubledInACopyIsFlagged) {
+  auto trace = [](bool doubled) {
+    std::vector<std::vector<double>> calls(8);
+    for (int k = 0; k < 8; ++k)
+      for (int c = 0; c < 6; ++c) {
+        double dur = k < 2 ? 900 + 37 * k + c : 3 + k % 3;
+        if (doubled && k == 2) dur *= 2;
+        calls[k].push_back(dur);
+      }
+    return WholeMicrosecondTrace(calls);
+  };
+  const Verdicts v = CompareTraces(trace(false), trace(true));
+  EXPECT_EQ(ExpectRegressionsOn(v, [](int k) { return k == 2; }), 1);
+  EXPECT_EQ(v.outcome, Outcome::kFail);
+}
+
 // Two traces of 9 kernels, the first m of them twice as slow: while fewer
 // than half change, the others measure the noise between the runs and the
 // doubled ones are regressions; from half on they are that measure, and the

@@ -722,8 +722,11 @@ TEST(TraceAnalysisTest, TheLegacyExportersCppSpellingIsReadAndItsOpTimesOnTheGpu
   TraceReport r = analyzer.Finish(*info);
   EXPECT_EQ(r.steps.size(), 1u);
   EXPECT_TRUE(r.devices.empty());
-  for (const CpuOpStats& op : r.cpu_ops)
-    if (op.name == "aten::linear" || op.name == "aten::addmm") EXPECT_EQ(op.count, 1) << op.name;
+  for (const CpuOpStats& op : r.cpu_ops) {
+    if (op.name == "aten::linear" || op.name == "aten::addmm") {
+      EXPECT_EQ(op.count, 1) << op.name;
+    }
+  }
 }
 
 // A kernel on several devices: the merged row's occupancy is the mean of

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,19 @@ TEST(Suggestions, KernelRegressedMostNamesTheRegressionThatAddedTheMostTime) {
 // With a device profile (ridge 0.5 FLOP/byte) the regime decides: 0.8
 // FLOP/byte is compute-bound there, and an overhead-bound workload is
 // neither, whatever the fixed cuts of 1 and 10 FLOP/byte would say.
+// Time regressions of the named workloads, as the judge gives them.
+Verdicts TimeRegressions(std::initializer_list<const char*> names) {
+  Verdicts v;
+  for (const char* name : names) {
+    MetricVerdict m;
+    m.workload = name;
+    m.metric = "time";
+    m.verdict = Verdict::kRegression;
+    v.metrics.push_back(m);
+  }
+  return v;
+}
+
 TEST(Suggestions, BoundnessFollowsTheRooflineRegime) {
   Results cur;
   WorkloadResult ai08;
@@ -191,14 +205,7 @@ TEST(Suggestions, BoundnessFollowsTheRooflineRegime) {
   small.work.flops = 100;
   small.regime = RegimeInfo{"overhead-bound", 0.01, 0.021, "cpu x"};
   cur.workloads = {ai08, small};
-  Verdicts v;
-  for (const char* name : {"ai08", "short"}) {
-    MetricVerdict m;
-    m.workload = name;
-    m.metric = "time";
-    m.verdict = Verdict::kRegression;
-    v.metrics.push_back(m);
-  }
+  const Verdicts v = TimeRegressions({"ai08", "short"});
   auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
   EXPECT_EQ(FindRule(s, "memory-bound"), nullptr);
   const Suggestion* comp = FindRule(s, "compute-bound");
@@ -225,14 +232,7 @@ TEST(Suggestions, BoundnessNeedsTheIntensityItStates) {
   flops_only.work.flops = 5000000;
   flops_only.regime = RegimeInfo{"compute-bound", 0.0, 0.4, "cpu x"};
   cur.workloads = {bytes_only, flops_only};
-  Verdicts v;
-  for (const char* name : {"bytesonly", "flopsonly"}) {
-    MetricVerdict m;
-    m.workload = name;
-    m.metric = "time";
-    m.verdict = Verdict::kRegression;
-    v.metrics.push_back(m);
-  }
+  const Verdicts v = TimeRegressions({"bytesonly", "flopsonly"});
   auto s = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
   EXPECT_EQ(FindRule(s, "memory-bound"), nullptr);
   EXPECT_EQ(FindRule(s, "compute-bound"), nullptr);

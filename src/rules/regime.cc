@@ -93,10 +93,16 @@ void AddRegimes(const DeviceProfile& profile, Results* results) {
 }
 
 std::optional<std::string> ProfileKindMismatch(const DeviceProfile& profile, const Results& results) {
-  for (const WorkloadResult& w : results.workloads)
-    if ((w.backend == "cuda") != (profile.kind == "gpu") && (w.backend == "cuda" || w.backend == "cpu"))
+  for (const WorkloadResult& w : results.workloads) {
+    // What ran on a GPU: the cuda backend, a trace's GPU workloads, nvbench
+    // states; on the CPU: the cpu backend. Other workloads do not say.
+    const bool gpu = w.backend == "cuda" || w.kind == "trace" || w.kind == "nvbench";
+    if (!gpu && w.backend != "cpu") continue;
+    if (gpu != (profile.kind == "gpu"))
       return "--device-profile describes a " + profile.kind + " (" + profile.device_name + ") but workload '" +
-             w.name + "' ran on the " + w.backend + " backend: its regime is placed under the wrong roofs";
+             w.name + "' ran on " + (gpu ? std::string("a GPU") : std::string("the CPU")) + " (" +
+             (w.backend == "ingest" ? w.kind : w.backend) + "): its regime is placed under the wrong roofs";
+  }
   return std::nullopt;
 }
 

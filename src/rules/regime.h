@@ -64,9 +64,9 @@ std::optional<Placement> PlaceKernel(const DeviceProfile& profile, const KernelR
 void AddRegimes(const DeviceProfile& profile, Results* results);
 
 /// The warning when `profile` describes another kind of device than a
-/// workload of `results` ran on (a CPU profile for `cuda` results, a GPU one
-/// for `cpu` results): its regime is placed under the wrong roofs. Nothing
-/// when every cpu/cuda workload matches.
+/// workload of `results` ran on (a CPU profile for `cuda`, trace or nvbench
+/// results, a GPU one for `cpu` results): its regime is placed under the
+/// wrong roofs. Nothing when every workload that says where it ran matches.
 std::optional<std::string> ProfileKindMismatch(const DeviceProfile& profile, const Results& results);
 
 /// The roofline rows of `current` for a report: every placeable workload

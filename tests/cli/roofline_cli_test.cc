@@ -121,13 +121,25 @@ TEST(RooflineCliTest, CompareBoundnessRulesFollowTheProfilesRegime) {
   ASSERT_TRUE(WriteResultsFile(dir + "/gb.json", gb).ok());
   auto gpu = RunGpugate({"compare", dir + "/ga.json", dir + "/gb.json", "--device-profile", dir + "/p.json",
                          "--json", dir + "/v.json"});
-  EXPECT_NE(gpu.out.find("--device-profile describes a cpu (cpu x) but workload 'ai08' ran on the cuda backend: "
+  EXPECT_NE(gpu.out.find("--device-profile describes a cpu (cpu x) but workload 'ai08' ran on a GPU (cuda): "
                          "its regime is placed under the wrong roofs"),
             std::string::npos)
       << gpu.out;
   Result<std::string> json = ReadFile(dir + "/v.json");
   ASSERT_TRUE(json.ok());
   EXPECT_NE(json->find("placed under the wrong roofs"), std::string::npos);
+  // A trace's GPU workloads (backend ingest) ran on a GPU too.
+  for (Results* r : {&ga, &gb})
+    for (WorkloadResult& w : r->workloads) {
+      w.kind = "trace";
+      w.backend = "ingest";
+    }
+  ASSERT_TRUE(WriteResultsFile(dir + "/ta.json", ga).ok());
+  ASSERT_TRUE(WriteResultsFile(dir + "/tb.json", gb).ok());
+  auto traced = RunGpugate({"compare", dir + "/ta.json", dir + "/tb.json", "--device-profile", dir + "/p.json"});
+  EXPECT_NE(traced.out.find("but workload 'ai08' ran on a GPU (trace): its regime is placed under the wrong roofs"),
+            std::string::npos)
+      << traced.out;
   testing::RemoveTree(dir);
 }
 

@@ -1,7 +1,7 @@
 // Helpers shared by the benchmark-file readers (see ingest_util.h).
 #include "ingest/ingest_util.h"
+#include "util/text/format.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -70,12 +70,11 @@ Result<const JsonValue*> FieldReader::Object(std::string_view key) const {
 }
 
 std::string FormatNumber(double value) {
+  // The ingest messages' spelling of the non-finite values; finite ones as
+  // the text layer writes an exact number.
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  if (ec != std::errc()) return "?";
-  return std::string(buf, end);
+  return FormatExactNumber(value);
 }
 
 std::string ContentRunId(std::string_view prefix, std::string_view text) {

@@ -80,6 +80,7 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
   if (header_shnum == 0 && shoff == 0) return elf;  // no section table
   uint64_t shnum = header_shnum;
   uint32_t shstrndx = header_shstrndx;
+  uint64_t shstrndx_offset = 0x3e;  // where the index was read, for errors
   // Extended numbering (0xff00 sections or more, e.g. -ffunction-sections
   // objects): e_shnum is 0 and the count is section 0's sh_size; an e_shstrndx
   // of SHN_XINDEX (0xffff) puts the name table's index in section 0's sh_link.
@@ -88,7 +89,10 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
       return BinaryError(name, 0x28, "section header table at " + HexText(shoff) + " beyond end of file (" +
                                          std::to_string(data.size()) + " bytes)");
     if (header_shnum == 0) ReadLe(data, shoff + 32, &shnum);
-    if (header_shstrndx == kShnXindex) ReadLe(data, shoff + 40, &shstrndx);
+    if (header_shstrndx == kShnXindex) {
+      shstrndx_offset = shoff + 40;
+      ReadLe(data, shstrndx_offset, &shstrndx);
+    }
   }
   if (shnum == 0) return elf;  // no sections
   if (shentsize != kSectionHeaderSize)
@@ -98,7 +102,7 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
                        "section header table (" + std::to_string(shnum) + " entries) beyond end of file (" +
                            std::to_string(data.size()) + " bytes)");
   if (shstrndx >= shnum)
-    return BinaryError(name, 0x3e, "section name table index " + std::to_string(shstrndx) + " out of range");
+    return BinaryError(name, shstrndx_offset, "section name table index " + std::to_string(shstrndx) + " out of range");
   elf.sections.resize(shnum);
   std::vector<uint32_t> name_offsets(shnum);
   for (uint64_t i = 0; i < shnum; ++i) {
@@ -118,7 +122,7 @@ Result<ElfFile> ParseElf(std::string_view data, const std::string& name) {
                              HexText(s.offset) + ") beyond end of file (" + std::to_string(data.size()) + " bytes)");
   }
   const ElfSection& names = elf.sections[shstrndx];
-  if (!HasFileBytes(names.type)) return BinaryError(name, 0x3e, "section name table has no bytes");
+  if (!HasFileBytes(names.type)) return BinaryError(name, shstrndx_offset, "section name table has no bytes");
   const std::string_view table = elf.Bytes(names);
   for (uint64_t i = 0; i < shnum; ++i) {
     const uint64_t name_offset = name_offsets[i];

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "cli/run_binary.h"
@@ -710,6 +711,18 @@ TEST(InspectTest, ExtendedSectionNumberingIsRead) {
   EXPECT_EQ(bad.error().code, ExitCode::kInputError);
   EXPECT_NE(bad.error().message.find("big.o: offset"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("beyond end of file"), std::string::npos) << bad.error().message;
+  // A name table index out of range is said at section 0's sh_link, where it
+  // was read, not at e_shstrndx.
+  Put64(&elf, section0 + 32, count);
+  Put32(&elf, section0 + 40, 60000);
+  Result<InspectReport> link = InspectBytes(elf, "big.o");
+  ASSERT_FALSE(link.ok());
+  EXPECT_EQ(link.error().code, ExitCode::kInputError);
+  std::ostringstream at;
+  at << "big.o: offset 0x" << std::hex << section0 + 40 << ":";
+  EXPECT_NE(link.error().message.find(at.str()), std::string::npos) << link.error().message;
+  EXPECT_NE(link.error().message.find("section name table index 60000 out of range"), std::string::npos)
+      << link.error().message;
 }
 
 // sm_90a (and sm_100f) SASS is a target of its own: its cubin's e_flags

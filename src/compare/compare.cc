@@ -113,6 +113,9 @@ struct Units {
   /// 100 us or less on whole microseconds): its comparison moves by whole
   /// steps, and a tie of it says little (see LogShift::tied).
   bool clock_coarse = false;
+  /// Run summaries of two files: the kernel's two records differ (calls,
+  /// count or total), whatever their summaries read (LogShift::records_differ).
+  bool records_differ = false;
   /// kThresholdOnly: a side whose summary states no usable spread, said
   /// ("the current file summarises 11009 samples but states a spread of 0").
   std::string no_spread;
@@ -1263,6 +1266,12 @@ class Comparer {
         p.units->method = ShiftMethod::kRunSummaries;
         p.units->base = {std::log(hist.front().rounds[0][0])};
         p.units->cur = {std::log(cur.front().rounds[0][0])};
+        // A copy of a file has the same calls; two runs almost never do,
+        // even where a long kernel's median call reads the same in both.
+        const KernelResult& b = *hist_k.back().second;
+        const KernelResult& c = *cur_k.front().second;
+        p.units->records_differ = hist_k.size() != 1 || cur_k.size() != 1 || b.count != c.count ||
+                                  b.total_s != c.total_s || b.durations_s != c.durations_s;
       }
       // A summary on a coarse clock is known to half a step either way: a
       // 4.5 us kernel's median reads 4 or 5 us (+25%) by the draw of one
@@ -1926,6 +1935,7 @@ class Comparer {
       // that read the same (an exact copy of a file ties too, and there the
       // ties are the noise: see CollectSuiteEffects).
       shifts[j].tied = u.clock_coarse && u.base == u.cur;
+      shifts[j].records_differ = u.records_differ;
       shifts[j].clock_coarse = u.clock_coarse;
       CopyClock(u, &shifts[j]);
     }
@@ -2042,13 +2052,45 @@ class Comparer {
 
   // Between-run noise for each one-run comparison from the others' excess
   // spread: a variance common to all (tau^2) and one proportional to each
-  // workload's own (phi); each comparison gets the larger. Exact leave-one-
-  // out up to kExactLeaveOneOut comparisons; above that one workload cannot
-  // move the robust estimates, and the family's are used.
+  // workload's own (phi); each comparison gets the larger. The others are
+  // the comparisons that take the suite's noise, without the clock ties
+  // where leaving this one out two others still moved at all (the rule of
+  // CollectSuiteEffects). Exact leave-one-out where those others number up
+  // to kExactLeaveOneOut; above that one workload cannot move the robust
+  // estimates, and those of the whole set are used. (Counted on the set,
+  // not the family: 300 ties beside three kernels that moved leave three.)
   // Returns whether the family shows noise between the runs at all.
   bool AddLeaveOneOutNoise(std::vector<LogShift>* shifts, Family family) {
     const size_t m = shifts->size();
-    const bool exact = m <= static_cast<size_t>(kExactLeaveOneOut);
+    // The two sets a leave-one-out can read: with the ties, and without.
+    std::vector<LogShift> with_ties, untied;
+    std::vector<size_t> at_with(m, SIZE_MAX), at_untied(m, SIZE_MAX);
+    size_t moved = 0;
+    for (size_t i = 0; i < m; ++i) {
+      const LogShift& s = (*shifts)[i];
+      if (!TakesSuiteNoise(s)) continue;
+      moved += MovedAtAll(s);
+      at_with[i] = with_ties.size();
+      with_ties.push_back(s);
+      if (s.tied) continue;
+      at_untied[i] = untied.size();
+      untied.push_back(s);
+    }
+    struct Whole {
+      bool done = false, can_show = false;
+      double tau2 = 0, tau_df = 0, phi = 0, phi_df = 0;
+    } whole[2];  // [0] with the ties, [1] without
+    auto of_whole = [&](int k) -> const Whole& {
+      Whole& w = whole[k];
+      if (!w.done) {
+        const std::vector<LogShift>& set = k == 0 ? with_ties : untied;
+        w.done = true;
+        w.can_show = SuiteCanShowNoise(set);
+        w.tau2 = EstimateSuiteBetweenRunVariance(set, &w.tau_df, kNoiseQuantile);
+        w.phi = EstimateSuiteOverdispersion(set, &w.phi_df, kNoiseQuantile);
+      }
+      return w;
+    };
     double all_tau_df = 0, all_phi_df = 0;
     const double all_tau2 = EstimateSuiteBetweenRunVariance(*shifts, &all_tau_df, kNoiseQuantile);
     const double all_phi = EstimateSuiteOverdispersion(*shifts, &all_phi_df, kNoiseQuantile);
@@ -2068,21 +2110,37 @@ class Comparer {
     for (size_t i = 0; i < m; ++i) {
       LogShift& s = (*shifts)[i];
       if (!TakesSuiteNoise(s)) continue;
-      double tau2 = all_tau2, phi = all_phi, tau_df = all_tau_df, phi_df = all_phi_df;
-      if (exact) {
+      // The others' set: without the ties where two others moved at all.
+      const int k = TiesLeftOut(moved - (MovedAtAll(measured[i]) ? 1 : 0)) ? 1 : 0;
+      const std::vector<LogShift>& set = k == 0 ? with_ties : untied;
+      const size_t at = k == 0 ? at_with[i] : at_untied[i];  // SIZE_MAX: not in it (a tie)
+      double tau2 = 0, phi = 0, tau_df = 0, phi_df = 0;
+      bool can_show = false;
+      // The whole set reads as this comparison's others do (with the ties,
+      // it would not where this is one of the two that moved).
+      const bool whole_reads_alike = k == 1 || !TiesLeftOut(moved);
+      if ((set.size() > static_cast<size_t>(kExactLeaveOneOut) + 1 && whole_reads_alike) ||
+          at == SIZE_MAX) {  // SIZE_MAX: a tie, not in the set without them
+        const Whole& w = of_whole(k);
+        can_show = w.can_show;
+        tau2 = w.tau2, tau_df = w.tau_df, phi = w.phi, phi_df = w.phi_df;
+      } else {
         others.clear();
-        for (size_t j = 0; j < m; ++j)
-          if (j != i) others.push_back(measured[j]);
-        // Too few others that show the noise (a tie of the clock shows
-        // none): this comparison cannot be judged, rather than judged as if
-        // the runs had no noise between them.
-        if (!SuiteCanShowNoise(others)) {
-          s.between_run_unmeasured = true;
-          ++unmeasured;
-          continue;
+        for (size_t j = 0; j < set.size(); ++j)
+          if (j != at) others.push_back(set[j]);
+        can_show = SuiteCanShowNoise(others);
+        if (can_show) {
+          tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df, kNoiseQuantile);
+          phi = EstimateSuiteOverdispersion(others, &phi_df, kNoiseQuantile);
         }
-        tau2 = EstimateSuiteBetweenRunVariance(others, &tau_df, kNoiseQuantile);
-        phi = EstimateSuiteOverdispersion(others, &phi_df, kNoiseQuantile);
+      }
+      // Too few others that show the noise (a tie of the clock shows none):
+      // this comparison cannot be judged, rather than judged as if the runs
+      // had no noise between them.
+      if (!can_show) {
+        s.between_run_unmeasured = true;
+        ++unmeasured;
+        continue;
       }
       // Noise that grows with the workload's own spread: kappa u^2 in all,
       // of which its se^2 is already counted.

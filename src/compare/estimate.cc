@@ -518,6 +518,10 @@ bool TakesSuiteNoise(const LogShift& s) {
           s.method == ShiftMethod::kReportedNoise || s.method == ShiftMethod::kRunSummaries);
 }
 
+bool MovedAtAll(const LogShift& s) {
+  return TakesSuiteNoise(s) && !s.tied && (s.estimate != 0.0 || s.records_differ);
+}
+
 LogShift RunSummaries(double log_base, double log_current, double confidence, double clock_var) {
   LogShift s;
   s.method = ShiftMethod::kRunSummaries;
@@ -638,11 +642,13 @@ std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts
   // of one program a regression (and two ties beside two did the same);
   // left out, too few kernels remain to show the noise, and nothing is
   // judged. When everything else reads the same but one (one or two kernels
-  // edited in a copy of a file: its long kernels read exactly alike too),
-  // the ties are what the runs show.
+  // edited in a copy of a file: its long kernels' records are exactly alike
+  // too), the ties are what the runs show. A long kernel whose median call
+  // reads the same in two runs whose calls differ is no copy: it counts
+  // as moved (MovedAtAll).
   size_t moved = 0;
-  for (const LogShift& s : shifts) moved += TakesSuiteNoise(s) && !s.tied && s.estimate != 0.0;
-  const bool skip_ties = moved >= 2;
+  for (const LogShift& s : shifts) moved += MovedAtAll(s);
+  const bool skip_ties = TiesLeftOut(moved);
   for (const LogShift& s : shifts)
     if (TakesSuiteNoise(s) && !(skip_ties && s.tied)) {
       e.d.push_back(s.estimate);

@@ -86,6 +86,10 @@ struct LogShift {
   /// of the reference's calibration. (A long kernel that ties is evidence:
   /// in a copy of a file it is what shows the edited kernels.)
   bool tied = false;
+  /// The two sides' records differ though their summaries may read the same
+  /// (a kernel whose median call is equal in two runs whose calls are not):
+  /// the runs are not copies of one file. See MovedAtAll().
+  bool records_differ = false;
   /// Run summaries of a trace's kernel on a coarse clock (kRunSummaries, or
   /// kHistoryPrediction through WithClockSteps()): half a step of each side's
   /// clock is in `se`, as `clock_var` (log scale).
@@ -294,5 +298,12 @@ std::string ClockStepText(double step_s);
 /// between-run noise applies to (finite, Welch on rounds, HL on samples,
 /// reported noise or run summaries).
 bool TakesSuiteNoise(const LogShift& shift);
+
+/// Whether a one-run comparison that takes the suite's noise is no clock tie
+/// and shows two runs rather than a copy of one file: its estimate moved,
+/// or its records differ. Where two or more of a family's comparisons did,
+/// its clock ties are left out of the noise estimates (TiesLeftOut()).
+bool MovedAtAll(const LogShift& shift);
+inline bool TiesLeftOut(size_t moved_at_all) { return moved_at_all >= 2; }
 
 }  // namespace gpugate

@@ -2891,8 +2891,11 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
   }
   // A policy rule that emits `fail` fails the gate like a regression does.
   for (const Suggestion& s : verdicts.suggestions) fail = fail || s.severity == "fail";
-  if (fail) return Outcome::kFail;
+  // A failed workload first: its results are missing, whatever else
+  // regressed (a regression beside it must not hide it from a gate that
+  // lets regressions pass, such as the Action's fail-on: never).
   if (error) return Outcome::kError;
+  if (fail) return Outcome::kFail;
   if (uncertain) return Outcome::kInconclusive;
   // Nothing decided (every result undecided or with severity off, or nothing
   // compared at all) is never a pass.

@@ -252,24 +252,25 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       ++rule_failures;
       failing_rules.insert(s.rule);
     }
+  std::string rule_text;
+  if (rule_failures > 0) {
+    // The first few rule ids: a headline is one line, whatever the policy.
+    constexpr size_t kNamedRules = 5;
+    std::string ids;
+    size_t named = 0;
+    for (const std::string& id : failing_rules) {
+      if (named++ == kNamedRules) break;
+      ids += (ids.empty() ? "" : ", ") + id;
+    }
+    if (failing_rules.size() > kNamedRules)
+      ids += " and " + std::to_string(failing_rules.size() - kNamedRules) + " more";
+    rule_text = "; " + Plural(rule_failures, "rule finding fails", "rule findings fail") +
+                " the gate (" + ids + ")";
+  }
   switch (verdicts.outcome) {
     case Outcome::kPass:
     case Outcome::kFail:
-      view->summary = view->counts;
-      if (rule_failures > 0) {
-        // The first few rule ids: a headline is one line, whatever the policy.
-        constexpr size_t kNamedRules = 5;
-        std::string ids;
-        size_t named = 0;
-        for (const std::string& id : failing_rules) {
-          if (named++ == kNamedRules) break;
-          ids += (ids.empty() ? "" : ", ") + id;
-        }
-        if (failing_rules.size() > kNamedRules)
-          ids += " and " + std::to_string(failing_rules.size() - kNamedRules) + " more";
-        view->summary += "; " + Plural(rule_failures, "rule finding fails", "rule findings fail") +
-                         " the gate (" + ids + ")";
-      }
+      view->summary = view->counts + rule_text;
       break;
     case Outcome::kInconclusive:
       view->summary = view->counts;
@@ -301,7 +302,7 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       const int failed = FailedWorkloads(verdicts);
       view->summary = (failed > 0 ? Plural(failed, "workload", "workloads") + " failed to run"
                                   : std::string("a workload failed to run")) +
-                      "; " + CountsText(verdicts, /*with_failed=*/false);
+                      "; " + CountsText(verdicts, /*with_failed=*/false) + rule_text;
       break;
     }
   }

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "compare/compare.h"
 #include "report/report_fixtures.h"
 
 namespace gpugate {
@@ -36,6 +37,26 @@ TEST(ReportView, HeadlineNamesOutcomesThatAreNotAPass) {
   EXPECT_EQ(required.headline,
             "0 regressions, 0 improvements, 2 unchanged, 4 inconclusive; policy requires +10%: "
             "3 workloads too noisy to guard");
+}
+
+// A workload that failed beside one that regressed: the outcome is error
+// (exit 3), so a gate that lets regressions pass (exit 1) still stops on the
+// missing results, and the headline names the regression too.
+TEST(ReportView, AFailedWorkloadIsAnErrorWhateverElseRegressed) {
+  Verdicts v;
+  MetricVerdict slower = Metric("BM_Sum/1024", "time", Verdict::kRegression);
+  slower.ratio = 1.3;
+  slower.severity = Severity::kFail;
+  v.metrics.push_back(slower);
+  MetricVerdict failed = Metric("BM_Crash", "time", Verdict::kSkipped);
+  failed.reason = Reason::kCurrentFailed;
+  failed.sentence = "current run: failed: killed by signal SIGSEGV";
+  v.metrics.push_back(failed);
+  v.outcome = OutcomeFor(v, PolicyDefaults{});
+  EXPECT_EQ(v.outcome, Outcome::kError);
+  EXPECT_EQ(ExitCodeFor(v), 3);
+  const ReportView view = BuildView(v);
+  EXPECT_EQ(view.headline.rfind("error: 1 workload failed to run; 1 regression", 0), 0u) << view.headline;
 }
 
 TEST(ReportView, NotJudgedWithNothingTestable) {

@@ -2684,7 +2684,11 @@ class Comparer {
       if (p.derived_from >= 0) continue;  // judged with its time metric
       if (UntestableCommonShift(mv)) continue;
       if (mv.mde && *mv.mde <= need) continue;
-      mv.reason = Reason::kUndetectable;
+      // Nothing could be seen at all (one value per side, noise between the
+      // runs unmeasured): the reason says why and stays, so that `gate`
+      // does not re-run what no re-run can decide (UnguardedByPolicy).
+      if (mv.reason != Reason::kNoReplication && mv.reason != Reason::kBetweenRunNoiseUnmeasured)
+        mv.reason = Reason::kUndetectable;
       mv.sentence = "too noisy to guard: " +
                     (mv.mde ? "the smallest slowdown this comparison could see is " +
                                   FormatDetectable(*mv.mde, mv.lower_is_better)
@@ -2870,7 +2874,7 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
       case Verdict::kInconclusive:
         if (UntestableCommonShift(m)) break;
         uncertain = uncertain || defaults.on_inconclusive == OnInconclusive::kFail ||
-                    m.reason == Reason::kUndetectable;
+                    UnguardedByPolicy(m, defaults.require_detectable.has_value());
         break;
       case Verdict::kIncomparable:
         uncertain = uncertain || defaults.on_incomparable == OnInconclusive::kFail;

@@ -157,6 +157,20 @@ inline bool UntestableCommonShift(const MetricVerdict& m) {
   return IsCommonWorkload(m.workload) && m.verdict == Verdict::kInconclusive && m.reason == Reason::kNoReplication;
 }
 
+/// An undecided result that a policy's `require_detectable` holds against
+/// the runner (too noisy to guard): reason `undetectable`, or one that could
+/// see no change at all and keeps its own reason (`no_replication`, one value
+/// per side; `between_run_noise_unmeasured`), so that `gate` still knows no
+/// re-run can decide it. Severity `off` and the untestable `(suite)` shift
+/// are never held.
+inline bool UnguardedByPolicy(const MetricVerdict& m, bool require_detectable) {
+  if (m.verdict != Verdict::kInconclusive || m.severity == Severity::kOff || UntestableCommonShift(m))
+    return false;
+  return m.reason == Reason::kUndetectable ||
+         (require_detectable &&
+          (m.reason == Reason::kNoReplication || m.reason == Reason::kBetweenRunNoiseUnmeasured));
+}
+
 /// Optimization or diagnostic suggestion emitted by a rule.
 struct Suggestion {
   std::string workload;   ///< empty for suite-wide suggestions

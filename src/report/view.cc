@@ -417,7 +417,7 @@ bool UndecidedFailsGate(const MetricVerdict& m, const Verdicts& v) {
   if (!CountedInconclusive(m)) return false;
   // on_inconclusive: fail fails every counted one; require_detectable only
   // those too noisy to guard (an inconclusive result it can see passes).
-  return v.inconclusive_fails || m.reason == Reason::kUndetectable;
+  return v.inconclusive_fails || UnguardedByPolicy(m, v.require_detectable.has_value());
 }
 
 int VerdictOrder(Verdict v) {
@@ -692,7 +692,7 @@ Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
   Detectability d;
   std::set<std::string> undetectable;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
-    if (m->reason == Reason::kUndetectable) undetectable.insert(m->workload);
+    if (UnguardedByPolicy(*m, verdicts.require_detectable.has_value())) undetectable.insert(m->workload);
     if (!m->mde || !m->lower_is_better) continue;
     if (undecided_only && !Undecided(m->verdict)) continue;
     ++d.tested;

@@ -1232,7 +1232,9 @@ TEST(CompareJudge, EveryTestedVerdictStatesItsMinimumDetectableEffect) {
 
 TEST(CompareJudge, RequireDetectableFailsWhereTheRunnerIsTooNoisy) {
   // One value per side: nothing can be seen, so a policy that requires a
-  // detectable 10% fails (exit 4) and names the reason.
+  // detectable 10% fails (exit 4) and says why. The reason stays
+  // no_replication: `gate` reads it to know that no re-run can decide it
+  // (overwritten with undetectable, it re-ran such a workload 12 times).
   WorkloadResult b, c;
   b.name = c.name = "one";
   b.rounds = {{1.0e-3}};
@@ -1241,10 +1243,15 @@ TEST(CompareJudge, RequireDetectableFailsWhereTheRunnerIsTooNoisy) {
   p.defaults.require_detectable = 0.10;
   Verdicts v = Compare({MakeResults({b})}, MakeResults({c}), p, Opts());
   const MetricVerdict* m = Find(v, "one", "time");
-  EXPECT_EQ(m->reason, Reason::kUndetectable);
+  EXPECT_EQ(m->reason, Reason::kNoReplication);
+  EXPECT_TRUE(UnguardedByPolicy(*m, true));
+  EXPECT_FALSE(WorthConfirming(*m));
   EXPECT_NE(m->sentence.find("too noisy to guard"), std::string::npos) << m->sentence;
   EXPECT_EQ(v.outcome, Outcome::kInconclusive);
   EXPECT_EQ(ExitCodeFor(v), 4);
+  // Without the key the same result is not held: not judged, exit 0.
+  Verdicts plain = Compare({MakeResults({b})}, MakeResults({c}), DefaultPolicy(), Opts());
+  EXPECT_EQ(plain.outcome, Outcome::kNotJudged);
   // A quiet comparison that could see 10% passes under the same policy.
   Verdicts q = Compare({MakeResults({Workload("a", 1e-3)})}, MakeResults({Workload("a", 1e-3)}), p,
                        Opts());

@@ -2869,7 +2869,10 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
         break;
       case Verdict::kImprovement:
       case Verdict::kUnchanged:
-        ++decided;
+        // Peak memory, one value per side beside the timings, decides no
+        // pass alone: a suite whose every timing stayed undecided is not
+        // judged, whatever its memory did (a regression of it still fails).
+        decided += m.metric != "peak_memory";
         break;
       case Verdict::kInconclusive:
         if (UntestableCommonShift(m)) break;

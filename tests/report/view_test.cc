@@ -59,6 +59,25 @@ TEST(ReportView, AFailedWorkloadIsAnErrorWhateverElseRegressed) {
   EXPECT_EQ(view.headline.rfind("error: 1 workload failed to run; 1 regression", 0), 0u) << view.headline;
 }
 
+// Peak memory unchanged beside a timing that stayed undecided: nothing about
+// the speed was decided, so the outcome is not judged (it was a pass with a
+// green mark); a peak-memory regression still fails.
+TEST(ReportView, PeakMemoryAloneDecidesNoPass) {
+  Verdicts v;
+  MetricVerdict time = Metric("build", "time", Verdict::kInconclusive);
+  time.reason = Reason::kBetweenRunNoiseUnmeasured;
+  v.metrics.push_back(time);
+  MetricVerdict memory = Metric("build", "peak_memory", Verdict::kUnchanged);
+  memory.reason = Reason::kThresholdOnly;
+  v.metrics.push_back(memory);
+  EXPECT_EQ(OutcomeFor(v, PolicyDefaults{}), Outcome::kNotJudged);
+  v.metrics.back().verdict = Verdict::kRegression;
+  EXPECT_EQ(OutcomeFor(v, PolicyDefaults{}), Outcome::kFail);
+  v.metrics.back().verdict = Verdict::kUnchanged;
+  v.metrics.front().verdict = Verdict::kUnchanged;
+  EXPECT_EQ(OutcomeFor(v, PolicyDefaults{}), Outcome::kPass);
+}
+
 TEST(ReportView, NotJudgedWithNothingTestable) {
   Verdicts v;
   v.outcome = Outcome::kNotJudged;

@@ -2423,7 +2423,12 @@ class Comparer {
       head = interval + " lies within the " + thr + " threshold";
     } else {
       mv.verdict = Verdict::kInconclusive;
-      if (s.no_spread) {
+      if (s.no_scatter && !(s.se > 0)) {
+        mv.reason = Reason::kTooFewSamples;
+        head = interval + ": every round of both sides read one value and no other comparison shows "
+               "noise between the runs, so no spread was measured (a timer coarser than the change?); "
+               "more iterations per round, a longer benchmark or a finer timer would decide";
+      } else if (s.no_spread) {
         mv.reason = Reason::kTooFewSamples;
         head = interval + ": every one of the " + std::to_string(s.current_units) +
                " paired rounds read the same ratio, so no spread was measured (a timer coarser than "
@@ -2755,7 +2760,9 @@ class Comparer {
     for (const Pending& p : pending_) {
       if (p.decided || p.derived_from >= 0 || p.common || !p.shift) continue;
       if (p.mv.severity == Severity::kOff || !(p.shift->p_floor > lone_alpha)) continue;
-      if (p.shift->between_run_unmeasured || p.shift->no_spread) continue;  // said otherwise
+      if (p.shift->between_run_unmeasured || p.shift->no_spread ||
+          (p.shift->no_scatter && !(p.shift->se > 0)))
+        continue;  // said otherwise
       if (p.shift->method == ShiftMethod::kPairedRounds) {
         const size_t n = static_cast<size_t>(std::max(0, p.shift->current_units));
         if (paired++ == 0 || n < fewest_rounds) {

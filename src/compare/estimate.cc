@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <numeric>
@@ -32,6 +33,9 @@ double Mean(std::span<const double> v) {
 
 double SumSquares(std::span<const double> v) {
   if (v.empty()) return 0.0;
+  // Values that are all one read exactly 0 (their mean, a sum divided,
+  // can differ from them in the last bit).
+  if (std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end()) return 0.0;
   double m = Mean(v);
   double s = 0;
   for (double x : v) s += (x - m) * (x - m);
@@ -42,6 +46,13 @@ double SumSquares(std::span<const double> v) {
 void FillFromT(LogShift* s) {
   s->p_floor = 0;  // a t reference reaches any p
   s->exact_rank_n = 0;
+  if (!(s->se > 0) && s->no_scatter) {  // a coarse timer, nothing else: nothing can be said
+    s->ci_low = -kInf;
+    s->ci_high = kInf;
+    s->p_value = 1.0;
+    s->p_greater = s->p_less = 1.0;
+    return;
+  }
   if (!(s->se > 0)) {  // no spread at all: the shift is exact
     s->ci_low = s->ci_high = s->estimate;
     s->p_value = s->estimate == 0 ? 1.0 : 0.0;
@@ -194,6 +205,7 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
   double denom = (a > 0 ? a * a / df1 : 0.0) + (b > 0 ? b * b / df2 : 0.0);
   s.df = denom > 0 ? (a + b) * (a + b) / denom : df1 + df2;
   s.unit_factor = std::sqrt(1.0 / n1 + 1.0 / n2);
+  s.no_scatter = v1 == 0 && v2 == 0;
   FillFromT(&s);
   return s;
 }
@@ -254,6 +266,7 @@ LogShift HistoryPrediction(std::span<const double> history_runs,
   s.se = std::sqrt(var * (1.0 / weight_sum + std::max(1.0, current_var_scale) / j));
   s.df = df + own.d0;
   s.between_run_var = s.se * s.se;
+  s.no_scatter = !(pooled > 0);
   FillFromT(&s);
   return s;
 }
@@ -307,6 +320,16 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
     }
   }
   OneSidedFromTwoSided(&s);
+  // Every sample of each side reads one value (a coarse timer): no
+  // zero-width interval at a rank test's p (FillFromT says the same).
+  if (!baseline_log.empty() && !current_log.empty() &&
+      std::adjacent_find(baseline_log.begin(), baseline_log.end(), std::not_equal_to<>()) == baseline_log.end() &&
+      std::adjacent_find(current_log.begin(), current_log.end(), std::not_equal_to<>()) == current_log.end()) {
+    s.no_scatter = true;
+    s.se = 0;
+    FillFromT(&s);
+    return s;
+  }
   // A shift of exactly 0 has no direction; the U statistic has one.
   if (s.estimate == 0 && !baseline_log.empty() && !current_log.empty()) {
     const double center = static_cast<double>(baseline_log.size()) * static_cast<double>(current_log.size()) / 2.0;
@@ -464,6 +487,7 @@ double SignedRankPowerBound(int n, double sigma, double alpha, double power) {
 
 double MinimumDetectableLog(const LogShift& shift, double log_limit, double power, double alpha) {
   if (!std::isfinite(shift.se) || shift.method == ShiftMethod::kThresholdOnly) return kInf;
+  if (shift.no_scatter && !(shift.se > 0)) return kInf;  // a coarse timer: sees nothing
   // A rank test on too few rounds cannot reach the bar, whatever the shift.
   if (alpha > 0 && shift.p_floor > alpha) return kInf;
   const double df = shift.df > 0 ? shift.df : kInf;

@@ -79,6 +79,13 @@ struct LogShift {
   /// Paired rounds that all read the same ratio: no spread was measured (a
   /// timer coarser than any change), so the interval is unbounded.
   bool no_spread = false;
+  /// Both sides' rounds (or samples, or every run of a history and the
+  /// current runs) read one value each: a timer coarser than their scatter.
+  /// While nothing else gives the comparison a spread (se 0: no noise
+  /// between runs from the other workloads either), its interval is
+  /// unbounded and p is 1, never a zero-width interval at p = 0 (one tick
+  /// of a millisecond timer read +100% [+100%, +100%]).
+  bool no_scatter = false;
   /// One run per side whose two sides read exactly the same values on a
   /// coarse clock (kernels of 100 us or less of a trace in whole
   /// microseconds with the same median call): a tie of the clock, no draw

@@ -570,6 +570,9 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
       if (m.sentence.find("read 0 s per call") != std::string::npos)
         return std::string(m.sentence.rfind("the baseline's", 0) == 0 ? "baseline" : "current run") +
                " reads 0 s per call: no ratio";
+      // Rounds that all read one value (a coarse timer), here or in paired rounds.
+      if (m.sentence.find("so no spread was measured") != std::string::npos)
+        return "no spread measured: a coarse timer?";
       return "too few samples for an interval";
     case Reason::kNoReplication:
       if (!IsCommonWorkload(m.workload))

@@ -1230,6 +1230,55 @@ TEST(CompareJudge, EveryTestedVerdictStatesItsMinimumDetectableEffect) {
   }
 }
 
+// Two files whose repetitions each read one value (a millisecond timer):
+// nothing shows a spread, so one tick is no +100% [+100%, +100%] regression
+// at p = 0 and a tie no certain "unchanged"; every comparison is
+// inconclusive and says why. Beside workloads that do scatter, the noise
+// between the runs they show judges the one-tick change.
+TEST(CompareJudge, RepetitionsThatReadOneValueOnBothSidesDecideNothingAlone) {
+  auto flat = [](const std::string& name, double seconds) {
+    WorkloadResult w;
+    w.name = name;
+    w.rounds.assign(5, std::vector<double>{seconds});
+    return w;
+  };
+  std::vector<WorkloadResult> base, cur;
+  for (int i = 0; i < 8; ++i) {
+    base.push_back(flat("BM_" + std::to_string(i), 1e-3 * (i + 1)));
+    cur.push_back(flat("BM_" + std::to_string(i), 1e-3 * (i + 1) + (i == 0 ? 1e-3 : 0.0)));
+  }
+  auto only = [](std::vector<WorkloadResult> ws) {  // MakeResults() adds workloads that scatter
+    Results r;
+    r.run.run_id = "run";
+    r.run.env.cpu_model = "Test CPU";
+    r.workloads = std::move(ws);
+    return r;
+  };
+  const Verdicts v = Compare({only(base)}, only(cur), DefaultPolicy(), Opts());
+  for (int i = 0; i < 8; ++i) {
+    const MetricVerdict* m = Find(v, "BM_" + std::to_string(i), "time");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->verdict, Verdict::kInconclusive) << m->sentence;
+    EXPECT_EQ(m->reason, Reason::kTooFewSamples) << m->sentence;
+    EXPECT_NE(m->sentence.find("no spread was measured"), std::string::npos) << m->sentence;
+    EXPECT_FALSE(m->mde && std::isfinite(*m->mde)) << m->sentence;
+  }
+  EXPECT_EQ(v.outcome, Outcome::kNotJudged);
+  // Beside eight workloads that scatter within and between the runs, the
+  // flat one's one-tick change gets their noise: a spread, not "no spread".
+  std::vector<WorkloadResult> nb = base, nc = cur;
+  for (int i = 0; i < 8; ++i) {
+    nb.push_back(Workload("noisy" + std::to_string(i), 1e-3 * (i + 1)));
+    nc.push_back(Workload("noisy" + std::to_string(i), 1e-3 * (i + 1) * (1.0 + 0.04 * std::sin(2.3 * i))));
+  }
+  const Verdicts n = Compare({only(nb)}, only(nc), DefaultPolicy(), Opts());
+  const MetricVerdict* tick = Find(n, "BM_0", "time");
+  ASSERT_NE(tick, nullptr);
+  EXPECT_EQ(tick->sentence.find("no spread was measured"), std::string::npos) << tick->sentence;
+  ASSERT_TRUE(tick->ci_low && tick->ci_high);
+  EXPECT_LT(*tick->ci_low, *tick->ci_high) << tick->sentence;
+}
+
 TEST(CompareJudge, RequireDetectableFailsWhereTheRunnerIsTooNoisy) {
   // One value per side: nothing can be seen, so a policy that requires a
   // detectable 10% fails (exit 4) and says why. The reason stays

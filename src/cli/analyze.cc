@@ -317,9 +317,9 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
     ReportWarning(a.trace + ": no GPU activity on device " + std::to_string(*a.device));
   if (report->info.legacy_gpu_events > 0)
     ReportWarning(a.trace + ": " + std::to_string(report->info.legacy_gpu_events) +
-                  " events of PyTorch's legacy profiler under \"CUDA functions\" (use_cuda=True) were not read: "
-                  "they time each op between two CUDA events, nested like the ops, and are not kernels; a "
-                  "PyTorch with Kineto (torch.profiler) records the kernels");
+                  " events of PyTorch's legacy profiler under \"CUDA functions\" or \"CUDA Functions\" "
+                  "(use_cuda=True) were not read: they time each op between two CUDA events, nested like the "
+                  "ops, and are not kernels; a PyTorch with Kineto (torch.profiler) records the kernels");
 
   TraceFindingSet findings;
   findings.policy = policy->name;

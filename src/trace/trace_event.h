@@ -124,8 +124,8 @@ struct TraceInfo {
   /// PyTorch built without Kineto, and libtorch's C++ writer): no "cat",
   /// pid "CPU functions" (or "CPU Functions"), read as cpu_op
   /// (ProfilerStep#N as steps); and (PyTorch before 1.8 with use_cuda=True)
-  /// each op's time between two CUDA events, pid "CUDA functions": not
-  /// kernels, counted and not read. Such a trace has no [memory] events.
+  /// each op's time between two CUDA events, pid "CUDA functions" (or "CUDA
+  /// Functions"): not kernels, counted and not read; such traces hold no [memory] events.
   int64_t legacy_cpu_events = 0, legacy_gpu_events = 0;
 };
 

@@ -154,6 +154,15 @@ __attribute__((always_inline)) inline bool MicrosDigitsToNanos(const NumberDigit
   return true;
 }
 
+/// Whether `pid` is the process PyTorch's legacy exporter names for
+/// `device` ("CPU" or "CUDA"): "<device> functions" from Python, "<device>
+/// Functions" from libtorch's C++ writer.
+bool IsLegacyProcess(std::string_view pid, std::string_view device) {
+  if (pid.size() != device.size() + 10 || !pid.starts_with(device)) return false;
+  const std::string_view rest = pid.substr(device.size());
+  return rest == " functions" || rest == " Functions";
+}
+
 }  // namespace
 
 std::optional<int64_t> MicrosTextToNanos(std::string_view text) {
@@ -1148,15 +1157,16 @@ class Handler {
     if (e.category == TraceCategory::kUnknown) CountUnknown(e.cat);
     // PyTorch's legacy exporter (torch.autograd.profiler without Kineto,
     // e.g. Debian's python3-torch; libtorch's C++ writer spells it "CPU
-    // Functions") writes CPU ops with no "cat" under the process "CPU
-    // functions". With use_cuda=True (PyTorch before 1.8) it also wrote each
-    // op's time between two CUDA events under "CUDA functions": not kernels
-    // (named by the op, nested like the ops), so counted, not read.
+    // Functions", and "CUDA Functions" alike) writes CPU ops with no "cat"
+    // under the process "CPU functions". With use_cuda=True (PyTorch before
+    // 1.8) it also wrote each op's time between two CUDA events under "CUDA
+    // functions": not kernels (named by the op, nested like the ops), so
+    // counted, not read.
     if (e.category == TraceCategory::kNone && e.ph == 'X' && !e.pid_is_num) {
-      if (e.pid_text == "CPU functions" || e.pid_text == "CPU Functions") {
+      if (IsLegacyProcess(e.pid_text, "CPU")) {
         e.category = TraceCategory::kCpuOp;
         ++info_.legacy_cpu_events;
-      } else if (e.pid_text == "CUDA functions") {
+      } else if (IsLegacyProcess(e.pid_text, "CUDA")) {
         ++info_.legacy_gpu_events;
       }
     }

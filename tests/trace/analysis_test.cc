@@ -729,6 +729,23 @@ TEST(TraceAnalysisTest, TheLegacyExportersCppSpellingIsReadAndItsOpTimesOnTheGpu
   }
 }
 
+// libtorch's C++ writer spells the CUDA-event process "CUDA Functions" as it
+// spells "CPU Functions": those events are counted too (they were dropped
+// without a word, the trace read as having no GPU activity).
+TEST(TraceAnalysisTest, TheLegacyExportersCudaFunctionsAreCountedInBothSpellings) {
+  for (const char* pid : {"CUDA functions", "CUDA Functions"}) {
+    const std::string text = std::string(R"J([
+    {"name": "aten::add", "ph": "X", "ts": 0, "dur": 10, "tid": 1, "pid": "CPU Functions", "args": {}},
+    {"name": "aten::add", "ph": "X", "ts": 2, "dur": 6, "tid": 0, "pid": ")J") + pid + R"J(", "args": {}}
+  ])J";
+    TraceAnalyzer analyzer({});
+    auto info = ReadTraceFromString(text, "legacy.json", analyzer);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    EXPECT_EQ(info->legacy_cpu_events, 1) << pid;
+    EXPECT_EQ(info->legacy_gpu_events, 1) << pid;
+  }
+}
+
 // A kernel on several devices: the merged row's occupancy is the mean of
 // all its launches, not the first device's.
 TEST(TraceAnalysisTest, AKernelOnSeveralDevicesHasTheMeanOccupancyOfAllItsLaunches) {

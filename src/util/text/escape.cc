@@ -648,15 +648,17 @@ std::string NameFromFileName(std::string_view stem) {
     else out.append(stem.substr(at, c.len));
     i = at + c.len;
   }
-  // Names that differ only in what was replaced stay apart (a_b.json and
-  // a\x1bb.json are two suites): a hash of the raw name, as BoundedName
-  // keeps names apart that differ only in invalid bytes.
+  // A reserved name ("(suite)") gets "_" before it. Names that differ only
+  // in what was replaced or put before them stay apart (a_b.json and
+  // a\x1bb.json, (suite).json and _(suite).json are two suites each): a
+  // hash of the raw name, as BoundedName keeps names apart that differ only
+  // in invalid bytes.
+  if (NameProblem(out) && out.size() <= kMaxNameBytes) out = "_" + out;  // reserved
   if (out != stem) {
     char hash[24];
     std::snprintf(hash, sizeof hash, "#%016llx", static_cast<unsigned long long>(Fnv1a64(stem)));
     out += hash;
   }
-  if (NameProblem(out) && out.size() <= kMaxNameBytes) out = "_" + out;  // reserved
   return BoundedName(out);
 }
 

@@ -141,12 +141,12 @@ std::string ComposeLatinLetters(std::string_view text);
 /// suite's common shift.
 std::optional<std::string> NameProblem(std::string_view name);
 
-/// A name taken from a file's name (a results file's suite from
-/// "<stem>.json", a trace's from its worker): what NameProblem refuses
-/// becomes "_" (control characters, bidirectional controls, line
-/// separators, each byte of invalid UTF-8), a reserved name gets "_" before
-/// it, and a long one is bounded (BoundedName), so a file whose name holds
-/// "\x1b" or U+202E gives a history every later command can read.
+/// A name taken from a file's name (a results file's suite from "<stem>.json",
+/// a trace's from its worker): what NameProblem refuses becomes "_" (controls,
+/// bidi controls, line separators, each invalid UTF-8 byte), a reserved name
+/// gets "_" before it, and a name so changed gets "#" and 16 hex digits of a
+/// hash of `stem` ("(suite)" and "_(suite)" stay two names); a long one is
+/// bounded (BoundedName). A name that needs no change is kept as it is.
 std::string NameFromFileName(std::string_view stem);
 inline constexpr size_t kMaxNameBytes = 1024;
 

@@ -84,13 +84,20 @@ struct ConfigAgg {
   std::optional<double> regs, smem;
   /// Shared memory per block of the launches (dynamic shared memory is sized
   /// per launch) and the time at each, at most kMaxSmemValues values (a
-  /// space-saving count): the configuration's `smem` is the one that holds
-  /// most of its time.
-  std::vector<std::pair<double, int64_t>> smem_ns;
+  /// space-saving count, Metwally et al. 2005): the configuration's `smem` is
+  /// the one whose time is surest (SmemTime::Sure).
+  struct SmemTime {
+    double bytes;
+    int64_t ns;          ///< time counted, at least the size's own
+    int64_t error_ns;    ///< of it, inherited from the size it took the place of
+    int64_t Sure() const { return ns - error_ns; }  ///< at most the size's own time
+  };
+  std::vector<SmemTime> smem_ns;
 };
 
 /// Distinct shared-memory sizes timed per launch configuration (a bounded
-/// space-saving count: a size holding more than 1/16 of the time is kept).
+/// space-saving count: a size holding more than 1/16 of the time is kept,
+/// and what any kept size inherited is at most 1/16 of the time).
 constexpr size_t kMaxSmemValues = 16;
 
 struct GpuRec {
@@ -474,29 +481,35 @@ struct TraceAnalyzer::State {
     // takes the size that holds most of its time (ties: the larger), not
     // one rare launch's.
     if (e.registers_per_thread) c.regs = std::max(c.regs.value_or(0), *e.registers_per_thread);
-    if (e.shared_memory) {
-      auto at = std::find_if(c.smem_ns.begin(), c.smem_ns.end(),
-                             [&](const std::pair<double, int64_t>& v) { return v.first == *e.shared_memory; });
-      if (at != c.smem_ns.end()) {
-        at->second += e.dur_ns;
-      } else if (c.smem_ns.size() < kMaxSmemValues) {
-        c.smem_ns.emplace_back(*e.shared_memory, e.dur_ns);
-      } else {
-        // Full: the size with the least time gives way and the new one
-        // inherits its time (the space-saving count), so a size that holds
-        // more than 1/16 of the time is kept whatever came first.
-        auto least = std::min_element(c.smem_ns.begin(), c.smem_ns.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-        *least = {*e.shared_memory, least->second + e.dur_ns};
-      }
-      if (!c.smem_ns.empty()) {
-        auto most = std::max_element(c.smem_ns.begin(), c.smem_ns.end(), [](const auto& a, const auto& b) {
-          return a.second != b.second ? a.second < b.second : a.first < b.first;
-        });
-        c.smem = most->first;
-      }
-    }
+    if (e.shared_memory) CountSharedMemory(c, *e.shared_memory, e.dur_ns);
     return &c;  // nodes of an unordered_map stay where they are
+  }
+
+  /// One launch's shared memory and time into its configuration's count.
+  /// Up to kMaxSmemValues sizes the times are exact. Past that, the size
+  /// with the least time gives way and the new one inherits that time as
+  /// its error (the space-saving count), so a size that holds more than
+  /// 1/16 of the time is kept whatever came first, and no error exceeds
+  /// 1/16 of the time. The pick is the size with the most time surely its
+  /// own (time minus error), never an inherited count: it is the size that
+  /// holds most of the time whenever that one leads every other by more
+  /// than the least time kept (at most 1/16 of the time), in any order.
+  static void CountSharedMemory(ConfigAgg& c, double bytes, int64_t dur_ns) {
+    auto at = std::find_if(c.smem_ns.begin(), c.smem_ns.end(),
+                           [&](const ConfigAgg::SmemTime& v) { return v.bytes == bytes; });
+    if (at != c.smem_ns.end()) {
+      at->ns += dur_ns;
+    } else if (c.smem_ns.size() < kMaxSmemValues) {
+      c.smem_ns.push_back({bytes, dur_ns, 0});
+    } else {
+      auto least = std::min_element(c.smem_ns.begin(), c.smem_ns.end(),
+                                    [](const auto& a, const auto& b) { return a.ns < b.ns; });
+      *least = {bytes, least->ns + dur_ns, least->ns};
+    }
+    auto most = std::max_element(c.smem_ns.begin(), c.smem_ns.end(), [](const auto& a, const auto& b) {
+      return a.Sure() != b.Sure() ? a.Sure() < b.Sure() : a.bytes < b.bytes;
+    });
+    c.smem = most->bytes;
   }
 
   /// One HtoD copy into its (device, size) group, in bounded memory.

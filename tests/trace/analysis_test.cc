@@ -679,6 +679,35 @@ TEST(TraceAnalysisTest, SharedMemoryOfAConfigurationIsTheSizeThatHoldsMostOfItsT
   EXPECT_EQ(*k->shared_memory_bytes, 100000);
 }
 
+// Past sixteen sizes a size that takes another's place inherits its time as
+// an error, and the pick is by the time surely a size's own: 4096 B holds
+// 40 us, 75 other sizes 1 us each, and one last launch at 49152 B holds
+// 36 us (it inherited about 5 us and was picked with a count of 41).
+TEST(TraceAnalysisTest, PastSixteenSizesSharedMemoryIsNotPickedByAnInheritedTime) {
+  std::vector<std::pair<int, int>> launches(4, {4096, 10});  // bytes, us
+  for (int i = 0; i < 75; ++i) launches.emplace_back(8192 + 64 * i, 1);
+  launches.emplace_back(49152, 36);
+  std::string text = R"J({"traceEvents":[)J";
+  int64_t ts = 0;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    if (i) text += ",";
+    text += R"J({"ph":"X","cat":"kernel","name":"kC","pid":0,"tid":7,"ts":)J" + std::to_string(ts) +
+            R"J(,"dur":)J" + std::to_string(launches[i].second) +
+            R"J(,"args":{"device":0,"stream":7,"grid":[64,1,1],"block":[128,1,1],"shared memory":)J" +
+            std::to_string(launches[i].first) + "}}";
+    ts += launches[i].second + 2;
+  }
+  text += "]}";
+  TraceAnalyzer analyzer({});
+  auto info = ReadTraceFromString(text, "smem_many.json", analyzer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  TraceReport r = analyzer.Finish(*info);
+  const KernelStats* k = FindKernel(r.devices.at(0).kernels, "kC");
+  ASSERT_NE(k, nullptr);
+  ASSERT_TRUE(k->shared_memory_bytes.has_value());
+  EXPECT_EQ(*k->shared_memory_bytes, 4096);
+}
+
 // A real trace of PyTorch's legacy exporter (Debian's python3-torch 1.13,
 // built without Kineto): no "cat", pid "CPU functions". Its CPU ops and steps
 // are read as Kineto's cpu_op (they were all ignored, and the report said

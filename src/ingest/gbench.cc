@@ -143,9 +143,36 @@ bool SplitAggregateSuffix(const std::string& name, std::string* base, std::strin
   return false;
 }
 
-Status ReadCounters(const FieldReader& f, const JsonValue& row, Row* out) {
+// The counters gpugate writes itself for a Google Benchmark workload
+// (docs/ingest.md; "processes" by `run`, docs/suite.md), and the prefix of
+// the aggregates it keeps: a user counter of one of these names would be
+// overwritten by gpugate's, or overwrite it.
+bool IsOwnCounterName(std::string_view key) {
+  static const std::set<std::string, std::less<>> own = {
+      "processes", "gbench_repetitions", "single_sample", "only_aggregates", "threads", "cpu_time",
+      "bytes_per_second", "items_per_second", "allocs_per_iter", "mean", "median", "stddev", "cv"};
+  return own.count(key) || key.starts_with("aggregate_");
+}
+
+// A user counter's name is a key of the results' "counters": printable text
+// (NameProblem, as names are checked), so that no two become one key where
+// the writer repairs text, and not a name gpugate gives its own counters.
+Status CheckCounterName(const FieldReader& f, const std::string& path, const JsonValue& value,
+                        const std::string& key) {
+  if (std::optional<std::string> problem = NameProblem(key))
+    return f.ErrorAt(value, path, "counter " + QuoteInput(key) + ": a counter name must be printable text: " +
+                                      *problem);
+  if (IsOwnCounterName(key))
+    return f.ErrorAt(value, path,
+                     "counter " + QuoteInput(key) + ": gpugate writes a counter of this name itself " +
+                         "(docs/ingest.md); rename the user counter");
+  return Status::Ok();
+}
+
+Status ReadCounters(const FieldReader& f, const std::string& path, const JsonValue& row, Row* out) {
   for (const auto& [key, value] : row.members) {
     if (KnownRowKeys().count(key) || !value.IsNumber()) continue;
+    if (Status st = CheckCounterName(f, path, value, key); !st.ok()) return st;
     if (std::isfinite(value.number)) out->counters[key] = value.number;  // NaN: missing
   }
   Result<const JsonValue*> nested = f.Object("counters");
@@ -154,6 +181,7 @@ Status ReadCounters(const FieldReader& f, const JsonValue& row, Row* out) {
     FieldReader cf(f.file(), **nested, f.PathOf("counters"));
     for (const auto& [key, value] : (*nested)->members) {
       if (value.IsNull()) continue;
+      if (Status st = CheckCounterName(cf, f.PathOf("counters"), value, key); !st.ok()) return st;
       if (!value.IsNumber())
         return cf.ErrorAt(value, cf.PathOf(key),
                           std::string("expected a number, got ") + value.TypeName());
@@ -320,7 +348,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   auto label = f.String("label");
   if (!label.ok()) return label.error();
   r.label = *label;
-  Status st = ReadCounters(f, row, &r);
+  Status st = ReadCounters(f, path, row, &r);
   if (!st.ok()) return st.error();
   if (auto a = Finite(*allocs)) r.counters["allocs_per_iter"] = *a;
   return r;

@@ -298,6 +298,24 @@ SidecarState LoadSidecar(const std::map<std::string, SummaryData>& summaries,
   return SidecarState::kUnusable;
 }
 
+// A summary's tag is also a key of the workload's "counters": printable
+// text (NameProblem, as names are checked), so that no two become one key
+// where the writer repairs text, and not a name gpugate gives its own
+// counters (docs/ingest.md; "processes" by `run`, docs/suite.md), which
+// would overwrite it or be overwritten.
+Status CheckSummaryTag(const FieldReader& f, const JsonValue& at, const std::string& path, const std::string& tag) {
+  if (std::optional<std::string> problem = NameProblem(tag))
+    return f.ErrorAt(at, path, "a summary tag must be printable text: " + *problem);
+  static const std::set<std::string, std::less<>> own = {
+      "processes", "nvbench_device", "cpu_only", "sample_size", "stdev_rel", "cpu_time", "batch_gpu_time",
+      "batch_sample_size", "items_per_second", "bytes_per_second", "bw_utilization", "sample_file_missing",
+      "only_summary", "single_sample", "summary_is_mean"};
+  if (own.count(tag))
+    return f.ErrorAt(at, path,
+                     "tag " + QuoteInput(tag) + ": gpugate writes a counter of this name itself (docs/ingest.md)");
+  return Status::Ok();
+}
+
 std::optional<double> Value(const std::map<std::string, SummaryData>& summaries,
                             const std::string& tag) {
   auto it = summaries.find(tag);
@@ -405,6 +423,15 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
       FieldReader af(ctx.file, a, apath);
       auto an = af.String("name");
       if (!an.ok()) return an.error();
+      // An axis name is a key of the workload's "params": printable text
+      // (NameProblem, as names are checked), once per state.
+      if (const JsonValue* n = a.Find("name"); n && n->IsString()) {
+        if (std::optional<std::string> problem = NameProblem(n->string))
+          return af.ErrorAt(*n, af.PathOf("name"), "an axis name must be printable text: " + *problem);
+        for (const auto& param : w.params)
+          if (param.first == n->string)
+            return af.ErrorAt(*n, af.PathOf("name"), "axis " + QuoteInput(n->string) + " is named twice in this state");
+      }
       const JsonValue* av = a.Find("value");
       std::string value;
       if (av && av->IsString()) value = av->string;
@@ -419,6 +446,11 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
   // a state of a one-device file with the same state of a file of several.
   if (*device) w.counters["nvbench_device"] = static_cast<double>(**device);
   if (ctx.several_devices && *device) {
+    for (const auto& param : w.params)
+      if (param.first == "device")
+        return JsonError(ctx.file, state, path,
+                         "an axis named 'device' in a file of several devices, whose states gpugate names by "
+                         "their device (params.device)");
     w.name += " [dev" + std::to_string(**device) + "]";
     w.params.emplace_back("device", std::to_string(**device));
     if (const Device* d = FindDevice(ctx.devices, **device); d && d->gpu.name)
@@ -441,6 +473,7 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
       auto tag = sf.String("tag");
       if (!tag.ok()) return tag.error();
       if (!*tag) return JsonError(ctx.file, s, spath, "missing \"tag\"");
+      if (Status st = CheckSummaryTag(sf, *s.Find("tag"), spath + ".tag", **tag); !st.ok()) return st.error();
       Result<SummaryData> data = ReadSummaryData(ctx.file, s, spath);
       if (!data.ok()) return data.error();
       summaries[**tag] = std::move(*data);

@@ -485,6 +485,10 @@ Result<Baseline> ReadBaselineFile(const std::string& path) {
 }
 
 Status WriteBaselineFile(const std::string& path, const Baseline& baseline) {
+  for (const Results& run : baseline.runs)
+    if (std::optional<std::string> problem = RepeatedKeyProblem(run))
+      return InputError(path + ": not written: run " + QuoteInput(run.run.run_id) + ": " + *problem +
+                        ". The file was left as it was");
   const std::string text = BaselineToJson(baseline);
   // A history its own readers would refuse (update, prune, show, gate)
   // could not even be pruned again: refuse to write it.

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -928,7 +929,43 @@ Result<Results> ReadResultsFile(const std::string& path) {
   return ResultsFromJson(*text, path);
 }
 
+namespace {
+
+// The first key of `keys` that the writer would write as an earlier one's
+// (the same key, or one that differs only in invalid UTF-8, which is written
+// repaired), as it is written.
+template <class Keys>
+std::optional<std::string> RepeatedKey(const Keys& keys) {
+  std::set<std::string> written;
+  for (const auto& entry : keys)
+    if (std::string key = RepairUtf8(entry.first); !written.insert(key).second) return key;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> RepeatedKeyProblem(const Results& results) {
+  auto problem = [](const std::string& where, const std::string& what, const std::string& key) {
+    return where + what + ": two entries would be written under one key " + QuoteInput(key) +
+           " (a key is written as valid UTF-8), which every reader refuses";
+  };
+  if (auto key = RepeatedKey(results.run.source_context)) return problem("run", ".source_context", *key);
+  for (const WorkloadResult& w : results.workloads) {
+    const std::string where = "workload " + QuoteInput(w.name);
+    if (auto key = RepeatedKey(w.params)) return problem(where, ": params", *key);
+    if (auto key = RepeatedKey(w.counters)) return problem(where, ": counters", *key);
+    for (const KernelResult& k : w.kernels) {
+      if (auto key = RepeatedKey(k.metrics)) return problem(where + " kernel " + QuoteInput(k.name), ": metrics", *key);
+      if (auto key = RepeatedKey(k.attributes))
+        return problem(where + " kernel " + QuoteInput(k.name), ": attributes", *key);
+    }
+  }
+  return std::nullopt;
+}
+
 Status WriteResultsFile(const std::string& path, const Results& results) {
+  if (std::optional<std::string> problem = RepeatedKeyProblem(results))
+    return InputError(path + ": not written: " + *problem);
   return WriteFileAtomic(path, ResultsToJson(results));
 }
 

@@ -2,6 +2,7 @@
 // The reader validates every field's type and rejects unknown major versions.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "model/results.h"
@@ -23,7 +24,16 @@ Result<Results> ResultsFromJson(std::string_view text, const std::string& name, 
 /// Reads a results file.
 Result<Results> ReadResultsFile(const std::string& path);
 
-/// Writes a results file atomically.
+/// Why `results` cannot be written as a file its readers accept, or
+/// nullopt: two keys of one object (params, counters, a kernel's metrics or
+/// attributes, the run's source_context) that the writer would write as one
+/// key, being the same or differing only in invalid UTF-8 (written
+/// repaired, each bad byte U+FFFD). Readers refuse an object that repeats a
+/// key.
+std::optional<std::string> RepeatedKeyProblem(const Results& results);
+
+/// Writes a results file atomically; refuses (RepeatedKeyProblem) to write
+/// one that its readers would refuse.
 Status WriteResultsFile(const std::string& path, const Results& results);
 
 }  // namespace gpugate

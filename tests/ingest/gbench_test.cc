@@ -327,6 +327,37 @@ TEST(GbenchIngest, EmptyTruncatedAndForeignInput) {
   EXPECT_THAT(r.error().message, StartsWith("arr.json:1:1: "));
 }
 
+// User counters' names are the keys of a workload's "counters": two that
+// differ only in invalid UTF-8 ("a\xff", "a\xfe") were written as one key
+// twice, so every reader refused the results file `run` had written (exit
+// 0); one named "processes" was overwritten by gpugate's own. Both are
+// refused where they stand, on the row and in a nested "counters" object.
+TEST(GbenchIngest, UserCounterNamesMustBePrintableAndNotGpugatesOwn) {
+  auto row = [](const std::string& counters) {
+    return "{\"benchmarks\": [\n{\"name\": \"BM_a\", \"run_name\": \"BM_a\", \"run_type\": \"iteration\", "
+           "\"repetitions\": 1, \"repetition_index\": 0, \"iterations\": 10, \"real_time\": 100, "
+           "\"cpu_time\": 100, \"time_unit\": \"ns\", " + counters + "}]}";
+  };
+  Result<Results> r = GbenchFromJson(row("\"a\xff\": 1, \"a\xfe\": 2"), "bad.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_THAT(r.error().message, StartsWith("bad.json:2:"));
+  EXPECT_THAT(r.error().message, HasSubstr("benchmarks[0]: counter 'a"));
+  EXPECT_THAT(r.error().message, HasSubstr("a counter name must be printable text: invalid UTF-8 at byte 1"));
+  r = GbenchFromJson(row("\"counters\": {\"b\\u001b\": 1}"), "nested.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("benchmarks[0].counters: counter 'b\\x1b': a counter name must be printable text: control character U+001B"));
+  for (const char* own : {"processes", "single_sample", "mean", "aggregate_p90"}) {
+    r = GbenchFromJson(row("\"" + std::string(own) + "\": 77"), "own.json");
+    ASSERT_FALSE(r.ok()) << own;
+    EXPECT_THAT(r.error().message, HasSubstr("counter '" + std::string(own) + "': gpugate writes a counter of this name itself"));
+  }
+  r = GbenchFromJson(row("\"a\": 1, \"counters\": {\"b\": 2}"), "ok.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->workloads.at(0).counters.at("a"), 1);
+  EXPECT_EQ(r->workloads.at(0).counters.at("b"), 2);
+}
+
 TEST(GbenchIngest, AnErrorRowFailsTheWorkloadAndASkipRowSkipsIt) {
   const std::string text = R"({"benchmarks": [
 {"name": "BM_e", "run_name": "BM_e", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,

@@ -387,5 +387,39 @@ TEST(NvbenchIngest, StateWithoutTimeIsSkippedWithAReason) {
   EXPECT_THAT(r->workloads[0].reason, HasSubstr("no time summary"));
 }
 
+// Axis names become the keys of a workload's "params" and summary tags those
+// of its "counters": text a writer would repair (invalid UTF-8: "a\xff" and
+// "a\xfe" were both written "a\uFFFD", one key twice, and every reader
+// refused the results file `run` had written) is refused where it stands,
+// as is an axis named twice and a tag that is one of gpugate's own counters.
+TEST(NvbenchIngest, AxisNamesAndSummaryTagsAreKeysAndMustBePrintableAndUnique) {
+  auto with_axes = [](const std::string& axes) {
+    std::string text = OneState("");
+    const std::string old = R"([{"name": "T", "type": "string", "value": "F32"}, {"name": "Elements", "type": "int64", "value": "1048576"}])";
+    text.replace(text.find(old), old.size(), axes);
+    return text;
+  };
+  Result<Results> r = NvbenchFromJson(
+      with_axes("[{\"name\": \"a\xff\", \"type\": \"string\", \"value\": \"1\"}, "
+                "{\"name\": \"a\xfe\", \"type\": \"string\", \"value\": \"2\"}]"),
+      "bad.json", "/nonexistent");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_THAT(r.error().message, StartsWith("bad.json:7:"));
+  EXPECT_THAT(r.error().message, HasSubstr("axis_values[0].name: an axis name must be printable text: invalid UTF-8 at byte 1"));
+  r = NvbenchFromJson(with_axes(R"([{"name": "n", "type": "int64", "value": "1"}, {"name": "n", "type": "int64", "value": "2"}])"),
+                      "twice.json", "/nonexistent");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("axis_values[1].name: axis 'n' is named twice in this state"));
+  r = NvbenchFromJson(OneState(R"(, {"tag": "a)" "\xff" R"(", "data": [{"name": "value", "type": "float64", "value": "1"}]})"),
+                      "tag.json", "/nonexistent");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("summaries[3].tag: a summary tag must be printable text: invalid UTF-8"));
+  r = NvbenchFromJson(OneState(R"(, {"tag": "processes", "data": [{"name": "value", "type": "float64", "value": "1"}]})"),
+                      "own.json", "/nonexistent");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("tag 'processes': gpugate writes a counter of this name itself"));
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -366,6 +366,38 @@ TEST(ResultsJson, InvalidUtf8InStringsIsRepaired) {
   EXPECT_EQ(out->workloads[0].reason, "stderr: \xEF\xBF\xBD\xEF\xBF\xBD bad");
 }
 
+// The writer repairs invalid UTF-8, so two keys that differ only there
+// would be written as one key twice (params and counters of an ingested
+// program were, and every reader then refused the file `run` had written):
+// such results, and a key given twice, are refused before anything is
+// written, with the workload and the key.
+TEST(ResultsJson, ResultsWhoseKeysWouldRepeatAreNotWritten) {
+  char tmpl[] = "/tmp/gpugate_results_json_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string path = std::string(tmpl) + "/r.json";
+  Results r = FullResults();
+  EXPECT_FALSE(RepeatedKeyProblem(r).has_value());
+  r.workloads[0].counters["a\xFF"] = 1;
+  r.workloads[0].counters["a\xFE"] = 2;
+  std::optional<std::string> problem = RepeatedKeyProblem(r);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(*problem, "workload '" + r.workloads[0].name +
+                          "': counters: two entries would be written under one key 'a\xEF\xBF\xBD' (a key is "
+                          "written as valid UTF-8), which every reader refuses");
+  Status st = WriteResultsFile(path, r);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ExitCode::kInputError);
+  EXPECT_EQ(st.error().message, path + ": not written: " + *problem);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  r = FullResults();
+  r.workloads[0].params.emplace_back("n", "1");
+  r.workloads[0].params.emplace_back("n", "2");
+  problem = RepeatedKeyProblem(r);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_NE(problem->find("params: two entries would be written under one key 'n'"), std::string::npos) << *problem;
+  std::filesystem::remove_all(tmpl);
+}
+
 // A small hand-written v1 file. Placeholders are replaced per test; the line
 // numbers in expected messages refer to this layout.
 constexpr const char* kDoc = R"({

@@ -66,12 +66,6 @@ double SteadyClockSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string SecondsText(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1fs", s);
-  return buf;
-}
-
 // One execution of a workload under cachegrind.
 class InstructionRun {
  public:
@@ -151,14 +145,14 @@ class InstructionRun {
     detail::CommandLine run = command_;
     run.argv = CachegrindArgv(valgrind_, command_.argv, dir.path(), spec_.cache_sim);
     const double remaining = deadline_ - SteadyClockSeconds();
-    if (remaining <= 0) return ToolError("timed out after " + SecondsText(spec_.sampling.timeout) + " under valgrind");
+    if (remaining <= 0) return ToolError(detail::TimedOutMessage(spec_.sampling.timeout) + " under valgrind");
     auto outcome = detail::ExecuteOnce(run, remaining, ProcessBackendOptions{});
     if (!outcome.ok()) return outcome.error();
     const detail::ExecOutcome& o = outcome.value();
     leftovers_.Add(o.leftovers);
     *wall += o.wall_seconds;
     const std::string tail = o.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + o.stderr_tail;
-    if (o.timed_out) return ToolError("timed out after " + SecondsText(spec_.sampling.timeout) + " under valgrind" + tail);
+    if (o.timed_out) return ToolError(detail::TimedOutMessage(spec_.sampling.timeout) + " under valgrind" + tail);
     if (!(WIFEXITED(o.wait_status) && WEXITSTATUS(o.wait_status) == 0))
       return ToolError("'" + spec_.argv[0] + "' under valgrind " + detail::DescribeWaitStatus(o.wait_status) + tail);
     InstructionCounts total;

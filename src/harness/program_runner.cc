@@ -30,12 +30,6 @@ namespace {
 // two rounds give the judge a first look at the noise between processes.
 constexpr int kMinProcesses = 2;
 
-std::string SecondsText(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1fs", s);
-  return buf;
-}
-
 // Google Benchmark's --benchmark_min_time takes seconds as a number.
 std::string MinTimeText(double s) {
   char buf[32];
@@ -326,7 +320,7 @@ std::optional<std::string> RunProcess(const WorkloadSpec& spec, std::vector<std:
   const detail::ExecOutcome& r = run.value();
   *leftovers = r.leftovers;
   *tail = r.stderr_tail.empty() ? "" : "; stderr (last lines):\n" + r.stderr_tail;
-  if (r.timed_out) return "timed out after " + SecondsText(timeout_seconds) + *tail;
+  if (r.timed_out) return detail::TimedOutMessage(timeout_seconds) + *tail;
   if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0))
     return who + " " + detail::DescribeWaitStatus(r.wait_status) + *tail;
   return std::nullopt;

@@ -27,13 +27,6 @@ namespace gpugate {
 
 namespace {
 
-
-std::string TimedOutMessage(double timeout) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "timed out after %.1fs", timeout);
-  return buf;
-}
-
 // Sampling settings with the invariants the recipe relies on.
 struct Plan {
   int warmup;
@@ -107,7 +100,7 @@ class Recipe {
   // Untimed samples before round 0: caches, clocks, JIT and page faults settle.
   bool Warmup() {
     for (int i = 0; i < plan_.warmup; ++i) {
-      if (TimedOut()) return Fail(TimedOutMessage(plan_.timeout));
+      if (TimedOut()) return Fail(detail::TimedOutMessage(plan_.timeout));
       auto s = instance_->RunSample();
       Tick();
       if (!s.ok()) return Fail(s.error().message);
@@ -182,7 +175,7 @@ class Recipe {
   // Runs one sample; stores seconds per invocation (the sample's time over
   // its iterations), so batched and unbatched results compare.
   bool TakeSample(std::vector<double>& samples, double& measured) {
-    if (TimedOut()) return Fail(TimedOutMessage(plan_.timeout));
+    if (TimedOut()) return Fail(detail::TimedOutMessage(plan_.timeout));
     auto s = instance_->RunSample();
     Tick();
     if (!s.ok()) return Fail(s.error().message);

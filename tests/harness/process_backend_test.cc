@@ -99,12 +99,20 @@ TEST_F(ProcessBackendTest, TimeoutKillsWholeProcessGroup) {
   auto r = RunOnce(spec);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "timed out after 0.5s");
+  EXPECT_EQ(r.error().message, "timed out after 500 ms");
   EXPECT_EQ(r.error().code, ExitCode::kToolError);
   EXPECT_LT(took, 5.0);
   const pid_t grandchild = static_cast<pid_t>(std::stol(ReadText(pidfile)));
   ASSERT_GT(grandchild, 0);
   EXPECT_TRUE(WaitGone(grandchild, 2.0)) << "grandchild sleep " << grandchild << " survived";
+}
+
+// A timeout under 50 ms is said in its own unit, not as "0.0s".
+TEST_F(ProcessBackendTest, AShortTimeoutIsSaidInItsOwnUnit) {
+  auto r = RunOnce(Command({"/bin/sleep", "5"}, 0.04));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "timed out after 40.0 ms");
+  EXPECT_EQ(detail::TimedOutMessage(90), "timed out after 90.0 s");
 }
 
 TEST_F(ProcessBackendTest, TimeoutEscalatesToSigkill) {
@@ -116,7 +124,7 @@ TEST_F(ProcessBackendTest, TimeoutEscalatesToSigkill) {
   auto r = RunOnce(spec);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "timed out after 0.5s");
+  EXPECT_EQ(r.error().message, "timed out after 500 ms");
   EXPECT_LT(took, 5.0);
   const pid_t grandchild = static_cast<pid_t>(std::stol(ReadText(pidfile)));
   EXPECT_TRUE(WaitGone(grandchild, 2.0));
@@ -286,7 +294,7 @@ TEST_F(ProcessBackendTest, BudgetIsSharedByExecutions) {
   EXPECT_GE(ok, 1);  // at most 3 fit; fewer when the machine is very busy
   EXPECT_LE(ok, 3);
   ASSERT_FALSE(last.ok());
-  EXPECT_EQ(last.error().message, "timed out after 1.0s");
+  EXPECT_EQ(last.error().message, "timed out after 1.00 s");
 }
 
 // --- processes an execution leaves behind ------------------------------------

@@ -298,7 +298,7 @@ TEST(RunnerTest, TimeoutFailsWorkloadAndKeepsSamples) {
   s.timeout = 2.0;
   WorkloadResult r = RunWorkload(FakeSpec(s), backend, nullptr, clock);
   EXPECT_EQ(r.status, WorkloadStatus::kFailed);
-  EXPECT_EQ(r.reason, "timed out after 2.0s");
+  EXPECT_EQ(r.reason, "timed out after 2.00 s");
   // 1 warmup + 15 samples reach exactly 2.0 s of fake time.
   EXPECT_EQ(backend.counters.samples, 16);
   EXPECT_EQ(Total(r), 15);

@@ -26,6 +26,7 @@
 #include "harness/interrupt.h"
 #include "harness/process_tree.h"
 #include "util/strings.h"
+#include "util/text/format.h"
 
 extern char** environ;
 
@@ -280,6 +281,10 @@ std::string SignalName(int signal) {
   }
 }
 
+std::string TimedOutMessage(double timeout_seconds) {
+  return "timed out after " + FormatDuration(timeout_seconds);
+}
+
 std::string DescribeWaitStatus(int wait_status) {
   if (WIFEXITED(wait_status)) return "exited with status " + std::to_string(WEXITSTATUS(wait_status));
   if (WIFSIGNALED(wait_status)) {
@@ -433,12 +438,6 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
 
 namespace {
 
-std::string FormatSeconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1fs", s);
-  return buf;
-}
-
 class ProcessInstance final : public WorkloadInstance {
  public:
   ProcessInstance(detail::CommandLine command, double timeout, ProcessBackendOptions options,
@@ -455,12 +454,12 @@ class ProcessInstance final : public WorkloadInstance {
 
   Result<Sample> RunSample() override {
     const double remaining = deadline_ - detail::SteadyNow();
-    if (remaining <= 0) return ToolError("timed out after " + FormatSeconds(timeout_));
+    if (remaining <= 0) return ToolError(detail::TimedOutMessage(timeout_));
     auto run = cupti_ ? ExecuteTraced(remaining) : detail::ExecuteOnce(command_, remaining, options_);
     if (!run.ok()) return run.error();
     const detail::ExecOutcome& r = run.value();
     leftovers_.Add(r.leftovers);
-    if (r.timed_out) return ToolError("timed out after " + FormatSeconds(timeout_));
+    if (r.timed_out) return ToolError(detail::TimedOutMessage(timeout_));
     if (!(WIFEXITED(r.wait_status) && WEXITSTATUS(r.wait_status) == 0)) {
       std::string msg = "command '" + command_.argv[0] + "' " + detail::DescribeWaitStatus(r.wait_status);
       if (!r.stderr_tail.empty()) msg += "; stderr (last lines):\n" + r.stderr_tail;

@@ -40,7 +40,7 @@ class ProcessBackend final : public Backend {
   /// (inherited, then spec.env on top) and starts the workload's wall-clock
   /// budget (spec.sampling.timeout): an execution still running when the
   /// budget is spent is killed with its whole process group and the sample
-  /// fails with "timed out after <timeout>s". A non-zero exit or a signal
+  /// fails with "timed out after <timeout>" (TimedOutMessage). A non-zero exit or a signal
   /// fails the sample with the status and the tail of stderr. The first call
   /// measures the spawn overhead (median of 5 runs of /bin/true), reported
   /// as counters["spawn_overhead_s"] on every command result.
@@ -95,6 +95,9 @@ std::optional<std::string> EnvironmentValue(const std::vector<std::string>& envp
 /// `env: {PATH: ...}` decides which program runs. kToolError when none is found.
 Result<std::string> FindProgram(const CommandLine& command);
 
+/// "timed out after 40.0 ms", "timed out after 60.0 s": a workload's timeout
+/// in the one duration format of every output (FormatDuration).
+std::string TimedOutMessage(double timeout_seconds);
 /// "exited with status 3", "killed by signal SIGSEGV (11)".
 std::string DescribeWaitStatus(int wait_status);
 /// "SIGSEGV" for 11; "signal 42" for numbers without a common name.

@@ -6,7 +6,8 @@
 # Runs a suite of command workloads that misbehave on purpose
 # (tests/programs/orphan_probe.cc: a backgrounded sleeper, a double-forked
 # setsid daemon, a child holding stderr open, a child that ignores SIGTERM,
-# zombies, a stopped child, all of them at once, and a shell `sleep &`) through
+# zombies, a stopped child, a child whose main thread exited while another
+# runs, all of them at once, and a shell `sleep &`) through
 # `gpugate run`; the suite's last workload counts, while gpugate still runs,
 # the processes that carry this test's marker and the zombies among gpugate's
 # children. Then it checks: that count is 0 and 0; after gpugate has exited no
@@ -66,7 +67,7 @@ trap cleanup EXIT
   echo "version: 1"
   echo "defaults: {warmup: 0, min_samples: 2, max_samples: 2, rounds: 1, min_time: 0s, max_time: 10s, timeout: 10s}"
   echo "workloads:"
-  for mode in background daemon holds-stderr ignores-term zombie stopped all; do
+  for mode in background daemon holds-stderr ignores-term zombie stopped main-thread-exited all; do
     echo "  - {name: $mode, kind: command, argv: ['$probe', $mode, '$sleep_s'], env: {ORPHAN_PROBE_TOKEN: '$token'}}"
   done
   echo "  - {name: shell-background, kind: command, shell: true, argv: ['sleep $sleep_s & echo started >&2'], env: {ORPHAN_PROBE_TOKEN: '$token'}}"

@@ -367,7 +367,8 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
     if (j > i) fields.push_back(rest.substr(i, j - i));
     i = j;
   }
-  // fields[0] is field 3 (state), fields[19] field 22 (starttime).
+  // fields[0] is field 3 (state), fields[17] field 20 (num_threads),
+  // fields[19] field 22 (starttime).
   if (fields.size() < 20 || fields[0].size() != 1) return std::nullopt;
   auto number = [](std::string_view f, int64_t* out) {
     bool negative = !f.empty() && f[0] == '-';
@@ -381,14 +382,15 @@ std::optional<ProcStat> ParseProcStat(std::string_view text) {
     *out = negative ? -v : v;
     return true;
   };
-  int64_t ppid = 0, pgrp = 0, session = 0, start = 0;
+  int64_t ppid = 0, pgrp = 0, session = 0, threads = 0, start = 0;
   if (!number(fields[1], &ppid) || !number(fields[2], &pgrp) || !number(fields[3], &session) ||
-      !number(fields[19], &start) || start < 0)
+      !number(fields[17], &threads) || !number(fields[19], &start) || start < 0)
     return std::nullopt;
   p.state = fields[0][0];
   p.ppid = static_cast<pid_t>(ppid);
   p.pgrp = static_cast<pid_t>(pgrp);
   p.session = static_cast<pid_t>(session);
+  p.threads = threads;
   p.start_ticks = static_cast<uint64_t>(start);
   return p;
 }

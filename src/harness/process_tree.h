@@ -29,9 +29,14 @@ struct ProcStat {
   pid_t ppid = 0;
   pid_t pgrp = 0;
   pid_t session = 0;
+  int64_t threads = 1;       ///< field 20: threads of its thread group not yet released
   uint64_t start_ticks = 0;  ///< field 22: start time after boot, in clock ticks
 
-  bool zombie() const { return state == 'Z' || state == 'X' || state == 'x'; }
+  /// Exited, with no thread left running: only a reap is missing. A process
+  /// whose main thread has ended (pthread_exit) while other threads run
+  /// shows state Z as well, but counts 2 or more threads: it is running, and
+  /// a signal to it reaches those threads.
+  bool zombie() const { return (state == 'Z' || state == 'X' || state == 'x') && threads <= 1; }
   bool stopped() const { return state == 'T' || state == 't'; }
 };
 
@@ -113,7 +118,7 @@ namespace detail {
 int OpenPidfd(pid_t pid);
 
 /// Parses the text of /proc/<pid>/stat: "pid (comm) state ppid pgrp session
-/// ... starttime ...". comm is everything between the first '(' and the last
+/// ... num_threads itrealvalue starttime ...". comm is everything between the first '(' and the last
 /// ')'. Nothing when the text is not of that form.
 std::optional<ProcStat> ParseProcStat(std::string_view text);
 

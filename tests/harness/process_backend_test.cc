@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -399,6 +400,28 @@ TEST_F(LeftoverTest, StoppedChildIsContinuedAndEnded) {
   EXPECT_EQ(o.leftovers.ended, left);
   EXPECT_EQ(o.leftovers.needed_sigkill, 0);  // SIGCONT let SIGTERM through
   EXPECT_TRUE(ProcessGone(left[0]));
+}
+
+TEST_F(LeftoverTest, AProcessWhoseMainThreadExitedIsEndedNotTakenForAZombie) {
+  // Its /proc stat reads Z while its other thread runs: it must be signalled
+  // and counted as ended only once gone, not "reaped" as a zombie after the
+  // 2 s bound while it runs on.
+  detail::CommandLine c;
+  c.argv = {GPUGATE_ORPHAN_PROBE, "main-thread-exited", "30"};
+  c.envp = detail::InheritedEnvironment();
+  const auto start = std::chrono::steady_clock::now();
+  auto r = detail::ExecuteOnce(c, 30, ProcessBackendOptions{});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->leftovers.ended.size(), 1u);
+  const pid_t left = r->leftovers.ended[0];
+  const bool gone = ::kill(left, 0) != 0 && errno == ESRCH;  // ended and reaped
+  if (!gone) ::kill(left, SIGKILL);
+  EXPECT_TRUE(gone) << "pid " << left << " still runs";
+  EXPECT_EQ(r->leftovers.zombies, 0);
+  EXPECT_TRUE(r->leftovers.survivors.empty());
+  EXPECT_EQ(r->leftovers.needed_sigkill, 0);  // SIGTERM reached its running thread
+  EXPECT_LT(took, 1.5);
 }
 
 TEST_F(LeftoverTest, ChildHoldingStderrDoesNotHoldTheExecution) {

@@ -57,6 +57,20 @@ TEST(ProcStatTest, ZombiesAndTracedStopsAreRecognised) {
   EXPECT_TRUE(detail::ParseProcStat(StatLine(5, "x", 't', 1, 5, 5, 1))->stopped());
 }
 
+TEST(ProcStatTest, AnExitedLeaderWithRunningThreadsIsNoZombie) {
+  // Field 20 (num_threads) is 1 in StatLine: a true zombie.
+  std::string line = StatLine(5, "x", 'Z', 1, 5, 5, 1);
+  const std::string one = " 0 1 0 1 ";  // fields 19..22: nice, num_threads, itrealvalue, starttime
+  const size_t at = line.find(one);
+  ASSERT_NE(at, std::string::npos);
+  line.replace(at, one.size(), " 0 3 0 1 ");
+  auto p = detail::ParseProcStat(line);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->threads, 3);
+  EXPECT_EQ(p->state, 'Z');
+  EXPECT_FALSE(p->zombie());
+}
+
 TEST(ProcStatTest, MalformedTextIsRejected) {
   for (const std::string& bad : {
            std::string(""),

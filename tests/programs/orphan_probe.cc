@@ -8,7 +8,9 @@
 // setsid, stdio on /dev/null), holds-stderr (a child that keeps stdout and
 // stderr open), ignores-term (a child that ignores SIGTERM), zombie (a child
 // that never reaps its exited child, and an exited child of the probe itself),
-// stopped (a child stopped with SIGSTOP), all (every one of them). Each
+// stopped (a child stopped with SIGSTOP), main-thread-exited (a child whose
+// main thread has ended with pthread_exit while another thread sleeps: state
+// Z in /proc, yet running), all (every one of them). Each
 // process left behind sleeps SECONDS (default 20) and then exits, so a failed
 // test does not leave them running for long.
 //
@@ -18,6 +20,7 @@
 // either is not 0.
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -133,6 +136,30 @@ std::string ReadAll(const std::string& path) {
   return s.str();
 }
 
+// The state letter of /proc/PID/stat, or 0.
+char StateOf(pid_t pid) {
+  const std::string stat = ReadAll("/proc/" + std::to_string(pid) + "/stat");
+  const size_t close_paren = stat.rfind(')');
+  return close_paren == std::string::npos || close_paren + 2 >= stat.size() ? 0 : stat[close_paren + 2];
+}
+
+double g_thread_seconds = 0;
+
+void* SleepingThread(void*) { SleepAndExit(g_thread_seconds); }
+
+// Returns once the child's main thread has ended (its stat reads Z) while
+// its second thread sleeps on.
+void MainThreadExited(double seconds) {
+  g_thread_seconds = seconds;
+  const pid_t child = fork();
+  if (child == 0) {
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, SleepingThread, nullptr) != 0) _exit(1);
+    pthread_exit(nullptr);
+  }
+  for (int i = 0; i < 2000 && StateOf(child) != 'Z'; ++i) usleep(1000);
+}
+
 int Check(const std::string& token, const std::string& out_path) {
   const std::string marker = "ORPHAN_PROBE_TOKEN=" + token;
   const pid_t self = getpid(), parent = getppid();
@@ -192,6 +219,7 @@ int main(int argc, char** argv) {
   if (all || mode == "ignores-term") known = true, IgnoresTerm(seconds);
   if (all || mode == "zombie") known = true, Zombie(seconds);
   if (all || mode == "stopped") known = true, Stopped(seconds);
+  if (all || mode == "main-thread-exited") known = true, MainThreadExited(seconds);
   if (!known) {
     std::fprintf(stderr, "orphan_probe: unknown mode '%s'\n", mode.c_str());
     return 2;

@@ -1,7 +1,8 @@
 // Backend "process": child processes with posix_spawn (argv[0] found in the
 // child's PATH), own process group,
 // stderr through a poll-drained pipe, exit detected through a pidfd (with a
-// waitid(WNOWAIT) polling fallback), rusage from wait4.
+// waitid(WNOWAIT) polling fallback), rusage from wait4 (max RSS only above
+// gpugate's own high-water mark, which the child inherits).
 #include "harness/backends/process_backend.h"
 
 #include <fcntl.h>
@@ -38,6 +39,14 @@ namespace {
 
 double SteadyNow() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// gpugate's own high-water resident set in bytes (Linux reports KiB).
+int64_t OwnMaxRssBytes() {
+  rusage self;
+  std::memset(&self, 0, sizeof self);
+  if (::getrusage(RUSAGE_SELF, &self) != 0) return 0;
+  return static_cast<int64_t>(self.ru_maxrss) * 1024;
 }
 
 double TimevalSeconds(const timeval& tv) {
@@ -281,6 +290,24 @@ std::string SignalName(int signal) {
   }
 }
 
+void PeakMemoryTally::Add(const ExecOutcome& outcome) {
+  ++executions_;
+  if (outcome.max_rss_bytes) return;
+  ++unmeasured_;
+  floor_bytes_ = std::max(floor_bytes_, outcome.rss_floor_bytes);
+}
+
+std::string PeakMemoryTally::Note() const {
+  if (unmeasured_ == 0) return "";
+  const std::string below = "stayed below gpugate's own " + FormatBytes(floor_bytes_) +
+                            ", which a process it starts inherits";
+  if (unmeasured_ == executions_)
+    return std::string("peak memory not measured: ") +
+           (executions_ == 1 ? "the process " : "the processes ") + below;
+  return "peak memory measured in " + std::to_string(executions_ - unmeasured_) + " of " +
+         std::to_string(executions_) + " executions: the others " + below;
+}
+
 std::string TimedOutMessage(double timeout_seconds) {
   return "timed out after " + FormatDuration(timeout_seconds);
 }
@@ -351,6 +378,8 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   // runs, where EndLeftovers finds them once the command has exited.
   SubreaperScope subreaper;
   pid_t pid = -1;
+  // What the child's max RSS may hold of gpugate's own (ExecOutcome).
+  const int64_t rss_floor_before = OwnMaxRssBytes();
   const double start = SteadyNow();
   // The child's group is named for the interrupt handler before a signal can
   // arrive: a signal that ends gpugate ends the workload too (interrupt.h).
@@ -429,7 +458,9 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   out.wait_status = status;
   out.user_seconds = TimevalSeconds(usage.ru_utime);
   out.sys_seconds = TimevalSeconds(usage.ru_stime);
-  out.max_rss_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+  out.rss_floor_bytes = std::max(rss_floor_before, OwnMaxRssBytes());
+  const int64_t max_rss = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+  if (max_rss > out.rss_floor_bytes) out.max_rss_bytes = max_rss;
   out.stderr_tail = TailLines(tail.text(), options.stderr_tail_lines, options.stderr_tail_bytes);
   return out;
 }
@@ -468,6 +499,7 @@ class ProcessInstance final : public WorkloadInstance {
     if (cupti_) {
       if (Status st = cupti_->FinishExecution(measuring_); !st.ok()) return st.error();
     }
+    if (measuring_) peak_memory_.Add(r);
     Sample s;
     s.seconds = r.wall_seconds;
     s.user_seconds = r.user_seconds;
@@ -480,6 +512,7 @@ class ProcessInstance final : public WorkloadInstance {
     if (spawn_overhead_) result.counters["spawn_overhead_s"] = *spawn_overhead_;
     if (std::string note = leftovers_.Note(options_.term_grace_seconds); !note.empty())
       result.notes.push_back(std::move(note));
+    if (std::string note = peak_memory_.Note(); !note.empty()) result.notes.push_back(std::move(note));
     if (cupti_) cupti_->pool().Annotate(result);
   }
 
@@ -497,6 +530,7 @@ class ProcessInstance final : public WorkloadInstance {
   ProcessBackendOptions options_;
   std::optional<double> spawn_overhead_;
   LeftoverTally leftovers_;
+  detail::PeakMemoryTally peak_memory_;  ///< of the measured executions
   std::unique_ptr<CuptiSession> cupti_;  ///< profile: cupti
   bool measuring_ = false;
 };

@@ -5,7 +5,8 @@
 // Each child gets its own process group, stdin/stdout on /dev/null and stderr
 // through a pipe (drained with poll, the last lines kept for error messages).
 // A sample is one execution: wall time (steady clock, spawn to exit) plus
-// user/sys CPU time and max RSS from wait4. Processes an execution leaves
+// user/sys CPU time and max RSS from wait4 (only where it exceeds gpugate's
+// own high-water RSS, which a process it starts inherits). Processes an execution leaves
 // behind are ended after it (harness/process_tree.h) and reported as a note
 // on the result.
 #pragma once
@@ -71,9 +72,35 @@ struct ExecOutcome {
   bool timed_out = false;
   double user_seconds = 0;
   double sys_seconds = 0;
-  int64_t max_rss_bytes = 0;
+  /// The process's own peak resident set (wait4's ru_maxrss: the command and
+  /// the descendants it waited for), or nothing when that is not above
+  /// rss_floor_bytes. At execve Linux keeps the replaced address space's
+  /// high-water mark, and the child of posix_spawn (CLONE_VM) or fork starts
+  /// from gpugate's: a value up to gpugate's own high-water mark may be
+  /// gpugate's, one above it can only be the process's.
+  std::optional<int64_t> max_rss_bytes;
+  /// gpugate's own high-water resident set (getrusage RUSAGE_SELF), read
+  /// before the spawn and after the reap, the larger of the two.
+  int64_t rss_floor_bytes = 0;
   std::string stderr_tail;  ///< last lines of stderr (see options)
   LeftoverReport leftovers; ///< processes the execution left behind, ended after it
+};
+
+/// Counts the executions of a workload whose peak memory could not be told
+/// from gpugate's own (ExecOutcome::max_rss_bytes) and says so once.
+class PeakMemoryTally {
+ public:
+  void Add(const ExecOutcome& outcome);
+  /// "peak memory not measured: the processes stayed below gpugate's own
+  /// 95.0 MiB, which a process it starts inherits", or "peak memory measured
+  /// in 3 of 5 executions: the others stayed below …"; empty when every
+  /// execution was measured.
+  std::string Note() const;
+
+ private:
+  int executions_ = 0;
+  int unmeasured_ = 0;
+  int64_t floor_bytes_ = 0;  ///< the largest floor of an unmeasured execution
 };
 
 /// Runs a command once, killing its process group after `timeout_seconds`

@@ -22,7 +22,26 @@ std::atomic<pid_t> g_groups[kSlots];
 std::atomic<int> g_pending{0};
 std::atomic<int> g_count{0};  // signals received while a workload ran
 
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// Every signal whose default action ends a process and that someone else
+// may send gpugate: a terminal (Ctrl-C, Ctrl-\\, a closed terminal), a CI
+// runner or a supervisor (SIGTERM, SIGUSR1/2 and SIGALRM of timeout tools),
+// a limit (SIGXCPU of `ulimit -t`), a timer. SIGPIPE and SIGXFSZ come from
+// gpugate's own writes and make those writes fail instead (main.cc);
+// SIGKILL and SIGSTOP cannot be handled.
+struct Named {
+  int sig;
+  const char* name;
+};
+constexpr Named kNamed[] = {{SIGINT, "SIGINT"},   {SIGTERM, "SIGTERM"},     {SIGHUP, "SIGHUP"},
+                            {SIGQUIT, "SIGQUIT"}, {SIGUSR1, "SIGUSR1"},     {SIGUSR2, "SIGUSR2"},
+                            {SIGALRM, "SIGALRM"}, {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"},
+                            {SIGXCPU, "SIGXCPU"}};
+
+const char* NameOf(int sig) {
+  for (const Named& n : kNamed)
+    if (n.sig == sig) return n.name;
+  return "a signal";
+}
 
 void EndNow(int sig) {
   // gpugate itself is busy (reading a benchmark program's JSON): what it
@@ -68,14 +87,18 @@ void InstallInterruptHandling() {
   struct sigaction action {};
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
-  for (int sig : kSignals) sigaddset(&action.sa_mask, sig);
+  for (const Named& n : kNamed) sigaddset(&action.sa_mask, n.sig);
   action.sa_flags = SA_RESTART;
-  for (int sig : kSignals) {
+  for (const Named& n : kNamed) {
     // A signal the caller ignores (nohup, a shell's background job) stays
-    // ignored.
+    // ignored, and one that already has a handler (a preloaded profiler's
+    // SIGPROF) keeps it.
     struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-    ::sigaction(sig, &action, nullptr);
+    if (::sigaction(n.sig, nullptr, &old) != 0) continue;
+    const bool taken = (old.sa_flags & SA_SIGINFO) != 0
+                           ? old.sa_sigaction != nullptr
+                           : old.sa_handler != SIG_DFL && old.sa_handler != OnInterrupt;
+    if (!taken) ::sigaction(n.sig, &action, nullptr);
   }
 }
 
@@ -86,8 +109,7 @@ bool InterruptIsUrgent() { return g_count.load() >= 2; }
 void DieOfPendingInterrupt() {
   const int sig = g_pending.load();
   if (sig == 0) return;
-  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
-  const std::string line = std::string("gpugate: interrupted by ") + name +
+  const std::string line = std::string("gpugate: interrupted by ") + NameOf(sig) +
                            ": the running workload and what it started were ended\n";
   ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
   (void)ignored;
@@ -104,7 +126,7 @@ void DieOfPendingInterrupt() {
 InterruptsBlocked::InterruptsBlocked() {
   sigset_t set;
   sigemptyset(&set);
-  for (int sig : kSignals) sigaddset(&set, sig);
+  for (const Named& n : kNamed) sigaddset(&set, n.sig);
   ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
 }
 

@@ -1,10 +1,12 @@
-// Ending gpugate with a signal (Ctrl-C at a terminal, a cancelled CI job:
-// SIGINT, SIGTERM, SIGHUP) ends the workload it is running as well. Each
+// Ending gpugate with a signal (Ctrl-C or Ctrl-\\ at a terminal, a cancelled
+// CI job, a timeout tool, `ulimit -t`: SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+// SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU) ends the workload it
+// is running as well. Each
 // workload process runs in its own process group (so a terminal's Ctrl-C does
 // not reach it, and a timeout can end all of it); without this, gpugate would
 // die and leave that group running, reparented to init.
 //
-// InstallInterruptHandling() (main) installs a handler for the three signals.
+// InstallInterruptHandling() (main) installs a handler for those signals.
 // While a workload process runs, a ChildGroupGuard names its group. The first
 // signal asks every named group to stop (SIGTERM) and is remembered;
 // process_backend's wait loop sees it, gives the group its grace period, kills
@@ -23,8 +25,10 @@
 
 namespace gpugate {
 
-/// Installs the handler for SIGINT, SIGTERM and SIGHUP (a handler, unlike
-/// SIG_IGN, is reset to the default in programs gpugate starts).
+/// Installs the handler for the signals above that are at their default
+/// action: one the caller ignores stays ignored, one with a handler keeps it
+/// (a handler, unlike SIG_IGN, is reset to the default in programs gpugate
+/// starts).
 void InstallInterruptHandling();
 
 /// The signal received while a workload ran, or 0.
@@ -37,7 +41,7 @@ bool InterruptIsUrgent();
 /// stderr. Returns only if no signal is pending.
 void DieOfPendingInterrupt();
 
-/// Blocks SIGINT, SIGTERM and SIGHUP for its lifetime (restoring the previous
+/// Blocks the handled signals for its lifetime (restoring the previous
 /// mask after), so that a child can be started and its group named without a
 /// signal falling between the two.
 class InterruptsBlocked {

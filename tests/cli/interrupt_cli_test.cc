@@ -3,6 +3,7 @@
 // itself ends by the same signal.
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,7 +75,10 @@ pid_t SpawnRun(const std::string& suite, const std::string& out, int sig) {
 }
 
 TEST(InterruptCliTest, ASignalToGpugateEndsTheRunningWorkloadAndWhatItStarted) {
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+  // SIGQUIT and SIGXCPU end a process with a core file: none is wanted here.
+  rlimit no_core{0, 0};
+  ASSERT_EQ(::setrlimit(RLIMIT_CORE, &no_core), 0);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU}) {
     SCOPED_TRACE(sig);
     const std::string dir = MakeTempDir();
     // The workload starts a background child and waits for it: both must go.

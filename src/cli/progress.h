@@ -4,7 +4,11 @@
 // without NO_COLOR. Artifacts go to files, summaries to stdout.
 #pragma once
 
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
 
 #include "harness/runner.h"
 
@@ -22,14 +26,26 @@ enum class ProgressMode {
   kLines,  ///< "[3/12] saxpy/1M: ok in 1.6 s" per workload, and a line every 30 s of a long one
 };
 
+/// A line of a running workload in a log (kLines) after this many seconds
+/// without one.
+constexpr double kHeartbeatSeconds = 30;
+
 /// kOff when quiet, kTty when stderr is a terminal, else kLines.
 ProgressMode ProgressModeFor(bool quiet);
 
-/// Progress of a suite's workloads on stderr (ProgressMode).
+/// Progress of a suite's workloads on stderr (ProgressMode). In kLines mode
+/// a thread of its own writes "[3/12] train: still running, 30 s so far"
+/// whenever a running workload has gone `heartbeat_seconds` without a line,
+/// in a round, warmup or a single benchmark program alike; every line is
+/// written under one lock.
 class TtyProgress final : public ProgressSink {
  public:
-  explicit TtyProgress(ProgressMode mode) : mode_(mode), enabled_(mode == ProgressMode::kTty) {}
+  /// `out` and `heartbeat_seconds` are for tests.
+  explicit TtyProgress(ProgressMode mode, double heartbeat_seconds = kHeartbeatSeconds,
+                       std::FILE* out = stderr);
   ~TtyProgress() override;
+  TtyProgress(const TtyProgress&) = delete;
+  TtyProgress& operator=(const TtyProgress&) = delete;
   void WorkloadStarted(const WorkloadSpec& spec, int index, int total) override;
   void RoundFinished(const WorkloadSpec& spec, int round, int64_t samples) override;
   void WorkloadFinished(const WorkloadResult& result) override;
@@ -38,12 +54,25 @@ class TtyProgress final : public ProgressSink {
   void PairFinished(const WorkloadResult& base, const WorkloadResult& head) override;
 
  private:
-  void Clear();
-  ProgressMode mode_;
-  bool enabled_;  // the rewritten line is drawn
+  void Clear();                         // with mu_ held
+  void WriteLine(const std::string& s);  // with mu_ held
+  void Heartbeats();                    // the thread's loop (kLines)
+
+  const ProgressMode mode_;
+  const bool enabled_;  // the rewritten line is drawn
+  const double heartbeat_seconds_;
+  std::FILE* const out_;
+  std::mutex mu_;  // everything below, and every write to out_
+  std::condition_variable wake_;
   bool dirty_ = false;
   int index_ = 0, total_ = 0;
   double started_ = 0, last_line_ = 0;  // steady seconds (kLines)
+  bool running_ = false;                // between WorkloadStarted and its end
+  std::string name_;                    // of the running workload, escaped
+  int rounds_done_ = 0;
+  int64_t samples_ = -1;
+  bool stop_ = false;
+  std::thread heartbeat_;  // kLines only
 };
 
 }  // namespace gpugate

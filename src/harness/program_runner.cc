@@ -4,6 +4,7 @@
 #include "harness/program_runner.h"
 
 #include <stdlib.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "ingest/nvbench.h"
 #include "stats/summary.h"
 #include "util/fs.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
@@ -375,6 +377,26 @@ ProgramProcess RunCommandWithResults(const WorkloadSpec& spec, double timeout_se
 
 }  // namespace
 
+namespace detail {
+
+std::string EmptyJsonReason(const std::string& program, const std::string& folder,
+                            std::optional<int64_t> free_bytes) {
+  std::string s = "'" + program + "' exited 0 but reported no benchmark (an empty JSON file: " +
+                  "the filter matches none, or the program could not write it";
+  if (free_bytes && *free_bytes < kNearlyFullBytes)
+    s += ", and the file system of '" + folder + "' is full (" + FormatBytes(*free_bytes) + " free)";
+  return s + ")";
+}
+
+std::optional<int64_t> FreeBytes(const std::string& folder) {
+  struct statvfs st;
+  if (::statvfs(folder.c_str(), &st) != 0) return std::nullopt;
+  if (st.f_files > 0 && st.f_favail == 0) return 0;
+  return static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
+}
+
+}  // namespace detail
+
 ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) {
   if (spec.kind == WorkloadKind::kCommand) return RunCommandWithResults(spec, timeout_seconds);
   ProgramProcess out;
@@ -425,10 +447,11 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
     return out;
   }
   // Google Benchmark leaves its output file empty when no benchmark ran (a
-  // filter that matches none); its stderr says why.
+  // filter that matches none; its stderr says so) or when it could not
+  // write it (a full disk).
   if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
-    out.failure = "'" + spec.argv[0] + "' exited 0 but reported no benchmark (an empty JSON file: " +
-                  "does the filter match any?)" + tail;
+    const std::string folder = std::filesystem::path(dir.path()).parent_path().string();
+    out.failure = detail::EmptyJsonReason(spec.argv[0], folder, detail::FreeBytes(dir.path())) + tail;
     return out;
   }
   const std::string label = spec.name + " (JSON of '" + spec.argv[0] + "')";

@@ -12,6 +12,7 @@
 // Semantics and flags: docs/suite.md ("Benchmark programs").
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -93,5 +94,24 @@ std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, Progres
 /// Same with the real executor and a steady clock.
 std::vector<WorkloadResult> RunProgramWorkload(const WorkloadSpec& spec, ProgressSink* progress = nullptr,
                                                const ProcessNumbering& numbering = {});
+
+namespace detail {
+
+/// Below this many free bytes (or with no free inode) the folder of a
+/// program's JSON counts as full.
+constexpr int64_t kNearlyFullBytes = int64_t{1} << 20;
+
+/// Why an empty JSON file came back: Google Benchmark leaves it empty when
+/// its filter matches no benchmark, and also when it cannot write it (it
+/// does not check its writes: a full disk). Both are named; with
+/// `free_bytes` below kNearlyFullBytes the full folder is said as well.
+std::string EmptyJsonReason(const std::string& program, const std::string& folder,
+                            std::optional<int64_t> free_bytes);
+
+/// Bytes an unprivileged process may still write in `folder`'s file system
+/// (statvfs; 0 when no inode is free), or nothing when statvfs fails.
+std::optional<int64_t> FreeBytes(const std::string& folder);
+
+}  // namespace detail
 
 }  // namespace gpugate

@@ -280,6 +280,28 @@ TEST(RunProgramOnceTest, BareProgramIsFoundOnTheWorkloadsPath) {
   EXPECT_NE(p.failure->find("from-newbin"), std::string::npos) << *p.failure;
 }
 
+// An empty JSON file comes from a filter that matches nothing or from a
+// write that failed (Google Benchmark does not check it): both are named,
+// and a full folder is said.
+TEST(RunProgramOnceTest, AnEmptyJsonNamesTheFilterAndAFailedWrite) {
+  ProgramProcess p = RunProgramOnce(
+      Gbench({"/bin/sh", "-c",
+              "for a; do case $a in --benchmark_out=*) : > \"${a#--benchmark_out=}\";; esac; done", "sh"}),
+      10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_NE(p.failure->find("exited 0 but reported no benchmark (an empty JSON file: the filter matches none, "
+                            "or the program could not write it"),
+            std::string::npos)
+      << *p.failure;
+  EXPECT_EQ(detail::EmptyJsonReason("/b/k", "/tmp", int64_t{12} << 10),
+            "'/b/k' exited 0 but reported no benchmark (an empty JSON file: the filter matches none, or the "
+            "program could not write it, and the file system of '/tmp' is full (12.0 KiB free))");
+  EXPECT_EQ(detail::EmptyJsonReason("/b/k", "/tmp", int64_t{5} << 30).find("full"), std::string::npos);
+  EXPECT_EQ(detail::EmptyJsonReason("/b/k", "/tmp", std::nullopt).find("full"), std::string::npos);
+  EXPECT_TRUE(detail::FreeBytes("/"));
+  EXPECT_FALSE(detail::FreeBytes("/no/such/folder"));
+}
+
 TEST(RunProgramOnceTest, TimeoutKillsTheProgram) {
   ProgramProcess p = RunProgramOnce(Gbench({"/bin/sh", "-c", "sleep 30", "sh"}), 0.3);
   ASSERT_TRUE(p.failure);

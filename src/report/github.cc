@@ -200,9 +200,16 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
     warnings.push_back({"gpugate not judged", view.headline + " (nothing was decided; not a pass)" +
                                                    (undecided.empty() ? std::string() : ": " + NameList(undecided))});
   } else if (!inconclusive.empty()) {
+    // Why, where they share one short note ("one value per side: no
+    // noise measurable"); else what undecided means in general.
+    std::string why = ShortNote(*inconclusive.front(), verdicts.require_detectable);
+    for (const MetricVerdict* m : inconclusive)
+      if (ShortNote(*m, verdicts.require_detectable) != why) {
+        why = "noise larger than the effect, too few samples, or noise that could not be measured";
+        break;
+      }
     std::string message = std::to_string(inconclusive.size()) + " result" +
-                          (inconclusive.size() == 1 ? " was" : "s were") +
-                          " inconclusive (noise larger than the effect or too few samples)";
+                          (inconclusive.size() == 1 ? " was" : "s were") + " inconclusive (" + why + ")";
     if (!view.requirement.empty()) message += "; " + view.requirement;
     if (inconclusive_fail) {
       // Name those that failed the gate; the others the policy passes.

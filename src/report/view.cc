@@ -232,8 +232,13 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       ++held;
       blind += std::fabs(*m->mde) > *verdicts.require_detectable;
     }
-    if (all.undetectable > 0)
-      view->requirement += Plural(all.undetectable, "workload", "workloads") + " too noisy to guard";
+    if (all.undetectable > 0) {
+      // The (suite) row is the whole suite's common shift, not a workload.
+      const int workloads = all.undetectable - (all.common_undetectable ? 1 : 0);
+      view->requirement += (workloads > 0 ? Plural(workloads, "workload", "workloads") : std::string()) +
+                           (workloads > 0 && all.common_undetectable ? " and " : "") +
+                           (all.common_undetectable ? "the suite's common shift" : "") + " too noisy to guard";
+    }
     else if (held > 0 && blind == 0)
       view->requirement += "every undecided result could see it";
     else if (held > 0)
@@ -695,7 +700,10 @@ Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
   Detectability d;
   std::set<std::string> undetectable;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
-    if (UnguardedByPolicy(*m, verdicts.require_detectable.has_value())) undetectable.insert(m->workload);
+    if (UnguardedByPolicy(*m, verdicts.require_detectable.has_value())) {
+      undetectable.insert(m->workload);
+      d.common_undetectable = d.common_undetectable || IsCommonWorkload(m->workload);
+    }
     if (!m->mde || !m->lower_is_better) continue;
     if (undecided_only && !Undecided(m->verdict)) continue;
     ++d.tested;

@@ -170,7 +170,8 @@ struct Detectability {
   int tested = 0;                ///< shown results with a minimum detectable effect
   std::optional<double> lowest;  ///< smallest of them (fraction)
   std::optional<double> highest;
-  int undetectable = 0;          ///< workloads too noisy for require_detectable
+  int undetectable = 0;          ///< workloads too noisy for require_detectable (the common shift counted once)
+  bool common_undetectable = false;  ///< ... of which the suite's common shift, `(suite)`, is one
 };
 
 /// Over the shown lower-is-better results (and, for `undecided_only`, only

@@ -93,6 +93,29 @@ TEST(ReportGithub, MultilineValuesUseADelimiterNotInTheValue) {
   EXPECT_EQ(GithubOutputEntry("k", "x\r"), "k<<GPUGATE_EOF\nx\r\nGPUGATE_EOF\n");
 }
 
+// The inconclusive annotation says why where the results share one reason
+// (it said "noise larger than the effect or too few samples" of results
+// with one value per side, which measure no noise at all).
+TEST(ReportGithub, TheInconclusiveAnnotationSaysTheirSharedReason) {
+  Verdicts v;
+  v.outcome = Outcome::kPass;
+  for (const char* name : {"a", "b"}) {
+    MetricVerdict m = Metric(name, "time", Verdict::kInconclusive);
+    m.reason = Reason::kStraddlesThreshold;
+    m.threshold = 0.03;
+    v.metrics.push_back(m);
+  }
+  v.metrics.push_back(Metric("c", "time", Verdict::kUnchanged));
+  EXPECT_NE(RenderGithubAnnotations(v).find("2 results were inconclusive (interval straddles the 3%25 threshold)"),
+            std::string::npos)
+      << RenderGithubAnnotations(v);
+  v.metrics[1].reason = Reason::kNoReplication;
+  EXPECT_NE(RenderGithubAnnotations(v).find("2 results were inconclusive (noise larger than the effect, too few "
+                                            "samples, or noise that could not be measured)"),
+            std::string::npos)
+      << RenderGithubAnnotations(v);
+}
+
 TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
   const std::string text = RenderGithubAnnotations(MixedVerdicts());
   EXPECT_EQ(text,
@@ -106,8 +129,8 @@ TEST(ReportGithub, AnnotationsPerRegressionAndWarning) {
             "::warning title=gpugate regression%3A conv2d/nhwc (time)::+12.0%25 [+8.0%25, "
             "+16.0%25] (p 0.0004 (0.002)): waived (new algorithm lands in #812, until "
             "2026-12-31): significant, above the 2%25 threshold\n"
-            "::notice title=gpugate inconclusive::1 result was inconclusive (noise larger than "
-            "the effect or too few samples): train-step (time)\n");
+            "::notice title=gpugate inconclusive::1 result was inconclusive (noise between runs "
+            "exceeds the effect): train-step (time)\n");
 }
 
 // fail-on: inconclusive reads the `inconclusive` output: results the policy

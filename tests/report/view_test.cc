@@ -78,6 +78,25 @@ TEST(ReportView, PeakMemoryAloneDecidesNoPass) {
   EXPECT_EQ(OutcomeFor(v, PolicyDefaults{}), Outcome::kPass);
 }
 
+// Under require_detectable the (suite) row, a history's common shift, is
+// named as that, not counted as one more workload too noisy to guard.
+TEST(ReportView, TheCommonShiftIsNoWorkloadTooNoisyToGuard) {
+  Verdicts v;
+  v.require_detectable = 0.10;
+  v.outcome = Outcome::kInconclusive;
+  MetricVerdict suite = Metric(kCommonWorkload, "time", Verdict::kInconclusive);
+  suite.reason = Reason::kUndetectable;
+  suite.mde = 0.4;
+  v.metrics.push_back(suite);
+  EXPECT_EQ(BuildView(v).requirement, "policy requires +10%: the suite's common shift too noisy to guard");
+  MetricVerdict one = Metric("BM_A", "time", Verdict::kInconclusive);
+  one.reason = Reason::kUndetectable;
+  one.mde = 0.3;
+  v.metrics.push_back(one);
+  EXPECT_EQ(BuildView(v).requirement,
+            "policy requires +10%: 1 workload and the suite's common shift too noisy to guard");
+}
+
 TEST(ReportView, NotJudgedWithNothingTestable) {
   Verdicts v;
   v.outcome = Outcome::kNotJudged;

@@ -841,8 +841,10 @@ class Comparer {
         if (it == cur_index[i].end()) continue;
         if (it->second->status == WorkloadStatus::kOk)
           confirmations_.push_back({static_cast<int>(i), it->second});
-        else if (it->second->status == WorkloadStatus::kFailed)
+        else if (it->second->status == WorkloadStatus::kFailed) {
           failed_confirmation_ = it->second;
+          failed_confirmation_run_ = static_cast<int>(i);
+        }
       }
       seen.insert(key);
       const WorkloadResult* ref = nullptr;
@@ -908,7 +910,10 @@ class Comparer {
       Reason reason = ran_now ? (failed ? Reason::kCurrentFailed : Reason::kCurrentSkipped)
                               : (failed ? Reason::kBaselineFailed : Reason::kBaselineSkipped);
       std::string where = options_.paired ? (current_side ? "head: " : "base: ")
-                          : current_side  ? (&bad == &w ? "current run: " : "confirmation re-run: ")
+                          : current_side  ? (&bad == &w ? std::string("current run: ")
+                                                        // a later current file, or a gate re-run
+                                                        : "current run " + std::to_string(failed_confirmation_run_ + 1) +
+                                                              " of " + std::to_string(current_runs_.size()) + ": ")
                                           : "baseline: ";
       // Skipped on both sides (nvbench skips a type combination in every run):
       // nothing changed, and the reports fold it away.
@@ -2810,6 +2815,7 @@ class Comparer {
   // confirmation re-run that failed.
   std::vector<std::pair<int, const WorkloadResult*>> confirmations_;
   const WorkloadResult* failed_confirmation_ = nullptr;
+  int failed_confirmation_run_ = 0;  // its index in current_runs_
   // Runs of one runner class on more than one CPU model (history and
   // current together): run speed factors are always removed, and the
   // environment section lists the CPUs with their speed relative to the

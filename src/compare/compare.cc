@@ -1062,6 +1062,12 @@ class Comparer {
 
   static bool IsStatic(const WorkloadResult& w) { return IsStaticResult(w); }
 
+  // A metric that is no timing (a count, a size: Family::kOther) reads one
+  // value because it is exact, not through a coarse timer: its flat values
+  // are a zero-width interval, and a size that never moved and then grew
+  // 20% is a regression (LogShift::no_scatter).
+  static LogShift Flat(Family family, LogShift s) { return family == Family::kOther ? ExactWhenFlat(s) : s; }
+
   // The report's pictures of a tested primary metric: both sides' samples
   // by round (thinned to bounded size), each run's level and the change
   // points among them.
@@ -1484,8 +1490,8 @@ class Comparer {
     WarnWidenedByCurrentRun(noise);
     for (size_t m = 0; m < members.size(); ++m) {
       const Units& u = *pending_[members[m]].units;
-      LogShift s = HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior, current_scale,
-                                     hist_scales[m]);
+      LogShift s = Flat(family, HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior,
+                                                  current_scale, hist_scales[m]));
       s.common_factor_removed = factor_removed[members[m]];
       s = WithClockSteps(Calibrated(s, ref), u.clock_var);
       CopyClock(u, &s);
@@ -1867,7 +1873,7 @@ class Comparer {
       switch (u.method) {
         case ShiftMethod::kRoundsWelch:
           for (double& x : cur) x -= offset;
-          return RoundsWelch(u.base, cur, conf, round_prior);
+          return Flat(family, RoundsWelch(u.base, cur, conf, round_prior));
         case ShiftMethod::kReportedNoise:
           return ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0] - offset, u.cur[1],
                                u.cur[2], conf);
@@ -1875,7 +1881,7 @@ class Comparer {
           return RunSummaries(u.base[0], u.cur[0] - offset, conf, u.clock_var);
         default:
           for (double& x : cur) x -= offset;
-          return SamplesHodgesLehmann(u.base, cur, conf);
+          return Flat(family, SamplesHodgesLehmann(u.base, cur, conf));
       }
     };
     // Each workload's raw shift; only the median of a clock's is needed
@@ -2428,13 +2434,13 @@ class Comparer {
       head = interval + " lies within the " + thr + " threshold";
     } else {
       mv.verdict = Verdict::kInconclusive;
-      if (s.no_scatter && !(s.se > 0)) {
-        mv.reason = Reason::kTooFewSamples;
+      if (NoSpreadMeasured(s)) {
+        mv.reason = Reason::kNoSpread;
         head = interval + ": every round of both sides read one value and no other comparison shows "
                "noise between the runs, so no spread was measured (a timer coarser than the change?); "
                "more iterations per round, a longer benchmark or a finer timer would decide";
       } else if (s.no_spread) {
-        mv.reason = Reason::kTooFewSamples;
+        mv.reason = Reason::kNoSpread;
         head = interval + ": every one of the " + std::to_string(s.current_units) +
                " paired rounds read the same ratio, so no spread was measured (a timer coarser than "
                "the change?); a longer benchmark or a finer timer would decide";
@@ -2695,14 +2701,17 @@ class Comparer {
       if (UntestableCommonShift(mv)) continue;
       if (mv.mde && *mv.mde <= need) continue;
       // Nothing could be seen at all (one value per side, noise between the
-      // runs unmeasured): the reason says why and stays, so that `gate`
-      // does not re-run what no re-run can decide (UnguardedByPolicy).
-      if (mv.reason != Reason::kNoReplication && mv.reason != Reason::kBetweenRunNoiseUnmeasured)
-        mv.reason = Reason::kUndetectable;
-      mv.sentence = "too noisy to guard: " +
-                    (mv.mde ? "the smallest slowdown this comparison could see is " +
-                                  FormatDetectable(*mv.mde, mv.lower_is_better)
-                            : std::string("this comparison could see no slowdown at all")) +
+      // runs unmeasured, no spread): the reason says why and stays, so that
+      // `gate` does not re-run what no re-run can decide (UnguardedByPolicy),
+      // and the sentence does not blame the runner's noise.
+      const bool blind = SeesNothing(mv);
+      if (!blind) mv.reason = Reason::kUndetectable;
+      mv.sentence = (blind ? std::string("not guarded: this comparison measured no noise, so it could see no "
+                                         "slowdown at all")
+                           : "too noisy to guard: " +
+                                 (mv.mde ? "the smallest slowdown this comparison could see is " +
+                                               FormatDetectable(*mv.mde, mv.lower_is_better)
+                                         : std::string("this comparison could see no slowdown at all"))) +
                     ", the policy requires " + FormatDetectable(need, mv.lower_is_better) + " (" +
                     mv.sentence + ")";
       ++count;
@@ -2765,8 +2774,7 @@ class Comparer {
     for (const Pending& p : pending_) {
       if (p.decided || p.derived_from >= 0 || p.common || !p.shift) continue;
       if (p.mv.severity == Severity::kOff || !(p.shift->p_floor > lone_alpha)) continue;
-      if (p.shift->between_run_unmeasured || p.shift->no_spread ||
-          (p.shift->no_scatter && !(p.shift->se > 0)))
+      if (p.shift->between_run_unmeasured || p.shift->no_spread || NoSpreadMeasured(*p.shift))
         continue;  // said otherwise
       if (p.shift->method == ShiftMethod::kPairedRounds) {
         const size_t n = static_cast<size_t>(std::max(0, p.shift->current_units));
@@ -2871,7 +2879,7 @@ Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
 
 Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
   bool fail = false, error = false, uncertain = false;
-  int decided = 0;
+  int decided = 0, memory_decided = 0, undecided = 0;
   for (const MetricVerdict& m : verdicts.metrics) {
     if (m.reason == Reason::kCurrentFailed) error = true;  // whatever its severity
     if (m.severity == Severity::kOff) continue;
@@ -2883,16 +2891,18 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
       case Verdict::kImprovement:
       case Verdict::kUnchanged:
         // Peak memory, one value per side beside the timings, decides no
-        // pass alone: a suite whose every timing stayed undecided is not
-        // judged, whatever its memory did (a regression of it still fails).
-        decided += m.metric != "peak_memory";
+        // pass while a timing stayed undecided: nothing about the speed
+        // was decided (a regression of it still fails; below).
+        (m.metric == "peak_memory" ? memory_decided : decided) += 1;
         break;
       case Verdict::kInconclusive:
         if (UntestableCommonShift(m)) break;
+        ++undecided;
         uncertain = uncertain || defaults.on_inconclusive == OnInconclusive::kFail ||
                     UnguardedByPolicy(m, defaults.require_detectable.has_value());
         break;
       case Verdict::kIncomparable:
+        ++undecided;
         uncertain = uncertain || defaults.on_incomparable == OnInconclusive::kFail;
         break;
       case Verdict::kSkipped:
@@ -2917,6 +2927,9 @@ Outcome OutcomeFor(const Verdicts& verdicts, const PolicyDefaults& defaults) {
   if (error) return Outcome::kError;
   if (fail) return Outcome::kFail;
   if (uncertain) return Outcome::kInconclusive;
+  // Peak memory decides a pass where nothing else was left undecided (a
+  // policy that gates memory alone, its timings off).
+  if (undecided == 0) decided += memory_decided;
   // Nothing decided (every result undecided or with severity off, or nothing
   // compared at all) is never a pass.
   if (decided == 0) return Outcome::kNotJudged;
@@ -2936,7 +2949,9 @@ int ExitCodeFor(const Verdicts& verdicts) {
 
 bool WorthConfirming(const MetricVerdict& m) {
   if (m.severity == Severity::kOff || IsCommonWorkload(m.workload)) return false;
-  if (m.reason == Reason::kNoReplication) return false;  // another run would not help
+  // Another run would not help: one value per side, or values that each
+  // read one value (a coarse timer reads the same again).
+  if (m.reason == Reason::kNoReplication || m.reason == Reason::kNoSpread) return false;
   return (m.verdict == Verdict::kRegression && !m.waived) || m.verdict == Verdict::kInconclusive;
 }
 

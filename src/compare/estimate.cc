@@ -42,11 +42,23 @@ double SumSquares(std::span<const double> v) {
   return s;
 }
 
+// Variance (log scale) below which values that were one read as one: the
+// rounding a removed speed factor leaves is about 1e-32.
+constexpr double kFlatLogVariance = 1e-18;
+// The same as a standard error: a billionth.
+constexpr double kFlatLogSe = 1e-9;
+
+bool IsFlat(std::span<const double> v) {
+  if (v.empty()) return true;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return *hi - *lo <= kFlatLogSe;
+}
+
 // Fills interval and p from estimate, se and df (t reference).
 void FillFromT(LogShift* s) {
   s->p_floor = 0;  // a t reference reaches any p
   s->exact_rank_n = 0;
-  if (!(s->se > 0) && s->no_scatter) {  // a coarse timer, nothing else: nothing can be said
+  if (NoSpreadMeasured(*s)) {  // a coarse timer, nothing else: nothing can be said
     s->ci_low = -kInf;
     s->ci_high = kInf;
     s->p_value = 1.0;
@@ -205,7 +217,7 @@ LogShift RoundsWelch(std::span<const double> baseline_rounds, std::span<const do
   double denom = (a > 0 ? a * a / df1 : 0.0) + (b > 0 ? b * b / df2 : 0.0);
   s.df = denom > 0 ? (a + b) * (a + b) / denom : df1 + df2;
   s.unit_factor = std::sqrt(1.0 / n1 + 1.0 / n2);
-  s.no_scatter = v1 == 0 && v2 == 0;
+  s.no_scatter = v1 <= kFlatLogVariance && v2 <= kFlatLogVariance;
   FillFromT(&s);
   return s;
 }
@@ -266,7 +278,7 @@ LogShift HistoryPrediction(std::span<const double> history_runs,
   s.se = std::sqrt(var * (1.0 / weight_sum + std::max(1.0, current_var_scale) / j));
   s.df = df + own.d0;
   s.between_run_var = s.se * s.se;
-  s.no_scatter = !(pooled > 0);
+  s.no_scatter = pooled <= kFlatLogVariance;
   FillFromT(&s);
   return s;
 }
@@ -322,9 +334,7 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
   OneSidedFromTwoSided(&s);
   // Every sample of each side reads one value (a coarse timer): no
   // zero-width interval at a rank test's p (FillFromT says the same).
-  if (!baseline_log.empty() && !current_log.empty() &&
-      std::adjacent_find(baseline_log.begin(), baseline_log.end(), std::not_equal_to<>()) == baseline_log.end() &&
-      std::adjacent_find(current_log.begin(), current_log.end(), std::not_equal_to<>()) == current_log.end()) {
+  if (!baseline_log.empty() && !current_log.empty() && IsFlat(baseline_log) && IsFlat(current_log)) {
     s.no_scatter = true;
     s.se = 0;
     FillFromT(&s);
@@ -487,7 +497,7 @@ double SignedRankPowerBound(int n, double sigma, double alpha, double power) {
 
 double MinimumDetectableLog(const LogShift& shift, double log_limit, double power, double alpha) {
   if (!std::isfinite(shift.se) || shift.method == ShiftMethod::kThresholdOnly) return kInf;
-  if (shift.no_scatter && !(shift.se > 0)) return kInf;  // a coarse timer: sees nothing
+  if (NoSpreadMeasured(shift)) return kInf;  // a coarse timer: sees nothing
   // A rank test on too few rounds cannot reach the bar, whatever the shift.
   if (alpha > 0 && shift.p_floor > alpha) return kInf;
   const double df = shift.df > 0 ? shift.df : kInf;
@@ -540,6 +550,16 @@ bool TakesSuiteNoise(const LogShift& s) {
   return std::isfinite(s.se) && std::isfinite(s.estimate) &&
          (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann ||
           s.method == ShiftMethod::kReportedNoise || s.method == ShiftMethod::kRunSummaries);
+}
+
+bool NoSpreadMeasured(const LogShift& s) { return s.no_scatter && !(s.se > kFlatLogSe); }
+
+LogShift ExactWhenFlat(LogShift s) {
+  if (!s.no_scatter) return s;
+  s.no_scatter = false;
+  if (!(s.se > kFlatLogSe)) s.se = 0;  // the rounding of a removed factor is no spread
+  FillFromT(&s);
+  return s;
 }
 
 bool MovedAtAll(const LogShift& s) {

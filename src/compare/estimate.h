@@ -306,6 +306,17 @@ std::string ClockStepText(double step_s);
 /// reported noise or run summaries).
 bool TakesSuiteNoise(const LogShift& shift);
 
+/// A timing whose values each read one value (no_scatter) and that nothing
+/// else gave a spread: its interval is unbounded, p is 1, its MDE infinite.
+/// Spreads below a billionth (log scale) are rounding, not noise: removing
+/// each run's speed factor leaves differences of 1e-16 between values that
+/// were one.
+bool NoSpreadMeasured(const LogShift& shift);
+
+/// The shift with its flat values read as exact (a count or a size, no
+/// timing): no_scatter cleared and the interval and p filled from se.
+LogShift ExactWhenFlat(LogShift shift);
+
 /// Whether a one-run comparison that takes the suite's noise is no clock tie
 /// and shows two runs rather than a copy of one file: its estimate moved,
 /// or its records differ. Where two or more of a family's comparisons did,

@@ -59,6 +59,7 @@ const char* ToString(Reason r) {
     case Reason::kBetweenRunNoiseUnmeasured: return "between_run_noise_unmeasured";
     case Reason::kCommonShiftAmbiguous: return "common_shift_ambiguous";
     case Reason::kTooFewSamples: return "too_few_samples";
+    case Reason::kNoSpread: return "no_spread";
     case Reason::kNoReplication: return "no_replication";
     case Reason::kThresholdOnly: return "threshold_only";
     case Reason::kDeterministic: return "deterministic_count";

@@ -56,6 +56,7 @@ enum class Reason {
   kBetweenRunNoiseUnmeasured,   ///< cannot judge: too few comparisons to estimate it
   kCommonShiftAmbiguous,        ///< the verdict with the suite's common shift removed and without it differ
   kTooFewSamples,               ///< no finite interval (too few samples or rounds)
+  kNoSpread,                    ///< every value of each side read one value (a timer coarser than the change) and nothing else gave a spread
   kNoReplication,               ///< one value per side: no test possible
   kThresholdOnly,               ///< decided on the ratio alone (one value per side, opt-in; peak memory)
   kDeterministic,               ///< a deterministic count (instructions) on the threshold alone
@@ -157,18 +158,26 @@ inline bool UntestableCommonShift(const MetricVerdict& m) {
   return IsCommonWorkload(m.workload) && m.verdict == Verdict::kInconclusive && m.reason == Reason::kNoReplication;
 }
 
+/// An undecided result that measured no noise at all, so that it could see
+/// no change whatever the runner: one value per side (`no_replication`),
+/// noise between the runs not measurable (`between_run_noise_unmeasured`),
+/// or values that each read one value (`no_spread`). More runs of the same
+/// kind cannot decide it; `require_detectable` holds it with its own reason.
+inline bool SeesNothing(const MetricVerdict& m) {
+  return m.verdict == Verdict::kInconclusive &&
+         (m.reason == Reason::kNoReplication || m.reason == Reason::kBetweenRunNoiseUnmeasured ||
+          m.reason == Reason::kNoSpread);
+}
+
 /// An undecided result that a policy's `require_detectable` holds against
-/// the runner (too noisy to guard): reason `undetectable`, or one that could
-/// see no change at all and keeps its own reason (`no_replication`, one value
-/// per side; `between_run_noise_unmeasured`), so that `gate` still knows no
-/// re-run can decide it. Severity `off` and the untestable `(suite)` shift
-/// are never held.
+/// the runner: reason `undetectable` (too noisy to guard), or one that sees
+/// nothing (SeesNothing) and keeps its own reason, so that `gate` still
+/// knows no re-run can decide it. Severity `off` and the untestable
+/// `(suite)` shift are never held.
 inline bool UnguardedByPolicy(const MetricVerdict& m, bool require_detectable) {
   if (m.verdict != Verdict::kInconclusive || m.severity == Severity::kOff || UntestableCommonShift(m))
     return false;
-  return m.reason == Reason::kUndetectable ||
-         (require_detectable &&
-          (m.reason == Reason::kNoReplication || m.reason == Reason::kBetweenRunNoiseUnmeasured));
+  return m.reason == Reason::kUndetectable || (require_detectable && SeesNothing(m));
 }
 
 /// Optimization or diagnostic suggestion emitted by a rule.

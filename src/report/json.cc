@@ -307,6 +307,7 @@ constexpr Reason kReasons[] = {
     Reason::kBetweenRunNoiseUnmeasured,
     Reason::kCommonShiftAmbiguous,
     Reason::kTooFewSamples,
+    Reason::kNoSpread,
     Reason::kNoReplication,
     Reason::kThresholdOnly,
     Reason::kDeterministic,

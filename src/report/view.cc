@@ -233,13 +233,17 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       blind += std::fabs(*m->mde) > *verdicts.require_detectable;
     }
     if (all.undetectable > 0) {
-      // The (suite) row is the whole suite's common shift, not a workload.
-      const int workloads = all.undetectable - (all.common_undetectable ? 1 : 0);
-      view->requirement += (workloads > 0 ? Plural(workloads, "workload", "workloads") : std::string()) +
-                           (workloads > 0 && all.common_undetectable ? " and " : "") +
-                           (all.common_undetectable ? "the suite's common shift" : "") + " too noisy to guard";
-    }
-    else if (held > 0 && blind == 0)
+      // Too noisy to guard, and measured no noise at all (one value per
+      // side, no spread: more repetitions, not a quieter runner, would
+      // help); the (suite) row is the whole suite's common shift, not a
+      // workload.
+      std::string noisy = all.noisy_workloads > 0 ? Plural(all.noisy_workloads, "workload", "workloads") : "";
+      if (all.common_undetectable) noisy += (noisy.empty() ? "" : " and ") + std::string("the suite's common shift");
+      if (!noisy.empty()) view->requirement += noisy + " too noisy to guard";
+      if (all.blind_workloads > 0)
+        view->requirement += (noisy.empty() ? "" : ", ") + Plural(all.blind_workloads, "workload", "workloads") +
+                             " measured no noise at all";
+    } else if (held > 0 && blind == 0)
       view->requirement += "every undecided result could see it";
     else if (held > 0)
       view->requirement += Plural(blind, "undecided result", "undecided results") + " could not see it";
@@ -575,10 +579,8 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
       if (m.sentence.find("read 0 s per call") != std::string::npos)
         return std::string(m.sentence.rfind("the baseline's", 0) == 0 ? "baseline" : "current run") +
                " reads 0 s per call: no ratio";
-      // Rounds that all read one value (a coarse timer), here or in paired rounds.
-      if (m.sentence.find("so no spread was measured") != std::string::npos)
-        return "no spread measured: a coarse timer?";
       return "too few samples for an interval";
+    case Reason::kNoSpread: return "no spread measured: a coarse timer?";
     case Reason::kNoReplication:
       if (!IsCommonWorkload(m.workload))
         return m.current_rounds > 1    ? "one baseline value: nothing tested"
@@ -698,11 +700,15 @@ std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows) {
 
 Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
   Detectability d;
-  std::set<std::string> undetectable;
+  std::set<std::string> undetectable, noisy, blind;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (UnguardedByPolicy(*m, verdicts.require_detectable.has_value())) {
-      undetectable.insert(m->workload);
-      d.common_undetectable = d.common_undetectable || IsCommonWorkload(m->workload);
+      if (undetectable.insert(m->workload).second) {
+        if (IsCommonWorkload(m->workload))
+          d.common_undetectable = true;
+        else
+          (SeesNothing(*m) ? blind : noisy).insert(m->workload);
+      }
     }
     if (!m->mde || !m->lower_is_better) continue;
     if (undecided_only && !Undecided(m->verdict)) continue;
@@ -711,6 +717,10 @@ Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
     d.highest = d.highest ? std::max(*d.highest, *m->mde) : *m->mde;
   }
   d.undetectable = static_cast<int>(undetectable.size());
+  // A workload with one result of each kind counts as too noisy.
+  for (const std::string& w : noisy) blind.erase(w);
+  d.noisy_workloads = static_cast<int>(noisy.size());
+  d.blind_workloads = static_cast<int>(blind.size());
   return d;
 }
 

@@ -172,6 +172,8 @@ struct Detectability {
   std::optional<double> highest;
   int undetectable = 0;          ///< workloads too noisy for require_detectable (the common shift counted once)
   bool common_undetectable = false;  ///< ... of which the suite's common shift, `(suite)`, is one
+  int noisy_workloads = 0;  ///< ... workloads of reason `undetectable` (too noisy to guard)
+  int blind_workloads = 0;  ///< ... and the others, which measured no noise at all (SeesNothing)
 };
 
 /// Over the shown lower-is-better results (and, for `undecided_only`, only

@@ -1259,11 +1259,40 @@ TEST(CompareJudge, RepetitionsThatReadOneValueOnBothSidesDecideNothingAlone) {
     const MetricVerdict* m = Find(v, "BM_" + std::to_string(i), "time");
     ASSERT_NE(m, nullptr);
     EXPECT_EQ(m->verdict, Verdict::kInconclusive) << m->sentence;
-    EXPECT_EQ(m->reason, Reason::kTooFewSamples) << m->sentence;
+    EXPECT_EQ(m->reason, Reason::kNoSpread) << m->sentence;
     EXPECT_NE(m->sentence.find("no spread was measured"), std::string::npos) << m->sentence;
     EXPECT_FALSE(m->mde && std::isfinite(*m->mde)) << m->sentence;
+    EXPECT_FALSE(WorthConfirming(*m)) << "a coarse timer reads the same again";
   }
   EXPECT_EQ(v.outcome, Outcome::kNotJudged);
+  // Two current runs: removing each run's speed factor leaves rounding of
+  // 1e-16 between values that were one, which is no spread either (it made
+  // a +100.0% [+100.0%, +100.0%] regression at p 1e-33).
+  {
+    const Verdicts two = CompareRuns({only(base)}, {only(cur), only(cur)}, DefaultPolicy(), Opts());
+    const MetricVerdict* m = Find(two, "BM_0", "time");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->reason, Reason::kNoSpread) << m->sentence;
+    EXPECT_NE(two.outcome, Outcome::kFail);
+  }
+  // A metric that is no timing reads one value because it is exact: a size
+  // that never moved in a history of five and then grew 20% is a regression
+  // (read as a coarse timer, it passed), and so with two files.
+  {
+    auto size = [&](double bytes) {
+      WorkloadResult w = flat("image", bytes);
+      w.metric = "binary_size";
+      w.unit = "bytes";
+      return only({w});
+    };
+    const std::vector<Results> history(5, size(1000));
+    const Verdicts grew = Compare(history, size(1200), DefaultPolicy(), Opts());
+    const MetricVerdict* m = Find(grew, "image", "binary_size");
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->verdict, Verdict::kRegression) << m->sentence;
+    const Verdicts pair = Compare({size(1000)}, size(1200), DefaultPolicy(), Opts());
+    EXPECT_NE(Find(pair, "image", "binary_size")->reason, Reason::kNoSpread);
+  }
   // Beside eight workloads that scatter within and between the runs, the
   // flat one's one-tick change gets their noise: a spread, not "no spread".
   std::vector<WorkloadResult> nb = base, nc = cur;
@@ -1295,7 +1324,8 @@ TEST(CompareJudge, RequireDetectableFailsWhereTheRunnerIsTooNoisy) {
   EXPECT_EQ(m->reason, Reason::kNoReplication);
   EXPECT_TRUE(UnguardedByPolicy(*m, true));
   EXPECT_FALSE(WorthConfirming(*m));
-  EXPECT_NE(m->sentence.find("too noisy to guard"), std::string::npos) << m->sentence;
+  // It measured no noise: the sentence does not blame the runner's.
+  EXPECT_EQ(m->sentence.rfind("not guarded: this comparison measured no noise", 0), 0u) << m->sentence;
   EXPECT_EQ(v.outcome, Outcome::kInconclusive);
   EXPECT_EQ(ExitCodeFor(v), 4);
   // Without the key the same result is not held: not judged, exit 0.

@@ -95,6 +95,16 @@ TEST(ReportView, TheCommonShiftIsNoWorkloadTooNoisyToGuard) {
   v.metrics.push_back(one);
   EXPECT_EQ(BuildView(v).requirement,
             "policy requires +10%: 1 workload and the suite's common shift too noisy to guard");
+  // One value per side measured no noise at all: counted apart, not blamed
+  // on the runner's noise.
+  for (const char* name : {"BM_B", "BM_C"}) {
+    MetricVerdict single = Metric(name, "time", Verdict::kInconclusive);
+    single.reason = Reason::kNoReplication;
+    v.metrics.push_back(single);
+  }
+  EXPECT_EQ(BuildView(v).requirement,
+            "policy requires +10%: 1 workload and the suite's common shift too noisy to guard, 2 workloads "
+            "measured no noise at all");
 }
 
 TEST(ReportView, NotJudgedWithNothingTestable) {

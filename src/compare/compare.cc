@@ -2706,8 +2706,10 @@ class Comparer {
       // and the sentence does not blame the runner's noise.
       const bool blind = SeesNothing(mv);
       if (!blind) mv.reason = Reason::kUndetectable;
-      mv.sentence = (blind ? std::string("not guarded: this comparison measured no noise, so it could see no "
-                                         "slowdown at all")
+      const char* why = mv.reason == Reason::kNoReplication ? "one value per side measures no noise"
+                        : mv.reason == Reason::kNoSpread  ? "its values each read one value, so no spread was measured"
+                                                          : "the noise between the runs could not be measured";
+      mv.sentence = (blind ? "not guarded: " + std::string(why) + ", so it could see no slowdown at all"
                            : "too noisy to guard: " +
                                  (mv.mde ? "the smallest slowdown this comparison could see is " +
                                                FormatDetectable(*mv.mde, mv.lower_is_better)

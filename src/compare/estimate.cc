@@ -547,12 +547,14 @@ LogShift WithClockSteps(const LogShift& shift, double clock_var) {
 }
 
 bool TakesSuiteNoise(const LogShift& s) {
-  return std::isfinite(s.se) && std::isfinite(s.estimate) &&
+  // A timing whose values each read one value is a tie of its timer, no
+  // draw of the noise between runs, and nothing that noise could decide.
+  return !NoSpreadMeasured(s) && std::isfinite(s.se) && std::isfinite(s.estimate) &&
          (s.method == ShiftMethod::kRoundsWelch || s.method == ShiftMethod::kSamplesHodgesLehmann ||
           s.method == ShiftMethod::kReportedNoise || s.method == ShiftMethod::kRunSummaries);
 }
 
-bool NoSpreadMeasured(const LogShift& s) { return s.no_scatter && !(s.se > kFlatLogSe); }
+bool NoSpreadMeasured(const LogShift& s) { return s.no_scatter && !(s.clock_var > 0); }
 
 LogShift ExactWhenFlat(LogShift s) {
   if (!s.no_scatter) return s;

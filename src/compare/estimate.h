@@ -81,10 +81,10 @@ struct LogShift {
   bool no_spread = false;
   /// Both sides' rounds (or samples, or every run of a history and the
   /// current runs) read one value each: a timer coarser than their scatter.
-  /// While nothing else gives the comparison a spread (se 0: no noise
-  /// between runs from the other workloads either), its interval is
-  /// unbounded and p is 1, never a zero-width interval at p = 0 (one tick
-  /// of a millisecond timer read +100% [+100%, +100%]).
+  /// Its interval is unbounded and p is 1 (NoSpreadMeasured), never a
+  /// zero-width interval at p = 0 (one tick of a millisecond timer read
+  /// +100% [+100%, +100%]). Cleared for metrics that are no timing
+  /// (ExactWhenFlat).
   bool no_scatter = false;
   /// One run per side whose two sides read exactly the same values on a
   /// coarse clock (kernels of 100 us or less of a trace in whole
@@ -306,11 +306,16 @@ std::string ClockStepText(double step_s);
 /// reported noise or run summaries).
 bool TakesSuiteNoise(const LogShift& shift);
 
-/// A timing whose values each read one value (no_scatter) and that nothing
-/// else gave a spread: its interval is unbounded, p is 1, its MDE infinite.
-/// Spreads below a billionth (log scale) are rounding, not noise: removing
-/// each run's speed factor leaves differences of 1e-16 between values that
-/// were one.
+/// A timing whose values each read one value (no_scatter): its interval is
+/// unbounded, p is 1, its MDE infinite, whatever spread the suite's other
+/// workloads would lend it (their scatter says nothing of a reading that a
+/// coarse timer quantized: one tick of a 1 ms timer read +100% [+98.7%,
+/// +101.3%] beside benchmarks that scatter by 1%), and it takes no noise
+/// between runs (TakesSuiteNoise). A kernel on a trace's known clock is
+/// not: half a step of that clock is its spread (clock_var, WithClockSteps).
+/// Spreads below a billionth (log scale)
+/// are rounding, not noise: removing each run's speed factor leaves
+/// differences of 1e-16 between values that were one.
 bool NoSpreadMeasured(const LogShift& shift);
 
 /// The shift with its flat values read as exact (a count or a size, no

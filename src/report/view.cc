@@ -242,7 +242,7 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
       if (!noisy.empty()) view->requirement += noisy + " too noisy to guard";
       if (all.blind_workloads > 0)
         view->requirement += (noisy.empty() ? "" : ", ") + Plural(all.blind_workloads, "workload", "workloads") +
-                             " measured no noise at all";
+                             " whose noise could not be measured";
     } else if (held > 0 && blind == 0)
       view->requirement += "every undecided result could see it";
     else if (held > 0)

@@ -119,13 +119,17 @@ TEST(CustomIngest, TimeUnitScales) {
   const std::pair<const char*, double> times[] = {
       {"ns", 1e-9}, {"us", 1e-6},        {"\xC2\xB5s", 1e-6}, {"\xCE\xBCs", 1e-6},
       {"ms", 1e-3}, {"s", 1.0},          {"ns/iter", 1e-9},   {"ms/op", 1e-3},
-      {" us ", 1e-6}, {"ns/iter ", 1e-9}, {"s/call", 1.0}};
+      {" us ", 1e-6}, {"ns/iter ", 1e-9}, {"s/call", 1.0},
+      // The words, in any case: read as some other metric, a timing's flat
+      // values were taken as exact.
+      {"sec", 1.0}, {"Seconds", 1.0}, {"second", 1.0}, {"msec", 1e-3}, {"milliseconds", 1e-3},
+      {"usec/iter", 1e-6}, {"microseconds", 1e-6}, {"nsecs", 1e-9}, {"Nanoseconds", 1e-9}};
   for (const auto& [unit, scale] : times) {
     ASSERT_TRUE(CustomTimeUnitScale(unit).has_value()) << unit;
     EXPECT_DOUBLE_EQ(*CustomTimeUnitScale(unit), scale) << unit;
   }
-  for (const char* other : {"ops/sec", "iter/sec", "MB/s", "x", "", "NS", "Ms", "sec", "ns/byte",
-                            "instructions", "s/s", "ns / iter"})
+  for (const char* other : {"ops/sec", "iter/sec", "MB/s", "x", "", "NS", "Ms", "ns/byte", "instructions",
+                            "s/s", "ns / iter", "secondss", "msecond", "kiloseconds"})
     EXPECT_FALSE(CustomTimeUnitScale(other).has_value()) << other;
 }
 

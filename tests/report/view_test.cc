@@ -104,7 +104,7 @@ TEST(ReportView, TheCommonShiftIsNoWorkloadTooNoisyToGuard) {
   }
   EXPECT_EQ(BuildView(v).requirement,
             "policy requires +10%: 1 workload and the suite's common shift too noisy to guard, 2 workloads "
-            "measured no noise at all");
+            "whose noise could not be measured");
 }
 
 TEST(ReportView, NotJudgedWithNothingTestable) {

@@ -27,28 +27,42 @@ std::vector<std::string> LinesOf(std::FILE* f) {
   return lines;
 }
 
+// The lines a progress display of `mode` writes while `steps` drive it
+// (workload "train" started as 1 of `total`), once its thread has ended.
+template <typename Steps>
+std::vector<std::string> LinesWritten(ProgressMode mode, double heartbeat_seconds, int total, Steps steps) {
+  std::FILE* out = std::tmpfile();
+  if (out == nullptr) {
+    ADD_FAILURE() << "no temporary file";
+    return {};
+  }
+  {
+    TtyProgress progress(mode, heartbeat_seconds, out);
+    WorkloadSpec spec;
+    spec.name = "train";
+    progress.WorkloadStarted(spec, 0, total);
+    steps(progress, spec);
+  }
+  std::vector<std::string> lines = LinesOf(out);
+  std::fclose(out);
+  return lines;
+}
+
 // A round that has not ended (one long process, a warmup) still gets its
 // line whenever the interval passes without one, and none comes once the
 // workload has ended.
 TEST(TtyProgressTest, AHeartbeatComesWhileAWorkloadRunsNotOnlyWhenARoundEnds) {
-  std::FILE* out = std::tmpfile();
-  ASSERT_NE(out, nullptr);
-  {
-    TtyProgress progress(ProgressMode::kLines, /*heartbeat_seconds=*/0.05, out);
-    WorkloadSpec spec;
-    spec.name = "train";
-    progress.WorkloadStarted(spec, 0, 2);
-    std::this_thread::sleep_for(std::chrono::milliseconds(180));
-    progress.RoundFinished(spec, 0, 7);
-    std::this_thread::sleep_for(std::chrono::milliseconds(120));
-    WorkloadResult result;
-    result.name = "train";
-    result.status = WorkloadStatus::kOk;
-    progress.WorkloadFinished(result);
-    std::this_thread::sleep_for(std::chrono::milliseconds(120));
-  }
-  const std::vector<std::string> lines = LinesOf(out);
-  std::fclose(out);
+  const std::vector<std::string> lines =
+      LinesWritten(ProgressMode::kLines, /*heartbeat_seconds=*/0.05, 2, [](TtyProgress& progress, const WorkloadSpec& spec) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(180));
+        progress.RoundFinished(spec, 0, 7);
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));
+        WorkloadResult result;
+        result.name = "train";
+        result.status = WorkloadStatus::kOk;
+        progress.WorkloadFinished(result);
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));
+      });
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines.front(), "[1/2] train ...");
   EXPECT_EQ(lines.back().rfind("[1/2] train: ok in ", 0), 0u) << lines.back();
@@ -70,17 +84,10 @@ TEST(TtyProgressTest, AHeartbeatComesWhileAWorkloadRunsNotOnlyWhenARoundEnds) {
 
 // On a terminal the line is rewritten in place: no heartbeat lines.
 TEST(TtyProgressTest, NoHeartbeatOnATerminalLine) {
-  std::FILE* out = std::tmpfile();
-  ASSERT_NE(out, nullptr);
-  {
-    TtyProgress progress(ProgressMode::kTty, /*heartbeat_seconds=*/0.02, out);
-    WorkloadSpec spec;
-    spec.name = "train";
-    progress.WorkloadStarted(spec, 0, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(80));
-  }
-  const std::vector<std::string> lines = LinesOf(out);
-  std::fclose(out);
+  const std::vector<std::string> lines =
+      LinesWritten(ProgressMode::kTty, /*heartbeat_seconds=*/0.02, 1, [](TtyProgress&, const WorkloadSpec&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(80));
+      });
   EXPECT_TRUE(lines.empty());
 }
 

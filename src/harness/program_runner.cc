@@ -22,6 +22,7 @@
 #include "ingest/nvbench.h"
 #include "stats/summary.h"
 #include "util/fs.h"
+#include "util/text/escape.h"
 #include "util/text/format.h"
 
 namespace gpugate {
@@ -46,16 +47,48 @@ bool PerFileFlag(const std::string& key) {
 }
 
 
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// The spec's params, then those of the program's own that the spec does not
+// give: a key both give is one entry when the values agree (a suite param
+// passed on as the nvbench axis of that name, `--axis Elements=[{Elements}]`).
+// Returns the first key given two values, and why, with that program value
+// left out (a key is written once).
+std::optional<std::string> MergeParams(const Params& suite, const Params& own, Params* out) {
+  *out = suite;
+  std::optional<std::string> conflict;
+  for (const auto& param : own) {
+    const std::string& key = param.first;
+    const std::string& value = param.second;
+    auto same = std::find_if(out->begin(), out->end(), [&key](const auto& p) { return p.first == key; });
+    if (same == out->end()) {
+      out->push_back(param);
+      continue;
+    }
+    if (same->second == value || conflict) continue;
+    conflict = "param " + QuoteInput(key) + " is " + QuoteInput(same->second) + " in the suite but " +
+               QuoteInput(value) + " in the program's results; a workload has one value per param (rename " +
+               "one of them)";
+  }
+  return conflict;
+}
+
 // Flattens an ingested workload into one round (one process) named after the
 // spec, carrying the spec's params and tags before the program's own params.
+// A param the program gives another value than the suite fails the workload.
 WorkloadResult AsProcessRound(const WorkloadSpec& spec, WorkloadResult w) {
   WorkloadResult out = std::move(w);
   out.name = spec.name + "/" + out.name;
   out.kind = ToString(spec.kind);
   out.backend = "process";
-  std::vector<std::pair<std::string, std::string>> params = spec.params;
-  params.insert(params.end(), out.params.begin(), out.params.end());
+  Params params;
+  std::optional<std::string> conflict = MergeParams(spec.params, out.params, &params);
   out.params = std::move(params);
+  if (conflict && out.status == WorkloadStatus::kOk) {
+    out.status = WorkloadStatus::kFailed;
+    out.reason = *conflict;
+    out.rounds.clear();
+  }
   std::vector<std::string> tags = spec.tags;
   for (const std::string& t : out.tags)
     if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "model/results_json.h"
+
 namespace gpugate {
 namespace {
 
@@ -230,6 +232,72 @@ TEST(RunProgramWorkloadTest, NoBenchmarkReportedIsAFailure) {
   EXPECT_EQ(out[0].status, WorkloadStatus::kFailed);
   EXPECT_NE(out[0].reason.find("reported no benchmark (filter 'BM_nothing' matched none?)"),
             std::string::npos);
+}
+
+TEST(RunProgramWorkloadTest, ASuiteParamTheProgramAlsoGivesIsOneEntryAndAConflictFailsThatBenchmark) {
+  // `name: copy/{Elements}`, `params: {Elements: [1024]}`, argv `--axis
+  // Elements=[{Elements}]`: nvbench gives the axis as a param of that name.
+  FakeClock clock;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ProgramProcess p;
+    WorkloadResult same = Bench("copy/Elements=1024", {1e-6});
+    same.params = {{"Elements", "1024"}, {"Block", "256"}};
+    WorkloadResult other = Bench("copy/Elements=2048", {2e-6});
+    other.params = {{"Elements", "2048"}};
+    p.benchmarks = {same, other};
+    return p;
+  };
+  WorkloadSpec s = Gbench({"/b/nv"});
+  s.kind = WorkloadKind::kNvbench;
+  s.name = "copy/1024";
+  s.params = {{"Elements", "1024"}};
+  std::vector<WorkloadResult> out = RunProgramWorkload(s, nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].status, WorkloadStatus::kOk) << out[0].reason;
+  EXPECT_EQ(out[0].params, (std::vector<std::pair<std::string, std::string>>{{"Elements", "1024"}, {"Block", "256"}}));
+  EXPECT_EQ(out[0].rounds.size(), 3u);
+  EXPECT_EQ(out[1].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(out[1].reason,
+            "param 'Elements' is '1024' in the suite but '2048' in the program's results; a workload has one "
+            "value per param (rename one of them)");
+  EXPECT_EQ(out[1].params, (std::vector<std::pair<std::string, std::string>>{{"Elements", "1024"}}));
+  // Every key once: the results file is written, the other workloads with it.
+  Results r;
+  r.workloads = out;
+  EXPECT_EQ(RepeatedKeyProblem(r), std::nullopt);
+}
+
+TEST(RunProgramWorkloadTest, APytestResultsFilesParamsMergeWithTheSuitesAsAProgramsDo) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("gpugate-params-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir / "src.json") << R"({"machine_info": {}, "benchmarks": [
+      {"name": "test_a", "params": {"n": 10, "mode": "fast"}, "stats": {"rounds": 1, "median": 0.001}},
+      {"name": "test_b", "params": {"n": 20}, "stats": {"rounds": 1, "median": 0.002}}]})";
+  }
+  WorkloadSpec s;
+  s.name = "py";
+  s.kind = WorkloadKind::kCommand;
+  s.argv = {"/bin/sh", "-c", "cp src.json out.json"};
+  s.cwd = dir.string();
+  s.results = "out.json";
+  s.params = {{"n", "10"}};
+  s.sampling.rounds = 1;
+  s.sampling.timeout = 30;
+  s.sampling.max_time = 1000;
+  std::vector<WorkloadResult> out = RunProgramWorkload(s, nullptr, ProcessNumbering{});
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(out.size(), 2u) << out[0].reason;
+  EXPECT_EQ(out[0].name, "py/test_a");
+  EXPECT_EQ(out[0].status, WorkloadStatus::kOk) << out[0].reason;
+  EXPECT_EQ(out[0].params, (std::vector<std::pair<std::string, std::string>>{{"n", "10"}, {"mode", "fast"}}));
+  EXPECT_EQ(out[1].status, WorkloadStatus::kFailed);
+  EXPECT_NE(out[1].reason.find("param 'n' is '10' in the suite but '20' in the program's results"), std::string::npos)
+      << out[1].reason;
+  Results r;
+  r.workloads = out;
+  EXPECT_EQ(RepeatedKeyProblem(r), std::nullopt);
 }
 
 // ---- real processes ---------------------------------------------------------

@@ -90,10 +90,12 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   WarnMetricsNotCollected(sel->workloads);
   TtyProgress progress(ProgressModeFor(vm.count("quiet") > 0));
   AbData data = RunAb(sel->suite, sel->workloads, ab, &progress);
+  // A results file that cannot be written costs neither the verdict nor
+  // its reports: it is said after them (a tool error, exit 3).
+  std::vector<Status> written;
   for (const auto& [opt, side] : {std::pair<const char*, const Results*>{"base-results", &data.base},
                                   std::pair<const char*, const Results*>{"head-results", &data.head}}) {
-    if (!vm.count(opt)) continue;
-    if (Status st = WriteResultsFile(vm[opt].as<std::string>(), *side); !st.ok()) return ReportError(st.error());
+    if (vm.count(opt)) written.push_back(WriteResultsFile(vm[opt].as<std::string>(), *side));
   }
 
   CompareOptions compare_options;
@@ -104,7 +106,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   Verdicts verdicts = CompareRuns(base_runs, head_runs, *policy, compare_options);
   std::vector<std::string> reported;
   for (const WorkloadResult& w : data.head.workloads) reported.push_back(w.name);
-  return FinishComparison(verdicts, vm, WorkloadSources(sel->workloads, reported));
+  return FinishComparison(verdicts, vm, WorkloadSources(sel->workloads, reported), written);
 }
 
 }  // namespace gpugate

@@ -133,6 +133,19 @@ int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm,
   return ExitCodeFor(verdicts);
 }
 
+int FinishComparison(const Verdicts& verdicts, const po::variables_map& vm,
+                     const std::map<std::string, ReportOptions::Source>& sources,
+                     const std::vector<Status>& written) {
+  const int code = FinishComparison(verdicts, vm, sources);
+  bool failed = false;
+  for (const Status& st : written) {
+    if (st.ok()) continue;
+    ReportError(st.error());
+    failed = true;
+  }
+  return failed ? static_cast<int>(ExitCode::kToolError) : code;
+}
+
 bool ReportedBy(const WorkloadSpec& w, const std::string& name) {
   return w.name == name || (ReportsBenchmarks(w) && name.size() > w.name.size() &&
                             name.compare(0, w.name.size() + 1, w.name + "/") == 0);

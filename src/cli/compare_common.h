@@ -40,6 +40,14 @@ std::vector<std::string> PolicyEntriesMatchingNothing(const Policy& policy, cons
 /// Writes the reports and returns the exit code the verdicts call for.
 int FinishComparison(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
                      const std::map<std::string, ReportOptions::Source>& sources = {});
+/// FinishComparison for a comparison that also wrote results files (`gate
+/// -o`, `ab --base-results/--head-results`): the reports and the verdict
+/// come first, then every file in `written` that could not be written is
+/// reported, and one such failure is a tool error (exit 3, which outranks
+/// the verdict's code as a failed workload does; docs/policy.md).
+int FinishComparison(const Verdicts& verdicts, const boost::program_options::variables_map& vm,
+                     const std::map<std::string, ReportOptions::Source>& sources,
+                     const std::vector<Status>& written);
 /// Whether a result named `name` is `w`'s: its own, or one of the benchmarks
 /// a program or a command with results reports ("w/benchmark").
 bool ReportedBy(const WorkloadSpec& w, const std::string& name);

@@ -232,15 +232,15 @@ int GateCommand(const CommandSpec& self, const Args& args) {
         first_run_text);
   }
 
-  if (vm.count("output")) {
-    if (Status st = WriteResultsFile(vm["output"].as<std::string>(), outcome.results); !st.ok())
-      return ReportError(st.error());
-  }
+  // A results file that cannot be written costs neither the verdict nor
+  // its reports: it is said after them (a tool error, exit 3).
+  std::vector<Status> written;
+  if (vm.count("output")) written.push_back(WriteResultsFile(vm["output"].as<std::string>(), outcome.results));
   // A workload that failed in the run or in a re-run is in the verdicts (an
   // error outcome): the exit code is theirs alone.
   std::vector<std::string> reported;
   for (const WorkloadResult& w : outcome.results.workloads) reported.push_back(w.name);
-  return FinishComparison(outcome.verdicts, vm, WorkloadSources(sel->workloads, reported));
+  return FinishComparison(outcome.verdicts, vm, WorkloadSources(sel->workloads, reported), written);
 }
 
 }  // namespace gpugate

@@ -449,5 +449,24 @@ TEST_F(LifecycleCliTest, AbSyntheticPassAndRegression) {
   EXPECT_EQ(Run({"ab", "same.yaml", "--base", "nope", "--head", "."}).exit_code, 2);
 }
 
+TEST_F(LifecycleCliTest, AResultsFileThatCannotBeWrittenKeepsTheVerdictAndItsReports) {
+  ASSERT_EQ(Run({"run", "same.yaml", "-o", "b.json", "-q"}).exit_code, 0);
+  // The verdict is reported, then the file that could not be written
+  // (/dev/full, written in place, fails at its write): a tool error, exit
+  // 3. The verdict and its reports were lost before (the error came first).
+  const std::string full_error = "gpugate: error: /dev/full: write failed: No space left on device";
+  auto gate = Run({"gate", "slow.yaml", "--baseline", "b.json", "--confirm", "0", "-o", "/dev/full", "--json",
+                   "g.json", "-q"});
+  EXPECT_EQ(gate.exit_code, 3) << gate.err;
+  EXPECT_NE(gate.err.find(full_error), std::string::npos) << gate.err;
+  EXPECT_NE(testing::ReadAll(dir_ + "/g.json").find("\"outcome\": \"not_judged\""), std::string::npos);  // one baseline run
+  auto ab = Run({"ab", "slow.yaml", "--base", ".", "--head", ".", "--rounds", "8", "--base-results", "/dev/full",
+                 "--head-results", "head.json", "--json", "ab.json", "-q"});
+  EXPECT_EQ(ab.exit_code, 3) << ab.err;  // a regression (exit 1) too: the tool error outranks it
+  EXPECT_NE(ab.err.find(full_error), std::string::npos) << ab.err;
+  EXPECT_NE(testing::ReadAll(dir_ + "/ab.json").find("\"outcome\": \"fail\""), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/head.json"));
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -159,9 +159,7 @@ bool IsOwnCounterName(std::string_view key) {
 // the writer repairs text, and not a name gpugate gives its own counters.
 Status CheckCounterName(const FieldReader& f, const std::string& path, const JsonValue& value,
                         const std::string& key) {
-  if (std::optional<std::string> problem = NameProblem(key))
-    return f.ErrorAt(value, path, "counter " + QuoteInput(key) + ": a counter name must be printable text: " +
-                                      *problem);
+  if (Status st = detail::CheckKeyName(f, value, path, "counter", key); !st.ok()) return st;
   if (IsOwnCounterName(key))
     return f.ErrorAt(value, path,
                      "counter " + QuoteInput(key) + ": gpugate writes a counter of this name itself " +
@@ -557,6 +555,8 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   // Every scalar member is kept verbatim (custom context from
   // AddCustomContext arrives as top-level strings).
   for (const auto& [key, value] : context.members) {
+    if (!value.IsString() && !value.IsNumber() && !value.IsBool()) continue;
+    if (Status st = detail::CheckKeyName(f, value, "context", "context entry", key); !st.ok()) return st;
     if (value.IsString()) run->source_context[key] = value.string;
     else if (value.IsNumber()) run->source_context[key] = detail::FormatNumber(value.number);
     else if (value.IsBool()) run->source_context[key] = value.boolean ? "true" : "false";

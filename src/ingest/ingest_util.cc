@@ -1,5 +1,6 @@
 // Helpers shared by the benchmark-file readers (see ingest_util.h).
 #include "ingest/ingest_util.h"
+#include "util/text/escape.h"
 #include "util/text/format.h"
 
 #include <cmath>
@@ -16,6 +17,16 @@ std::string FieldReader::PathOf(std::string_view key) const {
 Error FieldReader::ErrorAt(const JsonValue& at, const std::string& path,
                            const std::string& message) const {
   return JsonError(file_, at, path, message);
+}
+
+Status CheckKeyName(const FieldReader& f, const JsonValue& at, const std::string& path, std::string_view noun,
+                    const std::string& key) {
+  std::optional<std::string> problem = NameProblem(key);
+  if (!problem) return Status::Ok();
+  const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
+  return f.ErrorAt(at, path,
+                   std::string(noun) + " " + QuoteInput(key) + ": " + (vowel ? "an " : "a ") + std::string(noun) +
+                       " name must be printable text: " + *problem);
 }
 
 Result<const JsonValue*> FieldReader::Typed(std::string_view key, JsonValue::Type type,

@@ -46,6 +46,14 @@ class FieldReader {
   std::string path_;
 };
 
+/// A key a file gives a map of the results (a counter, a param, a context
+/// entry) is printable text (NameProblem, as names are checked), so that no
+/// two become one key where the writer repairs invalid UTF-8: an error at
+/// `at` (the key's value; the DOM keeps no key positions), "name:line:col:
+/// path: counter 'x\xed': a counter name must be printable text: ...".
+Status CheckKeyName(const FieldReader& f, const JsonValue& at, const std::string& path, std::string_view noun,
+                    const std::string& key);
+
 /// Shortest round-trip text of a number ("2000", "0.5", "nan").
 std::string FormatNumber(double value);
 

@@ -30,16 +30,20 @@ bool IsHexSha(const std::string& s) {
   return true;
 }
 
-// Every scalar member of `object` as text in source_context["<prefix>.<key>"].
-void KeepScalars(const JsonValue& object, const std::string& prefix, RunInfo* run) {
+// Every scalar member of `object` as text in source_context["<prefix>.<key>"],
+// its key checked as a name is (CheckKeyName).
+Status KeepScalars(const std::string& file, const JsonValue& object, const std::string& prefix, RunInfo* run) {
+  FieldReader f(file, object, prefix);
   for (const auto& [key, value] : object.members) {
     std::string text;
     if (value.IsString()) text = value.string;
     else if (value.IsNumber()) text = detail::FormatNumber(value.number);
     else if (value.IsBool()) text = value.boolean ? "true" : "false";
     else continue;
+    if (Status st = detail::CheckKeyName(f, value, prefix, "context entry", key); !st.ok()) return st;
     run->source_context[prefix + "." + key] = std::move(text);
   }
+  return Status::Ok();
 }
 
 // machine_info: host, OS, CPU; everything scalar is kept as text.
@@ -55,7 +59,7 @@ Status ReadMachineInfo(const std::string& file, const JsonValue& info, RunInfo* 
     if (*part && !(*part)->empty()) os += (os.empty() ? "" : " ") + **part;
   }
   run->env.os = os;
-  KeepScalars(info, "machine_info", run);
+  if (Status st = KeepScalars(file, info, "machine_info", run); !st.ok()) return st;
   auto cpu = f.Object("cpu");
   if (!cpu.ok()) return cpu.error();
   if (*cpu) {
@@ -68,7 +72,7 @@ Status ReadMachineInfo(const std::string& file, const JsonValue& info, RunInfo* 
     if (!count.ok()) return count.error();
     run->env.cpu_model = brand_raw->value_or(brand->value_or(""));
     if (*count && **count > 0 && **count < 1 << 20) run->env.cpu_cores = static_cast<int>(**count);
-    KeepScalars(**cpu, "machine_info.cpu", run);
+    if (Status st = KeepScalars(file, **cpu, "machine_info.cpu", run); !st.ok()) return st;
   }
   return Status::Ok();
 }
@@ -93,7 +97,7 @@ Status ReadCommitInfo(const std::string& file, const JsonValue& info, RunInfo* r
   auto project = f.String("project");
   if (!project.ok()) return project.error();
   if (*project && !(*project)->empty()) run->suite = NameFromFileName(**project);
-  KeepScalars(info, "commit_info", run);
+  if (Status st = KeepScalars(file, info, "commit_info", run); !st.ok()) return st;
   return Status::Ok();
 }
 
@@ -185,6 +189,8 @@ Status ReadParams(const FieldReader& f, WorkloadResult* w) {
   if (!params.ok()) return params.error();
   if (*params == nullptr) return Status::Ok();
   for (const auto& [key, value] : (*params)->members) {
+    if (!value.IsString() && !value.IsNumber() && !value.IsBool()) continue;
+    if (Status st = detail::CheckKeyName(f, value, f.PathOf("params"), "param", key); !st.ok()) return st;
     if (value.IsString()) w->params.emplace_back(key, value.string);
     else if (value.IsNumber()) w->params.emplace_back(key, detail::FormatNumber(value.number));
     else if (value.IsBool()) w->params.emplace_back(key, value.boolean ? "true" : "false");
@@ -220,9 +226,12 @@ Result<WorkloadResult> ReadBenchmark(const std::string& file, const JsonValue& b
   auto extra = f.Object("extra_info");
   if (!extra.ok()) return extra.error();
   if (*extra) {
-    for (const auto& [key, value] : (*extra)->members)
-      if (value.IsNumber() && std::isfinite(value.number))
-        w.counters["extra_info/" + key] = value.number;
+    for (const auto& [key, value] : (*extra)->members) {
+      if (!value.IsNumber() || !std::isfinite(value.number)) continue;
+      if (Status st = detail::CheckKeyName(f, value, f.PathOf("extra_info"), "extra_info", key); !st.ok())
+        return st.error();
+      w.counters["extra_info/" + key] = value.number;
+    }
   }
   auto options = f.Object("options");  // run settings: checked, not kept
   if (!options.ok()) return options.error();

@@ -358,6 +358,25 @@ TEST(GbenchIngest, UserCounterNamesMustBePrintableAndNotGpugatesOwn) {
   EXPECT_EQ(r->workloads.at(0).counters.at("b"), 2);
 }
 
+// The context's scalars are the keys of the run's "source_context"
+// (AddCustomContext): two that differ only in invalid UTF-8 were written as
+// one key twice. Refused where they stand, as counter names are.
+TEST(GbenchIngest, ContextKeysMustBePrintable) {
+  auto file = [](const std::string& context) {
+    return "{\"context\": {\"date\": \"x\", \"host_name\": \"h\",\n" + context +
+           "},\n\"benchmarks\": [{\"name\": \"BM_a\", \"run_name\": \"BM_a\", \"run_type\": \"iteration\", "
+           "\"iterations\": 10, \"real_time\": 100, \"cpu_time\": 100, \"time_unit\": \"ns\"}]}";
+  };
+  Result<Results> r = GbenchFromJson(file("\"k\xff\": \"a\", \"k\xfe\": \"b\""), "ctx.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_THAT(r.error().message, StartsWith("ctx.json:2:7: context: context entry 'k"));
+  EXPECT_THAT(r.error().message, HasSubstr("a context entry name must be printable text: invalid UTF-8 at byte 1"));
+  r = GbenchFromJson(file("\"build\": \"x\", \"list\": [\"k\\u001b\"]"), "ok.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->run.source_context.at("build"), "x");
+}
+
 TEST(GbenchIngest, AnErrorRowFailsTheWorkloadAndASkipRowSkipsIt) {
   const std::string text = R"({"benchmarks": [
 {"name": "BM_e", "run_name": "BM_e", "run_type": "iteration", "repetitions": 2, "repetition_index": 0,

@@ -1,6 +1,7 @@
 // Tests of the process backend: real child processes (sh, sleep, touch).
 #include "harness/backends/process_backend.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -115,6 +116,61 @@ TEST_F(ProcessBackendTest, PeakMemoryIsTheProcesssOwnNeverGpugates) {
   ASSERT_TRUE(small.ok()) << small.error().message;
   EXPECT_FALSE(small->max_rss_bytes.has_value()) << *small->max_rss_bytes;
   EXPECT_EQ(ballast[ballast.size() / 2], 1);
+}
+
+TEST(HighWaterFromProcStatusTest, ReadsVmHwmInBytes) {
+  EXPECT_EQ(detail::HighWaterFromProcStatus("Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    5120 kB\nVmRSS:\t 100 kB\n"),
+            5120 * 1024);
+  EXPECT_EQ(detail::HighWaterFromProcStatus("VmHWM: 1 kB"), 1024);
+  EXPECT_EQ(detail::HighWaterFromProcStatus("Name:\tx\nVmRSS:\t 100 kB\n"), std::nullopt);
+  EXPECT_EQ(detail::HighWaterFromProcStatus("VmHWM:\t kB\n"), std::nullopt);
+  EXPECT_EQ(detail::HighWaterFromProcStatus(""), std::nullopt);
+}
+
+// Run by PeakMemoryFloorIsGpugatesAddressSpaceNotWhatItInherited in a
+// process that a large one exec'd: a 48 MiB command's peak and the floor.
+TEST(ProcessBackendHelper, DISABLED_PeakUnderALargeParent) {
+  const char* out = std::getenv("GPUGATE_TEST_PEAK_OUT");
+  if (out == nullptr) GTEST_SKIP() << "run by PeakMemoryFloorIsGpugatesAddressSpaceNotWhatItInherited";
+  detail::CommandLine command;
+  command.argv = {"dd", "if=/dev/zero", "of=/dev/null", "bs=" + std::to_string(48 << 20), "count=1"};
+  command.envp = detail::InheritedEnvironment();
+  auto r = detail::ExecuteOnce(command, 30, ProcessBackendOptions{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::ofstream(out) << r->max_rss_bytes.value_or(-1) << " " << r->rss_floor_bytes << "\n";
+}
+
+TEST(ProcessBackendFloorTest, PeakMemoryFloorIsGpugatesAddressSpaceNotWhatItInherited) {
+  // gpugate started by a process of 160 MiB (Python's subprocess.run):
+  // getrusage(RUSAGE_SELF) holds that process's 160 MiB, which no child of
+  // gpugate's inherits. A command's 48 MiB peak is its own and is recorded.
+  char path[] = "/tmp/gpugate-floor-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<char> ballast(160 << 20, 1);
+    const std::string env = std::string("GPUGATE_TEST_PEAK_OUT=") + path;
+    char* argv[] = {const_cast<char*>("gpugate_tests"), const_cast<char*>("--gtest_also_run_disabled_tests"),
+                    const_cast<char*>("--gtest_filter=ProcessBackendHelper.DISABLED_PeakUnderALargeParent"),
+                    nullptr};
+    char* envp[] = {const_cast<char*>(env.c_str()), const_cast<char*>("PATH=/usr/bin:/bin"), nullptr};
+    const int null = ::open("/dev/null", O_WRONLY);  // the helper's gtest lines stay out of this run's
+    if (null >= 0) ::dup2(null, STDOUT_FILENO);
+    if (ballast[ballast.size() / 2] == 1) ::execve("/proc/self/exe", argv, envp);
+    ::_exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  std::ifstream in(path);
+  int64_t peak = 0, floor = 0;
+  in >> peak >> floor;
+  ::unlink(path);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_LT(floor, int64_t{48} << 20);
+  EXPECT_GE(peak, int64_t{48} << 20) << "floor " << floor;
 }
 
 TEST_F(ProcessBackendTest, TimeoutKillsWholeProcessGroup) {

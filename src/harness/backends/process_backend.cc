@@ -2,7 +2,7 @@
 // child's PATH), own process group,
 // stderr through a poll-drained pipe, exit detected through a pidfd (with a
 // waitid(WNOWAIT) polling fallback), rusage from wait4 (max RSS only above
-// gpugate's own high-water mark, which the child inherits).
+// the high-water mark of gpugate's address space, which the child inherits).
 #include "harness/backends/process_backend.h"
 
 #include <fcntl.h>
@@ -39,14 +39,6 @@ namespace {
 
 double SteadyNow() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// gpugate's own high-water resident set in bytes (Linux reports KiB).
-int64_t OwnMaxRssBytes() {
-  rusage self;
-  std::memset(&self, 0, sizeof self);
-  if (::getrusage(RUSAGE_SELF, &self) != 0) return 0;
-  return static_cast<int64_t>(self.ru_maxrss) * 1024;
 }
 
 double TimevalSeconds(const timeval& tv) {
@@ -308,6 +300,47 @@ std::string PeakMemoryTally::Note() const {
          std::to_string(executions_) + " executions: the others " + below;
 }
 
+std::optional<int64_t> HighWaterFromProcStatus(std::string_view status) {
+  for (size_t start = 0; start < status.size();) {
+    const size_t end = std::min(status.find('\n', start), status.size());
+    std::string_view line = status.substr(start, end - start);
+    start = end + 1;
+    if (!line.starts_with("VmHWM:")) continue;
+    line.remove_prefix(6);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    int64_t kib = 0;
+    size_t digits = 0;
+    for (; digits < line.size() && digits < 15 && line[digits] >= '0' && line[digits] <= '9'; ++digits)
+      kib = kib * 10 + (line[digits] - '0');
+    if (digits == 0 || line.substr(digits) != " kB") return std::nullopt;
+    return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+int64_t OwnHighWaterBytes() {
+  // /proc/self/status is a few KiB, read in one go without allocating a
+  // stream; the VmHWM line comes well within the first 4 KiB.
+  const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    char buf[8192];
+    size_t size = 0;
+    for (ssize_t n; size < sizeof buf && (n = ::read(fd, buf + size, sizeof buf - size)) != 0;) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      size += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (std::optional<int64_t> hwm = HighWaterFromProcStatus(std::string_view(buf, size))) return *hwm;
+  }
+  rusage self;
+  std::memset(&self, 0, sizeof self);
+  if (::getrusage(RUSAGE_SELF, &self) != 0) return 0;
+  return static_cast<int64_t>(self.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
 std::string TimedOutMessage(double timeout_seconds) {
   return "timed out after " + FormatDuration(timeout_seconds);
 }
@@ -379,7 +412,7 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   SubreaperScope subreaper;
   pid_t pid = -1;
   // What the child's max RSS may hold of gpugate's own (ExecOutcome).
-  const int64_t rss_floor_before = OwnMaxRssBytes();
+  const int64_t rss_floor_before = OwnHighWaterBytes();
   const double start = SteadyNow();
   // The child's group is named for the interrupt handler before a signal can
   // arrive: a signal that ends gpugate ends the workload too (interrupt.h).
@@ -458,7 +491,7 @@ Result<ExecOutcome> ExecuteOnce(const CommandLine& command, double timeout_secon
   out.wait_status = status;
   out.user_seconds = TimevalSeconds(usage.ru_utime);
   out.sys_seconds = TimevalSeconds(usage.ru_stime);
-  out.rss_floor_bytes = std::max(rss_floor_before, OwnMaxRssBytes());
+  out.rss_floor_bytes = std::max(rss_floor_before, OwnHighWaterBytes());
   const int64_t max_rss = static_cast<int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
   if (max_rss > out.rss_floor_bytes) out.max_rss_bytes = max_rss;
   out.stderr_tail = TailLines(tail.text(), options.stderr_tail_lines, options.stderr_tail_bytes);

@@ -79,8 +79,8 @@ struct ExecOutcome {
   /// from gpugate's: a value up to gpugate's own high-water mark may be
   /// gpugate's, one above it can only be the process's.
   std::optional<int64_t> max_rss_bytes;
-  /// gpugate's own high-water resident set (getrusage RUSAGE_SELF), read
-  /// before the spawn and after the reap, the larger of the two.
+  /// gpugate's own high-water resident set (OwnHighWaterBytes), read before
+  /// the spawn and after the reap, the larger of the two.
   int64_t rss_floor_bytes = 0;
   std::string stderr_tail;  ///< last lines of stderr (see options)
   LeftoverReport leftovers; ///< processes the execution left behind, ended after it
@@ -121,6 +121,17 @@ std::optional<std::string> EnvironmentValue(const std::vector<std::string>& envp
 /// relative entries taken from `cwd`. Not gpugate's own PATH: a workload's
 /// `env: {PATH: ...}` decides which program runs. kToolError when none is found.
 Result<std::string> FindProgram(const CommandLine& command);
+
+/// gpugate's own high-water resident set in bytes: what a process it starts
+/// may inherit. That is the high-water mark of gpugate's address space
+/// (VmHWM of /proc/self/status), not getrusage(RUSAGE_SELF), whose ru_maxrss
+/// also holds the mark gpugate itself inherited at its exec (a 300 MiB
+/// Python that started it) and no child of gpugate's can inherit; ru_maxrss
+/// only where /proc cannot be read.
+int64_t OwnHighWaterBytes();
+/// The VmHWM of /proc/<pid>/status text in bytes ("VmHWM:\t  5120 kB"), if
+/// the text holds one.
+std::optional<int64_t> HighWaterFromProcStatus(std::string_view status);
 
 /// "timed out after 40.0 ms", "timed out after 60.0 s": a workload's timeout
 /// in the one duration format of every output (FormatDuration).

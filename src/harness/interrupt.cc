@@ -44,9 +44,10 @@ const char* NameOf(int sig) {
 }
 
 void EndNow(int sig) {
-  // gpugate itself is busy (reading a benchmark program's JSON): what it
-  // keeps in temporary folders goes with it.
-  RemoveLiveTempDirsFromSignal();
+  // gpugate itself is busy (reading a benchmark program's JSON, writing a
+  // results file): what it keeps in temporary folders, and the temp file of
+  // a write not yet renamed into place, go with it.
+  RemoveLiveTempsFromSignal();
   ::signal(sig, SIG_DFL);
   // Blocked while the handler runs: delivered, with its default action, as
   // soon as the handler returns.
@@ -113,7 +114,7 @@ void DieOfPendingInterrupt() {
                            ": the running workload and what it started were ended\n";
   ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
   (void)ignored;
-  RemoveLiveTempDirs();  // the signal ends gpugate without unwinding
+  RemoveLiveTemps();  // the signal ends gpugate without unwinding
   ::signal(sig, SIG_DFL);
   sigset_t set;
   sigemptyset(&set);

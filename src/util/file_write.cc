@@ -168,10 +168,12 @@ Result<int> CreateLockedTemp(const std::string& target, const std::string& shown
   return ToolError(shown + ": cannot create temporary file: it keeps disappearing");
 }
 
-/// A complete temp file beside its target, locked until renamed or removed.
+/// A complete temp file beside its target, locked until renamed or removed,
+/// and removed by a signal that ends gpugate before that.
 struct StagedFile {
   std::string target, shown, tmp;
   Fd fd;
+  LiveTempFile live;
 };
 
 /// Writes `bytes` into a temp file beside `target`, with the old file's
@@ -180,10 +182,11 @@ Result<StagedFile> Stage(const std::string& target, const std::string& shown, st
   RemoveStaleTempFiles(target);
   struct stat old {};
   const bool existed = ::stat(target.c_str(), &old) == 0;
-  StagedFile s{target, shown, "", Fd(-1)};
+  StagedFile s{target, shown, "", Fd(-1), LiveTempFile()};
   Result<int> created = CreateLockedTemp(target, shown, s.tmp);
   if (!created.ok()) return created.error();
   s.fd = Fd(*created);
+  s.live = LiveTempFile(s.tmp);
   auto fail = [&](const std::string& what, int err) -> Error {
     ::unlink(s.tmp.c_str());  // while still locked: nobody else touches it
     return ToolError(shown + ": " + what + ": " + Reason(err));
@@ -204,8 +207,10 @@ Status Commit(StagedFile& s) {
   if (::rename(s.tmp.c_str(), s.target.c_str()) != 0) {
     const int err = errno;
     ::unlink(s.tmp.c_str());
+    s.live.Release();
     return ToolError(s.shown + ": cannot rename into place: " + Reason(err));
   }
+  s.live.Release();  // the name is the target's now: a signal must not remove it
   Fd dir(::open(DirName(s.target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.get() >= 0) ::fsync(dir.get());
   return Status::Ok();  // the temp's lock goes with its descriptor

@@ -204,24 +204,27 @@ std::string DirName(const std::string& path) {
 
 namespace {
 
-// The live temporary folders, in fixed slots a signal handler may read:
-// state 0 free, 1 being filled, 2 holds a path. Workloads run one at a
-// time, so a few slots are plenty; a folder that finds none is still removed
-// by its destructor, only not by a signal.
-constexpr int kTempSlots = 16;
+// The live temporary folders and files, in fixed slots a signal handler may
+// read: state 0 free, 1 being filled, 2 holds a folder's path, 3 a file's.
+// Workloads run one at a time and a write stages one file per output, so a
+// few slots are plenty; a folder or file that finds none is still removed by
+// its owner, only not by a signal.
+constexpr int kTempSlots = 32;
+constexpr int kSlotFolder = 2;
+constexpr int kSlotFile = 3;
 struct TempSlot {
   std::atomic<int> state{0};
   char path[4096];
 };
 TempSlot g_temp_slots[kTempSlots];
 
-int ClaimTempSlot(const std::string& path) {
+int ClaimTempSlot(const std::string& path, int kind) {
   if (path.size() >= sizeof(TempSlot::path)) return -1;
   for (int i = 0; i < kTempSlots; ++i) {
     int expected = 0;
     if (!g_temp_slots[i].state.compare_exchange_strong(expected, 1)) continue;
     std::memcpy(g_temp_slots[i].path, path.c_str(), path.size() + 1);
-    g_temp_slots[i].state.store(2);
+    g_temp_slots[i].state.store(kind);
     return i;
   }
   return -1;
@@ -280,7 +283,7 @@ TempDir::TempDir(const std::string& prefix) {
   std::string pattern = (base / (prefix + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) != nullptr) {
     path_ = pattern;
-    slot_ = ClaimTempSlot(path_);
+    slot_ = ClaimTempSlot(path_, kSlotFolder);
   }
 }
 
@@ -291,17 +294,38 @@ TempDir::~TempDir() {
   if (slot_ >= 0) g_temp_slots[slot_].state.store(0);
 }
 
-void RemoveLiveTempDirs() {
+LiveTempFile::LiveTempFile(const std::string& path) : slot_(ClaimTempSlot(path, kSlotFile)) {}
+
+LiveTempFile& LiveTempFile::operator=(LiveTempFile&& other) noexcept {
+  if (this != &other) {
+    Release();
+    slot_ = other.slot_;
+    other.slot_ = -1;
+  }
+  return *this;
+}
+
+void LiveTempFile::Release() {
+  if (slot_ >= 0) g_temp_slots[slot_].state.store(0);
+  slot_ = -1;
+}
+
+void RemoveLiveTemps() {
   for (TempSlot& slot : g_temp_slots) {
-    if (slot.state.load() != 2) continue;
+    const int state = slot.state.load();
+    if (state == kSlotFile) ::unlink(slot.path);
+    if (state != kSlotFolder) continue;
     std::error_code ec;
     std::filesystem::remove_all(slot.path, ec);
   }
 }
 
-void RemoveLiveTempDirsFromSignal() {
-  for (TempSlot& slot : g_temp_slots)
-    if (slot.state.load() == 2) RemoveTreeFromSignal(slot.path);
+void RemoveLiveTempsFromSignal() {
+  for (TempSlot& slot : g_temp_slots) {
+    const int state = slot.state.load();
+    if (state == kSlotFolder) RemoveTreeFromSignal(slot.path);
+    if (state == kSlotFile) ::unlink(slot.path);
+  }
 }
 
 }  // namespace gpugate

@@ -58,7 +58,7 @@ Result<std::string> ReadWorkloadFile(const std::string& path);
 
 /// A fresh folder under the system's temporary directory
 /// ("<tmp>/<prefix>-XXXXXX"), removed with its contents when the object goes
-/// out of scope, or by RemoveLiveTempDirs() when gpugate ends by a signal
+/// out of scope, or by RemoveLiveTemps() when gpugate ends by a signal
 /// without unwinding. path() is empty when it could not be created.
 class TempDir {
  public:
@@ -73,13 +73,33 @@ class TempDir {
   int slot_ = -1;  ///< its slot in the registry a signal handler reads
 };
 
-/// Removes the folder of every TempDir that exists now (for a process about
-/// to end without running destructors: an interrupt, harness/interrupt.h).
-void RemoveLiveTempDirs();
+/// A temporary file that RemoveLiveTemps() removes if gpugate ends by a
+/// signal before Release(): a staged write's "<target>.tmp.<pid>.XXXXXX"
+/// until it is renamed into place or removed. Release() (or destruction)
+/// only forgets the file; it never removes it.
+class LiveTempFile {
+ public:
+  LiveTempFile() = default;
+  explicit LiveTempFile(const std::string& path);
+  ~LiveTempFile() { Release(); }
+  LiveTempFile(LiveTempFile&& other) noexcept : slot_(other.slot_) { other.slot_ = -1; }
+  LiveTempFile& operator=(LiveTempFile&& other) noexcept;
+  LiveTempFile(const LiveTempFile&) = delete;
+  LiveTempFile& operator=(const LiveTempFile&) = delete;
+  void Release();
+
+ private:
+  int slot_ = -1;  ///< its slot in the registry a signal handler reads
+};
+
+/// Removes the folder of every TempDir and the file of every LiveTempFile
+/// that exists now (for a process about to end without running destructors:
+/// an interrupt, harness/interrupt.h).
+void RemoveLiveTemps();
 
 /// The same from a signal handler, with async-signal-safe calls only (the
-/// folders' files, then the folders).
-void RemoveLiveTempDirsFromSignal();
+/// folders' files, then the folders; the files).
+void RemoveLiveTempsFromSignal();
 
 /// File name without folders and the last extension: "a/b/suite.yaml" -> "suite".
 std::string FileStem(const std::string& path);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli/run_binary.h"
+#include "harness/interrupt.h"
 
 namespace gpugate {
 namespace {
@@ -201,6 +202,35 @@ TEST_F(FileWriteTest, AFailedWriteKeepsTheOldFileAndRemovesTheTemp) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit, 11: no error, 12: wrong code, 13: wrong message";
   EXPECT_EQ(testing::ReadAll(P("b.json")), old_text);
   EXPECT_EQ(Entries(), std::set<std::string>{"b.json"});
+}
+
+// A signal that ends gpugate while it writes a results file (no workload
+// running: the handler ends gpugate at once) takes the staged temp file with
+// it; "r.json.tmp.<pid>.<rand>" was left beside the old file. The signal
+// comes in the middle of the temp's write: SIGXFSZ at a file size limit,
+// whose handler here sends SIGTERM.
+void TermOnXfsz(int) { ::raise(SIGTERM); }
+
+TEST_F(FileWriteTest, ASignalThatEndsGpugateDuringAWriteRemovesTheTemp) {
+  const std::string old_text(1000, 'o');
+  testing::WriteAll(P("r.json"), old_text);
+  const std::string path = P("r.json");
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    InstallInterruptHandling();
+    ::signal(SIGXFSZ, TermOnXfsz);
+    struct rlimit limit {4096, 4096};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(10);
+    Status st = WriteFileAtomic(path, std::string(100000, 'n'));
+    _exit(st.ok() ? 11 : 12);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited with " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_EQ(testing::ReadAll(P("r.json")), old_text);
+  EXPECT_EQ(Entries(), std::set<std::string>{"r.json"});
 }
 
 /// A streambuf that refuses every byte.

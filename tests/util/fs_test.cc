@@ -50,7 +50,7 @@ TEST(TempDirTest, LiveFoldersAreRemovedForAnEndWithoutUnwinding) {
     gone_path = gone.path();
   }
   EXPECT_FALSE(std::filesystem::exists(gone_path));
-  RemoveLiveTempDirs();
+  RemoveLiveTemps();
   EXPECT_FALSE(std::filesystem::exists(kept.path()));
 }
 
@@ -65,7 +65,7 @@ TEST(TempDirTest, ASignalHandlerRemovesTheLiveFolders) {
   std::filesystem::create_directories(kept.path() + "/out.json-bin/deeper");
   std::ofstream(kept.path() + "/out.json-bin/0.bin") << "x";
   std::ofstream(kept.path() + "/out.json-bin/deeper/1.bin") << "x";
-  RemoveLiveTempDirsFromSignal();
+  RemoveLiveTempsFromSignal();
   EXPECT_FALSE(std::filesystem::exists(kept.path()));
   // A slot is free again once its folder is gone: after many folders came
   // and went, a new one is still tracked.
@@ -75,8 +75,27 @@ TEST(TempDirTest, ASignalHandlerRemovesTheLiveFolders) {
   }
   TempDir last("gpugate-test-signal");
   std::ofstream(last.path() + "/out.json") << "{}";
-  RemoveLiveTempDirsFromSignal();
+  RemoveLiveTempsFromSignal();
   EXPECT_FALSE(std::filesystem::exists(last.path()));
+}
+
+// A staged write's temp file is removed by a signal until it is released
+// (renamed into place): then the name is the target's and stays.
+TEST(LiveTempFileTest, ASignalRemovesTheFileUntilItIsReleased) {
+  char tmpl[] = "/tmp/gpugate-test-live-file-XXXXXX";  // not a TempDir, which the signal removes too
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const std::string staged = dir + "/r.json.tmp.1.abcdef", kept = dir + "/k.json";
+  std::ofstream(staged) << "{}";
+  std::ofstream(kept) << "{}";
+  LiveTempFile live(staged);
+  LiveTempFile released(kept);
+  released.Release();
+  LiveTempFile moved = std::move(released);
+  RemoveLiveTempsFromSignal();
+  EXPECT_FALSE(std::filesystem::exists(staged));
+  EXPECT_TRUE(std::filesystem::exists(kept));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ReadFile, DefaultLimitsPerKind) {

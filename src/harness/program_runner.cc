@@ -8,10 +8,13 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <system_error>
 #include <unordered_set>
 #include <utility>
 
@@ -54,6 +57,20 @@ using Params = std::vector<std::pair<std::string, std::string>>;
 // passed on as the nvbench axis of that name, `--axis Elements=[{Elements}]`).
 // Returns the first key given two values, and why, with that program value
 // left out (a key is written once).
+// Whether two param values are one: the same text, or the same number in
+// other spellings (a suite's 0.50 is the 0.5 nvbench writes, 1.0 its 1).
+bool SameParamValue(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  auto number = [](const std::string& text) -> std::optional<double> {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+  };
+  const std::optional<double> x = number(a), y = number(b);
+  return x && y && *x == *y;
+}
+
 std::optional<std::string> MergeParams(const Params& suite, const Params& own, Params* out) {
   *out = suite;
   std::optional<std::string> conflict;
@@ -65,7 +82,7 @@ std::optional<std::string> MergeParams(const Params& suite, const Params& own, P
       out->push_back(param);
       continue;
     }
-    if (same->second == value || conflict) continue;
+    if (SameParamValue(same->second, value) || conflict) continue;
     conflict = "param " + QuoteInput(key) + " is " + QuoteInput(same->second) + " in the suite but " +
                QuoteInput(value) + " in the program's results; a workload has one value per param (rename " +
                "one of them)";

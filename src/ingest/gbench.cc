@@ -556,10 +556,11 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
   // AddCustomContext arrives as top-level strings).
   for (const auto& [key, value] : context.members) {
     if (!value.IsString() && !value.IsNumber() && !value.IsBool()) continue;
-    if (Status st = detail::CheckKeyName(f, value, "context", "context entry", key); !st.ok()) return st;
-    if (value.IsString()) run->source_context[key] = value.string;
-    else if (value.IsNumber()) run->source_context[key] = detail::FormatNumber(value.number);
-    else if (value.IsBool()) run->source_context[key] = value.boolean ? "true" : "false";
+    // Context is kept as text, not judged: any key is kept (ContextKey).
+    const std::string text = value.IsString() ? value.string
+                             : value.IsNumber() ? detail::FormatNumber(value.number)
+                                                : std::string(value.boolean ? "true" : "false");
+    run->source_context.emplace(detail::ContextKey(key), text);
   }
   if (*caches) run->source_context["caches"] = CachesText(**caches);
   if (const JsonValue* load = context.Find("load_avg"); load && load->IsArray()) {

@@ -29,6 +29,8 @@ Status CheckKeyName(const FieldReader& f, const JsonValue& at, const std::string
                        " name must be printable text: " + *problem);
 }
 
+std::string ContextKey(const std::string& key) { return RepairUtf8(key); }
+
 Result<const JsonValue*> FieldReader::Typed(std::string_view key, JsonValue::Type type,
                                             const char* expected) const {
   const JsonValue* v = object_.Find(key);

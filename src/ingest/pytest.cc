@@ -40,8 +40,8 @@ Status KeepScalars(const std::string& file, const JsonValue& object, const std::
     else if (value.IsNumber()) text = detail::FormatNumber(value.number);
     else if (value.IsBool()) text = value.boolean ? "true" : "false";
     else continue;
-    if (Status st = detail::CheckKeyName(f, value, prefix, "context entry", key); !st.ok()) return st;
-    run->source_context[prefix + "." + key] = std::move(text);
+    // Context is kept as text, not judged: any key is kept (ContextKey).
+    run->source_context.emplace(prefix + "." + detail::ContextKey(key), std::move(text));
   }
   return Status::Ok();
 }

@@ -265,6 +265,25 @@ TEST(RunProgramWorkloadTest, ASuiteParamTheProgramAlsoGivesIsOneEntryAndAConflic
   Results r;
   r.workloads = out;
   EXPECT_EQ(RepeatedKeyProblem(r), std::nullopt);
+  // One number in other spellings is one value: a suite's 0.50 is the 0.5
+  // nvbench writes, 1.0 its 1 (compared as text, both benchmarks failed).
+  ProgramExecutor floats = [&](const WorkloadSpec&, double) {
+    ProgramProcess p;
+    WorkloadResult half = Bench("scale/Alpha=0.5", {1e-6});
+    half.params = {{"Alpha", "0.5"}};
+    WorkloadResult one = Bench("scale/Alpha=1", {1e-6});
+    one.params = {{"Alpha", "1"}};
+    p.benchmarks = {half, one};
+    return p;
+  };
+  for (const char* spelled : {"0.50", "1.0"}) {
+    s.params = {{"Alpha", spelled}};
+    const std::vector<WorkloadResult> got = RunProgramWorkload(s, nullptr, clock, floats);
+    ASSERT_EQ(got.size(), 2u);
+    const bool half = std::string(spelled) == "0.50";
+    EXPECT_EQ(got[half ? 0 : 1].status, WorkloadStatus::kOk) << got[half ? 0 : 1].reason;
+    EXPECT_EQ(got[half ? 1 : 0].status, WorkloadStatus::kFailed) << spelled;
+  }
 }
 
 TEST(RunProgramWorkloadTest, APytestResultsFilesParamsMergeWithTheSuitesAsAProgramsDo) {

@@ -20,6 +20,7 @@
 #include "harness/do_not_optimize.h"
 #include "model/environment.h"
 #include "util/fs.h"
+#include "util/strings.h"
 
 namespace gpugate {
 namespace {
@@ -152,22 +153,7 @@ TriadArrays PlanTriadArrays(std::optional<int64_t> llc_bytes, std::optional<int6
 }
 
 std::optional<int64_t> MemAvailableFromMeminfo(std::string_view meminfo) {
-  for (size_t at = 0; at < meminfo.size();) {
-    size_t end = meminfo.find('\n', at);
-    if (end == std::string_view::npos) end = meminfo.size();
-    std::string_view line = meminfo.substr(at, end - at);
-    at = end + 1;
-    if (!line.starts_with("MemAvailable:")) continue;
-    line.remove_prefix(13);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    int64_t kib = 0;
-    size_t digits = 0;
-    for (; digits < line.size() && digits < 15 && line[digits] >= '0' && line[digits] <= '9'; ++digits)
-      kib = kib * 10 + (line[digits] - '0');
-    if (digits == 0) return std::nullopt;
-    return kib * 1024;  // the kernel writes "kB" and means KiB
-  }
-  return std::nullopt;
+  return ProcKibField(meminfo, "MemAvailable");
 }
 
 namespace {

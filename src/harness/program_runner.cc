@@ -8,13 +8,11 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <system_error>
 #include <unordered_set>
 #include <utility>
 
@@ -57,55 +55,40 @@ using Params = std::vector<std::pair<std::string, std::string>>;
 // passed on as the nvbench axis of that name, `--axis Elements=[{Elements}]`).
 // Returns the first key given two values, and why, with that program value
 // left out (a key is written once).
-// Whether two param values are one: the same text, or the same number in
-// other spellings (a suite's 0.50 is the 0.5 nvbench writes, 1.0 its 1).
-bool SameParamValue(const std::string& a, const std::string& b) {
-  if (a == b) return true;
-  auto number = [](const std::string& text) -> std::optional<double> {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
+// The spec's params, then the program's own (nvbench axes, a `results:`
+// file's params). A key both give with the same text is one entry; with
+// another text the program's value (what ran) is kept beside the suite's as
+// "<key> (program)": no benchmark fails for it, no key is written twice, and
+// no two values are taken for one (0.50 and 0.5, 2^10 and 1024, True and
+// true, 9007199254740993 and ...992 read alike only to some readers).
+Params MergeParams(const Params& suite, const Params& own) {
+  Params out = suite;
+  auto has = [&out](const std::string& key) {
+    return std::any_of(out.begin(), out.end(), [&key](const auto& p) { return p.first == key; });
   };
-  const std::optional<double> x = number(a), y = number(b);
-  return x && y && *x == *y;
-}
-
-std::optional<std::string> MergeParams(const Params& suite, const Params& own, Params* out) {
-  *out = suite;
-  std::optional<std::string> conflict;
   for (const auto& param : own) {
-    const std::string& key = param.first;
-    const std::string& value = param.second;
-    auto same = std::find_if(out->begin(), out->end(), [&key](const auto& p) { return p.first == key; });
-    if (same == out->end()) {
-      out->push_back(param);
+    auto same = std::find_if(out.begin(), out.end(), [&param](const auto& p) { return p.first == param.first; });
+    if (same == out.end()) {
+      out.push_back(param);
       continue;
     }
-    if (SameParamValue(same->second, value) || conflict) continue;
-    conflict = "param " + QuoteInput(key) + " is " + QuoteInput(same->second) + " in the suite but " +
-               QuoteInput(value) + " in the program's results; a workload has one value per param (rename " +
-               "one of them)";
+    if (same->second == param.second) continue;
+    std::string key = param.first + " (program)";
+    while (has(key)) key += " (program)";
+    out.push_back({key, param.second});
   }
-  return conflict;
+  return out;
 }
 
 // Flattens an ingested workload into one round (one process) named after the
-// spec, carrying the spec's params and tags before the program's own params.
-// A param the program gives another value than the suite fails the workload.
+// spec, carrying the spec's params and tags before the program's own params
+// (MergeParams).
 WorkloadResult AsProcessRound(const WorkloadSpec& spec, WorkloadResult w) {
   WorkloadResult out = std::move(w);
   out.name = spec.name + "/" + out.name;
   out.kind = ToString(spec.kind);
   out.backend = "process";
-  Params params;
-  std::optional<std::string> conflict = MergeParams(spec.params, out.params, &params);
-  out.params = std::move(params);
-  if (conflict && out.status == WorkloadStatus::kOk) {
-    out.status = WorkloadStatus::kFailed;
-    out.reason = *conflict;
-    out.rounds.clear();
-  }
+  out.params = MergeParams(spec.params, out.params);
   std::vector<std::string> tags = spec.tags;
   for (const std::string& t : out.tags)
     if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);

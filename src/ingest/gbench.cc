@@ -560,7 +560,7 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
     const std::string text = value.IsString() ? value.string
                              : value.IsNumber() ? detail::FormatNumber(value.number)
                                                 : std::string(value.boolean ? "true" : "false");
-    run->source_context.emplace(detail::ContextKey(key), text);
+    run->source_context[detail::ContextKey(key)] = text;
   }
   if (*caches) run->source_context["caches"] = CachesText(**caches);
   if (const JsonValue* load = context.Find("load_avg"); load && load->IsArray()) {

@@ -57,8 +57,9 @@ Status CheckKeyName(const FieldReader& f, const JsonValue& at, const std::string
 /// A context entry's key as the results keep it: invalid UTF-8 repaired (the
 /// writer would repair it anyway), whatever else it holds (a tab, 2 KB, the
 /// text "(suite)": context is kept as text, never judged, and every output
-/// escapes it). Of two keys that read alike after the repair the first is
-/// kept, so none is written twice.
+/// escapes it). Of two keys that read alike after the repair the last is
+/// kept, so none is written twice (a machine_info key "cpu.brand_raw" and
+/// the cpu object's brand_raw: the object's, read after it).
 std::string ContextKey(const std::string& key);
 
 /// Shortest round-trip text of a number ("2000", "0.5", "nan").

@@ -41,7 +41,7 @@ Status KeepScalars(const std::string& file, const JsonValue& object, const std::
     else if (value.IsBool()) text = value.boolean ? "true" : "false";
     else continue;
     // Context is kept as text, not judged: any key is kept (ContextKey).
-    run->source_context.emplace(prefix + "." + detail::ContextKey(key), std::move(text));
+    run->source_context[prefix + "." + detail::ContextKey(key)] = std::move(text);
   }
   return Status::Ok();
 }

@@ -118,4 +118,23 @@ size_t ByteOfCharColumn(std::string_view line, int column) {
   return i;
 }
 
+std::optional<int64_t> ProcKibField(std::string_view text, std::string_view key) {
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with(key) || line.substr(key.size(), 1) != ":") continue;
+    line.remove_prefix(key.size() + 1);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    int64_t kib = 0;
+    size_t digits = 0;
+    for (; digits < line.size() && digits < 15 && line[digits] >= '0' && line[digits] <= '9'; ++digits)
+      kib = kib * 10 + (line[digits] - '0');
+    const std::string_view rest = line.substr(digits);
+    if (digits == 0 || !(rest.empty() || rest == " kB")) return std::nullopt;
+    return kib * 1024;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpugate

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,11 @@ std::vector<std::string> Split(std::string_view s, char sep);
 std::string Trim(std::string_view s);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
+
+/// The bytes of a `Key:   N kB` line of a /proc file (status, meminfo): the
+/// kernel writes "kB" and means KiB. Empty when no line names `key` (with
+/// its colon) or its value is not a count of at most 15 digits.
+std::optional<int64_t> ProcKibField(std::string_view text, std::string_view key);
 
 /// Appends code point `code_point` (at most U+10FFFF, not a surrogate) in UTF-8.
 void AppendUtf8(std::string& out, uint32_t code_point);

@@ -364,7 +364,7 @@ TEST(GbenchIngest, UserCounterNamesMustBePrintableAndNotGpugatesOwn) {
 // (AddCustomContext): two that differ only in invalid UTF-8 were written as
 // one key twice. Context is kept as text and never judged, so no key refuses
 // the file (a tab, 2 KB, "(suite)" did, through the name rules): invalid
-// UTF-8 is repaired and the first of two keys that then read alike is kept.
+// UTF-8 is repaired and the last of two keys that then read alike is kept.
 TEST(GbenchIngest, AnyContextKeyIsKeptAndNoneWrittenTwice) {
   auto file = [](const std::string& context) {
     return "{\"context\": {\"date\": \"x\", \"host_name\": \"h\",\n" + context +

@@ -301,21 +301,7 @@ std::string PeakMemoryTally::Note() const {
 }
 
 std::optional<int64_t> HighWaterFromProcStatus(std::string_view status) {
-  for (size_t start = 0; start < status.size();) {
-    const size_t end = std::min(status.find('\n', start), status.size());
-    std::string_view line = status.substr(start, end - start);
-    start = end + 1;
-    if (!line.starts_with("VmHWM:")) continue;
-    line.remove_prefix(6);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    int64_t kib = 0;
-    size_t digits = 0;
-    for (; digits < line.size() && digits < 15 && line[digits] >= '0' && line[digits] <= '9'; ++digits)
-      kib = kib * 10 + (line[digits] - '0');
-    if (digits == 0 || line.substr(digits) != " kB") return std::nullopt;
-    return kib * 1024;
-  }
-  return std::nullopt;
+  return ProcKibField(status, "VmHWM");
 }
 
 int64_t OwnHighWaterBytes() {

@@ -910,10 +910,11 @@ class Comparer {
       Reason reason = ran_now ? (failed ? Reason::kCurrentFailed : Reason::kCurrentSkipped)
                               : (failed ? Reason::kBaselineFailed : Reason::kBaselineSkipped);
       std::string where = options_.paired ? (current_side ? "head: " : "base: ")
-                          : current_side  ? (&bad == &w ? std::string("current run: ")
-                                                        // a later current file, or a gate re-run
-                                                        : "current run " + std::to_string(failed_confirmation_run_ + 1) +
-                                                              " of " + std::to_string(current_runs_.size()) + ": ")
+                          : current_side  ? (current_runs_.size() <= 1 ? std::string("current run: ")
+                                             // the first current file, a later one, or a gate re-run
+                                             : "current run " +
+                                                   std::to_string(&bad == &w ? 1 : failed_confirmation_run_ + 1) +
+                                                   " of " + std::to_string(current_runs_.size()) + ": ")
                                           : "baseline: ";
       // Skipped on both sides (nvbench skips a type combination in every run):
       // nothing changed, and the reports fold it away.

@@ -1515,6 +1515,13 @@ TEST(CompareJudge, ConfirmationRunThatFailsIsAnError) {
   Verdicts n = Compare({base}, with_new, DefaultPolicy(), Opts());
   EXPECT_EQ(Find(n, "fresh", "time")->reason, Reason::kCurrentFailed);
   EXPECT_EQ(ExitCodeFor(n), 3);
+  // The first of several current runs failing is named by its place too.
+  Verdicts first = CompareRuns({base}, {rerun, cur}, DefaultPolicy(), Opts());
+  EXPECT_NE(Find(first, "a", "time")->sentence.find("current run 1 of 2: failed"), std::string::npos)
+      << Find(first, "a", "time")->sentence;
+  // With one current run there is no place to name.
+  EXPECT_EQ(Find(n, "fresh", "time")->sentence.find(" of "), std::string::npos)
+      << Find(n, "fresh", "time")->sentence;
 }
 
 }  // namespace

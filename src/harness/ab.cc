@@ -53,10 +53,16 @@ void AddRound(WorkloadResult& agg, char& started, const WorkloadResult& round, c
     agg.reason = round.reason;
     return;
   }
-  for (const auto& r : round.rounds)
-    if (!r.empty()) agg.rounds.push_back(r);
-  for (const auto& c : round.cycles)
-    if (!c.empty()) agg.cycles.push_back(c);
+  // One A/B round is one paired round, whatever the harness made of it: the
+  // adaptive stop adds rounds of samples inside a side's turn, and kept apart
+  // they would pair with the other side's rounds by position (18 against 22
+  // "paired rounds" of --rounds 6, no longer the back-to-back halves).
+  std::vector<double> samples;
+  for (const auto& r : round.rounds) samples.insert(samples.end(), r.begin(), r.end());
+  if (!samples.empty()) agg.rounds.push_back(std::move(samples));
+  std::vector<double> cycles;
+  for (const auto& c : round.cycles) cycles.insert(cycles.end(), c.begin(), c.end());
+  if (!cycles.empty()) agg.cycles.push_back(std::move(cycles));
 }
 
 /// Summary over all rounds; throughput rescaled from the first round's by the

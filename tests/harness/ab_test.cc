@@ -516,6 +516,36 @@ TEST(AbTest, IdenticalSidesAreUnchanged) {
   EXPECT_EQ(ExitCodeFor(flat), 0);
 }
 
+// A side's turn is one paired round however many rounds the harness's
+// adaptive stop made of it: kept apart, a side held 18 rounds and the other
+// 22 for --rounds 6, paired by position, and identical code read +94%.
+TEST(AbTest, ASidesTurnIsOnePairedRoundWhateverTheAdaptiveStopAdded) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("w")};
+  AbOptions o;
+  o.rounds = 6;
+  auto uneven = [](const WorkloadSpec& spec, AbSide side, int round) {
+    WorkloadResult r;
+    r.name = spec.name;
+    r.kind = "command";
+    const double x = 1e-3 * (1.0 + 0.5 * (round % 3));  // strong drift between A/B rounds
+    // The head's turn stops after more harness rounds than the base's.
+    const int harness_rounds = side == AbSide::kHead ? 2 + round % 3 : 1 + round % 2;
+    for (int k = 0; k < harness_rounds; ++k) r.rounds.push_back({x * (1 - 0.001 * k), x * (1 + 0.001 * k)});
+    r.cycles = {{100.0 + round}};
+    r.summary.median = x;
+    return std::vector{r};
+  };
+  AbData d = RunAb(suite, ws, o, uneven);
+  ASSERT_EQ(d.base.workloads[0].rounds.size(), 6u);
+  ASSERT_EQ(d.head.workloads[0].rounds.size(), 6u);
+  EXPECT_EQ(d.head.workloads[0].rounds[5].size(), 8u);  // 4 harness rounds of 2 samples, one A/B round
+  EXPECT_EQ(d.head.workloads[0].cycles.size(), 6u);
+  Verdicts v = Judge(d);
+  EXPECT_NE(v.metrics[0].verdict, Verdict::kRegression) << v.metrics[0].sentence;
+  EXPECT_NE(v.metrics[0].sentence.find("6 paired rounds"), std::string::npos) << v.metrics[0].sentence;
+}
+
 TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {
   Suite suite;
   std::vector<WorkloadSpec> ws = {Synthetic("w")};

@@ -113,6 +113,9 @@ struct Units {
   /// 100 us or less on whole microseconds): its comparison moves by whole
   /// steps, and a tie of it says little (see LogShift::tied).
   bool clock_coarse = false;
+  /// The clock fields above hold no trace's clock but the grid a side's own
+  /// values lie on (AddValueSteps): its levels tie while its values scatter.
+  bool clock_from_values = false;
   /// Run summaries of two files: the kernel's two records differ (calls,
   /// count or total), whatever their summaries read (LogShift::records_differ).
   bool records_differ = false;
@@ -413,6 +416,52 @@ std::vector<double> FlatLogs(const Rounds& r) {
   return out;
 }
 
+// A side whose levels (round medians, or run levels) all read one value
+// while its values scatter reads them on a timer's grid: medians of values
+// on a grid tie, and their spread of 0 is the grid's, not the noise's (1000
+// samples over three 0.512 us ticks read "no spread measured", and a +25%
+// slowdown of five ticks passed). The rounding to that grid, whose step is
+// the smallest gap between the side's values, is then that side's spread, as
+// half a step of a trace's clock is a kernel's (Units::clock_var).
+// `base_runs` are the runs behind u->base.
+void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed>& current, Units* u) {
+  if (u->clock_var > 0) return;  // a trace's clock already
+  double side_var[2] = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    const std::vector<double>& levels = side == 0 ? u->base : u->cur;
+    if (levels.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(levels.begin(), levels.end());
+    if (*hi - *lo > 1e-9) continue;  // the levels scatter: their spread is measured
+    std::vector<double> values;
+    for (const Indexed& r : side == 0 ? base_runs : std::span<const Indexed>(current))
+      for (const std::vector<double>& round : r.rounds)
+        for (double v : round)
+          if (v > 0 && std::isfinite(v)) values.push_back(v);
+    std::sort(values.begin(), values.end());
+    double gap = 0, step = 0;
+    for (size_t i = 1; i < values.size(); ++i) {
+      const double g = std::log(values[i]) - std::log(values[i - 1]);
+      if (g > 1e-9 && (gap == 0 || g < gap)) {
+        gap = g;
+        step = values[i] - values[i - 1];
+      }
+    }
+    if (!(gap > 0)) continue;  // every value reads one value: no spread at all
+    // The tied level is the grid point nearest the true one, which lies
+    // anywhere within half a step: a uniform error, variance step^2 / 12.
+    const double half = 0.5 * gap;
+    side_var[side] = gap * gap / 12.0;
+    u->clock_step = std::max(u->clock_step, step);
+    u->clock_step_min = u->clock_step_min > 0 ? std::min(u->clock_step_min, step) : step;
+    u->clock_sides |= 1 << side;
+    u->clock_coarse = u->clock_coarse || half >= kCoarseHalfStep;
+  }
+  if (!(side_var[0] + side_var[1] > 0)) return;
+  u->clock_var_base = side_var[0];
+  u->clock_var = side_var[0] + side_var[1];
+  u->clock_from_values = true;
+}
+
 // Chooses the estimator the data supports (see docs/statistics.md):
 // paired rounds (A/B) -> signed rank on per-round ratios; history of >= 2
 // runs -> t on run-level values; >= 2 rounds per side -> Welch on round
@@ -450,6 +499,7 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
       u.cur_run.push_back(r.run);
       u.cur_cpu.push_back(r.cpu);
     }
+    AddValueSteps(history, current, &u);
     return u;
   }
   const Rounds& base = history.back().rounds;
@@ -457,6 +507,7 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
     u.method = ShiftMethod::kRoundsWelch;
     u.base = RoundLogMedians(base);
     u.cur = RoundLogMedians(cur_all);
+    AddValueSteps(std::span<const Indexed>(&history.back(), 1), current, &u);
     return u;
   }
   if (CountSamples(base) >= 2 && CountSamples(cur_all) >= 2) {
@@ -1310,11 +1361,17 @@ class Comparer {
     s->clock_sides = u.clock_sides;
     s->clock_runs = u.clock_runs;
     s->runs = u.runs;
+    s->clock_from_values = u.clock_from_values;
   }
 
   // Units::clock_* of a kernel's run summaries `hist` and `cur` (each run
   // one value on its Indexed::clock_step).
   static void AddClockSteps(const std::vector<Indexed>& hist, const std::vector<Indexed>& cur, Units* u) {
+    if (u->clock_from_values) {  // a trace's clock replaces a grid read from the values
+      u->clock_var = u->clock_var_base = u->clock_step = u->clock_step_min = 0;
+      u->clock_sides = 0;
+      u->clock_coarse = u->clock_from_values = false;
+    }
     double side_var[2] = {0, 0};
     for (int side = 0; side < 2; ++side) {
       const std::vector<Indexed>& runs = side == 0 ? hist : cur;
@@ -1874,7 +1931,7 @@ class Comparer {
       switch (u.method) {
         case ShiftMethod::kRoundsWelch:
           for (double& x : cur) x -= offset;
-          return Flat(family, RoundsWelch(u.base, cur, conf, round_prior));
+          return WithClockSteps(Flat(family, RoundsWelch(u.base, cur, conf, round_prior)), u.clock_var);
         case ShiftMethod::kReportedNoise:
           return ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0] - offset, u.cur[1],
                                u.cur[2], conf);
@@ -2462,9 +2519,12 @@ class Comparer {
       } else if (s.clock_limited && s.clock_var > 0.5 * s.se * s.se) {
         // More runs or rounds of the same trace clock read the same steps.
         mv.reason = Reason::kStraddlesThreshold;
-        head = interval + " straddles the " + thr + " threshold: half a step of the trace's clock (" +
+        head = interval + " straddles the " + thr + " threshold: " +
+               (s.clock_from_values ? "the rounding to the step of the timer its values are read on ("
+                                    : "half a step of the trace's clock (") +
                ClockStepText(s.clock_step_s) + ") is most of the uncertainty, so " +
-               (s.clock_sides == 1   ? "baseline runs with a finer clock would decide"
+               (s.clock_from_values ? std::string("a finer timer would decide")
+                : s.clock_sides == 1 ? "baseline runs with a finer clock would decide"
                 : s.clock_sides == 2 ? "a current trace with a finer clock would decide"
                                      : "traces with a finer clock would decide");
       } else if (s.between_run_var > 0.5 * s.se * s.se) {

@@ -116,6 +116,12 @@ namespace {
 // baseline's side" / "on the current side" / "in each run" / "in 5 of the
 // 11 runs".
 std::string ClockText(const LogShift& shift) {
+  if (shift.clock_from_values)  // the grid of the values, on the sides whose levels tie
+    return ", and the rounding to the step of the timer its values are read on (" +
+           ClockStepText(shift.clock_step_s) + ") " +
+           (shift.clock_sides == 1   ? "on the baseline's side"
+            : shift.clock_sides == 2 ? "on the current side"
+                                     : "on each side");
   std::string where;
   if (shift.method == ShiftMethod::kHistoryPrediction && shift.clock_runs < shift.runs)
     where = "in " + std::to_string(shift.clock_runs) + " of the " + std::to_string(shift.runs) + " runs";
@@ -145,6 +151,7 @@ std::string Describe(const LogShift& shift) {
     case ShiftMethod::kRoundsWelch:
       s = "Welch t on " + std::to_string(shift.baseline_units) + " vs " +
           std::to_string(shift.current_units) + " round medians";
+      if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kSamplesHodgesLehmann:
       s = "Hodges-Lehmann shift, Moses interval and Mann-Whitney U on samples";

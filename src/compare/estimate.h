@@ -111,6 +111,9 @@ struct LogShift {
   /// ... and that half step is 0.5% of a summary or more: left out of the
   /// reference's calibration.
   bool clock_coarse = false;
+  /// The "clock" is the grid the values themselves lie on (a side whose
+  /// round medians or run levels tie while its values scatter), no trace's.
+  bool clock_from_values = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)

@@ -1235,6 +1235,52 @@ TEST(CompareJudge, EveryTestedVerdictStatesItsMinimumDetectableEffect) {
 // at p = 0 and a tie no certain "unchanged"; every comparison is
 // inconclusive and says why. Beside workloads that do scatter, the noise
 // between the runs they show judges the one-tick change.
+// Samples on a timer's grid (a 0.512 us tick) whose round medians tie while
+// the samples scatter over three ticks: the levels' spread of 0 is the
+// grid's, not "no spread measured" (a +25% slowdown of five ticks passed).
+// The rounding to the grid is the spread then: five ticks are a regression,
+// one tick and identical code straddle the threshold (a step of 5%).
+TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
+  const double tick = 0.512e-6;
+  auto gridded = [&](const std::string& name, int ticks) {
+    WorkloadResult w;
+    w.name = name;
+    for (int r = 0; r < 5; ++r) {
+      std::vector<double> round;
+      for (int i = 0; i < 200; ++i) round.push_back(tick * (ticks + (i % 10 == 0 ? -1 : i % 10 == 5 ? 1 : 0)));
+      w.rounds.push_back(round);
+    }
+    return w;
+  };
+  const Results base = MakeResults({gridded("A", 20)});
+  for (const auto& [ticks, verdict] : {std::pair{25, Verdict::kRegression}, std::pair{21, Verdict::kInconclusive},
+                                       std::pair{20, Verdict::kInconclusive}}) {
+    const Verdicts v = Compare({base}, MakeResults({gridded("A", ticks)}), DefaultPolicy(), Opts());
+    const MetricVerdict* a = Find(v, "A", "time");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->verdict, verdict) << ticks << ": " << a->sentence;
+    EXPECT_NE(a->reason, Reason::kNoSpread) << a->sentence;
+    EXPECT_NE(a->sentence.find("the step of the timer its values are read on (512 ns)"), std::string::npos)
+        << a->sentence;
+    EXPECT_TRUE(a->mde && std::isfinite(*a->mde)) << a->sentence;
+    if (ticks == 25) {
+      EXPECT_EQ(ExitCodeFor(v), 1);
+    }
+    if (ticks != 25) {  // a 5% step cannot show a 3% threshold either way
+      EXPECT_EQ(a->reason, Reason::kStraddlesThreshold) << a->sentence;
+      EXPECT_NE(a->sentence.find("so a finer timer would decide"), std::string::npos) << a->sentence;
+    }
+  }
+  // Against a history whose runs all tie on the grid, alike.
+  std::vector<Results> history;
+  for (int k = 0; k < 4; ++k) history.push_back(MakeResults({gridded("A", 20)}, "h" + std::to_string(k)));
+  const Verdicts h = Compare(history, MakeResults({gridded("A", 25)}), DefaultPolicy(), Opts());
+  const MetricVerdict* a = Find(h, "A", "time");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->verdict, Verdict::kRegression) << a->sentence;
+  EXPECT_NE(a->reason, Reason::kNoSpread) << a->sentence;
+}
+
 TEST(CompareJudge, RepetitionsThatReadOneValueOnBothSidesDecideNothingAlone) {
   auto flat = [](const std::string& name, double seconds) {
     WorkloadResult w;

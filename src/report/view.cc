@@ -703,12 +703,11 @@ Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
   std::set<std::string> undetectable, noisy, blind;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (UnguardedByPolicy(*m, verdicts.require_detectable.has_value())) {
-      if (undetectable.insert(m->workload).second) {
-        if (IsCommonWorkload(m->workload))
-          d.common_undetectable = true;
-        else
-          (SeesNothing(*m) ? blind : noisy).insert(m->workload);
-      }
+      undetectable.insert(m->workload);
+      if (IsCommonWorkload(m->workload))
+        d.common_undetectable = true;
+      else  // every held result of the workload, whatever its row order
+        (SeesNothing(*m) ? blind : noisy).insert(m->workload);
     }
     if (!m->mde || !m->lower_is_better) continue;
     if (undecided_only && !Undecided(m->verdict)) continue;

@@ -105,6 +105,18 @@ TEST(ReportView, TheCommonShiftIsNoWorkloadTooNoisyToGuard) {
   EXPECT_EQ(BuildView(v).requirement,
             "policy requires +10%: 1 workload and the suite's common shift too noisy to guard, 2 workloads "
             "whose noise could not be measured");
+  // A workload with a result of each kind is too noisy to guard, whichever
+  // row comes first (only its first row was counted).
+  MetricVerdict kernel = Metric("BM_B", "kernel:k", Verdict::kInconclusive);
+  kernel.reason = Reason::kUndetectable;
+  kernel.mde = 0.16;
+  v.metrics.push_back(kernel);
+  const std::string expected =
+      "policy requires +10%: 2 workloads and the suite's common shift too noisy to guard, 1 workload "
+      "whose noise could not be measured";
+  EXPECT_EQ(BuildView(v).requirement, expected);
+  std::swap(v.metrics[2], v.metrics.back());  // the kernel's row before the time's
+  EXPECT_EQ(BuildView(v).requirement, expected);
 }
 
 TEST(ReportView, NotJudgedWithNothingTestable) {

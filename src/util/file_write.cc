@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -149,6 +151,12 @@ Status WriteInPlace(const std::string& path, const std::string& shown, std::stri
   return Status::Ok();
 }
 
+}  // namespace
+
+void (*detail::g_temp_created_hook)() = nullptr;
+
+namespace {
+
 /// Creates "<target>.tmp.<pid>.XXXXXX" beside `target` and takes its flock.
 /// A concurrent RemoveStaleTempFiles may take the lock first and delete the
 /// fresh file; then the name no longer refers to our inode and we retry.
@@ -157,6 +165,7 @@ Result<int> CreateLockedTemp(const std::string& target, const std::string& shown
     tmp_name = target + ".tmp." + std::to_string(::getpid()) + ".XXXXXX";
     int fd = ::mkostemp(tmp_name.data(), O_CLOEXEC);
     if (fd < 0) return ToolError(shown + ": cannot create temporary file: " + Reason(errno));
+    if (detail::g_temp_created_hook) detail::g_temp_created_hook();
     while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
     struct stat by_fd {}, by_name {};
@@ -167,6 +176,30 @@ Result<int> CreateLockedTemp(const std::string& target, const std::string& shown
   }
   return ToolError(shown + ": cannot create temporary file: it keeps disappearing");
 }
+
+/// Holds the signals a process receives from outside (SIGINT, SIGTERM, ...)
+/// while a temp file exists but is not yet in the list a signal handler
+/// removes (LiveTempFile): one that came between mkostemp() and the
+/// registration left "<target>.tmp.<pid>.XXXXXX" behind. Faults stay
+/// deliverable.
+class OutsideSignalsHeld {
+ public:
+  OutsideSignalsHeld() {
+    sigset_t held;
+    sigfillset(&held);
+    for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&held, fault);
+    ok_ = ::pthread_sigmask(SIG_BLOCK, &held, &old_) == 0;
+  }
+  ~OutsideSignalsHeld() {
+    if (ok_) ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  OutsideSignalsHeld(const OutsideSignalsHeld&) = delete;
+  OutsideSignalsHeld& operator=(const OutsideSignalsHeld&) = delete;
+
+ private:
+  sigset_t old_{};
+  bool ok_ = false;
+};
 
 /// A complete temp file beside its target, locked until renamed or removed,
 /// and removed by a signal that ends gpugate before that.
@@ -183,10 +216,13 @@ Result<StagedFile> Stage(const std::string& target, const std::string& shown, st
   struct stat old {};
   const bool existed = ::stat(target.c_str(), &old) == 0;
   StagedFile s{target, shown, "", Fd(-1), LiveTempFile()};
-  Result<int> created = CreateLockedTemp(target, shown, s.tmp);
-  if (!created.ok()) return created.error();
-  s.fd = Fd(*created);
-  s.live = LiveTempFile(s.tmp);
+  {
+    OutsideSignalsHeld held;  // from the file's creation to its registration
+    Result<int> created = CreateLockedTemp(target, shown, s.tmp);
+    if (!created.ok()) return created.error();
+    s.fd = Fd(*created);
+    s.live = LiveTempFile(s.tmp);
+  }
   auto fail = [&](const std::string& what, int err) -> Error {
     ::unlink(s.tmp.c_str());  // while still locked: nobody else touches it
     return ToolError(shown + ": " + what + ": " + Reason(err));

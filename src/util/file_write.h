@@ -80,4 +80,10 @@ class FileLock {
   std::string path_;  // removed on release
 };
 
+namespace detail {
+/// Called right after a staged temp file is created, before it is in the
+/// signal handler's cleanup list (tests: a signal in that window).
+extern void (*g_temp_created_hook)();
+}  // namespace detail
+
 }  // namespace gpugate

@@ -233,6 +233,26 @@ TEST_F(FileWriteTest, ASignalThatEndsGpugateDuringAWriteRemovesTheTemp) {
   EXPECT_EQ(Entries(), std::set<std::string>{"r.json"});
 }
 
+// A signal between the temp file's creation and its entry in the cleanup
+// list waits for that entry, and then takes the file with it (it was left
+// behind when the signal came during the flock of the fresh file).
+TEST_F(FileWriteTest, ASignalRightAfterTheTempIsCreatedStillRemovesIt) {
+  const std::string path = P("r.json");
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    InstallInterruptHandling();
+    detail::g_temp_created_hook = [] { ::raise(SIGTERM); };
+    Status st = WriteFileAtomic(path, std::string(1000, 'n'));
+    _exit(st.ok() ? 11 : 12);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited with " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_EQ(Entries(), std::set<std::string>{}) << "a temp file was left behind";
+}
+
 /// A streambuf that refuses every byte.
 class RefusingBuf : public std::streambuf {
  protected:

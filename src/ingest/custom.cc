@@ -181,32 +181,6 @@ WorkloadResult ToWorkload(const Entry& e, bool bigger_is_better) {
 
 }  // namespace
 
-std::optional<double> CustomTimeUnitScale(std::string_view unit) {
-  std::string u = Trim(unit);
-  for (const char* per : {"/iter", "/op", "/call"}) {
-    if (EndsWith(u, per)) {
-      u = Trim(std::string_view(u).substr(0, u.size() - std::string_view(per).size()));
-      break;
-    }
-  }
-  if (u == "ns") return 1e-9;
-  if (u == "us" || u == "\xC2\xB5s" || u == "\xCE\xBCs") return 1e-6;  // micro sign, Greek mu
-  if (u == "ms") return 1e-3;
-  if (u == "s") return 1.0;
-  // The words, in any case ("sec", "Seconds", "msec", "milliseconds"): a
-  // timing read as some other metric had its flat values taken as exact.
-  std::string word;
-  for (char c : u) word += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  for (const auto& [stem, scale] : {std::pair<const char*, double>{"nano", 1e-9}, {"micro", 1e-6}, {"milli", 1e-3},
-                                    {"", 1.0}}) {
-    const std::string s = stem;
-    const std::string abbrev = s == "nano" ? "n" : s == "micro" ? "u" : s == "milli" ? "m" : "";
-    for (const std::string& form : {s + "second", s + "seconds", abbrev + "sec", abbrev + "secs"})
-      if (word == form) return scale;
-  }
-  return std::nullopt;
-}
-
 Result<Results> CustomFromJson(std::string_view text, const std::string& name,
                                bool bigger_is_better) {
   Result<JsonValue> doc = ParseJson(text, name);

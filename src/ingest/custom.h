@@ -8,15 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "model/limits.h"  // CustomTimeUnitScale
 #include "model/results.h"
 #include "util/result.h"
 
 namespace gpugate {
-
-/// Seconds per one of `unit` when it names a time: "ns", "us", "µs" (U+00B5
-/// or U+03BC), "ms", "s", optionally followed by "/iter", "/op" or "/call"
-/// ("ns/iter" is a time per iteration). std::nullopt for anything else.
-std::optional<double> CustomTimeUnitScale(std::string_view unit);
 
 /// Converts a custom JSON document into results (source_format "custom",
 /// kind "custom", backend "ingest"); `name` is the file name in messages.

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "util/strings.h"  // Trim, EndsWith
 #include "util/text/format.h"
 
 namespace gpugate {
@@ -45,6 +46,32 @@ std::optional<std::string> MetricValueProblem(double value) {
 std::optional<std::string> CountProblem(double value) {
   if (auto p = MetricValueProblem(value)) return p;
   if (value != std::floor(value)) return "is not a whole number (" + Shortest(value) + ")";
+  return std::nullopt;
+}
+
+std::optional<double> CustomTimeUnitScale(std::string_view unit) {
+  std::string u = Trim(unit);
+  for (const char* per : {"/iter", "/op", "/call"}) {
+    if (EndsWith(u, per)) {
+      u = Trim(std::string_view(u).substr(0, u.size() - std::string_view(per).size()));
+      break;
+    }
+  }
+  if (u == "ns") return 1e-9;
+  if (u == "us" || u == "\xC2\xB5s" || u == "\xCE\xBCs") return 1e-6;  // micro sign, Greek mu
+  if (u == "ms") return 1e-3;
+  if (u == "s") return 1.0;
+  // The words, in any case ("sec", "Seconds", "msec", "milliseconds"): a
+  // timing read as some other metric had its flat values taken as exact.
+  std::string word;
+  for (char c : u) word += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (const auto& [stem, scale] : {std::pair<const char*, double>{"nano", 1e-9}, {"micro", 1e-6}, {"milli", 1e-3},
+                                    {"", 1.0}}) {
+    const std::string s = stem;
+    const std::string abbrev = s == "nano" ? "n" : s == "micro" ? "u" : s == "milli" ? "m" : "";
+    for (const std::string& form : {s + "second", s + "seconds", abbrev + "sec", abbrev + "secs"})
+      if (word == form) return scale;
+  }
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gpugate {
 
@@ -51,5 +52,12 @@ std::optional<std::string> MetricValueProblem(double value);
 /// MetricValueProblem, or "is not a whole number (2.5)": for counts of items
 /// and bytes.
 std::optional<std::string> CountProblem(double value);
+
+/// Seconds per one of `unit` when it names a time: "ns", "us", "µs" (U+00B5
+/// or U+03BC), "ms", "s", or the words ("sec", "seconds", "msec",
+/// "Milliseconds", ... in any case), optionally followed by "/iter", "/op" or
+/// "/call" ("ns/iter" is a time per iteration). std::nullopt for anything
+/// else. The units of custom benchmark JSON (ingest/custom.h).
+std::optional<double> CustomTimeUnitScale(std::string_view unit);
 
 }  // namespace gpugate

@@ -672,6 +672,26 @@ void ReadPrimaryMetric(Decoder& d, ObjectReader& o, WorkloadResult* w) {
     d.Fail(*metric, o.path().Member("unit"), "a metric other than time needs its 'unit'");
 }
 
+// Custom benchmark JSON in a time unit written as a word ("sec", "msec",
+// "milliseconds") was read as metric "value" in that unit before such units
+// were read as times: a run kept from then is the time it measured, in
+// seconds, so a kept baseline compares with a run read now (both sides read
+// "the sides measured different metrics" and a +100% passed).
+void UpgradeCustomTime(WorkloadResult* w) {
+  if (w->kind != "custom" || w->metric != "value") return;
+  const std::optional<double> scale = CustomTimeUnitScale(w->unit);
+  if (!scale) return;
+  w->metric = kTimeMetric;
+  w->unit = "s";
+  w->lower_is_better = true;  // a time, whatever the file's direction
+  for (std::vector<double>& round : w->rounds)
+    for (double& x : round) x *= *scale;
+  for (double* x : {&w->summary.min, &w->summary.max, &w->summary.mean, &w->summary.median,
+                    &w->summary.stddev, &w->summary.mad, &w->summary.p5, &w->summary.p95})
+    *x *= *scale;
+  if (auto range = w->counters.find("range"); range != w->counters.end()) range->second *= *scale;
+}
+
 void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult* w) {
   ObjectReader o(d, v, p);
   if (!o.valid()) return;
@@ -874,6 +894,7 @@ class WorkloadSink {
     WorkloadResult& w = results_->workloads.emplace_back();
     ReadWorkload(d_, element, ip, &w);
     if (!d_.ok()) return;
+    UpgradeCustomTime(&w);
     auto [it, inserted] = seen_.emplace(w.name, index);
     if (!inserted) {
       const JsonValue* name_value = element.Find("name");

@@ -274,6 +274,42 @@ TEST(ResultsJson, RoundTripKeepsEveryFieldExactly) {
   EXPECT_EQ(ResultsToJson(*out), text);
 }
 
+// A custom benchmark's time in a unit written as a word ("msec") was kept
+// as metric "value" in that unit before such units were read as times: read
+// back, it is the time it measured, in seconds, so a kept baseline compares
+// with a run read now. Other units stay as they are.
+TEST(ResultsJson, AKeptCustomValueInATimeWordIsReadAsTheTimeItMeasured) {
+  Results in;
+  in.run.run_id = "old";
+  for (const char* unit : {"msec", "ops/sec"}) {
+    WorkloadResult& w = in.workloads.emplace_back();
+    w.name = std::string("b ") + unit;
+    w.kind = "custom";
+    w.backend = "ingest";
+    w.metric = "value";
+    w.unit = unit;
+    w.lower_is_better = false;
+    w.rounds = {{1500.0}};
+    w.summary.median = w.summary.mean = w.summary.min = w.summary.max = 1500.0;
+    w.summary.n = 1;
+    w.counters["range"] = 20.0;
+  }
+  Result<Results> out = ResultsFromJson(ResultsToJson(in), "old.json");
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  const WorkloadResult& time = out->workloads[0];
+  EXPECT_EQ(time.metric, "time");
+  EXPECT_EQ(time.unit, "s");
+  EXPECT_TRUE(time.lower_is_better);
+  EXPECT_DOUBLE_EQ(time.rounds[0][0], 1.5);
+  EXPECT_DOUBLE_EQ(time.summary.median, 1.5);
+  EXPECT_DOUBLE_EQ(time.counters.at("range"), 0.02);
+  const WorkloadResult& rate = out->workloads[1];
+  EXPECT_EQ(rate.metric, "value");
+  EXPECT_EQ(rate.unit, "ops/sec");
+  EXPECT_FALSE(rate.lower_is_better);
+  EXPECT_DOUBLE_EQ(rate.rounds[0][0], 1500.0);
+}
+
 TEST(ResultsJson, EmptyOptionalsAreWrittenAsNullAndReadBackEmpty) {
   Results in = FullResults();
   in.run.git_sha.reset();

@@ -50,32 +50,35 @@ bool PerFileFlag(const std::string& key) {
 
 using Params = std::vector<std::pair<std::string, std::string>>;
 
-// The spec's params, then those of the program's own that the spec does not
-// give: a key both give is one entry when the values agree (a suite param
-// passed on as the nvbench axis of that name, `--axis Elements=[{Elements}]`).
-// Returns the first key given two values, and why, with that program value
-// left out (a key is written once).
 // The spec's params, then the program's own (nvbench axes, a `results:`
 // file's params). A key both give with the same text is one entry; with
 // another text the program's value (what ran) is kept beside the suite's as
 // "<key> (program)": no benchmark fails for it, no key is written twice, and
 // no two values are taken for one (0.50 and 0.5, 2^10 and 1024, True and
-// true, 9007199254740993 and ...992 read alike only to some readers).
+// true, 9007199254740993 and ...992 read alike only to some readers). Those
+// names are given first, so "<key> (program)" holds the program's <key>
+// whatever the order of its keys; a program key of its own that reads so
+// takes one more " (program)".
 Params MergeParams(const Params& suite, const Params& own) {
   Params out = suite;
-  auto has = [&out](const std::string& key) {
+  auto taken = [&out](const std::string& key) {
     return std::any_of(out.begin(), out.end(), [&key](const auto& p) { return p.first == key; });
   };
-  for (const auto& param : own) {
-    auto same = std::find_if(out.begin(), out.end(), [&param](const auto& p) { return p.first == param.first; });
-    if (same == out.end()) {
-      out.push_back(param);
-      continue;
-    }
-    if (same->second == param.second) continue;
-    std::string key = param.first + " (program)";
-    while (has(key)) key += " (program)";
-    out.push_back({key, param.second});
+  std::vector<bool> placed(own.size(), false);
+  for (size_t i = 0; i < own.size(); ++i) {
+    auto same = std::find_if(suite.begin(), suite.end(), [&](const auto& p) { return p.first == own[i].first; });
+    if (same == suite.end()) continue;
+    placed[i] = true;
+    if (same->second == own[i].second) continue;
+    std::string key = own[i].first + " (program)";
+    while (taken(key)) key += " (program)";
+    out.push_back({key, own[i].second});
+  }
+  for (size_t i = 0; i < own.size(); ++i) {
+    if (placed[i]) continue;
+    std::string key = own[i].first;
+    while (taken(key)) key += " (program)";
+    out.push_back({key, own[i].second});
   }
   return out;
 }

@@ -274,9 +274,11 @@ TEST(RunProgramWorkloadTest, APytestResultsFilesParamsMergeWithTheSuitesAsAProgr
                                     ("gpugate-params-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
-    std::ofstream(dir / "src.json") << R"({"machine_info": {}, "benchmarks": [
+    std::ofstream(dir / "src.json") << R"js({"machine_info": {}, "benchmarks": [
       {"name": "test_a", "params": {"n": 10, "mode": "fast"}, "stats": {"rounds": 1, "median": 0.001}},
-      {"name": "test_b", "params": {"n": 20}, "stats": {"rounds": 1, "median": 0.002}}]})";
+      {"name": "test_b", "params": {"n": 20}, "stats": {"rounds": 1, "median": 0.002}},
+      {"name": "test_c", "params": {"n (program)": 2, "n": 1}, "stats": {"rounds": 1, "median": 0.003}},
+      {"name": "test_d", "params": {"n": 1, "n (program)": 2}, "stats": {"rounds": 1, "median": 0.004}}]})js";
   }
   WorkloadSpec s;
   s.name = "py";
@@ -290,12 +292,19 @@ TEST(RunProgramWorkloadTest, APytestResultsFilesParamsMergeWithTheSuitesAsAProgr
   s.sampling.max_time = 1000;
   std::vector<WorkloadResult> out = RunProgramWorkload(s, nullptr, ProcessNumbering{});
   std::filesystem::remove_all(dir);
-  ASSERT_EQ(out.size(), 2u) << out[0].reason;
+  ASSERT_EQ(out.size(), 4u) << out[0].reason;
   EXPECT_EQ(out[0].name, "py/test_a");
   EXPECT_EQ(out[0].status, WorkloadStatus::kOk) << out[0].reason;
   EXPECT_EQ(out[0].params, (std::vector<std::pair<std::string, std::string>>{{"n", "10"}, {"mode", "fast"}}));
   EXPECT_EQ(out[1].status, WorkloadStatus::kOk) << out[1].reason;
   EXPECT_EQ(out[1].params, (std::vector<std::pair<std::string, std::string>>{{"n", "10"}, {"n (program)", "20"}}));
+  // "n (program)" holds the program's n whatever the order of its keys; a
+  // key of the program's own that reads so takes one more suffix.
+  for (int i : {2, 3}) {
+    EXPECT_EQ(out[i].params, (std::vector<std::pair<std::string, std::string>>{
+                                 {"n", "10"}, {"n (program)", "1"}, {"n (program) (program)", "2"}}))
+        << out[i].name;
+  }
   Results r;
   r.workloads = out;
   EXPECT_EQ(RepeatedKeyProblem(r), std::nullopt);

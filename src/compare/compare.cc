@@ -1654,7 +1654,14 @@ class Comparer {
           by_column[c].push_back({u.base[j] - factors.level[m] - factors.factor[c], m});
         }
       }
-      for (auto& col : by_column) std::sort(col.begin(), col.end());
+      // Each member's place in each sorted column (-1: no cell there).
+      std::vector<std::vector<int>> place(columns.size());
+      for (size_t c = 0; c < columns.size(); ++c) {
+        std::sort(by_column[c].begin(), by_column[c].end());
+        if (by_column[c].empty()) continue;
+        place[c].assign(members.size(), -1);
+        for (size_t at = 0; at < by_column[c].size(); ++at) place[c][by_column[c][at].second] = static_cast<int>(at);
+      }
       // The median of a sorted column without the element at `at`.
       auto median_without = [](const std::vector<std::pair<double, size_t>>& col, size_t at) {
         const size_t n = col.size() - 1;
@@ -1668,10 +1675,8 @@ class Comparer {
           const int c = base_col[m][j];
           const auto& col = by_column[static_cast<size_t>(c)];
           double moved = 0;
-          if (col.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor) + 1) {
-            const auto at = std::find_if(col.begin(), col.end(), [m](const auto& x) { return x.second == m; });
-            if (at != col.end()) moved = median_without(col, static_cast<size_t>(at - col.begin()));
-          }
+          if (col.size() >= static_cast<size_t>(kMinWorkloadsForRunFactor) + 1 && place[c][m] >= 0)
+            moved = median_without(col, static_cast<size_t>(place[c][m]));
           u.base_own_out[j] = u.base[j] - factors.factor[c] - moved;
         }
         for (size_t j = 0; j < u.base.size(); ++j) u.base[j] -= factors.factor[base_col[m][j]];

@@ -423,45 +423,85 @@ std::vector<double> FlatLogs(const Rounds& r) {
   return out;
 }
 
+// The step of the grid `values` lie on, as (log gap, seconds): the gaps
+// between neighbouring distinct values held by at least 1% as many values
+// as the most held one, each weighted by the fewer values at its two ends,
+// and their weighted median. A stray value between two ticks (one sample
+// 0.1% off the grid) is no point of the grid. std::nullopt when the values
+// on it all read one value.
+std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::vector<std::pair<double, size_t>> distinct;  // value, count
+  for (double v : values) {
+    if (!distinct.empty() && std::log(v) - std::log(distinct.back().first) <= 1e-9)
+      ++distinct.back().second;
+    else
+      distinct.push_back({v, 1});
+  }
+  // The grid is where the values are: a value held by fewer than 1% as
+  // many as the most held one is a stray off it (one sample 0.1% from a
+  // tick, among 1000 on it), not a point of it.
+  size_t most = 0;
+  for (const auto& d : distinct) most = std::max(most, d.second);
+  std::erase_if(distinct, [most](const auto& d) { return 100 * d.second < most; });
+  if (distinct.size() < 2) return std::nullopt;
+  struct Gap {
+    double log_gap, seconds, weight;
+  };
+  std::vector<Gap> gaps;
+  double total = 0;
+  for (size_t i = 1; i < distinct.size(); ++i) {
+    const double w = static_cast<double>(std::min(distinct[i - 1].second, distinct[i].second));
+    gaps.push_back({std::log(distinct[i].first) - std::log(distinct[i - 1].first),
+                    distinct[i].first - distinct[i - 1].first, w});
+    total += w;
+  }
+  std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.log_gap < b.log_gap; });
+  double seen = 0;
+  for (const Gap& g : gaps) {
+    seen += g.weight;
+    if (2 * seen >= total) return std::pair{g.log_gap, g.seconds};
+  }
+  return std::pair{gaps.back().log_gap, gaps.back().seconds};
+}
+
 // A side whose levels (round medians, or run levels) all read one value
 // while its values scatter reads them on a timer's grid: medians of values
 // on a grid tie, and their spread of 0 is the grid's, not the noise's (1000
 // samples over three 0.512 us ticks read "no spread measured", and a +25%
-// slowdown of five ticks passed). The rounding to that grid, whose step is
-// the smallest gap between the side's values, is then that side's spread, as
-// half a step of a trace's clock is a kernel's (Units::clock_var).
-// `base_runs` are the runs behind u->base.
+// slowdown of five ticks passed). The rounding to that grid is then that
+// side's spread, as half a step of a trace's clock is a kernel's
+// (Units::clock_var); a side of one level (one current run against a
+// history) cannot show a tie, and takes the grid when the other side is on
+// one. `base_runs` are the runs behind u->base.
 void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed>& current, Units* u) {
   if (u->clock_var > 0) return;  // a trace's clock already
+  auto ties = [](const std::vector<double>& levels) {
+    if (levels.size() < 2) return false;
+    const auto [lo, hi] = std::minmax_element(levels.begin(), levels.end());
+    return *hi - *lo <= 1e-9;
+  };
+  const bool tied[2] = {ties(u->base), ties(u->cur)};
+  if (!tied[0] && !tied[1]) return;
   double side_var[2] = {0, 0};
   for (int side = 0; side < 2; ++side) {
     const std::vector<double>& levels = side == 0 ? u->base : u->cur;
-    if (levels.empty()) continue;
-    const auto [lo, hi] = std::minmax_element(levels.begin(), levels.end());
-    if (*hi - *lo > 1e-9) continue;  // the levels scatter: their spread is measured
+    if (!tied[side] && levels.size() != 1) continue;  // its levels scatter: their spread is measured
     std::vector<double> values;
     for (const Indexed& r : side == 0 ? base_runs : std::span<const Indexed>(current))
       for (const std::vector<double>& round : r.rounds)
         for (double v : round)
           if (v > 0 && std::isfinite(v)) values.push_back(v);
-    std::sort(values.begin(), values.end());
-    double gap = 0, step = 0;
-    for (size_t i = 1; i < values.size(); ++i) {
-      const double g = std::log(values[i]) - std::log(values[i - 1]);
-      if (g > 1e-9 && (gap == 0 || g < gap)) {
-        gap = g;
-        step = values[i] - values[i - 1];
-      }
-    }
-    if (!(gap > 0)) continue;  // every value reads one value: no spread at all
+    const std::optional<std::pair<double, double>> grid = GridStep(values);
+    if (!grid) continue;  // every value reads one value: no spread at all
+    const auto [gap, step] = *grid;
     // The tied level is the grid point nearest the true one, which lies
     // anywhere within half a step: a uniform error, variance step^2 / 12.
-    const double half = 0.5 * gap;
     side_var[side] = gap * gap / 12.0;
     u->clock_step = std::max(u->clock_step, step);
     u->clock_step_min = u->clock_step_min > 0 ? std::min(u->clock_step_min, step) : step;
     u->clock_sides |= 1 << side;
-    u->clock_coarse = u->clock_coarse || half >= kCoarseHalfStep;
+    u->clock_coarse = u->clock_coarse || 0.5 * gap >= kCoarseHalfStep;
   }
   if (!(side_var[0] + side_var[1] > 0)) return;
   u->clock_var_base = side_var[0];
@@ -2033,7 +2073,10 @@ class Comparer {
     std::vector<std::vector<size_t>> common_members;      // each common's workloads (pending indexes)
     const auto domains = ByDomain(members);
     for (const auto& [domain, group] : domains) {
-      if (family != Family::kTime || group.size() < static_cast<size_t>(kMinWorkloadsForRunFactor))
+      // Against a history these are the workloads one history run alone
+      // holds: they wait for a second run of theirs (below), however many.
+      if (family != Family::kTime || group.size() < static_cast<size_t>(kMinWorkloadsForRunFactor) ||
+          runs_.size() > 1)
         continue;
       std::vector<double> d;
       for (size_t j = 0; j < members.size(); ++j)

@@ -681,6 +681,12 @@ void UpgradeCustomTime(WorkloadResult* w) {
   if (w->kind != "custom" || w->metric != "value") return;
   const std::optional<double> scale = CustomTimeUnitScale(w->unit);
   if (!scale) return;
+  // A value no time can be (2e9 "sec" is beyond gpugate's bound on a time)
+  // stays the value it was kept as: read as a time, the history holding it
+  // could be written and then never read again.
+  for (const std::vector<double>& round : w->rounds)
+    for (double x : round)
+      if (x != 0 && TimeProblem(x * *scale)) return;
   w->metric = kTimeMetric;
   w->unit = "s";
   w->lower_is_better = true;  // a time, whatever the file's direction

@@ -308,6 +308,18 @@ TEST(ResultsJson, AKeptCustomValueInATimeWordIsReadAsTheTimeItMeasured) {
   EXPECT_EQ(rate.unit, "ops/sec");
   EXPECT_FALSE(rate.lower_is_better);
   EXPECT_DOUBLE_EQ(rate.rounds[0][0], 1500.0);
+  // A kept value no time can be stays a value: read as 2e9 s, the history
+  // holding it was written and then refused.
+  Results huge = in;
+  huge.workloads.resize(1);
+  huge.workloads[0].unit = "sec";
+  huge.workloads[0].rounds = {{2e9}};
+  Result<Results> kept = ResultsFromJson(ResultsToJson(huge), "old.json");
+  ASSERT_TRUE(kept.ok()) << kept.error().message;
+  EXPECT_EQ(kept->workloads[0].metric, "value");
+  EXPECT_DOUBLE_EQ(kept->workloads[0].rounds[0][0], 2e9);
+  Result<Results> again = ResultsFromJson(ResultsToJson(*kept), "old.json");
+  EXPECT_TRUE(again.ok()) << again.error().message;
 }
 
 TEST(ResultsJson, EmptyOptionalsAreWrittenAsNullAndReadBackEmpty) {

@@ -1271,6 +1271,20 @@ TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
       EXPECT_NE(a->sentence.find("so a finer timer would decide"), std::string::npos) << a->sentence;
     }
   }
+  // One stray sample per side 0.1% off a tick is no point of the grid: one
+  // tick still straddles the threshold (it made the step ~0 and a +4.9%
+  // regression of near-identical code).
+  {
+    auto with_stray = [&](int ticks) {
+      WorkloadResult w = gridded("A", ticks);
+      w.rounds[0][3] = tick * 20 * 1.001;
+      return w;
+    };
+    const Verdicts v = Compare({MakeResults({with_stray(20)})}, MakeResults({with_stray(21)}), DefaultPolicy(), Opts());
+    const MetricVerdict* a = Find(v, "A", "time");
+    EXPECT_EQ(a->reason, Reason::kStraddlesThreshold) << a->sentence;
+    EXPECT_NE(a->sentence.find("(512 ns)"), std::string::npos) << a->sentence;
+  }
   // Against a history whose runs all tie on the grid, alike.
   std::vector<Results> history;
   for (int k = 0; k < 4; ++k) history.push_back(MakeResults({gridded("A", 20)}, "h" + std::to_string(k)));
@@ -1279,6 +1293,14 @@ TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->verdict, Verdict::kRegression) << a->sentence;
   EXPECT_NE(a->reason, Reason::kNoSpread) << a->sentence;
+  // A history of values off any grid, against one current run: the current
+  // side's one level is no tie, and nothing is read on a grid.
+  std::vector<Results> plain;
+  for (int k = 0; k < 4; ++k) plain.push_back(MakeResults({Workload("A", 1e-3 * (1 + 0.01 * k))}, "p" + std::to_string(k)));
+  const Verdicts p = Compare(plain, MakeResults({Workload("A", 1.5e-3)}), DefaultPolicy(), Opts());
+  const MetricVerdict* pa = Find(p, "A", "time");  // (MakeResults' steady workloads are copies: they tie)
+  ASSERT_NE(pa, nullptr);
+  EXPECT_EQ(pa->sentence.find("the timer its values are read on"), std::string::npos) << pa->sentence;
 }
 
 TEST(CompareJudge, RepetitionsThatReadOneValueOnBothSidesDecideNothingAlone) {
@@ -2091,6 +2113,26 @@ TEST(CompareJudge, AWorkloadNewInTheNewestHistoryRunIsNamedNotBlamedOnOneRunPerS
     named = named || w.find("1 workload (b9) in only one run of the history") != std::string::npos;
   }
   EXPECT_TRUE(named) << ::testing::PrintToString(v.warnings);
+  // However many they are: five new workloads get no second (suite) row and
+  // no one-run-per-side judgement.
+  std::vector<Results> grown;
+  for (uint64_t k = 0; k < 10; ++k) {
+    grown.push_back(LognormalRun(15, 600 + k, 0.02, 0.01, [](int) { return 1.0; }));
+    if (k < 9) grown.back().workloads.resize(10);  // b10..b14 only in the newest run
+  }
+  const Verdicts g = Compare(grown, LognormalRun(15, 901, 0.02, 0.01, [](int) { return 1.0; }), DefaultPolicy(), Opts());
+  int suite_rows = 0;
+  for (const MetricVerdict& m : g.metrics) suite_rows += m.workload == kCommonWorkload && m.metric == "time";
+  EXPECT_LE(suite_rows, 1);
+  for (int i = 10; i < 15; ++i) {
+    EXPECT_EQ(Find(g, "b" + std::to_string(i), "time")->reason, Reason::kBetweenRunNoiseUnmeasured);
+  }
+  bool five = false;
+  for (const std::string& w : g.warnings) {
+    EXPECT_EQ(w.find("one run per side"), std::string::npos) << w;
+    five = five || w.find("5 workloads (b10, b11, b12, ...) in only one run of the history") != std::string::npos;
+  }
+  EXPECT_TRUE(five) << ::testing::PrintToString(g.warnings);
 }
 
 }  // namespace

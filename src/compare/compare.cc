@@ -424,7 +424,7 @@ std::vector<double> FlatLogs(const Rounds& r) {
 }
 
 // The step of the grid `values` lie on, as (log gap, seconds): the gaps
-// between neighbouring distinct values held by at least 1% as many values
+// between neighbouring distinct values held by at least 5% as many values
 // as the most held one, each weighted by the fewer values at its two ends,
 // and their weighted median. A stray value between two ticks (one sample
 // 0.1% off the grid) is no point of the grid. std::nullopt when the values
@@ -438,12 +438,12 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
     else
       distinct.push_back({v, 1});
   }
-  // The grid is where the values are: a value held by fewer than 1% as
-  // many as the most held one is a stray off it (one sample 0.1% from a
-  // tick, among 1000 on it), not a point of it.
+  // The grid is where the values are: a value held by fewer than 5% as
+  // many as the most held one is a stray off it (1% of the samples 0.1%
+  // from a tick, between the only two ticks), not a point of it.
   size_t most = 0;
   for (const auto& d : distinct) most = std::max(most, d.second);
-  std::erase_if(distinct, [most](const auto& d) { return 100 * d.second < most; });
+  std::erase_if(distinct, [most](const auto& d) { return 20 * d.second < most; });
   if (distinct.size() < 2) return std::nullopt;
   struct Gap {
     double log_gap, seconds, weight;
@@ -546,7 +546,6 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
       u.cur_run.push_back(r.run);
       u.cur_cpu.push_back(r.cpu);
     }
-    AddValueSteps(history, current, &u);
     return u;
   }
   const Rounds& base = history.back().rounds;
@@ -554,7 +553,6 @@ std::optional<Units> MakeUnits(const std::vector<Indexed>& history,
     u.method = ShiftMethod::kRoundsWelch;
     u.base = RoundLogMedians(base);
     u.cur = RoundLogMedians(cur_all);
-    AddValueSteps(std::span<const Indexed>(&history.back(), 1), current, &u);
     return u;
   }
   if (CountSamples(base) >= 2 && CountSamples(cur_all) >= 2) {
@@ -1500,6 +1498,14 @@ class Comparer {
       mv.current_rounds = static_cast<int64_t>(all.size());
     }
     p.units = MakeUnits(hist, cur, options_.paired);
+    // Only a time is read on a timer's grid: a count or a rate whose
+    // medians tie reads one value because it is exact (ExactWhenFlat).
+    if (p.units && family == Family::kTime) {
+      if (p.units->method == ShiftMethod::kHistoryPrediction)
+        AddValueSteps(hist, cur, &*p.units);
+      else if (p.units->method == ShiftMethod::kRoundsWelch)
+        AddValueSteps(std::span<const Indexed>(&hist.back(), 1), cur, &*p.units);
+    }
     p.mv = std::move(mv);
     if (!p.units) {
       p.mv.verdict = Verdict::kInconclusive;
@@ -1593,6 +1599,8 @@ class Comparer {
     for (size_t m = 0; m < members.size(); ++m) {
       const Units& u = *pending_[members[m]].units;
       double df = 0;
+      // Levels tied on a timer's grid are no draw of the run-level variance.
+      if (u.clock_from_values) continue;
       run_var.push_back(PooledRunVariance(u.base, u.cur, &df, hist_scales[m]));
       run_df.push_back(df);
     }
@@ -1745,7 +1753,7 @@ class Comparer {
       // inflated by a one-step flip against runs that all tied, are no
       // draws of the noise between runs (with them, a 92 us kernel's
       // interval tripled on synthetic histories), as with one run per side.
-      if (k < 3 || u.clock_coarse) continue;
+      if (k < 3 || u.clock_coarse || u.clock_from_values) continue;
       for (size_t left = 0; left < k; ++left) {
         rest.clear();
         rest_scales.clear();
@@ -1811,6 +1819,7 @@ class Comparer {
     std::vector<double> buf;
     for (size_t m : members) {
       const Units& u = *pending_[m].units;
+      if (u.clock_from_values) continue;  // tied on a timer's grid: no scatter of the run's
       buf.assign(u.base.begin(), u.base.end());
       const double level = MedianInPlace(buf);
       // A history run's own cell with its factor fitted without it, as the
@@ -2017,6 +2026,7 @@ class Comparer {
     for (size_t m : members) {
       const Units& u = *pending_[m].units;
       if (u.method != ShiftMethod::kRoundsWelch) continue;
+      if (u.clock_from_values) continue;  // tied on a timer's grid: no draw of the rounds' variance
       round_var.push_back(SampleVariance(u.base));
       round_df.push_back(static_cast<double>(u.base.size()) - 1);
       round_var.push_back(SampleVariance(u.cur));
@@ -2176,7 +2186,7 @@ class Comparer {
       // of short kernels) are no draws of the noise between runs: their |t|
       // of 0 or about 1.4 made the rest look Cauchy-tailed.
       for (const LogShift& s : shifts)
-        if (TakesSuiteNoise(s) && s.se > 0 && !s.tied && !s.clock_coarse) {
+        if (TakesSuiteNoise(s) && s.se > 0 && !s.tied && !s.clock_coarse && !s.clock_from_values) {
           abs_t.push_back(std::fabs(s.estimate) / s.se);
           dfs.push_back(std::isfinite(s.df) ? s.df : 1e6);
         }
@@ -2257,7 +2267,10 @@ class Comparer {
     size_t moved = 0;
     for (size_t i = 0; i < m; ++i) {
       const LogShift& s = (*shifts)[i];
-      if (!TakesSuiteNoise(s)) continue;
+      // A timing on a timer's grid moves by whole steps: it takes the
+      // others' noise but is no draw of it (one-tick moves of eight such
+      // workloads hid a +10% regression beside them).
+      if (!TakesSuiteNoise(s) || s.clock_from_values) continue;
       moved += MovedAtAll(s);
       at_with[i] = with_ties.size();
       with_ties.push_back(s);

@@ -572,7 +572,7 @@ LogShift ExactWhenFlat(LogShift s) {
 }
 
 bool MovedAtAll(const LogShift& s) {
-  return TakesSuiteNoise(s) && !s.tied && (s.estimate != 0.0 || s.records_differ);
+  return TakesSuiteNoise(s) && !s.tied && !s.clock_from_values && (s.estimate != 0.0 || s.records_differ);
 }
 
 LogShift RunSummaries(double log_base, double log_current, double confidence, double clock_var) {
@@ -703,7 +703,7 @@ std::optional<SuiteEffects> CollectSuiteEffects(std::span<const LogShift> shifts
   for (const LogShift& s : shifts) moved += MovedAtAll(s);
   const bool skip_ties = TiesLeftOut(moved);
   for (const LogShift& s : shifts)
-    if (TakesSuiteNoise(s) && !(skip_ties && s.tied)) {
+    if (TakesSuiteNoise(s) && !(skip_ties && s.tied) && !s.clock_from_values) {
       e.d.push_back(s.estimate);
       e.se.push_back(s.se);
       e.unit.push_back(UnitSpread(s));

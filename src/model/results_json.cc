@@ -686,7 +686,7 @@ void UpgradeCustomTime(WorkloadResult* w) {
   // could be written and then never read again.
   for (const std::vector<double>& round : w->rounds)
     for (double x : round)
-      if (x != 0 && TimeProblem(x * *scale)) return;
+      if (TimeProblem(x * *scale)) return;  // 0 too: a kept 0 is no time either
   w->metric = kTimeMetric;
   w->unit = "s";
   w->lower_is_better = true;  // a time, whatever the file's direction

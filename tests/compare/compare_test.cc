@@ -1155,6 +1155,15 @@ TEST(CompareRunnerClass, ShardsOnTwoCpusGetTheirOwnSpeedFactor) {
   }
   // Workloads w6..w11 ran on the slower CPU; w0 is 50% slower for real.
   Results cur = ShardedRun(12, 11, 1.5, 6);
+  // Without MakeResults' four steady workloads, copies in every run: tied
+  // levels are read as a timer's grid and lend the family no noise, so they
+  // would only add four hypotheses to the FDR family of this test of speed
+  // factors.
+  auto no_copies = [](Results& r) {
+    std::erase_if(r.workloads, [](const WorkloadResult& w) { return w.name.rfind("steady", 0) == 0; });
+  };
+  no_copies(cur);
+  for (Results& r : hist) no_copies(r);
   Verdicts v = Compare(hist, cur, DefaultPolicy(), Opts());
   EXPECT_TRUE(v.environment_matches);
   const MetricVerdict* w0 = Find(v, "w0", "time");
@@ -1284,6 +1293,89 @@ TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
     const MetricVerdict* a = Find(v, "A", "time");
     EXPECT_EQ(a->reason, Reason::kStraddlesThreshold) << a->sentence;
     EXPECT_NE(a->sentence.find("(512 ns)"), std::string::npos) << a->sentence;
+  }
+  // 1% of the samples 0.1% off a tick, between the only two ticks, are no
+  // points of the grid either (they held both gaps and made the step 10 ns).
+  {
+    auto strays = [&](int ticks, int n20) {
+      WorkloadResult w;
+      w.name = "A";
+      for (int r = 0; r < 5; ++r) {
+        std::vector<double> round(200, tick * ticks);
+        for (int i = n20; i < 198; ++i) round[static_cast<size_t>(i)] = tick * (ticks + 1);
+        round[198] = round[199] = tick * ticks * 1.001;
+        w.rounds.push_back(round);
+      }
+      return w;
+    };
+    const Verdicts v = Compare({MakeResults({strays(20, 101)})}, MakeResults({strays(20, 97)}), DefaultPolicy(), Opts());
+    const MetricVerdict* a = Find(v, "A", "time");
+    EXPECT_NE(a->verdict, Verdict::kRegression) << a->sentence;
+    EXPECT_NE(a->sentence.find("(512 ns)"), std::string::npos) << a->sentence;
+  }
+  // Eight such workloads moving one tick each way lend no noise to the
+  // others: a well-measured +10% beside them is still a regression (their
+  // one-tick moves, counted as noise between the runs, hid it).
+  {
+    // Round medians one tick apart: 101 of 200 samples at one tick.
+    auto split = [&](const std::string& name, int n20) {
+      WorkloadResult w;
+      w.name = name;
+      for (int r = 0; r < 5; ++r) {
+        std::vector<double> round(200, tick * 21);
+        std::fill(round.begin(), round.begin() + n20, tick * 20);
+        w.rounds.push_back(round);
+      }
+      return w;
+    };
+    uint64_t seed = 5;
+    auto noisy = [&](const std::string& name, double level) {
+      WorkloadResult w;
+      w.name = name;
+      for (int r = 0; r < 5; ++r) {
+        w.rounds.emplace_back();
+        for (int i = 0; i < 4; ++i) w.rounds.back().push_back(level * std::exp(0.01 * Normal(&seed)));
+      }
+      return w;
+    };
+    std::vector<WorkloadResult> base, cur;
+    for (int j = 0; j < 8; ++j) {
+      base.push_back(split("q" + std::to_string(j), j % 2 ? 99 : 101));
+      cur.push_back(split("q" + std::to_string(j), j % 2 ? 101 : 99));
+      base.push_back(noisy("c" + std::to_string(j), 1e-3 * (j + 1)));
+      cur.push_back(noisy("c" + std::to_string(j), 1e-3 * (j + 1) * (j == 0 ? 1.10 : 1.0)));
+    }
+    auto only = [](std::vector<WorkloadResult> ws) {  // no copies beside them
+      Results r;
+      r.run.env.cpu_model = "Test CPU";
+      r.workloads = std::move(ws);
+      return r;
+    };
+    const Verdicts v = Compare({only(base)}, only(cur), DefaultPolicy(), Opts());
+    const MetricVerdict* c0 = Find(v, "c0", "time");
+    EXPECT_EQ(c0->verdict, Verdict::kRegression) << c0->sentence;
+  }
+  // A metric that is no timing is exact, never read on a timer's grid:
+  // medians that tie at 10 and then at 11 are +10%.
+  {
+    auto counted = [](const std::string& name, double level) {
+      WorkloadResult w;
+      w.name = name;
+      w.metric = "value";
+      w.unit = "ops";
+      for (int r = 0; r < 5; ++r) w.rounds.push_back({level - 1, level, level, level + 1});
+      return w;
+    };
+    std::vector<WorkloadResult> before = {counted("ops", 10)}, after = {counted("ops", 11)};
+    for (int j = 1; j < 6; ++j) {  // the family's others, exact and unmoved
+      before.push_back(counted("ops" + std::to_string(j), 10.0 * (j + 1)));
+      after.push_back(counted("ops" + std::to_string(j), 10.0 * (j + 1)));
+    }
+    const Verdicts v = Compare({MakeResults(before)}, MakeResults(after), DefaultPolicy(), Opts());
+    const MetricVerdict* o = Find(v, "ops", "value");
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->sentence.find("timer"), std::string::npos) << o->sentence;
+    EXPECT_EQ(o->verdict, Verdict::kRegression) << o->sentence;
   }
   // Against a history whose runs all tie on the grid, alike.
   std::vector<Results> history;

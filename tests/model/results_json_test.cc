@@ -320,6 +320,11 @@ TEST(ResultsJson, AKeptCustomValueInATimeWordIsReadAsTheTimeItMeasured) {
   EXPECT_DOUBLE_EQ(kept->workloads[0].rounds[0][0], 2e9);
   Result<Results> again = ResultsFromJson(ResultsToJson(*kept), "old.json");
   EXPECT_TRUE(again.ok()) << again.error().message;
+  huge.workloads[0].rounds = {{0.0}};  // a kept 0 is no time either
+  Result<Results> zero = ResultsFromJson(ResultsToJson(huge), "old.json");
+  ASSERT_TRUE(zero.ok()) << zero.error().message;
+  EXPECT_EQ(zero->workloads[0].metric, "value");
+  EXPECT_TRUE(ResultsFromJson(ResultsToJson(*zero), "old.json").ok());
 }
 
 TEST(ResultsJson, EmptyOptionalsAreWrittenAsNullAndReadBackEmpty) {

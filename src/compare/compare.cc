@@ -91,10 +91,10 @@ struct Units {
   std::vector<double> base, cur;
   /// History with the run speed factors removed: each base value with its
   /// run's factor fitted without this workload (the rest of the run's
-  /// workloads alone), for statistics that read it as a left-out draw. The
-  /// factor of a small family is fitted to its middle workloads' own cells
-  /// (a median of 6), which then read as exact fits; empty when no factor
-  /// was removed.
+  /// workloads alone), for the reference's leave-one-out statistics, which
+  /// read it as a left-out draw. The factor of a small family is fitted to
+  /// its middle workloads' own cells (a median of 6), which then read as
+  /// exact fits; empty when no factor was removed.
   std::vector<double> base_own_out;
   std::vector<int> base_run, cur_run;  // history: run index of each value
   std::vector<std::string> base_cpu, cur_cpu;  // history: CPU model of each value
@@ -1822,12 +1822,7 @@ class Comparer {
       if (u.clock_from_values) continue;  // tied on a timer's grid: no scatter of the run's
       buf.assign(u.base.begin(), u.base.end());
       const double level = MedianInPlace(buf);
-      // A history run's own cell with its factor fitted without it, as the
-      // current run's cells are read against levels they are no part of.
-      const bool own_out = u.base_own_out.size() == u.base.size();
-      for (size_t j = 0; j < u.base.size(); ++j)
-        hist_res[{u.base_run[j], u.domain}].push_back(
-            (own_out && std::isfinite(u.base_own_out[j]) ? u.base_own_out[j] : u.base[j]) - level);
+      for (size_t j = 0; j < u.base.size(); ++j) hist_res[{u.base_run[j], u.domain}].push_back(u.base[j] - level);
       for (size_t j = 0; j < u.cur.size(); ++j) cur_res[{u.cur_run[j], u.domain}].push_back(u.cur[j] - level);
     }
     std::map<int, std::vector<double>> hist, cur;

@@ -123,6 +123,7 @@ struct Units {
   /// The clock fields above hold no trace's clock but the grid a side's own
   /// values lie on (AddValueSteps): its levels tie while its values scatter.
   bool clock_from_values = false;
+  bool grid_not_time = false;  ///< ... and the values are no time (a count, a rate): no timer's
   /// Run summaries of two files: the kernel's two records differ (calls,
   /// count or total), whatever their summaries read (LogShift::records_differ).
   bool records_differ = false;
@@ -423,12 +424,14 @@ std::vector<double> FlatLogs(const Rounds& r) {
   return out;
 }
 
-// The step of the grid `values` lie on, as (log gap, seconds): the gaps
-// between neighbouring distinct values held by at least 5% as many values
-// as the most held one, each weighted by the fewer values at its two ends,
-// and their weighted median. A stray value between two ticks (one sample
-// 0.1% off the grid) is no point of the grid. std::nullopt when the values
-// on it all read one value.
+// The step of the grid `values` lie on, as (log gap, seconds): the largest
+// step s, among the distances of the distinct values from the most held
+// one and between neighbours, whose grid (the most held value plus
+// multiples of s, within 5% of s) holds at least 95% of the values. Strays
+// off the grid (3% of the samples 0.1% from a tick, between the only two
+// ticks) leave the tick its step, and neighbours of a tick that holds 94%
+// of the samples are still its grid. std::nullopt when all values read one
+// value.
 std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   std::vector<std::pair<double, size_t>> distinct;  // value, count
@@ -438,31 +441,34 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
     else
       distinct.push_back({v, 1});
   }
-  // The grid is where the values are: a value held by fewer than 5% as
-  // many as the most held one is a stray off it (1% of the samples 0.1%
-  // from a tick, between the only two ticks), not a point of it.
-  size_t most = 0;
-  for (const auto& d : distinct) most = std::max(most, d.second);
-  std::erase_if(distinct, [most](const auto& d) { return 20 * d.second < most; });
   if (distinct.size() < 2) return std::nullopt;
-  struct Gap {
-    double log_gap, seconds, weight;
-  };
-  std::vector<Gap> gaps;
-  double total = 0;
-  for (size_t i = 1; i < distinct.size(); ++i) {
-    const double w = static_cast<double>(std::min(distinct[i - 1].second, distinct[i].second));
-    gaps.push_back({std::log(distinct[i].first) - std::log(distinct[i - 1].first),
-                    distinct[i].first - distinct[i - 1].first, w});
-    total += w;
+  size_t mode = 0;
+  for (size_t i = 1; i < distinct.size(); ++i)
+    if (distinct[i].second > distinct[mode].second) mode = i;
+  const double origin = distinct[mode].first;
+  // Candidates from the values most held (a bounded number of them).
+  std::vector<size_t> by_count(distinct.size());
+  std::iota(by_count.begin(), by_count.end(), size_t{0});
+  std::sort(by_count.begin(), by_count.end(),
+            [&](size_t a, size_t b) { return distinct[a].second > distinct[b].second; });
+  by_count.resize(std::min<size_t>(by_count.size(), 64));
+  std::vector<double> candidates;
+  for (size_t i : by_count)
+    if (i != mode) candidates.push_back(std::fabs(distinct[i].first - origin));
+  for (size_t i = 1; i < distinct.size() && candidates.size() < 256; ++i)
+    candidates.push_back(distinct[i].first - distinct[i - 1].first);
+  std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  const double n = static_cast<double>(values.size());
+  for (double step : candidates) {
+    if (!(step > origin * 1e-9)) continue;
+    double on = 0;
+    for (const auto& [v, count] : distinct) {
+      const double k = std::round((v - origin) / step);
+      if (std::fabs(v - origin - k * step) <= 0.05 * step) on += static_cast<double>(count);
+    }
+    if (on >= 0.95 * n) return std::pair{std::log1p(step / origin), step};
   }
-  std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.log_gap < b.log_gap; });
-  double seen = 0;
-  for (const Gap& g : gaps) {
-    seen += g.weight;
-    if (2 * seen >= total) return std::pair{g.log_gap, g.seconds};
-  }
-  return std::pair{gaps.back().log_gap, gaps.back().seconds};
+  return std::nullopt;
 }
 
 // A side whose levels (round medians, or run levels) all read one value
@@ -1414,6 +1420,7 @@ class Comparer {
     s->clock_runs = u.clock_runs;
     s->runs = u.runs;
     s->clock_from_values = u.clock_from_values;
+    s->grid_not_time = u.grid_not_time;
   }
 
   // Units::clock_* of a kernel's run summaries `hist` and `cur` (each run
@@ -1498,13 +1505,16 @@ class Comparer {
       mv.current_rounds = static_cast<int64_t>(all.size());
     }
     p.units = MakeUnits(hist, cur, options_.paired);
-    // Only a time is read on a timer's grid: a count or a rate whose
-    // medians tie reads one value because it is exact (ExactWhenFlat).
-    if (p.units && family == Family::kTime) {
+    // Times on a timer's grid; a count or a rate whose medians tie while
+    // its values scatter is on the grid of its values alike (one whose
+    // values all read one value is exact: ExactWhenFlat). Kernels of a
+    // trace have their clock (AddClockSteps).
+    if (p.units && family != Family::kKernel) {
       if (p.units->method == ShiftMethod::kHistoryPrediction)
         AddValueSteps(hist, cur, &*p.units);
       else if (p.units->method == ShiftMethod::kRoundsWelch)
         AddValueSteps(std::span<const Indexed>(&hist.back(), 1), cur, &*p.units);
+      p.units->grid_not_time = family != Family::kTime;
     }
     p.mv = std::move(mv);
     if (!p.units) {
@@ -2648,10 +2658,11 @@ class Comparer {
         // More runs or rounds of the same trace clock read the same steps.
         mv.reason = Reason::kStraddlesThreshold;
         head = interval + " straddles the " + thr + " threshold: " +
-               (s.clock_from_values ? "the rounding to the step of the timer its values are read on ("
-                                    : "half a step of the trace's clock (") +
+               (!s.clock_from_values ? "half a step of the trace's clock ("
+                : s.grid_not_time    ? "the rounding to the step its values are read on ("
+                                     : "the rounding to the step of the timer its values are read on (") +
                ClockStepText(s.clock_step_s) + ") is most of the uncertainty, so " +
-               (s.clock_from_values ? std::string("a finer timer would decide")
+               (s.clock_from_values ? std::string(s.grid_not_time ? "finer values would decide" : "a finer timer would decide")
                 : s.clock_sides == 1 ? "baseline runs with a finer clock would decide"
                 : s.clock_sides == 2 ? "a current trace with a finer clock would decide"
                                      : "traces with a finer clock would decide");

@@ -115,10 +115,17 @@ namespace {
 // ", and half a step of the trace's clock (1 us) on each side" / "on the
 // baseline's side" / "on the current side" / "in each run" / "in 5 of the
 // 11 runs".
+std::string PlainNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
 std::string ClockText(const LogShift& shift) {
   if (shift.clock_from_values)  // the grid of the values, on the sides whose levels tie
-    return ", and the rounding to the step of the timer its values are read on (" +
-           ClockStepText(shift.clock_step_s) + ") " +
+    return std::string(shift.grid_not_time ? ", and the rounding to the step its values are read on ("
+                                           : ", and the rounding to the step of the timer its values are read on (") +
+           (shift.grid_not_time ? PlainNumber(shift.clock_step_s) : ClockStepText(shift.clock_step_s)) + ") " +
            (shift.clock_sides == 1   ? "on the baseline's side"
             : shift.clock_sides == 2 ? "on the current side"
                                      : "on each side");

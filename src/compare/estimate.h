@@ -114,6 +114,7 @@ struct LogShift {
   /// The "clock" is the grid the values themselves lie on (a side whose
   /// round medians or run levels tie while its values scatter), no trace's.
   bool clock_from_values = false;
+  bool grid_not_time = false;  ///< ... of values that are no time (a count, a rate)
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)

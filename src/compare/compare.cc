@@ -425,15 +425,23 @@ std::vector<double> FlatLogs(const Rounds& r) {
 }
 
 // The step of the grid `values` lie on, as (log gap, seconds): the largest
-// step s, among the distances of the distinct values from the most held
-// one and between neighbours, whose grid (the most held value plus
-// multiples of s, within 5% of s) holds at least 95% of the values. Strays
-// off the grid (3% of the samples 0.1% from a tick, between the only two
-// ticks) leave the tick its step, and neighbours of a tick that holds 94%
-// of the samples are still its grid. std::nullopt when all values read one
-// value.
+// candidate step s whose grid (the most held value plus multiples of s,
+// within 5% of s) holds at least 90% of the values. The candidates are the
+// distances of the distinct values from the most held one and between
+// neighbours, and their halves to eighths (a 0.256 us timer that reads 40,
+// 44 and 50 ticks has a step no two values are apart), none wider than the
+// span of the central 95% of the values, or than the nearest value to the
+// most held one where that span is one value (a far outlier at 3x is no
+// step).
+// Strays off the grid (up to a tenth of the samples) leave the tick its
+// step, and the neighbours of a tick holding 94% of the samples are its
+// grid. std::nullopt when all values read one value.
 std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
   std::sort(values.begin(), values.end());
+  const size_t n_all = values.size();
+  if (n_all < 2) return std::nullopt;
+  const double lo = values[static_cast<size_t>(0.025 * static_cast<double>(n_all - 1))];
+  const double hi = values[static_cast<size_t>(std::ceil(0.975 * static_cast<double>(n_all - 1)))];
   std::vector<std::pair<double, size_t>> distinct;  // value, count
   for (double v : values) {
     if (!distinct.empty() && std::log(v) - std::log(distinct.back().first) <= 1e-9)
@@ -446,19 +454,28 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
   for (size_t i = 1; i < distinct.size(); ++i)
     if (distinct[i].second > distinct[mode].second) mode = i;
   const double origin = distinct[mode].first;
-  // Candidates from the values most held (a bounded number of them).
-  std::vector<size_t> by_count(distinct.size());
-  std::iota(by_count.begin(), by_count.end(), size_t{0});
-  std::sort(by_count.begin(), by_count.end(),
+  // Candidates from the values most held (a bounded number), no larger
+  // than the central 95% of the values spans, or the nearest value to the
+  // most held one where that span is a single value.
+  std::vector<size_t> others;
+  double nearest = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < distinct.size(); ++i)
+    if (i != mode) {
+      others.push_back(i);
+      nearest = std::min(nearest, std::fabs(distinct[i].first - origin));
+    }
+  const double cap = std::max(hi - lo, nearest) * (1 + 1e-9);
+  std::sort(others.begin(), others.end(),
             [&](size_t a, size_t b) { return distinct[a].second > distinct[b].second; });
-  by_count.resize(std::min<size_t>(by_count.size(), 64));
+  others.resize(std::min<size_t>(others.size(), 32));
   std::vector<double> candidates;
-  for (size_t i : by_count)
-    if (i != mode) candidates.push_back(std::fabs(distinct[i].first - origin));
-  for (size_t i = 1; i < distinct.size() && candidates.size() < 256; ++i)
+  for (size_t i : others)
+    for (int k = 1; k <= 8; ++k) candidates.push_back(std::fabs(distinct[i].first - origin) / k);
+  for (size_t i = 1; i < distinct.size() && candidates.size() < 512; ++i)
     candidates.push_back(distinct[i].first - distinct[i - 1].first);
+  std::erase_if(candidates, [cap](double c) { return c > cap; });
   std::sort(candidates.begin(), candidates.end(), std::greater<>());
-  const double n = static_cast<double>(values.size());
+  const double n = static_cast<double>(n_all);
   for (double step : candidates) {
     if (!(step > origin * 1e-9)) continue;
     double on = 0;
@@ -466,7 +483,7 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
       const double k = std::round((v - origin) / step);
       if (std::fabs(v - origin - k * step) <= 0.05 * step) on += static_cast<double>(count);
     }
-    if (on >= 0.95 * n) return std::pair{std::log1p(step / origin), step};
+    if (on >= 0.9 * n) return std::pair{std::log1p(step / origin), step};
   }
   return std::nullopt;
 }
@@ -2661,7 +2678,8 @@ class Comparer {
                (!s.clock_from_values ? "half a step of the trace's clock ("
                 : s.grid_not_time    ? "the rounding to the step its values are read on ("
                                      : "the rounding to the step of the timer its values are read on (") +
-               ClockStepText(s.clock_step_s) + ") is most of the uncertainty, so " +
+               (s.grid_not_time ? StepNumberText(s.clock_step_s) : ClockStepText(s.clock_step_s)) +
+               ") is most of the uncertainty, so " +
                (s.clock_from_values ? std::string(s.grid_not_time ? "finer values would decide" : "a finer timer would decide")
                 : s.clock_sides == 1 ? "baseline runs with a finer clock would decide"
                 : s.clock_sides == 2 ? "a current trace with a finer clock would decide"

@@ -103,6 +103,12 @@ double SampleVariance(std::span<const double> values) {
   return SumSquares(values) / static_cast<double>(values.size() - 1);
 }
 
+std::string StepNumberText(double step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", step);
+  return buf;
+}
+
 std::string ClockStepText(double step_s) {
   for (const auto& [step, text] : {std::pair{1e-3, "1 ms"}, std::pair{1e-4, "100 us"},
                                    std::pair{1e-5, "10 us"}, std::pair{1e-6, "1 us"}})
@@ -115,17 +121,11 @@ namespace {
 // ", and half a step of the trace's clock (1 us) on each side" / "on the
 // baseline's side" / "on the current side" / "in each run" / "in 5 of the
 // 11 runs".
-std::string PlainNumber(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
-
 std::string ClockText(const LogShift& shift) {
   if (shift.clock_from_values)  // the grid of the values, on the sides whose levels tie
     return std::string(shift.grid_not_time ? ", and the rounding to the step its values are read on ("
                                            : ", and the rounding to the step of the timer its values are read on (") +
-           (shift.grid_not_time ? PlainNumber(shift.clock_step_s) : ClockStepText(shift.clock_step_s)) + ") " +
+           (shift.grid_not_time ? StepNumberText(shift.clock_step_s) : ClockStepText(shift.clock_step_s)) + ") " +
            (shift.clock_sides == 1   ? "on the baseline's side"
             : shift.clock_sides == 2 ? "on the current side"
                                      : "on each side");

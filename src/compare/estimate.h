@@ -303,6 +303,8 @@ LogShift RunSummaries(double log_base, double log_current, double confidence, do
 LogShift WithClockSteps(const LogShift& shift, double clock_var);
 
 /// A clock step for sentences: "1 us", "10 us", "100 us", "1 ms".
+/// A grid step of values that are no time (a count, a rate): "1", "1e+09".
+std::string StepNumberText(double step);
 std::string ClockStepText(double step_s);
 
 /// Whether a shift is a one-run-per-side estimate that suite-level

@@ -1344,6 +1344,32 @@ TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
     const Verdicts p = Compare({MakeResults({peaked(20)})}, MakeResults({peaked(25)}), DefaultPolicy(), Opts());
     EXPECT_EQ(Find(p, "A", "time")->verdict, Verdict::kRegression) << Find(p, "A", "time")->sentence;
   }
+  // Two samples a round at 3x are no step of the grid (the distance to them
+  // made the step 25.6 us and +25% straddled), and a step that no two values
+  // are apart is found (a 0.256 us timer reading 40, 44 and 50 ticks read
+  // no_spread and +25% passed).
+  {
+    auto outlying = [&](int ticks) {
+      WorkloadResult w = gridded("A", ticks);
+      for (auto& round : w.rounds) round[7] = round[17] = tick * ticks * 3;
+      return w;
+    };
+    const Verdicts o = Compare({MakeResults({outlying(20)})}, MakeResults({outlying(25)}), DefaultPolicy(), Opts());
+    EXPECT_EQ(Find(o, "A", "time")->verdict, Verdict::kRegression) << Find(o, "A", "time")->sentence;
+    const double fine = 0.256e-6;
+    auto spaced = [&](double scale) {
+      WorkloadResult w;
+      w.name = "A";
+      for (int r = 0; r < 5; ++r) {
+        std::vector<double> round;
+        for (int i = 0; i < 200; ++i) round.push_back(fine * scale * (i % 10 == 0 ? 40 : i % 10 == 1 ? 50 : 44));
+        w.rounds.push_back(round);
+      }
+      return w;
+    };
+    const Verdicts g = Compare({MakeResults({spaced(1.0)})}, MakeResults({spaced(1.25)}), DefaultPolicy(), Opts());
+    EXPECT_EQ(Find(g, "A", "time")->verdict, Verdict::kRegression) << Find(g, "A", "time")->sentence;
+  }
   // Eight such workloads moving one tick each way lend no noise to the
   // others: a well-measured +10% beside them is still a regression (their
   // one-tick moves, counted as noise between the runs, hid it).

@@ -124,6 +124,10 @@ struct Units {
   /// values lie on (AddValueSteps): its levels tie while its values scatter.
   bool clock_from_values = false;
   bool grid_not_time = false;  ///< ... and the values are no time (a count, a rate): no timer's
+  /// The levels are means of the rounds, not their medians: the medians
+  /// tied on one value while the values scatter off any grid
+  /// (AddValueSteps).
+  bool levels_are_means = false;
   /// Run summaries of two files: the kernel's two records differ (calls,
   /// count or total), whatever their summaries read (LogShift::records_differ).
   bool records_differ = false;
@@ -488,6 +492,50 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
   return std::nullopt;
 }
 
+// Whether `values` hold more than one value.
+bool ValuesScatter(const std::vector<double>& values) {
+  if (values.empty()) return false;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return std::log(*hi) - std::log(*lo) > 1e-9;
+}
+
+// The log of the 10%-trimmed mean of each non-empty round (a tenth of its
+// values, rounded down, dropped at each end: one stall in a round of ten
+// moves it no more than its median would).
+std::vector<double> RoundLogMeans(const Rounds& rounds) {
+  std::vector<double> out;
+  std::vector<double> sorted;
+  for (const std::vector<double>& r : rounds) {
+    if (r.empty()) continue;
+    sorted = r;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t g = sorted.size() / 10;
+    double sum = 0;
+    for (size_t i = g; i < sorted.size() - g; ++i) sum += sorted[i];
+    out.push_back(std::log(sum / static_cast<double>(sorted.size() - 2 * g)));
+  }
+  return out;
+}
+
+// Units::base and ::cur as the (trimmed) means of the rounds, in place of
+// their medians: round means for Welch on rounds, and for a history each run's
+// level (RunLogLevel's centre) of its round means.
+void ReadLevelsAsMeans(std::span<const Indexed> base_runs, const std::vector<Indexed>& current, Units* u) {
+  auto run_level = [](const Rounds& rounds) { return RunLogLevelOf(RoundLogMeans(rounds)); };
+  if (u->method == ShiftMethod::kHistoryPrediction) {
+    u->base.clear();
+    u->cur.clear();
+    for (const Indexed& r : base_runs) u->base.push_back(run_level(r.rounds));
+    for (const Indexed& r : current) u->cur.push_back(run_level(r.rounds));
+  } else {
+    u->base = RoundLogMeans(base_runs.back().rounds);
+    Rounds cur_all;
+    for (const Indexed& r : current) cur_all.insert(cur_all.end(), r.rounds.begin(), r.rounds.end());
+    u->cur = RoundLogMeans(cur_all);
+  }
+  u->levels_are_means = true;
+}
+
 // A side whose levels (round medians, or run levels) all read one value
 // while its values scatter reads them on a timer's grid: medians of values
 // on a grid tie, and their spread of 0 is the grid's, not the noise's (1000
@@ -504,18 +552,37 @@ void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed
     const auto [lo, hi] = std::minmax_element(levels.begin(), levels.end());
     return *hi - *lo <= 1e-9;
   };
-  const bool tied[2] = {ties(u->base), ties(u->cur)};
-  if (!tied[0] && !tied[1]) return;
-  double side_var[2] = {0, 0};
-  for (int side = 0; side < 2; ++side) {
-    const std::vector<double>& levels = side == 0 ? u->base : u->cur;
-    if (!tied[side] && levels.size() != 1) continue;  // its levels scatter: their spread is measured
+  auto side_values = [&](int side) {
     std::vector<double> values;
     for (const Indexed& r : side == 0 ? base_runs : std::span<const Indexed>(current))
       for (const std::vector<double>& round : r.rounds)
         for (double v : round)
           if (v > 0 && std::isfinite(v)) values.push_back(v);
-    const std::optional<std::pair<double, double>> grid = GridStep(values);
+    return values;
+  };
+  bool tied[2] = {ties(u->base), ties(u->cur)};
+  if (!tied[0] && !tied[1]) return;
+  std::optional<std::pair<double, double>> grids[2];
+  for (int side = 0; side < 2; ++side)
+    if (tied[side] || (side == 0 ? u->base : u->cur).size() == 1) grids[side] = GridStep(side_values(side));
+  // Levels that tie while their values scatter off any grid (60% of the
+  // samples on one value, the rest spread continuously): the medians hold
+  // the most held value and hide the rest, and a +25% of those read "no
+  // spread". Both sides' levels are then the 10%-trimmed means of their
+  // rounds, whose scatter is measured.
+  for (int side = 0; side < 2; ++side)
+    if (tied[side] && !grids[side] && ValuesScatter(side_values(side))) {
+      ReadLevelsAsMeans(base_runs, current, u);
+      tied[0] = ties(u->base);
+      tied[1] = ties(u->cur);
+      if (!tied[0] && !tied[1]) return;
+      break;
+    }
+  double side_var[2] = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    const std::vector<double>& levels = side == 0 ? u->base : u->cur;
+    if (!tied[side] && levels.size() != 1) continue;  // its levels scatter: their spread is measured
+    const std::optional<std::pair<double, double>>& grid = grids[side];
     if (!grid) continue;  // every value reads one value: no spread at all
     const auto [gap, step] = *grid;
     // The tied level is the grid point nearest the true one, which lies
@@ -1438,6 +1505,7 @@ class Comparer {
     s->runs = u.runs;
     s->clock_from_values = u.clock_from_values;
     s->grid_not_time = u.grid_not_time;
+    s->levels_are_means = u.levels_are_means;
   }
 
   // Units::clock_* of a kernel's run summaries `hist` and `cur` (each run
@@ -2678,7 +2746,7 @@ class Comparer {
                (!s.clock_from_values ? "half a step of the trace's clock ("
                 : s.grid_not_time    ? "the rounding to the step its values are read on ("
                                      : "the rounding to the step of the timer its values are read on (") +
-               (s.grid_not_time ? StepNumberText(s.clock_step_s) : ClockStepText(s.clock_step_s)) +
+               (s.grid_not_time ? FormatValueInUnit(s.clock_step_s, "") : ClockStepText(s.clock_step_s)) +
                ") is most of the uncertainty, so " +
                (s.clock_from_values ? std::string(s.grid_not_time ? "finer values would decide" : "a finer timer would decide")
                 : s.clock_sides == 1 ? "baseline runs with a finer clock would decide"

@@ -103,12 +103,6 @@ double SampleVariance(std::span<const double> values) {
   return SumSquares(values) / static_cast<double>(values.size() - 1);
 }
 
-std::string StepNumberText(double step) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", step);
-  return buf;
-}
-
 std::string ClockStepText(double step_s) {
   for (const auto& [step, text] : {std::pair{1e-3, "1 ms"}, std::pair{1e-4, "100 us"},
                                    std::pair{1e-5, "10 us"}, std::pair{1e-6, "1 us"}})
@@ -125,7 +119,7 @@ std::string ClockText(const LogShift& shift) {
   if (shift.clock_from_values)  // the grid of the values, on the sides whose levels tie
     return std::string(shift.grid_not_time ? ", and the rounding to the step its values are read on ("
                                            : ", and the rounding to the step of the timer its values are read on (") +
-           (shift.grid_not_time ? StepNumberText(shift.clock_step_s) : ClockStepText(shift.clock_step_s)) + ") " +
+           (shift.grid_not_time ? FormatValueInUnit(shift.clock_step_s, "") : ClockStepText(shift.clock_step_s)) + ") " +
            (shift.clock_sides == 1   ? "on the baseline's side"
             : shift.clock_sides == 2 ? "on the current side"
                                      : "on each side");
@@ -153,11 +147,13 @@ std::string Describe(const LogShift& shift) {
       s = "t test on run-level values, " + std::to_string(shift.current_runs) + " current run" +
           (shift.current_runs == 1 ? "" : "s") + " vs a history of " +
           std::to_string(shift.baseline_units) + " runs";
+      if (shift.levels_are_means) s += " (each run read by its rounds' trimmed means: their medians tie on one value)";
       if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kRoundsWelch:
       s = "Welch t on " + std::to_string(shift.baseline_units) + " vs " +
-          std::to_string(shift.current_units) + " round medians";
+          std::to_string(shift.current_units) +
+          (shift.levels_are_means ? " round trimmed means (the round medians tie on one value)" : " round medians");
       if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kSamplesHodgesLehmann:
@@ -194,7 +190,10 @@ std::string Describe(const LogShift& shift) {
 }
 
 double RunLogLevel(const std::vector<std::vector<double>>& rounds) {
-  std::vector<double> m = RoundLogMedians(rounds);
+  return RunLogLevelOf(RoundLogMedians(rounds));
+}
+
+double RunLogLevelOf(std::vector<double> m) {
   GPUGATE_CHECK(!m.empty());
   if (m.size() <= 2) return Mean(m);
   // Beyond 256 rounds (33,000 averages) the median of the rounds: that many

@@ -115,6 +115,9 @@ struct LogShift {
   /// round medians or run levels tie while its values scatter), no trace's.
   bool clock_from_values = false;
   bool grid_not_time = false;  ///< ... of values that are no time (a count, a rate)
+  /// The levels compared are the means of the rounds: their medians tied on
+  /// one value while the values scatter off any grid.
+  bool levels_are_means = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)
@@ -139,6 +142,8 @@ std::string Describe(const LogShift& shift);
 /// cannot move it; their median beyond. Precondition: at least one non-empty
 /// round.
 double RunLogLevel(const std::vector<std::vector<double>>& rounds);
+/// The same centre of given round levels (logs), e.g. round means.
+double RunLogLevelOf(std::vector<double> round_levels);
 
 /// Unbiased sample variance; 0 for fewer than two values.
 double SampleVariance(std::span<const double> values);
@@ -302,9 +307,8 @@ LogShift RunSummaries(double log_base, double log_current, double confidence, do
 /// the reference's calibration, which scales the runs' noise, not the clock.
 LogShift WithClockSteps(const LogShift& shift, double clock_var);
 
-/// A clock step for sentences: "1 us", "10 us", "100 us", "1 ms".
-/// A grid step of values that are no time (a count, a rate): "1", "1e+09".
-std::string StepNumberText(double step);
+/// A clock step for sentences: "1 us", "10 us", "100 us", "1 ms". (A grid
+/// step of values that are no time reads as FormatValueInUnit(step, "").)
 std::string ClockStepText(double step_s);
 
 /// Whether a shift is a one-run-per-side estimate that suite-level

@@ -1463,6 +1463,54 @@ TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
   EXPECT_EQ(pa->sentence.find("the timer its values are read on"), std::string::npos) << pa->sentence;
 }
 
+// 60% of the samples on one value and the rest spread continuously: the
+// round medians (and run levels) all read that value and no grid holds the
+// rest, so the levels are read as the rounds' means. Five ticks slower
+// (+25%) is a regression, on two files and against a history (it read
+// "no spread measured" and passed), and identical code is no regression.
+TEST(CompareJudge, MediansTiedOnOneValueWithContinuousScatterAreReadAsMeans) {
+  const double tick = 0.512e-6;
+  auto mixed = [&](int ticks, uint64_t seed) {
+    WorkloadResult w;
+    w.name = "A";
+    uint64_t state = seed;
+    auto uniform = [&state] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
+    };
+    for (int r = 0; r < 5; ++r) {
+      std::vector<double> round(12, tick * ticks);
+      for (int i = 0; i < 8; ++i) round.push_back(tick * ticks * (0.95 + 0.2 * uniform()));
+      w.rounds.push_back(round);
+    }
+    return w;
+  };
+  for (const auto& [ticks, verdict] : {std::pair{25, Verdict::kRegression}, std::pair{20, Verdict::kUnchanged}}) {
+    SCOPED_TRACE(ticks);
+    const Verdicts v = Compare({MakeResults({mixed(20, 1)})}, MakeResults({mixed(ticks, 2)}), DefaultPolicy(), Opts());
+    const MetricVerdict* a = Find(v, "A", "time");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->verdict, verdict) << a->sentence;
+    EXPECT_NE(a->sentence.find("round trimmed means (the round medians tie on one value)"), std::string::npos)
+        << a->sentence;
+  }
+  std::vector<Results> hist;
+  for (uint64_t k = 0; k < 6; ++k) hist.push_back(MakeResults({mixed(20, 10 + k)}, "h" + std::to_string(k)));
+  for (const auto& [ticks, verdict] : {std::pair{25, Verdict::kRegression}, std::pair{20, Verdict::kUnchanged}}) {
+    SCOPED_TRACE(ticks);
+    const Verdicts v = Compare(hist, MakeResults({mixed(ticks, 3)}), DefaultPolicy(), Opts());
+    const MetricVerdict* a = Find(v, "A", "time");
+    ASSERT_NE(a, nullptr);
+    EXPECT_NE(a->reason, Reason::kNoSpread) << a->sentence;
+    if (ticks == 25) {
+      EXPECT_EQ(a->verdict, verdict) << a->sentence;
+    } else {
+      EXPECT_NE(a->verdict, Verdict::kRegression) << a->sentence;
+    }
+    EXPECT_NE(a->sentence.find("each run read by its rounds' trimmed means"), std::string::npos) << a->sentence;
+  }
+}
+
 TEST(CompareJudge, RepetitionsThatReadOneValueOnBothSidesDecideNothingAlone) {
   auto flat = [](const std::string& name, double seconds) {
     WorkloadResult w;

@@ -37,13 +37,6 @@ bool IsIsoDate(const std::string& s) {
   return d <= max_day;
 }
 
-std::string FileStem(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  size_t dot = base.find_last_of('.');
-  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
-}
-
 // Per-metric thresholds a policy file does not name.
 std::map<std::string, double> BuiltinMetricThresholds() {
   // Instructions executed (measure: instructions) are deterministic: the same

@@ -195,7 +195,7 @@ Result<Results> CustomFromJson(std::string_view text, const std::string& name,
   Results results;
   results.run.source_format = "custom";
   results.run.tool_version = GPUGATE_VERSION;
-  results.run.suite = NameFromFileName(FileStem(name));
+  results.run.suite = NameFromFileName(DataFileStem(name));
   results.run.run_id = detail::ContentRunId("custom", text);
   results.workloads.reserve(root.items.size());
   std::map<std::string, const JsonValue*, std::less<>> first_at;  // name -> its first "name"

@@ -121,10 +121,11 @@ InputFormat SniffFormat(std::string_view head) {
   HeadKeys k = ScanKeys(head, i);
   if (k.root_is_array) {
     if (Has(k.first_element, "ph")) return InputFormat::kChromeTrace;
-    // Custom JSON: {name, unit, value}; one of unit and value is enough to
-    // read it as such, so the one missing is named at its entry.
-    if (Has(k.first_element, "name") && (Has(k.first_element, "unit") || Has(k.first_element, "value")))
-      return InputFormat::kCustom;
+    // Custom JSON: {name, unit, value}; two of the three are enough to
+    // read it as such, so the one missing is named at its entry (a first
+    // entry that spells "Name" or "benchmark" is custom JSON without a name).
+    const int custom_keys = Has(k.first_element, "name") + Has(k.first_element, "unit") + Has(k.first_element, "value");
+    if (custom_keys >= 2) return InputFormat::kCustom;
     return InputFormat::kUnknown;
   }
   if (StartsWith(k.schema, "gpugate/results/")) return InputFormat::kGpugateResults;

@@ -545,7 +545,7 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
     return f.ErrorAt(*context.Find("num_cpus"), "context.num_cpus",
                      "expected a count of CPUs up to 1048576, got " + std::to_string(**cpus));
   run->env.cpu_cores = *cpus && **cpus > 0 ? static_cast<int>(**cpus) : 0;
-  if (*exe && !(*exe)->empty()) run->suite = NameFromFileName(FileStem(**exe));
+  if (*exe && !(*exe)->empty()) run->suite = NameFromFileName(ProgramName(**exe));
   if (*date) {
     if (auto ns = detail::ParseTimestampNs(**date)) {
       run->time_unix_ns = *ns;
@@ -708,7 +708,7 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
   Results results;
   results.run.source_format = "gbench";
   results.run.tool_version = GPUGATE_VERSION;
-  results.run.suite = NameFromFileName(FileStem(name));
+  results.run.suite = NameFromFileName(DataFileStem(name));
   results.run.run_id = detail::ContentRunId("gbench", text);
   if (*context) {
     Status st = ReadContext(name, **context, &results.run);

@@ -548,7 +548,7 @@ Status ReadMeta(const std::string& file, const JsonValue* meta, RunInfo* run) {
       if (a.IsString()) joined += (joined.empty() ? "" : " ") + a.string;
     run->source_context["argv"] = joined;
     if (!(*argv)->items.empty() && (*argv)->items[0].IsString())
-      run->suite = NameFromFileName(FileStem((*argv)->items[0].string));
+      run->suite = NameFromFileName(ProgramName((*argv)->items[0].string));
   }
   auto version = f.Object("version");
   if (!version.ok()) return version.error();
@@ -606,7 +606,7 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
   Results results;
   results.run.source_format = "nvbench";
   results.run.tool_version = GPUGATE_VERSION;
-  results.run.suite = NameFromFileName(FileStem(name));
+  results.run.suite = NameFromFileName(DataFileStem(name));
   results.run.run_id = detail::ContentRunId("nvbench", text);
   Status st = ReadMeta(name, *meta, &results.run);
   if (!st.ok()) return st.error();

@@ -320,7 +320,7 @@ Result<Results> PytestFromJson(std::string_view text, const std::string& name) {
   Results results;
   results.run.source_format = "pytest";
   results.run.tool_version = GPUGATE_VERSION;
-  results.run.suite = NameFromFileName(FileStem(name));
+  results.run.suite = NameFromFileName(DataFileStem(name));
   results.run.run_id = detail::ContentRunId("pytest", text);
   Result<const JsonValue*> machine = top.Object("machine_info");
   if (!machine.ok()) return machine.error();

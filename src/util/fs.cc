@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -193,6 +194,23 @@ std::string FileStem(const std::string& path) {
   size_t dot = base.find_last_of('.');
   if (dot != std::string::npos && dot > 0) base = base.substr(0, dot);
   return base;
+}
+
+std::string DataFileStem(const std::string& path) {
+  std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  if (base.size() > 3 && base.ends_with(".gz")) base.resize(base.size() - 3);
+  return FileStem(base);
+}
+
+std::string ProgramName(const std::string& path) {
+  const size_t sep = path.find_last_of("/\\");
+  std::string base = sep == std::string::npos ? path : path.substr(sep + 1);
+  if (base.size() > 4) {
+    std::string suffix = base.substr(base.size() - 4);
+    for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (suffix == ".exe") base.resize(base.size() - 4);
+  }
+  return base.empty() ? path : base;
 }
 
 std::string DirName(const std::string& path) {

@@ -103,6 +103,15 @@ void RemoveLiveTempsFromSignal();
 
 /// File name without folders and the last extension: "a/b/suite.yaml" -> "suite".
 std::string FileStem(const std::string& path);
+/// The name of an input file without its extensions: "perf.json" and
+/// "perf.json.gz" -> "perf" (a compressed file is the same suite).
+std::string DataFileStem(const std::string& path);
+/// The name of a program as a benchmark tool recorded it (argv[0]): its
+/// whole base name after the last '/' or '\\' (a Windows path), without a
+/// ".exe" suffix; dots are part of a program's name
+/// ("bin/nvbench.example.axes" -> "nvbench.example.axes",
+/// "C:\\build\\bench_core.exe" -> "bench_core").
+std::string ProgramName(const std::string& path);
 /// Folder part of a path ("." when none).
 std::string DirName(const std::string& path);
 

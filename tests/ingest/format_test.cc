@@ -96,6 +96,19 @@ TEST(SniffFormat, EveryCustomFile) {
   EXPECT_NE(missing.error().message.find("missing \"unit\""), std::string::npos) << missing.error().message;
   EXPECT_EQ(SniffFormat(R"([{"name": "a", "other": 1}])"), InputFormat::kUnknown);
   EXPECT_EQ(SniffFormat("[]"), InputFormat::kUnknown);
+  // A first entry without its name (written "Name") is custom JSON whose
+  // name is missing, said at the entry (it was "unrecognised input").
+  Result<Results> unnamed =
+      IngestBenchmarkText(R"([{"Name":"a","unit":"ms","value":1.5},{"name":"b","unit":"ms","value":2}])",
+                          "c.json", IngestOptions{});
+  ASSERT_FALSE(unnamed.ok());
+  EXPECT_EQ(unnamed.error().message.rfind("c.json:1:2: ", 0), 0u) << unnamed.error().message;
+  EXPECT_NE(unnamed.error().message.find("missing \"name\""), std::string::npos) << unnamed.error().message;
+  // The suite of a custom file is its stem, compressed or not.
+  Result<Results> gz = IngestBenchmarkText(R"([{"name":"a","unit":"ms","value":1.5}])", "dir/perf.json.gz",
+                                           IngestOptions{});
+  ASSERT_TRUE(gz.ok()) << gz.error().message;
+  EXPECT_EQ(gz->run.suite, "perf");
   EXPECT_EQ(SniffFormat(R"([{"name": "a", "unit": "x", "value": 1, "ph": "X"}])"),
             InputFormat::kChromeTrace);
 }

@@ -97,7 +97,20 @@ TEST(GbenchIngest, FileWithoutRepetitionsGivesOneSampleEach) {
   EXPECT_EQ(r.run.source_format, "gbench");
   EXPECT_EQ(r.run.env.host, "Corgi.local");
   EXPECT_EQ(r.run.env.cpu_cores, 4);
-  EXPECT_EQ(r.run.suite, "a");  // executable "./a.out"
+  EXPECT_EQ(r.run.suite, "a.out");  // executable "./a.out": dots are part of a program's name
+  // A Windows build's executable is its program's name, not its path; a
+  // file without one is its stem, compressed or not.
+  const std::string row =
+      "{\"name\": \"BM_x\", \"run_type\": \"iteration\", \"iterations\": 10, \"real_time\": 1.0, "
+      "\"time_unit\": \"ns\"}";
+  Result<Results> win = GbenchFromJson(
+      "{\"context\": {\"executable\": \"C:\\\\Users\\\\me\\\\build\\\\Release\\\\bench_core.exe\"},"
+      " \"benchmarks\": [" + row + "]}", "w.json");
+  ASSERT_TRUE(win.ok()) << win.error().message;
+  EXPECT_EQ(win->run.suite, "bench_core");
+  Result<Results> gz = GbenchFromJson("{\"context\": {}, \"benchmarks\": [" + row + "]}", "d/perf.json.gz");
+  ASSERT_TRUE(gz.ok()) << gz.error().message;
+  EXPECT_EQ(gz->run.suite, "perf");
   EXPECT_EQ(r.run.source_context.at("mhz_per_cpu"), "2700");
   EXPECT_EQ(r.run.source_context.at("library_build_type"), "release");
   EXPECT_EQ(r.run.source_context.at("cpu_scaling_enabled"), "false");

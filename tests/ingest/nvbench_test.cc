@@ -169,7 +169,7 @@ TEST(NvbenchIngest, ReferenceFixtureStatesDevicesAndSummaries) {
   EXPECT_EQ(r.run.env.gpu.name, "Quadro GV100 + Quadro GP100");
   EXPECT_EQ(r.run.env.gpu.compute_capability, "7.0 + 6.0");
   EXPECT_FALSE(r.run.env.gpu.sm_clock_hz.has_value());
-  EXPECT_EQ(r.run.suite, "nvbench.example");  // FileStem("bin/nvbench.example.axes")
+  EXPECT_EQ(r.run.suite, "nvbench.example.axes");  // argv[0] "bin/nvbench.example.axes": dots are part of a program's name
   EXPECT_EQ(r.run.source_context.at("nvbench_version"), "0.1.0");
   EXPECT_EQ(r.run.source_context.at("nvbench_json_version"), "1.0.0");
 }

@@ -163,5 +163,22 @@ TEST(ReadFile, MissingFileAndFolder) {
   EXPECT_NE(folder.error().message.find("Is a directory"), std::string::npos);
 }
 
+// A program's name keeps its dots (two nvbench examples are two suites) and
+// reads a Windows path; an input file's stem drops ".gz" too, so a
+// compressed file is the same suite.
+TEST(FileNames, ProgramNameAndDataFileStem) {
+  EXPECT_EQ(ProgramName("bin/nvbench.example.axes"), "nvbench.example.axes");
+  EXPECT_EQ(ProgramName("./bench.core"), "bench.core");
+  EXPECT_EQ(ProgramName("C:\\Users\\me\\build\\Release\\bench_core.exe"), "bench_core");
+  EXPECT_EQ(ProgramName("bench.EXE"), "bench");
+  EXPECT_EQ(ProgramName("/usr/bin/a.out"), "a.out");
+  EXPECT_EQ(ProgramName(".exe"), ".exe");
+  EXPECT_EQ(DataFileStem("a/perf.json"), "perf");
+  EXPECT_EQ(DataFileStem("a/perf.json.gz"), "perf");
+  EXPECT_EQ(DataFileStem("perf.gz"), "perf");
+  EXPECT_EQ(DataFileStem("a.b/run"), "run");
+  EXPECT_EQ(DataFileStem(".gz"), ".gz");
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -147,13 +147,15 @@ std::string Describe(const LogShift& shift) {
       s = "t test on run-level values, " + std::to_string(shift.current_runs) + " current run" +
           (shift.current_runs == 1 ? "" : "s") + " vs a history of " +
           std::to_string(shift.baseline_units) + " runs";
-      if (shift.levels_are_means) s += " (each run read by its rounds' trimmed means: their medians tie on one value)";
+      if (shift.levels_smoothed)
+        s += " (each run read by its rounds' Harrell-Davis medians: their sample medians tie on one value)";
       if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kRoundsWelch:
       s = "Welch t on " + std::to_string(shift.baseline_units) + " vs " +
           std::to_string(shift.current_units) +
-          (shift.levels_are_means ? " round trimmed means (the round medians tie on one value)" : " round medians");
+          (shift.levels_smoothed ? " round Harrell-Davis medians (the sample medians tie on one value)"
+                                 : " round medians");
       if (shift.clock_limited) s += ClockText(shift);
       break;
     case ShiftMethod::kSamplesHodgesLehmann:

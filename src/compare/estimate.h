@@ -115,9 +115,9 @@ struct LogShift {
   /// round medians or run levels tie while its values scatter), no trace's.
   bool clock_from_values = false;
   bool grid_not_time = false;  ///< ... of values that are no time (a count, a rate)
-  /// The levels compared are the means of the rounds: their medians tied on
-  /// one value while the values scatter off any grid.
-  bool levels_are_means = false;
+  /// The levels compared are the rounds' Harrell-Davis medians: their
+  /// sample medians tied on one value while the values scatter off any grid.
+  bool levels_smoothed = false;
   int baseline_units = 0;  ///< rounds (or history runs) on the baseline side
   int current_units = 0;   ///< rounds on the current side
   int current_runs = 1;    ///< runs on the current side (confirmation re-runs add runs)

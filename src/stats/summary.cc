@@ -121,6 +121,20 @@ double MedianInPlace(std::vector<double>& v) {
   return lower + 0.5 * (upper - lower);
 }
 
+double HarrellDavisMedian(std::vector<double> values) {
+  GPUGATE_CHECK(!values.empty());
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  const double a = (static_cast<double>(n) + 1) / 2;
+  double sum = 0, below = 0;
+  for (size_t i = 1; i <= n; ++i) {
+    const double upto = i == n ? 1.0 : RegularizedIncompleteBeta(a, a, static_cast<double>(i) / static_cast<double>(n));
+    sum += (upto - below) * values[i - 1];
+    below = upto;
+  }
+  return sum;
+}
+
 std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds) {
   std::vector<double> out;
   out.reserve(rounds.size());

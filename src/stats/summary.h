@@ -60,6 +60,15 @@ double MedianInPlace(std::vector<double>& values);
 /// be positive. Rounds are the unit of replication within a run.
 std::vector<double> RoundLogMedians(const std::vector<std::vector<double>>& rounds);
 
+/// The Harrell-Davis estimate of the median: every order statistic weighted
+/// by the Beta((n+1)/2, (n+1)/2) probability of its rank's interval. Unlike
+/// the sample median it moves continuously with the values around the
+/// middle, so the medians of rounds whose samples mostly hold one value
+/// scatter as the rest does instead of all reading that value.
+/// Harrell, F. E. & Davis, C. E. (1982), Biometrika 69(3):635-640.
+/// Precondition: `values` not empty.
+double HarrellDavisMedian(std::vector<double> values);
+
 /// Relative half-width of the confidence interval of a run's level measured
 /// over rounds: the level is the mean of the rounds' median log-times
 /// (Kalibera & Jones 2013, two-level design), its interval a t interval with

@@ -33,6 +33,24 @@ TEST(SummaryTest, MatchesNumpy) {
   EXPECT_DOUBLE_EQ(s.rel_ci_half_width, (6.0 - 1.0) / 2 / 4.0);
 }
 
+// Harrell-Davis for n = 3: the weights are I_x(2, 2) = 3x^2 - 2x^3 over the
+// thirds, 7/27, 13/27 and 7/27.
+TEST(SummaryTest, HarrellDavisMedian) {
+  EXPECT_DOUBLE_EQ(HarrellDavisMedian({5.0}), 5.0);
+  EXPECT_NEAR(HarrellDavisMedian({3.0, 1.0, 2.0}), 2.0, 1e-12);
+  EXPECT_NEAR(HarrellDavisMedian({1.0, 2.0, 10.0}), 103.0 / 27.0, 1e-12);
+  // Mostly one value: the sample median reads it whatever the rest does,
+  // Harrell-Davis moves with the rest.
+  std::vector<double> low(12, 20.0), high(12, 20.0);
+  for (int i = 0; i < 8; ++i) {
+    low.push_back(20.5 + i * 0.1);
+    high.push_back(22.0 + i * 0.1);
+  }
+  EXPECT_GT(HarrellDavisMedian(high), HarrellDavisMedian(low));
+  EXPECT_GT(HarrellDavisMedian(low), 20.0);
+  EXPECT_LT(HarrellDavisMedian(high), 21.0);
+}
+
 TEST(SummaryTest, MedianCiRanksMatchBinomial) {
   struct Case { int n, lo, hi; };
   for (Case c : {Case{6, 1, 6}, Case{10, 2, 9}, Case{11, 2, 10}, Case{20, 6, 15},

@@ -1265,8 +1265,14 @@ class Comparer {
   // A metric that is no timing (a count, a size: Family::kOther) reads one
   // value because it is exact, not through a coarse timer: its flat values
   // are a zero-width interval, and a size that never moved and then grew
-  // 20% is a regression (LogShift::no_scatter).
-  static LogShift Flat(Family family, LogShift s) { return family == Family::kOther ? ExactWhenFlat(s) : s; }
+  // 20% is a regression (LogShift::no_scatter). So do levels read as the
+  // rounds' Harrell-Davis medians that still tie (Units::levels_smoothed):
+  // their values scatter off any grid, so no timer rounded them, and rounds
+  // of 100,000 samples, 60% on one value, have that value as their median
+  // with no doubt (a +25% of all of them read "no spread" and passed).
+  static LogShift Flat(Family family, const Units& u, LogShift s) {
+    return family == Family::kOther || u.levels_smoothed ? ExactWhenFlat(s) : s;
+  }
 
   // The report's pictures of a tested primary metric: both sides' samples
   // by round (thinned to bounded size), each run's level and the change
@@ -1711,7 +1717,7 @@ class Comparer {
     WarnWidenedByCurrentRun(noise);
     for (size_t m = 0; m < members.size(); ++m) {
       const Units& u = *pending_[members[m]].units;
-      LogShift s = Flat(family, HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior,
+      LogShift s = Flat(family, u, HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior,
                                                   current_scale, hist_scales[m]));
       s.common_factor_removed = factor_removed[members[m]];
       s = WithClockSteps(Calibrated(s, ref), u.clock_var);
@@ -2136,7 +2142,7 @@ class Comparer {
       switch (u.method) {
         case ShiftMethod::kRoundsWelch:
           for (double& x : cur) x -= offset;
-          return WithClockSteps(Flat(family, RoundsWelch(u.base, cur, conf, round_prior)), u.clock_var);
+          return WithClockSteps(Flat(family, u, RoundsWelch(u.base, cur, conf, round_prior)), u.clock_var);
         case ShiftMethod::kReportedNoise:
           return ReportedNoise(u.base[0], u.base[1], u.base[2], u.cur[0] - offset, u.cur[1],
                                u.cur[2], conf);
@@ -2144,7 +2150,7 @@ class Comparer {
           return RunSummaries(u.base[0], u.cur[0] - offset, conf, u.clock_var);
         default:
           for (double& x : cur) x -= offset;
-          return Flat(family, SamplesHodgesLehmann(u.base, cur, conf));
+          return Flat(family, u, SamplesHodgesLehmann(u.base, cur, conf));
       }
     };
     // Each workload's raw shift; only the median of a clock's is needed

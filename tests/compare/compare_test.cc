@@ -1510,6 +1510,35 @@ TEST(CompareJudge, MediansTiedOnOneValueWithContinuousScatterAreReadSmoothly) {
     }
     EXPECT_NE(a->sentence.find("each run read by its rounds' Harrell-Davis medians"), std::string::npos) << a->sentence;
   }
+  // Rounds of 20,000 samples, 60% on the value: their Harrell-Davis medians
+  // are that value too, exactly, and the values scatter off any grid, so the
+  // tie is exact, not a timer's: +25% is a regression (it read "no spread"
+  // and passed), identical code is not.
+  {
+    uint64_t state = 5;
+    auto uniform = [&state] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
+    };
+    auto big = [&](double ticks) {
+      WorkloadResult w;
+      w.name = "A";
+      for (int r = 0; r < 5; ++r) {
+        std::vector<double> round;
+        for (int i = 0; i < 20000; ++i) round.push_back(uniform() < 0.6 ? tick * ticks : tick * ticks * (1 + 0.2 * uniform()));
+        w.rounds.push_back(round);
+      }
+      return w;
+    };
+    const Results base = MakeResults({big(20)}, "b");
+    for (const auto& [ticks, regression] : {std::pair{25.0, true}, std::pair{20.0, false}}) {
+      const Verdicts v = Compare({base}, MakeResults({big(ticks)}, "c"), DefaultPolicy(), Opts());
+      const MetricVerdict* a = Find(v, "A", "time");
+      ASSERT_NE(a, nullptr);
+      EXPECT_EQ(a->verdict == Verdict::kRegression, regression) << ticks << ": " << a->sentence;
+      EXPECT_NE(a->reason, Reason::kNoSpread) << a->sentence;
+    }
+  }
   // 90% of the samples on one value and two stragglers a round at 0.8x to
   // 1.5x of it: the value alone holds 90%, so any step "held" the values and
   // a 5.9 us step hid +50%. The stragglers lie on no grid: +50% is a

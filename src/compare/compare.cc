@@ -123,7 +123,6 @@ struct Units {
   /// The clock fields above hold no trace's clock but the grid a side's own
   /// values lie on (AddValueSteps): its levels tie while its values scatter.
   bool clock_from_values = false;
-  bool grid_not_time = false;  ///< ... and the values are no time (a count, a rate): no timer's
   /// The levels are the rounds' Harrell-Davis medians, not their sample
   /// medians: those tied on one value while the values scatter off any grid
   /// (AddValueSteps).
@@ -481,13 +480,24 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
   std::erase_if(candidates, [cap](double c) { return c > cap; });
   std::sort(candidates.begin(), candidates.end(), std::greater<>());
   const double n = static_cast<double>(n_all);
+  std::map<double, std::pair<double, size_t>> points;  // grid point k -> (distance, count) of its value
   for (double step : candidates) {
     if (!(step > origin * 1e-9)) continue;
-    double on = 0;
+    // Each grid point holds the one value nearest it: a step so wide that
+    // the neighbours of the most held value fall within 5% of it holds
+    // them at the point of that value, which no grid does (a 3% stall at
+    // 3x made a 34-tick step "hold" the ticks beside a 20-tick value, and
+    // x2 read "a finer timer would decide").
+    points.clear();
     for (const auto& [v, count] : distinct) {
       const double k = std::round((v - origin) / step);
-      if (std::fabs(v - origin - k * step) <= 0.05 * step) on += static_cast<double>(count);
+      const double off = std::fabs(v - origin - k * step);
+      if (off > 0.05 * step) continue;
+      auto [it, fresh] = points.try_emplace(k, off, count);
+      if (!fresh && off < it->second.first) it->second = {off, count};
     }
+    double on = 0;
+    for (const auto& [k, held_there] : points) on += static_cast<double>(held_there.second);
     // ... and half of the values off the most held one, where 90% of the
     // values hold it alone (any step passes then: two stragglers at 0.8x
     // and 1.5x of a value held 90% of the time made a 5.9 us "step").
@@ -532,8 +542,8 @@ void ReadLevelsAsSmoothMedians(std::span<const Indexed> base_runs, const std::ve
   u->levels_smoothed = true;
 }
 
-// A side whose levels (round medians, or run levels) all read one value
-// while its values scatter reads them on a timer's grid: medians of values
+// A side of a time whose levels (round medians, or run levels) tie while
+// its values scatter reads them on a timer's grid: medians of values
 // on a grid tie, and their spread of 0 is the grid's, not the noise's (1000
 // samples over three 0.512 us ticks read "no spread measured", and a +25%
 // slowdown of five ticks passed). The rounding to that grid is then that
@@ -541,13 +551,20 @@ void ReadLevelsAsSmoothMedians(std::span<const Indexed> base_runs, const std::ve
 // (Units::clock_var); a side of one level (one current run against a
 // history) cannot show a tie, and takes the grid when the other side is on
 // one. `base_runs` are the runs behind u->base.
-void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed>& current, Units* u) {
+void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed>& current, bool time,
+                   Units* u) {
   if (u->clock_var > 0) return;  // a trace's clock already
-  // More than half the levels on one value (at least two of them): the rest
-  // scattering a little is no measure of the noise either (4 of 5 history
-  // runs at one value and the fifth 0.25% off made the history's variance
-  // about 0, and identical code a +6% regression at p = 1e-26).
-  auto ties = [](const std::vector<double>& levels) {
+  // A history's run levels tie when more than half of them (at least two)
+  // read one value: each is a centre of its round medians, so a run whose
+  // rounds mostly read the value reads just off it, and the rest scattering
+  // a little is no measure of the noise either (4 of 5 history runs at one
+  // value and the fifth 0.25% off made the history's variance about 0, and
+  // identical code a +6% regression at p = 1e-26). Round medians tie when
+  // all read one value: one off by a step shows the step (counted as tied
+  // where 3 of 5 repetitions read one value of a 1 ms timer, a suite of
+  // such benchmarks lent no noise between runs and could not be judged).
+  const bool majority = u->method == ShiftMethod::kHistoryPrediction;
+  auto ties = [majority](const std::vector<double>& levels) {
     if (levels.size() < 2) return false;
     std::vector<double> sorted = levels;
     std::sort(sorted.begin(), sorted.end());
@@ -556,7 +573,7 @@ void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed
       run = sorted[i] - sorted[i - 1] <= 1e-9 ? run + 1 : 1;
       most = std::max(most, run);
     }
-    return most >= 2 && 2 * most > sorted.size();
+    return majority ? most >= 2 && 2 * most > sorted.size() : most == sorted.size();
   };
   auto side_values = [&](int side) {
     std::vector<double> values;
@@ -568,9 +585,14 @@ void AddValueSteps(std::span<const Indexed> base_runs, const std::vector<Indexed
   };
   bool tied[2] = {ties(u->base), ties(u->cur)};
   if (!tied[0] && !tied[1]) return;
+  // Only a time is read through a timer's grid. A count or a rate whose
+  // medians tie while its values scatter is read smoothly below: its values
+  // are exact, and a grid's rounding of a step of 1 on a count of 1 hid its
+  // doubling (1 with rare 2s -> 2 with rare 3s), where an exact count that
+  // doubled was a regression.
   std::optional<std::pair<double, double>> grids[2];
   for (int side = 0; side < 2; ++side)
-    if (tied[side] || (side == 0 ? u->base : u->cur).size() == 1) grids[side] = GridStep(side_values(side));
+    if (time && (tied[side] || (side == 0 ? u->base : u->cur).size() == 1)) grids[side] = GridStep(side_values(side));
   // Levels that tie while their values scatter off any grid (60% of the
   // samples on one value, the rest spread continuously): the sample medians
   // hold the most held value and hide the rest, and a +25% of those read
@@ -1516,7 +1538,6 @@ class Comparer {
     s->clock_runs = u.clock_runs;
     s->runs = u.runs;
     s->clock_from_values = u.clock_from_values;
-    s->grid_not_time = u.grid_not_time;
     s->levels_smoothed = u.levels_smoothed;
   }
 
@@ -1603,15 +1624,15 @@ class Comparer {
     }
     p.units = MakeUnits(hist, cur, options_.paired);
     // Times on a timer's grid; a count or a rate whose medians tie while
-    // its values scatter is on the grid of its values alike (one whose
-    // values all read one value is exact: ExactWhenFlat). Kernels of a
-    // trace have their clock (AddClockSteps).
+    // its values scatter is read by its rounds' Harrell-Davis medians (one
+    // whose values all read one value is exact: ExactWhenFlat). Kernels of
+    // a trace have their clock (AddClockSteps).
     if (p.units && family != Family::kKernel) {
+      const bool time = family == Family::kTime;
       if (p.units->method == ShiftMethod::kHistoryPrediction)
-        AddValueSteps(hist, cur, &*p.units);
+        AddValueSteps(hist, cur, time, &*p.units);
       else if (p.units->method == ShiftMethod::kRoundsWelch)
-        AddValueSteps(std::span<const Indexed>(&hist.back(), 1), cur, &*p.units);
-      p.units->grid_not_time = family != Family::kTime;
+        AddValueSteps(std::span<const Indexed>(&hist.back(), 1), cur, time, &*p.units);
     }
     p.mv = std::move(mv);
     if (!p.units) {
@@ -2756,11 +2777,9 @@ class Comparer {
         mv.reason = Reason::kStraddlesThreshold;
         head = interval + " straddles the " + thr + " threshold: " +
                (!s.clock_from_values ? "half a step of the trace's clock ("
-                : s.grid_not_time    ? "the rounding to the step its values are read on ("
                                      : "the rounding to the step of the timer its values are read on (") +
-               (s.grid_not_time ? FormatValueInUnit(s.clock_step_s, "") : ClockStepText(s.clock_step_s)) +
-               ") is most of the uncertainty, so " +
-               (s.clock_from_values ? std::string(s.grid_not_time ? "finer values would decide" : "a finer timer would decide")
+               ClockStepText(s.clock_step_s) + ") is most of the uncertainty, so " +
+               (s.clock_from_values ? std::string("a finer timer would decide")
                 : s.clock_sides == 1 ? "baseline runs with a finer clock would decide"
                 : s.clock_sides == 2 ? "a current trace with a finer clock would decide"
                                      : "traces with a finer clock would decide");

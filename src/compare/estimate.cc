@@ -117,9 +117,8 @@ namespace {
 // 11 runs".
 std::string ClockText(const LogShift& shift) {
   if (shift.clock_from_values)  // the grid of the values, on the sides whose levels tie
-    return std::string(shift.grid_not_time ? ", and the rounding to the step its values are read on ("
-                                           : ", and the rounding to the step of the timer its values are read on (") +
-           (shift.grid_not_time ? FormatValueInUnit(shift.clock_step_s, "") : ClockStepText(shift.clock_step_s)) + ") " +
+    return ", and the rounding to the step of the timer its values are read on (" + ClockStepText(shift.clock_step_s) +
+           ") " +
            (shift.clock_sides == 1   ? "on the baseline's side"
             : shift.clock_sides == 2 ? "on the current side"
                                      : "on each side");

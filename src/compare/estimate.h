@@ -114,7 +114,6 @@ struct LogShift {
   /// The "clock" is the grid the values themselves lie on (a side whose
   /// round medians or run levels tie while its values scatter), no trace's.
   bool clock_from_values = false;
-  bool grid_not_time = false;  ///< ... of values that are no time (a count, a rate)
   /// The levels compared are the rounds' Harrell-Davis medians: their
   /// sample medians tied on one value while the values scatter off any grid.
   bool levels_smoothed = false;

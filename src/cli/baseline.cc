@@ -206,7 +206,7 @@ int Update(const CommandSpec& self, const Args& args) {
   const size_t before = baseline.runs.size();
   int other_env = 0;
   std::vector<std::string> notes;
-  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0, &other_env, &notes); !st.ok())
+  if (Status st = AppendRun(baseline, *run, keep, vm.count("force") > 0, path, &other_env, &notes); !st.ok())
     return ReportError(st.error().WithContext(path + ": appending " + vm["results"].as<std::string>()));
   for (const std::string& note : notes) ReportWarning(path + ": " + note);
   WarnNewerRuns(path, baseline);

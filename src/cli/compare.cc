@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "model/environment.h"
 #include "rules/regime.h"
 #include "util/text/escape.h"
+#include "util/text/format.h"
 
 namespace po = boost::program_options;
 
@@ -173,7 +175,8 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
        "<suite>/<runner class>.json is used")
       ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
        "current run, in any of the same formats; several files are repeated runs of the same "
-       "code (separate processes), each one more replication unit")
+       "code (separate processes), each one more replication unit, of one suite; the first sets "
+       "the workloads compared")
       ("device-profile", po::value<std::string>(),
        "device profile (gpugate calibrate): the reports add a roofline section with each "
        "workload's and kernel's regime and % of roof in the (first) current run; needs work counts");
@@ -207,6 +210,30 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
       if (const std::optional<std::string> same = SameRun(*run, path, current[i], current_paths[i]))
         return ReportError(InputError(path + ": the same run as " + current_paths[i] + " " + *same +
                                       ": several current files must be separate runs of the code, each given once"));
+    }
+    // ... of one suite: another program's file would be read as a repeat
+    // of the first, and its workloads left out of every report (a +50%
+    // regression of the second program passed). gpugate's own runs name
+    // their suite; other tools' files are known by their benchmarks, which a
+    // repeat run shares for the most part.
+    if (!current.empty()) {
+      const Results& first = current.front();
+      if (first.run.source_format == "gpugate" && run->run.source_format == "gpugate" &&
+          first.run.suite != run->run.suite)
+        return ReportError(InputError(path + ": a run of suite '" + run->run.suite + "', but " + current_paths.front() +
+                                      " is of suite '" + first.run.suite +
+                                      "': several current files are repeated runs of one suite; compare each suite "
+                                      "against its own baseline"));
+      std::set<std::string> names;
+      for (const WorkloadResult& w : first.workloads) names.insert(w.name);
+      size_t shared = 0;
+      for (const WorkloadResult& w : run->workloads) shared += names.count(w.name);
+      if (2 * shared < run->workloads.size())
+        return ReportError(InputError(
+            path + ": shares " + std::to_string(shared) + " of its " + FormatCount(run->workloads.size(), "workload") +
+            " with " + current_paths.front() +
+            ": several current files are repeated runs of the same benchmarks; compare each program against its "
+            "own baseline"));
     }
     current.push_back(std::move(run).value());
   }
@@ -245,7 +272,8 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     if (!found.exists) {
       first_run = FirstRunText(found.path,
                                "gpugate baseline update --results " + current_paths.front() +
-                                   " --baseline " + baseline_path,
+                                   " --baseline " + baseline_path +
+                                   (*env_key ? " --env-key " + **env_key : std::string()),
                                &found, baseline_path, current.front().run.suite, key);
       Results empty;
       empty.run.suite = current.front().run.suite;
@@ -273,7 +301,7 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
   if (folder && first_run.empty()) {
     const Results& ref = baseline->back();
     const std::string& suite = current.front().run.suite;
-    if (ref.run.source_format == "gpugate" && !ref.run.suite.empty() && ref.run.suite != suite)
+    if (!ref.run.suite.empty() && ref.run.suite != suite)
       return ReportError(InputError(baseline_path + ": a baseline of suite '" + ref.run.suite +
                                     "', but the current run's suite is '" + suite +
                                     "'; both names map to this file: rename one suite, or give the "

@@ -507,6 +507,14 @@ std::optional<std::pair<double, double>> GridStep(std::vector<double> values) {
   return std::nullopt;
 }
 
+// The first three of `names`, and ", ..." when there are more.
+std::string FirstNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < 3; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > 3) out += ", ...";
+  return out;
+}
+
 // Whether `values` hold more than one value.
 bool ValuesScatter(const std::vector<double>& values) {
   if (values.empty()) return false;
@@ -1095,10 +1103,29 @@ class Comparer {
       CompareWorkload(w, ref, history);
       failed_confirmation_ = nullptr;
     }
+    // The first current run sets the workloads compared; later ones repeat
+    // them. A workload only a later run holds is said, not dropped silently.
+    std::map<std::string, int> later_only;  // name -> the first later run holding it
+    for (size_t i = 1; i < current_runs_.size(); ++i)
+      for (const auto& w : current_runs_[i].workloads)
+        if (!seen.count(Key(w))) later_only.emplace(Key(w), static_cast<int>(i));
     for (const WorkloadResult& b : Reference().workloads) {
       if (seen.count(Key(b))) continue;
+      const auto later = later_only.find(Key(b));
       Decided(Primary(b), Verdict::kRemoved, Reason::kRemovedWorkload,
-              "in the baseline but not in the current run");
+              later == later_only.end()
+                  ? "in the baseline but not in the current run"
+                  : "in the baseline and in current run " + std::to_string(later->second + 1) + " of " +
+                        std::to_string(current_runs_.size()) +
+                        ", but not in the first, whose workloads are the ones compared");
+    }
+    if (!later_only.empty()) {
+      std::vector<std::string> names;
+      for (const auto& [name, run] : later_only) names.push_back(name);
+      out_.warnings.push_back(FormatCount(later_only.size(), "workload") + " of later current runs (" +
+                              FirstNames(names) +
+                              ") not in the first were not compared: the first current run sets the workloads "
+                              "compared, and later ones repeat them");
     }
   }
 
@@ -1359,9 +1386,7 @@ class Comparer {
     }
     size_t removed = 0;
     for (const KernelResult& k : ref.kernels) removed += current_names.count(k.name) == 0;
-    std::string list;
-    for (size_t i = 0; i < changed.size() && i < 3; ++i) list += (i ? ", " : "") + changed[i];
-    if (changed.size() > 3) list += ", ...";
+    const std::string list = FirstNames(changed);
     // SASS that one of the binaries holds but was not read: what was read
     // may be the same, the rest is not known to be.
     double unread = 0;
@@ -2259,10 +2284,7 @@ class Comparer {
       // alone holds (new in the newest run): the rest was judged.
       if (runs_.size() > 1 && !names.empty()) {
         const size_t n = names.size();
-        std::string listed;
-        for (size_t k = 0; k < std::min<size_t>(n, 3); ++k)
-          listed += (k ? ", " : "") + names[k];
-        if (n > 3) listed += ", ...";
+        const std::string listed = FirstNames(names);
         out_.warnings.push_back(std::string(FamilyName(family)) + ": " + std::to_string(n) + " workload" +
                                 (n == 1 ? "" : "s") + " (" + listed + ") in only one run of the history" +
                                 ": noise between runs cannot be measured for " + (n == 1 ? "it" : "them") +

@@ -545,7 +545,8 @@ Status ReadContext(const std::string& file, const JsonValue& context, RunInfo* r
     return f.ErrorAt(*context.Find("num_cpus"), "context.num_cpus",
                      "expected a count of CPUs up to 1048576, got " + std::to_string(**cpus));
   run->env.cpu_cores = *cpus && **cpus > 0 ? static_cast<int>(**cpus) : 0;
-  if (*exe && !(*exe)->empty()) run->suite = NameFromFileName(ProgramName(**exe));
+  if (*exe)
+    if (const std::string program = ProgramName(**exe); !program.empty()) run->suite = NameFromFileName(program);
   if (*date) {
     if (auto ns = detail::ParseTimestampNs(**date)) {
       run->time_unix_ns = *ns;

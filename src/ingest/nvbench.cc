@@ -547,8 +547,10 @@ Status ReadMeta(const std::string& file, const JsonValue* meta, RunInfo* run) {
     for (const JsonValue& a : (*argv)->items)
       if (a.IsString()) joined += (joined.empty() ? "" : " ") + a.string;
     run->source_context["argv"] = joined;
+    // Without a program's name (an empty argv[0]) the suite stays the file's.
     if (!(*argv)->items.empty() && (*argv)->items[0].IsString())
-      run->suite = NameFromFileName(ProgramName((*argv)->items[0].string));
+      if (const std::string program = ProgramName((*argv)->items[0].string); !program.empty())
+        run->suite = NameFromFileName(program);
   }
   auto version = f.Object("version");
   if (!version.ok()) return version.error();

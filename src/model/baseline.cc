@@ -575,7 +575,8 @@ std::optional<std::string> DirectionConflict(const std::vector<Results>& baselin
          " so that both sides are read the same way";
 }
 
-Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, int* dropped_other_env,
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, const std::string& file,
+                 int* dropped_other_env,
                  std::vector<std::string>* notes) {
   if (keep < 1) return InputError("--keep must be at least 1, got " + std::to_string(keep));
   if (run.run.shard && run.run.shard->rfind("partial:", 0) == 0)
@@ -584,9 +585,13 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
   if (run.run.shard && !run.run.shard->empty())
     return InputError("results are shard " + *run.run.shard + " of run '" + run.run.run_id +
                       "'; join the shards with 'gpugate merge' before updating a baseline");
-  if (!baseline.suite.empty() && run.run.suite != baseline.suite)
-    return InputError("results are of suite '" + run.run.suite + "' but the baseline holds suite '" +
-                      baseline.suite + "'");
+  if (run.run.suite.empty())
+    return InputError("results of run '" + run.run.run_id + "' name no suite; a baseline keeps the history of one suite");
+  // The history's suite: its own, or (a file without one) its runs'.
+  const std::string& held = !baseline.suite.empty() || baseline.runs.empty() ? baseline.suite
+                                                                            : baseline.runs.front().run.suite;
+  if (!held.empty() && run.run.suite != held)
+    return InputError("results are of suite '" + run.run.suite + "' but the baseline holds suite '" + held + "'");
   // A run that measured nothing (every workload skipped or failed: a GPU
   // suite on a runner without a device, a broken build) would take a slot of
   // the history and push out a run that did measure.
@@ -667,7 +672,9 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
       for (const auto& d : diffs) what += (what.empty() ? "" : "; ") + d;
       return InputError("results come from another environment than the baseline (" + what +
                         "); use a baseline per environment (" +
-                        BaselinePath("baselines", run.run.suite, key) + ") or pass --force");
+                        (file.empty() ? BaselinePath("baselines", run.run.suite, key)
+                                      : (DirName(file) == "." ? std::string() : DirName(file) + "/") + key + ".json") +
+                        ") or pass --force");
     }
   }
   if (baseline.suite.empty()) baseline.suite = run.run.suite;

@@ -90,7 +90,10 @@ Status WriteBaselineFile(const std::string& path, const Baseline& baseline);
 /// measured in another unit than the history holds (UnitConflict) is
 /// refused too, unless `force_env`: then that workload's older values in
 /// the other unit are dropped (its history starts anew), and `notes` says so.
-Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env,
+/// `file` is where the history is kept, for the path the refusal of another
+/// environment suggests (the same folder, the run's key); "" names a
+/// baselines/ folder.
+Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, const std::string& file = "",
                  int* dropped_other_env = nullptr, std::vector<std::string>* notes = nullptr);
 
 /// Why `current` and the runs of `baseline` (oldest first) read a metric

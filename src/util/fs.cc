@@ -203,14 +203,17 @@ std::string DataFileStem(const std::string& path) {
 }
 
 std::string ProgramName(const std::string& path) {
-  const size_t sep = path.find_last_of("/\\");
-  std::string base = sep == std::string::npos ? path : path.substr(sep + 1);
+  const size_t end = path.find_last_not_of("/\\");
+  if (end == std::string::npos) return "";
+  const std::string trimmed = path.substr(0, end + 1);
+  const size_t sep = trimmed.find_last_of("/\\");
+  std::string base = sep == std::string::npos ? trimmed : trimmed.substr(sep + 1);
   if (base.size() > 4) {
     std::string suffix = base.substr(base.size() - 4);
     for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (suffix == ".exe") base.resize(base.size() - 4);
   }
-  return base.empty() ? path : base;
+  return base;
 }
 
 std::string DirName(const std::string& path) {

@@ -107,8 +107,9 @@ std::string FileStem(const std::string& path);
 /// "perf.json.gz" -> "perf" (a compressed file is the same suite).
 std::string DataFileStem(const std::string& path);
 /// The name of a program as a benchmark tool recorded it (argv[0]): its
-/// whole base name after the last '/' or '\\' (a Windows path), without a
-/// ".exe" suffix; dots are part of a program's name
+/// whole base name after the last '/' or '\\' (a Windows path; separators
+/// at the end are dropped first), without a ".exe" suffix, or "" when the
+/// path holds none ("", "/"); dots are part of a program's name
 /// ("bin/nvbench.example.axes" -> "nvbench.example.axes",
 /// "C:\\build\\bench_core.exe" -> "bench_core").
 std::string ProgramName(const std::string& path);

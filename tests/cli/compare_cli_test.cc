@@ -141,6 +141,74 @@ TEST_F(CompareCliTest, SeveralCurrentRunsAreReplicationUnits) {
   EXPECT_EQ(outside.out.find("is also in the baseline history"), std::string::npos) << outside.out;
 }
 
+// A Google Benchmark file of program `exe` with benchmarks `names`, each
+// five repetitions around `ms` (times `factor` for the first).
+std::string GbenchFile(const std::string& exe, const std::vector<std::string>& names, double factor, int salt) {
+  std::string rows;
+  for (size_t i = 0; i < names.size(); ++i)
+    for (int k = 0; k < 5; ++k) {
+      const double t = (10.0 + static_cast<double>(i)) * (i == 0 ? factor : 1.0) * (1 + 0.002 * ((k * 3 + salt) % 5));
+      rows += std::string(rows.empty() ? "" : ",") + "{\"name\": \"" + names[i] + "\", \"run_name\": \"" + names[i] +
+              "\", \"run_type\": \"iteration\", \"repetitions\": 5, \"repetition_index\": " + std::to_string(k) +
+              ", \"threads\": 1, \"iterations\": 100, \"real_time\": " + std::to_string(t) +
+              ", \"cpu_time\": " + std::to_string(t) + ", \"time_unit\": \"ms\"}";
+    }
+  return "{\"context\": {\"executable\": \"" + exe + "\", \"num_cpus\": 2, \"host_name\": \"h\", \"date\": \"2026-11-" +
+         std::to_string(10 + salt) + "T10:00:00+00:00\"}, \"benchmarks\": [" + rows + "]}";
+}
+
+// Several current files are repeated runs of one suite: another suite's
+// gpugate results, or another program's benchmark file, is refused (its
+// workloads were left out of every report, a regression among them); a
+// later file's extra workloads are named; a folder's history of another
+// suite that maps to the same folder is refused for any format; the first
+// run's hint keeps --env-key.
+TEST_F(CompareCliTest, CurrentFilesOfAnotherSuiteOrProgramAreRefused) {
+  testing::WriteAll(dir_ + "/other.yaml", "version: 1\nname: other\nworkloads:\n"
+                                          "  - name: z\n    kind: synthetic\n    synthetic: {median: 1ms, cv: 1%}\n");
+  ASSERT_EQ(RunGpugate({"run", dir_ + "/other.yaml", "-o", dir_ + "/other.json", "-q"}).exit_code, 0);
+  auto suites = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/same.json", dir_ + "/other.json"});
+  EXPECT_EQ(suites.exit_code, 2) << suites.out;
+  EXPECT_NE(suites.err.find("a run of suite 'other', but " + dir_ + "/same.json is of suite 'e2e'"), std::string::npos)
+      << suites.err;
+
+  const std::vector<std::string> io = {"BM_a", "BM_b", "BM_c", "BM_d", "BM_e"};
+  const std::vector<std::string> mm = {"X1", "X2", "X3", "X4", "X5"};
+  testing::WriteAll(dir_ + "/io0.json", GbenchFile("./bench_io", io, 1.0, 0));
+  testing::WriteAll(dir_ + "/io1.json", GbenchFile("./bench_io", io, 1.0, 1));
+  testing::WriteAll(dir_ + "/mm1.json", GbenchFile("./bench_mm", mm, 1.5, 2));
+  auto programs = RunGpugate({"compare", dir_ + "/io0.json", dir_ + "/io1.json", dir_ + "/mm1.json"});
+  EXPECT_EQ(programs.exit_code, 2) << programs.out;
+  EXPECT_NE(programs.err.find("mm1.json: shares 0 of its 5 workloads with " + dir_ + "/io1.json"), std::string::npos)
+      << programs.err;
+
+  std::vector<std::string> more = io;
+  more.push_back("BM_f");
+  testing::WriteAll(dir_ + "/io2.json", GbenchFile("./bench_io", more, 1.0, 3));
+  auto extra = RunGpugate({"compare", dir_ + "/io0.json", dir_ + "/io1.json", dir_ + "/io2.json"});
+  EXPECT_NE(extra.exit_code, 2) << extra.err;
+  EXPECT_NE(extra.out.find("1 workload of later current runs (BM_f) not in the first were not compared"),
+            std::string::npos)
+      << extra.out;
+
+  // bench-core and bench_core share the folder bench-core/.
+  const std::string folder = dir_ + "/bl/";
+  testing::WriteAll(dir_ + "/core.json", GbenchFile("./bench_core", io, 1.0, 4));
+  testing::WriteAll(dir_ + "/dash.json", GbenchFile("./bench-core", io, 1.0, 5));
+  ASSERT_EQ(RunGpugate({"baseline", "update", "--results", dir_ + "/core.json", "--baseline", folder, "--env-key", "ci"})
+                .exit_code,
+            0);
+  auto shared = RunGpugate({"compare", folder, dir_ + "/dash.json", "--env-key", "ci"});
+  EXPECT_EQ(shared.exit_code, 2) << shared.out;
+  EXPECT_NE(shared.err.find("a baseline of suite 'bench_core', but the current run's suite is 'bench-core'"),
+            std::string::npos)
+      << shared.err;
+
+  auto first = RunGpugate({"compare", dir_ + "/empty/", dir_ + "/io0.json", "--env-key", "ci"});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("--baseline " + dir_ + "/empty/ --env-key ci)"), std::string::npos) << first.out;
+}
+
 TEST_F(CompareCliTest, SlowdownFailsAndWritesEveryReport) {
   auto o = RunGpugate({"compare", dir_ + "/base.json", dir_ + "/slow.json", "--junit",
                        dir_ + "/j.xml", "--markdown", dir_ + "/r.md", "--json", dir_ + "/v.json",

@@ -113,6 +113,23 @@ std::string SidecarSummaries(const std::string& times_file, int times_size,
          std::to_string(freqs_size) + R"("}]})";
 }
 
+// A program's name is its argv[0]; one that holds none (an empty string,
+// or separators only) leaves the file's stem, not an empty suite (whose
+// history took any suite's run and was then unreadable).
+TEST(NvbenchIngest, TheSuiteIsTheProgramsNameOrTheFilesStem) {
+  std::string doc = OneState("");
+  Result<Results> named = NvbenchFromJson(doc, "d/run.json", "/nonexistent");
+  ASSERT_TRUE(named.ok()) << named.error().message;
+  EXPECT_EQ(named->run.suite, "bench");
+  for (const std::string& argv0 : {std::string(""), std::string("/"), std::string("\\\\")}) {
+    std::string nameless = doc;
+    nameless.replace(nameless.find("\"bin/bench\""), 11, "\"" + argv0 + "\"");
+    Result<Results> r = NvbenchFromJson(nameless, "d/run.json.gz", "/nonexistent");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->run.suite, "run") << argv0;
+  }
+}
+
 TEST(NvbenchIngest, ReferenceFixtureStatesDevicesAndSummaries) {
   Results r = Load("nvbench_test_ref.json");
   ASSERT_EQ(r.workloads.size(), 126u);

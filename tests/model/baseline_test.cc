@@ -198,7 +198,7 @@ TEST(BaselineTest, AHistoryKeepsOneUnitPerWorkload) {
   // and with them the runs that held nothing else.
   Baseline forced = b;
   std::vector<std::string> notes;
-  ASSERT_TRUE(AppendRun(forced, in("g0", "GB/s", 1.004), 20, true, nullptr, &notes).ok());
+  ASSERT_TRUE(AppendRun(forced, in("g0", "GB/s", 1.004), 20, true, "", nullptr, &notes).ok());
   EXPECT_EQ(forced.runs.size(), 1u);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("1 workload ('synthetic/w0') changed unit: 9 older values in the other unit were dropped"),
@@ -321,14 +321,43 @@ TEST(BaselineTest, RefusesOtherEnvironmentUnlessForced) {
       << st.error().message;
   EXPECT_NE(st.error().message.find("cpu_cores 2 vs 4"), std::string::npos);
   EXPECT_NE(st.error().message.find("--force"), std::string::npos);
+  EXPECT_NE(st.error().message.find("(baselines/"), std::string::npos) << st.error().message;
+  // The path it suggests is beside the file given, not in a baselines/ folder.
+  Status beside = AppendRun(b, other, 5, false, "perf-hist/bm/ci.json");
+  ASSERT_FALSE(beside.ok());
+  EXPECT_NE(beside.error().message.find("(perf-hist/bm/amd-epyc-7763-64-core-processor-4c.json)"), std::string::npos)
+      << beside.error().message;
   EXPECT_EQ(b.runs.size(), 1u);
   // --force re-keys the history and drops the runs of the old environment.
   int dropped = -1;
-  ASSERT_TRUE(AppendRun(b, other, 5, true, &dropped).ok());
+  ASSERT_TRUE(AppendRun(b, other, 5, true, "", &dropped).ok());
   EXPECT_EQ(b.runs.size(), 1u);
   EXPECT_EQ(dropped, 1);
   EXPECT_EQ(b.runs.back().run.run_id, "r2");
   EXPECT_EQ(b.environment_key, "amd-epyc-7763-64-core-processor-4c");
+}
+
+// A history keeps one suite: a run naming none is refused, and so is
+// another suite's run when the file's own suite field is empty (its runs
+// name it): taken as a new history, it was relabelled and then unreadable.
+TEST(BaselineTest, OneSuitePerHistoryEvenWhenItsFileNamesNone) {
+  Baseline b;
+  Results nameless = MakeRun("r0");
+  nameless.run.suite.clear();
+  Status st = AppendRun(b, nameless, 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("name no suite"), std::string::npos) << st.error().message;
+  Results a = MakeRun("r1");
+  a.run.suite = "a";
+  ASSERT_TRUE(AppendRun(b, a, 5, false).ok());
+  b.suite.clear();
+  Results other = MakeRun("r2");
+  other.run.suite = "b";
+  st = AppendRun(b, other, 5, false);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("results are of suite 'b' but the baseline holds suite 'a'"), std::string::npos)
+      << st.error().message;
+  EXPECT_EQ(b.runs.size(), 1u);
 }
 
 TEST(BaselineTest, GpuHardwareSettingsAndBuildTypeAreAnotherEnvironment) {

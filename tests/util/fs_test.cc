@@ -173,6 +173,11 @@ TEST(FileNames, ProgramNameAndDataFileStem) {
   EXPECT_EQ(ProgramName("bench.EXE"), "bench");
   EXPECT_EQ(ProgramName("/usr/bin/a.out"), "a.out");
   EXPECT_EQ(ProgramName(".exe"), ".exe");
+  EXPECT_EQ(ProgramName("bench/"), "bench");
+  EXPECT_EQ(ProgramName("C:\\build\\Release\\"), "Release");
+  EXPECT_EQ(ProgramName(""), "");
+  EXPECT_EQ(ProgramName("/"), "");
+  EXPECT_EQ(ProgramName("\\\\"), "");
   EXPECT_EQ(DataFileStem("a/perf.json"), "perf");
   EXPECT_EQ(DataFileStem("a/perf.json.gz"), "perf");
   EXPECT_EQ(DataFileStem("perf.gz"), "perf");

@@ -19,6 +19,7 @@
 #include "model/device_profile.h"
 #include "model/environment.h"
 #include "rules/regime.h"
+#include "util/fs.h"
 #include "util/text/escape.h"
 #include "util/text/format.h"
 
@@ -213,27 +214,33 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     }
     // ... of one suite: another program's file would be read as a repeat
     // of the first, and its workloads left out of every report (a +50%
-    // regression of the second program passed). gpugate's own runs name
-    // their suite; other tools' files are known by their benchmarks, which a
+    // regression of the second program passed). A suite named by the run
+    // (gpugate's own, or a program's name) must be the first's; files known
+    // only by their file names are known by their benchmarks, which a
     // repeat run shares for the most part.
     if (!current.empty()) {
       const Results& first = current.front();
-      if (first.run.source_format == "gpugate" && run->run.source_format == "gpugate" &&
-          first.run.suite != run->run.suite)
-        return ReportError(InputError(path + ": a run of suite '" + run->run.suite + "', but " + current_paths.front() +
-                                      " is of suite '" + first.run.suite +
-                                      "': several current files are repeated runs of one suite; compare each suite "
-                                      "against its own baseline"));
-      std::set<std::string> names;
-      for (const WorkloadResult& w : first.workloads) names.insert(w.name);
-      size_t shared = 0;
-      for (const WorkloadResult& w : run->workloads) shared += names.count(w.name);
-      if (2 * shared < run->workloads.size())
-        return ReportError(InputError(
-            path + ": shares " + std::to_string(shared) + " of its " + FormatCount(run->workloads.size(), "workload") +
-            " with " + current_paths.front() +
-            ": several current files are repeated runs of the same benchmarks; compare each program against its "
-            "own baseline"));
+      auto named = [](const Results& r, const std::string& file) {
+        return r.run.source_format == "gpugate" || r.run.suite != NameFromFileName(DataFileStem(file));
+      };
+      if (named(first, current_paths.front()) && named(*run, path)) {
+        if (first.run.suite != run->run.suite)
+          return ReportError(InputError(path + ": a run of suite '" + run->run.suite + "', but " +
+                                        current_paths.front() + " is of suite '" + first.run.suite +
+                                        "': several current files are repeated runs of one suite; compare each "
+                                        "suite against its own baseline"));
+      } else {
+        std::set<std::string> names;
+        for (const WorkloadResult& w : first.workloads) names.insert(w.name);
+        size_t shared = 0;
+        for (const WorkloadResult& w : run->workloads) shared += names.count(w.name);
+        if (2 * shared < run->workloads.size())
+          return ReportError(InputError(
+              path + ": shares " + std::to_string(shared) + " of its " +
+              FormatCount(run->workloads.size(), "workload") + " with " + current_paths.front() +
+              ": several current files are repeated runs of the same benchmarks; compare each program against "
+              "its own baseline"));
+      }
     }
     current.push_back(std::move(run).value());
   }

@@ -575,6 +575,23 @@ std::optional<std::string> DirectionConflict(const std::vector<Results>& baselin
          " so that both sides are read the same way";
 }
 
+namespace {
+
+// Where a run of environment `key` goes instead of `file` (a history of
+// another environment): a file of its own beside it, named by the key; when
+// `file` already bears that name (a history begun under another class),
+// the class has to be named apart.
+std::string AnotherEnvironmentHint(const std::string& file, const std::string& suite, const std::string& key) {
+  if (file.empty()) return "use a baseline per environment (" + BaselinePath("baselines", suite, key) + ") or pass --force";
+  const std::string beside = (DirName(file) == "." ? std::string() : DirName(file) + "/") + key + ".json";
+  if (beside != file) return "use a baseline per environment (" + beside + ") or pass --force";
+  return "this file is named for environment '" + key +
+         "' but holds another's runs: keep each environment's runs in a file of its own (give --baseline the "
+         "folder, or name the class with --env-key as the history's runs did), or pass --force";
+}
+
+}  // namespace
+
 Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_env, const std::string& file,
                  int* dropped_other_env,
                  std::vector<std::string>* notes) {
@@ -671,10 +688,7 @@ Status AppendRun(Baseline& baseline, const Results& run, int keep, bool force_en
       std::string what;
       for (const auto& d : diffs) what += (what.empty() ? "" : "; ") + d;
       return InputError("results come from another environment than the baseline (" + what +
-                        "); use a baseline per environment (" +
-                        (file.empty() ? BaselinePath("baselines", run.run.suite, key)
-                                      : (DirName(file) == "." ? std::string() : DirName(file) + "/") + key + ".json") +
-                        ") or pass --force");
+                        "); " + AnotherEnvironmentHint(file, run.run.suite, key));
     }
   }
   if (baseline.suite.empty()) baseline.suite = run.run.suite;

@@ -179,8 +179,22 @@ TEST_F(CompareCliTest, CurrentFilesOfAnotherSuiteOrProgramAreRefused) {
   testing::WriteAll(dir_ + "/mm1.json", GbenchFile("./bench_mm", mm, 1.5, 2));
   auto programs = RunGpugate({"compare", dir_ + "/io0.json", dir_ + "/io1.json", dir_ + "/mm1.json"});
   EXPECT_EQ(programs.exit_code, 2) << programs.out;
-  EXPECT_NE(programs.err.find("mm1.json: shares 0 of its 5 workloads with " + dir_ + "/io1.json"), std::string::npos)
+  EXPECT_NE(programs.err.find("mm1.json: a run of suite 'bench_mm', but " + dir_ + "/io1.json is of suite 'bench_io'"),
+            std::string::npos)
       << programs.err;
+  // Two programs whose benchmarks share their names are two suites still.
+  testing::WriteAll(dir_ + "/io_double.json", GbenchFile("./bench_double", io, 1.5, 2));
+  auto same_names = RunGpugate({"compare", dir_ + "/io0.json", dir_ + "/io1.json", dir_ + "/io_double.json"});
+  EXPECT_EQ(same_names.exit_code, 2) << same_names.out;
+  // Files known only by their file names are known by their benchmarks.
+  testing::WriteAll(dir_ + "/run1.json", GbenchFile("", io, 1.0, 6));
+  testing::WriteAll(dir_ + "/run2.json", GbenchFile("", io, 1.0, 7));
+  testing::WriteAll(dir_ + "/run3.json", GbenchFile("", mm, 1.0, 8));
+  EXPECT_NE(RunGpugate({"compare", dir_ + "/io0.json", dir_ + "/run1.json", dir_ + "/run2.json"}).exit_code, 2);
+  auto unnamed = RunGpugate({"compare", dir_ + "/io0.json", dir_ + "/run1.json", dir_ + "/run3.json"});
+  EXPECT_EQ(unnamed.exit_code, 2) << unnamed.out;
+  EXPECT_NE(unnamed.err.find("run3.json: shares 0 of its 5 workloads with " + dir_ + "/run1.json"), std::string::npos)
+      << unnamed.err;
 
   std::vector<std::string> more = io;
   more.push_back("BM_f");

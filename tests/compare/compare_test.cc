@@ -1535,6 +1535,51 @@ TEST(CompareJudge, RoundMediansThatTieOnATimersGridAreNoFlatTiming) {
   EXPECT_EQ(pa->sentence.find("the timer its values are read on"), std::string::npos) << pa->sentence;
 }
 
+// A timing whose round medians tie on a 0.512 us grid, beside eight
+// workloads whose runs differ by about 1%: its rounding is no spread the
+// suite's noise grows with (scaled by the suite's overdispersion, its
+// interval was +-45% and +50% was caught 16 times in 60). +50% over 20
+// ticks is a regression; identical code is not.
+TEST(CompareJudge, ATimersRoundingIsNotScaledByTheSuitesNoise) {
+  const double tick = 0.512e-6;
+  int caught = 0, false_alarms = 0;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    uint64_t state = seed * 104729;
+    auto run = [&](double factor, const std::string& id) {
+      Results r;
+      r.run.run_id = id;
+      r.run.env.cpu_model = "Test CPU";
+      WorkloadResult a;
+      a.name = "A";
+      for (int k = 0; k < 5; ++k) {
+        std::vector<double> round;
+        for (int i = 0; i < 20; ++i) round.push_back(tick * std::round(20 * factor * std::exp(0.02 * Normal(&state))));
+        a.rounds.push_back(round);
+      }
+      r.workloads.push_back(a);
+      for (int j = 0; j < 8; ++j) {
+        WorkloadResult w;
+        w.name = "c" + std::to_string(j);
+        const double l = 1e-3 * (j + 1) * std::exp(0.01 * Normal(&state));
+        for (int k = 0; k < 5; ++k) {
+          std::vector<double> round;
+          for (int i = 0; i < 4; ++i) round.push_back(l * std::exp(0.005 * Normal(&state)));
+          w.rounds.push_back(round);
+        }
+        r.workloads.push_back(w);
+      }
+      return r;
+    };
+    const Results base = run(1.0, "b");
+    const Results slow = run(1.5, "s");
+    const Results same = run(1.0, "c");
+    caught += Find(Compare({base}, slow, DefaultPolicy(), Opts()), "A", "time")->verdict == Verdict::kRegression;
+    false_alarms += Find(Compare({base}, same, DefaultPolicy(), Opts()), "A", "time")->verdict == Verdict::kRegression;
+  }
+  EXPECT_GE(caught, 7);
+  EXPECT_EQ(false_alarms, 0);
+}
+
 // A Google Benchmark suite on a 1 ms timer: 9 benchmarks of 20-44 ms, 5
 // repetitions (rounds of one sample), 1.5% noise within a process and 1%
 // between. Three of five repetitions often read one tick; counted as a tie,

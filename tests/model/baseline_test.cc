@@ -327,6 +327,14 @@ TEST(BaselineTest, RefusesOtherEnvironmentUnlessForced) {
   ASSERT_FALSE(beside.ok());
   EXPECT_NE(beside.error().message.find("(perf-hist/bm/amd-epyc-7763-64-core-processor-4c.json)"), std::string::npos)
       << beside.error().message;
+  // ... unless that is the file given: a file named for the run's class that
+  // holds another's runs.
+  Status named = AppendRun(b, other, 5, false, "h/amd-epyc-7763-64-core-processor-4c.json");
+  ASSERT_FALSE(named.ok());
+  EXPECT_NE(named.error().message.find("this file is named for environment 'amd-epyc-7763-64-core-processor-4c' but "
+                                       "holds another's runs"),
+            std::string::npos)
+      << named.error().message;
   EXPECT_EQ(b.runs.size(), 1u);
   // --force re-keys the history and drops the runs of the old environment.
   int dropped = -1;

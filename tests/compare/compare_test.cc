@@ -809,12 +809,14 @@ namespace gpugate {
 namespace {
 
 // Deterministic standard normal draws (Box-Muller on a 64-bit LCG).
+// A uniform draw in (0, 1) from a 64-bit LCG.
+double Uniform(uint64_t* state) {
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (static_cast<double>(*state >> 11) + 0.5) / 9007199254740992.0;
+}
+
 double Normal(uint64_t* state) {
-  auto uniform = [state] {
-    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (static_cast<double>(*state >> 11) + 0.5) / 9007199254740992.0;
-  };
-  const double u = uniform(), v = uniform();
+  const double u = Uniform(state), v = Uniform(state);
   return std::sqrt(-2 * std::log(u)) * std::cos(6.283185307179586 * v);
 }
 
@@ -1625,10 +1627,7 @@ TEST(CompareJudge, MediansTiedOnOneValueWithContinuousScatterAreReadSmoothly) {
     WorkloadResult w;
     w.name = "A";
     uint64_t state = seed;
-    auto uniform = [&state] {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
-    };
+    auto uniform = [&state] { return Uniform(&state); };
     for (int r = 0; r < 5; ++r) {
       std::vector<double> round(12, tick * ticks);
       for (int i = 0; i < 8; ++i) round.push_back(tick * ticks * (0.95 + 0.2 * uniform()));
@@ -1666,10 +1665,7 @@ TEST(CompareJudge, MediansTiedOnOneValueWithContinuousScatterAreReadSmoothly) {
   // and passed), identical code is not.
   {
     uint64_t state = 5;
-    auto uniform = [&state] {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
-    };
+    auto uniform = [&state] { return Uniform(&state); };
     auto big = [&](double ticks) {
       WorkloadResult w;
       w.name = "A";
@@ -1695,10 +1691,7 @@ TEST(CompareJudge, MediansTiedOnOneValueWithContinuousScatterAreReadSmoothly) {
   // regression.
   {
     uint64_t state = 1;
-    auto uniform = [&state] {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
-    };
+    auto uniform = [&state] { return Uniform(&state); };
     // Workload A and eight others of 1% noise (4 samples x 5 rounds).
     auto suite = [&](double ticks, const std::string& id) {
       Results r;
@@ -1737,10 +1730,7 @@ TEST(CompareJudge, MediansTiedOnOneValueWithContinuousScatterAreReadSmoothly) {
   // regression at p < 1e-10 (this draw).
   {
     uint64_t state = 21;
-    auto uniform = [&state] {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
-    };
+    auto uniform = [&state] { return Uniform(&state); };
     auto run = [&](const std::string& id) {
       WorkloadResult w;
       w.name = "A";

@@ -175,9 +175,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
        "pytest-benchmark JSON, trace; or a baselines folder, where the current run's "
        "<suite>/<runner class>.json is used")
       ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
-       "current run, in any of the same formats; several files are repeated runs of the same "
-       "code (separate processes), each one more replication unit, of one suite; the first sets "
-       "the workloads compared")
+       "current run, in any of the same formats; several files are runs of one suite: repeated "
+       "runs of the same code (separate processes), each one more replication unit, or its "
+       "shards; every workload any of them holds is compared")
       ("device-profile", po::value<std::string>(),
        "device profile (gpugate calibrate): the reports add a roofline section with each "
        "workload's and kernel's regime and % of roof in the (first) current run; needs work counts");

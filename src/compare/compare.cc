@@ -807,6 +807,7 @@ class Comparer {
 
   Verdicts Run() {
     GPUGATE_CHECK(!runs_.empty());
+    ListWorkloads();
     Header();
     CheckEnvironment();
     MatchWorkloads();
@@ -820,7 +821,15 @@ class Comparer {
     WarnUnreachable();
     RequireDetectable();
     for (Pending& p : pending_) out_.metrics.push_back(std::move(p.mv));
-    out_.suggestions = SuggestFromComparison(policy_.expr_rules, current_, out_, &Reference());
+    if (first_runs_.size() > 1) {
+      // Workloads only later current runs hold get their suggestions too.
+      Results all = current_;
+      for (const auto& [run, w] : compared_)
+        if (run > 0) all.workloads.push_back(*w);
+      out_.suggestions = SuggestFromComparison(policy_.expr_rules, all, out_, &Reference());
+    } else {
+      out_.suggestions = SuggestFromComparison(policy_.expr_rules, current_, out_, &Reference());
+    }
     out_.outcome = OutcomeFor(out_, policy_.defaults);
     AddOutcomeWarnings();
     return std::move(out_);
@@ -935,8 +944,9 @@ class Comparer {
     // Timed workloads of the current run per CPU model (a merged run may
     // span several): each CPU's speed factor needs kMinWorkloadsForRunFactor.
     std::map<std::string, int> timed;
-    for (const WorkloadResult& w : current_.workloads)
-      if (w.status == WorkloadStatus::kOk && HasTimeMetric(w) && !w.deterministic) ++timed[CpuOf(w, current_)];
+    for (const auto& [run, w] : compared_)
+      if (w->status == WorkloadStatus::kOk && HasTimeMetric(*w) && !w->deterministic)
+        ++timed[CpuOf(*w, current_runs_[static_cast<size_t>(run)])];
     int total = 0;
     for (const auto& [cpu, n] : timed) {
       total += n;
@@ -1006,8 +1016,8 @@ class Comparer {
     }
     // A merged current run may span CPUs itself.
     std::set<std::string> current_cpus;
-    for (const WorkloadResult& w : current_.workloads)
-      if (w.cpu_model) current_cpus.insert(*w.cpu_model);
+    for (const auto& [run, w] : compared_)
+      if (w->cpu_model) current_cpus.insert(*w->cpu_model);
     std::string now = cpu;
     if (current_cpus.size() > 1) {
       now = "shards on ";
@@ -1053,6 +1063,25 @@ class Comparer {
     pending_.push_back(std::move(p));
   }
 
+  // The workloads compared, each with the current run that holds it first:
+  // the first run's in its order, then those only later runs hold (shards
+  // of one suite passed as several files), in their order. Later runs that
+  // hold a workload repeat it.
+  void ListWorkloads() {
+    std::set<std::string> listed;
+    for (const WorkloadResult& w : current_.workloads) {
+      listed.insert(Key(w));
+      compared_.push_back({0, &w});
+    }
+    for (size_t i = 1; i < current_runs_.size(); ++i)
+      for (const WorkloadResult& w : current_runs_[i].workloads)
+        if (listed.insert(Key(w)).second) {
+          compared_.push_back({static_cast<int>(i), &w});
+          first_runs_.insert(static_cast<int>(i));
+        }
+    first_runs_.insert(0);
+  }
+
   void MatchWorkloads() {
     std::vector<std::unordered_map<std::string, const WorkloadResult*>> index(runs_.size());
     for (size_t i = 0; i < runs_.size(); ++i)
@@ -1062,10 +1091,12 @@ class Comparer {
     for (size_t i = 1; i < current_runs_.size(); ++i)
       for (const auto& w : current_runs_[i].workloads) cur_index[i].emplace(Key(w), &w);
     std::set<std::string> seen;
-    for (const WorkloadResult& w : current_.workloads) {
+    for (const auto& [first, wp] : compared_) {
+      const WorkloadResult& w = *wp;
       std::string key = Key(w);
+      primary_run_ = first;
       confirmations_.clear();  // later current runs with their index, status ok
-      for (size_t i = 1; i < current_runs_.size(); ++i) {
+      for (size_t i = static_cast<size_t>(first) + 1; i < current_runs_.size(); ++i) {
         auto it = cur_index[i].find(key);
         if (it == cur_index[i].end()) continue;
         if (it->second->status == WorkloadStatus::kOk)
@@ -1103,29 +1134,12 @@ class Comparer {
       CompareWorkload(w, ref, history);
       failed_confirmation_ = nullptr;
     }
-    // The first current run sets the workloads compared; later ones repeat
-    // them. A workload only a later run holds is said, not dropped silently.
-    std::map<std::string, int> later_only;  // name -> the first later run holding it
-    for (size_t i = 1; i < current_runs_.size(); ++i)
-      for (const auto& w : current_runs_[i].workloads)
-        if (!seen.count(Key(w))) later_only.emplace(Key(w), static_cast<int>(i));
+    primary_run_ = 0;
     for (const WorkloadResult& b : Reference().workloads) {
       if (seen.count(Key(b))) continue;
-      const auto later = later_only.find(Key(b));
       Decided(Primary(b), Verdict::kRemoved, Reason::kRemovedWorkload,
-              later == later_only.end()
-                  ? "in the baseline but not in the current run"
-                  : "in the baseline and in current run " + std::to_string(later->second + 1) + " of " +
-                        std::to_string(current_runs_.size()) +
-                        ", but not in the first, whose workloads are the ones compared");
-    }
-    if (!later_only.empty()) {
-      std::vector<std::string> names;
-      for (const auto& [name, run] : later_only) names.push_back(name);
-      out_.warnings.push_back(FormatCount(later_only.size(), "workload") + " of later current runs (" +
-                              FirstNames(names) +
-                              ") not in the first were not compared: the first current run sets the workloads "
-                              "compared, and later ones repeat them");
+              current_runs_.size() > 1 ? "in the baseline but in none of the current runs"
+                                       : "in the baseline but not in the current run");
     }
   }
 
@@ -1161,7 +1175,7 @@ class Comparer {
                           : current_side  ? (current_runs_.size() <= 1 ? std::string("current run: ")
                                              // the first current file, a later one, or a gate re-run
                                              : "current run " +
-                                                   std::to_string(&bad == &w ? 1 : failed_confirmation_run_ + 1) +
+                                                   std::to_string((&bad == &w ? primary_run_ : failed_confirmation_run_) + 1) +
                                                    " of " + std::to_string(current_runs_.size()) + ": ")
                                           : "baseline: ";
       // Skipped on both sides (nvbench skips a type combination in every run):
@@ -1228,9 +1242,9 @@ class Comparer {
         return;
       }
     }
-    if (cpu_mixed_ && HasTimeMetric(w) && !w.deterministic && unfactored_cpus_.count(CpuOf(w, current_))) {
+    if (cpu_mixed_ && HasTimeMetric(w) && !w.deterministic && unfactored_cpus_.count(CpuOf(w, PrimaryRun()))) {
       Decided(Primary(w), Verdict::kIncomparable, Reason::kEnvironmentMismatch,
-              "ran on " + CpuOf(w, current_) + " with fewer than " +
+              "ran on " + CpuOf(w, PrimaryRun()) + " with fewer than " +
                   std::to_string(kMinWorkloadsForRunFactor) +
                   " timed workloads of this run: that CPU's speed factor cannot be estimated");
       return;
@@ -1251,7 +1265,8 @@ class Comparer {
     }
     std::vector<Indexed> cur;
     if (Rounds r = keep(w.rounds); !r.empty()) {
-      cur.push_back({0, std::move(r), ReportedNoiseOf(w), CpuOf(w, current_), SummaryIsMean(w), UnusableSpreadOf(w)});
+      cur.push_back({primary_run_, std::move(r), ReportedNoiseOf(w), CpuOf(w, PrimaryRun()), SummaryIsMean(w),
+                     UnusableSpreadOf(w)});
       for (const auto& [run, c] : confirmations_) {
         Rounds rc = keep(c->rounds);
         if (!rc.empty())
@@ -1347,7 +1362,9 @@ class Comparer {
     const size_t first = hist.size() + 1 > kPlotHistoryRuns ? hist.size() + 1 - kPlotHistoryRuns : 0;
     for (size_t i = first; i < hist.size(); ++i)
       plot.history.push_back({RunLabel(runs_[static_cast<size_t>(hist[i].run)].run), MedianOf(hist[i].rounds), false});
-    if (!cur.empty()) plot.history.push_back({RunLabel(current_.run), MedianOf(cur.front().rounds), true});
+    if (!cur.empty())
+      plot.history.push_back({RunLabel(current_runs_[static_cast<size_t>(cur.front().run)].run),
+                              MedianOf(cur.front().rounds), true});
     if (plot.history.size() >= 6) {
       std::vector<double> logs;
       for (const MetricPlot::RunLevel& r : plot.history) logs.push_back(std::log(std::max(r.level, 1e-300)));
@@ -1452,7 +1469,7 @@ class Comparer {
       }
       if (is_static) continue;
       // The same kernel in every run involved, so all are summarized alike.
-      std::vector<std::pair<int, const KernelResult*>> hist_k, cur_k{{0, &k}};
+      std::vector<std::pair<int, const KernelResult*>> hist_k, cur_k{{primary_run_, &k}};
       owner_step[&k] = run_step(w);
       for (const auto& [run, h] : history)
         if (const KernelResult* hk = find(*h, k.name)) {
@@ -1828,9 +1845,10 @@ class Comparer {
       std::vector<bool> fit(columns.size(), false), whole_run_part(columns.size(), false);
       for (size_t c = 0; c < columns.size(); ++c) {
         fit[c] = !columns[c].current;
-        // A part of the current run (its workloads on one CPU model), not a
+        // A part of a current run that is the first to hold some workloads
+        // (its workloads on one CPU model, or a shard of the suite), not a
         // re-run of a few doubtful workloads.
-        whole_run_part[c] = columns[c].current && columns[c].run == 0;
+        whole_run_part[c] = columns[c].current && first_runs_.count(columns[c].run);
       }
       factors = PolishRunFactors(table, fit, 0.5, &whole_run_part);
       // Only a factor the history shows: with independent noise, removing
@@ -3172,6 +3190,12 @@ class Comparer {
   // Of the workload being matched: later current runs (index, result), and a
   // confirmation re-run that failed.
   std::vector<std::pair<int, const WorkloadResult*>> confirmations_;
+  // Every workload compared, with the index of the current run that holds
+  // it first (ListWorkloads), and the runs that are first for some.
+  std::vector<std::pair<int, const WorkloadResult*>> compared_;
+  std::set<int> first_runs_;
+  int primary_run_ = 0;  // the current run of the workload being compared
+  const Results& PrimaryRun() const { return current_runs_[static_cast<size_t>(primary_run_)]; }
   const WorkloadResult* failed_confirmation_ = nullptr;
   int failed_confirmation_run_ = 0;  // its index in current_runs_
   // Runs of one runner class on more than one CPU model (history and

@@ -2006,6 +2006,58 @@ TEST(CompareJudge, RegressionsAreTestedOneSided) {
   EXPECT_NE(a->sentence.find("(one-sided)"), std::string::npos) << a->sentence;
 }
 
+TEST(CompareJudge, ShardsGivenAsSeveralCurrentRunsAreEachJudged) {
+  // A suite run in two shards (`run --shard 1/2`, `2/2`) and compared as two
+  // current files: each shard holds half of the workloads. Those only the
+  // second holds are compared too, with that shard's own speed factor
+  // removed, not reported "removed" because the first lacks them.
+  const double speeds[] = {1.0, 1.05, 0.96, 1.03, 0.98, 1.04, 0.95, 1.02, 0.99, 1.03};
+  std::vector<Results> hist;
+  for (int k = 0; k < 10; ++k) hist.push_back(FactorRun(16, speeds[k], 100 + k));
+  auto shard = [](int from, int to, double speed, uint64_t seed, int slow_index, double slow) {
+    Results full = FactorRun(16, speed, seed);
+    std::vector<WorkloadResult> ws;
+    for (int i = from; i < to; ++i) {
+      WorkloadResult w = full.workloads[static_cast<size_t>(i)];
+      if (i == slow_index)
+        for (auto& round : w.rounds)
+          for (double& x : round) x *= slow;
+      ws.push_back(std::move(w));
+    }
+    return MakeResults(ws, "shard");
+  };
+  // The first shard 5% fast, the second 4% slow as a whole, w9 +20% on top.
+  Results first = shard(0, 8, 0.95, 7, -1, 1.0);
+  Results second = shard(8, 16, 1.04, 8, 9, 1.2);
+  Verdicts v = CompareRuns(hist, {first, second}, DefaultPolicy(), Opts());
+  for (int i = 0; i < 16; ++i) {
+    const MetricVerdict* m = Find(v, "w" + std::to_string(i), "time");
+    ASSERT_NE(m, nullptr) << i;
+    EXPECT_NE(m->verdict, Verdict::kRemoved) << i << ": " << m->sentence;
+    if (i != 9) {
+      EXPECT_NE(m->verdict, Verdict::kRegression) << i << ": " << m->sentence;
+    }
+  }
+  const MetricVerdict* w9 = Find(v, "w9", "time");
+  EXPECT_EQ(w9->verdict, Verdict::kRegression) << w9->sentence;
+  EXPECT_NEAR(*w9->ratio, 1.20, 0.03) << w9->sentence;
+  EXPECT_NE(w9->sentence.find("run speed factor removed"), std::string::npos) << w9->sentence;
+  EXPECT_EQ(ExitCodeFor(v), 1);
+  // A workload only the second shard holds that failed there is named by
+  // that shard's place.
+  WorkloadResult bad;
+  bad.name = "w12";
+  bad.status = WorkloadStatus::kFailed;
+  bad.reason = "exit status 1";
+  Results broken = second;
+  for (WorkloadResult& w : broken.workloads)
+    if (w.name == "w12") w = bad;
+  Verdicts f = CompareRuns(hist, {first, broken}, DefaultPolicy(), Opts());
+  EXPECT_NE(Find(f, "w12", "time")->sentence.find("current run 2 of 2: failed: exit status 1"), std::string::npos)
+      << Find(f, "w12", "time")->sentence;
+  EXPECT_EQ(ExitCodeFor(f), 3);
+}
+
 TEST(CompareJudge, ConfirmationRunThatFailsIsAnError) {
   Results base = MakeResults({Workload("a", 1e-3)});
   Results cur = MakeResults({Workload("a", 1.2e-3)});

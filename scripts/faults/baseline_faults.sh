@@ -269,6 +269,14 @@ mode_limits() {
   "$bin" run suite.yaml -o - -q > /dev/full 2> devfull2.err || st=$?
   echo "limits: run -o - > /dev/full: exit $st: $(head -1 devfull2.err)"
   [ "$st" -eq 3 ] || fail "run -o - > /dev/full: exit $st, expected 3"
+  # A console report on a full device is one of the command's reports: the
+  # Markdown beside it, which would say pass, is not left behind (exit 3).
+  make_results cur
+  st=0
+  "$bin" compare b.json results/cur.json --markdown cmp.md --json cmp.json > /dev/full 2> devfull3.err || st=$?
+  echo "limits: compare --markdown F --json G > /dev/full: exit $st: $(head -1 devfull3.err)"
+  [ "$st" -eq 3 ] || fail "compare > /dev/full: exit $st, expected 3"
+  [ ! -e cmp.md ] && [ ! -e cmp.json ] || fail "compare > /dev/full: a report file was left behind"
 
   # 4. A reader that goes away (| head) is not an error: the command's exit
   # code is kept and nothing is printed. The output must outgrow the pipe.
@@ -284,6 +292,16 @@ mode_limits() {
   echo "limits: baseline show (3000 workloads) | head -c 100: exit $pipestatus, stderr '$(cat pipe.err)'"
   [ "$pipestatus" -eq 0 ] || fail "| head: exit $pipestatus, expected 0"
   [ ! -s pipe.err ] || fail "| head: printed an error"
+  # ... and the reports of a command whose console reader went away are
+  # written: the console is no failure there.
+  make_results wide2
+  set +o pipefail
+  "$bin" compare w.json results/wide2.json --verbose --markdown wide.md 2> pipe2.err | head -c 100 > /dev/null
+  pipestatus=${PIPESTATUS[0]}
+  set -o pipefail
+  echo "limits: compare --verbose --markdown F (3000 workloads) | head -c 100: exit $pipestatus"
+  [ "$pipestatus" -eq 0 ] || fail "compare | head: exit $pipestatus, expected 0 ($(head -c 300 pipe2.err))"
+  [ -s wide.md ] || fail "compare | head: the Markdown report was not written"
 }
 
 mode_outputs() {

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "static/inspect_render.h"
+#include "util/file_write.h"
 #include "util/fs.h"
 
 namespace po = boost::program_options;
@@ -38,10 +39,12 @@ int InspectCommand(const CommandSpec& self, const Args& args) {
     if (Status st = AddPtxasLog(&*report, *log, log_path); !st.ok()) return ReportError(st.error());
   }
   const bool json_to_stdout = vm.count("json") && IsStdoutPath(vm["json"].as<std::string>());
-  if (!json_to_stdout) std::cout << RenderInspectTable(*report) << std::flush;
-  if (vm.count("json"))
-    if (Status st = WriteFileAtomic(vm["json"].as<std::string>(), InspectToJson(*report)); !st.ok())
-      return ReportError(st.error());
+  // The table and the JSON as one: a table that cannot be written (a full
+  // device) leaves no JSON file behind a command that failed.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (!json_to_stdout) outputs.emplace_back("-", RenderInspectTable(*report));
+  if (vm.count("json")) outputs.emplace_back(vm["json"].as<std::string>(), InspectToJson(*report));
+  if (Status st = WriteFilesAtomic(outputs); !st.ok()) return ReportError(st.error());
   return 0;
 }
 

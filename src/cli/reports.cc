@@ -93,8 +93,8 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
   options.hostname = HostName();
   options.verbose = vm.count("verbose") > 0;
 
-  // File reports first, so a console on a closed pipe cannot lose them; all
-  // or none: a report that could not be written leaves no other saying pass.
+  // All or none: a report that could not be written leaves no other saying
+  // pass.
   static const char* kFileFormats[] = {"junit", "markdown", "pr-comment", "json", "html"};
   // A results file on stdout (`gate -o -`, `ab --base-results -`) takes it
   // as much as a report does: the console report then goes to stderr, and
@@ -115,14 +115,16 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     files.emplace_back(path, format->render(verdicts, file_options));
     console_taken |= IsStdoutPath(path);
   }
-  if (Status st = WriteFilesAtomic(files); !st.ok()) return st;
+  // The console is one of them: written before any file is renamed into
+  // place, so a full device on standard output leaves no report saying pass
+  // behind a command that failed (a reader that went away is no failure).
   if (!quiet && !console_taken) {
     const ReportFormat* console = FindReportFormat("console");
     GPUGATE_CHECK(console != nullptr);
-    std::ostream& out = results_on_stdout ? std::cerr : std::cout;
-    out << console->render(verdicts, options);
-    out.flush();
+    std::cout.flush();
+    files.emplace_back(results_on_stdout ? "/dev/stderr" : "-", console->render(verdicts, options));
   }
+  if (Status st = WriteFilesAtomic(files); !st.ok()) return st;
   if (vm.count("github")) return EmitGithub(verdicts, options, console_taken || results_on_stdout);
   return Status::Ok();
 }

@@ -167,9 +167,14 @@ expect inconclusive verdict "j['outputs']['verdict']" inconclusive
 expect inconclusive exit-code "j['outputs']['exit-code']" 4
 expect inconclusive "job fails" "j['job_exit']" 4
 expect inconclusive "inconclusive count > 0" "int(j['outputs']['inconclusive']) > 0" True
-# ... and with fail-on: regression it only informs
-run_case inconclusive-pass push '{"mode": "compare", "baseline": "base.json", "current": "unsure.json", "policy": "strict.yaml"}'
+# ... with fail-on: regression it only warns
+run_case inconclusive-pass push '{"mode": "compare", "baseline": "base.json", "current": "unsure.json", "policy": "strict.yaml", "fail-on": "regression"}'
 expect inconclusive-pass "job passes" "j['job_exit']" 0
+check inconclusive-pass "warning annotation" grep -q '::warning title=gpugate::exit 4: the policy asks for certainty' "$CASE_LOG"
+# ... and by default (fail-on: policy) the policy's exit 4 fails the job
+run_case inconclusive-policy push '{"mode": "compare", "baseline": "base.json", "current": "unsure.json", "policy": "strict.yaml"}'
+expect inconclusive-policy exit-code "j['outputs']['exit-code']" 4
+expect inconclusive-policy "job fails" "j['job_exit']" 4
 
 # tool error: the head build's program does not exist
 run_case tool-error push '{"mode": "ab", "suite": "failing.yaml", "base-dir": "base", "head-dir": "head", "rounds": "6"}'

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Action step "Gate": fails the step by gpugate's exit code, as fail-on says.
-#   regression    exit 1 fails (and 2, 3)
+#   policy        gpugate's exit code decides: 1 and 4 fail (and 2, 3); exit 4
+#                 comes only from a policy that asks for certainty
+#                 (on_inconclusive: fail, on_incomparable: fail,
+#                 require_detectable), so the policy decides
+#   regression    exit 1 fails (and 2, 3); exit 4 only warns
 #   inconclusive  exit 1 and 4 fail (and 2, 3), and so does an exit 0 with
 #                 inconclusive comparisons (a policy that passes them)
 #   never         only input and tool errors (2, 3) fail
@@ -10,9 +14,9 @@
 set -euo pipefail
 . "$(dirname "$0")/annotate.sh"
 code=${GPUGATE_EXIT:-}
-fail_on=${GPUGATE_FAIL_ON:-regression}
-case "$fail_on" in regression|inconclusive|never) ;; *)
-  annotate error "fail-on must be regression, inconclusive or never (got '$fail_on')"; exit 2 ;;
+fail_on=${GPUGATE_FAIL_ON:-policy}
+case "$fail_on" in policy|regression|inconclusive|never) ;; *)
+  annotate error "fail-on must be policy, regression, inconclusive or never (got '$fail_on')"; exit 2 ;;
 esac
 if [ -z "$code" ]; then
   annotate error "gpugate did not run (no exit code)"; exit 3
@@ -33,7 +37,14 @@ case "$code" in
      exit 0 ;;
   1) if [ "$fail_on" = never ]; then annotate warning "regression found (fail-on: never)"; exit 0; fi
      echo "gpugate: regression (exit 1)"; exit 1 ;;
-  4) if [ "$fail_on" = inconclusive ]; then echo "gpugate: inconclusive (exit 4, fail-on: inconclusive)"; exit 4; fi
-     echo "gpugate: inconclusive results do not fail (fail-on: $fail_on)"; exit 0 ;;
+  4) # The policy asked for certainty the run did not give: results
+     # inconclusive or incomparable that it fails on, or below its
+     # require_detectable (the report says which).
+     what="the policy asks for certainty this run did not give (see the report)"
+     if [ "$fail_on" = policy ] || [ "$fail_on" = inconclusive ]; then
+       echo "gpugate: not decided as the policy requires (exit 4): $what"; exit 4
+     fi
+     annotate warning "exit 4: $what; it does not fail the step (fail-on: $fail_on)"
+     exit 0 ;;
   *) echo "gpugate: input or tool error (exit $code)"; exit "$code" ;;
 esac

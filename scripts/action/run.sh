@@ -87,6 +87,9 @@ resolve_baseline() {
     rm -rf "$baseline"
     GPUGATE_BIN="$bin" bash "$branch_tool" fetch "$branch" "$source_branch" "$baseline" ||
       fail_input "could not read the baseline branch '$branch'"
+    # The folder is a scratch copy: what starts the history is the nightly
+    # refresh that writes the branch, not an update of this copy.
+    export GPUGATE_FIRST_RUN_HINT="the history of '${source_branch:-the base branch}' on the branch '$branch' is written by mode: refresh with baseline-branch: $branch (the nightly); run it once by hand to start it"
   fi
   [ -n "$baseline" ] || fail_input "mode '$GPUGATE_MODE' needs the input 'baseline' or 'baseline-branch'"
 }

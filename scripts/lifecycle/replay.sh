@@ -185,6 +185,9 @@ expect bootstrap new "j['outputs']['new']" 6
 expect_log bootstrap "no branch 'gpugate-baselines' on origin yet"
 expect_log bootstrap "gpugate: set up from cache"
 check "bootstrap: the step summary says no baseline yet" grep -qF "no baseline yet" <(get bootstrap "j['summary']")
+# ... and that the nightly refresh starts it, not an update of the scratch copy
+check "bootstrap: the hint names the nightly refresh" grep -qF "is written by mode: refresh with baseline-branch: gpugate-baselines" <(get bootstrap "j['summary']")
+check "bootstrap: the hint names no update of the scratch copy" bash -c '! grep -qF -- "baseline update --results" <<< "$1"' _ "$(get bootstrap "j['summary']")"
 
 # 2. ten nightly refreshes on main, the CPU model changing between nights:
 # this machine's own CPU (where the pull requests run, below), one 25% slower

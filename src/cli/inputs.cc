@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
@@ -195,8 +196,12 @@ BaselineInFolder FindBaselineInFolder(const std::string& folder, const std::stri
 std::string FirstRunText(const std::string& path, const std::string& store,
                          const BaselineInFolder* found, const std::string& folder,
                          const std::string& suite, const std::string& key) {
+  // Where the store is not this machine's to write (the Action reads a
+  // scratch copy of its baseline branch), the caller says what starts it.
+  const char* hint = std::getenv("GPUGATE_FIRST_RUN_HINT");
+  const bool use_hint = hint != nullptr && *hint != '\0' && std::strpbrk(hint, "\r\n") == nullptr;
   std::string text = "no baseline yet at " + path + ": nothing was compared, this run starts it (" +
-                     store + ")";
+                     (use_hint ? std::string(hint) : store) + ")";
   if (found == nullptr) return text;
   if (found->others.empty()) return text + "; " + folder + " holds no baseline of suite '" + suite + "' yet";
   text += "; " + folder + " holds suite '" + suite + "' for the runner class" +

@@ -153,8 +153,8 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
   }
   if (!vm.count("quiet"))
     std::cout << "wrote " << files.size() << " pages (" << bytes / 1024 << " KiB) for " << inputs.size()
-              << " baseline histor" << (inputs.size() == 1 ? "y" : "ies") << " to " << EscapeTerminal(out)
-              << "/index.html\n";
+              << " baseline histor" << (inputs.size() == 1 ? "y" : "ies") << " to "
+              << EscapeTerminal((std::filesystem::path(out) / "index.html").lexically_normal().string()) << "\n";
   return 0;
 }
 

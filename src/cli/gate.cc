@@ -99,9 +99,16 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   if (!policy.ok()) return ReportError(policy.error());
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
-  if (sel->workloads.empty())
+  // An empty shard of a non-empty selection (a matrix of more shards than
+  // the partition fills) is a valid, empty part: nothing is measured or
+  // compared, and the reports say so (not judged).
+  if (sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
     return ReportError(InputError(vm["suite"].as<std::string>() +
                                   ": no workload matches the --filter/--tag/--shard selection"));
+  const std::string empty_shard_text =
+      sel->workloads.empty() ? "shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
+                                   " selected workloads: nothing was measured or compared"
+                             : "";
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   WarnMetricsNotCollected(sel->workloads);
   std::string baseline_path = vm["baseline"].as<std::string>();
@@ -217,7 +224,11 @@ int GateCommand(const CommandSpec& self, const Args& args) {
   if (first_run) gate.confirmations = 0;  // nothing to confirm against
   GateOutcome outcome = RunGate(sel->suite, sel->workloads, *baseline, *policy, gate, &progress);
   outcome.results.run.shard = sel->shard;
-  if (!unselected_text.empty()) outcome.verdicts.warnings.push_back(unselected_text);
+  if (!empty_shard_text.empty()) {
+    outcome.verdicts.warnings.push_back(empty_shard_text);
+  } else if (!unselected_text.empty()) {
+    outcome.verdicts.warnings.push_back(unselected_text);
+  }
   // Of the whole suite only: a selection leaves rules for the others unused.
   if (!first_run && !vm.count("filter") && !vm.count("tag") && !sel->shard)
     for (std::string& unused : PolicyEntriesMatchingNothing(*policy, outcome.verdicts)) {

@@ -27,8 +27,9 @@ void PrintPolicy(const Policy& p) {
   for (const auto& [metric, t] : p.defaults.metric_thresholds)
     std::cout << "  threshold for " << EscapeTerminal(metric) << ": " << FormatThreshold(t)
               << "\n";
-  for (const auto& r : p.rules) {
-    std::cout << "  rule " << r.location.line << ": match '" << EscapeTerminal(r.match)
+  for (size_t i = 0; i < p.rules.size(); ++i) {
+    const auto& r = p.rules[i];
+    std::cout << "  rule " << i + 1 << " (line " << r.location.line << "): match '" << EscapeTerminal(r.match)
               << "' metric '" << EscapeTerminal(r.metric) << "'";
     if (r.threshold) std::cout << " threshold " << FormatThreshold(*r.threshold);
     if (r.lower_is_better)

@@ -412,6 +412,25 @@ TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
   EXPECT_NE(m.err.find("merged 12 shards of run m1 (4 workloads)"), std::string::npos) << m.err;
   // A filter that selects nothing stays an error, shard or not.
   EXPECT_EQ(Run({"run", "same.yaml", "-o", "x.json", "--filter", "nope*", "--shard", "1/2"}).exit_code, 2);
+  EXPECT_EQ(Run({"gate", "same.yaml", "--baseline", "all.json", "--filter", "nope*", "--shard", "1/2"}).exit_code, 2);
+  // gate and ab on an empty shard of the matrix: nothing compared, not
+  // judged (exit 0, never a pass), not an input error.
+  int shard = 0;
+  for (int i = 1; i <= 12 && shard == 0; ++i)
+    if (testing::ReadAll(dir_ + "/s" + std::to_string(i) + ".json").find("\"workloads\": []") != std::string::npos)
+      shard = i;
+  ASSERT_GT(shard, 0);
+  const std::string which = std::to_string(shard) + "/12";
+  auto gate = Run({"gate", "same.yaml", "--baseline", "all.json", "--shard", which, "--json", "g.json", "-q"});
+  EXPECT_EQ(gate.exit_code, 0) << gate.err;
+  const std::string g = testing::ReadAll(dir_ + "/g.json");
+  EXPECT_NE(g.find("\"outcome\": \"not_judged\""), std::string::npos) << g;
+  EXPECT_NE(g.find("shard " + which + " holds none of the 4 selected workloads: nothing was measured or compared"),
+            std::string::npos)
+      << g;
+  auto ab = Run({"ab", "same.yaml", "--base", ".", "--head", ".", "--shard", which, "--json", "ab.json", "-q"});
+  EXPECT_EQ(ab.exit_code, 0) << ab.err;
+  EXPECT_NE(testing::ReadAll(dir_ + "/ab.json").find("\"outcome\": \"not_judged\""), std::string::npos);
 }
 
 TEST_F(LifecycleCliTest, MergeShards) {

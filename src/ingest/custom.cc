@@ -117,7 +117,7 @@ Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t i
   Entry e;
   auto name = f.String("name");
   if (!name.ok()) return name.error();
-  if (!*name) return f.ErrorAt(item, path, "missing \"name\"");
+  if (!*name) return f.Missing("name", item, path, "missing \"name\"");
   if ((*name)->empty()) return f.ErrorAt(*item.Find("name"), f.PathOf("name"), "empty name");
   if (std::optional<std::string> problem = NameProblem(**name))
     return f.ErrorAt(*item.Find("name"), f.PathOf("name"),
@@ -127,11 +127,11 @@ Result<Entry> ReadEntry(const std::string& file, const JsonValue& item, size_t i
   const std::string subject = "benchmark " + QuoteInput(e.name);
   auto unit = f.String("unit");
   if (!unit.ok()) return unit.error();
-  if (!*unit) return f.ErrorAt(item, subject, "missing \"unit\"");
+  if (!*unit) return f.Missing("unit", item, subject, "missing \"unit\"");
   e.unit = **unit;
   auto value = f.Number("value");
   if (!value.ok()) return value.error();
-  if (!*value) return f.ErrorAt(item, subject, "missing \"value\"");
+  if (!*value) return f.Missing("value", item, subject, "missing \"value\"");
   if (Status st = CheckValue(f, *item.Find("value"), e.name, e.unit, **value); !st.ok())
     return st.error();
   e.value = **value;

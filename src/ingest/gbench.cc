@@ -199,7 +199,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
 
   auto name = f.String("name");
   if (!name.ok()) return name.error();
-  if (!*name) return f.ErrorAt(row, path, "missing \"name\"");
+  if (!*name) return f.Missing("name", row, path, "missing \"name\"");
   r.name = **name;
   r.row_at = Position(&row);
   r.name_at = Position(row.Find("name"));
@@ -702,7 +702,7 @@ Result<Results> GbenchFromJson(std::string_view text, const std::string& name) {
   Result<const JsonValue*> benchmarks = top.Array("benchmarks");
   if (!benchmarks.ok()) return benchmarks.error();
   if (*benchmarks == nullptr)
-    return JsonError(name, root, "document", "missing \"benchmarks\" array (not Google Benchmark JSON?)");
+    return top.Missing("benchmarks", root, "document", "missing \"benchmarks\" array (not Google Benchmark JSON?)");
   Result<const JsonValue*> context = top.Object("context");
   if (!context.ok()) return context.error();
 

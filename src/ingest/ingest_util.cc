@@ -14,6 +14,13 @@ std::string FieldReader::PathOf(std::string_view key) const {
   return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
 }
 
+Error FieldReader::Missing(std::string_view key, const JsonValue& at, const std::string& path,
+                           const std::string& message) const {
+  if (const JsonValue* member = object_.Find(key); member != nullptr && member->IsNull())
+    return ErrorAt(*member, PathOf(key), "null where a value is required");
+  return ErrorAt(at, path, message);
+}
+
 Error FieldReader::ErrorAt(const JsonValue& at, const std::string& path,
                            const std::string& message) const {
   return JsonError(file_, at, path, message);

@@ -33,6 +33,12 @@ class FieldReader {
 
   /// "path.key" for messages.
   std::string PathOf(std::string_view key) const;
+  /// The error for a required member that is not there: `message` at `at`
+  /// (the object) when it is absent, and at the member when it is there but
+  /// null ("[1].value: null where a value is required"), since null reads
+  /// as absent to the getters above.
+  Error Missing(std::string_view key, const JsonValue& at, const std::string& path,
+                const std::string& message) const;
   /// An error located at `at`, with `path` as the subject.
   Error ErrorAt(const JsonValue& at, const std::string& path, const std::string& message) const;
   const std::string& file() const { return file_; }

@@ -73,7 +73,7 @@ Result<SummaryData> ReadSummaryData(const std::string& file, const JsonValue& su
     if (!name.ok()) return name.error();
     auto type = df.String("type");
     if (!type.ok()) return type.error();
-    if (!*name) return JsonError(file, d, dpath, "missing \"name\"");
+    if (!*name) return df.Missing("name", d, dpath, "missing \"name\"");
     const JsonValue* value = d.Find("value");
     if (value == nullptr || value->IsNull()) continue;  // e.g. infinite noise written as null
     std::string t = type->value_or("");
@@ -472,7 +472,7 @@ Result<WorkloadResult> ReadState(const StateContext& ctx, const std::string& ben
       FieldReader sf(ctx.file, s, spath);
       auto tag = sf.String("tag");
       if (!tag.ok()) return tag.error();
-      if (!*tag) return JsonError(ctx.file, s, spath, "missing \"tag\"");
+      if (!*tag) return sf.Missing("tag", s, spath, "missing \"tag\"");
       if (Status st = CheckSummaryTag(sf, *s.Find("tag"), spath + ".tag", **tag); !st.ok()) return st.error();
       Result<SummaryData> data = ReadSummaryData(ctx.file, s, spath);
       if (!data.ok()) return data.error();
@@ -599,7 +599,7 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
   Result<const JsonValue*> benchmarks = top.Array("benchmarks");
   if (!benchmarks.ok()) return benchmarks.error();
   if (*benchmarks == nullptr)
-    return JsonError(name, root, "document", "missing \"benchmarks\" array (not nvbench JSON?)");
+    return top.Missing("benchmarks", root, "document", "missing \"benchmarks\" array (not nvbench JSON?)");
   Result<const JsonValue*> devices_json = top.Array("devices");
   if (!devices_json.ok()) return devices_json.error();
   Result<const JsonValue*> meta = top.Object("meta");
@@ -644,7 +644,7 @@ Result<Results> NvbenchFromJson(std::string_view text, const std::string& name,
     FieldReader bf(name, b, path);
     auto bench = bf.String("name");
     if (!bench.ok()) return bench.error();
-    if (!*bench) return JsonError(name, b, path, "missing \"name\"");
+    if (!*bench) return bf.Missing("name", b, path, "missing \"name\"");
     if (std::optional<std::string> problem = NameProblem(**bench))
       return JsonError(name, *b.Find("name"), path + ".name",
                        "a benchmark name must be printable text: " + *problem);

@@ -135,7 +135,7 @@ Result<Stats> ReadStats(const std::string& file, const JsonValue& stats, const s
   Stats s;
   auto rounds = f.Integer("rounds");
   if (!rounds.ok()) return rounds.error();
-  if (!*rounds) return f.ErrorAt(stats, path, "missing \"rounds\"");
+  if (!*rounds) return f.Missing("rounds", stats, path, "missing \"rounds\"");
   if (**rounds < 1) return f.ErrorAt(*stats.Find("rounds"), f.PathOf("rounds"), "must be at least 1");
   s.rounds = **rounds;
   auto iterations = f.Integer("iterations");
@@ -156,7 +156,7 @@ Result<Stats> ReadStats(const std::string& file, const JsonValue& stats, const s
       return st.error();
     *out = **v;
   }
-  if (!s.median) return f.ErrorAt(stats, path, "missing \"median\"");
+  if (!s.median) return f.Missing("median", stats, path, "missing \"median\"");
   auto data = f.Array("data");
   if (!data.ok()) return data.error();
   if (*data) {
@@ -314,8 +314,7 @@ Result<Results> PytestFromJson(std::string_view text, const std::string& name) {
   Result<const JsonValue*> benchmarks = top.Array("benchmarks");
   if (!benchmarks.ok()) return benchmarks.error();
   if (*benchmarks == nullptr)
-    return JsonError(name, root, "document",
-                     "missing \"benchmarks\" array (not pytest-benchmark JSON?)");
+    return top.Missing("benchmarks", root, "document", "missing \"benchmarks\" array (not pytest-benchmark JSON?)");
 
   Results results;
   results.run.source_format = "pytest";

@@ -15,6 +15,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <cstdlib>
 #include <optional>
@@ -537,6 +538,16 @@ std::string JsonFaultText(std::string_view text, size_t offset, int code) {
     case JsonFault::kSyntax: break;
   }
   if (text.substr(std::min(offset, text.size()), 2) == "\x1f\x8b") return kJsonGzipDataText;
+  // A raw control character (a tab, a newline) inside a string: JSON has
+  // none, and RapidJSON calls it an invalid escape although nothing is
+  // escaped there. Programs that print JSON by hand write names as they are.
+  if (code == rapidjson::kParseErrorStringEscapeInvalid && offset < text.size() &&
+      static_cast<unsigned char>(text[offset]) < 0x20) {
+    char which[8];
+    std::snprintf(which, sizeof which, "U+%04X", static_cast<unsigned>(static_cast<unsigned char>(text[offset])));
+    return std::string("not valid JSON: a control character (") + which +
+           ") inside a string, not escaped (\\t, \\n, \\u00XX) by the program that wrote the file";
+  }
   return words;
 }
 

@@ -94,6 +94,19 @@ TEST(SniffFormat, EveryCustomFile) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message.rfind("c.json:1:2: ", 0), 0u) << missing.error().message;
   EXPECT_NE(missing.error().message.find("missing \"unit\""), std::string::npos) << missing.error().message;
+  // A required member that is null is said at the null, not called missing
+  // at its object.
+  auto error_of = [](const std::string& text) {
+    Result<Results> r = IngestBenchmarkText(text, "n.json", IngestOptions{});
+    return r.ok() ? std::string("parsed") : r.error().message;
+  };
+  EXPECT_EQ(error_of("[{\"name\":\"a\",\"unit\":\"ns\",\"value\":1},\n {\"name\":\"b\",\"unit\":\"ns\",\"value\":null}]"),
+            "n.json:2:34: [1].value: null where a value is required");
+  EXPECT_EQ(error_of("[{\"name\":\"a\",\"unit\":null,\"value\":1}]"), "n.json:1:21: [0].unit: null where a value is required");
+  EXPECT_EQ(error_of("{\"machine_info\": {\"node\": \"h\"}, \"commit_info\": {},\n \"benchmarks\": null}"),
+            "n.json:2:16: benchmarks: null where a value is required");
+  EXPECT_EQ(error_of("{\"context\": {\"date\": \"x\", \"executable\": \"./b\", \"num_cpus\": 2},\n \"benchmarks\": null}"),
+            "n.json:2:16: benchmarks: null where a value is required");
   EXPECT_EQ(SniffFormat(R"([{"name": "a", "other": 1}])"), InputFormat::kUnknown);
   EXPECT_EQ(SniffFormat("[]"), InputFormat::kUnknown);
   // A first entry without its name (written "Name") is custom JSON whose

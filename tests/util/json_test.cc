@@ -133,6 +133,17 @@ TEST(JsonParse, ANulByteIsNamedWhereverItStands) {
             "t.json:1:4: a NUL byte, which JSON text cannot hold (binary data?)");
 }
 
+TEST(JsonParse, ARawControlCharacterInAStringIsNamedNotCalledAnEscape) {
+  EXPECT_EQ(ParseError("[{\"name\": \"x\ty\"}]"),
+            "t.json:1:13: not valid JSON: a control character (U+0009) inside a string, not escaped "
+            "(\\t, \\n, \\u00XX) by the program that wrote the file");
+  EXPECT_EQ(ParseError("{\"host\": \"a\nb\"}"),
+            "t.json:1:12: not valid JSON: a control character (U+000A) inside a string, not escaped "
+            "(\\t, \\n, \\u00XX) by the program that wrote the file");
+  // An escape that JSON lacks is still one.
+  EXPECT_EQ(ParseError("[\"a\\qb\"]"), "t.json:1:4: Invalid escape character in string.");
+}
+
 TEST(JsonParse, WhereADocumentCutShortEnds) {
   EXPECT_EQ(JsonCutShortAt("{"), std::make_optional(std::make_pair(1, 2)));
   EXPECT_EQ(JsonCutShortAt("{\n  \"benchmarks\": [\n"), std::make_optional(std::make_pair(3, 1)));

@@ -18,6 +18,9 @@ inline constexpr double kMaxTimeSeconds = 1e9;
 /// Values of metrics other than time (counts, throughputs, custom values)
 /// are finite, not negative and below this.
 inline constexpr double kMaxMetricValue = 1e18;
+/// A positive metric value (not a time) is at least this: a ratio of two
+/// values then stays finite and printable. 0 is allowed (a skipped value).
+inline constexpr double kMinMetricValue = 1e-18;
 /// Samples of one workload's primary metric in one results file.
 inline constexpr int64_t kMaxSamplesPerResult = 1000000;
 /// Workloads in one results file (as in one suite, after expansion).

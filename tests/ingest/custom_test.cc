@@ -187,6 +187,15 @@ TEST(CustomIngest, ZeroValueIsSkippedWithAReason) {
   EXPECT_EQ(r.workloads[0].unit, "count");
 }
 
+TEST(CustomIngest, AValueTooSmallForARatioIsRefusedAtTheValue) {
+  // 9e17 against 1e-300 is no finite ratio, and a subnormal is dropped by
+  // the comparison: refused where they stand, as values of 1e18 are.
+  EXPECT_EQ(ErrorOf(R"([{"name": "b", "unit": "ops/s", "value": 1e-300}])"),
+            "c.json:1:42: benchmark 'b': value is above 0 but below 1e-18 (1e-300)");
+  EXPECT_THAT(ErrorOf(R"([{"name": "a", "unit": "ops/s", "value": 5e-324}])"), HasSubstr("below 1e-18 (5e-324)"));
+  EXPECT_EQ(Parse(R"([{"name": "c", "unit": "ops/s", "value": 1e-18}])").workloads.size(), 1u);
+}
+
 TEST(CustomIngest, NotAnArrayAndEmptyInput) {
   EXPECT_EQ(ErrorOf(R"({"name": "a", "unit": "ns", "value": 1})"),
             "c.json:1:1: document: expected an array of {\"name\", \"unit\", \"value\"} objects, "

@@ -37,11 +37,13 @@ struct CompareOptions {
 Verdicts Compare(const std::vector<Results>& baseline_runs, const Results& current,
                  const Policy& policy, const CompareOptions& options);
 
-/// Same with several current runs: `current_runs[0]` is the run (its workload
-/// order, metadata, memory and throughput are reported); later entries are
-/// confirmation re-runs of some workloads (as `gate` makes them). Each
-/// re-run adds a replication unit: a run-level value against a history, or
-/// its rounds against a single baseline. Precondition: both vectors non-empty.
+/// Same with several current runs: `current_runs[0]` is the run (its
+/// metadata and environment are reported); later entries repeat some of its
+/// workloads (`gate`'s confirmation re-runs, repeated files) or hold others
+/// (shards of one suite). Every workload any of them holds is compared, with
+/// the first run that holds it; each later run holding it adds a
+/// replication unit: a run-level value against a history, or its rounds
+/// against a single baseline. Precondition: both vectors non-empty.
 Verdicts CompareRuns(const std::vector<Results>& baseline_runs,
                      const std::vector<Results>& current_runs, const Policy& policy,
                      const CompareOptions& options);

@@ -302,6 +302,16 @@ mode_limits() {
   echo "limits: compare --verbose --markdown F (3000 workloads) | head -c 100: exit $pipestatus"
   [ "$pipestatus" -eq 0 ] || fail "compare | head: exit $pipestatus, expected 0 ($(head -c 300 pipe2.err))"
   [ -s wide.md ] || fail "compare | head: the Markdown report was not written"
+  # With results on standard output the console report is on standard
+  # error: a reader of both that went away is no failure either.
+  write_suite 5 20
+  "$bin" run suite.yaml -o gb.json -q >/dev/null
+  set +o pipefail
+  "$bin" gate suite.yaml --baseline gb.json --confirm 0 -o - 2>&1 | head -n 1 > /dev/null
+  pipestatus=${PIPESTATUS[0]}
+  set -o pipefail
+  echo "limits: gate -o - 2>&1 | head -n 1: exit $pipestatus"
+  [ "$pipestatus" -ne 3 ] || fail "gate -o - 2>&1 | head: exit 3 (a closed pipe read as a tool error)"
 }
 
 mode_outputs() {

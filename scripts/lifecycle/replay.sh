@@ -187,6 +187,7 @@ expect_log bootstrap "gpugate: set up from cache"
 check "bootstrap: the step summary says no baseline yet" grep -qF "no baseline yet" <(get bootstrap "j['summary']")
 # ... and that the nightly refresh starts it, not an update of the scratch copy
 check "bootstrap: the hint names the nightly refresh" grep -qF "is written by mode: refresh with baseline-branch: gpugate-baselines" <(get bootstrap "j['summary']")
+check "bootstrap: the gate does not claim to start the history" bash -c '! grep -qF -- "this run starts it" <<< "$1"' _ "$(get bootstrap "j['summary']")"
 check "bootstrap: the hint names no update of the scratch copy" bash -c '! grep -qF -- "baseline update --results" <<< "$1"' _ "$(get bootstrap "j['summary']")"
 
 # 2. ten nightly refreshes on main, the CPU model changing between nights:

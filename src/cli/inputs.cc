@@ -200,8 +200,8 @@ std::string FirstRunText(const std::string& path, const std::string& store,
   // scratch copy of its baseline branch), the caller says what starts it.
   const char* hint = std::getenv("GPUGATE_FIRST_RUN_HINT");
   const bool use_hint = hint != nullptr && *hint != '\0' && std::strpbrk(hint, "\r\n") == nullptr;
-  std::string text = "no baseline yet at " + path + ": nothing was compared, this run starts it (" +
-                     (use_hint ? std::string(hint) : store) + ")";
+  std::string text = "no baseline yet at " + path + ": nothing was compared" +
+                     (use_hint ? "; " + std::string(hint) : ", this run starts it (" + store + ")");
   if (found == nullptr) return text;
   if (found->others.empty()) return text + "; " + folder + " holds no baseline of suite '" + suite + "' yet";
   text += "; " + folder + " holds suite '" + suite + "' for the runner class" +

@@ -115,16 +115,23 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
     files.emplace_back(path, format->render(verdicts, file_options));
     console_taken |= IsStdoutPath(path);
   }
-  // The console is one of them: written before any file is renamed into
-  // place, so a full device on standard output leaves no report saying pass
-  // behind a command that failed (a reader that went away is no failure).
-  if (!quiet && !console_taken) {
-    const ReportFormat* console = FindReportFormat("console");
-    GPUGATE_CHECK(console != nullptr);
+  // The console on standard output is one of them: written before any file
+  // is renamed into place, so a full device there leaves no report saying
+  // pass behind a command that failed (a reader that went away is no
+  // failure). On standard error (results took standard output) it is a
+  // message like any other, written after them and never a failure.
+  const ReportFormat* console = FindReportFormat("console");
+  GPUGATE_CHECK(console != nullptr);
+  const bool console_out = !quiet && !console_taken;
+  if (console_out && !results_on_stdout) {
     std::cout.flush();
-    files.emplace_back(results_on_stdout ? "/dev/stderr" : "-", console->render(verdicts, options));
+    files.emplace_back("-", console->render(verdicts, options));
   }
   if (Status st = WriteFilesAtomic(files); !st.ok()) return st;
+  if (console_out && results_on_stdout) {
+    std::cerr << console->render(verdicts, options);
+    std::cerr.flush();
+  }
   if (vm.count("github")) return EmitGithub(verdicts, options, console_taken || results_on_stdout);
   return Status::Ok();
 }

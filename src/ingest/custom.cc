@@ -101,7 +101,7 @@ Status CheckValue(const FieldReader& f, const JsonValue& at, const std::string& 
   if (std::optional<std::string> problem = NotFiniteOrNegative(value))
     return f.ErrorAt(at, "benchmark " + QuoteInput(bench), "value " + *problem);
   std::optional<std::string> problem =
-      scale ? ScaledTimeProblem(value, *scale) : MetricValueProblem(value);
+      scale ? ScaledTimeProblem(value, *scale) : IngestedMetricValueProblem(value);
   if (!problem) return Status::Ok();
   return f.ErrorAt(at, "benchmark " + QuoteInput(bench),
                    "value " + *problem + (scale ? " in seconds" : ""));

@@ -127,6 +127,7 @@ Status CheckCount(const FieldReader& f, const JsonValue& row, const char* key, i
   const JsonValue* at = row.Find(key);
   if (at == nullptr)  // absent: a timed row needs its iterations
     return f.ErrorAt(row, f.PathOf(key), "missing (a timed row needs at least " + std::to_string(min) + ")");
+  if (at->IsNull()) return f.ErrorAt(*at, f.PathOf(key), "null where a value is required");
   return f.ErrorAt(*at, f.PathOf(key),
                    "must be at least " + std::to_string(min) + ", got " + std::to_string(value));
 }
@@ -311,7 +312,7 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
   // What an iteration row must hold; an old file's suffixed row keeps the
   // problem until ResolveSuffixAggregates says whether it is one.
   auto iteration_problem = [&]() -> std::optional<Error> {
-    if (!*real) return f.ErrorAt(row, "benchmark " + QuoteInput(r.name), "missing real_time");
+    if (!*real) return f.Missing("real_time", row, "benchmark " + QuoteInput(r.name), "missing real_time");
     for (const char* key : {"real_time", "cpu_time"}) {
       Status st = CheckTime(f, row, r.name, key, *scale);
       if (!st.ok()) return st.error();

@@ -207,7 +207,7 @@ Result<WorkloadResult> ReadBenchmark(const std::string& file, const JsonValue& b
   if (!name.ok()) return name.error();
   auto fullname = f.String("fullname");
   if (!fullname.ok()) return fullname.error();
-  if (!*name && !*fullname) return f.ErrorAt(bench, path, "missing \"name\"");
+  if (!*name && !*fullname) return f.Missing("name", bench, path, "missing \"name\"");
   WorkloadResult w;
   w.name = fullname->value_or(name->value_or(""));
   if (w.name.empty()) return f.ErrorAt(bench, path, "empty name");

@@ -40,6 +40,11 @@ std::optional<std::string> ScaledTimeProblem(double value, double scale) {
 std::optional<std::string> MetricValueProblem(double value) {
   if (auto p = NotFiniteOrNegative(value)) return p;
   if (value >= kMaxMetricValue) return "is 1e18 or more (" + Shortest(value) + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> IngestedMetricValueProblem(double value) {
+  if (auto p = MetricValueProblem(value)) return p;
   if (value > 0 && value < kMinMetricValue) return "is above 0 but below 1e-18 (" + Shortest(value) + ")";
   return std::nullopt;
 }

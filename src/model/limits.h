@@ -18,8 +18,10 @@ inline constexpr double kMaxTimeSeconds = 1e9;
 /// Values of metrics other than time (counts, throughputs, custom values)
 /// are finite, not negative and below this.
 inline constexpr double kMaxMetricValue = 1e18;
-/// A positive metric value (not a time) is at least this: a ratio of two
-/// values then stays finite and printable. 0 is allowed (a skipped value).
+/// A positive metric value (not a time) read from a custom benchmark file is
+/// at least this: a ratio of two values then stays finite and printable. 0
+/// is allowed (a skipped value). Stored results are not held to it, so that
+/// a history written before the bound stays readable.
 inline constexpr double kMinMetricValue = 1e-18;
 /// Samples of one workload's primary metric in one results file.
 inline constexpr int64_t kMaxSamplesPerResult = 1000000;
@@ -51,6 +53,9 @@ std::optional<std::string> ScaledTimeProblem(double value, double scale);
 /// Why `value` is not a usable value of another metric ("is NaN", "is
 /// infinite", "is negative (-1)", "is 1e18 or more (...)"); nullopt when usable.
 std::optional<std::string> MetricValueProblem(double value);
+/// MetricValueProblem, or "is above 0 but below 1e-18 (...)": for a custom
+/// benchmark file's values (kMinMetricValue).
+std::optional<std::string> IngestedMetricValueProblem(double value);
 
 /// MetricValueProblem, or "is not a whole number (2.5)": for counts of items
 /// and bytes.

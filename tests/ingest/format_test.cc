@@ -107,6 +107,18 @@ TEST(SniffFormat, EveryCustomFile) {
             "n.json:2:16: benchmarks: null where a value is required");
   EXPECT_EQ(error_of("{\"context\": {\"date\": \"x\", \"executable\": \"./b\", \"num_cpus\": 2},\n \"benchmarks\": null}"),
             "n.json:2:16: benchmarks: null where a value is required");
+  const std::string gbench_head = "{\"context\": {\"date\": \"x\", \"executable\": \"./b\", \"num_cpus\": 2},\n \"benchmarks\": [\n";
+  EXPECT_EQ(error_of(gbench_head +
+                     "{\"name\": \"BM_a\", \"run_type\": \"iteration\", \"iterations\": 10, \"real_time\": null, "
+                     "\"cpu_time\": 1, \"time_unit\": \"ns\"}]}"),
+            "n.json:3:74: benchmarks[0].real_time: null where a value is required");
+  EXPECT_EQ(error_of(gbench_head +
+                     "{\"name\": \"BM_a\", \"run_type\": \"iteration\", \"iterations\": null, \"real_time\": 1, "
+                     "\"cpu_time\": 1, \"time_unit\": \"ns\"}]}"),
+            "n.json:3:57: benchmarks[0].iterations: null where a value is required");
+  EXPECT_EQ(error_of("{\"machine_info\": {\"node\": \"h\"}, \"commit_info\": {},\n \"benchmarks\": [{\"name\": null, "
+                     "\"fullname\": null, \"stats\": {\"median\": 1, \"rounds\": 1}}]}"),
+            "n.json:2:26: benchmarks[0].name: null where a value is required");
   EXPECT_EQ(SniffFormat(R"([{"name": "a", "other": 1}])"), InputFormat::kUnknown);
   EXPECT_EQ(SniffFormat("[]"), InputFormat::kUnknown);
   // A first entry without its name (written "Name") is custom JSON whose

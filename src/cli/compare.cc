@@ -175,9 +175,9 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
        "pytest-benchmark JSON, trace; or a baselines folder, where the current run's "
        "<suite>/<runner class>.json is used")
       ("current", po::value<std::vector<std::string>>()->required()->multitoken(),
-       "current run, in any of the same formats; several files are runs of one suite: repeated "
-       "runs of the same code (separate processes), each one more replication unit, or its "
-       "shards; every workload any of them holds is compared")
+       "current run, in any of the same formats; several files are separate runs of one suite's "
+       "code (processes), each one more replication unit; every workload any of them holds is "
+       "compared (shards of one run: join them with gpugate merge first)")
       ("device-profile", po::value<std::string>(),
        "device profile (gpugate calibrate): the reports add a roofline section with each "
        "workload's and kernel's regime and % of roof in the (first) current run; needs work counts");
@@ -208,9 +208,17 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     // Several current files are separate runs: the same run twice would
     // count its evidence twice and halve its p-values.
     for (size_t i = 0; i < current.size(); ++i) {
-      if (const std::optional<std::string> same = SameRun(*run, path, current[i], current_paths[i]))
-        return ReportError(InputError(path + ": the same run as " + current_paths[i] + " " + *same +
-                                      ": several current files must be separate runs of the code, each given once"));
+      const std::optional<std::string> same = SameRun(*run, path, current[i], current_paths[i]);
+      if (!same) continue;
+      // Shards of one run (`run --shard i/N` with one --run-id) are one run:
+      // merge joins them, with each CPU's part and the shards checked.
+      if (run->run.shard && current[i].run.shard && *run->run.shard != *current[i].run.shard)
+        return ReportError(InputError(path + ": shard " + *run->run.shard + " of the run that " + current_paths[i] +
+                                      " is shard " + *current[i].run.shard + " of " + *same +
+                                      ": join the shards of one run with gpugate merge SHARDS... -o RUN.json, "
+                                      "then compare RUN.json"));
+      return ReportError(InputError(path + ": the same run as " + current_paths[i] + " " + *same +
+                                    ": several current files must be separate runs of the code, each given once"));
     }
     // ... of one suite: another program's file would be read as a repeat
     // of the first, and its workloads left out of every report (a +50%

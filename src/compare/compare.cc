@@ -252,6 +252,10 @@ struct Pending {
   /// have it, of how many (0 of 0 otherwise). Judged as one run per side
   /// when one has it, it is not told to keep a history.
   int history_runs_with = 0, history_runs = 0;
+  /// History: the run speed factors were removed, but none of the current
+  /// runs holding this workload has its own (WithUnknownRunFactor): the
+  /// variance of the history's factors and its degrees of freedom.
+  double unknown_factor_var = 0, unknown_factor_df = 0;
 };
 
 std::string Key(const WorkloadResult& w) {
@@ -1014,14 +1018,19 @@ class Comparer {
         text += buf;
       }
     }
-    // A merged current run may span CPUs itself.
+    // A merged current run may span CPUs itself, and several current runs
+    // each their own.
     std::set<std::string> current_cpus;
-    for (const auto& [run, w] : compared_)
-      if (w->cpu_model) current_cpus.insert(*w->cpu_model);
+    bool merged = false;
+    for (const auto& [run, w] : compared_) {
+      merged = merged || w->cpu_model.has_value();
+      current_cpus.insert(CpuOf(*w, current_runs_[static_cast<size_t>(run)]));
+    }
     std::string now = cpu;
     if (current_cpus.size() > 1) {
-      now = "shards on ";
-      for (const std::string& c : current_cpus) now += (now.size() > 10 ? ", " : "") + c;
+      now = merged ? "shards on " : "current runs on ";
+      const size_t head = now.size();
+      for (const std::string& c : current_cpus) now += (now.size() > head ? ", " : "") + c;
     }
     EnvDifference row{"cpu_model (runner class " + current_.run.env.runner_class.value_or("") +
                           "; run speed factors removed)",
@@ -1783,7 +1792,10 @@ class Comparer {
       LogShift s = Flat(family, u, HistoryPrediction(u.base, u.cur, u.current_rounds, conf, prior,
                                                   current_scale, hist_scales[m]));
       s.common_factor_removed = factor_removed[members[m]];
-      s = WithClockSteps(Calibrated(s, ref), u.clock_var);
+      s = Calibrated(s, ref);
+      if (factor_removed[members[m]])
+        s = WithUnknownRunFactor(s, pending_[members[m]].unknown_factor_var, pending_[members[m]].unknown_factor_df);
+      s = WithClockSteps(s, u.clock_var);
       CopyClock(u, &s);
       pending_[members[m]].shift = s;
     }
@@ -1845,10 +1857,9 @@ class Comparer {
       std::vector<bool> fit(columns.size(), false), whole_run_part(columns.size(), false);
       for (size_t c = 0; c < columns.size(); ++c) {
         fit[c] = !columns[c].current;
-        // A part of a current run that is the first to hold some workloads
-        // (its workloads on one CPU model, or a shard of the suite), not a
-        // re-run of a few doubtful workloads.
-        whole_run_part[c] = columns[c].current && first_runs_.count(columns[c].run);
+        // A part of the current run (its workloads on one CPU model), not a
+        // re-run of a few doubtful workloads or a later run of a few others.
+        whole_run_part[c] = columns[c].current && columns[c].run == 0;
       }
       factors = PolishRunFactors(table, fit, 0.5, &whole_run_part);
       // Only a factor the history shows: with independent noise, removing
@@ -1861,6 +1872,19 @@ class Comparer {
       }
     }
     if (remove) {
+      // A workload none of whose current runs has a factor (a later run of
+      // a few workloads the first lacks) keeps its current values as
+      // measured: the history's spread of run speeds joins its comparison.
+      int fitted_runs = 0;
+      for (size_t c = 0; c < columns.size(); ++c) fitted_runs += !columns[c].current && factors.estimated[c];
+      for (size_t m = 0; m < members.size(); ++m) {
+        bool known = false;
+        for (int c : cur_col[m]) known = known || factors.estimated[static_cast<size_t>(c)];
+        if (!known && !cur_col[m].empty() && fitted_runs >= 3) {
+          pending_[members[m]].unknown_factor_var = factors.factor_variance;
+          pending_[members[m]].unknown_factor_df = fitted_runs - 1;
+        }
+      }
       // Each history cell's residual, per column, for the factor of its run
       // fitted without it: the median of the others' residuals moves that
       // factor (Units::base_own_out).
@@ -1994,6 +2018,9 @@ class Comparer {
       buf.assign(u.base.begin(), u.base.end());
       const double level = MedianInPlace(buf);
       for (size_t j = 0; j < u.base.size(); ++j) hist_res[{u.base_run[j], u.domain}].push_back(u.base[j] - level);
+      // A current value with no speed factor removed (a later run of a few
+      // workloads) carries its run's speed, not its scatter.
+      if (pending_[m].unknown_factor_var > 0) continue;
       for (size_t j = 0; j < u.cur.size(); ++j) cur_res[{u.cur_run[j], u.domain}].push_back(u.cur[j] - level);
     }
     std::map<int, std::vector<double>> hist, cur;

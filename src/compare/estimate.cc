@@ -180,7 +180,11 @@ std::string Describe(const LogShift& shift) {
                     " paired rounds (interleaved A/B), Hodges-Lehmann estimate";
       break;
   }
-  if (shift.common_factor_removed) s += ", run speed factor removed";
+  if (shift.common_factor_removed)
+    s += shift.current_factor_unknown
+             ? ", run speed factors removed from the history (the current run holds too few of the "
+               "workloads for its own, so the history's spread of run speeds is added)"
+             : ", run speed factor removed";
   if (shift.heavy_tailed) s += ", heavy-tailed reference";
   if (shift.prior_df > 0) s += ", variance moderated across the suite";
   if (shift.shape_changed)
@@ -562,6 +566,22 @@ LogShift WithClockSteps(const LogShift& shift, double clock_var) {
   s.df = w > 0 && std::isfinite(shift.df) ? (w + clock_var) * (w + clock_var) / (w * w / shift.df) : kInf;
   s.clock_limited = true;
   s.clock_var = clock_var;
+  FillFromT(&s);
+  return s;
+}
+
+LogShift WithUnknownRunFactor(const LogShift& shift, double factor_var, double factor_df) {
+  if (!(factor_var > 0) || !(factor_df > 0) || !std::isfinite(shift.se) ||
+      shift.method == ShiftMethod::kThresholdOnly)
+    return shift;
+  LogShift s = shift;
+  const double w = shift.se * shift.se;
+  const double total = w + factor_var;
+  s.se = std::sqrt(total);
+  const double w_part = w > 0 && std::isfinite(shift.df) ? w * w / shift.df : 0.0;
+  s.df = total * total / (w_part + factor_var * factor_var / factor_df);
+  s.between_run_var += factor_var;
+  s.current_factor_unknown = true;
   FillFromT(&s);
   return s;
 }

@@ -51,6 +51,9 @@ struct LogShift {
   double p_greater = 0.5, p_less = 0.5;
   /// A common speed factor of the runs was removed from `estimate`.
   bool common_factor_removed = false;
+  /// ... from the history's runs, but the current runs' is unknown: their
+  /// spread was added (WithUnknownRunFactor).
+  bool current_factor_unknown = false;
   /// The interval uses a heavy-tailed reference (df capped below the
   /// nominal one, see WithReference() and docs/statistics.md 1g).
   bool heavy_tailed = false;
@@ -305,6 +308,13 @@ LogShift RunSummaries(double log_base, double log_current, double confidence, do
 /// infinite degrees of freedom in the Welch-Satterthwaite df. Applied after
 /// the reference's calibration, which scales the runs' noise, not the clock.
 LogShift WithClockSteps(const LogShift& shift, double clock_var);
+
+/// `shift` of a workload whose current runs have no speed factor (runs of
+/// too few of the family's workloads) against a history whose factors were
+/// removed: the current runs' unknown factor is one more draw of the
+/// history's factors, whose variance `factor_var` (from `factor_df` degrees
+/// of freedom) joins se^2 (Welch-Satterthwaite df).
+LogShift WithUnknownRunFactor(const LogShift& shift, double factor_var, double factor_df);
 
 /// A clock step for sentences: "1 us", "10 us", "100 us", "1 ms". (A grid
 /// step of values that are no time reads as FormatValueInUnit(step, "").)

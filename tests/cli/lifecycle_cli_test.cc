@@ -431,6 +431,16 @@ TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
   auto ab = Run({"ab", "same.yaml", "--base", ".", "--head", ".", "--shard", which, "--json", "ab.json", "-q"});
   EXPECT_EQ(ab.exit_code, 0) << ab.err;
   EXPECT_NE(testing::ReadAll(dir_ + "/ab.json").find("\"outcome\": \"not_judged\""), std::string::npos);
+  // Two shards of one run given to compare as two current runs: one run,
+  // to be merged first (exit 2 with that advice).
+  std::vector<std::string> full;
+  for (int i = 1; i <= 12; ++i)
+    if (testing::ReadAll(dir_ + "/s" + std::to_string(i) + ".json").find("\"workloads\": []") == std::string::npos)
+      full.push_back("s" + std::to_string(i) + ".json");
+  ASSERT_GE(full.size(), 2u);
+  auto two = Run({"compare", "all.json", full[0], full[1]});
+  EXPECT_EQ(two.exit_code, 2) << two.err;
+  EXPECT_NE(two.err.find("join the shards of one run with gpugate merge"), std::string::npos) << two.err;
 }
 
 TEST_F(LifecycleCliTest, MergeShards) {

@@ -2006,11 +2006,11 @@ TEST(CompareJudge, RegressionsAreTestedOneSided) {
   EXPECT_NE(a->sentence.find("(one-sided)"), std::string::npos) << a->sentence;
 }
 
-TEST(CompareJudge, ShardsGivenAsSeveralCurrentRunsAreEachJudged) {
-  // A suite run in two shards (`run --shard 1/2`, `2/2`) and compared as two
-  // current files: each shard holds half of the workloads. Those only the
-  // second holds are compared too, with that shard's own speed factor
-  // removed, not reported "removed" because the first lacks them.
+TEST(CompareJudge, WorkloadsOnlyALaterCurrentRunHoldsAreJudged) {
+  // Two current runs of one suite, each of half of its workloads (two
+  // processes, two filters). Those only the second holds are compared too,
+  // with that run's own speed factor removed (it holds half of the
+  // workloads), not reported "removed" because the first lacks them.
   const double speeds[] = {1.0, 1.05, 0.96, 1.03, 0.98, 1.04, 0.95, 1.02, 0.99, 1.03};
   std::vector<Results> hist;
   for (int k = 0; k < 10; ++k) hist.push_back(FactorRun(16, speeds[k], 100 + k));
@@ -2043,6 +2043,35 @@ TEST(CompareJudge, ShardsGivenAsSeveralCurrentRunsAreEachJudged) {
   EXPECT_NEAR(*w9->ratio, 1.20, 0.03) << w9->sentence;
   EXPECT_NE(w9->sentence.find("run speed factor removed"), std::string::npos) << w9->sentence;
   EXPECT_EQ(ExitCodeFor(v), 1);
+  // A later run of a few workloads has no speed factor of its own: its
+  // values are compared as measured, with the history's spread of run
+  // speeds added. Identical code from a 5% slower runner is no regression
+  // there, and five workloads +50% are five, not the run's speed.
+  Results most = shard(0, 12, 0.95, 7, -1, 1.0);
+  Results few = shard(12, 16, 1.05, 9, -1, 1.0);
+  few.workloads.resize(4);  // no steady workloads: four of the family's twenty
+  Verdicts same = CompareRuns(hist, {most, few}, DefaultPolicy(), Opts());
+  for (int i = 12; i < 16; ++i) {
+    const MetricVerdict* m = Find(same, "w" + std::to_string(i), "time");
+    ASSERT_NE(m, nullptr) << i;
+    EXPECT_NE(m->verdict, Verdict::kRegression) << i << ": " << m->sentence;
+    EXPECT_NE(m->sentence.find("the current run holds too few of the workloads for its own"), std::string::npos)
+        << m->sentence;
+  }
+  EXPECT_NE(ExitCodeFor(same), 1);
+  Results rest = shard(0, 11, 1.0, 7, -1, 1.0);
+  Results slow_five = shard(11, 16, 1.0, 10, -1, 1.0);
+  slow_five.workloads.resize(5);
+  for (WorkloadResult& w : slow_five.workloads)
+    for (auto& round : w.rounds)
+      for (double& x : round) x *= 1.5;
+  Verdicts slow = CompareRuns(hist, {rest, slow_five}, DefaultPolicy(), Opts());
+  for (int i = 11; i < 16; ++i) {
+    const MetricVerdict* m = Find(slow, "w" + std::to_string(i), "time");
+    ASSERT_NE(m, nullptr) << i;
+    EXPECT_EQ(m->verdict, Verdict::kRegression) << i << ": " << m->sentence;
+  }
+  EXPECT_EQ(ExitCodeFor(slow), 1);
   // A workload only the second shard holds that failed there is named by
   // that shard's place.
   WorkloadResult bad;

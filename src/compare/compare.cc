@@ -1852,7 +1852,12 @@ class Comparer {
       for (size_t m = 0; m < members.size(); ++m) {
         const Units& u = *pending_[members[m]].units;
         for (size_t j = 0; j < u.base.size(); ++j) table[m][base_col[m][j]] = u.base[j];
-        for (size_t j = 0; j < u.cur.size(); ++j) table[m][cur_col[m][j]] = u.cur[j];
+        // A workload that a later current run holds first (the first run
+        // lacks it) does not fit that run's factor: the factor of a later
+        // run is read from the workloads it repeats, so a change to all of
+        // its own workloads is not taken for its speed.
+        for (size_t j = 0; j < u.cur.size(); ++j)
+          if (j > 0 || u.cur_run[0] == 0) table[m][cur_col[m][j]] = u.cur[j];
       }
       std::vector<bool> fit(columns.size(), false), whole_run_part(columns.size(), false);
       for (size_t c = 0; c < columns.size(); ++c) {

@@ -2009,8 +2009,7 @@ TEST(CompareJudge, RegressionsAreTestedOneSided) {
 TEST(CompareJudge, WorkloadsOnlyALaterCurrentRunHoldsAreJudged) {
   // Two current runs of one suite, each of half of its workloads (two
   // processes, two filters). Those only the second holds are compared too,
-  // with that run's own speed factor removed (it holds half of the
-  // workloads), not reported "removed" because the first lacks them.
+  // not reported "removed" because the first lacks them.
   const double speeds[] = {1.0, 1.05, 0.96, 1.03, 0.98, 1.04, 0.95, 1.02, 0.99, 1.03};
   std::vector<Results> hist;
   for (int k = 0; k < 10; ++k) hist.push_back(FactorRun(16, speeds[k], 100 + k));
@@ -2038,11 +2037,25 @@ TEST(CompareJudge, WorkloadsOnlyALaterCurrentRunHoldsAreJudged) {
       EXPECT_NE(m->verdict, Verdict::kRegression) << i << ": " << m->sentence;
     }
   }
+  // The second run repeats only the four steady workloads: too few to read
+  // its speed from, so its own are compared as measured (+20% on its 4%
+  // slower speed), with the history's spread of run speeds added.
   const MetricVerdict* w9 = Find(v, "w9", "time");
   EXPECT_EQ(w9->verdict, Verdict::kRegression) << w9->sentence;
-  EXPECT_NEAR(*w9->ratio, 1.20, 0.03) << w9->sentence;
-  EXPECT_NE(w9->sentence.find("run speed factor removed"), std::string::npos) << w9->sentence;
+  EXPECT_NEAR(*w9->ratio, 1.20 * 1.04, 0.03) << w9->sentence;
+  EXPECT_NE(w9->sentence.find("the current run holds too few of the workloads for its own"), std::string::npos)
+      << w9->sentence;
   EXPECT_EQ(ExitCodeFor(v), 1);
+  // A second run that repeats most of the first's workloads has its speed
+  // read from them, and it is removed from the workloads only it holds.
+  Results narrow = shard(0, 16, 0.95, 7, -1, 1.0);
+  narrow.workloads.erase(narrow.workloads.begin() + 8, narrow.workloads.begin() + 10);  // lacks w8, w9
+  Verdicts repeats = CompareRuns(hist, {narrow, shard(0, 16, 1.04, 8, 9, 1.2)}, DefaultPolicy(), Opts());
+  const MetricVerdict* r9 = Find(repeats, "w9", "time");
+  EXPECT_EQ(r9->verdict, Verdict::kRegression) << r9->sentence;
+  EXPECT_NEAR(*r9->ratio, 1.20, 0.03) << r9->sentence;
+  EXPECT_NE(r9->sentence.find("run speed factor removed"), std::string::npos) << r9->sentence;
+  EXPECT_EQ(Find(repeats, "w9", "time")->sentence.find("too few"), std::string::npos);
   // A later run of a few workloads has no speed factor of its own: its
   // values are compared as measured, with the history's spread of run
   // speeds added. Identical code from a 5% slower runner is no regression

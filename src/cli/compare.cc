@@ -208,15 +208,16 @@ int CompareCommand(const CommandSpec& self, const Args& args) {
     // Several current files are separate runs: the same run twice would
     // count its evidence twice and halve its p-values.
     for (size_t i = 0; i < current.size(); ++i) {
+      // Shards (`run --shard i/N`) are parts of one run: merge joins them,
+      // with each CPU's part and the shards checked (and needs one
+      // --run-id). As several runs, each part's speed would be unknown.
+      if (run->run.shard && current[i].run.shard && *run->run.shard != *current[i].run.shard)
+        return ReportError(InputError(path + ": shard " + *run->run.shard + " beside " + current_paths[i] +
+                                      ", shard " + *current[i].run.shard +
+                                      ": shards are parts of one run; join them with gpugate merge SHARDS... -o "
+                                      "RUN.json (their runs share one --run-id), then compare RUN.json"));
       const std::optional<std::string> same = SameRun(*run, path, current[i], current_paths[i]);
       if (!same) continue;
-      // Shards of one run (`run --shard i/N` with one --run-id) are one run:
-      // merge joins them, with each CPU's part and the shards checked.
-      if (run->run.shard && current[i].run.shard && *run->run.shard != *current[i].run.shard)
-        return ReportError(InputError(path + ": shard " + *run->run.shard + " of the run that " + current_paths[i] +
-                                      " is shard " + *current[i].run.shard + " of " + *same +
-                                      ": join the shards of one run with gpugate merge SHARDS... -o RUN.json, "
-                                      "then compare RUN.json"));
       return ReportError(InputError(path + ": the same run as " + current_paths[i] + " " + *same +
                                     ": several current files must be separate runs of the code, each given once"));
     }

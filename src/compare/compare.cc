@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <ctime>
 #include <limits>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -303,6 +304,29 @@ bool SameDevice(const WorkloadResult& b, int64_t device) {
     if (name == "device") return value == std::to_string(device);
   auto it = b.counters.find("nvbench_device");
   return it == b.counters.end() ? device == 0 : static_cast<int64_t>(it->second) == device;
+}
+
+// The device an nvbench state ran on, where it says (a "device" parameter
+// or the one-device file's nvbench_device counter); nullopt otherwise.
+std::optional<int64_t> StateDevice(const WorkloadResult& w) {
+  if (w.kind != "nvbench") return std::nullopt;
+  for (const auto& [name, value] : w.params) {
+    if (name != "device") continue;
+    int64_t device = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), device);
+    if (ec == std::errc() && end == value.data() + value.size()) return device;
+    return std::nullopt;
+  }
+  auto it = w.counters.find("nvbench_device");
+  if (it == w.counters.end() || !(it->second >= 0) || it->second > 1e6) return std::nullopt;
+  return static_cast<int64_t>(it->second);
+}
+
+// Whether two current runs' workloads of one key are one workload: not the
+// states of one name on two devices (one nvbench file per device).
+bool SameCurrentWorkload(const WorkloadResult& a, const WorkloadResult& b) {
+  const std::optional<int64_t> da = StateDevice(a), db = StateDevice(b);
+  return !da || !db || *da == *db;
 }
 
 std::string Fmt(const char* format, double v) {
@@ -1022,10 +1046,11 @@ class Comparer {
     // each their own.
     std::set<std::string> current_cpus;
     bool merged = false;
-    for (const auto& [run, w] : compared_) {
-      merged = merged || w->cpu_model.has_value();
-      current_cpus.insert(CpuOf(*w, current_runs_[static_cast<size_t>(run)]));
-    }
+    for (const Results& r : current_runs_)
+      for (const WorkloadResult& w : r.workloads) {
+        merged = merged || w.cpu_model.has_value();
+        current_cpus.insert(CpuOf(w, r));
+      }
     std::string now = cpu;
     if (current_cpus.size() > 1) {
       now = merged ? "shards on " : "current runs on ";
@@ -1077,17 +1102,35 @@ class Comparer {
   // of one suite passed as several files), in their order. Later runs that
   // hold a workload repeat it.
   void ListWorkloads() {
-    std::set<std::string> listed;
+    std::map<std::string, std::vector<const WorkloadResult*>> listed;
     for (const WorkloadResult& w : current_.workloads) {
-      listed.insert(Key(w));
+      listed[Key(w)].push_back(&w);
       compared_.push_back({0, &w});
     }
     for (size_t i = 1; i < current_runs_.size(); ++i)
-      for (const WorkloadResult& w : current_runs_[i].workloads)
-        if (listed.insert(Key(w)).second) {
-          compared_.push_back({static_cast<int>(i), &w});
-          first_runs_.insert(static_cast<int>(i));
-        }
+      for (const WorkloadResult& w : current_runs_[i].workloads) {
+        std::vector<const WorkloadResult*>& same_key = listed[Key(w)];
+        if (std::any_of(same_key.begin(), same_key.end(),
+                        [&](const WorkloadResult* x) { return SameCurrentWorkload(*x, w); }))
+          continue;  // a repeat
+        same_key.push_back(&w);
+        const WorkloadResult* listed_as = &w;
+        // The same state name on another device (one nvbench file per
+        // device): named as a file of several devices names it, "X [devN]",
+        // so that its verdict is not a second row of "X".
+        const bool device_param = std::any_of(w.params.begin(), w.params.end(),
+                                              [](const auto& p) { return p.first == "device"; });
+        if (same_key.size() > 1 && !device_param)
+          if (const auto other = OtherDeviceKey(w)) {
+            WorkloadResult& copy = renamed_.emplace_back(w);
+            copy.name = w.name + " [dev" + std::to_string(other->second) + "]";
+            copy.params.emplace_back("device", std::to_string(other->second));
+            lookup_key_[&copy] = Key(w);
+            listed_as = &copy;
+          }
+        compared_.push_back({static_cast<int>(i), listed_as});
+        first_runs_.insert(static_cast<int>(i));
+      }
     first_runs_.insert(0);
   }
 
@@ -1102,12 +1145,15 @@ class Comparer {
     std::set<std::string> seen;
     for (const auto& [first, wp] : compared_) {
       const WorkloadResult& w = *wp;
+      const auto renamed = lookup_key_.find(wp);
+      // Later runs hold a renamed state under its own name.
+      const std::string current_key = renamed == lookup_key_.end() ? Key(w) : renamed->second;
       std::string key = Key(w);
       primary_run_ = first;
       confirmations_.clear();  // later current runs with their index, status ok
       for (size_t i = static_cast<size_t>(first) + 1; i < current_runs_.size(); ++i) {
-        auto it = cur_index[i].find(key);
-        if (it == cur_index[i].end()) continue;
+        auto it = cur_index[i].find(current_key);
+        if (it == cur_index[i].end() || !SameCurrentWorkload(w, *it->second)) continue;
         if (it->second->status == WorkloadStatus::kOk)
           confirmations_.push_back({static_cast<int>(i), it->second});
         else if (it->second->status == WorkloadStatus::kFailed) {
@@ -1855,9 +1901,10 @@ class Comparer {
         // A workload that a later current run holds first (the first run
         // lacks it) does not fit that run's factor: the factor of a later
         // run is read from the workloads it repeats, so a change to all of
-        // its own workloads is not taken for its speed.
+        // its own workloads is not taken for its speed. Across CPU models a
+        // run's part on each CPU is fitted as a merged run's is.
         for (size_t j = 0; j < u.cur.size(); ++j)
-          if (j > 0 || u.cur_run[0] == 0) table[m][cur_col[m][j]] = u.cur[j];
+          if (j > 0 || u.cur_run[0] == 0 || cpu_mixed_) table[m][cur_col[m][j]] = u.cur[j];
       }
       std::vector<bool> fit(columns.size(), false), whole_run_part(columns.size(), false);
       for (size_t c = 0; c < columns.size(); ++c) {
@@ -1878,8 +1925,13 @@ class Comparer {
     }
     if (remove) {
       // A workload none of whose current runs has a factor (a later run of
-      // a few workloads the first lacks) keeps its current values as
-      // measured: the history's spread of run speeds joins its comparison.
+      // workloads the first lacks, repeating too few of the first's) keeps
+      // its current values as measured: the history's spread of run speeds
+      // joins its comparison, with the tails of one draw (1 df). A run
+      // speed nobody measured is not bounded by the history's ten: a runner
+      // 15% slower than any history run would otherwise read as a
+      // regression of every workload it holds, where the suite's common
+      // shift, judged on the same speeds, stays undecided.
       int fitted_runs = 0;
       for (size_t c = 0; c < columns.size(); ++c) fitted_runs += !columns[c].current && factors.estimated[c];
       for (size_t m = 0; m < members.size(); ++m) {
@@ -1887,7 +1939,7 @@ class Comparer {
         for (int c : cur_col[m]) known = known || factors.estimated[static_cast<size_t>(c)];
         if (!known && !cur_col[m].empty() && fitted_runs >= 3) {
           pending_[members[m]].unknown_factor_var = factors.factor_variance;
-          pending_[members[m]].unknown_factor_df = fitted_runs - 1;
+          pending_[members[m]].unknown_factor_df = 1;
         }
       }
       // Each history cell's residual, per column, for the factor of its run
@@ -2025,8 +2077,11 @@ class Comparer {
       for (size_t j = 0; j < u.base.size(); ++j) hist_res[{u.base_run[j], u.domain}].push_back(u.base[j] - level);
       // A current value with no speed factor removed (a later run of a few
       // workloads) carries its run's speed, not its scatter.
+      // Nor does a workload a later run holds first: its change is the
+      // question, not that run's scatter.
       if (pending_[m].unknown_factor_var > 0) continue;
-      for (size_t j = 0; j < u.cur.size(); ++j) cur_res[{u.cur_run[j], u.domain}].push_back(u.cur[j] - level);
+      for (size_t j = 0; j < u.cur.size(); ++j)
+        if (j > 0 || u.cur_run[0] == 0) cur_res[{u.cur_run[j], u.domain}].push_back(u.cur[j] - level);
     }
     std::map<int, std::vector<double>> hist, cur;
     auto scatter = [&buf](std::map<std::pair<int, std::string>, std::vector<double>>& res,
@@ -3226,6 +3281,10 @@ class Comparer {
   // it first (ListWorkloads), and the runs that are first for some.
   std::vector<std::pair<int, const WorkloadResult*>> compared_;
   std::set<int> first_runs_;
+  // States renamed "X [devN]" (ListWorkloads) and the key later runs hold
+  // them under.
+  std::deque<WorkloadResult> renamed_;
+  std::map<const WorkloadResult*, std::string> lookup_key_;
   int primary_run_ = 0;  // the current run of the workload being compared
   const Results& PrimaryRun() const { return current_runs_[static_cast<size_t>(primary_run_)]; }
   const WorkloadResult* failed_confirmation_ = nullptr;

@@ -182,8 +182,9 @@ std::string Describe(const LogShift& shift) {
   }
   if (shift.common_factor_removed)
     s += shift.current_factor_unknown
-             ? ", run speed factors removed from the history (the current run holds too few of the "
-               "workloads for its own, so the history's spread of run speeds is added)"
+             ? ", run speed factors removed from the history (its current run repeats too few of the "
+               "first run's workloads to read its own speed, so the history's spread of run speeds is "
+               "added, with the tails of one draw)"
              : ", run speed factor removed";
   if (shift.heavy_tailed) s += ", heavy-tailed reference";
   if (shift.prior_df > 0) s += ", variance moderated across the suite";

@@ -440,7 +440,7 @@ TEST_F(LifecycleCliTest, EmptyShardsOfAMatrixMergeIntoTheWholeRun) {
   ASSERT_GE(full.size(), 2u);
   auto two = Run({"compare", "all.json", full[0], full[1]});
   EXPECT_EQ(two.exit_code, 2) << two.err;
-  EXPECT_NE(two.err.find("join the shards of one run with gpugate merge"), std::string::npos) << two.err;
+  EXPECT_NE(two.err.find("shards are parts of one run; join them with gpugate merge"), std::string::npos) << two.err;
 }
 
 TEST_F(LifecycleCliTest, MergeShards) {

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <limits>
 #include <deque>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -1098,9 +1098,9 @@ class Comparer {
   }
 
   // The workloads compared, each with the current run that holds it first:
-  // the first run's in its order, then those only later runs hold (shards
-  // of one suite passed as several files), in their order. Later runs that
-  // hold a workload repeat it.
+  // the first run's in its order, then those only later runs hold (a later
+  // run of a wider selection), in their order. Later runs that hold a
+  // workload repeat it.
   void ListWorkloads() {
     std::map<std::string, std::vector<const WorkloadResult*>> listed;
     for (const WorkloadResult& w : current_.workloads) {

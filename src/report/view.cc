@@ -22,6 +22,17 @@ int RegressionWeight(const MetricVerdict& m) {
   return 2;
 }
 
+// What a common-shift row without a test lacked: one run per side (or one
+// baseline run) cannot tell the suite's shift from the machine's speed; with
+// a history, the speed factors of 2 history runs and of a current run that
+// covers most of the workloads (compare.cc AddCommonShift).
+std::string CommonShiftWithoutRuns(const MetricVerdict& m) {
+  if (m.sentence.rfind("a shift common to all workloads needs run speed factors", 0) == 0)
+    return m.baseline_history_runs ? "a current run covering too few of them"
+                                   : "too few history runs with a speed factor";
+  return m.current_rounds > 1 ? "one baseline run" : "one run per side";
+}
+
 double EffectSize(const MetricVerdict& m) {
   if (!m.ratio || !(*m.ratio > 0) || !std::isfinite(*m.ratio)) return 0;
   return std::fabs(std::log(*m.ratio));
@@ -326,9 +337,7 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
     // host's workloads only (docs/reports.md).
     view->summary += "; " + m->workload + " ran " + FormatRatioCi(m->ratio, std::nullopt, std::nullopt) + " slower together, ";
     view->summary += m->reason == Reason::kNoReplication
-                         ? std::string("which ") +
-                               (m->current_rounds > 1 ? "one baseline run" : "one run per side") +
-                               " cannot judge"
+                         ? std::string("which ") + CommonShiftWithoutRuns(*m) + " cannot judge"
                          : "undecided: " + ShortNote(*m, verdicts.require_detectable);
   }
   const bool named = verdicts.outcome == Outcome::kNotJudged || verdicts.outcome == Outcome::kError;
@@ -593,8 +602,7 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
                                                                    : "shift common to all workloads";
         return m.sentence.find("current run's CPU model") != std::string::npos
                    ? whose + ": too few history runs on this CPU model to judge it"
-                   : whose + ": " + (m.current_rounds > 1 ? "one baseline run" : "one run per side") +
-                         " cannot judge it";
+                   : whose + ": " + CommonShiftWithoutRuns(m) + " cannot judge it";
       }
     case Reason::kThresholdOnly:
       switch (m.verdict) {

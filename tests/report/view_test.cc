@@ -324,6 +324,20 @@ TEST(ReportView, EveryReasonHasAShortNoteWithoutTheInterval) {
   EXPECT_EQ(ShortNote(noisy, 0.1), "too noisy to guard: policy requires +10%");
   MetricVerdict suite = testing_fixtures::CommonShift();
   EXPECT_EQ(ShortNote(suite), "shift common to all workloads: one run per side cannot judge it");
+  // Against a history the shift lacked the current run's speed factor (or
+  // two history runs with one), not a second run per side.
+  MetricVerdict gpu = testing_fixtures::CommonShift();
+  gpu.workload = "(suite: gpu)";
+  gpu.baseline_rounds = 10;
+  gpu.current_rounds = 0;
+  gpu.baseline_history_runs = 10;
+  gpu.sentence = "a shift common to all workloads needs run speed factors of at least 2 history runs "
+                 "and of a current run covering most workloads";
+  EXPECT_EQ(ShortNote(gpu),
+            "shift common to the GPU-timed workloads: a current run covering too few of them cannot judge it");
+  gpu.baseline_history_runs.reset();
+  EXPECT_EQ(ShortNote(gpu),
+            "shift common to the GPU-timed workloads: too few history runs with a speed factor cannot judge it");
 }
 
 TEST(ReportView, NotesCarryWhatThePolicyDid) {

@@ -72,11 +72,8 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   if (!policy.ok()) return ReportError(policy.error());
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
-  // An empty shard of a non-empty selection is a valid, empty part (as for
-  // run and gate): nothing is measured or compared, and the reports say so.
-  if (sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
-    return ReportError(InputError(vm["suite"].as<std::string>() +
-                                  ": no workload matches the --filter/--tag/--shard selection"));
+  // An empty shard is a valid, empty part (as for run and gate): nothing is
+  // measured or compared, and the reports say so.
   if (ab.rounds < 6)
     ReportWarning("--rounds " + std::to_string(ab.rounds) +
                   ": fewer than 6 paired rounds cannot give a 95% interval; results will be inconclusive");
@@ -108,8 +105,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   const std::vector<Results> base_runs{data.base}, head_runs{data.head};
   Verdicts verdicts = CompareRuns(base_runs, head_runs, *policy, compare_options);
   if (sel->workloads.empty())
-    verdicts.warnings.push_back("shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
-                                " selected workloads: nothing was measured or compared");
+    verdicts.warnings.push_back(EmptyShardText(*sel) + ": nothing was measured or compared");
   std::vector<std::string> reported;
   for (const WorkloadResult& w : data.head.workloads) reported.push_back(w.name);
   return FinishComparison(verdicts, vm, WorkloadSources(sel->workloads, reported), written);

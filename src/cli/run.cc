@@ -171,7 +171,18 @@ Result<SuiteSelection> SelectFromOptions(const std::string& suite_path, const po
   std::vector<std::string> filters, tags;
   if (vm.count("filter")) filters = vm["filter"].as<std::vector<std::string>>();
   if (vm.count("tag")) tags = vm["tag"].as<std::vector<std::string>>();
-  return SelectWorkloads(suite_path, filters, tags, vm["shard"].as<std::string>());
+  Result<SuiteSelection> sel = SelectWorkloads(suite_path, filters, tags, vm["shard"].as<std::string>());
+  // A selection of nothing is an error (exit 2); an empty shard of a
+  // selection that holds workloads (a matrix of more shards than the
+  // partition fills) is a valid, empty part of the run.
+  if (sel.ok() && sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
+    return InputError(suite_path + ": no workload matches the --filter/--tag/--shard selection");
+  return sel;
+}
+
+std::string EmptyShardText(const SuiteSelection& sel) {
+  if (!sel.workloads.empty() || !sel.shard) return "";
+  return "shard " + *sel.shard + " holds none of the " + std::to_string(sel.before_shard) + " selected workloads";
 }
 
 int RunCommand(const CommandSpec& self, const Args& args) {
@@ -210,14 +221,8 @@ int RunCommand(const CommandSpec& self, const Args& args) {
 
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
-  // An empty shard of a non-empty selection is a valid, empty part of the
-  // run (a matrix of more shards than the partition fills): merge takes it.
-  if (sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
-    return ReportError(InputError(vm["suite"].as<std::string>() +
-                                  ": no workload matches the --filter/--tag/--shard selection"));
-  if (sel->workloads.empty())
-    ReportWarning("shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
-                  " selected workloads; writing an empty shard for gpugate merge");
+  // An empty shard is a valid, empty part of the run: merge takes it.
+  if (sel->workloads.empty()) ReportWarning(EmptyShardText(*sel) + "; writing an empty shard for gpugate merge");
   if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
 
   std::optional<DeviceProfile> profile;

@@ -70,9 +70,14 @@ Status ApplyEnvKeyOption(const boost::program_options::variables_map& vm);
 /// Warns on stderr when selected workloads list `metrics:`, which this
 /// version does not collect (each result also carries a note).
 void WarnMetricsNotCollected(const std::vector<WorkloadSpec>& workloads);
-/// SelectWorkloads from the options AddSelectionOptions added.
+/// SelectWorkloads from the options AddSelectionOptions added. A selection
+/// of nothing is an input error; an empty shard of a selection that holds
+/// workloads is not (its workloads are empty, EmptyShardText says so).
 Result<SuiteSelection> SelectFromOptions(const std::string& suite_path,
                                          const boost::program_options::variables_map& vm);
+/// "shard i/N holds none of the K selected workloads" for an empty shard,
+/// "" otherwise.
+std::string EmptyShardText(const SuiteSelection& sel);
 
 /// A table: workload, status, median, +-CI, samples/rounds, throughput; then
 /// a line per failed or skipped workload with its reason, and a line per note

@@ -113,14 +113,8 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
 
   Result<SuiteSelection> sel = SelectFromOptions(vm["suite"].as<std::string>(), vm);
   if (!sel.ok()) return ReportError(sel.error());
-  // As run decides: a selection of nothing is an error (exit 2); an empty
-  // shard of a selection that holds workloads is a valid, empty part.
-  if (sel->workloads.empty() && !(sel->shard && sel->before_shard > 0))
-    return ReportError(InputError(vm["suite"].as<std::string>() +
-                                  ": no workload matches the --filter/--tag/--shard selection"));
   if (sel->workloads.empty())
-    ReportWarning("shard " + *sel->shard + " holds none of the " + std::to_string(sel->before_shard) +
-                  " selected workloads (gpugate run writes an empty shard for gpugate merge)");
+    ReportWarning(EmptyShardText(*sel) + " (gpugate run writes an empty shard for gpugate merge)");
   if (vm.count("bin"))
     if (Status st = ApplyBinOption(&*sel, vm); !st.ok()) return ReportError(st.error());
   const Suite& suite = sel->suite;

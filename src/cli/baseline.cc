@@ -53,7 +53,10 @@ Result<FileLock> LockBaseline(const std::string& path, double timeout_s) {
                            "another gpugate is updating or pruning this baseline; --lock-timeout sets the wait");
 }
 
-Status CheckLockTimeout(double timeout_s) {
+// The options update and prune share.
+Status CheckKeepAndLockTimeout(int keep, double timeout_s) {
+  if (keep < 1 || keep > kMaxKeep)
+    return InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " + std::to_string(keep));
   if (!(timeout_s >= 0) || timeout_s > 86400)
     return InputError("--lock-timeout must be between 0 and 86400 seconds");
   return Status::Ok();
@@ -141,11 +144,8 @@ int Update(const CommandSpec& self, const Args& args) {
   const std::optional<std::string> env_key = *env_key_or;
 
   const int keep = vm["keep"].as<int>();
-  if (keep < 1 || keep > kMaxKeep)
-    return ReportError(InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " +
-                                  std::to_string(keep)));
   const double lock_timeout = vm["lock-timeout"].as<double>();
-  if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
+  if (Status st = CheckKeepAndLockTimeout(keep, lock_timeout); !st.ok()) return ReportError(st.error());
   const std::string results_path = vm["results"].as<std::string>();
   std::string path = vm["baseline"].as<std::string>();
   if (Status st = CheckBaselineTarget(path, results_path); !st.ok()) return ReportError(st.error());
@@ -328,11 +328,8 @@ int Prune(const CommandSpec& self, const Args& args) {
   po::variables_map vm;
   if (auto code = ParseCommandLine(self, args, options, positional, vm)) return *code;
   const int keep = vm["keep"].as<int>();
-  if (keep < 1 || keep > kMaxKeep)
-    return ReportError(InputError("--keep must be from 1 to " + std::to_string(kMaxKeep) + ", got " +
-                                  std::to_string(keep)));
   const double lock_timeout = vm["lock-timeout"].as<double>();
-  if (Status st = CheckLockTimeout(lock_timeout); !st.ok()) return ReportError(st.error());
+  if (Status st = CheckKeepAndLockTimeout(keep, lock_timeout); !st.ok()) return ReportError(st.error());
   const std::string path = vm["baseline"].as<std::string>();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))

@@ -170,6 +170,10 @@ constexpr size_t kMaxCompiledRegions = 4096;
 /// Forgotten, never-matched launch calls remembered to recognise a launch
 /// window miss; beyond this a miss counts as a plain unmatched activity.
 constexpr size_t kMaxForgotten = size_t{1} << 20;
+/// GPU activities remembered after they stopped waiting for their launch
+/// call, to recognise the call if it comes; a trace without launch calls
+/// would otherwise remember every activity.
+constexpr size_t kMaxGaveUp = size_t{1} << 16;
 
 struct CpuFrame {
   int64_t start, end;
@@ -275,6 +279,11 @@ struct TraceAnalyzer::State {
   std::unordered_multimap<int64_t, uint32_t> waiting_gpu;  // correlation -> pool slot
   std::deque<int64_t> waiting_order;
   std::unordered_set<int64_t> forgotten;  ///< evicted launch calls no GPU activity had found
+  /// Correlations of GPU activities that stopped waiting for their launch
+  /// call (the launch window evicted them, or the reorder window swept
+  /// them first): a call that comes later is a late launch call.
+  std::unordered_set<int64_t> gave_up;
+  std::deque<int64_t> gave_up_order;  ///< oldest first; kMaxGaveUp are kept
   Approximations approx;
   CudaGraphStats graphs;
   std::map<uint32_t, KernelStats> graph_kernels;
@@ -414,7 +423,7 @@ struct TraceAnalyzer::State {
         waiting_gpu.emplace(e.correlation, index);
         waiting_order.push_back(e.correlation);
         while (waiting_order.size() > opt.launch_window) {
-          waiting_gpu.erase(waiting_order.front());
+          if (waiting_gpu.erase(waiting_order.front()) > 0) GiveUp(waiting_order.front());
           waiting_order.pop_front();
         }
       }
@@ -535,6 +544,15 @@ struct TraceAnalyzer::State {
     c.last_ns = std::max(c.last_ns, start);
   }
 
+  void GiveUp(int64_t correlation) {
+    if (!gave_up.insert(correlation).second) return;
+    gave_up_order.push_back(correlation);
+    if (gave_up_order.size() > kMaxGaveUp) {
+      gave_up.erase(gave_up_order.front());
+      gave_up_order.pop_front();
+    }
+  }
+
   void OnRuntime(const TraceEvent& e, uint32_t thread) {
     const bool graph = IsGraphLaunch(e.name);
     if (graph) ++graphs.launches;
@@ -552,6 +570,13 @@ struct TraceAnalyzer::State {
       rr.matched = true;
     }
     waiting_gpu.erase(range.first, range.second);
+    if (!rr.matched && !gave_up.empty() && gave_up.count(e.correlation) > 0) {
+      gave_up.erase(e.correlation);  // its entry in gave_up_order is dropped in turn
+      // Its GPU activity was already swept without it: the windows are too
+      // small for this trace's order. Widen the launch window from now on.
+      ++approx.late_launch_calls;
+      opt.launch_window = std::min(opt.launch_window * 2, Approximations::kMaxLaunchWindow);
+    }
     if (runtime.insert_or_assign(e.correlation, rr).second) {
       runtime_order.push_back(e.correlation);
       while (runtime_order.size() > opt.launch_window) {
@@ -593,6 +618,7 @@ struct TraceAnalyzer::State {
           waiting_gpu.erase(it);
           break;
         }
+      GiveUp(g.correlation);
     }
     free_slots.push_back(slot);
     Sweep(g);
@@ -1004,27 +1030,27 @@ void TraceAnalyzer::State::CollectTrafficAndOps(TraceReport& rep) {
 
 /// The summary shares (fractions) over all analysed devices.
 void TraceAnalyzer::State::Summarize(TraceReport& rep) {
-  int64_t total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
-  int64_t windows = 0, window_idle = 0;
+  // Summed as doubles: each device's figures fit 64-bit nanoseconds, their
+  // sum over up to 4096 devices need not, and a share needs no more.
+  double total_span = 0, idle = 0, compute = 0, comm = 0, memcpy_ns = 0, memset_ns = 0;
+  double windows = 0, window_idle = 0;
   for (const DeviceStats& d : rep.devices) {
-    windows += d.WindowNs();
-    window_idle += d.window_idle_ns;
-    total_span += d.span_ns;
-    idle += d.idle_ns;
-    compute += d.compute_ns;
-    comm += d.communication_ns;
-    memcpy_ns += d.memcpy_ns;
-    memset_ns += d.memset_ns;
+    windows += static_cast<double>(d.WindowNs());
+    window_idle += static_cast<double>(d.window_idle_ns);
+    total_span += static_cast<double>(d.span_ns);
+    idle += static_cast<double>(d.idle_ns);
+    compute += static_cast<double>(d.compute_ns);
+    comm += static_cast<double>(d.communication_ns);
+    memcpy_ns += static_cast<double>(d.memcpy_ns);
+    memset_ns += static_cast<double>(d.memset_ns);
   }
-  auto share = [&](int64_t v) {
-    return total_span > 0 ? static_cast<double>(v) / static_cast<double>(total_span) : 0.0;
-  };
+  auto share = [&](double v) { return total_span > 0 ? v / total_span : 0.0; };
   rep.gpu_idle_share = rep.devices.empty() ? 1.0 : share(idle);
   rep.compute_share = share(compute);
   rep.communication_share = share(comm);
   rep.memcpy_share = share(memcpy_ns);
   rep.memset_share = share(memset_ns);
-  auto wshare = [&](int64_t v) { return windows > 0 ? static_cast<double>(v) / static_cast<double>(windows) : 0.0; };
+  auto wshare = [&](double v) { return windows > 0 ? v / windows : 0.0; };
   rep.window_idle_share = rep.devices.empty() ? 1.0 : wshare(window_idle);
   rep.window_compute_share = wshare(compute);
   rep.window_communication_share = wshare(comm);
@@ -1202,13 +1228,23 @@ void TraceAnalyzer::State::Account(TraceReport& rep) {
     why = n(a.gpu_reorder_overruns) + " GPU activities arrived out of start order beyond the reorder window (" +
           "widened to " + n(a.gpu_reorder_window) + "); up to " + n(a.gpu_reorder_uncertain_ns) +
           " ns of busy time may be misplaced";
+  // Host-wait needs the next activity's launch call: one the trace holds but
+  // the windows lost leaves the gap before it kernel-wait or other.
+  if (const int64_t lost = a.launch_window_misses + a.late_launch_calls; lost > 0)
+    why += (why.empty() ? "" : "; ") + n(lost) +
+           " GPU activities were placed without the launch call the trace holds for them, so the idle gaps "
+           "before them may be host-wait read as kernel-wait or other";
   add("device breakdown, idle classes and streams", why);
   why.clear();
   if (a.unmatched_gpu_ops > 0) {
-    why = n(a.unmatched_gpu_ops) + " GPU activities have no launch call in the trace";
+    why = n(a.unmatched_gpu_ops) + " GPU activities have no matched launch call";
+    std::string lost;
     if (a.launch_window_misses > 0)
-      why += " (" + n(a.launch_window_misses) + " of them because the launch window forgot the call; widened to " +
-             n(a.launch_window) + ")";
+      lost = n(a.launch_window_misses) + " of them because the launch window forgot the call";
+    if (a.late_launch_calls > 0)
+      lost += (lost.empty() ? "" : ", ") + n(a.late_launch_calls) +
+              (lost.empty() ? " of them" : "") + " because their call came later in the trace than the analysis could wait";
+    if (!lost.empty()) why += " (" + lost + "; the launch window widened to " + n(a.launch_window) + ")";
     why += "; launch figures cover the matched ones";
   }
   add("launch delay, launch cost and graph attribution", why);

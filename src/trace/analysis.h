@@ -68,7 +68,9 @@ class BoundedQuantiles {
   int64_t count() const { return count_; }
   int64_t min() const { return min_; }
   int64_t max() const { return max_; }
-  double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0; }
+  double mean() const {
+    return count_ > 0 ? static_cast<double>(static_cast<long double>(sum_) / static_cast<long double>(count_)) : 0;
+  }
   bool exact() const { return !histogram_; }
 
   static constexpr double kBucketRatio = 1.01;
@@ -80,7 +82,7 @@ class BoundedQuantiles {
   void Spill();
   size_t exact_cap_;
   int64_t count_ = 0, min_ = 0, max_ = 0;
-  int64_t sum_ = 0;
+  __int128 sum_ = 0;  ///< exact: up to 2^63 values of up to 2^63 ns
   std::vector<int64_t> exact_;
   bool histogram_ = false;
   std::vector<int64_t> pos_, neg_;  ///< kBuckets counts each
@@ -281,6 +283,11 @@ struct Approximations {
   /// GPU activities whose launch call had already been forgotten by the launch
   /// window (it doubles at each, up to kMaxLaunchWindow); they count as unmatched.
   int64_t launch_window_misses = 0;
+  /// Launch calls that came after their GPU activity had stopped waiting
+  /// for them (evicted by the launch window, or swept by the reorder window
+  /// first); the launch window doubles at each. Their activities count as
+  /// unmatched.
+  int64_t late_launch_calls = 0;
   int64_t launch_window = 0;         ///< the launch window when the trace ended
   int64_t unmatched_gpu_ops = 0;     ///< GPU activities with no launch call (launch.gpu_ops_unmatched)
   int64_t cpu_nesting_out_of_order = 0;  ///< CPU frames beyond the per-thread nesting window

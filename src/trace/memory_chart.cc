@@ -191,8 +191,17 @@ std::string RenderMemorySvgElement(const TraceReport& r) { return SvgChart(r, fa
 
 std::string RenderMemorySvg(const TraceReport& r) {
   std::string svg = SvgChart(r, true);
-  if (svg.empty()) svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"40\">"
-                         "<text x=\"10\" y=\"25\">no [memory] events in this trace</text></svg>\n";
+  if (svg.empty()) {
+    // Nothing to chart: no [memory] event, or none that states a total
+    // (Kineto of PyTorch 1.8/1.9 wrote only each allocation's "Bytes").
+    int64_t events = 0;
+    for (const MemoryPeak& p : r.memory) events += p.events;
+    const std::string why = events == 0 ? "no [memory] events in this trace"
+                                        : std::to_string(events) + (events == 1 ? " [memory] event" : " [memory] events") +
+                                              " in this trace, none stating Total Allocated: nothing to chart";
+    svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"40\">"
+          "<text x=\"10\" y=\"25\">" + why + "</text></svg>\n";
+  }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg;
 }
 

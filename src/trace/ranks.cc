@@ -71,14 +71,14 @@ void FindStragglers(RanksReport& r) {
 
 void FindImbalance(RanksReport& r) {
   if (r.ranks.empty()) return;
-  int64_t sum = 0;
+  double sum = 0;  // of up to 4096 ranks' 64-bit figures: as a double
   for (size_t i = 0; i < r.ranks.size(); ++i) {
-    sum += r.ranks[i].compute_ns;
+    sum += static_cast<double>(r.ranks[i].compute_ns);
     if (r.ranks[i].compute_ns > r.ranks[r.most_compute].compute_ns) r.most_compute = i;
     if (r.ranks[i].compute_ns < r.ranks[r.least_compute].compute_ns) r.least_compute = i;
   }
   if (sum <= 0) return;
-  const double mean = static_cast<double>(sum) / static_cast<double>(r.ranks.size());
+  const double mean = sum / static_cast<double>(r.ranks.size());
   r.compute_imbalance = static_cast<double>(r.ranks[r.most_compute].compute_ns) / mean;
 }
 
@@ -133,24 +133,29 @@ RankSummary SummarizeRank(const TraceReport& report, int64_t rank, bool from_tra
   s.path = report.info.path;
   s.world_size = report.info.world_size;
   std::map<std::string, CollectiveStats> collectives;
+  // Each device's figures fit 64-bit nanoseconds; their sum over a rank's
+  // devices saturates rather than wrap (docs/trace.md, "Limits").
+  auto add = [](int64_t& sum, int64_t v) {
+    if (__builtin_add_overflow(sum, v, &sum)) sum = v > 0 ? INT64_MAX : INT64_MIN;
+  };
   for (const DeviceStats& d : report.devices) {
     ++s.devices;
-    s.window_ns += d.WindowNs();
-    s.busy_ns += d.busy_ns;
-    s.compute_ns += d.compute_ns;
-    s.communication_ns += d.communication_ns;
-    s.communication_total_ns += d.communication_total_ns;
-    s.overlap_ns += d.comm_compute_overlap_ns;
-    s.idle_ns += d.window_idle_ns;
-    s.kernel_count += d.kernel_count;
-    s.kernel_time_ns += d.kernel_time_ns;
+    add(s.window_ns, d.WindowNs());
+    add(s.busy_ns, d.busy_ns);
+    add(s.compute_ns, d.compute_ns);
+    add(s.communication_ns, d.communication_ns);
+    add(s.communication_total_ns, d.communication_total_ns);
+    add(s.overlap_ns, d.comm_compute_overlap_ns);
+    add(s.idle_ns, d.window_idle_ns);
+    add(s.kernel_count, d.kernel_count);
+    add(s.kernel_time_ns, d.kernel_time_ns);
     for (const KernelStats& k : d.kernels) {
       if (!k.communication) continue;
       std::string c = NcclCollective(k.name);
       CollectiveStats& cs = collectives[c];
       cs.collective = c;
-      cs.count += k.count;
-      cs.total_ns += k.total_ns;
+      add(cs.count, k.count);
+      add(cs.total_ns, k.total_ns);
     }
   }
   for (auto& [name, cs] : collectives) s.collectives.push_back(std::move(cs));

@@ -723,6 +723,7 @@ std::string RenderTraceJson(const TraceReport& r, const TraceFindingSet& f) {
   w.Key("gpu_reorder_uncertain_ns"); w.Int64(a.gpu_reorder_uncertain_ns);
   w.Key("gpu_reorder_window"); w.Int64(a.gpu_reorder_window);
   w.Key("launch_window_misses"); w.Int64(a.launch_window_misses);
+  w.Key("late_launch_calls"); w.Int64(a.late_launch_calls);
   w.Key("launch_window"); w.Int64(a.launch_window);
   w.Key("unmatched_gpu_ops"); w.Int64(a.unmatched_gpu_ops);
   w.Key("cpu_nesting_out_of_order"); w.Int64(a.cpu_nesting_out_of_order);

@@ -682,8 +682,22 @@ class Handler {
   bool String(const Ch* s, rapidjson::SizeType n, bool) {
     if (n > kMaxTraceString)
       return TooLong("a string", n);
-    if (capture_depth_) writer_.String(s, n);
+    if (capture_depth_) CaptureText(s, n, /*key=*/false);
     return Scalar("string", std::string_view(s, n), true, false);
+  }
+
+  // The captured args are copied into the timeline: a string or key of
+  // invalid UTF-8 is repaired there (U+FFFD), as every name is, so that the
+  // file stays JSON.
+  void CaptureText(const Ch* s, rapidjson::SizeType n, bool key) {
+    const std::string_view text(s, n);
+    if (ValidUtf8Prefix(text) == text.size()) {
+      key ? writer_.Key(s, n) : writer_.String(s, n);
+      return;
+    }
+    const std::string repaired = RepairUtf8(text);
+    const auto size = static_cast<rapidjson::SizeType>(repaired.size());
+    key ? writer_.Key(repaired.data(), size, true) : writer_.String(repaired.data(), size, true);
   }
 
   // --- containers ----------------------------------------------------------
@@ -732,7 +746,7 @@ class Handler {
   bool Key(const Ch* s, rapidjson::SizeType n, bool) {
     if (n > kMaxTraceString)
       return TooLong("a key", n);
-    if (capture_depth_) writer_.Key(s, n);
+    if (capture_depth_) CaptureText(s, n, /*key=*/true);
     // A key the reader uses must appear once per object (the readers of
     // other tools disagree on which of two would count).
     bool repeated = false;

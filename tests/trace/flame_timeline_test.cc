@@ -17,6 +17,7 @@
 #include "trace/trace_reader.h"
 #include "trace/trace_test_data.h"
 #include "util/json.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -266,6 +267,24 @@ TEST(TraceTimelineTest, ExportIsValidChromeTraceWithRequiredFields) {
   EXPECT_TRUE(saw_memset);
 }
 
+TEST(TraceTimelineTest, ArgsOfInvalidUtf8AreRepairedSoTheFileStaysJson) {
+  // A raw 0xFF byte in an args value, an args key and a thread name.
+  const std::string trace =
+      "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+      "\"ts\": 1, \"dur\": 2, \"args\": {\"device\": 0, \"stream\": 7, \"note\": \"a\xff b\", \"k\xfe\": 1}},"
+      " {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"t\xff\"}}]}";
+  TimelineFilter f;
+  f.keep_metadata = true;
+  TimelineWriter writer(f);
+  auto info = ReadTraceFromString(trace, "u.json", writer);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  const std::string out = writer.Finish();
+  EXPECT_EQ(ValidUtf8Prefix(out), out.size());
+  EXPECT_NE(out.find("a\uFFFD b"), std::string::npos) << out;
+  auto doc = ParseJson(out, "timeline.json");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+}
+
 TEST(TraceTimelineTest, FiltersByCategoryDeviceWindowAndKernelNames) {
   TimelineFilter f;
   f.categories = {"kernel"};
@@ -422,6 +441,15 @@ TEST(TraceMemoryTimelineTest, SvgIsStandaloneWithBothSeriesAndMarkedPeak) {
   TraceReport empty = Analyze(testing::TrainingLoopTrace(1, {}, 0).c_str(), AnalysisOptions{});
   EXPECT_NE(RenderMemorySvg(empty).find("no [memory] events"), std::string::npos);
   EXPECT_EQ(RenderMemorySvgElement(empty), "");
+  // [memory] events that state no total (PyTorch 1.8/1.9) are there, with
+  // nothing to chart: the SVG says which.
+  MemoryPeak no_total;
+  no_total.events = 2;
+  no_total.peak_reserved = 7;
+  empty.memory.push_back(no_total);
+  EXPECT_NE(RenderMemorySvg(empty).find("2 [memory] events in this trace, none stating Total Allocated"),
+            std::string::npos)
+      << RenderMemorySvg(empty);
 }
 
 TEST(MemoryChartBuilderTest, BoundedColumnsKeepExactExtremesInAnyOrder) {

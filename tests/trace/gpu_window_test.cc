@@ -195,13 +195,75 @@ TEST(GpuWindowTest, LaunchWindowMissIsCountedAndWidensTheWindow) {
   EXPECT_EQ(a.unmatched_gpu_ops, 12);
   EXPECT_EQ(r.launch.gpu_ops_matched, 4);
   EXPECT_GT(a.launch_window, 4);
-  bool flagged = false;
-  for (const FigureExactness& e : r.exactness)
+  bool flagged = false, idle_flagged = false;
+  for (const FigureExactness& e : r.exactness) {
     if (e.figures.find("launch delay,") != std::string::npos) {
       flagged = !e.exact;
       EXPECT_NE(e.why.find("launch window forgot"), std::string::npos) << e.why;
     }
+    // Host-wait needs the launch call: the idle classes lost it too.
+    if (e.figures.find("idle classes") != std::string::npos) {
+      idle_flagged = !e.exact;
+      EXPECT_NE(e.why.find("12 GPU activities were placed without the launch call"), std::string::npos) << e.why;
+    }
+  }
   EXPECT_TRUE(flagged);
+  EXPECT_TRUE(idle_flagged);
+}
+
+TEST(GpuWindowTest, LaunchCallsAfterTheirKernelsBeyondTheWindowAreCountedLate) {
+  // Every kernel first, then their runtime calls: with a launch window of 4
+  // the first 12 kernels stop waiting before their calls come.
+  std::vector<TraceEvent> ev;
+  for (int i = 0; i < 16; ++i) ev.push_back(Kernel("k", 7, 1000 + i * 100, 50, i + 1));
+  for (int i = 0; i < 16; ++i) ev.push_back(Runtime("cudaLaunchKernel", i * 10, 5, i + 1));
+  AnalysisOptions opt;
+  opt.launch_window = 4;
+  TraceReport r = RunEvents(ev, opt);
+  const Approximations& a = r.approximations;
+  EXPECT_EQ(a.late_launch_calls, 12);
+  EXPECT_EQ(a.launch_window_misses, 0);
+  EXPECT_EQ(a.unmatched_gpu_ops, 12);
+  EXPECT_GT(a.launch_window, 4);
+  int inexact = 0;
+  for (const FigureExactness& e : r.exactness) {
+    if (e.figures.find("launch delay,") != std::string::npos) {
+      inexact += !e.exact;
+      EXPECT_NE(e.why.find("12 of them because their call came later in the trace"), std::string::npos) << e.why;
+    }
+    if (e.figures.find("idle classes") != std::string::npos) inexact += !e.exact;
+  }
+  EXPECT_EQ(inexact, 2);
+}
+
+TEST(GpuWindowTest, SharesOverManyDevicesOfLongSpansDoNotWrap) {
+  // Ten GPUs, each with two 1 us kernels 0.9e18 ns apart (inside the reader's
+  // limits): their spans add up beyond 64-bit nanoseconds.
+  std::vector<TraceEvent> ev;
+  for (int d = 0; d < 10; ++d) {
+    TraceEvent first = Kernel("k", 7, 1000, 1000);
+    TraceEvent last = Kernel("k", 7, 900'000'000'000'000'000, 1000);
+    first.device = last.device = d;
+    ev.push_back(first);
+    ev.push_back(last);
+  }
+  TraceReport r = RunEvents(ev);
+  ASSERT_EQ(r.devices.size(), 10u);
+  EXPECT_GT(r.gpu_idle_share, 0.999);
+  EXPECT_GT(r.window_idle_share, 0.999);
+  EXPECT_LE(r.gpu_idle_share, 1.0);
+}
+
+TEST(GpuWindowTest, TheLaunchDelayMeanOfHugeDelaysIsExact) {
+  std::vector<TraceEvent> ev;
+  for (int i = 0; i < 10; ++i) {
+    ev.push_back(Runtime("cudaLaunchKernel", i * 10, 5, i + 1));
+    ev.push_back(Kernel("k", 7, 2'000'000'000'000'000'000 + i * 1000, 50, i + 1));
+  }
+  TraceReport r = RunEvents(ev);
+  ASSERT_EQ(r.launch.delays, 10);
+  EXPECT_GE(r.launch.delay_mean_ns, static_cast<double>(r.launch.delay_min_ns));
+  EXPECT_LE(r.launch.delay_mean_ns, static_cast<double>(r.launch.delay_max_ns));
 }
 
 TEST(GpuWindowTest, NegativeDurationsAreReported) {

@@ -153,6 +153,33 @@ TEST(RanksTest, NoComputeNoImbalanceNoSteps) {
   EXPECT_TRUE(json->Find("load_imbalance")->Find("compute_max_over_mean")->IsNull());
 }
 
+TEST(RanksTest, SumsBeyond64BitNanosecondsNeitherWrapNorVanish) {
+  // Six ranks of 1.9e18 ns of compute each: their sum is beyond 64 bits.
+  std::vector<RankSummary> ranks(6);
+  for (int i = 0; i < 6; ++i) {
+    ranks[i].rank = i;
+    ranks[i].compute_ns = 1'900'000'000'000'000'000 + i;
+  }
+  RanksReport r = AnalyzeRanks(ranks, {}, {});
+  ASSERT_TRUE(r.compute_imbalance.has_value());
+  EXPECT_NEAR(*r.compute_imbalance, 1.0, 1e-9);
+  // A rank of ten GPUs whose windows are 1e18 ns each saturates.
+  TraceReport report;
+  for (int d = 0; d < 10; ++d) {
+    DeviceStats dev;
+    dev.device = d;
+    dev.active_start_ns = 0;
+    dev.active_end_ns = 1'000'000'000'000'000'000;
+    dev.window_idle_ns = dev.active_end_ns - 1000;
+    dev.busy_ns = 1000;
+    report.devices.push_back(dev);
+  }
+  RankSummary s = SummarizeRank(report, 0, false);
+  EXPECT_EQ(s.window_ns, INT64_MAX);
+  EXPECT_EQ(s.idle_ns, INT64_MAX);
+  EXPECT_EQ(s.busy_ns, 10000);
+}
+
 TEST(RanksTest, ComparesRankByRankWithABaselineJob) {
   std::vector<RankSummary> base, current;
   for (int r = 0; r < 3; ++r) {

@@ -1446,7 +1446,9 @@ class Comparer {
     std::map<std::string, std::string> base;
     for (const KernelResult& k : ref.kernels)
       if (auto it = k.attributes.find(kSassHashAttribute); it != k.attributes.end()) base[k.name] = it->second;
-    std::vector<std::string> changed;
+    std::map<std::string_view, const KernelResult*> base_kernel;
+    for (const KernelResult& k : ref.kernels) base_kernel[k.name] = &k;
+    std::vector<std::string> changed, resources;
     size_t added = 0;
     std::set<std::string> current_names;
     for (const KernelResult& k : w.kernels) {
@@ -1455,6 +1457,8 @@ class Comparer {
       auto b = base.find(k.name);
       if (b == base.end()) ++added;
       if (b != base.end() && (it == k.attributes.end() || it->second != b->second)) changed.push_back(k.name);
+      else if (auto bk = base_kernel.find(k.name); bk != base_kernel.end() && !SameKernelResources(*bk->second, k))
+        resources.push_back(k.name);
     }
     size_t removed = 0;
     for (const KernelResult& k : ref.kernels) removed += current_names.count(k.name) == 0;
@@ -1473,6 +1477,15 @@ class Comparer {
                               " not in the baseline and " + std::to_string(removed) + " no longer in the binary";
     if (changed.empty() && added + removed > 0) {
       mv->sentence += "; the kernels differ: " + moved;
+      return;
+    }
+    if (changed.empty() && !resources.empty()) {
+      const std::string names = FirstNames(resources);
+      mv->sentence += "; each kernel's own SASS is the baseline's, but beside it " + std::to_string(resources.size()) +
+                      " of " + std::to_string(w.kernels.size()) + " kernels changed" +
+                      (names.empty() ? "" : " (" + names + ")") +
+                      ": their resources (shared memory, launch bounds, registers, occupancy) or the device "
+                      "functions linked apart from them (-rdc), so the code is not unchanged";
       return;
     }
     mv->sentence += "; code changed in " + std::to_string(changed.size()) + " of " +
@@ -2847,12 +2860,15 @@ class Comparer {
       mv.verdict = Verdict::kInconclusive;
       mv.reason = Reason::kBetweenRunNoiseUnmeasured;
       mv.mde.reset();
-      if (s.se > 0) {
+      // A kernel's summary per run carries the spread of its calls, or on a
+      // coarse clock only the clock's step: neither is noise between runs,
+      // and a p-value beside "nothing is tested" would read as a test.
+      if (s.se > 0 && *p->kernel_statistic == '\0') {
         head = interval + " holds within-run noise only: " + OneRun() + " and too few workloads "
                "to estimate the noise between runs; " + HistoryAdvice(*p);
       } else {
-        // One summary per run (a kernel's): no within-run noise either, so
-        // no interval and no test, never a zero-width "95% CI".
+        // One summary per run (a kernel's): no interval and no test, never
+        // a zero-width "95% CI".
         mv.ci_low.reset();
         mv.ci_high.reset();
         mv.p_value.reset();

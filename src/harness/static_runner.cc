@@ -8,6 +8,7 @@
 #include "static/ptxas_log.h"
 #include "stats/summary.h"
 #include "util/fs.h"
+#include "util/json.h"
 
 namespace gpugate {
 
@@ -43,6 +44,7 @@ KernelResult ToKernelResult(const KernelInfo& k, std::string name, const KernelE
   // whose code changed (PairNumberedKernels).
   r.attributes[kStableMangledNameAttribute] = StableKernelName(k.name);
   r.attributes[kSassHashAttribute] = SassHashText(k.sass_hash);
+  if (k.other_code_hash) r.attributes[kOtherCodeHashAttribute] = SassHashText(*k.other_code_hash);
   if (x != nullptr) {
     if (x->spill_stores) m["spill_store_bytes"] = static_cast<double>(*x->spill_stores);
     if (x->spill_loads) m["spill_load_bytes"] = static_cast<double>(*x->spill_loads);
@@ -96,6 +98,26 @@ WorkloadResult StaticWorkloadResult(const WorkloadSpec& spec, const InspectRepor
     }
   }
   for (const InspectNote& n : report.notes) w.notes.push_back(n.source + ": " + n.message);
+  // What run writes, compare and baseline update must read: a results file
+  // holds at most kMaxJsonStringBytes of strings (util/json.h), and this
+  // workload may take half of that.
+  size_t text = 0;
+  for (const KernelResult& k : w.kernels) {
+    text += k.name.size();
+    for (const auto& [key, value] : k.attributes) text += key.size() + value.size();
+    for (const auto& [key, value] : k.metrics) text += key.size();
+  }
+  for (const std::string& n : w.notes) text += n.size();
+  if (text > kMaxJsonStringBytes / 2) {
+    const size_t kernels = w.kernels.size();
+    w = Describe(spec);
+    w.status = WorkloadStatus::kFailed;
+    w.reason = report.file + ": its " + std::to_string(kernels) + " kernels' names and notes come to " +
+               std::to_string(text >> 20) + " MiB of text, more than the " +
+               std::to_string(kMaxJsonStringBytes >> 21) + " MiB a static result may hold (a results file holds " +
+               std::to_string(kMaxJsonStringBytes >> 20) + " MiB)";
+    return w;
+  }
   // Code that was not read cannot be called unchanged (SameStaticCode).
   if (report.sass_not_inspected > 0)
     w.counters[kSassNotInspectedCounter] = static_cast<double>(report.sass_not_inspected);

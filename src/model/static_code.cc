@@ -4,7 +4,9 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace gpugate {
 
@@ -19,9 +21,9 @@ std::pair<std::string, int> SplitNumber(const std::string& name) {
   return {name.substr(0, hash), std::stoi(name.substr(hash + 2))};
 }
 
-std::string HashOf(const KernelResult& k) {
-  auto it = k.attributes.find(kSassHashAttribute);
-  return it == k.attributes.end() ? std::string() : it->second;
+std::string_view AttributeOf(const KernelResult& k, const char* key) {
+  auto it = k.attributes.find(key);
+  return it == k.attributes.end() ? std::string_view() : std::string_view(it->second);
 }
 
 }  // namespace
@@ -50,35 +52,36 @@ void PairNumberedKernels(const WorkloadResult& base, WorkloadResult* current) {
     auto numbered = [&name](int n) { return n == 1 ? name : name + " #" + std::to_string(n); };
     std::map<KernelResult*, int> to;  // current kernel -> the base number it takes
     std::set<int> used;
-    // The same code first, in number order on both sides.
+    // The same code first, in number order on both sides: each current
+    // kernel takes the lowest base number of its hash not yet taken.
+    std::map<std::string_view, std::vector<int>> base_of_hash;  // numbers, highest first
+    for (auto it = g.base.rbegin(); it != g.base.rend(); ++it)
+      if (std::string_view h = AttributeOf(*it->second, kSassHashAttribute); !h.empty())
+        base_of_hash[h].push_back(it->first);
     for (auto& [cn, ck] : g.current) {
-      const std::string h = HashOf(*ck);
-      if (h.empty()) continue;
-      for (const auto& [bn, bk] : g.base)
-        if (!used.count(bn) && HashOf(*bk) == h) {
-          to[ck] = bn;
-          used.insert(bn);
-          break;
-        }
+      auto same = base_of_hash.find(AttributeOf(*ck, kSassHashAttribute));
+      if (same == base_of_hash.end() || same->first.empty() || same->second.empty()) continue;
+      to[ck] = same->second.back();
+      used.insert(same->second.back());
+      same->second.pop_back();
     }
     // Then a changed one whose masked mangled name is one baseline kernel's
     // alone, on each side.
-    auto stable_of = [](const KernelResult& k) {
-      auto it = k.attributes.find(kStableMangledNameAttribute);
-      return it == k.attributes.end() ? std::string() : it->second;
-    };
-    std::map<std::string, int> base_count, current_count;
-    for (const auto& [bn, bk] : g.base) ++base_count[stable_of(*bk)];
-    for (const auto& [cn, ck] : g.current) ++current_count[stable_of(*ck)];
+    std::map<std::string_view, std::pair<int, int>> base_of_stable;  // count, number
+    std::map<std::string_view, int> current_count;
+    for (const auto& [bn, bk] : g.base) {
+      auto& [count, number] = base_of_stable[AttributeOf(*bk, kStableMangledNameAttribute)];
+      ++count;
+      number = bn;
+    }
+    for (const auto& [cn, ck] : g.current) ++current_count[AttributeOf(*ck, kStableMangledNameAttribute)];
     for (auto& [cn, ck] : g.current) {
-      const std::string key = stable_of(*ck);
-      if (to.count(ck) || key.empty() || current_count[key] != 1 || base_count[key] != 1) continue;
-      for (const auto& [bn, bk] : g.base)
-        if (!used.count(bn) && stable_of(*bk) == key) {
-          to[ck] = bn;
-          used.insert(bn);
-          break;
-        }
+      const std::string_view key = AttributeOf(*ck, kStableMangledNameAttribute);
+      if (to.count(ck) || key.empty() || current_count[key] != 1) continue;
+      auto base = base_of_stable.find(key);
+      if (base == base_of_stable.end() || base->second.first != 1 || used.count(base->second.second)) continue;
+      to[ck] = base->second.second;
+      used.insert(base->second.second);
     }
     // Then the changed ones, in order, to the names left.
     auto next = g.base.begin();
@@ -119,19 +122,35 @@ bool SameStaticCode(const WorkloadResult& a, const WorkloadResult& b) {
     other = &paired;
   }
   const WorkloadResult& bb = *other;
-  std::map<std::string, std::string> hashes;
+  std::map<std::string_view, const KernelResult*> by_name;
   for (const KernelResult& k : a.kernels) {
-    auto it = k.attributes.find(kSassHashAttribute);
-    if (it == k.attributes.end()) return false;
-    hashes[k.name] = it->second;
+    if (AttributeOf(k, kSassHashAttribute).empty()) return false;
+    by_name[k.name] = &k;
   }
-  if (hashes.size() != a.kernels.size()) return false;  // a name twice: not a result gpugate wrote
+  if (by_name.size() != a.kernels.size()) return false;  // a name twice: not a result gpugate wrote
   for (const KernelResult& k : bb.kernels) {
-    auto it = k.attributes.find(kSassHashAttribute);
-    auto have = hashes.find(k.name);
-    if (it == k.attributes.end() || have == hashes.end() || have->second != it->second) return false;
+    auto have = by_name.find(k.name);
+    const std::string_view hash = AttributeOf(k, kSassHashAttribute);
+    if (hash.empty() || have == by_name.end() || AttributeOf(*have->second, kSassHashAttribute) != hash) return false;
+    // The same SASS with other resources (a static shared array's size, the
+    // launch bounds, the register count) is not the same kernel.
+    if (!SameKernelResources(*have->second, k)) return false;
   }
   return true;
+}
+
+bool SameKernelResources(const KernelResult& a, const KernelResult& b) {
+  // Spills come from a ptxas log that one side may lack; the same SASS with
+  // the same registers and stack frame spills the same.
+  auto binary_metrics = [](const KernelResult& k) {
+    std::map<std::string, double> m = k.metrics;
+    m.erase("spill_store_bytes");
+    m.erase("spill_load_bytes");
+    return m;
+  };
+  return binary_metrics(a) == binary_metrics(b) && AttributeOf(a, "arch") == AttributeOf(b, "arch") &&
+         AttributeOf(a, "occupancy_limiter") == AttributeOf(b, "occupancy_limiter") &&
+         AttributeOf(a, kOtherCodeHashAttribute) == AttributeOf(b, kOtherCodeHashAttribute);
 }
 
 }  // namespace gpugate

@@ -12,6 +12,10 @@ inline constexpr const char* kStaticKind = "static";
 /// The KernelResult attribute holding a static kernel's SASS hash (FNV-1a 64
 /// of its .text bytes, "0x" and 16 hex digits).
 inline constexpr const char* kSassHashAttribute = "sass_hash";
+/// The KernelResult attribute holding the hash of the code in the kernel's
+/// cubin that no kernel owns (device functions an -rdc build links apart
+/// from their callers); absent when there is none.
+inline constexpr const char* kOtherCodeHashAttribute = "other_code_hash";
 /// The KernelResult attribute holding a static kernel's mangled name with
 /// the folder hashes masked (the same in every workspace).
 inline constexpr const char* kStableMangledNameAttribute = "stable_mangled_name";
@@ -24,9 +28,16 @@ inline bool IsStaticResult(const WorkloadResult& w) { return w.kind == kStaticKi
 
 /// Whether two results of a static workload hold the same code: the same
 /// kernels (by name, which carries the architecture) with the same SASS hash
-/// each. False when either is not an ok static result, holds no kernels, a
+/// and the same resources (SameKernelResources) each. False when either is not an ok static result, holds no kernels, a
 /// hash is missing, or SASS of either binary was not read.
 bool SameStaticCode(const WorkloadResult& a, const WorkloadResult& b);
+/// Whether two static results of one kernel hold the same resources: every
+/// metric the binary gives (registers, shared memory, stack frame, launch
+/// bounds, barriers, code size, occupancy) and the architecture; spills,
+/// which a ptxas log gives on one side or both, are not compared. The same
+/// SASS hash with other resources is not the same kernel: a static shared
+/// array's size is not in the code, and it can cut the occupancy.
+bool SameKernelResources(const KernelResult& a, const KernelResult& b);
 
 /// Kernels whose names the binary cannot tell apart are numbered ("init(float*,
 /// int)@sm_80", "… #2", "… #3"; static_runner.h), and an edit elsewhere in

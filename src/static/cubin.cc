@@ -10,6 +10,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "static/elf.h"
 #include "util/random.h"
@@ -21,6 +22,11 @@ using detail::ReadLe;
 namespace {
 
 constexpr uint32_t kNvInfoType = 0x70000000;
+constexpr uint64_t kSectionExecutable = 0x4;  // SHF_EXECINSTR
+/// The longest kernel name read (mangled names of heavily templated kernels
+/// run to tens of KiB), and what a cubin's kernel names may add up to.
+constexpr size_t kMaxKernelNameBytes = size_t{1} << 20;
+constexpr uint64_t kMaxKernelNameTotal = uint64_t{64} << 20;
 /// Before ELF ABI version 7 the .nv.info sections were plain PROGBITS.
 constexpr uint32_t kElfSectionProgbits = 1;
 constexpr uint8_t kFormatSval = 4;
@@ -67,7 +73,7 @@ Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s,
   while (p < b.size()) {
     Record r;
     r.offset = s.offset + p;
-    if (b.size() - p < 4) return BinaryError(name, r.offset, "truncated attribute record in " + s.name);
+    if (b.size() - p < 4) return BinaryError(name, r.offset, "truncated attribute record in " + SectionText(s.name));
     r.format = static_cast<uint8_t>(b[p]);
     r.attribute = static_cast<uint8_t>(b[p + 1]);
     ReadLe(b, p + 2, &r.value);
@@ -76,7 +82,7 @@ Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s,
       if (b.size() - p < r.value)
         return BinaryError(name, r.offset,
                            "attribute " + HexText(r.attribute) + " of " + std::to_string(r.value) +
-                               " bytes runs past the end of " + s.name);
+                               " bytes runs past the end of " + SectionText(s.name));
       r.bytes = b.substr(p, r.value);
       p += r.value;
     }
@@ -327,16 +333,29 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     if (t.name.rfind(".nv.constant0.", 0) == 0) constant0_of.emplace(t.info, &t);
   }
   const std::string info_prefix = ".nv.info.";
+  std::set<uint32_t> code_sections, kernel_sections;
+  uint64_t name_bytes = 0;
   for (const ElfSection& s : elf->sections) {
     if (!is_info(s) || s.name.rfind(info_prefix, 0) != 0) continue;
     if (s.info == 0 || s.info >= elf->sections.size())
-      return BinaryError(name, s.offset, s.name + " refers to section " + std::to_string(s.info) + ", out of range");
+      return BinaryError(name, s.offset,
+                         SectionText(s.name) + " refers to section " + std::to_string(s.info) + ", out of range");
     const ElfSection& text = elf->sections[s.info];
+    // One code section per kernel: several .nv.info sections that name one
+    // .text would read (and hash) its bytes once each.
+    if (!code_sections.insert(s.info).second)
+      return BinaryError(name, s.offset,
+                         SectionText(s.name) + " names code section " + std::to_string(s.info) +
+                             ", which another kernel's attributes already name");
+    if (!HasFileBytes(text.type))
+      return BinaryError(name, s.offset,
+                         SectionText(s.name) + " names code section " + std::to_string(s.info) + " (" +
+                             SectionText(text.name) + "), which has no bytes in the file");
     Result<std::vector<Record>> records = ParseNvInfo(*elf, s, name);
     if (!records.ok()) return records.error();
     KernelInfo k;
     k.arch = info.arch;
-    k.name = s.name.substr(info_prefix.size());
+    k.name = std::string(s.name.substr(info_prefix.size()));
     // A kernel's .text section names its symbol in the low 24 bits of
     // sh_info and, in cubins before ELF ABI 8, its register count in the
     // high 8 (0x0a00000d: 10 registers, symbol 13).
@@ -354,7 +373,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     if (!entry) continue;
     if (symbol_index) {
       const ElfSymbol& symbol = (*symbols)[*symbol_index];
-      if (!symbol.name.empty()) k.name = symbol.name;
+      if (!symbol.name.empty()) k.name = std::string(symbol.name);
       if (auto it = global.regcount.find(*symbol_index); it != global.regcount.end())
         k.registers = static_cast<int>(it->second);
       if (auto it = global.frame.find(*symbol_index); it != global.frame.end()) k.stack_frame = it->second;
@@ -374,7 +393,33 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     }
     if (auto it = constant0_of.find(s.info); it != constant0_of.end())
       k.cbank0_bytes = static_cast<int64_t>(std::min<uint64_t>(it->second->size, uint64_t{1} << 40));
+    // Each kernel keeps its name: what they add up to is bounded, so that a
+    // small file of many kernels naming one long string stays small.
+    name_bytes += k.name.size();
+    if (k.name.size() > kMaxKernelNameBytes || name_bytes > kMaxKernelNameTotal)
+      return BinaryError(name, s.offset,
+                         k.name.size() > kMaxKernelNameBytes
+                             ? "kernel name of " + std::to_string(k.name.size()) + " bytes, more than the " +
+                                   std::to_string(kMaxKernelNameBytes) + " read"
+                             : "kernel names add up to more than the " + std::to_string(kMaxKernelNameTotal) +
+                                   " bytes read");
+    kernel_sections.insert(s.info);
     info.kernels.push_back(std::move(k));
+  }
+  // The code no kernel owns (an -rdc build's device functions, which its
+  // kernels call): a change there is a change of the kernels that may call
+  // it, so every kernel carries its hash.
+  std::string other;
+  for (uint32_t i = 0; i < elf->sections.size(); ++i) {
+    const ElfSection& t = elf->sections[i];
+    if ((t.flags & kSectionExecutable) == 0 || !HasFileBytes(t.type) || kernel_sections.count(i) != 0) continue;
+    const std::string_view bytes = elf->Bytes(t);
+    other += std::to_string(t.name.size()) + ":" + std::string(t.name) + std::to_string(bytes.size()) + ":";
+    other += bytes;
+  }
+  if (!other.empty()) {
+    const uint64_t hash = Fnv1a64(other);
+    for (KernelInfo& k : info.kernels) k.other_code_hash = hash;
   }
   return info;
 }

@@ -39,6 +39,10 @@ struct KernelInfo {
   int64_t sass_bytes = 0;                              ///< size of .text.<k>
   std::optional<int64_t> instructions;                 ///< sass_bytes / 16 on sm_70 and newer
   uint64_t sass_hash = 0;                              ///< FNV-1a 64 of the .text.<k> bytes
+  /// FNV-1a 64 of the cubin's other code: the executable sections no
+  /// kernel owns (device functions linked apart from their callers, as
+  /// -rdc builds place them), names and bytes; nullopt when there are none.
+  std::optional<uint64_t> other_code_hash;
 };
 
 /// "sm_90", "sm_90a", "sm_100f".

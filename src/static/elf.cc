@@ -11,17 +11,19 @@ using detail::ReadLe;
 namespace {
 
 constexpr uint32_t kSymtab = 2;  // SHT_SYMTAB
+constexpr uint32_t kSymtabShndx = 18;  // SHT_SYMTAB_SHNDX
 constexpr uint64_t kSectionHeaderSize = 64;
 constexpr uint64_t kSymbolSize = 24;
 constexpr uint16_t kShnXindex = 0xffff;  // SHN_XINDEX
 
 /// The NUL-terminated string at `offset` of a string table, or false when it
 /// is out of range or not terminated inside the table.
-bool StringAt(std::string_view table, uint64_t offset, std::string* out) {
+bool StringAt(std::string_view table, uint64_t offset, std::string_view* out) {
   if (offset >= table.size()) return false;
   const size_t end = table.find('\0', offset);
   if (end == std::string_view::npos) return false;
-  *out = std::string(table.substr(offset, end - offset));
+  // A view, not a copy: many headers may name one long string.
+  *out = table.substr(offset, end - offset);
   return true;
 }
 
@@ -31,6 +33,12 @@ std::string HexText(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
+}
+
+std::string SectionText(std::string_view name) {
+  constexpr size_t kShown = 256;
+  if (name.size() <= kShown) return std::string(name);
+  return std::string(name.substr(0, kShown)) + "... (" + std::to_string(name.size()) + " bytes)";
 }
 
 Error BinaryError(const std::string& name, uint64_t offset, const std::string& what) {
@@ -152,6 +160,15 @@ Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::st
   if (count > max_symbols)
     return BinaryError(name, symtab->offset,
                        std::to_string(count) + " symbols, more than the " + std::to_string(max_symbols) + " read");
+  // Extended section indices: SHT_SYMTAB_SHNDX linked to this table holds
+  // one 32-bit index per symbol, for those whose st_shndx is SHN_XINDEX.
+  std::string_view extended;
+  const uint64_t symtab_index = static_cast<uint64_t>(symtab - elf.sections.data());
+  for (const ElfSection& s : elf.sections)
+    if (s.type == kSymtabShndx && s.link == symtab_index) {
+      extended = elf.Bytes(s);
+      break;
+    }
   symbols.resize(count);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t o = i * kSymbolSize;
@@ -160,7 +177,16 @@ Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::st
     ReadLe(bytes, o, &name_offset);
     sym.info = static_cast<uint8_t>(bytes[o + 4]);
     sym.other = static_cast<uint8_t>(bytes[o + 5]);
-    ReadLe(bytes, o + 6, &sym.section);
+    uint16_t shndx = 0;
+    ReadLe(bytes, o + 6, &shndx);
+    sym.section = shndx;
+    if (shndx == kShnXindex) {
+      if (extended.size() < (i + 1) * 4)
+        return BinaryError(name, symtab->offset + o,
+                           "symbol " + std::to_string(i) + " has an extended section index (SHN_XINDEX) that no "
+                           ".symtab_shndx entry holds");
+      ReadLe(extended, i * 4, &sym.section);
+    }
     ReadLe(bytes, o + 8, &sym.value);
     ReadLe(bytes, o + 16, &sym.size);
     if (name_offset != 0 && !StringAt(strings, name_offset, &sym.name))

@@ -26,7 +26,7 @@ inline constexpr uint32_t kElfSectionCudaShared = 0x7000000a;
 constexpr bool HasFileBytes(uint32_t type) { return type != kElfSectionNobits && type != kElfSectionCudaShared; }
 
 struct ElfSection {
-  std::string name;
+  std::string_view name;  ///< into the file's bytes (ElfFile::data): never copied
   uint32_t type = 0;
   uint64_t flags = 0;
   uint64_t offset = 0;  ///< file offset (checked: offset + size is inside the file unless NOBITS)
@@ -37,10 +37,12 @@ struct ElfSection {
 };
 
 struct ElfSymbol {
-  std::string name;
+  std::string_view name;  ///< into the file's bytes: never copied
   uint64_t value = 0;
   uint64_t size = 0;
-  uint16_t section = 0;  ///< st_shndx
+  /// st_shndx, or for SHN_XINDEX (0xffff) the index .symtab_shndx holds
+  /// (files of 0xff00 sections or more).
+  uint32_t section = 0;
   uint8_t info = 0;      ///< st_info (binding << 4 | type)
   uint8_t other = 0;     ///< st_other
 };
@@ -77,6 +79,9 @@ Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::st
 
 /// "0x1a0": offsets and flags in messages.
 std::string HexText(uint64_t v);
+/// A section's name for a message: cut to 256 bytes (a name may run to the
+/// size of the file).
+std::string SectionText(std::string_view name);
 
 /// "<name>: offset 0x<offset>: <what>" as an input error.
 Error BinaryError(const std::string& name, uint64_t offset, const std::string& what);

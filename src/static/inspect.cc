@@ -119,17 +119,28 @@ class Inspector {
     const bool linked = (elf->type == kElfTypeExecutable || elf->type == kElfTypeShared) && linked_image != nullptr &&
                         HasFileBytes(linked_image->type);
     bool found = false;
+    // The byte ranges of the device-code sections read so far: a section
+    // over bytes already read is damage (a linker writes each once), not
+    // more device code to read again.
+    std::vector<std::pair<uint64_t, uint64_t>> read;
     for (const ElfSection& s : elf->sections) {
       bool fatbin_section = false;
       for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
       if (!fatbin_section || !HasFileBytes(s.type)) continue;
       found = true;
+      const std::string section = where + ": " + std::string(s.name);
       if (linked && s.name == kRelocatableFatbinSection) {
-        report_.notes.push_back({where + ": " + s.name, "the unlinked copies of -rdc device code, linked into " +
-                                                            std::string(kLinkedFatbinSection) + ": not read"});
+        report_.notes.push_back({section, "the unlinked copies of -rdc device code, linked into " +
+                                              std::string(kLinkedFatbinSection) + ": not read"});
         continue;
       }
-      if (Status st = AddFatbins(elf->Bytes(s), s.offset, where + ": " + s.name); !st.ok()) return st;
+      for (const auto& [start, end] : read)
+        if (s.size > 0 && s.offset < end && start < s.offset + s.size)
+          return BinaryError(where, s.offset,
+                             std::string(s.name) + " section over bytes another device-code section holds (" +
+                                 HexText(start) + " to " + HexText(end) + ")");
+      read.emplace_back(s.offset, s.offset + s.size);
+      if (Status st = AddFatbins(elf->Bytes(s), s.offset, section); !st.ok()) return st;
     }
     if (!found) report_.notes.push_back({where, "no .nv_fatbin or __nv_relfatbin section: no device code"});
     return Status::Ok();
@@ -216,47 +227,48 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
   // which), and the plain arch's kernel's where it cannot (a bare cubin).
   std::set<std::tuple<std::string, int, char>> present;
   std::map<std::pair<std::string, int>, int> kernels_of;  // kernels per name and arch
-  for (const InspectedCubin& c : report->cubins)
-    for (const KernelInfo& k : c.cubin.kernels) {
-      present.insert({k.name, k.arch, k.arch_variant});
+  std::map<std::pair<std::string, int>, int> variants_of;  // distinct variants per name and arch
+  using KernelRef = std::pair<InspectedCubin*, size_t>;
+  std::map<std::string, std::vector<KernelRef>> by_name;  // so that a record looks at its name's kernels only
+  for (InspectedCubin& c : report->cubins)
+    for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
+      const KernelInfo& k = c.cubin.kernels[i];
+      if (present.insert({k.name, k.arch, k.arch_variant}).second) ++variants_of[{k.name, k.arch}];
       ++kernels_of[{k.name, k.arch}];
+      by_name[k.name].push_back({&c, i});
     }
+  // Log records of kernels the file does not hold (a whole project's build
+  // log): each is a note up to this many, then one note counts the rest.
+  constexpr size_t kMaxAbsentNotes = 20;
+  size_t absent = 0;
   // Each kernel's records: those whose name and arch are its, and whose
   // registers and stack frame (which holds the spills) agree with what the
   // binary says of it. Several kernels can have one name (a static kernel
   // of one name in two files): the figures tell their records apart.
-  using KernelRef = std::pair<InspectedCubin*, size_t>;
   std::map<KernelRef, std::vector<const PtxasKernel*>> records_of;
   for (const PtxasKernel& p : log) {
     if (!p.entry) continue;
     // The log names kernels as ptxas does, with the folder hashes; the
     // binary's names have them masked where that names one kernel.
-    const std::string name = present.count({p.name, p.sm, p.sm_variant}) != 0 ||
-                                     std::any_of(present.begin(), present.end(),
-                                                 [&](const auto& t) { return std::get<0>(t) == p.name; })
-                                 ? p.name
-                                 : StableKernelName(p.name);
+    const std::string name = by_name.count(p.name) != 0 ? p.name : StableKernelName(p.name);
     const bool variant_present = present.count({name, p.sm, p.sm_variant}) != 0;
     std::vector<KernelRef> candidates, fitting;
-    for (InspectedCubin& c : report->cubins)
-      for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
-        const KernelInfo& k = c.cubin.kernels[i];
-        if (k.name != name || (p.sm != 0 && p.sm != k.arch)) continue;
-        if (p.sm != 0 && p.sm_variant != k.arch_variant &&
-            (variant_present ||
-             std::count_if(present.begin(), present.end(), [&](const auto& t) {
-               return std::get<0>(t) == name && std::get<1>(t) == p.sm;
-             }) > 1))
+    if (auto kernels = by_name.find(name); kernels != by_name.end())
+      for (const KernelRef& ref : kernels->second) {
+        const KernelInfo& k = ref.first->cubin.kernels[ref.second];
+        if (p.sm != 0 && p.sm != k.arch) continue;
+        if (p.sm != 0 && p.sm_variant != k.arch_variant && (variant_present || variants_of[{name, p.sm}] > 1))
           continue;
-        candidates.push_back({&c, i});
+        candidates.push_back(ref);
         if ((!k.registers || p.registers == *k.registers) && (!k.stack_frame || p.stack_frame == *k.stack_frame))
-          fitting.push_back({&c, i});
+          fitting.push_back(ref);
       }
     const std::string where = log_name + ":" + std::to_string(p.line);
     if (candidates.empty()) {
-      report->notes.push_back({where, "the log's kernel '" + p.name + "'" +
-                                          (p.sm ? " for " + ArchText(p.sm, p.sm_variant) : std::string()) +
-                                          " is not in this file (built from other sources or flags?)"});
+      if (++absent <= kMaxAbsentNotes)
+        report->notes.push_back({where, "the log's kernel '" + p.name + "'" +
+                                            (p.sm ? " for " + ArchText(p.sm, p.sm_variant) : std::string()) +
+                                            " is not in this file (built from other sources or flags?)"});
       continue;
     }
     if (fitting.empty()) {
@@ -316,6 +328,10 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
       x.spill_loads = std::max(x.spill_loads.value_or(0), *p->spill_loads);
     }
   }
+  if (absent > kMaxAbsentNotes)
+    report->notes.push_back({log_name, std::to_string(absent - kMaxAbsentNotes) +
+                                           " more of the log's kernels are not in this file (the first " +
+                                           std::to_string(kMaxAbsentNotes) + " are named above)"});
   return Status::Ok();
 }
 

@@ -725,6 +725,50 @@ TEST(InspectTest, ExtendedSectionNumberingIsRead) {
       << link.error().message;
 }
 
+// Section headers are not trusted to describe bytes once: device code that
+// two sections claim is damage (not read twice, or 8000 times), and a
+// kernel's code is its own and in the file.
+TEST(InspectTest, DeviceCodeThatTwoSectionsClaimIsDamage) {
+  const std::string fatbin = SassFatbin(Load("small_sm90.cubin"));
+  std::string elf = HostElf(1, {{".nv_fatbin", fatbin}, {".nv_fatbin", fatbin}});
+  ASSERT_TRUE(InspectBytes(elf, "twice.o").ok());  // two copies: read, each once
+  const uint64_t shoff = Get64(elf, 0x28);
+  Put64(&elf, shoff + 2 * 64 + 24, Get64(elf, shoff + 1 * 64 + 24));  // the second over the first
+  Result<InspectReport> r = InspectBytes(elf, "twice.o");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kInputError);
+  EXPECT_NE(r.error().message.find("over bytes another device-code section holds"), std::string::npos)
+      << r.error().message;
+
+  const std::string cubin = Load("heavy_sm90.cubin");
+  Result<ElfFile> parsed = ParseElf(cubin, "heavy_sm90.cubin");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  const uint64_t cubin_shoff = Get64(cubin, 0x28);
+  std::vector<size_t> infos;
+  size_t heavy_text = 0;
+  for (size_t i = 0; i < parsed->sections.size(); ++i) {
+    if (parsed->sections[i].name.rfind(".nv.info.", 0) == 0) infos.push_back(i);
+    if (parsed->sections[i].name == ".text._Z5heavyPKfPfi") heavy_text = i;
+  }
+  ASSERT_GE(infos.size(), 2u);
+  ASSERT_NE(heavy_text, 0u);
+  // Two kernels' attributes naming one code section.
+  std::string shared = cubin;
+  for (size_t i : infos) Put32(&shared, cubin_shoff + i * 64 + 44, static_cast<uint32_t>(heavy_text));
+  Result<CubinInfo> one = ReadCubin(shared, "k.cubin");
+  ASSERT_FALSE(one.ok());
+  EXPECT_NE(one.error().message.find("which another kernel's attributes already name"), std::string::npos)
+      << one.error().message;
+  // A kernel's code section without bytes in the file (NOBITS, any size).
+  std::string nobits = cubin;
+  Put32(&nobits, cubin_shoff + heavy_text * 64 + 4, 8);
+  Put64(&nobits, cubin_shoff + heavy_text * 64 + 32, ~uint64_t{0});
+  Result<CubinInfo> empty = ReadCubin(nobits, "k.cubin");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find("which has no bytes in the file"), std::string::npos)
+      << empty.error().message;
+}
+
 // sm_90a (and sm_100f) SASS is a target of its own: its cubin's e_flags
 // are sm_90's, the fatbin entry's flags tell them apart. Both builds of a
 // kernel are told apart, not numbered as one kernel found twice.

@@ -130,6 +130,15 @@ TEST(StaticLane, ResultHoldsEveryKernelsResourcesFromTheBinaryAndTheLog) {
   EXPECT_NE(spilled->attributes.at(kSassHashAttribute), heavy->attributes.at(kSassHashAttribute));
   EXPECT_TRUE(SameStaticCode(w, RunStaticWorkload(StaticSpec("heavy_sm90", false))));
   EXPECT_FALSE(SameStaticCode(w, s));
+  // The same SASS with other resources is not the same code: a static
+  // shared array's size or a launch bound is not in the SASS.
+  WorkloadResult more_shared = RunStaticWorkload(StaticSpec("heavy_sm90", false));
+  for (KernelResult& k : more_shared.kernels) k.metrics["shared_mem_bytes"] += 44000;
+  EXPECT_FALSE(SameStaticCode(w, more_shared));
+  // Nor with other device functions linked apart from the kernels (-rdc).
+  WorkloadResult other_callee = RunStaticWorkload(StaticSpec("heavy_sm90", false));
+  for (KernelResult& k : other_callee.kernels) k.attributes[kOtherCodeHashAttribute] = "0x0123456789abcdef";
+  EXPECT_FALSE(SameStaticCode(w, other_callee));
   // Code that was found but not read (a limit) may have changed.
   WorkloadResult partly = RunStaticWorkload(StaticSpec("heavy_sm90", false));
   partly.counters[kSassNotInspectedCounter] = 1;

@@ -15,7 +15,27 @@ KernelStatistic ChooseKernelStatistic(std::span<const KernelResult* const> kerne
     if (k->durations_s.empty()) return KernelStatistic::kMeanPerCall;
     groups = groups && k->launch_groups.size() == k->durations_s.size();
   }
-  return groups ? KernelStatistic::kGroupMedianPerCall : KernelStatistic::kMedianPerCall;
+  if (!groups) return KernelStatistic::kMedianPerCall;
+  // Group medians compare runs whose calls fall into the same launch
+  // configurations alike. Where the configurations themselves differ (a
+  // change launches some calls with another grid, or shapes vary between
+  // runs), the medians of other groups would move with no call's time: six
+  // calls of unchanged durations, two of them given another grid, read
+  // +10.6%. Every run then takes the plain median per call.
+  // A run of more steps makes more calls of each: the same configurations,
+  // each with a median of its own or pooled alike, keep the group medians.
+  std::map<uint32_t, bool> first;  // configuration -> a group of its own
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    std::map<uint32_t, int64_t> calls;
+    for (size_t j = 0; j < kernels[i]->durations_s.size(); ++j)
+      if (std::isfinite(kernels[i]->durations_s[j]) && kernels[i]->durations_s[j] >= 0)
+        ++calls[kernels[i]->launch_groups[j]];
+    std::map<uint32_t, bool> shape;
+    for (const auto& [key, n] : calls) shape[key] = n >= kMinGroupInstances;
+    if (i == 0) first = std::move(shape);
+    else if (shape != first) return KernelStatistic::kMedianPerCall;
+  }
+  return KernelStatistic::kGroupMedianPerCall;
 }
 
 double KernelClockStep(const KernelResult& k) {

@@ -11,6 +11,7 @@
 
 #include "../tests/compare/synthetic_suite.h"
 #include "compare/compare.h"
+#include "model/static_code.h"
 #include "stats/change_point.h"
 #include "stats/hodges_lehmann.h"
 
@@ -136,6 +137,38 @@ void BM_CompareKernels(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kernels);
 }
 BENCHMARK(BM_CompareKernels)->Arg(3000)->Arg(30000)->Unit(benchmark::kMillisecond);
+
+// A static workload whose binary holds N kernels of one name ("k@sm_90",
+// "k@sm_90 #2", ...), half of them changed: pairing the numbered kernels by
+// their code must stay near-linear, since the binary comes from the pull
+// request under test (pairwise scans took minutes at 20,000).
+void BM_PairNumberedStaticKernels(benchmark::State& state) {
+  const int kernels = static_cast<int>(state.range(0));
+  auto make = [kernels](bool changed) {
+    WorkloadResult w;
+    w.name = "kernels";
+    w.kind = kStaticKind;
+    w.backend = "static";
+    for (int i = 0; i < kernels; ++i) {
+      KernelResult k;
+      k.name = i == 0 ? std::string("k@sm_90") : "k@sm_90 #" + std::to_string(i + 1);
+      const int code = changed && i % 2 == 1 ? i + kernels : i;
+      k.attributes[kSassHashAttribute] = "0x" + std::to_string(1000000000000000 + code);
+      k.attributes[kStableMangledNameAttribute] = "_Z1kv";
+      k.metrics["registers_per_thread"] = 32;
+      w.kernels.push_back(std::move(k));
+    }
+    return w;
+  };
+  const WorkloadResult base = make(false), head = make(true);
+  for (auto _ : state) {
+    WorkloadResult paired = head;
+    PairNumberedKernels(base, &paired);
+    benchmark::DoNotOptimize(SameStaticCode(base, paired));
+  }
+  state.SetItemsProcessed(state.iterations() * kernels);
+}
+BENCHMARK(BM_PairNumberedStaticKernels)->Arg(2000)->Arg(20000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gpugate

@@ -23,6 +23,10 @@ namespace {
 
 constexpr uint32_t kNvInfoType = 0x70000000;
 constexpr uint64_t kSectionExecutable = 0x4;  // SHF_EXECINSTR
+constexpr uint32_t kCallGraphType = 0x70000001;  // SHT_CUDA_CALLGRAPH
+/// Callee entries read over all kernels (each a uint32): a binary of many
+/// kernels that all call many functions is cut there, and says so.
+constexpr size_t kMaxCallees = size_t{1} << 22;
 /// The longest kernel name read (mangled names of heavily templated kernels
 /// run to tens of KiB), and what a cubin's kernel names may add up to.
 constexpr size_t kMaxKernelNameBytes = size_t{1} << 20;
@@ -275,6 +279,75 @@ char ToolArchVariant(std::string_view note, int arch) {
   return 0;
 }
 
+namespace {
+
+// The device functions each kernel calls (KernelInfo::callees): the edges of
+// .nv.callgraph (pairs of 32-bit symbol indices, caller then callee;
+// negative entries are markers), followed from the kernel's symbol, and the
+// "$<kernel>$<function>" symbols a whole-program build puts in the kernel's
+// own code section for a function it did not inline.
+void AddCallees(const ElfFile& elf, const std::vector<ElfSymbol>& symbols,
+                const std::vector<std::optional<uint32_t>>& kernel_symbols, CubinInfo* info) {
+  std::map<uint32_t, std::vector<uint32_t>> calls;
+  for (const ElfSection& s : elf.sections) {
+    if (s.type != kCallGraphType) continue;
+    const std::string_view d = elf.Bytes(s);
+    for (uint64_t o = 0; o + 8 <= d.size(); o += 8) {
+      int32_t caller = -1, callee = -1;
+      ReadLe(d, o, &caller);
+      ReadLe(d, o + 4, &callee);
+      if (caller < 0 || callee < 0 || caller == callee || static_cast<size_t>(caller) >= symbols.size() ||
+          static_cast<size_t>(callee) >= symbols.size())
+        continue;
+      calls[static_cast<uint32_t>(caller)].push_back(static_cast<uint32_t>(callee));
+    }
+  }
+  std::map<uint32_t, std::vector<std::string_view>> clones;  // code section -> functions placed in it
+  for (const ElfSymbol& sym : symbols) {
+    if ((sym.info & 0xf) != 2 /* STT_FUNC */ || sym.name.size() < 3 || sym.name[0] != '$') continue;
+    const size_t last = sym.name.rfind('$');
+    if (last == 0 || last + 1 >= sym.name.size()) continue;
+    clones[sym.section].push_back(sym.name.substr(last + 1));
+  }
+  std::map<std::string_view, uint32_t> index;  // each function's name is kept once
+  size_t total = 0;
+  auto add = [&](KernelInfo& k, std::string_view function, std::set<uint32_t>& seen) {
+    if (function.empty()) return;
+    auto [it, fresh] = index.emplace(function, static_cast<uint32_t>(info->device_functions.size()));
+    if (fresh) info->device_functions.emplace_back(function);
+    if (!seen.insert(it->second).second) return;
+    if (total >= kMaxCallees) {
+      info->call_graph_cut = true;
+      return;
+    }
+    k.callees.push_back(it->second);
+    ++total;
+  };
+  for (size_t i = 0; i < info->kernels.size() && i < kernel_symbols.size(); ++i) {
+    if (!kernel_symbols[i]) continue;
+    KernelInfo& k = info->kernels[i];
+    std::set<uint32_t> seen;
+    const uint32_t start = *kernel_symbols[i];
+    if (auto c = clones.find(symbols[start].section); c != clones.end())
+      for (std::string_view function : c->second) add(k, function, seen);
+    std::vector<uint32_t> stack{start};
+    std::set<uint32_t> visited{start};
+    while (!stack.empty() && !info->call_graph_cut) {
+      const uint32_t at = stack.back();
+      stack.pop_back();
+      auto edges = calls.find(at);
+      if (edges == calls.end()) continue;
+      for (uint32_t callee : edges->second)
+        if (visited.insert(callee).second) {
+          add(k, symbols[callee].name, seen);
+          stack.push_back(callee);
+        }
+    }
+  }
+}
+
+}  // namespace
+
 Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   Result<ElfFile> elf = ParseElf(data, name);
   if (!elf.ok()) return elf.error();
@@ -334,6 +407,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
   }
   const std::string info_prefix = ".nv.info.";
   std::set<uint32_t> code_sections, kernel_sections;
+  std::vector<std::optional<uint32_t>> kernel_symbols;  // parallel to info.kernels
   uint64_t name_bytes = 0;
   for (const ElfSection& s : elf->sections) {
     if (!is_info(s) || s.name.rfind(info_prefix, 0) != 0) continue;
@@ -371,6 +445,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     const bool entry = (symbol_index && ((*symbols)[*symbol_index].other & kStoCudaEntry) != 0) ||
                        HasEntryAttribute(*records) || constant0_of.count(s.info) != 0;
     if (!entry) continue;
+    kernel_symbols.push_back(symbol_index);
     if (symbol_index) {
       const ElfSymbol& symbol = (*symbols)[*symbol_index];
       if (!symbol.name.empty()) k.name = std::string(symbol.name);
@@ -406,6 +481,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     kernel_sections.insert(s.info);
     info.kernels.push_back(std::move(k));
   }
+  AddCallees(*elf, *symbols, kernel_symbols, &info);
   // The code no kernel owns (an -rdc build's device functions, which its
   // kernels call): a change there is a change of the kernels that may call
   // it, so every kernel carries its hash.

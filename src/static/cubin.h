@@ -43,6 +43,12 @@ struct KernelInfo {
   /// kernel owns (device functions linked apart from their callers, as
   /// -rdc builds place them), names and bytes; nullopt when there are none.
   std::optional<uint64_t> other_code_hash;
+  /// The device functions the kernel calls, directly or through others, as
+  /// indices into CubinInfo::device_functions: from .nv.callgraph (-rdc
+  /// builds) and from the "$<kernel>$<function>" symbols of functions a
+  /// whole-program build placed in the kernel's code. ptxas reports their
+  /// spills apart from the kernel's.
+  std::vector<uint32_t> callees;
 };
 
 /// "sm_90", "sm_90a", "sm_100f".
@@ -62,6 +68,11 @@ struct CubinInfo {
   /// does not know ("" when it knows the layout).
   std::string layout_note;
   std::vector<KernelInfo> kernels;
+  /// Mangled names of the device functions kernels call (KernelInfo::callees).
+  std::vector<std::string> device_functions;
+  /// The call graph held more edges than are read: some kernels' callees
+  /// are missing.
+  bool call_graph_cut = false;
 };
 
 /// The SM version a cubin's e_flags encode. From ELF ABI version 8 (CUDA

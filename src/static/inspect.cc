@@ -328,6 +328,44 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
       x.spill_loads = std::max(x.spill_loads.value_or(0), *p->spill_loads);
     }
   }
+  // ptxas reports the spills of a device function the kernel calls (not
+  // inlined, or linked apart with -rdc) under the function, not the kernel:
+  // they are the kernel's spills too. The largest record of each function
+  // and arch counts (a log of several builds).
+  std::map<std::pair<std::string_view, int>, std::pair<int64_t, int64_t>> function_spills;
+  for (const PtxasKernel& p : log) {
+    if (p.entry || !p.spill_stores || !p.spill_loads) continue;
+    auto& [stores, loads] = function_spills[{p.name, p.sm}];
+    stores = std::max(stores, *p.spill_stores);
+    loads = std::max(loads, *p.spill_loads);
+  }
+  for (InspectedCubin& c : report->cubins) {
+    if (c.cubin.call_graph_cut)
+      report->notes.push_back({c.source, "the call graph holds more edges than are read: the spills of device "
+                                         "functions some kernels call may be missing from theirs"});
+    if (function_spills.empty()) continue;
+    for (size_t i = 0; i < c.cubin.kernels.size(); ++i) {
+      const KernelInfo& k = c.cubin.kernels[i];
+      KernelExtras& x = c.extras[i];
+      if (!x.spill_stores || !x.spill_loads) continue;
+      std::string named;
+      for (uint32_t callee : k.callees) {
+        if (callee >= c.cubin.device_functions.size()) continue;
+        const std::string& function = c.cubin.device_functions[callee];
+        auto it = function_spills.find({function, k.arch});
+        if (it == function_spills.end()) it = function_spills.find({function, 0});
+        if (it == function_spills.end() || (it->second.first == 0 && it->second.second == 0)) continue;
+        *x.spill_stores += it->second.first;
+        *x.spill_loads += it->second.second;
+        if (named.size() < 512)
+          named += (named.empty() ? "" : ", ") + function + " (" + std::to_string(it->second.first) + "/" +
+                   std::to_string(it->second.second) + " bytes)";
+      }
+      if (!named.empty())
+        report->notes.push_back({log_name, "the spills of " + k.name + " for " + ArchText(k) +
+                                               " include those of the device functions it calls: " + named});
+    }
+  }
   if (absent > kMaxAbsentNotes)
     report->notes.push_back({log_name, std::to_string(absent - kMaxAbsentNotes) +
                                            " more of the log's kernels are not in this file (the first " +

@@ -85,6 +85,24 @@ const MetricVerdict* Primary(const Verdicts& v) {
 }
 
 // What ptxas -v printed for the two builds (tests/data/cubins/heavy_sm90*.ptxas.txt).
+// ptxas reports the spills of a device function the kernel calls (not
+// inlined) under the function: they are the kernel's, so new-spill sees them.
+TEST(StaticLane, TheSpillsOfTheDeviceFunctionsAKernelCallsAreItsOwn) {
+  const WorkloadResult base = RunStaticWorkload(StaticSpec("callee_spill_sm80", true));
+  const WorkloadResult head = RunStaticWorkload(StaticSpec("callee_spill_sm80_spill", true));
+  ASSERT_EQ(base.status, WorkloadStatus::kOk) << base.reason;
+  ASSERT_EQ(head.status, WorkloadStatus::kOk) << head.reason;
+  ASSERT_EQ(base.kernels.size(), 1u);
+  ASSERT_EQ(head.kernels.size(), 1u);
+  EXPECT_EQ(Metric(base.kernels[0], "spill_store_bytes"), 0);
+  EXPECT_EQ(Metric(head.kernels[0], "spill_store_bytes"), 848);
+  EXPECT_EQ(Metric(head.kernels[0], "spill_load_bytes"), 904);
+  EXPECT_EQ(Metric(head.kernels[0], "stack_frame_bytes"), 480);
+  bool said = false;
+  for (const std::string& n : head.notes) said = said || n.find("include those of the device functions it calls: _Z1fPKfi (848/904 bytes)") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(StaticLane, ResultHoldsEveryKernelsResourcesFromTheBinaryAndTheLog) {
   const WorkloadResult w = RunStaticWorkload(StaticSpec("heavy_sm90", true));
   ASSERT_EQ(w.status, WorkloadStatus::kOk) << w.reason;

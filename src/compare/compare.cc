@@ -1484,8 +1484,8 @@ class Comparer {
       mv->sentence += "; each kernel's own SASS is the baseline's, but beside it " + std::to_string(resources.size()) +
                       " of " + std::to_string(w.kernels.size()) + " kernels changed" +
                       (names.empty() ? "" : " (" + names + ")") +
-                      ": their resources (shared memory, launch bounds, registers, occupancy) or the device "
-                      "functions linked apart from them (-rdc), so the code is not unchanged";
+                      ": their resources (shared memory, launch bounds, registers, occupancy), or the device "
+                      "functions and constant data beside them, so the code is not unchanged";
       return;
     }
     mv->sentence += "; code changed in " + std::to_string(changed.size()) + " of " +

@@ -482,21 +482,34 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     info.kernels.push_back(std::move(k));
   }
   AddCallees(*elf, *symbols, kernel_symbols, &info);
-  // The code no kernel owns (an -rdc build's device functions, which its
-  // kernels call): a change there is a change of the kernels that may call
-  // it, so every kernel carries its hash.
-  std::string other;
+  // The code no kernel owns (an -rdc or -G build's device functions, which
+  // its kernels call) and the device data (__constant__ banks other than the
+  // parameters' bank 0, initialised __device__ variables): a change there
+  // changes the kernels that call or read it, so every kernel carries one
+  // hash of it. Names are masked of the folder hashes (StableKernelName), so
+  // the same source built in another folder hashes the same. Each section is
+  // hashed in place, and sections that claim more bytes than the file holds
+  // overlap: damage, not more to hash.
+  uint64_t other = 0, hashed = 0;
+  bool any_other = false;
   for (uint32_t i = 0; i < elf->sections.size(); ++i) {
     const ElfSection& t = elf->sections[i];
-    if ((t.flags & kSectionExecutable) == 0 || !HasFileBytes(t.type) || kernel_sections.count(i) != 0) continue;
-    const std::string_view bytes = elf->Bytes(t);
-    other += std::to_string(t.name.size()) + ":" + std::string(t.name) + std::to_string(bytes.size()) + ":";
-    other += bytes;
+    if (!HasFileBytes(t.type) || kernel_sections.count(i) != 0) continue;
+    const bool code = (t.flags & kSectionExecutable) != 0;
+    const bool data_section = (t.name.rfind(".nv.constant", 0) == 0 && t.name.rfind(".nv.constant0", 0) != 0) ||
+                              t.name == ".nv.global.init";
+    if (!code && !data_section) continue;
+    hashed += t.size;
+    if (hashed > data.size())
+      return BinaryError(name, t.offset,
+                         "code and data sections claim more bytes than the file holds (" + SectionText(t.name) +
+                             " overlaps another)");
+    any_other = true;
+    other = SplitMix64(other ^ Fnv1a64(StableKernelName(t.name)));
+    other = SplitMix64(other ^ Fnv1a64(elf->Bytes(t)));
   }
-  if (!other.empty()) {
-    const uint64_t hash = Fnv1a64(other);
-    for (KernelInfo& k : info.kernels) k.other_code_hash = hash;
-  }
+  if (any_other)
+    for (KernelInfo& k : info.kernels) k.other_code_hash = other;
   return info;
 }
 

@@ -119,10 +119,21 @@ class Inspector {
     const bool linked = (elf->type == kElfTypeExecutable || elf->type == kElfTypeShared) && linked_image != nullptr &&
                         HasFileBytes(linked_image->type);
     bool found = false;
-    // The byte ranges of the device-code sections read so far: a section
-    // over bytes already read is damage (a linker writes each once), not
-    // more device code to read again.
-    std::vector<std::pair<uint64_t, uint64_t>> read;
+    // A device-code section over bytes another one holds is damage (a
+    // linker writes each once), not more device code to read again: the
+    // sections' ranges, sorted, must not overlap.
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    for (const ElfSection& s : elf->sections) {
+      bool fatbin_section = false;
+      for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
+      if (fatbin_section && HasFileBytes(s.type) && s.size > 0) ranges.emplace_back(s.offset, s.offset + s.size);
+    }
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t i = 1; i < ranges.size(); ++i)
+      if (ranges[i].first < ranges[i - 1].second)
+        return BinaryError(where, ranges[i].first,
+                           "a device-code section over bytes another holds (" + HexText(ranges[i - 1].first) +
+                               " to " + HexText(ranges[i - 1].second) + ")");
     for (const ElfSection& s : elf->sections) {
       bool fatbin_section = false;
       for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
@@ -134,12 +145,6 @@ class Inspector {
                                               std::string(kLinkedFatbinSection) + ": not read"});
         continue;
       }
-      for (const auto& [start, end] : read)
-        if (s.size > 0 && s.offset < end && start < s.offset + s.size)
-          return BinaryError(where, s.offset,
-                             std::string(s.name) + " section over bytes another device-code section holds (" +
-                                 HexText(start) + " to " + HexText(end) + ")");
-      read.emplace_back(s.offset, s.offset + s.size);
       if (Status st = AddFatbins(elf->Bytes(s), s.offset, section); !st.ok()) return st;
     }
     if (!found) report_.notes.push_back({where, "no .nv_fatbin or __nv_relfatbin section: no device code"});

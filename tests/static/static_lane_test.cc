@@ -85,6 +85,28 @@ const MetricVerdict* Primary(const Verdicts& v) {
 }
 
 // What ptxas -v printed for the two builds (tests/data/cubins/heavy_sm90*.ptxas.txt).
+// "Code unchanged" covers what lies beside the kernels: the same -rdc
+// source built in two folders (its internal device function's section name
+// holds the folder's hash) is unchanged; a __constant__ loop bound of 10 or
+// 1,000,000 (the same SASS and resources) is not.
+TEST(StaticLane, CodeAndConstantDataBesideTheKernelsCountAndFolderHashesDoNot) {
+  const WorkloadResult ws1 = RunStaticWorkload(StaticSpec("internal_fn_sm80_rdc_ws1", false));
+  const WorkloadResult ws2 = RunStaticWorkload(StaticSpec("internal_fn_sm80_rdc_ws2", false));
+  ASSERT_EQ(ws1.status, WorkloadStatus::kOk) << ws1.reason;
+  ASSERT_EQ(ws2.status, WorkloadStatus::kOk) << ws2.reason;
+  ASSERT_FALSE(ws1.kernels.empty());
+  EXPECT_TRUE(ws1.kernels[0].attributes.count(kOtherCodeHashAttribute));
+  EXPECT_TRUE(SameStaticCode(ws1, ws2));
+  const WorkloadResult ten = RunStaticWorkload(StaticSpec("constant_bound_10_sm80", false));
+  const WorkloadResult million = RunStaticWorkload(StaticSpec("constant_bound_1000000_sm80", false));
+  ASSERT_EQ(ten.status, WorkloadStatus::kOk) << ten.reason;
+  ASSERT_EQ(million.status, WorkloadStatus::kOk) << million.reason;
+  ASSERT_EQ(ten.kernels.size(), 1u);
+  EXPECT_EQ(ten.kernels[0].attributes.at(kSassHashAttribute), million.kernels[0].attributes.at(kSassHashAttribute));
+  EXPECT_FALSE(SameStaticCode(ten, million));
+  EXPECT_TRUE(SameStaticCode(ten, RunStaticWorkload(StaticSpec("constant_bound_10_sm80", false))));
+}
+
 // ptxas reports the spills of a device function the kernel calls (not
 // inlined) under the function: they are the kernel's, so new-spill sees them.
 TEST(StaticLane, TheSpillsOfTheDeviceFunctionsAKernelCallsAreItsOwn) {

@@ -14,6 +14,7 @@
 
 #include "static/elf.h"
 #include "util/random.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -77,7 +78,7 @@ Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s,
   while (p < b.size()) {
     Record r;
     r.offset = s.offset + p;
-    if (b.size() - p < 4) return BinaryError(name, r.offset, "truncated attribute record in " + SectionText(s.name));
+    if (b.size() - p < 4) return BinaryError(name, r.offset, "truncated attribute record in " + QuoteInput(s.name));
     r.format = static_cast<uint8_t>(b[p]);
     r.attribute = static_cast<uint8_t>(b[p + 1]);
     ReadLe(b, p + 2, &r.value);
@@ -86,7 +87,7 @@ Result<std::vector<Record>> ParseNvInfo(const ElfFile& elf, const ElfSection& s,
       if (b.size() - p < r.value)
         return BinaryError(name, r.offset,
                            "attribute " + HexText(r.attribute) + " of " + std::to_string(r.value) +
-                               " bytes runs past the end of " + SectionText(s.name));
+                               " bytes runs past the end of " + QuoteInput(s.name));
       r.bytes = b.substr(p, r.value);
       p += r.value;
     }
@@ -413,18 +414,18 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     if (!is_info(s) || s.name.rfind(info_prefix, 0) != 0) continue;
     if (s.info == 0 || s.info >= elf->sections.size())
       return BinaryError(name, s.offset,
-                         SectionText(s.name) + " refers to section " + std::to_string(s.info) + ", out of range");
+                         QuoteInput(s.name) + " refers to section " + std::to_string(s.info) + ", out of range");
     const ElfSection& text = elf->sections[s.info];
     // One code section per kernel: several .nv.info sections that name one
     // .text would read (and hash) its bytes once each.
     if (!code_sections.insert(s.info).second)
       return BinaryError(name, s.offset,
-                         SectionText(s.name) + " names code section " + std::to_string(s.info) +
+                         QuoteInput(s.name) + " names code section " + std::to_string(s.info) +
                              ", which another kernel's attributes already name");
     if (!HasFileBytes(text.type))
       return BinaryError(name, s.offset,
-                         SectionText(s.name) + " names code section " + std::to_string(s.info) + " (" +
-                             SectionText(text.name) + "), which has no bytes in the file");
+                         QuoteInput(s.name) + " names code section " + std::to_string(s.info) + " (" +
+                             QuoteInput(text.name) + "), which has no bytes in the file");
     Result<std::vector<Record>> records = ParseNvInfo(*elf, s, name);
     if (!records.ok()) return records.error();
     KernelInfo k;
@@ -502,7 +503,7 @@ Result<CubinInfo> ReadCubin(std::string_view data, const std::string& name) {
     hashed += t.size;
     if (hashed > data.size())
       return BinaryError(name, t.offset,
-                         "code and data sections claim more bytes than the file holds (" + SectionText(t.name) +
+                         "code and data sections claim more bytes than the file holds (" + QuoteInput(t.name) +
                              " overlaps another)");
     any_other = true;
     other = SplitMix64(other ^ Fnv1a64(StableKernelName(t.name)));

@@ -35,12 +35,6 @@ std::string HexText(uint64_t v) {
   return buf;
 }
 
-std::string SectionText(std::string_view name) {
-  constexpr size_t kShown = 256;
-  if (name.size() <= kShown) return std::string(name);
-  return std::string(name.substr(0, kShown)) + "... (" + std::to_string(name.size()) + " bytes)";
-}
-
 Error BinaryError(const std::string& name, uint64_t offset, const std::string& what) {
   return InputError(name + ": offset " + HexText(offset) + ": " + what);
 }

@@ -79,9 +79,6 @@ Result<std::vector<ElfSymbol>> ParseElfSymbols(const ElfFile& elf, const std::st
 
 /// "0x1a0": offsets and flags in messages.
 std::string HexText(uint64_t v);
-/// A section's name for a message: cut to 256 bytes (a name may run to the
-/// size of the file).
-std::string SectionText(std::string_view name);
 
 /// "<name>: offset 0x<offset>: <what>" as an input error.
 Error BinaryError(const std::string& name, uint64_t offset, const std::string& what);

@@ -122,12 +122,14 @@ class Inspector {
     // A device-code section over bytes another one holds is damage (a
     // linker writes each once), not more device code to read again: the
     // sections' ranges, sorted, must not overlap.
-    std::vector<std::pair<uint64_t, uint64_t>> ranges;
-    for (const ElfSection& s : elf->sections) {
+    auto device_code = [](const ElfSection& s) {
       bool fatbin_section = false;
       for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
-      if (fatbin_section && HasFileBytes(s.type) && s.size > 0) ranges.emplace_back(s.offset, s.offset + s.size);
-    }
+      return fatbin_section && HasFileBytes(s.type);
+    };
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    for (const ElfSection& s : elf->sections)
+      if (device_code(s) && s.size > 0) ranges.emplace_back(s.offset, s.offset + s.size);
     std::sort(ranges.begin(), ranges.end());
     for (size_t i = 1; i < ranges.size(); ++i)
       if (ranges[i].first < ranges[i - 1].second)
@@ -135,9 +137,7 @@ class Inspector {
                            "a device-code section over bytes another holds (" + HexText(ranges[i - 1].first) +
                                " to " + HexText(ranges[i - 1].second) + ")");
     for (const ElfSection& s : elf->sections) {
-      bool fatbin_section = false;
-      for (const char* n : kFatbinSections) fatbin_section = fatbin_section || s.name == n;
-      if (!fatbin_section || !HasFileBytes(s.type)) continue;
+      if (!device_code(s)) continue;
       found = true;
       const std::string section = where + ": " + std::string(s.name);
       if (linked && s.name == kRelocatableFatbinSection) {

@@ -1341,7 +1341,7 @@ class Comparer {
       AddStatistical(Primary(w), as_means ? mean_hist : hist, as_means ? mean_cur : cur,
                      HasTimeMetric(w) ? Family::kTime : Family::kOther, throttled_current, ref->throttled);
       if (pending_[time_index].units) pending_[time_index].units->domain = ClockDomainOf(w);
-      pending_[time_index].mv.plot = MakePlot(hist, cur);
+      if (options_.plots) pending_[time_index].mv.plot = MakePlot(hist, cur);
       if (HasTimeMetric(w)) {
         std::vector<const WorkloadResult*> current_side{&w};
         for (const auto& c : confirmations_) current_side.push_back(c.second);

@@ -25,6 +25,11 @@ struct CompareOptions {
   /// Interleaved A/B: baseline_runs = {base}, current_runs = {head}, and
   /// round r of a base workload pairs with round r of its head.
   bool paired = false;
+  /// Draw each tested metric's pictures (MetricVerdict::plot: rounds, run
+  /// levels and their change points) for the reports. Off where no report
+  /// is drawn from the verdicts (the real-noise evaluator's thousands of
+  /// comparisons); the verdicts are the same either way.
+  bool plots = true;
 };
 
 

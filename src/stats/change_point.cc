@@ -17,36 +17,6 @@ namespace gpugate {
 
 namespace detail {
 
-namespace {
-
-// Prefix sums over ranks (a Fenwick tree): counts and sums of the values
-// moved to the left part, by their rank among all values.
-class RankSums {
- public:
-  explicit RankSums(size_t n) : count_(n + 1, 0), sum_(n + 1, 0.0) {}
-  void Add(size_t rank, double value) {
-    for (size_t i = rank + 1; i < count_.size(); i += i & (~i + 1)) {
-      count_[i] += 1;
-      sum_[i] += value;
-    }
-  }
-  // Count and sum of the values added with a rank below `rank`.
-  std::pair<double, double> Below(size_t rank) const {
-    double c = 0, s = 0;
-    for (size_t i = rank; i > 0; i -= i & (~i + 1)) {
-      c += static_cast<double>(count_[i]);
-      s += sum_[i];
-    }
-    return {c, s};
-  }
-
- private:
-  std::vector<int64_t> count_;
-  std::vector<double> sum_;
-};
-
-}  // namespace
-
 // The statistic at every split from running sums of distances: moving value
 // p from the right part to the left changes the within-left sum by its
 // distances to the values before it and the within-right sum by those to
@@ -54,16 +24,21 @@ class RankSums {
 // (count below x_p) * x_p - (sum below) + (sum above) - (count above) * x_p,
 // read from prefix sums over the values' ranks: O(n log n) for a segment
 // (a history of 1000 runs was O(n^2) per split and per permutation).
-Split BestSplit(std::span<const double> x, int min_segment) {
+// The counts and sums of the values moved to the left part are prefix sums
+// over their ranks among all values (a Fenwick tree in the workspace).
+Split BestSplit(std::span<const double> x, int min_segment, SplitWorkspace& ws) {
   Split best{0, -std::numeric_limits<double>::infinity()};
   const size_t n = x.size();
   const size_t min_seg = static_cast<size_t>(std::max(2, min_segment));
   if (n < 2 * min_seg) return best;
-  std::vector<size_t> order(n);
+  std::vector<size_t>& order = ws.order;
+  order.resize(n);
   for (size_t i = 0; i < n; ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b] || (x[a] == x[b] && a < b); });
-  std::vector<size_t> rank(n);
-  std::vector<double> sorted_prefix(n + 1, 0.0);  // sum of the values of rank < r
+  std::vector<size_t>& rank = ws.rank;
+  rank.resize(n);
+  std::vector<double>& sorted_prefix = ws.sorted_prefix;  // sum of the values of rank < r
+  sorted_prefix.assign(n + 1, 0.0);
   for (size_t r = 0; r < n; ++r) {
     rank[order[r]] = r;
     sorted_prefix[r + 1] = sorted_prefix[r] + x[order[r]];
@@ -73,13 +48,31 @@ Split BestSplit(std::span<const double> x, int min_segment) {
   double within_right = 0;
   for (size_t r = 0; r < n; ++r)
     within_right += x[order[r]] * (2.0 * static_cast<double>(r) - static_cast<double>(n - 1));
-  RankSums left(n);
+  std::vector<int64_t>& tree_count = ws.left_count;
+  std::vector<double>& tree_sum = ws.left_sum;
+  tree_count.assign(n + 1, 0);
+  tree_sum.assign(n + 1, 0.0);
+  // Count and sum of the left part's values of rank below `r`.
+  auto below = [&](size_t r) {
+    double c = 0, sum = 0;
+    for (size_t i = r; i > 0; i -= i & (~i + 1)) {
+      c += static_cast<double>(tree_count[i]);
+      sum += tree_sum[i];
+    }
+    return std::pair<double, double>{c, sum};
+  };
+  auto add = [&](size_t r, double value) {
+    for (size_t i = r + 1; i <= n; i += i & (~i + 1)) {
+      tree_count[i] += 1;
+      tree_sum[i] += value;
+    }
+  };
   double left_sum = 0, within_left = 0, between = 0;
   for (size_t tau = 1; tau + min_seg <= n; ++tau) {
     // Move value p = tau-1 from the right part to the left part.
     const size_t p = tau - 1;
     const double xp = x[p];
-    const auto [below_left, below_left_sum] = left.Below(rank[p]);
+    const auto [below_left, below_left_sum] = below(rank[p]);
     const double left_count = static_cast<double>(p);
     const double to_left = (below_left * xp - below_left_sum) +
                            ((left_sum - below_left_sum) - (left_count - below_left) * xp);
@@ -89,7 +82,7 @@ Split BestSplit(std::span<const double> x, int min_segment) {
     const double right_sum = total - left_sum - xp;
     const double to_right = (below_right * xp - below_right_sum) +
                             ((right_sum - below_right_sum) - (right_count - below_right) * xp);
-    left.Add(rank[p], xp);
+    add(rank[p], xp);
     left_sum += xp;
     within_left += to_left;
     within_right -= to_right;
@@ -103,6 +96,11 @@ Split BestSplit(std::span<const double> x, int min_segment) {
     if (q > best.statistic) best = Split{tau, q};
   }
   return best;
+}
+
+Split BestSplit(std::span<const double> x, int min_segment) {
+  SplitWorkspace workspace;
+  return BestSplit(x, min_segment, workspace);
 }
 
 }  // namespace detail
@@ -119,10 +117,12 @@ struct Candidate {
 };
 
 /// The largest Q̂ over all segments of `x`.
-Candidate BestOverSegments(std::span<const double> x, const std::vector<Segment>& segments, int min_segment) {
+Candidate BestOverSegments(std::span<const double> x, const std::vector<Segment>& segments, int min_segment,
+                           detail::SplitWorkspace& workspace) {
   Candidate best{0, {0, -std::numeric_limits<double>::infinity()}};
   for (size_t s = 0; s < segments.size(); ++s) {
-    auto split = detail::BestSplit(x.subspan(segments[s].begin, segments[s].end - segments[s].begin), min_segment);
+    auto split = detail::BestSplit(x.subspan(segments[s].begin, segments[s].end - segments[s].begin), min_segment,
+                                   workspace);
     if (split.statistic > best.split.statistic) best = Candidate{s, split};
   }
   return best;
@@ -147,9 +147,10 @@ std::vector<ChangePoint> DetectChangePoints(std::span<const double> values, cons
   std::vector<std::pair<size_t, std::pair<double, double>>> found;  // index, (Q̂, p)
   std::mt19937_64 rng(options.seed);
   std::vector<double> scratch(values.begin(), values.end());
+  detail::SplitWorkspace workspace;
 
   while (static_cast<int>(found.size()) < options.max_change_points) {
-    Candidate observed = BestOverSegments(values, segments, options.min_segment);
+    Candidate observed = BestOverSegments(values, segments, options.min_segment, workspace);
     if (!std::isfinite(observed.split.statistic)) break;
     // Permutation test: shuffle within every current segment, so existing
     // change points are respected, and take the best split over segments.
@@ -166,7 +167,7 @@ std::vector<ChangePoint> DetectChangePoints(std::span<const double> values, cons
     for (int r = 0; r < options.permutations; ++r) {
       std::copy(values.begin(), values.end(), scratch.begin());
       for (const auto& s : segments) ShuffleRange(scratch, s.begin, s.end, rng);
-      Candidate perm = BestOverSegments(scratch, segments, options.min_segment);
+      Candidate perm = BestOverSegments(scratch, segments, options.min_segment, workspace);
       // A permutation as extreme as the observed split counts, ties within
       // rounding included (the same statistic summed in another order).
       const double tie = 1e-12 * std::fabs(observed.split.statistic);

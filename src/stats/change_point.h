@@ -60,6 +60,14 @@ struct Split {
   size_t index = 0;
   double statistic = 0;
 };
+/// The buffers one search needs, kept between calls so that the permutation
+/// test, which searches again per draw, does not allocate per draw.
+struct SplitWorkspace {
+  std::vector<size_t> order, rank;
+  std::vector<double> sorted_prefix, left_sum;
+  std::vector<int64_t> left_count;
+};
+Split BestSplit(std::span<const double> segment, int min_segment, SplitWorkspace& workspace);
 Split BestSplit(std::span<const double> segment, int min_segment);
 }  // namespace detail
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "report/json.h"
 #include "stats/distributions.h"
 #include "util/text/format.h"
 
@@ -670,6 +671,29 @@ TEST(Compare, HistoryOfRunsIsUsed) {
   EXPECT_EQ(m.verdict, Verdict::kRegression);
   EXPECT_EQ(m.baseline_history_runs, 10);
   EXPECT_NE(m.sentence.find("vs a history of 10 runs"), std::string::npos) << m.sentence;
+}
+
+// The report's pictures are drawn on request (CompareOptions::plots): with
+// them off the verdicts are the same to the byte, only the pictures, and the
+// change-point search over the run levels they hold, are left out.
+TEST(Compare, PlotsOffLeaveTheVerdictsAsTheyAre) {
+  std::vector<Results> hist;
+  for (int i = 0; i < 10; ++i)
+    hist.push_back(MakeResults({Workload("a", 1e-3 * (i < 5 ? 1.0 : 1.3) * (1 + 0.01 * (i % 3))),
+                                Workload("b", 2e-3 * (1 + 0.01 * (i % 4)))}));
+  const Results current = MakeResults({Workload("a", 1.9e-3), Workload("b", 2e-3)});
+  Verdicts with = Compare(hist, current, DefaultPolicy(), Opts());
+  CompareOptions off = Opts();
+  off.plots = false;
+  const Verdicts without = Compare(hist, current, DefaultPolicy(), off);
+  const MetricVerdict* a = Find(with, "a", "time");
+  ASSERT_NE(a, nullptr);
+  ASSERT_TRUE(a->plot.has_value());
+  EXPECT_EQ(a->plot->history.size(), 11u);
+  EXPECT_EQ(a->plot->change_points, std::vector<int64_t>{5});
+  for (const MetricVerdict& m : without.metrics) EXPECT_FALSE(m.plot.has_value()) << m.workload;
+  for (MetricVerdict& m : with.metrics) m.plot.reset();
+  EXPECT_EQ(RenderJson(with), RenderJson(without));
 }
 
 // One history run from a process that scattered every workload by ±15-30%

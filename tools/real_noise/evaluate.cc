@@ -545,6 +545,7 @@ class Evaluator {
     ++comparisons_;
     CompareOptions co;
     co.today = "2026-01-01";  // waivers: a fixed day keeps the figures reproducible
+    co.plots = false;         // no report is drawn from these verdicts
     if (mode.confirmations == 0) return CompareRuns(d.baseline, d.current, policy_, co);
     // gpugate gate's own loop; "measuring" serves the next drawn process,
     // restricted to the benchmarks asked for.

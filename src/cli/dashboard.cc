@@ -142,6 +142,21 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
                                   "' (time, throughput, peak_memory or a workload's own metric)"));
 
   const std::map<std::string, std::string> files = RenderDashboard(inputs, opts);
+  // A page that is one of the histories read (a link planted in the site
+  // folder, a site folder that holds a baselines folder) would replace it:
+  // every page is checked before the first is written, a link followed to
+  // its target as the write would follow it.
+  for (const auto& [rel, html] : files) {
+    const std::string page = (fs::path(out) / rel).string();
+    const std::string target = ResolveFinalSymlinks(page);
+    for (const DashboardInput& in : inputs) {
+      std::error_code ec;
+      if (fs::equivalent(target, in.source, ec) && !ec)
+        return ReportError(InputError("--output " + out + ": the page " + EscapeTerminal(page) + " is the history " +
+                                      EscapeTerminal(in.source) +
+                                      " (through a link); writing the site would replace it: name another folder"));
+    }
+  }
   size_t bytes = 0;
   for (const auto& [rel, html] : WriteOrder(files)) {
     const fs::path path = fs::path(out) / *rel;

@@ -45,7 +45,7 @@ std::string Describe(const Step& s, const Baseline& b) {
   if (!r.time_utc.empty()) where += ", " + Printable(CutAtCodePoint(r.time_utc, 10));
   char p[32];
   std::snprintf(p, sizeof p, "%.3g", s.p_value);
-  return "step " + FormatRatio(s.ratio) + " at run " + std::to_string(s.run + 1) + " (" + where + "); " +
+  return "step " + StepText(s) + " at run " + std::to_string(s.run + 1) + " (" + where + "); " +
          std::to_string(s.n_before) + " runs before, " + std::to_string(s.n_after) + " after, p = " + p;
 }
 
@@ -101,15 +101,22 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
     w.StartObject();
     w.Key("name");
     WriteJsonString(w, h.name);
+    // Each run's level as stored; the steps are found in them put on the
+    // newest run's CPU's scale (cpu_speeds), on a log scale unless one is 0.
     w.Key("values");
     w.StartArray();
-    for (double v : h.values) WriteJsonDouble(w, std::exp(v));
+    for (double v : h.levels) WriteJsonDouble(w, v);
     w.EndArray();
+    w.Key("log_scale");
+    w.Bool(h.log_scale);
+    // The search stops at max_change_points steps: more may be missing.
+    w.Key("search_capped");
+    w.Bool(h.search_capped);
     // The run of each value (from 1, oldest): a workload missing from some
     // runs has fewer values than the history has runs.
     w.Key("value_runs");
     w.StartArray();
-    for (size_t i = 0; i < h.values.size() && i < h.runs.size(); ++i) w.Int64(static_cast<int64_t>(h.runs[i]) + 1);
+    for (size_t i = 0; i < h.levels.size() && i < h.runs.size(); ++i) w.Int64(static_cast<int64_t>(h.runs[i]) + 1);
     w.EndArray();
     w.Key("change_points");
     w.StartArray();
@@ -124,8 +131,12 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
       if (r.git_sha) WriteJsonString(w, *r.git_sha); else w.Null();
       w.Key("time_utc");
       WriteJsonString(w, r.time_utc);
+      // null where the ratio leaves the doubles (from 0, or beyond 1e308):
+      // "change" says it as the text does.
       w.Key("ratio");
       WriteJsonDouble(w, s.ratio);
+      w.Key("change");
+      WriteJsonString(w, StepText(s));
       w.Key("p_value");
       WriteJsonDouble(w, s.p_value);
       w.Key("runs_before");
@@ -222,6 +233,9 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     if (h.steps.empty()) continue;
     ++with_steps;
     for (const auto& s : h.steps) out << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
+    if (h.search_capped)
+      out << "  " << Printable(h.name) << ": the search stopped at " << cp.max_change_points
+          << " steps: later steps may be missing, and the ratios beside them span merged levels\n";
   }
   // A series shorter than 2·min_segment is not tested, and one a little
   // longer cannot reach alpha however clean its step (MinValuesForAStep).

@@ -13,9 +13,11 @@
 
 #include "cli/command.h"
 #include "model/merge.h"
-#include "util/text/escape.h"
 #include "model/results_json.h"
 #include "util/file_write.h"
+#include "util/fs.h"
+#include "util/gzip.h"
+#include "util/text/escape.h"
 
 namespace po = boost::program_options;
 
@@ -68,7 +70,12 @@ int MergeCommand(const CommandSpec& self, const Args& args) {
   if (Status st = CheckNamedOnce(names); !st.ok()) return ReportError(st.error());
   std::vector<Results> shards;
   for (const auto& name : names) {
-    Result<Results> r = ReadResultsFile(name);
+    Result<std::string> text = ReadFile(name);
+    if (!text.ok()) return ReportError(text.error());
+    if (HasGzipMagic(*text))
+      return ReportError(InputError(name + ": a gzip file; merge reads shards uncompressed (gunzip it first; "
+                                           "compare and gate read results compressed)"));
+    Result<Results> r = ResultsFromJson(*text, name);
     if (!r.ok()) return ReportError(r.error());
     shards.push_back(std::move(r).value());
   }

@@ -3,31 +3,42 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <unordered_map>
 
 #include "config/suite.h"
 #include "stats/summary.h"
+#include "util/text/format.h"
 
 namespace gpugate {
 
-std::optional<double> RunLevelLog(const WorkloadResult& w, const std::string& metric) {
+std::optional<double> RunLevel(const WorkloadResult& w, const std::string& metric) {
   if (w.status != WorkloadStatus::kOk) return std::nullopt;
   if (metric == w.metric) {
     std::vector<double> all = AllSamples(w);
     if (all.empty()) return std::nullopt;
-    double m = Median(all);
-    return m > 0 ? std::optional<double>(std::log(m)) : std::nullopt;
+    return Median(all);
   }
-  if (metric == "throughput") {
-    std::optional<double> t = w.bytes_per_second ? w.bytes_per_second : w.flops_per_second;
-    return t && *t > 0 ? std::optional<double>(std::log(*t)) : std::nullopt;
-  }
-  if (metric == "peak_memory") {
-    return w.peak_memory_bytes && *w.peak_memory_bytes > 0
-               ? std::optional<double>(std::log(static_cast<double>(*w.peak_memory_bytes)))
-               : std::nullopt;
-  }
+  if (metric == "throughput") return w.bytes_per_second ? w.bytes_per_second : w.flops_per_second;
+  if (metric == "peak_memory" && w.peak_memory_bytes) return static_cast<double>(*w.peak_memory_bytes);
   return std::nullopt;
+}
+
+double WorkloadHistory::Level(size_t i) const { return log_scale ? std::exp(values[i]) : values[i]; }
+
+std::string StepText(const HistoryStep& s) {
+  if (std::isfinite(s.ratio) && s.ratio > 0) return FormatRatio(s.ratio);
+  if (s.log_ratio != 0 && std::isfinite(s.log_ratio)) {
+    // Beyond the doubles: the factor as a power of ten.
+    const double decades = s.log_ratio / std::log(10.0);
+    const double exponent = std::floor(decades);
+    char text[48];
+    std::snprintf(text, sizeof text, "×%.2fe%+.0f", std::pow(10.0, decades - exponent), exponent);
+    return text;
+  }
+  if (s.ratio == 0) return "to 0";
+  if (std::isinf(s.ratio)) return "from 0";
+  return "n/a";
 }
 
 std::string RunLabel(const RunInfo& r) {
@@ -57,27 +68,25 @@ namespace {
 // runs beside a change of CPU enter, so a change of the code elsewhere
 // stays a step; one at the very run where the CPU changes is read as the
 // CPU's.
-void ScaleToTheNewestCpu(const Baseline& b, std::vector<WorkloadHistory>* hs, std::vector<CpuSpeed>* out) {
-  if (b.runs.empty()) return;
-  const std::string& ref = b.runs.back().run.env.cpu_model;
-  std::vector<std::string> models = {ref};  // first the newest run's, then first-seen order
-  for (const Results& r : b.runs)
-    if (std::find(models.begin(), models.end(), r.run.env.cpu_model) == models.end())
-      models.push_back(r.run.env.cpu_model);
-  if (models.size() < 2) return;
+// `models` holds the newest run's CPU first; `cpu_of[h][k]` is the model
+// (an index into it) value k of history h ran on: the workload's own
+// (a merged run's shards may run on several machines) or its run's.
+void ScaleToTheNewestCpu(const std::vector<std::string>& models, const std::vector<std::vector<size_t>>& cpu_of,
+                         const std::vector<size_t>& runs_on, std::vector<WorkloadHistory>* hs,
+                         std::vector<CpuSpeed>* out) {
   const size_t m = models.size();
-  auto index_of = [&models](const std::string& model) {
-    return static_cast<size_t>(std::find(models.begin(), models.end(), model) - models.begin());
-  };
+  if (m < 2) return;
   // Per pair of CPUs (i < j) and workload: the differences log(i) - log(j)
-  // where its series passes between them.
+  // where its series passes between them (levels above 0 only: no log
+  // holds the others).
   std::vector<std::vector<double>> per_workload(m * m);
-  for (const WorkloadHistory& h : *hs) {
+  for (size_t hi = 0; hi < hs->size(); ++hi) {
+    const WorkloadHistory& h = (*hs)[hi];
     std::vector<std::vector<double>> at_changes(m * m);
     for (size_t k = 1; k < h.runs.size(); ++k) {
-      size_t x = index_of(b.runs[h.runs[k - 1]].run.env.cpu_model), y = index_of(b.runs[h.runs[k]].run.env.cpu_model);
-      if (x == y) continue;
-      double d = h.values[k - 1] - h.values[k];  // log(x) - log(y)
+      size_t x = cpu_of[hi][k - 1], y = cpu_of[hi][k];
+      if (x == y || !(h.levels[k - 1] > 0) || !(h.levels[k] > 0)) continue;
+      double d = std::log(h.levels[k - 1]) - std::log(h.levels[k]);  // log(x) - log(y)
       if (x > y) {
         std::swap(x, y);
         d = -d;
@@ -118,14 +127,19 @@ void ScaleToTheNewestCpu(const Baseline& b, std::vector<WorkloadHistory>* hs, st
   for (size_t i = 1; i < m; ++i) {
     CpuSpeed speed;
     speed.cpu_model = models[i];
-    for (const Results& r : b.runs) speed.runs += r.run.env.cpu_model == models[i];
+    speed.runs = runs_on[i];
     speed.workloads = workloads[i];
     speed.scaled = all;
     if (speed.scaled) {
       speed.ratio = std::exp(*shift[i]);
-      for (WorkloadHistory& h : *hs)
-        for (size_t k = 0; k < h.runs.size(); ++k)
-          if (b.runs[h.runs[k]].run.env.cpu_model == models[i]) h.values[k] -= *shift[i];
+      for (size_t hi = 0; hi < hs->size(); ++hi) {
+        WorkloadHistory& h = (*hs)[hi];
+        for (size_t k = 0; k < h.runs.size(); ++k) {
+          if (cpu_of[hi][k] != i) continue;
+          if (h.log_scale) h.values[k] -= *shift[i];
+          else h.values[k] /= speed.ratio;
+        }
+      }
     }
     if (out) out->push_back(std::move(speed));
   }
@@ -161,7 +175,14 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
                                             const ChangePointOptions& options, double min_step,
                                             std::vector<CpuSpeed>* cpus) {
   std::vector<WorkloadHistory> hs;
+  std::vector<std::vector<size_t>> cpu_of;  // per history and value: the CPU model it ran on
+  if (b.runs.empty()) return hs;
   std::unordered_map<std::string, size_t> index;
+  // The CPU models, the newest run's first; and in how many runs each ran
+  // a workload (a merged run's shards may run on several).
+  std::vector<std::string> models = {b.runs.back().run.env.cpu_model};
+  std::vector<size_t> runs_on = {0};
+  std::unordered_map<std::string, size_t> model_index = {{models[0], 0}};
   // A workload's series is in the unit of its newest run: a history written
   // before gpugate refused a change of unit may hold runs in another, whose
   // values would read as a step.
@@ -170,28 +191,61 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
     for (const auto& w : run->workloads)
       if (w.metric == metric && w.status == WorkloadStatus::kOk) unit.emplace(w.name, UnitKey(w.unit));
   for (size_t r = 0; r < b.runs.size(); ++r) {
+    std::vector<bool> seen_model(models.size(), false);
     for (const auto& w : b.runs[r].workloads) {
       if (!globs.empty() &&
           std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return GlobMatch(g, w.name); }))
         continue;
       auto [it, added] = index.emplace(w.name, hs.size());
-      if (added) hs.push_back(WorkloadHistory{w.name, {}, {}, {}});
+      if (added) {
+        hs.push_back(WorkloadHistory{w.name, {}, {}, {}, true, {}, false});
+        cpu_of.emplace_back();
+      }
       WorkloadHistory& h = hs[it->second];
       if (w.metric == metric) {
         auto u = unit.find(w.name);
         if (u != unit.end() && u->second != UnitKey(w.unit)) continue;
       }
-      if (auto v = RunLevelLog(w, metric)) {
-        h.runs.push_back(r);
-        h.values.push_back(*v);
+      std::optional<double> v = RunLevel(w, metric);
+      if (!v || !std::isfinite(*v)) continue;
+      const std::string& model = w.cpu_model ? *w.cpu_model : b.runs[r].run.env.cpu_model;
+      auto [mi, fresh] = model_index.emplace(model, models.size());
+      if (fresh) {
+        models.push_back(model);
+        runs_on.push_back(0);
       }
+      if (seen_model.size() < models.size()) seen_model.resize(models.size(), false);
+      if (!seen_model[mi->second]) {
+        seen_model[mi->second] = true;
+        ++runs_on[mi->second];
+      }
+      h.runs.push_back(r);
+      h.levels.push_back(*v);
+      cpu_of[it->second].push_back(mi->second);
     }
   }
-  ScaleToTheNewestCpu(b, &hs, cpus);
+  for (WorkloadHistory& h : hs) {
+    h.log_scale = std::all_of(h.levels.begin(), h.levels.end(), [](double v) { return v > 0; });
+    for (double v : h.levels) h.values.push_back(h.log_scale ? std::log(v) : v);
+  }
+  ScaleToTheNewestCpu(models, cpu_of, runs_on, &hs, cpus);
   for (auto& h : hs) {
-    for (const auto& c : DetectChangePoints(h.values, options)) {
-      HistoryStep s{h.runs[c.index], std::exp(c.median_after - c.median_before), c.p_value, c.n_before, c.n_after};
-      if (std::fabs(s.ratio - 1.0) >= min_step) h.steps.push_back(s);
+    const std::vector<ChangePoint> found = DetectChangePoints(h.values, options);
+    h.search_capped = static_cast<int>(found.size()) >= options.max_change_points;
+    for (const auto& c : found) {
+      HistoryStep s{h.runs[c.index], 1.0, 0.0, c.p_value, c.n_before, c.n_after};
+      if (h.log_scale) {
+        s.log_ratio = c.median_after - c.median_before;
+        s.ratio = std::exp(s.log_ratio);
+      } else {
+        s.ratio = c.median_before != 0 ? c.median_after / c.median_before
+                  : c.median_after > 0 ? std::numeric_limits<double>::infinity()
+                                       : 1.0;
+        if (c.median_before > 0 && c.median_after > 0) s.log_ratio = std::log(c.median_after / c.median_before);
+      }
+      // A ratio beyond the doubles is as large a step as there is.
+      const bool huge = !std::isfinite(s.ratio) || s.ratio == 0;
+      if (huge || std::fabs(s.ratio - 1.0) >= min_step) h.steps.push_back(s);
     }
   }
   return hs;

@@ -16,22 +16,39 @@ namespace gpugate {
 /// new level's median to the old one's.
 struct HistoryStep {
   size_t run = 0;   ///< 0-based index into Baseline::runs
-  double ratio = 1;
+  double ratio = 1;  ///< new level over old: +inf from a level of 0, and +inf or 0
+                     ///< where the quotient leaves the doubles (see log_ratio)
+  double log_ratio = 0;  ///< ln(ratio) when both levels are above 0 (finite where ratio is not)
   double p_value = 1;
   size_t n_before = 0, n_after = 0;
 };
 
+/// "+6.2%", "×2.5e+03", "from 0", "to 0": a step as people read it, also
+/// where its ratio is beyond the doubles.
+std::string StepText(const HistoryStep& s);
+
 struct WorkloadHistory {
   std::string name;
   std::vector<size_t> runs;    ///< baseline run indices that hold a value
-  std::vector<double> values;  ///< log run-level values, same order
+  std::vector<double> levels;  ///< each run's level as stored (same order as runs)
+  /// The series the steps are found in, same order: ln(level) on the newest
+  /// run's CPU's scale; the levels themselves (so scaled) when one of them
+  /// is 0 or below (a throughput or a count that fell to 0), which no log
+  /// scale holds.
+  std::vector<double> values;
+  bool log_scale = true;
   std::vector<HistoryStep> steps;
+  /// The search stopped at ChangePointOptions::max_change_points: later
+  /// steps may be missing, and the ratios beside them span merged levels.
+  bool search_capped = false;
+  /// values[i] as a level (on the newest run's CPU's scale).
+  double Level(size_t i) const;
 };
 
-/// The run-level value of a workload for a metric on a log scale (steps are
-/// ratios), or nullopt when the run has none: the median of the samples for
-/// the workload's primary metric, or throughput / peak memory.
-std::optional<double> RunLevelLog(const WorkloadResult& w, const std::string& metric);
+/// The run-level value of a workload for a metric, or nullopt when the run
+/// has none: the median of the samples for the workload's primary metric,
+/// or throughput / peak memory.
+std::optional<double> RunLevel(const WorkloadResult& w, const std::string& metric);
 
 /// "2026-11-20 14:03 ab12cd3": when a run was made and its commit, as the
 /// report's and the dashboard's pictures label it; the run id when neither

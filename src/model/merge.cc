@@ -9,6 +9,7 @@
 
 #include "config/suite.h"
 #include "model/baseline.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 
@@ -60,6 +61,11 @@ Result<Results> MergeShards(const std::vector<Results>& shards, const std::vecto
       return InputError(names[i] + ": mixes sharded and unsharded results (" + names[0] +
                         (sharded ? " is shard " + *shards[0].run.shard : " is not a shard") + ")");
     if (!sharded) continue;
+    // What --allow-partial wrote is a run, not a shard: the shards it lacks
+    // are joined to the shards themselves.
+    if (shards[i].run.shard->starts_with("partial:"))
+      return InputError(names[i] + ": a partial merge (" + QuoteInput(*shards[i].run.shard) +
+                        "), not a shard: merge the original shards again, the missing ones with them");
     auto id = ParseShard(*shards[i].run.shard);
     if (!id.ok()) return id.error().WithContext(names[i]);
     ids[i] = *id;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "model/history_series.h"
 #include "report/html_page.h"
@@ -53,7 +54,19 @@ std::string UnitOf(const Baseline& b, const std::string& name, const std::string
   return "";
 }
 
-std::string StepText(const HistoryStep& s) { return FormatRatio(s.ratio); }
+// The change from a series' first run to its last, as a step reads.
+std::string ChangeOverTheHistory(const WorkloadHistory& h) {
+  if (h.values.size() < 2) return "n/a";
+  HistoryStep whole;
+  const double first = h.Level(0), last = h.Level(h.values.size() - 1);
+  if (h.log_scale) {
+    whole.log_ratio = h.values.back() - h.values.front();
+    whole.ratio = std::exp(whole.log_ratio);
+  } else {
+    whole.ratio = first != 0 ? last / first : last > 0 ? std::numeric_limits<double>::infinity() : 1.0;
+  }
+  return StepText(whole);
+}
 
 struct Page {
   std::string path;
@@ -123,7 +136,7 @@ std::string WorkloadPage(const DashboardInput& in, const BoundedHistory& bh, con
   std::vector<TrendPoint> points;
   std::vector<int64_t> cps;
   for (size_t i = 0; i < h.values.size(); ++i)
-    points.push_back({RunLabel(b.runs[h.runs[i]].run), std::exp(h.values[i]), i + 1 == h.values.size()});
+    points.push_back({RunLabel(b.runs[h.runs[i]].run), h.Level(i), i + 1 == h.values.size()});
   for (const HistoryStep& s : h.steps)
     for (size_t i = 0; i < h.runs.size(); ++i)
       if (h.runs[i] == s.run) cps.push_back(static_cast<int64_t>(i));
@@ -148,11 +161,14 @@ std::string WorkloadPage(const DashboardInput& in, const BoundedHistory& bh, con
     }
     out += "</tbody></table>\n";
   }
+  if (h.search_capped)
+    out += "<p>The search stopped at " + std::to_string(cp.max_change_points) +
+           " change points: later steps may be missing, and the ratios beside them span merged levels.</p>\n";
   out += "<h2>Runs</h2>\n<table><thead><tr><th>Run</th><th>Time</th><th>Commit</th><th>Median</th></tr></thead><tbody>\n";
   for (size_t i = h.values.size(); i-- > 0;) {
     const RunInfo& r = b.runs[h.runs[i]].run;
     out += "<tr><td class=\"num\">" + bh.RunNumber(h.runs[i]) + "</td><td>" + EscapeHtml(r.time_utc) + "</td><td>" +
-           EscapeHtml(Commit(r)) + "</td><td class=\"num\">" + EscapeHtml(fmt(std::exp(h.values[i]))) + "</td></tr>\n";
+           EscapeHtml(Commit(r)) + "</td><td class=\"num\">" + EscapeHtml(fmt(h.levels[i])) + "</td></tr>\n";
   }
   out += "</tbody></table>\n</body>\n</html>\n";
   return out;
@@ -221,7 +237,7 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
       stepped += !h.steps.empty();
       std::vector<TrendPoint> points;
       for (size_t i = 0; i < h.values.size(); ++i)
-        points.push_back({RunLabel(b.runs[h.runs[i]].run), std::exp(h.values[i]), i + 1 == h.values.size()});
+        points.push_back({RunLabel(b.runs[h.runs[i]].run), h.Level(i), i + 1 == h.values.size()});
       std::vector<int64_t> cps;
       for (const HistoryStep& s : h.steps)
         for (size_t i = 0; i < h.runs.size(); ++i)
@@ -230,10 +246,10 @@ std::map<std::string, std::string> RenderDashboard(const std::vector<DashboardIn
       page += h.values.size() >= 2 ? TrendSvg(points, cps, [&](double v) { return ValueText(options.metric, unit, v); }, 200, 40,
                                                  "trend of " + h.name) : "";
       page += "</td><td class=\"num\">" +
-              (h.values.empty() ? std::string("n/a") : EscapeHtml(ValueText(options.metric, unit, std::exp(h.values.back())))) +
+              (h.levels.empty() ? std::string("n/a") : EscapeHtml(ValueText(options.metric, unit, h.levels.back()))) +
               "</td><td class=\"num\">" +
-              (h.values.size() >= 2 ? EscapeHtml(FormatRatio(std::exp(h.values.back() - h.values.front()))) : "n/a") +
-              "</td><td class=\"num\">" + std::to_string(h.steps.size()) + "</td><td>";
+              EscapeHtml(ChangeOverTheHistory(h)) +
+              "</td><td class=\"num\">" + std::to_string(h.steps.size()) + (h.search_capped ? "+" : "") + "</td><td>";
       if (!h.steps.empty()) {
         const HistoryStep& s = h.steps.back();
         page += "<span class=\"" + std::string(s.ratio > 1 ? "step-up" : "step-down") + "\">" + EscapeHtml(StepText(s)) +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "util/text/escape.h"
 
@@ -32,8 +33,11 @@ svg .cp{stroke:#8250df;stroke-width:1.5;stroke-dasharray:4 3}
 struct Scale {
   double lo, hi, px_lo, px_hi;
   double operator()(double v) const {
-    if (hi <= lo) return (px_lo + px_hi) / 2;
-    return px_lo + (px_hi - px_lo) * (v - lo) / (hi - lo);
+    if (!(hi > lo) || !std::isfinite(v)) return (px_lo + px_hi) / 2;
+    // In halves, so that values across the whole range of the doubles
+    // (1e-300 to 1e308, which a results file may hold) do not overflow.
+    const double at = (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+    return px_lo + (px_hi - px_lo) * std::clamp(at, -1.0, 2.0);
   }
 };
 
@@ -63,12 +67,15 @@ std::string TrendSvg(const std::vector<TrendPoint>& points, const std::vector<in
                      const std::string& title) {
   if (points.size() < 2) return "";
   double lo = INFINITY, hi = -INFINITY;
-  for (const TrendPoint& p : points) lo = std::min(lo, p.value), hi = std::max(hi, p.value);
-  const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::fabs(lo) * 0.05, 1e-12);
+  for (const TrendPoint& p : points)
+    if (std::isfinite(p.value)) lo = std::min(lo, p.value), hi = std::max(hi, p.value);
+  if (!(hi >= lo)) lo = hi = 0;
+  const double pad = hi > lo ? (hi / 2 - lo / 2) * 0.16 : std::max(std::fabs(lo) * 0.05, 1e-12);
+  const double top = std::numeric_limits<double>::max();
   // Below 80 px it is a sparkline: no axis, no labels.
   const bool spark = height < 80;
   const double left = spark ? 4 : 70;
-  const Scale y{lo - pad, hi + pad, spark ? height - 4 : height - 30, spark ? 4.0 : 10.0};
+  const Scale y{std::max(lo - pad, -top), std::min(hi + pad, top), spark ? height - 4 : height - 30, spark ? 4.0 : 10.0};
   const Scale x{0, static_cast<double>(points.size() - 1), left, width - (spark ? 4 : 16)};
   const std::string w = SvgNum(width), h = SvgNum(height);
   std::string out = "<svg role=\"img\" width=\"" + w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h +

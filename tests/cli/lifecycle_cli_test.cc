@@ -215,6 +215,23 @@ TEST_F(LifecycleCliTest, DashboardSkipsOtherJsonButNotABrokenHistory) {
   EXPECT_EQ(Run({"dashboard", "bl", "-o", "site"}).exit_code, 2);
 }
 
+// A page of the site that is a history read (a link planted in the site
+// folder) is refused before anything is written: the history stays.
+TEST_F(LifecycleCliTest, ADashboardPageThatIsAHistoryReadIsRefused) {
+  for (int i = 1; i <= 3; ++i) {
+    const std::string r = "r" + std::to_string(i) + ".json";
+    ASSERT_EQ(Run({"run", "same.yaml", "-o", r, "-q", "--seed", std::to_string(i)}).exit_code, 0);
+    ASSERT_EQ(Run({"baseline", "update", "--results", r, "--baseline", "bl/life/ci.json"}).exit_code, 0);
+  }
+  const std::string before = testing::ReadAll(dir_ + "/bl/life/ci.json");
+  std::filesystem::create_directories(dir_ + "/site");
+  std::filesystem::create_symlink("../bl/life/ci.json", dir_ + "/site/index.html");
+  auto out = Run({"dashboard", "bl", "-o", "site"});
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("is the history bl/life/ci.json"), std::string::npos) << out.err;
+  EXPECT_EQ(testing::ReadAll(dir_ + "/bl/life/ci.json"), before);
+}
+
 // The site's index is written last: a page that cannot be written leaves
 // the old index, not a new one over old pages.
 TEST_F(LifecycleCliTest, ADashboardThatCannotBeWrittenKeepsItsOldIndex) {

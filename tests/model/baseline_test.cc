@@ -15,9 +15,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -210,6 +212,95 @@ TEST(BaselineTest, AHistoryKeepsOneUnitPerWorkload) {
   ASSERT_EQ(hs.size(), 1u);
   EXPECT_EQ(hs[0].values.size(), 8u);
   EXPECT_TRUE(hs[0].steps.empty());
+}
+
+// A merged run's shards may run on several CPUs: each workload's own CPU
+// model (what merge records) is the one its value is scaled by, as compare
+// does. Here the second half of the workloads ran on a 25% slower CPU for
+// 8 runs, then on the newest run's CPU: no step, and w0's real one is seen.
+TEST(BaselineTest, EachWorkloadsOwnCpuModelIsTheOneItsValueIsScaledBy) {
+  Baseline b;
+  for (int i = 0; i < 16; ++i) {
+    Results r = MakeRun("r" + std::to_string(i), 8, 6, 1e-3, CpuEnv("A"));
+    for (size_t w = 0; w < r.workloads.size(); ++w) {
+      const bool slow_shard = w >= 4 && i < 8;
+      if (w >= 4) r.workloads[w].cpu_model = slow_shard ? "B" : "A";
+      for (auto& round : r.workloads[w].rounds)
+        for (double& x : round) x *= (slow_shard ? 1.25 : 1.0) * (1.0 + 0.004 * ((i * 7) % 5)) * (w == 0 && i >= 12 ? 1.4 : 1.0);
+    }
+    b.runs.push_back(std::move(r));
+  }
+  std::vector<CpuSpeed> cpus;
+  const std::vector<WorkloadHistory> hs = BuildHistories(b, "time", {}, {}, 0, &cpus);
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_EQ(cpus[0].cpu_model, "B");
+  EXPECT_TRUE(cpus[0].scaled);
+  EXPECT_EQ(cpus[0].runs, 8u);
+  EXPECT_NEAR(cpus[0].ratio, 1.25, 0.02);
+  for (const WorkloadHistory& h : hs) {
+    if (h.name == "synthetic/w0") {
+      ASSERT_EQ(h.steps.size(), 1u);
+      EXPECT_EQ(h.steps[0].run, 12u);
+    } else {
+      EXPECT_TRUE(h.steps.empty()) << h.name << ": " << StepText(h.steps.front());
+    }
+    // The values are the stored medians, not the scaled series.
+    if (h.name == "synthetic/w5") {
+      EXPECT_GT(h.levels.front() / h.levels.back(), 1.2);
+    }
+  }
+}
+
+// A level of 0 (a throughput or a count that fell to 0) is a level: the
+// series is searched as measured, the fall is a step "to 0", and the
+// values kept are the stored ones.
+TEST(BaselineTest, ALevelOfZeroIsAStepNotAGap) {
+  Baseline b;
+  for (int i = 0; i < 20; ++i) {
+    Results r = MakeRun("r" + std::to_string(i), 1, 6, 1e-3, CpuEnv("A"));
+    WorkloadResult& w = r.workloads[0];
+    w.metric = "value";
+    w.unit = "ops/sec";
+    w.lower_is_better = false;
+    for (auto& round : w.rounds)
+      for (double& x : round) x = i < 12 ? 1000.0 : 0.0;
+    b.runs.push_back(std::move(r));
+  }
+  const std::vector<WorkloadHistory> hs = BuildHistories(b, "value", {}, {});
+  ASSERT_EQ(hs.size(), 1u);
+  EXPECT_FALSE(hs[0].log_scale);
+  ASSERT_EQ(hs[0].levels.size(), 20u);
+  EXPECT_EQ(hs[0].levels.front(), 1000.0);
+  EXPECT_EQ(hs[0].levels.back(), 0.0);
+  ASSERT_EQ(hs[0].steps.size(), 1u);
+  EXPECT_EQ(hs[0].steps[0].run, 12u);
+  EXPECT_EQ(StepText(hs[0].steps[0]), "to 0");
+  HistoryStep from_zero;
+  from_zero.ratio = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(StepText(from_zero), "from 0");
+  // Beyond the doubles on a log scale: the factor as a power of ten.
+  HistoryStep huge;
+  huge.log_ratio = 317 * std::log(10.0);
+  huge.ratio = std::exp(huge.log_ratio);
+  EXPECT_EQ(StepText(huge), "×1.00e+317");
+}
+
+// The search stops at max_change_points and says so: a staircase of 13
+// steps with a cap of 10 is marked capped, one of 3 is not.
+TEST(BaselineTest, AHistoryWithMoreStepsThanTheSearchTakesSaysItStopped) {
+  auto staircase = [](int levels) {
+    Baseline b;
+    for (int i = 0; i < levels * 8; ++i)
+      b.runs.push_back(MakeRun("r" + std::to_string(i), 1, 6, 1e-3 * std::pow(1.2, i / 8), CpuEnv("A")));
+    return b;
+  };
+  std::vector<WorkloadHistory> hs = BuildHistories(staircase(14), "time", {}, {});
+  ASSERT_EQ(hs.size(), 1u);
+  EXPECT_EQ(hs[0].steps.size(), 10u);
+  EXPECT_TRUE(hs[0].search_capped);
+  hs = BuildHistories(staircase(4), "time", {}, {});
+  EXPECT_EQ(hs[0].steps.size(), 3u);
+  EXPECT_FALSE(hs[0].search_capped);
 }
 
 // A runner class whose machines changed CPU: the history reads the older

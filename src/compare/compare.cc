@@ -3149,8 +3149,7 @@ class Comparer {
       moved = mv.verdict == Verdict::kRegression || mv.verdict == Verdict::kImprovement;
       if (moved && p.cycle_ratio) ConfirmInCycles(&p);
       if (mv.verdict != Verdict::kRegression) continue;
-      const Waiver* w = FindWaiver(policy_, mv.workload, mv.metric);
-      if (w != nullptr && w->until >= today) {
+      if (const Waiver* w = FindWaiver(policy_, mv.workload, mv.metric, today)) {
         mv.waived = true;
         mv.waiver_reason = w->reason + " (until " + w->until + ")";
       }

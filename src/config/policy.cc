@@ -771,9 +771,9 @@ ResolvedPolicy ResolvePolicy(const Policy& policy, const std::string& workload,
 }
 
 const Waiver* FindWaiver(const Policy& policy, const std::string& workload,
-                         const std::string& metric) {
+                         const std::string& metric, const std::string& today) {
   for (const Waiver& w : policy.waivers)
-    if (GlobMatch(w.match, workload) && PolicyMetricMatches(w.metric, metric)) return &w;
+    if (w.until >= today && GlobMatch(w.match, workload) && PolicyMetricMatches(w.metric, metric)) return &w;
   return nullptr;
 }
 

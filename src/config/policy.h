@@ -108,10 +108,11 @@ bool PolicyMetricMatches(const std::string& pattern, const std::string& metric);
 ResolvedPolicy ResolvePolicy(const Policy& policy, const std::string& workload,
                              const std::string& metric);
 
-/// The first waiver covering the workload x metric (expired ones included;
-/// the caller compares `until` with today), or nullptr.
+/// The first waiver covering the workload x metric that is still in force
+/// on `today` (YYYY-MM-DD; until >= today), or nullptr. An expired waiver
+/// never hides a later one in force: it only gets its warning.
 const Waiver* FindWaiver(const Policy& policy, const std::string& workload,
-                         const std::string& metric);
+                         const std::string& metric, const std::string& today);
 
 const char* ToString(OnInconclusive o);
 

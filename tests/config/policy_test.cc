@@ -62,8 +62,26 @@ waivers:
   EXPECT_EQ(ResolvePolicy(*p, "io/write", "time").severity, Severity::kWarn);
   EXPECT_EQ(ResolvePolicy(*p, "x", "throughput").lower_is_better, false);
   EXPECT_FALSE(ResolvePolicy(*p, "x", "time").lower_is_better.has_value());
-  EXPECT_NE(FindWaiver(*p, "io/read", "time"), nullptr);
-  EXPECT_EQ(FindWaiver(*p, "io/read", "peak_memory"), nullptr);
+  EXPECT_NE(FindWaiver(*p, "io/read", "time", "2026-11-22"), nullptr);
+  EXPECT_EQ(FindWaiver(*p, "io/read", "peak_memory", "2026-11-22"), nullptr);
+  // On its last day it is in force; the day after, not.
+  EXPECT_NE(FindWaiver(*p, "io/read", "time", "2026-12-31"), nullptr);
+  EXPECT_EQ(FindWaiver(*p, "io/read", "time", "2027-01-01"), nullptr);
+}
+
+// An expired waiver listed first does not hide a later one in force for the
+// same workload (it gets its warning, and that is all it does).
+TEST(Policy, AnExpiredWaiverDoesNotHideOneInForce) {
+  Result<Policy> p = LoadPolicyFromString(
+      "version: 1\nwaivers:\n"
+      "  - {match: \"io/*\", until: 2020-01-01, reason: old}\n"
+      "  - {match: \"io/read\", until: 2099-12-31, reason: new disks}\n",
+      "p.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const Waiver* w = FindWaiver(*p, "io/read", "time", "2026-11-30");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->reason, "new disks");
+  EXPECT_EQ(FindWaiver(*p, "io/write", "time", "2026-11-30"), nullptr);
 }
 
 TEST(Policy, DefaultPolicyAndMetricPatterns) {
@@ -255,8 +273,8 @@ TEST(Policy, GlobsMatchNonAsciiCharacters) {
       "  - {match: \"io/r?ad\", until: 2099-12-31, reason: x}\n",
       "p.yaml");
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_NE(FindWaiver(*p, "io/r\xC3\xA9" "ad", "time"), nullptr);
-  EXPECT_EQ(FindWaiver(*p, "io/r\xC3\xA9\xC3\xA9" "ad", "time"), nullptr);
+  EXPECT_NE(FindWaiver(*p, "io/r\xC3\xA9" "ad", "time", "2026-11-30"), nullptr);
+  EXPECT_EQ(FindWaiver(*p, "io/r\xC3\xA9\xC3\xA9" "ad", "time", "2026-11-30"), nullptr);
   EXPECT_DOUBLE_EQ(ResolvePolicy(*p, "caf\xC3\xA9/x", "time").threshold, 0.07);
 }
 

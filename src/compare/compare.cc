@@ -2159,8 +2159,8 @@ class Comparer {
     char widened[32];
     std::snprintf(widened, sizeof widened, "%.1f", std::sqrt(noise.current));
     std::string text = "the current run's workloads deviated from their history levels by a median " +
-                       FormatThreshold(std::expm1(noise.current_mad)) + ", against " +
-                       FormatThreshold(std::expm1(noise.typical_mad)) +
+                       FormatRoundedPercent(std::expm1(noise.current_mad)) + ", against " +
+                       FormatRoundedPercent(std::expm1(noise.typical_mad)) +
                        " for the history's typical run, which widened every comparison " + widened + "x";
     // How many moved beyond the threshold each way, and by how much (the
     // median of those that did): "most moved together" only when most did.

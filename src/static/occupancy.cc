@@ -186,7 +186,7 @@ std::string LimiterDetail(const std::string& limiter, const ArchLimits& arch,
 }
 
 std::string Sentence(const Occupancy& occ, const ArchLimits& arch, const KernelResources& kernel) {
-  std::string text = FormatThreshold(occ.fraction) + " (" + std::to_string(occ.active_warps) +
+  std::string text = FormatRoundedPercent(occ.fraction) + " (" + std::to_string(occ.active_warps) +
                      " of " + std::to_string(occ.max_warps) + " warps)";
   if (occ.active_warps < occ.max_warps) {
     std::string what = occ.limiter == "shared_memory" ? "shared memory" : occ.limiter;

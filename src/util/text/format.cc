@@ -71,11 +71,21 @@ std::string FormatShare(double fraction, int decimals) {
   return Printf(kFormats[d], fraction * 100.0);
 }
 
-std::string FormatThreshold(double fraction) {
+std::string FormatRoundedPercent(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   const double pct = std::round(fraction * 1000.0) / 10.0;
   if (pct == std::round(pct)) return Printf("%.0f%%", pct);
   return Printf("%.1f%%", pct);
+}
+
+std::string FormatThreshold(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  // The value the gate applies, to four significant digits: 0.04% and
+  // 0.25% (the instruction lane's sub-percent thresholds) and a confidence
+  // of 99.99% read as they are set, not as 0%, 0.3% and 100%.
+  const double pct = fraction * 100.0;
+  if (std::fabs(pct) >= 1000.0) return Printf("%.0f%%", pct);
+  return Printf("%.4g%%", pct);
 }
 
 std::string FormatDetectable(double fraction, bool lower_is_better) {

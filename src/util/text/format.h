@@ -20,8 +20,13 @@ std::string FormatPercent(double fraction);
 /// Non-finite -> "n/a".
 std::string FormatShare(double fraction, int decimals = 2);
 
-/// An unsigned percentage with up to one decimal, for thresholds: 0.02 -> "2%",
-/// 0.025 -> "2.5%". Non-finite -> "n/a".
+/// A measured share rounded to 0.1%, the decimal left out when it is 0:
+/// 0.02 -> "2%", 0.98437 -> "98.4%". Non-finite -> "n/a".
+std::string FormatRoundedPercent(double fraction);
+
+/// A set value (a threshold, a confidence) as the gate applies it, to four
+/// significant digits: 0.02 -> "2%", 0.025 -> "2.5%", 0.0004 -> "0.04%",
+/// 0.9999 -> "99.99%". Non-finite -> "n/a".
 std::string FormatThreshold(double fraction);
 
 /// A minimum detectable effect, compactly: two significant digits, at most

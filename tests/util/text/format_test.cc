@@ -32,6 +32,13 @@ TEST(ReportFormat, ThresholdDropsZeroDecimal) {
   EXPECT_EQ(FormatThreshold(0.02), "2%");
   EXPECT_EQ(FormatThreshold(0.025), "2.5%");
   EXPECT_EQ(FormatThreshold(0.1), "10%");
+  // As set, not rounded to 0.1%: a sub-percent threshold and a confidence
+  // just below 1 are other gates than their roundings.
+  EXPECT_EQ(FormatThreshold(0.0004), "0.04%");
+  EXPECT_EQ(FormatThreshold(0.0025), "0.25%");
+  EXPECT_EQ(FormatThreshold(0.9999), "99.99%");
+  EXPECT_EQ(FormatThreshold(0.07), "7%");
+  EXPECT_EQ(FormatThreshold(25.0), "2500%");
 }
 
 TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "cli/command.h"
@@ -17,6 +19,24 @@ namespace gpugate {
 
 namespace {
 
+// One element of an argument vector as validate shows it: as it is when
+// nothing in it could blur where it ends, else in double quotes with '"'
+// and '\\' escaped, so that [a, "x, y"] and [a, x, y] read apart.
+std::string ArgText(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_of(" \t,\"\\[]'") == std::string::npos) return arg;
+  std::string out = "\"";
+  for (char c : arg) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string ArgvText(const std::vector<std::string>& argv) {
+  std::string d = "[";
+  for (size_t i = 0; i < argv.size(); ++i) d += (i ? ", " : "") + ArgText(argv[i]);
+  return d + "]";
+}
 
 std::string Describe(const WorkloadSpec& w) {
   std::string d;
@@ -25,9 +45,7 @@ std::string Describe(const WorkloadSpec& w) {
       d = "kernel=" + w.kernel + " backend=" + w.backend + (w.l2_cold ? " l2=cold" : " l2=hot");
       break;
     case WorkloadKind::kCommand:
-      d = "argv=[";
-      for (size_t i = 0; i < w.argv.size(); ++i) d += (i ? ", " : "") + w.argv[i];
-      d += "]";
+      d = "argv=" + ArgvText(w.argv);
       if (w.shell) d += " shell";
       if (!w.results.empty())
         d += " results=" + w.results + " (each benchmark in it a workload) " +
@@ -39,10 +57,7 @@ std::string Describe(const WorkloadSpec& w) {
       break;
     case WorkloadKind::kGbench:
     case WorkloadKind::kNvbench: {
-      d = "runs [";
-      const std::vector<std::string> argv = ProgramArgv(w, "<json>");
-      for (size_t i = 0; i < argv.size(); ++i) d += (i ? ", " : "") + argv[i];
-      d += "] " + std::to_string(w.sampling.rounds) + (w.sampling.rounds == 1 ? " process" : " processes") +
+      d = "runs " + ArgvText(ProgramArgv(w, "<json>")) + " " + std::to_string(w.sampling.rounds) + (w.sampling.rounds == 1 ? " process" : " processes") +
            ", one round each";
       break;
     }
@@ -120,6 +135,10 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
   const Suite& suite = sel->suite;
   std::cout << "suite '" << EscapeTerminal(suite.name) << "' (version " << suite.version << "): "
             << FormatCount(suite.workloads.size(), "workload") << ", " << sel->workloads.size() << " selected\n";
+  // Each workload's metric plans, by its name (a linear pass: 100,000
+  // workloads each with a plan were compared with each other's).
+  std::unordered_map<std::string_view, std::vector<const WorkloadMetricPlan*>> plans;
+  for (const WorkloadMetricPlan& p : sel->metric_plans) plans[p.workload].push_back(&p);
   for (const auto& w : sel->workloads) {
     std::cout << "  " << EscapeTerminal(w.name) << "  [" << ToString(w.kind) << "] "
               << EscapeTerminal(Describe(w));
@@ -128,10 +147,10 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
       for (const auto& t : w.tags) std::cout << " " << EscapeTerminal(t);
     }
     std::cout << "\n";
-    for (const WorkloadMetricPlan& p : sel->metric_plans)
-      if (p.workload == w.name)
-        std::cout << "    metrics on " << EscapeTerminal(p.plan.chip) << ": " << p.plan.metrics.size() << ", "
-                  << p.plan.passes << " replay pass" << (p.plan.passes == 1 ? "" : "es")
+    if (auto found = plans.find(w.name); found != plans.end())
+      for (const WorkloadMetricPlan* p : found->second)
+        std::cout << "    metrics on " << EscapeTerminal(p->plan.chip) << ": " << p->plan.metrics.size() << ", "
+                  << p->plan.passes << " replay pass" << (p->plan.passes == 1 ? "" : "es")
                   << " per kernel (checked with CUPTI; collected for builtin kernels on a CUDA device)\n";
   }
   WarnOfBenchmarkLikeNames(suite.workloads);

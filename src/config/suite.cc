@@ -557,7 +557,9 @@ class SuiteParser {
                                             ") is less than min_samples (" +
                                             std::to_string(s.min_samples) + ")");
     }
-    if (s.max_time < s.min_time) {
+    // A benchmark program's min_time is per benchmark (Google Benchmark's),
+    // its max_time bounds the processes: the two do not bound each other.
+    if (rounds_of_samples && s.max_time < s.min_time) {
       if (auto at = pick("max_time", "min_time"))
         return YamlReader::ErrorAt(*at, "max_time (" + FormatSeconds(s.max_time) +
                                             ") is less than min_time (" +
@@ -1025,12 +1027,13 @@ class SuiteParser {
     }
     if (spec->measure != "instructions") return Status::Ok();
     static const std::vector<std::string> kNotHere = {"warmup", "min_samples", "max_samples",
-                                                      "min_time", "target_rel_ci"};
+                                                      "min_time", "max_time", "target_rel_ci"};
     for (const YamlField& f : y_.Entries(map))
       if (Contains(kNotHere, f.name))
         return y_.ErrorAt(f.key, "key " + QuoteInput(f.name) +
                                      " does not apply with measure: instructions: each execution "
-                                     "is one count (set 'rounds' for how many)");
+                                     "is one count, and all 'rounds' of them are made (set 'rounds' "
+                                     "for how many, 'timeout' to bound each)");
     if (!origin.at.count("rounds")) spec->sampling.rounds = kInstructionDefaultRounds;
     return Status::Ok();
   }

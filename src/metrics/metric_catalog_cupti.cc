@@ -188,19 +188,52 @@ class CuptiMetricCatalog final : public MetricCatalog {
 
 std::optional<std::string> MetricPlanningUnavailableReason() { return std::nullopt; }
 
+namespace {
+
+// CUPTI's chip list, split into the chips its host library initialises for
+// and those it lists but refuses (CUDA 13 lists GV11B and answers
+// CUPTI_ERROR_NOT_SUPPORTED): read once per process.
+struct ChipLists {
+  std::vector<std::string> usable;
+  std::vector<std::pair<std::string, CUptiResult>> refused;
+};
+
+const Result<ChipLists>& ReadChipLists() {
+  static const Result<ChipLists> lists = []() -> Result<ChipLists> {
+    auto p = Params<CUpti_Profiler_Host_GetSupportedChips_Params>(CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE);
+    if (CUptiResult r = cuptiProfilerHostGetSupportedChips(&p); r != CUPTI_SUCCESS)
+      return CuptiError("supported chip list", r);
+    ChipLists out;
+    for (size_t i = 0; i < p.numChips; ++i) {
+      if (p.ppChipNames[i] == nullptr) continue;
+      const std::string chip = p.ppChipNames[i];
+      HostObject host;
+      if (CUptiResult r = host.Initialize(chip); r == CUPTI_SUCCESS) out.usable.push_back(chip);
+      else out.refused.emplace_back(chip, r);
+    }
+    return out;
+  }();
+  return lists;
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> SupportedMetricChips() {
-  auto p = Params<CUpti_Profiler_Host_GetSupportedChips_Params>(CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE);
-  if (CUptiResult r = cuptiProfilerHostGetSupportedChips(&p); r != CUPTI_SUCCESS)
-    return CuptiError("supported chip list", r);
-  std::vector<std::string> chips;
-  for (size_t i = 0; i < p.numChips; ++i)
-    if (p.ppChipNames[i] != nullptr) chips.emplace_back(p.ppChipNames[i]);
-  return chips;
+  const Result<ChipLists>& lists = ReadChipLists();
+  if (!lists.ok()) return lists.error();
+  return lists->usable;
 }
 
 Result<std::unique_ptr<MetricCatalog>> MetricCatalog::Open(const std::string& chip) {
   Result<std::vector<std::string>> chips = SupportedMetricChips();
   if (!chips.ok()) return chips.error();
+  for (const auto& [refused, why] : ReadChipLists()->refused)
+    if (refused == chip) {
+      std::string list;
+      for (const std::string& c : *chips) list += (list.empty() ? "" : ", ") + c;
+      return InputError("chip '" + chip + "': CUPTI lists it, but its host library cannot plan metrics for it (" +
+                        CuptiText(why) + "); the chips it can plan for: " + list);
+    }
   if (std::find(chips->begin(), chips->end(), chip) == chips->end()) {
     std::string list;
     for (const std::string& c : *chips) list += (list.empty() ? "" : ", ") + c;

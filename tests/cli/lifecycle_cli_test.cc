@@ -159,6 +159,22 @@ TEST_F(LifecycleCliTest, HistoryFiltersThatMatchNothingAreSaid) {
   EXPECT_NE(one.out.find("suite 'one' (version 1): 1 workload, 1 selected\n"), std::string::npos) << one.out;
 }
 
+// validate shows where each argument ends: an element with a comma or a
+// blank, or an empty one, is quoted, so two argument vectors never read alike.
+TEST_F(LifecycleCliTest, ValidateQuotesArgumentsThatCouldBlur) {
+  testing::WriteAll(dir_ + "/argv.yaml",
+                    "version: 1\nname: a\nworkloads:\n"
+                    "  - {name: one, kind: command, argv: [/bin/echo, \"x, y\"]}\n"
+                    "  - {name: two, kind: command, argv: [/bin/echo, x, y]}\n"
+                    "  - {name: three, kind: command, argv: [/bin/echo, \"\", \"say \\\"hi\\\"\"]}\n");
+  auto out = Run({"validate", "argv.yaml"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("argv=[/bin/echo, \"x, y\"]"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("argv=[/bin/echo, x, y]"), std::string::npos) << out.out;
+  // (The terminal layer writes a backslash as two.)
+  EXPECT_NE(out.out.find("argv=[/bin/echo, \"\", \"say \\\\\"hi\\\\\"\"]"), std::string::npos) << out.out;
+}
+
 // A history of custom values has no time: history says so and names the
 // metric to ask for, rather than calling six runs too short.
 TEST_F(LifecycleCliTest, HistoryNamesTheMetricAWorkloadMeasures) {

@@ -40,6 +40,21 @@ TEST(MetricsCliTest, ListsChips) {
   EXPECT_NE(o.out.find("  GH100\n"), std::string::npos) << o.out;
 }
 
+// CUPTI lists GV11B but its host library refuses it: not listed, and asked
+// for, an input error that says why (not a tool failure).
+TEST(MetricsCliTest, AChipCuptiListsButCannotPlanForIsAnInputError) {
+  REQUIRE_CUPTI();
+  auto list = RunGpugate({"metrics", "--list-chips"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  if (list.out.find("  GV11B\n") != std::string::npos) GTEST_SKIP() << "this CUPTI plans for GV11B";
+  auto o = RunGpugate({"metrics", "--chip", "GV11B"});
+  if (o.err.find("unknown chip 'GV11B'") != std::string::npos) GTEST_SKIP() << "this CUPTI does not list GV11B";
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("chip 'GV11B': CUPTI lists it, but its host library cannot plan metrics for it"),
+            std::string::npos)
+      << o.err;
+}
+
 TEST(MetricsCliTest, ListsBaseMetricsOfAChip) {
   REQUIRE_CUPTI();
   auto o = RunGpugate({"metrics", "--chip", "GA100"});

@@ -369,6 +369,17 @@ TEST(SuiteLoadTest, MeasureInstructionsOnACommand) {
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
                         "    measure: instructions\n    min_time: 1s\n"),
               HasSubstr("suite.yaml:7:5: key 'min_time' does not apply with measure: instructions"));
+  // Every execution is made: max_time, which the lane never read, is refused.
+  EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n"
+                        "    measure: instructions\n    max_time: 0.6s\n"),
+              HasSubstr("suite.yaml:7:5: key 'max_time' does not apply with measure: instructions"));
+  // A benchmark program's max_time bounds its processes and is not held to
+  // a min_time it cannot have.
+  Suite programs = LoadOk("version: 1\nworkloads:\n  - name: n\n    kind: nvbench\n    argv: [k]\n    max_time: 0.1s\n"
+                          "  - name: r\n    kind: command\n    argv: [k]\n    results: r.json\n    max_time: 0.1s\n");
+  ASSERT_EQ(programs.workloads.size(), 2u);
+  EXPECT_DOUBLE_EQ(programs.workloads[0].sampling.max_time, 0.1);
+  EXPECT_DOUBLE_EQ(programs.workloads[1].sampling.max_time, 0.1);
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    measure: cycles\n"),
               HasSubstr("suite.yaml:6:14:"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    measure: instructions\n"),

@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <ostream>
 #include <tuple>
 
+#include "model/limits.h"
 #include "profiler/profiler_internal.h"
 #include "util/text/escape.h"
 #include "util/text/format.h"
@@ -76,6 +78,7 @@ std::vector<detail::MergedOp> Profiler::State::Merge() {
         op.is_memory = slot->is_memory;
         op.stats.Merge(slot->stats);
         op.kept += slot->kept;
+        op.refused += slot->refused;
         op.warmup = std::max(op.warmup, slot->warmup);
         op.memory.insert(op.memory.end(), slot->memory.begin(), slot->memory.end());
         auto& by_key = rounds[key];
@@ -133,11 +136,24 @@ void Profiler::FinishScope(ProfileScope& scope) noexcept {
   scope.cuda_ = nullptr;
 }
 
+namespace {
+
+// A time a results file holds: finite, not negative and below 1e9 s (31
+// years; nanoseconds passed as seconds reach it). Below 1e-15 s is raised
+// when written (export.cc).
+bool RecordableSeconds(double seconds) { return std::isfinite(seconds) && seconds >= 0 && seconds < kMaxTimeSeconds; }
+
+}  // namespace
+
 void Profiler::Record(std::string_view name, double seconds, ProfileBackend backend) {
-  if (!enabled() || !std::isfinite(seconds) || seconds < 0) return;
+  if (!enabled()) return;
   detail::ThreadBuffer& buffer = state_->Buffer();
   detail::OpSlot* slot = buffer.Slot(name, backend);
   std::lock_guard<std::mutex> lock(buffer.mu);
+  if (!RecordableSeconds(seconds)) {
+    ++slot->refused;
+    return;
+  }
   slot->Add(seconds, round_.load(std::memory_order_relaxed), state_->options.max_samples_per_operation);
 }
 
@@ -150,8 +166,10 @@ void Profiler::RecordRound(std::string_view name, const std::vector<double>& sam
   detail::OpSlot* slot = buffer.Slot(name, backend);
   std::lock_guard<std::mutex> lock(buffer.mu);
   slot->warmup = std::max(slot->warmup, warmup);
-  for (double s : samples)
-    if (std::isfinite(s) && s >= 0) slot->Add(s, key, state_->options.max_samples_per_operation);
+  for (double s : samples) {
+    if (RecordableSeconds(s)) slot->Add(s, key, state_->options.max_samples_per_operation);
+    else ++slot->refused;
+  }
 }
 
 void Profiler::RecordMemorySeries(std::string_view name, const std::vector<int64_t>& used_bytes) {
@@ -169,8 +187,10 @@ void Profiler::RecordMemorySeries(std::string_view name, const std::vector<int64
     slot = buffer.memory.emplace(fresh->name, std::move(fresh)).first->second.get();
   }
   std::lock_guard<std::mutex> lock(buffer.mu);
-  for (int64_t b : used_bytes)
-    if (b >= 0) slot->memory.push_back(b);
+  for (int64_t b : used_bytes) {
+    if (b >= 0 && static_cast<double>(b) < kMaxMetricValue) slot->memory.push_back(b);
+    else ++slot->refused;
+  }
 }
 
 #if !GPUGATE_PROFILER_CUDA
@@ -212,8 +232,10 @@ void Profiler::PrintSummary(std::ostream& out, size_t top_n) {
   const std::vector<OperationStats> ops = Operations();
   double all = 0;
   for (const OperationStats& s : ops) all += s.total;
+  // A scope inside another counts in both: the sum and the shares are of
+  // the operations' totals, not of the wall time profiled.
   out << "gpugate profile: " << ops.size() << (ops.size() == 1 ? " operation, " : " operations, ")
-      << FormatDuration(all) << " in all";
+      << FormatDuration(all) << " summed over their totals (nested scopes count in each)";
   if (ops.size() > top_n) out << "; the top " << top_n << " by total time";
   out << "\n";
   if (cuda_errors() > 0) out << "  " << cuda_errors() << " CUDA scopes failed (no device?)\n";
@@ -274,8 +296,13 @@ GlobalConfig ReadEnvironment() {
                  EscapeTerminal(value).c_str());
   }
   if (output != nullptr && *output != '\0') {
-    if (config.enabled)
-      config.output = output;
+    if (config.enabled) {
+      // Where the program was started: it is written at exit, after any
+      // chdir the program made.
+      std::error_code ec;
+      const std::filesystem::path absolute = std::filesystem::absolute(output, ec);
+      config.output = ec ? std::string(output) : absolute.string();
+    }
     else
       std::fprintf(stderr, "gpugate: warning: GPUGATE_PROFILE_OUTPUT is set but GPUGATE_PROFILE is not 1: "
                            "nothing is profiled or written\n");

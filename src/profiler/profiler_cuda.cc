@@ -12,8 +12,11 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "profiler/profiler_internal.h"
 
@@ -79,15 +82,19 @@ cudaError_t StreamDevice(cudaStream_t stream, int* device) {
 // one pool per device.
 struct CudaState {
   std::mutex mu;
-  std::deque<CudaPending*> queued;   ///< stop recorded, in completion order per stream
+  /// Stop recorded, not yet read: one queue per (device, stream), in the
+  /// order the stream completes them, so that a scope still running on one
+  /// stream does not hold back the finished scopes of the others.
+  std::map<std::pair<int, cudaStream_t>, std::deque<CudaPending*>> queued;
   std::map<int, std::vector<cudaEvent_t>> free_events;
 
   ~CudaState() {
-    for (CudaPending* p : queued) {
-      cudaEventDestroy(p->start);
-      cudaEventDestroy(p->stop);
-      delete p;
-    }
+    for (auto& [stream, pending] : queued)
+      for (CudaPending* p : pending) {
+        cudaEventDestroy(p->start);
+        cudaEventDestroy(p->stop);
+        delete p;
+      }
     for (auto& [device, events] : free_events)
       for (cudaEvent_t e : events) cudaEventDestroy(e);
   }
@@ -117,18 +124,22 @@ struct CudaState {
     std::lock_guard<std::mutex> lock(mu);
     free_events[device].push_back(event);
   }
-  /// Records the pending scopes whose events completed; with `wait`, waits
-  /// for all of them.
+  /// Records the pending scopes whose events completed (the completed front
+  /// of each stream's queue); with `wait`, waits for all of them.
   void Drain(bool wait) {
-    for (;;) {
-      CudaPending* p = nullptr;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        if (queued.empty()) return;
-        p = queued.front();
-        if (!wait && !EventDone(p->stop)) return;
-        queued.pop_front();
+    std::vector<CudaPending*> ready;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      for (auto it = queued.begin(); it != queued.end();) {
+        std::deque<CudaPending*>& pending = it->second;
+        while (!pending.empty() && (wait || EventDone(pending.front()->stop))) {
+          ready.push_back(pending.front());
+          pending.pop_front();
+        }
+        it = pending.empty() ? queued.erase(it) : std::next(it);
       }
+    }
+    for (CudaPending* p : ready) {
       float ms = 0;
       cudaError_t err = cudaEventSynchronize(p->stop);
       if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, p->start, p->stop);
@@ -160,7 +171,7 @@ bool FinishCuda(CudaPending* pending) noexcept {
     return false;
   }
   std::lock_guard<std::mutex> lock(pending->state->mu);
-  pending->state->queued.push_back(pending);
+  pending->state->queued[{pending->device, pending->stream}].push_back(pending);
   return true;
 }
 

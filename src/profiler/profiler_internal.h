@@ -63,6 +63,7 @@ struct OpSlot {
   ProfileBackend backend = ProfileBackend::kCpu;
   OpStats stats;
   int64_t kept = 0;
+  int64_t refused = 0;  ///< values Record* was given that no results file holds
   int warmup = 0;
   std::vector<RoundSamples> rounds;
   std::vector<int64_t> memory;  ///< RecordMemorySeries readings
@@ -78,6 +79,7 @@ struct OpSlot {
   void Clear() {
     stats = OpStats{};
     kept = 0;
+    refused = 0;
     warmup = 0;
     rounds.clear();
     memory.clear();
@@ -123,6 +125,7 @@ struct MergedOp {
   ProfileBackend backend = ProfileBackend::kCpu;
   OpStats stats;
   int64_t kept = 0;
+  int64_t refused = 0;
   int warmup = 0;
   std::vector<std::vector<double>> rounds;  ///< by round key
   bool is_memory = false;

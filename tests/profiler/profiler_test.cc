@@ -8,12 +8,14 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "model/results_json.h"
+#include "util/text/escape.h"
 
 namespace gpugate {
 namespace {
@@ -85,8 +87,56 @@ TEST(ProfilerTest, InvalidRecordedValuesAreIgnored) {
   Profiler profiler;
   profiler.Record("op", -1.0);
   profiler.Record("op", std::nan(""));
+  profiler.Record("op", 1.5e9);  // nanoseconds passed as seconds: no results file holds it
   profiler.Record("op", 0.5);
+  profiler.RecordMemorySeries("mem", {1000, int64_t{1} << 62});
   EXPECT_EQ(profiler.Operations().at(0).count, 1);
+  // The file is still readable, and says what was left out.
+  const Results r = ReadBack(profiler);
+  ASSERT_EQ(r.workloads.size(), 2u);
+  ASSERT_EQ(r.workloads[0].notes.size(), 1u);
+  EXPECT_EQ(r.workloads[0].notes[0], "3 samples not recorded: negative, not finite, or 1e9 s or more (no results file holds them)");
+  ASSERT_EQ(r.workloads[1].notes.size(), 1u);
+  EXPECT_NE(r.workloads[1].notes[0].find("1 reading not recorded"), std::string::npos);
+}
+
+// A per-element time below a nanosecond is written as it was recorded; only
+// a reading of 0 becomes the clock's step.
+TEST(ProfilerTest, SubNanosecondSamplesAreWrittenAsRecorded) {
+  Profiler profiler;
+  profiler.RecordRound("per_element", {2e-10, 2.1e-10, 0.0});
+  const Results r = ReadBack(profiler);
+  ASSERT_EQ(r.workloads.size(), 1u);
+  ASSERT_EQ(r.workloads[0].rounds.at(0).size(), 3u);
+  EXPECT_DOUBLE_EQ(r.workloads[0].rounds[0][0], 2e-10);
+  EXPECT_DOUBLE_EQ(r.workloads[0].rounds[0][1], 2.1e-10);
+  EXPECT_DOUBLE_EQ(r.workloads[0].rounds[0][2], 1e-9);
+}
+
+// Names that must be escaped or cut stay within the readers' 1024 bytes with
+// their suffix, and the same raw name is the same workload name in every run,
+// whichever operation took longer.
+TEST(ProfilerTest, NamesAreBoundedAndTheSameInEveryRun) {
+  const std::string common(1100, 'T');
+  const std::string a = common + "<A>", b = common + "<B>";
+  auto names = [&](double a_time, double b_time) {
+    Profiler profiler;
+    profiler.Record(a, a_time);
+    profiler.Record(b, b_time);
+    profiler.Record("a" + std::string(1000, '\x0b'), 0.001);       // escapes to 4 bytes each
+    profiler.Record(std::string(1024, 'c'), 0.001);                  // exactly at the limit...
+    profiler.Record(std::string(1024, 'c'), 0.001, ProfileBackend::kCuda);  // ... and with " [cuda]"
+    std::map<std::string, std::string> out;  // by the start of the name
+    for (const WorkloadResult& w : ReadBack(profiler).workloads) {
+      EXPECT_LE(w.name.size(), kMaxNameBytes) << w.name.substr(0, 40);
+      EXPECT_FALSE(NameProblem(w.name)) << w.name.substr(0, 40);
+      out[w.name] = w.name;
+    }
+    return out;
+  };
+  const auto first = names(0.002, 0.001), second = names(0.001, 0.002);
+  EXPECT_EQ(first.size(), 5u);
+  EXPECT_EQ(first, second);
 }
 
 TEST(ProfilerTest, ThreadsRecordConcurrentlyAndMergeExactly) {

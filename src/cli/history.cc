@@ -109,7 +109,7 @@ std::string HistoryJson(const std::string& path, const std::string& metric, cons
     w.EndArray();
     w.Key("log_scale");
     w.Bool(h.log_scale);
-    // The search stops at max_change_points steps: more may be missing.
+    // The search found max_change_points steps, as many as it takes: more may be missing.
     w.Key("search_capped");
     w.Bool(h.search_capped);
     // The run of each value (from 1, oldest): a workload missing from some
@@ -234,8 +234,8 @@ int HistoryCommand(const CommandSpec& self, const Args& args) {
     ++with_steps;
     for (const auto& s : h.steps) out << "  " << Printable(h.name) << ": " << Describe(s, *b) << "\n";
     if (h.search_capped)
-      out << "  " << Printable(h.name) << ": the search stopped at " << cp.max_change_points
-          << " steps: later steps may be missing, and the ratios beside them span merged levels\n";
+      out << "  " << Printable(h.name) << ": the search takes at most " << cp.max_change_points
+          << " steps and found as many: more may be missing, and the ratios beside them span merged levels\n";
   }
   // A series shorter than 2·min_segment is not tested, and one a little
   // longer cannot reach alpha however clean its step (MinValuesForAStep).

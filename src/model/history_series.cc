@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 #include "config/suite.h"
@@ -29,11 +31,17 @@ double WorkloadHistory::Level(size_t i) const { return log_scale ? std::exp(valu
 std::string StepText(const HistoryStep& s) {
   if (std::isfinite(s.ratio) && s.ratio > 0) return FormatRatio(s.ratio);
   if (s.log_ratio != 0 && std::isfinite(s.log_ratio)) {
-    // Beyond the doubles: the factor as a power of ten.
+    // Beyond the doubles: the factor as a power of ten, its mantissa
+    // rounded to two decimals first (9.999e+316 is 1.00e+317).
     const double decades = s.log_ratio / std::log(10.0);
-    const double exponent = std::floor(decades);
+    double exponent = std::floor(decades);
+    double mantissa = std::round(std::pow(10.0, decades - exponent) * 100.0) / 100.0;
+    if (mantissa >= 10.0) {
+      mantissa /= 10.0;
+      exponent += 1;
+    }
     char text[48];
-    std::snprintf(text, sizeof text, "×%.2fe%+.0f", std::pow(10.0, decades - exponent), exponent);
+    std::snprintf(text, sizeof text, "×%.2fe%+.0f", mantissa, exponent);
     return text;
   }
   if (s.ratio == 0) return "to 0";
@@ -76,13 +84,16 @@ void ScaleToTheNewestCpu(const std::vector<std::string>& models, const std::vect
                          std::vector<CpuSpeed>* out) {
   const size_t m = models.size();
   if (m < 2) return;
-  // Per pair of CPUs (i < j) and workload: the differences log(i) - log(j)
-  // where its series passes between them (levels above 0 only: no log
-  // holds the others).
-  std::vector<std::vector<double>> per_workload(m * m);
+  // Per pair of CPUs that meet (i < j) and workload: the differences
+  // log(i) - log(j) where its series passes between them (levels above 0
+  // only: no log holds the others). Kept by pair in maps: the models may
+  // be as many as the values (every workload of every run on a CPU of its
+  // own), and only the pairs that meet hold anything.
+  using Pair = std::pair<size_t, size_t>;
+  std::map<Pair, std::vector<double>> per_workload;
   for (size_t hi = 0; hi < hs->size(); ++hi) {
     const WorkloadHistory& h = (*hs)[hi];
-    std::vector<std::vector<double>> at_changes(m * m);
+    std::map<Pair, std::vector<double>> at_changes;
     for (size_t k = 1; k < h.runs.size(); ++k) {
       size_t x = cpu_of[hi][k - 1], y = cpu_of[hi][k];
       if (x == y || !(h.levels[k - 1] > 0) || !(h.levels[k] > 0)) continue;
@@ -91,36 +102,37 @@ void ScaleToTheNewestCpu(const std::vector<std::string>& models, const std::vect
         std::swap(x, y);
         d = -d;
       }
-      at_changes[x * m + y].push_back(d);
+      at_changes[{x, y}].push_back(d);
     }
-    for (size_t e = 0; e < m * m; ++e)
-      if (!at_changes[e].empty()) per_workload[e].push_back(Median(at_changes[e]));
+    for (auto& [pair, diffs] : at_changes) per_workload[pair].push_back(Median(diffs));
   }
-  // From the newest run's CPU outwards over pairs that meet in enough
-  // workloads: each CPU's log speed against it, and the workloads of the
-  // pair that reached it.
+  // From the newest run's CPU outwards (breadth first) over pairs that meet
+  // in enough workloads: each CPU's log speed against it, and the workloads
+  // of the pair that reached it.
+  std::vector<std::vector<std::pair<size_t, const std::vector<double>*>>> meets(m);
+  for (const auto& [pair, diffs] : per_workload) {
+    meets[pair.first].push_back({pair.second, &diffs});
+    meets[pair.second].push_back({pair.first, &diffs});
+  }
   std::vector<std::optional<double>> shift(m);
   std::vector<size_t> workloads(m, 0);
   shift[0] = 0.0;
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (size_t i = 0; i < m; ++i)
-      for (size_t j = 0; j < m; ++j) {
-        if (i == j || !shift[i] || shift[j]) continue;
-        const std::vector<double>& diffs = per_workload[std::min(i, j) * m + std::max(i, j)];
-        workloads[j] = std::max(workloads[j], diffs.size());
-        if (diffs.size() < kMinCpuScaleWorkloads) continue;
-        const double d = Median(diffs);  // log(min) - log(max)
-        shift[j] = *shift[i] + (j < i ? d : -d);
-        workloads[j] = diffs.size();
-        grew = true;
-      }
+  std::deque<size_t> reached = {0};
+  while (!reached.empty()) {
+    const size_t i = reached.front();
+    reached.pop_front();
+    for (const auto& [j, diffs] : meets[i]) {
+      if (shift[j] || diffs->size() < kMinCpuScaleWorkloads) continue;
+      const double d = Median(*diffs);  // log(min) - log(max)
+      shift[j] = *shift[i] + (j < i ? d : -d);
+      workloads[j] = diffs->size();
+      reached.push_back(j);
+    }
   }
-  for (size_t j = 1; j < m; ++j) {
-    if (shift[j]) continue;
-    for (size_t i = 0; i < m; ++i)
-      if (i != j) workloads[j] = std::max(workloads[j], per_workload[std::min(i, j) * m + std::max(i, j)].size());
-  }
+  // An unreached CPU: the most workloads it shares with any one CPU.
+  for (size_t j = 1; j < m; ++j)
+    if (!shift[j])
+      for (const auto& [i, diffs] : meets[j]) workloads[j] = std::max(workloads[j], diffs->size());
   // One CPU that cannot be reached leaves every run as measured: scaling
   // the others would make steps that are neither the raw ones nor none.
   const bool all = std::all_of(shift.begin(), shift.end(), [](const std::optional<double>& x) { return x.has_value(); });
@@ -130,18 +142,19 @@ void ScaleToTheNewestCpu(const std::vector<std::string>& models, const std::vect
     speed.runs = runs_on[i];
     speed.workloads = workloads[i];
     speed.scaled = all;
-    if (speed.scaled) {
-      speed.ratio = std::exp(*shift[i]);
-      for (size_t hi = 0; hi < hs->size(); ++hi) {
-        WorkloadHistory& h = (*hs)[hi];
-        for (size_t k = 0; k < h.runs.size(); ++k) {
-          if (cpu_of[hi][k] != i) continue;
-          if (h.log_scale) h.values[k] -= *shift[i];
-          else h.values[k] /= speed.ratio;
-        }
-      }
-    }
+    if (speed.scaled) speed.ratio = std::exp(*shift[i]);
     if (out) out->push_back(std::move(speed));
+  }
+  if (!all) return;
+  // One pass over the values: each on another CPU divided by its speed.
+  for (size_t hi = 0; hi < hs->size(); ++hi) {
+    WorkloadHistory& h = (*hs)[hi];
+    for (size_t k = 0; k < h.runs.size(); ++k) {
+      const size_t cpu = cpu_of[hi][k];
+      if (cpu == 0) continue;
+      if (h.log_scale) h.values[k] -= *shift[cpu];
+      else h.values[k] /= std::exp(*shift[cpu]);
+    }
   }
 }
 
@@ -193,9 +206,6 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
   for (size_t r = 0; r < b.runs.size(); ++r) {
     std::vector<bool> seen_model(models.size(), false);
     for (const auto& w : b.runs[r].workloads) {
-      if (!globs.empty() &&
-          std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return GlobMatch(g, w.name); }))
-        continue;
       auto [it, added] = index.emplace(w.name, hs.size());
       if (added) {
         hs.push_back(WorkloadHistory{w.name, {}, {}, {}, true, {}, false});
@@ -228,7 +238,12 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
     h.log_scale = std::all_of(h.levels.begin(), h.levels.end(), [](double v) { return v > 0; });
     for (double v : h.levels) h.values.push_back(h.log_scale ? std::log(v) : v);
   }
+  // Every workload tells the CPUs' speeds; the globs choose what is shown.
   ScaleToTheNewestCpu(models, cpu_of, runs_on, &hs, cpus);
+  if (!globs.empty())
+    std::erase_if(hs, [&](const WorkloadHistory& h) {
+      return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return GlobMatch(g, h.name); });
+    });
   for (auto& h : hs) {
     const std::vector<ChangePoint> found = DetectChangePoints(h.values, options);
     h.search_capped = static_cast<int>(found.size()) >= options.max_change_points;
@@ -241,7 +256,7 @@ std::vector<WorkloadHistory> BuildHistories(const Baseline& b, const std::string
         s.ratio = c.median_before != 0 ? c.median_after / c.median_before
                   : c.median_after > 0 ? std::numeric_limits<double>::infinity()
                                        : 1.0;
-        if (c.median_before > 0 && c.median_after > 0) s.log_ratio = std::log(c.median_after / c.median_before);
+        if (c.median_before > 0 && c.median_after > 0) s.log_ratio = std::log(c.median_after) - std::log(c.median_before);
       }
       // A ratio beyond the doubles is as large a step as there is.
       const bool huge = !std::isfinite(s.ratio) || s.ratio == 0;

@@ -38,8 +38,8 @@ struct WorkloadHistory {
   std::vector<double> values;
   bool log_scale = true;
   std::vector<HistoryStep> steps;
-  /// The search stopped at ChangePointOptions::max_change_points: later
-  /// steps may be missing, and the ratios beside them span merged levels.
+  /// The search found ChangePointOptions::max_change_points, as many as it
+  /// takes: more may be missing, and the ratios beside them span merged levels.
   bool search_capped = false;
   /// values[i] as a level (on the newest run's CPU's scale).
   double Level(size_t i) const;

@@ -162,8 +162,9 @@ std::string WorkloadPage(const DashboardInput& in, const BoundedHistory& bh, con
     out += "</tbody></table>\n";
   }
   if (h.search_capped)
-    out += "<p>The search stopped at " + std::to_string(cp.max_change_points) +
-           " change points: later steps may be missing, and the ratios beside them span merged levels.</p>\n";
+    out += "<p>The search takes at most " + std::to_string(cp.max_change_points) +
+           " change points and found as many: more may be missing, and the ratios beside them span merged "
+           "levels.</p>\n";
   out += "<h2>Runs</h2>\n<table><thead><tr><th>Run</th><th>Time</th><th>Commit</th><th>Median</th></tr></thead><tbody>\n";
   for (size_t i = h.values.size(); i-- > 0;) {
     const RunInfo& r = b.runs[h.runs[i]].run;

@@ -249,6 +249,25 @@ TEST(BaselineTest, EachWorkloadsOwnCpuModelIsTheOneItsValueIsScaledBy) {
       EXPECT_GT(h.levels.front() / h.levels.back(), 1.2);
     }
   }
+  // The speeds are read from every workload; a filter only chooses what is
+  // shown (a filter of one moved workload left it unscaled: a -20% step).
+  cpus.clear();
+  const std::vector<WorkloadHistory> one = BuildHistories(b, "time", {"synthetic/w5"}, {}, 0, &cpus);
+  ASSERT_EQ(one.size(), 1u);
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_TRUE(cpus[0].scaled);
+  EXPECT_TRUE(one[0].steps.empty()) << StepText(one[0].steps.front());
+  // A CPU model per workload and run (as many models as values) is read in
+  // time and memory that grow with the values, not with the models squared.
+  Baseline many;
+  for (int i = 0; i < 300; ++i) {
+    Results r = MakeRun("m" + std::to_string(i), 6, 6, 1e-3, CpuEnv("A"));
+    for (size_t w = 0; w < r.workloads.size(); ++w) r.workloads[w].cpu_model = "cpu-" + std::to_string(i * 6 + w);
+    many.runs.push_back(std::move(r));
+  }
+  cpus.clear();
+  EXPECT_EQ(BuildHistories(many, "time", {}, {}, 0, &cpus).size(), 6u);
+  EXPECT_EQ(cpus.size(), 1800u);  // every model but the newest run's own, none reachable
 }
 
 // A level of 0 (a throughput or a count that fell to 0) is a level: the
@@ -283,6 +302,11 @@ TEST(BaselineTest, ALevelOfZeroIsAStepNotAGap) {
   huge.log_ratio = 317 * std::log(10.0);
   huge.ratio = std::exp(huge.log_ratio);
   EXPECT_EQ(StepText(huge), "×1.00e+317");
+  huge.log_ratio = 316.999999 * std::log(10.0);  // a mantissa that rounds up to 10.00
+  EXPECT_EQ(StepText(huge), "×1.00e+317");
+  huge.log_ratio = -317 * std::log(10.0);
+  huge.ratio = 0;
+  EXPECT_EQ(StepText(huge), "×1.00e-317");
 }
 
 // The search stops at max_change_points and says so: a staircase of 13

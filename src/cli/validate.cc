@@ -19,14 +19,16 @@ namespace gpugate {
 
 namespace {
 
-// One element of an argument vector as validate shows it: as it is when
-// nothing in it could blur where it ends, else in double quotes with '"'
-// and '\\' escaped, so that [a, "x, y"] and [a, x, y] read apart.
+// One element of an argument vector as validate shows it, terminal-safe
+// (EscapeTerminal: a backslash is "\\", a control character "\xNN"): as it
+// is when nothing in it could blur where it ends, else in double quotes with
+// '"' written '\"', so that [a, "x, y"] and [a, x, y] read apart.
 std::string ArgText(const std::string& arg) {
-  if (!arg.empty() && arg.find_first_of(" \t,\"\\[]'") == std::string::npos) return arg;
+  const std::string text = EscapeTerminal(arg);
+  if (!text.empty() && text.find_first_of(" \t,\"\\[]'") == std::string::npos) return text;
   std::string out = "\"";
-  for (char c : arg) {
-    if (c == '"' || c == '\\') out += '\\';
+  for (char c : text) {
+    if (c == '"') out += '\\';
     out += c;
   }
   return out + "\"";
@@ -38,17 +40,20 @@ std::string ArgvText(const std::vector<std::string>& argv) {
   return d + "]";
 }
 
+// What a workload runs, one line, terminal-safe: every piece of the suite's
+// text in it is escaped.
 std::string Describe(const WorkloadSpec& w) {
   std::string d;
   switch (w.kind) {
     case WorkloadKind::kBuiltin:
-      d = "kernel=" + w.kernel + " backend=" + w.backend + (w.l2_cold ? " l2=cold" : " l2=hot");
+      d = "kernel=" + EscapeTerminal(w.kernel) + " backend=" + EscapeTerminal(w.backend) +
+          (w.l2_cold ? " l2=cold" : " l2=hot");
       break;
     case WorkloadKind::kCommand:
       d = "argv=" + ArgvText(w.argv);
       if (w.shell) d += " shell";
       if (!w.results.empty())
-        d += " results=" + w.results + " (each benchmark in it a workload) " +
+        d += " results=" + EscapeTerminal(w.results) + " (each benchmark in it a workload) " +
              FormatCount(static_cast<size_t>(std::max(0, w.sampling.rounds)), "execution") + ", one round each";
       if (w.measure == "instructions")
         d += std::string(" measure=instructions (under valgrind's cachegrind") +
@@ -69,15 +74,15 @@ std::string Describe(const WorkloadSpec& w) {
       break;
     }
     case WorkloadKind::kStatic:
-      d = "file=" + w.file + (w.ptxas_log.empty() ? "" : " ptxas_log=" + w.ptxas_log) +
+      d = "file=" + EscapeTerminal(w.file) + (w.ptxas_log.empty() ? "" : " ptxas_log=" + EscapeTerminal(w.ptxas_log)) +
           " (static kernel metrics, read once)";
       break;
   }
   if (w.skip_unchanged_all) {
     // One line per workload, however many static workloads the suite has.
-    d += " skip_unchanged=true (every static workload: " + JoinAtMost(*w.skip_unchanged_all, 5) + ")";
+    d += " skip_unchanged=true (every static workload: " + EscapeTerminal(JoinAtMost(*w.skip_unchanged_all, 5)) + ")";
   } else if (!w.skip_unchanged.empty()) {
-    d += " skip_unchanged=[" + JoinAtMost(w.skip_unchanged, w.skip_unchanged.size()) + "]";
+    d += " skip_unchanged=[" + EscapeTerminal(JoinAtMost(w.skip_unchanged, w.skip_unchanged.size())) + "]";
   }
   return d;
 }
@@ -141,7 +146,7 @@ int ValidateCommand(const CommandSpec& self, const Args& args) {
   for (const WorkloadMetricPlan& p : sel->metric_plans) plans[p.workload].push_back(&p);
   for (const auto& w : sel->workloads) {
     std::cout << "  " << EscapeTerminal(w.name) << "  [" << ToString(w.kind) << "] "
-              << EscapeTerminal(Describe(w));
+              << Describe(w);  // terminal-safe piece by piece
     if (!w.tags.empty()) {
       std::cout << "  tags:";
       for (const auto& t : w.tags) std::cout << " " << EscapeTerminal(t);

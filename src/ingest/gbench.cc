@@ -95,6 +95,13 @@ std::optional<double> Finite(std::optional<double> v) {
   return std::nullopt;
 }
 
+// A rate a results file holds: finite and not negative (a negative one is
+// a broken counter, not a throughput).
+std::optional<double> Rate(std::optional<double> v) {
+  if (v && std::isfinite(*v) && *v >= 0) return v;
+  return std::nullopt;
+}
+
 Result<double> UnitScale(const FieldReader& f, const JsonValue& row, const std::string& unit) {
   if (unit == "ns") return 1e-9;
   if (unit == "us") return 1e-6;
@@ -331,10 +338,10 @@ Result<Row> ReadRow(const std::string& file, const JsonValue& row, size_t index)
 
   auto bps = f.Number("bytes_per_second");
   if (!bps.ok()) return bps.error();
-  r.bytes_per_second = Finite(*bps);
+  r.bytes_per_second = Rate(*bps);
   auto ips = f.Number("items_per_second");
   if (!ips.ok()) return ips.error();
-  r.items_per_second = Finite(*ips);
+  r.items_per_second = Rate(*ips);
   auto allocs = f.Number("allocs_per_iter");
   if (!allocs.ok()) return allocs.error();
   auto max_bytes = f.Number("max_bytes_used");

@@ -362,7 +362,7 @@ Status ApplySummaryCounters(const std::map<std::string, SummaryData>& summaries,
   if (auto v = Value(summaries, "nv/batch/time/gpu/mean")) w->counters["batch_gpu_time"] = *v;
   if (auto v = Value(summaries, "nv/batch/sample_size")) w->counters["batch_sample_size"] = *v;
   if (auto v = Value(summaries, prefix + "/bw/item_rate")) w->counters["items_per_second"] = *v;
-  if (auto v = Value(summaries, prefix + "/bw/global/bytes_per_second")) {
+  if (auto v = Value(summaries, prefix + "/bw/global/bytes_per_second"); v && *v >= 0) {
     w->bytes_per_second = *v;
     w->counters["bytes_per_second"] = *v;
   }

@@ -762,8 +762,15 @@ void ReadWorkload(Decoder& d, const JsonValue& v, const Path& p, WorkloadResult*
     wo.Optional("flops", &w->work.flops);
     wo.OptionalCount("items", &w->work.items);
   }
-  o.Optional("bytes_per_second", &w->bytes_per_second);
-  o.Optional("flops_per_second", &w->flops_per_second);
+  // A rate is not negative: a negative throughput would read as a step of
+  // its sign in a history (no upper bound: gpugate derives rates from times
+  // down to 1e-15 s).
+  for (auto [key, rate] : {std::pair{"bytes_per_second", &w->bytes_per_second},
+                           std::pair{"flops_per_second", &w->flops_per_second}}) {
+    const JsonValue* v = o.Optional(key, rate);
+    if (v != nullptr && d.ok() && *rate && **rate < 0)
+      if (std::optional<std::string> problem = MetricValueProblem(**rate)) d.Fail(*v, p.Member(key), *problem);
+  }
   o.OptionalCount("peak_memory_bytes", &w->peak_memory_bytes);
   o.Optional("user_seconds", &w->user_seconds);
   o.Optional("sys_seconds", &w->sys_seconds);

@@ -701,9 +701,7 @@ std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows) {
   for (const MetricVerdict* m : rows) {
     if (m->confidence != c) return "Change [CI]";
   }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "Change [%g%% CI]", std::round(c * 1000.0) / 10.0);
-  return buf;
+  return "Change [" + FormatThreshold(c) + " CI]";  // the confidence as set: 99.99%, not 100%
 }
 
 Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {

@@ -380,6 +380,13 @@ TEST(SuiteLoadTest, MeasureInstructionsOnACommand) {
   ASSERT_EQ(programs.workloads.size(), 2u);
   EXPECT_DOUBLE_EQ(programs.workloads[0].sampling.max_time, 0.1);
   EXPECT_DOUBLE_EQ(programs.workloads[1].sampling.max_time, 0.1);
+  // Where rounds are samples, the rule holds for what `defaults` set too.
+  EXPECT_THAT(LoadError("version: 1\ndefaults: {min_time: 1s, max_time: 0.5s}\nworkloads:\n"
+                        "  - name: c\n    kind: command\n    argv: [k]\n"),
+              HasSubstr("suite.yaml:2:36: max_time (0.5s) is less than min_time (1s)"));
+  EXPECT_THAT(LoadError("version: 1\ndefaults: {max_time: 0.2s}\nworkloads:\n"
+                        "  - name: c\n    kind: command\n    argv: [k]\n"),
+              HasSubstr("suite.yaml:2:22: max_time (0.2s) is less than min_time (0.5s)"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: c\n    kind: command\n    argv: [k]\n    measure: cycles\n"),
               HasSubstr("suite.yaml:6:14:"));
   EXPECT_THAT(LoadError("version: 1\nworkloads:\n  - name: g\n    kind: gbench\n    argv: [k]\n    measure: instructions\n"),

@@ -411,6 +411,18 @@ TEST(ResultsJson, NanAndInfinityAreNeverWritten) {
   EXPECT_TRUE(std::isnan(out->workloads[0].counters.at("inf")));
 }
 
+// A negative throughput is no throughput: refused where it stands (a
+// history would read -1000 to -500 as a step of -50%).
+TEST(ResultsJson, ANegativeRateIsRefusedWithItsPlace) {
+  Results r = FullResults();
+  r.workloads[0].bytes_per_second = -1000.0;
+  Result<Results> out = ResultsFromJson(ResultsToJson(r), "r.json");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().message.find("r.json:"), std::string::npos) << out.error().message;
+  EXPECT_NE(out.error().message.find("workloads[0].bytes_per_second"), std::string::npos) << out.error().message;
+  EXPECT_NE(out.error().message.find("negative"), std::string::npos) << out.error().message;
+}
+
 TEST(ResultsJson, InvalidUtf8InStringsIsRepaired) {
   Results r = FullResults();
   r.workloads[0].reason = "stderr: \xFF\xFE bad";

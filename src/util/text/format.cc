@@ -80,12 +80,12 @@ std::string FormatRoundedPercent(double fraction) {
 
 std::string FormatThreshold(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
-  // The value the gate applies, to four significant digits: 0.04% and
-  // 0.25% (the instruction lane's sub-percent thresholds) and a confidence
-  // of 99.99% read as they are set, not as 0%, 0.3% and 100%.
-  const double pct = fraction * 100.0;
-  if (std::fabs(pct) >= 1000.0) return Printf("%.0f%%", pct);
-  return Printf("%.4g%%", pct);
+  // The value the gate applies, as set: 0.04% and 0.25% (the instruction
+  // lane's sub-percent thresholds), 12.345% and a confidence of 99.999%, not
+  // their roundings (0%, 0.3%, 12.35%, 100%). Twelve significant digits hold
+  // what a policy writes and leave out the float noise of the scaling
+  // (0.07 * 100 = 7.000000000000001).
+  return Printf("%.12g%%", fraction * 100.0);
 }
 
 std::string FormatDetectable(double fraction, bool lower_is_better) {

@@ -24,9 +24,9 @@ std::string FormatShare(double fraction, int decimals = 2);
 /// 0.02 -> "2%", 0.98437 -> "98.4%". Non-finite -> "n/a".
 std::string FormatRoundedPercent(double fraction);
 
-/// A set value (a threshold, a confidence) as the gate applies it, to four
+/// A set value (a threshold, a confidence) as the gate applies it, to twelve
 /// significant digits: 0.02 -> "2%", 0.025 -> "2.5%", 0.0004 -> "0.04%",
-/// 0.9999 -> "99.99%". Non-finite -> "n/a".
+/// 0.12345 -> "12.345%", 0.99999 -> "99.999%". Non-finite -> "n/a".
 std::string FormatThreshold(double fraction);
 
 /// A minimum detectable effect, compactly: two significant digits, at most

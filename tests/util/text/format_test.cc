@@ -39,6 +39,9 @@ TEST(ReportFormat, ThresholdDropsZeroDecimal) {
   EXPECT_EQ(FormatThreshold(0.9999), "99.99%");
   EXPECT_EQ(FormatThreshold(0.07), "7%");
   EXPECT_EQ(FormatThreshold(25.0), "2500%");
+  EXPECT_EQ(FormatThreshold(0.12345), "12.345%");
+  EXPECT_EQ(FormatThreshold(0.99999), "99.999%");
+  EXPECT_EQ(FormatThreshold(9.9996), "999.96%");
 }
 
 TEST(ReportFormat, DetectableEffectTwoSignificantDigits) {

@@ -33,14 +33,6 @@ double WritableSeconds(double s) {
   return std::max(s, kMinTimeSeconds);
 }
 
-// `text` cut at a code point to at most `bytes` bytes.
-std::string CutToBytes(const std::string& text, size_t bytes) {
-  if (text.size() <= bytes) return text;
-  size_t keep = bytes;
-  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
-  return text.substr(0, keep);
-}
-
 // A workload name that results readers accept (printable UTF-8, at most
 // kMaxNameBytes with its suffix, non-empty): profiler names may be any text.
 // The same raw name gives the same workload name in every run: a name that
@@ -54,7 +46,7 @@ std::string BaseName(const std::string& raw, const std::string& suffix, std::vec
   char hash[24];
   std::snprintf(hash, sizeof hash, "#%016llx", static_cast<unsigned long long>(Fnv1a64(raw)));
   std::string text = EscapeTerminal(raw);
-  if (text.size() + std::strlen(hash) > limit) text = CutToBytes(text, limit - std::strlen(hash) - 3) + "...";
+  if (text.size() + std::strlen(hash) > limit) text = std::string(CutAtCodePoint(text, limit - std::strlen(hash) - 3)) + "...";
   return text + hash + suffix;
 }
 
@@ -130,7 +122,7 @@ Results ToResults(std::vector<detail::MergedOp> ops, const ProfilerOptions& opti
     std::string unique = base;
     for (int n = 2; taken.count(unique) != 0; ++n) {
       const std::string tag = " #" + std::to_string(n);
-      unique = CutToBytes(base, kMaxNameBytes - tag.size()) + tag;
+      unique = std::string(CutAtCodePoint(base, kMaxNameBytes - tag.size())) + tag;
     }
     taken.insert(unique);
     names[i] = std::move(unique);

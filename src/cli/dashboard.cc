@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -146,16 +147,18 @@ int DashboardCommand(const CommandSpec& self, const Args& args) {
   // folder, a site folder that holds a baselines folder) would replace it:
   // every page is checked before the first is written, a link followed to
   // its target as the write would follow it.
+  // One stat per page against the histories' (device, inode), read above.
+  std::map<std::pair<dev_t, ino_t>, const DashboardInput*> read_files;
+  for (const DashboardInput& in : inputs)
+    if (struct stat st {}; ::stat(in.source.c_str(), &st) == 0) read_files.emplace(std::pair{st.st_dev, st.st_ino}, &in);
   for (const auto& [rel, html] : files) {
     const std::string page = (fs::path(out) / rel).string();
-    const std::string target = ResolveFinalSymlinks(page);
-    for (const DashboardInput& in : inputs) {
-      std::error_code ec;
-      if (fs::equivalent(target, in.source, ec) && !ec)
-        return ReportError(InputError("--output " + out + ": the page " + EscapeTerminal(page) + " is the history " +
-                                      EscapeTerminal(in.source) +
-                                      " (through a link); writing the site would replace it: name another folder"));
-    }
+    struct stat st {};
+    if (::stat(ResolveFinalSymlinks(page).c_str(), &st) != 0) continue;  // a new page
+    if (auto in = read_files.find({st.st_dev, st.st_ino}); in != read_files.end())
+      return ReportError(InputError("--output " + out + ": the page " + EscapeTerminal(page) + " is the history " +
+                                    EscapeTerminal(in->second->source) +
+                                    " (through a link); writing the site would replace it: name another folder"));
   }
   size_t bytes = 0;
   for (const auto& [rel, html] : WriteOrder(files)) {

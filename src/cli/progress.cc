@@ -14,11 +14,13 @@ namespace gpugate {
 
 bool StderrIsTty() { return ::isatty(STDERR_FILENO) == 1; }
 
-bool StdoutWantsColor() {
+bool StreamWantsColor(int fd) {
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color != nullptr && no_color[0] != '\0') return false;
-  return ::isatty(STDOUT_FILENO) == 1;
+  return ::isatty(fd) == 1;
 }
+
+bool StdoutWantsColor() { return StreamWantsColor(STDOUT_FILENO); }
 
 namespace {
 

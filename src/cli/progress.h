@@ -16,7 +16,10 @@ namespace gpugate {
 
 /// True when stderr is a terminal (progress lines are drawn).
 bool StderrIsTty();
-/// True when stdout is a terminal and NO_COLOR is unset (colour allowed).
+/// True when the file descriptor is a terminal and NO_COLOR is unset
+/// (colour allowed on the stream written to it).
+bool StreamWantsColor(int fd);
+/// StreamWantsColor(STDOUT_FILENO).
 bool StdoutWantsColor();
 
 /// How progress is shown.

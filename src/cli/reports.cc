@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "report/github.h"
+#include "report/markdown.h"
 #include "report/registry.h"
 #include "util/text/workflow_guard.h"
 #include "util/file_write.h"
@@ -49,6 +50,7 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options, bool s
     return Status::Ok();
   }
   Status failed = Status::Ok();
+  ReportOptions annotated = options;
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
     // What an earlier call in this step wrote counts against GitHub's limit.
     ReportOptions fitted = options;
@@ -56,6 +58,7 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options, bool s
     const std::uintmax_t held = std::filesystem::file_size(summary, ec);
     fitted.step_summary_held = ec ? 0 : static_cast<size_t>(held);
     const std::string text = RenderGithubStepSummary(verdicts, fitted);
+    annotated.step_summary_whole = !text.empty() && text == RenderMarkdown(verdicts);
     if (text.empty()) {
       ReportWarning("the step summary ($GITHUB_STEP_SUMMARY) already holds " + std::to_string(held) +
                     " bytes: the room left under GitHub's limit holds neither this report nor a "
@@ -78,7 +81,7 @@ Status EmitGithub(const Verdicts& verdicts, const ReportOptions& options, bool s
         !st.ok() && failed.ok())
       failed = st;
   }
-  WriteWorkflowCommands(RenderGithubAnnotations(verdicts, options), stdout_taken);
+  WriteWorkflowCommands(RenderGithubAnnotations(verdicts, annotated), stdout_taken);
   return failed;
 }
 
@@ -129,7 +132,9 @@ Status EmitReports(const Verdicts& verdicts, const boost::program_options::varia
   }
   if (Status st = WriteFilesAtomic(files); !st.ok()) return st;
   if (console_out && results_on_stdout) {
-    std::cerr << console->render(verdicts, options);
+    ReportOptions err_options = options;
+    err_options.color = StreamWantsColor(STDERR_FILENO);  // the stream it goes to
+    std::cerr << console->render(verdicts, err_options);
     std::cerr.flush();
   }
   if (vm.count("github")) return EmitGithub(verdicts, options, console_taken || results_on_stdout);

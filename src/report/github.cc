@@ -264,7 +264,14 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
                       s.workload.empty() ? nullptr : SourceOf(options, s.workload)});
   }
   std::string out;
-  auto emit = [&out](const char* kind, const char* noun, const std::vector<Note>& notes) {
+  // Where every one of them is: the step summary only when it holds the
+  // whole report (a fitted one can leave rows out).
+  const std::string where = options.step_summary_whole.value_or(false)
+                                ? "the job summary and the reports hold all "
+                            : options.step_summary_whole
+                                ? "the job summary had to be shortened to fit GitHub's limit; the --markdown and --json reports list all "
+                                : "the --markdown and --json reports list all ";
+  auto emit = [&out, &where](const char* kind, const char* noun, const std::vector<Note>& notes) {
     const size_t shown = notes.size() <= kMaxAnnotationsPerKind ? notes.size() : kMaxAnnotationsPerKind - 1;
     for (size_t i = 0; i < shown; ++i) out += Command(kind, notes[i].title, notes[i].message, notes[i].source);
     if (shown == notes.size()) return;
@@ -274,7 +281,7 @@ std::string RenderGithubAnnotations(const Verdicts& verdicts, const ReportOption
     if (notes.size() > shown + kMaxNamedInconclusive) titles += "; ...";
     out += Command(kind, "gpugate: " + std::to_string(notes.size() - shown) + " more " + noun,
                    "GitHub shows " + std::to_string(kMaxAnnotationsPerKind) + " " + noun +
-                       " per step; the job summary and the reports hold all " + std::to_string(notes.size()) +
+                       " per step; " + where + std::to_string(notes.size()) +
                        ": " + titles);
   };
   emit("error", "errors", errors);

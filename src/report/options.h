@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 
 #include <string>
 
@@ -32,6 +33,11 @@ struct ReportOptions {
   /// step's or an earlier call's). GitHub drops a step's whole summary past
   /// 1 MiB, so the report is fitted into what is left.
   size_t step_summary_held = 0;
+  /// GitHub annotations: whether this call's step summary holds the whole
+  /// report (true), was shortened or left out to fit (false), or was not
+  /// written (unset), so that the note past GitHub's 10 annotations of a kind
+  /// sends the reader where every one of them is.
+  std::optional<bool> step_summary_whole;
 };
 
 }  // namespace gpugate

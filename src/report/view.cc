@@ -152,7 +152,8 @@ int FailedWorkloads(const Verdicts& verdicts) {
 
 std::string RangeText(const Detectability& d) {
   if (!d.lowest || !d.highest) return "";
-  const std::string lo = FormatDetectable(*d.lowest), hi = FormatDetectable(*d.highest);
+  const std::string lo = FormatDetectable(*d.lowest, d.lowest_lower_is_better);
+  const std::string hi = FormatDetectable(*d.highest, d.highest_lower_is_better);
   return lo == hi ? lo : lo + " \u2026 " + hi;
 }
 
@@ -313,7 +314,7 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
                         ", all ignored by the policy (severity off): none counts for the outcome";
       else if (!shown.empty())
         view->summary += "; " + (undecided.lowest ? "could not see changes below " +
-                                                        FormatDetectable(*undecided.lowest)
+                                                        FormatDetectable(*undecided.lowest, undecided.lowest_lower_is_better)
                                  : unmeasured ? std::string("noise between runs could not be measured")
                                               : std::string("nothing could be tested"));
       break;
@@ -544,11 +545,18 @@ std::string FormatValues(const MetricVerdict& m, const char* arrow) {
   if (!m.baseline_value && !m.current_value) return "";
   // A metric with its own unit (a custom value, a count) says it; time,
   // throughput and memory are formatted by their name.
-  auto format = [&m](double v) {
-    return m.unit.empty() ? FormatMetricValue(m.metric, v) : FormatValueInUnit(v, m.unit);
+  auto format = [&m](double v, int digits) {
+    return m.unit.empty() ? FormatMetricValue(m.metric, v, digits) : FormatValueInUnit(v, m.unit, digits);
   };
-  const std::string b = m.baseline_value ? format(*m.baseline_value) : "n/a";
-  const std::string c = m.current_value ? format(*m.current_value) : "n/a";
+  // Two values that differ are never printed alike ("1.00 us → 1.00 us"
+  // beside a 0.045% regression): more digits until they part, up to what a
+  // double holds.
+  std::string b, c;
+  for (int digits = 3; digits <= 15; ++digits) {
+    b = m.baseline_value ? format(*m.baseline_value, digits) : "n/a";
+    c = m.current_value ? format(*m.current_value, digits) : "n/a";
+    if (b != c || !m.baseline_value || !m.current_value || *m.baseline_value == *m.current_value) break;
+  }
   return b + arrow + c;
 }
 
@@ -707,6 +715,7 @@ std::string ChangeHeader(const std::vector<const MetricVerdict*>& rows) {
 Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
   Detectability d;
   std::set<std::string> undetectable, noisy, blind;
+  double lowest_size = 0, highest_size = 0;
   for (const MetricVerdict* m : ShownMetrics(verdicts)) {
     if (UnguardedByPolicy(*m, verdicts.require_detectable.has_value())) {
       undetectable.insert(m->workload);
@@ -715,11 +724,22 @@ Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
       else  // every held result of the workload, whatever its row order
         (SeesNothing(*m) ? blind : noisy).insert(m->workload);
     }
-    if (!m->mde || !m->lower_is_better) continue;
+    if (!m->mde || !(*m->mde >= 0)) continue;
     if (undecided_only && !Undecided(m->verdict)) continue;
+    // A slowdown of x and a drop of x of a higher-is-better metric are
+    // different sizes of change: rank both by their log ratio.
+    const double size = m->lower_is_better ? std::log1p(*m->mde) : -std::log1p(-std::min(*m->mde, 1.0));
     ++d.tested;
-    d.lowest = d.lowest ? std::min(*d.lowest, *m->mde) : *m->mde;
-    d.highest = d.highest ? std::max(*d.highest, *m->mde) : *m->mde;
+    if (!d.lowest || size < lowest_size) {
+      lowest_size = size;
+      d.lowest = *m->mde;
+      d.lowest_lower_is_better = m->lower_is_better;
+    }
+    if (!d.highest || size > highest_size) {
+      highest_size = size;
+      d.highest = *m->mde;
+      d.highest_lower_is_better = m->lower_is_better;
+    }
   }
   d.undetectable = static_cast<int>(undetectable.size());
   // A workload with one result of each kind counts as too noisy.

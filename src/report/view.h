@@ -168,16 +168,21 @@ inline std::string SuggestionLabel(const Suggestion& s) {
 /// What the minimum detectable effects of a set of results say.
 struct Detectability {
   int tested = 0;                ///< shown results with a minimum detectable effect
-  std::optional<double> lowest;  ///< smallest of them (fraction)
+  /// Smallest and largest of them (fractions: a slowdown, or for a
+  /// higher-is-better result a drop), ranked by the size of the change in log
+  /// space, so a drop of 20% (×0.8) ranks as a rise of 25% (×1.25).
+  std::optional<double> lowest;
   std::optional<double> highest;
+  bool lowest_lower_is_better = true;  ///< the direction `lowest` is a change in
+  bool highest_lower_is_better = true;
   int undetectable = 0;          ///< workloads too noisy for require_detectable (the common shift counted once)
   bool common_undetectable = false;  ///< ... of which the suite's common shift, `(suite)`, is one
   int noisy_workloads = 0;  ///< ... workloads of reason `undetectable` (too noisy to guard)
   int blind_workloads = 0;  ///< ... and the others, which measured no noise at all (SeesNothing)
 };
 
-/// Over the shown lower-is-better results (and, for `undecided_only`, only
-/// inconclusive and incomparable ones).
+/// Over the shown results of either direction of better (and, for
+/// `undecided_only`, only inconclusive and incomparable ones).
 Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only);
 
 /// A table of plain-text cells.

@@ -241,10 +241,24 @@ TEST(ReportGithub, AnnotationsPastGithubsLimitAreCountedNotDropped) {
   for (size_t at = text.find("::warning "); at != std::string::npos; at = text.find("::warning ", at + 1)) ++warnings;
   EXPECT_EQ(errors, 10u) << text;
   EXPECT_EQ(warnings, 10u) << text;
-  EXPECT_NE(text.find("::error title=gpugate%3A 16 more errors::GitHub shows 10 errors per step; the job "
-                      "summary and the reports hold all 25: gpugate regression: bench9 (time); "),
+  // Where all 25 are: without a step summary, the reports.
+  EXPECT_NE(text.find("::error title=gpugate%3A 16 more errors::GitHub shows 10 errors per step; the "
+                      "--markdown and --json reports list all 25: gpugate regression: bench9 (time); "),
             std::string::npos)
       << text;
+  // The step summary only when it holds the whole report.
+  ReportOptions whole;
+  whole.step_summary_whole = true;
+  EXPECT_NE(RenderGithubAnnotations(v, whole).find("per step; the job summary and the reports hold all 25: "),
+            std::string::npos);
+  ReportOptions shortened;
+  shortened.step_summary_whole = false;
+  const std::string cut = RenderGithubAnnotations(v, shortened);
+  EXPECT_EQ(cut.find("the job summary and the reports hold all"), std::string::npos) << cut;
+  EXPECT_NE(cut.find("per step; the job summary had to be shortened to fit GitHub's limit; the --markdown and "
+                     "--json reports list all 25: "),
+            std::string::npos)
+      << cut;
   EXPECT_NE(text.find("::warning title=gpugate warning::the whole suite ran 20%25 slower"), std::string::npos);
   EXPECT_LT(text.find("the whole suite ran"), text.find("warned0"));
   EXPECT_NE(text.find("::warning title=gpugate%3A 17 more warnings::"), std::string::npos) << text;

@@ -198,8 +198,8 @@ TEST(ReportView, ASlowdownOfTheWholeSuiteIsNamedInTheHeadline) {
 }
 
 TEST(ReportView, WhatCouldHaveBeenSeen) {
-  // Over every tested lower-is-better result (the throughput's drop is not
-  // a slowdown and is folded anyway).
+  // Over every tested result (a throughput folded under its time states the
+  // same size of change).
   EXPECT_EQ(BuildView(MixedVerdicts()).detectable, "+1.4% \u2026 +12%");
   EXPECT_EQ(BuildView(RequireDetectableVerdicts()).detectable, "+4.1% \u2026 +24%");
   Verdicts one = PassVerdicts();
@@ -210,6 +210,34 @@ TEST(ReportView, WhatCouldHaveBeenSeen) {
   EXPECT_DOUBLE_EQ(*d.lowest, 0.113);
   EXPECT_DOUBLE_EQ(*d.highest, 0.296);
   EXPECT_EQ(DetectabilityOf(RequireDetectableVerdicts(), false).undetectable, 3);
+}
+
+TEST(ReportView, HigherIsBetterResultsAreTestedToo) {
+  // Undecided results that are all higher-is-better (a custom value, a
+  // direction override) were tested: not "nothing could be tested".
+  Verdicts v;
+  v.outcome = Outcome::kNotJudged;
+  for (const auto& [name, mde] : {std::pair{"enc", 0.2}, std::pair{"dec", 0.5}}) {
+    MetricVerdict m = Metric(name, "value", Verdict::kInconclusive);
+    m.lower_is_better = false;
+    m.mde = mde;  // a drop of 20% and of 50%
+    v.metrics.push_back(m);
+  }
+  ReportView view = BuildView(v);
+  EXPECT_EQ(view.headline, "not judged: 2 inconclusive; could not see changes below -20%");
+  EXPECT_EQ(view.detectable, "-20% \u2026 -50%");
+  // Ranked by the size of the change: a 50% drop (x0.5) is larger than a
+  // slowdown of +60% (x1.6) and smaller than one of +150%.
+  MetricVerdict time = Metric("t", "time", Verdict::kInconclusive);
+  time.mde = 0.6;
+  v.metrics.push_back(time);
+  EXPECT_EQ(BuildView(v).detectable, "-20% \u2026 -50%");
+  v.metrics.back().mde = 1.5;
+  EXPECT_EQ(BuildView(v).detectable, "-20% \u2026 +150%");
+  v.metrics.back().mde = 0.1;
+  view = BuildView(v);
+  EXPECT_EQ(view.detectable, "+10% \u2026 -50%");
+  EXPECT_EQ(view.headline, "not judged: 3 inconclusive; could not see changes below +10%");
 }
 
 TEST(ReportView, TheRequirementSaysWhomItHolds) {
@@ -295,6 +323,19 @@ TEST(ReportView, ValuesAreShownInTheMetricsUnit) {
   count.baseline_value = 1000000;
   count.current_value = 1010000;
   EXPECT_EQ(FormatValues(count, " -> "), "1000000 instructions -> 1010000 instructions");
+  // Values that differ are never printed alike: more digits until they part.
+  time.baseline_value = 1e-6;
+  time.current_value = 1.00045e-6;
+  EXPECT_EQ(FormatValues(time, " -> "), "1.0000 us -> 1.0005 us");
+  time.current_value = 1e-6;
+  EXPECT_EQ(FormatValues(time, " -> "), "1.00 us -> 1.00 us");
+  MetricVerdict memory = Metric("m", "peak_memory", Verdict::kRegression);
+  memory.baseline_value = 1048576;
+  memory.current_value = 1048576 + 600;
+  EXPECT_EQ(FormatValues(memory, " -> "), "1.000 MiB -> 1.001 MiB");
+  value.baseline_value = 70.01;
+  value.current_value = 70.012;
+  EXPECT_EQ(FormatValues(value, " -> "), "70.01 req/s -> 70.012 req/s");
 }
 
 TEST(ReportView, EveryReasonHasAShortNoteWithoutTheInterval) {

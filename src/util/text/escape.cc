@@ -94,19 +94,36 @@ struct Column {
   int width;
 };
 
+bool IsRegionalIndicator(char32_t cp) { return cp >= 0x1F1E6 && cp <= 0x1F1FF; }
+
 // Emoji sequences are one glyph of two columns: a code point joined by a
 // zero-width joiner (a family, "woman technologist") and a skin-tone
 // modifier after an emoji add none, and the emoji variation selector
-// (U+FE0F) widens a one-column symbol ("heart" + VS16) to two.
+// (U+FE0F) widens a one-column symbol ("heart" + VS16) to two. A flag (two
+// regional indicators, paired from the start of a run of them) is two
+// columns on its first indicator and none on its second, so no cut falls
+// between them; a lone indicator is one column.
 // Calls on_column(Column) for each code point of `text`, in order.
 template <class OnColumn>
 void ForEachColumn(std::string_view text, OnColumn on_column) {
   bool joined = false;
+  bool flag_second = false;  // this code point ends a flag
   int before = -1;  // the previous code point's columns; -1 at the start
   for (size_t i = 0; i < text.size();) {
     const CodePoint c = Decode(text, i);
     int width = c.valid ? CodePointWidth(c.cp) : 1;
-    if (c.valid && c.cp == 0x200D) {
+    const bool ends_flag = flag_second;
+    flag_second = false;
+    if (ends_flag) {
+      width = 0;
+    } else if (c.valid && IsRegionalIndicator(c.cp) && i + c.len < text.size()) {
+      const CodePoint next = Decode(text, i + c.len);
+      flag_second = next.valid && IsRegionalIndicator(next.cp);
+      if (flag_second) width = 2;
+    }
+    if (ends_flag) {
+      // the flag's two columns are on its first indicator
+    } else if (c.valid && c.cp == 0x200D) {
       joined = before >= 0;
     } else if (joined) {
       width = 0;
@@ -900,21 +917,17 @@ std::string ShortenToBytes(std::string_view text, size_t max_bytes, bool tell_ap
   const size_t room = max_bytes > suffix ? max_bytes - suffix : 0;
   // The last place at or before `room` where a glyph starts: a code point
   // that takes a column (not a combining mark, nor one joined to the one
-  // before), and not the second regional indicator of a flag.
+  // before, nor the second regional indicator of a flag).
   size_t cut = 0;
-  int indicators = 0;  // regional indicators in a row before this code point
   bool done = false;
   ForEachColumn(text, [&](Column c) {
     if (done) return;
-    const CodePoint cp = Decode(text, c.offset);
-    const bool indicator = cp.valid && cp.cp >= 0x1F1E6 && cp.cp <= 0x1F1FF;
     if (c.offset > room) {
       done = true;
       return;
     }
-    if (c.width > 0 && !(indicator && indicators % 2 == 1) && !(cp.valid && ContinuesCharacter(cp.cp)))
-      cut = c.offset;
-    indicators = indicator ? indicators + 1 : 0;
+    const CodePoint cp = Decode(text, c.offset);
+    if (c.width > 0 && !(cp.valid && ContinuesCharacter(cp.cp))) cut = c.offset;
   });
   return std::string(text.substr(0, cut)) + "\u2026" + hash;
 }

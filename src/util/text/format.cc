@@ -1,6 +1,7 @@
 // Number formatting for reports (see format.h).
 #include "util/text/format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -17,23 +18,24 @@ std::string Printf(const char* fmt, double v) {
   return buf;
 }
 
-// Rounds a magnitude to three significant digits (to the nearest, or down
+// Rounds a magnitude to `digits` significant digits (to the nearest, or down
 // toward minus infinity).
-double RoundSig3(double v, bool down = false) {
+double RoundSig(double v, int digits, bool down = false) {
   if (v == 0) return 0;
-  const double digits = std::floor(std::log10(std::fabs(v)));
-  const double scale = std::pow(10.0, 2 - digits);
+  const double magnitude = std::floor(std::log10(std::fabs(v)));
+  const double scale = std::pow(10.0, digits - 1 - magnitude);
   return (down ? std::floor(v * scale) : std::round(v * scale)) / scale;
 }
 
-// Prints a value already rounded to three significant digits with the number
-// of decimals that shows exactly those digits.
-std::string Sig3Text(double r) {
+// Prints a value already rounded to `digits` significant digits with the
+// number of decimals that shows exactly those digits.
+std::string SigText(double r, int digits) {
   const double a = std::fabs(r);
-  if (a >= 100) return Printf("%.0f", r);
-  if (a >= 10) return Printf("%.1f", r);
-  if (a >= 1) return Printf("%.2f", r);
-  return Printf("%#.3g", r);
+  const int magnitude = a == 0 ? 0 : static_cast<int>(std::floor(std::log10(a)));
+  const int decimals = std::max(0, digits - 1 - magnitude);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, r);
+  return buf;
 }
 
 struct Unit {
@@ -41,24 +43,34 @@ struct Unit {
   double scale;  // canonical units per one of this unit
 };
 
-// Picks the largest unit whose value is at least 1 (after rounding to three
-// significant digits), so 999.96 ns becomes "1.00 us", not "1000 ns".
-// `down`: rounded down, so the text never exceeds the value (a lower bound).
-std::string ScaleSig3(double value, const Unit* units, int count, bool down = false) {
+// Picks the largest unit whose value is at least 1 (after rounding to
+// `digits` significant digits), so 999.96 ns becomes "1.00 us", not
+// "1000 ns". `down`: rounded down, so the text never exceeds the value (a
+// lower bound).
+std::string ScaleSig(double value, const Unit* units, int count, int digits, bool down = false) {
   if (value == 0) return std::string("0 ") + units[0].name;
   const double a = std::fabs(value);
   int u = 0;
-  while (u + 1 < count && RoundSig3(a / units[u + 1].scale, down) >= 1) ++u;
-  const double r = RoundSig3(value / units[u].scale, down);
-  return Sig3Text(r) + " " + units[u].name;
+  while (u + 1 < count && RoundSig(a / units[u + 1].scale, digits, down) >= 1) ++u;
+  const double r = RoundSig(value / units[u].scale, digits, down);
+  return SigText(r, digits) + " " + units[u].name;
 }
+
+int ClampDigits(int digits) { return std::clamp(digits, 1, 15); }
 
 }  // namespace
 
 std::string FormatPercent(double fraction) {
   if (!std::isfinite(fraction)) return "n/a";
   const double pct = std::round(fraction * 1000.0) / 10.0;
-  if (pct == 0) return "0.0%";
+  if (pct == 0) {
+    // A change below 0.05% that is there (against a sub-percent threshold,
+    // or in a count that moved by a few in a million) keeps two significant
+    // digits: "+0.045%", not "0.0%" beside "exceeds the 0.04% threshold".
+    // Below 1e-12 it is the float noise of a ratio of equal values.
+    if (!(std::fabs(fraction) >= 1e-12)) return "0.0%";
+    return Printf("%+.2g%%", fraction * 100.0);
+  }
   // Beyond a million percent the digits say nothing: three significant ones.
   if (std::fabs(pct) >= 1e6) return Printf("%+.3g%%", pct);
   return Printf("%+.1f%%", pct);
@@ -152,15 +164,15 @@ std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_
   return out;
 }
 
-std::string FormatDuration(double seconds) {
+std::string FormatDuration(double seconds, int digits) {
   if (!std::isfinite(seconds)) return "n/a";
   static constexpr Unit kUnits[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
-  return ScaleSig3(seconds, kUnits, 4);
+  return ScaleSig(seconds, kUnits, 4, ClampDigits(digits));
 }
 
 namespace {
 
-std::string BytesText(int64_t bytes, bool down) {
+std::string BytesText(int64_t bytes, bool down, int digits = 3) {
   if (bytes > -1024 && bytes < 1024) {
     return std::to_string(bytes) + " B";
   }
@@ -171,12 +183,12 @@ std::string BytesText(int64_t bytes, bool down) {
                                     {"TiB", 1099511627776.0},
                                     {"PiB", 1125899906842624.0},
                                     {"EiB", 1152921504606846976.0}};
-  return ScaleSig3(static_cast<double>(bytes), kUnits, 7, down);
+  return ScaleSig(static_cast<double>(bytes), kUnits, 7, ClampDigits(digits), down);
 }
 
 }  // namespace
 
-std::string FormatBytes(int64_t bytes) { return BytesText(bytes, false); }
+std::string FormatBytes(int64_t bytes, int digits) { return BytesText(bytes, false, digits); }
 
 std::string FormatBytesAtLeast(int64_t bytes) { return "≥ " + BytesText(bytes, true); }
 
@@ -204,24 +216,34 @@ std::string FormatPValue(double p) {
   return Printf("%.2g", p);
 }
 
-std::string FormatMetricValue(std::string_view metric, double value) {
+std::string FormatMetricValue(std::string_view metric, double value, int digits) {
   if (!std::isfinite(value)) return "n/a";
+  digits = ClampDigits(digits);
   if (metric == "time" || StartsWith(metric, "kernel:") || EndsWith(metric, "_time")) {
-    return FormatDuration(value);
+    return FormatDuration(value, digits);
   }
   if (metric == "peak_memory" || EndsWith(metric, "bytes") || EndsWith(metric, "_memory")) {
-    return FormatBytes(static_cast<int64_t>(std::llround(value)));
+    return FormatBytes(static_cast<int64_t>(std::llround(value)), digits);
   }
-  if (metric == "throughput") return Printf("%.3g/s", value);
-  return Printf("%.4g", value);
+  char buf[64];
+  if (metric == "throughput") {
+    std::snprintf(buf, sizeof buf, "%.*g/s", digits, value);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.*g", digits + 1, value);
+  return buf;
 }
 
-std::string FormatValueInUnit(double value, std::string_view unit) {
+std::string FormatValueInUnit(double value, std::string_view unit, int digits) {
   if (!std::isfinite(value)) return "n/a";
-  if (unit == "s") return FormatDuration(value);
-  if (unit == "B") return FormatBytes(static_cast<int64_t>(std::llround(value)));
+  digits = ClampDigits(digits);
+  if (unit == "s") return FormatDuration(value, digits);
+  if (unit == "B") return FormatBytes(static_cast<int64_t>(std::llround(value)), digits);
   const bool integral = value == std::floor(value) && std::fabs(value) < 1e15;
-  std::string text = Printf(integral ? "%.0f" : "%.4g", value);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", 0, value);
+  if (!integral) std::snprintf(buf, sizeof buf, "%.*g", digits + 1, value);
+  std::string text = buf;
   if (!unit.empty()) text += " " + std::string(unit);
   return text;
 }

@@ -12,7 +12,9 @@
 namespace gpugate {
 
 /// A fraction as a signed percentage with one decimal: 0.041 -> "+4.1%",
-/// -0.03 -> "-3.0%", values that round to zero -> "0.0%". Non-finite -> "n/a".
+/// -0.03 -> "-3.0%"; a change that rounds to zero but is there with two
+/// significant digits: 0.00045 -> "+0.045%"; below 1e-12, and exactly 0,
+/// "0.0%". Non-finite -> "n/a".
 std::string FormatPercent(double fraction);
 
 /// A share of a whole (a fraction in [0, 1]) as an unsigned percentage with
@@ -51,13 +53,14 @@ std::string FormatRatio(double ratio);
 std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
                           std::optional<double> ci_high);
 
-/// Seconds with three significant digits in ns, us, ms or s:
-/// 1.234e-3 -> "1.23 ms", 0.5 -> "500 ms", 12.345 -> "12.3 s". Non-finite -> "n/a".
-std::string FormatDuration(double seconds);
+/// Seconds with three (or `digits`, 1 to 15) significant digits in ns, us,
+/// ms or s: 1.234e-3 -> "1.23 ms", 0.5 -> "500 ms", 12.345 -> "12.3 s";
+/// (1.00045e-6, 5) -> "1.0005 us". Non-finite -> "n/a".
+std::string FormatDuration(double seconds, int digits = 3);
 
-/// Bytes with three significant digits in binary units: 512 -> "512 B",
-/// 1536 -> "1.50 KiB", 3 << 20 -> "3.00 MiB".
-std::string FormatBytes(int64_t bytes);
+/// Bytes with three (or `digits`) significant digits in binary units: 512 ->
+/// "512 B", 1536 -> "1.50 KiB", 3 << 20 -> "3.00 MiB".
+std::string FormatBytes(int64_t bytes, int digits = 3);
 
 /// A lower bound of bytes: "≥ " and the bytes rounded *down* to three
 /// significant digits, so the text never claims more than is known:
@@ -82,8 +85,9 @@ std::string FormatPValue(double p);
 
 /// A metric value in the unit its name implies: "time" and "kernel:*" as
 /// durations, "peak_memory" and "*bytes" as bytes, "throughput" per second,
-/// anything else with four significant digits.
-std::string FormatMetricValue(std::string_view metric, double value);
+/// anything else with four significant digits (`digits` + 1: a caller that
+/// must tell two values apart asks for more).
+std::string FormatMetricValue(std::string_view metric, double value, int digits = 3);
 
 /// A value in an explicit unit (a workload's own primary metric): "s" as a
 /// duration, "B" as bytes; otherwise integers below 10^15 exactly and other
@@ -91,7 +95,8 @@ std::string FormatMetricValue(std::string_view metric, double value);
 /// (70, "req/s") -> "70 req/s", (1234567, "instructions") -> "1234567
 /// instructions", (0.51917, "x") -> "0.5192 x". An empty unit prints the
 /// number alone. The unit is untrusted text: callers escape the result for
-/// their output format. Non-finite -> "n/a".
-std::string FormatValueInUnit(double value, std::string_view unit);
+/// their output format. Durations and bytes take `digits` significant
+/// digits, other non-integers `digits` + 1. Non-finite -> "n/a".
+std::string FormatValueInUnit(double value, std::string_view unit, int digits = 3);
 
 }  // namespace gpugate

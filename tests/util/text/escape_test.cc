@@ -179,6 +179,22 @@ TEST(TextEscape, ShortenedTextsFitTheirColumnsAndKeepMarksWithLetters) {
   const std::string e = "e\xcc\x81";  // e and a combining acute accent
   const std::vector<std::string> marks = ShortenColumn({e + e + e + e + e + e}, 5);
   EXPECT_EQ(marks[0], e + e + "\xe2\x80\xa6" + e + e);
+  // Nor a flag's two regional indicators: a tail that began on the second
+  // would pair the rest the other way (US flags read as "SU").
+  const std::string us = "\U0001F1FA\U0001F1F8";
+  std::string flags = "BM_";
+  for (int i = 0; i < 40; ++i) flags += us;
+  EXPECT_EQ(DisplayWidth(flags), 3 + 80);
+  for (int width = 8; width <= 20; ++width) {
+    const std::string cut = ShortenColumn({flags}, width)[0];
+    EXPECT_LE(DisplayWidth(cut), width);
+    const size_t dots = cut.find("\xe2\x80\xa6");
+    ASSERT_NE(dots, std::string::npos);
+    const std::string head = cut.substr(3, dots - 3), tail = cut.substr(dots + 3);
+    EXPECT_EQ(head.size() % 8, 0u) << width << ": the head splits a flag";
+    EXPECT_EQ(tail.size() % 8, 0u) << width << ": the tail splits a flag";
+    EXPECT_TRUE(tail.empty() || tail.starts_with(us)) << width;
+  }
   EXPECT_EQ(PadText("\xe8\xa1\x8c", 4), "\xe8\xa1\x8c  ");
 }
 

@@ -14,8 +14,16 @@ TEST(ReportFormat, PercentHasSignAndOneDecimal) {
   EXPECT_EQ(FormatPercent(0.041), "+4.1%");
   EXPECT_EQ(FormatPercent(-0.03), "-3.0%");
   EXPECT_EQ(FormatPercent(1.5), "+150.0%");
-  EXPECT_EQ(FormatPercent(0.0004), "0.0%");
-  EXPECT_EQ(FormatPercent(-0.0004), "0.0%");
+  // A change that rounds to 0.0% but is there keeps two significant digits
+  // (a 0.045% regression beside a 0.04% threshold); float noise and 0 do not.
+  EXPECT_EQ(FormatPercent(0.0004), "+0.04%");
+  EXPECT_EQ(FormatPercent(-0.0004), "-0.04%");
+  EXPECT_EQ(FormatPercent(0.00045), "+0.045%");
+  EXPECT_EQ(FormatPercent(0.0005), "+0.1%");
+  EXPECT_EQ(FormatPercent(1.2e-7), "+1.2e-05%");
+  EXPECT_EQ(FormatPercent(2.2e-16), "0.0%");
+  EXPECT_EQ(FormatPercent(0.0), "0.0%");
+  EXPECT_EQ(FormatRatioCi(1.00045, 1.00044, 1.00046), "+0.045% [+0.044%, +0.046%]");
   EXPECT_EQ(FormatPercent(std::numeric_limits<double>::quiet_NaN()), "n/a");
 }
 

@@ -236,12 +236,30 @@ run_case refresh-pr pull_request '{"mode": "refresh", "suite": "quiet.yaml", "ba
 expect refresh-pr exit-code "j['outputs']['exit-code']" 2
 expect refresh-pr "job fails" "j['job_exit']" 2
 expect refresh-pr "nothing stored" "__import__('os').path.exists('$WORK/ws/pr-baselines')" False
-check refresh-pr "says why" grep -qF "the code is not merged yet" "$CASE_LOG"
+check refresh-pr "says why" grep -qF "may check out code that is not merged" "$CASE_LOG"
+# ... and so would one on any other event that carries a pull request
+run_case refresh-review pull_request_review '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "review-baselines/"}'
+expect refresh-review exit-code "j['outputs']['exit-code']" 2
+expect refresh-review "nothing stored" "__import__('os').path.exists('$WORK/ws/review-baselines')" False
 
 # a refresh of some workloads only would thin out the history
 run_case refresh-filtered push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "filtered-baselines/", "extra-args": "--filter kernel/a"}'
 expect refresh-filtered exit-code "j['outputs']['exit-code']" 2
 expect refresh-filtered "nothing stored" "__import__('os').path.exists('$WORK/ws/filtered-baselines')" False
+run_case refresh-abbreviated push '{"mode": "refresh", "suite": "quiet.yaml", "baseline": "filtered-baselines/", "extra-args": "--fil=kernel/a"}'
+expect refresh-abbreviated exit-code "j['outputs']['exit-code']" 2
+expect refresh-abbreviated "nothing stored" "__import__('os').path.exists('$WORK/ws/filtered-baselines')" False
+# exit 0 without a verdict (help printed instead of a comparison) is no pass
+run_case no-verdict push '{"mode": "compare", "baseline": "base.json", "current": "same.json", "extra-args": "-h"}'
+expect no-verdict outcome "j['outputs']['outcome']" error
+expect no-verdict "job fails" "j['job_exit']" 3
+check no-verdict "never says pass" bash -c "! grep -q '^gpugate: pass' '$CASE_LOG'"
+# an input error replaces the pull request's comment with an error report
+run_case error-comment pull_request '{"mode": "compare", "baseline": "base.json", "current": "missing.json"}'
+check error-comment "the comment says error" grep -q "gpugate: error (exit code 2)" "$(get "j['outputs']['comment']")"
+key_missing=$(get "j['outputs']['comment-key']")
+run_case other-use pull_request '{"mode": "compare", "baseline": "base.json", "current": "slow.json"}'
+check other-use "another use of the action has its own comment key" [ "$(get "j['outputs']['comment-key']")" != "$key_missing" ]
 
 # a line break in an input cannot write outputs or workflow commands
 run_case newline push '{"mode": "compare", "baseline": "base.json", "current": "slow.json", "junit": "j.xml\nexit-code=0\noutcome=pass"}'

@@ -60,6 +60,15 @@ fetch_branch() {
     printf '%s\n' "$out" >&2
     die "cannot fetch the baseline branch from $remote"
   fi
+  # A branch gpugate keeps has one commit that gpugate wrote. Any other
+  # (a mistyped "main", "docs", "gh-pages") is refused: a refresh replaces
+  # the branch with one commit, which would drop that branch's history.
+  local parents subject
+  parents=$(git cat-file -p refs/gpugate/baselines | sed -n '/^$/q; /^parent /p' | wc -l)
+  subject=$(git log -1 --format=%s refs/gpugate/baselines)
+  if [ "$parents" -ne 0 ] || [[ "$subject" != "gpugate baselines: "* ]]; then
+    die "the branch '$branch' on $remote is not a gpugate baselines branch (its head $(git rev-parse --short=12 refs/gpugate/baselines) has $parents parent(s) and the message '${subject:0:60}'): gpugate keeps each history on a branch of its own, one commit that every refresh replaces; name a branch that does not exist yet (baseline-branch: gpugate-baselines) and the first refresh creates it"
+  fi
   git rev-parse refs/gpugate/baselines
 }
 

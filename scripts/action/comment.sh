@@ -4,11 +4,14 @@
 # GitHub REST API with the gh CLI. The report is data: it is sent as a JSON
 # field, never evaluated. Env: GH_TOKEN, GPUGATE_COMMENT (the report
 # gpugate fitted to one comment with --pr-comment), GPUGATE_PR,
-# GPUGATE_REPO, GPUGATE_COMMENT_AUTHOR (the login whose comment is updated;
+# GPUGATE_REPO, GPUGATE_COMMENT_KEY (which use of the action),
+# GPUGATE_COMMENT_AUTHOR (the login whose comment is updated;
 # default github-actions[bot], the GITHUB_TOKEN's: a comment that anyone
 # else wrote with the marker is never edited).
 set -euo pipefail
-marker='<!-- gpugate-report -->'
+# One sticky comment per use of the action in the job (its mode, suite and
+# runner class: run.sh's comment-key).
+marker="<!-- gpugate-report${GPUGATE_COMMENT_KEY:+ $GPUGATE_COMMENT_KEY} -->"
 [ -n "${GPUGATE_PR:-}" ] || { echo "not a pull request; no comment"; exit 0; }
 [ -f "${GPUGATE_COMMENT:-}" ] || { echo "no comment report at '${GPUGATE_COMMENT:-}'"; exit 0; }
 # gpugate wrote it to fit (GitHub takes at most 65536 characters): folded

@@ -9,7 +9,7 @@
 #                 inconclusive comparisons (a policy that passes them)
 #   never         only input and tool errors (2, 3) fail
 # Exit 0 with outcome not_judged (nothing could be decided) passes the step but
-# is never reported as a pass.
+# is never reported as a pass; outcome error fails it whatever the exit code.
 # Env: GPUGATE_EXIT, GPUGATE_OUTCOME, GPUGATE_INCONCLUSIVE, GPUGATE_FAIL_ON.
 set -euo pipefail
 . "$(dirname "$0")/annotate.sh"
@@ -20,6 +20,13 @@ case "$fail_on" in policy|regression|inconclusive|never) ;; *)
 esac
 if [ -z "$code" ]; then
   annotate error "gpugate did not run (no exit code)"; exit 3
+fi
+# The outcome says error (gpugate stopped before a verdict, or a gpugate on
+# PATH exited 0 without writing one): never a pass, whatever the exit code.
+if [ "${GPUGATE_OUTCOME:-}" = error ]; then
+  case "$code" in 0 | 1 | 4)
+    echo "gpugate: error: no verdict was reached (exit $code; see the annotations and the log)"; exit 3 ;;
+  esac
 fi
 case "$code" in
   0) inconclusive=${GPUGATE_INCONCLUSIVE:-0}

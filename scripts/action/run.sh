@@ -9,13 +9,38 @@ out=${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}
 
 . "$(dirname "$0")/annotate.sh"
 . "$(dirname "$0")/words.sh"
+# This use of the action in the job: its mode, suite, current results and
+# runner class. Two uses in one job (two suites, two runner classes) get
+# their own scratch files and their own sticky pull-request comment.
+key=$(printf '%s\n' "${GPUGATE_MODE:-gate}" "${GPUGATE_SUITE:-}" "${GPUGATE_CURRENT:-}" "${GPUGATE_SHARDS:-}" \
+        "${GPUGATE_ENV_KEY_INPUT:-}" | cksum | cut -d' ' -f1)
+scratch="${RUNNER_TEMP:-/tmp}/gpugate-$key"
+echo "comment-key=$key" >> "$out"
+# The pull-request comment: gpugate fits the Markdown report to one comment.
+comment="$scratch-comment.md"
+rm -f "$comment"
 say_outcome() {  # the outcome and its older name, verdict
   { echo "outcome=$1"; echo "verdict=$1"; } >> "$out"
+}
+# Without a report, the comment says so: a comment left from an earlier push
+# would read as this commit's verdict.
+error_comment() {  # exit code, what happened
+  local run_url=""
+  if [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${GITHUB_RUN_ID:-}" ]; then
+    run_url="$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID"
+  fi
+  {
+    echo "## :x: gpugate: error (exit code $1)"
+    echo
+    echo "$2, so this commit has no report${run_url:+; see the job log: $run_url}."
+  } > "$comment"
 }
 fail_input() {  # a problem with the action's inputs: exit code 2
   annotate error "$1"
   echo "exit-code=2" >> "$out"
   say_outcome error
+  error_comment 2 "The action's inputs were refused before gpugate ran"
+  echo "comment=$comment" >> "$out"
   exit 0
 }
 need() { [ -n "${!1:-}" ] || fail_input "mode '$GPUGATE_MODE' needs the input '$2'"; }
@@ -56,9 +81,6 @@ reports=()
 [ -n "${GPUGATE_MARKDOWN:-}" ] && reports+=(--markdown "$GPUGATE_MARKDOWN")
 [ -n "${GPUGATE_JSON:-}" ] && reports+=(--json "$GPUGATE_JSON")
 [ -n "${GPUGATE_HTML:-}" ] && reports+=(--html "$GPUGATE_HTML")
-# The pull-request comment: gpugate fits the Markdown report to one comment.
-comment="${RUNNER_TEMP:-/tmp}/gpugate-comment.md"
-rm -f "$comment"
 reports+=(--pr-comment "$comment")
 policy=()
 [ -n "${GPUGATE_POLICY:-}" ] && policy=(--policy "$GPUGATE_POLICY")
@@ -83,7 +105,7 @@ fi
 resolve_baseline() {
   baseline=${GPUGATE_BASELINE:-}
   if [ -n "$branch" ]; then
-    baseline="${RUNNER_TEMP:-/tmp}/gpugate-baselines/"
+    baseline="$scratch-baselines/"
     rm -rf "$baseline"
     GPUGATE_BIN="$bin" bash "$branch_tool" fetch "$branch" "$source_branch" "$baseline" ||
       fail_input "could not read the baseline branch '$branch'"
@@ -112,7 +134,7 @@ case "${GPUGATE_MODE:-gate}" in
       # The shards of one run (gpugate run --shard i/N on N jobs), joined.
       mapfile -t shard_files < <(compgen -G "$GPUGATE_SHARDS" || true)
       [ "${#shard_files[@]}" -gt 0 ] || fail_input "shards: no file matches '$GPUGATE_SHARDS'"
-      current="${RUNNER_TEMP:-/tmp}/gpugate-merged.json"
+      current="$scratch-merged.json"
       "$bin" merge "${shard_files[@]}" -o "$current"
       code=$?
       [ "$code" -eq 0 ] && echo "results=$current" >> "$out"
@@ -136,17 +158,31 @@ case "${GPUGATE_MODE:-gate}" in
     # A refresh stores the measured code as the history of its branch: on a
     # pull request or in a merge queue that code is not merged yet, and would
     # go into the target branch's history.
-    case "${GPUGATE_EVENT:-}" in pull_request | pull_request_target | merge_group)
-      fail_input "mode 'refresh' stores a run as the history of '$source_branch', but on a '$GPUGATE_EVENT' event the code is not merged yet: run refresh on push, schedule or workflow_dispatch (mode 'gate' on pull requests)" ;;
+    # Only events whose checkout is a branch's own code: every event that
+    # carries a pull request (reviews and review comments included) checks
+    # out its unmerged merge ref. Outside GitHub (no event) it is the user's
+    # checkout.
+    case "${GPUGATE_EVENT:-}" in
+      push | schedule | workflow_dispatch | repository_dispatch | "") ;;
+      *) fail_input "mode 'refresh' stores a run as the history of '$source_branch', but a '$GPUGATE_EVENT' event may check out code that is not merged: run refresh on push, schedule, workflow_dispatch or repository_dispatch (mode 'gate' on pull requests)" ;;
+    esac
+    case "${GITHUB_REF:-}" in refs/pull/*)
+      fail_input "mode 'refresh' stores a run as the history of '$source_branch', but the checkout is a pull request's ($GITHUB_REF), not merged code" ;;
     esac
     need GPUGATE_SUITE suite
     [ -n "$branch" ] || need GPUGATE_BASELINE baseline
     # A history holds whole runs: a run of some workloads would push whole
     # ones out of the `keep` newest and leave the others without history.
+    # Any prefix too: a gpugate on PATH from before options had to be given
+    # in full takes "--filt" for --filter.
     for a in "${extra[@]}"; do
-      case "$a" in --filter|--filter=*|--tag|--tag=*|--shard|--shard=*)
-        fail_input "mode 'refresh' stores whole runs of the suite: extra-args must not select workloads ($a); give refresh a suite of the workloads to keep" ;;
-      esac
+      name=${a%%=*}
+      [ "${#name}" -ge 3 ] && [[ "$name" == --* ]] || continue
+      for o in --filter --tag --shard; do
+        if [[ "$o" == "$name"* ]]; then
+          fail_input "mode 'refresh' stores whole runs of the suite: extra-args must not select workloads ($a); give refresh a suite of the workloads to keep"
+        fi
+      done
     done
     results=${GPUGATE_RESULTS:-gpugate-results.json}
     "$bin" run "$GPUGATE_SUITE" -o "$results" "${extra[@]}"
@@ -160,7 +196,7 @@ case "${GPUGATE_MODE:-gate}" in
       if [ "$code" -eq 0 ]; then
         rel=$(sed -n 's/^gpugate: pushed [^ ]* (\(.*\))$/\1/p' <<< "$line" | tail -n 1)
         echo "baseline=$branch:$rel" >> "$out"
-        check="${RUNNER_TEMP:-/tmp}/gpugate-baselines-check/"
+        check="$scratch-baselines-check/"
         rm -rf "$check"
         GPUGATE_BIN="$bin" bash "$branch_tool" fetch "$branch" "$source_branch" "$check" >/dev/null &&
           history=$(cd "$check" && "$bin" history "${rel#"$source_branch"/}")
@@ -203,6 +239,7 @@ if ! grep -q '^verdict=' "$out"; then
   say_outcome error
   for k in regressions rule_failures failing improvements inconclusive; do echo "$k=0" >> "$out"; done
   annotate error "gpugate exited with code $code before reaching a verdict (see the log above)"
+  [ -f "$comment" ] || error_comment "$code" "gpugate stopped before reaching a verdict"
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     echo "**gpugate: error** (exit code $code) before reaching a verdict; see the job log." >> "$GITHUB_STEP_SUMMARY"
   fi

@@ -290,7 +290,7 @@ checkout "$WORK/ws-own" pr-slow
 PATH="$WORK/own-comment/bin:$PATH" job pr-own "$WORK/ws-own" \
   "$(merge_json "$GATE" '{"extra-args": "--seed 800", "comment-on-pr": "true"}')" "$(pr_github pr-slow 5)"
 expect pr-own outcome "j['outputs']['outcome']" fail
-check "comment-on-pr: the comment was posted with the marker" grep -q '^<!-- gpugate-report -->' "$WORK/own-comment/posted.md"
+check "comment-on-pr: the comment was posted with the marker of this use of the action" grep -qE '^<!-- gpugate-report [0-9]+ -->' "$WORK/own-comment/posted.md"
 check "comment-on-pr: the comment holds the regression" grep -q 'sgemm' "$WORK/own-comment/posted.md"
 check "comment-on-pr: the comment is the report gpugate fitted to one" \
   cmp -s <(tail -n +2 "$WORK/own-comment/posted.md"; echo) "$(get pr-own "j['outputs']['comment']")"
@@ -340,6 +340,18 @@ git clone --quiet --bare "$WORK/remote.git" "$WORK/remote-skew.git"
 check "a push after one dated in the future stores its run (exit $skew_rc)" [ "$skew_rc" -eq 0 ]
 check "a push after one dated in the future updated its own history" \
   [ "$(git -C "$WORK/remote-skew.git" show "gpugate-baselines:$BASELINE_FILE" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][-1]["run"]["run_id"])')" = skew-2 ]
+
+# 6d. a push to a branch that is not gpugate's (baseline-branch: main, a
+# typo): refused, and the branch keeps its history (a refresh replaces the
+# branch it writes with one commit).
+main_before=$(git -C "$WORK/remote.git" rev-parse main)
+( cd "$WORK/ws-race-a" &&
+  GPUGATE_BIN="$BIN" bash "$ROOT/scripts/action/baseline_branch.sh" push main main gpugate-results.json 30 ) \
+  > "$WORK/foreign-push.log" 2>&1 && foreign_rc=0 || foreign_rc=$?
+check "a push to a branch that is not gpugate's is refused (exit $foreign_rc)" [ "$foreign_rc" -eq 2 ]
+check "a push to a branch that is not gpugate's leaves it as it was" \
+  [ "$(git -C "$WORK/remote.git" rev-parse main)" = "$main_before" ]
+check "a push to a branch that is not gpugate's says why" grep -q "is not a gpugate baselines branch" "$WORK/foreign-push.log"
 
 # 7. the sharded workflow on a clean PR: four shard jobs, one gate job.
 mkdir -p "$WORK/ws-gate-sharded"

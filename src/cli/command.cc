@@ -56,7 +56,15 @@ std::optional<int> ParseCommandLine(const CommandSpec& self, const Args& args,
                                     po::variables_map& vm) {
   options.add_options()("help,h", "show this help");
   try {
-    const po::parsed_options parsed = po::command_line_parser(args).options(options).positional(positional).run();
+    // Options are given in full: an abbreviation ("--filt" for --filter) is
+    // an unknown option with a suggestion, so a script's words mean one thing
+    // in every version (a check for "--filter" cannot miss "--fil").
+    const po::parsed_options parsed =
+        po::command_line_parser(args)
+            .options(options)
+            .positional(positional)
+            .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+            .run();
     // An unsigned option would take "-1" as 2^64 - 1 (lexical_cast wraps).
     for (const po::option& o : parsed.options) {
       const po::option_description* d = options.find_nothrow(o.string_key, false);

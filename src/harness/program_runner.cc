@@ -179,6 +179,13 @@ class ProgramRun {
       if (it == index_.end()) {
         index_[round.name] = out_.size();
         seen.push_back(1);
+        if (process > 0 && round.status == WorkloadStatus::kOk) {
+          // Every process is one round of every benchmark: one that the
+          // earlier processes did not report has fewer rounds than its
+          // siblings, from other processes, and is no result.
+          round.status = WorkloadStatus::kFailed;
+          round.reason = ProcessName(process) + " reported this benchmark, which earlier processes did not";
+        }
         Collect(out_.size(), round);
         out_.push_back(std::move(round));
         continue;
@@ -475,6 +482,14 @@ ProgramProcess RunProgramOnce(const WorkloadSpec& spec, double timeout_seconds) 
     out.cupti = std::move(traced).value();
   }
   Result<std::string> text = ReadWorkloadFile(json_path);
+  std::error_code exists_error;
+  if (!text.ok() && std::filesystem::symlink_status(json_path, exists_error).type() !=
+                        std::filesystem::file_type::not_found) {
+    // It wrote something that cannot be read as it is (larger than the
+    // input limit, not a regular file): that reason, with its remedy.
+    out.failure = "'" + spec.argv[0] + "' exited 0, but its JSON cannot be read: " + text.error().message + tail;
+    return out;
+  }
   if (!text.ok()) {
     out.failure = "'" + spec.argv[0] + "' exited 0 but wrote no JSON (is it a " +
                   std::string(ToString(spec.kind) == std::string("gbench") ? "Google Benchmark"

@@ -21,6 +21,7 @@
 #include "harness/static_runner.h"
 #include "metrics/suite_metrics.h"
 #include "model/environment.h"
+#include "model/limits.h"
 #include "stats/summary.h"
 
 namespace gpugate {
@@ -407,6 +408,25 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
     }
     // A benchmark program reports each of its benchmarks as it finishes.
     if (progress && (!ReportsBenchmarks(spec) || out_of_memory)) progress->WorkloadFinished(done.back());
+    // A results file holds at most kMaxWorkloadsPerResult workloads (every
+    // reader refuses more). The suite is held to it before programs name
+    // their benchmarks; a program whose benchmarks would leave no room for
+    // the workloads after it fails here, so the run never writes a file that
+    // compare and baseline update refuse.
+    const size_t after = static_cast<size_t>(total - i - 1);
+    const size_t limit = std::min(options.max_workloads, static_cast<size_t>(kMaxWorkloadsPerResult));
+    if (results.workloads.size() + done.size() + after > limit) {
+      const size_t reported = done.size();
+      done.clear();
+      done.push_back(NotRunResult(
+          spec, backend_name, WorkloadStatus::kFailed,
+          "it reported " + std::to_string(reported) + " benchmarks, which with the " +
+              std::to_string(results.workloads.size()) + " results before it and the " + std::to_string(after) +
+              " workloads after it exceed the " + std::to_string(limit) +
+              " workloads a results file holds: run the suite in shards (--shard i/N) or select "
+              "benchmarks with the workload's filter"));
+      if (progress) progress->WorkloadFinished(done.back());
+    }
     NoteMetricsNotCollected(spec, &done);
     for (WorkloadResult& r : done) {
       // A benchmark program's results are "<workload>/<benchmark>", each

@@ -39,6 +39,10 @@ struct RunOptions {
   /// Extra seed mixed into synthetic workloads, so repeated runs of one suite
   /// draw different (but reproducible) samples. 0 = the suite's seeds alone.
   uint64_t run_seed = 0;
+  /// Results a run may hold: a results file's limit (kMaxWorkloadsPerResult,
+  /// which every reader holds files to). A benchmark program whose
+  /// benchmarks would pass it fails. Tests lower it.
+  size_t max_workloads = 100000;
 };
 
 /// Owns the backends and picks one per workload.

@@ -3,6 +3,7 @@
 // rounds (through a fake executor and a fake clock), and real processes: the
 // example Google Benchmark program, a crash, a program that writes no JSON.
 #include "harness/program_runner.h"
+#include "harness/runner.h"
 
 #include <gtest/gtest.h>
 #include <regex.h>
@@ -169,6 +170,27 @@ TEST(RunProgramWorkloadTest, LaterFailureAndVanishedBenchmarkFailTheirWorkloads)
   EXPECT_EQ(out[1].reason, "process 2 did not report this benchmark, which earlier processes did");
 }
 
+// The converse: a benchmark first reported by a later process has fewer
+// rounds than its siblings, from other processes; it fails, as in ab.
+TEST(RunProgramWorkloadTest, ABenchmarkALaterProcessAddsFailsItsWorkload) {
+  FakeClock clock;
+  int calls = 0;
+  ProgramExecutor exec = [&](const WorkloadSpec&, double) {
+    ++calls;
+    ProgramProcess p;
+    p.benchmarks = {Bench("BM_a", {1e-6})};
+    if (calls >= 2) p.benchmarks.push_back(Bench("BM_late", {1e-6}));
+    return p;
+  };
+  std::vector<WorkloadResult> out = RunProgramWorkload(Gbench({"/b/k"}), nullptr, clock, exec);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].status, WorkloadStatus::kOk);
+  EXPECT_EQ(out[0].rounds.size(), 3u);
+  EXPECT_EQ(out[1].name, "prog/BM_late");
+  EXPECT_EQ(out[1].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(out[1].reason, "process 2 reported this benchmark, which earlier processes did not");
+}
+
 // ab runs one process per side and round: a failure carries the round's
 // number, as its other messages do, not "process 1 of 1".
 TEST(RunProgramWorkloadTest, AFailureIsNamedByTheNumberingItIsGiven) {
@@ -312,6 +334,54 @@ TEST(RunProgramWorkloadTest, APytestResultsFilesParamsMergeWithTheSuitesAsAProgr
 
 // ---- real processes ---------------------------------------------------------
 
+// A Google Benchmark stand-in that reports `count` benchmarks named by `stem`.
+std::string ManyBenchmarksProgram(const std::string& dir, const std::string& stem, int count) {
+  std::string rows;
+  for (int i = 0; i < count; ++i)
+    rows += std::string(i ? "," : "") + "{\"name\":\"" + stem + std::to_string(i) +
+            "\",\"run_type\":\"iteration\",\"repetitions\":1,\"repetition_index\":0,\"threads\":1,"
+            "\"iterations\":100,\"real_time\":1.0,\"cpu_time\":1.0,\"time_unit\":\"ns\"}";
+  const std::string path = dir + "/" + stem + ".sh";
+  std::ofstream(path) << "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --benchmark_out=*) "
+                         "out=\"${a#--benchmark_out=}\";; esac; done\nprintf '%s' '{\"benchmarks\":["
+                      << rows << "]}' > \"$out\"\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+// Programs name their benchmarks after the suite was held to the results
+// file's limit: one whose benchmarks would pass it fails, with room kept for
+// every workload after it, so the run never writes a file no reader takes.
+TEST(RunSuiteProgramsTest, BenchmarksPastTheResultsLimitFailTheirProgram) {
+  char tmpl[] = "/tmp/gpugate_limit_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  std::vector<WorkloadSpec> specs;
+  for (const auto& [stem, count] : {std::pair{"a", 3}, std::pair{"b", 3}, std::pair{"c", 2}}) {
+    WorkloadSpec s = Gbench({ManyBenchmarksProgram(dir, stem, count)});
+    s.name = stem;
+    s.sampling.rounds = 1;
+    specs.push_back(s);
+  }
+  RunOptions options;
+  options.max_workloads = 6;  // a: 3, then b's 3 would leave no room for c; c's 2 fit after b failed
+  Suite suite;
+  suite.name = "limit";
+  const Results r = RunSuite(suite, specs, options);
+  ASSERT_EQ(r.workloads.size(), 6u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(r.workloads[static_cast<size_t>(i)].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[3].name, "b");
+  EXPECT_EQ(r.workloads[3].status, WorkloadStatus::kFailed);
+  EXPECT_EQ(r.workloads[3].reason,
+            "it reported 3 benchmarks, which with the 3 results before it and the 1 workloads after it exceed "
+            "the 6 workloads a results file holds: run the suite in shards (--shard i/N) or select benchmarks "
+            "with the workload's filter");
+  EXPECT_EQ(r.workloads[4].name, "c/c0");
+  EXPECT_EQ(r.workloads[4].status, WorkloadStatus::kOk);
+  EXPECT_EQ(r.workloads[5].status, WorkloadStatus::kOk);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(RunProgramOnceTest, CrashAndNonZeroExitAreFailuresWithStderr) {
   WorkloadSpec s = Gbench({"/bin/sh", "-c", "echo broken >&2; exit 3"});
   ProgramProcess p = RunProgramOnce(s, 10);
@@ -336,6 +406,16 @@ TEST(RunProgramOnceTest, NoJsonAndBrokenJsonAreFailures) {
                      10);
   ASSERT_TRUE(p.failure);
   EXPECT_NE(p.failure->find("unreadable JSON: prog (JSON of '/bin/sh'):1:"), std::string::npos) << *p.failure;
+  // A JSON it wrote that cannot be read as it is (here a link to a device,
+  // not a regular file) is that reason, not "wrote no JSON".
+  p = RunProgramOnce(Gbench({"/bin/sh", "-c",
+                             "for a; do case $a in --benchmark_out=*) ln -sf /dev/zero \"${a#--benchmark_out=}\";; "
+                             "esac; done", "sh"}),
+                     10);
+  ASSERT_TRUE(p.failure);
+  EXPECT_EQ(p.failure->find("wrote no JSON"), std::string::npos) << *p.failure;
+  EXPECT_NE(p.failure->find("exited 0, but its JSON cannot be read: "), std::string::npos) << *p.failure;
+  EXPECT_NE(p.failure->find("not a regular file"), std::string::npos) << *p.failure;
 }
 
 // The program of a gbench workload is found on the workload's PATH.

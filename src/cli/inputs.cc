@@ -154,6 +154,14 @@ Result<std::vector<Results>> LoadRuns(const std::string& path, const IngestOptio
     case InputFormat::kUnknown:
       break;
   }
+  // Another file gpugate writes (its verdicts, a device profile): say which,
+  // not "unrecognised" (a plain, short schema name only).
+  const std::string schema = SniffSchema(whole ? *whole : *head);
+  if (schema.starts_with("gpugate/") && schema.size() <= 64 &&
+      schema.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789/._-") == std::string::npos)
+    return InputError(path + ": a '" + schema +
+                      "' file, which gpugate writes but does not read as a run: compare and gate read "
+                      "results ('gpugate/results/...'), baselines ('gpugate/baseline/...') and benchmark files");
   // A file cut short before the keys that tell its format: say where it ends.
   std::string what = ": unrecognised input";
   if (std::optional<std::string> wide = WideEncodingText(whole ? *whole : *head))

@@ -144,6 +144,14 @@ InputFormat SniffFormat(std::string_view head) {
   return InputFormat::kUnknown;
 }
 
+std::string SniffSchema(std::string_view head) {
+  size_t i = 0;
+  if (StartsWith(head, "\xEF\xBB\xBF")) i = 3;
+  i = SkipSpace(head, i);
+  if (i >= head.size() || head[i] != '{') return "";
+  return ScanKeys(head, i).schema;
+}
+
 const char* ToString(InputFormat format) {
   switch (format) {
     case InputFormat::kGpugateResults: return "gpugate results";

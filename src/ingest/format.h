@@ -44,6 +44,11 @@ inline constexpr size_t kSniffBytes = 64 * 1024;
 ///    "nvbench" version, or "devices" listing an "sm_version" -> kNvbench.
 InputFormat SniffFormat(std::string_view head);
 
+/// The top-level "schema" string of a JSON object's head ("" when there is
+/// none): the name of what gpugate file it is, also one SniffFormat does not
+/// read (a verdicts file, a device profile).
+std::string SniffSchema(std::string_view head);
+
 /// "gpugate results", "gpugate baseline", "Google Benchmark JSON",
 /// "nvbench JSON", "custom benchmark JSON", "pytest-benchmark JSON",
 /// "Chrome trace", "unknown".

@@ -188,6 +188,11 @@ TEST(SniffFormat, UnknownInput) {
   EXPECT_EQ(SniffFormat(R"({"benchmarks": []})"), InputFormat::kUnknown);
   EXPECT_EQ(SniffFormat("{\"cont"), InputFormat::kUnknown);
   EXPECT_STREQ(ToString(InputFormat::kNvbench), "nvbench JSON");
+  // What gpugate file it is, when it is one SniffFormat does not read.
+  EXPECT_EQ(SniffSchema(R"({"schema": "gpugate/verdicts/v2", "metrics": []})"), "gpugate/verdicts/v2");
+  EXPECT_EQ(SniffSchema("\xEF\xBB\xBF {\"tool\": 1, \"schema\": \"gpugate/device/v1\"}"), "gpugate/device/v1");
+  EXPECT_EQ(SniffSchema(R"([{"schema": "x"}])"), "");
+  EXPECT_EQ(SniffSchema(R"({"a": {"schema": "x"}})"), "");
 }
 
 TEST(IngestBenchmarkFile, DispatchesByContent) {

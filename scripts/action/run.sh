@@ -9,11 +9,14 @@ out=${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}
 
 . "$(dirname "$0")/annotate.sh"
 . "$(dirname "$0")/words.sh"
-# This use of the action in the job: its mode, suite, current results and
-# runner class. Two uses in one job (two suites, two runner classes) get
-# their own scratch files and their own sticky pull-request comment.
+# This use of the action in the job: the inputs that say what it measures
+# and judges (mode, suite, current results, baseline, policy, runner class,
+# builds, extra-args). Two uses in one job (two suites, two runner classes,
+# one suite with --tag fast and --tag slow) get their own scratch files and
+# their own sticky pull-request comment.
 key=$(printf '%s\n' "${GPUGATE_MODE:-gate}" "${GPUGATE_SUITE:-}" "${GPUGATE_CURRENT:-}" "${GPUGATE_SHARDS:-}" \
-        "${GPUGATE_ENV_KEY_INPUT:-}" | cksum | cut -d' ' -f1)
+        "${GPUGATE_BASELINE:-}" "${GPUGATE_BASELINE_BRANCH:-}" "${GPUGATE_POLICY:-}" "${GPUGATE_ENV_KEY_INPUT:-}" \
+        "${GPUGATE_BASE_DIR:-}" "${GPUGATE_HEAD_DIR:-}" "${GPUGATE_EXTRA_ARGS:-}" | cksum | cut -d' ' -f1)
 scratch="${RUNNER_TEMP:-/tmp}/gpugate-$key"
 echo "comment-key=$key" >> "$out"
 # The pull-request comment: gpugate fits the Markdown report to one comment.

@@ -2819,7 +2819,7 @@ class Comparer {
         mv.ci_low.reset();
         mv.ci_high.reset();
         const std::string no_spread = p->units ? p->units->no_spread : std::string();
-        mv.sentence = FormatRatio(*mv.ratio) + " from " + OneValueText(mv) + ": " +
+        mv.sentence = FormatRatio(*mv.ratio, ChangeDecimals(mv.threshold)) + " from " + OneValueText(mv) + ": " +
                       (no_spread.empty() ? std::string("without repetitions no noise can be measured")
                                          : no_spread + ": no noise can be measured") +
                       ", so nothing is judged (" + ReplicationAdvice(mv) +
@@ -2844,9 +2844,9 @@ class Comparer {
     if (std::isfinite(mde_log)) mv.mde = std::expm1(mde_log);
     if (!mv.lower_is_better && mv.mde) mv.mde = -std::expm1(-mde_log);
     bool significant = mv.p_adjusted.has_value() && *mv.p_adjusted <= q;
-    std::string interval = FormatRatioCi(mv.ratio, mv.ci_low, mv.ci_high);
+    std::string interval = FormatRatioCi(mv.ratio, mv.ci_low, mv.ci_high, ChangeDecimals(mv.threshold));
     if (!std::isfinite(lo) || !std::isfinite(hi)) {
-      interval = FormatRatio(*mv.ratio) + " [unbounded]";
+      interval = FormatRatio(*mv.ratio, ChangeDecimals(mv.threshold)) + " [unbounded]";
       // An open end has no bound to write: exp(-inf) = 0 would read as a
       // finite -100% bound.
       if (!std::isfinite(lo)) mv.ci_low.reset();
@@ -2873,7 +2873,7 @@ class Comparer {
         mv.ci_high.reset();
         mv.p_value.reset();
         mv.p_adjusted.reset();
-        head = FormatRatio(*mv.ratio) + " from one summary per run and side: " + OneRun() +
+        head = FormatRatio(*mv.ratio, ChangeDecimals(mv.threshold)) + " from one summary per run and side: " + OneRun() +
                " and too few comparisons to estimate the noise between runs, so nothing is "
                "tested; " + HistoryAdvice(*p);
       }

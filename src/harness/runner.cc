@@ -423,7 +423,7 @@ Results RunSuite(const Suite& suite, const std::vector<WorkloadSpec>& workloads,
           "it reported " + std::to_string(reported) + " benchmarks, which with the " +
               std::to_string(results.workloads.size()) + " results before it and the " + std::to_string(after) +
               " workloads after it exceed the " + std::to_string(limit) +
-              " workloads a results file holds: run the suite in shards (--shard i/N) or select "
+              " workloads a results file holds: split the suite into suites of fewer workloads, or select "
               "benchmarks with the workload's filter"));
       if (progress) progress->WorkloadFinished(done.back());
     }

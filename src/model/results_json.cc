@@ -1000,6 +1000,13 @@ std::optional<std::string> RepeatedKeyProblem(const Results& results) {
 Status WriteResultsFile(const std::string& path, const Results& results) {
   if (std::optional<std::string> problem = RepeatedKeyProblem(results))
     return InputError(path + ": not written: " + *problem);
+  // Every reader refuses more (a merge of shards, an A/B side): a file no
+  // command could read back is not written.
+  if (results.workloads.size() > static_cast<size_t>(kMaxWorkloadsPerResult))
+    return InputError(path + ": not written: " + std::to_string(results.workloads.size()) +
+                      " workloads, more than the " + std::to_string(kMaxWorkloadsPerResult) +
+                      " a results file holds (every reader refuses more): split the suite into suites of "
+                      "fewer workloads, or select benchmarks with a workload's filter");
   return WriteFileAtomic(path, ResultsToJson(results));
 }
 

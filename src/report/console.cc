@@ -146,7 +146,7 @@ void AppendResults(std::string& out, const Verdicts& verdicts, const ReportOptio
       explains.push_back(std::move(line));
     }
     rows.push_back({{VerdictLabel(*m), EscapeTerminal(m->workload), EscapeTerminal(m->metric),
-                     FormatRatioCi(m->ratio, m->ci_low, m->ci_high), FormatPValues(*m),
+                     ChangeText(*m), FormatPValues(*m),
                      could_see && m->mde ? DetectableText(*m) : "", EscapeTerminal(note)},
                     VerdictColor(*m),
                     options.verbose && full != note ? EscapeTerminal(full) : "",

@@ -73,7 +73,7 @@ const ReportOptions::Source* SourceOf(const ReportOptions& options, const std::s
 }
 
 std::string RegressionMessage(const MetricVerdict& m) {
-  return FormatRatioCi(m.ratio, m.ci_low, m.ci_high) + " (p " + FormatPValues(m) + "): " +
+  return ChangeText(m) + " (p " + FormatPValues(m) + "): " +
          NoteText(m);
 }
 

@@ -224,7 +224,7 @@ void AppendForest(std::string& out, const std::vector<const MetricVerdict*>& sho
     const std::string label = m.workload + (m.metric == "time" ? "" : " (" + m.metric + ")");
     out += "<g data-verdict=\"" + std::string(ToString(m.verdict)) + "\" data-name=\"" + EscapeHtml(SearchKey(m)) +
            "\" class=\"" + ColourOf(m.verdict) + "\"><title>" +
-           EscapeHtml(label + ": " + VerdictLabel(m) + ", " + FormatRatioCi(m.ratio, m.ci_low, m.ci_high)) +
+           EscapeHtml(label + ": " + VerdictLabel(m) + ", " + ChangeText(m)) +
            "</title>";
     out += "<rect class=\"band\" x=\"" + Num(x(1 / (1 + m.threshold))) + "\" y=\"" + Num(y - 7) + "\" width=\"" +
            Num(x(1 + m.threshold) - x(1 / (1 + m.threshold))) + "\" height=\"14\"/>";
@@ -344,7 +344,7 @@ void AppendKernels(std::string& out, const std::vector<const MetricVerdict*>& ke
     const double len = half * std::log(*k.ratio) / extent;
     const std::string name = k.metric.substr(7);
     out += "<g class=\"" + ColourOf(k.verdict) + "\"><title>" +
-           EscapeHtml(name + ": " + VerdictLabel(k) + ", " + FormatRatioCi(k.ratio, k.ci_low, k.ci_high)) + "</title>";
+           EscapeHtml(name + ": " + VerdictLabel(k) + ", " + ChangeText(k)) + "</title>";
     out += "<text x=\"" + Num(label_w - 6) + "\" y=\"" + Num(y + 11) + "\" text-anchor=\"end\" style=\"stroke:none;fill:#1f2328\">" +
            EscapeHtml(ShortenText(name, 34)) + "</text>";
     out += "<rect x=\"" + Num(std::min(mid, mid + len)) + "\" y=\"" + Num(y) + "\" width=\"" + Num(std::fabs(len)) +
@@ -401,7 +401,7 @@ void AppendWorkloads(std::string& out, const std::vector<const MetricVerdict*>& 
             EscapeHtml(SearchKey(*m)) + "\"" + (open ? " open" : "") + "><summary><span class=\"v-" +
             ToString(m->verdict) + "\">" + EscapeHtml(VerdictLabel(*m)) + "</span> " + EscapeHtml(m->workload) +
             (m->metric == "time" ? "" : " (" + EscapeHtml(m->metric) + ")") + ": " +
-            EscapeHtml(FormatRatioCi(m->ratio, m->ci_low, m->ci_high)) + "</summary>\n";
+            EscapeHtml(ChangeText(*m)) + "</summary>\n";
     body += "<p class=\"context\">" + EscapeHtml(FullNoteText(*m, v.require_detectable)) + "</p>\n<div class=\"charts\">\n";
     AppendDistribution(body, *m, *m->plot);
     AppendHistory(body, *m, *m->plot);
@@ -438,11 +438,11 @@ void AppendResults(std::string& out, const std::vector<const MetricVerdict*>& sh
     std::string interval = "n/a";
     if (m->ratio && m->ci_low && m->ci_high) {
       // The interval part of the one formatter, so both columns share its notation.
-      const std::string both = FormatRatioCi(m->ratio, m->ci_low, m->ci_high);
+      const std::string both = ChangeText(*m);
       if (const size_t open = both.find(" ["); open != std::string::npos) interval = both.substr(open + 1);
     }
     auto ChangeCell = [](const MetricVerdict& x) {
-      const std::string both = FormatRatioCi(x.ratio, x.ci_low, x.ci_high);
+      const std::string both = ChangeText(x);
       return both.substr(0, both.find(" ["));
     };
     out += "<tr data-verdict=\"" + std::string(ToString(m->verdict)) + "\" data-name=\"" + EscapeHtml(SearchKey(*m)) + "\">";
@@ -489,8 +489,8 @@ std::string RenderHtml(const Verdicts& verdicts, const ReportOptions& /*options*
     out += "<p class=\"context\">" + EscapeHtml(SentenceCase(view.outcome_note)) + ".</p>\n";
   }
   if (!view.detectable.empty()) {
-    out += "<p class=\"context\">Could have seen: " + EscapeHtml(view.detectable) +
-           " (the smallest slowdown each comparison catches with 90% power).</p>\n";
+    out += "<p class=\"context\">Could have seen: " + EscapeHtml(view.detectable) + " (" +
+           EscapeHtml(view.detectable_gloss) + ").</p>\n";
   }
   if (!view.requirement.empty() && view.summary.find(view.requirement) == std::string::npos) {
     out += "<p class=\"context\">" + EscapeHtml(SentenceCase(view.requirement)) + ".</p>\n";

@@ -106,7 +106,7 @@ std::string Explains(const Verdicts& verdicts, const MetricVerdict& m) {
 }
 
 std::string Detail(const MetricVerdict& m, std::optional<double> require_detectable) {
-  std::string s = "change: " + FormatRatioCi(m.ratio, m.ci_low, m.ci_high);
+  std::string s = "change: " + ChangeText(m);
   if (m.ci_low && m.ci_high) s += " (" + Num(m.confidence * 100) + "% CI)";
   s += "\np (adjusted): " + FormatPValues(m);
   s += "\nthreshold: " + FormatThreshold(m.threshold);
@@ -206,7 +206,7 @@ std::string RenderJunit(const Verdicts& verdicts, const ReportOptions& options) 
         break;
     }
     system_out += "[" + OneLine(VerdictLabel(*m)) + "] " + OneLine(m->metric) + " " +
-                  OneLine(m->workload) + ": " + FormatRatioCi(m->ratio, m->ci_low, m->ci_high) +
+                  OneLine(m->workload) + ": " + ChangeText(*m) +
                   "; p " + FormatPValues(*m) + "; threshold " + FormatThreshold(m->threshold);
     if (m->mde) system_out += "; could see " + DetectableText(*m);
     if (!note.empty()) system_out += "; " + OneLine(note);

@@ -115,8 +115,8 @@ std::string RenderMarkdownView(const ReportView& view) {
   if (!view.outcome_note.empty()) outcome += " (" + EscapeMarkdown(view.outcome_note) + ")";
   lines.push_back(outcome + "; " + EscapeMarkdown(view.context) + ".");
   if (!view.detectable.empty()) {
-    lines.push_back("Could have seen: " + EscapeMarkdown(view.detectable) +
-                    " (the smallest slowdown each comparison catches with 90% power).");
+    lines.push_back("Could have seen: " + EscapeMarkdown(view.detectable) + " (" +
+                    EscapeMarkdown(view.detectable_gloss) + ").");
   }
   if (!view.requirement.empty() && view.headline.find(view.requirement) == std::string::npos) {
     lines.push_back(EscapeMarkdown(SentenceCase(view.requirement)) + ".");

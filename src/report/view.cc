@@ -80,7 +80,7 @@ std::string Cell(Column c, const MetricVerdict& m, std::optional<double> require
     case Column::kWorkload: return m.workload;
     case Column::kMetric: return m.metric;
     case Column::kVerdict: return VerdictLabel(m);
-    case Column::kChange: return FormatRatioCi(m.ratio, m.ci_low, m.ci_high);
+    case Column::kChange: return ChangeText(m);
     case Column::kP: return FormatPValues(m);
     case Column::kThreshold: return FormatThreshold(m.threshold);
     case Column::kCouldSee: return DetectableText(m);
@@ -157,6 +157,16 @@ std::string RangeText(const Detectability& d) {
   return lo == hi ? lo : lo + " \u2026 " + hi;
 }
 
+// "could not see changes below +24%"; the smallest being a drop of a
+// higher-is-better result, "could not see drops smaller than 72%" (a
+// "-72%" there would read as the changes it could see).
+std::string CouldNotSeeBelow(const Detectability& d) {
+  if (d.lowest_lower_is_better) return "could not see changes below " + FormatDetectable(*d.lowest);
+  std::string size = FormatDetectable(*d.lowest, false);
+  if (!size.empty() && size.front() == '-') size.erase(0, 1);
+  return "could not see drops smaller than " + size;
+}
+
 const char* OutcomeNote(Outcome o) {
   switch (o) {
     case Outcome::kPass:
@@ -226,6 +236,10 @@ std::string CountsText(const Verdicts& verdicts, bool with_failed) {
 void AddHeadline(const Verdicts& verdicts, ReportView* view) {
   const Detectability all = DetectabilityOf(verdicts, /*undecided_only=*/false);
   view->detectable = RangeText(all);
+  view->detectable_gloss = all.any_higher_is_better
+                               ? "the smallest change each comparison catches with 90% power: a slowdown, or a drop "
+                                 "of a higher-is-better result"
+                               : "the smallest slowdown each comparison catches with 90% power";
   if (verdicts.require_detectable) {
     view->requirement = "policy requires " + FormatDetectable(*verdicts.require_detectable) + ": ";
     // The requirement holds undecided results to it (a decided one needs no
@@ -313,8 +327,7 @@ void AddHeadline(const Verdicts& verdicts, ReportView* view) {
         view->summary = Plural(static_cast<int>(shown.size()), "result", "results") +
                         ", all ignored by the policy (severity off): none counts for the outcome";
       else if (!shown.empty())
-        view->summary += "; " + (undecided.lowest ? "could not see changes below " +
-                                                        FormatDetectable(*undecided.lowest, undecided.lowest_lower_is_better)
+        view->summary += "; " + (undecided.lowest ? CouldNotSeeBelow(undecided)
                                  : unmeasured ? std::string("noise between runs could not be measured")
                                               : std::string("nothing could be tested"));
       break;
@@ -549,15 +562,23 @@ std::string FormatValues(const MetricVerdict& m, const char* arrow) {
     return m.unit.empty() ? FormatMetricValue(m.metric, v, digits) : FormatValueInUnit(v, m.unit, digits);
   };
   // Two values that differ are never printed alike ("1.00 us → 1.00 us"
-  // beside a 0.045% regression): more digits until they part, up to what a
-  // double holds.
+  // beside a 0.045% regression): more digits until they part. Values within
+  // 1e-12 of each other are the same value written two ways (ns and us), as
+  // for FormatPercent: three digits.
+  const bool apart = m.baseline_value && m.current_value &&
+                     std::fabs(*m.baseline_value - *m.current_value) >
+                         1e-12 * std::max(std::fabs(*m.baseline_value), std::fabs(*m.current_value));
   std::string b, c;
-  for (int digits = 3; digits <= 15; ++digits) {
+  for (int digits = 3; digits <= 13; ++digits) {
     b = m.baseline_value ? format(*m.baseline_value, digits) : "n/a";
     c = m.current_value ? format(*m.current_value, digits) : "n/a";
-    if (b != c || !m.baseline_value || !m.current_value || *m.baseline_value == *m.current_value) break;
+    if (b != c || !apart) break;
   }
   return b + arrow + c;
+}
+
+std::string ChangeText(const MetricVerdict& m) {
+  return FormatRatioCi(m.ratio, m.ci_low, m.ci_high, ChangeDecimals(m.threshold));
 }
 
 std::string DetectableText(const MetricVerdict& m) {
@@ -730,6 +751,7 @@ Detectability DetectabilityOf(const Verdicts& verdicts, bool undecided_only) {
     // different sizes of change: rank both by their log ratio.
     const double size = m->lower_is_better ? std::log1p(*m->mde) : -std::log1p(-std::min(*m->mde, 1.0));
     ++d.tested;
+    d.any_higher_is_better = d.any_higher_is_better || !m->lower_is_better;
     if (!d.lowest || size < lowest_size) {
       lowest_size = size;
       d.lowest = *m->mde;

@@ -79,6 +79,10 @@ std::string FormatPValues(const MetricVerdict& m);
 /// "1.00 ms → 1.04 ms" (with `arrow`), or "" when neither value is known.
 std::string FormatValues(const MetricVerdict& m, const char* arrow = " \u2192 ");
 
+/// The change and its interval ("+4.1% [+2.9%, +5.3%]"), with the decimals
+/// the result's threshold is written with (ChangeDecimals).
+std::string ChangeText(const MetricVerdict& m);
+
 /// The minimum detectable effect of a result ("+11%"), or "n/a" when
 /// nothing could be tested.
 std::string DetectableText(const MetricVerdict& m);
@@ -175,6 +179,7 @@ struct Detectability {
   std::optional<double> highest;
   bool lowest_lower_is_better = true;  ///< the direction `lowest` is a change in
   bool highest_lower_is_better = true;
+  bool any_higher_is_better = false;   ///< a higher-is-better result is among them
   int undetectable = 0;          ///< workloads too noisy for require_detectable (the common shift counted once)
   bool common_undetectable = false;  ///< ... of which the suite's common shift, `(suite)`, is one
   int noisy_workloads = 0;  ///< ... workloads of reason `undetectable` (too noisy to guard)
@@ -243,6 +248,10 @@ struct ReportView {
   std::string counts;        ///< CountsSentence
   std::string outcome_note;  ///< why the outcome is what it is; empty for pass and fail
   std::string detectable;    ///< "+1.4% … +12%" over tested results; empty when none
+  /// What `detectable` is: "the smallest slowdown each comparison catches
+  /// with 90% power", or, with a higher-is-better result among them, "...
+  /// change ...: a slowdown, or a drop of a higher-is-better result".
+  std::string detectable_gloss;
   std::string requirement;   ///< "policy requires +10%: 3 workloads too noisy to guard"; or empty
   std::string context;       ///< "baseline A vs current B; policy P (FDR q = 0.05); gpugate 1.0"
   int results = 0;           ///< number of results compared

@@ -374,8 +374,8 @@ TEST(RunSuiteProgramsTest, BenchmarksPastTheResultsLimitFailTheirProgram) {
   EXPECT_EQ(r.workloads[3].status, WorkloadStatus::kFailed);
   EXPECT_EQ(r.workloads[3].reason,
             "it reported 3 benchmarks, which with the 3 results before it and the 1 workloads after it exceed "
-            "the 6 workloads a results file holds: run the suite in shards (--shard i/N) or select benchmarks "
-            "with the workload's filter");
+            "the 6 workloads a results file holds: split the suite into suites of fewer workloads, or select "
+            "benchmarks with the workload's filter");
   EXPECT_EQ(r.workloads[4].name, "c/c0");
   EXPECT_EQ(r.workloads[4].status, WorkloadStatus::kOk);
   EXPECT_EQ(r.workloads[5].status, WorkloadStatus::kOk);

@@ -2,6 +2,7 @@
 // field, version checks, type errors pointing at line:col, sample validation,
 // forward compatibility (unknown keys, missing optional fields).
 #include "model/results_json.h"
+#include "model/limits.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -460,6 +461,19 @@ TEST(ResultsJson, ResultsWhoseKeysWouldRepeatAreNotWritten) {
   problem = RepeatedKeyProblem(r);
   ASSERT_TRUE(problem.has_value());
   EXPECT_NE(problem->find("params: two entries would be written under one key 'n'"), std::string::npos) << *problem;
+  // More workloads than a results file holds (a merge of shards, an A/B
+  // side): no reader would take the file, so it is not written.
+  r = Results{};
+  r.run = FullResults().run;
+  r.workloads.resize(static_cast<size_t>(kMaxWorkloadsPerResult) + 1);
+  for (size_t i = 0; i < r.workloads.size(); ++i) r.workloads[i].name = "w" + std::to_string(i);
+  st = WriteResultsFile(path, r);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ExitCode::kInputError);
+  EXPECT_NE(st.error().message.find(": not written: 100001 workloads, more than the 100000 a results file holds"),
+            std::string::npos)
+      << st.error().message;
+  EXPECT_FALSE(std::filesystem::exists(path));
   std::filesystem::remove_all(tmpl);
 }
 

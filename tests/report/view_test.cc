@@ -224,7 +224,10 @@ TEST(ReportView, HigherIsBetterResultsAreTestedToo) {
     v.metrics.push_back(m);
   }
   ReportView view = BuildView(v);
-  EXPECT_EQ(view.headline, "not judged: 2 inconclusive; could not see changes below -20%");
+  EXPECT_EQ(view.headline, "not judged: 2 inconclusive; could not see drops smaller than 20%");
+  EXPECT_EQ(view.detectable_gloss,
+            "the smallest change each comparison catches with 90% power: a slowdown, or a drop of a "
+            "higher-is-better result");
   EXPECT_EQ(view.detectable, "-20% \u2026 -50%");
   // Ranked by the size of the change: a 50% drop (x0.5) is larger than a
   // slowdown of +60% (x1.6) and smaller than one of +150%.
@@ -333,6 +336,13 @@ TEST(ReportView, ValuesAreShownInTheMetricsUnit) {
   memory.baseline_value = 1048576;
   memory.current_value = 1048576 + 600;
   EXPECT_EQ(FormatValues(memory, " -> "), "1.000 MiB -> 1.001 MiB");
+  // The same value written two ways (ns and us: 1 ulp apart) is one value.
+  time.baseline_value = 1.2331500000000002e-06;
+  time.current_value = 1.23315e-06;
+  EXPECT_EQ(FormatValues(time, " -> "), "1.23 us -> 1.23 us");
+  time.baseline_value = 1.23665e-06;
+  time.current_value = 1.2366499999999998e-06;
+  EXPECT_EQ(FormatValues(time, " -> "), "1.24 us -> 1.24 us");
   value.baseline_value = 70.01;
   value.current_value = 70.012;
   EXPECT_EQ(FormatValues(value, " -> "), "70.01 req/s -> 70.012 req/s");

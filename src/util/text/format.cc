@@ -60,9 +60,11 @@ int ClampDigits(int digits) { return std::clamp(digits, 1, 15); }
 
 }  // namespace
 
-std::string FormatPercent(double fraction) {
+std::string FormatPercent(double fraction, int decimals) {
   if (!std::isfinite(fraction)) return "n/a";
-  const double pct = std::round(fraction * 1000.0) / 10.0;
+  decimals = std::clamp(decimals, 1, 4);
+  const double scale = std::pow(10.0, decimals);
+  const double pct = std::round(fraction * 100.0 * scale) / scale;
   if (pct == 0) {
     // A change below 0.05% that is there (against a sub-percent threshold,
     // or in a count that moved by a few in a million) keeps two significant
@@ -73,7 +75,19 @@ std::string FormatPercent(double fraction) {
   }
   // Beyond a million percent the digits say nothing: three significant ones.
   if (std::fabs(pct) >= 1e6) return Printf("%+.3g%%", pct);
-  return Printf("%+.1f%%", pct);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.*f%%", decimals, pct);
+  return buf;
+}
+
+int ChangeDecimals(double threshold) {
+  if (!std::isfinite(threshold) || threshold <= 0) return 1;
+  // The decimals the threshold is written with (FormatThreshold's text).
+  const std::string text = FormatThreshold(threshold);
+  const size_t dot = text.find('.');
+  if (dot == std::string::npos) return 1;
+  const int decimals = static_cast<int>(text.size() - dot - 2);  // less the '%'
+  return std::clamp(decimals, 1, 4);
 }
 
 std::string FormatShare(double fraction, int decimals) {
@@ -145,20 +159,20 @@ std::string Factor(double ratio) {
 
 }  // namespace
 
-std::string FormatRatio(double ratio) {
+std::string FormatRatio(double ratio, int decimals) {
   if (!std::isfinite(ratio) || !(ratio >= 0)) return "n/a";
   if (NeedsFactor(ratio)) return Factor(ratio);
-  return FormatPercent(ratio - 1.0);
+  return FormatPercent(ratio - 1.0, decimals);
 }
 
 std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
-                          std::optional<double> ci_high) {
+                          std::optional<double> ci_high, int decimals) {
   if (!ratio) return "n/a";
-  std::string out = FormatRatio(*ratio);
+  std::string out = FormatRatio(*ratio, decimals);
   if (out != "n/a" && ci_low && ci_high && std::isfinite(*ci_low) && std::isfinite(*ci_high)) {
     // One notation for the three: factors when any of them needs one.
     const bool factors = NeedsFactor(*ratio) || NeedsFactor(*ci_low) || NeedsFactor(*ci_high);
-    auto text = [factors](double r) { return factors && r > 0 ? Factor(r) : FormatRatio(r); };
+    auto text = [factors, decimals](double r) { return factors && r > 0 ? Factor(r) : FormatRatio(r, decimals); };
     out = text(*ratio) + " [" + text(*ci_low) + ", " + text(*ci_high) + "]";
   }
   return out;

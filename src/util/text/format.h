@@ -11,11 +11,18 @@
 
 namespace gpugate {
 
-/// A fraction as a signed percentage with one decimal: 0.041 -> "+4.1%",
-/// -0.03 -> "-3.0%"; a change that rounds to zero but is there with two
-/// significant digits: 0.00045 -> "+0.045%"; below 1e-12, and exactly 0,
-/// "0.0%". Non-finite -> "n/a".
-std::string FormatPercent(double fraction);
+/// A fraction as a signed percentage with one decimal (or `decimals`, 1 to
+/// 4): 0.041 -> "+4.1%", -0.03 -> "-3.0%", (0.0013, 2) -> "+0.13%"; a
+/// change that rounds to zero but is there with two significant digits:
+/// 0.00045 -> "+0.045%"; below 1e-12, and exactly 0, "0.0%". Non-finite ->
+/// "n/a".
+std::string FormatPercent(double fraction, int decimals = 1);
+
+/// The decimals a change judged against `threshold` (a fraction) is printed
+/// with: those of the threshold as FormatThreshold writes it, at least 1 and
+/// at most 4, so that a change never reads beyond or within a threshold it
+/// is not (0.0012 -> 2: "+0.13% exceeds the 0.12% threshold", not "+0.1%").
+int ChangeDecimals(double threshold);
 
 /// A share of a whole (a fraction in [0, 1]) as an unsigned percentage with
 /// `decimals` decimals (0 to 3): 0.1234 -> "12.34%", (0.45, 1) -> "45.0%".
@@ -45,13 +52,15 @@ std::string FormatDetectable(double fraction, bool lower_is_better = true);
 /// percentage says it badly, a positive ratio that would round to -100.0%
 /// and a thousandfold rise or more: 1e-9 -> "×1e-09", 1234 -> "×1,200",
 /// 1e9 -> "×1e+09". Non-finite or negative -> "n/a".
-std::string FormatRatio(double ratio);
+std::string FormatRatio(double ratio, int decimals = 1);
 
 /// A ratio current/baseline as a change with its interval:
 /// (1.041, 1.029, 1.053) -> "+4.1% [+2.9%, +5.3%]". Without an interval only the
 /// change is printed; without a ratio "n/a".
+/// `decimals` as FormatPercent's (ChangeDecimals of the threshold the change
+/// is judged against).
 std::string FormatRatioCi(std::optional<double> ratio, std::optional<double> ci_low,
-                          std::optional<double> ci_high);
+                          std::optional<double> ci_high, int decimals = 1);
 
 /// Seconds with three (or `digits`, 1 to 15) significant digits in ns, us,
 /// ms or s: 1.234e-3 -> "1.23 ms", 0.5 -> "500 ms", 12.345 -> "12.3 s";

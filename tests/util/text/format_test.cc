@@ -24,6 +24,20 @@ TEST(ReportFormat, PercentHasSignAndOneDecimal) {
   EXPECT_EQ(FormatPercent(2.2e-16), "0.0%");
   EXPECT_EQ(FormatPercent(0.0), "0.0%");
   EXPECT_EQ(FormatRatioCi(1.00045, 1.00044, 1.00046), "+0.045% [+0.044%, +0.046%]");
+  // Judged against a threshold written with more decimals, the change takes
+  // them: never "+0.1% exceeds the 0.12% threshold" for +0.13%.
+  EXPECT_EQ(ChangeDecimals(0.02), 1);
+  EXPECT_EQ(ChangeDecimals(0.025), 1);
+  EXPECT_EQ(ChangeDecimals(0.0012), 2);
+  EXPECT_EQ(ChangeDecimals(0.0124), 2);
+  EXPECT_EQ(ChangeDecimals(0.00045), 3);
+  EXPECT_EQ(ChangeDecimals(0.0000001), 1);  // "1e-05%": below what 4 decimals show
+  EXPECT_EQ(ChangeDecimals(0.123456789), 4);
+  EXPECT_EQ(ChangeDecimals(0.0), 1);
+  EXPECT_EQ(FormatRatioCi(1.0013, 1.0012, 1.0014, ChangeDecimals(0.0012)), "+0.13% [+0.12%, +0.14%]");
+  EXPECT_EQ(FormatRatioCi(1.0007, 1.0006, 1.0008, 2), "+0.07% [+0.06%, +0.08%]");
+  EXPECT_EQ(FormatPercent(0.012451, 2), "+1.25%");
+  EXPECT_EQ(FormatPercent(-0.00004, 2), "-0.004%");
   EXPECT_EQ(FormatPercent(std::numeric_limits<double>::quiet_NaN()), "n/a");
 }
 

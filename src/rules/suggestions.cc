@@ -16,11 +16,13 @@ namespace {
 
 void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   int exceeds = 0, unmeasured = 0;
+  bool history = false;  // one of them read a baseline history of several runs
   std::string names;
   for (const MetricVerdict& m : v.metrics) {
     if (m.reason == Reason::kBetweenRunNoise) ++exceeds;
     else if (m.reason == Reason::kBetweenRunNoiseUnmeasured) ++unmeasured;
     else continue;
+    history = history || m.baseline_history_runs.value_or(0) > 1;
     if (exceeds + unmeasured <= 3)
       names += (names.empty() ? "" : ", ") + m.workload + " (" + m.metric + ")";
   }
@@ -39,8 +41,13 @@ void BetweenRunNoise(const Verdicts& v, std::vector<Suggestion>* out) {
   s.priority = 1;
   s.message = FormatCount(static_cast<size_t>(n), "comparison") + " stayed inconclusive because " + because;
   s.evidence = names + (n > 3 ? ", ..." : "");
-  s.hint = "keep a baseline history (gpugate baseline update) so between-run noise is measured, "
-           "or compare builds with interleaved A/B (gpugate ab)";
+  // Against a history the noise was measured, and more of it would not help:
+  // what does is more current runs, A/B, a quieter runner or a wider bar.
+  s.hint = history ? "judge several current runs against the history (gpugate gate re-runs what stays "
+                     "doubtful; compare takes several current files), compare builds with interleaved A/B "
+                     "(gpugate ab), or run on a quieter runner"
+                   : "keep a baseline history (gpugate baseline update) so between-run noise is measured, "
+                     "or compare builds with interleaved A/B (gpugate ab)";
   out->push_back(std::move(s));
 }
 

@@ -92,6 +92,15 @@ TEST(Suggestions, BetweenRunNoiseNamesWhyTheNoiseStoppedTheJudgement) {
                         "the effect (noise between runs could not be measured from too few "
                         "comparisons: 1 of them)");
   EXPECT_EQ(b->evidence, "a (time), b (time)");
+  EXPECT_NE(b->hint.find("keep a baseline history"), std::string::npos) << b->hint;
+  // Against a history of several runs the noise was measured: the hint
+  // points at what still helps, not at keeping a history.
+  v.metrics.back().baseline_history_runs = 8;
+  s = SuggestFromComparison(DefaultPolicy().expr_rules, Results{}, v);
+  b = FindRule(s, "between-run-noise");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->hint.find("keep a baseline history"), std::string::npos) << b->hint;
+  EXPECT_NE(b->hint.find("several current runs against the history"), std::string::npos) << b->hint;
 }
 
 TEST(Suggestions, ArithmeticIntensityHintForRegressions) {

@@ -3435,6 +3435,10 @@ bool WorthConfirming(const MetricVerdict& m) {
   return (m.verdict == Verdict::kRegression && !m.waived) || m.verdict == Verdict::kInconclusive;
 }
 
+bool WaiverInForce(const Policy& policy, const MetricVerdict& m, const CompareOptions& options) {
+  return FindWaiver(policy, m.workload, m.metric, options.today.empty() ? TodayUtc() : options.today) != nullptr;
+}
+
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts) {
   std::vector<std::string> out;
   std::set<std::string> seen;

@@ -71,6 +71,10 @@ int ExitCodeFor(const Verdicts& verdicts);
 /// not one value per side.
 bool WorthConfirming(const MetricVerdict& m);
 
+/// Whether a waiver of the policy in force on the comparison's day
+/// (options.today, else today's UTC date) covers the result.
+bool WaiverInForce(const Policy& policy, const MetricVerdict& m, const CompareOptions& options);
+
 /// Workloads worth re-running before the gate decides (WorthConfirming), in
 /// first-seen order without duplicates.
 std::vector<std::string> WorkloadsToConfirm(const Verdicts& verdicts);

@@ -70,7 +70,7 @@ class Gate {
     for (int attempt = 1; attempt <= options_.confirmations; ++attempt) {
       const std::vector<WorkloadSpec> doubtful = Doubtful();
       if (doubtful.empty()) break;
-      if (!ReRunCouldChangeOutcome(out_.verdicts, policy_.defaults,
+      if (!ReRunCouldChangeOutcome(ForConfirming(), policy_.defaults,
                                    static_cast<int>(baseline_runs_.size()),
                                    static_cast<int>(out_.runs.size()), 1 + options_.confirmations)) {
         out_.verdicts.warnings.push_back("gate: stopped after " + std::to_string(attempt - 1) + " of " +
@@ -87,10 +87,26 @@ class Gate {
  private:
   // --- steps ---------------------------------------------------------------
 
+  // The verdicts as the re-run loop weighs them: an undecided result that an
+  // active waiver covers is not re-run, since a regression it could become
+  // would be waived (as severity off), unless the policy fails undecided
+  // results, which waivers do not cover (on_inconclusive: fail,
+  // require_detectable).
+  Verdicts ForConfirming() const {
+    Verdicts v = out_.verdicts;
+    if (policy_.defaults.on_inconclusive == OnInconclusive::kFail || policy_.defaults.require_detectable ||
+        policy_.waivers.empty())
+      return v;
+    for (MetricVerdict& m : v.metrics)
+      if (m.verdict == Verdict::kInconclusive && WaiverInForce(policy_, m, options_.compare))
+        m.severity = Severity::kOff;
+    return v;
+  }
+
   // Why ReRunCouldChangeOutcome said no re-run can change the outcome.
   std::string WhyNoReRunHelps() const {
     bool all_unmeasured = true;
-    for (const MetricVerdict& m : out_.verdicts.metrics)
+    for (const MetricVerdict& m : ForConfirming().metrics)
       if (WorthConfirming(m) && m.reason != Reason::kCurrentFailed)
         all_unmeasured = all_unmeasured && m.reason == Reason::kBetweenRunNoiseUnmeasured;
     if (all_unmeasured)
@@ -221,7 +237,7 @@ class Gate {
     doubtful_set_.clear();
     whole_why_.clear();
     const std::unordered_map<std::string, size_t> results = IndexByName(out_.results.workloads);
-    for (const std::string& name : WorkloadsToConfirm(out_.verdicts)) {
+    for (const std::string& name : WorkloadsToConfirm(ForConfirming())) {
       const WorkloadResult* result = Lookup(out_.results.workloads, results, name);
       if (!result || result->status != WorkloadStatus::kOk) continue;
       // A deterministic result (a static workload's, a count) reads the

@@ -202,6 +202,37 @@ TEST(GateTest, DoubtfulWorkloadIsReRunUntilDecided) {
   EXPECT_EQ(out.results.Find("w2")->rounds.size(), 20u);
 }
 
+// An active waiver leaves a doubtful workload out of the re-runs: a
+// regression it could become would be waived. Not so under a policy that
+// fails undecided results, which waivers do not cover.
+TEST(GateTest, AWaivedDoubtfulWorkloadIsNotReRun) {
+  FakeLab lab;
+  lab.shifted_first = "w2";
+  Policy waiving = DefaultPolicy();
+  Waiver w;
+  w.match = "w2";
+  w.until = "2099-12-31";
+  w.reason = "known";
+  waiving.waivers.push_back(w);
+  GateOutcome out = RunGate(Specs(), lab.Baseline(), waiving, Options(3), nullptr, lab.Runner());
+  EXPECT_EQ(lab.calls.size(), 1u);
+  EXPECT_EQ(TimeVerdict(out.verdicts, "w2")->verdict, Verdict::kInconclusive);
+  EXPECT_EQ(ExitCodeFor(out.verdicts), 0);
+  // Expired: re-run as any doubtful workload.
+  FakeLab expired_lab;
+  expired_lab.shifted_first = "w2";
+  waiving.waivers.back().until = "2026-01-01";
+  RunGate(Specs(), expired_lab.Baseline(), waiving, Options(3), nullptr, expired_lab.Runner());
+  EXPECT_EQ(expired_lab.calls.size(), 2u);
+  // A policy that fails undecided results: re-run.
+  FakeLab strict_lab;
+  strict_lab.shifted_first = "w2";
+  waiving.waivers.back().until = "2099-12-31";
+  waiving.defaults.on_inconclusive = OnInconclusive::kFail;
+  RunGate(Specs(), strict_lab.Baseline(), waiving, Options(3), nullptr, strict_lab.Runner());
+  EXPECT_GE(strict_lab.calls.size(), 2u);
+}
+
 TEST(GateTest, DoubtfulWorkloadLeaningFasterIsNotReRun) {
   // w2's first run is 3% faster: on the threshold, so inconclusive, but no
   // re-run could make a regression of it. The gate stops and says why.

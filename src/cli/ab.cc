@@ -10,6 +10,7 @@
 #include "cli/progress.h"
 #include "cli/run_summary.h"
 #include "compare/compare.h"
+#include "compare/estimate.h"
 #include "harness/ab.h"
 #include "model/environment.h"
 #include "model/results_json.h"
@@ -39,7 +40,7 @@ int AbCommand(const CommandSpec& self, const Args& args) {
       ("suite", po::value<std::string>()->required(), "suite file (YAML)")
       ("base", po::value<std::string>()->required(), "base build directory (what {bin} stands for in the workloads' argv, cwd, results and file)")
       ("head", po::value<std::string>()->required(), "head build directory (what {bin} stands for in the workloads' argv, cwd, results and file)")
-      ("rounds", po::value<int>()->default_value(10), "paired rounds per workload (fewer than 6 are accepted with a warning, and rarely decide)")
+      ("rounds", po::value<int>()->default_value(10), "paired rounds per workload (fewer than 6, or 8 at a 99% confidence, are accepted with a warning, and cannot decide)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the run order (and synthetic draws)")
       ("base-results", po::value<std::string>(), "also write the base side's results JSON here")
       ("head-results", po::value<std::string>(), "also write the head side's results JSON here");
@@ -74,9 +75,10 @@ int AbCommand(const CommandSpec& self, const Args& args) {
   if (!sel.ok()) return ReportError(sel.error());
   // An empty shard is a valid, empty part (as for run and gate): nothing is
   // measured or compared, and the reports say so.
-  if (ab.rounds < 6)
-    ReportWarning("--rounds " + std::to_string(ab.rounds) +
-                  ": fewer than 6 paired rounds cannot give a 95% interval; results will be inconclusive");
+  if (const int need = MinPairedRounds(policy->defaults.confidence); ab.rounds < need)
+    ReportWarning("--rounds " + std::to_string(ab.rounds) + ": fewer than " + std::to_string(need) +
+                  " paired rounds cannot give a " + FormatThreshold(policy->defaults.confidence) +
+                  " interval (the policy's confidence); results will be inconclusive");
   int same_code = 0;
   for (const auto& w : sel->workloads)
     same_code += w.kind == WorkloadKind::kBuiltin ||

@@ -2903,12 +2903,20 @@ class Comparer {
                "the change?); a longer benchmark or a finer timer would decide";
       } else if (!std::isfinite(lo) || !std::isfinite(hi)) {
         mv.reason = Reason::kTooFewSamples;
-        head = interval + ": too few " +
-               (s.method == ShiftMethod::kPairedRounds ? "paired rounds (at least " +
-                                                              std::to_string(kMinPairedRounds) +
-                                                              ", use --rounds)"
-                                                        : std::string("samples")) +
-               " for a " + PercentText(s.confidence) + " interval";
+        if (s.method != ShiftMethod::kPairedRounds) {
+          head = interval + ": too few samples for a " + PercentText(s.confidence) + " interval";
+        } else if (s.current_units >= MinPairedRounds(s.confidence)) {
+          // Enough rounds, but rounds that read no change or tie leave the
+          // rank test short of the level.
+          head = interval + ": too few of the " + std::to_string(s.current_units) +
+                 " paired rounds read distinct changes for a " + PercentText(s.confidence) +
+                 " interval (rounds with no change or tied changes count for less); more rounds "
+                 "(--rounds) or a finer timer would decide";
+        } else {
+          head = interval + ": too few paired rounds for a " + PercentText(s.confidence) +
+                 " interval (" + std::to_string(s.current_units) + "; at least " +
+                 std::to_string(MinPairedRounds(s.confidence)) + ", use --rounds)";
+        }
       } else if (bad_lo > limit || bad_hi < -limit) {
         mv.reason = Reason::kNotSignificantAfterFdr;
         head = interval + " is beyond the " + thr +

@@ -374,6 +374,15 @@ LogShift SamplesHodgesLehmann(std::span<const double> baseline_log, std::span<co
   return s;
 }
 
+int MinPairedRounds(double confidence) {
+  const double alpha = 1.0 - confidence;
+  int n = kMinPairedRounds;
+  // 2^(1-n) <= alpha; the bound keeps a confidence of 1 (refused by the
+  // policy) from looping.
+  while (n < 1000 && std::ldexp(1.0, 1 - n) > alpha * (1 + 1e-12)) ++n;
+  return n;
+}
+
 LogShift PairedRounds(std::span<const double> log_ratios, double confidence) {
   LogShift s;
   s.method = ShiftMethod::kPairedRounds;
@@ -389,7 +398,12 @@ LogShift PairedRounds(std::span<const double> log_ratios, double confidence) {
   std::sort(grid.begin(), grid.end());
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
   s.no_spread = !grid.empty() && grid.size() == 1 && static_cast<int>(log_ratios.size()) >= kMinPairedRounds;
-  if (static_cast<int>(log_ratios.size()) < kMinPairedRounds || s.no_spread) {
+  // An interval the exact test cannot give at this level (too few rounds, or
+  // too few that read a change) is none: the full range of Walsh averages
+  // covers less than the level it would be labelled with.
+  const bool reaches = static_cast<int>(log_ratios.size()) >= MinPairedRounds(confidence) &&
+                       w.achieved_confidence >= confidence - 1e-9;
+  if (!reaches || s.no_spread) {
     s.ci_low = -kInf;
     s.ci_high = kInf;
     s.se = kInf;

@@ -239,6 +239,12 @@ LogShift ReportedNoise(double log_base, double rel_sd_base, double n_base, doubl
 /// Fewest paired rounds for a 95% Walsh interval (2^-5 = 0.031 > 0.025).
 inline constexpr int kMinPairedRounds = 6;
 
+/// Fewest paired rounds whose exact signed-rank test can give an interval at
+/// `confidence`: the smallest n with 2 * 2^-n <= 1 - confidence, and never
+/// fewer than kMinPairedRounds (8 at 99%, 11 at 99.9%). Rounds that read no
+/// change or tie lower what the test has, so more may be needed.
+int MinPairedRounds(double confidence);
+
 /// The same shift with se multiplied by `scale` (>= 1) and the reference's
 /// degrees of freedom capped at `max_df`; interval and p recomputed.
 LogShift WithReference(const LogShift& shift, double scale, double max_df);

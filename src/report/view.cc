@@ -617,7 +617,8 @@ std::string ShortNote(const MetricVerdict& m, std::optional<double> require_dete
       if (m.sentence.find("read 0 s per call") != std::string::npos)
         return std::string(m.sentence.rfind("the baseline's", 0) == 0 ? "baseline" : "current run") +
                " reads 0 s per call: no ratio";
-      return "too few samples for an interval";
+      return m.sentence.find("paired rounds") != std::string::npos ? "too few paired rounds for an interval"
+                                                                    : "too few samples for an interval";
     case Reason::kNoSpread: return "no spread measured: a coarse timer?";
     case Reason::kNoReplication:
       if (!IsCommonWorkload(m.workload))

@@ -101,7 +101,13 @@ SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double 
     out.p_value = std::min(1.0, std::erfc(std::fabs(z) / std::sqrt(2.0)));
     if (sd > 0) out.p_floor = 0.5 * std::erfc((m_pairs - mean) / sd / std::sqrt(2.0));
     k = static_cast<int64_t>(std::floor(mean - NormalUpperQuantile(alpha / 2) * sd)) + 1;
-    k = std::max<int64_t>(k, 1);
+    if (k < 1) {
+      // No interval reaches the level: the full range, with the coverage the
+      // approximation gives it (W+ = 0 or W+ = M, continuity-corrected).
+      k = 1;
+      out.achieved_confidence =
+          sd > 0 ? 1.0 - std::erfc((mean - 0.5) / sd / std::sqrt(2.0)) : 0.0;
+    }
   }
 
   std::vector<double> walsh = WalshAverages(d);

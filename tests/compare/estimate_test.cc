@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stats/distributions.h"
+#include "stats/signed_rank.h"
 
 namespace gpugate {
 namespace {
@@ -321,6 +322,31 @@ TEST(CompareEstimate, ARankTestsSmallestPBoundsWhatItCanDetect) {
   EXPECT_TRUE(std::isinf(MinimumDetectableLog(samples, 0.0, 0.9, 0.01)));
   // Between-run noise added: a t reference again.
   EXPECT_EQ(WithBetweenRunNoise(samples, 0.01, 10).p_floor, 0.0);
+}
+
+// An interval is given only at a level the exact test reaches: the smallest
+// two-sided p of n untied rounds is 2^(1-n), so 6 rounds reach 95% (0.031)
+// but not 99%, and 8 reach 99% (0.0078). A round that reads no change
+// leaves the test one round short (probe DB1).
+TEST(CompareEstimate, PairedRoundsGiveNoIntervalBelowTheLevelTheTestReaches) {
+  EXPECT_EQ(MinPairedRounds(0.95), 6);
+  EXPECT_EQ(MinPairedRounds(0.99), 8);
+  EXPECT_EQ(MinPairedRounds(0.999), 11);
+  EXPECT_EQ(MinPairedRounds(0.75), 6);  // never fewer than 6
+  const std::vector<double> six = {0.10, 0.11, 0.09, 0.12, 0.095, 0.105};
+  EXPECT_TRUE(std::isfinite(PairedRounds(six, 0.95).ci_low));
+  EXPECT_TRUE(std::isinf(PairedRounds(six, 0.99).ci_low));
+  EXPECT_TRUE(std::isinf(PairedRounds(six, 0.99).ci_high));
+  const std::vector<double> eight = {0.10, 0.11, 0.09, 0.12, 0.095, 0.105, 0.1025, 0.0975};
+  const LogShift s8 = PairedRounds(eight, 0.99);
+  EXPECT_TRUE(std::isfinite(s8.ci_low));
+  EXPECT_GT(s8.ci_low, 0.0);
+  const std::vector<double> eight_one_zero = {0.10, 0.11, 0.09, 0.12, 0.095, 0.105, 0.1025, 0.0};
+  EXPECT_TRUE(std::isinf(PairedRounds(eight_one_zero, 0.99).ci_low));
+  // Tied rounds use the normal approximation; below its level the full
+  // range is reported with the coverage it has, never the level asked for.
+  const std::vector<double> tied = {0.1, 0.1, 0.2};
+  EXPECT_LT(WilcoxonSignedRank(tied, 0.99).achieved_confidence, 0.99);
 }
 
 // Near its floor the exact signed-rank test is far from its t reference:

@@ -564,6 +564,35 @@ TEST(AbTest, TooFewRoundsIsInconclusiveAndPolicyDecides) {
   EXPECT_EQ(ExitCodeFor(Judge(d, strict)), 4);
 }
 
+// The exact signed-rank test on n rounds has a smallest two-sided p of
+// 2^(1-n): 6 rounds reach 95% but not 99%. Below the level, the full range
+// of Walsh averages (96.9% coverage for 6) is no 99% interval (probe DB1).
+TEST(AbTest, RoundsTooFewForThePolicysConfidenceAreInconclusive) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("w")};
+  Policy p99 = DefaultPolicy();
+  p99.defaults.confidence = 0.99;
+  p99.defaults.fdr_q = 0.05;
+  FakeRunner slow;
+  slow.factor = 1.3;
+  auto runner = [&](const WorkloadSpec& s, AbSide side, int r) { return std::vector{slow(s, side, r)}; };
+  AbOptions o;
+  o.rounds = 6;
+  Verdicts six = Judge(RunAb(suite, ws, o, runner), p99);
+  EXPECT_EQ(six.metrics[0].verdict, Verdict::kInconclusive) << six.metrics[0].sentence;
+  EXPECT_EQ(six.metrics[0].reason, Reason::kTooFewSamples);
+  EXPECT_FALSE(six.metrics[0].ci_low.has_value() && std::isfinite(*six.metrics[0].ci_low));
+  EXPECT_NE(six.metrics[0].sentence.find("at least 8"), std::string::npos) << six.metrics[0].sentence;
+  o.rounds = 8;
+  Verdicts eight = Judge(RunAb(suite, ws, o, runner), p99);
+  EXPECT_EQ(eight.metrics[0].verdict, Verdict::kRegression) << eight.metrics[0].sentence;
+  // At 95% six rounds still decide.
+  Policy p95 = p99;
+  p95.defaults.confidence = 0.95;
+  o.rounds = 6;
+  EXPECT_EQ(Judge(RunAb(suite, ws, o, runner), p95).metrics[0].verdict, Verdict::kRegression);
+}
+
 TEST(AbTest, FailedRoundIsAToolError) {
   Suite suite;
   std::vector<WorkloadSpec> ws = {Synthetic("bad"), Synthetic("good")};

@@ -173,6 +173,32 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
   };
   std::vector<Pair> pairs;
   std::map<std::string, size_t> index;
+  // A benchmark program that failed as a whole in a round (a crash: one
+  // result named after its suite workload) fails each benchmark a round of
+  // either side reported before, with the round's reason, as `run` fails a
+  // later process's crash over its benchmarks: the crash is named where the
+  // benchmarks are, and no result of the suite workload's name is added.
+  auto SpreadProgramFailure = [&pairs](const WorkloadSpec& spec, size_t w, int s,
+                                       std::vector<WorkloadResult>* results) {
+    if (!ReportsBenchmarks(spec) || results->size() != 1 || (*results)[0].status == WorkloadStatus::kOk ||
+        (*results)[0].name != spec.name)
+      return;
+    std::vector<WorkloadResult> spread;
+    for (const Pair& p : pairs) {
+      if (p.spec != w) continue;
+      const WorkloadResult& known = p.started[s] ? p.side[s] : p.side[1 - s];
+      if ((!p.started[0] && !p.started[1]) || known.name == spec.name) continue;
+      if (p.started[s] && p.side[s].status != WorkloadStatus::kOk) continue;  // keeps its first failure
+      WorkloadResult failed = (*results)[0];
+      failed.name = known.name;
+      failed.params = known.params;
+      failed.metric = known.metric;
+      failed.unit = known.unit;
+      failed.lower_is_better = known.lower_is_better;
+      spread.push_back(std::move(failed));
+    }
+    if (!spread.empty()) *results = std::move(spread);
+  };
   const size_t n = workloads.size();
   std::vector<char> done(n, 0);
   data.head_first.assign(n, {});
@@ -195,6 +221,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         const AbSide side = (k == 0) == head_first ? AbSide::kHead : AbSide::kBase;
         const int s = side == AbSide::kHead ? 1 : 0;
         std::vector<WorkloadResult> results = run_round(AbSideSpec(spec, side, r, options), side, r);
+        SpreadProgramFailure(spec, w, s, &results);
         bool any_ok = false;
         std::set<size_t> reported;
         for (const WorkloadResult& res : results) {
@@ -234,8 +261,10 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
     }
   }
   for (Pair& p : pairs) {
-    // A side that never ran (its partner failed first) is skipped, saying
-    // so: the failure is its partner's, and the reports name that side.
+    // A side that never ran (its partner failed first, in the first round:
+    // a later failure of a program is spread over its benchmarks above) is
+    // skipped, saying so: the failure is its partner's, and the reports name
+    // that side.
     for (int s = 0; s < 2; ++s)
       if (!p.started[s] && p.side[1 - s].status != WorkloadStatus::kOk) {
         WorkloadResult never = p.side[1 - s];
@@ -243,15 +272,16 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         const std::string other = s == 1 ? "base" : "head", self = s == 1 ? "head" : "base";
         const std::string what = p.side[1 - s].status == WorkloadStatus::kFailed ? "failed" : "was skipped";
         // Which side ran first in the round of the failure: this one may
-        // have run and reported its benchmarks by their own names.
+        // have run and left the name out (a benchmark only the other side
+        // reported, failed).
         const int round = p.failed_round[1 - s];
         const bool other_first =
             round < 0 || static_cast<size_t>(round) >= data.head_first[p.spec].size() ||
             data.head_first[p.spec][static_cast<size_t>(round)] == (s == 0);
         never.reason = other_first ? "not run: the " + other + " side ran first and " + what
                                    : "no result under this name: the " + self + " side ran first in round " +
-                                         std::to_string(round + 1) + " and reported its benchmarks by name, "
-                                         "then the " + other + " side " + what;
+                                         std::to_string(round + 1) + " and did not report it, then the " +
+                                         other + " side " + what + " under it";
         AddRound(p.side[s], p.started[s], never, never.name, -1);
       }
     for (int s = 0; s < 2; ++s) {

@@ -194,8 +194,10 @@ TEST(AbTest, BenchmarkProgramsPairPerBenchmark) {
 }
 
 // The head's program crashes (one failed result under the suite workload's
-// name) in every round: the base's entry of that name says which side ran
-// first in the round of the failure, whichever it was.
+// name) in every round. When the head ran first in round 1, nothing names a
+// benchmark: the base's entry of that name says the head ran first and
+// failed. When the base ran first and reported BM_a, the crash is BM_a's,
+// and no entry of the suite workload's name is added (probe DB3).
 TEST(AbTest, TheSideThatRanBeforeACrashIsNotSaidToHaveRunSecond) {
   Suite suite;
   suite.name = "s";
@@ -216,16 +218,74 @@ TEST(AbTest, TheSideThatRanBeforeACrashIsNotSaidToHaveRunSecond) {
       }
       return std::vector<WorkloadResult>{r};
     });
-    const WorkloadResult* entry = nullptr;
-    for (const WorkloadResult& w : d.base.workloads)
-      if (w.name == "prog") entry = &w;
-    ASSERT_NE(entry, nullptr);
+    auto find = [](const Results& r, const std::string& name) -> const WorkloadResult* {
+      for (const WorkloadResult& w : r.workloads)
+        if (w.name == name) return &w;
+      return nullptr;
+    };
     const bool head_first = d.head_first[0][0];
-    EXPECT_EQ(entry->reason, head_first ? "not run: the head side ran first and failed"
-                                        : "no result under this name: the base side ran first in round 1 and "
-                                          "reported its benchmarks by name, then the head side failed")
-        << "seed " << seed;
+    if (head_first) {
+      ASSERT_NE(find(d.base, "prog"), nullptr) << "seed " << seed;
+      EXPECT_EQ(find(d.base, "prog")->reason, "not run: the head side ran first and failed");
+      EXPECT_EQ(find(d.base, "prog/BM_a"), nullptr);
+    } else {
+      EXPECT_EQ(find(d.base, "prog"), nullptr) << "seed " << seed;
+      EXPECT_EQ(find(d.head, "prog"), nullptr) << "seed " << seed;
+      ASSERT_NE(find(d.head, "prog/BM_a"), nullptr) << "seed " << seed;
+      EXPECT_EQ(find(d.head, "prog/BM_a")->status, WorkloadStatus::kFailed);
+      EXPECT_EQ(find(d.head, "prog/BM_a")->reason, "killed by signal SIGSEGV (11)");
+      EXPECT_EQ(find(d.base, "prog/BM_a")->status, WorkloadStatus::kOk);
+    }
   }
+}
+
+// The head's program crashes in round 3 of 6, after two rounds that reported
+// both benchmarks: each benchmark fails with the crash, and there is no
+// third failed result under the suite workload's name (probe DB3).
+TEST(AbTest, ALaterRoundsCrashFailsEachBenchmarkWithItsReason) {
+  Suite suite;
+  suite.name = "s";
+  const WorkloadSpec prog = ProgramSpec();
+  const AbOptions o = ProgramOptions(6);
+  AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
+    std::vector<WorkloadResult> out;
+    if (side == AbSide::kHead && round == 2) {
+      WorkloadResult crash;
+      crash.name = s.name;
+      crash.kind = "gbench";
+      crash.status = WorkloadStatus::kFailed;
+      crash.reason = "round 3 of 6: killed by signal SIGSEGV (11)";
+      out.push_back(crash);
+      return out;
+    }
+    for (const char* bench : {"BM_a", "BM_b"}) {
+      WorkloadResult r;
+      r.name = s.name + "/" + bench;
+      r.kind = "gbench";
+      r.rounds = {{1e-6, 1e-6, 1.01e-6}};
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+  ASSERT_EQ(d.head.workloads.size(), 2u);
+  ASSERT_EQ(d.base.workloads.size(), 2u);
+  for (const WorkloadResult& w : d.head.workloads) {
+    EXPECT_NE(w.name, "prog");
+    EXPECT_EQ(w.status, WorkloadStatus::kFailed) << w.name;
+    EXPECT_EQ(w.reason, "round 3 of 6: killed by signal SIGSEGV (11)") << w.name;
+  }
+  for (const WorkloadResult& w : d.base.workloads) EXPECT_EQ(w.status, WorkloadStatus::kOk) << w.name;
+  Verdicts v = Judge(d);
+  EXPECT_EQ(v.outcome, Outcome::kError);
+  size_t failed = 0;
+  for (const MetricVerdict& m : v.metrics) {
+    EXPECT_NE(m.workload, "prog");
+    if (m.reason != Reason::kCurrentFailed) continue;
+    ++failed;
+    EXPECT_NE(m.sentence.find("head: failed: round 3 of 6: killed by signal SIGSEGV (11)"), std::string::npos)
+        << m.sentence;
+  }
+  EXPECT_EQ(failed, 2u);
 }
 
 TEST(AbTest, ABenchmarkOneRoundLeavesOutFailsInsteadOfPairingOutOfStep) {
@@ -296,7 +356,7 @@ TEST(AbTest, ProgressReportsTheFailedSideOfAPair) {
   }, &progress);
   ASSERT_EQ(progress.status.count("prog/BM_a"), 1u);
   EXPECT_EQ(progress.status["prog/BM_a"], WorkloadStatus::kFailed);
-  EXPECT_EQ(progress.status["prog"], WorkloadStatus::kFailed);
+  EXPECT_EQ(progress.status.count("prog"), 0u);  // the crash is BM_a's, not a result of its own
 }
 
 TEST(AbTest, InterleavesWithSeededCoins) {

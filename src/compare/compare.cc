@@ -2804,6 +2804,7 @@ class Comparer {
     mv.ci_low = std::exp(lo);
     mv.ci_high = std::exp(hi);
     mv.confidence = s.confidence;
+    mv.interleaved = s.method == ShiftMethod::kPairedRounds;
     const std::string name = p->common ? "the suite's common shift" : "";
     if (s.method == ShiftMethod::kThresholdOnly) {
       if (policy_.defaults.threshold_without_replication) {

@@ -181,7 +181,9 @@ void SetWorkloadNames(MapScope& s, const WorkloadResult& w, const VerdictIndex& 
     s.Set("workload.roof_fraction", NumberValue(w.regime->roof_fraction));
   }
   s.SetCount("kernel", static_cast<double>(w.kernels.size()));
-  SetVerdictNames(s, "workload", FindVerdict(v, w.name, kTimeMetric));
+  const MetricVerdict* time = FindVerdict(v, w.name, kTimeMetric);
+  SetVerdictNames(s, "workload", time);
+  s.Set("workload.interleaved", BoolValue(time != nullptr && time->interleaved));
 }
 
 // Theoretical occupancy of the kernel's launch on `gpu` (static/occupancy.h,
@@ -492,6 +494,7 @@ const rules::Schema& RuleSchema() {
     s["workload.change"] = Num("the time verdict's ratio - 1 (+0.2 = 20% slower)");
     s["workload.regressed"] = Bool("the time verdict is a regression");
     s["workload.mde"] = Num("the smallest slowdown the time comparison could have seen (90% power)");
+    s["workload.interleaved"] = Bool("the time verdict compared interleaved A/B paired rounds (gpugate ab); false otherwise");
 
     s["kernel.name"] = Str("the kernel's (demangled) name");
     s["kernel.communication"] = Bool("a communication (NCCL) kernel: its name holds 'nccl'");

@@ -64,6 +64,16 @@ TEST(Suggestions, NoisyWorkloadAndBetweenRunNoise) {
   int noisy_count = 0;
   for (const auto& x : s) noisy_count += x.rule == "noisy-workload";
   EXPECT_EQ(noisy_count, 1);  // the quiet workload is not flagged
+  EXPECT_EQ(FindRule(s, "noisy-workload-ab"), nullptr);
+  // The same noise judged by interleaved A/B: its hint does not send the
+  // user to the command they ran (probe DB4).
+  v.metrics[0].interleaved = true;
+  auto ab = SuggestFromComparison(DefaultPolicy().expr_rules, cur, v);
+  EXPECT_EQ(FindRule(ab, "noisy-workload"), nullptr);
+  const Suggestion* a = FindRule(ab, "noisy-workload-ab");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->hint.find("gpugate ab"), std::string::npos) << a->hint;
+  EXPECT_NE(a->hint.find("--rounds"), std::string::npos) << a->hint;
 }
 
 TEST(Suggestions, BetweenRunNoiseNamesWhyTheNoiseStoppedTheJudgement) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace gpugate {
@@ -122,11 +124,49 @@ double StudentTTwoSidedP(double t, double df) {
   return std::min(1.0, RegularizedIncompleteBeta(df / 2.0, 0.5, df / (df + t * t)));
 }
 
+namespace {
+
+double SolveStudentTQuantile(double p, double df);
+
+/// A comparison asks for the same few quantiles many times (its confidence
+/// and its bars at the same degrees of freedom, once per result): the last
+/// ones asked for, per thread, by their exact arguments. The result is a pure
+/// function of them, so a hit is the same number a solve gives.
+struct QuantileMemo {
+  static constexpr size_t kSlots = 256;
+  struct Slot {
+    double p = std::numeric_limits<double>::quiet_NaN(), df = 0, x = 0;
+  };
+  Slot slots[kSlots];
+
+  static size_t SlotOf(double p, double df) {
+    uint64_t a = 0, b = 0;
+    std::memcpy(&a, &p, sizeof a);
+    std::memcpy(&b, &df, sizeof b);
+    uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+    return static_cast<size_t>(h >> 56) % kSlots;
+  }
+};
+
+}  // namespace
+
 double StudentTQuantile(double p, double df) {
+  if (!(p > 0 && p < 1) || NormalLimit(df) || p == 0.5) return SolveStudentTQuantile(p, df);
+  thread_local QuantileMemo memo;
+  QuantileMemo::Slot& slot = memo.slots[QuantileMemo::SlotOf(p, df)];
+  if (slot.p == p && slot.df == df) return slot.x;
+  const double x = SolveStudentTQuantile(p, df);
+  slot = {p, df, x};
+  return x;
+}
+
+namespace {
+
+double SolveStudentTQuantile(double p, double df) {
   if (p <= 0) return -kInf;
   if (p >= 1) return kInf;
   if (NormalLimit(df)) return NormalQuantile(p);
-  if (p < 0.5) return -StudentTQuantile(1.0 - p, df);
+  if (p < 0.5) return -SolveStudentTQuantile(1.0 - p, df);
   if (p == 0.5) return 0.0;
   // Closed forms for one and two degrees of freedom.
   if (df == 1.0) return std::tan(M_PI * (p - 0.5));
@@ -168,6 +208,8 @@ double StudentTQuantile(double p, double df) {
   }
   return x;
 }
+
+}  // namespace
 
 double Digamma(double x) {
   double r = 0;

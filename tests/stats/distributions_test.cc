@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace gpugate {
 namespace {
@@ -64,6 +66,25 @@ TEST(StatsDistributions, StudentTQuantileInvertsTheTail) {
       EXPECT_DOUBLE_EQ(StudentTQuantile(upper, df), -t);
     }
   }
+}
+
+// Quantiles are remembered per thread by their exact arguments: a quantile
+// asked for again, after many others have taken its slot or not, is the one
+// the CDF inverts, and the same number as the first time.
+TEST(StatsDistributions, RememberedQuantilesAreTheSolvedOnes) {
+  std::vector<double> first;
+  for (int df = 3; df <= 700; ++df)
+    for (double p : {0.9, 0.975, 0.995, 0.0125}) first.push_back(StudentTQuantile(p, df + 0.25));
+  size_t i = 0;
+  for (int df = 3; df <= 700; ++df)
+    for (double p : {0.9, 0.975, 0.995, 0.0125}) {
+      const double x = StudentTQuantile(p, df + 0.25);
+      EXPECT_EQ(x, first[i++]) << p << " " << df;
+      EXPECT_NEAR(StudentTCdf(x, df + 0.25), p, 1e-12) << p << " " << df;
+    }
+  EXPECT_EQ(StudentTQuantile(0.5, 4.0), 0.0);
+  EXPECT_EQ(StudentTQuantile(1.0, 4.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(StudentTQuantile(0.975, 4.0), -StudentTQuantile(0.025, 4.0));
 }
 
 TEST(StatsDistributions, LargeDfApproachesNormal) {

@@ -545,7 +545,7 @@ const rules::Schema& RuleSchema() {
     s["trace.shorter_than_launch"] = Num("kernels that ran shorter than their launch call");
     s["trace.span"] = Num("the traced span", kTimeDim);
     s["trace.kernel_time"] = Num("sum of kernel durations", kTimeDim);
-    s["trace.profiler_steps"] = Num("ProfilerStep#N annotations in the trace (0 without a schedule)");
+    s["trace.profiler_steps"] = Num("profiler steps in the trace: distinct ProfilerStep#N numbers (0 without a schedule)");
     s["trace.repeated_h2d_copies"] =
         Num("host-to-device copies whose byte size recurs through the trace (at least once per profiler step)");
     s["trace.repeated_h2d_pinned_copies"] = Num("of those copies, the ones from pinned host memory");

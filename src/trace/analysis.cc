@@ -308,6 +308,9 @@ struct TraceAnalyzer::State {
   MemoryChartBuilder memory_chart;
 
   int64_t profiler_steps = 0;
+  // Step numbers counted so far: a step that several threads (or profiler
+  // instances) annotate is one step.
+  std::unordered_set<int64_t> step_numbers;
   std::vector<ProfilerStep> steps;
   std::map<std::pair<int64_t, int64_t>, RepeatedCopy> h2d;  // (device, bytes)
   int64_t h2d_untracked = 0;
@@ -800,8 +803,6 @@ struct TraceAnalyzer::State {
     a.total += e.dur_ns;
   }
   void OnStep(const TraceEvent& e) {
-    ++profiler_steps;
-    if (steps.size() >= TraceReport::kMaxSteps) return;
     ProfilerStep st;
     st.start_ns = e.ts_ns;
     st.end_ns = e.EndNs();
@@ -809,6 +810,11 @@ struct TraceAnalyzer::State {
     if (!digits.empty() && digits.size() <= 18 &&
         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
       st.number = std::stoll(std::string(digits));
+    // A number seen before is the same step annotated again; past the kept
+    // steps' bound every record counts, as a step without a number does.
+    if (st.number < 0 || step_numbers.size() >= TraceReport::kMaxSteps || step_numbers.insert(st.number).second)
+      ++profiler_steps;
+    if (steps.size() >= TraceReport::kMaxSteps) return;
     steps.push_back(st);
   }
   // The steps of TraceAnalyzer::Finish, in order.

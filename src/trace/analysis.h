@@ -321,7 +321,7 @@ struct TraceReport {
   // The same over the devices' GPU windows (sum of parts / sum of windows).
   double window_idle_share = 0, window_compute_share = 0, window_communication_share = 0;
   double window_memcpy_share = 0, window_memset_share = 0;
-  int64_t profiler_steps = 0;                  ///< "ProfilerStep#N" annotations
+  int64_t profiler_steps = 0;                  ///< steps: distinct "ProfilerStep#N" numbers
   /// The profiler steps in start order (at most kMaxSteps; profiler_steps
   /// counts them all).
   std::vector<ProfilerStep> steps;

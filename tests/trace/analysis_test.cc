@@ -336,6 +336,29 @@ TEST(TraceAnalysisTest, RepeatedHostToDeviceCopiesRecurPerStep) {
   EXPECT_EQ(ten->repeated_h2d[0].count, 10);
 }
 
+// A step that two threads annotate is one step: the recurring-copy rule's
+// bar (a copy per step) stays at the trace's 8 steps, not 16 (probe DD1).
+TEST(TraceAnalysisTest, AStepAnnotatedOnTwoThreadsCountsOnce) {
+  std::string t = testing::TrainingLoopTrace(8, {4 << 20}, 0);
+  // Each step's annotation again, on thread 101.
+  std::string copies;
+  for (size_t at = t.find(R"({"ph": "X", "cat": "user_annotation")"); at != std::string::npos;
+       at = t.find(R"({"ph": "X", "cat": "user_annotation")", at + 1)) {
+    std::string event = t.substr(at, t.find('}', at) + 1 - at);
+    event.replace(event.find(R"("tid": 100)"), 10, R"("tid": 101)");
+    copies += ", " + event;
+  }
+  ASSERT_FALSE(copies.empty());
+  const size_t end = t.rfind(']');
+  ASSERT_NE(end, std::string::npos);
+  t.insert(t.rfind('}', end) + 1, copies);
+  auto r = AnalyzeTraceText(t, "loop.json", {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->profiler_steps, 8);
+  ASSERT_EQ(r->repeated_h2d.size(), 1u);
+  EXPECT_EQ(r->repeated_h2d[0].count, 8);
+}
+
 TEST(TraceAnalysisTest, IdenticalLaunchesGroupByNameGridAndBlock) {
   auto r = AnalyzeTraceText(testing::TrainingLoopTrace(8, {}, 50), "loop.json", {});
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -314,7 +314,7 @@ int AnalyzeCommand(const CommandSpec& self, const Args& args) {
   auto report = AnalyzeTrace(a.trace, opt);
   if (!report.ok()) return ReportError(report.error());
   if (a.device && report->devices.empty())
-    ReportWarning(a.trace + ": no GPU activity on device " + std::to_string(*a.device));
+    ReportWarning(a.trace + ": " + NoGpuActivity(*report));
   if (report->info.legacy_gpu_events > 0)
     ReportWarning(a.trace + ": " + std::to_string(report->info.legacy_gpu_events) +
                   " events of PyTorch's legacy profiler under \"CUDA functions\" or \"CUDA Functions\" "

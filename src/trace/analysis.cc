@@ -14,6 +14,7 @@
 #include <deque>
 #include <iterator>
 #include <queue>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -307,6 +308,7 @@ struct TraceAnalyzer::State {
   std::vector<MemorySample> memory_timeline;
   MemoryChartBuilder memory_chart;
 
+  std::set<int64_t> other_devices;  // GPUs the device filter left out
   int64_t profiler_steps = 0;
   // Step numbers counted so far: a step that several threads (or profiler
   // instances) annotate is one step.
@@ -388,7 +390,10 @@ struct TraceAnalyzer::State {
 
   void OnGpu(const TraceEvent& e, GpuKind kind) {
     int64_t device = e.GpuDevice();
-    if (opt.device && device != *opt.device) return;
+    if (opt.device && device != *opt.device) {
+      if (other_devices.size() < TraceReport::kMaxOtherDevices) other_devices.insert(device);
+      return;
+    }
     GpuRec r;
     r.start = e.ts_ns;
     r.end = e.EndNs();
@@ -1070,6 +1075,7 @@ void TraceAnalyzer::State::Summarize(TraceReport& rep) {
 void TraceAnalyzer::State::CollectRecurringCopies(TraceReport& rep) {
   State& s = *this;
   rep.profiler_steps = s.profiler_steps;
+  rep.other_devices.assign(s.other_devices.begin(), s.other_devices.end());
   rep.steps = std::move(s.steps);
   std::stable_sort(rep.steps.begin(), rep.steps.end(),
                    [](const ProfilerStep& a, const ProfilerStep& b) { return a.start_ns < b.start_ns; });

@@ -309,6 +309,10 @@ struct TraceReport {
   AnalysisOptions options;
   int64_t span_start_ns = 0, span_end_ns = 0;  ///< all timed non-metadata events
   std::vector<DeviceStats> devices;            ///< devices with GPU activity
+  /// With options.device: the other GPUs the trace has activity on, which
+  /// the filter left out (ascending; at most kMaxOtherDevices).
+  std::vector<int64_t> other_devices;
+  static constexpr size_t kMaxOtherDevices = 64;
   std::vector<KernelStats> top_kernels;        ///< all devices merged, top N by total
   int64_t distinct_kernels = 0;
   std::vector<MemcpyStats> memory_traffic;     ///< memcpy by kind/route, then memsets

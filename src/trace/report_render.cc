@@ -114,7 +114,6 @@ std::string TrafficShown(const TraceReport& r) {
   return shown == all ? std::string() : "first " + std::to_string(shown) + " of " + std::to_string(all) + " rows";
 }
 
-constexpr const char* kNoGpuActivity = "no GPU activity: the trace has no kernels, memcpys or memsets";
 
 /// The line under "Findings" when nothing fired.
 std::string NoFindings(const TraceReport& r, const TraceFindingSet& f) {
@@ -140,6 +139,20 @@ std::string GraphSentence(const TraceReport& r) {
 
 }  // namespace
 
+/// Why there is nothing on a GPU to show: the trace has none, or the device
+/// chosen with --device has none (and which GPUs do).
+std::string NoGpuActivity(const TraceReport& r) {
+  if (!r.options.device) return "no GPU activity: the trace has no kernels, memcpys or memsets";
+  std::string o = "no GPU activity on GPU " + std::to_string(*r.options.device);
+  if (r.other_devices.empty()) return o + ": the trace has no kernels, memcpys or memsets on any GPU";
+  o += ": the trace's GPU activity is on GPU";
+  o += r.other_devices.size() > 1 ? "s " : " ";
+  for (size_t i = 0; i < r.other_devices.size(); ++i)
+    o += (i == 0 ? "" : ", ") + std::to_string(r.other_devices[i]);
+  if (r.other_devices.size() >= TraceReport::kMaxOtherDevices) o += ", ...";
+  return o;
+}
+
 std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
   std::string o;
   o += "trace " + ConsoleText(r.info.path, 200) + ": " + std::to_string(r.info.events) + " events, " +
@@ -150,7 +163,7 @@ std::string RenderTraceConsole(const TraceReport& r, const TraceFindingSet& f) {
          ", communication " + Pct(r.window_communication_share) + ", memcpy " + Pct(r.window_memcpy_share) +
          ", memset " + Pct(r.window_memset_share) + " of the GPU window; idle " + Pct(r.gpu_idle_share) +
          " of the whole trace\n";
-  if (r.devices.empty()) o += std::string(kNoGpuActivity) + "\n";
+  if (r.devices.empty()) o += NoGpuActivity(r) + "\n";
   if (const auto inexact = Inexact(r); inexact.empty()) {
     o += "exactness: every figure is exact\n";
   } else {
@@ -277,7 +290,7 @@ std::string RenderTraceMarkdown(const TraceReport& r, const TraceFindingSet& f) 
          ", communication " + Pct(r.window_communication_share) + ", memcpy " + Pct(r.window_memcpy_share) +
          ", memset " + Pct(r.window_memset_share) + "; idle " + Pct(r.gpu_idle_share) + " of the whole trace.";
   o += "\n\n";
-  if (r.devices.empty()) o += std::string(kNoGpuActivity) + ".\n\n";
+  if (r.devices.empty()) o += NoGpuActivity(r) + ".\n\n";
   if (const auto inexact = Inexact(r); inexact.empty()) {
     o += "Every figure is exact.\n\n";
   } else {
@@ -790,7 +803,7 @@ std::string RenderTraceHtml(const TraceReport& r, const TraceFindingSet& f) {
          Pct(r.window_memcpy_share) + ", memset " + Pct(r.window_memset_share) + "; idle " + Pct(r.gpu_idle_share) +
          " of the whole trace.";
   o += "</p>\n";
-  if (r.devices.empty()) o += "<p>" + std::string(kNoGpuActivity) + ".</p>\n";
+  if (r.devices.empty()) o += "<p>" + EscapeHtml(NoGpuActivity(r)) + ".</p>\n";
   if (const auto inexact = Inexact(r); inexact.empty()) {
     o += "<p>Every figure is exact.</p>\n";
   } else {

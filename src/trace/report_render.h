@@ -21,6 +21,10 @@ struct TraceFindingSet {
 
 /// Plain-text tables for a terminal. Control characters in names are replaced
 /// so a hostile kernel name cannot inject terminal escapes.
+/// Why a report has no GPU figures: the trace has no GPU activity, or the
+/// GPU chosen with --device has none (naming the GPUs that do).
+std::string NoGpuActivity(const TraceReport& r);
+
 std::string RenderTraceConsole(const TraceReport& report, const TraceFindingSet& findings);
 
 /// Markdown with tables; names are escaped for Markdown/HTML.

@@ -359,6 +359,24 @@ TEST(TraceAnalysisTest, AStepAnnotatedOnTwoThreadsCountsOnce) {
   EXPECT_EQ(r->repeated_h2d[0].count, 8);
 }
 
+// --device for a GPU the trace has nothing on: the reports say which GPUs
+// have activity, not that the trace has none (probe DD2).
+TEST(TraceAnalysisTest, ADeviceWithoutActivityNamesTheGpusThatHaveIt) {
+  AnalysisOptions gpu3;
+  gpu3.device = 3;
+  auto r = AnalyzeTraceText(testing::TrainingLoopTrace(2, {4 << 20}, 0), "loop.json", gpu3);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->devices.empty());
+  EXPECT_EQ(r->other_devices, std::vector<int64_t>{0});
+  const std::string want = "no GPU activity on GPU 3: the trace's GPU activity is on GPU 0";
+  EXPECT_NE(RenderTraceConsole(*r, {}).find(want), std::string::npos) << RenderTraceConsole(*r, {});
+  EXPECT_NE(RenderTraceMarkdown(*r, {}).find(want), std::string::npos);
+  EXPECT_EQ(RenderTraceConsole(*r, {}).find("the trace has no kernels"), std::string::npos);
+  auto all = AnalyzeTraceText(testing::TrainingLoopTrace(2, {4 << 20}, 0), "loop.json", {});
+  ASSERT_TRUE(all.ok());
+  EXPECT_TRUE(all->other_devices.empty());
+}
+
 TEST(TraceAnalysisTest, IdenticalLaunchesGroupByNameGridAndBlock) {
   auto r = AnalyzeTraceText(testing::TrainingLoopTrace(8, {}, 50), "loop.json", {});
   ASSERT_TRUE(r.ok()) << r.error().message;

@@ -2906,13 +2906,6 @@ class Comparer {
         mv.reason = Reason::kTooFewSamples;
         if (s.method != ShiftMethod::kPairedRounds) {
           head = interval + ": too few samples for a " + PercentText(s.confidence) + " interval";
-        } else if (s.current_units >= MinPairedRounds(s.confidence)) {
-          // Enough rounds, but rounds that read no change or tie leave the
-          // rank test short of the level.
-          head = interval + ": too few of the " + std::to_string(s.current_units) +
-                 " paired rounds read distinct changes for a " + PercentText(s.confidence) +
-                 " interval (rounds with no change or tied changes count for less); more rounds "
-                 "(--rounds) or a finer timer would decide";
         } else {
           head = interval + ": too few paired rounds for a " + PercentText(s.confidence) +
                  " interval (" + std::to_string(s.current_units) + "; at least " +

@@ -398,9 +398,9 @@ LogShift PairedRounds(std::span<const double> log_ratios, double confidence) {
   std::sort(grid.begin(), grid.end());
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
   s.no_spread = !grid.empty() && grid.size() == 1 && static_cast<int>(log_ratios.size()) >= kMinPairedRounds;
-  // An interval the exact test cannot give at this level (too few rounds, or
-  // too few that read a change) is none: the full range of Walsh averages
-  // covers less than the level it would be labelled with.
+  // An interval the exact test cannot give at this level (too few rounds) is
+  // none: the full range of Walsh averages covers less than the level it
+  // would be labelled with.
   const bool reaches = static_cast<int>(log_ratios.size()) >= MinPairedRounds(confidence) &&
                        w.achieved_confidence >= confidence - 1e-9;
   if (!reaches || s.no_spread) {

@@ -40,50 +40,41 @@ std::vector<double> SignedRankCounts(int n) {
 
 SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double confidence) {
   SignedRankResult out;
-  std::vector<double> d;
-  for (double x : differences)
-    if (x != 0.0) d.push_back(x);
+  out.achieved_confidence = confidence;
+  std::vector<double> d(differences.begin(), differences.end());
+  if (std::all_of(d.begin(), d.end(), [](double x) { return x == 0.0; })) return out;  // no evidence
   const int64_t n = static_cast<int64_t>(d.size());
   out.n = n;
-  out.achieved_confidence = confidence;
-  if (n == 0) return out;
-  out.p_floor = std::ldexp(1.0, -static_cast<int>(std::min<int64_t>(n, 1000)));
 
-  // Midranks of |d|.
-  std::vector<size_t> order(d.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::fabs(d[a]) < std::fabs(d[b]); });
-  std::vector<double> rank(d.size());
-  double tie_term = 0;  // sum of t^3 - t over tie groups
-  bool ties = false;
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i;
-    while (j + 1 < order.size() && std::fabs(d[order[j + 1]]) == std::fabs(d[order[i]])) ++j;
-    double t = static_cast<double>(j - i + 1);
-    for (size_t k = i; k <= j; ++k) rank[order[k]] = 0.5 * static_cast<double>(i + j) + 1.0;
-    if (t > 1) {
-      ties = true;
-      tie_term += t * t * t - t;
-    }
-    i = j + 1;
-  }
-  for (size_t i = 0; i < d.size(); ++i)
-    if (d[i] > 0) out.w_plus += rank[i];
+  // Tukey: without zeros or ties, W+ is the number of positive Walsh
+  // averages, and the interval's ends are order statistics of them. Counting
+  // a Walsh average of exactly 0 as neither side keeps that identity on any
+  // data: the test of "no shift" is the interval's own, and it is
+  // conservative where values tie (breaking the ties by a little continuous
+  // jitter can only raise the count), so zeros and ties need no other rule.
+  std::vector<double> walsh = WalshAverages(d);
+  std::vector<double> copy = walsh;
+  out.estimate = MedianInPlace(copy);
+  std::sort(walsh.begin(), walsh.end());
+  const int64_t m = static_cast<int64_t>(walsh.size());  // n (n + 1) / 2
+  const int64_t pos = m - (std::upper_bound(walsh.begin(), walsh.end(), 0.0) - walsh.begin());
+  const int64_t neg = std::lower_bound(walsh.begin(), walsh.end(), 0.0) - walsh.begin();
+  out.w_plus = static_cast<double>(pos);
 
   const double nn = static_cast<double>(n);
-  const double m_pairs = nn * (nn + 1) / 2;  // number of Walsh averages, max of W+
   const double alpha = 1.0 - confidence;
   int64_t k = 1;  // the interval is [W_(k), W_(M+1-k)] over sorted Walsh averages
-  if (n <= kMaxExactN && !ties) {
+  if (n <= kMaxExactN) {
     out.exact = true;
+    out.p_floor = std::ldexp(1.0, -static_cast<int>(n));
     std::vector<double> counts = SignedRankCounts(static_cast<int>(n));
     const double total = std::ldexp(1.0, static_cast<int>(n));
     std::vector<double> cdf(counts.size());
     std::partial_sum(counts.begin(), counts.end(), cdf.begin());
-    const auto w = static_cast<size_t>(std::llround(out.w_plus));
-    double lower = cdf[w] / total;                                // P(W+ <= w)
-    double upper = (total - (w == 0 ? 0.0 : cdf[w - 1])) / total;  // P(W+ >= w)
-    out.p_value = std::min(1.0, 2.0 * std::min(lower, upper));
+    auto at_least = [&](int64_t w) {  // P(W+ >= w)
+      return w <= 0 ? 1.0 : (total - cdf[static_cast<size_t>(w - 1)]) / total;
+    };
+    out.p_value = std::min(1.0, 2.0 * std::min(at_least(pos), at_least(neg)));
     // Largest k with P(W+ <= k-1) <= alpha/2.
     k = 0;
     while (static_cast<size_t>(k) < cdf.size() && cdf[static_cast<size_t>(k)] / total <= alpha / 2) ++k;
@@ -94,27 +85,20 @@ SignedRankResult WilcoxonSignedRank(std::span<const double> differences, double 
     }
     out.achieved_confidence = 1.0 - 2.0 * tail;
   } else {
-    const double mean = m_pairs / 2;
-    const double var = nn * (nn + 1) * (2 * nn + 1) / 24.0 - tie_term / 48.0;
-    const double sd = std::sqrt(var);
-    const double z = sd > 0 ? (out.w_plus - mean) / sd : 0.0;
-    out.p_value = std::min(1.0, std::erfc(std::fabs(z) / std::sqrt(2.0)));
-    if (sd > 0) out.p_floor = 0.5 * std::erfc((m_pairs - mean) / sd / std::sqrt(2.0));
+    const double mean = static_cast<double>(m) / 2;
+    const double sd = std::sqrt(nn * (nn + 1) * (2 * nn + 1) / 24.0);
+    // P(W+ >= w), continuity-corrected.
+    auto at_least = [&](int64_t w) { return 0.5 * std::erfc((static_cast<double>(w) - 0.5 - mean) / sd / std::sqrt(2.0)); };
+    out.p_value = std::min(1.0, 2.0 * std::min(at_least(pos), at_least(neg)));
+    out.p_floor = at_least(m);
     k = static_cast<int64_t>(std::floor(mean - NormalUpperQuantile(alpha / 2) * sd)) + 1;
     if (k < 1) {
       // No interval reaches the level: the full range, with the coverage the
       // approximation gives it (W+ = 0 or W+ = M, continuity-corrected).
       k = 1;
-      out.achieved_confidence =
-          sd > 0 ? 1.0 - std::erfc((mean - 0.5) / sd / std::sqrt(2.0)) : 0.0;
+      out.achieved_confidence = 1.0 - std::erfc((mean - 0.5) / sd / std::sqrt(2.0));
     }
   }
-
-  std::vector<double> walsh = WalshAverages(d);
-  std::vector<double> copy = walsh;
-  out.estimate = MedianInPlace(copy);
-  std::sort(walsh.begin(), walsh.end());
-  const int64_t m = static_cast<int64_t>(walsh.size());
   k = std::min(k, (m + 1) / 2);
   out.ci_low = walsh[static_cast<size_t>(k - 1)];
   out.ci_high = walsh[static_cast<size_t>(m - k)];

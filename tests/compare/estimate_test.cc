@@ -326,8 +326,8 @@ TEST(CompareEstimate, ARankTestsSmallestPBoundsWhatItCanDetect) {
 
 // An interval is given only at a level the exact test reaches: the smallest
 // two-sided p of n untied rounds is 2^(1-n), so 6 rounds reach 95% (0.031)
-// but not 99%, and 8 reach 99% (0.0078). A round that reads no change
-// leaves the test one round short (probe DB1).
+// but not 99%, and 8 reach 99% (0.0078). A round that reads no change is a
+// round: it counts, and keeps 0 inside the interval (probes DB1, DC2).
 TEST(CompareEstimate, PairedRoundsGiveNoIntervalBelowTheLevelTheTestReaches) {
   EXPECT_EQ(MinPairedRounds(0.95), 6);
   EXPECT_EQ(MinPairedRounds(0.99), 8);
@@ -342,11 +342,14 @@ TEST(CompareEstimate, PairedRoundsGiveNoIntervalBelowTheLevelTheTestReaches) {
   EXPECT_TRUE(std::isfinite(s8.ci_low));
   EXPECT_GT(s8.ci_low, 0.0);
   const std::vector<double> eight_one_zero = {0.10, 0.11, 0.09, 0.12, 0.095, 0.105, 0.1025, 0.0};
-  EXPECT_TRUE(std::isinf(PairedRounds(eight_one_zero, 0.99).ci_low));
-  // Tied rounds use the normal approximation; below its level the full
+  const LogShift one_zero = PairedRounds(eight_one_zero, 0.99);
+  EXPECT_TRUE(std::isfinite(one_zero.ci_low));
+  EXPECT_LE(one_zero.ci_low, 0.0);
+  // Tied rounds keep the exact distribution; below its level the full
   // range is reported with the coverage it has, never the level asked for.
   const std::vector<double> tied = {0.1, 0.1, 0.2};
   EXPECT_LT(WilcoxonSignedRank(tied, 0.99).achieved_confidence, 0.99);
+  EXPECT_TRUE(std::isinf(PairedRounds(tied, 0.99).ci_low));
 }
 
 // Near its floor the exact signed-rank test is far from its t reference:

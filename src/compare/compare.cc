@@ -848,7 +848,12 @@ class Comparer {
     ApplyPolicy();
     WarnUnreachable();
     RequireDetectable();
-    for (Pending& p : pending_) out_.metrics.push_back(std::move(p.mv));
+    for (Pending& p : pending_) {
+      // Every verdict of an A/B comparison, a failed side's too: the rules'
+      // advice is for the command that was run (workload.interleaved).
+      p.mv.interleaved = options_.paired;
+      out_.metrics.push_back(std::move(p.mv));
+    }
     if (first_runs_.size() > 1) {
       // Workloads only later current runs hold get their suggestions too.
       Results all = current_;
@@ -2804,7 +2809,6 @@ class Comparer {
     mv.ci_low = std::exp(lo);
     mv.ci_high = std::exp(hi);
     mv.confidence = s.confidence;
-    mv.interleaved = s.method == ShiftMethod::kPairedRounds;
     const std::string name = p->common ? "the suite's common shift" : "";
     if (s.method == ShiftMethod::kThresholdOnly) {
       if (policy_.defaults.threshold_without_replication) {

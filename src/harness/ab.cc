@@ -184,10 +184,12 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         (*results)[0].name != spec.name)
       return;
     std::vector<WorkloadResult> spread;
+    bool reported = false;  // a round reported benchmarks of this program
     for (const Pair& p : pairs) {
       if (p.spec != w) continue;
       const WorkloadResult& known = p.started[s] ? p.side[s] : p.side[1 - s];
       if ((!p.started[0] && !p.started[1]) || known.name == spec.name) continue;
+      reported = true;
       if (p.started[s] && p.side[s].status != WorkloadStatus::kOk) continue;  // keeps its first failure
       WorkloadResult failed = (*results)[0];
       failed.name = known.name;
@@ -197,10 +199,15 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
       failed.lower_is_better = known.lower_is_better;
       spread.push_back(std::move(failed));
     }
-    if (!spread.empty()) *results = std::move(spread);
+    // Every benchmark already failed on this side: the crash adds nothing
+    // (as in `run`, whose later crash fails only benchmarks still ok).
+    if (reported) *results = std::move(spread);
   };
   const size_t n = workloads.size();
   std::vector<char> done(n, 0);
+  // Per workload: the round and side that did not run because the side that
+  // ran first in that round failed as a whole ({-1, -1}: none).
+  std::vector<std::pair<int, int>> never_ran(n, {-1, -1});
   data.head_first.assign(n, {});
   // A balanced order, seeded: each pair of rounds of a workload takes both
   // orders (a coin of the workload's own stream picks the first), so an
@@ -236,6 +243,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
           const bool late = !p.started[s] && r > 0 && res.status == WorkloadStatus::kOk;
           AddRound(p.side[s], p.started[s], res, res.name, r);
           if (late) {
+            if (p.failed_round[s] < 0) p.failed_round[s] = r;
             p.side[s].status = WorkloadStatus::kFailed;
             p.side[s].reason = "round " + std::to_string(r + 1) +
                                " reported this benchmark, which earlier rounds of the program did not";
@@ -254,6 +262,7 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         }
         if (!any_ok) {
           done[w] = 1;
+          if (k == 0) never_ran[w] = {r, 1 - s};  // the other side did not run this round
           break;
         }
       }
@@ -271,17 +280,14 @@ AbData RunAb(const Suite& suite, const std::vector<WorkloadSpec>& workloads, con
         never.status = WorkloadStatus::kSkipped;
         const std::string other = s == 1 ? "base" : "head", self = s == 1 ? "head" : "base";
         const std::string what = p.side[1 - s].status == WorkloadStatus::kFailed ? "failed" : "was skipped";
-        // Which side ran first in the round of the failure: this one may
-        // have run and left the name out (a benchmark only the other side
-        // reported, failed).
+        // This side was stopped before it ran, or it ran and never reported
+        // the name (a benchmark only the other side reported, and failed).
         const int round = p.failed_round[1 - s];
-        const bool other_first =
-            round < 0 || static_cast<size_t>(round) >= data.head_first[p.spec].size() ||
-            data.head_first[p.spec][static_cast<size_t>(round)] == (s == 0);
-        never.reason = other_first ? "not run: the " + other + " side ran first and " + what
-                                   : "no result under this name: the " + self + " side ran first in round " +
-                                         std::to_string(round + 1) + " and did not report it, then the " +
-                                         other + " side " + what + " under it";
+        const bool stopped = never_ran[p.spec] == std::pair<int, int>{round, s};
+        never.reason = stopped ? "not run: the " + other + " side ran first and " + what
+                               : "no result under this name: the " + self + " side did not report it, and the " +
+                                     other + " side " + what + " under it" +
+                                     (round >= 0 ? " in round " + std::to_string(round + 1) : std::string());
         AddRound(p.side[s], p.started[s], never, never.name, -1);
       }
     for (int s = 0; s < 2; ++s) {

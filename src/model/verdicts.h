@@ -134,8 +134,9 @@ struct MetricVerdict {
   int64_t baseline_n = 0, current_n = 0;           ///< samples
   int64_t baseline_rounds = 0, current_rounds = 0; ///< replication units
   std::optional<int64_t> baseline_history_runs;    ///< runs in the baseline history
-  /// Judged on interleaved A/B paired rounds (gpugate ab). Not written to the
-  /// verdicts JSON: the rules read it while the comparison is made.
+  /// Part of an interleaved A/B comparison (gpugate ab), whether or not both
+  /// sides ran. Not written to the verdicts JSON: the rules read it while the
+  /// comparison is made.
   bool interleaved = false;
 
   /// Minimum detectable effect: the slowdown (fraction, 0.1 = +10%) this

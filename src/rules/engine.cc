@@ -494,7 +494,7 @@ const rules::Schema& RuleSchema() {
     s["workload.change"] = Num("the time verdict's ratio - 1 (+0.2 = 20% slower)");
     s["workload.regressed"] = Bool("the time verdict is a regression");
     s["workload.mde"] = Num("the smallest slowdown the time comparison could have seen (90% power)");
-    s["workload.interleaved"] = Bool("the time verdict compared interleaved A/B paired rounds (gpugate ab); false otherwise");
+    s["workload.interleaved"] = Bool("the workload was compared by interleaved A/B (gpugate ab); false otherwise");
 
     s["kernel.name"] = Str("the kernel's (demangled) name");
     s["kernel.communication"] = Bool("a communication (NCCL) kernel: its name holds 'nccl'");

@@ -327,6 +327,80 @@ TEST(AbTest, ABenchmarkOneRoundLeavesOutFailsInsteadOfPairingOutOfStep) {
   EXPECT_EQ(v.outcome, Outcome::kError);
 }
 
+// Every benchmark of the head already failed (BM_a in round 1, BM_b in
+// round 2) when its program crashes in round 3: the crash adds no result of
+// the suite workload's name, as in `run` (probe DC1). A benchmark only the
+// head reports, from round 3, leaves the base side "not reported", not "not
+// run": the base ran every round (probe DC6).
+TEST(AbTest, ACrashAfterEveryBenchmarkFailedAddsNoResult) {
+  Suite suite;
+  suite.name = "s";
+  const WorkloadSpec prog = ProgramSpec();
+  const AbOptions o = ProgramOptions(6);
+  AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
+    std::vector<WorkloadResult> out;
+    if (side == AbSide::kHead && round == 2) {
+      WorkloadResult crash;
+      crash.name = s.name;
+      crash.status = WorkloadStatus::kFailed;
+      crash.reason = "round 3 of 6: killed by signal SIGSEGV (11)";
+      return std::vector<WorkloadResult>{crash};
+    }
+    for (const char* bench : {"BM_a", "BM_b"}) {
+      WorkloadResult r;
+      r.name = s.name + "/" + bench;
+      r.kind = "gbench";
+      r.rounds = {{1e-6, 1e-6, 1.01e-6}};
+      if (side == AbSide::kHead && round == (std::string(bench) == "BM_a" ? 0 : 1)) {
+        r.status = WorkloadStatus::kFailed;
+        r.reason = "boom";
+        r.rounds.clear();
+      }
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+  for (const Results* side : {&d.head, &d.base})
+    for (const WorkloadResult& w : side->workloads) EXPECT_NE(w.name, "prog");
+  ASSERT_EQ(d.head.workloads.size(), 2u);
+  for (const WorkloadResult& w : d.head.workloads) EXPECT_EQ(w.reason, "boom") << w.name;
+
+  AbData late = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
+    std::vector<WorkloadResult> out;
+    for (const char* bench : {"BM_a", "BM_c"}) {
+      if (std::string(bench) == "BM_c" && (side == AbSide::kBase || round < 2)) continue;
+      WorkloadResult r;
+      r.name = s.name + "/" + bench;
+      r.kind = "gbench";
+      r.rounds = {{1e-6, 1e-6, 1.01e-6}};
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+  const WorkloadResult* base_c = nullptr;
+  for (const WorkloadResult& w : late.base.workloads)
+    if (w.name == "prog/BM_c") base_c = &w;
+  ASSERT_NE(base_c, nullptr);
+  EXPECT_EQ(base_c->reason,
+            "no result under this name: the base side did not report it, and the head side failed under it in round 3");
+}
+
+// Every verdict of an A/B comparison is an A/B one, a failed side's too:
+// the rules give ab's advice for it (probe DC5).
+TEST(AbTest, AFailedSidesVerdictIsStillInterleaved) {
+  Suite suite;
+  std::vector<WorkloadSpec> ws = {Synthetic("w")};
+  AbOptions o;
+  o.rounds = 6;
+  FakeRunner f;
+  f.fail_head_round = 3;
+  Verdicts v = Judge(RunAb(suite, ws, o, [&](const WorkloadSpec& s, AbSide side, int r) {
+    return std::vector{f(s, side, r)};
+  }));
+  ASSERT_FALSE(v.metrics.empty());
+  for (const MetricVerdict& m : v.metrics) EXPECT_TRUE(m.interleaved) << m.workload << " " << m.metric;
+}
+
 // Progress ends each pair with the side that is not ok: a base that
 // failed never reads "ok" because its head ran.
 TEST(AbTest, ProgressReportsTheFailedSideOfAPair) {

@@ -335,14 +335,29 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
   }
   // ptxas reports the spills of a device function the kernel calls (not
   // inlined, or linked apart with -rdc) under the function, not the kernel:
-  // they are the kernel's spills too. The largest record of each function
-  // and arch counts (a log of several builds).
-  std::map<std::pair<std::string_view, int>, std::pair<int64_t, int64_t>> function_spills;
+  // they are the kernel's spills too. The function's record in the kernel's
+  // own ptxas module counts first: a whole-program build gives each file
+  // its own copy of a template or inline function, and another file's copy
+  // (other flags, another register budget) is not the one this kernel calls.
+  // Else the largest record of the function and arch (a -rdc function
+  // compiled in another module, or a log of several builds).
+  std::map<std::pair<std::string_view, int>, std::pair<int64_t, int64_t>> function_spills, module_spills;
   for (const PtxasKernel& p : log) {
     if (p.entry || !p.spill_stores || !p.spill_loads) continue;
-    auto& [stores, loads] = function_spills[{p.name, p.sm}];
-    stores = std::max(stores, *p.spill_stores);
-    loads = std::max(loads, *p.spill_loads);
+    for (auto* map : {&function_spills, &module_spills}) {
+      if (map == &module_spills && p.module == 0) continue;  // no module line: archs can mix
+      auto& [stores, loads] = (*map)[{p.name, map == &module_spills ? p.module : p.sm}];
+      stores = std::max(stores, *p.spill_stores);
+      loads = std::max(loads, *p.spill_loads);
+    }
+  }
+  // The module of each kernel's own record, when its records agree on one.
+  std::map<KernelRef, int> module_of;
+  for (const auto& [ref, records] : records_of) {
+    int module = records.front()->module;
+    for (const PtxasKernel* p : records)
+      if (p->module != module) module = 0;
+    if (module != 0) module_of[ref] = module;
   }
   for (InspectedCubin& c : report->cubins) {
     if (c.cubin.call_graph_cut)
@@ -357,14 +372,20 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
       for (uint32_t callee : k.callees) {
         if (callee >= c.cubin.device_functions.size()) continue;
         const std::string& function = c.cubin.device_functions[callee];
-        auto it = function_spills.find({function, k.arch});
-        if (it == function_spills.end()) it = function_spills.find({function, 0});
-        if (it == function_spills.end() || (it->second.first == 0 && it->second.second == 0)) continue;
-        *x.spill_stores += it->second.first;
-        *x.spill_loads += it->second.second;
+        auto find = [](const auto& map, std::string_view name, int key) -> const std::pair<int64_t, int64_t>* {
+          auto at = map.find({name, key});
+          return at == map.end() ? nullptr : &at->second;
+        };
+        const std::pair<int64_t, int64_t>* spills = nullptr;
+        if (auto m = module_of.find({&c, i}); m != module_of.end()) spills = find(module_spills, function, m->second);
+        if (spills == nullptr) spills = find(function_spills, function, k.arch);
+        if (spills == nullptr) spills = find(function_spills, function, 0);
+        if (spills == nullptr || (spills->first == 0 && spills->second == 0)) continue;
+        *x.spill_stores += spills->first;
+        *x.spill_loads += spills->second;
         if (named.size() < 512)
-          named += (named.empty() ? "" : ", ") + function + " (" + std::to_string(it->second.first) + "/" +
-                   std::to_string(it->second.second) + " bytes)";
+          named += (named.empty() ? "" : ", ") + function + " (" + std::to_string(spills->first) + "/" +
+                   std::to_string(spills->second) + " bytes)";
       }
       if (!named.empty())
         report->notes.push_back({log_name, "the spills of " + k.name + " for " + ArchText(k) +

@@ -14,6 +14,7 @@
 
 #include <charconv>
 #include <climits>
+#include <map>
 #include <optional>
 
 #include "util/strings.h"
@@ -149,7 +150,7 @@ class Parser {
   explicit Parser(const std::string& file) : file_(file) {}
 
   Status Line(std::string_view line, int line_no);
-  std::vector<PtxasKernel> Finish() { return std::move(kernels_); }
+  std::vector<PtxasKernel> Finish();
 
  private:
   Status Entry(LineCursor& cur, int line_no);
@@ -163,7 +164,40 @@ class Parser {
   std::optional<size_t> current_;  // the record resource lines describe
   bool current_has_properties_ = false;
   LogArch sm_;  // the last arch the log named
+  int module_ = 0;  // "N bytes gmem" lines seen: the module being compiled
 };
+
+std::vector<PtxasKernel> Parser::Finish() {
+  // A device function takes its module's arch: in a -rdc build ptxas prints
+  // a module's functions before its kernels, so the last arch named before
+  // them is the previous module's. A module whose kernels name one arch
+  // gives it to its functions; a module of functions alone, after another
+  // arch's module, names none.
+  std::map<int, std::optional<LogArch>> module_arch;  // nullopt: several archs
+  std::map<int, int> module_first_line;
+  for (const PtxasKernel& k : kernels_) {
+    if (!module_first_line.count(k.module)) module_first_line[k.module] = k.line;
+    if (!k.entry || k.sm == 0) continue;
+    const LogArch arch{k.sm, k.sm_variant};
+    auto [it, added] = module_arch.emplace(k.module, arch);
+    if (!added && it->second && (it->second->sm != arch.sm || it->second->variant != arch.variant))
+      it->second.reset();
+  }
+  for (PtxasKernel& k : kernels_) {
+    if (k.entry || k.module == 0) continue;
+    auto it = module_arch.find(k.module);
+    if (it != module_arch.end()) {
+      if (it->second) {
+        k.sm = it->second->sm;
+        k.sm_variant = it->second->variant;
+      }
+    } else {
+      k.sm = 0;  // no kernel of this module names its arch
+      k.sm_variant = 0;
+    }
+  }
+  return std::move(kernels_);
+}
 
 Status Parser::Line(std::string_view line, int line_no) {
   // CRLF line ends and trailing blanks.
@@ -197,6 +231,17 @@ Status Parser::Line(std::string_view line, int line_no) {
   cur.SkipSpaces();
   if (!cur.Consume(":")) return Status::Ok();
   cur.SkipSpaces();
+  if (!nvlink) {
+    // "0 bytes gmem" (older ptxas: "0 bytes gmem, 72 bytes cmem[2]"):
+    // ptxas starts compiling a module.
+    const std::string_view rest = cur.Rest();
+    size_t digits = 0;
+    while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+    if (digits > 0 && rest.substr(digits, 11) == " bytes gmem") {
+      ++module_;
+      return Status::Ok();
+    }
+  }
   if (cur.Consume("Compiling entry function ")) return Entry(cur, line_no);
   if (cur.Consume("Function properties for ")) return Properties(cur, line_no, nvlink);
   if (cur.Rest().substr(0, 5) == "Used " || cur.Rest().substr(0, 5) == "used ") return Usage(cur);
@@ -217,6 +262,7 @@ Status Parser::Entry(LineCursor& cur, int line_no) {
   kernel.sm_variant = sm_.variant;
   kernel.entry = true;
   kernel.line = line_no;
+  kernel.module = module_;
   kernels_.push_back(std::move(kernel));
   current_ = kernels_.size() - 1;
   current_has_properties_ = false;
@@ -246,6 +292,7 @@ Status Parser::Properties(LineCursor& cur, int line_no, bool nvlink) {
   function.sm_variant = sm_.variant;
   function.entry = nvlink;  // nvlink reports the kernels of the linked image
   function.line = line_no;
+  function.module = module_;
   kernels_.push_back(std::move(function));
   current_ = kernels_.size() - 1;
   current_has_properties_ = true;

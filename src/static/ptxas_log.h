@@ -31,6 +31,10 @@ struct PtxasKernel {
   /// false for a device function that only has "Function properties".
   bool entry = true;
   int line = 0;  ///< 1-based line of the record's first line in the log
+  /// The ptxas module (one compilation of one file for one arch) the record
+  /// belongs to: a module starts at ptxas's "N bytes gmem" line; 0 before
+  /// the first such line (and in logs without them).
+  int module = 0;
 };
 
 /// Parses a build log. Lines that are not ptxas/nvlink resource lines
@@ -39,7 +43,10 @@ struct PtxasKernel {
 /// non-number, a number beyond the field's range, an unterminated quote) is
 /// an Error "file:line:col: ...". CRLF line ends, trailing blanks and a build tool's prefix
 /// before "ptxas info" (MSBuild's "1>  ") are accepted. A device function's
-/// arch is the last arch the log named before it.
+/// arch is its module's: that of the module's kernels when they name one
+/// arch (ptxas prints a -rdc module's device functions before its kernels),
+/// else the last arch the log named before it, or none (0) in a module
+/// without kernels that follows another arch's.
 Result<std::vector<PtxasKernel>> ParsePtxasLog(std::string_view text, const std::string& file_name);
 
 }  // namespace gpugate

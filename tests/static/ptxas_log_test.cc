@@ -129,6 +129,49 @@ TEST(PtxasLogTest, RelocatableDeviceCodeAndNvlink) {
   EXPECT_EQ(kernels[0].spill_loads, 0);
 }
 
+// Each "N bytes gmem" line starts a ptxas module. A -rdc module prints its
+// device functions before its kernels: they take the module's arch, not the
+// previous module's (probe DE2); a module of functions alone names none.
+// Two files' logs one after the other keep their modules apart, so a
+// function's copy in each file is told apart (probe DE1).
+TEST(PtxasLogTest, DeviceFunctionsTakeTheirModulesArch) {
+  const std::string log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Function properties for f\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
+      "ptxas info    : Function properties for k\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 24 registers, used 0 barriers, 372 bytes cmem[0]\n"
+      "ptxas info    : 0 bytes gmem, 8 bytes cmem[4]\n"
+      "ptxas info    : Function properties for f\n"
+      "    216 bytes stack frame, 240 bytes spill stores, 304 bytes spill loads\n"
+      "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+      "ptxas info    : Function properties for k\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 24 registers, used 0 barriers\n"
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Function properties for g\n"
+      "    8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n";
+  Result<std::vector<PtxasKernel>> parsed = ParsePtxasLog(log, "rdc.log");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  const std::vector<PtxasKernel>& k = *parsed;
+  ASSERT_EQ(k.size(), 5u);
+  EXPECT_EQ(k[0].name, "f");
+  EXPECT_EQ(k[0].sm, 80);
+  EXPECT_EQ(k[0].module, 1);
+  EXPECT_EQ(k[0].spill_stores, 0);
+  EXPECT_EQ(k[1].module, 1);
+  EXPECT_EQ(k[2].name, "f");
+  EXPECT_EQ(k[2].sm, 90);
+  EXPECT_EQ(k[2].module, 2);
+  EXPECT_EQ(k[2].spill_stores, 240);
+  EXPECT_EQ(k[3].module, 2);
+  EXPECT_EQ(k[4].name, "g");
+  EXPECT_EQ(k[4].sm, 0);  // a module of functions alone, after sm_90's
+  EXPECT_EQ(k[4].module, 3);
+}
+
 TEST(PtxasLogTest, NvlinkAloneHasNoArch) {
   Result<std::vector<PtxasKernel>> kernels = ParsePtxasLog(
       "nvlink info    : Function properties for '_Z5applyPfi':\n"

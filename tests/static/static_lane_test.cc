@@ -125,6 +125,25 @@ TEST(StaticLane, TheSpillsOfTheDeviceFunctionsAKernelCallsAreItsOwn) {
   EXPECT_TRUE(said);
 }
 
+// A -rdc build for two archs: ptxas prints each arch's device functions
+// before that arch's kernels, so a function's record belongs to the arch of
+// its module's kernels, not to the arch the log named last (probe DE2).
+TEST(StaticLane, ACalleesSpillsStayWithTheirArchInAMultiArchRdcLog) {
+  WorkloadSpec s;
+  s.name = "kernels";
+  s.kind = WorkloadKind::kStatic;
+  s.file = Data("callee_two_arch_rdc.o");
+  s.ptxas_log = Data("callee_two_arch_rdc.ptxas.txt");
+  const WorkloadResult w = RunStaticWorkload(s);
+  ASSERT_EQ(w.status, WorkloadStatus::kOk) << w.reason;
+  ASSERT_EQ(w.kernels.size(), 2u);
+  for (const KernelResult& k : w.kernels) {
+    const bool sm90 = k.name.find("sm_90") != std::string::npos;
+    EXPECT_EQ(Metric(k, "spill_store_bytes"), sm90 ? 240 : 0) << k.name;
+    EXPECT_EQ(Metric(k, "spill_load_bytes"), sm90 ? 304 : 0) << k.name;
+  }
+}
+
 TEST(StaticLane, ResultHoldsEveryKernelsResourcesFromTheBinaryAndTheLog) {
   const WorkloadResult w = RunStaticWorkload(StaticSpec("heavy_sm90", true));
   ASSERT_EQ(w.status, WorkloadStatus::kOk) << w.reason;

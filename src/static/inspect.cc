@@ -280,7 +280,8 @@ Status AddPtxasLog(InspectReport* report, const std::vector<PtxasKernel>& log, c
       // The same name and arch with other registers or stack: another build's log.
       const KernelInfo& k = candidates.front().first->cubin.kernels[candidates.front().second];
       report->notes.push_back(
-          {where, "the log's kernel '" + p.name + "' for " + ArchText(k) + " uses " + std::to_string(p.registers) +
+          {where, "the log's kernel '" + p.name + "'" + (p.sm ? " for " + ArchText(p.sm, p.sm_variant) : std::string()) +
+                      " uses " + std::to_string(p.registers) +
                       " registers and a " + std::to_string(p.stack_frame) + "-byte stack frame where the binary's " +
                       (candidates.size() > 1 ? "kernels of that name have others" :
                                                "has " + (k.registers ? std::to_string(*k.registers) : std::string("?")) +

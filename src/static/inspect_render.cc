@@ -4,6 +4,7 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -88,10 +89,17 @@ std::string SassHashText(uint64_t hash) {
 
 std::string RenderInspectTable(const InspectReport& report) {
   bool spills = false, occupancy = false;
+  // Why kernels have no occupancy (an arch without known limits, a build
+  // without cuda_occupancy.h): said once each under the table, not only in
+  // the JSON.
+  std::vector<std::string> occupancy_notes;
   for (const InspectedCubin& c : report.cubins)
     for (const KernelExtras& x : c.extras) {
       spills = spills || x.spill_stores.has_value();
-      occupancy = occupancy || x.occupancy.has_value();
+      occupancy = occupancy || x.occupancy.has_value() || !x.occupancy_note.empty();
+      if (!x.occupancy && !x.occupancy_note.empty() && occupancy_notes.size() < 8 &&
+          std::find(occupancy_notes.begin(), occupancy_notes.end(), x.occupancy_note) == occupancy_notes.end())
+        occupancy_notes.push_back(x.occupancy_note);
     }
   std::vector<std::string> header = {"kernel",      "arch", "regs",    "stack", "smem",  "param",
                                      "max threads", "bars", "cluster", "sass",  "instr"};
@@ -148,6 +156,7 @@ std::string RenderInspectTable(const InspectReport& report) {
     line(header);
     for (const auto& r : rows) line(r);
   }
+  for (const std::string& n : occupancy_notes) out += "  note: " + EscapeTerminal(n) + "\n";
   for (const InspectNote& n : report.notes)
     out += "  note: " + EscapeTerminal(n.source) + ": " + EscapeTerminal(n.message) + "\n";
   return out;

@@ -867,5 +867,17 @@ TEST(InspectCliTest, HelpIsListed) {
   EXPECT_NE(h.out.find("--json"), std::string::npos);
 }
 
+// An arch without known occupancy limits (sm_88): the table keeps the
+// occupancy column with "-" and says why under it, not only in the JSON
+// (probe DE4).
+TEST(InspectTest, AKernelWithoutOccupancySaysWhyInTheTable) {
+  auto r = InspectFile(kData + "kinds_sm88.cubin");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  AddOccupancy(&*r);
+  const std::string table = RenderInspectTable(*r);
+  EXPECT_NE(table.find("occupancy"), std::string::npos) << table;
+  EXPECT_NE(table.find("note: occupancy: unknown architecture sm_88"), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace gpugate

@@ -149,6 +149,25 @@ AbOptions ProgramOptions(int rounds) {
   return o;
 }
 
+// One round of a program's benchmark that ran: `prog`/`bench`, 3 samples.
+WorkloadResult BenchRound(const std::string& prog, const std::string& bench) {
+  WorkloadResult r;
+  r.name = prog + "/" + bench;
+  r.kind = "gbench";
+  r.rounds = {{1e-6, 1e-6, 1.01e-6}};
+  return r;
+}
+
+// A program that crashed as a whole: one failed result under its name.
+WorkloadResult ProgramCrash(const std::string& prog, const std::string& reason) {
+  WorkloadResult crash;
+  crash.name = prog;
+  crash.kind = "gbench";
+  crash.status = WorkloadStatus::kFailed;
+  crash.reason = reason;
+  return crash;
+}
+
 TEST(AbTest, BenchmarkProgramsPairPerBenchmark) {
   // A program reports two benchmarks per process; the head's BM_b is 30%
   // slower. Each benchmark pairs its own rounds, so only BM_b regresses.
@@ -248,24 +267,9 @@ TEST(AbTest, ALaterRoundsCrashFailsEachBenchmarkWithItsReason) {
   const WorkloadSpec prog = ProgramSpec();
   const AbOptions o = ProgramOptions(6);
   AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
-    std::vector<WorkloadResult> out;
-    if (side == AbSide::kHead && round == 2) {
-      WorkloadResult crash;
-      crash.name = s.name;
-      crash.kind = "gbench";
-      crash.status = WorkloadStatus::kFailed;
-      crash.reason = "round 3 of 6: killed by signal SIGSEGV (11)";
-      out.push_back(crash);
-      return out;
-    }
-    for (const char* bench : {"BM_a", "BM_b"}) {
-      WorkloadResult r;
-      r.name = s.name + "/" + bench;
-      r.kind = "gbench";
-      r.rounds = {{1e-6, 1e-6, 1.01e-6}};
-      out.push_back(std::move(r));
-    }
-    return out;
+    if (side == AbSide::kHead && round == 2)
+      return std::vector{ProgramCrash(s.name, "round 3 of 6: killed by signal SIGSEGV (11)")};
+    return std::vector{BenchRound(s.name, "BM_a"), BenchRound(s.name, "BM_b")};
   });
   ASSERT_EQ(d.head.workloads.size(), 2u);
   ASSERT_EQ(d.base.workloads.size(), 2u);
@@ -338,19 +342,11 @@ TEST(AbTest, ACrashAfterEveryBenchmarkFailedAddsNoResult) {
   const WorkloadSpec prog = ProgramSpec();
   const AbOptions o = ProgramOptions(6);
   AbData d = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
+    if (side == AbSide::kHead && round == 2)
+      return std::vector{ProgramCrash(s.name, "round 3 of 6: killed by signal SIGSEGV (11)")};
     std::vector<WorkloadResult> out;
-    if (side == AbSide::kHead && round == 2) {
-      WorkloadResult crash;
-      crash.name = s.name;
-      crash.status = WorkloadStatus::kFailed;
-      crash.reason = "round 3 of 6: killed by signal SIGSEGV (11)";
-      return std::vector<WorkloadResult>{crash};
-    }
     for (const char* bench : {"BM_a", "BM_b"}) {
-      WorkloadResult r;
-      r.name = s.name + "/" + bench;
-      r.kind = "gbench";
-      r.rounds = {{1e-6, 1e-6, 1.01e-6}};
+      WorkloadResult r = BenchRound(s.name, bench);
       if (side == AbSide::kHead && round == (std::string(bench) == "BM_a" ? 0 : 1)) {
         r.status = WorkloadStatus::kFailed;
         r.reason = "boom";
@@ -366,15 +362,8 @@ TEST(AbTest, ACrashAfterEveryBenchmarkFailedAddsNoResult) {
   for (const WorkloadResult& w : d.head.workloads) EXPECT_EQ(w.reason, "boom") << w.name;
 
   AbData late = RunAb(suite, {prog}, o, [&](const WorkloadSpec& s, AbSide side, int round) {
-    std::vector<WorkloadResult> out;
-    for (const char* bench : {"BM_a", "BM_c"}) {
-      if (std::string(bench) == "BM_c" && (side == AbSide::kBase || round < 2)) continue;
-      WorkloadResult r;
-      r.name = s.name + "/" + bench;
-      r.kind = "gbench";
-      r.rounds = {{1e-6, 1e-6, 1.01e-6}};
-      out.push_back(std::move(r));
-    }
+    std::vector<WorkloadResult> out = {BenchRound(s.name, "BM_a")};
+    if (side == AbSide::kHead && round >= 2) out.push_back(BenchRound(s.name, "BM_c"));
     return out;
   });
   const WorkloadResult* base_c = nullptr;
